@@ -127,10 +127,6 @@ def _nested_texts(dialect: str) -> list[tuple[str, str]]:
     return [(name, text.replace(str(SENTINEL), value)) for name, value in NESTINGS.items()]
 
 
-@pytest.mark.xfail(
-    fuzzlib.known_bugs()["deep-nesting"],
-    reason="core bug: nesting past MAX_DEPTH accepted or RecursionError (test_regressions.py)",
-)
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_nesting_past_max_depth_is_unparsed_not_a_crash(dialect: str) -> None:
     tools = tools_for([ToolCall("get_weather", {"a": [1]})])
@@ -150,10 +146,6 @@ def _deep_arguments(n: int) -> str:
     return '{"a": ' + "[" * n + "]" * n + "}"
 
 
-@pytest.mark.xfail(
-    fuzzlib.known_bugs()["deep-nesting"],
-    reason="core bug: msgspec RecursionError escapes ToolCall.from_openai (test_regressions.py)",
-)
 @pytest.mark.parametrize("n", [MAX_DEPTH + 1, 5000, 100_000])
 def test_interop_readers_refuse_deep_arguments_cleanly(n: int) -> None:
     from tooletta import interop

@@ -26,6 +26,8 @@ def _units(dialect: str) -> dict[str, str]:
         "angles": "<<<<<<<<",
         "quotes-backslashes": '"\\"\\\\"\\',
         "prose-with-marker-prefixes": f"Some prose {opener[: max(1, len(opener) // 2)]} more ",
+        # a whole marker in prose, which readers that decline hand back as content
+        "declined-markers": f"{opener}x ",
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -158,6 +159,14 @@ def parse_tool_calls(text: str, dialect: str = "auto", *, tools: Any = None) -> 
     return parse(text, dialect, tools=tools).calls
 
 
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+"""A lone surrogate: a ``str`` can hold one, UTF-8 text cannot."""
+
+
+def _lone_surrogate(char: str) -> str:
+    return f"a lone surrogate (U+{ord(char):04X}) is not text and cannot be written"
+
+
 def _as_calls(calls: Iterable[Any]) -> list[ToolCall]:
     out = []
     for call in calls:
@@ -177,19 +186,30 @@ def render(calls: Iterable[Any], dialect: str, *, content: str = "") -> str:
     """Write ``content`` and ``calls`` as the model text of ``dialect``.
 
     ``calls`` are :class:`~tooletta.ToolCall` objects (OpenAI-shaped mappings are accepted
-    too). Raises :class:`~tooletta.RenderError` when the dialect cannot express them.
+    too). Raises :class:`~tooletta.RenderError` when the dialect cannot express them, and
+    when the text would hold a lone surrogate (``"\\ud800"``, from a name, key, value or the
+    content): that is not Unicode text, and no parser reads it back.
     """
     entry = get_registry().get(dialect)
     items = _as_calls(calls)
     try:
-        return entry.dialect.render(items, content=content)  # type: ignore[no-any-return]
+        text = entry.dialect.render(items, content=content)
     except ToolettaError:
         raise
     except Exception as exc:
+        if isinstance(exc, UnicodeEncodeError) and _SURROGATE.match(exc.object, exc.start):
+            bad = exc.object[exc.start]  # in a name, key, value or the content
+            raise RenderError(_lone_surrogate(bad), dialect=entry.info.name) from None
         raise PluginError(
             f"dialect {entry.info.name!r} raised {type(exc).__name__} while rendering: {exc}",
             plugin=entry.plugin,
         ) from exc
+    if isinstance(text, str) and not text.isascii():
+        found = _SURROGATE.search(text)
+        if found is not None:
+            message = f"{_lone_surrogate(found.group())} (at position {found.start()})"
+            raise RenderError(message, dialect=entry.info.name)
+    return text  # type: ignore[no-any-return]
 
 
 def render_tool_calls(calls: Iterable[Any], dialect: str) -> str:

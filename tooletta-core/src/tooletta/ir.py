@@ -87,7 +87,8 @@ def coerce_arguments(raw: Any) -> dict[str, Any]:
     Raises
     ------
     ValueError
-        When a string is not JSON, or the value is not an object.
+        When a string is not JSON, nests deeper than :data:`tooletta.engine.MAX_DEPTH`, or
+        the value is not an object.
     """
     if raw is None or raw == "":
         return {}
@@ -96,10 +97,16 @@ def coerce_arguments(raw: Any) -> dict[str, Any]:
     if isinstance(raw, Mapping):
         return dict(raw)
     if isinstance(raw, (str, bytes)):
+        from .engine.jsonread import MAX_DEPTH, too_deep  # here: the engine imports this module
+
         try:
             value = msgspec.json.decode(raw)
-        except (msgspec.DecodeError, UnicodeError, RecursionError) as exc:
+        except (msgspec.DecodeError, UnicodeError) as exc:
             raise ValueError(f"arguments are not valid JSON: {exc}") from None
+        except RecursionError:
+            raise ValueError(f"arguments are nested deeper than {MAX_DEPTH}") from None
+        if too_deep(raw, value):
+            raise ValueError(f"arguments are nested deeper than {MAX_DEPTH}")
         if isinstance(value, dict):
             return value
         raise ValueError(f"arguments must be a JSON object, not {type(value).__name__}")

@@ -62,6 +62,7 @@ __all__ = [
     "check_nothing_lost",
     "check_render_refuses",
     "check_round_trip",
+    "check_shortcuts_agree",
     "check_stream_equals_parse",
     "check_typed_value",
     "content_strategy",
@@ -148,10 +149,26 @@ def _split(text: str, cuts: Iterable[int]) -> list[str]:
     return [c for c in out if c]
 
 
+def check_shortcuts_agree(dialect: str, text: str, tools: Any = None) -> None:
+    """Assert that the one-shot shortcuts of a :class:`ScannerDialect`'s blocks
+    (:attr:`~tooletta.engine.Block.fast`) read ``text`` exactly as its block readers do."""
+    from .engine import parse_with
+
+    d = api.get_dialect(dialect)
+    if not isinstance(d, ScannerDialect) or not any(b.fast for b in d.grammar.blocks):
+        return
+    schemas = d.schemas(tools)
+    fast = parse_with(d.grammar, d.info.name, text, schemas, d.prompt_end)
+    slow = parse_with(d.grammar, d.info.name, text, schemas, d.prompt_end, shortcuts=False)
+    assert fast == slow, (text, fast, slow)
+
+
 def check_stream_equals_parse(
     dialect: str, text: str, cuts: Iterable[int] | None = None, tools: Any = None
 ) -> None:
-    """Assert law 2 for one text and one split (``cuts=None``: one character at a time)."""
+    """Assert law 2 for one text and one split (``cuts=None``: one character at a time),
+    and that the dialect's one-shot shortcuts agree with its readers on it."""
+    check_shortcuts_agree(dialect, text, tools)
     expected = api.parse(text, dialect, tools=tools)
     chunks = list(text) if cuts is None else _split(text, cuts)
     updates, last = stream_text(dialect, chunks, tools)

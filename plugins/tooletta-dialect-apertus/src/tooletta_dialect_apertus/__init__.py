@@ -24,6 +24,7 @@ from tooletta.engine import (
     Read,
     Reader,
     erase,
+    fast_json_named,
     json_string,
     json_value,
     reasoning_region,
@@ -35,6 +36,8 @@ PREFIX = "<|tools_prefix|>"
 """Opens the list of calls."""
 SUFFIX = "<|tools_suffix|>"
 """Closes the list of calls."""
+_INNER = "<|inner_prefix|>"
+_END = "<|assistant_end|>"
 
 
 def read_entry(r: Reader) -> Read[None]:
@@ -90,10 +93,15 @@ class ApertusDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(PREFIX, read_block, close=SUFFIX),
+            Block(
+                PREFIX,
+                read_block,
+                close=SUFFIX,
+                fast=fast_json_named(before=(SUFFIX, PREFIX, _INNER, _END)),
+            ),
             erase(SUFFIX),
-            reasoning_region("<|inner_prefix|>", "<|inner_suffix|>"),
-            erase("<|assistant_end|>"),
+            reasoning_region(_INNER, "<|inner_suffix|>"),
+            erase(_END),
         )
     )
 

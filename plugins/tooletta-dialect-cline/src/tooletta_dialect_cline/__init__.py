@@ -39,6 +39,8 @@ from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
 from tooletta.engine import Block, Decline, Grammar, Read, Reader
 from tooletta.engine.trim import Trimmer, trim_text
 from tooletta.toolkit import ArgsWriter
+from tooletta.toolkit.args import one_shot_value
+from tooletta.toolkit.fastxml import kinds_of, one_shot
 from tooletta.toolkit.schema import ToolSchemas, coerce_value, is_string_schema
 
 __all__ = [
@@ -350,6 +352,63 @@ def read_tag(r: Reader) -> Read[None]:
     yield from _tool(r, name)
 
 
+_OPEN_TAG = re.compile(r"<([^\s<>/]+)>")
+"""A ``<name>`` tag (``_TAG`` between ``<`` and ``>``)."""
+
+
+def _tag_in_window(text: str, pos: int) -> str:
+    """``_tag_at(text[pos : pos + _WINDOW], 0, True)`` (what :func:`_tool` waits for), without
+    copying the window."""
+    if pos >= len(text) or text[pos] != "<":
+        return ""
+    window = min(len(text), pos + _WINDOW)
+    m = _TAG.match(text, pos + 1, window)
+    if m is None or m.end() >= window or text[m.end()] != ">":
+        return ""
+    return text[pos + 1 : m.end()]
+
+
+@one_shot
+def fast_tag(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_tag`: the same decisions on the same windows of
+    the whole text (prose, and ``content`` read to its last closing tag, are left to it)."""
+    cline_tools = ClineTools.for_request(tools)
+    plan = _opens(text[pos : pos + _WINDOW], True, cline_tools)
+    if not isinstance(plan, tuple):  # prose (the reader declines)
+        return -1
+    name, at = plan
+    pos += at
+    known = cline_tools.known(name)
+    close = f"</{name}>"
+    kinds, kind = kinds_of(tools, name)
+    values: dict[str, Any] = {}
+    while True:
+        pos = text.find("<", pos)
+        if pos < 0:
+            return -1
+        if text.startswith(close, pos):
+            calls.append(ToolCall(name, values))
+            return pos + len(close)
+        m = _OPEN_TAG.match(text, pos)
+        if m is not None and m.end() <= pos + _WINDOW:  # the whole tag within the window
+            key = m.group(1)
+        else:
+            key = _tag_in_window(text, pos)
+        if not _is_param(key, known):
+            pos += 1
+            continue
+        if (name, key) in LAST_MATCH:
+            return -1
+        pos += len(key) + 2
+        end = text.find(f"</{key}>", pos)
+        if end < 0:
+            return -1
+        t, schema = kinds.get(key) or kind(name, key)
+        raw = text[pos:end].strip(_SPACE)  # trim "space"
+        values[key] = raw if t == "string" else one_shot_value(raw, t, schema)
+        pos = end + len(key) + 3
+
+
 class ClineDialect(ScannerDialect):
     """Cline / Roo-Code ``<TOOL><PARAM>value</PARAM></TOOL>`` tool use."""
 
@@ -364,7 +423,7 @@ class ClineDialect(ScannerDialect):
         source="cline/cline src/core/prompts/system.ts, src/core/assistant-message/index.ts "
         "and parse-assistant-message.ts; RooCodeInc/Roo-Code src/shared/tools.ts",
     )
-    grammar = Grammar(blocks=(Block("<", read_tag, keep_open=True),))
+    grammar = Grammar(blocks=(Block("<", read_tag, keep_open=True, fast=fast_tag),))
     content_separator = "\n"
 
     def schemas(self, tools: Any) -> ClineTools:

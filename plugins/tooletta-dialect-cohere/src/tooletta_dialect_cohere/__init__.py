@@ -32,7 +32,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import Block, Grammar, Read, Reader, erase, json_call_array, reasoning_region
+from tooletta.engine import (
+    Block,
+    Grammar,
+    Read,
+    Reader,
+    erase,
+    fast_json_array,
+    json_call_array,
+    reasoning_region,
+)
 from tooletta.engine.trim import Trimmer
 
 __all__ = ["CohereDialect", "register_dialects"]
@@ -51,15 +60,18 @@ FENCE = "```"
 _TOKENS = (ACTION, ACTION_END, THINKING, THINKING_END, RESPONSE, RESPONSE_END, TEXT, TEXT_END)
 
 
+_ACTION_KEYS: dict[str, Any] = {
+    "name_keys": ("tool_name", "name"),
+    "args_keys": ("parameters", "arguments"),
+    "id_keys": ("tool_call_id", "id"),
+}
+_COMMAND_R_KEYS: dict[str, Any] = {"name_keys": ("tool_name",), "args_keys": ("parameters",)}
+
+
 def read_action(r: Reader) -> Read[None]:
     """A JSON array of ``{"tool_call_id", "tool_name", "parameters"}``, then ``<|END_ACTION|>``
     (or the end of the text)."""
-    yield from json_call_array(
-        r,
-        name_keys=("tool_name", "name"),
-        args_keys=("parameters", "arguments"),
-        id_keys=("tool_call_id", "id"),
-    )
+    yield from json_call_array(r, **_ACTION_KEYS)
     yield from r.ws()
     if not (yield from r.at_end()):
         yield from r.expect(ACTION_END)
@@ -67,7 +79,7 @@ def read_action(r: Reader) -> Read[None]:
 
 def read_command_r(r: Reader) -> Read[None]:
     """Command R: a JSON list of ``{"tool_name", "parameters"}`` closed by a fence."""
-    yield from json_call_array(r, name_keys=("tool_name",), args_keys=("parameters",))
+    yield from json_call_array(r, **_COMMAND_R_KEYS)
     yield from r.ws()
     if not (yield from r.at_end()):
         yield from r.expect(FENCE)
@@ -109,8 +121,18 @@ class CohereDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(ACTION, read_action, close=ACTION_END),
-            *(Block(o, read_command_r, close=FENCE) for o in COMMAND_R_OPENS),
+            Block(
+                ACTION,
+                read_action,
+                close=ACTION_END,
+                fast=fast_json_array(ACTION_END, **_ACTION_KEYS),
+            ),
+            *(
+                Block(
+                    o, read_command_r, close=FENCE, fast=fast_json_array(FENCE, **_COMMAND_R_KEYS)
+                )
+                for o in COMMAND_R_OPENS
+            ),
             reasoning_region(THINKING, THINKING_END),
             Block(RESPONSE, _content_block(RESPONSE_END), close=RESPONSE_END, markup=False),
             Block(TEXT, _content_block(TEXT_END), close=TEXT_END, markup=False),

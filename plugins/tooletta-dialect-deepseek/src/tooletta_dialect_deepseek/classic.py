@@ -31,11 +31,19 @@ Rendering omits the end-of-turn token the template appends.
 
 from __future__ import annotations
 
-from typing import ClassVar
+import re
+from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
-from tooletta.engine import Block, Grammar, Read, Reader, erase
-from tooletta.toolkit.reading import json_args, section, think_region
+from tooletta.engine import Block, Grammar, Read, Reader, erase, marker_set
+from tooletta.toolkit.reading import (
+    fast_header_call,
+    fast_section,
+    json_args,
+    json_args_at,
+    section,
+    think_region,
+)
 
 __all__ = [
     "CALLS_BEGIN",
@@ -93,6 +101,79 @@ def read_call(r: Reader) -> Read[None]:
         yield from r.expect(CALL_END)
 
 
+_HEAD_STOPS = (SEP, CALL_END, CALL_BEGIN, CALLS_END)
+_LINE_STOPS = marker_set(("\n", FENCE, CALL_END, CALL_BEGIN))
+_fast_v31 = fast_header_call(SEP, CALL_END, _HEAD_STOPS, None, EOS, then=CALL_BEGIN)
+_head_stop = marker_set(_HEAD_STOPS).find
+_V3_HEAD = "function" + SEP
+_N_V3_HEAD, _N_CALL_END = len(_V3_HEAD), len(CALL_END)
+_FENCE_JSON = FENCE + "json"
+_SPACE = " \t\r\n"
+
+
+def _fast_call(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_call`: either call shape, well-formed."""
+    typed = text.startswith(_V3_HEAD, pos)
+    if typed:
+        at = pos + _N_V3_HEAD  # the type word: no stop before the separator
+    else:
+        end = _fast_v31(text, pos, tools, calls)  # NAME<｜tool▁sep｜>{...}
+        if end >= 0:
+            return end
+        at, marker = _head_stop(text, pos)
+        if marker != SEP:
+            return -1
+        at += len(SEP)
+    # TYPE<｜tool▁sep｜>NAME\n```json\n{...}\n```: what read_call reads when no "{" follows
+    n = len(text)
+    j = at
+    if j < n and text[j] in _SPACE:
+        j = _WS.match(text, j).end()  # type: ignore[union-attr]
+    if j >= n or text[j] == "{":
+        return _fast_v31(text, pos, tools, calls) if typed else -1
+    nl = text.find("\n", j)
+    line = text[j:nl]
+    if nl < 0 or "<" in line or "`" in line:  # a stop other than "\n" may come first
+        nl, marker = _LINE_STOPS.find(text, j)
+        if marker != "\n":  # (the fence on the name's line is left to the reader)
+            return -1
+        line = text[j:nl]
+    name = line.strip()
+    if not name:
+        return -1
+    j = nl + 1
+    if text.startswith(_FENCE_JSON, j):  # the usual fence, at once
+        fenced = True
+        j += len(_FENCE_JSON)
+    else:
+        if j < n and text[j] in _SPACE:
+            j = _WS.match(text, j).end()  # type: ignore[union-attr]
+        fenced = text.startswith(FENCE, j)
+        if fenced:
+            j += len(FENCE)
+            if text.startswith("json", j):
+                j += 4
+    got = json_args_at(text, j, FENCE if fenced else CALL_END, EOS)
+    if got is None:
+        return -1
+    end = got[1]
+    if fenced:
+        if not text.startswith(CALL_END, end):
+            if end < n and text[end] in _SPACE:
+                end = _WS.match(text, end).end()  # type: ignore[union-attr]
+            if not text.startswith(CALL_END, end):
+                return -1
+        end += _N_CALL_END
+    calls.append(ToolCall(name, got[0]))
+    return end
+
+
+_WS = re.compile(r"[ \t\r\n]*")
+
+
+_fast_section = fast_section(CALL_BEGIN, _fast_call, (CALLS_END, CALLS_BEGIN))
+
+
 def _dsml_first(text: str) -> bool:
     """True when DSML markup comes before any call token (the tokens are then inside values)."""
     dsml = text.find("<｜DSML｜")
@@ -126,9 +207,9 @@ def first_call_is_v3(text: str) -> bool:
 
 GRAMMAR = Grammar(
     blocks=(
-        Block(CALL_BEGIN, read_call, close=CALL_END),
-        section(CALLS_BEGIN),
-        section(CALLS_END),
+        Block(CALL_BEGIN, read_call, close=CALL_END, fast=_fast_call),
+        section(CALLS_BEGIN, _fast_section),
+        section(CALLS_END, _fast_section),
         think_region("<think>", "</think>", ends=(CALLS_BEGIN,)),
         erase(EOS),
     )

@@ -33,11 +33,22 @@ Rendering omits the end-of-turn token the encoders append.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
-from tooletta.engine import Block, BlockReader, Grammar, MarkerSet, Read, Reader, erase
+from tooletta.engine import (
+    Block,
+    BlockReader,
+    FastReader,
+    Grammar,
+    MarkerSet,
+    Read,
+    Reader,
+    erase,
+)
 from tooletta.toolkit import ArgsWriter
+from tooletta.toolkit.fastxml import declared_value, kinds_of, one_shot, scan_attrs, skip_ws
 from tooletta.toolkit.reading import (
     Declared,
     json_args,
@@ -110,12 +121,83 @@ def _invoke_reader(sp: Spelling) -> BlockReader:
     return read
 
 
+_INVOKE_ATTRS = MarkerSet(("=", ">", "/>"))
+_PARAM_ATTRS = MarkerSet(("=", ">"))
+_INVOKE_TAG = re.compile(r'[ \t\r\n]*name="([^"]*)">')
+"""An invoke's start tag in the common case, after ``<｜DSML｜invoke``."""
+
+
+def _fast_invoke(sp: Spelling) -> FastReader:
+    """The one-shot shortcut of :func:`_invoke_reader`: an invoke of parameters (an arguments
+    object as the body is left to the reader)."""
+    param_tag = re.compile(f'[ \\t\\r\\n]*{re.escape(sp.param)} name="([^"]*)" string="([^"]*)">')
+    param, invoke_close, param_close = sp.param, sp.invoke_close, sp.param_close
+
+    def fast(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+        m = _INVOKE_TAG.match(text, pos)
+        if m is not None:
+            name, pos = m.group(1).strip(), m.end()
+        else:
+            got = scan_attrs(text, pos, _INVOKE_ATTRS)
+            if got is None:
+                return -1
+            attrs, closer, pos = got
+            name = attrs.get("name", "").strip()
+            if name and closer == "/>":
+                calls.append(ToolCall(name, {}))
+                return pos
+        if not name:
+            return -1
+        kinds, kind = kinds_of(tools, name)
+        values: dict[str, Any] = {}
+        pos = skip_ws(text, pos)
+        if text.startswith("{", pos):
+            return -1
+        while True:
+            m = param_tag.match(text, pos)
+            if m is not None:  # the common case: `<｜DSML｜parameter name="K" string="B">`
+                key, flag = m.group(1, 2)
+                pos = m.end()
+            else:
+                pos = skip_ws(text, pos)
+                if text.startswith(invoke_close, pos):
+                    calls.append(ToolCall(name, values))
+                    return pos + len(invoke_close)
+                if not text.startswith(param, pos):
+                    return -1
+                got = scan_attrs(text, pos + len(param), _PARAM_ATTRS)
+                if got is None:
+                    return -1
+                attrs, _, pos = got
+                found = attrs.get("name")
+                if found is None:
+                    return -1
+                key, flag = found, attrs.get("string")
+            end = text.find(param_close, pos)
+            if end < 0:
+                return -1
+            raw = text[pos:end]
+            if EOS in raw:
+                raw = raw.replace(EOS, "")  # what read_value drops (_ERASED)
+            t, schema = kinds.get(key) or kind(name, key)
+            if flag == "true" and t == "string":
+                values[key] = raw
+            else:
+                declared: Declared = (
+                    "string" if flag == "true" else "json" if flag == "false" else None
+                )
+                values[key] = declared_value(raw, declared, t, schema)
+            pos = end + len(param_close)
+
+    return one_shot(fast)
+
+
 _BLOCK_OPENERS = (V32.block_open, V4.block_open, V41.block_open, *_V4_OPENERS)
 
 GRAMMAR = Grammar(
     blocks=(
-        Block(V4.invoke, _invoke_reader(V4), close=V4.invoke_close),
-        Block(V41.invoke, _invoke_reader(V41), close=V41.invoke_close),
+        Block(V4.invoke, _invoke_reader(V4), close=V4.invoke_close, fast=_fast_invoke(V4)),
+        Block(V41.invoke, _invoke_reader(V41), close=V41.invoke_close, fast=_fast_invoke(V41)),
         *(section(t) for t in _BLOCK_OPENERS),
         *(section(s.block_close) for s in (V32, V4, V41)),
         think_region("<think>", "</think>", ends=_BLOCK_OPENERS),

@@ -29,10 +29,18 @@ from tooletta.engine import (
     Read,
     Reader,
     erase,
+    fast_json_payload,
     json_call_array,
     json_call_object,
 )
-from tooletta.toolkit.invoke import InvokeSyntax, guarded, read_invokes, render_invoke
+from tooletta.toolkit.fastxml import skip_ws
+from tooletta.toolkit.invoke import (
+    InvokeSyntax,
+    fast_invokes,
+    guarded,
+    read_invokes,
+    render_invoke,
+)
 
 __all__ = ["DotsDialect", "register_dialects"]
 
@@ -58,6 +66,18 @@ def read_block(r: Reader) -> Read[None]:
         yield from r.expect(CLOSE)
 
 
+_fast_invokes = fast_invokes(SYNTAX, CLOSE)
+_fast_json = fast_json_payload(CLOSE)
+
+
+def fast_block(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_block`: a block of invokes, or a JSON body."""
+    at = skip_ws(text, pos)
+    if at < len(text) and text[at] in "{[":
+        return _fast_json(text, pos, tools, calls)
+    return _fast_invokes(text, pos, tools, calls)
+
+
 class DotsDialect(ScannerDialect):
     """``<dots_function_call>`` + ``<invoke name=...>`` + ``<parameter name=...>V</parameter>``."""
 
@@ -70,7 +90,9 @@ class DotsDialect(ScannerDialect):
         description="dots.llm: <dots_function_call> with XML invoke/parameter elements or JSON",
         source="sgl-project/sglang python/sglang/srt/function_call/dots_detector.py",
     )
-    grammar = Grammar(blocks=(Block(OPEN, read_block, close=CLOSE), erase("<|endofresponse|>")))
+    grammar = Grammar(
+        blocks=(Block(OPEN, read_block, close=CLOSE, fast=fast_block), erase("<|endofresponse|>"))
+    )
     content_separator = "\n"
 
     def render_calls(self, calls: list[ToolCall]) -> str:

@@ -20,9 +20,10 @@ raw code). The generation prompt ends with ``>>>``, so a completion starts with 
 
 Parsing and streaming read the text as if the prompt's ``>>>`` preceded it. A ``>>>`` that is
 not followed by ``NAME\\n{`` (or ``all\\n`` / ``python\\n``) is ordinary text, so Python REPL
-prompts in prose stay content. Neither version has ids or reasoning markers. Renderers write
-the template's exact text (arguments through ``json.dumps`` with non-ASCII kept, where the
-template inserts the OpenAI argument string as is).
+prompts in prose stay content. ``NAME`` is an ASCII word (``[A-Za-z0-9_]+``, the ``\\w`` of
+llama.cpp's parser); rendering refuses other names. Neither version has ids or reasoning
+markers. Renderers write the template's exact text (arguments through ``json.dumps`` with
+non-ASCII kept, where the template inserts the OpenAI argument string as is).
 """
 
 from __future__ import annotations
@@ -34,7 +35,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import Block, Grammar, Read, Reader, erase, json_value
+from tooletta.engine import (
+    Block,
+    Grammar,
+    Read,
+    Reader,
+    erase,
+    fast_json_args,
+    fast_repeat,
+    json_value,
+)
 
 __all__ = ["FunctionaryV31Dialect", "FunctionaryV32Dialect", "register_dialects"]
 
@@ -45,6 +55,8 @@ FUNCTION = "<function="
 FUNCTION_END = "</function>"
 _NAME = re.compile(r"\w+\Z")
 _WORD = re.compile(r"\w*")
+_RECIPIENT_NAME = re.compile(r"\w+\Z", re.ASCII)
+_RECIPIENT_WORD = re.compile(r"\w*", re.ASCII)
 _MAX_NAME = 64
 _SPACES = re.compile(r"[ \t\r\n]*")
 
@@ -54,14 +66,14 @@ def _json_text(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)[1:-1]
 
 
-def _word(r: Reader) -> Read[str]:
-    """Word characters from ``r.pos`` (waits until a non-word character or the end; stops
-    early, returning more than ``_MAX_NAME`` characters, once the word is too long to be a
-    name)."""
+def _word(r: Reader, word: re.Pattern[str] = _WORD) -> Read[str]:
+    """Word characters (``word``) from ``r.pos`` (waits until a non-word character or the end;
+    stops early, returning more than ``_MAX_NAME`` characters, once the word is too long to be
+    a name)."""
     parts: list[str] = []
     total = 0
     while True:
-        m = _WORD.match(r.buf, r.pos)
+        m = word.match(r.buf, r.pos)
         end = m.end() if m else r.pos
         parts.append(r.buf[r.pos : end])
         total += end - r.pos
@@ -111,6 +123,16 @@ def read_function(r: Reader) -> Read[None]:
         yield from r.expect(FUNCTION_END)
 
 
+def _function_head(text: str, pos: int) -> tuple[str | None, int] | None:
+    """The one-shot reading of :func:`read_function` up to its JSON object."""
+    m = _WORD.match(text, pos)
+    name = m.group() if m else ""
+    end = pos + len(name)
+    if not name or len(name) > _MAX_NAME or not text.startswith(">", end):
+        return None
+    return name, end + 1
+
+
 def read_python_tag(r: Reader) -> Read[None]:
     """Raw code after ``<|python_tag|>``, to the end of the message."""
     yield from _raw_code(r, (EOM, EOT))
@@ -141,7 +163,12 @@ class FunctionaryV31Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(FUNCTION, read_function, close=FUNCTION_END),
+            Block(
+                FUNCTION,
+                read_function,
+                close=FUNCTION_END,
+                fast=fast_repeat(fast_json_args(_function_head, FUNCTION_END), FUNCTION),
+            ),
             Block(PYTHON_TAG, read_python_tag),
             erase(EOM),
             erase(EOT),
@@ -198,7 +225,7 @@ def _part(r: Reader, first: bool) -> Read[None]:
     else:
         yield from r.expect(RECIPIENT)
         lead = RECIPIENT
-    name = yield from _word(r)
+    name = yield from _word(r, _RECIPIENT_WORD)
     nxt = yield from r.peek()
     if name and len(name) <= _MAX_NAME and nxt == "\n":
         if name == "all":
@@ -218,6 +245,27 @@ def _part(r: Reader, first: bool) -> Read[None]:
             yield from _json_call(r, name)
             return
     r.content(lead + name)  # not a recipient line: ordinary text
+
+
+def _part_head(text: str, pos: int) -> tuple[str | None, int] | None:
+    """The one-shot reading of :func:`read_part` up to a JSON body (``None``: raw code or
+    ordinary text, left to the reader)."""
+    at = pos + len(RECIPIENT)
+    m = _RECIPIENT_WORD.match(text, at)
+    name = m.group() if m else ""
+    end = at + len(name)
+    if not name or len(name) > _MAX_NAME or not text.startswith("\n", end):
+        return None
+    if name == "all":
+        return None, end + 1  # the text that follows is content
+    if not text.startswith("{", end + 1):
+        return None
+    return name, end + 1
+
+
+_FAST_PART = fast_repeat(
+    fast_json_args(_part_head, before=(RECIPIENT, EOT, EOM)), RECIPIENT, keep_open=True
+)
 
 
 def read_first_part(r: Reader) -> Read[None]:
@@ -251,12 +299,20 @@ class FunctionaryV32Dialect(ScannerDialect):
     grammar = Grammar(
         blocks=(
             Block(START, read_first_part),
-            *(Block(RECIPIENT + c, read_part, keep_open=True) for c in _WORD_CHARS),
+            *(
+                Block(
+                    RECIPIENT + c,
+                    read_part,
+                    keep_open=True,
+                    fast=_FAST_PART,
+                )
+                for c in _WORD_CHARS
+            ),
             erase(EOT),
             erase(EOM),
         )
     )
-    _LOOKS = re.compile(r">>>(?:all\n|python\n|\w+\n\{)")
+    _LOOKS = re.compile(r">>>(?:all\n|python\n|\w+\n\{)", re.ASCII)
 
     def detect(self, text: str) -> bool:
         """A ``>>>`` recipient line: ``all``, ``python`` or a name followed by JSON."""
@@ -278,7 +334,7 @@ class FunctionaryV32Dialect(ScannerDialect):
         if code is not None and _raw_code_ok(code):
             return f"python\n{code}"
         name = call.name
-        if not _NAME.match(name) or len(name) > _MAX_NAME or name == "all":
+        if not _RECIPIENT_NAME.match(name) or len(name) > _MAX_NAME or name == "all":
             raise self.error(f"tool name {name!r} cannot be a >>> recipient")
         return f"{name}\n{to_json(call.arguments)}"
 

@@ -27,7 +27,7 @@ from typing import Any
 import msgspec
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
-from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
+from tooletta.engine import Block, FastReader, Grammar, Read, Reader, erase, reasoning_region
 
 __all__ = [
     "FunctionGemmaDialect",
@@ -290,6 +290,151 @@ def _call_reader(
     return read
 
 
+# -- one-shot reading ---------------------------------------------------------------------------
+#
+# A whole call block is translated to JSON and decoded once by msgspec: the text is split at the
+# string delimiters; strings are JSON-escaped all at once; bare keys made of name characters are
+# quoted; ``None`` becomes ``null``. What the reader reads differently from JSON (a bare string
+# value, ``+1``, ``007``, ``1.``, ``True``, a trailing comma, a raw ``"``...) either stays in the
+# text, where JSON refuses it, or is checked for, and the block is left to the reader.
+
+_SPACE = " \t\r\n"
+_REV_KEY = re.compile(":[ \t\r\n]*([A-Za-z0-9_.\\-]+)")
+"""``KEY :`` reversed, for bare keys of name characters (any other key is left unquoted,
+which JSON refuses)."""
+_NONE = re.compile(r'None(?<![\w"]None)(?![\w"])')
+_LEADS_JSON = re.compile(
+    '\x7f[ \t\r\n]*(?:[-"{\\[0-9]|(?:t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?|n(?:u(?:ll?)?)?)'
+    "[ \t\r\n]*(?=\x7f|\\Z))"
+)
+"""A string (after a DEL) that may be JSON: those :func:`_maybe_json` looks at (all of them
+but the empty ones, which are not JSON)."""
+_HEADER = re.compile("[ \t\r\n]*call:([^{<]*)\\{")
+"""``call:NAME{`` as :func:`_call_reader` reads it (``NAME`` ends at the first ``{`` or ``<``)."""
+_HAS_SPACE = re.compile(r"\s")
+_AS_PARENS = bytes.maketrans(b"[{]}", b"(())")
+_NOT_BRACKETS = bytes(c for c in range(128) if chr(c) not in "[]{}")
+_encode = msgspec.json.encode
+_TRIES = 8
+
+
+def _nests_within(code: str, limit: int) -> bool:
+    """True when the brackets of ``code`` (ASCII, no strings) balance and nest at most
+    ``limit`` deep (each pass takes out the innermost pairs)."""
+    brackets = code.encode("ascii").translate(_AS_PARENS, _NOT_BRACKETS)
+    for _ in range(limit):
+        fewer = brackets.replace(b"()", b"")
+        if not fewer:
+            return True
+        if len(fewer) == len(brackets):
+            return False
+        brackets = fewer
+    return False
+
+
+def _maybe_json(text: str) -> bool:
+    """False when :class:`_JsonOrString` takes ``text`` for a string without decoding it."""
+    word = ""
+    after = False
+    for ch in text:
+        if ch in _SPACE:
+            after = bool(word)
+        elif after:
+            return False
+        elif not word and ch in _JSON_START:
+            return True
+        else:
+            word += ch
+            if not any(w.startswith(word) for w in ("true", "false", "null")):
+                return False
+    return True
+
+
+class _Cut(Exception):
+    """A string runs past the end of the text tried: the block ends further on."""
+
+
+def _arguments(text: str, syn: Syntax) -> dict[str, Any] | None:
+    """The arguments object ``text`` (from ``{`` to just before the closing marker) as the
+    reader reads it, or ``None`` when it is not read here."""
+    pieces = text.split(syn.delim)
+    if not len(pieces) & 1:
+        raise _Cut
+    code = "\x00".join(pieces[0::2])
+    if not code.isascii() or '"' in code or "\\" in code:
+        return None
+    if len(code) > MAX_DEPTH and not _nests_within(code, MAX_DEPTH):
+        return None
+    parts = _REV_KEY.split(code[::-1])
+    if len(parts) > 1:
+        parts[1::2] = (':"' + '"\x00:"'.join(parts[1::2]) + '"').split("\x00")
+        code = "".join(parts)[::-1]
+    if "None" in code:
+        code = _NONE.sub("null", code)
+    strings = pieces[1::2]
+    if strings:
+        joined = "\x7f".join(strings)
+        if joined.count("\x7f") != len(strings) - 1:
+            return None  # a DEL in a string: it separates them here
+        texts = ('"' + _encode(joined).decode()[1:-1].replace("\x7f", '"\x7f"') + '"').split("\x7f")
+        if syn.json_strings:
+            joined = "\x7f" + joined
+            for m in _LEADS_JSON.finditer(joined):
+                i = joined.count("\x7f", 0, m.end()) - 1
+                if pieces[2 * i + 2].lstrip(_SPACE).startswith(":"):
+                    continue  # a key: keys are never JSON
+                raw = strings[i]
+                if _maybe_json(raw):
+                    try:
+                        _decode(raw)
+                    except msgspec.DecodeError:
+                        continue
+                    texts[i] = raw
+        codes = code.split("\x00")
+        if len(codes) != len(texts) + 1:
+            return None
+        out = codes + texts
+        out[0::2] = codes
+        out[1::2] = texts
+        code = "".join(out)
+    value = _decode(code)
+    return value if type(value) is dict else None
+
+
+def _fast_call(syn: Syntax, close: str) -> FastReader:
+    """The one-shot shortcut (``Block.fast``) of a call block read by :func:`_call_reader`,
+    for a block that ``close`` ends (or the end of the text)."""
+    n_close = len(close)
+
+    def fast(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+        m = _HEADER.match(text, pos)
+        if m is None:
+            return -1
+        name = m.group(1).strip()
+        if not name or _HAS_SPACE.search(name):
+            return -1
+        brace = m.end() - 1
+        stop = text.find(close, brace)
+        for _ in range(_TRIES):
+            end = len(text) if stop < 0 else stop
+            try:
+                arguments = _arguments(text[brace:end], syn)
+            except _Cut:
+                if stop < 0:
+                    return -1
+                stop = text.find(close, stop + n_close)
+                continue
+            except (msgspec.MsgspecError, UnicodeError, RecursionError, ValueError):
+                return -1
+            if arguments is None:
+                return -1
+            calls.append(ToolCall(name, arguments))
+            return end if stop < 0 else stop + n_close
+        return -1
+
+    return fast
+
+
 def write_value(
     value: Any, string: Callable[[str], str], key: Callable[[str], str], sort: bool = True
 ) -> str:
@@ -407,7 +552,12 @@ class Gemma4Dialect(_GemmaBase):
     )
     grammar = Grammar(
         blocks=(
-            Block(G4_OPEN, _call_reader(syntax, G4_OPEN, (G4_CLOSE, "<turn|>")), close=G4_CLOSE),
+            Block(
+                G4_OPEN,
+                _call_reader(syntax, G4_OPEN, (G4_CLOSE, "<turn|>")),
+                close=G4_CLOSE,
+                fast=_fast_call(syntax, G4_CLOSE),
+            ),
             reasoning_region(G4_THOUGHT + "thought", G4_THOUGHT_END),
             reasoning_region(G4_THOUGHT, G4_THOUGHT_END),
             erase("<|tool_response>"),
@@ -457,7 +607,12 @@ class FunctionGemmaDialect(_GemmaBase):
     )
     grammar = Grammar(
         blocks=(
-            Block(FG_OPEN, _call_reader(syntax, FG_OPEN, (FG_CLOSE,)), close=FG_CLOSE),
+            Block(
+                FG_OPEN,
+                _call_reader(syntax, FG_OPEN, (FG_CLOSE,)),
+                close=FG_CLOSE,
+                fast=_fast_call(syntax, FG_CLOSE),
+            ),
             erase("<start_function_response>"),
             erase("<end_of_turn>"),
         )

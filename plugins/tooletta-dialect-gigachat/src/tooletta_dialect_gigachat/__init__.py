@@ -45,10 +45,15 @@ from tooletta.engine import (
     Read,
     Reader,
     erase,
+    fast_after,
+    fast_json_object,
+    fast_repeat,
     json_call_object,
     reasoning_region,
 )
+from tooletta.engine.jsonread import decode_bounded
 from tooletta.toolkit import ArgsWriter, coerce_value, typed_value
+from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, typed
 
 __all__ = ["GigaChat3Dialect", "GigaChat35Dialect", "register_dialects"]
 
@@ -59,6 +64,11 @@ FUNCTION_CALL_ROLE = "function call<|role_sep|>"
 FUNCTION_CALL_INLINE = "<|function_call|>"
 EOS = "</s>"
 _SPACE = " \t\r\n"
+_ARGS_KEYS = ("arguments", "parameters")
+_FAST_CALL = fast_json_object(
+    args_keys=_ARGS_KEYS, before=(MESSAGE_SEP, FUNCTION_CALL_ROLE, FUNCTION_CALL_INLINE, EOS)
+)
+"""The one-shot reader of :func:`read_call` (the object ends before the next marker)."""
 
 
 def _after_space(r: Reader, literal: str) -> Read[bool]:
@@ -83,7 +93,7 @@ def _after_space(r: Reader, literal: str) -> Read[bool]:
 
 def read_call(r: Reader) -> Read[None]:
     """One JSON call object ``{"name": ..., "arguments": {...}}``."""
-    yield from json_call_object(r, args_keys=("arguments", "parameters"))
+    yield from json_call_object(r, args_keys=_ARGS_KEYS)
 
 
 def read_message_sep(r: Reader) -> Read[None]:
@@ -110,9 +120,16 @@ class GigaChat3Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(MESSAGE_SEP, read_message_sep, close=MESSAGE_SEP),
-            Block(FUNCTION_CALL_ROLE, read_call, close=MESSAGE_SEP),
-            Block(FUNCTION_CALL_INLINE, read_call, close=MESSAGE_SEP),
+            Block(
+                MESSAGE_SEP,
+                read_message_sep,
+                close=MESSAGE_SEP,
+                fast=fast_repeat(
+                    fast_after(FUNCTION_CALL_ROLE, _FAST_CALL, optional=True), MESSAGE_SEP
+                ),
+            ),
+            Block(FUNCTION_CALL_ROLE, read_call, close=MESSAGE_SEP, fast=_FAST_CALL),
+            Block(FUNCTION_CALL_INLINE, read_call, close=MESSAGE_SEP, fast=_FAST_CALL),
             erase(EOS),
         )
     )
@@ -176,7 +193,7 @@ def _parameter(r: Reader, w: ArgsWriter) -> Read[None]:
         w.key(key)
         raw, _ = yield from r.until((PARAMETER_END,))
         try:
-            value = msgspec.json.decode(raw)
+            value = decode_bounded(raw)
         except msgspec.DecodeError:
             value = coerce_value(raw, w.schema(key))
         except UnicodeError:  # lone surrogates: not JSON, keep the text
@@ -212,6 +229,83 @@ def read_tool_calls(r: Reader) -> Read[None]:
         w.close()
 
 
+_FAST_PARAMETER = re.compile(r'[ \t\r\n]*<｜GCML｜parameter name="([^"<>]*)" string="([^"<>]*)">')
+"""Whitespace, then a parameter's start tag in the common case (attributes up to its ``>``)."""
+
+
+def _scan_attributes(text: str, pos: int) -> tuple[dict[str, str], int] | None:
+    """:func:`_attributes` from ``pos``: the attributes and the position after the ``>``."""
+    end = text.find(">", pos)
+    if end < 0:
+        return None
+    tag = text[pos:end]
+    if len(tag) > _MAX_TAG or "<" in tag:
+        return None
+    return dict(_ATTR.findall(tag)), end + 1
+
+
+def _scan_invoke(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """One invoke of :func:`read_tool_calls` from ``pos`` (after ``<｜GCML｜invoke``): the
+    call appended, the position after ``</｜GCML｜invoke>`` returned (-1: the reader fails)."""
+    got = _scan_attributes(text, pos)
+    if got is None:
+        return -1
+    name = got[0].get("name")
+    if not name:
+        return -1
+    pos = got[1]
+    kinds, kind = kinds_of(tools, name)
+    values: dict[str, Any] = {}
+    while True:
+        m = _FAST_PARAMETER.match(text, pos)
+        if m is not None and m.end() - m.start(1) + 6 <= _MAX_TAG:  # the tag's length
+            key, flag = m.group(1), m.group(2).lower()
+            pos = m.end()
+        else:
+            pos = skip_ws(text, pos)
+            if text.startswith(INVOKE_END, pos):
+                calls.append(ToolCall(name, values))
+                return pos + len(INVOKE_END)
+            if not text.startswith(PARAMETER, pos):
+                return -1
+            got = _scan_attributes(text, pos + len(PARAMETER))
+            if got is None or got[0].get("name") is None:
+                return -1
+            key, flag, pos = got[0]["name"], got[0].get("string", "").lower(), got[1]
+        end = text.find(PARAMETER_END, pos)
+        if end < 0:
+            return -1
+        raw = text[pos:end]
+        pos = end + len(PARAMETER_END)
+        if flag == "true":
+            values[key] = raw
+        elif flag == "false":
+            try:
+                values[key] = decode_bounded(raw)
+            except msgspec.DecodeError:
+                values[key] = coerce_value(raw, (kinds.get(key) or kind(name, key))[1])
+            except UnicodeError:
+                values[key] = raw
+        else:
+            t, schema = kinds.get(key) or kind(name, key)
+            values[key] = typed(raw, t, schema)
+
+
+@one_shot
+def fast_tool_calls(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_tool_calls` for a block closed by
+    ``</｜GCML｜tool_calls>``."""
+    while True:
+        pos = skip_ws(text, pos)
+        if text.startswith(TOOL_CALLS_END, pos):
+            return pos + len(TOOL_CALLS_END)
+        if not text.startswith(INVOKE, pos):
+            return -1
+        pos = _scan_invoke(text, pos + len(INVOKE), tools, calls)
+        if pos < 0:
+            return -1
+
+
 def _attr_safe(text: str) -> bool:
     return bool(text) and not any(c in text for c in '"<>\n')
 
@@ -232,7 +326,7 @@ class GigaChat35Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(TOOL_CALLS, read_tool_calls, close=TOOL_CALLS_END),
+            Block(TOOL_CALLS, read_tool_calls, close=TOOL_CALLS_END, fast=fast_tool_calls),
             reasoning_region("<think>", "</think>"),
             erase(MESSAGE_SEP),
             erase(EOS),

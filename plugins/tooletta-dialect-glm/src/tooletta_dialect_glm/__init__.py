@@ -27,7 +27,14 @@ from typing import Any
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
 from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
-from tooletta.toolkit.kvcall import KvTags, check_name, read_kv_call, render_key, render_value
+from tooletta.toolkit.kvcall import (
+    KvTags,
+    check_name,
+    fast_kv_call,
+    read_kv_call,
+    render_key,
+    render_value,
+)
 
 __all__ = ["Glm45Dialect", "register_dialects"]
 
@@ -84,7 +91,7 @@ class Glm45Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_call, close=CLOSE),
+            Block(OPEN, read_call, close=CLOSE, fast=fast_kv_call(TAGS)),
             reasoning_region("<think>", "</think>"),
             erase("<|observation|>"),
             erase("<|user|>"),

@@ -34,6 +34,10 @@ from tooletta.engine import (
     Read,
     Reader,
     erase,
+    fast_json_object,
+    fast_json_payload,
+    fast_repeat,
+    fast_with_tail,
     json_call_array,
     json_call_object,
 )
@@ -58,6 +62,8 @@ FUNCTION_CALL = "<function_call>"
 _DETECT_TOKEN = re.compile(r"<\|tool_call\|>\s*[\[{]")
 _DETECT_TEXT = re.compile(r"\s*<tool_call>\s*\[")
 _DETECT_FC = re.compile(r"<function_call>\s*\{")
+_END_OF_TEXT = "<|end_of_text|>"
+_ENDOFTEXT = "<|endoftext|>"
 
 
 def _obj(call: ToolCall) -> str:
@@ -105,9 +111,20 @@ class GraniteDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(TOOL_CALL, read_payload),
-            Block(TOOL_CALL_TEXT, read_text_marker, close="</tool_call>", at_start=True),
-            erase("<|end_of_text|>"),
+            Block(
+                TOOL_CALL, read_payload, fast=fast_json_payload(before=(TOOL_CALL, _END_OF_TEXT))
+            ),
+            Block(
+                TOOL_CALL_TEXT,
+                read_text_marker,
+                close="</tool_call>",
+                at_start=True,
+                fast=fast_with_tail(
+                    fast_json_payload(before=("</tool_call>", TOOL_CALL, _END_OF_TEXT)),
+                    "</tool_call>",
+                ),
+            ),
+            erase(_END_OF_TEXT),
         )
     )
     content_separator = "\n"
@@ -142,8 +159,14 @@ class Granite20bFcDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(FUNCTION_CALL, read_function_call),
-            erase("<|endoftext|>"),
+            Block(
+                FUNCTION_CALL,
+                read_function_call,
+                fast=fast_repeat(
+                    fast_json_object(before=(FUNCTION_CALL, _ENDOFTEXT)), FUNCTION_CALL
+                ),
+            ),
+            erase(_ENDOFTEXT),
         )
     )
     content_separator = "\n"

@@ -41,8 +41,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import Block, Grammar, Read, Reader, erase, json_value
+from tooletta.engine import Block, FastReader, Grammar, Read, Reader, erase, json_value, marker_set
 from tooletta.engine.trim import Trimmer
+from tooletta.toolkit.reading import decode_args
 
 __all__ = ["HarmonyDialect", "register_dialects"]
 
@@ -182,6 +183,142 @@ def read_body(r: Reader) -> Read[None]:
     yield from _messages(r, "body", "")
 
 
+_header_stop = marker_set(_HEADER_STOP).find
+_WS = re.compile(r"[ \t\r\n]*")
+_SPACE = " \t\r\n"
+
+
+def _recipient(role: str, channel: str) -> str | None:
+    """The recipient :func:`_header` names, without its word lists in the usual case: the
+    role's last word, ``to=RECIPIENT``, and no ``to=`` in the channel."""
+    if "to=" not in channel and "<|" not in role:
+        i = role.rfind("to=")
+        if i < 0:
+            return None
+        if i == 0 or role[i - 1].isspace():
+            word = role[i:]
+            if " " not in word and word.isprintable():  # (printable: no other whitespace)
+                return word[3:]
+    return _header(role, channel)[1]
+
+
+_USUAL = r"<\|channel\|>(?:commentary|analysis)(?: json| <\|constrain\|>json)?<\|message\|>"
+_USUAL_HEAD = {
+    "role": re.compile(r"assistant to=functions\.([A-Za-z0-9_.-]+)" + _USUAL).match,
+    "role assistant to=functions.": re.compile(r"([A-Za-z0-9_.-]+)" + _USUAL).match,
+}
+"""The usual call headers, read by one match: a role ``assistant to=functions.NAME`` (one
+plain word) and a usual channel (none holds ``to=``), which :func:`_messages` reads as a
+call to ``NAME``; other headers are read by :func:`_fast_header`."""
+_USUAL_START = _USUAL_HEAD["role"]
+_N_START, _N_CHANNEL, _N_MESSAGE, _N_CALL = len(START), len(CHANNEL), len(MESSAGE), len(CALL)
+
+
+def _fast_message(stage: str, lead: str) -> FastReader:
+    """The one-shot shortcut of a block :func:`_messages` reads from ``stage`` with the role
+    ``lead``: a call message (JSON arguments, ended by an end token or the text), and the
+    call messages that follow it (after whitespace, from ``<|start|>`` or ``<|channel|>``).
+    Any other message (content, reasoning, raw code) is left to the reader."""
+    usual = _USUAL_HEAD.get(f"{stage} {lead}".strip())
+
+    def fast(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+        end = -1  # past the last call read
+        n = len(text)
+        at, role, head = stage, lead, usual
+        while True:
+            m = head(text, pos) if head is not None else None
+            if m is not None:
+                name = m.group(1)
+                j = m.end()
+            else:
+                got = _fast_header(text, pos, at, role)
+                if got is None:
+                    return end
+                name, j = got
+            # the body, as _call_body reads it
+            brace = text.startswith("{", j)
+            if not brace and j < n and text[j] in _SPACE:
+                j = _WS.match(text, j).end()  # type: ignore[union-attr]
+                brace = text.startswith("{", j)
+            if brace:
+                # the object, taken to end at the last "}" before the next marker (a "<"): what
+                # decodes is what the reader reads (no complete JSON value prefixes another)
+                stop = text.find("<", j)
+                k = text.rfind("}", j, stop if stop >= 0 else n) + 1
+                args = decode_args(text[j:k]) if k > 0 else None
+                if args is None:
+                    return end
+            elif j >= n or text.startswith(_ENDS, j):
+                args, k = {}, j
+            else:
+                return end
+            # whitespace, then an end token or the end of the text
+            if text.startswith(CALL, k):
+                end = k + _N_CALL
+            else:
+                if k < n and text[k] in _SPACE:
+                    k = _WS.match(text, k).end()  # type: ignore[union-attr]
+                if k >= n:
+                    end = n
+                else:
+                    for token in _ENDS:
+                        if text.startswith(token, k):
+                            end = k + len(token)
+                            break
+                    else:
+                        return end
+            calls.append(ToolCall(name, args))
+            # a call message that follows, after whitespace
+            if text.startswith(START, end):
+                at, role, pos, head = "role", "", end + _N_START, _USUAL_START
+                continue
+            j = end
+            if j < n and text[j] in _SPACE:
+                j = _WS.match(text, j).end()  # type: ignore[union-attr]
+            if text.startswith(START, j):
+                at, role, pos, head = "role", "", j + _N_START, _USUAL_START
+            elif text.startswith(CHANNEL, j):
+                at, role, pos, head = "channel", "", j + _N_CHANNEL, None
+            else:
+                return end
+
+    return fast
+
+
+def _fast_header(text: str, pos: int, stage: str, role: str) -> tuple[str, int] | None:
+    """The name of the call :func:`_messages` reads from ``stage`` at ``pos`` with the role
+    ``role`` so far, and where its body starts; ``None`` for any other message (content,
+    reasoning, raw code, a malformed header)."""
+    channel = ""
+    if stage == "role":
+        i = text.find("<", pos)  # every stop starts with "<"
+        if i >= 0 and text.startswith(CHANNEL, i):
+            marker = CHANNEL
+        else:
+            i, marker = _header_stop(text, pos)
+            if marker != CHANNEL and marker != MESSAGE:
+                return None
+        role += text[pos:i]
+        pos = i + len(marker)
+        stage = "channel" if marker == CHANNEL else "body"
+    if stage == "channel":
+        i = text.find("<", pos)
+        if not (i >= 0 and text.startswith(MESSAGE, i)):
+            i, marker = _header_stop(text, pos)
+            if marker != MESSAGE:
+                return None
+        channel = text[pos:i]
+        pos = i + _N_MESSAGE
+    recipient = _recipient(role, channel)
+    if recipient is None or recipient in _NOT_CALLS or recipient == "python":
+        return None
+    if recipient.startswith(FUNCTIONS):
+        recipient = recipient[len(FUNCTIONS) :]
+        if not recipient:
+            return None
+    return recipient, pos
+
+
 def _render_name(name: str) -> bool:
     return bool(name) and not any(c.isspace() for c in name) and "<|" not in name
 
@@ -205,9 +342,14 @@ class HarmonyDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(START, read_start, close=CALL),
-            Block(CHANNEL, read_channel, close=CALL),
-            Block(TO_FUNCTIONS, read_header_recipient, close=CALL),
+            Block(START, read_start, close=CALL, fast=_fast_message("role", "")),
+            Block(CHANNEL, read_channel, close=CALL, fast=_fast_message("channel", "")),
+            Block(
+                TO_FUNCTIONS,
+                read_header_recipient,
+                close=CALL,
+                fast=_fast_message("role", "assistant to=functions."),
+            ),
             Block(MESSAGE, read_body, close=CALL),
             erase(END),
             erase(RETURN),

@@ -21,7 +21,16 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import Block, Grammar, Read, Reader, erase, json_call_object, reasoning_region
+from tooletta.engine import (
+    Block,
+    Grammar,
+    Read,
+    Reader,
+    erase,
+    fast_json_call,
+    json_call_object,
+    reasoning_region,
+)
 
 __all__ = ["HermesDialect", "register_dialects"]
 
@@ -71,7 +80,7 @@ class HermesDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_call, close=CLOSE),
+            Block(OPEN, read_call, close=CLOSE, fast=fast_json_call(CLOSE)),
             reasoning_region("<think>", "</think>"),
             erase("<|im_end|>"),
         )

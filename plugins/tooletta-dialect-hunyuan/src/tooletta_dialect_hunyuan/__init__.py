@@ -28,7 +28,14 @@ from typing import Any
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
 from tooletta.engine import Block, BlockReader, Grammar, Read, Reader, erase, reasoning_region
-from tooletta.toolkit.kvcall import KvTags, check_name, read_kv_call, render_key, render_value
+from tooletta.toolkit.kvcall import (
+    KvTags,
+    check_name,
+    fast_kv_call,
+    read_kv_call,
+    render_key,
+    render_value,
+)
 
 __all__ = ["SUFFIXES", "HunyuanV3Dialect", "register_dialects", "tags_for"]
 
@@ -68,7 +75,7 @@ def _blocks() -> tuple[Block, ...]:
     for s in SUFFIXES:
         tags = tags_for(s)
         blocks += [
-            Block(f"<tool_call{s}>", _reader(tags), close=tags.close),
+            Block(f"<tool_call{s}>", _reader(tags), close=tags.close, fast=fast_kv_call(tags)),
             erase(f"<tool_calls{s}>"),
             erase(f"</tool_calls{s}>"),
             reasoning_region(f"<think{s}>", f"</think{s}>"),

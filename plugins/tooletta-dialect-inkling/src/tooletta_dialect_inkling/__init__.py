@@ -34,11 +34,16 @@ from tooletta.engine import (
     Grammar,
     Read,
     Reader,
+    call_object_reader,
     erase,
+    fast_json_call,
+    fast_repeat,
     json_call_object,
     json_string,
     json_value,
+    marker_set,
 )
+from tooletta.engine.jsonread import decode_bounded
 from tooletta.engine.trim import Trimmer
 
 __all__ = ["InklingDialect", "register_dialects"]
@@ -131,7 +136,7 @@ def _invoke(r: Reader, author: str) -> Read[None]:
 def _object_text(text: str, at: int) -> str:
     """JSON text of the object held in a JSON string (``""`` means ``{}``)."""
     try:
-        value = msgspec.json.decode(text) if text.strip() else {}
+        value = decode_bounded(text, at) if text.strip() else {}
     except (msgspec.DecodeError, UnicodeError):
         raise BlockError("args must be a JSON object", at) from None
     if not isinstance(value, dict):
@@ -167,6 +172,36 @@ def _message(r: Reader, kind: str | None) -> Read[None]:
 def read_model_message(r: Reader) -> Read[None]:
     """A ``<|message_model|>`` message."""
     yield from _message(r, None)
+
+
+_HEADER_MARKERS = marker_set(_HEADER_STOP)
+_ARGS_KEYS = ("args", "arguments")
+_FAST_UNNAMED = fast_json_call(END, args_keys=_ARGS_KEYS)
+_read_payload = call_object_reader(args_keys=_ARGS_KEYS)
+
+
+def fast_model_message(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_model_message` for a tool invocation (text and
+    thinking messages are left to the reader).
+
+    With an author, the payload reads as :func:`json_call_object` reads it when its name is
+    the author (arguments in a string come out the same once re-encoded); one without a
+    name is left to the reader.
+    """
+    i, kind = _HEADER_MARKERS.find(text, pos)
+    if kind != INVOKE:
+        return -1
+    author = text[pos:i].strip()
+    start = i + len(INVOKE)
+    if not author:
+        return _FAST_UNNAMED(text, start, tools, calls)
+    end = text.find(END, start)
+    stop, after = (len(text), len(text)) if end < 0 else (end, end + len(END))
+    call = _read_payload(text[start:stop])
+    if call is None or call.name != author:
+        return -1
+    calls.append(call)
+    return after
 
 
 def _kind_reader(kind: str) -> Callable[[Reader], Read[None]]:
@@ -210,7 +245,9 @@ class InklingDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(MODEL, read_model_message, close=END),
+            Block(
+                MODEL, read_model_message, close=END, fast=fast_repeat(fast_model_message, MODEL)
+            ),
             *(Block(k, _kind_reader(k), close=END) for k in KINDS),
             erase(END),
             erase(END_SAMPLING),

@@ -25,7 +25,17 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import Block, Grammar, Read, Reader, erase, json_call_object
+from tooletta.engine import (
+    Block,
+    Grammar,
+    Read,
+    Reader,
+    erase,
+    fast_after,
+    fast_json_call,
+    fast_repeat,
+    json_call_object,
+)
 
 __all__ = ["InternLMDialect", "register_dialects"]
 
@@ -33,13 +43,14 @@ START = "<|action_start|>"
 PLUGIN = "<|plugin|>"
 END = "<|action_end|>"
 _DETECT = re.compile(re.escape(START) + r"\s*(?:" + re.escape(PLUGIN) + r"|\Z)")
+_ARGS_KEYS = ("parameters", "arguments")
 
 
 def read_action(r: Reader) -> Read[None]:
     """``<|plugin|>`` then one JSON call object, then ``<|action_end|>`` (or the end)."""
     yield from r.ws()
     yield from r.expect(PLUGIN)
-    yield from json_call_object(r, args_keys=("parameters", "arguments"), close=END)
+    yield from json_call_object(r, args_keys=_ARGS_KEYS, close=END)
     yield from r.ws()
     if not (yield from r.at_end()):
         yield from r.expect(END)
@@ -67,7 +78,14 @@ class InternLMDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(START, read_action, close=END),
+            Block(
+                START,
+                read_action,
+                close=END,
+                fast=fast_repeat(
+                    fast_after(PLUGIN, fast_json_call(END, args_keys=_ARGS_KEYS)), START
+                ),
+            ),
             erase("<|im_end|>"),
         )
     )

@@ -30,7 +30,16 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import Block, Grammar, Read, Reader, erase, json_call_array, reasoning_region
+from tooletta.engine import (
+    Block,
+    Grammar,
+    Read,
+    Reader,
+    erase,
+    fast_json_array,
+    json_call_array,
+    reasoning_region,
+)
 
 __all__ = ["ARTIFACT", "CLOSE", "OPEN", "JambaDialect", "register_dialects"]
 
@@ -79,7 +88,7 @@ class JambaDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_block, close=CLOSE),
+            Block(OPEN, read_block, close=CLOSE, fast=fast_json_array(CLOSE, id_keys=("id",))),
             reasoning_region("<think>", "</think>"),
             reasoning_region("<thinking>", "</thinking>"),
             erase("<answer>"),

@@ -30,7 +30,14 @@ from typing import Any
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
 from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
-from tooletta.toolkit.kvcall import KvTags, check_name, read_kv_call, render_key, render_value
+from tooletta.toolkit.kvcall import (
+    KvTags,
+    check_name,
+    fast_kv_call,
+    read_kv_call,
+    render_key,
+    render_value,
+)
 
 __all__ = ["K2HorizonDialect", "register_dialects"]
 
@@ -73,7 +80,7 @@ class K2HorizonDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_call, close=CLOSE),
+            Block(OPEN, read_call, close=CLOSE, fast=fast_kv_call(TAGS)),
             erase(GROUP_OPEN),
             erase(GROUP_CLOSE),
             *(reasoning_region(f"<{t}>", f"</{t}>") for t in THINK),

@@ -27,7 +27,13 @@ import re
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
 from tooletta.engine import Block, Grammar, Read, Reader, erase
-from tooletta.toolkit.reading import json_args, section, think_region
+from tooletta.toolkit.reading import (
+    fast_header_call,
+    fast_section,
+    json_args,
+    section,
+    think_region,
+)
 
 __all__ = ["KimiK2Dialect", "kimi_id", "split_id"]
 
@@ -73,6 +79,31 @@ def read_call(r: Reader) -> Read[None]:
         yield from r.expect(CALL_END)
 
 
+def _header(text: str) -> tuple[str, str | None]:
+    """The name and id :func:`read_call` takes from a call header."""
+    call_id = text.strip()
+    # the usual functions.NAME:IDX without the regular expression (same result)
+    c = call_id.rfind(":")
+    if c > 10 and call_id.startswith("functions."):
+        idx = call_id[c + 1 :]
+        if idx.isdigit() and idx.isascii():
+            return call_id[10:c], call_id
+    return split_id(call_id), call_id
+
+
+_fast_call = fast_header_call(
+    ARG_BEGIN,
+    CALL_END,
+    (ARG_BEGIN, CALL_END, CALL_BEGIN, SECTION_END),
+    _header,
+    IM_END,
+    then=CALL_BEGIN,
+)
+"""The one-shot shortcut of :func:`read_call`."""
+_FRAMES = (SECTION_END, SECTION_END_1, SECTION_BEGIN, SECTION_BEGIN_1)
+_fast_section = fast_section(CALL_BEGIN, _fast_call, _FRAMES)
+
+
 class KimiK2Dialect(ScannerDialect):
     """``<|tool_calls_section_begin|>`` sections of ``functions.NAME:IDX`` calls."""
 
@@ -98,11 +129,11 @@ class KimiK2Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(CALL_BEGIN, read_call, close=CALL_END),
-            section(SECTION_BEGIN),
-            section(SECTION_END),
-            section(SECTION_BEGIN_1),
-            section(SECTION_END_1),
+            Block(CALL_BEGIN, read_call, close=CALL_END, fast=_fast_call),
+            section(SECTION_BEGIN, _fast_section),
+            section(SECTION_END, _fast_section),
+            section(SECTION_BEGIN_1, _fast_section),
+            section(SECTION_END_1, _fast_section),
             think_region("<think>", "</think>", ends=(SECTION_BEGIN, SECTION_BEGIN_1)),
             erase(IM_END),
         )

@@ -32,12 +32,14 @@ content for the caller to split on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
 from tooletta.engine import Block, Grammar, MarkerSet, Read, Reader, erase, json_value
 from tooletta.toolkit import ArgsWriter
+from tooletta.toolkit.fastxml import declared_value, kinds_of, one_shot, scan_attrs, skip_ws
 from tooletta.toolkit.reading import (
     Declared,
     end_json_call,
@@ -152,6 +154,73 @@ def read_call(r: Reader) -> Read[None]:
         w.close()
 
 
+_ATTRS = MarkerSet(("=", SEP))
+_TAG_SPACE = " \t\n\r"
+_CALL_TAG = re.compile(r'[ \t\r\n]+tool="([^"]*)"(?: index="[^"]*")?<\|sep\|>')
+"""A call's start tag in the common case, after ``<|open|>call``."""
+_ARG_TAG = re.compile(r'[ \t\r\n]*<\|open\|>argument key="([^"]*)" type="([^"]*)"<\|sep\|>')
+"""Whitespace, then an argument's start tag in the common case."""
+
+
+def _attrs_at(text: str, pos: int) -> tuple[dict[str, str], int] | None:
+    """``_tag_end`` then ``read_attrs(r, (SEP,), unescape_attr)`` in the whole text."""
+    ch = text[pos : pos + 1]
+    if not (ch and ch in _TAG_SPACE) and not text.startswith(SEP, pos):
+        return None
+    got = scan_attrs(text, pos, _ATTRS, unescape_attr)
+    return None if got is None else (got[0], got[2])
+
+
+@one_shot
+def fast_call(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_call` for a call of ``argument`` elements (the
+    ``json`` form is left to the reader)."""
+    m = _CALL_TAG.match(text, pos)
+    if m is not None:
+        name: str | None = unescape_attr(m.group(1))
+        pos = m.end()
+    else:
+        got = _attrs_at(text, pos)
+        if got is None:
+            return -1
+        name, pos = got[0].get("tool"), got[1]
+    if not name:
+        return -1
+    kinds, kind = kinds_of(tools, name)
+    values: dict[str, Any] = {}
+    flag: str | None
+    while True:
+        m = _ARG_TAG.match(text, pos)
+        if m is not None:  # the common case: `<|open|>argument key="K" type="T"<|sep|>`
+            key, flag = unescape_attr(m.group(1)), unescape_attr(m.group(2))
+            pos = m.end()
+        else:
+            pos = skip_ws(text, pos)
+            if text.startswith(CALL_CLOSE, pos):
+                calls.append(ToolCall(name, values))
+                return pos + len(CALL_CLOSE)
+            if not text.startswith(ARG_OPEN, pos):
+                return -1
+            got = _attrs_at(text, pos + len(ARG_OPEN))
+            if got is None:
+                return -1
+            attrs, pos = got
+            found, flag = attrs.get("key"), attrs.get("type")
+            if found is None:
+                return -1
+            key = found
+        end = text.find(ARG_CLOSE, pos)
+        if end < 0:
+            return -1
+        t, schema = kinds.get(key) or kind(name, key)
+        if flag == "string" and t == "string":
+            values[key] = text[pos:end]
+        else:
+            declared: Declared = None if flag is None else "string" if flag == "string" else "json"
+            values[key] = declared_value(text[pos:end], declared, t, schema)
+        pos = end + len(ARG_CLOSE)
+
+
 class KimiK3Dialect(ScannerDialect):
     """Kimi K3 XTML: ``call`` elements with typed ``argument`` elements, content in ``response``."""
 
@@ -169,7 +238,7 @@ class KimiK3Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(CALL_OPEN, read_call, close=CALL_CLOSE),
+            Block(CALL_OPEN, read_call, close=CALL_CLOSE, fast=fast_call),
             think_region(THINK_OPEN, THINK_CLOSE),
             section(RESPONSE_OPEN),
             section(RESPONSE_CLOSE),

@@ -21,7 +21,7 @@ import json
 import re
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall
-from tooletta.engine import Block, Grammar, Read, Reader, json_value
+from tooletta.engine import Block, Grammar, Read, Reader, fast_json_args, fast_repeat, json_value
 from tooletta.toolkit.reading import end_json_call
 
 __all__ = ["KimiLegacyDialect"]
@@ -44,6 +44,20 @@ def read_block(r: Reader) -> Read[None]:
     end_json_call(r, (yield from json_value(r, r.args)))
 
 
+def _block_head(text: str, pos: int) -> tuple[str | None, int] | None:
+    """The one-shot reading of :func:`read_block` up to the JSON object."""
+    nl = text.find("\n", pos)
+    if nl < 0:
+        return None
+    name = text[pos:nl].strip()
+    if not _NAME.match(name):
+        return None
+    return name, nl + 1
+
+
+_FAST = fast_repeat(fast_json_args(_block_head, before=("\n" + HEADER,)), "\n" + HEADER)
+
+
 class KimiLegacyDialect(ScannerDialect):
     """tooletta 0.1.0's ``## Calling: NAME`` + JSON blocks."""
 
@@ -57,8 +71,8 @@ class KimiLegacyDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(HEADER, read_block, at_start=True),
-            Block("\n" + HEADER, read_block),
+            Block(HEADER, read_block, at_start=True, fast=_FAST),
+            Block("\n" + HEADER, read_block, fast=_FAST),
         )
     )
     content_separator = "\n\n"

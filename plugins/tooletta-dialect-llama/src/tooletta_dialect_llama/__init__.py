@@ -29,7 +29,7 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import Block, Grammar, Read, Reader, erase, json_call_object
+from tooletta.engine import Block, Grammar, Read, Reader, erase, fast_json_chain, json_call_object
 from tooletta.engine.lookahead import space_ahead, text_ahead
 
 __all__ = ["PYTHON_TAG", "STARTS", "LlamaJsonDialect", "register_dialects", "starts_with_call"]
@@ -43,6 +43,9 @@ _DETECT_TAG = re.compile(r"<\|python_tag\|>\s*\{")
 _ID_KEYS = ("id",)
 _ARGS_KEYS = ("parameters", "arguments")
 _DECODER = json.JSONDecoder()
+_EOT = "<|eot_id|>"
+_EOM = "<|eom_id|>"
+_CHAIN: dict[str, Any] = {"id_keys": _ID_KEYS, "before": (PYTHON_TAG, _EOT, _EOM)}
 
 
 def starts_with_call(text: str) -> bool:
@@ -117,10 +120,19 @@ class LlamaJsonDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            *(Block(s, read_leading, keep_open=True, at_start=True) for s in STARTS),
-            Block(PYTHON_TAG, read_tagged),
-            erase("<|eot_id|>"),
-            erase("<|eom_id|>"),
+            *(
+                Block(
+                    s,
+                    read_leading,
+                    keep_open=True,
+                    at_start=True,
+                    fast=fast_json_chain(";", STARTS, repeat=False, **_CHAIN),
+                )
+                for s in STARTS
+            ),
+            Block(PYTHON_TAG, read_tagged, fast=fast_json_chain(";", STARTS, **_CHAIN)),
+            erase(_EOT),
+            erase(_EOM),
         )
     )
 

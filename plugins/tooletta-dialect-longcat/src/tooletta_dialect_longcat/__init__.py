@@ -36,6 +36,8 @@ from tooletta.engine import (
     Read,
     Reader,
     erase,
+    fast_json_call,
+    fast_repeat,
     json_call_object,
     reasoning_region,
 )
@@ -97,7 +99,7 @@ class LongCatDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_call, close=CLOSE),
+            Block(OPEN, read_call, close=CLOSE, fast=fast_repeat(fast_json_call(CLOSE), OPEN)),
             reasoning_region("<longcat_think>", "</longcat_think>"),
             erase("</longcat_s>"),
         )

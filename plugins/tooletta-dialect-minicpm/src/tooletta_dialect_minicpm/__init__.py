@@ -24,8 +24,20 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import Block, Decline, Grammar, Read, Reader, erase, reasoning_region
+from tooletta.engine import (
+    Block,
+    Decline,
+    Grammar,
+    MarkerSet,
+    Read,
+    Reader,
+    erase,
+    reasoning_region,
+)
 from tooletta.toolkit import ArgsWriter, typed_value
+from tooletta.toolkit.args import one_shot_value
+from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, typed
+from tooletta.toolkit.oneshot import tag_end
 
 __all__ = ["MiniCPM5Dialect", "register_dialects"]
 
@@ -92,6 +104,78 @@ def read_call(r: Reader) -> Read[None]:
                 raise r.fail(f"expected {PARAM_END!r}")
 
 
+# -- one-shot shortcut ----------------------------------------------------------------------
+
+_ATTR_END = MarkerSet(_ATTR_ENDS)
+_CLOSE = (CLOSE,)
+_TAG_END = MarkerSet((">", "<", "\n"))
+_FAST_PARAM = re.compile(r'[ \t\r\n]*<param name="([^"\'<>\n]*)">[ \t\r\n]*')
+"""Whitespace, a parameter's start tag in the common case, whitespace."""
+
+
+def _scan_attribute(text: str, pos: int) -> tuple[str, int] | None:
+    """:func:`_attribute` from ``pos``: the name and the position after its closing quote."""
+    quote = text[pos : pos + 1]
+    if quote != '"' and quote != "'":
+        return None
+    at, end = _ATTR_END.find(text, pos + 1)
+    value = text[pos + 1 : at].strip(_WS)
+    if end != quote or not value:
+        return None
+    return value, at + 1
+
+
+@one_shot
+def fast_call(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_call` (prose is left to the reader)."""
+    got = _scan_attribute(text, pos)
+    if got is None:
+        return -1
+    name, pos = got
+    at, end = _TAG_END.find(text, pos)
+    if end != ">":
+        return -1
+    pos = at + 1
+    kinds, kind = kinds_of(tools, name)
+    values: dict[str, Any] = {}
+    while True:
+        m = _FAST_PARAM.match(text, pos)
+        if m is not None:  # the common case: `<param name="K">`
+            key = m.group(1).strip(_WS)
+            if not key:
+                return -1
+            pos = m.end()  # (after the whitespace the reader skips there too)
+        else:
+            pos = skip_ws(text, pos)
+            if text.startswith(CLOSE, pos):
+                calls.append(ToolCall(name, values))
+                return pos + len(CLOSE)
+            if not text.startswith(PARAM, pos):
+                return -1
+            got = _scan_attribute(text, pos + len(PARAM))
+            if got is None or not text.startswith(">", got[1]):
+                return -1
+            key, pos = got[0], skip_ws(text, got[1] + 1)
+        t, schema = kinds.get(key) or kind(name, key)
+        if text.startswith(CDATA, pos):
+            pos += len(CDATA)
+            at = text.find(CDATA_END, pos)
+            if at < 0:
+                return -1
+            values[key] = typed(text[pos:at], t, schema)
+            pos = skip_ws(text, at + len(CDATA_END))
+            if not text.startswith(PARAM_END, pos):
+                return -1
+            pos += len(PARAM_END)
+        else:  # up to the first of PARAM_END and CLOSE, which must be PARAM_END
+            at = tag_end(text, pos, PARAM_END, _CLOSE)
+            if at < 0:
+                return -1
+            raw = text[pos:at].strip(_WS)  # trim "space"
+            values[key] = raw if t == "string" else one_shot_value(raw, t, schema)
+            pos = at + len(PARAM_END)
+
+
 def _check_name(name: str, what: str, dialect: str) -> str:
     if not name or name != name.strip(_WS) or _BAD_NAME.search(name):
         raise RenderError(f'{what} {name!r} cannot be written in name="..."', dialect=dialect)
@@ -133,7 +217,7 @@ class MiniCPM5Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_call, close=CLOSE),
+            Block(OPEN, read_call, close=CLOSE, fast=fast_call),
             reasoning_region("<think>", "</think>"),
             erase("<|im_end|>"),
         )

@@ -15,7 +15,16 @@ but with a JSON array, so detection here needs a ``{`` after the tag.
 from __future__ import annotations
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
-from tooletta.engine import Block, Grammar, Read, Reader, erase, json_call_object, reasoning_region
+from tooletta.engine import (
+    Block,
+    Grammar,
+    Read,
+    Reader,
+    erase,
+    fast_json_lines,
+    json_call_object,
+    reasoning_region,
+)
 from tooletta.toolkit.invoke import guarded
 
 __all__ = ["MinimaxM1Dialect"]
@@ -61,7 +70,7 @@ class MinimaxM1Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_calls, close=CLOSE),
+            Block(OPEN, read_calls, close=CLOSE, fast=fast_json_lines(CLOSE)),
             reasoning_region("<think>", "</think>"),
             erase("<end_of_sentence>"),
         )

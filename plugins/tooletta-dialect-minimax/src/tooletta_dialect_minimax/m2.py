@@ -29,7 +29,13 @@ from collections.abc import Sequence
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall
 from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
-from tooletta.toolkit.invoke import InvokeSyntax, guarded, read_invokes, render_invoke
+from tooletta.toolkit.invoke import (
+    InvokeSyntax,
+    fast_invokes,
+    guarded,
+    read_invokes,
+    render_invoke,
+)
 
 __all__ = ["MinimaxM2Dialect"]
 
@@ -62,7 +68,7 @@ class MinimaxM2Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_block, close=CLOSE),
+            Block(OPEN, read_block, close=CLOSE, fast=fast_invokes(SYNTAX, CLOSE)),
             reasoning_region("<think>", "</think>"),
             erase("[e~["),
         )

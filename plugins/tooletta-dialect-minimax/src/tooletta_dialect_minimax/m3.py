@@ -29,9 +29,28 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, to_json
-from tooletta.engine import Block, Grammar, MarkerSet, Read, Reader, erase, reasoning_region
+from tooletta.engine import (
+    Block,
+    BlockError,
+    Grammar,
+    MarkerSet,
+    Read,
+    Reader,
+    erase,
+    reasoning_region,
+)
 from tooletta.toolkit import ArgsWriter, coerce_value
-from tooletta.toolkit.invoke import free_of, guarded, quote_attribute, read_attributes, tag_boundary
+from tooletta.toolkit.args import one_shot_value
+from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws
+from tooletta.toolkit.invoke import (
+    InvokeSyntax,
+    free_of,
+    guarded,
+    quote_attribute,
+    read_attributes,
+    scan_name,
+    tag_boundary,
+)
 from tooletta.toolkit.schema import is_string_schema, schema_types
 
 __all__ = ["SENTINEL", "MinimaxM3Dialect"]
@@ -274,6 +293,179 @@ def read_block(r: Reader) -> Read[None]:
         yield from _read_invoke(r)
 
 
+# -- one-shot shortcut: the same reading over the whole text, declining where it would fail --
+
+_INVOKE = InvokeSyntax()
+_N_SENTINEL = len(SENTINEL)
+
+
+def _scan_tag_name(text: str, pos: int) -> tuple[str, int] | None:
+    """:func:`_tag_name` from ``pos``: the name and the position after its ``>``."""
+    end = text.find(">", pos)
+    if end < 0:
+        return None
+    tag = text[pos:end].strip(_SPACE)
+    if not tag or "<" in tag:
+        return None
+    return tag, end + 1
+
+
+def _scan_next_tag(text: str, pos: int) -> tuple[bool, int] | None:
+    """:func:`_next_tag` from ``pos``: closing or not, and the position after ``</`` or ``<``."""
+    if not text.startswith(SENTINEL, pos):
+        pos = skip_ws(text, pos)
+        if not text.startswith(SENTINEL, pos):
+            return None
+    pos += _N_SENTINEL
+    if text[pos : pos + 1] in _SPACE:
+        pos = skip_ws(text, pos)
+    if text.startswith("</", pos):
+        return True, pos + 2
+    if text.startswith("<", pos):
+        return False, pos + 1
+    return None
+
+
+def _scan_close(text: str, pos: int, tag: str) -> int:
+    """:func:`_close_tag` from ``pos`` (after ``</``): the position after it, or -1."""
+    got = _scan_tag_name(text, pos)
+    return got[1] if got is not None and got[0] == tag else -1
+
+
+def _scan_children(
+    text: str, pos: int, tag: str, schema: Mapping[str, Any] | None, depth: int
+) -> tuple[Any, int] | None:
+    """:func:`_read_children` from ``pos``: the value and the position after ``</tag>``."""
+    if depth > MAX_NESTING:
+        return None
+    children: list[tuple[str, Any]] = []
+    while True:
+        got = _scan_tag_name(text, pos)
+        if got is None:
+            return None
+        child, pos = got
+        sub = None if schema is None else _child_schema(schema, child, len(children))
+        value = _scan_value(text, pos, child, sub, depth)
+        if value is None:
+            return None
+        children.append((child, value[0]))
+        nxt = _scan_next_tag(text, value[1])
+        if nxt is None:
+            return None
+        if nxt[0]:
+            end = _scan_close(text, nxt[1], tag)
+            return None if end < 0 else (_build(children, schema), end)
+        pos = nxt[1]
+
+
+def _scan_leaf(body: str, schema: Mapping[str, Any] | None, kind: str) -> Any:
+    """``_leaf(body, schema)``, with ``kind`` the one type of ``schema`` ("" when unknown)."""
+    if schema is None:
+        return coerce_value(body, None)  # what _leaf does without a schema
+    if kind and body.strip(_SPACE):  # not empty: what _leaf gives is coerce_value's
+        return one_shot_value(body, kind, schema)
+    return _leaf(body, schema)
+
+
+def _scan_value(
+    text: str, pos: int, tag: str, schema: Mapping[str, Any] | None, depth: int, kind: str = ""
+) -> tuple[Any, int] | None:
+    """:func:`_read_value` from ``pos`` (after ``<tag>``): the value and the position after
+    its closing tag (``kind``: the one type of ``schema``, when known). Typing may raise
+    what ``coerce_value`` raises."""
+    at = text.find(SENTINEL, pos)
+    if at < 0:
+        return None
+    body = text[pos:at]
+    pos = at + _N_SENTINEL
+    end = pos + len(tag) + 3
+    if text.startswith("</", pos) and text.startswith(tag, pos + 2) and text[end - 1 : end] == ">":
+        return _scan_leaf(body, schema, kind), end  # `</tag>` right after the sentinel
+    pos = skip_ws(text, pos)
+    if text.startswith("</", pos):
+        end = _scan_close(text, pos + 2, tag)
+        return None if end < 0 else (_scan_leaf(body, schema, kind), end)
+    if body.strip(_SPACE) or not text.startswith("<", pos):
+        return None
+    return _scan_children(text, pos + 1, tag, schema, depth + 1)
+
+
+def _scan_invoke(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """:func:`_read_invoke` from ``pos`` (after ``<invoke``): the call appended, the
+    position after ``</invoke>`` returned (-1 where the reader fails)."""
+    if text[pos : pos + 1] not in (" ", "\t", "\r", "\n", ">"):  # tag_boundary
+        return -1
+    name, pos = scan_name(text, pos, _INVOKE)
+    if name is None:
+        return -1
+    kinds, kind = kinds_of(tools, name)
+    values: dict[str, Any] = {}
+    while True:
+        nxt = _scan_next_tag(text, pos)
+        if nxt is None:
+            return -1
+        if nxt[0]:
+            end = _scan_close(text, nxt[1], "invoke")
+            if end >= 0:
+                calls.append(ToolCall(name, values))
+            return end
+        got = _scan_tag_name(text, nxt[1])
+        if got is None:
+            return -1
+        key, pos = got
+        t, schema = kinds.get(key) or kind(name, key)
+        if t != "string":
+            value = _scan_value(text, pos, key, schema, 1, t)
+        else:  # _read_argument's string: the text, unless child elements follow
+            at = text.find(SENTINEL, pos)
+            if at < 0:
+                return -1
+            body = text[pos:at]
+            pos = at + _N_SENTINEL
+            end = pos + len(key) + 3
+            if (
+                text.startswith("</", pos)
+                and text.startswith(key, pos + 2)
+                and text[end - 1 : end] == ">"
+            ):
+                values[key] = body  # the common case: `</key>` right after the sentinel
+                pos = end
+                continue
+            pos = skip_ws(text, pos)
+            if text.startswith("</", pos):
+                end = _scan_close(text, pos + 2, key)
+                value = None if end < 0 else (body, end)
+            elif body.strip(_SPACE) or not text.startswith("<", pos):
+                return -1
+            else:
+                value = _scan_children(text, pos + 1, key, schema, 2)
+        if value is None:
+            return -1
+        values[key], pos = value
+
+
+@one_shot
+def fast_block(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_block` for a ``<tool_call>`` block closed by
+    ``]<]minimax[>[</tool_call>`` (a stray sentinel or an unclosed block is left to it)."""
+    pos = skip_ws(text, pos)
+    if not text.startswith("<tool_call>", pos):
+        return -1
+    pos += len("<tool_call>")
+    while True:
+        pos = skip_ws(text, pos)
+        if not text.startswith(SENTINEL, pos):
+            return -1
+        pos = skip_ws(text, pos + _N_SENTINEL)
+        if text.startswith("</tool_call>", pos):
+            return pos + len("</tool_call>")
+        if not text.startswith("<invoke", pos):
+            return -1
+        pos = _scan_invoke(text, pos + len("<invoke"), tools, calls)
+        if pos < 0:
+            return -1
+
+
 def _check_tag(tag: str, error: Callable[[str], RenderError]) -> None:
     if not tag or tag != tag.strip(_SPACE) or tag.startswith("/") or any(c in tag for c in "<>"):
         raise error(f"the key {tag!r} cannot be written as an element name")
@@ -292,7 +484,10 @@ def _render_element(tag: str, value: Any, error: Callable[[str], RenderError], n
         if not free_of(value, SENTINEL):
             raise error(f"a string value contains {SENTINEL!r}")
         if nested:
-            back = coerce_value(value, None)
+            try:
+                back = coerce_value(value, None)
+            except BlockError:
+                raise error("a nested string is JSON nested too deeply to read back") from None
             if not isinstance(back, str) or back != value:
                 raise error(f"the nested string {value!r} would read back as {back!r}")
         body = value
@@ -318,7 +513,7 @@ class MinimaxM3Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(SENTINEL, read_block, close=CLOSE),
+            Block(SENTINEL, read_block, close=CLOSE, fast=fast_block),
             reasoning_region("<mm:think>", "</mm:think>"),
             erase("[e~["),
         )

@@ -34,11 +34,13 @@ from tooletta.engine import (
     Read,
     Reader,
     erase,
+    fast_json_array,
     json_call_array,
     json_value,
     reasoning_region,
 )
 from tooletta.toolkit import mistral_id
+from tooletta.toolkit.reading import decode_args
 
 __all__ = ["ARGS", "CALL_ID", "TOOL_CALLS", "MistralDialect", "register_dialects", "render_pre_v11"]
 
@@ -91,6 +93,55 @@ def read_tool_calls(r: Reader) -> Read[None]:
     r.end_call()
 
 
+_WS = re.compile(r"[ \t\r\n]*")
+_SPACE = " \t\r\n"
+_V11_HEAD = re.compile(
+    r'[ \t\r\n]*([^\s\[\]{}"]+)(?:\[CALL_ID\]([^\s\[\]{}"]+))?(?:\[ARGS\])?[ \t\r\n]*'
+)
+"""What :func:`read_tool_calls` reads before a v11 call's arguments: the name (``_WORD``),
+an id after ``[CALL_ID]`` and ``[ARGS]`` (both optional) and whitespace. A ``[CALL_ID]``
+without an id stays unmatched, so no ``{`` follows the match and the reader decides."""
+_fast_array = fast_json_array(id_keys=("id",), before=(TOOL_CALLS, "[THINK]", "</s>"))
+
+
+def _fast_tool_calls(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_tool_calls`, reading on through the v11 calls
+    that follow (after whitespace): what it reads, or ``-1`` to leave the block to it."""
+    end = -1  # past the last call read
+    while True:
+        # the name, id and whitespace the reader takes: NAME[ARGS] without a regular
+        # expression (a name that is an identifier ends at the "[" after it), else _V11_HEAD
+        b = text.find("[", pos)
+        name = text[pos:b]
+        if b > pos and name.isidentifier() and text.startswith(ARGS, b):
+            k = b + len(ARGS)
+            call_id = None
+        else:
+            m = _V11_HEAD.match(text, pos)
+            if m is None:
+                if end < 0 and text.startswith("[", _WS.match(text, pos).end()):  # type: ignore[union-attr]
+                    return _fast_array(text, pos, tools, calls)
+                return end
+            k = m.end()
+            name, call_id = m.group(1, 2)
+        # the arguments: the object the reader reads, when it ends before the next call (a
+        # complete JSON value is no prefix of a longer one: what decodes is what it reads)
+        if not text.startswith("{", k):
+            k = _WS.match(text, k).end()  # type: ignore[union-attr]
+            if not text.startswith("{", k):
+                return end
+        nxt = text.find(TOOL_CALLS, k)
+        r = text.rfind("}", k, nxt if nxt >= 0 else len(text))
+        args = decode_args(text[k : r + 1]) if r >= 0 else None
+        if args is None:
+            return end
+        calls.append(ToolCall(name, args, call_id))
+        end = r + 1
+        if nxt < 0 or (nxt > end and text[end:nxt].strip(_SPACE)):
+            return end  # the next call follows only whitespace
+        pos = nxt + len(TOOL_CALLS)
+
+
 def render_pre_v11(calls: list[ToolCall]) -> str:
     """The legacy (tokenizer v3/v7) form: ``[TOOL_CALLS] [{"name", "arguments", "id"}, ...]``.
 
@@ -130,7 +181,7 @@ class MistralDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(TOOL_CALLS, read_tool_calls),
+            Block(TOOL_CALLS, read_tool_calls, fast=_fast_tool_calls),
             reasoning_region("[THINK]", "[/THINK]"),
             erase("</s>"),
         )

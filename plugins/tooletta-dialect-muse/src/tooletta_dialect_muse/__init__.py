@@ -54,14 +54,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import Block, Decline, Grammar, Incomplete, Read, Reader, erase
+from tooletta.engine import Block, Decline, Grammar, Incomplete, MarkerSet, Read, Reader, erase
 from tooletta.engine.trim import Trimmer
 from tooletta.toolkit.args import ArgsWriter, typed_value
+from tooletta.toolkit.fastxml import one_shot
 from tooletta.toolkit.invoke import (
     InvokeSyntax,
     guarded,
     read_attributes,
     render_invoke,
+    scan_invoke,
     tag_boundary,
 )
 from tooletta.toolkit.schema import ToolSchemas
@@ -277,6 +279,100 @@ def read_calls_block(r: Reader) -> Read[None]:
         yield from read_start(r)
 
 
+# -- one-shot shortcuts: tool messages read whole (prose messages are left to the readers) --
+
+_HEADER_END = MarkerSet(_HEADER_STOP)
+_FAST_HEADER = re.compile(r"assistant to=([^\s<]+)<\|message\|>")
+"""A header in the template's layout (``\\s`` is what ``str.split`` splits at)."""
+_BODY_TOKEN = re.compile(
+    "[ \t\r\n]*("
+    + "|".join(
+        re.escape(m)
+        for m in sorted((SYNTAX.invoke, CALLS_OPEN, CALLS_CLOSE, *_BODY_STOP), key=len)[::-1]
+    )
+    + ")"
+)
+"""Whitespace, then a token of a tool message's body, longest first (the one the reader's
+``accept`` takes)."""
+
+
+def _fast_calls(
+    text: str, pos: int, tools: Any, calls: list[ToolCall], wrapped: bool, bare: bool
+) -> int:
+    """One-shot :func:`_read_calls`: the position after the token that ended the message,
+    or -1 (the text ended, the next message followed, or the reader would fail)."""
+    count = 0
+    invoke = SYNTAX.invoke
+    if not wrapped and text.startswith(CALLS_OPEN, pos):  # the template's layout
+        wrapped = True
+        pos += len(CALLS_OPEN)
+    while True:
+        m = _BODY_TOKEN.match(text, pos)  # whitespace, then what the reader's accept() takes
+        if m is None:
+            return -1
+        got = m.group(1)
+        pos = m.start(1)
+        if got == invoke:
+            pos = scan_invoke(text, pos + len(got), SYNTAX, tools, calls, resolve_name)
+            if pos < 0:
+                return -1
+            count += 1
+        elif got == CALLS_OPEN and not wrapped:
+            wrapped = True
+            pos += len(got)
+        elif got == CALLS_CLOSE and wrapped:
+            if bare:
+                return pos + len(got) if count else -1
+            wrapped = False
+            pos += len(got)
+        elif got and got in _BODY_STOP and got != START and count:
+            return pos + len(got)
+        else:
+            return -1
+
+
+def _fast_message(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """A tool message's header from ``pos`` (after ``<|start|>``), then its body."""
+    m = _FAST_HEADER.match(text, pos)
+    if m is not None:  # no "<" before <|message|>: no other marker ends the header
+        recipient = m.group(1)  # its only "to=" word
+        if recipient in PROSE_RECIPIENTS:
+            return -1
+        return _fast_calls(text, m.end(), tools, calls, False, False)
+    at, marker = _HEADER_END.find(text, pos)
+    if marker != MESSAGE:
+        return -1
+    recipient = _recipient(text[pos:at])
+    if recipient is None or recipient in PROSE_RECIPIENTS:
+        return -1
+    return _fast_calls(text, at + len(MESSAGE), tools, calls, False, False)
+
+
+@one_shot
+def fast_start(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_start` for a tool message ended by its token."""
+    return _fast_message(text, pos, tools, calls)
+
+
+@one_shot
+def fast_first(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_first` for a first message to a tool."""
+    end = _RECIPIENT.match(text, pos).end()  # type: ignore[union-attr]
+    if end - pos > _MAX_RECIPIENT or not text.startswith(MESSAGE, end):
+        return -1
+    recipient = text[pos:end]
+    if not recipient or recipient in PROSE_RECIPIENTS:
+        return -1
+    return _fast_calls(text, end + len(MESSAGE), tools, calls, False, False)
+
+
+@one_shot
+def fast_calls_block(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_calls_block` for a block closed by
+    ``</atem:function_calls>``."""
+    return _fast_calls(text, pos, tools, calls, True, True)
+
+
 def _recipient_ok(name: str) -> bool:
     return (
         bool(name)
@@ -304,9 +400,9 @@ class MuseDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(TO, read_first, close=CALLS_CLOSE, at_start=True),
-            Block(START, read_start, close=CALLS_CLOSE),
-            Block(CALLS_OPEN, read_calls_block, close=CALLS_CLOSE),
+            Block(TO, read_first, close=CALLS_CLOSE, at_start=True, fast=fast_first),
+            Block(START, read_start, close=CALLS_CLOSE, fast=fast_start),
+            Block(CALLS_OPEN, read_calls_block, close=CALLS_CLOSE, fast=fast_calls_block),
             erase(EOM),
             erase(EOT),
             erase(EOS),

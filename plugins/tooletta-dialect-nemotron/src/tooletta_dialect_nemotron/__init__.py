@@ -28,6 +28,7 @@ from tooletta.engine import (
     Read,
     Reader,
     erase,
+    fast_json_array,
     json_call_array,
     json_call_object,
     reasoning_region,
@@ -80,7 +81,7 @@ class NemotronDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_block, close=CLOSE),
+            Block(OPEN, read_block, close=CLOSE, fast=fast_json_array(CLOSE)),
             reasoning_region("<think>", "</think>"),
             erase("<SPECIAL_12>"),
             erase("<|eot_id|>"),

@@ -20,9 +20,21 @@ import json
 import re
 from typing import Any
 
+import msgspec
+
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import Block, BlockError, Grammar, Read, Reader, json_string, json_value
+from tooletta.engine import (
+    Block,
+    BlockError,
+    Grammar,
+    Read,
+    Reader,
+    json_string,
+    json_value,
+    read_fast,
+)
 from tooletta.engine import loads as json_loads
+from tooletta.engine.jsonread import too_deep
 from tooletta.ir import coerce_arguments
 
 __all__ = ["OpenAIDialect", "call_id_for", "register_dialects"]
@@ -73,6 +85,34 @@ def read_list(r: Reader) -> Read[None]:
         _emit(r, json_loads((yield from json_value(r)), at), at)
 
 
+def fast_list(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_list`: the list decoded whole, when it runs to
+    the last ``]`` of the text and every item is a call (``_emit``'s rules)."""
+    end = text.rfind("]", pos) + 1
+    if not end:
+        return -1
+    seg = text[pos:end]
+    try:
+        items = msgspec.json.decode(seg)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return -1
+    if type(items) is not list or too_deep(seg, items):
+        return -1
+    found = []
+    for item in items:
+        fn = item.get("function") if isinstance(item, dict) else None
+        if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+            return -1
+        try:
+            arguments = coerce_arguments(fn.get("arguments"))
+        except ValueError:
+            return -1
+        call_id = item.get("id")
+        found.append(ToolCall(fn["name"], arguments, call_id if isinstance(call_id, str) else None))
+    calls.extend(found)
+    return end
+
+
 def read_message(r: Reader) -> Read[None]:
     """An assistant message object with ``content`` and ``tool_calls`` or ``function_call``."""
     yield from r.expect("{")
@@ -93,7 +133,8 @@ def read_message(r: Reader) -> Read[None]:
         if key == "content" and nxt == '"':
             r.content((yield from json_string(r)))
         elif key == "tool_calls" and nxt == "[":
-            yield from read_list(r)
+            if not read_fast(r, fast_list):
+                yield from read_list(r)
         elif key == "function_call" and nxt == "{":
             at = r.pos
             _emit(r, json_loads((yield from json_value(r)), at), at, legacy=True)
@@ -115,7 +156,7 @@ class OpenAIDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block("[", read_list, keep_open=True, at_start=True),
+            Block("[", read_list, keep_open=True, at_start=True, fast=fast_list),
             Block("{", read_message, keep_open=True, at_start=True),
         )
     )

@@ -27,7 +27,7 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import Block, Grammar, Read, Reader, erase, json_call_object
+from tooletta.engine import Block, Grammar, Read, Reader, erase, fast_json_array, json_call_object
 from tooletta.engine.lookahead import space_ahead
 
 __all__ = ["MARKER", "OPENINGS", "Phi4MiniDialect", "register_dialects"]
@@ -47,6 +47,9 @@ OPENINGS = (
 ``functools[key]`` in prose never does."""
 
 _DETECT = re.compile(r'functools\[\s*(?:\]|\{\s*")')
+_END = "<|end|>"
+_EOT = "<|eot_id|>"
+_FAST = fast_json_array(at=len(MARKER) - 1, before=(MARKER, _END, _EOT))
 
 
 def call_list_ahead(r: Reader, offset: int) -> Read[bool]:
@@ -105,9 +108,9 @@ class Phi4MiniDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            *(Block(o, _reader(o), keep_open=True) for o in OPENINGS),
-            erase("<|end|>"),
-            erase("<|eot_id|>"),
+            *(Block(o, _reader(o), keep_open=True, fast=_FAST) for o in OPENINGS),
+            erase(_END),
+            erase(_EOT),
         )
     )
     content_separator = " "

@@ -32,10 +32,13 @@ from tooletta.engine import (
     Read,
     Reader,
     erase,
+    fast_json_array,
+    fast_json_call,
     json_call_object,
     loads,
     reasoning_region,
 )
+from tooletta.toolkit.pycall import fast_py_calls, fast_py_list, py_literal_at
 
 from .base import CheckedDialect
 from .pysyntax import (
@@ -162,8 +165,8 @@ class PythonicDialect(CheckedDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(PY_START, read_python_start, close=PY_END),
-            Block("[", read_bare_list, keep_open=True, close=")]"),
+            Block(PY_START, read_python_start, close=PY_END, fast=fast_py_list()),
+            Block("[", read_bare_list, keep_open=True, close=")]", fast=fast_py_list(bare=True)),
             erase(PY_END),
             *(erase(t) for t in _EOT),
         )
@@ -241,7 +244,7 @@ class Olmo3Dialect(CheckedDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OLMO_OPEN, read_function_calls, close=OLMO_CLOSE),
+            Block(OLMO_OPEN, read_function_calls, close=OLMO_CLOSE, fast=fast_py_calls(OLMO_CLOSE)),
             erase("<|im_end|>"),
         )
     )
@@ -293,6 +296,33 @@ def read_lfm2_block(r: Reader) -> Read[None]:
         yield from r.expect(LFM_CLOSE)
 
 
+_LFM2_JSON_CALL = fast_json_call(LFM_CLOSE)
+_LFM2_JSON_LIST = fast_json_array(LFM_CLOSE)
+_LFM2_LIST = fast_py_list(LFM_CLOSE)
+_LFM2_CALL = fast_py_calls(LFM_CLOSE, single=True)
+
+
+def _after_ws(text: str, pos: int) -> str:
+    m = _WS.match(text, pos)
+    i = m.end() if m else pos
+    return text[i : i + 1]
+
+
+def fast_lfm2_block(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_lfm2_block` (``Block.fast``): a JSON call object
+    or list of them, a pythonic list or one pythonic call, then ``<|tool_call_end|>`` (or the
+    end of the text)."""
+    m = _WS.match(text, pos)
+    i = m.end() if m else pos
+    lead = text[i : i + 1]
+    if lead == "{":
+        return _LFM2_JSON_CALL(text, pos, tools, calls)
+    if lead == "[":
+        json = _after_ws(text, i + 1) == "{"
+        return (_LFM2_JSON_LIST if json else _LFM2_LIST)(text, pos, tools, calls)
+    return _LFM2_CALL(text, pos, tools, calls)
+
+
 def _lfm2_value(value: Any) -> str:
     if isinstance(value, str):
         return py_str(value, "'")
@@ -322,7 +352,7 @@ class Lfm2Dialect(CheckedDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(LFM_OPEN, read_lfm2_block, close=LFM_CLOSE),
+            Block(LFM_OPEN, read_lfm2_block, close=LFM_CLOSE, fast=fast_lfm2_block),
             reasoning_region("<think>", "</think>"),
             erase("<|im_end|>"),
         )
@@ -419,6 +449,63 @@ def read_bare_dict(r: Reader) -> Read[None]:
     yield from read_dict_call(r)
 
 
+def _dict_call(item: Any) -> ToolCall | None:
+    """The call a decoded call dict describes, as :func:`read_dict_call` reads it, or
+    ``None`` where that fails (``BlockError`` for arguments that are not JSON)."""
+    if not isinstance(item, dict):
+        return None
+    name = item.get("name")
+    if not isinstance(name, str):
+        return None
+    arguments = item.get("arguments", item.get("parameters", {}))
+    if isinstance(arguments, str):
+        arguments = loads(arguments) if arguments.strip() else {}
+    if not isinstance(arguments, dict):
+        return None
+    return ToolCall(name, arguments)
+
+
+_BARE_LIST = re.compile(r"\[[ \t\r\n]*\{[ \t\r\n]*(['\"])(?:name|arguments)\1")
+_BARE_DICT = re.compile(r"\{[ \t\r\n]*(['\"])(?:name|arguments)\1")
+
+
+def _fast_dicts(text: str, pos: int, calls: list[ToolCall]) -> int:
+    """The call dict, or the non-empty list of call dicts, that opens at ``pos``."""
+    found = py_literal_at(text, pos)
+    if found is None:
+        return -1
+    value, end = found
+    items = value if isinstance(value, list) else [value]
+    if not items:
+        return -1
+    out: list[ToolCall] = []
+    try:
+        for item in items:
+            call = _dict_call(item)
+            if call is None:
+                return -1
+            out.append(call)
+    except BlockError:
+        return -1
+    calls.extend(out)
+    return end
+
+
+def fast_tool_calls_token(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_tool_calls_token` (``Block.fast``)."""
+    m = _WS.match(text, pos)
+    return _fast_dicts(text, m.end() if m else pos, calls)
+
+
+def fast_bare_dicts(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_bare_dicts` and :func:`read_bare_dict`
+    (``Block.fast``): a leading list of call dicts, or one call dict."""
+    head = _BARE_LIST if text.startswith("[", pos) else _BARE_DICT
+    if head.match(text, pos) is None:
+        return -1
+    return _fast_dicts(text, pos, calls)
+
+
 class SarashinaDialect(CheckedDialect):
     """``<|tool_calls|>[{'name': 'f', 'arguments': {...}}]`` (SoftBank Sarashina).
 
@@ -437,9 +524,9 @@ class SarashinaDialect(CheckedDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(SARASHINA_TOKEN, read_tool_calls_token),
-            Block("[", read_bare_dicts, keep_open=True, at_start=True),
-            Block("{", read_bare_dict, keep_open=True, at_start=True),
+            Block(SARASHINA_TOKEN, read_tool_calls_token, fast=fast_tool_calls_token),
+            Block("[", read_bare_dicts, keep_open=True, at_start=True, fast=fast_bare_dicts),
+            Block("{", read_bare_dict, keep_open=True, at_start=True, fast=fast_bare_dicts),
         )
     )
 

@@ -30,7 +30,16 @@ from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
 from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
-from tooletta.toolkit.xmlcall import FUNC, FUNC_END, XmlTags, read_bare, read_wrapped, render_call
+from tooletta.toolkit.xmlcall import (
+    FUNC,
+    FUNC_END,
+    XmlTags,
+    fast_bare,
+    fast_wrapped,
+    read_bare,
+    read_wrapped,
+    render_call,
+)
 
 __all__ = ["Qwen3CoderDialect", "register_dialects"]
 
@@ -79,8 +88,8 @@ class Qwen3CoderDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_call, close=CLOSE),
-            Block(FUNC, read_function, close=FUNC_END),
+            Block(OPEN, read_call, close=CLOSE, fast=fast_wrapped(TAGS)),
+            Block(FUNC, read_function, close=FUNC_END, fast=fast_bare(TAGS)),
             reasoning_region("<think>", "</think>"),
             erase("<|im_end|>"),
             erase("<|endoftext|>"),

@@ -39,13 +39,24 @@ that text reads back unchanged. Calls are joined by newlines. No ids.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import Block, BlockError, Decline, Grammar, Read, Reader, json_value
+from tooletta.engine import (
+    Block,
+    BlockError,
+    Decline,
+    Grammar,
+    Read,
+    Reader,
+    fast_json_args,
+    fast_repeat,
+    json_value,
+)
 
 __all__ = ["INPUT_KEY", "ReactDialect", "register_dialects"]
 
@@ -332,6 +343,34 @@ def _reader(marker: str) -> Callable[[Reader], Read[None]]:
     return read
 
 
+_STEP = re.compile(
+    r"[ \t0-9]*+:[ \t]*+(?!```)([^\n]*)\n[ \t\r\n]*+Action[ \t0-9]*+Input[ \t0-9]*+:"
+)
+"""What :func:`_plan` reads of a text-form step (each part taken whole, as it does)."""
+_OBJECT = re.compile(r"[ \t\r\n]*+\{")
+
+
+def _step_head(text: str, pos: int) -> tuple[str | None, int] | None:
+    """The one-shot reading of a step up to an ``Action Input`` that is a JSON object, as
+    :func:`_plan` and :func:`_action_input` read it in their windows (``None`` for anything
+    else: prose, a fenced blob, a string input)."""
+    m = _STEP.match(text, pos, pos + _WINDOW)
+    if m is None:
+        return None
+    line = m.group(1)
+    name = line.strip(_WS)
+    if not name or len(line) > _MAX_NAME:
+        return None
+    at = m.end()
+    brace = _OBJECT.match(text, at, at + _WINDOW)
+    if brace is None:
+        return None
+    return name, brace.end() - 1
+
+
+_FAST = fast_repeat(fast_json_args(_step_head, before=_INPUT_ENDS), LINE_ACTION)
+
+
 def _plain_input(value: Any) -> bool:
     """True when ``value`` can be written as a bare ``Action Input`` and read back unchanged."""
     return (
@@ -361,8 +400,8 @@ class ReactDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(LINE_ACTION, _reader(LINE_ACTION)),
-            Block(START_ACTION, _reader(START_ACTION), at_start=True),
+            Block(LINE_ACTION, _reader(LINE_ACTION), fast=_FAST),
+            Block(START_ACTION, _reader(START_ACTION), at_start=True, fast=_FAST),
         )
     )
     content_separator = "\n"

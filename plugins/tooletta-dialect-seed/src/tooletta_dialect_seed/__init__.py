@@ -33,7 +33,16 @@ from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
 from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
-from tooletta.toolkit.xmlcall import FUNC, FUNC_END, XmlTags, read_bare, read_wrapped, render_call
+from tooletta.toolkit.xmlcall import (
+    FUNC,
+    FUNC_END,
+    XmlTags,
+    fast_bare,
+    fast_wrapped,
+    read_bare,
+    read_wrapped,
+    render_call,
+)
 
 __all__ = ["SeedOssDialect", "register_dialects"]
 
@@ -70,8 +79,8 @@ class SeedOssDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_call, close=CLOSE),
-            Block(FUNC, read_function, close=FUNC_END),
+            Block(OPEN, read_call, close=CLOSE, fast=fast_wrapped(TAGS)),
+            Block(FUNC, read_function, close=FUNC_END, fast=fast_bare(TAGS)),
             reasoning_region("<seed:think>", "</seed:think>"),
             erase("<seed:eos>"),
         )

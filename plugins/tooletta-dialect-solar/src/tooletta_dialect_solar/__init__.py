@@ -54,7 +54,9 @@ from tooletta.engine import (
     reasoning_region,
 )
 from tooletta.toolkit.args import ArgsWriter, typed_value
+from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, typed
 from tooletta.toolkit.invoke import guarded
+from tooletta.toolkit.oneshot import tag_end
 
 __all__ = ["SolarOpen2Dialect", "register_dialects"]
 
@@ -75,6 +77,8 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _NAME_END = MarkerSet(_NAME_STOPS)
 _KEY_END = MarkerSet(_KEY_STOPS)
 _VALUE_END = MarkerSet(_VALUE_STOPS)
+_FAST_KEY = re.compile(f"[ \\t\\r\\n]*{re.escape(ARG_START)}([^<]*){re.escape(ARG_VALUE)}")
+"""Whitespace, then an argument's key (holding no ``<``: no marker can start in it)."""
 
 
 @guarded
@@ -105,6 +109,58 @@ def read_call(r: Reader) -> Read[None]:
     w.close()
 
 
+@one_shot
+def fast_call(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_call`: the same markers searched in the whole
+    text (a call the text ends inside is left to the reader)."""
+    lt = text.find("<", pos)  # every marker but "\n" starts with "<"
+    at, marker = text.find("\n", pos, len(text) if lt < 0 else lt), "\n"
+    if at < 0:
+        at, marker = _NAME_END.find(text, pos)
+    name = text[pos:at].strip()
+    if at < 0 or not name or marker == CALL_START:
+        return -1
+    pos = at + len(marker)
+    got = "" if marker == "\n" else marker
+    kinds, kind = kinds_of(tools, name)
+    values: dict[str, Any] = {}
+    while True:
+        m = _FAST_KEY.match(text, pos) if not got else None
+        if m is not None:  # the common case: whitespace, `<|tool_arg:start|>K<|tool_arg:value|>`
+            key = m.group(1)
+            pos = m.end()
+        else:
+            if not got:
+                pos = skip_ws(text, pos)
+                got = (
+                    ARG_START
+                    if text.startswith(ARG_START, pos)
+                    else CALL_END
+                    if text.startswith(CALL_END, pos)
+                    else ""
+                )
+                pos += len(got)
+            if got == CALL_END:
+                calls.append(ToolCall(name, values))
+                return pos
+            if got != ARG_START:
+                return -1
+            at, marker = _KEY_END.find(text, pos)
+            if marker != ARG_VALUE:
+                return -1
+            key = text[pos:at]
+            pos = at + len(ARG_VALUE)
+        at, marker = tag_end(text, pos, ARG_END, _VALUE_STOPS), ARG_END
+        if at < 0:  # another marker first (or none)
+            at, marker = _VALUE_END.find(text, pos)
+            if at < 0:
+                return -1
+        t, schema = kinds.get(key) or kind(name, key)
+        values[key] = typed(text[pos:at], t, schema)
+        pos = at + len(marker)
+        got = "" if marker == ARG_END else marker
+
+
 def _clean(text: str, follow: str, stops: Sequence[str]) -> bool:
     """True when a reader of ``text + follow`` stops exactly at ``follow``."""
     probe = text + follow
@@ -129,7 +185,7 @@ class SolarOpen2Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(CALL_START, read_call, close=CALL_END),
+            Block(CALL_START, read_call, close=CALL_END, fast=fast_call),
             reasoning_region(THINK_START, THINK_END),
             erase(THINK_END),
             erase(IM_END),

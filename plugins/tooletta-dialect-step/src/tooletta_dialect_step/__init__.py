@@ -28,7 +28,9 @@ from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
 from tooletta.engine import Block, Grammar, MarkerSet, Read, Reader, reasoning_region
-from tooletta.toolkit.invoke import InvokeSyntax, guarded, read_invoke, render_invoke
+from tooletta.toolkit.fastxml import one_shot, skip_ws
+from tooletta.toolkit.invoke import InvokeSyntax, guarded, read_invoke, render_invoke, scan_invoke
+from tooletta.toolkit.oneshot import tag_end
 
 __all__ = ["Step3Dialect", "register_dialects"]
 
@@ -76,6 +78,44 @@ def read_section(r: Reader) -> Read[None]:
         yield from r.expect(CALL_END)
 
 
+@one_shot
+def fast_section(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_section`: entries through ``<｜tool_calls_end｜>``
+    (a section the text ends inside is left to the reader)."""
+    while True:
+        pos = skip_ws(text, pos)
+        if text.startswith(CALLS_END, pos):
+            return pos + len(CALLS_END)
+        if not text.startswith(CALL_BEGIN, pos):
+            return -1
+        pos += len(CALL_BEGIN)
+        at, marker = tag_end(text, pos, TOOL_SEP, (CALL_END,)), TOOL_SEP
+        if at < 0:  # CALL_END first (or neither)
+            at, marker = _TYPE_END.find(text, pos)
+            if at < 0:
+                return -1
+        kind = text[pos:at].strip()
+        pos = at + len(marker)
+        if marker == CALL_END:
+            continue
+        if kind != "function":
+            at = text.find(CALL_END, pos)
+            if not _KIND.match(kind) or at < 0:
+                return -1
+            pos = at + len(CALL_END)
+            continue
+        pos = skip_ws(text, pos)
+        if not text.startswith(SYNTAX.invoke, pos):
+            return -1
+        pos = scan_invoke(text, pos + len(SYNTAX.invoke), SYNTAX, tools, calls)
+        if pos < 0:
+            return -1
+        pos = skip_ws(text, pos)
+        if not text.startswith(CALL_END, pos):
+            return -1
+        pos += len(CALL_END)
+
+
 class Step3Dialect(ScannerDialect):
     """``<｜tool_calls_begin｜>`` + ``function<｜tool_sep｜><steptml:invoke ...>`` entries."""
 
@@ -93,7 +133,7 @@ class Step3Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(CALLS_BEGIN, read_section, close=CALLS_END),
+            Block(CALLS_BEGIN, read_section, close=CALLS_END, fast=fast_section),
             reasoning_region("<think>", "</think>"),
         )
     )

@@ -40,9 +40,10 @@ from collections.abc import Callable
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
-from tooletta.engine import Block, Grammar, Read, Reader, reasoning_region
+from tooletta.engine import Block, Grammar, MarkerSet, Read, Reader, reasoning_region
 from tooletta.engine.trim import Trimmer, trim_text
 from tooletta.toolkit import ArgsWriter
+from tooletta.toolkit.fastxml import kinds_of, one_shot, typed
 from tooletta.toolkit.schema import coerce_value, is_string_schema
 
 __all__ = [
@@ -200,6 +201,67 @@ def read_request(r: Reader) -> Read[None]:
     w.close()
 
 
+_VALUE_ENDS = MarkerSet(_PLAIN_ENDS)
+_FAST_FIELD = re.compile(r"[ \t\r\n,]*([A-Za-z0-9_]+)[ \t\r\n]*:[ \t\r\n]*「始」")
+"""Separators, then a field's key and its plain value opener (the common case)."""
+
+
+@one_shot
+def fast_request(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_request` for a request of plain fields (escaped
+    values and anything else are left to the reader)."""
+    name: str | None = None
+    held: list[tuple[str, str]] = []
+    values: dict[str, Any] = {}
+    kinds: Any = None
+    kind: Any = None
+    while True:
+        m = _FAST_FIELD.match(text, pos)
+        if m is None:
+            pos = _SEPARATORS.match(text, pos).end()  # type: ignore[union-attr]
+            if text.startswith(CLOSE, pos):
+                pos += len(CLOSE)
+                break
+            return -1  # junk, a key without a value, an escaped value: left to the reader
+        key = m.group(1)
+        pos = m.end()
+        end, marker = _VALUE_ENDS.find(text, pos)  # where the reader's until() stops
+        if marker != VALUE_END:
+            return -1  # the request's end before the value's: the reader fails
+        raw = text[pos:end]
+        pos = end + len(VALUE_END)
+        if key == NAME_KEY:
+            value = trim_text(raw, "space")
+            if not value:
+                continue
+            if name is None:
+                name = value
+                kinds, kind = kinds_of(tools, name)
+                for k, r in held:
+                    values[k] = _typed(r, (kinds.get(k) or kind(name, k))[1])
+            elif value != name:
+                return -1
+        elif key in CONTROL_KEYS:
+            continue
+        elif name is None:
+            held.append((key, trim_text(raw, "space")))
+        else:
+            t, schema = kinds.get(key) or kind(name, key)
+            values[key] = typed(raw, t, schema, "space")
+    if name is None:
+        return -1
+    calls.append(ToolCall(name, values))
+    return pos
+
+
+def _typed(raw: str, schema: Any) -> Any:
+    """What :func:`_pair` writes for a trimmed value."""
+    try:
+        return coerce_value(raw, schema)
+    except UnicodeError:
+        return raw
+
+
 def _text(value: Any) -> str:
     """A value as VCP text: strings verbatim, anything else as compact JSON."""
     if isinstance(value, str):
@@ -221,7 +283,7 @@ class VcpDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_request, close=CLOSE),
+            Block(OPEN, read_request, close=CLOSE, fast=fast_request),
             reasoning_region("<think>", "</think>"),
         )
     )

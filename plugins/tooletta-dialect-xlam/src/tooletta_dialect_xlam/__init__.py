@@ -38,6 +38,8 @@ from tooletta.engine import (
     Read,
     Reader,
     erase,
+    fast_json_array,
+    fast_json_payload,
     json_call_array,
     json_call_object,
     reasoning_region,
@@ -58,6 +60,10 @@ _FENCED = re.compile(r'```(?:json)?\s*\[\s*\{\s*"name"')
 _THINK = re.compile(r"\s*<think>.*?</think>", re.DOTALL)
 _DECODER = json.JSONDecoder()
 _FENCES_CHECKED = 8
+_EOT = "<|eot_id|>"
+_IM_END = "<|im_end|>"
+_AFTER = (TOOL_CALLS, "<tool_call>", *FENCES, "<think>", _EOT, _IM_END)
+"""The markers that may follow a list without a closing marker (where to look for its end)."""
 
 
 def is_call_list(text: str, at: int = 0) -> bool:
@@ -174,13 +180,34 @@ class XlamDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block("[", read_bare, keep_open=True, at_start=True),
-            *(Block(f, _fence_reader(f), close=FENCE_CLOSE) for f in FENCES),
-            Block(TOOL_CALLS, read_after_token),
-            Block("<tool_call>", read_tool_call, close="</tool_call>"),
+            Block(
+                "[",
+                read_bare,
+                keep_open=True,
+                at_start=True,
+                fast=fast_json_array(id_keys=_ID_KEYS, first_key=_NAME_KEY, before=_AFTER),
+            ),
+            *(
+                Block(
+                    f,
+                    _fence_reader(f),
+                    close=FENCE_CLOSE,
+                    fast=fast_json_array(FENCE_CLOSE, id_keys=_ID_KEYS, at=-1, first_key=_NAME_KEY),
+                )
+                for f in FENCES
+            ),
+            Block(
+                TOOL_CALLS, read_after_token, fast=fast_json_array(id_keys=_ID_KEYS, before=_AFTER)
+            ),
+            Block(
+                "<tool_call>",
+                read_tool_call,
+                close="</tool_call>",
+                fast=fast_json_payload("</tool_call>", id_keys=_ID_KEYS),
+            ),
             reasoning_region("<think>", "</think>"),
-            erase("<|eot_id|>"),
-            erase("<|im_end|>"),
+            erase(_EOT),
+            erase(_IM_END),
         )
     )
 

@@ -14,7 +14,17 @@ import re
 from typing import Any
 
 from ..dialect import ScannerDialect, to_json
-from ..engine import Block, Grammar, Read, Reader, json_call_array, json_string, json_value
+from ..engine import (
+    Block,
+    Grammar,
+    Read,
+    Reader,
+    fast_json_array,
+    json_call_array,
+    json_string,
+    json_value,
+    read_fast,
+)
 from ..hookspecs import hookimpl
 from ..ir import DialectInfo, ToolCall
 
@@ -25,6 +35,7 @@ _CALL_KEYS: dict[str, Any] = {
     "args_keys": ("arguments",),
     "id_keys": ("id",),
 }
+_FAST_ARRAY = fast_json_array(**_CALL_KEYS)
 _LOOKS_CANONICAL = re.compile(r'\s*(\[\s*(\{\s*"name"|\])|\{\s*"(content|tool_calls)")')
 
 
@@ -54,7 +65,8 @@ def _read_envelope(r: Reader) -> Read[None]:
             else:
                 r.content((yield from json_string(r)))
         elif key == "tool_calls":
-            yield from json_call_array(r, **_CALL_KEYS)
+            if not read_fast(r, _FAST_ARRAY):
+                yield from json_call_array(r, **_CALL_KEYS)
         else:
             yield from json_value(r)
 
@@ -72,7 +84,7 @@ class CanonicalDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block("[", _read_array, keep_open=True, at_start=True),
+            Block("[", _read_array, keep_open=True, at_start=True, fast=_FAST_ARRAY),
             Block("{", _read_envelope, keep_open=True, at_start=True),
         )
     )

@@ -1,7 +1,27 @@
 """The incremental engine: one scanner for parsing and streaming, and its building blocks."""
 
-from .grammar import Block, BlockReader, Grammar, erase, reasoning_region
-from .jsonread import MAX_DEPTH, json_call_array, json_call_object, json_string, json_value, loads
+from .grammar import Block, BlockReader, FastReader, Grammar, erase, reasoning_region
+from .jsonread import (
+    MAX_DEPTH,
+    call_object_reader,
+    fast_after,
+    fast_json_args,
+    fast_json_array,
+    fast_json_call,
+    fast_json_chain,
+    fast_json_lines,
+    fast_json_named,
+    fast_json_object,
+    fast_json_payload,
+    fast_repeat,
+    fast_with_tail,
+    json_call_array,
+    json_call_object,
+    json_string,
+    json_value,
+    loads,
+    read_fast,
+)
 from .markers import MarkerSet, marker_set
 from .reader import DONE, BlockError, Decline, Incomplete, Read, Reader
 from .scanner import EMPTY_UPDATE, Engine, parse_with
@@ -15,12 +35,25 @@ __all__ = [
     "BlockReader",
     "Decline",
     "Engine",
+    "FastReader",
     "Grammar",
     "Incomplete",
     "MarkerSet",
     "Read",
     "Reader",
+    "call_object_reader",
     "erase",
+    "fast_after",
+    "fast_json_args",
+    "fast_json_array",
+    "fast_json_call",
+    "fast_json_chain",
+    "fast_json_lines",
+    "fast_json_named",
+    "fast_json_object",
+    "fast_json_payload",
+    "fast_repeat",
+    "fast_with_tail",
     "json_call_array",
     "json_call_object",
     "json_string",
@@ -28,5 +61,6 @@ __all__ = [
     "loads",
     "marker_set",
     "parse_with",
+    "read_fast",
     "reasoning_region",
 ]

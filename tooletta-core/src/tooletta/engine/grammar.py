@@ -6,12 +6,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..ir import ToolCall
 from .reader import Read, Reader
 from .trim import Trimmer
 
-__all__ = ["Block", "Grammar", "erase", "reasoning_region"]
+__all__ = ["Block", "FastReader", "Grammar", "erase", "reasoning_region"]
 
 BlockReader = Callable[[Reader], Read[Any]]
+FastReader = Callable[[str, int, Any, list[ToolCall]], int]
+"""A block's one-shot shortcut: ``fast(text, pos, tools, calls) -> end`` (see :class:`Block`)."""
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,16 @@ class Block:
     formats whose calls make up the whole reply, such as bare JSON). ``markup=False`` marks a
     block that is not a tool call (a reasoning region, an end-of-turn token): whitespace
     handling is the same, but detection ignores it.
+
+    ``fast`` is an optional one-shot shortcut for ``read``, used only when the whole text is
+    present (``parse``, never ``stream``): a plain function called as
+    ``fast(text, pos, tools, calls)`` with ``pos`` where ``read`` would start and ``tools``
+    the request's :class:`~tooletta.toolkit.ToolSchemas`. When the block is one it can read
+    whole (typically well-formed calls and nothing else) it appends the block's calls to
+    ``calls`` and returns the offset just past the block; otherwise it returns ``-1`` having
+    appended nothing, and ``read`` reads the block. It must give exactly what ``read`` gives:
+    every test that compares a stream with ``parse`` (golden cases, any split, round trips,
+    fuzzing) checks that, since streams never take the shortcut.
     """
 
     open: str
@@ -36,6 +49,7 @@ class Block:
     keep_open: bool = False
     at_start: bool = False
     markup: bool = True
+    fast: FastReader | None = None
 
 
 @dataclass(frozen=True)

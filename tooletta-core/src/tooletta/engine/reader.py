@@ -88,6 +88,9 @@ class Reader:
     pos: int
     final: bool
     tools: Any
+    deltas: bool
+    """Whether a stream wants argument fragments (``args``): False in one-shot parsing, where a
+    call's arguments are what ``end_call`` is given (or the fragments decoded)."""
     _memo: tuple[str, Any] | None
     """The last JSON value decoded while finding its end (text, value): ``end_call``
     reuses it instead of decoding the same text again."""

@@ -27,7 +27,7 @@ from typing import Any
 import msgspec
 
 from ..ir import CallDelta, ParseResult, StreamUpdate, ToolCall, UnparsedToolCall
-from .grammar import Block, Grammar
+from .grammar import Block, FastReader, Grammar
 from .markers import MarkerSet
 from .reader import BlockError, Decline, Reader
 
@@ -68,7 +68,7 @@ class _Call:
 class _Compiled:
     """Marker lookup tables for one grammar, built once and shared by every engine."""
 
-    __slots__ = ("all", "by_open", "later", "start")
+    __slots__ = ("all", "by_open", "fast", "has_start", "later", "start")
 
     def __init__(self, grammar: Grammar):
         self.by_open: dict[str, Block] = {}
@@ -77,6 +77,13 @@ class _Compiled:
         self.all = MarkerSet(self.by_open)
         self.later = MarkerSet(b.open for b in self.by_open.values() if not b.at_start)
         self.start = MarkerSet(b.open for b in self.by_open.values() if b.at_start)
+        self.has_start = bool(self.start)
+        self.fast: dict[str, tuple[FastReader, int]] = {
+            m: (b.fast, 0 if b.keep_open else len(m))
+            for m, b in self.by_open.items()
+            if b.fast is not None
+        }
+        """Opening marker -> the block's one-shot reader and where, from the marker, it starts."""
 
 
 _COMPILED: dict[int, tuple[Grammar, _Compiled]] = {}
@@ -111,9 +118,11 @@ class Engine(Reader):
         *,
         deltas: bool = True,
         prefix: str = "",
+        shortcuts: bool = True,
     ) -> None:
         self.dialect = dialect
         self.deltas = deltas
+        self._shortcuts = shortcuts and not deltas  # blocks' one-shot ``fast`` readers
         self.buf = ""
         self.pos = 0
         self.final = False
@@ -347,7 +356,7 @@ class Engine(Reader):
             buf = self.buf
             pos = self.pos
             final = self.final
-            if not self._shown and compiled.start:
+            if not self._shown and compiled.has_start:
                 # openers valid only at the start of the reply (after whitespace)
                 j = _skip_ws(buf, pos)
                 if j >= len(buf) and not final:
@@ -368,9 +377,10 @@ class Engine(Reader):
                     return
                 if marker:
                     self._text(buf[pos:j])
-                    self._open(marker, j)
+                    if not (final and self._shortcuts and self._shortcut(marker, j)):
+                        self._open(marker, j)
                     continue
-            markers = compiled.later if (self._shown or compiled.start) else compiled.all
+            markers = compiled.later if (self._shown or compiled.has_start) else compiled.all
             i, marker = markers.find(buf, pos)
             if i < 0:
                 cut = len(buf) if final else markers.partial_start(buf, pos)
@@ -385,13 +395,55 @@ class Engine(Reader):
                 return
             if i > pos:
                 self.content(buf[pos:i])
+            if final and self._shortcuts and self._shortcut(marker, i, markers):
+                continue  # read whole by the blocks' one-shot readers
             self._open(marker, i)
+
+    def _shortcut(self, marker: str, i: int, markers: MarkerSet | None = None) -> bool:
+        """Read the block ``marker`` opens at ``i`` with its ``fast`` reader (one-shot, whole
+        text); False, with nothing changed, when it has none or that declines the block.
+
+        With ``markers`` (those content is scanned for), blocks that follow with only
+        whitespace between them are read on in the same loop while their readers accept them.
+        """
+        shortcuts = self._c.fast
+        hit = shortcuts.get(marker)
+        if hit is None:
+            return False
+        buf = self.buf
+        tools = self.tools
+        calls = self._calls
+        spans = self.spans
+        offset = self._offset
+        end = hit[0](buf, i + hit[1], tools, calls)
+        if end < 0:
+            return False
+        while True:
+            at = offset + i
+            spans.append((at if at > 0 else 0, offset + end))
+            if markers is None:
+                break
+            i, marker = markers.find(buf, end)
+            if i < 0 or (i > end and buf[end:i].strip(_SPACE)):
+                break
+            hit = shortcuts.get(marker)
+            if hit is None:
+                break
+            nxt = hit[0](buf, i + hit[1], tools, calls)
+            if nxt < 0:
+                break
+            end = nxt
+        self._ncalls = len(calls)
+        self.pos = end
+        self._after_markup = True
+        self._pending_ws = ""
+        return True
 
     def _open(self, marker: str, i: int) -> None:
         """Start the block ``marker`` opens at ``i`` in the buffer."""
+        block = self._c.by_open[marker]
         self._before_open = (self._pending_ws, self._after_markup)
         self._pending_ws = ""
-        block = self._c.by_open[marker]
         self._block = block
         self._block_at = self._offset + i
         self.pos = i if block.keep_open else i + len(marker)
@@ -444,13 +496,15 @@ class Engine(Reader):
         """The reader says its marker was prose: show it as content, rescan after it."""
         block = self._block
         assert block is not None
-        raw = "".join(self._raw) + self.buf[self._raw_from :]
         self._gen = None
-        self._raw = []
         self._pending_ws, self._after_markup = self._before_open
-        self.buf = raw
-        self.pos = len(block.open)
-        self._offset = self._block_at
+        if self._raw:  # the block began in text dropped from the buffer since: restore it
+            self.buf = "".join(self._raw) + self.buf[self._raw_from :]
+            self._raw = []
+            self.pos = len(block.open)
+            self._offset = self._block_at
+        else:  # the marker is still in the buffer: rescan from there, copying nothing
+            self.pos = self._raw_from + len(block.open)
         self.content(block.open)
 
     def _fail(self, exc: BlockError) -> None:
@@ -590,10 +644,20 @@ class Engine(Reader):
 
 
 def parse_with(
-    grammar: Grammar, dialect: str, text: str, tools: Any = None, prefix: str = ""
+    grammar: Grammar,
+    dialect: str,
+    text: str,
+    tools: Any = None,
+    prefix: str = "",
+    *,
+    shortcuts: bool = True,
 ) -> ParseResult:
-    """One-shot parse of ``text`` with ``grammar`` (the engine fed everything at once)."""
-    engine = Engine(grammar, dialect, tools, deltas=False, prefix=prefix)
+    """One-shot parse of ``text`` with ``grammar`` (the engine fed everything at once).
+
+    ``shortcuts=False`` reads every block with its incremental reader, never its ``fast`` one
+    (to check that both agree).
+    """
+    engine = Engine(grammar, dialect, tools, deltas=False, prefix=prefix, shortcuts=shortcuts)
     engine.final = True  # the whole text is here: nothing waits, nothing is held back
     engine.feed(text)
     engine.finish()

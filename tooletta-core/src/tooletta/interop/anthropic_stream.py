@@ -12,6 +12,8 @@ from typing import Any
 
 import msgspec
 
+from ..engine.jsonread import decode_bounded
+from ..engine.reader import BlockError
 from ._util import as_dict
 
 __all__ = ["AnthropicStreamAssembler", "assemble_anthropic_events"]
@@ -82,8 +84,8 @@ class AnthropicStreamAssembler:
             return  # no fragments: the start block's input stands
         text = "".join(parts)
         try:
-            value = msgspec.json.decode(text)
-        except msgspec.DecodeError as exc:
+            value = decode_bounded(text)
+        except (msgspec.DecodeError, UnicodeError, BlockError) as exc:
             raise ValueError(f"tool_use block {index}: input is not valid JSON: {exc}") from None
         if not isinstance(value, dict):
             raise ValueError(f"tool_use block {index}: input must be a JSON object")

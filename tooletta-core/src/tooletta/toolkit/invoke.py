@@ -6,7 +6,9 @@ whose body is the raw value: strings verbatim, other values as JSON. :class:`Inv
 names the tags of one spelling; :func:`read_invoke` / :func:`read_invokes` read calls with the
 engine's primitives (string values stream as they arrive, other values are typed by the tool
 schema when they close); :func:`render_invoke` writes one call back, refusing what the syntax
-cannot carry.
+cannot carry. :func:`scan_invoke` and :func:`fast_invokes` are their one-shot shortcuts
+(``Block.fast``): they read a whole, well-formed block with ``str.find`` and give exactly what
+the readers give, or decline.
 """
 
 from __future__ import annotations
@@ -17,13 +19,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dialect import to_json
-from ..engine import BlockError, BlockReader, Incomplete, MarkerSet, Read, Reader
+from ..engine import BlockError, BlockReader, FastReader, Incomplete, MarkerSet, Read, Reader
 from ..errors import RenderError
+from ..ir import ToolCall
 from .args import ArgsWriter, typed_value
+from .fastxml import kinds_of, one_shot, skip_ws, typed
 
 __all__ = [
     "InvokeSyntax",
     "decode_entities",
+    "fast_invokes",
     "free_of",
     "guarded",
     "quote_attribute",
@@ -32,6 +37,9 @@ __all__ = [
     "read_invokes",
     "render_invoke",
     "render_value",
+    "scan_attributes",
+    "scan_invoke",
+    "scan_name",
     "tag_boundary",
 ]
 
@@ -40,6 +48,7 @@ _UNQUOTED = re.compile(r"[^\s>\"'<]*")
 _ENTITY = re.compile(r"&(quot|amp|lt|gt|apos|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
 _NAMED = {"quot": '"', "amp": "&", "lt": "<", "gt": ">", "apos": "'"}
 _TAG_END = " \t\r\n>"
+_NEVER = re.compile("(?!)")
 
 
 @dataclass(frozen=True)
@@ -61,9 +70,18 @@ class InvokeSyntax:
     entities: bool = False
     trim: str = ""
     value_ends: MarkerSet = field(init=False, repr=False, compare=False)
+    name_tag: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    """The rest of a start tag in the common case, `` name="F">`` (one-shot reading)."""
+    parameter_tag: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
+    """Whitespace, then a parameter's start tag in the common case (one-shot reading)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value_ends", MarkerSet((self.parameter_close,)))
+        rest = f' {re.escape(self.name_attr)}="([^"]*)">'
+        object.__setattr__(self, "name_tag", re.compile(rest))
+        clash = self.invoke_close.startswith(self.parameter)  # then the closing tag wins
+        tag = None if clash else re.compile(f"[ \t\r\n]*{re.escape(self.parameter)}{rest}")
+        object.__setattr__(self, "parameter_tag", tag)
 
 
 def guarded(read: BlockReader) -> BlockReader:
@@ -161,6 +179,55 @@ def read_attributes(r: Reader, entities: bool = False) -> Read[dict[str, str]]:
         attrs[name] = decode_entities(value) if entities else value
 
 
+def scan_attributes(
+    text: str, pos: int, entities: bool = False
+) -> tuple[dict[str, str], int] | None:
+    """:func:`read_attributes` on the whole text from ``pos``: the attributes and the position
+    after the ``>``, or ``None`` where it would fail."""
+    attrs: dict[str, str] = {}
+    n = len(text)
+    while True:
+        pos = skip_ws(text, pos)
+        if pos >= n:
+            return None
+        if text[pos] == ">":
+            return attrs, pos + 1
+        end = _ATTR_NAME.match(text, pos).end()  # type: ignore[union-attr]
+        if end == pos:
+            return None
+        name = text[pos:end]
+        pos = skip_ws(text, end)
+        value = ""
+        if text.startswith("=", pos):
+            pos = skip_ws(text, pos + 1)
+            quote = text[pos : pos + 1]
+            if quote == '"' or quote == "'":
+                close = text.find(quote, pos + 1)
+                if close < 0:
+                    return None
+                value = text[pos + 1 : close]
+                pos = close + 1
+            else:
+                end = _UNQUOTED.match(text, pos).end()  # type: ignore[union-attr]
+                value = text[pos:end]
+                pos = end
+        attrs[name] = decode_entities(value) if entities else value
+
+
+def scan_name(text: str, pos: int, syntax: InvokeSyntax) -> tuple[str | None, int]:
+    """The ``syntax.name_attr`` attribute of a start tag whose attributes start at ``pos``
+    and the position after its ``>``, as :func:`read_attributes` reads them (``None``: there
+    is none, or the reader fails)."""
+    m = syntax.name_tag.match(text, pos)
+    if m is not None:  # the common case: `` name="F">``
+        value = m.group(1)
+        return (decode_entities(value) if syntax.entities else value), m.end()
+    got = scan_attributes(text, pos, syntax.entities)
+    if got is None:
+        return None, -1
+    return got[0].get(syntax.name_attr), got[1]
+
+
 def tag_boundary(r: Reader, tag: str) -> Read[None]:
     """After an opening tag's name: fail unless whitespace or ``>`` follows it."""
     ch = yield from r.peek()
@@ -217,6 +284,98 @@ def read_invokes(r: Reader, syntax: InvokeSyntax, close: str) -> Read[None]:
         if (yield from r.at_end()):
             return
         raise r.fail(f"expected {syntax.invoke!r} or {close!r}")
+
+
+def scan_invoke(
+    text: str,
+    pos: int,
+    syntax: InvokeSyntax,
+    tools: Any,
+    calls: list[ToolCall],
+    rename: Callable[[str, Any], str] | None = None,
+) -> int:
+    """One-shot :func:`read_invoke`: the call from ``pos`` (just after ``syntax.invoke``)
+    through ``invoke_close``, appended to ``calls``; return the position after it, or ``-1``
+    where the reader would fail. ``rename(name, tools)`` maps the name the model wrote.
+
+    Typing may raise (wrap the fast reader in :func:`~tooletta.toolkit.fastxml.one_shot`).
+    """
+    n = len(text)
+    if pos >= n or text[pos] not in _TAG_END:
+        return -1
+    name, pos = scan_name(text, pos, syntax)
+    if name is None:
+        return -1
+    if rename is not None:
+        name = rename(name, tools)
+    kinds, kind = kinds_of(tools, name)
+    values: dict[str, Any] = {}
+    clash = syntax.parameter_tag is None
+    match = _NEVER.match if syntax.parameter_tag is None else syntax.parameter_tag.match
+    entities = syntax.entities
+    parameter = syntax.parameter
+    invoke_close = syntax.invoke_close
+    param_close = syntax.parameter_close
+    n_close = len(param_close)
+    trim = syntax.trim
+    find = text.find
+    while True:
+        m = match(text, pos)
+        if m is not None:  # the common case: whitespace and `<parameter name="K">`
+            key: str = decode_entities(m.group(1)) if entities else m.group(1)
+            pos = m.end()
+        else:
+            pos = skip_ws(text, pos)
+            if text.startswith(invoke_close, pos) and (
+                clash or not text.startswith(parameter, pos)
+            ):
+                calls.append(ToolCall(name, values))
+                return pos + len(invoke_close)
+            if not text.startswith(parameter, pos):
+                return -1
+            pos += len(parameter)
+            if pos >= n or text[pos] not in _TAG_END:
+                return -1
+            got, pos = scan_name(text, pos, syntax)
+            if got is None:
+                return -1
+            key = got
+        end = find(param_close, pos)
+        if end < 0:
+            return -1
+        t, schema = kinds.get(key) or kind(name, key)
+        if t == "string" and not trim:
+            values[key] = text[pos:end]
+        else:
+            values[key] = typed(text[pos:end], t, schema, trim)
+        pos = end + n_close
+
+
+def fast_invokes(
+    syntax: InvokeSyntax, close: str, rename: Callable[[str, Any], str] | None = None
+) -> FastReader:
+    """The one-shot shortcut (``Block.fast``) of a block that :func:`read_invokes` reads with
+    ``syntax`` and ``close``: whitespace-separated invokes, then ``close``. A block that is
+    not that, whole and well-formed (no ``close``, a stray tag, a value typing rejects), is
+    left to the reader."""
+    invoke = syntax.invoke
+    close_first = len(close) >= len(invoke)  # the longer literal wins where both match
+
+    def fast(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+        while True:
+            pos = skip_ws(text, pos)
+            if close_first and text.startswith(close, pos):
+                return pos + len(close)
+            if text.startswith(invoke, pos):
+                pos = scan_invoke(text, pos + len(invoke), syntax, tools, calls, rename)
+                if pos < 0:
+                    return -1
+            elif text.startswith(close, pos):
+                return pos + len(close)
+            else:
+                return -1
+
+    return one_shot(fast)
 
 
 def free_of(text: str, marker: str) -> bool:

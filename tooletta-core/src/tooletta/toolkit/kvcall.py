@@ -11,6 +11,9 @@ Also handled, per dialect: a separator required after the name (Hunyuan), a JSON
 the arguments after it (Hunyuan's JSON-body variant), a whole call (or a list of calls) written
 as JSON instead of a name (K2 Horizon's ``json`` call format), and an inline type hint per
 argument that applies when the schema does not pin one type (K2 Horizon ``xml_typed``).
+
+One-shot parsing reads a call of names and key/value pairs with :func:`fast_kv_call`
+(``Block.fast``); the JSON forms are left to the reader.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 from ..dialect import to_json
 from ..engine import (
     Decline,
+    FastReader,
     Read,
     Reader,
     json_call_array,
@@ -31,13 +35,16 @@ from ..engine import (
     json_value,
 )
 from ..errors import RenderError
-from .args import ArgsWriter, typed_value
+from ..ir import ToolCall
+from .args import ArgsWriter, one_shot_value, typed_value
+from .oneshot import SPACE_RUN, tag_end
 from .schema import schema_types
 
 __all__ = [
     "HintedWriter",
     "KvTags",
     "check_name",
+    "fast_kv_call",
     "looks_like_call",
     "read_kv_call",
     "render_key",
@@ -97,21 +104,33 @@ class HintedWriter(ArgsWriter):
 
     def hint(self, key: str, text: str) -> None:
         """Record the inline type ``text`` of ``key`` (``integer``, ``string|null``, ``any``)."""
-        name = text.strip(_WS).split("[", 1)[0]
-        if name == "any":
-            self.hints[key] = {"type": "string"}
-            return
-        kinds = [k for k in name.split("|") if k in _JSON_TYPES]
-        if kinds:
-            self.hints[key] = {"type": kinds[0] if len(kinds) == 1 else kinds}
+        schema = _hint_schema(text)
+        if schema is not None:
+            self.hints[key] = schema
 
     def schema(self, key: str) -> Mapping[str, Any] | None:
         """The schema of ``key``: the tool's when it pins one type, else the inline hint."""
-        base = super().schema(key)
-        hint = self.hints.get(key)
-        if hint is None or len(schema_types(base) - {"null"}) == 1:
-            return base
-        return hint
+        return _hinted(super().schema(key), self.hints.get(key))
+
+
+def _hint_schema(text: str) -> dict[str, Any] | None:
+    """The schema an inline type hint stands for (``None``: it names no JSON type)."""
+    name = text.strip(_WS).split("[", 1)[0]
+    if name == "any":
+        return {"type": "string"}
+    kinds = [k for k in name.split("|") if k in _JSON_TYPES]
+    if kinds:
+        return {"type": kinds[0] if len(kinds) == 1 else kinds}
+    return None
+
+
+def _hinted(
+    base: Mapping[str, Any] | None, hint: Mapping[str, Any] | None
+) -> Mapping[str, Any] | None:
+    """The tool's schema ``base`` when it pins one type (or there is no hint), else ``hint``."""
+    if hint is None or len(schema_types(base) - {"null"}) == 1:
+        return base
+    return hint
 
 
 def check_name(name: str) -> bool:
@@ -223,6 +242,157 @@ def read_kv_call(r: Reader, tags: KvTags) -> Read[None]:
         if end != tags.value_close:
             raise r.fail(f"expected {tags.value_close!r}")
         end = ""
+
+
+def _no_kind(tool: str, key: str) -> tuple[str, None]:
+    """What a value is typed by without tools: no schema."""
+    return "", None
+
+
+def _one_type(schema: Mapping[str, Any] | None) -> str:
+    """The one JSON type ``schema`` allows, else "" (as ``ToolSchemas.kind`` gives it)."""
+    types = schema_types(schema)
+    return next(iter(types)) if len(types) == 1 else ""
+
+
+def fast_kv_call(tags: KvTags) -> FastReader:
+    """The one-shot shortcut (``Block.fast``) for :func:`read_kv_call` with ``tags``.
+
+    It reads a call written as a name and key/value pairs (with type hints, for tags that
+    have them) through its closing tag, exactly as the reader does; any other block (a JSON
+    call or JSON arguments, prose, malformed or truncated text, a value whose JSON nests too
+    deeply) is left to the reader.
+    """
+    close = tags.close
+    head = tags.sep or tags.key_open
+    ends = (close, *tags.closes)
+    key_open, key_close = tags.key_open, tags.key_close
+    value_open, value_close = tags.value_open, tags.value_close
+    type_open, type_close = tags.type_open or "", tags.type_close or ""
+    typed = bool(type_open and type_close)
+    literals = [head, key_open, key_close, value_open, value_close, *ends]
+    if typed:
+        literals += [type_open, type_close]
+    if any(t[:1] != "<" or "<" in t[1:] for t in literals) or any(
+        a != b and a.startswith(b) for a in literals for b in literals
+    ):  # what tag_end and the pattern below rely on
+        raise ValueError(
+            "fast_kv_call needs tags that begin with '<', hold no other '<' "
+            "and do not begin one another"
+        )
+    sep = tags.sep
+    json_args = tags.json_args
+    json_first = "{[" if tags.json_call else ""
+    e = re.escape
+    sp = r"[ \t\r\n]*"
+    hint = f"(?:{e(type_open)}([^<]*){e(type_close)}{sp})?" if typed else ""
+    # one pair (and the whitespace before it) with no '<' in its key, hint or value, or else
+    # a closing tag; linear, as each part is followed by a literal it cannot hold
+    pair = re.compile(
+        f"{sp}(?:{e(key_open)}([^<]*){e(key_close)}{sp}{hint}"
+        f"{e(value_open)}([^<]*){e(value_close)}|({'|'.join(e(t) for t in ends)}))"
+    )
+    match = pair.match
+    stop = (close,)
+
+    def fast(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+        try:
+            # looks_like_call, then the name up to the separator or the first key
+            m = SPACE_RUN.match(text, pos)
+            i = m.end() if m else pos
+            if i - pos >= _MAX_GAP or text[i] in json_first:
+                return -1
+            g = text.find("<", i, i + _MAX_NAME + _MAX_GAP)
+            if g < 0:
+                return -1
+            raw = text[i:g]
+            name = raw.rstrip(_WS)
+            if not (name.isidentifier() or check_name(name)):
+                return -1
+            if len(name) >= _MAX_NAME or len(raw) - len(name) >= _MAX_GAP:
+                return -1  # where looks_like_call gives up: left to the reader
+            if text.startswith(head, g):
+                i = g if sep is None else g + len(sep)
+            elif sep is None and text.startswith(close, g):
+                calls.append(ToolCall(name, {}))  # no arguments
+                return g + len(close)
+            else:
+                return -1
+            if json_args:
+                m = SPACE_RUN.match(text, i)
+                if m and text.startswith("{", m.end()):
+                    return -1  # JSON arguments: left to the reader
+            if tools is None:
+                kinds: Mapping[str, tuple[str, Any]] = {}
+                kind = _no_kind
+            else:  # a ToolSchemas: without tools, every kind is ("", None), as the reader
+                kinds = tools.kinds(name)
+                kind = tools.kind
+            args: dict[str, Any] = {}
+            hints: dict[str, Mapping[str, Any]] | None = None
+            while True:
+                m = match(text, i)
+                if m is not None:  # the common case: one match
+                    if typed:
+                        kraw, hraw, raw, fin = m.groups()
+                    else:
+                        kraw, raw, fin = m.groups()
+                        hraw = None
+                    i = m.end()
+                    if fin is not None:
+                        break
+                    key = kraw.strip(_WS)
+                    if not key:
+                        return -1
+                else:  # tags inside a key or value: as read_kv_call reads them
+                    m = SPACE_RUN.match(text, i)
+                    if m:
+                        i = m.end()
+                    if not text.startswith(key_open, i):
+                        return -1  # the closing tags match above: anything else is malformed
+                    i += len(key_open)
+                    j = tag_end(text, i, key_close, stop)
+                    if j < 0:
+                        return -1
+                    key = text[i:j].strip(_WS)
+                    if not key:
+                        return -1
+                    m = SPACE_RUN.match(text, j + len(key_close))
+                    i = m.end() if m else j + len(key_close)
+                    hraw = None
+                    if typed and text.startswith(type_open, i):
+                        i += len(type_open)
+                        j = tag_end(text, i, type_close, stop)
+                        if j < 0:
+                            return -1
+                        hraw = text[i:j]
+                        m = SPACE_RUN.match(text, j + len(type_close))
+                        i = m.end() if m else j + len(type_close)
+                    if not text.startswith(value_open, i):
+                        return -1
+                    i += len(value_open)
+                    j = tag_end(text, i, value_close, stop)
+                    if j < 0:
+                        return -1
+                    raw = text[i:j]
+                    i = j + len(value_close)
+                t, schema = kinds.get(key) or kind(name, key)
+                if hraw is not None:
+                    hinted = _hint_schema(hraw)
+                    if hinted is not None:
+                        if hints is None:
+                            hints = {}
+                        hints[key] = hinted
+                if hints is not None and key in hints:
+                    schema = _hinted(schema, hints[key])
+                    t = _one_type(schema)
+                args[key] = raw if t == "string" else one_shot_value(raw, t, schema)
+            calls.append(ToolCall(name, args))
+            return i
+        except Exception:  # the reader meets it too, and reports it its own way
+            return -1
+
+    return fast
 
 
 def render_value(value: Any, tags: KvTags, dialect: str) -> str:

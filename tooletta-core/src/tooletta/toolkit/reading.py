@@ -8,7 +8,11 @@ attributes, declared-type values, JSON arguments with end-of-turn tokens erased.
   ``string="true|false"``, Kimi K3's ``type="..."``), streaming it when it is a string,
   typing it at its close otherwise;
 * :func:`json_args` streams JSON arguments verbatim, minus a leaked end-of-turn token, and
-  ends the call (:func:`end_json_call` ends a call whose arguments streamed as JSON text).
+  ends the call (:func:`end_json_call` ends a call whose arguments streamed as JSON text);
+* :func:`fast_section` and :func:`fast_header_call` are the one-shot shortcuts
+  (``Block.fast``) of sections and of ``HEADER SEP {json} CLOSE`` calls: plain functions that
+  read a whole well-formed block, or decline it; :func:`json_args_at` and
+  :func:`decode_args` read JSON arguments whole, for such functions.
 
 ``msgspec`` cannot decode a ``str`` holding a lone surrogate (it raises ``UnicodeEncodeError``,
 not ``DecodeError``); the decoding here falls back to :mod:`json` for such text, and typing
@@ -24,17 +28,23 @@ from typing import Any, Literal
 
 import msgspec
 
-from ..engine import Block, BlockError, MarkerSet, Read, Reader, json_value
+from ..engine import MAX_DEPTH, Block, BlockError, FastReader, MarkerSet, Read, Reader, json_value
+from ..engine.jsonread import decode_bounded, too_deep
 from ..engine.trim import Trimmer
+from ..ir import ToolCall
 from .args import ArgsWriter
 from .schema import coerce_value, schema_types
 
 __all__ = [
     "Declared",
     "Eraser",
+    "decode_args",
     "decode_json",
     "end_json_call",
+    "fast_header_call",
+    "fast_section",
     "json_args",
+    "json_args_at",
     "read_attrs",
     "read_value",
     "section",
@@ -46,6 +56,7 @@ Declared = Literal["string", "json"] | None
 """What the format says a value is: raw text, JSON text, or nothing (untyped)."""
 
 _ATTR_NAME = re.compile(r"[A-Za-z_][\w.:-]*\Z")
+_TOO_DEEP = f"JSON nested deeper than {MAX_DEPTH}"
 _decode = msgspec.json.decode
 
 
@@ -54,16 +65,30 @@ def _no_constant(name: str) -> Any:
 
 
 def decode_json(text: str) -> tuple[bool, Any]:
-    """``(True, value)`` when ``text`` is one JSON value, else ``(False, None)``."""
+    """``(True, value)`` when ``text`` is one JSON value, else ``(False, None)``.
+
+    JSON nested deeper than :data:`~tooletta.engine.MAX_DEPTH` raises :class:`BlockError`
+    (the block is malformed).
+    """
     try:
-        return True, _decode(text)
+        return True, decode_bounded(text)
     except msgspec.DecodeError:
         return False, None
     except UnicodeEncodeError:  # a lone surrogate: msgspec needs UTF-8
-        try:
-            return True, json.loads(text, parse_constant=_no_constant)
-        except ValueError:
-            return False, None
+        return _decode_with_surrogates(text)
+
+
+def _decode_with_surrogates(text: str) -> tuple[bool, Any]:
+    """:func:`decode_json` for text holding a lone surrogate: the stdlib decoder reads it."""
+    try:
+        value = json.loads(text, parse_constant=_no_constant)
+    except ValueError:
+        return False, None
+    except RecursionError:
+        raise BlockError(_TOO_DEEP) from None
+    if too_deep(text, value):
+        raise BlockError(_TOO_DEEP)
+    return True, value
 
 
 def _coerce(raw: str, schema: Mapping[str, Any] | None) -> Any:
@@ -148,9 +173,217 @@ def _skip(r: Reader) -> Read[None]:
     yield  # pragma: no cover - makes this a generator
 
 
-def section(token: str) -> Block:
-    """A block that removes ``token``, a marker framing the calls (the calls are blocks too)."""
-    return Block(open=token, read=_skip)
+def section(token: str, fast: FastReader | None = None) -> Block:
+    """A block that removes ``token``, a marker framing the calls (the calls are blocks too).
+
+    ``fast``: its one-shot shortcut, typically :func:`fast_section` (reading on through the
+    calls that follow).
+    """
+    return Block(open=token, read=_skip, fast=fast)
+
+
+_WS = re.compile(r"[ \t\r\n]*")
+_SPACE = " \t\r\n"
+
+
+def fast_section(call_open: str, call: FastReader, frames: tuple[str, ...] = ()) -> FastReader:
+    """The one-shot shortcut of a :func:`section` marker: it reads on through what follows as
+    long as that is, after whitespace, ``call_open`` and a call ``call`` (the call block's own
+    shortcut) reads, or one of ``frames`` (the other section markers, removed as
+    :func:`section` removes them). It stops before anything else, or a call ``call`` declines,
+    which the engine then reads as it would have.
+
+    Whitespace between these blocks is dropped, as it is between any two blocks. The engine
+    would find each of them where this does provided no marker of the grammar starts with
+    whitespace and none is longer than, and starts with, ``call_open`` or a frame.
+    """
+    n_open = len(call_open)
+
+    def fast(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+        end = pos
+        n = len(text)
+        while True:
+            j = end
+            if not text.startswith(call_open, j) and j < n and text[j] in _SPACE:
+                j = _WS.match(text, j).end()  # type: ignore[union-attr]
+            if text.startswith(call_open, j):
+                nxt = call(text, j + n_open, tools, calls)
+                if nxt < 0:
+                    return end
+                end = nxt
+                continue
+            for frame in frames:
+                if text.startswith(frame, j):
+                    end = j + len(frame)
+                    break
+            else:
+                return end
+
+    return fast
+
+
+def json_args_at(
+    text: str, start: int, close: str, erased: str = ""
+) -> tuple[dict[str, Any], int] | None:
+    """The arguments :func:`json_args` reads at ``start`` when the object is followed by
+    whitespace and ``close`` (as readers that then ``ws`` and ``expect(close)`` require):
+    ``(arguments, offset just past close)``; ``None`` for anything else (no object, no
+    ``close``, ``erased`` inside, invalid or too deep JSON), which the reader decides.
+    """
+    j = start
+    if not text.startswith("{", j):
+        if j >= len(text) or text[j] not in _SPACE:
+            return None
+        j = _WS.match(text, j).end()  # type: ignore[union-attr]
+        if not text.startswith("{", j):
+            return None
+    k = _find_marker(text, close, j)
+    if k < 0:
+        return None
+    seg = text[j:k]
+    if erased and erased[0] in seg and erased in seg:
+        return None
+    value = decode_args(seg)
+    return None if value is None else (value, k + len(close))
+
+
+_TRIES = 8
+"""Occurrences of a marker's first character looked at before a plain ``str.find``."""
+
+
+def _find_marker(text: str, marker: str, start: int) -> int:
+    """``text.find(marker, start)``, by the marker's first character first (a one-character
+    find costs much less than a long one on non-ASCII text)."""
+    c = marker[0]
+    k = text.find(c, start)
+    tries = 0
+    while k >= 0 and not text.startswith(marker, k):
+        tries += 1
+        if tries > _TRIES:
+            return text.find(marker, k)
+        k = text.find(c, k + 1)
+    return k
+
+
+_SHALLOW = 2 * MAX_DEPTH
+"""Text this short cannot nest deeper than :data:`MAX_DEPTH`."""
+
+
+def decode_args(seg: str) -> dict[str, Any] | None:
+    """The JSON object ``seg`` holds (whitespace around it allowed), decoded as the readers
+    decode arguments; ``None`` when it is not one object (invalid JSON, a lone surrogate,
+    another value) or nests deeper than :data:`~tooletta.engine.MAX_DEPTH`. For one-shot
+    readers, which leave such text to the reader."""
+    try:
+        value = _decode(seg) if len(seg) <= _SHALLOW else decode_bounded(seg)
+    except (msgspec.DecodeError, UnicodeError, BlockError, RecursionError):
+        return None
+    return value if type(value) is dict else None
+
+
+def _first_of(markers: tuple[str, ...]) -> Callable[[str, int], re.Match[str] | None]:
+    """``search(text, pos)``: the first of ``markers`` from ``pos``, the longest one when
+    several start at the same place (what :meth:`Reader.until` stops at)."""
+    uniq = sorted(set(markers), key=lambda m: (-len(m), m))
+    return re.compile("|".join(re.escape(m) for m in uniq)).search
+
+
+def _holds_any(text: str, chars: str) -> bool:
+    """True when ``text`` holds one of ``chars``."""
+    if len(chars) == 1:
+        return chars in text
+    return any(c in text for c in chars)
+
+
+def fast_header_call(
+    sep: str,
+    close: str,
+    stops: tuple[str, ...],
+    header: Callable[[str], tuple[str, str | None]] | None = None,
+    erased: str = "",
+    *,
+    then: str = "",
+) -> FastReader:
+    """The one-shot shortcut of a call block ``HEADER SEP {json} CLOSE`` whose reader reads
+    the header with ``r.until(stops)`` (``stops`` holds ``sep``), then :func:`json_args` with
+    ``erased``, then whitespace and ``close``.
+
+    ``header`` turns the header's text into the call's name and id as the reader does (it
+    must not raise; ``None``: the stripped header is the name, there is no id). An empty
+    name, a first stop other than ``sep`` and arguments :func:`json_args_at` does not read
+    are left to the reader. ``then``: the block's opening marker, when the calls that follow
+    it at once are to be read in the same loop (the preconditions of :func:`fast_section`
+    apply).
+    """
+    search = _first_of(stops)
+    n_sep = len(sep)
+    n_close = len(close)
+    n_then = len(then)
+    c_sep = sep[0]
+    c_close = close[0]
+    others = "".join(sorted({m[0] for m in stops if m} - {c_sep}))
+    longer = tuple(m for m in stops if len(m) > n_sep and m.startswith(sep))
+    erase_at = bool(erased) and erased[0] == c_close  # found while looking for ``close``
+
+    def fast(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+        end = -1  # past the last call read
+        while True:
+            # the header: up to ``sep`` when no stop starts before it. Markers are found by
+            # their first character (a one-character find costs much less than a long one on
+            # non-ASCII text); the stops' search decides anything else, in linear time.
+            s = text.find(c_sep, pos)
+            if (
+                s < 0
+                or not text.startswith(sep, s)
+                or (others and _holds_any(text[pos:s], others))
+                or (longer and text.startswith(longer, s))
+            ):
+                m = search(text, pos)
+                if m is None or m.group() != sep:
+                    return end
+                s = m.start()
+            if header is None:
+                name = text[pos:s].strip()
+                call_id = None
+            else:
+                name, call_id = header(text[pos:s])
+            if not name:
+                return end
+            j = s + n_sep  # the arguments: json_args_at, inline
+            if not text.startswith("{", j):
+                if j >= len(text) or text[j] not in _SPACE:
+                    return end
+                j = _WS.match(text, j).end()  # type: ignore[union-attr]
+                if not text.startswith("{", j):
+                    return end
+            k = text.find(c_close, j)  # _find_marker, inline, looking for ``erased`` too
+            tries = 0
+            while k >= 0 and not text.startswith(close, k):
+                if erase_at and text.startswith(erased, k):
+                    return end
+                tries += 1
+                if tries > _TRIES:
+                    k = text.find(close, k)
+                    break
+                k = text.find(c_close, k + 1)
+            if k < 0:
+                return end
+            seg = text[j:k]
+            if erased and (tries > _TRIES or not erase_at) and erased in seg:
+                return end
+            try:
+                value = _decode(seg) if len(seg) <= _SHALLOW else decode_bounded(seg)
+            except (msgspec.DecodeError, UnicodeError, BlockError, RecursionError):
+                return end
+            if type(value) is not dict:  # pragma: no cover - "{..." decodes to a dict
+                return end
+            calls.append(ToolCall(name, value, call_id))
+            end = k + n_close
+            if not (n_then and text.startswith(then, end)):
+                return end
+            pos = end + n_then
+
+    return fast
 
 
 def think_region(open: str, close: str, ends: tuple[str, ...] = ()) -> Block:

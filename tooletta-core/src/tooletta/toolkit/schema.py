@@ -10,6 +10,10 @@ streaming, turn that text into the value the tool expects:
   valid and fits the union, else the text.
 
 A value that does not fit its schema is kept as the raw string: a call is never dropped.
+The one exception is JSON nested deeper than :data:`tooletta.engine.MAX_DEPTH`: it raises
+:class:`~tooletta.engine.BlockError`, so the block is malformed (unparsed, or a
+:class:`~tooletta.ParseError` in strict mode) as in every JSON dialect. Python literals need no
+such check: Python's parser refuses nesting deeper than 200.
 """
 
 from __future__ import annotations
@@ -21,10 +25,11 @@ from typing import Any
 
 import msgspec
 
+from ..engine.jsonread import decode_bounded
+
 __all__ = ["ToolSchemas", "coerce_value", "python_literal", "schema_types"]
 
 _INT = re.compile(r"[+-]?\d+\Z")
-_decode = msgspec.json.decode
 _JSON_TYPES: dict[type, str] = {
     str: "string",
     bool: "boolean",
@@ -44,34 +49,40 @@ class ToolSchemas:
     ``input_schema``, or a mapping of name to parameters schema.
     """
 
-    __slots__ = ("_tools",)
+    __slots__ = ("_index", "_kinds", "_raw")
 
     def __init__(self, tools: Mapping[str, Mapping[str, Any]] | None = None):
-        self._tools: dict[str, Mapping[str, Any]] = dict(tools or {})
+        self._index: dict[str, Mapping[str, Any]] | None = dict(tools or {})
+        self._raw: Any = None
+        self._kinds: dict[str, dict[str, tuple[str, Mapping[str, Any] | None]]] = {}
 
     @classmethod
     def of(cls, tools: Any) -> ToolSchemas:
-        """Normalise whatever the caller passed as ``tools`` (``None`` gives an empty set)."""
+        """Normalise whatever the caller passed as ``tools`` (``None`` gives an empty set).
+
+        The definitions are indexed on first use, so a parse that never looks at a schema
+        (JSON-argument formats) does not pay for a long tool list.
+        """
         if isinstance(tools, ToolSchemas):
             return tools
         if tools is None and cls is ToolSchemas:
             return _NO_TOOLS
-        out: dict[str, Mapping[str, Any]] = {}
-        if isinstance(tools, Mapping):
-            for name, params in tools.items():
-                if isinstance(params, Mapping):
-                    out[str(name)] = params
-            return cls(out)
-        for tool in tools or ():
-            if not isinstance(tool, Mapping):
-                continue
-            inner = tool.get("function")
-            fn: Mapping[str, Any] = inner if isinstance(inner, Mapping) else tool
-            name = fn.get("name")
-            params = fn.get("parameters", fn.get("input_schema"))
-            if isinstance(name, str):
-                out[name] = params if isinstance(params, Mapping) else {}
-        return cls(out)
+        if cls is ToolSchemas:
+            lazy = cls.__new__(cls)
+            lazy._index = None
+            lazy._raw = tools
+            lazy._kinds = {}
+            return lazy
+        return cls(_index_of(tools))
+
+    @property
+    def _tools(self) -> dict[str, Mapping[str, Any]]:
+        """The definitions by name (indexed on first use)."""
+        index = self._index
+        if index is None:
+            index = self._index = _index_of(self._raw)
+            self._raw = None
+        return index
 
     def __bool__(self) -> bool:
         return bool(self._tools)
@@ -101,8 +112,57 @@ class ToolSchemas:
                 return schema
         return None
 
+    def kinds(self, tool: str) -> dict[str, tuple[str, Mapping[str, Any] | None]]:
+        """The cache :meth:`kind` fills for ``tool``: ``key -> (type, schema)`` for the
+        parameters looked up so far. One-shot readers look a key up here first (one dict
+        lookup per value) and call :meth:`kind` when it is missing; never change it."""
+        table = self._kinds.get(tool)
+        if table is None:
+            table = {}
+            if tool in self._tools:  # names come from model text: only the request's tools
+                self._kinds[tool] = table
+        return table
+
+    def kind(self, tool: str, key: str) -> tuple[str, Mapping[str, Any] | None]:
+        """``(type, schema)`` for ``schema = param(tool, key)``: what a value is typed by.
+
+        ``type`` is the one JSON type the schema allows (``"string"`` exactly when
+        :func:`is_string_schema`), or ``""`` when it allows several or does not say. Cached
+        in :meth:`kinds`.
+        """
+        table = self.kinds(tool)
+        hit = table.get(key)
+        if hit is None:
+            schema = self.param(tool, key)
+            types = schema_types(schema)
+            hit = (next(iter(types)) if len(types) == 1 else "", schema)
+            if len(table) < _MAX_KINDS:  # keys come from model text: stay bounded
+                table[key] = hit
+        return hit
+
 
 _ONE_TYPE: dict[str, frozenset[str]] = {}
+_MAX_KINDS = 512
+
+
+def _index_of(tools: Any) -> dict[str, Mapping[str, Any]]:
+    """Tool definitions of any supported shape, by name."""
+    out: dict[str, Mapping[str, Any]] = {}
+    if isinstance(tools, Mapping):
+        for name, params in tools.items():
+            if isinstance(params, Mapping):
+                out[str(name)] = params
+        return out
+    for tool in tools or ():
+        if not isinstance(tool, Mapping):
+            continue
+        inner = tool.get("function")
+        fn: Mapping[str, Any] = inner if isinstance(inner, Mapping) else tool
+        name = fn.get("name")
+        params = fn.get("parameters", fn.get("input_schema"))
+        if isinstance(name, str):
+            out[name] = params if isinstance(params, Mapping) else {}
+    return out
 
 
 _NO_TOOLS = ToolSchemas()
@@ -160,8 +220,10 @@ def python_literal(text: str) -> Any:
 
 
 def _json(text: str) -> tuple[bool, Any]:
+    """``(True, value)`` when ``text`` is JSON, else ``(False, None)``; JSON nested deeper
+    than :data:`~tooletta.engine.MAX_DEPTH` raises :class:`~tooletta.engine.BlockError`."""
     try:
-        return True, _decode(text)
+        return True, decode_bounded(text)
     except (msgspec.DecodeError, UnicodeError):
         return False, None
 
@@ -176,7 +238,12 @@ def _fits(value: Any, types: frozenset[str]) -> bool:
 
 
 def coerce_value(text: str, schema: Mapping[str, Any] | None) -> Any:
-    """Type one raw value by its parameter schema (see the module docstring for the rules)."""
+    """Type one raw value by its parameter schema (see the module docstring for the rules).
+
+    Raises :class:`~tooletta.engine.BlockError` for JSON nested deeper than
+    :data:`~tooletta.engine.MAX_DEPTH` (a block reader lets it propagate: the block is
+    malformed).
+    """
     types = schema_types(schema)
     if types == {"string"}:
         return text
@@ -185,14 +252,14 @@ def coerce_value(text: str, schema: Mapping[str, Any] | None) -> Any:
         (kind,) = types
         if kind == "integer":
             if _INT.match(stripped):
-                return int(stripped)
+                return _int_or(stripped, text)
             ok, value = _json(stripped)
             if ok and isinstance(value, float) and value.is_integer():
                 return int(value)
             return text
         if kind == "number":
             if _INT.match(stripped):
-                return int(stripped)
+                return _int_or(stripped, text)
             ok, value = _json(stripped)
             if ok and isinstance(value, (int, float)) and not isinstance(value, bool):
                 return value
@@ -227,6 +294,15 @@ def coerce_value(text: str, schema: Mapping[str, Any] | None) -> Any:
     if ok and (not types or _fits(value, types)):
         return value
     return text
+
+
+def _int_or(digits: str, text: str) -> Any:
+    """``int(digits)``, or ``text`` when Python refuses to convert that many digits
+    (``sys.set_int_max_str_digits``): such a value stays the model's text."""
+    try:
+        return int(digits)
+    except ValueError:
+        return text
 
 
 def _plain(value: Any) -> bool:

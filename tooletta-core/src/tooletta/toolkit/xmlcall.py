@@ -10,6 +10,9 @@ next ``<parameter=``, ``</function>`` or the wrapper's close ends the value), a 
 ``</function>`` before the wrapper's close, several functions in one wrapper, a missing
 wrapper close at the end of the text, and a bare ``<function=...>`` block with no wrapper at
 all (followed, perhaps, by a stray wrapper close, which is dropped).
+
+One-shot parsing reads well-formed blocks (every tag written) with :func:`fast_wrapped` and
+:func:`fast_bare` (``Block.fast``); the tolerated forms above are left to the readers.
 """
 
 from __future__ import annotations
@@ -20,9 +23,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..dialect import to_json
-from ..engine import Decline, Read, Reader
+from ..engine import Decline, FastReader, Read, Reader
+from ..engine.trim import trim_text
 from ..errors import RenderError
-from .args import ArgsWriter, typed_value
+from ..ir import ToolCall
+from .args import ArgsWriter, one_shot_value, typed_value
+from .oneshot import SPACE_RUN, tag_end
 
 __all__ = [
     "FUNC",
@@ -30,6 +36,8 @@ __all__ = [
     "PARAM",
     "PARAM_END",
     "XmlTags",
+    "fast_bare",
+    "fast_wrapped",
     "looks_like_function",
     "read_bare",
     "read_function",
@@ -48,6 +56,9 @@ _BAD_NAME = re.compile(r"[\s<>]")
 _WS = " \t\r\n"
 _MAX_NAME = 256
 _MAX_GAP = 64
+_N_PARAM = len(PARAM)
+_N_PARAM_END = len(PARAM_END)
+_N_FUNC_END = len(FUNC_END)
 
 
 @dataclass(frozen=True)
@@ -214,6 +225,171 @@ def skip_optional(r: Reader, literal: str) -> Read[bool]:
         if r.final or (i == gap_end and i < n) or not literal.startswith(tail):
             return False
         yield
+
+
+# -- one-shot shortcuts ----------------------------------------------------------------------
+#
+# Plain functions over the whole text that read exactly what the readers above read, for the
+# common well-formed blocks, and give -1 for anything else (the reader then reads the block).
+# Every scan stops where the reader's would (at the first '<' of a tag, or a short way ahead),
+# so a block costs time linear in its own length whether it is read here or declined.
+
+_NAME_RUN = re.compile(r"[^>\n<]*")
+_FUNC_HEAD = re.compile(r"[ \t\r\n]*<function=(?:(\w+)>)?")
+"""Whitespace and ``<function=``, with the name and its ``>`` when the name is a word."""
+_PARAM = re.compile(
+    r"[ \t\r\n]*(?:<parameter=(\w+)>(?:\r?\n)?((?:[^<]*[^<\r\n])?)(?:\r?\n)?</parameter>"
+    r"|</function>)"
+)
+"""One parameter (and the whitespace before it) in the common form, a word for its name and
+no ``<`` in its value, or else the function's close. Group 2 is the value as
+:func:`read_function` gives it, trimmed (``trim_text(value, "newline")``), when that does not
+end in a newline or ``\\r`` (no match then); group 1 is ``None`` at the close. Linear: each
+part is followed by a literal it cannot hold."""
+_NO_KINDS: dict[str, Any] = {}
+
+
+def _no_kind(tool: str, key: str) -> tuple[str, None]:
+    """What a value is typed by without tools: no schema."""
+    return "", None
+
+
+def _fast_name(text: str, i: int) -> tuple[str | None, int]:
+    """The name of ``<function=`` or ``<parameter=`` from ``i``, as :func:`read_function`
+    reads it (up to the first ``>``, newline or ``<``), and the offset after its ``>``;
+    ``(None, -1)`` when the reader fails on it."""
+    g = text.find(">", i, i + _MAX_NAME)
+    if g >= 0:
+        raw = text[i:g]
+        if raw.isidentifier():  # the common case: nothing to strip, nothing to refuse
+            return raw, g + 1
+    m = _NAME_RUN.match(text, i)
+    g = m.end() if m else i
+    if not text.startswith(">", g):
+        return None, -1
+    return _name(text[i:g], ">"), g + 1
+
+
+def _fast_function(
+    text: str, name: str, i: int, close: str, tools: Any, out: list[ToolCall]
+) -> int:
+    """Read the function ``name`` from just after its ``<function=NAME>`` as
+    :func:`read_function` does, when every ``</parameter>`` and its ``</function>`` are
+    written; append the call to ``out`` and return the offset after ``</function>``, or -1
+    (nothing appended) for anything else. ``close`` is the wrapper's closing tag (it would end
+    a value or the function)."""
+    if tools is None:
+        kinds = _NO_KINDS
+        kind = _no_kind
+    else:  # a ToolSchemas: without tools, every kind is ("", None), as the reader types
+        kinds = tools.kinds(name)
+        kind = tools.kind
+    args: dict[str, Any] = {}
+    match = _PARAM.match
+    while True:
+        m = match(text, i)
+        if m is not None:  # the common case: one match, the value already trimmed
+            key, raw = m.groups()
+            if key is None:  # </function>
+                out.append(ToolCall(name, args))
+                return m.end()
+            i = m.end()
+        else:
+            m = SPACE_RUN.match(text, i)
+            if m:
+                i = m.end()
+            if not text.startswith(PARAM, i):
+                return -1  # the wrapper's close (no </function>) or anything malformed
+            key, i = _fast_name(text, i + _N_PARAM)
+            if key is None:
+                return -1
+            e = tag_end(text, i, PARAM_END, (PARAM, FUNC_END, close))
+            if e < 0:
+                return -1
+            raw = trim_text(text[i:e], "newline")
+            i = e + _N_PARAM_END
+        t, schema = kinds.get(key) or kind(name, key)
+        args[key] = raw if t == "string" else one_shot_value(raw, t, schema)
+
+
+def fast_wrapped(tags: XmlTags) -> FastReader:
+    """The one-shot shortcut (``Block.fast``) for :func:`read_wrapped`.
+
+    It reads a wrapper holding one or more well-formed functions (every ``</parameter>`` and
+    ``</function>`` written), then the wrapper's close, exactly as the reader does; any
+    other block (a tolerated missing tag, prose, malformed or truncated text, a value whose
+    JSON nests too deeply) is left to the reader.
+    """
+    close = tags.call_close
+    n_close = len(close)
+    nl_close = "\n" + close  # the templates' layout after </function>
+    head = _FUNC_HEAD.match
+
+    def fast(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+        try:
+            out: list[ToolCall] = []
+            i = pos
+            while True:  # whitespace, then a function (read_wrapped, read_function)
+                m = head(text, i)
+                if m is None:
+                    return -1
+                name = m.group(1)
+                if name is None:
+                    name, i = _fast_name(text, m.end())
+                    if name is None:
+                        return -1
+                else:
+                    i = m.end()
+                i = _fast_function(text, name, i, close, tools, out)
+                if i < 0:
+                    return -1
+                if text.startswith(nl_close, i):
+                    calls += out
+                    return i + 1 + n_close
+                m = SPACE_RUN.match(text, i)
+                if m and text.startswith(close, m.end()):
+                    calls += out
+                    return m.end() + n_close
+                # else another function, or anything else (the head does not match)
+        except Exception:  # the reader meets it too, and reports it its own way
+            return -1
+
+    return fast
+
+
+def fast_bare(tags: XmlTags) -> FastReader:
+    """The one-shot shortcut (``Block.fast``) for :func:`read_bare`.
+
+    It reads a well-formed function (every ``</parameter>`` and its ``</function>`` written)
+    and the stray wrapper close that may follow, exactly as the reader does; prose, a function
+    ended by the wrapper's close, and anything malformed are left to the reader.
+    """
+    close = tags.call_close
+
+    def fast(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+        try:
+            if not _function_head(text, pos, True):
+                return -1  # prose: the reader declines it
+            name, i = _fast_name(text, pos)
+            if name is None:
+                return -1
+            out: list[ToolCall] = []
+            end = _fast_function(text, name, i, close, tools, out)
+            if end < 0:
+                return -1
+            # skip_optional: a stray wrapper close after a short gap
+            gap_end = min(len(text), end + _MAX_GAP)
+            j = end
+            while j < gap_end and text[j] in _WS:
+                j += 1
+            if text.startswith(close, j):
+                end = j + len(close)
+            calls += out
+            return end
+        except Exception:  # the reader meets it too, and reports it its own way
+            return -1
+
+    return fast
 
 
 # -- rendering -------------------------------------------------------------------------------
