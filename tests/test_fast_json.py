@@ -18,7 +18,7 @@ import pytest
 
 import tooletta
 from tooletta import ToolCall
-from tooletta.engine import jsonread, parse_with, scanner
+from tooletta.engine import jsonfast, parse_with, scanner
 
 DIALECTS = (
     "apertus",
@@ -207,7 +207,7 @@ def test_mutated_texts(dialect: str) -> None:
 
 
 def test_a_reader_stops_looking_once_a_text_has_cost_it_too_much() -> None:
-    stops = jsonread._Stops(("<m>",))
+    stops = jsonfast._Stops(("<m>",))
     text = "x" * 1000
     assert stops(text, 0) == 1000  # no marker: every stop is the end of the text
     for pos in range(1, 1000):
@@ -218,7 +218,7 @@ def test_a_reader_stops_looking_once_a_text_has_cost_it_too_much() -> None:
 
 
 def test_call_object_reader_reads_first_keys_or_declines() -> None:
-    read = jsonread.call_object_reader(name_keys=("tool_name", "name"), id_keys=("id",))
+    read = jsonfast.call_object_reader(name_keys=("tool_name", "name"), id_keys=("id",))
     assert read('{"tool_name": "f", "parameters": {"a": 1}, "id": 3}') == ToolCall(
         "f", {"a": 1}, "3"
     )

@@ -36,8 +36,7 @@ from tooletta.engine import (
 )
 from tooletta.toolkit import ArgsWriter, typed_value
 from tooletta.toolkit.args import one_shot_value
-from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, typed
-from tooletta.toolkit.oneshot import tag_end
+from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, tag_end, typed
 
 __all__ = ["MiniCPM5Dialect", "register_dialects"]
 

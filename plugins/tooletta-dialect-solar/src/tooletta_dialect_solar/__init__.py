@@ -54,9 +54,8 @@ from tooletta.engine import (
     reasoning_region,
 )
 from tooletta.toolkit.args import ArgsWriter, typed_value
-from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, typed
+from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, tag_end, typed
 from tooletta.toolkit.invoke import guarded
-from tooletta.toolkit.oneshot import tag_end
 
 __all__ = ["SolarOpen2Dialect", "register_dialects"]
 

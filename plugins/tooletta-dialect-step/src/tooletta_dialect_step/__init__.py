@@ -28,9 +28,8 @@ from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
 from tooletta.engine import Block, Grammar, MarkerSet, Read, Reader, reasoning_region
-from tooletta.toolkit.fastxml import one_shot, skip_ws
+from tooletta.toolkit.fastxml import one_shot, skip_ws, tag_end
 from tooletta.toolkit.invoke import InvokeSyntax, guarded, read_invoke, render_invoke, scan_invoke
-from tooletta.toolkit.oneshot import tag_end
 
 __all__ = ["Step3Dialect", "register_dialects"]
 

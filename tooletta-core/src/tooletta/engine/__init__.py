@@ -1,8 +1,7 @@
 """The incremental engine: one scanner for parsing and streaming, and its building blocks."""
 
 from .grammar import Block, BlockReader, FastReader, Grammar, erase, reasoning_region
-from .jsonread import (
-    MAX_DEPTH,
+from .jsonfast import (
     call_object_reader,
     fast_after,
     fast_json_args,
@@ -15,12 +14,17 @@ from .jsonread import (
     fast_json_payload,
     fast_repeat,
     fast_with_tail,
+    read_fast,
+)
+from .jsonread import (
+    MAX_DEPTH,
+    decode_bounded,
     json_call_array,
     json_call_object,
     json_string,
     json_value,
     loads,
-    read_fast,
+    too_deep,
 )
 from .markers import MarkerSet, marker_set
 from .reader import DONE, BlockError, Decline, Incomplete, Read, Reader
@@ -42,6 +46,7 @@ __all__ = [
     "Read",
     "Reader",
     "call_object_reader",
+    "decode_bounded",
     "erase",
     "fast_after",
     "fast_json_args",
@@ -63,4 +68,5 @@ __all__ = [
     "parse_with",
     "read_fast",
     "reasoning_region",
+    "too_deep",
 ]

@@ -38,7 +38,10 @@ class Block:
     the request's :class:`~tooletta.toolkit.ToolSchemas`. When the block is one it can read
     whole (typically well-formed calls and nothing else) it appends the block's calls to
     ``calls`` and returns the offset just past the block; otherwise it returns ``-1`` having
-    appended nothing, and ``read`` reads the block. It must give exactly what ``read`` gives:
+    appended nothing, and ``read`` reads the block (raising what makes a reader fail a block,
+    a ``BlockError``, ``Decline``, ``ValueError``, ``UnicodeError`` or ``RecursionError``,
+    declines too; any other exception is the plugin's bug, a ``PluginError``). It must give
+    exactly what ``read`` gives:
     every test that compares a stream with ``parse`` (golden cases, any split, round trips,
     fuzzing) checks that, since streams never take the shortcut.
     """

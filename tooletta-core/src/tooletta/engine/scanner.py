@@ -43,6 +43,8 @@ _COMPACT = 512
 _END = object()
 """What ``next(reader, _END)`` gives when the block reader has returned."""
 
+_DECLINES = (BlockError, Decline, UnicodeError, RecursionError, ValueError)
+"""Exceptions a block's ``fast`` reader may meet in text its reader then reads (and reports)."""
 _decode = msgspec.json.decode
 _encode = msgspec.json.encode
 
@@ -415,10 +417,21 @@ class Engine(Reader):
         calls = self._calls
         spans = self.spans
         offset = self._offset
-        end = hit[0](buf, i + hit[1], tools, calls)
-        if end < 0:
-            return False
+        end = -1
         while True:
+            n = len(calls)
+            try:
+                nxt = hit[0](buf, i + hit[1], tools, calls)
+            except _DECLINES:  # what makes a reader fail a block: the reader says how
+                nxt = -1
+            except Exception as exc:
+                raise self._plugin_bug(exc) from exc
+            if nxt < 0:
+                del calls[n:]
+                if end < 0:
+                    return False
+                break
+            end = nxt
             at = offset + i
             spans.append((at if at > 0 else 0, offset + end))
             if markers is None:
@@ -429,10 +442,6 @@ class Engine(Reader):
             hit = shortcuts.get(marker)
             if hit is None:
                 break
-            nxt = hit[0](buf, i + hit[1], tools, calls)
-            if nxt < 0:
-                break
-            end = nxt
         self._ncalls = len(calls)
         self.pos = end
         self._after_markup = True

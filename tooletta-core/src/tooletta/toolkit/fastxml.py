@@ -12,7 +12,9 @@ the reader treats specially it declines (returns ``-1``) and the reader reads th
 * :func:`typed` types a raw value as :func:`tooletta.toolkit.typed_value` does, and
   :func:`declared_value` one whose type the format declares as
   :func:`tooletta.toolkit.reading.read_value` does;
-* :func:`skip_ws` skips what :meth:`Reader.ws <tooletta.engine.Reader.ws>` skips;
+* :func:`skip_ws` (and :data:`SPACE_RUN`) skips what
+  :meth:`Reader.ws <tooletta.engine.Reader.ws>` skips, :func:`tag_end` finds a closing tag
+  where :meth:`Reader.until <tooletta.engine.Reader.until>` finds it;
 * :func:`scan_attrs` reads ``key="value"`` attributes as
   :func:`tooletta.toolkit.reading.read_attrs` does.
 """
@@ -34,17 +36,20 @@ from .reading import Declared
 from .reading import typed_value as declared_typed
 
 __all__ = [
+    "SPACE_RUN",
     "Kind",
     "declared_value",
     "kinds_of",
     "one_shot",
     "scan_attrs",
     "skip_ws",
+    "tag_end",
     "typed",
 ]
 
 _SPACE = " \t\r\n"
-_WS = re.compile(r"[ \t\r\n]*")
+SPACE_RUN = re.compile(r"[ \t\r\n]*")
+"""The whitespace ``Reader.ws`` skips (``SPACE_RUN.match(text, i).end()``: where it stops)."""
 _READ_ATTR_NAME = re.compile(r"[A-Za-z_][\w.:-]*\Z")
 """The attribute names :func:`~tooletta.toolkit.reading.read_attrs` accepts."""
 Kind = tuple[str, Mapping[str, Any] | None]
@@ -71,10 +76,27 @@ def one_shot(fast: FastReader) -> FastReader:
     return wrapped
 
 
+def tag_end(text: str, i: int, want: str, stops: tuple[str, ...]) -> int:
+    """Where ``want`` first occurs from ``i`` if it comes before every tag of ``stops``,
+    else -1 (also when neither comes).
+
+    What ``Reader.until((want, *stops))`` finds, for tags that begin with ``<`` and hold no
+    other ``<`` (so no two overlap): it looks at each ``<`` in turn and stops at the first
+    of those tags, so it reads no further than the reader.
+    """
+    while True:
+        j = text.find("<", i)
+        if j < 0 or text.startswith(want, j):
+            return j
+        if text.startswith(stops, j):
+            return -1
+        i = j + 1
+
+
 def skip_ws(text: str, pos: int) -> int:
     """The first position at or after ``pos`` that is not a space, tab or line break."""
     if pos < len(text) and text[pos] in _SPACE:
-        return _WS.match(text, pos).end()  # type: ignore[union-attr]
+        return SPACE_RUN.match(text, pos).end()  # type: ignore[union-attr]
     return pos
 
 

@@ -37,7 +37,7 @@ from ..engine import (
 from ..errors import RenderError
 from ..ir import ToolCall
 from .args import ArgsWriter, one_shot_value, typed_value
-from .oneshot import SPACE_RUN, tag_end
+from .fastxml import SPACE_RUN, tag_end
 from .schema import schema_types
 
 __all__ = [

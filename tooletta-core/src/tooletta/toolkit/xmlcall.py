@@ -28,7 +28,7 @@ from ..engine.trim import trim_text
 from ..errors import RenderError
 from ..ir import ToolCall
 from .args import ArgsWriter, one_shot_value, typed_value
-from .oneshot import SPACE_RUN, tag_end
+from .fastxml import SPACE_RUN, tag_end
 
 __all__ = [
     "FUNC",
