@@ -152,3 +152,72 @@ def test_integer_value_longer_than_python_converts_stays_text(dialect: str) -> N
     assert result.calls == [ToolCall("f", {"n": digits, "x": digits})], result.unparsed
     check_stream_equals_parse(dialect, text, [], tools)
     check_stream_equals_parse(dialect, text, range(0, len(text), 7), tools)
+
+
+def test_many_malformed_blocks_are_skipped_without_copying_the_text() -> None:
+    """Each malformed block is skipped in place: one-shot parsing of many of them copies the
+    text a bounded number of times, not the rest of the text once per block (quadratic)."""
+    from tooletta.engine import Engine
+
+    class CountingEngine(Engine):
+        copied = 0
+
+        @property  # type: ignore[override]
+        def buf(self) -> str:
+            return self.__dict__["_buf"]  # type: ignore[no-any-return]
+
+        @buf.setter
+        def buf(self, value: str) -> None:
+            self.copied += len(value)
+            self.__dict__["_buf"] = value
+
+    dialect = tooletta.get_dialect("hermes")
+    text = "<tool_call>{bad}</tool_call> " * 2000
+    engine = CountingEngine(dialect.grammar, "hermes", deltas=False)
+    engine.final = True
+    engine.feed(text)
+    engine.finish()
+    assert len(engine.result().unparsed) == 2000
+    assert engine.copied <= 2 * len(text)
+
+
+@pytest.mark.parametrize(
+    ("dialect", "unit", "end"),
+    [
+        (
+            "minimax_m2",
+            '<minimax:tool_call><invoke name="f"><parameter name="a">x</invoke>'
+            "</minimax:tool_call> ",
+            "</parameter>",
+        ),
+        (
+            "deepseek_v32",
+            '<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="a" '
+            'string="true">x</｜DSML｜invoke></｜DSML｜function_calls> ',
+            "</｜DSML｜parameter>",
+        ),
+    ],
+)
+def test_values_running_past_their_block_are_not_searched_again_per_block(
+    dialect: str, unit: str, end: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Blocks whose value never closes before the next block (a closing tag only at the very
+    end of the text): each block's reader finds that far tag, fails, and the next block's
+    reader would search the same text again (quadratic). A search of whole text is
+    reused, and shortcuts stop after mostly declining, so the text searched stays linear."""
+    from tooletta.engine.markers import MarkerSet
+
+    scanned = 0
+    find = MarkerSet.find
+
+    def counting(self: MarkerSet, text: str, start: int = 0) -> tuple[int, str]:
+        nonlocal scanned
+        i, marker = find(self, text, start)
+        scanned += (i if i >= 0 else len(text)) - start
+        return i, marker
+
+    monkeypatch.setattr(MarkerSet, "find", counting)
+    text = unit * 400 + end
+    result = tooletta.parse(text, dialect)
+    assert len(result.unparsed) == 400 and not result.calls
+    assert scanned <= 20 * len(text), scanned / len(text)

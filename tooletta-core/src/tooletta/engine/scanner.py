@@ -43,6 +43,8 @@ _COMPACT = 512
 _END = object()
 """What ``next(reader, _END)`` gives when the block reader has returned."""
 
+_DECLINE_BUDGET = 16
+"""Declines after which, if they outnumber the blocks read, a parse stops taking shortcuts."""
 _DECLINES = (BlockError, Decline, UnicodeError, RecursionError, ValueError)
 """Exceptions a block's ``fast`` reader may meet in text its reader then reads (and reports)."""
 _decode = msgspec.json.decode
@@ -130,6 +132,9 @@ class Engine(Reader):
         self.final = False
         self.tools = tools
         self._memo = None
+        self._found = {}
+        self._declined = 0  # blocks the one-shot shortcuts declined, and read
+        self._taken = 0
         self._c = _compiled(grammar)
         self._gen: Generator[None, None, Any] | None = None
         self._block: Block | None = None
@@ -428,9 +433,15 @@ class Engine(Reader):
                 raise self._plugin_bug(exc) from exc
             if nxt < 0:
                 del calls[n:]
+                self._declined += 1
+                if self._declined > _DECLINE_BUDGET and self._declined > self._taken:
+                    # mostly malformed text: a shortcut may search far before declining,
+                    # so the readers read the rest alone (and the cost stays linear)
+                    self._shortcuts = False
                 if end < 0:
                     return False
                 break
+            self._taken += 1
             end = nxt
             at = offset + i
             spans.append((at if at > 0 else 0, offset + end))
@@ -535,6 +546,8 @@ class Engine(Reader):
         exc = self._recovering
         block = self._block
         assert exc is not None and block is not None
+        if not self._raw and self._skip_in_place(exc, block):
+            return True
         new = self.buf[self._raw_from :]
         seen = self._rec_len
         self._raw.append(new)
@@ -564,6 +577,28 @@ class Engine(Reader):
         self._offset = self._block_at + stop
         self._recovering = None
         self._raw = []
+        self._rec_len = 0
+        self._rec_tail = ""
+        self._after_markup = True
+        self._pending_ws = ""
+        return True
+
+    def _skip_in_place(self, exc: BlockError, block: Block) -> bool:
+        """:meth:`_recover` for a block wholly in the buffer whose closing marker has arrived
+        (or the text has ended): skip it without copying the rest of the buffer, so that
+        text made of many malformed blocks costs linear time. False: not the case."""
+        buf = self.buf
+        start = self._raw_from
+        close = block.close
+        end = -1
+        if close is not None:
+            end = buf.find(close, start + (0 if block.keep_open else len(block.open)))
+        if end < 0 and not self.final:
+            return False
+        stop = len(buf) if end < 0 else end + len(close or "")
+        self._record(buf[start:stop], exc)
+        self.pos = stop
+        self._recovering = None
         self._rec_len = 0
         self._rec_tail = ""
         self._after_markup = True
