@@ -221,3 +221,23 @@ def test_values_running_past_their_block_are_not_searched_again_per_block(
     result = tooletta.parse(text, dialect)
     assert len(result.unparsed) == 400 and not result.calls
     assert scanned <= 20 * len(text), scanned / len(text)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"name": "a", "name": "b", "arguments": {}}',
+        '{"name": "a", "arguments": {"x": 1}, "arguments": {"y": 2}}',
+        '{"name": "a", "n\\u0061me": "b", "arguments": {}}',
+        '{"name": "name", "arguments": {"name": "arguments", "arguments": [1]}}',
+    ],
+)
+def test_repeated_keys_read_the_same_in_any_split(body: str) -> None:
+    """msgspec keeps the last copy of a repeated key, the key-by-key reader the first: the
+    whole-object paths (one-shot shortcut, and a stream once the closing tag has arrived)
+    leave objects whose keys may repeat to the key-by-key reader, so every split agrees."""
+    text = f"Hi.\n<tool_call>\n{body}\n</tool_call>"
+    check_stream_equals_parse("hermes", text)
+    check_stream_equals_parse("hermes", text, [])
+    check_stream_equals_parse("hermes", text, range(0, len(text), 5))
+    assert tooletta.parse(text, "hermes").calls[0].name in ("a", "name")

@@ -24,7 +24,10 @@ from .jsonread import (
     MAX_DEPTH,
     _call_of,
     _decode,
+    _keys_unrepeated,
+    _plainly_spelled,
     _try_decode,
+    _unrepeated,
     decode_bounded,
     too_deep,
 )
@@ -55,6 +58,7 @@ class _StandardCall(msgspec.Struct, forbid_unknown_fields=True):
 
 
 _decode_standard = msgspec.json.Decoder(_StandardCall).decode
+_STANDARD_KEYS = {"name": 1, "arguments": 1}
 
 
 def fast_json_call(
@@ -88,9 +92,18 @@ def fast_json_call(
             except (msgspec.DecodeError, UnicodeError, RecursionError):
                 pass
             else:
-                calls.append(ToolCall(std.name, std.arguments))
-                return end + n_close
-        call = _call_of(_try_decode(seg), name_keys, args_keys, id_keys)
+                # msgspec keeps the last copy of a repeated key, the reader the first
+                if (
+                    (seg.count('"name"') == 1 and seg.count('"arguments"') == 1)
+                    and _plainly_spelled(seg)
+                ) or _unrepeated(seg, _STANDARD_KEYS, lambda: [std.name, std.arguments]):
+                    calls.append(ToolCall(std.name, std.arguments))
+                    return end + n_close
+                return -1
+        obj = _try_decode(seg)
+        if type(obj) is dict and not _keys_unrepeated(seg, obj, every):
+            return -1
+        call = _call_of(obj, name_keys, args_keys, id_keys)
         if call is None:
             return -1
         calls.append(call)
@@ -108,56 +121,9 @@ def fast_json_call(
 # otherwise, and text holding one of those is left to the reader).
 
 _WORD_KEY = re.compile(r"[A-Za-z0-9_]+\Z")
-_ASCII_ESCAPE = re.compile(r"\\u00[2-7]")
 _FAILED = (msgspec.DecodeError, UnicodeError, RecursionError)
 _CUTS = 8
 """Separators a chained call object is tried to end before (a string may hold one)."""
-
-
-def _plainly_spelled(seg: str) -> bool:
-    """True when no JSON string in ``seg`` writes a printable ASCII character as an escape
-    (``\\u0061``): then a string equal to an ASCII word is written as that word in quotes."""
-    return "\\u00" not in seg or _ASCII_ESCAPE.search(seg) is None
-
-
-def _mentions(values: list[Any], word: str) -> int:
-    """How many strings equal ``word`` (dict keys included) anywhere inside ``values``."""
-    count = 0
-    stack = list(values)
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is str:
-            if item == word:
-                count += 1
-        elif kind is dict:
-            if word in item:
-                count += 1
-            stack.extend(item.values())
-        elif kind is list:
-            stack.extend(item)
-    return count
-
-
-def _unrepeated(seg: str, have: dict[str, int], values: Callable[[], list[Any]]) -> bool:
-    """True when no key of ``have`` can occur twice in one of the objects decoded from the
-    JSON text ``seg``; ``have`` maps each key to how many of them have it (keys none has need
-    not be there), ``values()`` gives all their values.
-
-    Each occurrence of a key is a ``"key"`` in the text, and so is each string equal to it
-    inside the values: the key is not repeated when the text holds no more than those.
-    """
-    if not _plainly_spelled(seg):
-        return False
-    inside: list[Any] | None = None
-    for key, n in have.items():
-        found = seg.count(f'"{key}"')
-        if found != n:
-            if inside is None:
-                inside = values()
-            if found - _mentions(inside, key) != n:
-                return False
-    return True
 
 
 def _object_in_string(text: str) -> dict[str, Any] | None:

@@ -284,8 +284,9 @@ def json_call_object(
             r.pos = pos
             end = buf.find(close, pos)
             if end > pos:
-                obj = _try_decode(buf[pos:end].rstrip())
-                if obj is not None and _emit_whole(r, obj, name_keys, args_keys, id_keys):
+                seg = buf[pos:end].rstrip()
+                obj = _try_decode(seg)
+                if obj is not None and _emit_whole(r, obj, name_keys, args_keys, id_keys, seg):
                     r.pos = end
                     return DONE
             return _json_call_object(r, name_keys, args_keys, id_keys, None)
@@ -304,8 +305,9 @@ def _json_call_object(
     if close is not None:
         end = r.find_ahead(close)
         if end > r.pos:
-            obj = _try_decode(r.buf[r.pos : end].rstrip())
-            if obj is not None and _emit_whole(r, obj, name_keys, args_keys, id_keys):
+            seg = r.buf[r.pos : end].rstrip()
+            obj = _try_decode(seg)
+            if obj is not None and _emit_whole(r, obj, name_keys, args_keys, id_keys, seg):
                 r.pos = end
                 return
     yield from r.expect("{")
@@ -386,19 +388,78 @@ def _object_from_string(text: str, at: int) -> dict[str, Any]:
     return value
 
 
+_ASCII_ESCAPE = re.compile(r"\\u00[2-7]")
+
+
+def _plainly_spelled(seg: str) -> bool:
+    """True when no JSON string in ``seg`` writes a printable ASCII character as an escape
+    (``\\u0061``): then a string equal to an ASCII word is written as that word in quotes."""
+    return "\\u00" not in seg or _ASCII_ESCAPE.search(seg) is None
+
+
+def _mentions(values: list[Any], word: str) -> int:
+    """How many strings equal ``word`` (dict keys included) anywhere inside ``values``."""
+    count = 0
+    stack = list(values)
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str:
+            if item == word:
+                count += 1
+        elif kind is dict:
+            if word in item:
+                count += 1
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+    return count
+
+
+def _unrepeated(seg: str, have: dict[str, int], values: Callable[[], list[Any]]) -> bool:
+    """True when no key of ``have`` can occur twice in one of the objects decoded from the
+    JSON text ``seg``; ``have`` maps each key to how many of them have it (keys none has need
+    not be there), ``values()`` gives all their values.
+
+    Each occurrence of a key is a ``"key"`` in the text, and so is each string equal to it
+    inside the values: the key is not repeated when the text holds no more than those.
+    """
+    if not _plainly_spelled(seg):
+        return False
+    inside: list[Any] | None = None
+    for key, n in have.items():
+        found = seg.count(f'"{key}"')
+        if found != n:
+            if inside is None:
+                inside = values()
+            if found - _mentions(inside, key) != n:
+                return False
+    return True
+
+
 def _emit_whole(
     r: Reader,
     obj: Any,
     name_keys: tuple[str, ...],
     args_keys: tuple[str, ...],
     id_keys: tuple[str, ...],
+    seg: str,
 ) -> bool:
-    """Emit a fully decoded call object; False (emitting nothing) when it does not fit."""
+    """Emit a fully decoded call object (decoded from ``seg``); False (emitting nothing) when
+    it does not fit, or when a key that matters may be repeated (msgspec keeps the last copy,
+    the key-by-key path the first: that path decides)."""
+    if type(obj) is dict and not _keys_unrepeated(seg, obj, (*name_keys, *args_keys, *id_keys)):
+        return False
     call = _call_of(obj, name_keys, args_keys, id_keys)
     if call is None:
         return False
     r.call(call.name, call.arguments, call.id)
     return True
+
+
+def _keys_unrepeated(seg: str, obj: dict[str, Any], keys: tuple[str, ...]) -> bool:
+    """True when none of ``keys`` that ``obj`` (decoded from ``seg``) has occurs twice in it."""
+    return _unrepeated(seg, {k: 1 for k in keys if k in obj}, lambda: list(obj.values()))
 
 
 def _call_of(

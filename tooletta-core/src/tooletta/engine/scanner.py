@@ -72,7 +72,7 @@ class _Call:
 class _Compiled:
     """Marker lookup tables for one grammar, built once and shared by every engine."""
 
-    __slots__ = ("all", "by_open", "fast", "has_start", "later", "start")
+    __slots__ = ("again", "all", "by_open", "fast", "has_start", "later", "start")
 
     def __init__(self, grammar: Grammar):
         self.by_open: dict[str, Block] = {}
@@ -88,6 +88,16 @@ class _Compiled:
             if b.fast is not None
         }
         """Opening marker -> the block's one-shot reader and where, from the marker, it starts."""
+        markers = tuple(self.by_open)
+        self.again = frozenset(
+            m
+            for m in self.fast
+            if not any(o != m and o.startswith(m) for o in markers)
+            and not any(o[0] in _SPACE for o in markers)
+        )
+        """Openers with a shortcut that, when the next text after whitespace starts with them,
+        are the next marker (no marker is longer and begins the same, none begins with a
+        space), so a run of such blocks needs no marker search."""
 
 
 _COMPILED: dict[int, tuple[Grammar, _Compiled]] = {}
@@ -422,6 +432,8 @@ class Engine(Reader):
         calls = self._calls
         spans = self.spans
         offset = self._offset
+        again = self._c.again
+        size = len(buf)
         end = -1
         while True:
             n = len(calls)
@@ -447,9 +459,16 @@ class Engine(Reader):
             spans.append((at if at > 0 else 0, offset + end))
             if markers is None:
                 break
-            i, marker = markers.find(buf, end)
-            if i < 0 or (i > end and buf[end:i].strip(_SPACE)):
-                break
+            j = end
+            if marker in again:  # the same block again, after whitespace: no search needed
+                while j < size and buf[j] in _SPACE:
+                    j += 1
+            if j > end and buf.startswith(marker, j):
+                i = j
+            else:
+                i, marker = markers.find(buf, end)
+                if i < 0 or (i > end and buf[end:i].strip(_SPACE)):
+                    break
             hit = shortcuts.get(marker)
             if hit is None:
                 break
