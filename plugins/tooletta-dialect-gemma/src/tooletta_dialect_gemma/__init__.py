@@ -28,6 +28,7 @@ import msgspec
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
 from tooletta.engine import Block, FastReader, Grammar, Read, Reader, erase, reasoning_region
+from tooletta.toolkit.pycall import bracket_nesting
 
 __all__ = [
     "FunctionGemmaDialect",
@@ -312,24 +313,8 @@ but the empty ones, which are not JSON)."""
 _HEADER = re.compile("[ \t\r\n]*call:([^{<]*)\\{")
 """``call:NAME{`` as :func:`_call_reader` reads it (``NAME`` ends at the first ``{`` or ``<``)."""
 _HAS_SPACE = re.compile(r"\s")
-_AS_PARENS = bytes.maketrans(b"[{]}", b"(())")
-_NOT_BRACKETS = bytes(c for c in range(128) if chr(c) not in "[]{}")
 _encode = msgspec.json.encode
 _TRIES = 8
-
-
-def _nests_within(code: str, limit: int) -> bool:
-    """True when the brackets of ``code`` (ASCII, no strings) balance and nest at most
-    ``limit`` deep (each pass takes out the innermost pairs)."""
-    brackets = code.encode("ascii").translate(_AS_PARENS, _NOT_BRACKETS)
-    for _ in range(limit):
-        fewer = brackets.replace(b"()", b"")
-        if not fewer:
-            return True
-        if len(fewer) == len(brackets):
-            return False
-        brackets = fewer
-    return False
 
 
 def _maybe_json(text: str) -> bool:
@@ -363,7 +348,7 @@ def _arguments(text: str, syn: Syntax) -> dict[str, Any] | None:
     code = "\x00".join(pieces[0::2])
     if not code.isascii() or '"' in code or "\\" in code:
         return None
-    if len(code) > MAX_DEPTH and not _nests_within(code, MAX_DEPTH):
+    if len(code) > MAX_DEPTH and bracket_nesting(code, MAX_DEPTH, "[]{}") is not True:
         return None
     parts = _REV_KEY.split(code[::-1])
     if len(parts) > 1:

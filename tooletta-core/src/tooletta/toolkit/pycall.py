@@ -44,7 +44,7 @@ import msgspec
 from ..engine import FastReader
 from ..ir import ToolCall
 
-__all__ = ["MAX_NESTING", "fast_py_calls", "fast_py_list", "py_literal_at"]
+__all__ = ["MAX_NESTING", "bracket_nesting", "fast_py_calls", "fast_py_list", "py_literal_at"]
 
 MAX_NESTING = 100
 """Deepest bracket nesting a call (from its ``(``) or a literal may have: what the readers'
@@ -91,7 +91,8 @@ a control character ``\\u0000``-``\\u001f`` (which could spell a marker)."""
 _RAW_QUOTE = re.compile('"(?<![\\\\\\x00]")(?!\\x00)')
 """A ``"`` inside a single-quoted string (neither escaped nor a delimiter)."""
 _AS_PARENS = bytes.maketrans(b"[{]}", b"(())")
-_NOT_BRACKETS = bytes(c for c in range(128) if chr(c) not in "()[]{}")
+_NOT_BRACKETS: dict[str, bytes] = {}
+"""Per set of brackets counted: the other ASCII characters (deleted before counting)."""
 
 _LIST_HEAD = re.compile(
     r"\[" + _WS + r"[A-Za-z_][A-Za-z0-9_.\-]*" + _WS + r"\(" + _WS + r"(?:\)|[^\W\d]\w*"
@@ -122,21 +123,32 @@ _decode = msgspec.json.decode
 _FAILS = (msgspec.DecodeError, UnicodeError, RecursionError, ValueError, MemoryError)
 
 
-def _shallow(code: str, limit: int) -> bool:
-    """True when the brackets of ``code`` (ASCII, no strings in it) balance and nest at most
-    ``limit`` deep: all made parentheses, each pass takes out the innermost pairs. Raises
-    :class:`_Cut` when brackets are left open (the text ends inside one)."""
-    brackets = code.encode("ascii").translate(_AS_PARENS, _NOT_BRACKETS)
+def bracket_nesting(code: str, limit: int, brackets: str = "()[]{}") -> bool | None:
+    """Whether the ``brackets`` of ``code`` (ASCII, no strings in it) balance and nest at most
+    ``limit`` deep: ``True``; ``False`` when they do not balance or nest deeper; ``None`` when
+    brackets are left open (the text ends inside one). Other characters are ignored; all the
+    brackets are made parentheses and each pass takes out the innermost pairs."""
+    others = _NOT_BRACKETS.get(brackets)
+    if others is None:
+        others = _NOT_BRACKETS[brackets] = bytes(c for c in range(128) if chr(c) not in brackets)
+    pairs = code.encode("ascii").translate(_AS_PARENS, others)
     for _ in range(limit):
-        fewer = brackets.replace(b"()", b"")
+        fewer = pairs.replace(b"()", b"")
         if not fewer:
             return True
-        if len(fewer) == len(brackets):
-            if b")" not in fewer:
-                raise _Cut
-            return False  # unbalanced
-        brackets = fewer
+        if len(fewer) == len(pairs):
+            return None if b")" not in fewer else False
+        pairs = fewer
     return False
+
+
+def _shallow(code: str, limit: int) -> bool:
+    """:func:`bracket_nesting` of ``code``, raising :class:`_Cut` when brackets are left
+    open (the text ends inside one)."""
+    nesting = bracket_nesting(code, limit)
+    if nesting is None:
+        raise _Cut
+    return nesting
 
 
 def _strings_json(joined: str) -> str | None:
