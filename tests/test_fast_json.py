@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
 
 import pytest
 
 import tooletta
 from tooletta import ToolCall
-from tooletta.engine import jsonfast, parse_with, scanner
+from tooletta.engine import jsonfast
+from tooletta.testing import check_shortcuts_agree, shortcut_blocks
 
 DIALECTS = (
     "apertus",
@@ -45,42 +45,6 @@ DIALECTS = (
 )
 
 
-def _key(result: tooletta.ParseResult) -> tuple[Any, ...]:
-    return repr(result.calls), result.content, result.reasoning, repr(result.unparsed)
-
-
-def _same(dialect: str, text: str) -> None:
-    d = tooletta.get_dialect(dialect)
-    fast, slow = (
-        _key(parse_with(d.grammar, d.info.name, text, None, d.prompt_end, shortcuts=s))
-        for s in (True, False)
-    )
-    assert fast == slow, text
-
-
-def _taken(dialect: str, text: str) -> int:
-    """How many blocks of ``text`` the one-shot readers read (those that did not decline)."""
-    d = tooletta.get_dialect(dialect)
-    compiled = scanner._compiled(d.grammar)
-    taken = [0]
-
-    def counting(fast: Any) -> Any:
-        def wrapped(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
-            end = fast(text, pos, tools, calls)
-            taken[0] += end >= 0
-            return int(end)
-
-        return wrapped
-
-    saved = compiled.fast
-    compiled.fast = {m: (counting(f), at) for m, (f, at) in saved.items()}
-    try:
-        tooletta.parse(text, dialect)
-    finally:
-        compiled.fast = saved
-    return taken[0]
-
-
 CALLS = [
     ToolCall("get_weather", {"city": "Zürich 🙂", "days": 3, "q": 'a "b" \\ ;}]'}),
     ToolCall("search", {"name": "x", "arguments": {"name": "y"}, "n": [1, {"id": None}]}),
@@ -92,11 +56,11 @@ CALLS = [
 def test_rendered_calls_take_the_shortcut(dialect: str) -> None:
     for content in ("", "Let me check."):
         text = tooletta.render(CALLS, dialect, content=content)
-        _same(dialect, text)
+        check_shortcuts_agree(dialect, text)
         assert len(tooletta.parse(text, dialect).calls) == len(CALLS)
     # with content, canonical and openai write an envelope, read by ``read_fast`` instead
     content = "" if dialect in ("canonical", "openai") else "Hi."
-    assert _taken(dialect, tooletta.render(CALLS, dialect, content=content))
+    assert shortcut_blocks(dialect, tooletta.render(CALLS, dialect, content=content))
 
 
 OBJECT = '{"name": "f", "arguments": {"a": 1}}'
@@ -187,7 +151,7 @@ def _framed(dialect: str, obj: str) -> list[str]:
 @pytest.mark.parametrize("twist", TWISTS)
 def test_twisted_objects_read_as_the_generators_read_them(dialect: str, twist: str) -> None:
     for text in _framed(dialect, twist):
-        _same(dialect, text)
+        check_shortcuts_agree(dialect, text)
 
 
 _PIECES = ["{", "}", "[", "]", ",", ";", ":", '"', "\\", " ", "\n", '"name"', '"arguments"', "x"]
@@ -203,7 +167,7 @@ def test_mutated_texts(dialect: str) -> None:
             i = rng.randrange(len(text) + 1)
             j = min(len(text), i + rng.randint(0, 3))
             text = text[:i] + rng.choice(_PIECES) * rng.randint(0, 2) + text[j:]
-        _same(dialect, text)
+        check_shortcuts_agree(dialect, text)
 
 
 def test_a_reader_stops_looking_once_a_text_has_cost_it_too_much() -> None:
@@ -235,4 +199,4 @@ def test_blocks_read_on_in_one_go_as_the_engine_reads_them(dialect: str) -> None
     one, two = (tooletta.render([c], dialect) for c in CALLS[:2])
     for sep in SEPARATORS:
         for text in (one + sep + two, "Hi. " + one + sep + two + sep):
-            _same(dialect, text)
+            check_shortcuts_agree(dialect, text)

@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 
 import tooletta
-from tooletta.engine import parse_with
-from tooletta.testing import tools_for
+from tooletta.testing import check_shortcuts_agree, tools_for
 from tooletta.toolkit import ToolSchemas
 
 XML = ("qwen3_coder", "seed_oss")
@@ -40,25 +39,6 @@ VALUES = [
     *("[" * 600 + "]" * 600, "</function>", "<parameter=q>", "</tool_call>", "</arg_value"),
 ]
 HINTS = ["integer", "string", "any", "string|null", "object", "array[string]", " boolean ", "x"]
-
-
-def _key(result: tooletta.ParseResult) -> tuple[Any, ...]:
-    types = [[type(v) for v in c.arguments.values()] for c in result.calls]
-    return repr(result.calls), types, result.content, result.reasoning, repr(result.unparsed)
-
-
-def _same(dialect: str, text: str, tools: Any) -> None:
-    d = tooletta.get_dialect(dialect)
-    results = []
-    for shortcuts in (True, False):
-        try:
-            r = parse_with(
-                d.grammar, d.info.name, text, d.schemas(tools), d.prompt_end, shortcuts=shortcuts
-            )
-            results.append(_key(r))
-        except tooletta.ToolettaError as exc:  # the same error either way
-            results.append((type(exc).__name__, str(exc)))
-    assert results[0] == results[1], text
 
 
 def _tools(rng: random.Random) -> list[dict[str, Any]] | None:
@@ -143,7 +123,7 @@ def test_fast_readers_match_the_readers(dialect: str) -> None:
     rng = random.Random(dialect)
     make = _xml_text if dialect in XML else _kv_text
     for _ in range(300):
-        _same(dialect, make(rng, dialect), _tools(rng))
+        check_shortcuts_agree(dialect, make(rng, dialect), _tools(rng))
 
 
 @pytest.mark.parametrize("dialect", XML + KV)
@@ -166,7 +146,7 @@ def test_fast_readers_read_rendered_calls(dialect: str) -> None:
         pos = text.find(block.open, pos + 1)
     assert read == calls
     assert tooletta.parse(text, dialect, tools=tools).calls == calls
-    _same(dialect, text, tools)
+    check_shortcuts_agree(dialect, text, tools)
 
 
 def test_tool_schemas_kind() -> None:

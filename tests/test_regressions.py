@@ -12,7 +12,7 @@ import pytest
 
 import tooletta
 from tooletta import RenderError, ToolCall
-from tooletta.engine import MAX_DEPTH
+from tooletta.engine import MAX_DEPTH, Engine
 from tooletta.testing import check_stream_equals_parse, tools_for
 
 SENTINEL = 987654321
@@ -95,33 +95,38 @@ def test_functionary_v32_non_ascii_name_after_content_round_trips_or_is_refused(
     assert tooletta.parse(text, "functionary_v32").calls == calls, text
 
 
+class _CountingEngine(Engine):
+    """An engine that counts the characters it stores in its buffer (each copy of text)."""
+
+    copied = 0
+
+    @property  # type: ignore[override]
+    def buf(self) -> str:
+        return self.__dict__["_buf"]  # type: ignore[no-any-return]
+
+    @buf.setter
+    def buf(self, value: str) -> None:
+        self.copied += len(value)
+        self.__dict__["_buf"] = value
+
+
+def _parse_counting_copies(dialect: str, text: str) -> tuple[tooletta.ParseResult, int]:
+    """One-shot parse of ``text``, and how many characters the engine copied doing it."""
+    engine = _CountingEngine(tooletta.get_dialect(dialect).grammar, dialect, deltas=False)
+    engine.final = True
+    engine.feed(text)
+    engine.finish()
+    return engine.result(), engine.copied
+
+
 def test_declined_markers_are_not_copied_per_decline() -> None:
     """A marker that its reader declines (prose) is rescanned in place: one-shot parsing of
     many declined markers copies the text a bounded number of times, not once per decline
     (which made such text cost quadratic time)."""
-    from tooletta.engine import Engine
-
-    class CountingEngine(Engine):
-        copied = 0
-
-        @property  # type: ignore[override]
-        def buf(self) -> str:
-            return self.__dict__["_buf"]  # type: ignore[no-any-return]
-
-        @buf.setter
-        def buf(self, value: str) -> None:
-            self.copied += len(value)
-            self.__dict__["_buf"] = value
-
-    dialect = tooletta.get_dialect("qwen3_coder")
     text = "<tool_call>x " * 2000
-    engine = CountingEngine(dialect.grammar, "qwen3_coder", deltas=False)
-    engine.final = True
-    engine.feed(text)
-    engine.finish()
-    result = engine.result()
+    result, copied = _parse_counting_copies("qwen3_coder", text)
     assert result.content == text and not result.calls and not result.unparsed
-    assert engine.copied <= 2 * len(text)
+    assert copied <= 2 * len(text)
 
 
 def test_anthropic_stream_refuses_input_nested_past_max_depth() -> None:
@@ -157,28 +162,10 @@ def test_integer_value_longer_than_python_converts_stays_text(dialect: str) -> N
 def test_many_malformed_blocks_are_skipped_without_copying_the_text() -> None:
     """Each malformed block is skipped in place: one-shot parsing of many of them copies the
     text a bounded number of times, not the rest of the text once per block (quadratic)."""
-    from tooletta.engine import Engine
-
-    class CountingEngine(Engine):
-        copied = 0
-
-        @property  # type: ignore[override]
-        def buf(self) -> str:
-            return self.__dict__["_buf"]  # type: ignore[no-any-return]
-
-        @buf.setter
-        def buf(self, value: str) -> None:
-            self.copied += len(value)
-            self.__dict__["_buf"] = value
-
-    dialect = tooletta.get_dialect("hermes")
     text = "<tool_call>{bad}</tool_call> " * 2000
-    engine = CountingEngine(dialect.grammar, "hermes", deltas=False)
-    engine.final = True
-    engine.feed(text)
-    engine.finish()
-    assert len(engine.result().unparsed) == 2000
-    assert engine.copied <= 2 * len(text)
+    result, copied = _parse_counting_copies("hermes", text)
+    assert len(result.unparsed) == 2000
+    assert copied <= 2 * len(text)
 
 
 @pytest.mark.parametrize(

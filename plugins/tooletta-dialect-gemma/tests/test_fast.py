@@ -7,12 +7,10 @@ must be identical, value types included. ``FAST`` texts must also be taken by a 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 import tooletta
-from tooletta.engine import parse_with
+from tooletta.testing import check_shortcuts_agree, shortcut_blocks
 
 G, E = '<|"|>', "<escape>"
 
@@ -59,43 +57,13 @@ DECLINED = [
 ]
 
 
-def _typed(value: Any) -> Any:
-    if isinstance(value, dict):
-        return [(k, _typed(v)) for k, v in value.items()]
-    if isinstance(value, list):
-        return [_typed(v) for v in value]
-    return type(value).__name__, repr(value)
-
-
-def _both(dialect: str, text: str) -> tuple[Any, Any]:
-    d = tooletta.get_dialect(dialect)
-    fast = d.parse(text)
-    slow = parse_with(d.grammar, d.info.name, text, d.schemas(None), d.prompt_end, shortcuts=False)
-
-    def key(r: tooletta.ParseResult) -> Any:
-        calls = [(c.name, _typed(c.arguments), c.id) for c in r.calls]
-        return calls, r.content, r.reasoning, r.unparsed
-
-    return key(fast), key(slow)
-
-
-def _taken(dialect: str, text: str) -> bool:
-    d = tooletta.get_dialect(dialect)
-    block = d.grammar.blocks[0]
-    assert block.fast is not None
-    i = text.find(block.open)
-    return i >= 0 and block.fast(text, i + len(block.open), None, []) >= 0
-
-
 @pytest.mark.parametrize(("dialect", "text"), FAST)
 def test_fast_reads_as_the_reader(dialect: str, text: str) -> None:
-    fast, slow = _both(dialect, text)
-    assert fast == slow
-    assert slow[0], "the reader reads calls here"
-    assert _taken(dialect, text)
+    check_shortcuts_agree(dialect, text)
+    assert tooletta.parse(text, dialect).calls, "the reader reads calls here"
+    assert shortcut_blocks(dialect, text)
 
 
 @pytest.mark.parametrize(("dialect", "text"), DECLINED)
 def test_declined_reads_as_the_reader(dialect: str, text: str) -> None:
-    fast, slow = _both(dialect, text)
-    assert fast == slow
+    check_shortcuts_agree(dialect, text)

@@ -8,12 +8,10 @@ the block readers (whatever those make of them).
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 import tooletta
-from tooletta.engine import parse_with
+from tooletta.testing import check_shortcuts_agree, shortcut_blocks
 
 FAST = [
     ("pythonic", '[get_weather(city="Paris", days=3)]'),
@@ -94,53 +92,16 @@ DECLINED = [
 ]
 
 
-def _typed(value: Any) -> Any:
-    if isinstance(value, dict):
-        return [(k, _typed(v)) for k, v in value.items()]
-    if isinstance(value, list):
-        return [_typed(v) for v in value]
-    return type(value).__name__, repr(value)
-
-
-def _both(dialect: str, text: str) -> tuple[Any, Any]:
-    d = tooletta.get_dialect(dialect)
-    fast = d.parse(text)
-    slow = parse_with(d.grammar, d.info.name, text, d.schemas(None), d.prompt_end, shortcuts=False)
-
-    def key(r: tooletta.ParseResult) -> Any:
-        calls = [(c.name, _typed(c.arguments), c.id) for c in r.calls]
-        return calls, r.content, r.reasoning, r.unparsed
-
-    return key(fast), key(slow)
-
-
-def _taken(dialect: str, text: str) -> bool:
-    """True when some block's fast reader reads a block of ``text``."""
-    d = tooletta.get_dialect(dialect)
-    for block in d.grammar.blocks:
-        if block.fast is None:
-            continue
-        i = text.find(block.open)
-        while i >= 0:
-            start = i if block.keep_open else i + len(block.open)
-            if block.fast(text, start, None, []) >= 0:
-                return True
-            i = text.find(block.open, i + 1)
-    return False
-
-
 @pytest.mark.parametrize(("dialect", "text"), FAST)
 def test_fast_reads_as_the_reader(dialect: str, text: str) -> None:
-    fast, slow = _both(dialect, text)
-    assert fast == slow
-    assert slow[0], "the reader reads calls here"
-    assert _taken(dialect, text)
+    check_shortcuts_agree(dialect, text)
+    assert tooletta.parse(text, dialect).calls, "the reader reads calls here"
+    assert shortcut_blocks(dialect, text)
 
 
 @pytest.mark.parametrize(("dialect", "text"), DECLINED)
 def test_declined_reads_as_the_reader(dialect: str, text: str) -> None:
-    fast, slow = _both(dialect, text)
-    assert fast == slow
+    check_shortcuts_agree(dialect, text)
 
 
 def test_benchmark_shape_is_fast() -> None:
@@ -153,6 +114,5 @@ def test_benchmark_shape_is_fast() -> None:
     ]
     for dialect in ("pythonic", "olmo3", "lfm2", "sarashina"):
         text = tooletta.render(calls, dialect, content="Let me check that for you.")
-        fast, slow = _both(dialect, text)
-        assert fast == slow
-        assert _taken(dialect, text)
+        check_shortcuts_agree(dialect, text)
+        assert shortcut_blocks(dialect, text)

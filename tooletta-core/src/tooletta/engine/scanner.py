@@ -143,8 +143,9 @@ class Engine(Reader):
         self.tools = tools
         self._memo = None
         self._found = {}
-        self._declined = 0  # blocks the one-shot shortcuts declined, and read
-        self._taken = 0
+        self._declined = 0  # blocks the one-shot shortcuts declined
+        self.shortcut_blocks = 0
+        """Blocks read by their one-shot shortcut (``Block.fast``) so far."""
         self._c = _compiled(grammar)
         self._gen: Generator[None, None, Any] | None = None
         self._block: Block | None = None
@@ -446,14 +447,14 @@ class Engine(Reader):
             if nxt < 0:
                 del calls[n:]
                 self._declined += 1
-                if self._declined > _DECLINE_BUDGET and self._declined > self._taken:
+                if self._declined > _DECLINE_BUDGET and self._declined > self.shortcut_blocks:
                     # mostly malformed text: a shortcut may search far before declining,
                     # so the readers read the rest alone (and the cost stays linear)
                     self._shortcuts = False
                 if end < 0:
                     return False
                 break
-            self._taken += 1
+            self.shortcut_blocks += 1
             end = nxt
             at = offset + i
             spans.append((at if at > 0 else 0, offset + end))
