@@ -21,7 +21,15 @@ from .errors import (
     UnknownDialectError,
 )
 from .hookspecs import hookimpl
-from .ir import CallDelta, DialectInfo, ParseResult, StreamUpdate, ToolCall, UnparsedToolCall
+from .ir import (
+    CallDelta,
+    DialectInfo,
+    Message,
+    ParseResult,
+    StreamUpdate,
+    ToolCall,
+    UnparsedToolCall,
+)
 
 if TYPE_CHECKING:
     from .api import (
@@ -73,6 +81,7 @@ __all__ = [
     "Dialect",
     "DialectInfo",
     "DuplicateDialectError",
+    "Message",
     "ParseError",
     "ParseResult",
     "PluginError",

@@ -15,6 +15,7 @@ import msgspec
 __all__ = [
     "CallDelta",
     "DialectInfo",
+    "Message",
     "ParseResult",
     "StreamUpdate",
     "ToolCall",
@@ -192,3 +193,27 @@ class DialectInfo(msgspec.Struct, frozen=True, omit_defaults=True):
     description: str = ""
     supports: tuple[str, ...] = ("parse", "render", "stream")
     source: str = ""
+
+
+class Message(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One chat message, independent of any API's shape.
+
+    ``role`` is ``system``, ``developer``, ``user``, ``assistant`` or ``tool`` (tool results;
+    a legacy ``role: "function"`` result reads as ``tool`` with its ``name``). ``content`` is
+    text, a list of content parts/blocks (images and the like, kept as given), or ``None``.
+    ``reasoning`` is the assistant's reasoning (chat APIs' ``reasoning_content``, a template's
+    ``<think>`` text, Harmony's analysis channel), first-class so that no conversion loses it.
+    Assistant messages carry ``tool_calls``; tool results carry ``tool_call_id`` (and
+    ``name`` when known) and ``is_error`` (Anthropic). ``extra`` keeps the other keys of a
+    chat-style message (``weight``, tinker's ``trainable``...), written back by the
+    chat-style writers.
+    """
+
+    role: str
+    content: str | list[Any] | None = None
+    tool_calls: list[ToolCall] = []
+    tool_call_id: str | None = None
+    name: str | None = None
+    is_error: bool = False
+    extra: dict[str, Any] = {}
+    reasoning: str = ""

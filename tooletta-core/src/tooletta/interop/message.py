@@ -1,36 +1,13 @@
-"""The neutral chat message every shape converts through, and how results find their calls."""
+"""How tool results find their calls; :class:`~tooletta.Message` (the core IR's chat message)
+is re-exported here under its historical name ``tooletta.interop.Message``."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-import msgspec
-
-from ..ir import ToolCall
+from ..ir import Message, ToolCall
 
 __all__ = ["Message", "pair_results"]
-
-
-class Message(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One chat message, independent of any API's shape.
-
-    ``role`` is ``system``, ``developer``, ``user``, ``assistant`` or ``tool`` (tool results;
-    a legacy ``role: "function"`` result reads as ``tool`` with its ``name``). ``content`` is
-    text, a list of content parts/blocks (images and the like, kept as given), or ``None``.
-    Assistant messages carry ``tool_calls``; tool results carry ``tool_call_id`` (and
-    ``name`` when known) and ``is_error`` (Anthropic). ``extra`` keeps the other keys of a
-    chat-style message (``reasoning_content``, ``weight``, tinker's ``trainable``...), written
-    back by the chat-style writers.
-    """
-
-    role: str
-    content: str | list[Any] | None = None
-    tool_calls: list[ToolCall] = []
-    tool_call_id: str | None = None
-    name: str | None = None
-    is_error: bool = False
-    extra: dict[str, Any] = {}
 
 
 def pair_results(messages: Sequence[Message]) -> dict[int, tuple[int, int]]:

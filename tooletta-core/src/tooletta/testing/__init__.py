@@ -44,10 +44,10 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from . import api
-from .dialect import ScannerDialect
-from .errors import ParseError, RenderError, ToolettaError
-from .ir import CallDelta, ParseResult, StreamUpdate, ToolCall, UnparsedToolCall
+from .. import api
+from ..dialect import ScannerDialect
+from ..errors import ParseError, RenderError, ToolettaError
+from ..ir import CallDelta, ParseResult, StreamUpdate, ToolCall, UnparsedToolCall
 
 __all__ = [
     "FOREIGN_TOKENS",
@@ -154,7 +154,7 @@ def _split(text: str, cuts: Iterable[int]) -> list[str]:
 
 def _one_shot(dialect: str, text: str, tools: Any, shortcuts: bool) -> Any:
     """The engine of a one-shot parse of ``text`` (``None`` for a dialect with no grammar)."""
-    from .engine import Engine
+    from ..engine import Engine
 
     d = api.get_dialect(dialect)
     if not isinstance(d, ScannerDialect):
