@@ -6,8 +6,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .errors import ParseError, PluginError, RenderError, ToolettaError
-from .ir import DialectInfo, ParseResult, ToolCall
+from .errors import ParseError, PluginError, RenderError, ToolettaError, UnknownDialectError
+from .ir import DialectInfo, Message, ParseResult, ToolCall
 from .plugins import get_plugin_manager, get_registry, register_module
 from .registry import DialectEntry
 
@@ -21,11 +21,14 @@ __all__ = [
     "get_dialect",
     "list_dialects",
     "parse",
+    "parse_conversation",
     "parse_tool_calls",
     "register_dialect",
     "render",
+    "render_conversation",
     "render_tool_calls",
     "stream",
+    "supports_reasoning",
 ]
 
 
@@ -60,7 +63,7 @@ def detect(text: str) -> str | None:
     decline. The first that accepts wins.
     """
     for entry in get_registry().ordered():
-        if _claims(entry, text):
+        if not entry.info.variant_of and _claims(entry, text):
             return entry.info.name
     return None
 
@@ -182,18 +185,89 @@ def _as_calls(calls: Iterable[Any]) -> list[ToolCall]:
     return out
 
 
-def render(calls: Iterable[Any], dialect: str, *, content: str = "") -> str:
-    """Write ``content`` and ``calls`` as the model text of ``dialect``.
+def render(
+    calls: Iterable[Any],
+    dialect: str | None = None,
+    *,
+    content: str = "",
+    reasoning: str = "",
+    model: str | None = None,
+) -> str:
+    """Write ``content`` and ``calls`` (and ``reasoning``) as the model text of ``dialect``.
 
     ``calls`` are :class:`~tooletta.ToolCall` objects (OpenAI-shaped mappings are accepted
-    too). Raises :class:`~tooletta.RenderError` when the dialect cannot express them, and
-    when the text would hold a lone surrogate (``"\\ud800"``, from a name, key, value or the
+    too). With ``model=`` (a Hugging Face model id) the text is that model's own assistant
+    turn, byte for byte as its chat template writes the turn the model generates: the model
+    picks the dialect and its variant (``dialect`` may still name one). ``reasoning`` is
+    written where the format puts it (:func:`supports_reasoning` tells whether it has a
+    place; a dialect without one raises :class:`~tooletta.RenderError`).
+
+    Raises :class:`~tooletta.RenderError` when the dialect cannot express the calls, and when
+    the text would hold a lone surrogate (``"\\ud800"``, from a name, key, value or the
     content): that is not Unicode text, and no parser reads it back.
     """
-    entry = get_registry().get(dialect)
     items = _as_calls(calls)
+    if model is not None:
+        from .chat.lookup import resolve_format
+
+        try:
+            fmt, obj = resolve_format(model, dialect)
+        except UnknownDialectError:
+            raise
+        except ToolettaError:
+            fmt = None
+        if fmt is not None:
+            entry = get_registry().get(obj.info.name)
+            return _checked_render(entry, lambda: _model_turn(fmt, obj, items, content, reasoning))
+        if dialect is None:
+            dialect = dialect_for_model(model)
+    if dialect is None:
+        raise ToolettaError("render() needs a dialect name or model=")
+    entry = get_registry().get(dialect)
+    if reasoning:
+        return _checked_render(entry, lambda: _with_reasoning(entry, items, content, reasoning))
+    return _checked_render(entry, lambda: entry.dialect.render(items, content=content))
+
+
+def _model_turn(fmt: Any, obj: Any, calls: list[ToolCall], content: str, reasoning: str) -> str:
+    from .chat.format import Conversation
+    from .ir import Message
+
+    message = Message(role="assistant", content=content, tool_calls=calls, reasoning=reasoning)
+    ctx = Conversation([message], [], dict(fmt.options), obj)
+    return str(fmt.turn_body(message, True, True, ctx))
+
+
+def supports_reasoning(dialect: str) -> bool:
+    """Whether ``dialect`` has a place for reasoning in its model text (``render(...,
+    reasoning=...)``): a ``reasoning_markup`` pair, or a ``render`` taking ``reasoning``."""
+    obj = get_registry().get(dialect).dialect
+    if getattr(obj, "reasoning_markup", None):
+        return True
+    import inspect
+
     try:
-        text = entry.dialect.render(items, content=content)
+        return "reasoning" in inspect.signature(obj.render).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _with_reasoning(
+    entry: DialectEntry, calls: list[ToolCall], content: str, reasoning: str
+) -> Any:
+    obj = entry.dialect
+    markup = getattr(obj, "reasoning_markup", None)
+    if markup:
+        opener, closer = markup
+        return opener + reasoning + closer + obj.render(calls, content=content)
+    if supports_reasoning(entry.info.name):
+        return obj.render(calls, content=content, reasoning=reasoning)
+    raise RenderError("the format has no place for reasoning", dialect=entry.info.name)
+
+
+def _checked_render(entry: DialectEntry, write: Any) -> str:
+    try:
+        text = write()
     except ToolettaError:
         raise
     except Exception as exc:
@@ -210,6 +284,69 @@ def render(calls: Iterable[Any], dialect: str, *, content: str = "") -> str:
             message = f"{_lone_surrogate(found.group())} (at position {found.start()})"
             raise RenderError(message, dialect=entry.info.name)
     return text  # type: ignore[no-any-return]
+
+
+def render_conversation(
+    messages: Iterable[Any],
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    tools: Iterable[Any] | None = None,
+    add_generation_prompt: bool = False,
+    chat_template: str | None = None,
+    **options: Any,
+) -> str:
+    """A whole conversation as the model's own chat template writes it.
+
+    The system prompt with the tool declarations, the user turns, the assistant turns with
+    reasoning (by the template's history rule) and calls, the tool results and, with
+    ``add_generation_prompt``, the prompt for the next assistant turn; the bos token where the
+    template writes it. ``messages`` are :class:`~tooletta.Message` objects or chat dicts
+    (OpenAI / Hugging Face style, ``reasoning_content`` read as reasoning); ``tools`` OpenAI
+    tool definitions; ``options`` the template's switches (``enable_thinking``...; unknown
+    ones are ignored). ``model`` (an HF model id) or ``dialect`` picks the chat format.
+
+    ``chat_template``: a Jinja template string, or a path to a ``chat_template.jinja`` or
+    ``tokenizer_config.json``, rendered with Hugging Face's semantics (needs jinja2:
+    ``pip install 'tooletta-core[jinja]'``), for models no plugin covers.
+    """
+    from .chat.messages import read_conversation, read_tool_definitions
+
+    if chat_template is not None:
+        from .chat.jinja import load_chat_template, render_jinja
+
+        defs = read_tool_definitions(tools)
+        template, tokens = load_chat_template(chat_template, tools=bool(defs))
+        return render_jinja(
+            template,
+            read_conversation(messages),
+            tools=defs,
+            add_generation_prompt=add_generation_prompt,
+            tokens=tokens,
+            **options,
+        )
+    from .chat.api import render_spans
+
+    return render_spans(
+        messages,
+        model=model,
+        dialect=dialect,
+        tools=tools,
+        add_generation_prompt=add_generation_prompt,
+        **options,
+    ).text
+
+
+def parse_conversation(
+    text: str, *, model: str | None = None, dialect: str | None = None, tools: Any = None
+) -> list[Message]:
+    """The messages of a conversation rendered in a model's chat format (the inverse of
+    :func:`render_conversation`): system, user, assistant (content, reasoning, calls) and
+    tool messages (named after the call they answer). Raises :class:`~tooletta.ParseError`
+    with the position of text the format does not explain."""
+    from .chat.api import parse_conversation_text
+
+    return parse_conversation_text(text, model=model, dialect=dialect, tools=tools)
 
 
 def render_tool_calls(calls: Iterable[Any], dialect: str) -> str:

@@ -81,6 +81,12 @@ class ScannerDialect:
     grammar: ClassVar[Grammar]
     content_separator: ClassVar[str] = ""
     """Text written between non-empty content and the first call."""
+    reasoning_markup: ClassVar[tuple[str, str] | None] = None
+    """Text written before and after reasoning by ``render(..., reasoning=...)`` (e.g.
+    ``("<think>\\n", "\\n</think>\\n\\n")``); ``None``: the format has no place for it."""
+    chat_formats: ClassVar[tuple[Any, ...]] = ()
+    """The :class:`~tooletta.chat.ChatFormat` declarations of the models writing this
+    dialect, the default first (conversations: :func:`~tooletta.render_conversation`)."""
     prompt_end: ClassVar[str] = ""
     """Markup every completion of this format continues (the end of the generation prompt,
     such as Functionary v3.2's ``>>>``): read before the text, like a ``prefix``."""

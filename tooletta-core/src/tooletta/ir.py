@@ -181,8 +181,9 @@ class DialectInfo(msgspec.Struct, frozen=True, omit_defaults=True):
     ``name`` is the primary name, ``aliases`` other names it answers to (vLLM's and SGLang's
     parser names among them). Detection tries candidates by ``priority`` (higher first); a
     dialect is a candidate when one of its ``markers`` occurs in the text. ``models`` are
-    lower-case glob patterns of model ids that emit the format. ``supports`` lists what the
-    dialect does (``parse``, ``render``, ``stream``); the registry checks it against the object.
+    lower-case glob patterns of model ids that emit the format (the longest matching pattern
+    wins). ``supports`` lists what the dialect does (``parse``, ``render``, ``stream``); the
+    registry checks it against the object. ``variant_of`` marks a variant of another dialect.
     """
 
     name: str
@@ -193,6 +194,10 @@ class DialectInfo(msgspec.Struct, frozen=True, omit_defaults=True):
     description: str = ""
     supports: tuple[str, ...] = ("parse", "render", "stream")
     source: str = ""
+    variant_of: str = ""
+    """For a variant (another model generation's spelling of the same format, e.g.
+    ``mistral_v11``): the base dialect's name. Variants parse like their base, render their
+    own form, are picked by their ``models`` patterns and never by detection."""
 
 
 class Message(msgspec.Struct, frozen=True, omit_defaults=True):

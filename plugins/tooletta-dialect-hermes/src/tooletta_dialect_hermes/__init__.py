@@ -31,6 +31,7 @@ from tooletta.engine import (
     json_call_object,
     reasoning_region,
 )
+from tooletta_dialect_hermes.chat import Qwen3Chat
 
 __all__ = ["HermesDialect", "register_dialects"]
 
@@ -86,6 +87,8 @@ class HermesDialect(ScannerDialect):
         )
     )
     content_separator = "\n"
+    reasoning_markup = ("<think>\n", "\n</think>\n\n")
+    chat_formats = (Qwen3Chat(),)
 
     def detect(self, text: str) -> bool:
         """A ``<tool_call>`` followed (after whitespace) by a JSON object, or ending the text."""

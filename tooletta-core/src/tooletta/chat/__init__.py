@@ -1,0 +1,35 @@
+"""Whole conversations as each model's own chat template writes them.
+
+:class:`ChatFormat` declares a template (role headers, end-of-turn token, system prompt and
+tool declarations, tool results, reasoning and its history rule, generation prompt); plugins
+fill one in per model and attach it to their dialect (``chat_formats``). The public entry
+points are :func:`tooletta.render_conversation` and :func:`tooletta.parse_conversation`;
+:func:`render_spans` gives the text with the segment of every message, which
+:mod:`tooletta.training` turns into token ids and loss weights.
+"""
+
+from __future__ import annotations
+
+from .api import render_spans
+from .format import ChatFormat, Conversation, Reasoning, Turn, defaults, roles
+from .lookup import chat_formats_of, resolve_format
+from .messages import read_conversation, read_tool_definitions, text_of
+from .render import RenderedConversation, Segment, render_format
+
+__all__ = [
+    "ChatFormat",
+    "Conversation",
+    "Reasoning",
+    "RenderedConversation",
+    "Segment",
+    "Turn",
+    "chat_formats_of",
+    "defaults",
+    "read_conversation",
+    "read_tool_definitions",
+    "render_format",
+    "render_spans",
+    "resolve_format",
+    "roles",
+    "text_of",
+]

@@ -1,0 +1,57 @@
+"""The conversation functions behind :func:`tooletta.render_conversation` and
+:func:`tooletta.parse_conversation`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..errors import ParseError, ToolettaError
+from ..ir import Message
+from .lookup import resolve_format
+from .messages import read_conversation, read_tool_definitions
+from .parse import parse_format
+from .render import RenderedConversation, render_format
+
+__all__ = ["parse_conversation_text", "render_spans"]
+
+
+def render_spans(
+    messages: Iterable[Any],
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    tools: Iterable[Any] | None = None,
+    add_generation_prompt: bool = False,
+    **options: Any,
+) -> RenderedConversation:
+    """Render a conversation as :func:`tooletta.render_conversation` does, keeping the
+    segment of every message and which text the model generates."""
+    fmt, obj = resolve_format(model, dialect)
+    return render_format(
+        fmt,
+        obj,
+        read_conversation(messages),
+        read_tool_definitions(tools),
+        add_generation_prompt,
+        options,
+    )
+
+
+def parse_conversation_text(
+    text: str,
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    tools: Iterable[Any] | None = None,
+) -> list[Message]:
+    """The messages a rendered conversation holds (see :func:`tooletta.parse_conversation`)."""
+    if not isinstance(text, str):
+        raise ParseError(f"text must be str, not {type(text).__name__}")
+    fmt, obj = resolve_format(model, dialect)
+    try:
+        return parse_format(fmt, obj, text, read_tool_definitions(tools))
+    except ToolettaError:
+        raise
+    except (ValueError, IndexError, KeyError) as exc:
+        raise ParseError(f"{fmt.name} conversation: {exc}", dialect=obj.info.name) from None

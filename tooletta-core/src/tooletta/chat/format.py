@@ -1,0 +1,236 @@
+"""The declaration of a chat template: what a model's own template writes around each turn.
+
+A :class:`ChatFormat` is to a conversation what a :class:`~tooletta.engine.Grammar` is to a
+tool call: data. It names the role headers and footers, the end-of-turn token the model
+generates, where the system prompt and the tool declarations go and how they are written, how
+tool results are wrapped and grouped, where reasoning goes and which turns keep it, and the
+generation prompt. One declaration drives :func:`~tooletta.render_conversation`,
+:func:`~tooletta.parse_conversation` and the token spans of :mod:`tooletta.training`.
+
+Plugins fill one in per model template (subclass, set the class attributes) and attach it to
+their dialect's ``chat_formats``. The odd template overrides one of the small hooks
+(:meth:`ChatFormat.system_text`, :meth:`ChatFormat.result_text`, ...), never the renderer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal
+
+from ..ir import Message, ToolCall
+from .messages import text_of
+
+__all__ = ["ChatFormat", "Conversation", "Reasoning", "Turn", "defaults", "roles"]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What a template writes around one message of a role: ``header`` + body + ``footer``.
+
+    For the assistant, ``footer`` starts with the format's end-of-turn token (the part the
+    model generates); what follows it (often ``"\\n"``) is template text the model never sees
+    generated.
+    """
+
+    header: str
+    footer: str = ""
+
+
+@dataclass(frozen=True)
+class Reasoning:
+    """How an assistant turn writes its reasoning, and which turns keep it.
+
+    ``open`` and ``close`` surround the reasoning text (after stripping ``strip`` characters
+    from both ends of it). ``keep`` is the template's history rule: ``"all"`` (every turn
+    keeps its reasoning), ``"after_last_user"`` (only the turns after the last user message,
+    Qwen3's and GLM's rule) or ``"none"`` (reasoning is never written back into history).
+    ``empty`` says when an empty block (``open`` + ``close``) is written for a turn without
+    reasoning whose reasoning would be kept: ``"never"``, ``"last"`` (only when the turn is the
+    conversation's last message, Qwen3) or ``"kept"`` (always). ``dropped`` is written
+    instead of the block in a turn whose reasoning is not kept (GLM writes
+    ``<think></think>``). ``strip=None`` strips whitespace.
+    """
+
+    open: str
+    close: str
+    strip: str | None = "\n"
+    keep: Literal["all", "after_last_user", "none"] = "all"
+    empty: Literal["never", "last", "kept"] = "never"
+    dropped: str = ""
+
+    def block(self, reasoning: str) -> str:
+        """The reasoning as the template writes it."""
+        return self.open + reasoning.strip(self.strip) + self.close
+
+
+def roles(**turns: Turn) -> Mapping[str, Turn]:
+    """A read-only role -> :class:`Turn` table for :attr:`ChatFormat.turns`."""
+    return MappingProxyType(turns)
+
+
+def defaults(**options: Any) -> Mapping[str, Any]:
+    """A read-only table of template switches for :attr:`ChatFormat.options`."""
+    return MappingProxyType(options)
+
+
+class ChatFormat:
+    """One model template's chat layout, declared (subclass and set the class attributes).
+
+    The renderer walks the messages and asks the declaration for each piece:
+
+    * ``bos``, then a system turn when :meth:`system_text` returns text (the system message's
+      content and the tool declarations, each template its own way);
+    * each message as ``turns[role].header`` + its body + ``turns[role].footer``; the body of
+      an assistant turn is the reasoning block (by :attr:`reasoning`'s rules), the content and
+      the calls written by the dialect (:meth:`assistant_text`);
+    * tool results wrapped by :attr:`result_wrap` and, when :attr:`group_results` is set,
+      consecutive results share one turn (Qwen's ``<tool_response>`` blocks in one user turn);
+    * the generation prompt (:meth:`generation_prompt`) when asked for.
+
+    ``end_of_turn`` is the token the model generates to end its turn (the start of the
+    assistant footer); trained spans end with it.
+    """
+
+    name: ClassVar[str]
+    """The format's name (a model family and version: ``qwen3``, ``llama31``)."""
+    models: ClassVar[tuple[str, ...]] = ()
+    """Lower-case glob patterns of the model ids whose template this is."""
+    source: ClassVar[str] = ""
+    """Where the template was read (model repository and file), for the docs."""
+    bos: ClassVar[str] = ""
+    """Written once at the very start (the template's ``bos_token`` and prefix)."""
+    turns: ClassVar[Mapping[str, Turn]]
+    """Header and footer per role: ``system``, ``user``, ``assistant``, ``tool``."""
+    end_of_turn: ClassVar[str] = ""
+    """The token that ends an assistant turn (generated by the model, so trained)."""
+    reasoning: ClassVar[Reasoning | None] = None
+    """How reasoning is written and kept; ``None``: the template writes none."""
+    result_wrap: ClassVar[tuple[str, str]] = ("", "")
+    """Text around each tool result's content."""
+    group_results: ClassVar[bool] = False
+    """Consecutive tool results share one turn (one header, one footer)."""
+    system_roles: ClassVar[frozenset[str]] = frozenset({"system"})
+    """Roles read as the system message when first (``developer`` too for some formats)."""
+    options: ClassVar[Mapping[str, Any]] = {}
+    """The template's switches and their defaults (``enable_thinking``, ``date_string``...)."""
+
+    # -- hooks: override for the odd template ----------------------------------------------
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The body of the opening system turn, or ``None`` for no such turn.
+
+        ``system`` is the first message's content when it is a system message. The default
+        writes it when there is one and ignores the tools; formats that declare tools override.
+        """
+        return system
+
+    def parse_system(self, body: str) -> str | None:
+        """The system message's content from the opening system turn's body (the inverse of
+        :meth:`system_text`): ``None`` when the turn held no system message."""
+        return body
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """The body of the user (or later system) turn at ``index``."""
+        return text_of(ctx.messages[index].content)
+
+    def parse_user(self, body: str) -> str:
+        """A user turn's content from its body (the inverse of :meth:`user_text`)."""
+        return body
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """The tool result at ``index`` as written inside :attr:`result_wrap`."""
+        return text_of(ctx.messages[index].content)
+
+    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
+        """Whether the assistant turn at ``index`` writes its reasoning (the history rule)."""
+        rule = self.reasoning
+        if rule is None or rule.keep == "none":
+            return False
+        if rule.keep == "all":
+            return True
+        last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+        return index > last_user
+
+    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
+        """The reasoning block of an assistant turn (empty when none is written); ``last``:
+        the turn is the conversation's last message."""
+        rule = self.reasoning
+        if rule is None:
+            return ""
+        if not kept:
+            return rule.dropped
+        if reasoning or rule.empty == "kept" or (rule.empty == "last" and last):
+            return rule.block(reasoning)
+        return ""
+
+    def content_text(self, content: str, after_reasoning: bool) -> str:
+        """The content as the template writes it (after a reasoning block, when there is one)."""
+        return content
+
+    def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
+        """Content and calls as the dialect writes them (its ``render``)."""
+        return str(dialect.render(list(calls), content=content))
+
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """The body of the assistant turn at ``index`` (the history rule applied)."""
+        kept = self.keeps_reasoning(index, ctx.messages)
+        last = index == len(ctx.messages) - 1
+        return self.turn_body(ctx.messages[index], kept, last, ctx)
+
+    def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
+        """An assistant turn's body: reasoning block, content and calls. ``kept``: the turn
+        writes its reasoning; ``last``: it is the conversation's last message. This is also
+        what :func:`~tooletta.render` writes with ``model=`` (kept and last: the turn the
+        model generates)."""
+        block = self.reasoning_text(message.reasoning, kept, last)
+        content = self.content_text(text_of(message.content), bool(block))
+        return block + self.calls_text(ctx.dialect, message.tool_calls, content)
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """What ends the prompt so that the model writes the next assistant turn."""
+        return self.turns["assistant"].header
+
+    def after_conversation(self, ctx: Conversation) -> str:
+        """Text a template writes after the last message when no generation prompt is asked."""
+        return ""
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """What this format's text carries of ``messages`` (what
+        :func:`~tooletta.parse_conversation` can give back): text content, reasoning only in
+        the turns that keep it, the calls, tool results named after the call they answer.
+        Formats that trim or drop more override this."""
+        out = []
+        pending: list[ToolCall] = []
+        for index, m in enumerate(messages):
+            reasoning = m.reasoning if self.keeps_reasoning(index, messages) else ""
+            name, call_id = None, None
+            if m.role == "assistant":
+                pending = list(m.tool_calls)
+            elif m.role == "tool" and pending:
+                call = pending.pop(0)
+                name, call_id = call.name, call.id
+            out.append(
+                Message(
+                    role=m.role,
+                    content=text_of(m.content),
+                    tool_calls=list(m.tool_calls),
+                    reasoning=reasoning if m.role == "assistant" else "",
+                    name=name,
+                    tool_call_id=call_id,
+                )
+            )
+        return out
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """What the hooks of a :class:`ChatFormat` see: the messages, the tool definitions (OpenAI
+    Chat shape), the template's options (defaults merged with the caller's) and the dialect
+    object that writes the assistant's calls."""
+
+    messages: Sequence[Message]
+    tools: Sequence[Mapping[str, Any]]
+    options: Mapping[str, Any]
+    dialect: Any

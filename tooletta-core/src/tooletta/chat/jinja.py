@@ -1,0 +1,167 @@
+"""Render a model's own Jinja chat template with Hugging Face's semantics (optional jinja2).
+
+For models no plugin covers, and to check the native formats against the real templates:
+``render_conversation(messages, chat_template=...)``. The environment matches transformers'
+``apply_chat_template``: a sandboxed, immutable jinja2 environment with ``trim_blocks`` and
+``lstrip_blocks``, the ``loopcontrols`` extension, a ``tojson`` filter that keeps non-ASCII
+and takes ``indent``/``separators``/``sort_keys``, the ``raise_exception`` and
+``strftime_now`` globals, and the ``{% generation %}`` block (which marks the assistant's
+generated text; here it only renders its body). Install jinja2 with
+``pip install 'tooletta-core[jinja]'``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..errors import RenderError, ToolettaError
+from ..ir import Message
+
+__all__ = ["load_chat_template", "render_jinja", "to_template_messages"]
+
+_MISSING = "rendering a chat template needs jinja2: pip install 'tooletta-core[jinja]'"
+
+
+def load_chat_template(source: str, *, tools: bool = False) -> tuple[str, dict[str, str]]:
+    """The template text and its special tokens (``bos_token``, ``eos_token``) from
+    ``source``: a Jinja string, or a path to a ``chat_template.jinja`` file or a
+    ``tokenizer_config.json`` (whose ``chat_template`` may be a list of named templates: the
+    ``tool_use`` one is taken when ``tools`` is true and it exists, else ``default``)."""
+    if "{" in source or "\n" in source:
+        return source, {}
+    path = Path(source)
+    if not path.is_file():
+        raise ToolettaError(f"chat template {source!r} is neither a template nor a file")
+    if path.suffix != ".json":
+        return path.read_text(encoding="utf-8"), {}
+    config = json.loads(path.read_text(encoding="utf-8"))
+    template = config.get("chat_template")
+    if isinstance(template, list):
+        named = {t.get("name"): t.get("template") for t in template if isinstance(t, dict)}
+        template = named.get("tool_use") if tools and "tool_use" in named else named.get("default")
+    if not isinstance(template, str):
+        raise ToolettaError(f"{source}: no chat_template found")
+    tokens = {k: _token(config.get(k)) for k in ("bos_token", "eos_token")}
+    return template, {k: v for k, v in tokens.items() if v}
+
+
+def _token(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping) and isinstance(value.get("content"), str):
+        return str(value["content"])
+    return ""
+
+
+def to_template_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """Messages as chat templates receive them (transformers' convention): ``content`` as
+    given, ``tool_calls`` with dict arguments, ``reasoning_content`` when there is reasoning."""
+    out: list[dict[str, Any]] = []
+    for m in messages:
+        item: dict[str, Any] = {"role": m.role, "content": m.content}
+        if m.reasoning:
+            item["reasoning_content"] = m.reasoning
+        if m.tool_calls:
+            item["tool_calls"] = [
+                {
+                    **({"id": c.id} if c.id is not None else {}),
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": c.arguments},
+                }
+                for c in m.tool_calls
+            ]
+        if m.tool_call_id is not None:
+            item["tool_call_id"] = m.tool_call_id
+        if m.name is not None:
+            item["name"] = m.name
+        item.update(m.extra)
+        out.append(item)
+    return out
+
+
+def _tojson(
+    value: Any,
+    ensure_ascii: bool = False,
+    indent: int | None = None,
+    separators: tuple[str, str] | None = None,
+    sort_keys: bool = False,
+) -> str:
+    return json.dumps(
+        value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys
+    )
+
+
+def _raise_exception(message: str) -> None:
+    raise RenderError(f"the chat template refused the conversation: {message}")
+
+
+def _strftime_now(fmt: str) -> str:
+    return datetime.now().strftime(fmt)
+
+
+@lru_cache(maxsize=16)
+def _compile(template: str) -> Any:
+    try:
+        import jinja2
+        from jinja2 import nodes
+        from jinja2.ext import Extension
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+    except ImportError:  # pragma: no cover - exercised without the extra
+        raise ToolettaError(_MISSING) from None
+
+    class _Generation(Extension):
+        """``{% generation %}...{% endgeneration %}``: renders its body."""
+
+        tags = {"generation"}  # noqa: RUF012 - jinja2's declared API
+
+        def parse(self, parser: Any) -> Any:
+            lineno = next(parser.stream).lineno
+            body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
+            return nodes.Scope(body, lineno=lineno)
+
+    env = ImmutableSandboxedEnvironment(
+        trim_blocks=True,
+        lstrip_blocks=True,
+        extensions=[_Generation, jinja2.ext.loopcontrols],
+    )
+    env.filters["tojson"] = _tojson
+    env.globals["raise_exception"] = _raise_exception
+    env.globals["strftime_now"] = _strftime_now
+    try:
+        return env.from_string(template)
+    except jinja2.TemplateError as exc:
+        raise ToolettaError(f"the chat template does not compile: {exc}") from None
+
+
+def render_jinja(
+    template: str,
+    messages: Sequence[Message],
+    *,
+    tools: Sequence[Mapping[str, Any]] | None = None,
+    add_generation_prompt: bool = False,
+    tokens: Mapping[str, str] | None = None,
+    **options: Any,
+) -> str:
+    """Render ``template`` for ``messages`` as transformers' ``apply_chat_template`` would
+    (``tokenize=False``). ``tokens`` are the special tokens the template reads
+    (``bos_token``...); ``options`` the template's switches."""
+    compiled = _compile(template)
+    variables: dict[str, Any] = {"bos_token": "", "eos_token": "", **(tokens or {}), **options}
+    try:
+        return str(
+            compiled.render(
+                messages=to_template_messages(messages),
+                tools=list(tools) if tools else None,
+                add_generation_prompt=add_generation_prompt,
+                **variables,
+            )
+        )
+    except ToolettaError:
+        raise
+    except Exception as exc:
+        raise RenderError(f"the chat template failed: {type(exc).__name__}: {exc}") from None

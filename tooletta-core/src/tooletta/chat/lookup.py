@@ -1,0 +1,68 @@
+"""Which chat format a model id or a dialect name stands for."""
+
+from __future__ import annotations
+
+import fnmatch
+from typing import Any
+
+from ..errors import ToolettaError, UnknownDialectError
+from ..registry import normalize_name
+from .format import ChatFormat
+
+__all__ = ["chat_formats_of", "resolve_format"]
+
+
+def chat_formats_of(dialect: Any) -> tuple[ChatFormat, ...]:
+    """The chat formats a dialect object declares (its ``chat_formats``), first the default."""
+    formats = getattr(dialect, "chat_formats", ())
+    return tuple(f() if isinstance(f, type) else f for f in formats)
+
+
+def _pattern_score(model: str, patterns: tuple[str, ...]) -> int:
+    low = model.lower()
+    best = -1
+    for pattern in patterns:
+        pat = pattern.lower()
+        if fnmatch.fnmatchcase(low, pat) or fnmatch.fnmatchcase(low.rsplit("/", 1)[-1], pat):
+            best = max(best, len(pat))
+    return best
+
+
+def resolve_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any]:
+    """The chat format and the dialect object for ``model`` (an HF model id) or ``dialect``
+    (a dialect name or alias, or a chat format's name).
+
+    With a model id, the dialect is :func:`~tooletta.dialect_for_model`'s answer (unless
+    ``dialect`` is given) and, among its formats, the one whose ``models`` patterns match
+    best. With a name only, a format of that name, else the dialect's first (default) format.
+    Raises :class:`~tooletta.UnknownDialectError` or :class:`~tooletta.ToolettaError` when
+    nothing fits (the message says to pass ``chat_template=``).
+    """
+    from ..api import dialect_for_model, get_dialect
+
+    name = dialect
+    if name is None:
+        if model is None:
+            raise ToolettaError("give model= or dialect= (or chat_template=)")
+        name = dialect_for_model(model)
+        if name is None:
+            raise UnknownDialectError(
+                f"no installed dialect knows the model {model!r}; pass dialect= or chat_template="
+            )
+    obj = get_dialect(name)
+    formats = chat_formats_of(obj)
+    if not formats:
+        raise ToolettaError(
+            f"dialect {obj.info.name!r} declares no chat format yet; pass chat_template= "
+            "(the model's Jinja template) to render its conversations"
+        )
+    if model is not None:
+        scored = [(_pattern_score(model, f.models), i) for i, f in enumerate(formats)]
+        score, index = max(scored, key=lambda s: (s[0], -s[1]))
+        if score >= 0:
+            return formats[index], obj
+    wanted = normalize_name(name)
+    for fmt in formats:
+        if normalize_name(fmt.name) == wanted:
+            return fmt, obj
+    return formats[0], obj

@@ -1,0 +1,82 @@
+"""Messages and tools as a conversation renderer reads them, from any accepted shape."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import msgspec
+
+from ..errors import RenderError
+from ..ir import Message
+
+__all__ = ["read_conversation", "read_tool_definitions", "text_of"]
+
+
+def text_of(content: Any) -> str:
+    """The visible text of a message's content: a string, or the text parts of a list
+    (``{"type": "text", "text": ...}`` parts and plain strings), joined; ``None`` is empty."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for item in content:
+            if isinstance(item, str):
+                parts.append(item)
+            elif isinstance(item, Mapping) and item.get("type") in ("text", "input_text"):
+                parts.append(str(item.get("text", "")))
+        return "".join(parts)
+    raise RenderError(f"message content must be text or a list, not {type(content).__name__}")
+
+
+def read_conversation(messages: Iterable[Any]) -> list[Message]:
+    """``messages`` as :class:`~tooletta.Message` objects.
+
+    Accepts ``Message`` objects and every chat shape :func:`tooletta.interop.read_messages`
+    reads (OpenAI / Hugging Face / tinker dicts, Anthropic messages, Responses items, SDK
+    objects). A ``reasoning_content`` (or ``reasoning``) key becomes :attr:`Message.reasoning`.
+    Raises :class:`~tooletta.RenderError` naming the message that cannot be read.
+    """
+    from ..interop.read import read_messages
+
+    if isinstance(messages, (str, bytes, Mapping)):
+        raise RenderError("messages must be a list of messages")
+    try:
+        read = read_messages(messages)
+    except ValueError as exc:
+        raise RenderError(str(exc)) from None
+    return [_lift_reasoning(m) for m in read]
+
+
+def _lift_reasoning(message: Message) -> Message:
+    if message.reasoning or not message.extra:
+        return message
+    for key in ("reasoning_content", "reasoning"):
+        value = message.extra.get(key)
+        if isinstance(value, str):
+            extra = {k: v for k, v in message.extra.items() if k != key}
+            return msgspec.structs.replace(message, reasoning=value, extra=extra)
+    return message
+
+
+def read_tool_definitions(tools: Iterable[Any] | None) -> list[dict[str, Any]]:
+    """Tool definitions in the OpenAI Chat shape ``{"type": "function", "function": {...}}``,
+    the form chat templates receive. Definitions already in that shape are kept as given (a
+    template writes them key by key, in their order); other shapes (flat Responses-style,
+    Anthropic, tinker) are converted."""
+    if not tools:
+        return []
+    from ..interop.tools import to_openai_tools
+
+    out: list[dict[str, Any]] = []
+    for tool in tools:
+        if isinstance(tool, Mapping) and isinstance(tool.get("function"), Mapping):
+            out.append(dict(tool))
+            continue
+        try:
+            out.extend(to_openai_tools([tool]))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise RenderError(f"bad tool definition: {exc}") from None
+    return out

@@ -1,0 +1,161 @@
+"""Read a rendered conversation back into messages, from the same :class:`ChatFormat`.
+
+The parser is the renderer's inverse, driven by the same declaration: it finds each turn by
+its role header, reads its body up to the footer (or, for formats without footers, up to the
+next header), hands assistant bodies to the dialect's parser and tool-result turns to the
+format's wrapping rules. Tool results take the name and id of the call they answer (by
+order), since most templates write neither.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import ParseError
+from ..ir import Message, ToolCall
+from .format import ChatFormat, Conversation
+
+__all__ = ["parse_format"]
+
+
+def parse_format(
+    fmt: ChatFormat, dialect: Any, text: str, tools: Sequence[Mapping[str, Any]]
+) -> list[Message]:
+    """Read ``text`` (as :func:`render_format` writes it) into messages."""
+    reader = _ConversationReader(fmt, dialect, text, tools)
+    return reader.read()
+
+
+class _ConversationReader:
+    def __init__(
+        self, fmt: ChatFormat, dialect: Any, text: str, tools: Sequence[Mapping[str, Any]]
+    ) -> None:
+        self.fmt = fmt
+        self.dialect = dialect
+        self.text = text
+        self.tools = tools
+        self.pos = 0
+        self.messages: list[Message] = []
+        self.pending: list[ToolCall] = []
+        ctx = Conversation([], tools, dict(fmt.options), dialect)
+        self.prompt = fmt.generation_prompt(ctx)
+        self.ending = fmt.after_conversation(ctx)
+        self.signatures = sorted(
+            ((self._signature(role), role) for role in fmt.turns), key=lambda s: -len(s[0])
+        )
+
+    def _signature(self, role: str) -> str:
+        header = self.fmt.turns[role].header
+        return header + self.fmt.result_wrap[0] if role == "tool" else header
+
+    def error(self, message: str) -> ParseError:
+        return ParseError(f"{self.fmt.name} conversation: {message}", position=self.pos)
+
+    def read(self) -> list[Message]:
+        fmt, text = self.fmt, self.text
+        if fmt.bos and text.startswith(fmt.bos):
+            self.pos = len(fmt.bos)
+        self._read_system()
+        while self.pos < len(text):
+            rest = text[self.pos :]
+            if rest in (self.prompt, self.ending):
+                break
+            role = self._role_here()
+            if role is None:
+                raise self.error("no turn header here")
+            self.pos += len(fmt.turns[role].header)
+            if role == "assistant":
+                self._read_assistant()
+            elif role == "tool":
+                self._read_results()
+            else:
+                body = self._body(fmt.turns[role].footer)
+                self.messages.append(Message(role=role, content=fmt.parse_user(body)))
+        return self.messages
+
+    def _role_here(self) -> str | None:
+        for signature, role in self.signatures:
+            if signature and self.text.startswith(signature, self.pos):
+                return role
+        return None
+
+    def _next_header(self) -> int:
+        found = [self.text.find(s, self.pos) for s, _ in self.signatures if s]
+        hits = [f for f in found if f >= 0]
+        return min(hits) if hits else len(self.text)
+
+    def _body(self, footer: str) -> str:
+        """The text up to ``footer`` (consumed), or up to the next header without one."""
+        if not footer:
+            end = self._next_header()
+            body = self.text[self.pos : end]
+            self.pos = end
+            return body
+        end = self.text.find(footer, self.pos)
+        if end < 0:
+            raise self.error(f"turn never ends (no {footer!r})")
+        body = self.text[self.pos : end]
+        self.pos = end + len(footer)
+        return body
+
+    def _read_system(self) -> None:
+        turn = self.fmt.turns.get("system")
+        if turn is None or not turn.header or not self.text.startswith(turn.header, self.pos):
+            return
+        self.pos += len(turn.header)
+        content = self.fmt.parse_system(self._body(turn.footer))
+        if content is not None:
+            self.messages.append(Message(role="system", content=content))
+
+    def _read_assistant(self) -> None:
+        fmt = self.fmt
+        footer = fmt.turns["assistant"].footer
+        start = self.pos
+        body = self._body(fmt.end_of_turn)
+        if fmt.end_of_turn and self.text.startswith(footer[len(fmt.end_of_turn) :], self.pos):
+            self.pos += len(footer) - len(fmt.end_of_turn)
+        result = self.dialect.parse(body, tools=self.tools or None)
+        if result.unparsed:
+            bad = result.unparsed[0]
+            raise ParseError(bad.error, dialect=result.dialect, position=start + bad.offset)
+        self.pending = list(result.calls)
+        self.messages.append(
+            Message(
+                role="assistant",
+                content=result.content,
+                tool_calls=list(result.calls),
+                reasoning=result.reasoning,
+            )
+        )
+
+    def _read_results(self) -> None:
+        fmt = self.fmt
+        before, after = fmt.result_wrap
+        footer = fmt.turns["tool"].footer
+        while True:
+            if before:
+                if not self.text.startswith(before, self.pos):
+                    raise self.error(f"expected {before!r}")
+                self.pos += len(before)
+            content = self._body(after) if after else self._body(footer)
+            self._result(content)
+            if not fmt.group_results or not after:
+                break
+            if not before or not self.text.startswith(before, self.pos):
+                break
+        if after and footer:
+            if not self.text.startswith(footer, self.pos):
+                raise self.error(f"expected {footer!r}")
+            self.pos += len(footer)
+
+    def _result(self, content: str) -> None:
+        call = self.pending.pop(0) if self.pending else None
+        self.messages.append(
+            Message(
+                role="tool",
+                content=content,
+                name=call.name if call else None,
+                tool_call_id=call.id if call else None,
+            )
+        )

@@ -1,0 +1,143 @@
+"""Render a conversation from a :class:`~tooletta.chat.ChatFormat` declaration, with spans.
+
+The renderer writes the text piece by piece and records, for every piece, which message it
+belongs to and whether the model generates it (an assistant turn's body and its end-of-turn
+token). :mod:`tooletta.training` turns those segments into token ids and loss weights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import RenderError
+from ..ir import Message
+from .format import ChatFormat, Conversation
+from .messages import text_of
+
+__all__ = ["RenderedConversation", "Segment", "render_format"]
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A piece of rendered text: ``text[start:end]``, the index of the message it belongs to
+    (``None`` for template text outside any message: the start, the tool declarations of a
+    conversation without a system message, the generation prompt) and whether the model
+    generates it (``generated``: an assistant turn's body and end-of-turn token)."""
+
+    start: int
+    end: int
+    message: int | None
+    generated: bool
+
+
+@dataclass
+class RenderedConversation:
+    """A rendered conversation: its ``text``, the ``segments`` it is made of, and the
+    ``messages`` it was rendered from (as :class:`~tooletta.Message` objects)."""
+
+    text: str
+    segments: list[Segment]
+    messages: list[Message]
+    format: str = ""
+
+    def span(self, index: int) -> tuple[int, int]:
+        """The character span ``(start, end)`` of message ``index`` (header and footer
+        included); ``(-1, -1)`` when the template wrote nothing of it."""
+        starts = [s.start for s in self.segments if s.message == index]
+        ends = [s.end for s in self.segments if s.message == index]
+        return (min(starts), max(ends)) if starts else (-1, -1)
+
+    def generated_spans(self) -> list[tuple[int, tuple[int, int]]]:
+        """``(message index, (start, end))`` of each assistant turn's generated text, in order
+        (its body and end-of-turn token, which are contiguous)."""
+        out: list[tuple[int, tuple[int, int]]] = []
+        for seg in self.segments:
+            if not seg.generated or seg.start == seg.end:
+                continue
+            if out and out[-1][0] == seg.message and out[-1][1][1] == seg.start:
+                out[-1] = (out[-1][0], (out[-1][1][0], seg.end))
+            elif seg.message is not None:
+                out.append((seg.message, (seg.start, seg.end)))
+        return out
+
+
+@dataclass
+class _Writer:
+    parts: list[str] = field(default_factory=list)
+    segments: list[Segment] = field(default_factory=list)
+    size: int = 0
+
+    def add(self, text: str, message: int | None, generated: bool = False) -> None:
+        if not text:
+            return
+        self.parts.append(text)
+        self.segments.append(Segment(self.size, self.size + len(text), message, generated))
+        self.size += len(text)
+
+
+def render_format(
+    fmt: ChatFormat,
+    dialect: Any,
+    messages: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]],
+    add_generation_prompt: bool,
+    options: Mapping[str, Any],
+) -> RenderedConversation:
+    """Render ``messages`` as the template declared by ``fmt`` writes them."""
+    ctx = Conversation(messages, tools, {**fmt.options, **options}, dialect)
+    out = _Writer()
+    out.add(fmt.bos, None)
+    first = 0
+    system: str | None = None
+    if messages and messages[0].role in fmt.system_roles:
+        system, first = text_of(messages[0].content), 1
+    body = fmt.system_text(system, ctx)
+    if body is not None:
+        turn = _turn(fmt, "system")
+        owner = 0 if first else None
+        out.add(turn.header, owner)
+        out.add(body, owner)
+        out.add(turn.footer, owner)
+    for index in range(first, len(messages)):
+        _render_message(fmt, ctx, index, out)
+    if add_generation_prompt:
+        out.add(fmt.generation_prompt(ctx), None)
+    else:
+        out.add(fmt.after_conversation(ctx), None)
+    return RenderedConversation("".join(out.parts), out.segments, list(messages), fmt.name)
+
+
+def _turn(fmt: ChatFormat, role: str) -> Any:
+    turn = fmt.turns.get(role)
+    if turn is None:
+        raise RenderError(f"the {fmt.name} chat format has no {role!r} turn")
+    return turn
+
+
+def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer) -> None:
+    message = ctx.messages[index]
+    role = message.role
+    if role == "assistant":
+        turn = _turn(fmt, "assistant")
+        out.add(turn.header, index)
+        out.add(fmt.assistant_text(index, ctx), index, generated=True)
+        end = fmt.end_of_turn
+        if not turn.footer.startswith(end):
+            raise RenderError(f"{fmt.name}: the assistant footer must start with end_of_turn")
+        out.add(end, index, generated=True)
+        out.add(turn.footer[len(end) :], index)
+    elif role == "tool":
+        turn = _turn(fmt, "tool")
+        grouped = fmt.group_results
+        messages = ctx.messages
+        if not (grouped and index > 0 and messages[index - 1].role == "tool"):
+            out.add(turn.header, index)
+        before, after = fmt.result_wrap
+        out.add(before + fmt.result_text(index, ctx) + after, index)
+        if not (grouped and index + 1 < len(messages) and messages[index + 1].role == "tool"):
+            out.add(turn.footer, index)
+    else:
+        turn = _turn(fmt, role)
+        out.add(turn.header + fmt.user_text(index, ctx) + turn.footer, index)

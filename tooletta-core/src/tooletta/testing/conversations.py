@@ -1,0 +1,291 @@
+"""Conversation laws: a chat format renders what the model's own template renders, byte for
+byte, and parses back what it rendered.
+
+Use it from a plugin's tests with the model's template vendored as a fixture::
+
+    class TestQwen3Chat(ConversationTests):
+        model = "Qwen/Qwen3-8B"
+        template = Path(__file__).parent / "templates" / "Qwen3.jinja"
+
+The sample conversations cover a system message or none, tool declarations, reasoning, two
+calls in one turn, tool results, a second user turn, non-ASCII text and JSON escapes. Where a
+model's template raises on a valid conversation or loses data, the format does what a correct
+template would: list those conversations in ``differences`` (name -> reason), and document
+them in the family's docs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import msgspec
+
+from .. import api
+from ..chat.api import render_spans
+from ..chat.jinja import render_jinja
+from ..chat.lookup import resolve_format
+from ..chat.messages import read_conversation, read_tool_definitions, text_of
+from ..ir import Message, ToolCall
+
+__all__ = [
+    "SAMPLE_TOOLS",
+    "ConversationTests",
+    "check_conversation_round_trip",
+    "check_matches_template",
+    "sample_conversations",
+]
+
+SAMPLE_TOOLS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "Current weather for a city.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "city": {"type": "string", "description": "City name"},
+                    "days": {"type": "integer"},
+                },
+                "required": ["city"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "get_time",
+            "description": "Local time in a timezone.",
+            "parameters": {
+                "type": "object",
+                "properties": {"tz": {"type": "string"}},
+                "required": ["tz"],
+            },
+        },
+    },
+]
+"""Two tool definitions (OpenAI Chat shape) the sample conversations call."""
+
+
+def _call(name: str, arguments: dict[str, Any], call_id: str | None) -> ToolCall:
+    return ToolCall(name, arguments, call_id)
+
+
+def sample_conversations(*, ids: bool = False) -> dict[str, tuple[list[Message], bool]]:
+    """Named sample conversations: ``name -> (messages, uses_tools)``. ``ids=True`` gives
+    calls ids (``call_1``...) and results the matching ``tool_call_id``."""
+
+    def cid(n: int) -> str | None:
+        return f"call_{n}" if ids else None
+
+    weather = _call("get_weather", {"city": "Paris", "days": 2}, cid(1))
+    time = _call("get_time", {"tz": "Europe/Paris"}, cid(2))
+    tokyo = _call("get_weather", {"city": "東京"}, cid(3))
+    system = Message("system", "You are a helpful assistant.")
+    ask = Message("user", "What's the weather in Paris, and the time there?")
+    results = [
+        Message("tool", '{"temp": 18, "sky": "clear"}', tool_call_id=cid(1), name="get_weather"),
+        Message("tool", "14:05", tool_call_id=cid(2), name="get_time"),
+    ]
+    answer = Message("assistant", "It is 18 °C and clear in Paris; the time is 14:05.")
+    calls_turn = Message("assistant", "Let me check both.", tool_calls=[weather, time])
+    thinking_calls = Message(
+        "assistant",
+        "",
+        tool_calls=[weather, time],
+        reasoning="The user wants weather and time; call both tools.",
+    )
+    follow = Message("user", 'And in Tokyo? Reply with "quotes" \\ and a newline\nplease.')
+    tokyo_turn = Message("assistant", "", tool_calls=[tokyo])
+    tokyo_result = Message("tool", '{"temp": 22}', tool_call_id=cid(3), name="get_weather")
+    tokyo_answer = Message(
+        "assistant", "東京: 22 °C.", reasoning="One more call was needed; now answer."
+    )
+    return {
+        "plain": ([Message("user", "Hello!"), Message("assistant", "Hi! How can I help?")], False),
+        "system_plain": (
+            [system, Message("user", "Hello!"), Message("assistant", "Hi there.")],
+            False,
+        ),
+        "tools_two_calls": ([system, ask, calls_turn, *results, answer], True),
+        "tools_no_system": ([ask, calls_turn, *results, answer], True),
+        "reasoning_multi_turn": (
+            [
+                system,
+                ask,
+                thinking_calls,
+                *results,
+                answer,
+                follow,
+                tokyo_turn,
+                tokyo_result,
+                tokyo_answer,
+            ],
+            True,
+        ),
+        "pending_call": ([ask, calls_turn], True),
+    }
+
+
+def _comparable(messages: Sequence[Message]) -> list[Message]:
+    return [
+        Message(
+            role=m.role,
+            content=text_of(m.content),
+            tool_calls=[ToolCall(c.name, c.arguments, c.id) for c in m.tool_calls],
+            reasoning=m.reasoning,
+        )
+        for m in messages
+    ]
+
+
+def check_matches_template(
+    template: str,
+    messages: Sequence[Any],
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    tools: Sequence[Any] | None = None,
+    tokens: Mapping[str, str] | None = None,
+    add_generation_prompt: bool = False,
+    **options: Any,
+) -> None:
+    """``render_conversation`` equals the Jinja ``template`` rendered with Hugging Face's
+    semantics, byte for byte (the assertion shows where they part)."""
+    native = api.render_conversation(
+        messages,
+        model=model,
+        dialect=dialect,
+        tools=tools,
+        add_generation_prompt=add_generation_prompt,
+        **options,
+    )
+    expected = render_jinja(
+        template,
+        read_conversation(messages),
+        tools=read_tool_definitions(tools),
+        add_generation_prompt=add_generation_prompt,
+        tokens=tokens,
+        **options,
+    )
+    if native != expected:
+        at = next(
+            (i for i, (a, b) in enumerate(zip(native, expected)) if a != b),
+            min(len(native), len(expected)),
+        )
+        raise AssertionError(
+            f"differs from the template at {at}:\n"
+            f"  native:   {native[max(0, at - 60) : at + 60]!r}\n"
+            f"  template: {expected[max(0, at - 60) : at + 60]!r}"
+        )
+
+
+def check_conversation_round_trip(
+    messages: Sequence[Any],
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    tools: Sequence[Any] | None = None,
+    **options: Any,
+) -> None:
+    """``parse_conversation(render_conversation(m)) == m``, for what the format carries."""
+    fmt, _ = resolve_format(model, dialect)
+    read = read_conversation(messages)
+    text = render_spans(read, model=model, dialect=dialect, tools=tools, **options).text
+    back = api.parse_conversation(text, model=model, dialect=dialect, tools=tools)
+    want = _comparable(fmt.expressible(read))
+    got = _comparable(back)
+    assert got == want, f"round trip lost data:\n  got:  {got}\n  want: {want}"
+
+
+class ConversationTests:
+    """Conversation laws for one chat format, checked against the model's own template.
+
+    Set ``model`` (an HF model id the format answers to) or ``dialect``, and ``template`` (the
+    vendored template's path). ``tokens`` are the special tokens the template reads
+    (``bos_token``...), ``options`` template switches to test with (each dict is one run),
+    ``ids`` whether the format carries call ids, ``differences`` the sample conversations on
+    which the template itself is wrong (name -> why), checked for round trip only.
+    """
+
+    model: ClassVar[str | None] = None
+    dialect: ClassVar[str | None] = None
+    template: ClassVar[Path]
+    tokens: ClassVar[Mapping[str, str]] = {}
+    options: ClassVar[Sequence[Mapping[str, Any]]] = ({},)
+    ids: ClassVar[bool] = False
+    differences: ClassVar[Mapping[str, str]] = {}
+
+    def _template(self) -> str:
+        return self.template.read_text(encoding="utf-8")
+
+    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
+        return sample_conversations(ids=self.ids)
+
+    def test_matches_template(self) -> None:
+        """Every sample conversation (with and without a generation prompt, each options
+        set) renders exactly as the template does."""
+        template = self._template()
+        for name, (messages, uses_tools) in self._cases().items():
+            if name in self.differences:
+                continue
+            for opts in self.options:
+                for prompt in (False, True):
+                    try:
+                        check_matches_template(
+                            template,
+                            messages,
+                            model=self.model,
+                            dialect=self.dialect,
+                            tools=SAMPLE_TOOLS if uses_tools else None,
+                            tokens=self.tokens,
+                            add_generation_prompt=prompt,
+                            **opts,
+                        )
+                    except AssertionError as exc:
+                        raise AssertionError(f"{name} {opts} prompt={prompt}: {exc}") from None
+
+    def test_round_trip(self) -> None:
+        """``parse_conversation(render_conversation(m))`` gives ``m`` back (what it carries)."""
+        for name, (messages, uses_tools) in self._cases().items():
+            try:
+                check_conversation_round_trip(
+                    messages,
+                    model=self.model,
+                    dialect=self.dialect,
+                    tools=SAMPLE_TOOLS if uses_tools else None,
+                )
+            except AssertionError as exc:
+                raise AssertionError(f"{name}: {exc}") from None
+
+    def test_render_model_turn(self) -> None:
+        """``render(calls, model=..., content=..., reasoning=...)`` is the text the template
+        writes for a final assistant turn, between the generation prompt and end of turn."""
+        if self.model is None:
+            return
+        fmt, _ = resolve_format(self.model, self.dialect)
+        for name, (messages, uses_tools) in self._cases().items():
+            last = messages[-1]
+            if last.role != "assistant" or name in self.differences:
+                continue
+            tools = SAMPLE_TOOLS if uses_tools else None
+            spans = render_spans(messages, model=self.model, dialect=self.dialect, tools=tools)
+            start, end = spans.generated_spans()[-1][1]
+            turn = spans.text[start:end]
+            if fmt.end_of_turn and turn.endswith(fmt.end_of_turn):
+                turn = turn[: -len(fmt.end_of_turn)]
+            got = api.render(
+                last.tool_calls,
+                self.dialect,
+                model=self.model,
+                content=text_of(last.content),
+                reasoning=last.reasoning,
+            )
+            assert got == turn, f"{name}: {got!r} != {turn!r}"
+
+
+def replace(message: Message, **changes: Any) -> Message:
+    """A copy of ``message`` with ``changes`` (for building conversations in tests)."""
+    return msgspec.structs.replace(message, **changes)
