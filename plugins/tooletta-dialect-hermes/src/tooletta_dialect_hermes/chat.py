@@ -62,6 +62,16 @@ class Qwen3Chat(ChatFormat):
         tool=Turn(f"{_IM_START}user", f"{_IM_END}\n"),
     )
     end_of_turn = _IM_END
+    special_tokens = (
+        _IM_START,
+        _IM_END,
+        "<think>",
+        "</think>",
+        "<tool_call>",
+        "</tool_call>",
+        "<tool_response>",
+        "</tool_response>",
+    )
     reasoning = Reasoning(
         "<think>\n", "\n</think>\n\n", strip="\n", keep="after_last_user", empty="last"
     )

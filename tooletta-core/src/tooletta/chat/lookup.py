@@ -49,7 +49,12 @@ def resolve_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, 
             raise UnknownDialectError(
                 f"no installed dialect knows the model {model!r}; pass dialect= or chat_template="
             )
-    obj = get_dialect(name)
+    try:
+        obj = get_dialect(name)
+    except UnknownDialectError:
+        if model is not None:
+            raise
+        return _format_named(name)
     formats = chat_formats_of(obj)
     if not formats:
         raise ToolettaError(
@@ -66,3 +71,15 @@ def resolve_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, 
         if normalize_name(fmt.name) == wanted:
             return fmt, obj
     return formats[0], obj
+
+
+def _format_named(name: str) -> tuple[ChatFormat, Any]:
+    """A chat format found by its own name among every installed dialect's formats."""
+    from ..plugins import get_registry
+
+    wanted = normalize_name(name)
+    for entry in get_registry().ordered():
+        for fmt in chat_formats_of(entry.dialect):
+            if normalize_name(fmt.name) == wanted:
+                return fmt, entry.dialect
+    raise UnknownDialectError(f"no dialect or chat format is named {name!r}")

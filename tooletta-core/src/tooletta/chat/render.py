@@ -30,6 +30,8 @@ class Segment:
     end: int
     message: int | None
     generated: bool
+    reasoning: bool = False
+    """The segment is an assistant turn's reasoning block (part of its generated text)."""
 
 
 @dataclass
@@ -69,12 +71,15 @@ class _Writer:
     segments: list[Segment] = field(default_factory=list)
     size: int = 0
 
-    def add(self, text: str, message: int | None, generated: bool = False) -> None:
+    def add(
+        self, text: str, message: int | None, generated: bool = False, reasoning: bool = False
+    ) -> None:
         if not text:
             return
         self.parts.append(text)
-        self.segments.append(Segment(self.size, self.size + len(text), message, generated))
-        self.size += len(text)
+        end = self.size + len(text)
+        self.segments.append(Segment(self.size, end, message, generated, reasoning))
+        self.size = end
 
 
 def render_format(
@@ -116,13 +121,26 @@ def _turn(fmt: ChatFormat, role: str) -> Any:
     return turn
 
 
+def _reasoning_block(fmt: ChatFormat, ctx: Conversation, index: int) -> str:
+    """The reasoning block the turn at ``index`` starts with, when it has reasoning."""
+    message = ctx.messages[index]
+    if not message.reasoning or not fmt.keeps_reasoning(index, ctx.messages):
+        return ""
+    return fmt.reasoning_text(message.reasoning, True, index == len(ctx.messages) - 1)
+
+
 def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer) -> None:
     message = ctx.messages[index]
     role = message.role
     if role == "assistant":
         turn = _turn(fmt, "assistant")
         out.add(turn.header, index)
-        out.add(fmt.assistant_text(index, ctx), index, generated=True)
+        body = fmt.assistant_text(index, ctx)
+        block = _reasoning_block(fmt, ctx, index)
+        if block and body.startswith(block):
+            out.add(block, index, generated=True, reasoning=True)
+            body = body[len(block) :]
+        out.add(body, index, generated=True)
         end = fmt.end_of_turn
         if not turn.footer.startswith(end):
             raise RenderError(f"{fmt.name}: the assistant footer must start with end_of_turn")

@@ -1,0 +1,269 @@
+"""Token ids and loss weights for a conversation, in any model's chat format.
+
+How the ids are made. The conversation is rendered by its :class:`~tooletta.chat.ChatFormat`
+(:func:`tooletta.chat.render_spans`), which knows, character by character, which text the
+model generates: each assistant turn's body and its end-of-turn token. The text is cut at the
+start and the end of every generated run and each piece is encoded on its own, special tokens
+recognised. That is exactly how the ids arise at inference: the prompt, up to the generation
+prompt, is encoded as a whole, and the model then produces its turn token by token, ending
+with its end-of-turn token (one id). So a weight boundary never falls inside a token, and the
+trained ids are the ones the model would produce.
+
+Where the format allows, these ids equal encoding the whole text at once: every cut lies
+next to a special token or at a pre-tokenizer boundary (a newline before text). Where it
+does not — a BPE that would merge characters across the cut, e.g. a generation prompt ending
+in ``"\\n"`` and a turn starting with ``"\\n"`` — the ids follow inference, not the
+whole-text encoding, on purpose: training on a merge the model never sees at inference would
+teach it a token sequence it cannot produce. :func:`whole_text_agrees` tells the two apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, overload
+
+from ..chat.api import render_spans
+from ..chat.lookup import resolve_format
+from ..chat.messages import read_conversation
+from ..chat.render import RenderedConversation
+from ..errors import ToolettaError
+from ..ir import Message
+from .tokenizer import TokenizerAdapter
+
+__all__ = [
+    "TokenizedConversation",
+    "extension_holds",
+    "tokenize_conversation",
+    "tokenize_rendered",
+    "whole_text_agrees",
+]
+
+TrainOn = Literal["assistant", "last_assistant", "all"]
+Split = Literal["never", "auto", "per_turn"]
+
+
+@dataclass
+class TokenizedConversation:
+    """One training example.
+
+    ``input_ids`` and ``weights`` (1.0 for a trained token, a message's own ``weight`` when
+    it has one, 0.0 for the rest) have the same length; ``text`` is the rendered conversation
+    (``render_conversation``'s output) and ``input_ids`` decode back to it. ``spans`` holds the
+    character span ``(start, end)`` of every message (``(-1, -1)`` for a message the template
+    does not write); ``trained`` the indices of the messages whose turns carry weight.
+    ``extends`` tells whether the format has the extension property on this conversation
+    (each assistant turn's prompt is a prefix of the whole text).
+    """
+
+    input_ids: list[int]
+    weights: list[float]
+    text: str
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    trained: list[int] = field(default_factory=list)
+    extends: bool = True
+
+
+def _message_weight(message: Message) -> float:
+    extra = message.extra
+    if extra.get("trainable") is False:
+        return 0.0
+    weight = extra.get("weight")
+    if isinstance(weight, (int, float)) and not isinstance(weight, bool):
+        return float(weight)
+    return 1.0
+
+
+def tokenize_rendered(
+    rendered: RenderedConversation,
+    tokenizer: Any,
+    trained: Iterable[int],
+    *,
+    train_on: TrainOn = "assistant",
+    train_reasoning: bool = True,
+    special_tokens: Iterable[str] = (),
+) -> TokenizedConversation:
+    """Ids and weights of an already rendered conversation; ``trained`` are the indices of
+    the assistant messages whose generated text carries weight (``train_on="all"`` weighs
+    every token 1.0). Each of ``special_tokens`` must be one id (else
+    :class:`~tooletta.training.TokenizerError`)."""
+    adapter = tokenizer if isinstance(tokenizer, TokenizerAdapter) else TokenizerAdapter(tokenizer)
+    for token in special_tokens:
+        adapter.single_id(token)
+    wanted = set(trained)
+    text = rendered.text
+    ids: list[int] = []
+    weights: list[float] = []
+    start, state = 0, (False, 0.0)
+    for seg in rendered.segments:
+        weight = 0.0
+        if seg.generated and seg.message in wanted and (train_reasoning or not seg.reasoning):
+            weight = _message_weight(rendered.messages[seg.message])
+        if (seg.generated, weight) != state:
+            _encode_piece(adapter, text[start : seg.start], state[1], train_on, ids, weights)
+            start, state = seg.start, (seg.generated, weight)
+    _encode_piece(adapter, text[start:], state[1], train_on, ids, weights)
+    spans = [rendered.span(i) for i in range(len(rendered.messages))]
+    return TokenizedConversation(ids, weights, text, spans, sorted(wanted))
+
+
+def _encode_piece(
+    adapter: TokenizerAdapter,
+    piece: str,
+    weight: float,
+    train_on: str,
+    ids: list[int],
+    weights: list[float],
+) -> None:
+    encoded = adapter.encode(piece)
+    ids.extend(encoded)
+    weights.extend([1.0 if train_on == "all" else weight] * len(encoded))
+
+
+def _special_tokens(fmt: Any) -> tuple[str, ...]:
+    tokens = tuple(fmt.special_tokens)
+    return (
+        tokens if not fmt.end_of_turn or fmt.end_of_turn in tokens else (*tokens, fmt.end_of_turn)
+    )
+
+
+def _assistant_indices(messages: Sequence[Message]) -> list[int]:
+    return [i for i, m in enumerate(messages) if m.role == "assistant"]
+
+
+def extension_holds(
+    messages: Iterable[Any],
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    tools: Iterable[Any] | None = None,
+    **options: Any,
+) -> bool:
+    """The extension property: for every assistant turn, the prompt the model saw
+    (the conversation before it, with the generation prompt) followed by the turn it generated
+    is a prefix of the whole rendered conversation. False for templates that rewrite history
+    (reasoning dropped from earlier turns, say)."""
+    read = read_conversation(messages)
+    tool_list = list(tools) if tools is not None else None
+    full = render_spans(read, model=model, dialect=dialect, tools=tool_list, **options).text
+    for i in _assistant_indices(read):
+        prompt = render_spans(
+            read[:i],
+            model=model,
+            dialect=dialect,
+            tools=tool_list,
+            add_generation_prompt=True,
+            **options,
+        ).text
+        turn = render_spans(read[: i + 1], model=model, dialect=dialect, tools=tool_list, **options)
+        generated = "".join(turn.text[s:e] for _, (s, e) in turn.generated_spans()[-1:])
+        if not full.startswith(prompt + generated):
+            return False
+    return True
+
+
+@overload
+def tokenize_conversation(
+    messages: Iterable[Any],
+    tokenizer: Any,
+    *,
+    model: str | None = ...,
+    dialect: str | None = ...,
+    tools: Iterable[Any] | None = ...,
+    train_on: TrainOn = ...,
+    split: Literal["never"] = ...,
+    train_reasoning: bool = ...,
+    **options: Any,
+) -> TokenizedConversation: ...
+
+
+@overload
+def tokenize_conversation(
+    messages: Iterable[Any],
+    tokenizer: Any,
+    *,
+    model: str | None = ...,
+    dialect: str | None = ...,
+    tools: Iterable[Any] | None = ...,
+    train_on: TrainOn = ...,
+    split: Literal["auto", "per_turn"],
+    train_reasoning: bool = ...,
+    **options: Any,
+) -> list[TokenizedConversation]: ...
+
+
+def tokenize_conversation(
+    messages: Iterable[Any],
+    tokenizer: Any,
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    tools: Iterable[Any] | None = None,
+    train_on: TrainOn = "assistant",
+    split: Split = "never",
+    train_reasoning: bool = True,
+    **options: Any,
+) -> TokenizedConversation | list[TokenizedConversation]:
+    """Token ids and loss weights for ``messages`` in a model's own chat format.
+
+    ``tokenizer``: a ``tokenizers.Tokenizer`` or a transformers tokenizer (duck-typed).
+    ``model`` (an HF model id) or ``dialect`` picks the chat format; ``tools`` and
+    ``options`` (``enable_thinking``...) as in :func:`tooletta.render_conversation`.
+    ``train_on``: ``"assistant"`` (every assistant turn's generated text, end-of-turn token
+    included), ``"last_assistant"`` (only the last) or ``"all"`` (every token). A message's
+    ``weight`` (tinker style, in its extra keys; ``trainable: false`` is 0) scales its turn.
+    ``train_reasoning=False`` leaves reasoning blocks untrained.
+
+    ``split``: ``"never"`` gives one example; ``"per_turn"`` one example per trained
+    assistant turn (the conversation up to that turn, only that turn trained), so no example
+    trains on history the template rewrote; ``"auto"`` splits only when the extension
+    property fails (:func:`extension_holds`). With ``"auto"`` or ``"per_turn"`` the result is
+    a list.
+    """
+    if train_on not in ("assistant", "last_assistant", "all"):
+        raise ToolettaError(f"train_on must be assistant, last_assistant or all: {train_on!r}")
+    if split not in ("never", "auto", "per_turn"):
+        raise ToolettaError(f"split must be never, auto or per_turn: {split!r}")
+    read = read_conversation(messages)
+    tool_list = list(tools) if tools is not None else None
+    fmt, _ = resolve_format(model, dialect)
+    adapter = TokenizerAdapter(tokenizer)
+    assistants = _assistant_indices(read)
+    targets = assistants[-1:] if train_on == "last_assistant" else assistants
+    extends = True
+    if split != "never":
+        extends = extension_holds(read, model=model, dialect=dialect, tools=tool_list, **options)
+    if split == "per_turn" or (split == "auto" and not extends):
+        examples = []
+        for i in targets:
+            rendered = render_spans(
+                read[: i + 1], model=model, dialect=dialect, tools=tool_list, **options
+            )
+            example = tokenize_rendered(
+                rendered,
+                adapter,
+                [i],
+                train_on=train_on,
+                train_reasoning=train_reasoning,
+                special_tokens=_special_tokens(fmt),
+            )
+            example.extends = extends
+            examples.append(example)
+        return examples
+    rendered = render_spans(read, model=model, dialect=dialect, tools=tool_list, **options)
+    example = tokenize_rendered(
+        rendered,
+        adapter,
+        targets,
+        train_on=train_on,
+        train_reasoning=train_reasoning,
+        special_tokens=_special_tokens(fmt),
+    )
+    example.extends = extends
+    return [example] if split == "auto" else example
+
+
+def whole_text_agrees(example: TokenizedConversation, tokenizer: Any) -> bool:
+    """Whether the example's ids equal encoding its whole text at once (see the module
+    docstring for when and why they may differ)."""
+    return TokenizerAdapter(tokenizer).encode(example.text) == example.input_ids

@@ -1,0 +1,57 @@
+"""One interface over the tokenizers users hold (duck-typed: core imports neither library).
+
+Accepted: a ``tokenizers.Tokenizer`` (``encode(text, add_special_tokens=...)`` returns an
+``Encoding`` with ``.ids``) and a transformers tokenizer (``encode(text,
+add_special_tokens=...)`` returns a list of ids). Text is always encoded without the
+tokenizer's own additions (no extra bos): the chat format writes its special tokens itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import ToolettaError
+
+__all__ = ["TokenizerAdapter", "TokenizerError"]
+
+
+class TokenizerError(ToolettaError):
+    """The tokenizer cannot encode the format as it must be (e.g. a special token is not one id)."""
+
+
+class TokenizerAdapter:
+    """``encode(text) -> list[int]`` and ``decode(ids) -> str`` for either kind of tokenizer."""
+
+    def __init__(self, tokenizer: Any) -> None:
+        if not hasattr(tokenizer, "encode") or not hasattr(tokenizer, "decode"):
+            raise TokenizerError(
+                "tokenizer must be a tokenizers.Tokenizer or a transformers tokenizer "
+                f"(with encode and decode), not {type(tokenizer).__name__}"
+            )
+        self.tokenizer = tokenizer
+        self._single: dict[str, int] = {}
+
+    def encode(self, text: str) -> list[int]:
+        """The ids of ``text``, special tokens written in it recognised, nothing added."""
+        if not text:
+            return []
+        out = self.tokenizer.encode(text, add_special_tokens=False)
+        ids = getattr(out, "ids", out)
+        return list(ids)
+
+    def decode(self, ids: Sequence[int]) -> str:
+        """The text of ``ids``, special tokens kept."""
+        return str(self.tokenizer.decode(list(ids), skip_special_tokens=False))
+
+    def single_id(self, token: str) -> int:
+        """The one id of a special token; :class:`TokenizerError` when it is not one token."""
+        if token not in self._single:
+            ids = self.encode(token)
+            if len(ids) != 1:
+                raise TokenizerError(
+                    f"the tokenizer encodes the format's token {token!r} as {len(ids)} ids; "
+                    "add it as a special token (the model's own tokenizer has it)"
+                )
+            self._single[token] = ids[0]
+        return self._single[token]
