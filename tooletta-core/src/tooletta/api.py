@@ -197,8 +197,10 @@ def render(
 
     ``calls`` are :class:`~tooletta.ToolCall` objects (OpenAI-shaped mappings are accepted
     too). With ``model=`` (a Hugging Face model id) the text is that model's own assistant
-    turn, byte for byte as its chat template writes the turn the model generates: the model
-    picks the dialect and its variant (``dialect`` may still name one). ``reasoning`` is
+    turn, byte for byte as its chat template writes it, from after the generation prompt (what
+    the model generates; a template whose generation prompt opens ``<think>`` leaves that out)
+    up to its end-of-turn token: the model picks the dialect and its variant (``dialect`` may
+    still name one). ``reasoning`` is
     written where the format puts it (:func:`supports_reasoning` tells whether it has a
     place; a dialect without one raises :class:`~tooletta.RenderError`).
 
@@ -231,11 +233,14 @@ def render(
 
 def _model_turn(fmt: Any, obj: Any, calls: list[ToolCall], content: str, reasoning: str) -> str:
     from .chat.format import Conversation
+    from .chat.render import prompt_tail
     from .ir import Message
 
     message = Message(role="assistant", content=content, tool_calls=calls, reasoning=reasoning)
     ctx = Conversation([message], [], dict(fmt.options), obj)
-    return str(fmt.turn_body(message, True, True, ctx))
+    body = str(fmt.turn_body(message, True, True, ctx))
+    tail = prompt_tail(fmt, ctx)
+    return body[len(tail) :] if tail and body.startswith(tail) else body
 
 
 def supports_reasoning(dialect: str) -> bool:

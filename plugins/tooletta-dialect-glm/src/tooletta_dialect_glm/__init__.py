@@ -23,9 +23,12 @@ request's tool schemas (no schema: JSON when valid, else the string). Reasoning 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
+
+import msgspec
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
+from tooletta.chat import ChatFormat
 from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
 from tooletta.toolkit.kvcall import (
     KvTags,
@@ -35,8 +38,9 @@ from tooletta.toolkit.kvcall import (
     render_key,
     render_value,
 )
+from tooletta_dialect_glm.chat import Glm46Chat, Glm47Chat, glm46_calls
 
-__all__ = ["Glm45Dialect", "register_dialects"]
+__all__ = ["Glm45Dialect", "Glm46Dialect", "register_dialects"]
 
 OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
@@ -75,11 +79,8 @@ class Glm45Dialect(ScannerDialect):
         priority=55,
         markers=(OPEN,),
         models=(
-            "zai-org/glm-4.5*",
-            "zai-org/glm-4.6*",
             "zai-org/glm-4.7*",
             "zai-org/glm-5*",
-            "thudm/glm-4.5*",
         ),
         description=(
             "GLM-4.5+: <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>, "
@@ -103,22 +104,60 @@ class Glm45Dialect(ScannerDialect):
         """``<tool_call>``, a bare name, then ``<arg_key>`` or ``</tool_call>``."""
         return _DETECT.search(text) is not None
 
+    reasoning_markup = ("<think>", "</think>")
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Glm47Chat(), Glm46Chat())
+
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The GLM-4.7+ compact form, calls written back to back."""
         out = []
-        for c in calls:
-            if not check_name(c.name):
-                raise RenderError(f"tool name {c.name!r} cannot be written", dialect=self.info.name)
+        for c in self.checked(calls):
             pairs = "".join(
-                f"{TAGS.key_open}{render_key(k, TAGS, self.info.name)}{TAGS.key_close}"
-                f"{TAGS.value_open}{render_value(v, TAGS, self.info.name)}{TAGS.value_close}"
+                f"{TAGS.key_open}{self.key(k)}{TAGS.key_close}"
+                f"{TAGS.value_open}{self.value(v)}{TAGS.value_close}"
                 for k, v in c.arguments.items()
             )
             out.append(f"{OPEN}{c.name}{pairs}{CLOSE}")
         return "".join(out)
 
+    def checked(self, calls: list[ToolCall]) -> list[ToolCall]:
+        """The calls, refused when a name cannot be written."""
+        for c in calls:
+            if not check_name(c.name):
+                raise RenderError(f"tool name {c.name!r} cannot be written", dialect=self.info.name)
+        return calls
+
+    def key(self, key: str) -> str:
+        """An argument name as written (refused when it would not read back)."""
+        return render_key(key, TAGS, self.info.name)
+
+    def value(self, value: Any) -> str:
+        """A value as written: strings verbatim, the rest as JSON."""
+        return render_value(value, TAGS, self.info.name)
+
+
+class Glm46Dialect(Glm45Dialect):
+    """GLM-4.5/4.6's spelling: a newline after the name and after every tag, each call
+    preceded by a newline (the 4.6 template's form). Parses like ``glm45``."""
+
+    info = msgspec.structs.replace(
+        Glm45Dialect.info,
+        name="glm46",
+        aliases=("glm4_6", "glm45_newline"),
+        markers=(),
+        models=("zai-org/glm-4.5*", "zai-org/glm-4.6*", "thudm/glm-4.5*"),
+        description="GLM-4.5/4.6 newline form of glm45 (variant, rendering only)",
+        source="zai-org/GLM-4.6 chat_template.jinja",
+        variant_of="glm45",
+    )
+    chat_formats = (Glm46Chat(),)
+
+    def render_calls(self, calls: list[ToolCall]) -> str:
+        """The GLM-4.5/4.6 newline form."""
+        return glm46_calls(self.checked(calls), self.key, self.value)
+
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the glm45 dialect."""
+    """Register the glm45 dialect and its glm46 variant."""
     register(Glm45Dialect())
+    register(Glm46Dialect())

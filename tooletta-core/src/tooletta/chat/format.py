@@ -116,6 +116,14 @@ class ChatFormat:
     """Consecutive tool results share one turn (one header, one footer)."""
     system_roles: ClassVar[frozenset[str]] = frozenset({"system"})
     """Roles read as the system message when first (``developer`` too for some formats)."""
+    merge_system: ClassVar[bool] = True
+    """The first system message goes into the opening system turn (with the tool
+    declarations); ``False``: every system message is a turn of its own, and the opening turn
+    (from :meth:`system_text`) holds only what the template writes there itself (GLM)."""
+    stop_tokens: ClassVar[tuple[str, ...]] = ()
+    """For formats without an end-of-turn token: the tokens the model generates to end its
+    turn, which the template writes as the start of the next turn (GLM's ``<|observation|>``
+    and ``<|user|>``). They count as the assistant turn's generated text."""
     options: ClassVar[Mapping[str, Any]] = {}
     """The template's switches and their defaults (``enable_thinking``, ``date_string``...)."""
 
@@ -190,6 +198,11 @@ class ChatFormat:
         block = self.reasoning_text(message.reasoning, kept, last)
         content = self.content_text(text_of(message.content), bool(block))
         return block + self.calls_text(ctx.dialect, message.tool_calls, content)
+
+    def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
+        """An assistant turn's body read back (a :class:`~tooletta.ParseResult`): the
+        dialect's ``parse`` by default."""
+        return dialect.parse(body, tools=list(tools) or None)
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """What ends the prompt so that the model writes the next assistant turn."""

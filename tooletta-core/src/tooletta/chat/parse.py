@@ -115,7 +115,7 @@ class _ConversationReader:
         body = self._body(fmt.end_of_turn)
         if fmt.end_of_turn and self.text.startswith(footer[len(fmt.end_of_turn) :], self.pos):
             self.pos += len(footer) - len(fmt.end_of_turn)
-        result = self.dialect.parse(body, tools=self.tools or None)
+        result = fmt.parse_turn(body, self.dialect, self.tools)
         if result.unparsed:
             bad = result.unparsed[0]
             raise ParseError(bad.error, dialect=result.dialect, position=start + bad.offset)

@@ -16,7 +16,7 @@ from ..ir import Message
 from .format import ChatFormat, Conversation
 from .messages import text_of
 
-__all__ = ["RenderedConversation", "Segment", "render_format"]
+__all__ = ["RenderedConversation", "Segment", "prompt_tail", "render_format"]
 
 
 @dataclass(frozen=True)
@@ -70,12 +70,24 @@ class _Writer:
     parts: list[str] = field(default_factory=list)
     segments: list[Segment] = field(default_factory=list)
     size: int = 0
+    stop_owner: int | None = None
+    """An assistant turn whose stop token starts the next text written (see
+    :attr:`ChatFormat.stop_tokens`)."""
+    stops: tuple[str, ...] = ()
 
     def add(
         self, text: str, message: int | None, generated: bool = False, reasoning: bool = False
     ) -> None:
         if not text:
             return
+        owner, self.stop_owner = self.stop_owner, None
+        if owner is not None:
+            stop = next((t for t in self.stops if text.startswith(t)), "")
+            if stop:
+                self.add(stop, owner, generated=True)
+                text = text[len(stop) :]
+                if not text:
+                    return
         self.parts.append(text)
         end = self.size + len(text)
         self.segments.append(Segment(self.size, end, message, generated, reasoning))
@@ -92,11 +104,11 @@ def render_format(
 ) -> RenderedConversation:
     """Render ``messages`` as the template declared by ``fmt`` writes them."""
     ctx = Conversation(messages, tools, {**fmt.options, **options}, dialect)
-    out = _Writer()
+    out = _Writer(stops=fmt.stop_tokens)
     out.add(fmt.bos, None)
     first = 0
     system: str | None = None
-    if messages and messages[0].role in fmt.system_roles:
+    if fmt.merge_system and messages and messages[0].role in fmt.system_roles:
         system, first = text_of(messages[0].content), 1
     body = fmt.system_text(system, ctx)
     if body is not None:
@@ -106,6 +118,8 @@ def render_format(
         out.add(body, owner)
         out.add(turn.footer, owner)
     for index in range(first, len(messages)):
+        if fmt.stop_tokens and index > 0 and messages[index - 1].role == "assistant":
+            out.stop_owner = index - 1
         _render_message(fmt, ctx, index, out)
     if add_generation_prompt:
         out.add(fmt.generation_prompt(ctx), None)
@@ -119,6 +133,15 @@ def _turn(fmt: ChatFormat, role: str) -> Any:
     if turn is None:
         raise RenderError(f"the {fmt.name} chat format has no {role!r} turn")
     return turn
+
+
+def prompt_tail(fmt: ChatFormat, ctx: Conversation) -> str:
+    """What the generation prompt writes after the assistant header (GLM-4.7's ``<think>``,
+    Qwen3's empty think block with thinking off): text of the turn the model does not
+    generate."""
+    header = fmt.turns["assistant"].header
+    prompt = fmt.generation_prompt(ctx)
+    return prompt[len(header) :] if prompt.startswith(header) else ""
 
 
 def _reasoning_block(fmt: ChatFormat, ctx: Conversation, index: int) -> str:
@@ -137,6 +160,11 @@ def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer
         out.add(turn.header, index)
         body = fmt.assistant_text(index, ctx)
         block = _reasoning_block(fmt, ctx, index)
+        tail = prompt_tail(fmt, ctx)
+        if tail and body.startswith(tail):
+            out.add(tail, index)  # the generation prompt wrote it: the model did not
+            body = body[len(tail) :]
+            block = block[len(tail) :] if block.startswith(tail) else ""
         if block and body.startswith(block):
             out.add(block, index, generated=True, reasoning=True)
             body = body[len(block) :]

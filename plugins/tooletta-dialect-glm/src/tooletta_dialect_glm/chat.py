@@ -1,0 +1,183 @@
+"""Conversation formats of GLM-4.5/4.6 and GLM-4.7 (their chat templates).
+
+Both (``zai-org/GLM-4.6`` and ``zai-org/GLM-4.7`` ``chat_template.jinja``; vendored for the
+tests from llama.cpp's ``models/templates/GLM-4.6.jinja`` and ``GLM-4.7-Flash.jinja``) start
+with ``[gMASK]<sop>``, declare tools in an opening ``<|system|>`` turn (the fixed instruction
+text below, one ``tojson`` line per tool), write every system message as a turn of its own,
+group tool results after one ``<|observation|>``, and have no end-of-turn token: the model ends
+its turn by generating the next role token (``<|observation|>`` after calls, else
+``<|user|>``), which counts as generated text. Reasoning is kept after the last user message
+only; other turns get an empty think block (4.6: ``\\n<think></think>``; 4.7: ``</think>``).
+The 4.7 generation prompt opens ``<think>`` itself, so the model generates from after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tooletta import Message, to_json
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles
+
+__all__ = ["Glm46Chat", "Glm47Chat"]
+
+_TOOLS_HEAD = (
+    "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+    "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n"
+)
+_TOOLS_TAIL_46 = (
+    "</tools>\n\nFor each function call, output the function name and arguments within the "
+    "following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n"
+    "<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n"
+    "<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>"
+)
+_TOOLS_TAIL_47 = (
+    "</tools>\n\nFor each function call, output the function name and arguments within the "
+    "following XML format:\n<tool_call>{function-name}<arg_key>{arg-key-1}</arg_key>"
+    "<arg_value>{arg-value-1}</arg_value><arg_key>{arg-key-2}</arg_key>"
+    "<arg_value>{arg-value-2}</arg_value>...</tool_call>"
+)
+_SPECIAL = (
+    "[gMASK]",
+    "<sop>",
+    "<|system|>",
+    "<|user|>",
+    "<|assistant|>",
+    "<|observation|>",
+    "<think>",
+    "</think>",
+    "<tool_call>",
+    "</tool_call>",
+    "<arg_key>",
+    "</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    "<tool_response>",
+    "</tool_response>",
+)
+
+
+class _GlmChat(ChatFormat):
+    """What GLM-4.6 and GLM-4.7 share."""
+
+    bos = "[gMASK]<sop>"
+    merge_system = False
+    stop_tokens = ("<|observation|>", "<|user|>")
+    special_tokens = _SPECIAL
+    group_results = True
+    tools_tail = ""
+    tools_lead = ""
+    options = defaults(enable_thinking=True)
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The tool declarations (system messages are turns of their own)."""
+        if not ctx.tools:
+            return None
+        tools = "".join(to_json(t) + "\n" for t in ctx.tools)
+        return self.tools_lead + _TOOLS_HEAD + tools + self.tools_tail
+
+    def parse_system(self, body: str) -> str | None:
+        """The opening turn is the tool declarations, or a system message."""
+        return None if body.startswith(self.tools_lead + _TOOLS_HEAD) else body
+
+    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
+        """Turns after the last user message (every turn when there is none)."""
+        last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+        return index > last_user
+
+    def content_text(self, content: str, after_reasoning: bool) -> str:
+        """The template strips the content (and writes nothing for blank content)."""
+        return content.strip()
+
+
+class Glm46Chat(_GlmChat):
+    """GLM-4.5/4.6: newlines after every role token and tag."""
+
+    name = "glm46"
+    models = ("zai-org/glm-4.5*", "zai-org/glm-4.6*", "thudm/glm-4.5*")
+    source = "zai-org/GLM-4.6 chat_template.jinja"
+    turns = roles(
+        system=Turn("<|system|>\n"),
+        user=Turn("<|user|>\n"),
+        assistant=Turn("<|assistant|>"),
+        tool=Turn("<|observation|>"),
+    )
+    reasoning = Reasoning(
+        "\n<think>", "</think>", strip=None, keep="after_last_user", dropped="\n<think></think>"
+    )
+    result_wrap = ("\n<tool_response>\n", "\n</tool_response>")
+    tools_tail = _TOOLS_TAIL_46
+
+    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
+        """``\\n<think>R</think>``, or an empty block."""
+        stripped = reasoning.strip()
+        return f"\n<think>{stripped}</think>" if kept and stripped else "\n<think></think>"
+
+    def content_text(self, content: str, after_reasoning: bool) -> str:
+        """``\\n`` and the stripped content, when there is any."""
+        stripped = content.strip()
+        return "\n" + stripped if stripped else ""
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """The content, with ``/nothink`` when thinking is off."""
+        text = super().user_text(index, ctx)
+        if ctx.messages[index].role != "user":
+            return text
+        if ctx.options.get("enable_thinking") is False and not text.endswith("/nothink"):
+            text += "/nothink"
+        return text
+
+    def parse_user(self, body: str) -> str:
+        """The body (a ``/nothink`` suffix stays: it may be the user's own text)."""
+        return body
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """``<|assistant|>``, with an empty think block when thinking is off."""
+        off = ctx.options.get("enable_thinking") is False
+        return "<|assistant|>" + ("\n<think></think>" if off else "")
+
+
+class Glm47Chat(_GlmChat):
+    """GLM-4.7 / GLM-5: compact, no newlines; the generation prompt opens ``<think>``."""
+
+    name = "glm47"
+    models = ("zai-org/glm-4.7*", "zai-org/glm-5*")
+    source = "zai-org/GLM-4.7 chat_template.jinja"
+    turns = roles(
+        system=Turn("<|system|>"),
+        user=Turn("<|user|>"),
+        assistant=Turn("<|assistant|>"),
+        tool=Turn("<|observation|>"),
+    )
+    reasoning = Reasoning("<think>", "</think>", strip=None, keep="after_last_user")
+    result_wrap = ("<tool_response>", "</tool_response>")
+    tools_tail = _TOOLS_TAIL_47
+    tools_lead = "\n"  # the tool turn keeps the template's newline after <|system|>
+
+    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
+        """``<think>R</think>``, or a lone ``</think>``."""
+        stripped = reasoning.strip()
+        return f"<think>{stripped}</think>" if kept and stripped else "</think>"
+
+    def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
+        """A turn starting with a lone ``</think>`` continues the prompt's ``<think>``."""
+        prefix = "<think>" if body.startswith("</think>") else ""
+        return dialect.parse(body, tools=list(tools) or None, prefix=prefix)
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """``<|assistant|>`` and ``<think>`` (``</think>`` when thinking is off)."""
+        off = ctx.options.get("enable_thinking") is False
+        return "<|assistant|>" + ("</think>" if off else "<think>")
+
+
+def glm46_calls(calls: Any, render_key: Any, render_value: Any) -> str:
+    """Calls in the GLM-4.5/4.6 newline form (``\\n<tool_call>NAME\\n`` and one line per
+    tag), as the 4.6 template writes them."""
+    out = []
+    for c in calls:
+        pairs = "".join(
+            f"<arg_key>{render_key(k)}</arg_key>\n<arg_value>{render_value(v)}</arg_value>\n"
+            for k, v in c.arguments.items()
+        )
+        out.append(f"\n<tool_call>{c.name}\n{pairs}</tool_call>")
+    return "".join(out)
