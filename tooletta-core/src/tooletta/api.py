@@ -338,6 +338,7 @@ def render_conversation(
         dialect=dialect,
         tools=tools,
         add_generation_prompt=add_generation_prompt,
+        segments=False,
         **options,
     ).text
 

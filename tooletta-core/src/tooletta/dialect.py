@@ -55,6 +55,10 @@ class Dialect(Protocol):
         ...
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+"""One encoder for every call: ``json.dumps`` with a non-default option builds a new one."""
+
+
 def to_json(value: Any) -> str:
     """JSON as chat templates write it (``tojson``): ``", "``/``": "`` separators, UTF-8 kept.
 
@@ -62,7 +66,7 @@ def to_json(value: Any) -> str:
     back) and for values that are not JSON.
     """
     try:
-        return json.dumps(value, ensure_ascii=False)
+        return _ENCODE(value)
     except RecursionError:
         raise RenderError("arguments are nested too deeply to write") from None
     except (TypeError, ValueError) as exc:

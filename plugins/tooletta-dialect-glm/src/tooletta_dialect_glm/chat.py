@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tooletta import Message, to_json
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles
+from tooletta import Message
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, tool_json
 
 __all__ = ["Glm46Chat", "Glm47Chat"]
 
@@ -73,7 +73,7 @@ class _GlmChat(ChatFormat):
         """The tool declarations (system messages are turns of their own)."""
         if not ctx.tools:
             return None
-        tools = "".join(to_json(t) + "\n" for t in ctx.tools)
+        tools = "".join(tool_json(t) + "\n" for t in ctx.tools)
         return self.tools_lead + _TOOLS_HEAD + tools + self.tools_tail
 
     def parse_system(self, body: str) -> str | None:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from tooletta import Message, to_json
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles
+from tooletta import Message
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, tool_json
 
 __all__ = ["Qwen3Chat"]
 
@@ -41,7 +41,7 @@ def chatml(role: str) -> Turn:
 
 def tools_block(tools: Sequence[Mapping[str, object]]) -> str:
     """The Qwen tool declarations: the instructions around one ``tojson`` line per tool."""
-    return QWEN_TOOLS_HEAD + "".join("\n" + to_json(t) for t in tools) + QWEN_TOOLS_TAIL
+    return QWEN_TOOLS_HEAD + "".join("\n" + tool_json(t) for t in tools) + QWEN_TOOLS_TAIL
 
 
 def _is_tool_response(message: Message) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from .api import render_spans
 from .format import ChatFormat, Conversation, Reasoning, Turn, defaults, roles
 from .lookup import chat_formats_of, resolve_format
-from .messages import read_conversation, read_tool_definitions, text_of
+from .messages import read_conversation, read_tool_definitions, text_of, tool_json
 from .render import RenderedConversation, Segment, render_format
 
 __all__ = [
@@ -32,4 +32,5 @@ __all__ = [
     "resolve_format",
     "roles",
     "text_of",
+    "tool_json",
 ]

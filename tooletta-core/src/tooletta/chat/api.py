@@ -23,10 +23,12 @@ def render_spans(
     dialect: str | None = None,
     tools: Iterable[Any] | None = None,
     add_generation_prompt: bool = False,
+    segments: bool = True,
     **options: Any,
 ) -> RenderedConversation:
     """Render a conversation as :func:`tooletta.render_conversation` does, keeping the
-    segment of every message and which text the model generates."""
+    segment of every message and which text the model generates (``segments=False``: the
+    text only)."""
     fmt, obj = resolve_format(model, dialect)
     return render_format(
         fmt,
@@ -35,6 +37,7 @@ def render_spans(
         read_tool_definitions(tools),
         add_generation_prompt,
         options,
+        segments,
     )
 
 

@@ -9,7 +9,7 @@ from ..errors import ToolettaError, UnknownDialectError
 from ..registry import normalize_name
 from .format import ChatFormat
 
-__all__ = ["chat_formats_of", "resolve_format"]
+__all__ = ["chat_formats_of", "find_format", "resolve_format"]
 
 
 def chat_formats_of(dialect: Any) -> tuple[ChatFormat, ...]:
@@ -28,7 +28,25 @@ def _pattern_score(model: str, patterns: tuple[str, ...]) -> int:
     return best
 
 
+_CACHE: dict[tuple[Any, ...], tuple[ChatFormat, Any]] = {}
+
+
 def resolve_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any]:
+    """:func:`find_format`, remembered per (model, dialect) while the registry is unchanged
+    (a dataset renders thousands of conversations for one model)."""
+    from ..plugins import get_registry
+
+    registry = get_registry()
+    key = (model, dialect, id(registry), len(registry.entries))
+    found = _CACHE.get(key)
+    if found is None:
+        if len(_CACHE) > 256:
+            _CACHE.clear()
+        found = _CACHE[key] = find_format(model, dialect)
+    return found
+
+
+def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any]:
     """The chat format and the dialect object for ``model`` (an HF model id) or ``dialect``
     (a dialect name or alias, or a chat format's name).
 

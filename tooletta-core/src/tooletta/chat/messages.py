@@ -10,12 +10,34 @@ import msgspec
 from ..errors import RenderError
 from ..ir import Message
 
-__all__ = ["read_conversation", "read_tool_definitions", "text_of"]
+__all__ = ["read_conversation", "read_tool_definitions", "text_of", "tool_json"]
+
+_TOOL_JSON: dict[bytes, str] = {}
+
+
+def tool_json(tool: Any) -> str:
+    """A tool definition as ``tojson`` writes it, remembered by content: a dataset declares
+    the same tools in every row, and msgspec reads a definition ten times faster than ``json``
+    writes it (the cache key is msgspec's exact, order-keeping encoding)."""
+    from ..dialect import to_json
+
+    try:
+        key = msgspec.json.encode(tool)
+    except (TypeError, ValueError, OverflowError):
+        return to_json(tool)
+    text = _TOOL_JSON.get(key)
+    if text is None:
+        if len(_TOOL_JSON) > 4096:
+            _TOOL_JSON.clear()
+        text = _TOOL_JSON[key] = to_json(tool)
+    return text
 
 
 def text_of(content: Any) -> str:
     """The visible text of a message's content: a string, or the text parts of a list
     (``{"type": "text", "text": ...}`` parts and plain strings), joined; ``None`` is empty."""
+    if type(content) is str:
+        return content
     if content is None:
         return ""
     if isinstance(content, str):
@@ -39,10 +61,12 @@ def read_conversation(messages: Iterable[Any]) -> list[Message]:
     objects). A ``reasoning_content`` (or ``reasoning``) key becomes :attr:`Message.reasoning`.
     Raises :class:`~tooletta.RenderError` naming the message that cannot be read.
     """
-    from ..interop.read import read_messages
-
     if isinstance(messages, (str, bytes, Mapping)):
         raise RenderError("messages must be a list of messages")
+    if isinstance(messages, list) and all(type(m) is Message for m in messages):
+        return [_lift_reasoning(m) for m in messages]
+    from ..interop.read import read_messages
+
     try:
         read = read_messages(messages)
     except ValueError as exc:
@@ -72,6 +96,9 @@ def read_tool_definitions(tools: Iterable[Any] | None) -> list[dict[str, Any]]:
 
     out: list[dict[str, Any]] = []
     for tool in tools:
+        if type(tool) is dict and type(tool.get("function")) is dict:
+            out.append(tool)
+            continue
         if isinstance(tool, Mapping) and isinstance(tool.get("function"), Mapping):
             out.append(dict(tool))
             continue
