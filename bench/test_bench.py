@@ -84,3 +84,12 @@ def test_report_runs(capsys: pytest.CaptureFixture[str]) -> None:
         sys.argv = sys.argv[:1]
     out = capsys.readouterr().out
     assert "| hermes | 8 |" in out
+
+
+def test_conversations_bench_runs() -> None:
+    """Smoke: the conversation benchmark renders every tested format both ways."""
+    import conversations
+
+    rows = conversations.measure_rendering(1)
+    assert rows and all(native > 0 and jinja > 0 for _, native, jinja in rows)
+    conversations.measure_tokenizing(1)
