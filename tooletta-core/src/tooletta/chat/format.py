@@ -129,6 +129,18 @@ class ChatFormat:
 
     # -- hooks: override for the odd template ----------------------------------------------
 
+    def header(self, index: int, ctx: Conversation) -> str:
+        """The header of the message at ``index`` (``turns[role].header`` by default; a
+        template whose headers depend on the turn before, such as DeepSeek's assistant header
+        written only after a user turn, overrides this)."""
+        return self.turns[ctx.messages[index].role].header
+
+    def implicit_role(self, previous: str | None) -> str | None:
+        """The role of a turn the template writes without a header after a message of role
+        ``previous`` (DeepSeek continues the assistant right after tool outputs); ``None``:
+        every turn has a header. Used by :func:`~tooletta.parse_conversation`."""
+        return None
+
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The body of the opening system turn, or ``None`` for no such turn.
 

@@ -62,9 +62,12 @@ class _ConversationReader:
             if rest in (self.prompt, self.ending):
                 break
             role = self._role_here()
-            if role is None:
-                raise self.error("no turn header here")
-            self.pos += len(fmt.turns[role].header)
+            if role is not None:
+                self.pos += len(fmt.turns[role].header)
+            else:
+                role = fmt.implicit_role(self.messages[-1].role if self.messages else None)
+                if role is None:
+                    raise self.error("no turn header here")
             if role == "assistant":
                 self._read_assistant()
             elif role == "tool":

@@ -164,7 +164,7 @@ def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer
     role = message.role
     if role == "assistant":
         turn = _turn(fmt, "assistant")
-        out.add(turn.header, index)
+        out.add(fmt.header(index, ctx), index)
         body = fmt.assistant_text(index, ctx)
         if not out.track:
             out.add(body, index)
@@ -190,11 +190,11 @@ def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer
         grouped = fmt.group_results
         messages = ctx.messages
         if not (grouped and index > 0 and messages[index - 1].role == "tool"):
-            out.add(turn.header, index)
+            out.add(fmt.header(index, ctx), index)
         before, after = fmt.result_wrap
         out.add(before + fmt.result_text(index, ctx) + after, index)
         if not (grouped and index + 1 < len(messages) and messages[index + 1].role == "tool"):
             out.add(turn.footer, index)
     else:
         turn = _turn(fmt, role)
-        out.add(turn.header + fmt.user_text(index, ctx) + turn.footer, index)
+        out.add(fmt.header(index, ctx) + fmt.user_text(index, ctx) + turn.footer, index)
