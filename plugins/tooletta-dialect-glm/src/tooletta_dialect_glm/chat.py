@@ -65,6 +65,7 @@ class _GlmChat(ChatFormat):
     stop_tokens = ("<|observation|>", "<|user|>")
     special_tokens = _SPECIAL
     group_results = True
+    keeps_ids = False
     tools_tail = ""
     tools_lead = ""
     options = defaults(enable_thinking=True)

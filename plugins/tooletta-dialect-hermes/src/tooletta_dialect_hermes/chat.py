@@ -77,6 +77,7 @@ class Qwen3Chat(ChatFormat):
     )
     result_wrap = ("\n<tool_response>\n", "\n</tool_response>")
     group_results = True
+    keeps_ids = False
     options = defaults(enable_thinking=True)
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:

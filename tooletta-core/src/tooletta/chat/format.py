@@ -126,6 +126,8 @@ class ChatFormat:
     and ``<|user|>``). They count as the assistant turn's generated text."""
     options: ClassVar[Mapping[str, Any]] = {}
     """The template's switches and their defaults (``enable_thinking``, ``date_string``...)."""
+    keeps_ids: ClassVar[bool] = True
+    """The text carries the calls' ids (``False``: :meth:`expressible` drops them)."""
 
     # -- hooks: override for the odd template ----------------------------------------------
 
@@ -234,8 +236,9 @@ class ChatFormat:
         for index, m in enumerate(messages):
             reasoning = m.reasoning if self.keeps_reasoning(index, messages) else ""
             name, call_id = None, None
+            calls = [c if self.keeps_ids else ToolCall(c.name, c.arguments) for c in m.tool_calls]
             if m.role == "assistant":
-                pending = list(m.tool_calls)
+                pending = list(calls)
             elif m.role == "tool" and pending:
                 call = pending.pop(0)
                 name, call_id = call.name, call.id
@@ -243,7 +246,7 @@ class ChatFormat:
                 Message(
                     role=m.role,
                     content=text_of(m.content),
-                    tool_calls=list(m.tool_calls),
+                    tool_calls=calls,
                     reasoning=reasoning if m.role == "assistant" else "",
                     name=name,
                     tool_call_id=call_id,

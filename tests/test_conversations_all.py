@@ -1,0 +1,87 @@
+"""Conversation laws over every installed chat format (the templates themselves are checked
+by each plugin's ``ConversationTests``): round trip, spans, generated text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import tooletta
+from tooletta.chat import chat_formats_of, render_spans
+from tooletta.plugins import get_registry
+from tooletta.testing.conversations import (
+    SAMPLE_TOOLS,
+    check_conversation_round_trip,
+    sample_conversations,
+)
+
+
+def _formats() -> list[Any]:
+    seen: dict[str, Any] = {}
+    for entry in get_registry().ordered():
+        for fmt in chat_formats_of(entry.dialect):
+            seen.setdefault(fmt.name, fmt)
+    return list(seen.values())
+
+
+FORMATS = _formats()
+
+
+def test_first_party_families_declare_formats() -> None:
+    assert {"qwen3", "glm46", "glm47"} <= {f.name for f in FORMATS}
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)
+def test_round_trip(fmt: Any) -> None:
+    for ids in (False, True):
+        for name, (messages, uses_tools) in sample_conversations(ids=ids).items():
+            try:
+                check_conversation_round_trip(
+                    messages, dialect=fmt.name, tools=SAMPLE_TOOLS if uses_tools else None
+                )
+            except AssertionError as exc:
+                raise AssertionError(f"{name} (ids={ids}): {exc}") from None
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)
+def test_segments_cover_the_text_in_order(fmt: Any) -> None:
+    for messages, uses_tools in sample_conversations().values():
+        for prompt in (False, True):
+            rendered = render_spans(
+                messages,
+                dialect=fmt.name,
+                tools=SAMPLE_TOOLS if uses_tools else None,
+                add_generation_prompt=prompt,
+            )
+            position = 0
+            for seg in rendered.segments:
+                assert seg.start == position < seg.end
+                position = seg.end
+            assert position == len(rendered.text)
+            assert rendered.text == tooletta.render_conversation(
+                messages,
+                dialect=fmt.name,
+                tools=SAMPLE_TOOLS if uses_tools else None,
+                add_generation_prompt=prompt,
+            )
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)
+def test_every_assistant_turn_is_generated_text_ending_its_turn(fmt: Any) -> None:
+    for messages, uses_tools in sample_conversations().values():
+        rendered = render_spans(
+            messages, dialect=fmt.name, tools=SAMPLE_TOOLS if uses_tools else None
+        )
+        owners = [i for i, _ in rendered.generated_spans()]
+        assistants = [i for i, m in enumerate(messages) if m.role == "assistant"]
+        assert owners == assistants
+        for _, (start, end) in rendered.generated_spans():
+            turn = rendered.text[start:end]
+            if fmt.end_of_turn:
+                assert turn.endswith(fmt.end_of_turn)
+
+
+def test_unknown_model_says_how_to_proceed() -> None:
+    with pytest.raises(tooletta.UnknownDialectError, match="chat_template"):
+        tooletta.render_conversation([], model="nobody/unknown-model")
