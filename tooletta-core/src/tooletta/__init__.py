@@ -17,6 +17,7 @@ from .errors import (
     ParseError,
     PluginError,
     RenderError,
+    StreamStateError,
     ToolettaError,
     UnknownDialectError,
 )
@@ -94,6 +95,7 @@ __all__ = [
     "RenderError",
     "ScannerDialect",
     "StreamParser",
+    "StreamStateError",
     "StreamUpdate",
     "ToolCall",
     "ToolettaError",

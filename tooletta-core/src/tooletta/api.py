@@ -6,6 +6,13 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .boundary import (
+    GuardedStream,
+    checked_detect,
+    checked_parser,
+    checked_result,
+    checked_text,
+)
 from .errors import ParseError, PluginError, RenderError, ToolettaError, UnknownDialectError
 from .ir import DialectInfo, Message, ParseResult, ToolCall
 from .plugins import get_plugin_manager, get_registry, register_module
@@ -76,11 +83,12 @@ def _claims(entry: DialectEntry, text: str) -> bool:
     if check is None:
         return True
     try:
-        return bool(check(text))
+        answer = check(text)
     except Exception as exc:
         raise PluginError(
             f"detect() raised {type(exc).__name__}: {exc}", plugin=entry.plugin
         ) from exc
+    return checked_detect(answer, entry.info.name, entry.plugin)
 
 
 def dialect_for_model(model_id: str) -> str | None:
@@ -96,7 +104,12 @@ def dialect_for_model(model_id: str) -> str | None:
                 f"dialect_for_model raised {type(exc).__name__}: {exc}", plugin=impl.plugin_name
             ) from exc
         if answer is not None:
-            return answer if isinstance(answer, str) else None
+            if not isinstance(answer, str):
+                raise PluginError(
+                    f"dialect_for_model returned a {type(answer).__name__}, not a str or None",
+                    plugin=impl.plugin_name,
+                )
+            return answer
     return None
 
 
@@ -141,10 +154,12 @@ def parse(
             f"dialect {entry.info.name!r} raised {type(exc).__name__} while parsing: {exc}",
             plugin=entry.plugin,
         ) from exc
+    if type(result) is not ParseResult or not entry.first_party:
+        result = checked_result(result, entry.info.name, entry.plugin)  # field by field
     if strict and result.unparsed:
         bad = result.unparsed[0]
         raise ParseError(bad.error, dialect=entry.info.name, position=bad.offset)
-    return result  # type: ignore[no-any-return]
+    return result
 
 
 def _with_prefix(entry: DialectEntry, method: str) -> Any:
@@ -283,12 +298,13 @@ def _checked_render(entry: DialectEntry, write: Any) -> str:
             f"dialect {entry.info.name!r} raised {type(exc).__name__} while rendering: {exc}",
             plugin=entry.plugin,
         ) from exc
+    text = checked_text(text, entry.info.name, entry.plugin)
     if isinstance(text, str) and not text.isascii():
         found = _SURROGATE.search(text)
         if found is not None:
             message = f"{_lone_surrogate(found.group())} (at position {found.start()})"
             raise RenderError(message, dialect=entry.info.name)
-    return text  # type: ignore[no-any-return]
+    return text
 
 
 def render_conversation(
@@ -386,7 +402,7 @@ def stream(dialect: str, *, tools: Any = None, prefix: str = "") -> StreamParser
         elif factory is None:
             from .dialect import BufferedStream  # imported when needed: a fast start
 
-            parser = BufferedStream(entry.dialect, tools)
+            parser = BufferedStream(entry.dialect, tools, plugin=entry.plugin)
         else:
             parser = factory(tools=tools)
     except ToolettaError:
@@ -397,7 +413,8 @@ def stream(dialect: str, *, tools: Any = None, prefix: str = "") -> StreamParser
 
     if type(parser) is Engine:
         return parser  # the engine reports its readers' faults itself, at no cost per delta
-    return _GuardedStream(parser, entry)
+    checked_parser(parser, entry.info.name, entry.plugin)
+    return GuardedStream(parser, entry.info.name, entry.plugin)
 
 
 def _plugin_error(entry: DialectEntry, doing: str, exc: BaseException) -> PluginError:
@@ -405,31 +422,3 @@ def _plugin_error(entry: DialectEntry, doing: str, exc: BaseException) -> Plugin
         f"dialect {entry.info.name!r} raised {type(exc).__name__} while {doing}: {exc}",
         plugin=entry.plugin,
     )
-
-
-class _GuardedStream:
-    """A plugin's stream parser whose unexpected exceptions become PluginErrors."""
-
-    __slots__ = ("_entry", "_parser")
-
-    def __init__(self, parser: Any, entry: DialectEntry):
-        self._parser = parser
-        self._entry = entry
-
-    def feed(self, delta: str) -> Any:
-        """Feed the plugin's parser; its non-tooletta errors become PluginError."""
-        try:
-            return self._parser.feed(delta)
-        except ToolettaError:
-            raise
-        except Exception as exc:
-            raise _plugin_error(self._entry, "streaming", exc) from exc
-
-    def finish(self) -> Any:
-        """Finish the plugin's parser; its non-tooletta errors become PluginError."""
-        try:
-            return self._parser.finish()
-        except ToolettaError:
-            raise
-        except Exception as exc:
-            raise _plugin_error(self._entry, "streaming", exc) from exc

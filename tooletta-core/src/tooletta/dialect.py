@@ -13,9 +13,11 @@ import json
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from .boundary import checked_result
 from .engine import Engine, Grammar, parse_with
 from .errors import RenderError
 from .ir import DialectInfo, ParseResult, StreamUpdate, ToolCall
+from .stream_checks import as_text, fed_after_finish, finished_twice
 from .toolkit.schema import ToolSchemas
 
 __all__ = [
@@ -145,23 +147,48 @@ class ScannerDialect:
 
 
 class BufferedStream:
-    """Streams a dialect that has no incremental parser: everything arrives at ``finish``."""
+    """Streams a dialect that has no incremental parser: everything arrives at ``finish``.
 
-    def __init__(self, dialect: Any, tools: Any = None):
+    ``plugin`` names the dialect's plugin in the :class:`~tooletta.PluginError` raised when
+    its ``parse`` returns something else than a ``ParseResult``. Misuse is refused like the
+    engine refuses it: a delta that is not ``str`` raises
+    :class:`~tooletta.ParseError`, ``feed`` after ``finish`` and a second ``finish``
+    :class:`~tooletta.StreamStateError`.
+    """
+
+    def __init__(self, dialect: Any, tools: Any = None, *, plugin: str | None = None):
         self._dialect = dialect
         self._tools = tools
+        self._plugin = plugin
         self._parts: list[str] = []
+        self._size = 0
+        self._done = False
+
+    def _name(self) -> str | None:
+        info = getattr(self._dialect, "info", None)
+        return info.name if isinstance(info, DialectInfo) else None
 
     def feed(self, delta: str) -> StreamUpdate:
         """Buffer the delta; nothing can be shown before the end."""
+        if self._done:
+            raise fed_after_finish(self._name())
+        if type(delta) is not str:
+            delta = as_text(delta, self._name(), self._size)
         self._parts.append(delta)
+        self._size += len(delta)
         return StreamUpdate()
 
     def finish(self) -> StreamUpdate:
         """Parse everything and return it as one update."""
         from .ir import CallDelta
 
-        result: ParseResult = self._dialect.parse("".join(self._parts), tools=self._tools)
+        if self._done:
+            raise finished_twice(self._name())
+        self._done = True
+        text = "".join(self._parts)
+        result = checked_result(
+            self._dialect.parse(text, tools=self._tools), self._name() or "?", self._plugin
+        )
         deltas = [
             CallDelta(i, c.id, c.name, to_json(c.arguments)) for i, c in enumerate(result.calls)
         ]

@@ -8,6 +8,7 @@ __all__ = [
     "ParseError",
     "PluginError",
     "RenderError",
+    "StreamStateError",
     "ToolettaError",
     "UnknownDialectError",
 ]
@@ -61,3 +62,16 @@ class PluginError(ToolettaError):
     def __init__(self, message: str, *, plugin: str | None = None):
         self.plugin = plugin
         super().__init__(f"plugin {plugin}: {message}" if plugin else message)
+
+
+class StreamStateError(ToolettaError, ValueError):
+    """A stream parser was used out of order: ``feed`` after ``finish``, or ``finish`` twice.
+
+    A stream parser reads one response: ``feed`` each delta, then ``finish`` once; start a new
+    one with :func:`tooletta.stream` for the next response. ``dialect`` names the dialect.
+    (A delta that is not ``str`` is a :class:`ParseError`, like text given to ``parse``.)
+    """
+
+    def __init__(self, message: str, *, dialect: str | None = None):
+        self.dialect = dialect
+        super().__init__(f"{dialect}: {message}" if dialect else message)

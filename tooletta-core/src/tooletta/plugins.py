@@ -9,6 +9,10 @@ rest keep working. Environment variables:
     Comma-separated entry-point or distribution names: load only these (``""``: none).
 ``TOOLETTA_DISABLE_PLUGINS``
     Comma-separated entry-point or distribution names never to load.
+``TOOLETTA_OVERRIDE``
+    Comma-separated ``name=plugin`` pairs: give the dialect name ``name`` to ``plugin`` (an
+    entry-point or distribution name) although another plugin registers it too. Without it,
+    first-party plugins keep their names (:mod:`tooletta.precedence` has the rules).
 ``TOOLETTA_CACHE_DIR``
     Where the plugin index lives (default ``$XDG_CACHE_HOME/tooletta``, i.e.
     ``~/.cache/tooletta``). ``TOOLETTA_NO_CACHE=1`` turns the index off.
@@ -43,8 +47,9 @@ import msgspec
 import pluggy
 
 from . import hookspecs
-from .errors import PluginError, ToolettaError
+from .errors import PluginError
 from .ir import DialectInfo
+from .precedence import is_first_party, register_in_order
 from .registry import Pending, Problem, Registry, supports_of
 
 if TYPE_CHECKING:
@@ -284,6 +289,11 @@ def _entry_points() -> list[Any]:
     return found
 
 
+def _load_order(ep: Any) -> tuple[str, bool]:
+    """Entry points load by name; of two with the same name, the first-party one first."""
+    return ep.name, not is_first_party(_dist_of(ep)[0])
+
+
 def _dist_of(ep: Any) -> tuple[str | None, str | None]:
     dist = getattr(ep, "dist", None)
     if dist is None:
@@ -405,16 +415,22 @@ def load_plugins() -> _State:
         pm.register(_ModelFallback(registry), name="tooletta.model-patterns")
         only = _names("TOOLETTA_LOAD_PLUGINS")
         disabled = _names("TOOLETTA_DISABLE_PLUGINS") or set()
-        for ep in _entry_points():
+        named: set[str] = set()
+        # entry points by name; of two with one name, the first-party one first (the other
+        # is loaded as "name[distribution]", never skipped, so it cannot take the first's place)
+        for ep in sorted(_entry_points(), key=_load_order):
             dist, version = _dist_of(ep)
             if only is not None and not _matches(only, ep.name, dist):
                 continue
             if _matches(disabled, ep.name, dist):
                 pm.set_blocked(ep.name)
                 continue
-            add(ep.name, ep.value, dist, version, ep.load)
+            name = ep.name if ep.name not in named else f"{ep.name}[{dist}]"
+            named.add(name)
+            add(name, ep.value, dist, version, ep.load)
         attempts: dict[str, list[Any]] = {}
         _register_all(pm, registry, plugins, attempts)
+        _report_problems(plugins, registry)
         for info in plugins:
             plugin = pm.get_plugin(info.name)
             if plugin is not None and info.name not in stubs:
@@ -481,11 +497,11 @@ def _register_all(
     plugins: list[PluginInfo],
     attempts: dict[str, list[Any]] | None = None,
 ) -> None:
-    """Call every ``register_dialects`` hook; ``attempts`` collects what each plugin
-    registered (also what was refused), by plugin name."""
-    versions = {p.name: p.version for p in plugins}
-    # in load order (built-ins, then entry points): a plugin loaded later never takes a
-    # name from one loaded earlier; the clash is filed against the later plugin
+    """Call every ``register_dialects`` hook, then register what they gave in the order of
+    :func:`tooletta.precedence.register_in_order` (first-party names win; the clash is filed
+    against the other plugin). ``attempts`` collects what each plugin registered (also what
+    was refused), by plugin name."""
+    found: list[tuple[str, Any]] = []
     for impl in pm.hook.register_dialects.get_hookimpls():
         name = impl.plugin_name
         tried = attempts.setdefault(name, []) if attempts is not None else None
@@ -493,10 +509,7 @@ def _register_all(
         def register(dialect: Any, _name: str = name, _tried: list[Any] | None = tried) -> None:
             if _tried is not None:
                 _tried.append(dialect)
-            try:
-                registry.add(dialect, _name, versions.get(_name))
-            except (ToolettaError, TypeError) as exc:
-                registry.problems.append(Problem(_name, str(exc)))
+            found.append((_name, dialect))
 
         try:
             impl.function(*[{"register": register}[a] for a in impl.argnames])
@@ -506,6 +519,23 @@ def _register_all(
             registry.problems.append(
                 Problem(name, f"register_dialects raised {type(exc).__name__}: {exc}")
             )
+    register_in_order(
+        registry,
+        found,
+        {p.name: p.version for p in plugins},
+        {p.name: p.distribution for p in plugins},
+    )
+
+
+def _report_problems(plugins: list[PluginInfo], registry: Registry) -> None:
+    """Give each plugin that loaded but had a registration problem (a raising hook, a name
+    taken by another plugin) that problem as its ``error``, for ``list-dialects --plugins``."""
+    found: dict[str, list[str]] = {}
+    for problem in registry.problems:
+        found.setdefault(problem.plugin, []).append(problem.error)
+    for info in plugins:
+        if info.error is None and info.name in found:
+            info.error = "; ".join(found[info.name])
 
 
 def _version(dist: str) -> str | None:

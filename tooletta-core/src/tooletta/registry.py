@@ -45,15 +45,18 @@ class DialectEntry:
 
     ``dialect`` is the dialect object; for a dialect known from the plugin index it is
     imported on first use, so listing dialects (names, infos, ``supports``) imports nothing.
+    ``first_party``: its plugin is one of this repository's (:mod:`tooletta.precedence`), so
+    what it returns is checked for its type only, not field by field.
     """
 
-    __slots__ = ("_dialect", "info", "plugin", "version")
+    __slots__ = ("_dialect", "first_party", "info", "plugin", "version")
 
     def __init__(self, dialect: Any, info: DialectInfo, plugin: str, version: str | None = None):
         self._dialect = dialect
         self.info = info
         self.plugin = plugin
         self.version = version
+        self.first_party = False
 
     def __repr__(self) -> str:
         return f"DialectEntry({self.info.name!r}, plugin={self.plugin!r}, version={self.version!r})"
@@ -136,6 +139,10 @@ class Registry:
             known = ", ".join(sorted(e.info.name for e in self.entries)) or "none installed"
             raise UnknownDialectError(f"unknown dialect {name!r} (known: {known})")
         return entry
+
+    def holder(self, name: str) -> DialectEntry | None:
+        """The entry holding ``name`` (a name or alias), or ``None`` when it is free."""
+        return self._by_key.get(normalize_name(name))
 
     def ordered(self) -> list[DialectEntry]:
         """Entries in detection order: higher priority first, then by name."""

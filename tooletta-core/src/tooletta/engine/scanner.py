@@ -27,6 +27,7 @@ from typing import Any
 import msgspec
 
 from ..ir import CallDelta, ParseResult, StreamUpdate, ToolCall, UnparsedToolCall
+from ..stream_checks import as_text, fed_after_finish, finished_twice
 from .grammar import Block, FastReader, Grammar
 from .markers import MarkerSet
 from .reader import BlockError, Decline, Reader
@@ -285,9 +286,14 @@ class Engine(Reader):
     # -- driving -----------------------------------------------------------------------------
 
     def feed(self, delta: str) -> StreamUpdate:
-        """Take the next piece of text; return what can be shown now."""
-        if self._finished:
-            raise ValueError("feed() after finish()")
+        """Take the next piece of text; return what can be shown now.
+
+        A delta that is not ``str`` raises :class:`~tooletta.ParseError` and changes nothing
+        (a ``str`` subclass is read as its text); ``feed`` after :meth:`finish` raises
+        :class:`~tooletta.StreamStateError`.
+        """
+        if type(delta) is not str:  # the only check per delta: a finished engine changes class
+            delta = as_text(delta, self.dialect, self._offset + len(self.buf))
         if not delta:
             return EMPTY_UPDATE
         if self.spans and self.deltas:
@@ -327,9 +333,20 @@ class Engine(Reader):
         return self._update() if self.deltas else EMPTY_UPDATE
 
     def finish(self) -> StreamUpdate:
-        """End the text: flush held-back content and close or report an open block."""
+        """End the text: flush held-back content and close or report an open block.
+
+        Once only: afterwards ``feed`` and ``finish`` raise :class:`~tooletta.StreamStateError`
+        (the engine becomes a finished engine, so that ``feed`` checks no flag per delta).
+        """
         if self._finished:
-            return EMPTY_UPDATE
+            raise finished_twice(self.dialect)
+        update = self._end()
+        cls = type(self)
+        self.__class__ = _FinishedEngine if cls is Engine else _finished_class(cls)
+        return update
+
+    def _end(self) -> StreamUpdate:
+        """:meth:`finish`'s work, without the change of class (one-shot parsing)."""
         self.final = True
         self._run()
         self._finished = True
@@ -707,6 +724,38 @@ class Engine(Reader):
         return update
 
 
+class _Finished:
+    """What a finished engine answers: its ``feed`` and ``finish`` raise
+    :class:`~tooletta.StreamStateError`; ``result()``, ``spans`` and the rest stay."""
+
+    dialect: str
+
+    def feed(self, delta: str) -> StreamUpdate:
+        """Refuse text after the end."""
+        raise fed_after_finish(self.dialect)
+
+    def finish(self) -> StreamUpdate:
+        """Refuse a second end."""
+        raise finished_twice(self.dialect)
+
+
+class _FinishedEngine(_Finished, Engine):
+    """An :class:`Engine` after :meth:`Engine.finish`."""
+
+
+_FINISHED: dict[type[Engine], type[Engine]] = {Engine: _FinishedEngine}
+
+
+def _finished_class(cls: type[Engine]) -> type[Engine]:
+    """The finished variant of an engine class (a subclass keeps its own methods)."""
+    if issubclass(cls, _Finished):
+        return cls
+    found = _FINISHED.get(cls)
+    if found is None:
+        found = _FINISHED[cls] = type(f"Finished{cls.__name__}", (_Finished, cls), {})
+    return found
+
+
 def parse_with(
     grammar: Grammar,
     dialect: str,
@@ -724,5 +773,5 @@ def parse_with(
     engine = Engine(grammar, dialect, tools, deltas=False, prefix=prefix, shortcuts=shortcuts)
     engine.final = True  # the whole text is here: nothing waits, nothing is held back
     engine.feed(text)
-    engine.finish()
+    engine._end()
     return engine.result()

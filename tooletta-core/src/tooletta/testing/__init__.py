@@ -48,6 +48,7 @@ from .. import api
 from ..dialect import ScannerDialect
 from ..errors import ParseError, RenderError, ToolettaError
 from ..ir import CallDelta, ParseResult, StreamUpdate, ToolCall, UnparsedToolCall
+from .stream_misuse import StreamMisuseTests, check_stream_misuse
 
 __all__ = [
     "FOREIGN_TOKENS",
@@ -66,6 +67,7 @@ __all__ = [
     "check_round_trip",
     "check_shortcuts_agree",
     "check_stream_equals_parse",
+    "check_stream_misuse",
     "check_typed_value",
     "content_strategy",
     "load_cases",
@@ -478,7 +480,7 @@ def check_render_refuses(
         raise AssertionError(f"{dialect} rendered {case!r} (content {content!r}) as {text!r}")
 
 
-class DialectTests:
+class DialectTests(StreamMisuseTests):
     """Subclass in a plugin's tests with ``dialect`` and ``fixtures`` set: pytest runs the
     golden cases and the four laws (hypothesis drives the properties), plus what the subclass
     declares in ``names``, ``models`` and ``markup`` (each skipped while empty)."""
