@@ -26,7 +26,11 @@ def register_dialects(register: Callable[[Any], None]) -> None:
 
     A dialect object has ``info`` (a :class:`tooletta.DialectInfo`), ``parse(text, tools=None)``
     and ``render(calls, content="")``; ``stream(tools=None)`` and ``detect(text)`` are optional.
-    Names and aliases must be unique across all plugins; clashes are reported, not shadowed.
+    Names and aliases must be unique across all plugins; clashes are reported, not shadowed,
+    and a first-party plugin keeps its names unless ``TOOLETTA_OVERRIDE`` gives one away
+    (:mod:`tooletta.precedence`). What the methods return is checked: ``parse`` a
+    ``ParseResult``, ``render`` a ``str``, ``detect`` a ``bool``, ``stream`` an object whose
+    ``feed`` and ``finish`` return ``StreamUpdate`` (:mod:`tooletta.boundary`).
     """
 
 
