@@ -104,7 +104,8 @@ def test_using_a_dialect_imports_only_its_plugin(env: dict[str, str]) -> None:
     used = got["used"]
     assert used["acme"] == "hi "  # type: ignore[index]
     assert used["acme_modules"] == []  # type: ignore[index]
-    assert used["hermes_modules"] == ["tooletta_dialect_hermes"]  # type: ignore[index]
+    hermes = used["hermes_modules"]  # only the hermes plugin's package (and its own modules)
+    assert {m.partition(".")[0] for m in hermes} == {"tooletta_dialect_hermes"}  # type: ignore[union-attr]
 
 
 def test_an_edited_plugin_is_read_again(env: dict[str, str]) -> None:
