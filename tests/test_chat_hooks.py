@@ -1,5 +1,5 @@
-"""Chat-format hooks of core: text before a turn, a headerless assistant turn, tool-result
-parsing, formats without ids, and the pinned ``strftime_now``."""
+"""Chat-format hooks of core: text before a turn, tool-result parsing, formats without ids,
+and the pinned ``strftime_now`` (with a headerless assistant turn, read by ``implicit_role``)."""
 
 from __future__ import annotations
 
@@ -35,6 +35,9 @@ class ToyChat(ChatFormat):
         if not ctx.tools or index != last:
             return ""
         return "[TOOLS]" + ctx.strftime_now("%Y") + "[/TOOLS]"
+
+    def implicit_role(self, previous: str | None) -> str | None:
+        return "assistant"
 
     def skip_before_turn(self, text: str, pos: int) -> int:
         if text.startswith("[TOOLS]", pos):

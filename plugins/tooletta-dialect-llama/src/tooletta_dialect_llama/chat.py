@@ -107,6 +107,13 @@ class LlamaChat(ChatFormat):
         tool=Turn(header("ipython"), _EOT),
     )
     end_of_turn = _EOT
+    special_tokens = (
+        "<|begin_of_text|>",
+        "<|start_header_id|>",
+        "<|end_header_id|>",
+        _EOT,
+        "<|python_tag|>",
+    )
     keeps_ids = False
     options = defaults(tools_in_user_message=True, date_string="26 Jul 2024")
 

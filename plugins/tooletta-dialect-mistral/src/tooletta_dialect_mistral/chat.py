@@ -56,6 +56,19 @@ _TOOLS_CLOSE = "[/AVAILABLE_TOOLS]"
 _TOOL_CONTENT = "[TOOL_CONTENT]"
 _NEMO_RESULT = re.compile(r'\{"content": (.*), "call_id": "[^"]*"\}', re.DOTALL)
 _TEMPLATES = "llama.cpp models/templates/"
+_V3_TOKENS: tuple[str, ...] = (
+    "<s>",
+    _EOS,
+    "[INST]",
+    "[/INST]",
+    _TOOLS_OPEN,
+    _TOOLS_CLOSE,
+    "[TOOL_CALLS]",
+    "[TOOL_RESULTS]",
+    "[/TOOL_RESULTS]",
+)
+"""The special tokens every format here writes (tokenizer v3)."""
+_V7_TOKENS: tuple[str, ...] = (*_V3_TOKENS, "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]")
 
 
 def _loop_start(messages: Sequence[Message]) -> int:
@@ -103,6 +116,7 @@ class MistralChat(ChatFormat):
         tool=Turn("[TOOL_RESULTS]", "[/TOOL_RESULTS]"),
     )
     end_of_turn = _EOS
+    special_tokens = _V7_TOKENS
     tools_before: ClassVar[Literal["last_user", "first_turn"]] = "last_user"
     """Where the ``[AVAILABLE_TOOLS]`` block goes: before the last user turn, or before the
     first turn after the system prompt."""
@@ -136,6 +150,10 @@ class MistralChat(ChatFormat):
         else:
             at = _last_user(ctx.messages)
         return self.tools_text(ctx.tools) if index == at else ""
+
+    def implicit_role(self, previous: str | None) -> str | None:
+        """The assistant's turn has no header: text where no header starts is one."""
+        return "assistant"
 
     def skip_before_turn(self, text: str, pos: int) -> int:
         """Past an ``[AVAILABLE_TOOLS]`` block at ``pos``."""
@@ -180,6 +198,7 @@ class MistralSmall32Chat(_WrittenIds):
 
     name = "mistral_small32"
     models = ("mistralai/mistral-small-3.2-*",)
+    special_tokens = (*_V7_TOKENS, _TOOL_CONTENT, "[CALL_ID]", "[ARGS]")
     source = (
         "mistralai/Mistral-Small-3.2-24B-Instruct-2506 chat_template.jinja "
         f"({_TEMPLATES}Mistral-Small-3.2-24B-Instruct-2506.jinja)"
@@ -227,6 +246,7 @@ class MistralNemoChat(_WrittenIds):
 
     name = "mistral_nemo"
     models = ("mistralai/mistral-nemo-instruct*", "mistral-nemo-instruct*")
+    special_tokens = _V3_TOKENS
     source = (
         "mistralai/Mistral-Nemo-Instruct-2407 tokenizer_config.json chat_template "
         f"({_TEMPLATES}mistralai-Mistral-Nemo-Instruct-2407.jinja)"
@@ -298,6 +318,7 @@ class _V13Chat(MistralChat):
 
     keeps_ids = False
     tools_before = "first_turn"
+    special_tokens = (*_V7_TOKENS, "[ARGS]")
 
 
 class DevstralSmall2507Chat(_V13Chat):
@@ -332,6 +353,7 @@ class Ministral3ReasoningChat(_V13Chat):
         f"({_TEMPLATES}mistralai-Ministral-3-14B-Reasoning-2512.jinja)"
     )
     reasoning = Reasoning("[THINK]", "[/THINK]", strip="", keep="all")
+    special_tokens = (*_V7_TOKENS, "[ARGS]", "[THINK]", "[/THINK]")
 
     def default_system(self, ctx: Conversation) -> str | None:
         """The template's default system prompt."""
