@@ -32,6 +32,8 @@ from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
 from tooletta.engine import Block, Grammar, Read, Reader, erase, fast_json_chain, json_call_object
 from tooletta.engine.lookahead import space_ahead, text_ahead
 
+from .chat import Llama31Chat, Llama32Chat
+
 __all__ = ["PYTHON_TAG", "STARTS", "LlamaJsonDialect", "register_dialects", "starts_with_call"]
 
 PYTHON_TAG = "<|python_tag|>"
@@ -135,6 +137,8 @@ class LlamaJsonDialect(ScannerDialect):
             erase(_EOM),
         )
     )
+    chat_formats = (Llama31Chat(), Llama32Chat())
+    """Conversation formats: Llama 3.1/3.3 (the default) and Llama 3.2 (:mod:`.chat`)."""
 
     def detect(self, text: str) -> bool:
         """The reply starts with a call object (see :func:`starts_with_call`), or

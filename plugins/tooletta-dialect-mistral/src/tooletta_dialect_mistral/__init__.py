@@ -20,14 +20,17 @@ removed. Ids are kept as written.
 Rendering writes the v11 form, ``content`` then ``[TOOL_CALLS]NAME[ARGS]{json}`` per call,
 with ``[CALL_ID]ID`` when the call has an id (made a valid 9-alphanumeric Mistral id by
 :func:`tooletta.toolkit.mistral_id`). :func:`render_pre_v11` writes the legacy array form.
+The variant dialects ``mistral_v13`` and ``mistral_v3`` (:mod:`.variants`) render the other
+generations' forms; the conversation formats of each model are in :mod:`.chat`.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.chat import ChatFormat
 from tooletta.engine import (
     Block,
     Grammar,
@@ -41,6 +44,9 @@ from tooletta.engine import (
 )
 from tooletta.toolkit import mistral_id
 from tooletta.toolkit.reading import decode_args
+
+from .chat import MistralSmall32Chat
+from .ids import written_id
 
 __all__ = ["ARGS", "CALL_ID", "TOOL_CALLS", "MistralDialect", "register_dialects", "render_pre_v11"]
 
@@ -150,7 +156,7 @@ def render_pre_v11(calls: list[ToolCall]) -> str:
     """
     items = [
         f'{{"name": {to_json(c.name)}, "arguments": {to_json(c.arguments)}, '
-        f'"id": {to_json(mistral_id(c.id, f"{i}:{c.name}:{to_json(c.arguments)}"))}}}'
+        f'"id": {to_json(written_id(c, i))}}}'
         for i, c in enumerate(calls)
     ]
     return f"{TOOL_CALLS} [" + ", ".join(items) + "]"
@@ -186,6 +192,8 @@ class MistralDialect(ScannerDialect):
             erase("</s>"),
         )
     )
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (MistralSmall32Chat(),)
+    """Conversation format: Mistral-Small-3.2 (:mod:`.chat`)."""
 
     def detect(self, text: str) -> bool:
         """``[TOOL_CALLS]`` followed by a JSON array or by a name and ``[ARGS]``/``{``."""
@@ -208,5 +216,9 @@ class MistralDialect(ScannerDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the mistral dialect."""
+    """Register the mistral dialect and its variants ``mistral_v13`` and ``mistral_v3``."""
+    from .variants import MistralV3Dialect, MistralV13Dialect
+
     register(MistralDialect())
+    register(MistralV13Dialect())
+    register(MistralV3Dialect())

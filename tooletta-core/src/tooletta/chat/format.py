@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
@@ -168,6 +169,23 @@ class ChatFormat:
         """The tool result at ``index`` as written inside :attr:`result_wrap`."""
         return text_of(ctx.messages[index].content)
 
+    def parse_result(self, body: str) -> str:
+        """A tool result's content from the text inside :attr:`result_wrap` (the inverse of
+        :meth:`result_text`: a call id or a JSON quoting the template adds comes off here)."""
+        return body
+
+    def before_turn(self, index: int, ctx: Conversation) -> str:
+        """Template text written before the message at ``index`` (before its header), part of
+        no message: Mistral's ``[AVAILABLE_TOOLS]`` block before the last user turn. Also asked
+        once with ``index == len(ctx.messages)``, after the last message (before the
+        generation prompt). Default: nothing."""
+        return ""
+
+    def skip_before_turn(self, text: str, pos: int) -> int:
+        """Where the text :meth:`before_turn` wrote at ``pos`` ends (the inverse, for the
+        parser, which asks before every turn); ``pos`` when there is none there."""
+        return pos
+
     def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
         """Whether the assistant turn at ``index`` writes its reasoning (the history rule)."""
         rule = self.reasoning
@@ -265,3 +283,13 @@ class Conversation:
     tools: Sequence[Mapping[str, Any]]
     options: Mapping[str, Any]
     dialect: Any
+
+    def strftime_now(self, fmt: str) -> str:
+        """The current local time formatted as a template's ``strftime_now(fmt)`` writes it.
+
+        A ``strftime_now`` option (a callable taking the format) pins it, as the same keyword
+        does for ``apply_chat_template`` (it shadows the template global of that name)."""
+        pinned = self.options.get("strftime_now")
+        if callable(pinned):
+            return str(pinned(fmt))
+        return datetime.now().strftime(fmt)

@@ -57,11 +57,15 @@ class _ConversationReader:
         if fmt.bos and text.startswith(fmt.bos):
             self.pos = len(fmt.bos)
         self._read_system()
-        while self.pos < len(text):
+        while True:
+            self.pos = fmt.skip_before_turn(text, self.pos)
+            if self.pos >= len(text):
+                break
             rest = text[self.pos :]
             if rest in (self.prompt, self.ending):
                 break
             role = self._role_here()
+            start = self.pos
             if role is not None:
                 self.pos += len(fmt.turns[role].header)
             else:
@@ -75,6 +79,8 @@ class _ConversationReader:
             else:
                 body = self._body(fmt.turns[role].footer)
                 self.messages.append(Message(role=role, content=fmt.parse_user(body)))
+            if self.pos == start:  # an implicit (headerless) turn that read nothing
+                raise self.error("no turn header here")
         return self.messages
 
     def _role_here(self) -> str | None:
@@ -142,7 +148,7 @@ class _ConversationReader:
                     raise self.error(f"expected {before!r}")
                 self.pos += len(before)
             content = self._body(after) if after else self._body(footer)
-            self._result(content)
+            self._result(fmt.parse_result(content))
             if not fmt.group_results or not after:
                 break
             if not before or not self.text.startswith(before, self.pos):

@@ -125,9 +125,11 @@ def render_format(
         out.add(body, owner)
         out.add(turn.footer, owner)
     for index in range(first, len(messages)):
+        out.add(fmt.before_turn(index, ctx), None)
         if fmt.stop_tokens and index > 0 and messages[index - 1].role == "assistant":
             out.stop_owner = index - 1
         _render_message(fmt, ctx, index, out)
+    out.add(fmt.before_turn(len(messages), ctx), None)
     if add_generation_prompt:
         out.add(fmt.generation_prompt(ctx), None)
     else:

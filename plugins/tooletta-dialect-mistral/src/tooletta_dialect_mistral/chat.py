@@ -1,0 +1,364 @@
+"""Conversation formats of the Mistral models (their chat templates).
+
+Every Mistral template writes ``<s>``, then turns made of special tokens: ``[INST]...[/INST]``
+for the user, ``[SYSTEM_PROMPT]...[/SYSTEM_PROMPT]`` (tokenizer v7+), the assistant's text with
+no header ended by ``</s>``, tool results in ``[TOOL_RESULTS]...[/TOOL_RESULTS]`` and the tool
+declarations as ``[AVAILABLE_TOOLS]`` + JSON + ``[/AVAILABLE_TOOLS]`` before a user turn. No
+template writes a generation prompt. The generations differ in details, one format each:
+
+* :class:`MistralSmall32Chat` (v11): a default system prompt with today's date, tools before
+  the last user turn, ``[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{json}``, results
+  ``[TOOL_RESULTS]ID[TOOL_CONTENT]...``;
+* :class:`MistralNemoChat` (v3): no system turn (the system message opens the last user
+  message), ``[TOOL_CALLS][{..., "id": ID}]``, results ``{"content": ..., "call_id": ID}``;
+* :class:`DevstralSmall2507Chat` and :class:`Ministral3ReasoningChat` (v13): a default system
+  prompt, tools right after it, ``[TOOL_CALLS]NAME[ARGS]{json}`` without ids, results without
+  ids; Ministral-3 Reasoning writes reasoning as ``[THINK]...[/THINK]`` in every turn.
+
+Ids (Small 3.2, Nemo) are 9 characters of ``[A-Za-z0-9]``: the templates refuse any other; a
+missing or invalid id is written as the stable id :func:`~tooletta_dialect_mistral.ids.written_id`
+derives, the same for a call and for the result that answers it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal
+
+import msgspec
+
+from tooletta import Message, ToolCall, to_json
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, roles, text_of
+from tooletta.toolkit import mistral_id
+
+from .ids import with_written_ids, written_id
+from .prompts import (
+    DEVSTRAL_SYSTEM,
+    MINISTRAL3_REASONING_SYSTEM,
+    SMALL32_SYSTEM_HEAD,
+    SMALL32_SYSTEM_TAIL,
+)
+
+__all__ = [
+    "DevstralSmall2507Chat",
+    "Ministral3ReasoningChat",
+    "MistralChat",
+    "MistralNemoChat",
+    "MistralSmall32Chat",
+    "result_id",
+]
+
+_EOS = "</s>"
+_TOOLS_OPEN = "[AVAILABLE_TOOLS]"
+_TOOLS_CLOSE = "[/AVAILABLE_TOOLS]"
+_TOOL_CONTENT = "[TOOL_CONTENT]"
+_NEMO_RESULT = re.compile(r'\{"content": (.*), "call_id": "[^"]*"\}', re.DOTALL)
+_TEMPLATES = "llama.cpp models/templates/"
+_V3_TOKENS: tuple[str, ...] = (
+    "<s>",
+    _EOS,
+    "[INST]",
+    "[/INST]",
+    _TOOLS_OPEN,
+    _TOOLS_CLOSE,
+    "[TOOL_CALLS]",
+    "[TOOL_RESULTS]",
+    "[/TOOL_RESULTS]",
+)
+"""The special tokens every format here writes (tokenizer v3)."""
+_V7_TOKENS: tuple[str, ...] = (*_V3_TOKENS, "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]")
+
+
+def _loop_start(messages: Sequence[Message]) -> int:
+    return 1 if messages and messages[0].role == "system" else 0
+
+
+def _last_user(messages: Sequence[Message]) -> int:
+    return max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+
+
+def _answered_call(messages: Sequence[Message], index: int) -> tuple[ToolCall, int] | None:
+    """The call the tool result at ``index`` answers (by order, after the last assistant turn
+    with calls) and its position in that turn."""
+    position = 0
+    for i in range(index - 1, -1, -1):
+        m = messages[i]
+        if m.role == "tool":
+            position += 1
+        elif m.role == "assistant" and m.tool_calls:
+            return (m.tool_calls[position], position) if position < len(m.tool_calls) else None
+        else:
+            return None
+    return None
+
+
+def result_id(messages: Sequence[Message], index: int) -> str:
+    """The call id written for the tool result at ``index``: its ``tool_call_id`` made valid,
+    else the id written for the call it answers (by order)."""
+    message = messages[index]
+    if message.tool_call_id is not None:
+        return mistral_id(message.tool_call_id, message.tool_call_id)
+    found = _answered_call(messages, index)
+    return written_id(*found) if found else mistral_id(None, f"result:{index}")
+
+
+class MistralChat(ChatFormat):
+    """What the Mistral templates share (see the module doc); subclasses set the rest."""
+
+    name = "mistral"
+    bos = "<s>"
+    turns = roles(
+        system=Turn("[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]"),
+        user=Turn("[INST]", "[/INST]"),
+        assistant=Turn("", _EOS),
+        tool=Turn("[TOOL_RESULTS]", "[/TOOL_RESULTS]"),
+    )
+    end_of_turn = _EOS
+    special_tokens = _V7_TOKENS
+    tools_before: ClassVar[Literal["last_user", "first_turn"]] = "last_user"
+    """Where the ``[AVAILABLE_TOOLS]`` block goes: before the last user turn, or before the
+    first turn after the system prompt."""
+
+    def default_system(self, ctx: Conversation) -> str | None:
+        """The system prompt written when the conversation has none (``None``: no turn)."""
+        return None
+
+    def is_default_system(self, text: str) -> bool:
+        """Whether ``text`` is :meth:`default_system`'s (on any date)."""
+        return False
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The system message, else the template's default system prompt."""
+        return system if system is not None else self.default_system(ctx)
+
+    def parse_system(self, body: str) -> str | None:
+        """``None`` for the default system prompt, else the system message."""
+        return None if self.is_default_system(body) else body
+
+    def tools_text(self, tools: Sequence[Mapping[str, Any]]) -> str:
+        """The declarations: ``[AVAILABLE_TOOLS]`` + ``tools|tojson`` + ``[/AVAILABLE_TOOLS]``."""
+        return _TOOLS_OPEN + to_json(list(tools)) + _TOOLS_CLOSE
+
+    def before_turn(self, index: int, ctx: Conversation) -> str:
+        """The tool declarations, before the turn :attr:`tools_before` names."""
+        if not ctx.tools:
+            return ""
+        if self.tools_before == "first_turn":
+            at = _loop_start(ctx.messages)
+        else:
+            at = _last_user(ctx.messages)
+        return self.tools_text(ctx.tools) if index == at else ""
+
+    def implicit_role(self, previous: str | None) -> str | None:
+        """The assistant's turn has no header: text where no header starts is one."""
+        return "assistant"
+
+    def skip_before_turn(self, text: str, pos: int) -> int:
+        """Past an ``[AVAILABLE_TOOLS]`` block at ``pos``."""
+        if not text.startswith(_TOOLS_OPEN, pos):
+            return pos
+        end = text.find(_TOOLS_CLOSE, pos)
+        return end + len(_TOOLS_CLOSE) if end >= 0 else pos
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """As the default, without a system message that is the default system prompt."""
+        out = super().expressible(messages)
+        if out and out[0].role == "system" and self.is_default_system(text_of(out[0].content)):
+            out = out[1:]
+        return out
+
+
+class _WrittenIds(MistralChat):
+    """Formats that write an id for every call and result (the templates refuse any call or
+    result without a 9-character id: a missing or invalid one is derived)."""
+
+    def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
+        """The dialect's calls, each with its written id."""
+        return super().calls_text(dialect, with_written_ids(calls), content)
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """As the default, the calls with the ids written for them."""
+        written = [
+            msgspec.structs.replace(m, tool_calls=with_written_ids(m.tool_calls))
+            if m.tool_calls
+            else m
+            for m in messages
+        ]
+        return super().expressible(written)
+
+
+class MistralSmall32Chat(_WrittenIds):
+    """Mistral-Small-3.2-24B-Instruct-2506 (tokenizer v11), the ``mistral`` dialect's format.
+
+    The default system prompt carries today's date (``strftime_now("%Y-%m-%d")``; pin it with a
+    ``strftime_now`` option). The template drops the content beside calls; it is written
+    before them here, as mistral-common's v7+ tokenizers do."""
+
+    name = "mistral_small32"
+    models = ("mistralai/mistral-small-3.2-*",)
+    special_tokens = (*_V7_TOKENS, _TOOL_CONTENT, "[CALL_ID]", "[ARGS]")
+    source = (
+        "mistralai/Mistral-Small-3.2-24B-Instruct-2506 chat_template.jinja "
+        f"({_TEMPLATES}Mistral-Small-3.2-24B-Instruct-2506.jinja)"
+    )
+
+    def default_system(self, ctx: Conversation) -> str | None:
+        """The template's default system prompt, with today's date."""
+        return SMALL32_SYSTEM_HEAD + ctx.strftime_now("%Y-%m-%d") + SMALL32_SYSTEM_TAIL
+
+    def is_default_system(self, text: str) -> bool:
+        """The default system prompt, whatever the date in it."""
+        head, tail = SMALL32_SYSTEM_HEAD, SMALL32_SYSTEM_TAIL
+        if len(text) < len(head) + len(tail) or not text.startswith(head):
+            return False
+        return text.endswith(tail) and "\n" not in text[len(head) : len(text) - len(tail)]
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """``ID[TOOL_CONTENT]content``."""
+        content = text_of(ctx.messages[index].content)
+        return result_id(ctx.messages, index) + _TOOL_CONTENT + content
+
+    def parse_result(self, body: str) -> str:
+        """The content after ``ID[TOOL_CONTENT]``."""
+        _, sep, content = body.partition(_TOOL_CONTENT)
+        return content if sep else body
+
+
+def _nemo_content(content: str) -> str:
+    """A result's content inside Nemo's ``{"content": ...}``: JSON as it is, other text as a
+    JSON string (the template writes any text bare; mistral-common quotes what is not JSON)."""
+    try:
+        value = json.loads(content)
+    except (ValueError, RecursionError):
+        return to_json(content)
+    return to_json(content) if isinstance(value, str) else content
+
+
+class MistralNemoChat(_WrittenIds):
+    """Mistral-Nemo-Instruct-2407 (tokenizer v3), the ``mistral_v3`` dialect's format.
+
+    There is no system turn: the system message opens the last user message (``SYSTEM\\n\\n``),
+    as mistral-common writes it (the template writes it only when the conversation ends with
+    that user message, and loses it otherwise). Tool declarations go before the last user
+    turn, each written key by key."""
+
+    name = "mistral_nemo"
+    models = ("mistralai/mistral-nemo-instruct*", "mistral-nemo-instruct*")
+    special_tokens = _V3_TOKENS
+    source = (
+        "mistralai/Mistral-Nemo-Instruct-2407 tokenizer_config.json chat_template "
+        f"({_TEMPLATES}mistralai-Mistral-Nemo-Instruct-2407.jinja)"
+    )
+    turns = roles(
+        user=Turn("[INST]", "[/INST]"),
+        assistant=Turn("", _EOS),
+        tool=Turn("[TOOL_RESULTS]", "[/TOOL_RESULTS]"),
+    )
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """No system turn (the system message goes in the last user turn)."""
+        return None
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """The content; the last user message opens with the system message."""
+        content = text_of(ctx.messages[index].content)
+        first = ctx.messages[0]
+        if first.role == "system" and index == _last_user(ctx.messages):
+            return text_of(first.content) + "\n\n" + content
+        return content
+
+    def tools_text(self, tools: Sequence[Mapping[str, Any]]) -> str:
+        """``[{"type": "function", "function": {KEY: VALUE, ...}}, ...]`` in the tools tokens
+        (each function's members in order, without ``return``)."""
+        items = []
+        for tool in tools:
+            function = tool.get("function")
+            members = function.items() if isinstance(function, Mapping) else ()
+            pairs = ", ".join(f"{to_json(k)}: {to_json(v)}" for k, v in members if k != "return")
+            items.append('{"type": "function", "function": {' + pairs + "}}")
+        return _TOOLS_OPEN + "[" + ", ".join(items) + "]" + _TOOLS_CLOSE
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """``{"content": CONTENT, "call_id": "ID"}``."""
+        content = _nemo_content(text_of(ctx.messages[index].content))
+        return f'{{"content": {content}, "call_id": "{result_id(ctx.messages, index)}"}}'
+
+    def parse_result(self, body: str) -> str:
+        """The content inside ``{"content": ..., "call_id": ...}`` (a JSON string unquoted)."""
+        m = _NEMO_RESULT.fullmatch(body)
+        if m is None:
+            return body
+        inner = m.group(1)
+        if inner.startswith('"'):
+            try:
+                value = json.loads(inner)
+            except (ValueError, RecursionError):
+                return inner
+            if isinstance(value, str):
+                return value
+        return inner
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """As the default, the system message joined to the last user message (lost when
+        there is no user message)."""
+        out = super().expressible(messages)
+        if out and out[0].role == "system":
+            system, out = text_of(out[0].content), out[1:]
+            last = _last_user(out)
+            if last >= 0:
+                content = system + "\n\n" + text_of(out[last].content)
+                out[last] = msgspec.structs.replace(out[last], content=content)
+        return out
+
+
+class _V13Chat(MistralChat):
+    """Tokenizer v13 templates: tools right after the system prompt, no call ids."""
+
+    keeps_ids = False
+    tools_before = "first_turn"
+    special_tokens = (*_V7_TOKENS, "[ARGS]")
+
+
+class DevstralSmall2507Chat(_V13Chat):
+    """Devstral-Small-2507 (Unsloth's template; tokenizer v13): the OpenHands system prompt
+    by default."""
+
+    name = "devstral_small_2507"
+    models = ("mistralai/devstral-small-2507*", "devstral-small-2507*")
+    source = (
+        "unsloth/Devstral-Small-2507 chat_template "
+        f"({_TEMPLATES}unsloth-mistral-Devstral-Small-2507.jinja)"
+    )
+
+    def default_system(self, ctx: Conversation) -> str | None:
+        """The template's default (OpenHands) system prompt."""
+        return DEVSTRAL_SYSTEM
+
+    def is_default_system(self, text: str) -> bool:
+        """Whether ``text`` is the default system prompt."""
+        return text == DEVSTRAL_SYSTEM
+
+
+class Ministral3ReasoningChat(_V13Chat):
+    """Ministral-3 Reasoning (``Ministral-3-*-Reasoning-2512``, tokenizer v13): a default
+    system prompt on how to think, reasoning as ``[THINK]...[/THINK]`` before the content in
+    every turn that has some (the template reads it from ``thinking`` content chunks)."""
+
+    name = "ministral3_reasoning"
+    models = ("mistralai/ministral-3-*-reasoning*", "ministral-3-*-reasoning*")
+    source = (
+        "mistralai/Ministral-3-14B-Reasoning-2512 chat_template.jinja "
+        f"({_TEMPLATES}mistralai-Ministral-3-14B-Reasoning-2512.jinja)"
+    )
+    reasoning = Reasoning("[THINK]", "[/THINK]", strip="", keep="all")
+    special_tokens = (*_V7_TOKENS, "[ARGS]", "[THINK]", "[/THINK]")
+
+    def default_system(self, ctx: Conversation) -> str | None:
+        """The template's default system prompt."""
+        return MINISTRAL3_REASONING_SYSTEM
+
+    def is_default_system(self, text: str) -> bool:
+        """Whether ``text`` is the default system prompt."""
+        return text == MINISTRAL3_REASONING_SYSTEM

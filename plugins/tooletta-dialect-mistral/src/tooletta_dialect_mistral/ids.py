@@ -1,0 +1,24 @@
+"""The call ids Mistral formats write: exactly 9 of ``[A-Za-z0-9]``, derived when missing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from tooletta import ToolCall, to_json
+from tooletta.toolkit import mistral_id
+
+__all__ = ["with_written_ids", "written_id"]
+
+
+def written_id(call: ToolCall, position: int) -> str:
+    """The id a Mistral template writes for ``call``, the ``position``-th call of its turn:
+    its own id when valid, else one derived stably from it (or, for a call without an id,
+    from its position, name and arguments) by :func:`tooletta.toolkit.mistral_id`."""
+    return mistral_id(call.id, f"{position}:{call.name}:{to_json(call.arguments)}")
+
+
+def with_written_ids(calls: Sequence[ToolCall]) -> list[ToolCall]:
+    """``calls`` with the ids :func:`written_id` gives them."""
+    return [msgspec.structs.replace(c, id=written_id(c, i)) for i, c in enumerate(calls)]

@@ -1,0 +1,72 @@
+"""The other Mistral tokenizer generations' spellings of ``[TOOL_CALLS]``, as variant dialects.
+
+The base ``mistral`` dialect renders the v11 form (``[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{json}``,
+the id part when the call has one), which Mistral-Small-3.2 writes. Its variants parse like it
+(one parser reads every generation) and render their own form; they are picked by their
+``models`` patterns (more specific than the base's) or by name, never by detection:
+
+* ``mistral_v13`` (mistral-common ``InstructTokenizerV13``, Devstral-Small-2507 and Ministral 3):
+  ``[TOOL_CALLS]NAME[ARGS]{json}`` per call, no call id ever;
+* ``mistral_v3`` (alias ``mistral_nemo``; ``InstructTokenizerV3``, Mistral-Nemo-Instruct-2407):
+  one ``[TOOL_CALLS]`` and a JSON list of ``{"name", "arguments", "id"}`` objects, every call
+  with a 9-character id (derived when missing, :func:`~tooletta_dialect_mistral.ids.written_id`).
+"""
+
+from __future__ import annotations
+
+from tooletta import DialectInfo, ToolCall, to_json
+
+from . import TOOL_CALLS, MistralDialect
+from .chat import DevstralSmall2507Chat, Ministral3ReasoningChat, MistralNemoChat
+from .ids import written_id
+
+__all__ = ["MistralV3Dialect", "MistralV13Dialect"]
+
+_SOURCE = "mistralai/mistral-common src/mistral_common/tokens/tokenizers/instruct.py"
+
+
+class MistralV13Dialect(MistralDialect):
+    """``[TOOL_CALLS]NAME[ARGS]{json}`` per call, never a call id (tokenizer v13)."""
+
+    info = DialectInfo(
+        name="mistral_v13",
+        variant_of="mistral",
+        priority=90,
+        models=(
+            "mistralai/ministral-3-*",
+            "ministral-3-*",
+            "mistralai/devstral-small-2507*",
+            "devstral-small-2507*",
+        ),
+        description="Mistral tokenizer v13: [TOOL_CALLS]NAME[ARGS]{json} per call, no call id",
+        source=f"{_SOURCE} (InstructTokenizerV13); Devstral-Small-2507 and Ministral-3 templates",
+    )
+    chat_formats = (Ministral3ReasoningChat(), DevstralSmall2507Chat())
+
+    def render_calls(self, calls: list[ToolCall]) -> str:
+        """``[TOOL_CALLS]NAME[ARGS]{json}`` per call (ids are not written)."""
+        return super().render_calls([ToolCall(c.name, c.arguments) for c in calls])
+
+
+class MistralV3Dialect(MistralDialect):
+    """``[TOOL_CALLS][{"name", "arguments", "id"}, ...]`` (tokenizer v3, Mistral-Nemo)."""
+
+    info = DialectInfo(
+        name="mistral_v3",
+        aliases=("mistral_nemo",),
+        variant_of="mistral",
+        priority=90,
+        models=("mistralai/mistral-nemo-instruct*", "mistral-nemo-instruct*"),
+        description='Mistral tokenizer v3: [TOOL_CALLS][{"name", "arguments", "id"}, ...]',
+        source=f"{_SOURCE} (InstructTokenizerV3); Mistral-Nemo-Instruct-2407 template",
+    )
+    chat_formats = (MistralNemoChat(),)
+
+    def render_calls(self, calls: list[ToolCall]) -> str:
+        """One ``[TOOL_CALLS]`` and the JSON list, each call with its 9-character id."""
+        items = [
+            f'{{"name": {to_json(c.name)}, "arguments": {to_json(c.arguments)}, '
+            f'"id": {to_json(written_id(c, i))}}}'
+            for i, c in enumerate(calls)
+        ]
+        return TOOL_CALLS + "[" + ", ".join(items) + "]"

@@ -1,0 +1,124 @@
+"""Chat-format hooks of core: text before a turn, tool-result parsing, formats without ids,
+and the pinned ``strftime_now`` (with a headerless assistant turn, read by ``implicit_role``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+import tooletta
+from tooletta import Message, ParseError, ToolCall
+from tooletta.chat import ChatFormat, Conversation, Turn, render_format, roles
+from tooletta.chat.parse import parse_format
+
+TOOLS = [{"type": "function", "function": {"name": "f", "parameters": {}}}]
+
+
+class ToyChat(ChatFormat):
+    """Mistral-like: tools before the last user turn, no assistant header, results with an
+    id prefix, no ids in calls."""
+
+    name = "toy"
+    bos = "<s>"
+    turns = roles(
+        system=Turn("[S]", "[/S]"),
+        user=Turn("[U]", "[/U]"),
+        assistant=Turn("", "<e>"),
+        tool=Turn("[T]", "[/T]"),
+    )
+    end_of_turn = "<e>"
+    keeps_ids = False
+
+    def before_turn(self, index: int, ctx: Conversation) -> str:
+        last = max((i for i, m in enumerate(ctx.messages) if m.role == "user"), default=-1)
+        if not ctx.tools or index != last:
+            return ""
+        return "[TOOLS]" + ctx.strftime_now("%Y") + "[/TOOLS]"
+
+    def implicit_role(self, previous: str | None) -> str | None:
+        return "assistant"
+
+    def skip_before_turn(self, text: str, pos: int) -> int:
+        if text.startswith("[TOOLS]", pos):
+            return text.index("[/TOOLS]", pos) + len("[/TOOLS]")
+        return pos
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        return f"id{index}:" + str(ctx.messages[index].content)
+
+    def parse_result(self, body: str) -> str:
+        return body.partition(":")[2]
+
+
+def _conversation() -> list[Message]:
+    return [
+        Message("system", "sys"),
+        Message("user", "a"),
+        Message("assistant", "", tool_calls=[ToolCall("f", {"x": 1}, "c1")]),
+        Message("tool", "r1", tool_call_id="c1"),
+        Message("assistant", "done"),
+        Message("user", "b"),
+        Message("assistant", "ok"),
+    ]
+
+
+def _render(messages: Sequence[Message], **options: object) -> tuple[str, list[Message]]:
+    fmt, dialect = ToyChat(), tooletta.get_dialect("canonical")
+    out = render_format(fmt, dialect, messages, TOOLS, False, options)
+    return out.text, parse_format(fmt, dialect, out.text, TOOLS)
+
+
+def test_before_turn_text_is_written_and_skipped() -> None:
+    text, back = _render(_conversation(), strftime_now=lambda fmt: "2001")
+    assert "[/S][U]a[/U][" in text and "<e>[TOOLS]2001[/TOOLS][U]b[/U]{" in text
+    assert [(m.role, m.content) for m in back] == [
+        ("system", "sys"),
+        ("user", "a"),
+        ("assistant", ""),
+        ("tool", "r1"),
+        ("assistant", "done"),
+        ("user", "b"),
+        ("assistant", "ok"),
+    ]
+
+
+def test_before_turn_text_belongs_to_no_message() -> None:
+    fmt, dialect = ToyChat(), tooletta.get_dialect("canonical")
+    out = render_format(fmt, dialect, _conversation(), TOOLS, False, {})
+    owners = [s.message for s in out.segments if out.text[s.start : s.end].startswith("[TOOLS]")]
+    assert owners == [None]
+
+
+def test_before_turn_is_asked_after_the_last_message() -> None:
+    class AtEnd(ToyChat):
+        def before_turn(self, index: int, ctx: Conversation) -> str:
+            return "[TOOLS][/TOOLS]" if index == len(ctx.messages) else ""
+
+    fmt, dialect = AtEnd(), tooletta.get_dialect("canonical")
+    out = render_format(fmt, dialect, [Message("system", "s")], TOOLS, False, {})
+    assert out.text == "<s>[S]s[/S][TOOLS][/TOOLS]"
+    assert parse_format(fmt, dialect, out.text, TOOLS) == [Message("system", "s")]
+
+
+def test_headerless_assistant_turn_and_parsed_results() -> None:
+    _, back = _render(_conversation())
+    assert back[2].tool_calls == [ToolCall("f", {"x": 1}, "c1")]
+    assert back[3].content == "r1" and back[3].name == "f"
+
+
+def test_keeps_ids_false_drops_ids_from_what_the_format_carries() -> None:
+    carried = ToyChat().expressible(_conversation())
+    assert carried[2].tool_calls == [ToolCall("f", {"x": 1})]
+
+
+def test_text_after_a_turn_that_never_ends_is_a_parse_error() -> None:
+    fmt, dialect = ToyChat(), tooletta.get_dialect("canonical")
+    with pytest.raises(ParseError, match="never ends"):
+        parse_format(fmt, dialect, "<s>[U]a[/U]unterminated", [])
+
+
+def test_strftime_now_default_is_today() -> None:
+    ctx = Conversation([], [], {}, None)
+    assert ctx.strftime_now("%Y").isdigit()
+    assert Conversation([], [], {"strftime_now": str.upper}, None).strftime_now("%y") == "%Y"
