@@ -29,7 +29,8 @@ FORMATS = _formats()
 
 
 def test_first_party_families_declare_formats() -> None:
-    assert {"qwen3", "glm46", "glm47"} <= {f.name for f in FORMATS}
+    want = {"qwen3", "glm46", "glm47", "llama31", "llama32", "mistral_small32", "mistral_nemo"}
+    assert want <= {f.name for f in FORMATS}
 
 
 @pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)

@@ -61,8 +61,11 @@ class _ConversationReader:
             self.pos = fmt.skip_before_turn(text, self.pos)
             if self.pos >= len(text):
                 break
-            rest = text[self.pos :]
-            if rest in (self.prompt, self.ending):
+            left = len(text) - self.pos  # no copy of the rest per turn: linear in the text
+            if any(
+                len(end) == left and text.startswith(end, self.pos)
+                for end in (self.prompt, self.ending)
+            ):
                 break
             role = self._role_here()
             start = self.pos
