@@ -12,7 +12,8 @@ folder, so both drive exactly the same inputs through exactly the same assertion
 * :func:`check_text` — the laws for one text and one chunking: lenient ``parse`` returns,
   strict ``parse`` raises only a :class:`~tooletta.ToolettaError` (never a ``PluginError``,
   which would mean a dialect crashed), streaming equals one-shot, ``detect`` answers, and
-  nothing is lost (:func:`tooletta.testing.check_nothing_lost`);
+  nothing is lost (:func:`tooletta.testing.check_nothing_lost`) and nothing is counted twice
+  (:func:`tooletta.testing.check_nothing_counted_twice`);
 * :func:`check_render` — ``render`` of arbitrary calls raises :class:`~tooletta.RenderError`
   or reads back exactly (calls, ids as the format keeps them, content), streamed too.
 """
@@ -31,6 +32,7 @@ from tooletta import PluginError, RenderError, ToolCall, ToolettaError, UnknownD
 from tooletta.engine import MAX_DEPTH
 from tooletta.testing import (
     FOREIGN_TOKENS,
+    check_nothing_counted_twice,
     check_nothing_lost,
     check_stream_equals_parse,
     tools_for,
@@ -287,6 +289,7 @@ def check_text(dialect: str, text: str, cuts: Sequence[int] | None, tools: Any =
     assert found is None or isinstance(found, str)
     tooletta.parse(text, "auto")
     check_nothing_lost(dialect, text, tools)
+    check_nothing_counted_twice(dialect, text, tools, cuts)
 
 
 @functools.cache

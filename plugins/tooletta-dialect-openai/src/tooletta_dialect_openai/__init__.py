@@ -70,12 +70,14 @@ def _emit(r: Reader, item: Any, at: int, legacy: bool = False) -> None:
 
 
 def read_list(r: Reader) -> Read[None]:
-    """A ``tool_calls`` list; each item is emitted once it has closed."""
+    """A ``tool_calls`` list; each item is emitted once it has closed (the closing ``]``
+    counts as read with them, as :func:`~tooletta.engine.read_fast` counts it)."""
     yield from r.expect("[")
     first = True
     while True:
         yield from r.ws()
         if (yield from r.accept("]")):
+            r.commit()
             return
         if not first:
             yield from r.expect(",")

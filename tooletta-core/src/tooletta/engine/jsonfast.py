@@ -827,9 +827,10 @@ def read_fast(r: Reader, fast: FastReader) -> bool:
     end = fast(r.buf, r.pos, r.tools, found)
     if end < 0:
         return False
+    r.pos = end  # first: the calls count as read up to the end of what they were read from
     for call in found:
         r.call(call.name, call.arguments, call.id)
-    r.pos = end
+    r.commit()  # (what the block's reader does at the end of a list of calls)
     return True
 
 

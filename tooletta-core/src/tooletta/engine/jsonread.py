@@ -518,7 +518,8 @@ def json_call_array(
 ) -> Read[None]:
     """Read a JSON array of call objects (``[{"name": ..., "arguments": ...}, ...]``).
 
-    Each element streams as :func:`json_call_object` does; an empty array holds no calls.
+    Each element streams as :func:`json_call_object` does; an empty array holds no calls. The
+    closing ``]`` counts as read with the calls (:meth:`~tooletta.engine.Reader.commit`).
     """
     yield from r.ws()
     yield from r.expect("[")
@@ -526,6 +527,7 @@ def json_call_array(
     while True:
         yield from r.ws()
         if (yield from r.accept("]")):
+            r.commit()
             return
         if not first:
             yield from r.expect(",")

@@ -133,6 +133,15 @@ class Reader:
         """Emit reasoning text found inside a block ("" is ignored)."""
         raise NotImplementedError
 
+    def commit(self) -> None:
+        """Count the block's text read so far as accounted for by what was emitted from it:
+        if the block fails later, its unparsed record starts here (see *Accounting* in
+        :mod:`tooletta.engine.scanner`). Emitting content, reasoning or a finished call does
+        this by itself; a reader calls it after markup that closes what it emitted (the ``]``
+        of a list of calls), so that its one-shot shortcut, which reads through that markup,
+        gives the same record."""
+        raise NotImplementedError
+
     @property
     def shown(self) -> bool:
         """True once non-whitespace content has been shown before this block."""
@@ -257,8 +266,10 @@ class Reader:
         """Read up to the first of ``markers``; return ``(text, marker)`` and move past it.
 
         With ``sink``, the text is passed on as it arrives (holding back only what could still
-        be the start of a marker) and the returned text is "". With ``eof=True`` the end of the
-        text also ends the read, returning marker "".
+        be the start of a marker) and the returned text is "": while the sink runs, ``pos`` is
+        just past the text it is given (before the marker), so that what it emits counts as
+        read up to there. With ``eof=True`` the end of the text also ends the read, returning
+        marker "".
         """
         ms = markers if isinstance(markers, MarkerSet) else marker_set(markers)
         parts: list[str] = []
@@ -280,11 +291,13 @@ class Reader:
                 i, marker = ms.find(buf, pos)
             if i >= 0 and (self.final or not ms.extends(buf, i)):
                 piece = buf[pos:i]
-                self.pos = i + len(marker)
                 if sink is not None:
                     if piece:
+                        self.pos = i  # what the sink emits was read up to the marker
                         sink(piece)
+                    self.pos = i + len(marker)
                     return "", marker
+                self.pos = i + len(marker)
                 if parts:
                     parts.append(piece)
                     return "".join(parts), marker

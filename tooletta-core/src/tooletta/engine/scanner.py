@@ -11,6 +11,15 @@ Whitespace around markup: whitespace right before an opening marker is dropped, 
 whitespace right after a block when only markup or the end follows, or when no content has
 been shown yet. All other text is kept verbatim.
 
+Accounting: every character of the text ends up in one place, the content, the reasoning, a
+call's block or an unparsed record (whitespace next to markup aside). A block whose reader
+fails after emitting something (content, reasoning, a finished call) keeps what it emitted: a
+stream has sent it and cannot take it back, and one-shot parsing, the same engine, gives the
+same. The block's text up to where its reader last emitted (its *commit point*, moved back
+over whitespace) then counts as read, and the unparsed record holds the rest, from there
+through the block's closing marker. A reader that declines its block after emitting fails it
+instead, since rescanning the block would show that text again.
+
 Cost: per delta, the engine appends the delta to its buffer (dropping consumed text only
 once enough has piled up, so no delta copies more than a few hundred characters), resumes the
 current reader or scans for a marker, and builds at most one :class:`CallDelta` per call
@@ -151,6 +160,8 @@ class Engine(Reader):
         self._gen: Generator[None, None, Any] | None = None
         self._block: Block | None = None
         self._block_at = 0  # offset of the current block in the whole text
+        self._commit = 0  # offset where the current block's reader last emitted something
+        self._origin = 0  # where a failed block's closing marker is searched from, in its raw
         self._raw: list[str] = []  # consumed text of the current block, for unparsed records
         self._raw_from = 0  # where the block's unconsumed text starts in self.buf
         self._rec_len = 0  # length of the raw text searched so far while recovering
@@ -195,17 +206,24 @@ class Engine(Reader):
     # -- events from readers ---------------------------------------------------------------
 
     def content(self, text: str) -> None:
-        """Emit content, applying the whitespace rules."""
+        """Emit content, applying the whitespace rules; content that is not only whitespace
+        counts as read up to the reader's position (see *Accounting* above)."""
+        if self._show(text):
+            self._commit = self._offset + self.pos
+
+    def _show(self, text: str) -> bool:
+        """Show ``text`` as content, applying the whitespace rules (the scanner's text outside
+        blocks comes here directly); True when it is not only whitespace."""
         if not text:
-            return
+            return False
         if self._shown and not self._pending_ws and text[-1] not in _SPACE:
             self._content.append(text)  # the common case: nothing to hold or strip
             self._after_markup = False
-            return
+            return True
         stripped = text.rstrip(_SPACE)
         if not stripped:
             self._pending_ws += text
-            return
+            return False
         if self._pending_ws:
             if self._shown or not self._after_markup:
                 self._content.append(self._pending_ws)
@@ -217,11 +235,17 @@ class Engine(Reader):
         self._after_markup = False
         if len(stripped) != len(text):
             self._pending_ws = text[len(text.rstrip(_SPACE)) :]
+        return True
 
     def reasoning(self, text: str) -> None:
         """Emit reasoning text verbatim ("" is ignored)."""
         if text:
             self._reasoning.append(text)
+            self._commit = self._offset + self.pos
+
+    def commit(self) -> None:
+        """Count the block's text read so far as accounted for (see *Accounting* above)."""
+        self._commit = self._offset + self.pos
 
     def start_call(self, name: str, call_id: str | None = None) -> None:
         """Begin a call."""
@@ -271,6 +295,7 @@ class Engine(Reader):
         if not self.deltas:
             self._calls.append(ToolCall(call.name, arguments, call.id))
         self._call = None
+        self._commit = self._offset + self.pos
 
     def call(self, name: str, arguments: dict[str, Any], call_id: str | None = None) -> None:
         """Emit a whole call at once: ``start_call``, the arguments as JSON, ``end_call``."""
@@ -282,6 +307,7 @@ class Engine(Reader):
             return
         self._ncalls += 1
         self._calls.append(ToolCall(name, arguments, call_id))
+        self._commit = self._offset + self.pos
 
     # -- driving -----------------------------------------------------------------------------
 
@@ -420,16 +446,16 @@ class Engine(Reader):
             if i < 0:
                 cut = len(buf) if final else markers.partial_start(buf, pos)
                 if cut > pos:
-                    self.content(buf[pos:cut])
+                    self._show(buf[pos:cut])
                 self.pos = cut
                 return
             if not final and markers.extends(buf, i):
                 if i > pos:
-                    self.content(buf[pos:i])
+                    self._show(buf[pos:i])
                 self.pos = i
                 return
             if i > pos:
-                self.content(buf[pos:i])
+                self._show(buf[pos:i])
             if final and self._shortcuts and self._shortcut(marker, i, markers):
                 continue  # read whole by the blocks' one-shot readers
             self._open(marker, i)
@@ -502,14 +528,14 @@ class Engine(Reader):
         self._before_open = (self._pending_ws, self._after_markup)
         self._pending_ws = ""
         self._block = block
-        self._block_at = self._offset + i
+        self._block_at = self._commit = self._offset + i
         self.pos = i if block.keep_open else i + len(marker)
         self._raw_from = i
         self._gen = block.read(self)
 
     def _text(self, text: str) -> None:
         if text:
-            self.content(text)
+            self._show(text)
 
     def _plugin_bug(self, exc: Exception) -> Exception:
         """A reader raised something it must not: report it as the dialect's fault."""
@@ -529,6 +555,8 @@ class Engine(Reader):
         elif isinstance(exc, Decline):
             if self._call is not None:
                 self._fail(BlockError("a block declined after starting a call", self.pos))
+            elif self._commit > self._block_at:
+                self._fail(BlockError("a block declined after emitting text", self.pos))
             else:
                 self._decline()
         elif isinstance(exc, RecursionError):  # a decoder met nesting deeper than Python allows
@@ -537,8 +565,12 @@ class Engine(Reader):
             self._fail(BlockError(f"text is not valid Unicode: {exc}", self.pos))
 
     def _block_done(self) -> None:
-        """The block reader returned: the block was read successfully."""
+        """The block reader returned: the block was read successfully (unless a call it
+        started is still open: then it failed)."""
         self._gen = None
+        if self._call is not None:
+            self._fail(BlockError("block ended inside a call", self.pos))
+            return
         start = self._block_at
         end = self._offset + self.pos
         self.spans.append((start if start > 0 else 0, end if end > 0 else 0))
@@ -546,8 +578,6 @@ class Engine(Reader):
             self._raw = []
         self._after_markup = True
         self._pending_ws = ""
-        if self._call is not None:
-            self._fail(BlockError("block ended inside a call", self.pos))
 
     def _decline(self) -> None:
         """The reader says its marker was prose: show it as content, rescan after it."""
@@ -562,7 +592,7 @@ class Engine(Reader):
             self._offset = self._block_at
         else:  # the marker is still in the buffer: rescan from there, copying nothing
             self.pos = self._raw_from + len(block.open)
-        self.content(block.open)
+        self._show(block.open)
 
     def _fail(self, exc: BlockError) -> None:
         if self._gen is not None:
@@ -570,9 +600,37 @@ class Engine(Reader):
         self._gen = None
         self._recovering = exc
         done = "".join(self._raw)  # the block's text from earlier deltas (once per failure)
+        block = self._block
+        assert block is not None
+        self._origin = 0 if block.keep_open else len(block.open)
+        if self._commit > self._block_at:
+            done = self._cut_at_commit(done)
         self._raw = [done] if done else []
         self._rec_len = len(done)
         self._rec_tail = done  # the first search covers the whole block from its opener
+
+    def _cut_at_commit(self, done: str) -> str:
+        """The reader of the failing block emitted before it failed: what it read up to there
+        counts as read (a span), and the unparsed record starts at its commit point, moved back
+        over whitespace (so that it does not depend on how the text was split). Takes and
+        returns the record's text from earlier deltas."""
+        start = self._block_at
+        upto = self._commit - start  # the commit point in the block's text
+        head = done[:upto]
+        if upto > len(done):
+            head += self.buf[self._raw_from : self._raw_from + upto - len(done)]
+        cut = len(head.rstrip(_SPACE))
+        if cut <= 0:
+            return done
+        end = start + cut
+        if end > 0:  # (a block that began in the prompt's prefix: only the output's part)
+            self.spans.append((start if start > 0 else 0, end))
+        self._block_at = end
+        self._origin = 0  # the opener is behind: any closing marker from here ends the record
+        if cut >= len(done):
+            self._raw_from += cut - len(done)
+            return ""
+        return done[cut:]
 
     def _recover(self) -> bool:
         """Skip a malformed block through its closing marker; False when that needs more text.
@@ -590,7 +648,7 @@ class Engine(Reader):
         self._raw.append(new)
         self._rec_len = seen + len(new)
         close = block.close
-        origin = 0 if block.keep_open else len(block.open)
+        origin = self._origin
         end = -1
         if close is not None:
             tail = self._rec_tail
@@ -629,7 +687,7 @@ class Engine(Reader):
         close = block.close
         end = -1
         if close is not None:
-            end = buf.find(close, start + (0 if block.keep_open else len(block.open)))
+            end = buf.find(close, start + self._origin)
         if end < 0 and not self.final:
             return False
         stop = len(buf) if end < 0 else end + len(close or "")

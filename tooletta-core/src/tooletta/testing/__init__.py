@@ -17,7 +17,9 @@ Laws checked:
    splits, one character at a time, everything at once);
 3. held-back text is bounded by the longest marker (plus trailing whitespace);
 4. bad input (truncated, duplicated or deleted markers, foreign tokens) gives only
-   :class:`~tooletta.ToolettaError` (strict) or ``unparsed`` data (lenient).
+   :class:`~tooletta.ToolettaError` (strict) or ``unparsed`` data (lenient);
+
+and accounting (:mod:`tooletta.testing.accounting`): nothing is lost, nothing counted twice.
 
 Golden fixtures are a JSON list of cases ``{"name", "text", "calls", "content",
 "reasoning"?, "tools"?, "unparsed"?, "detect"?}``; ``calls`` items are ``{"name", "arguments",
@@ -48,6 +50,7 @@ from .. import api
 from ..dialect import ScannerDialect
 from ..errors import ParseError, RenderError, ToolettaError
 from ..ir import CallDelta, ParseResult, StreamUpdate, ToolCall, UnparsedToolCall
+from .accounting import AccountingTests, check_nothing_counted_twice
 from .stream_misuse import StreamMisuseTests, check_stream_misuse
 
 __all__ = [
@@ -62,6 +65,7 @@ __all__ = [
     "check_arguments_stream",
     "check_bad_input",
     "check_models",
+    "check_nothing_counted_twice",
     "check_nothing_lost",
     "check_render_refuses",
     "check_round_trip",
@@ -373,6 +377,7 @@ def check_bad_input(dialect: str, text: str, tools: Any = None) -> None:
     parser.finish()
     api.detect(text)
     check_nothing_lost(dialect, text, tools)
+    check_nothing_counted_twice(dialect, text, tools, range(0, len(text), 3))
 
 
 def check_aliases(dialect: str, names: Iterable[str]) -> None:
@@ -480,7 +485,7 @@ def check_render_refuses(
         raise AssertionError(f"{dialect} rendered {case!r} (content {content!r}) as {text!r}")
 
 
-class DialectTests(StreamMisuseTests):
+class DialectTests(StreamMisuseTests, AccountingTests):
     """Subclass in a plugin's tests with ``dialect`` and ``fixtures`` set: pytest runs the
     golden cases and the four laws (hypothesis drives the properties), plus what the subclass
     declares in ``names``, ``models`` and ``markup`` (each skipped while empty)."""
