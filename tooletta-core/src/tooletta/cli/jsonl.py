@@ -17,33 +17,25 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
-from types import TracebackType
 from typing import IO, Protocol, TextIO
 
 import click
 
-from ..errors import ToolettaError
 from .io import OutputError
 from .progress import Progress
 from .rows import Done, RowJob, work_batch
-from .stop import Interrupted, StopSignals, blocked, ignore_interrupts, signal_name
+from .stop import Interrupted, StopSignals, signal_name
+from .workers import WorkerError, Workers
 
-__all__ = ["BATCH", "WorkerError", "open_reject", "run_jsonl"]
+__all__ = ["BATCH", "open_reject", "run_jsonl"]
 
 BATCH = 512
 """Input lines per batch: the unit of work for a worker and of writing."""
 
 Batch = tuple[int, list[bytes], int]
 """A batch read: its first line number, its raw lines, the input position after it."""
-
-
-class WorkerError(ToolettaError):
-    """A worker process of a ``--jobs`` run died (killed, out of memory): the run stops."""
 
 
 class _Sink(Protocol):
@@ -72,15 +64,15 @@ def run_jsonl(source: IO[bytes], job: RowJob, *, jobs: int = 1, reject: str | No
                         ledger.write(batch, done)
                         stop.check()
                 else:
-                    with _Workers(job, jobs) as workers:
-                        for batch, done in workers.run(batches, stop):
+                    with Workers(job, jobs) as workers:
+                        for batch, done in workers.run(((b, b[1]) for b in batches), stop):
                             ledger.write(batch, done)
                             stop.check()
             except Interrupted as exc:
                 message = f"Interrupted by {signal_name(exc.signum)}: {ledger.account()}."
                 raise Interrupted(exc.signum, message) from None
             except WorkerError as exc:
-                raise WorkerError(f"{exc}: {ledger.account()}") from None
+                raise WorkerError(f"{exc}: {ledger.account()}.") from None
     finally:
         ledger.close()
     ledger.summary()
@@ -199,72 +191,6 @@ def _whole(raw: bytes) -> bytes:
 
 def _flat(reason: str) -> str:
     return reason.replace("\r", "\\r").replace("\n", "\\n")
-
-
-class _Workers:
-    """A pool of worker processes fed a few batches ahead; results come back in order."""
-
-    def __init__(self, job: RowJob, jobs: int) -> None:
-        import multiprocessing
-
-        self.window = 3 * jobs
-        self.executor = ProcessPoolExecutor(
-            jobs,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_worker,
-            initargs=(job,),
-        )
-
-    def run(self, batches: Iterator[Batch], stop: StopSignals) -> Iterator[tuple[Batch, Done]]:
-        """Each batch with its outcome, in input order."""
-        pending: deque[tuple[Batch, Future[Done]]] = deque()
-        try:
-            for batch in batches:
-                with blocked():  # workers start here: they begin with the signals held back
-                    pending.append((batch, self.executor.submit(_work, batch[1])))
-                if len(pending) >= self.window:
-                    yield self._next(pending, stop)
-            while pending:
-                yield self._next(pending, stop)
-        except BrokenProcessPool:
-            stop.check()  # workers killed by the same signal as this process
-            raise WorkerError("a worker process died") from None
-
-    @staticmethod
-    def _next(pending: deque[tuple[Batch, Future[Done]]], stop: StopSignals) -> tuple[Batch, Done]:
-        batch, future = pending.popleft()
-        with stop.interruptible():
-            return batch, future.result()
-
-    def __enter__(self) -> _Workers:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if exc_type is None:
-            self.executor.shutdown(wait=True)
-            return
-        for process in list(getattr(self.executor, "_processes", {}).values()):
-            process.terminate()  # stop now: their batches would not be written anyway
-        self.executor.shutdown(wait=False, cancel_futures=True)
-
-
-_job: RowJob | None = None
-
-
-def _start_worker(job: RowJob) -> None:
-    global _job
-    ignore_interrupts()
-    _job = job
-
-
-def _work(lines: list[bytes]) -> Done:
-    assert _job is not None, "worker started without a job"
-    return work_batch(_job, lines)
 
 
 class _TextSink:
