@@ -474,3 +474,32 @@ def test_item10_error_lines_do_not_interleave_with_progress_bar(tmp_path: Path) 
     assert numbered("\n".join(shown[:-1])) == bad
     message = re.compile(r"line \d+: not valid JSON: JSON is malformed: [a-z ]+ \(byte 1\)")
     assert all(message.fullmatch(line) for line in shown[:-1]), shown
+
+
+def test_item10_input_that_fails_midway_is_one_line_with_an_account() -> None:
+    import io
+
+    class Flaky(io.BytesIO):
+        """Two batches of rows, then a read error (a disk or a network file going away)."""
+
+        def __init__(self) -> None:
+            super().__init__(b"".join(good(n) + b"\n" for n in range(1, 1025)))
+
+        def readline(self, size: int | None = -1) -> bytes:
+            if self.tell() >= len(self.getbuffer()):
+                raise OSError(5, "Input/output error")
+            return super().readline(size)
+
+        def __next__(self) -> bytes:
+            line = self.readline()
+            if not line:
+                raise StopIteration
+            return line
+
+    result = CliRunner().invoke(cli, CONVERT, input=Flaky())
+    assert result.exit_code == 3, result.output
+    assert result.stderr.splitlines() == [
+        "Error: cannot read the input: Input/output error: input lines 1-1024 are done "
+        "(1024 written, 0 rejected), later lines were not written."
+    ]
+    assert len(result.stdout.splitlines()) == 1024

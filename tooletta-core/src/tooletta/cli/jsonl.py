@@ -23,7 +23,7 @@ from typing import IO, Protocol, TextIO
 
 import click
 
-from .io import OutputError
+from .io import InputError, OutputError
 from .progress import Progress
 from .rows import Done, RowJob, work_batch
 from .stop import Interrupted, StopSignals, signal_name
@@ -71,8 +71,8 @@ def run_jsonl(source: IO[bytes], job: RowJob, *, jobs: int = 1, reject: str | No
             except Interrupted as exc:
                 message = f"Interrupted by {signal_name(exc.signum)}: {ledger.account()}."
                 raise Interrupted(exc.signum, message) from None
-            except WorkerError as exc:
-                raise WorkerError(f"{exc}: {ledger.account()}.") from None
+            except (InputError, WorkerError) as exc:  # the run cannot go on
+                raise type(exc)(f"{exc}: {ledger.account()}.") from None
     finally:
         ledger.close()
     ledger.summary()
@@ -115,9 +115,12 @@ def _read(source: IO[bytes], stop: StopSignals, *, with_position: bool) -> Itera
     lines = iter(source)
     first = 1
     while True:
-        with stop.interruptible():
-            batch = list(islice(lines, BATCH))
-            position = source.tell() if with_position and batch else 0
+        try:
+            with stop.interruptible():
+                batch = list(islice(lines, BATCH))
+                position = source.tell() if with_position and batch else 0
+        except OSError as exc:
+            raise InputError(f"cannot read the input: {exc.strerror or exc}") from None
         if not batch:
             return
         yield first, batch, position
