@@ -455,7 +455,14 @@ def family_pages() -> dict[Path, str]:
 
 def cli_reference() -> str:
     """Every command's ``--help``, as Markdown."""
-    parts = ["# CLI reference", "", "Generated from the click commands by `docs/generate.py`.", ""]
+    parts = [
+        "# CLI reference",
+        "",
+        "Generated from the click commands by `docs/generate.py`. How the lines of a `--jsonl`"
+        " run map to output and rejects, and how a run stops on Ctrl-C or SIGTERM:"
+        " [Datasets](concepts/datasets.md#how-input-lines-map-to-output).",
+        "",
+    ]
     ctx = click.Context(cli, info_name="tooletta", terminal_width=100, max_content_width=100)
     parts += ["## tooletta", "", "```text", cli.get_help(ctx), "```", ""]
     for name in sorted(cli.commands):

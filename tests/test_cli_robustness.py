@@ -102,7 +102,8 @@ def test_jsonl_bad_rows_are_reported_with_line_numbers(command: str) -> None:
     rows = "\n".join([good, "{broken", DEEP, json.dumps(42), "", good]) + "\n"
     code, out, err = invoke(args, rows)
     assert code == 1
-    assert len(out.splitlines()) == 2
+    lines = out.splitlines()  # the two good rows and the blank line 5 between them
+    assert len(lines) == 3 and lines[1] == "" and lines[0] == lines[2] != ""
     for line in ("line 2:", "line 3:", "line 4:"):
         assert line in err, err
     assert "3 of 5 rows failed" in err and "Traceback" not in err

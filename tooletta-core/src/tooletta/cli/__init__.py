@@ -2,7 +2,10 @@
 
 User mistakes print one line on stderr and exit non-zero, never a traceback. Exit codes:
 0 success; 1 nothing found (``detect``) or bad rows in a ``--jsonl`` run; 2 usage errors
-(click's own); 3 a tooletta error (unknown dialect, malformed input in strict mode, ...).
+(click's own, and a ``--reject`` file that cannot be opened); 3 a tooletta error (unknown
+dialect, malformed input in strict mode, a worker process that died, ...); 130 and 143 a
+``--jsonl`` run stopped by SIGINT (Ctrl-C) or SIGTERM (128 + the signal number). How the
+lines of a ``--jsonl`` run map to output and rejects: :mod:`tooletta.cli.jsonl`.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import click
 
 from ..errors import ToolettaError
 from .commands import convert_cmd, detect_cmd, list_dialects_cmd, parse_cmd, render_cmd
+from .stop import Interrupted
 
 __all__ = ["cli", "main"]
 
@@ -29,6 +33,9 @@ class _Group(click.Group):
         except ToolettaError as exc:
             click.echo(f"Error: {exc}", err=True)
             ctx.exit(TOOLETTA_ERROR_EXIT)
+        except Interrupted as exc:  # a --jsonl run stopped by SIGINT or SIGTERM
+            click.echo(exc.message, err=True)
+            ctx.exit(exc.code)
         except BrokenPipeError:
             # the reader went away (``| head``): stop quietly, as Unix tools do
             _silence_stdout()
@@ -38,7 +45,18 @@ class _Group(click.Group):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tooletta-core", prog_name="tooletta")
 def cli() -> None:
-    """Parse, stream and render LLM tool calls across model dialects."""
+    """Parse, stream and render LLM tool calls across model dialects.
+
+    With --jsonl, every input line is accounted for, in order: a good row's result (or, for a
+    blank line, a blank line) goes to stdout; a bad row is named on stderr ("line N: reason")
+    and written as it was to the --reject file. With no bad rows, output line N is input line
+    N. Ctrl-C or SIGTERM stops the run between two batches: output and rejects then hold
+    exactly input lines 1 to K, and the closing line on stderr names K.
+
+    \b
+    Exit codes: 0 success; 1 nothing detected, or bad --jsonl rows; 2 usage error;
+    3 tooletta error; 130 stopped by SIGINT; 143 stopped by SIGTERM.
+    """
 
 
 cli.add_command(list_dialects_cmd)

@@ -10,7 +10,8 @@ import click
 from .. import api
 from ..plugins import get_plugins, get_registry
 from .io import InputError, dump, echo_line, load_json, read_text
-from .rows import RowJob, calls_of, result_record, run_jsonl
+from .jsonl import run_jsonl
+from .rows import RowJob, calls_of, check_tools, result_record
 
 __all__ = ["convert_cmd", "detect_cmd", "list_dialects_cmd", "parse_cmd", "render_cmd"]
 
@@ -28,8 +29,9 @@ _jobs = click.option(
 )
 _reject = click.option(
     "--reject",
-    type=click.File("wb"),
-    help="With --jsonl: write the bad input rows (as they were) to this file.",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="With --jsonl: write the bad input rows (as they were) to this file, which is "
+    "opened (emptied) before any output.",
 )
 _tools = click.option(
     "--tools",
@@ -45,6 +47,7 @@ def _load_tools(tools_file: IO[bytes] | None) -> Any:
     tools = load_json(read_text(tools_file), "a JSON list of tool definitions")
     if not isinstance(tools, list):
         raise InputError("--tools must hold a JSON list of tool definitions")
+    check_tools(tools, "--tools")
     return tools
 
 
@@ -158,7 +161,7 @@ def parse_cmd(
     strict: bool,
     jsonl: bool,
     jobs: int,
-    reject: IO[bytes] | None,
+    reject: str | None,
     source: IO[bytes],
 ) -> None:
     """Parse model output into content, tool calls, reasoning and unparsed blocks (JSON).
@@ -190,7 +193,7 @@ def render_cmd(
     content: str | None,
     jsonl: bool,
     jobs: int,
-    reject: IO[bytes] | None,
+    reject: str | None,
     source: IO[bytes],
 ) -> None:
     """Write canonical or OpenAI JSON calls as a dialect's model text.
@@ -244,7 +247,7 @@ def convert_cmd(
     ids: str,
     jsonl: bool,
     jobs: int,
-    reject: IO[bytes] | None,
+    reject: str | None,
     source: IO[bytes],
 ) -> None:
     """Convert model text from one dialect to another, keeping the content.

@@ -2,21 +2,36 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import IO, Any
 
-import click
 import msgspec
 
 from ..errors import ToolettaError
 
-__all__ = ["InputError", "JsonlReport", "dump", "echo_line", "load_json", "read_text"]
+__all__ = [
+    "InputError",
+    "OutputError",
+    "dump",
+    "echo_line",
+    "json_problem",
+    "load_json",
+    "read_text",
+]
 
 _encoder = msgspec.json.Encoder()
+# a \uD800-\uDFFF escape that is not itself escaped (an even run of backslashes before it)
+_SURROGATE = re.compile(r"(?<!\\)(?:\\\\)*\\u([dD][89a-fA-F][0-9a-fA-F]{2})")
+_LOW_SURROGATE = re.compile(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 
 
 class InputError(ToolettaError):
     """Input the CLI could not read (not UTF-8, not JSON, wrong shape)."""
+
+
+class OutputError(ToolettaError):
+    """Output the CLI could not write (a reject file that fails mid-run)."""
 
 
 def read_text(source: IO[bytes]) -> str:
@@ -35,9 +50,43 @@ def load_json(text: str, what: str) -> Any:
     try:
         return msgspec.json.decode(text)
     except (msgspec.DecodeError, UnicodeError) as exc:
-        raise InputError(f"input is not valid JSON ({what}): {exc}") from None
+        raise InputError(f"input is not valid JSON ({what}): {json_problem(text, exc)}") from None
     except RecursionError:
         raise InputError(f"input JSON is nested too deeply ({what})") from None
+
+
+def json_problem(data: bytes | str, exc: Exception) -> str:
+    """Why ``data`` did not decode as JSON, in words (called only once decoding failed).
+
+    Bytes that are not UTF-8 and escapes of lone UTF-16 surrogates (``"\\ud800"``, which
+    msgspec reports as truncated input) are named as such; otherwise the decoder's message.
+    """
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            return f"not UTF-8 text (byte {bad.start})"
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    lone = _lone_surrogate(data)
+    if lone is not None:
+        escape, at = lone
+        return f"lone surrogate {escape} at byte {at} (half of a UTF-16 pair is not text)"
+    return str(exc)
+
+
+def _lone_surrogate(text: str) -> tuple[str, int] | None:
+    """The first JSON escape of an unpaired surrogate and its byte offset, if any."""
+    pos = 0
+    while (match := _SURROGATE.search(text, pos)) is not None:
+        unit = int(match.group(1), 16)
+        pos = match.end()
+        if unit < 0xDC00 and (low := _LOW_SURROGATE.match(text, pos)) is not None:
+            pos = low.end()  # a high surrogate followed by a low one: a proper pair
+            continue
+        start = match.start(1) - 2
+        return f"\\u{match.group(1)}", len(text[:start].encode("utf-8", "surrogatepass"))
+    return None
 
 
 def dump(value: Any) -> str:
@@ -49,21 +98,3 @@ def echo_line(text: str) -> None:
     """Write one output line to stdout."""
     sys.stdout.write(text)
     sys.stdout.write("\n")
-
-
-class JsonlReport:
-    """Counts rows and reports bad ones (with line numbers) on stderr."""
-
-    def __init__(self) -> None:
-        self.rows = 0
-        self.bad: list[tuple[int, str]] = []
-
-    def fail(self, line: int, message: str) -> None:
-        """Record a bad row and say so on stderr."""
-        self.bad.append((line, message))
-        click.echo(f"line {line}: {message}", err=True)
-
-    def summary(self) -> None:
-        """The closing line on stderr when rows were bad."""
-        if self.bad:
-            click.echo(f"{len(self.bad)} of {self.rows} rows failed", err=True)

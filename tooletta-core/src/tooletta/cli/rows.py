@@ -1,30 +1,36 @@
-"""Datasets: the per-row work of ``--jsonl`` runs, in one process or several.
+"""The per-row work of ``--jsonl`` runs: what one input line becomes.
 
 A :class:`RowJob` is a small picklable description of what to do with one JSON record, so the
-same job runs in this process or in a pool of worker processes (``--jobs N``). Rows are
-processed in batches; output order always follows input order. Bad rows are reported with
-their line numbers (and written to a reject file on request), never dropped silently.
+same job runs in this process or in worker processes (``--jobs N``). :func:`work_batch` runs
+it over a batch of raw input lines and says, line by line, what each one became: an output
+line (a blank input line gives a blank output line) or a reason for rejecting it. It never
+raises for a bad line, so every line of a batch is accounted for.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
-import click
 import msgspec
 
 from .. import api
 from ..errors import ToolettaError
 from ..ir import ParseResult, ToolCall
-from .io import InputError, JsonlReport, dump
+from .io import InputError, json_problem
 
-__all__ = ["RowJob", "calls_of", "result_record", "run_jsonl"]
+__all__ = [
+    "Done",
+    "RowJob",
+    "calls_of",
+    "check_tools",
+    "json_type",
+    "result_record",
+    "work_batch",
+]
 
-BATCH = 512
 _decode = msgspec.json.decode
+_encode = msgspec.json.Encoder().encode
 
 
 def result_record(result: ParseResult, fmt: str) -> dict[str, Any]:
@@ -71,11 +77,48 @@ def calls_of(value: Any) -> tuple[list[ToolCall], str]:
     return calls, content
 
 
+def check_tools(tools: Any, where: str) -> None:
+    """Fail with a clear reason unless ``tools`` is null or a list of tool definitions."""
+    if tools is None:
+        return
+    if not isinstance(tools, list):
+        raise InputError(f"{where} must be a list of tool definitions, not {json_type(tools)}")
+    from ..interop import read_tools
+
+    try:
+        read_tools(tools)
+    except ValueError as exc:
+        raise InputError(f"{where}: {exc}") from None
+
+
+def json_type(value: Any) -> str:
+    """What a decoded JSON value is, in JSON's words ("a number", "null", ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
 def _text_of(row: Any) -> tuple[str, Any]:
     if isinstance(row, str):
         return row, None
-    if isinstance(row, dict) and isinstance(row.get("text"), str):
-        return row["text"], row.get("tools")
+    if isinstance(row, dict):
+        text = row.get("text")
+        if isinstance(text, str):
+            tools = row.get("tools")
+            check_tools(tools, '"tools"')
+            return text, tools
+        if "text" in row:
+            raise InputError(f'"text" must be a string, not {json_type(text)}')
     raise InputError('expected a JSON string, an object with "text", or one with "messages"')
 
 
@@ -106,20 +149,23 @@ class RowJob:
         if self.kind != "parse" and self.target not in ("", "messages"):
             api.get_dialect(self.target)
 
-    def __call__(self, row: Any) -> str:
-        """One output line for one input record; raises ToolettaError for a bad record."""
+    def __call__(self, row: Any) -> bytes:
+        """One output line (JSON, no newline) for one input record.
+
+        Raises :class:`~tooletta.ToolettaError` for a bad record.
+        """
         if self.kind == "render":
             calls, content = calls_of(row)
-            return dump({"text": api.render(calls, self.target, content=content)})
+            return _encode({"text": api.render(calls, self.target, content=content)})
         if isinstance(row, dict) and "messages" in row and "text" not in row:
-            return dump(self._messages(row))
+            return _encode(self._messages(row))
         text, row_tools = _text_of(row)
         tools = row_tools or self.tools
         if self.kind == "parse":
             result = api.parse(text, self.source, tools=tools, strict=self.strict)
-            return dump(result_record(result, self.fmt))
+            return _encode(result_record(result, self.fmt))
         out = api.convert(text, self.source, self.target, tools=tools)
-        return dump({**row, "text": out} if isinstance(row, dict) else out)
+        return _encode({**row, "text": out} if isinstance(row, dict) else out)
 
     def _messages(self, row: dict[str, Any]) -> Any:
         from ..interop import convert_rows
@@ -139,94 +185,35 @@ class RowJob:
         return done
 
 
-Result = tuple[int, str | None, str, bytes]
-"""One row's outcome: line number, output line (None when bad), error, raw input if bad."""
+Done = tuple[bytes, list[tuple[int, str]], int]
+"""A batch's outcome: its output (one line per good row or blank line, each ending in a
+newline), its bad lines as ``(index in the batch, reason)``, and its number of rows (lines
+that are not blank)."""
 
 
-def _work(job: RowJob, batch: list[tuple[int, bytes]]) -> list[Result]:
-    """Process one batch of ``(line number, raw line)``."""
-    out: list[Result] = []
-    for lineno, raw in batch:
+def work_batch(job: RowJob, lines: list[bytes]) -> Done:
+    """Run ``job`` over raw input lines; every line gives an output line or a reason."""
+    out: list[bytes] = []
+    bad: list[tuple[int, str]] = []
+    rows = 0
+    for index, raw in enumerate(lines):
+        if raw.isspace():
+            out.append(b"")
+            continue
+        rows += 1
         try:
             row = _decode(raw)
-        except (msgspec.DecodeError, RecursionError) as exc:
-            out.append((lineno, None, f"not valid JSON: {exc}", raw))
+        except (msgspec.DecodeError, UnicodeError, RecursionError) as exc:
+            bad.append((index, f"not valid JSON: {json_problem(raw, exc)}"))
             continue
         try:
-            out.append((lineno, job(row), "", b""))
+            out.append(job(row))
         except ToolettaError as exc:
-            out.append((lineno, None, str(exc), raw))
-    return out
-
-
-def _batches(source: IO[bytes], report: JsonlReport) -> Iterator[list[tuple[int, bytes]]]:
-    total = _size(source)
-    bar = None
-    if total is not None and sys.stderr.isatty():
-        bar = click.progressbar(length=total, file=sys.stderr, label="rows")
-    batch: list[tuple[int, bytes]] = []
-    try:
-        for lineno, raw in enumerate(source, 1):
-            if bar is not None:
-                bar.update(len(raw))
-            if not raw.strip():
-                continue
-            report.rows += 1
-            batch.append((lineno, raw))
-            if len(batch) >= BATCH:
-                yield batch
-                batch = []
-        if batch:
-            yield batch
-    finally:
-        if bar is not None:
-            bar.render_finish()
-
-
-def run_jsonl(
-    source: IO[bytes], job: RowJob, *, jobs: int = 1, reject: IO[bytes] | None = None
-) -> None:
-    """Run ``job`` over every line of ``source``; output lines in input order on stdout.
-
-    Bad rows are reported on stderr with their line numbers (and their raw text written to
-    ``reject``); the run exits 1 when any row failed.
-    """
-    job.check()
-    report = JsonlReport()
-    write = sys.stdout.write
-
-    def emit(results: list[Result]) -> None:
-        for lineno, line, error, raw in results:
-            if line is None:
-                report.fail(lineno, error)
-                if reject is not None:
-                    reject.write(raw.rstrip(b"\n") + b"\n")
-            else:
-                write(line)
-                write("\n")
-
-    if jobs <= 1:
-        for batch in _batches(source, report):
-            emit(_work(job, batch))
-    else:
-        import functools
-        import multiprocessing
-
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            work = functools.partial(_work, job)
-            for results in pool.imap(work, _batches(source, report), 4):
-                emit(results)
-    report.summary()
-    if report.bad:
-        sys.exit(1)
-
-
-def _size(source: IO[bytes]) -> int | None:
-    import os
-
-    try:
-        if source.fileno() == 0:
-            return None
-        return os.fstat(source.fileno()).st_size
-    except (OSError, ValueError, AttributeError):
-        return None
+            bad.append((index, str(exc)))
+        except RecursionError:
+            bad.append((index, "nested too deeply"))
+        except Exception as exc:  # a bug must not lose the row, nor the rest of the run
+            bad.append((index, f"internal error, please report it: {type(exc).__name__}: {exc}"))
+    if out:
+        out.append(b"")
+    return b"\n".join(out), bad, rows

@@ -48,8 +48,12 @@ def convert_rows(
     without markup and reasoning goes to ``reasoning_content``. ``ids`` then maps the row's
     call ids and result ids together (:class:`~tooletta.interop.IdMapper`).
 
-    Rows are never dropped: a row that fails comes back unchanged with ``error_key`` set to a
-    one-line reason (a non-dict row as ``{"row": row, error_key: ...}``). ``rows`` may be a
+    Rows are checked first, in both directions: every message must be an object with a string
+    ``role`` (or, for an OpenAI Responses item, a string ``type``) and ``content`` that is
+    text, a list of part objects or null; ``tools`` must be a list or null; an assistant
+    message's calls must be readable. Rows are never dropped: a row that fails comes back
+    unchanged with ``error_key`` set to a one-line reason (a non-dict row as
+    ``{"row": row, error_key: ...}``). ``rows`` may be a
     list of rows or a columnar batch (``{"messages": [...], "tools": [...]}``, as
     ``datasets`` passes with ``batched=True``); a batch comes back columnar, with an
     ``error_key`` column (``None`` for good rows). Unknown dialect names raise
@@ -98,7 +102,12 @@ def _convert_row(
         messages = row.get("messages")
         if not isinstance(messages, list):
             raise ValueError("the row has no 'messages' list")
-        tools = to_openai_tools(row.get("tools")) or None
+        for i, message in enumerate(messages):
+            _check_message(i, message)
+        raw_tools = row.get("tools")
+        if raw_tools is not None and not isinstance(raw_tools, list):
+            raise ValueError(f"the row's 'tools' must be a list, not {_json_type(raw_tools)}")
+        tools = to_openai_tools(raw_tools) or None
         if direction == "render":
             new = [_render_message(m, dialect) for m in messages]
         else:
@@ -110,6 +119,46 @@ def _convert_row(
     out = {**row, "messages": new}
     out.pop(error_key, None)
     return out
+
+
+def _check_message(i: int, message: Any) -> None:
+    """Fail (``ValueError``) for a message no chat format has: wrong types, not an object."""
+    if not isinstance(message, Mapping):
+        raise ValueError(f"message {i} must be an object, not {_json_type(message)}")
+    role = message.get("role")
+    if role is None:
+        if not isinstance(message.get("type"), str):  # Responses items have a type instead
+            raise ValueError(f"message {i} has no role")
+    elif not isinstance(role, str):
+        raise ValueError(f"message {i}: role must be a string, not {_json_type(role)}")
+    content = message.get("content")
+    if content is None or isinstance(content, str):
+        return
+    if not isinstance(content, list):
+        raise ValueError(
+            f"message {i}: content must be text, a list of parts or null, not {_json_type(content)}"
+        )
+    for j, part in enumerate(content):
+        if not isinstance(part, Mapping):
+            raise ValueError(
+                f"message {i}: content part {j} must be an object, not {_json_type(part)}"
+            )
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__
 
 
 def _reason(exc: Exception) -> str:
@@ -145,7 +194,10 @@ def _text(content: Any) -> str:
 
 
 def _parse_message(message: Any, dialect: str, tools: Any, call_format: str) -> Any:
-    if not _is_assistant(message) or any(message.get(k) for k in _CALL_KEYS):
+    if not _is_assistant(message):
+        return message
+    if any(message.get(k) for k in _CALL_KEYS):
+        read_messages([message])  # calls kept as they are, but they must be calls
         return message
     content = message.get("content")
     if not isinstance(content, str):
