@@ -1,4 +1,5 @@
-"""The ``tooletta`` command line: list, detect, parse, render and convert tool-call text.
+"""The ``tooletta`` command line: list, detect, parse, render and convert tool-call text;
+render whole conversations (``render-chat``) and tokenize them for training (``tokenize``).
 
 User mistakes print one line on stderr and exit non-zero, never a traceback. Exit codes:
 0 success; 1 nothing found (``detect``) or bad rows in a ``--jsonl`` run; 2 usage errors
@@ -16,6 +17,7 @@ from typing import Any
 import click
 
 from ..errors import ToolettaError
+from .chat import render_chat_cmd, tokenize_cmd
 from .commands import convert_cmd, detect_cmd, list_dialects_cmd, parse_cmd, render_cmd
 from .stop import Interrupted
 
@@ -64,6 +66,8 @@ cli.add_command(detect_cmd)
 cli.add_command(parse_cmd)
 cli.add_command(render_cmd)
 cli.add_command(convert_cmd)
+cli.add_command(render_chat_cmd)
+cli.add_command(tokenize_cmd)
 
 
 def _plugin_commands() -> None:

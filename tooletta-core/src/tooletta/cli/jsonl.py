@@ -25,7 +25,7 @@ import click
 
 from .io import InputError, OutputError
 from .progress import Progress
-from .rows import Done, RowJob, work_batch
+from .rows import Done, Job, work_batch
 from .stop import Interrupted, StopSignals, signal_name
 from .workers import WorkerError, Workers
 
@@ -44,7 +44,7 @@ class _Sink(Protocol):
     def flush(self) -> object: ...
 
 
-def run_jsonl(source: IO[bytes], job: RowJob, *, jobs: int = 1, reject: str | None = None) -> None:
+def run_jsonl(source: IO[bytes], job: Job, *, jobs: int = 1, reject: str | None = None) -> None:
     """Run ``job`` over every line of ``source``; results on stdout in input order.
 
     Bad rows are named on stderr with their line numbers and their raw lines written to the

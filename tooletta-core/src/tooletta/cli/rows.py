@@ -10,7 +10,7 @@ raises for a bad line, so every line of a batch is accounted for.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -122,6 +122,17 @@ def _text_of(row: Any) -> tuple[str, Any]:
     raise InputError('expected a JSON string, an object with "text", or one with "messages"')
 
 
+class Job(Protocol):
+    """What a ``--jsonl`` run does with each record (picklable: workers receive a copy)."""
+
+    def check(self) -> None:
+        """Fail once, before any row (an unknown dialect, a missing file...)."""
+
+    def __call__(self, row: Any) -> bytes:
+        """One output line (JSON, no newline) for one record; a ToolettaError for a bad one."""
+        ...
+
+
 @dataclass(frozen=True)
 class RowJob:
     """What to do with each record of a ``--jsonl`` run (picklable, no global state).
@@ -191,7 +202,7 @@ newline), its bad lines as ``(index in the batch, reason)``, and its number of r
 that are not blank)."""
 
 
-def work_batch(job: RowJob, lines: list[bytes]) -> Done:
+def work_batch(job: Job, lines: list[bytes]) -> Done:
     """Run ``job`` over raw input lines; every line gives an output line or a reason."""
     out: list[bytes] = []
     bad: list[tuple[int, str]] = []

@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from ..errors import ToolettaError
-from .rows import Done, RowJob, work_batch
+from .rows import Done, Job, work_batch
 from .stop import StopSignals, blocked, ignore_interrupts
 
 __all__ = ["WorkerError", "Workers"]
@@ -40,7 +40,7 @@ class WorkerError(ToolettaError):
 class _Worker:
     """One worker process, its task queue and the reading end of its result pipe."""
 
-    def __init__(self, context: Any, job: RowJob) -> None:
+    def __init__(self, context: Any, job: Job) -> None:
         self.tasks: Queue[list[bytes] | None] = context.Queue()
         self.results, writer = context.Pipe(duplex=False)
         self.process: BaseProcess = context.Process(
@@ -54,7 +54,7 @@ class _Worker:
 class Workers:
     """Up to ``jobs`` worker processes running ``job`` on batches (a context manager)."""
 
-    def __init__(self, job: RowJob, jobs: int) -> None:
+    def __init__(self, job: Job, jobs: int) -> None:
         self.job = job
         self.jobs = jobs
         self.workers: list[_Worker] = []
@@ -134,7 +134,7 @@ class Workers:
             worker.results.close()
 
 
-def _serve(job: RowJob, tasks: Queue[list[bytes] | None], results: Connection) -> None:
+def _serve(job: Job, tasks: Queue[list[bytes] | None], results: Connection) -> None:
     """A worker's life: batches from ``tasks`` until ``None``, outcomes to ``results``."""
     ignore_interrupts()
     while (lines := tasks.get()) is not None:

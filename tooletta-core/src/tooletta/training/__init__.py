@@ -10,6 +10,7 @@ gains no dependency. See :mod:`tooletta.training.tokenize` for how the ids are c
 
 from __future__ import annotations
 
+from .datasets import TokenizeRows, load_tokenizer
 from .tokenize import (
     TokenizedConversation,
     extension_holds,
@@ -20,10 +21,12 @@ from .tokenize import (
 from .tokenizer import TokenizerAdapter, TokenizerError
 
 __all__ = [
+    "TokenizeRows",
     "TokenizedConversation",
     "TokenizerAdapter",
     "TokenizerError",
     "extension_holds",
+    "load_tokenizer",
     "tokenize_conversation",
     "tokenize_rendered",
     "whole_text_agrees",

@@ -79,7 +79,7 @@ def tokenize_rendered(
     tokenizer: Any,
     trained: Iterable[int],
     *,
-    train_on: TrainOn = "assistant",
+    train_on: str = "assistant",
     train_reasoning: bool = True,
     special_tokens: Iterable[str] = (),
 ) -> TokenizedConversation:
@@ -192,6 +192,21 @@ def tokenize_conversation(
 ) -> list[TokenizedConversation]: ...
 
 
+@overload
+def tokenize_conversation(
+    messages: Iterable[Any],
+    tokenizer: Any,
+    *,
+    model: str | None = ...,
+    dialect: str | None = ...,
+    tools: Iterable[Any] | None = ...,
+    train_on: str = ...,
+    split: str = ...,
+    train_reasoning: bool = ...,
+    **options: Any,
+) -> TokenizedConversation | list[TokenizedConversation]: ...
+
+
 def tokenize_conversation(
     messages: Iterable[Any],
     tokenizer: Any,
@@ -199,8 +214,8 @@ def tokenize_conversation(
     model: str | None = None,
     dialect: str | None = None,
     tools: Iterable[Any] | None = None,
-    train_on: TrainOn = "assistant",
-    split: Split = "never",
+    train_on: str = "assistant",
+    split: str = "never",
     train_reasoning: bool = True,
     **options: Any,
 ) -> TokenizedConversation | list[TokenizedConversation]:

@@ -1,0 +1,196 @@
+"""Tokenizing datasets (issue 11): the CLI (`tokenize`, `render-chat`), Hugging Face
+`datasets.map(num_proc=2)` and Ray Data on a local cluster, with an offline tokenizer."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tooletta
+from tooletta.chat import resolve_format
+from tooletta.testing.training import bpe_tokenizer
+from tooletta.training import TokenizeRows, tokenize_conversation
+
+pytest.importorskip("tokenizers")
+
+MODEL = "Qwen/Qwen3-8B"
+TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": {}}}]
+
+
+def _row(i: int) -> dict[str, Any]:
+    """An OpenAI-style conversation row (arguments as JSON text, as datasets keep them)."""
+    args = {"city": ["Paris", "Zürich", "東京"][i % 3], "days": i % 7}
+    return {
+        "messages": [
+            {"role": "user", "content": f"Weather {i}?"},
+            {
+                "role": "assistant",
+                "content": "Let me check.",
+                "tool_calls": [
+                    {
+                        "id": f"call_{i}",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": json.dumps(args)},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": f"call_{i}", "content": "18C"},
+            {"role": "assistant", "content": f"Sunny, {i}."},
+        ],
+        "tools": TOOLS,
+    }
+
+
+@pytest.fixture(scope="module")
+def tokenizer_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    fmt, _ = resolve_format(MODEL, None)
+    texts = [
+        tooletta.render_conversation(r["messages"], model=MODEL, tools=r["tools"])
+        for r in map(_row, range(30))
+    ]
+    path = tmp_path_factory.mktemp("tok") / "tokenizer.json"
+    bpe_tokenizer(texts, fmt.special_tokens).save(str(path))
+    return str(path)
+
+
+def _expected(row: dict[str, Any], path: str) -> tuple[list[int], list[float]]:
+    from tokenizers import Tokenizer
+
+    got = tokenize_conversation(
+        row["messages"], Tokenizer.from_file(path), model=MODEL, tools=row["tools"]
+    )
+    return got.input_ids, got.weights
+
+
+def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tooletta.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_render_chat_writes_the_models_text() -> None:
+    row = _row(1)
+    proc = _cli("render-chat", "--model", MODEL, "--generation-prompt", stdin=json.dumps(row))
+    assert proc.returncode == 0, proc.stderr
+    want = tooletta.render_conversation(
+        row["messages"], model=MODEL, tools=row["tools"], add_generation_prompt=True
+    )
+    assert proc.stdout == want
+
+
+def test_render_chat_jsonl_keeps_lines_and_rejects(tmp_path: Path) -> None:
+    rows = [json.dumps(_row(0)), json.dumps({"messages": 5}), json.dumps(_row(2))]
+    reject = tmp_path / "bad.jsonl"
+    proc = _cli(
+        "render-chat", "--jsonl", "-m", MODEL, "--reject", str(reject), stdin="\n".join(rows)
+    )
+    assert proc.returncode == 1
+    assert "line 2" in proc.stderr and "Traceback" not in proc.stderr
+    out = [json.loads(line)["text"] for line in proc.stdout.splitlines()]
+    assert out[1] == tooletta.render_conversation(_row(2)["messages"], model=MODEL, tools=TOOLS)
+    assert reject.read_text().strip() == rows[1]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_tokenize_jsonl(tokenizer_file: str, jobs: str) -> None:
+    rows = [_row(i) for i in range(40)]
+    stdin = "\n".join(json.dumps(r) for r in rows)
+    proc = _cli(
+        "tokenize", "--jsonl", "-m", MODEL, "--tokenizer", tokenizer_file, "-j", jobs, stdin=stdin
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(lines) == len(rows)
+    for row, line in zip(rows, lines):
+        ids, weights = _expected(row, tokenizer_file)
+        assert line["input_ids"] == ids and line["weights"] == weights
+
+
+def test_tokenize_parquet(tokenizer_file: str, tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    rows = [_row(i) for i in range(12)]
+    out = tmp_path / "out.parquet"
+    proc = _cli(
+        "tokenize",
+        "--jsonl",
+        "-m",
+        MODEL,
+        "--tokenizer",
+        tokenizer_file,
+        "--format",
+        "parquet",
+        "-O",
+        str(out),
+        stdin="\n".join(json.dumps(r) for r in rows),
+    )
+    assert proc.returncode == 0, proc.stderr
+    table = pq.read_table(out).to_pylist()
+    assert [t["input_ids"] for t in table] == [_expected(r, tokenizer_file)[0] for r in rows]
+
+
+def test_tokenize_split_writes_examples(tokenizer_file: str) -> None:
+    row = _row(3)
+    proc = _cli(
+        "tokenize", "-m", MODEL, "--tokenizer", tokenizer_file, "--split", "per_turn",
+        stdin=json.dumps(row),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    examples = json.loads(proc.stdout)["examples"]
+    assert len(examples) == 2
+
+
+def test_tokenize_rows_reports_bad_rows(tokenizer_file: str) -> None:
+    out = TokenizeRows(tokenizer_file, model=MODEL)(
+        {"messages": [_row(0)["messages"], "oops"], "tools": [TOOLS, None]}
+    )
+    assert out["error"][0] == "" and out["input_ids"][0]
+    assert out["error"][1] and out["input_ids"][1] == []
+
+
+def test_datasets_map_recipe(tokenizer_file: str) -> None:
+    """The documented recipe: datasets.map(TokenizeRows(...), batched=True, num_proc=2)."""
+    datasets = pytest.importorskip("datasets")
+    rows = [_row(i) for i in range(60)]
+    ds = datasets.Dataset.from_list(rows)
+    out = ds.map(
+        TokenizeRows(tokenizer_file, model=MODEL),
+        batched=True,
+        batch_size=16,
+        num_proc=2,
+        remove_columns=ds.column_names,
+    )
+    assert out["error"] == [""] * len(rows)
+    for row, ids in zip(rows, out["input_ids"]):
+        assert ids == _expected(row, tokenizer_file)[0]
+
+
+@pytest.mark.slow
+def test_ray_data_recipe(tokenizer_file: str, tmp_path: Path) -> None:
+    """The documented recipe on a local Ray cluster started by the test:
+    ray.data.read_json(...).map_batches(TokenizeRows(...))."""
+    ray = pytest.importorskip("ray")
+    rows = [_row(i) for i in range(40)]
+    source = tmp_path / "rows.jsonl"
+    source.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        ds = ray.data.read_json(str(source)).map_batches(
+            TokenizeRows(tokenizer_file, model=MODEL), batch_size=8
+        )
+        got = sorted(ds.take_all(), key=lambda r: len(r["input_ids"]))
+    finally:
+        ray.shutdown()
+    assert all(r["error"] == "" for r in got)
+    want = sorted(
+        (_expected(r, tokenizer_file)[0] for r in rows), key=len
+    )  # order-free: Ray may reorder blocks
+    assert sorted(list(map(list, (r["input_ids"] for r in got)))) == sorted(want)
