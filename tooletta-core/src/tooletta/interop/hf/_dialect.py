@@ -3,9 +3,10 @@
 Every field with an opener becomes engine blocks, one per literal marker its opener can start
 with (several fields sharing a marker share a block, whose reader picks the field the way
 transformers does: the longest match, an opener before a close). The leftover field says
-what text outside every region is: content (the usual ``content`` field), reasoning, or
-nothing (a template without a leftover field drops it, as transformers does); its close
-markers (end-of-turn tokens) are removed. A field opened by a lookahead such as Nemotron 3's
+what text outside every region is: reasoning when it is a reasoning field, else content
+(transformers drops the text of a template without a leftover field; tooletta keeps it as
+content, so that nothing is lost); its close markers (end-of-turn tokens) and the start
+anchor's literals (the head of a further assistant message) are removed. A field opened by a lookahead such as Nemotron 3's
 ``(?=[\\s\\S]*?</think>)`` is a region at the start of the reply that exists only when its
 literal comes later: the text is held until that literal (or the end) decides.
 """
@@ -32,9 +33,9 @@ LOOKAHEAD_MARK = "\ue000tooletta:hf-lookahead\ue001"
 
 class TemplateEngine(Engine):
     """The engine for an imported template: text outside every region goes where the
-    template's leftover field says (``route``: ``content``, ``reasoning`` or ``None``)."""
+    template's leftover field says (``route``: ``content`` or ``reasoning``)."""
 
-    def __init__(self, *args: Any, route: str | None = "content", **kwargs: Any) -> None:
+    def __init__(self, *args: Any, route: str = "content", **kwargs: Any) -> None:
         self.route = route
         super().__init__(*args, **kwargs)
 
@@ -42,10 +43,10 @@ class TemplateEngine(Engine):
         """Text outside the regions (or a marker that turned out to be prose)."""
         if text == LOOKAHEAD_MARK or not text:
             return
-        if self.route == "content":
-            Engine.content(self, text)
-        elif self.route == "reasoning":
+        if self.route == "reasoning":
             self.reasoning(text)
+        else:
+            Engine.content(self, text)
 
     def field_content(self, text: str) -> None:
         """Content from a field's region (always shown)."""
@@ -129,18 +130,29 @@ def build_grammar(template: Template) -> Grammar:
                 markup=any(f.role == "calls" for f in opens),
             )
         )
+    for marker in template.anchor_markers:
+        if marker not in by_marker:  # the head of a further assistant message: removed
+            blocks.append(Block(marker, _erase, markup=False))
     for field in template.fields.values():
         if field.lookahead is not None:
-            blocks.append(Block(LOOKAHEAD_MARK, _lookahead_reader(field), close=None, markup=False))
+            close = field.close.markers[0] if field.close and field.close.markers else None
+            blocks.append(Block(LOOKAHEAD_MARK, _lookahead_reader(field), close, markup=False))
             break
     return Grammar(tuple(blocks))
 
 
-def _route(template: Template) -> str | None:
-    if template.implicit is None:
-        return None
-    role = template.fields[template.implicit].role
-    return role if role in ("content", "reasoning") else None
+def _erase(r: Reader) -> Read[None]:
+    return
+    yield  # pragma: no cover - makes this a generator
+
+
+def _route(template: Template) -> str:
+    """Where text outside every region goes: reasoning when the leftover field is one,
+    else content (transformers drops the text of a template without a leftover field;
+    tooletta keeps it, so that nothing the model wrote is lost)."""
+    if template.implicit is not None and template.fields[template.implicit].role == "reasoning":
+        return "reasoning"
+    return "content"
 
 
 class TemplateDialect:

@@ -130,6 +130,8 @@ class Template:
     fields: Mapping[str, FieldSpec]
     implicit: str | None
     anchor: Pattern
+    anchor_markers: tuple[str, ...] = ()
+    """The start anchor's literal forms (those it can be found by), possibly none."""
 
     def role_field(self, role: str) -> FieldSpec | None:
         """The first field with ``role``."""
@@ -310,4 +312,22 @@ def load_template(spec: Any) -> Template:
         fields=fields,
         implicit=implicit[0] if implicit else None,
         anchor=anchor.pattern,
+        anchor_markers=_anchor_markers(anchor.pattern),
     )
+
+
+def _anchor_markers(anchor: Pattern) -> tuple[str, ...]:
+    """The literals the start anchor is exactly (``<|start|>assistant``), if it is such."""
+    try:
+        found = openers(anchor.node, trim_end=True)
+    except PatternError:
+        return ()
+    return tuple(o.marker for o in found.openers if _fixed(o.pattern.node) == o.marker)
+
+
+def _fixed(node: Node) -> str | None:
+    if isinstance(node, Lit):
+        return node.text
+    if isinstance(node, Seq) and all(isinstance(i, Lit) for i in node.items):
+        return "".join(i.text for i in node.items if isinstance(i, Lit))
+    return None
