@@ -6,9 +6,10 @@ transformers does: the longest match, an opener before a close). The leftover fi
 what text outside every region is: reasoning when it is a reasoning field, else content
 (transformers drops the text of a template without a leftover field; tooletta keeps it as
 content, so that nothing is lost); its close markers (end-of-turn tokens) and the start
-anchor's literals (the head of a further assistant message) are removed. A field opened by a lookahead such as Nemotron 3's
-``(?=[\\s\\S]*?</think>)`` is a region at the start of the reply that exists only when its
-literal comes later: the text is held until that literal (or the end) decides.
+anchor's literals (the head of a further assistant message) are removed. A field opened by
+a lookahead such as Nemotron 3's ``(?=[\\s\\S]*?</think>)`` is a region at the start of the
+reply that exists only when its literal comes later: the text is held until that literal
+(or the end) decides.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 from ...engine import Block, Engine, Grammar, Read, Reader
 from ...engine.markers import MarkerSet
 from ...engine.reader import Decline
+from ...errors import RenderError
 from ...ir import DialectInfo, ParseResult, ToolCall
 from ...toolkit.schema import ToolSchemas
 from ._readers import Candidate, expect_close, open_field, read_field
@@ -241,9 +243,18 @@ class TemplateDialect:
         delimiter with no text a model would write, a body shape with no writer) or where the
         text would read back differently.
         """
-        text = self._renderer.render(list(calls), content, reasoning)
-        self._renderer.check(self, text, list(calls), content, reasoning)
-        return text
+        error: RenderError | None = None
+        for fill, sep in self._renderer.STYLES:
+            renderer = self._renderer.styled(fill, sep)
+            try:
+                text = renderer.render(list(calls), content, reasoning)
+                renderer.check(self, text, list(calls), content, reasoning)
+            except RenderError as exc:
+                error = exc
+                continue
+            return text
+        assert error is not None
+        raise error
 
 
 def detect_markers(template: Template) -> tuple[str, ...]:

@@ -11,11 +11,11 @@ that is reported is the one the whole text gives, for every way it is split.
 
 Supported: literals and escapes, ``.`` (it matches newlines, as templates are compiled with
 ``DOTALL``), classes with ranges, negation and ``\\d \\w \\s`` (and their negations), groups
-(capturing, ``(?P<name>...)``, ``(?:...)``), alternation, the quantifiers ``* + ? {m,n}`` and
-their lazy forms, lookaheads ``(?=...)`` / ``(?!...)``, the anchors ``^ $ \\A \\Z \\b \\B`` and an
-inline ``(?s)``. Anything else (lookbehind, back-references, other flags, possessive
-quantifiers) raises :class:`PatternError`: such a template is refused when it is imported,
-never misread.
+(capturing, ``(?P<name>...)``, ``(?:...)``), back-references ``(?P=name)``, alternation, the
+quantifiers ``* + ? {m,n}`` and their lazy forms, lookaheads ``(?=...)`` / ``(?!...)``, the
+anchors ``^ $ \\A \\Z \\b \\B`` and an inline ``(?s)``. Anything else (lookbehind, numbered
+back-references, other flags, possessive quantifiers) raises :class:`PatternError`: such a
+template is refused when it is imported, never misread.
 
 The tree also answers the questions the importer and the renderer ask: which literal text a
 pattern must start with (:func:`openers`, where the engine looks for it) and a string that a
@@ -33,6 +33,7 @@ __all__ = [
     "Alt",
     "Anchor",
     "Any_",
+    "Backref",
     "Class",
     "Group",
     "Lit",
@@ -139,7 +140,14 @@ class Anchor:
     kind: str
 
 
-Node = Lit | Class | Any_ | Seq | Alt | Rep | Group | Look | Anchor
+@dataclass(frozen=True)
+class Backref:
+    """``(?P=name)``: the text the named group matched."""
+
+    name: str
+
+
+Node = Lit | Class | Any_ | Seq | Alt | Rep | Group | Look | Anchor | Backref
 
 _EMPTY = Seq(())
 
@@ -280,6 +288,13 @@ class _Parser:
             rest = self.p[self.i + 1 :]
             if rest.startswith(":"):
                 kind, self.i = "plain", self.i + 2
+            elif rest.startswith("P="):
+                end = self.p.find(")", self.i)
+                name = self.p[self.i + 3 : end] if end > 0 else ""
+                if not name.isidentifier():
+                    raise self.error("bad back-reference")
+                self.i = end + 1
+                return Backref(name)
             elif rest.startswith("P<"):
                 end = self.p.find(">", self.i)
                 if end < 0:
@@ -458,6 +473,12 @@ class _Run:
         if t is Group:
             assert isinstance(node, Group)
             return self.group(node, i, k)
+        if t is Backref:
+            assert isinstance(node, Backref)
+            span = self.groups.get(node.name)
+            if span is None:
+                return FAIL
+            return self.m(Lit(self.text[span[0] : span[1]]), i, k)
         if t is Look:
             assert isinstance(node, Look)
             r = self.m(node.node, i, lambda j: j)
@@ -699,7 +720,7 @@ def _can_be_empty(node: Node) -> bool:
         return not node.text
     if isinstance(node, (Class, Any_)):
         return False
-    if isinstance(node, (Look, Anchor)):
+    if isinstance(node, (Look, Anchor, Backref)):
         return True
     if isinstance(node, Group):
         return _can_be_empty(node.node)
@@ -884,6 +905,10 @@ def _ways(node: Node) -> Iterator[tuple[Node, ...]]:
         if isinstance(head, Seq):
             expand((*head.items, *rest))
             return
+        if isinstance(head, Look) and not head.negate and isinstance(head.node, Alt):
+            for option in head.node.options:  # (?=a|b) is (?=a)|(?=b)
+                expand((Look(option), *rest))
+            return
         out.append(items)
 
     def _split(items: tuple[Node, ...]) -> list[tuple[Node, ...]]:
@@ -906,11 +931,12 @@ def _flat(node: Node) -> tuple[Node, ...]:
 _SAMPLES = " \nax0_-.:,;=<>\"'{}[]()/|"
 
 
-def invert(node: Node, values: dict[str, str]) -> str | None:
+def invert(node: Node, values: dict[str, str], *, fill: bool = False) -> str | None:
     """A short string that ``node`` matches with each named group taking its value in
     ``values``; ``None`` when this cannot be worked out (the caller checks the result by
-    matching it, so a wrong guess is refused, never written)."""
-    out = _inv(node, values)
+    matching it, so a wrong guess is refused, never written). Optional parts are left out,
+    or, with ``fill``, written once (``\\n?`` as a newline)."""
+    out = _inv(node, values, fill)
     if out is None:
         return None
     r = Pattern(node).match(out, 0, final=True)
@@ -921,13 +947,13 @@ def invert(node: Node, values: dict[str, str]) -> str | None:
     return out
 
 
-def _inv(node: Node, values: dict[str, str]) -> str | None:
+def _inv(node: Node, values: dict[str, str], fill: bool) -> str | None:
     if isinstance(node, Lit):
         return node.text
     if isinstance(node, Seq):
         parts = []
         for item in node.items:
-            part = _inv(item, values)
+            part = _inv(item, values, fill)
             if part is None:
                 return None
             parts.append(part)
@@ -935,21 +961,23 @@ def _inv(node: Node, values: dict[str, str]) -> str | None:
     if isinstance(node, Group):
         if node.name is not None and node.name in values:
             return values[node.name]
-        return _inv(node.node, values)
+        return _inv(node.node, values, fill)
     if isinstance(node, Alt):
         wanted = [o for o in node.options if group_names(o) & set(values)] or list(node.options)
         for option in wanted:
-            got = _inv(option, values)
+            got = _inv(option, values, fill)
             if got is not None:
                 return got
         return None
     if isinstance(node, Rep):
-        if node.lo == 0 and not (group_names(node.node) & set(values)):
+        if node.lo == 0 and not fill and not (group_names(node.node) & set(values)):
             return ""
-        one = _inv(node.node, values)
+        one = _inv(node.node, values, fill)
         return None if one is None else one * max(node.lo, 1)
     if isinstance(node, (Look, Anchor)):
         return ""
+    if isinstance(node, Backref):
+        return values.get(node.name)
     if isinstance(node, Any_):
         return " "
     assert isinstance(node, Class)

@@ -11,6 +11,7 @@ something else. The text is the template's reading, not necessarily the model's 
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from typing import TYPE_CHECKING, Any
@@ -51,12 +52,24 @@ def _schema_tools(calls: list[ToolCall]) -> list[dict[str, Any]]:
 class Renderer:
     """Writes replies for one template (see the module docstring)."""
 
+    STYLES = ((False, "\n"), (True, "\n"), (False, ", "), (True, ", "), (False, ""))
+    """``(fill, separator)`` tried in turn: optional parts of delimiters left out or written,
+    and what goes between parameters; the first text that reads back is the one written."""
+
     def __init__(self, template: Template, dialect: str):
         self.template = template
         self.dialect = dialect
+        self.fill = False
+        self.sep = "\n"
         self.calls = template.role_field("calls")
         self.content = template.fields.get("content")
         self.reasoning = template.role_field("reasoning")
+
+    def styled(self, fill: bool, sep: str) -> Renderer:
+        """A copy writing in one of the :data:`STYLES`."""
+        out = copy.copy(self)
+        out.fill, out.sep = fill, sep
+        return out
 
     def error(self, message: str) -> RenderError:
         return RenderError(message, dialect=self.dialect)
@@ -67,7 +80,7 @@ class Renderer:
             return ""
         if d.literals is not None:
             return d.literals[0]
-        text = invert(d.pattern.node, values)
+        text = invert(d.pattern.node, values, fill=self.fill)
         if text is None:
             raise self.error(f"cannot write the {what} pattern {d.pattern.source!r}")
         return text
@@ -177,16 +190,19 @@ class Renderer:
             tag = parse(args["tag_pattern"])
             parts = []
             for key, v in value.items():
-                text = invert(tag, {"key": key, "value": _text_value(v)})
+                value = _text_value(v, args.get("value_parser"))
+                text = invert(tag, {"key": key, "value": value}, fill=self.fill)
                 if text is None:
                     raise self.error(f"cannot write argument {key!r} with the tag_pattern")
                 parts.append(text)
-            return "\n" + "\n".join(parts) + "\n" if parts else ""
+            sep = self.sep
+            return sep.strip(", ") + sep.join(parts) + sep.strip(", ") if parts else ""
         if kind == "kv-lines":
             sep = args.get("line_sep", "\n")
             kv = args.get("kv_sep", ":")
             space = " " if args.get("strip", True) else ""
-            lines = [f"{k}{kv}{space}{_text_value(v)}" for k, v in value.items()]
+            parser = args.get("value_parser")
+            lines = [f"{k}{kv}{space}{_text_value(v, parser)}" for k, v in value.items()]
             return sep + sep.join(lines) + sep if lines else ""
         raise self.error(f"a {kind} field cannot hold tool calls")
 
@@ -220,9 +236,19 @@ def _strings(values: dict[str, Any]) -> dict[str, str]:
     return {k: v if isinstance(v, str) else json.dumps(v) for k, v in values.items()}
 
 
-def _text_value(value: Any) -> str:
-    """An argument as untyped text: strings as they are, anything else as JSON."""
-    return value if isinstance(value, str) else to_json(value)
+def _text_value(value: Any, parser: Any) -> str:
+    """An argument as the ``value_parser`` reads it: JSON, a string as it is for a text
+    parser (typed back by the schema), in the first of ``string_delims`` or as a JSON
+    string for a ``json`` parser (so that ``"3"`` stays a string)."""
+    if not isinstance(value, str):
+        return to_json(value)
+    if isinstance(parser, dict) and parser.get("name") == "json":
+        args = parser.get("args") or {}
+        delims = args.get("string_delims") or []
+        if delims and len(delims[0]) == 2:
+            return f"{delims[0][0]}{value}{delims[0][1]}"
+        return to_json(value)
+    return value
 
 
 def _py_value(value: Any, error: Any) -> str:

@@ -161,12 +161,8 @@ def _delimiter(
         source = field[pattern_key]
         if not isinstance(source, str):
             raise TemplateError(f"{scope}: {pattern_key!r} must be a string")
-        try:
-            re.compile(source, re.DOTALL)
-        except re.error as exc:
-            raise TemplateError(f"{scope}: invalid {pattern_key} regex: {exc}") from None
-        try:
-            node = parse_pattern(source)
+        try:  # the engine's own parser: it accepts what transformers' ``regex`` does,
+            node = parse_pattern(source)  # within the subset it reads (see _regex)
         except PatternError as exc:
             raise TemplateError(f"{scope}: {pattern_key} {exc}") from None
         if not scan or (key == "open" and _lookahead_literal(node) is not None):
