@@ -12,6 +12,8 @@ import json
 from typing import Any, ClassVar
 
 import pytest
+
+import tooletta
 from hf_support import (
     TRL_FORMATS,
     TRL_TEMPLATES,
@@ -20,8 +22,6 @@ from hf_support import (
     fixture_path,
     imported,
 )
-
-import tooletta
 from tooletta import ToolCall
 from tooletta.interop import hf
 from tooletta.testing import DialectTests, check_stream_equals_parse

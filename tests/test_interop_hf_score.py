@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
+import tooletta
 from hf_support import (
     TRL_FORMATS,
     TRL_TEMPLATES,
@@ -20,8 +22,6 @@ from hf_support import (
     fixture_cases,
     imported,
 )
-
-import tooletta
 from tooletta.interop import hf
 
 chat_parsing = pytest.importorskip("transformers.utils.chat_parsing")

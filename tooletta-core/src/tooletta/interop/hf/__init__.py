@@ -7,8 +7,8 @@ module meets it from both sides, without importing transformers:
 * :func:`parse_response` parses with tooletta and returns transformers' message dict, so it
   drops in where ``tokenizer.parse_response`` was called;
 * :func:`to_response_template` writes a ``response_template`` for a tooletta dialect, for a
-  model that ships none (:data:`TEMPLATE_GAPS` says which dialects the spec cannot express,
-  and why);
+  model that ships none (``TEMPLATE_GAPS`` says which dialects the spec cannot express, and
+  why; ``TEMPLATE_NOTES``, where a template covers one form of a dialect, which);
 * :func:`dialect_from_response_template` reads a model's template into a tooletta dialect that
   parses, streams (arguments as they arrive), detects and renders like any other, with
   tooletta's lenient recovery (a malformed block becomes ``unparsed``; the rest survives).
@@ -28,11 +28,12 @@ from typing import Any
 from ...errors import ParseError
 from ...ir import DialectInfo, ParseResult
 from ._dialect import TemplateDialect, detect_markers
-from ._export import TEMPLATE_GAPS, exportable_dialects, to_response_template
+from ._export import TEMPLATE_GAPS, TEMPLATE_NOTES, exportable_dialects, to_response_template
 from ._template import TemplateError, load_template
 
 __all__ = [
     "TEMPLATE_GAPS",
+    "TEMPLATE_NOTES",
     "TemplateDialect",
     "TemplateError",
     "dialect_from_response_template",

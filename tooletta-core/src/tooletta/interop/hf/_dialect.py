@@ -118,6 +118,13 @@ def build_grammar(template: Template) -> Grammar:
             by_marker.setdefault(opener.marker, []).append(Candidate("close", implicit, opener))
             at_start[opener.marker] = False
     ends = MarkerSet(by_marker)
+    # the scanner takes the longest marker at a place: its block also tries the openers of
+    # the shorter markers it starts with (transformers tries every pattern there)
+    own = {m: list(c) for m, c in by_marker.items()}
+    for marker in by_marker:
+        for other, more in own.items():
+            if other != marker and marker.startswith(other):
+                by_marker[marker].extend(more)
     blocks: list[Block] = []
     for marker, found in by_marker.items():
         found.sort(key=lambda c: (c.kind != "open", c.field.name))

@@ -8,9 +8,9 @@ never opens an empty ``content`` region, whose close would overwrite the real co
 ``reasoning_content`` field where the format marks reasoning, and a leftover ``content``
 field that ends at the format's end-of-turn tokens.
 
-What the spec cannot say, :data:`TEMPLATE_GAPS` lists, per dialect, with the reason. Some
+What the spec cannot say, ``TEMPLATE_GAPS`` lists, per dialect, with the reason. Some
 templates cover one form of a dialect only, or need the request's ``tools`` to type text
-values (transformers types them by schema from 5.15 on); :data:`TEMPLATE_NOTES` says so.
+values (transformers types them by schema from 5.15 on); ``TEMPLATE_NOTES`` says so.
 """
 
 from __future__ import annotations
@@ -825,7 +825,7 @@ def to_response_template(dialect: str) -> dict[str, Any]:
     ``parse_response`` (a fresh copy: store it as ``tokenizer.response_template``).
 
     Raises :class:`~tooletta.ToolettaError` naming the reason for a dialect the spec cannot
-    express (:data:`TEMPLATE_GAPS`), and :class:`~tooletta.UnknownDialectError` for an
+    express (``TEMPLATE_GAPS``), and :class:`~tooletta.UnknownDialectError` for an
     unknown name.
     """
     from ... import api
