@@ -340,3 +340,57 @@ def test_parse_response_types_text_values_with_tools() -> None:
 def test_parse_response_refuses_non_text() -> None:
     with pytest.raises(tooletta.ParseError):
         hf.parse_response(b"bytes")  # type: ignore[arg-type]
+
+
+# -- robustness and cost ------------------------------------------------------------------
+
+
+def test_a_value_its_parser_refuses_is_an_unparsed_block() -> None:
+    template = copy.deepcopy(TRL_TEMPLATES["qwen3_5"])
+    args = template["fields"]["tool_calls"]["content_args"]
+    args["value_parser"] = {"name": "int"}
+    dialect = hf.dialect_from_response_template(template, name="ints")
+    text = (
+        "<tool_call>\n<function=f>\n<parameter=n>\n7\n</parameter>\n</function>\n</tool_call>"
+        "<tool_call>\n<function=g>\n<parameter=n>\nseven\n</parameter>\n</function>\n</tool_call>"
+    )
+    result = dialect.parse(text)
+    assert result.calls == [ToolCall("f", {"n": 7})]
+    assert len(result.unparsed) == 1 and "seven" in result.unparsed[0].raw
+    stream = dialect.stream()
+    updates = [stream.feed(ch) for ch in text]
+    updates.append(stream.finish())
+    assert sum(len(u.unparsed) for u in updates) == 1
+
+
+def test_streaming_a_long_value_costs_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A parameter value streamed one character at a time is not matched again and again:
+    the pattern engine runs a bounded number of times per character."""
+    from tooletta.interop.hf import _regex
+
+    steps = 0
+    real = _regex._Run.m
+
+    def counted(self: Any, node: Any, i: int, k: Any) -> int:
+        nonlocal steps
+        steps += 1
+        return real(self, node, i, k)
+
+    monkeypatch.setattr(_regex._Run, "m", counted)
+
+    def run(size: int) -> int:
+        nonlocal steps
+        steps = 0
+        text = (
+            f"<tool_call>\n<function=write>\n<parameter=body>\n{'x' * size}\n</parameter>\n"
+            "</function>\n</tool_call>"
+        )
+        parser = tooletta.stream(imported("qwen3_5"))
+        for ch in text:
+            parser.feed(ch)
+        parser.finish()
+        return steps
+
+    small, large = run(10_000), run(20_000)
+    assert small < 8 * 10_000, small
+    assert large < 2.2 * small, (small, large)

@@ -73,13 +73,30 @@ def _decide(r: Reader, tries: Sequence[tuple[Any, Pattern]]) -> tuple[Any, Match
     return best[0], best[1], pending
 
 
+_EAGER = 64
+"""Undecided text shorter than this is matched again on every delta; longer text only once
+it has doubled, so that a long undecided match costs linear time in all."""
+
+
+def _due(seen: int, waited: int) -> bool:
+    """Whether an undecided match that had ``waited`` characters, now with ``seen``, should be
+    tried again (the answer can only have changed with more text; trying later is safe)."""
+    return waited < 0 or seen < _EAGER or seen >= 2 * waited
+
+
 def open_field(r: Reader, candidates: Sequence[Candidate]) -> Read[tuple[Candidate, Match]]:
     """At a marker (``r.pos``), the candidate whose pattern matches there (the longest; an
     opener before a close), consumed; :class:`Decline` when none does."""
     tries = [(c, c.opener.pattern) for c in candidates]
+    waited = -1
     while True:
+        seen = len(r.buf) - r.pos
+        if not r.final and not _due(seen, waited):
+            yield
+            continue
         item, m, pending = _decide(r, tries)
         if pending and not r.final:
+            waited = seen
             yield
             continue
         if item is None or m is None:
@@ -516,26 +533,25 @@ def _tag_args(r: Reader, field: FieldSpec, tool: str) -> Read[None]:
     values: dict[str, Any] = {}
     merged: set[str] = set()
     body = _Body(field.close)
-    waited_to = -1  # from r.pos: the text a match waiting for ``tail`` has already seen
+    waited = -1  # from r.pos: the text an undecided match at r.pos had seen
     while True:
         limit, close, decided = body.end(r)
-        final = decided
         while True:
-            if not final and waited_to >= 0 and tail:
-                seen = r.pos + max(0, waited_to - len(tail))
-                if r.buf.find(tail, seen, limit) < 0:
-                    waited_to = limit - r.pos
-                    break
-            m, hold = tag.search(r.buf, r.pos, final=final, end=limit)
+            seen = limit - r.pos
+            if not decided and waited >= 0:
+                fresh = tail and r.buf.find(tail, r.pos + max(0, waited - len(tail)), limit) >= 0
+                if not fresh and not _due(seen, waited):
+                    break  # it cannot be complete yet: wait for more
+            m, hold = tag.search(r.buf, r.pos, final=decided, end=limit)
             if m is None:
                 step = hold - r.pos
                 if step > 0:
                     body.consumed(step)
                     r.pos = hold
-                waited_to = limit - r.pos if hold < limit else -1
+                waited = limit - r.pos if hold < limit else -1
                 break
-            waited_to = -1
-            pair = xml_pair(values, merged, m, parser, merge, typer)
+            waited = -1
+            pair = _guarded(r, xml_pair, values, merged, m, parser, merge, typer)
             if pair is not None and not merge:
                 writer.key(pair[0])
                 writer.value(pair[0], pair[1])
@@ -551,6 +567,14 @@ def _tag_args(r: Reader, field: FieldSpec, tool: str) -> Read[None]:
             writer.key(key)
             writer.value(key, value)
     writer.close()
+
+
+def _guarded(r: Reader, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)``, a value the template's parsers refuse making the block malformed."""
+    try:
+        return fn(*args)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise BlockError(str(exc) or type(exc).__name__, r.pos) from None
 
 
 def _finish_body(r: Reader, limit: int, close: Match | None) -> None:
@@ -572,19 +596,19 @@ def _line_args(r: Reader, field: FieldSpec, tool: str) -> Read[None]:
             k = r.buf.find(sep, r.pos, limit)
             if k < 0:
                 break
-            _line(writer, r.buf[r.pos : k], args, typer)
+            _line(r, writer, r.buf[r.pos : k], args, typer)
             body.consumed(k + len(sep) - r.pos)
             r.pos = k + len(sep)
         if decided:
-            _line(writer, r.buf[r.pos : limit], args, typer)
+            _line(r, writer, r.buf[r.pos : limit], args, typer)
             break
         yield
     _finish_body(r, limit, close)
     writer.close()
 
 
-def _line(writer: ArgsWriter, line: str, args: Any, typer: Typer) -> None:
-    pair = kv_pair(line, args, typer)
+def _line(r: Reader, writer: ArgsWriter, line: str, args: Any, typer: Typer) -> None:
+    pair = _guarded(r, kv_pair, line, args, typer)
     if pair is not None:
         writer.key(pair[0])
         writer.value(pair[0], pair[1])
