@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import tooletta
 from support import ROOT
-from tooletta import ToolCall
+from tooletta import ToolCall, plugins
 from tooletta.interop import hf
 from tooletta.testing import load_cases, tools_for
 
@@ -32,9 +33,19 @@ TRL_FORMATS = {
 written in its format (deepseek_r1_distill has no tool_calls field)."""
 
 
+def registered_trl() -> Iterator[None]:
+    """For a module-scoped fixture: every TRL template registered for the module's tests,
+    and forgotten after them (``plugins.reset()``), so that other tests see only the
+    installed dialects."""
+    for template in TRL_TEMPLATES:
+        imported(template)
+    yield
+    plugins.reset()
+
+
 def imported(template: str) -> str:
     """The name under which the TRL template ``template`` is registered (once, at a priority
-    below every installed dialect, so that detection in other tests is unchanged)."""
+    below every installed dialect)."""
     name = f"hf_trl_{template}"
     try:
         tooletta.get_dialect(name)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import pytest
@@ -21,12 +22,18 @@ from hf_support import (
     fixture_cases,
     fixture_path,
     imported,
+    registered_trl,
 )
 from tooletta import ToolCall
 from tooletta.interop import hf
 from tooletta.testing import DialectTests, check_stream_equals_parse
 
 # -- the conformance kit over every imported TRL template -------------------------------------
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _trl_dialects() -> Iterator[None]:
+    yield from registered_trl()
 
 
 class _ImportedTests(DialectTests):
@@ -62,7 +69,7 @@ class _ImportedTests(DialectTests):
 
 
 def _kit(template: str, lookahead: bool = False) -> type[_ImportedTests]:
-    name = imported(template)
+    name = f"hf_trl_{template}"  # registered by the module's fixture
     attrs = {
         "dialect": name,
         "template": template,

@@ -9,6 +9,7 @@ reasoning up to surrounding whitespace). Both parsers get the same ``tools``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,10 +22,17 @@ from hf_support import (
     expected_calls,
     fixture_cases,
     imported,
+    registered_trl,
 )
 from tooletta.interop import hf
 
 chat_parsing = pytest.importorskip("transformers.utils.chat_parsing")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _trl_dialects() -> Iterator[None]:
+    yield from registered_trl()
+
 
 _GOOD = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
 _NOW = '{"name": "now", "arguments": {}}'
