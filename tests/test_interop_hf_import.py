@@ -267,6 +267,19 @@ def _with(**fields: Any) -> dict[str, Any]:
         (_with(tool_calls={"open": "<a>", "content": "xml-inline"}), "tag_pattern"),
         (_with(t={"open": "<a>", "transform": "{content} and {x}"}), "mixes"),
         ("not a dict", "must be a dict"),
+        (
+            {
+                **_BASE,
+                "fields": {
+                    "tool_calls": {
+                        "content": "json",
+                        "transform_each": True,
+                        "transform": {"function": "{name}"},
+                    }
+                },
+            },
+            "without an opener",
+        ),
     ],
 )
 def test_invalid_templates_raise_template_error(spec: Any, message: str) -> None:

@@ -25,7 +25,7 @@ from ...ir import DialectInfo, ParseResult, ToolCall
 from ...toolkit.schema import ToolSchemas
 from ._readers import Candidate, expect_close, open_field, read_field
 from ._regex import Match
-from ._template import FieldSpec, Template
+from ._template import FieldSpec, Template, TemplateError
 
 __all__ = ["LOOKAHEAD_MARK", "TemplateDialect", "TemplateEngine", "build_grammar", "detect_markers"]
 
@@ -103,7 +103,16 @@ def _recovery_close(fields: Sequence[FieldSpec]) -> str | None:
 
 
 def build_grammar(template: Template) -> Grammar:
-    """The engine grammar of ``template`` (see the module docstring)."""
+    """The engine grammar of ``template`` (see the module docstring).
+
+    Raises :class:`~tooletta.interop.hf.TemplateError` for a ``tool_calls`` field without an
+    opener (the whole reply would be the calls: the scanner has no marker to find them by).
+    """
+    if template.implicit is not None and template.fields[template.implicit].role == "calls":
+        raise TemplateError(
+            "a tool_calls field without an opener (the whole reply is the calls) cannot be "
+            "imported: tooletta finds calls by their opening text"
+        )
     by_marker: dict[str, list[Candidate]] = {}
     at_start: dict[str, bool] = {}
     for field in template.fields.values():
