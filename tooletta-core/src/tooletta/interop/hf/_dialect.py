@@ -35,28 +35,34 @@ LOOKAHEAD_MARK = "\ue000tooletta:hf-lookahead\ue001"
 
 class TemplateEngine(Engine):
     """The engine for an imported template: text outside every region goes where the
-    template's leftover field says (``route``: ``content`` or ``reasoning``)."""
+    template's leftover field says (``route``: ``content`` or ``reasoning``), and the
+    lookahead region's marker (a prefix, see :data:`LOOKAHEAD_MARK`) is never shown.
+
+    It refines :meth:`Engine._show`, the one place the scanner shows the text outside blocks
+    (and a declined marker); readers' content (:meth:`content`) goes through it too, and is
+    never rerouted.
+    """
 
     def __init__(self, *args: Any, route: str = "content", **kwargs: Any) -> None:
         self.route = route
+        self._in_field = False
         super().__init__(*args, **kwargs)
 
-    def content(self, text: str) -> None:
-        """Text outside the regions (or a marker that turned out to be prose)."""
-        if text == LOOKAHEAD_MARK or not text:
-            return
-        if self.route == "reasoning":
+    def _show(self, text: str) -> bool:
+        if text == LOOKAHEAD_MARK:
+            return False
+        if self.route == "reasoning" and not self._in_field:
             self.reasoning(text)
-        else:
-            Engine.content(self, text)
+            return False
+        return super()._show(text)
 
-    def field_content(self, text: str) -> None:
-        """Content from a field's region (always shown)."""
-        Engine.content(self, text)
-
-
-def _show(r: Reader) -> Any:
-    return getattr(r, "field_content", r.content)
+    def content(self, text: str) -> None:
+        """Content from a field's region (always shown as content)."""
+        self._in_field = True
+        try:
+            super().content(text)
+        finally:
+            self._in_field = False
 
 
 def _block_reader(candidates: tuple[Candidate, ...], ends: MarkerSet) -> Any:
@@ -64,7 +70,7 @@ def _block_reader(candidates: tuple[Candidate, ...], ends: MarkerSet) -> Any:
         chosen, m = yield from open_field(r, candidates)
         if chosen.kind == "close":
             return  # the leftover field's close: an end-of-turn marker, removed
-        yield from read_field(r, chosen.field, m.groups, _show(r), ends)
+        yield from read_field(r, chosen.field, m.groups, r.content, ends)
 
     return read
 
@@ -88,7 +94,7 @@ def _lookahead_reader(field: FieldSpec) -> Any:
             if field.role == "reasoning":
                 r.reasoning(text)
             elif field.role == "content":
-                _show(r)(text)
+                r.content(text)
         yield from expect_close(r, field.close)
 
     return read

@@ -754,6 +754,20 @@ _TEMPLATES.update(
     }
 )
 
+_TEMPLATES["glm46"] = _TEMPLATES["glm45"]  # the 4.5/4.6 newline form reads the same
+_TEMPLATES["mistral_v13"] = _TEMPLATES["mistral"]  # no [CALL_ID]: the same template
+_TEMPLATES["mistral_v3"] = _template(  # Mistral-Nemo: [TOOL_CALLS][{...}, ...]
+    "[/INST]",
+    {
+        "open_pattern": r"\s*\[TOOL_CALLS\]\s*(?=\[)",
+        "close_pattern": r"\s*</s>\s*|\Z",
+        "content": "json",
+        "transform": _EACH,
+        "transform_each": True,
+    },
+    ends=("</s>",),
+)
+
 TEMPLATE_NOTES: dict[str, str] = {
     "qwen3_coder": "parameter values are text: pass the request's tools to type them",
     "glm45": "argument values are text: pass the request's tools to type them",
@@ -763,6 +777,8 @@ TEMPLATE_NOTES: dict[str, str] = {
         "field, and an optional [CALL_ID] an optional placeholder, which the spec has neither "
         "of: ids are not kept"
     ),
+    "mistral_v13": "ids are not kept (see mistral)",
+    "mistral_v3": "the JSON array form; ids are not kept (an optional placeholder)",
     "pythonic": "a list that ends the reply (a template cannot tell a list in prose apart)",
     "lfm2": (
         "one <|tool_call_start|> block per reply: a second block's list replaces the first "
