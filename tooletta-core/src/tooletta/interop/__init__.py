@@ -19,6 +19,10 @@ exactly as the OpenAI SDK does; :func:`assemble_anthropic_events` does the same 
 Anthropic event stream (``input_json_delta``). :func:`convert_rows` renders or parses the
 assistant messages of dataset rows in bulk.
 
+**Hugging Face response parsing** (:mod:`tooletta.interop.hf`): ``parse_response`` in
+transformers' message shape, and transformers' ``response_template`` both ways (a model's
+template read into a tooletta dialect; a template written for a tooletta dialect).
+
 >>> from tooletta.interop import messages_to_anthropic
 >>> call = {"id": "functions.get_weather:0", "type": "function",
 ...         "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
