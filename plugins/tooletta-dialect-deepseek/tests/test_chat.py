@@ -308,3 +308,23 @@ def test_v32_thinking_round_trip() -> None:
         "",
         "One more call was needed; now answer.",
     ]
+
+
+def test_v32_call_without_arguments_is_the_encoders() -> None:
+    """The encoder writes an empty argument list between two newlines; the port writes one."""
+    messages = [Message("user", "Ping?"), Message("assistant", "", tool_calls=[ToolCall("ping")])]
+    ours = tooletta.render_conversation(messages, model=V32)
+    assert ours.endswith(
+        '<｜DSML｜invoke name="ping">\n\n</｜DSML｜invoke>\n</｜DSML｜function_calls>' + EOS
+    )
+    port = render_jinja(_v32_template(), messages, tokens=TOKENS)
+    assert port == ours.replace("\n\n</｜DSML｜invoke>", "\n</｜DSML｜invoke>")
+
+
+def test_v32_later_system_message_joins_the_start() -> None:
+    """Like the port (and V3.1's template), every system message goes to the start; the
+    encoder would write a later one in place."""
+    messages = [Message("user", "Hi"), Message("system", "Be brief."), Message("assistant", "Yo")]
+    ours = tooletta.render_conversation(messages, model=V32)
+    assert ours == render_jinja(_v32_template(), messages, tokens=TOKENS)
+    assert ours == BOS + "Be brief.<｜User｜>Hi<｜Assistant｜></think>Yo" + EOS

@@ -247,6 +247,9 @@ class DeepSeekR1Chat(_DeepSeekChat):
         "deepseek-r1-distill-*",
     )
     source = "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B tokenizer_config.json chat_template"
+    special_tokens = (BOS, EOS, USER, ASSISTANT, THINK, END_THINK)
+    """The tokens every R1 tokenizer holds as one id (the distills' Qwen and Llama
+    vocabularies gained these, not the tool-call tokens of R1's own)."""
     turns = roles(
         system=Turn(""),
         user=Turn(USER),
