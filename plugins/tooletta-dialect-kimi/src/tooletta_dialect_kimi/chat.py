@@ -119,6 +119,17 @@ class KimiK2Chat(ChatFormat):
     """Template text after that default turn."""
     default_when_empty: ClassVar[bool] = False
     """The default system turn is written for a conversation without messages too."""
+    _last_ids: tuple[Sequence[Message], tuple[dict[int, list[str]], dict[int, str]]] | None = None
+
+    def ids(self, messages: Sequence[Message]) -> tuple[dict[int, list[str]], dict[int, str]]:
+        """:func:`written_ids` of ``messages``, remembered for the conversation being written
+        (every call turn and result asks)."""
+        last = self._last_ids
+        if last is not None and last[0] is messages:
+            return last[1]
+        found = written_ids(messages)
+        self._last_ids = (messages, found)
+        return found
 
     def declarations(self, ctx: Conversation) -> str:
         """The body of the ``tool_declare`` turn: the tool list as ``tojson`` writes it."""
@@ -171,7 +182,7 @@ class KimiK2Chat(ChatFormat):
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """``## Return of ID`` and the content on the next line."""
-        _, results = written_ids(ctx.messages)
+        _, results = self.ids(ctx.messages)
         return RETURN + results.get(index, "") + "\n" + text_of(ctx.messages[index].content)
 
     def parse_result(self, body: str) -> str:
@@ -189,7 +200,7 @@ class KimiK2Chat(ChatFormat):
         """The turn's body with its calls' written ids."""
         message = ctx.messages[index]
         if message.tool_calls:
-            ids = written_ids(ctx.messages)[0][index]
+            ids = self.ids(ctx.messages)[0][index]
             calls = [msgspec.structs.replace(c, id=i) for c, i in zip(message.tool_calls, ids)]
             message = msgspec.structs.replace(message, tool_calls=calls)
         kept = self.keeps_reasoning(index, ctx.messages) and self.thinking(ctx.options)
