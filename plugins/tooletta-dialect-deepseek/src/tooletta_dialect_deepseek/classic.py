@@ -45,6 +45,9 @@ from tooletta.toolkit.reading import (
     think_region,
 )
 
+from .chat import DeepSeekR1Chat, DeepSeekV31Chat
+from .tokens import CALL_BEGIN, CALL_END, CALLS_BEGIN, CALLS_END, EOS, SEP
+
 __all__ = [
     "CALLS_BEGIN",
     "CALLS_END",
@@ -59,12 +62,6 @@ __all__ = [
     "read_call",
 ]
 
-CALLS_BEGIN = "<｜tool▁calls▁begin｜>"
-CALLS_END = "<｜tool▁calls▁end｜>"
-CALL_BEGIN = "<｜tool▁call▁begin｜>"
-CALL_END = "<｜tool▁call▁end｜>"
-SEP = "<｜tool▁sep｜>"
-EOS = "<｜end▁of▁sentence｜>"
 FENCE = "```"
 _MARKERS = (CALLS_BEGIN, CALLS_END, CALL_BEGIN, CALL_END, SEP, EOS, "<think>", "</think>")
 
@@ -255,6 +252,8 @@ class DeepSeekV3Dialect(_Classic):
         ),
     )
 
+    chat_formats = (DeepSeekR1Chat(),)
+
     def detect(self, text: str) -> bool:
         """The first call carries the ``function`` type word and no bare JSON."""
         return not _dsml_first(text) and first_call_is_v3(text)
@@ -292,6 +291,8 @@ class DeepSeekV31Dialect(_Classic):
             "vllm deepseekv31_tool_parser.py"
         ),
     )
+
+    chat_formats = (DeepSeekV31Chat(),)
 
     def detect(self, text: str) -> bool:
         """Any DeepSeek call section whose first call is not in the V3 shape."""

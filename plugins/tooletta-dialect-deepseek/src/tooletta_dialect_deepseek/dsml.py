@@ -58,10 +58,12 @@ from tooletta.toolkit.reading import (
     think_region,
 )
 
+from .chat import DeepSeekV32Chat
+from .tokens import EOS
+
 __all__ = ["DSML", "DeepSeekV4Dialect", "DeepSeekV32Dialect", "Spelling"]
 
 DSML = "｜DSML｜"
-EOS = "<｜end▁of▁sentence｜>"
 
 
 class Spelling:
@@ -261,6 +263,8 @@ class DeepSeekV32Dialect(_Dsml):
             "(HF deepseek-ai/DeepSeek-V3.2 encoding/encoding_dsv32.py)"
         ),
     )
+
+    chat_formats = (DeepSeekV32Chat(),)
 
     def detect(self, text: str) -> bool:
         """A ``function_calls`` block, or bare invokes with no V4 marker around."""

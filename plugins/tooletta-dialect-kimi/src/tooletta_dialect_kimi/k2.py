@@ -23,8 +23,6 @@ argument fragments). Rendering writes the K2-Instruct turn: no empty
 
 from __future__ import annotations
 
-import re
-
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
 from tooletta.engine import Block, Grammar, Read, Reader, erase
 from tooletta.toolkit.reading import (
@@ -35,32 +33,23 @@ from tooletta.toolkit.reading import (
     think_region,
 )
 
+from .chat import KimiK2Chat, KimiK2ThinkingChat, KimiK25Chat
+from .k2ids import (
+    ARG_BEGIN,
+    CALL_BEGIN,
+    CALL_END,
+    IM_END,
+    SECTION_BEGIN,
+    SECTION_BEGIN_1,
+    SECTION_END,
+    SECTION_END_1,
+    kimi_id,
+    split_id,
+)
+
 __all__ = ["KimiK2Dialect", "kimi_id", "split_id"]
 
-SECTION_BEGIN = "<|tool_calls_section_begin|>"
-SECTION_END = "<|tool_calls_section_end|>"
-SECTION_BEGIN_1 = "<|tool_call_section_begin|>"
-SECTION_END_1 = "<|tool_call_section_end|>"
-CALL_BEGIN = "<|tool_call_begin|>"
-ARG_BEGIN = "<|tool_call_argument_begin|>"
-CALL_END = "<|tool_call_end|>"
-IM_END = "<|im_end|>"
-_ID = re.compile(r"(?:functions\.)?(.+):(\d+)", re.S)
 _MARKERS = (SECTION_END, SECTION_END_1, CALL_BEGIN, ARG_BEGIN, CALL_END)
-
-
-def split_id(header: str) -> str:
-    """The tool name in a Kimi call header: ``functions.mcp.search:2`` gives ``mcp.search``."""
-    m = _ID.fullmatch(header)
-    name = m.group(1) if m else header
-    return name[len("functions.") :] if not m and name.startswith("functions.") else name
-
-
-def kimi_id(call: ToolCall, index: int) -> str:
-    """The call's id when it is a Kimi id naming this call's tool, else ``functions.NAME:IDX``."""
-    if call.id is not None and _ID.fullmatch(call.id) and split_id(call.id) == call.name:
-        return call.id
-    return f"functions.{call.name}:{index}"
 
 
 def read_call(r: Reader) -> Read[None]:
@@ -138,6 +127,8 @@ class KimiK2Dialect(ScannerDialect):
             erase(IM_END),
         )
     )
+
+    chat_formats = (KimiK2Chat(), KimiK2ThinkingChat(), KimiK25Chat())
 
     def detect(self, text: str) -> bool:
         """A section marker, or a call header with its argument marker."""

@@ -91,7 +91,9 @@ class ChatFormat:
     * the generation prompt (:meth:`generation_prompt`) when asked for.
 
     ``end_of_turn`` is the token the model generates to end its turn (the start of the
-    assistant footer); trained spans end with it.
+    assistant footer); trained spans end with it. A system turn declared with neither header
+    nor footer (DeepSeek writes the system prompt right after the start) is read back as the
+    text before the first turn header.
     """
 
     name: ClassVar[str]
@@ -115,6 +117,9 @@ class ChatFormat:
     """Text around each tool result's content."""
     group_results: ClassVar[bool] = False
     """Consecutive tool results share one turn (one header, one footer)."""
+    result_separator: ClassVar[str] = ""
+    """Text between two results of one group (DeepSeek R1 writes ``\\n``); only with
+    :attr:`group_results`."""
     system_roles: ClassVar[frozenset[str]] = frozenset({"system"})
     """Roles read as the system message when first (``developer`` too for some formats)."""
     merge_system: ClassVar[bool] = True
@@ -185,6 +190,13 @@ class ChatFormat:
         """Where the text :meth:`before_turn` wrote at ``pos`` ends (the inverse, for the
         parser, which asks before every turn); ``pos`` when there is none there."""
         return pos
+
+    def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
+        """The role of the turn whose header starts at ``pos`` and where that header ends, for
+        templates whose headers hold a variable part (Kimi writes a message's ``name`` in its
+        header); ``None``: the declared headers (:attr:`turns`) are matched. Used by
+        :func:`~tooletta.parse_conversation`."""
+        return None
 
     def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
         """Whether the assistant turn at ``index`` writes its reasoning (the history rule)."""

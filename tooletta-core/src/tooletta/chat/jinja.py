@@ -58,9 +58,17 @@ def _token(value: Any) -> str:
     return ""
 
 
-def to_template_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+def to_template_messages(
+    messages: Sequence[Message], *, string_arguments: bool = False
+) -> list[dict[str, Any]]:
     """Messages as chat templates receive them (transformers' convention): ``content`` as
-    given, ``tool_calls`` with dict arguments, ``reasoning_content`` when there is reasoning."""
+    given, ``tool_calls`` with dict arguments, ``reasoning_content`` when there is reasoning.
+
+    ``string_arguments=True`` gives the arguments as their ``tojson`` text instead (the
+    OpenAI wire form), for templates that concatenate them as a string (DeepSeek V3.1's and
+    the R1 distills' own templates raise on a dict)."""
+    from ..dialect import to_json
+
     out: list[dict[str, Any]] = []
     for m in messages:
         item: dict[str, Any] = {"role": m.role, "content": m.content}
@@ -71,7 +79,10 @@ def to_template_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
                 {
                     **({"id": c.id} if c.id is not None else {}),
                     "type": "function",
-                    "function": {"name": c.name, "arguments": c.arguments},
+                    "function": {
+                        "name": c.name,
+                        "arguments": to_json(c.arguments) if string_arguments else c.arguments,
+                    },
                 }
                 for c in m.tool_calls
             ]
@@ -145,17 +156,19 @@ def render_jinja(
     tools: Sequence[Mapping[str, Any]] | None = None,
     add_generation_prompt: bool = False,
     tokens: Mapping[str, str] | None = None,
+    string_arguments: bool = False,
     **options: Any,
 ) -> str:
     """Render ``template`` for ``messages`` as transformers' ``apply_chat_template`` would
     (``tokenize=False``). ``tokens`` are the special tokens the template reads
-    (``bos_token``...); ``options`` the template's switches."""
+    (``bos_token``...); ``options`` the template's switches; ``string_arguments`` passes
+    call arguments as JSON text (see :func:`to_template_messages`)."""
     compiled = _compile(template)
     variables: dict[str, Any] = {"bos_token": "", "eos_token": "", **(tokens or {}), **options}
     try:
         return str(
             compiled.render(
-                messages=to_template_messages(messages),
+                messages=to_template_messages(messages, string_arguments=string_arguments),
                 tools=list(tools) if tools else None,
                 add_generation_prompt=add_generation_prompt,
                 **variables,

@@ -38,7 +38,8 @@ class _ConversationReader:
         self.pos = 0
         self.messages: list[Message] = []
         self.pending: list[ToolCall] = []
-        ctx = Conversation([], tools, dict(fmt.options), dialect)
+        self.options = dict(fmt.options)
+        ctx = Conversation([], tools, self.options, dialect)
         self.prompt = fmt.generation_prompt(ctx)
         self.ending = fmt.after_conversation(ctx)
         self.signatures = sorted(
@@ -61,20 +62,10 @@ class _ConversationReader:
             self.pos = fmt.skip_before_turn(text, self.pos)
             if self.pos >= len(text):
                 break
-            left = len(text) - self.pos  # no copy of the rest per turn: linear in the text
-            if any(
-                len(end) == left and text.startswith(end, self.pos)
-                for end in (self.prompt, self.ending)
-            ):
+            if self._ends_here():
                 break
-            role = self._role_here()
             start = self.pos
-            if role is not None:
-                self.pos += len(fmt.turns[role].header)
-            else:
-                role = fmt.implicit_role(self.messages[-1].role if self.messages else None)
-                if role is None:
-                    raise self.error("no turn header here")
+            role = self._turn_here()
             if role == "assistant":
                 self._read_assistant()
             elif role == "tool":
@@ -85,6 +76,36 @@ class _ConversationReader:
             if self.pos == start:  # an implicit (headerless) turn that read nothing
                 raise self.error("no turn header here")
         return self.messages
+
+    def _turn_here(self) -> str:
+        """The role of the turn starting here, its header consumed."""
+        fmt = self.fmt
+        found = fmt.read_header(self.text, self.pos)
+        if found is not None:
+            self.pos = found[1]
+            return found[0]
+        role = self._role_here()
+        if role is not None:
+            self.pos += len(fmt.turns[role].header)
+            return role
+        role = fmt.implicit_role(self.messages[-1].role if self.messages else None)
+        if role is None:
+            raise self.error("no turn header here")
+        return role
+
+    def _ends_here(self) -> bool:
+        """The rest of the text is what the template writes after the last message: the
+        generation prompt or ending (also those that depend on the messages read so far, as
+        DeepSeek's do). No copy of the rest per turn: linear in the text."""
+        left = len(self.text) - self.pos
+        ctx = Conversation(self.messages, self.tools, self.options, self.dialect)
+        ends = (
+            self.prompt,
+            self.ending,
+            self.fmt.generation_prompt(ctx),
+            self.fmt.after_conversation(ctx),
+        )
+        return any(len(end) == left and self.text.startswith(end, self.pos) for end in ends)
 
     def _role_here(self) -> str | None:
         for signature, role in self.signatures:
@@ -113,9 +134,15 @@ class _ConversationReader:
 
     def _read_system(self) -> None:
         turn = self.fmt.turns.get("system")
-        if turn is None or not turn.header or not self.text.startswith(turn.header, self.pos):
+        if turn is None:
             return
-        self.pos += len(turn.header)
+        if not turn.header:  # written right after the start (DeepSeek): up to the first header
+            if turn.footer or self._next_header() == self.pos:
+                return
+        elif self.text.startswith(turn.header, self.pos):
+            self.pos += len(turn.header)
+        else:
+            return
         content = self.fmt.parse_system(self._body(turn.footer))
         if content is not None:
             self.messages.append(Message(role="system", content=content))
@@ -154,8 +181,10 @@ class _ConversationReader:
             self._result(fmt.parse_result(content))
             if not fmt.group_results or not after:
                 break
-            if not before or not self.text.startswith(before, self.pos):
+            sep = fmt.result_separator
+            if not before or not self.text.startswith(sep + before, self.pos):
                 break
+            self.pos += len(sep)
         if after and footer:
             if not self.text.startswith(footer, self.pos):
                 raise self.error(f"expected {footer!r}")

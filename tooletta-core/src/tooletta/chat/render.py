@@ -193,6 +193,8 @@ def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer
         messages = ctx.messages
         if not (grouped and index > 0 and messages[index - 1].role == "tool"):
             out.add(fmt.header(index, ctx), index)
+        elif fmt.result_separator:
+            out.add(fmt.result_separator, index)
         before, after = fmt.result_wrap
         out.add(before + fmt.result_text(index, ctx) + after, index)
         if not (grouped and index + 1 < len(messages) and messages[index + 1].role == "tool"):

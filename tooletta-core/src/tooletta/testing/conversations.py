@@ -150,10 +150,12 @@ def check_matches_template(
     tools: Sequence[Any] | None = None,
     tokens: Mapping[str, str] | None = None,
     add_generation_prompt: bool = False,
+    string_arguments: bool = False,
     **options: Any,
 ) -> None:
     """``render_conversation`` equals the Jinja ``template`` rendered with Hugging Face's
-    semantics, byte for byte (the assertion shows where they part)."""
+    semantics, byte for byte (the assertion shows where they part). ``string_arguments``:
+    the template receives call arguments as JSON text (templates that concatenate them)."""
     native = api.render_conversation(
         messages,
         model=model,
@@ -168,6 +170,7 @@ def check_matches_template(
         tools=read_tool_definitions(tools),
         add_generation_prompt=add_generation_prompt,
         tokens=tokens,
+        string_arguments=string_arguments,
         **options,
     )
     if native != expected:
@@ -208,6 +211,8 @@ class ConversationTests:
     (``bos_token``...), ``options`` template switches to test with (each dict is one run),
     ``ids`` whether the format carries call ids, ``differences`` the sample conversations on
     which the template itself is wrong (name -> why), checked for round trip only.
+    ``string_arguments``: the template takes call arguments as JSON text, the OpenAI wire
+    form (DeepSeek's own templates concatenate them and raise on a dict).
     """
 
     model: ClassVar[str | None] = None
@@ -217,6 +222,7 @@ class ConversationTests:
     options: ClassVar[Sequence[Mapping[str, Any]]] = ({},)
     ids: ClassVar[bool] = False
     differences: ClassVar[Mapping[str, str]] = {}
+    string_arguments: ClassVar[bool] = False
 
     def _template(self) -> str:
         return self.template.read_text(encoding="utf-8")
@@ -242,6 +248,7 @@ class ConversationTests:
                             tools=SAMPLE_TOOLS if uses_tools else None,
                             tokens=self.tokens,
                             add_generation_prompt=prompt,
+                            string_arguments=self.string_arguments,
                             **opts,
                         )
                     except AssertionError as exc:
@@ -262,7 +269,9 @@ class ConversationTests:
 
     def test_render_model_turn(self) -> None:
         """``render(calls, model=..., content=..., reasoning=...)`` is the text the template
-        writes for a final assistant turn, between the generation prompt and end of turn."""
+        writes for a final assistant turn, between the generation prompt and end of turn
+        (with the reasoning the template keeps for that turn: a template that drops the last
+        turn's reasoning from history writes it without)."""
         if self.model is None:
             return
         fmt, _ = resolve_format(self.model, self.dialect)
@@ -276,12 +285,13 @@ class ConversationTests:
             turn = spans.text[start:end]
             if fmt.end_of_turn and turn.endswith(fmt.end_of_turn):
                 turn = turn[: -len(fmt.end_of_turn)]
+            kept = fmt.keeps_reasoning(len(messages) - 1, messages)
             got = api.render(
                 last.tool_calls,
                 self.dialect,
                 model=self.model,
                 content=text_of(last.content),
-                reasoning=last.reasoning,
+                reasoning=last.reasoning if kept else "",
             )
             assert got == turn, f"{name}: {got!r} != {turn!r}"
 

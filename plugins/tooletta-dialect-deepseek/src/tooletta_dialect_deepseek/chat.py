@@ -1,0 +1,383 @@
+"""Conversation formats of the DeepSeek models (their chat templates, V3.2's reference encoder).
+
+All three write the system prompt right after ``<｜begin▁of▁sentence｜>`` with no header (every
+system message, joined by a blank line), user turns as ``<｜User｜>`` + text with no footer,
+and end an assistant turn with ``<｜end▁of▁sentence｜>``. After tool results the assistant
+continues without a header. They differ in the rest:
+
+* V3.1 (:class:`DeepSeekV31Chat`; HF ``deepseek-ai/DeepSeek-V3.1`` ``tokenizer_config.json``):
+  the assistant header ``<｜Assistant｜></think>`` only right after a user turn, tool results as
+  ``<｜tool▁output▁begin｜>``...``<｜tool▁output▁end｜>`` back to back, no tool declarations,
+  reasoning never written into history, the generation prompt (only after a user turn)
+  ``<｜Assistant｜></think>`` or, with ``thinking``/``enable_thinking``, ``<｜Assistant｜><think>``.
+* R1 and its distills (:class:`DeepSeekR1Chat`; HF ``deepseek-ai/DeepSeek-R1-Distill-*``):
+  ``<｜Assistant｜>`` before every assistant turn not following tool results, results grouped in
+  ``<｜tool▁outputs▁begin｜>``...``<｜tool▁outputs▁end｜>`` (``\\n`` between them), the generation
+  prompt ``<｜Assistant｜><think>\\n``. The model's own template drops the calls of a turn with
+  content and misplaces the section ends; this format writes what a correct template would
+  (see the plugin README).
+* V3.2 (:class:`DeepSeekV32Chat`; HF ``deepseek-ai/DeepSeek-V3.2`` ships a Python encoder,
+  ``encoding/encoding_dsv32.py``, not a Jinja template): tool declarations after the system
+  prompt (fixed instructions below, one JSON line per function), the assistant header
+  ``<｜Assistant｜></think>`` (thinking mode: ``<｜Assistant｜><think>`` for the turns after the
+  last user message, whose reasoning is written), results in ``<function_results>``, after
+  which ``\\n\\n</think>`` (or ``\\n\\n<think>``) opens the assistant's continuation.
+
+A text content holding ``</think>`` is cut as the templates cut it (the part before is the
+model's reasoning, which history does not keep).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import msgspec
+
+from tooletta import Message
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, text_of
+
+from .tokens import (
+    ASSISTANT,
+    BOS,
+    CALL_BEGIN,
+    CALL_END,
+    CALLS_BEGIN,
+    CALLS_END,
+    EOS,
+    OUTPUT_BEGIN,
+    OUTPUT_END,
+    OUTPUTS_BEGIN,
+    OUTPUTS_END,
+    SEP,
+    USER,
+)
+
+__all__ = [
+    "V32_TOOLS_HEAD",
+    "DeepSeekR1Chat",
+    "DeepSeekV31Chat",
+    "DeepSeekV32Chat",
+]
+
+THINK = "<think>"
+END_THINK = "</think>"
+_SPECIAL = (
+    BOS,
+    EOS,
+    USER,
+    ASSISTANT,
+    THINK,
+    END_THINK,
+    CALLS_BEGIN,
+    CALLS_END,
+    CALL_BEGIN,
+    CALL_END,
+    SEP,
+    OUTPUTS_BEGIN,
+    OUTPUTS_END,
+    OUTPUT_BEGIN,
+    OUTPUT_END,
+)
+
+_DSML = "｜DSML｜"
+V32_TOOLS_HEAD = (
+    "## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\n"
+    f'You can invoke functions by writing a "<{_DSML}function_calls>" block like the following '
+    "as part of your reply to the user:\n"
+    f"<{_DSML}function_calls>\n"
+    f'<{_DSML}invoke name="$FUNCTION_NAME">\n'
+    f'<{_DSML}parameter name="$PARAMETER_NAME" string="true|false">$PARAMETER_VALUE'
+    f"</{_DSML}parameter>\n...\n</{_DSML}invoke>\n"
+    f'<{_DSML}invoke name="$FUNCTION_NAME2">\n...\n</{_DSML}invoke>\n'
+    f"</{_DSML}function_calls>\n\n"
+    "String and scalar parameters should be specified as is without any escaping or quotes, "
+    'while lists and objects should use JSON format. The "string" attribute should be set to '
+    '"true" for string type parameters and "false" for other types (numbers, booleans, '
+    "arrays, objects).\n\n"
+    "If the thinking_mode is enabled, then after function results you should strongly "
+    "consider outputting a thinking block. Here is an example:\n\n"
+    f"<{_DSML}function_calls>\n...\n</{_DSML}function_calls>\n\n"
+    "<function_results>\n...\n</function_results>\n\n"
+    f"{THINK}...thinking about results{END_THINK}\n\n"
+    "Here are the functions available in JSONSchema format:\n<functions>\n"
+)
+"""DeepSeek V3.2's tool instructions before the function list (``TOOLS_SYSTEM_TEMPLATE`` of
+``encoding_dsv32.py``); each function follows as one JSON line, then ``</functions>\\n``."""
+_V32_TOOLS_TAIL = "</functions>\n"
+
+
+def _previous_role(messages: Sequence[Message], index: int) -> str | None:
+    """The role of the last message before ``index`` that is not a system message (the
+    templates move system messages to the start, so they never separate two turns)."""
+    for i in range(index - 1, -1, -1):
+        if messages[i].role != "system":
+            return messages[i].role
+    return None
+
+
+def _last_role(ctx: Conversation) -> str | None:
+    return _previous_role(ctx.messages, len(ctx.messages))
+
+
+def _thinking(options: Mapping[str, Any]) -> bool:
+    """The templates' switch: ``thinking``, else ``enable_thinking``, else off."""
+    if options.get("thinking") is not None:
+        return bool(options["thinking"])
+    return bool(options.get("enable_thinking"))
+
+
+def _replace(message: Message, **changes: Any) -> Message:
+    return msgspec.structs.replace(message, **changes)
+
+
+class _DeepSeekChat(ChatFormat):
+    """What the DeepSeek formats share: the start, the system prompt, user turns."""
+
+    bos = BOS
+    special_tokens: ClassVar[tuple[str, ...]] = _SPECIAL
+    end_of_turn = EOS
+    keeps_ids = False
+    cut_before: ClassVar[str | None] = None
+    """Where a content holding ``</think>`` is cut: ``"first"`` or ``"last"`` occurrence."""
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """Every system message, joined by a blank line (``None`` when there is none)."""
+        texts = [text_of(m.content) for m in ctx.messages if m.role == "system"]
+        return "\n\n".join(texts) if texts else None
+
+    def parse_system(self, body: str) -> str | None:
+        """The system prompt (``None`` when empty)."""
+        return body or None
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """A user turn's text; a later system message writes nothing here (it went to the
+        start with the others)."""
+        if ctx.messages[index].role == "system":
+            return ""
+        return super().user_text(index, ctx)
+
+    def implicit_role(self, previous: str | None) -> str | None:
+        """After tool results (or another assistant turn) the assistant continues without a
+        header."""
+        return "assistant" if previous in ("tool", "assistant") else None
+
+    def cuts_content(self, index: int, messages: Sequence[Message]) -> bool:
+        """Whether the template cuts the content of the assistant turn at ``index`` at
+        ``</think>``."""
+        return False
+
+    def _cut(self, message: Message) -> Message:
+        content = text_of(message.content)
+        if END_THINK not in content:
+            return message
+        if self.cut_before == "first":
+            content = content.split(END_THINK, 1)[1]
+        else:
+            content = content.rsplit(END_THINK, 1)[1]
+        return _replace(message, content=content)
+
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """The turn's body, its content cut at ``</think>`` where the template cuts it."""
+        message = ctx.messages[index]
+        if self.cuts_content(index, ctx.messages):
+            message = self._cut(message)
+        kept = self.keeps_reasoning(index, ctx.messages)
+        return self.turn_body(message, kept, index == len(ctx.messages) - 1, ctx)
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """The system messages become one at the start (joined by a blank line); contents
+        are cut at ``</think>`` where the template cuts them."""
+        texts = [text_of(m.content) for m in messages if m.role == "system"]
+        rest = [
+            self._cut(m) if m.role == "assistant" and self.cuts_content(i, messages) else m
+            for i, m in enumerate(messages)
+        ]
+        out = super().expressible([m for m in rest if m.role != "system"])
+        joined = "\n\n".join(texts)
+        return [Message("system", joined), *out] if joined else out
+
+
+class DeepSeekV31Chat(_DeepSeekChat):
+    """DeepSeek V3.1 / V3.1-Terminus's chat template (``thinking``/``enable_thinking`` off by
+    default)."""
+
+    name = "deepseek_v31"
+    models = ("deepseek-ai/deepseek-v3.1*", "deepseek-v3.1*")
+    source = "deepseek-ai/DeepSeek-V3.1 tokenizer_config.json chat_template"
+    turns = roles(
+        system=Turn(""),
+        user=Turn(USER),
+        assistant=Turn(ASSISTANT + END_THINK, EOS),
+        tool=Turn(OUTPUT_BEGIN, OUTPUT_END),
+    )
+    reasoning = Reasoning(THINK, END_THINK, strip="", keep="none")
+    options = defaults(enable_thinking=False)
+    cut_before = "first"
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        """``<｜Assistant｜></think>`` only right after a user turn."""
+        if ctx.messages[index].role != "assistant":
+            return super().header(index, ctx)
+        if _previous_role(ctx.messages, index) == "user":
+            return self.turns["assistant"].header
+        return ""
+
+    def cuts_content(self, index: int, messages: Sequence[Message]) -> bool:
+        """A turn without calls right after a user turn drops what precedes ``</think>``."""
+        return not messages[index].tool_calls and _previous_role(messages, index) == "user"
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """After a user turn only: ``<｜Assistant｜></think>``, or ``<｜Assistant｜><think>`` in
+        thinking mode."""
+        if _last_role(ctx) != "user":
+            return ""
+        return ASSISTANT + (THINK if _thinking(ctx.options) else END_THINK)
+
+
+class DeepSeekR1Chat(_DeepSeekChat):
+    """DeepSeek R1 and the R1 distills' chat template, as a correct template writes it."""
+
+    name = "deepseek_r1"
+    models = (
+        "deepseek-ai/deepseek-r1",
+        "deepseek-ai/deepseek-r1-distill-*",
+        "deepseek-r1",
+        "deepseek-r1-distill-*",
+    )
+    source = "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B tokenizer_config.json chat_template"
+    special_tokens = (BOS, EOS, USER, ASSISTANT, THINK, END_THINK)
+    """The tokens every R1 tokenizer holds as one id (the distills' Qwen and Llama
+    vocabularies gained these, not the tool-call tokens of R1's own)."""
+    turns = roles(
+        system=Turn(""),
+        user=Turn(USER),
+        assistant=Turn(ASSISTANT, EOS),
+        tool=Turn(OUTPUTS_BEGIN, OUTPUTS_END),
+    )
+    reasoning = Reasoning(THINK + "\n", "\n" + END_THINK + "\n\n", keep="none")
+    result_wrap = (OUTPUT_BEGIN, OUTPUT_END)
+    group_results = True
+    result_separator = "\n"
+    cut_before = "last"
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        """``<｜Assistant｜>`` unless the turn continues after tool results."""
+        if ctx.messages[index].role != "assistant":
+            return super().header(index, ctx)
+        if _previous_role(ctx.messages, index) == "tool":
+            return ""
+        return self.turns["assistant"].header
+
+    def cuts_content(self, index: int, messages: Sequence[Message]) -> bool:
+        """A turn with its header (not after tool results) drops what precedes the last
+        ``</think>``."""
+        return _previous_role(messages, index) != "tool"
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """``<｜Assistant｜><think>\\n``; nothing after tool results (the model continues)."""
+        if _last_role(ctx) == "tool":
+            return ""
+        return ASSISTANT + THINK + "\n"
+
+
+class DeepSeekV32Chat(_DeepSeekChat):
+    """DeepSeek V3.2 as its reference encoder writes it (``thinking``/``enable_thinking``
+    off by default: the encoder's ``chat`` mode)."""
+
+    name = "deepseek_v32"
+    models = ("deepseek-ai/deepseek-v3.2", "deepseek-ai/deepseek-v3.2-*", "deepseek-v3.2*")
+    source = "deepseek-ai/DeepSeek-V3.2 encoding/encoding_dsv32.py (reference encoder)"
+    special_tokens = (BOS, EOS, USER, ASSISTANT, THINK, END_THINK)
+    turns = roles(
+        system=Turn(""),
+        user=Turn(USER),
+        assistant=Turn(ASSISTANT, EOS),
+        tool=Turn("\n\n<function_results>", "\n</function_results>"),
+    )
+    reasoning = Reasoning("", END_THINK, strip="", keep="after_last_user")
+    result_wrap = ("\n<result>", "</result>")
+    group_results = True
+    options = defaults(enable_thinking=False)
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The system prompt, then (after a blank line) the tool declarations."""
+        prompt = super().system_text(system, ctx)
+        functions = [t["function"] for t in ctx.tools if t.get("type", "function") == "function"]
+        if not ctx.tools:
+            return prompt
+        block = V32_TOOLS_HEAD + "".join(_json(f) + "\n" for f in functions) + _V32_TOOLS_TAIL
+        return prompt + "\n\n" + block if prompt else block
+
+    def parse_system(self, body: str) -> str | None:
+        """The system prompt without the tool declarations (``None`` when only those)."""
+        if body.startswith(V32_TOOLS_HEAD):
+            return None
+        head, sep, _ = body.partition("\n\n" + V32_TOOLS_HEAD)
+        return (head if sep else body) or None
+
+    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
+        """None in the default (chat) mode; :meth:`assistant_text` applies thinking mode."""
+        return False
+
+    def _thinks(self, index: int, ctx: Conversation) -> bool:
+        """Thinking mode and a turn after the last user message: its reasoning is written."""
+        if not _thinking(ctx.options):
+            return False
+        last_user = max(
+            (i for i, m in enumerate(ctx.messages) if m.role in ("user", "developer")),
+            default=-1,
+        )
+        return index > last_user
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        """``<｜Assistant｜></think>`` after a user turn, ``\\n\\n</think>`` after the results
+        (``<think>`` instead for a turn whose reasoning is written)."""
+        if ctx.messages[index].role != "assistant":
+            return super().header(index, ctx)
+        tag = THINK if self._thinks(index, ctx) else END_THINK
+        previous = _previous_role(ctx.messages, index)
+        if previous == "user":
+            return ASSISTANT + tag
+        if previous == "tool":
+            return "\n\n" + tag
+        return ""
+
+    def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
+        """The assistant's headers; ``<think>`` stays in the body (the reasoning follows)."""
+        for lead in (ASSISTANT, "\n\n"):
+            if text.startswith(lead + END_THINK, pos):
+                return "assistant", pos + len(lead + END_THINK)
+            if text.startswith(lead + THINK, pos):
+                return "assistant", pos + len(lead)
+        return None
+
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """The body; in thinking mode the turns after the last user message start with their
+        reasoning and ``</think>``."""
+        message = ctx.messages[index]
+        thinks = self._thinks(index, ctx)
+        body = self.turn_body(message, thinks, index == len(ctx.messages) - 1, ctx)
+        return END_THINK + body if thinks and not message.reasoning else body
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """``<｜Assistant｜></think>`` after a user turn, ``\\n\\n</think>`` after tool results
+        (``<think>`` in thinking mode); nothing after an assistant turn."""
+        tag = THINK if _thinking(ctx.options) else END_THINK
+        last = _last_role(ctx)
+        if last == "tool":
+            return "\n\n" + tag
+        if last == "user":
+            return ASSISTANT + tag
+        return ""
+
+    def after_conversation(self, ctx: Conversation) -> str:
+        """The encoder writes the assistant's opening after a user turn or tool results even
+        without a generation prompt (it is part of those messages)."""
+        return self.generation_prompt(ctx)
+
+
+def _json(value: Any) -> str:
+    """``json.dumps`` as the encoder and the template's ``tojson`` write it."""
+    return json.dumps(value, ensure_ascii=False)

@@ -1,0 +1,309 @@
+"""Conversation formats of the Kimi K2 models (their chat templates).
+
+Every Kimi template writes a turn as ``<|im_KIND|>NAME<|im_middle|>`` + body + ``<|im_end|>``
+(KIND ``user``, ``assistant`` or ``system``; NAME the message's ``name``, else its role, so a
+tool result named ``get_weather`` opens ``<|im_system|>get_weather<|im_middle|>``), declares the
+tools in an opening ``<|im_system|>tool_declare<|im_middle|>`` turn (the tool list as one JSON
+value), writes a tool result as ``## Return of ID\\n`` + its content, and the calls with their
+ids as headers (``functions.NAME:IDX``, carried by the text). The formats differ in the rest:
+
+* K2-Instruct (:class:`KimiK2Chat`, the ``kimi_k2`` default): a default system prompt when the
+  first message is not a system message (followed by ``\\n``), no reasoning, the declarations
+  as ``tojson``.
+* K2-Thinking (:class:`KimiK2ThinkingChat`): the default system prompt (no ``\\n``), every
+  assistant turn opens a think block, ``<think></think>`` up to the last assistant turn without
+  calls and ``<think>REASONING</think>`` after it, compact declarations.
+* K2.5 (:class:`KimiK25Chat`): K2-Thinking's turns without the default system prompt; the
+  generation prompt opens ``<think>`` (``thinking=False``: writes ``<think></think>`` instead,
+  also in the turns that would keep their reasoning); a ``tools_ts_str`` option (the
+  TypeScript-style declarations the model's tokenizer code writes) replaces the JSON.
+
+Call ids: a call's id is written as given when it is a Kimi id for that call's tool; otherwise
+(no id, an OpenAI ``call_...`` id) ``functions.NAME:IDX`` with IDX the number of calls before
+it in the conversation (the id the model itself writes). A result's id is the written id of
+the call it answers (its ``tool_call_id``, else the next unanswered call); an unknown
+``tool_call_id`` is written as given.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import msgspec
+
+from tooletta import Message, ToolCall
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, text_of
+from tooletta.dialect import to_json
+
+from .k2ids import (
+    ARG_BEGIN,
+    CALL_BEGIN,
+    CALL_END,
+    IM_END,
+    SECTION_BEGIN,
+    SECTION_END,
+    kimi_id,
+)
+
+__all__ = ["DEFAULT_SYSTEM", "KimiK2Chat", "KimiK2ThinkingChat", "KimiK25Chat", "written_ids"]
+
+IM_MIDDLE = "<|im_middle|>"
+DEFAULT_SYSTEM = "You are Kimi, an AI assistant created by Moonshot AI."
+"""The system prompt K2-Instruct and K2-Thinking's templates write when none is given."""
+RETURN = "## Return of "
+_KINDS = ("system", "user", "assistant")
+_SPECIAL = (
+    "<|im_system|>",
+    "<|im_user|>",
+    "<|im_assistant|>",
+    IM_MIDDLE,
+    IM_END,
+    SECTION_BEGIN,
+    SECTION_END,
+    CALL_BEGIN,
+    ARG_BEGIN,
+    CALL_END,
+)
+
+
+def _head(kind: str, name: str) -> str:
+    return f"<|im_{kind}|>{name}{IM_MIDDLE}"
+
+
+def written_ids(messages: Sequence[Message]) -> tuple[dict[int, list[str]], dict[int, str]]:
+    """The call ids the Kimi formats write: per assistant message index, the ids of its calls,
+    and per tool result index, the id its ``## Return of`` line names."""
+    calls: dict[int, list[str]] = {}
+    results: dict[int, str] = {}
+    count = 0
+    pending: list[tuple[str | None, str]] = []
+    for index, message in enumerate(messages):
+        if message.role == "assistant" and message.tool_calls:
+            ids = [kimi_id(c, count + i) for i, c in enumerate(message.tool_calls)]
+            count += len(ids)
+            calls[index] = ids
+            pending = [(c.id, w) for c, w in zip(message.tool_calls, ids)]
+        elif message.role == "tool":
+            wanted = message.tool_call_id
+            match = next((p for p in pending if wanted is not None and wanted in p), None)
+            if match is None and wanted is None and pending:
+                match = pending[0]
+            if match is not None:
+                pending.remove(match)
+                results[index] = match[1]
+            else:
+                results[index] = wanted or ""
+    return calls, results
+
+
+class KimiK2Chat(ChatFormat):
+    """Kimi K2-Instruct's chat template (the ``kimi_k2`` default)."""
+
+    name = "kimi_k2"
+    models = ("moonshotai/kimi-k2-instruct*", "kimi-k2-instruct*")
+    source = "moonshotai/Kimi-K2-Instruct chat_template.jinja (as vendored by llama.cpp)"
+    turns = roles(
+        system=Turn(_head("system", "system"), IM_END),
+        user=Turn(_head("user", "user"), IM_END),
+        assistant=Turn(_head("assistant", "assistant"), IM_END),
+        tool=Turn(_head("system", "tool"), IM_END),
+    )
+    end_of_turn = IM_END
+    special_tokens: ClassVar[tuple[str, ...]] = _SPECIAL
+    merge_system = False
+    default_system: ClassVar[str | None] = DEFAULT_SYSTEM
+    """Written as a system turn when the first message is not a system message."""
+    after_default_system: ClassVar[str] = "\n"
+    """Template text after that default turn."""
+    default_when_empty: ClassVar[bool] = False
+    """The default system turn is written for a conversation without messages too."""
+    _last_ids: tuple[Sequence[Message], tuple[dict[int, list[str]], dict[int, str]]] | None = None
+
+    def ids(self, messages: Sequence[Message]) -> tuple[dict[int, list[str]], dict[int, str]]:
+        """:func:`written_ids` of ``messages``, remembered for the conversation being written
+        (every call turn and result asks)."""
+        last = self._last_ids
+        if last is not None and last[0] is messages:
+            return last[1]
+        found = written_ids(messages)
+        self._last_ids = (messages, found)
+        return found
+
+    def declarations(self, ctx: Conversation) -> str:
+        """The body of the ``tool_declare`` turn: the tool list as ``tojson`` writes it."""
+        return to_json(list(ctx.tools))
+
+    def opening(self, ctx: Conversation) -> str:
+        """What the template writes before the first message: the tool declarations, then
+        the default system turn when the conversation does not start with a system message."""
+        out = ""
+        if ctx.tools:
+            out += _head("system", "tool_declare") + self.declarations(ctx) + IM_END
+        wanted = ctx.messages[0].role != "system" if ctx.messages else self.default_when_empty
+        if self.default_system is not None and wanted:
+            out += _head("system", "system") + self.default_system + IM_END
+            out += self.after_default_system
+        return out
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """No opening system turn: :meth:`header` writes the opening before the first one."""
+        return None
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        """``<|im_KIND|>NAME<|im_middle|>`` (the message's name, else its role); the first
+        message's header is preceded by :meth:`opening`."""
+        message = ctx.messages[index]
+        kind = message.role if message.role in ("user", "assistant") else "system"
+        head = _head(kind, message.name or message.role)
+        return self.opening(ctx) + head if index == 0 else head
+
+    def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
+        """Any ``<|im_KIND|>NAME<|im_middle|>`` header; a system header followed by
+        ``## Return of`` opens a tool result; the declarations turn is skipped."""
+        lead = self.after_default_system
+        if lead and text.startswith(lead, pos) and text.endswith(IM_END, 0, pos):
+            pos += len(lead)
+        kind = next((k for k in _KINDS if text.startswith(f"<|im_{k}|>", pos)), None)
+        if kind is None:
+            return None
+        start = pos + len(f"<|im_{kind}|>")
+        middle = text.find(IM_MIDDLE, start)
+        if middle < 0 or "<|" in text[start:middle]:
+            return None
+        name, end = text[start:middle], middle + len(IM_MIDDLE)
+        if kind == "system" and name == "tool_declare":
+            close = text.find(IM_END, end)
+            return None if close < 0 else self.read_header(text, close + len(IM_END))
+        if kind == "system":
+            return ("tool" if text.startswith(RETURN, end) else "system"), end
+        return kind, end
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """``## Return of ID`` and the content on the next line."""
+        _, results = self.ids(ctx.messages)
+        return RETURN + results.get(index, "") + "\n" + text_of(ctx.messages[index].content)
+
+    def parse_result(self, body: str) -> str:
+        """The content after the ``## Return of ID`` line."""
+        if not body.startswith(RETURN):
+            return body
+        _, newline, content = body.partition("\n")
+        return content if newline else ""
+
+    def thinking(self, options: Mapping[str, Any]) -> bool:
+        """Whether the template's thinking switch is on (only K2.5 has one)."""
+        return True
+
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """The turn's body with its calls' written ids."""
+        message = ctx.messages[index]
+        if message.tool_calls:
+            ids = self.ids(ctx.messages)[0][index]
+            calls = [msgspec.structs.replace(c, id=i) for c, i in zip(message.tool_calls, ids)]
+            message = msgspec.structs.replace(message, tool_calls=calls)
+        kept = self.keeps_reasoning(index, ctx.messages) and self.thinking(ctx.options)
+        return self.turn_body(message, kept, index == len(ctx.messages) - 1, ctx)
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """The assistant header (after the opening when there is no message)."""
+        lead = "" if ctx.messages else self.opening(ctx)
+        return lead + self.turns["assistant"].header
+
+    def after_conversation(self, ctx: Conversation) -> str:
+        """The opening alone, for a conversation without messages."""
+        return "" if ctx.messages else self.opening(ctx)
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """The default system message where the template writes it, the calls with their
+        written ids, reasoning where kept, results paired with the calls by order."""
+        out: list[Message] = []
+        if self.default_system is not None and (messages and messages[0].role != "system"):
+            out.append(Message("system", self.default_system))
+        calls, _ = written_ids(messages)
+        pending: list[ToolCall] = []
+        for index, m in enumerate(messages):
+            if m.role == "assistant":
+                written = [
+                    msgspec.structs.replace(c, id=i)
+                    for c, i in zip(m.tool_calls, calls.get(index, []))
+                ]
+                pending = list(written)
+                kept = self.keeps_reasoning(index, messages)
+                out.append(
+                    Message(
+                        "assistant",
+                        text_of(m.content),
+                        tool_calls=written,
+                        reasoning=m.reasoning if kept else "",
+                    )
+                )
+            elif m.role == "tool":
+                call = pending.pop(0) if pending else None
+                out.append(
+                    Message(
+                        "tool",
+                        text_of(m.content),
+                        name=call.name if call else None,
+                        tool_call_id=call.id if call else None,
+                    )
+                )
+            else:
+                out.append(Message(m.role, text_of(m.content)))
+        return out
+
+
+class KimiK2ThinkingChat(KimiK2Chat):
+    """Kimi K2-Thinking's chat template: a think block opens every assistant turn."""
+
+    name = "kimi_k2_thinking"
+    models = ("moonshotai/kimi-k2-thinking*", "kimi-k2-thinking*")
+    source = "moonshotai/Kimi-K2-Thinking chat_template.jinja"
+    special_tokens: ClassVar[tuple[str, ...]] = (*_SPECIAL, "<think>", "</think>")
+    reasoning = Reasoning(
+        "<think>",
+        "</think>",
+        strip="",
+        keep="after_last_user",
+        empty="kept",
+        dropped="<think></think>",
+    )
+    after_default_system = ""
+    default_when_empty = True
+
+    def declarations(self, ctx: Conversation) -> str:
+        """The tool list as compact JSON (``tojson(separators=(',', ':'))``)."""
+        return json.dumps(list(ctx.tools), ensure_ascii=False, separators=(",", ":"))
+
+    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
+        """The turns after the last assistant turn without calls keep their reasoning."""
+        last = max(
+            (i for i, m in enumerate(messages) if m.role == "assistant" and not m.tool_calls),
+            default=-1,
+        )
+        return index > last
+
+
+class KimiK25Chat(KimiK2ThinkingChat):
+    """Kimi K2.5's chat template (``thinking`` on by default)."""
+
+    name = "kimi_k25"
+    models = ("moonshotai/kimi-k2.5*", "kimi-k2.5*")
+    source = "moonshotai/Kimi-K2.5 chat_template.jinja"
+    default_system = None
+    options = defaults(thinking=True, tools_ts_str=None)
+
+    def thinking(self, options: Mapping[str, Any]) -> bool:
+        """``thinking=False`` turns thinking off (the template tests ``thinking is false``)."""
+        return options.get("thinking") is not False
+
+    def declarations(self, ctx: Conversation) -> str:
+        """``tools_ts_str`` when given, else the compact JSON."""
+        given = ctx.options.get("tools_ts_str")
+        return str(given) if given else super().declarations(ctx)
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """The assistant header, then ``<think>`` (``<think></think>`` with thinking off)."""
+        tail = "<think>" if self.thinking(ctx.options) else "<think></think>"
+        return super().generation_prompt(ctx) + tail

@@ -1,0 +1,261 @@
+"""Kimi K2 conversations: native rendering against the models' own templates (vendored)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from tooletta_dialect_kimi.chat import DEFAULT_SYSTEM
+
+import tooletta
+from tooletta import Message, ToolCall
+from tooletta.chat.jinja import render_jinja, to_template_messages
+from tooletta.testing.conversations import SAMPLE_TOOLS, ConversationTests, sample_conversations
+
+TEMPLATES = Path(__file__).parent / "templates"
+K2 = "moonshotai/Kimi-K2-Instruct-0905"
+THINKING = "moonshotai/Kimi-K2-Thinking"
+K25 = "moonshotai/Kimi-K2.5"
+END = "<|im_end|>"
+
+
+def kimi_cases() -> dict[str, tuple[list[Message], bool]]:
+    """The kit's sample conversations with the ids Kimi itself writes (``functions.NAME:IDX``,
+    IDX counting the calls of the conversation), which its templates write as given."""
+    out = {}
+    for name, (messages, uses_tools) in sample_conversations(ids=True).items():
+        ids: dict[str, str] = {}
+        for m in messages:
+            for c in m.tool_calls:
+                ids[str(c.id)] = f"functions.{c.name}:{len(ids)}"
+        out[name] = (
+            [
+                msgspec.structs.replace(
+                    m,
+                    tool_calls=[
+                        msgspec.structs.replace(c, id=ids[str(c.id)]) for c in m.tool_calls
+                    ],
+                    tool_call_id=ids.get(str(m.tool_call_id)),
+                )
+                for m in messages
+            ],
+            uses_tools,
+        )
+    return out
+
+
+def render_llamacpp(template: str, messages: list[Message], **variables: Any) -> str:
+    """A llama.cpp template rendered as llama.cpp's engine does: its Kimi copies append to a
+    list, which transformers' immutable sandbox refuses; otherwise Hugging Face's settings."""
+    from jinja2.ext import loopcontrols
+    from jinja2.sandbox import SandboxedEnvironment
+
+    env = SandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[loopcontrols])
+    env.filters["tojson"] = lambda value, **kw: json.dumps(value, ensure_ascii=False, **kw)
+    return env.from_string(template).render(messages=to_template_messages(messages), **variables)
+
+
+# -- K2-Instruct -----------------------------------------------------------------------------
+
+
+class TestKimiK2InstructChat(ConversationTests):
+    """Against llama.cpp's copy of the K2-Instruct template, rendered as llama.cpp does (the
+    copy numbers the calls itself; with Kimi's own ids, as here, that is the same text)."""
+
+    model = K2
+    template = TEMPLATES / "Kimi-K2-Instruct.jinja"
+
+    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
+        return kimi_cases()
+
+    def test_matches_template(self) -> None:
+        template = self._template()
+        for name, (messages, uses_tools) in self._cases().items():
+            tools = SAMPLE_TOOLS if uses_tools else None
+            for prompt in (False, True):
+                ours = tooletta.render_conversation(
+                    messages, model=K2, tools=tools, add_generation_prompt=prompt
+                )
+                theirs = render_llamacpp(
+                    template, messages, tools=tools, add_generation_prompt=prompt
+                )
+                assert ours == theirs, f"{name} prompt={prompt}"
+
+
+def test_k2_default_format_is_instruct() -> None:
+    messages = [Message("user", "Hi"), Message("assistant", "Hello")]
+    by_name = tooletta.render_conversation(messages, dialect="kimi_k2")
+    assert by_name == tooletta.render_conversation(messages, model=K2)
+    assert by_name == (
+        f"<|im_system|>system<|im_middle|>{DEFAULT_SYSTEM}{END}\n"
+        f"<|im_user|>user<|im_middle|>Hi{END}<|im_assistant|>assistant<|im_middle|>Hello{END}"
+    )
+
+
+def test_k2_model_turn_is_the_dialect_default() -> None:
+    calls = [ToolCall("get_weather", {"city": "Paris"})]
+    assert tooletta.render(calls, model=K2, content="Ok.") == tooletta.render(
+        calls, "kimi_k2", content="Ok."
+    )
+
+
+def test_k2_ids_count_over_the_conversation() -> None:
+    """Calls without a Kimi id get ``functions.NAME:IDX`` with IDX counted over the whole
+    conversation, and each result names the id of the call it answers."""
+    messages = sample_conversations(ids=True)["reasoning_multi_turn"][0]
+    text = tooletta.render_conversation(messages, model=K2, tools=SAMPLE_TOOLS)
+    for written in ("get_weather:0", "get_time:1", "get_weather:2"):
+        assert f"<|tool_call_begin|>functions.{written}<|tool_call_argument_begin|>" in text
+        assert f"## Return of functions.{written}\n" in text
+    assert "call_1" not in text
+
+
+def test_k2_result_named_by_its_tool_call_id() -> None:
+    call = ToolCall("get_time", {"tz": "UTC"}, "functions.get_time:7")
+    messages = [
+        Message("user", "Time?"),
+        Message("assistant", "", tool_calls=[ToolCall("f", {}, "functions.f:6"), call]),
+        Message("tool", "12:00", tool_call_id="functions.get_time:7"),
+        Message("tool", "done", tool_call_id="functions.f:6"),
+    ]
+    text = tooletta.render_conversation(messages, model=K2)
+    assert text.endswith(
+        "<|im_system|>tool<|im_middle|>## Return of functions.get_time:7\n12:00"
+        f"{END}<|im_system|>tool<|im_middle|>## Return of functions.f:6\ndone{END}"
+    )
+
+
+def test_k2_named_turns_read_back() -> None:
+    messages = [
+        Message("user", "Hi", name="alice"),
+        Message("assistant", "", tool_calls=[ToolCall("get_time", {"tz": "UTC"})]),
+        Message("tool", "12:00", name="get_time"),
+    ]
+    text = tooletta.render_conversation(messages, model=K2)
+    assert "<|im_user|>alice<|im_middle|>Hi" in text
+    assert "<|im_system|>get_time<|im_middle|>## Return of functions.get_time:0\n12:00" in text
+    back = tooletta.parse_conversation(text, model=K2)
+    assert [(m.role, m.content) for m in back] == [
+        ("system", DEFAULT_SYSTEM),
+        ("user", "Hi"),
+        ("assistant", ""),
+        ("tool", "12:00"),
+    ]
+    assert back[2].tool_calls == [ToolCall("get_time", {"tz": "UTC"}, "functions.get_time:0")]
+    assert back[3].tool_call_id == "functions.get_time:0"
+
+
+# -- K2.5 ------------------------------------------------------------------------------------
+
+
+class TestKimiK25Chat(ConversationTests):
+    model = K25
+    template = TEMPLATES / "moonshotai-Kimi-K2.5.jinja"
+    options = ({}, {"thinking": False}, {"thinking": True})
+    ids = True
+
+    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
+        return kimi_cases()
+
+
+def _k25() -> str:
+    return (TEMPLATES / "moonshotai-Kimi-K2.5.jinja").read_text(encoding="utf-8")
+
+
+def test_k25_calls_without_kimi_ids() -> None:
+    """The template writes a call's id as given, so a call without one loses its tool name
+    (``<|tool_call_begin|><|tool_call_argument_begin|>``) and an OpenAI id reads back as the
+    name; we write the Kimi id instead."""
+    messages = sample_conversations(ids=True)["pending_call"][0]
+    theirs = render_jinja(_k25(), messages, tools=SAMPLE_TOOLS)
+    assert "<|tool_call_begin|>call_1<|tool_call_argument_begin|>" in theirs
+    ours = tooletta.render_conversation(messages, model=K25, tools=SAMPLE_TOOLS)
+    assert "<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>" in ours
+    assert (
+        ours.replace("functions.get_weather:0", "call_1").replace("functions.get_time:1", "call_2")
+        == theirs
+    )
+
+
+def test_k25_generation_prompt_opens_thinking() -> None:
+    ask = [Message("user", "Hi")]
+    on = tooletta.render_conversation(ask, model=K25, add_generation_prompt=True)
+    off = tooletta.render_conversation(ask, model=K25, add_generation_prompt=True, thinking=False)
+    assert on.endswith("<|im_assistant|>assistant<|im_middle|><think>")
+    assert off.endswith("<|im_assistant|>assistant<|im_middle|><think></think>")
+
+
+def test_k25_tools_ts_str_replaces_the_json() -> None:
+    messages = [Message("user", "Hi")]
+    text = tooletta.render_conversation(
+        messages, model=K25, tools=SAMPLE_TOOLS, tools_ts_str="namespace functions {}"
+    )
+    theirs = render_jinja(
+        _k25(), messages, tools=SAMPLE_TOOLS, tools_ts_str="namespace functions {}"
+    )
+    assert text == theirs
+    assert text.startswith("<|im_system|>tool_declare<|im_middle|>namespace functions {}")
+
+
+def test_k25_model_turn_follows_the_open_think() -> None:
+    calls = [ToolCall("get_weather", {"city": "Paris"})]
+    assert tooletta.render(calls, model=K25, reasoning="Need it.") == (
+        "Need it.</think><|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0"
+        '<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>'
+    )
+
+
+# -- K2-Thinking -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(kimi_cases()))
+def test_k2_thinking_is_k25_with_the_default_system_prompt(name: str) -> None:
+    """K2-Thinking's template is K2.5's (same turns, think blocks, reasoning rule and compact
+    declarations) with a default system prompt and a generation prompt that does not open
+    ``<think>``: checked against the real K2.5 template."""
+    messages, uses_tools = kimi_cases()[name]
+    tools = SAMPLE_TOOLS if uses_tools else None
+    full = (
+        messages if messages[0].role == "system" else [Message("system", DEFAULT_SYSTEM), *messages]
+    )
+    for prompt in (False, True):
+        ours = tooletta.render_conversation(
+            messages, model=THINKING, tools=tools, add_generation_prompt=prompt
+        )
+        theirs = render_jinja(_k25(), full, tools=tools, add_generation_prompt=prompt)
+        assert ours == theirs.removesuffix("<think>"), f"{name} prompt={prompt}"
+
+
+def test_k2_thinking_model_turn_opens_an_empty_think_block() -> None:
+    """The issue's case: K2-Thinking writes ``<think></think>`` before content and calls."""
+    calls = [ToolCall("get_weather", {"city": "Paris"})]
+    text = tooletta.render(calls, model=THINKING, content="Checking.")
+    assert text == (
+        "<think></think>Checking.<|tool_calls_section_begin|><|tool_call_begin|>"
+        'functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|>'
+        "<|tool_calls_section_end|>"
+    )
+    assert tooletta.render(calls, model=THINKING, reasoning="Plan.").startswith(
+        "<think>Plan.</think><|tool_calls_section_begin|>"
+    )
+    # the kimi_k2 default (K2-Instruct's turn) is unchanged
+    assert tooletta.render(calls, "kimi_k2", content="Checking.") == text.removeprefix(
+        "<think></think>"
+    )
+
+
+def test_k2_thinking_keeps_reasoning_after_the_last_final_answer() -> None:
+    """Reasoning is written only for the turns after the last assistant turn without calls
+    (the template's history split); the turns before get an empty think block."""
+    messages = kimi_cases()["reasoning_multi_turn"][0][:-1]  # ends with the Tokyo result
+    tokyo = msgspec.structs.replace(messages[-2], reasoning="Call again.")
+    messages = [*messages[:-2], tokyo, messages[-1]]
+    text = tooletta.render_conversation(messages, model=THINKING, tools=SAMPLE_TOOLS)
+    assert "The user wants weather" not in text
+    assert text.count("<think></think>") == 2
+    assert "<think>Call again.</think><|tool_calls_section_begin|>" in text
+    back = tooletta.parse_conversation(text, model=THINKING, tools=SAMPLE_TOOLS)
+    assert [m.reasoning for m in back if m.role == "assistant"] == ["", "", "Call again."]
