@@ -174,10 +174,20 @@ def test_datasets_map_recipe(tokenizer_file: str) -> None:
 
 
 @pytest.mark.slow
-def test_ray_data_recipe(tokenizer_file: str, tmp_path: Path) -> None:
+def test_ray_data_recipe(
+    tokenizer_file: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The documented recipe on a local Ray cluster started by the test:
-    ray.data.read_json(...).map_batches(TokenizeRows(...))."""
+    ray.data.read_json(...).map_batches(TokenizeRows(...)).
+
+    Under ``uv run`` (as here and in CI) Ray would start its workers with ``uv run`` in a copy
+    of the working directory, outside this environment: its uv hook is turned off, so the
+    workers run this interpreter."""
+    monkeypatch.setenv("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
     ray = pytest.importorskip("ray")
+    from ray._private import ray_constants
+
+    monkeypatch.setattr(ray_constants, "RAY_ENABLE_UV_RUN_RUNTIME_ENV", False)
     rows = [_row(i) for i in range(40)]
     source = tmp_path / "rows.jsonl"
     source.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
