@@ -522,6 +522,8 @@ class SarashinaDialect(CheckedDialect):
         description="Sarashina: <|tool_calls|> + Python-literal list of {'name','arguments'}",
         source="lightseekorg/smg crates/tool_parser/src/parsers/sarashina.rs",
     )
+    max_depth = CheckedDialect.max_depth - 1
+    """The call dict around the arguments takes one of the readers' bracket levels."""
     grammar = Grammar(
         blocks=(
             Block(SARASHINA_TOKEN, read_tool_calls_token, fast=fast_tool_calls_token),

@@ -1,0 +1,171 @@
+"""Issue 14, items 1-5: render refuses what parse cannot read back (and parse reads what the
+formats' own templates write). One regression test per item, over every installed dialect
+where the item is about all of them."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pytest
+
+import tooletta
+from tooletta import ParseResult, RenderError, ToolCall
+from tooletta.dialect import to_json
+from tooletta.expressible import check_calls, max_depth_of
+from tooletta.testing import (
+    assemble,
+    check_depth_limit,
+    check_empty_name,
+    check_long_identifiers,
+    check_non_finite_refused,
+    check_stream_equals_parse,
+    nested,
+    stream_text,
+)
+
+DIALECTS = [i.name for i in tooletta.list_dialects()]
+
+
+# -- item 1: NaN and infinities ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_item1_nan_refused_by_render(dialect: str) -> None:
+    """The issue's repro: NaN was written as ``NaN`` (JSON formats: unreadable) or read back
+    as the string ``'NaN'`` (text formats). Now every dialect refuses it, and the infinities,
+    anywhere in the arguments."""
+    with pytest.raises(RenderError, match="nan"):
+        tooletta.render([ToolCall("f", {"k": float("nan")})], dialect)
+    check_non_finite_refused(dialect)
+
+
+def test_item1_to_json_refuses_nan_as_documented() -> None:
+    for bad in (float("nan"), float("inf"), [float("-inf")], {"a": {"b": float("nan")}}):
+        with pytest.raises(RenderError):
+            to_json(bad)
+    assert to_json({"x": 1.5, "y": "é"}) == '{"x": 1.5, "y": "é"}'
+
+
+# -- item 3: far past the recursion limit -----------------------------------------------------
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_item3_depth_5000_is_a_render_error(dialect: str) -> None:
+    """Depth 5000 raised ``PluginError ... RecursionError while rendering`` in ten dialects."""
+    for kind in ("list", "dict"):
+        with pytest.raises(RenderError, match="deeper"):
+            tooletta.render([ToolCall("f", {"k": nested(5000, kind)})], dialect)
+
+
+class _Recursing:
+    """A third-party dialect that declares no depth limit and writes values recursively."""
+
+    info = tooletta.DialectInfo(name="recursing-render-test")
+    max_depth = 10**6
+
+    def parse(self, text: str, tools: Any = None) -> ParseResult:
+        return ParseResult(content=text)
+
+    def render(self, calls: Any, content: str = "") -> str:
+        def write(value: Any) -> str:
+            if isinstance(value, list):
+                return "[" + ",".join(write(v) for v in value) + "]"
+            return repr(value)
+
+        return content + "".join(write(c.arguments.get("k")) for c in calls)
+
+
+def test_item3_recursion_in_any_renderer_is_a_render_error() -> None:
+    """api.render turns a RecursionError anywhere in a plugin's render into a RenderError."""
+    with contextlib.suppress(tooletta.DuplicateDialectError):
+        tooletta.register_dialect(_Recursing())
+    assert tooletta.render([ToolCall("f", {"k": nested(3)})], "recursing-render-test")
+    with pytest.raises(RenderError, match="too deeply"):
+        tooletta.render([ToolCall("f", {"k": nested(5000)})], "recursing-render-test")
+
+
+# -- item 2: deeper than parse reads ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_item2_render_and_parse_agree_on_depth(dialect: str) -> None:
+    """Arguments nested 513-1000 deep rendered in 44 dialects whose parse refused them. Now
+    arguments exactly as deep as the dialect reads round-trip, and one level more is refused."""
+    check_depth_limit(dialect)
+
+
+def test_item2_lower_limits_are_declared() -> None:
+    declared = {
+        "minimax_m3": 64,
+        "gemma4": 128,
+        "functiongemma": 128,
+        "pythonic": 100,
+        "lfm2": 100,
+        "olmo3": 100,
+        "sarashina": 99,
+        "hermes": tooletta.engine.MAX_DEPTH,
+        "qwen3_coder": tooletta.engine.MAX_DEPTH,
+    }
+    for dialect, limit in declared.items():
+        assert max_depth_of(tooletta.get_dialect(dialect)) == limit, dialect
+    too_deep = {"k": nested(64)}  # the arguments object is the 65th level
+    with pytest.raises(RenderError, match="deeper than 64"):
+        tooletta.render([ToolCall("f", too_deep)], "minimax_m3")
+
+
+def test_item2_the_check_walks_cycles_and_counts_levels() -> None:
+    loop: list[Any] = []
+    loop.append(loop)
+    loop.append(loop)
+    with pytest.raises(RenderError):
+        check_calls([ToolCall("f", {"k": loop})], "test", 512)
+    check_calls([ToolCall("f", {"k": nested(2)})], "test", 3)  # {"k": [[1]]}: 3 levels
+    with pytest.raises(RenderError):
+        check_calls([ToolCall("f", {"k": nested(3)})], "test", 3)
+    check_calls([ToolCall("f", {"k": (1, {"a": 2.5}), "s": "x", "n": None})], "test", 3)
+
+
+# -- item 5: empty names, NUL, LFM2.5's unescaped strings -------------------------------------
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_item5_empty_name_is_never_a_call(dialect: str) -> None:
+    check_empty_name(dialect)
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text"),
+    [
+        ("hermes", '<tool_call>\n{"name": "", "arguments": {"k": "v"}}\n</tool_call>'),
+        (
+            "step3",
+            "<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜>"
+            '<steptml:invoke name="">\n<steptml:parameter name="k">v</steptml:parameter>\n'
+            "</steptml:invoke>"
+            "<｜tool_call_end｜>\n<｜tool_calls_end｜>",
+        ),
+    ],
+)
+def test_item5_empty_name_is_unparsed(dialect: str, text: str) -> None:
+    """The issue's repros: ``{"name": "", ...}`` was accepted as a call."""
+    result = tooletta.parse(text, dialect)
+    assert result.calls == [] and len(result.unparsed) == 1, result
+    assert "empty function name" in result.unparsed[0].error
+    updates, last = stream_text(dialect, list(text))
+    assert assemble([*updates, last]).calls == []
+    check_stream_equals_parse(dialect, text, range(0, len(text), 5))
+
+
+def test_item5_empty_name_refused_by_render_whatever_the_dialect() -> None:
+    for dialect in DIALECTS:
+        with pytest.raises(RenderError, match="no function name"):
+            tooletta.render([ToolCall("", {"k": "v"})], dialect)
+
+
+# -- item 4: long names and keys --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_item4_long_names_and_keys_round_trip_or_are_refused(dialect: str) -> None:
+    check_long_identifiers(dialect)
