@@ -169,3 +169,59 @@ def test_item5_empty_name_refused_by_render_whatever_the_dialect() -> None:
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_item4_long_names_and_keys_round_trip_or_are_refused(dialect: str) -> None:
     check_long_identifiers(dialect)
+
+
+@pytest.mark.parametrize("dialect", ["pythonic", "lfm2", "olmo3"])
+def test_item5_nul_in_a_python_string_is_read(dialect: str) -> None:
+    """vLLM's parser tests: ``[f(a='x\\x00y')]`` is a call (Python's parser refuses a NUL
+    anywhere, so the reader stands it in for the parse and puts it back)."""
+    calls = [ToolCall("f", {"a": "x\x00y", "b": ["\x00"], "c": {"k\x00": 1}})]
+    body = "f(a='x\x00y', b=['\x00'], c={'k\x00': 1})"
+    text = {
+        "pythonic": f"[{body}]",
+        "lfm2": f"<|tool_call_start|>[{body}]<|tool_call_end|>",
+        "olmo3": f"<function_calls>\n{body}\n</function_calls>",
+    }[dialect]
+    result = tooletta.parse(text, dialect)
+    assert result.calls == calls and not result.unparsed, result
+    check_stream_equals_parse(dialect, text)
+    check_stream_equals_parse(dialect, text, [])
+
+
+def test_item5_nul_outside_strings_stays_malformed() -> None:
+    for text in ("[f(a=1\x00)]", "[f\x00(a=1)]", "[f(a\x00=1)]"):
+        result = tooletta.parse(text, "pythonic")
+        assert not result.calls, (text, result)
+        check_stream_equals_parse("pythonic", text)
+
+
+def _lfm25(value: str) -> str:
+    """A call as the LFM2.5 template writes it: ``"'" + arg_value + "'"``, unescaped."""
+    return f"<|tool_call_start|>[run(cmd='{value}', n=2)]<|tool_call_end|>"
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["line1\nline2", 'say "hi"', 'a "b"\r\nc', "trailing\n", "\n", 'x = "1";\n\ty = 2'],
+)
+def test_item5_lfm25_template_strings_are_read_as_written(value: str) -> None:
+    """LFM2.5's template writes string values without escaping (a raw newline or ``"``
+    inside ``'...'``); vLLM reads them, and so do parse and stream."""
+    text = "Running it." + _lfm25(value)
+    result = tooletta.parse(text, "lfm2")
+    assert result.calls == [ToolCall("run", {"cmd": value, "n": 2})], result
+    assert result.content == "Running it." and not result.unparsed
+    check_stream_equals_parse("lfm2", text)
+    check_stream_equals_parse("lfm2", text, [])
+    check_stream_equals_parse("lfm2", text, range(0, len(text), 4))
+
+
+def test_item5_raw_line_breaks_stay_python_elsewhere() -> None:
+    """Only LFM2 reads a raw line break inside a one-quote string; the Python-syntax formats
+    keep Python's rule, and a line break between arguments is whitespace everywhere."""
+    assert not tooletta.parse("[f(a='x\ny')]", "pythonic").calls
+    spaced = "<|tool_call_start|>[f(\n  a='x',\n  b='''p\nq''')]<|tool_call_end|>"
+    assert tooletta.parse(spaced, "lfm2").calls == [ToolCall("f", {"a": "x", "b": "p\nq"})]
+    comment = "<|tool_call_start|>[f(a='x', # it's\n b='y\nz')]<|tool_call_end|>"
+    assert tooletta.parse(comment, "lfm2").calls == [ToolCall("f", {"a": "x", "b": "y\nz"})]
+    check_stream_equals_parse("lfm2", comment)
