@@ -22,6 +22,7 @@ from tooletta.testing import (
     check_stream_equals_parse,
     nested,
     stream_text,
+    tools_for,
 )
 
 DIALECTS = [i.name for i in tooletta.list_dialects()]
@@ -225,3 +226,71 @@ def test_item5_raw_line_breaks_stay_python_elsewhere() -> None:
     comment = "<|tool_call_start|>[f(a='x', # it's\n b='y\nz')]<|tool_call_end|>"
     assert tooletta.parse(comment, "lfm2").calls == [ToolCall("f", {"a": "x", "b": "y\nz"})]
     check_stream_equals_parse("lfm2", comment)
+
+
+@pytest.mark.parametrize("dialect", ["glm45", "hunyuan_v3", "k2_horizon", "cline", "muse"])
+def test_item4_issue_repro_no_call_lost_in_content(dialect: str) -> None:
+    """``render([ToolCall("x"*1000, {"k": "v"})], d)`` then ``parse`` gave no call, nothing
+    unparsed, and the markup in the content (muse: `` to=xxxx...``)."""
+    calls = [ToolCall("x" * 1000, {"k": "v"})]
+    try:
+        text = tooletta.render(calls, dialect)
+    except RenderError:
+        assert dialect == "cline"  # past the documented MAX_TAG
+        return
+    result = tooletta.parse(text, dialect, tools=tools_for(calls))
+    assert result.calls == calls and not result.unparsed and not result.content.strip()
+
+
+def test_item4_cline_limit_is_the_documented_one() -> None:
+    from tooletta_dialect_cline import MAX_TAG
+
+    assert MAX_TAG == 250
+    fits = [ToolCall("t" * MAX_TAG, {"p" * MAX_TAG: "v", "q": [1]}), ToolCall("u" * MAX_TAG, {})]
+    text = tooletta.render(fits, "cline")
+    assert tooletta.parse(text, "cline", tools=tools_for(fits)).calls == fits
+    check_stream_equals_parse("cline", text, None, tools_for(fits))
+    for calls in ([ToolCall("t" * (MAX_TAG + 1), {})], [ToolCall("t", {"p" * (MAX_TAG + 1): 1})]):
+        with pytest.raises(RenderError, match="250"):
+            tooletta.render(calls, "cline")
+
+
+GLM_END = "</tool_call>"
+
+
+class _Counting:
+    """A compiled pattern's stand-in that counts the characters its matches consume."""
+
+    def __init__(self, pattern: Any) -> None:
+        self.pattern = pattern
+        self.consumed = 0
+
+    def match(self, text: str, pos: int = 0, *args: int) -> Any:
+        m = self.pattern.match(text, pos, *args)
+        if m is not None:
+            self.consumed += m.end() - pos
+        return m
+
+
+@pytest.mark.parametrize(
+    ("module", "dialect", "text"),
+    [
+        ("kvcall", "glm45", "<tool_call>{}<arg_key>k</arg_key><arg_value>v</arg_value>" + GLM_END),
+        ("xmlcall", "qwen3_coder", "<function={}>\n<parameter=k>\nv\n</parameter>\n</function>"),
+    ],
+)
+def test_item4_long_names_are_read_once_as_they_stream(
+    module: str, dialect: str, text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The name scans that replaced the 256-character lookahead resume where they stopped:
+    streaming a 20000-character name one character at a time reads each character once (a
+    rescan per delta would read 200 million)."""
+    import importlib
+
+    mod = importlib.import_module(f"tooletta.toolkit.{module}")
+    counting = _Counting(mod._NAME_RUN)
+    monkeypatch.setattr(mod, "_NAME_RUN", counting)
+    name = "n" * 20_000
+    updates, last = stream_text(dialect, list(text.format(name)))
+    assert assemble([*updates, last]).calls == [ToolCall(name, {"k": "v"})]
+    assert len(name) <= counting.consumed <= 2 * len(name), counting.consumed
