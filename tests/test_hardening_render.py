@@ -18,6 +18,7 @@ from tooletta.testing import (
     check_depth_limit,
     check_empty_name,
     check_long_identifiers,
+    check_long_integers,
     check_non_finite_refused,
     check_stream_equals_parse,
     nested,
@@ -294,3 +295,34 @@ def test_item4_long_names_are_read_once_as_they_stream(
     updates, last = stream_text(dialect, list(text.format(name)))
     assert assemble([*updates, last]).calls == [ToolCall(name, {"k": "v"})]
     assert len(name) <= counting.consumed <= 2 * len(name), counting.consumed
+
+
+# -- found by the render fuzz target (fuzz/fuzz_render.py) --------------------------------------
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_fuzz_render_integers_too_long_to_read_are_refused(dialect: str) -> None:
+    """Integers past 4300 digits raised ``PluginError`` (Python's int-to-str limit) in five
+    dialects; a negative one of 4300 digits rendered in 26 dialects whose JSON decoder
+    (msgspec, which counts the sign) refused it. Now refused by render; the longest that
+    every decoder reads still round-trips."""
+    check_long_integers(dialect)
+
+
+def test_fuzz_render_kimi_legacy_surrogates_refused() -> None:
+    """The legacy Kimi format writes ASCII JSON, so a lone surrogate became an escape no
+    decoder accepts (and two surrogates read back as the one character they pair into)."""
+    for value in ("a\udc98b", "x\ud83d", "\ud83d\ude42", {"k\udc00": 1}):
+        with pytest.raises(RenderError, match="surrogate"):
+            tooletta.render([ToolCall("f", {"k": value})], "kimi")
+    calls = [ToolCall("f", {"k": "🙂 \\ud800"})]
+    assert tooletta.parse(tooletta.render(calls, "kimi"), "kimi").calls == calls
+
+
+def test_fuzz_render_gigachat35_long_parameter_names_are_read() -> None:
+    """GigaChat 3.5 refused tags longer than 1024 characters: a 3000-character key rendered
+    and came back unparsed."""
+    calls = [ToolCall("n" * 3000, {"k" * 3000: 1.5, "b": "x"})]
+    text = tooletta.render(calls, "gigachat35")
+    assert tooletta.parse(text, "gigachat35", tools=tools_for(calls)).calls == calls
+    check_stream_equals_parse("gigachat35", text, range(0, len(text), 7), tools_for(calls))

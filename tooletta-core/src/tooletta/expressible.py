@@ -8,6 +8,8 @@ never sees:
 * NaN or an infinity anywhere in the arguments (JSON has no spelling for them; Python's
   ``json`` would write ``NaN``, which JSON parsers reject and untyped-text formats read back
   as the string ``'NaN'``);
+* an integer longer than :data:`MAX_INT_CHARS` characters, sign included (no JSON decoder
+  here reads it back, and Python's ``str`` cannot even write most of them);
 * arguments nested deeper than the dialect's parse reads: the dialect's ``max_depth`` (default
   :data:`tooletta.engine.MAX_DEPTH`), counting the arguments object itself as one level, so
   ``{"a": [[1]]}`` is 3 deep.
@@ -25,8 +27,13 @@ from .engine.jsonread import MAX_DEPTH
 from .errors import RenderError
 from .ir import ToolCall
 
-__all__ = ["MAX_DEPTH", "check_calls", "max_depth_of"]
+__all__ = ["MAX_DEPTH", "MAX_INT_CHARS", "check_calls", "max_depth_of"]
 
+MAX_INT_CHARS = 4300
+"""The longest integer (in decimal, sign included) that parsing reads back: msgspec's limit,
+and Python's default ``int``/``str`` conversion limit (which does not count the sign)."""
+_SHORT_INT_BITS = 14_000
+"""Integers of at most this many bits have at most 4215 digits: no need to count them."""
 _SHARED = 256
 """A level with more containers than this is deduplicated (a cycle, or one object used many
 times, would otherwise double it at every level)."""
@@ -61,7 +68,11 @@ def _problem(calls: Sequence[ToolCall], max_depth: int) -> str | None:
             return "arguments"
         for value in arguments.values():
             kind = type(value)
-            if kind is str or kind is int or kind is bool or value is None:
+            if kind is str or kind is bool or value is None:
+                continue
+            if kind is int:
+                if value.bit_length() > _SHORT_INT_BITS and _too_long(value):
+                    return _TOO_LONG
                 continue
             if kind is float:
                 if value - value != 0:  # NaN - NaN and inf - inf are NaN; finite - itself is 0
@@ -84,6 +95,10 @@ def _problem(calls: Sequence[ToolCall], max_depth: int) -> str | None:
                 if item - item != 0:
                     return _non_finite(item)
                 continue
+            elif isinstance(item, int):
+                if not isinstance(item, bool) and _too_long(item):
+                    return _TOO_LONG
+                continue
             elif isinstance(item, Mapping):
                 children = item.values()
             elif isinstance(item, (list, tuple)):
@@ -94,7 +109,11 @@ def _problem(calls: Sequence[ToolCall], max_depth: int) -> str | None:
                 return f"nests deeper than {max_depth} levels (what parsing reads back)"
             for child in children:
                 kind = type(child)
-                if kind is str or kind is int or kind is bool or child is None:
+                if kind is str or kind is bool or child is None:
+                    continue
+                if kind is int:
+                    if child.bit_length() > _SHORT_INT_BITS and _too_long(child):
+                        return _TOO_LONG
                     continue
                 if kind is float:
                     if child - child != 0:
@@ -106,6 +125,17 @@ def _problem(calls: Sequence[ToolCall], max_depth: int) -> str | None:
         level = deeper
         room -= 1
     return None
+
+
+_TOO_LONG = f"holds an integer longer than {MAX_INT_CHARS} characters, which parsing refuses"
+
+
+def _too_long(value: int) -> bool:
+    """Whether ``value`` written in decimal takes more than :data:`MAX_INT_CHARS` characters."""
+    try:
+        return len(str(value)) > MAX_INT_CHARS
+    except ValueError:  # past Python's own limit on int-to-str conversion
+        return True
 
 
 def _non_finite(value: float) -> str:

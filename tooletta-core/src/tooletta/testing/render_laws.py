@@ -3,13 +3,15 @@
 For any dialect:
 
 1. NaN and the infinities, anywhere in the arguments, are refused (JSON cannot write them; a
-   format that writes values as text would read them back as strings);
+   format that writes values as text would read them back as strings), and so are integers
+   longer than :data:`~tooletta.expressible.MAX_INT_CHARS` characters (no decoder reads them
+   back), while one of exactly that length reads back;
 2. arguments nested as deep as the dialect's ``max_depth`` (default
    :data:`tooletta.engine.MAX_DEPTH`, the arguments object counting as one level) read back,
    one level deeper is refused, and so is nesting far past Python's recursion limit (a
    :class:`~tooletta.RenderError`, never a ``PluginError``);
-3. a long function name or argument key (1000 characters) reads back exactly, or render
-   refuses it: never a call lost in the content;
+3. a long function name or argument key (1000 or 5000 characters) reads back exactly, or
+   render refuses it: never a call lost in the content;
 4. an empty function name is refused by render, and a call whose name is empty is never read
    as a call (in parse and in stream).
 
@@ -23,7 +25,7 @@ from typing import Any, ClassVar
 
 from .. import api
 from ..errors import RenderError
-from ..expressible import max_depth_of
+from ..expressible import MAX_INT_CHARS, max_depth_of
 from ..ir import ToolCall
 
 __all__ = [
@@ -32,6 +34,7 @@ __all__ = [
     "check_depth_limit",
     "check_empty_name",
     "check_long_identifiers",
+    "check_long_integers",
     "check_non_finite_refused",
     "check_render_laws",
     "nested",
@@ -90,6 +93,21 @@ def check_non_finite_refused(dialect: str) -> None:
         _refused(dialect, [ToolCall("f", {"ok": 1}), ToolCall("g", {"x": bad})], f"{bad!r}")
 
 
+def check_long_integers(dialect: str) -> None:
+    """Assert law 1 for integers: one :data:`~tooletta.expressible.MAX_INT_CHARS` characters
+    long reads back (when the dialect writes it), one character longer is refused."""
+    longest = 10 ** (MAX_INT_CHARS - 1)  # MAX_INT_CHARS digits
+    for value in (-longest, longest * 10, [1, -(10**5000)], {"k": longest * 10}):
+        _refused(dialect, [ToolCall("f", {"x": value})], "an integer too long to read back")
+    for value in (longest, -(longest // 10), [longest]):
+        calls = [ToolCall("f", {"x": value})]
+        try:
+            text = api.render(calls, dialect)
+        except RenderError:
+            continue
+        _reads_back(dialect, calls, text)
+
+
 def check_depth_limit(dialect: str) -> None:
     """Assert law 2: arguments exactly ``max_depth`` deep read back (when the dialect writes
     nesting at all), one level deeper and far deeper are refused with a RenderError."""
@@ -110,19 +128,20 @@ def check_depth_limit(dialect: str) -> None:
         _reads_back(dialect, calls, text)
 
 
-def check_long_identifiers(dialect: str, size: int = 1000) -> None:
-    """Assert law 3: a function name and an argument key of ``size`` characters read back
-    exactly (in parse and stream, nothing left in the content), or render refuses them."""
-    for calls in (
-        [ToolCall("x" * size, {"k": "v"})],
-        [ToolCall("f", {"k" * size: "v"})],
-        [ToolCall("get_" + "x" * size, {"k" * size: "v", "b": 1}), ToolCall("g", {"k": "v"})],
-    ):
-        try:
-            text = api.render(calls, dialect)
-        except RenderError:
-            continue
-        _reads_back(dialect, calls, text)
+def check_long_identifiers(dialect: str, sizes: tuple[int, ...] = (1000, 5000)) -> None:
+    """Assert law 3: function names and argument keys of each of ``sizes`` characters read
+    back exactly (in parse and stream, nothing left in the content), or render refuses them."""
+    for size in sizes:
+        for calls in (
+            [ToolCall("x" * size, {"k": "v"})],
+            [ToolCall("f", {"k" * size: "v"})],
+            [ToolCall("get_" + "x" * size, {"k" * size: "v", "b": 1}), ToolCall("g", {"k": "v"})],
+        ):
+            try:
+                text = api.render(calls, dialect)
+            except RenderError:
+                continue
+            _reads_back(dialect, calls, text)
 
 
 def check_empty_name(dialect: str) -> None:
@@ -149,6 +168,7 @@ def check_empty_name(dialect: str) -> None:
 def check_render_laws(dialect: str) -> None:
     """Assert every render law for ``dialect``."""
     check_non_finite_refused(dialect)
+    check_long_integers(dialect)
     check_depth_limit(dialect)
     check_long_identifiers(dialect)
     check_empty_name(dialect)
@@ -164,12 +184,16 @@ class RenderLaws:
         """NaN and infinities anywhere in the arguments are a RenderError."""
         check_non_finite_refused(self.dialect)
 
+    def test_render_long_integers(self) -> None:
+        """Integers too long for any decoder are a RenderError; the longest read back."""
+        check_long_integers(self.dialect)
+
     def test_render_depth_limit(self) -> None:
         """Arguments as deep as the dialect reads round-trip; deeper is a RenderError."""
         check_depth_limit(self.dialect)
 
     def test_render_long_identifiers(self) -> None:
-        """A 1000-character name or key reads back exactly, or render refuses it."""
+        """A 1000- or 5000-character name or key reads back exactly, or render refuses it."""
         check_long_identifiers(self.dialect)
 
     def test_render_empty_name(self) -> None:
