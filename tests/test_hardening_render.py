@@ -42,6 +42,19 @@ def test_item1_nan_refused_by_render(dialect: str) -> None:
     check_non_finite_refused(dialect)
 
 
+def test_item1_nan_refused_in_model_turns_and_conversations() -> None:
+    """``render(model=...)`` and ``render_conversation`` write calls through the chat formats:
+    they refuse what ``render`` refuses."""
+    from tooletta import Message
+
+    bad = [ToolCall("f", {"x": [float("inf")]})]
+    with pytest.raises(RenderError, match="inf"):
+        tooletta.render(bad, model="Qwen/Qwen3-8B")
+    turns = [Message(role="user", content="hi"), Message(role="assistant", tool_calls=bad)]
+    with pytest.raises(RenderError, match="inf"):
+        tooletta.render_conversation(turns, model="Qwen/Qwen3-8B")
+
+
 def test_item1_to_json_refuses_nan_as_documented() -> None:
     for bad in (float("nan"), float("inf"), [float("-inf")], {"a": {"b": float("nan")}}):
         with pytest.raises(RenderError):
