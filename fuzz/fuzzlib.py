@@ -15,13 +15,17 @@ folder, so both drive exactly the same inputs through exactly the same assertion
   nothing is lost (:func:`tooletta.testing.check_nothing_lost`) and nothing is counted twice
   (:func:`tooletta.testing.check_nothing_counted_twice`);
 * :func:`check_render` — ``render`` of arbitrary calls raises :class:`~tooletta.RenderError`
-  or reads back exactly (calls, ids as the format keeps them, content), streamed too.
+  or reads back exactly (calls, ids as the format keeps them, content), streamed too;
+* :func:`check_render_strict` — the same, and a RenderError whatever the dialect for what no
+  parse reads back (:func:`must_refuse`: an empty name, NaN or an infinity, an integer past
+  4300 characters, nesting past the dialect's ``max_depth``).
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -44,6 +48,7 @@ __all__ = [
     "OPS",
     "all_markup",
     "check_render",
+    "check_render_strict",
     "check_text",
     "depth",
     "dialect_names",
@@ -51,6 +56,7 @@ __all__ = [
     "ids_mode",
     "known_bugs",
     "markup",
+    "must_refuse",
     "mutate",
     "seeds",
 ]
@@ -342,6 +348,54 @@ def check_render(
         cuts = [c % (len(text) + 1) for c in cuts]
     check_stream_equals_parse(dialect, text, cuts, tools)
     return True
+
+
+def _int_too_long(value: int) -> bool:
+    try:
+        return len(str(value)) > 4300  # msgspec's limit, sign included
+    except ValueError:  # past Python's own int-to-str limit
+        return True
+
+
+def must_refuse(dialect: str, calls: Sequence[ToolCall]) -> str | None:
+    """Why ``render`` must refuse ``calls`` in any dialect, or ``None``: an empty name, NaN or
+    an infinity, an integer longer than 4300 characters, or arguments nested deeper than the
+    dialect's ``max_depth`` (an oracle written apart from core's check)."""
+    from tooletta.expressible import max_depth_of
+
+    limit = max_depth_of(tooletta.get_dialect(dialect))
+    for call in calls:
+        if not call.name:
+            return "an empty name"
+        if depth(call.arguments) > limit:
+            return f"arguments nested deeper than {limit}"
+        stack: list[Any] = [call.arguments]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, float) and not math.isfinite(item):
+                return f"{item!r}"
+            elif isinstance(item, int) and not isinstance(item, bool) and _int_too_long(item):
+                return "an integer past 4300 characters"
+    return None
+
+
+def check_render_strict(
+    dialect: str, calls: Sequence[ToolCall], content: str, cuts: Sequence[int] | None
+) -> bool:
+    """:func:`check_render`, and a :class:`~tooletta.RenderError` (never anything else) when
+    :func:`must_refuse` says no dialect can write ``calls``. Returns False when refused."""
+    why = must_refuse(dialect, calls)
+    if why is None:
+        return check_render(dialect, calls, content, cuts)
+    try:
+        text = tooletta.render(list(calls), dialect, content=content)
+    except RenderError:
+        return False
+    raise AssertionError(f"{dialect} rendered {why} as {text[:300]!r}")
 
 
 # -- known bugs ---------------------------------------------------------------------------------

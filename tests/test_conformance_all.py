@@ -1,4 +1,5 @@
-"""The four laws over every installed dialect (plugins also run the kit with their fixtures)."""
+"""The four laws, and the render laws, over every installed dialect (plugins also run the kit
+with their fixtures)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from tooletta.testing import (
     FOREIGN_TOKENS,
     calls_strategy,
     check_bad_input,
+    check_render_laws,
     check_round_trip,
     check_stream_equals_parse,
     tools_for,
@@ -108,3 +110,9 @@ def test_prose_with_marker_prefixes_is_content(dialect: str) -> None:
         result = tooletta.parse(text, dialect)
         if not result.calls and not result.unparsed:
             check_stream_equals_parse(dialect, text)
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_render_laws(dialect: str) -> None:
+    """Render refuses what parse cannot read back (NaN, depth, long names, empty names)."""
+    check_render_laws(dialect)

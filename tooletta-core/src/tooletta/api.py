@@ -14,6 +14,7 @@ from .boundary import (
     checked_text,
 )
 from .errors import ParseError, PluginError, RenderError, ToolettaError, UnknownDialectError
+from .expressible import check_calls, max_depth_of
 from .ir import DialectInfo, Message, ParseResult, ToolCall
 from .plugins import get_plugin_manager, get_registry, register_module
 from .registry import DialectEntry
@@ -219,9 +220,12 @@ def render(
     written where the format puts it (:func:`supports_reasoning` tells whether it has a
     place; a dialect without one raises :class:`~tooletta.RenderError`).
 
-    Raises :class:`~tooletta.RenderError` when the dialect cannot express the calls, and when
-    the text would hold a lone surrogate (``"\\ud800"``, from a name, key, value or the
-    content): that is not Unicode text, and no parser reads it back.
+    Raises :class:`~tooletta.RenderError` when the dialect cannot express the calls, and
+    whatever the dialect, for what no parse reads back (see :mod:`tooletta.expressible`): an
+    empty function name, NaN or an infinity in the arguments, an integer too long to decode,
+    arguments nested deeper than the dialect reads (its ``max_depth``, default
+    :data:`tooletta.engine.MAX_DEPTH`), and text that would hold a lone surrogate
+    (``"\\ud800"``, from a name, key, value or the content): that is not Unicode text.
     """
     items = _as_calls(calls)
     if model is not None:
@@ -235,15 +239,19 @@ def render(
             fmt = None
         if fmt is not None:
             entry = get_registry().get(obj.info.name)
-            return _checked_render(entry, lambda: _model_turn(fmt, obj, items, content, reasoning))
+            return _checked_render(
+                entry, items, lambda: _model_turn(fmt, obj, items, content, reasoning)
+            )
         if dialect is None:
             dialect = dialect_for_model(model)
     if dialect is None:
         raise ToolettaError("render() needs a dialect name or model=")
     entry = get_registry().get(dialect)
     if reasoning:
-        return _checked_render(entry, lambda: _with_reasoning(entry, items, content, reasoning))
-    return _checked_render(entry, lambda: entry.dialect.render(items, content=content))
+        return _checked_render(
+            entry, items, lambda: _with_reasoning(entry, items, content, reasoning)
+        )
+    return _checked_render(entry, items, lambda: entry.dialect.render(items, content=content))
 
 
 def _model_turn(fmt: Any, obj: Any, calls: list[ToolCall], content: str, reasoning: str) -> str:
@@ -285,11 +293,17 @@ def _with_reasoning(
     raise RenderError("the format has no place for reasoning", dialect=entry.info.name)
 
 
-def _checked_render(entry: DialectEntry, write: Any) -> str:
+def _checked_render(entry: DialectEntry, calls: list[ToolCall], write: Any) -> str:
+    """``write()``, the dialect's text for ``calls``: refused first when no parse could read
+    them back (:func:`~tooletta.expressible.check_calls`), its faults reported as errors."""
+    check_calls(calls, entry.info.name, max_depth_of(entry.dialect))
     try:
         text = write()
     except ToolettaError:
         raise
+    except RecursionError:  # a renderer that recurses per level ran out of Python's stack
+        message = "arguments are nested too deeply for this dialect to write"
+        raise RenderError(message, dialect=entry.info.name) from None
     except Exception as exc:
         if isinstance(exc, UnicodeEncodeError) and _SURROGATE.match(exc.object, exc.start):
             bad = exc.object[exc.start]  # in a name, key, value or the content

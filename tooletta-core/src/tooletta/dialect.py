@@ -1,10 +1,12 @@
 """What a dialect is, and the base class first-party dialects build on.
 
 A dialect is any object with an ``info`` (:class:`~tooletta.DialectInfo`), a
-``parse(text, tools=None)`` and a ``render(calls, content="")``; ``stream(tools=None)`` and
-``detect(text)`` are optional. :class:`ScannerDialect` supplies all of them from a
-:class:`~tooletta.engine.Grammar` and a ``render_calls`` method, so a plugin only describes
-its markers, reads its payload with the engine's primitives, and writes the renderer.
+``parse(text, tools=None)`` and a ``render(calls, content="")``; ``stream(tools=None)``,
+``detect(text)`` and ``max_depth`` (the deepest arguments its parse reads, when that is less
+than :data:`~tooletta.engine.MAX_DEPTH`) are optional. :class:`ScannerDialect` supplies all
+of them from a :class:`~tooletta.engine.Grammar` and a ``render_calls`` method, so a plugin
+only describes its markers, reads its payload with the engine's primitives, and writes the
+renderer.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from .boundary import checked_result
-from .engine import Engine, Grammar, parse_with
+from .engine import MAX_DEPTH, Engine, Grammar, parse_with
 from .errors import RenderError
 from .ir import DialectInfo, ParseResult, StreamUpdate, ToolCall
 from .stream_checks import as_text, fed_after_finish, finished_twice
@@ -44,7 +46,8 @@ class StreamParser(Protocol):
 
 @runtime_checkable
 class Dialect(Protocol):
-    """The protocol every dialect object follows (``stream`` and ``detect`` are optional)."""
+    """The protocol every dialect object follows (``stream``, ``detect`` and ``max_depth`` are
+    optional)."""
 
     info: DialectInfo
 
@@ -57,15 +60,17 @@ class Dialect(Protocol):
         ...
 
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
-"""One encoder for every call: ``json.dumps`` with a non-default option builds a new one."""
+_ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
+"""One encoder for every call (``json.dumps`` with a non-default option builds a new one),
+refusing NaN and infinities."""
 
 
 def to_json(value: Any) -> str:
     """JSON as chat templates write it (``tojson``): ``", "``/``": "`` separators, UTF-8 kept.
 
     Raises :class:`~tooletta.RenderError` for values nested too deeply to write (or read
-    back) and for values that are not JSON.
+    back), for NaN and infinities (JSON has no spelling for them: Python's ``NaN`` and
+    ``Infinity`` are not JSON) and for values that are not JSON.
     """
     try:
         return _ENCODE(value)
@@ -93,6 +98,10 @@ class ScannerDialect:
     chat_formats: ClassVar[tuple[Any, ...]] = ()
     """The :class:`~tooletta.chat.ChatFormat` declarations of the models writing this
     dialect, the default first (conversations: :func:`~tooletta.render_conversation`)."""
+    max_depth: ClassVar[int] = MAX_DEPTH
+    """The deepest arguments this dialect's parse reads, counting the arguments object as one
+    level: :func:`~tooletta.render` refuses deeper ones (declare less when the format's
+    readers stop earlier)."""
     prompt_end: ClassVar[str] = ""
     """Markup every completion of this format continues (the end of the generation prompt,
     such as Functionary v3.2's ``>>>``): read before the text, like a ``prefix``."""

@@ -26,7 +26,9 @@ without a schema decode JSON-valid values (``3`` -> ``3``).
 Rendering writes content, a newline, then each call as the prompt's examples do: the tool tag,
 one line per parameter (``<p>\\nvalue\\n</p>`` for multi-line values), the closing tag.
 Non-string values are written as JSON. Values with leading/trailing whitespace (trimmed on
-reading) or holding their own closing tag are refused with a ``RenderError``.
+reading) or holding their own closing tag, and tool or parameter names longer than
+:data:`MAX_TAG` (250) characters (a reader decides within 512 characters whether a ``<``
+opens a call), are refused with a ``RenderError``.
 """
 
 from __future__ import annotations
@@ -149,6 +151,11 @@ LAST_MATCH = frozenset({("write_to_file", "content"), ("new_rule", "content")})
 _TAG = re.compile(r"[^\s<>/]+")
 _SPACE = " \t\r\n"
 _WINDOW = 512  # how far a reader looks ahead to decide that a tag opens a call
+MAX_TAG = (_WINDOW - 12) // 2
+"""The longest tool or parameter name render writes (250): every ``<`` may open a call, and a
+reader decides from the ``_WINDOW`` characters after it (the tool's tag, a newline and the
+first parameter's tag, or the closing tag), which keeps the text held back at a ``<`` of prose
+bounded. Longer names would not read back, so render refuses them."""
 _WAIT = None
 
 
@@ -451,6 +458,8 @@ class ClineDialect(ScannerDialect):
     def _param(self, key: str, value: Any) -> str:
         if not _TAG.fullmatch(key):
             raise self.error(f"argument name {key!r} cannot be a tag name")
+        if len(key) > MAX_TAG:
+            raise self.error(f"argument names longer than {MAX_TAG} characters are not read")
         text = value if isinstance(value, str) else to_json(value)
         if text != text.strip():
             raise self.error(f"the value of {key!r} has leading or trailing whitespace")
@@ -463,6 +472,8 @@ class ClineDialect(ScannerDialect):
     def _call(self, call: ToolCall) -> str:
         if not _TAG.fullmatch(call.name):
             raise self.error(f"tool name {call.name!r} cannot be a tag name")
+        if len(call.name) > MAX_TAG:
+            raise self.error(f"tool names longer than {MAX_TAG} characters are not read")
         lines = [f"<{call.name}>"]
         lines.extend(self._param(k, v) for k, v in call.arguments.items())
         lines.append(f"</{call.name}>")

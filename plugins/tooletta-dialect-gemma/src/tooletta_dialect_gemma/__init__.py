@@ -464,6 +464,7 @@ def write_value(
 class _GemmaBase(ScannerDialect):
     """Shared rendering: each call as ``OPEN call:NAME{...} CLOSE``, checked by reading back."""
 
+    max_depth = MAX_DEPTH  # the arguments' own braces are the readers' first level
     syntax: Syntax
     call_open: str
     call_close: str

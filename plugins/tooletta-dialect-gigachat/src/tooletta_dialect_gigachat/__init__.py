@@ -160,13 +160,12 @@ INVOKE_END = "</｜GCML｜invoke>"
 PARAMETER = "<｜GCML｜parameter"
 PARAMETER_END = "</｜GCML｜parameter>"
 _ATTR = re.compile(r'([A-Za-z_][\w-]*)\s*=\s*"([^"]*)"')
-_MAX_TAG = 1024
 
 
 def _attributes(r: Reader, tag: str) -> Read[dict[str, str]]:
-    """The ``name="value"`` attributes of a tag, read up to its ``>``."""
+    """The ``name="value"`` attributes of a tag (of any length), read up to its ``>``."""
     text, _ = yield from r.until((">",))
-    if len(text) > _MAX_TAG or "<" in text:
+    if "<" in text:
         raise r.fail(f"malformed {tag} tag")
     return dict(_ATTR.findall(text))
 
@@ -239,7 +238,7 @@ def _scan_attributes(text: str, pos: int) -> tuple[dict[str, str], int] | None:
     if end < 0:
         return None
     tag = text[pos:end]
-    if len(tag) > _MAX_TAG or "<" in tag:
+    if "<" in tag:
         return None
     return dict(_ATTR.findall(tag)), end + 1
 
@@ -258,7 +257,7 @@ def _scan_invoke(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
     values: dict[str, Any] = {}
     while True:
         m = _FAST_PARAMETER.match(text, pos)
-        if m is not None and m.end() - m.start(1) + 6 <= _MAX_TAG:  # the tag's length
+        if m is not None:
             key, flag = m.group(1), m.group(2).lower()
             pos = m.end()
         else:

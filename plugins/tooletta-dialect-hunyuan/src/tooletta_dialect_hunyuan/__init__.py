@@ -45,7 +45,7 @@ SUFFIXES = ("", ":opensource")
 RENDER_SUFFIX = ":opensource"
 EOS = ("<｜hy_eos:opensource｜>", "<｜hy_eos｜>")
 
-_DETECT = re.compile(r"<tool_call(?::opensource)?>[^<]{1,256}<tool_sep(?::opensource)?>")
+_DETECT = re.compile(r"<tool_call(?::opensource)?>[^<]+<tool_sep(?::opensource)?>")
 
 
 def tags_for(suffix: str) -> KvTags:

@@ -28,6 +28,8 @@ __all__ = ["KimiLegacyDialect"]
 
 HEADER = "## Calling:"
 _NAME = re.compile(r"[A-Za-z_][\w.-]*\Z")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A surrogate code point: a ``str`` can hold one, Unicode text cannot."""
 _LOOKS = re.compile(r"(?:^|\n)## Calling:[ \t]*[A-Za-z_][\w.-]*[ \t]*\r?\n[ \t\r\n]*\{")
 
 
@@ -93,5 +95,9 @@ class KimiLegacyDialect(ScannerDialect):
             if not _NAME.match(c.name):
                 raise self.error(f"cannot write the tool name {c.name!r}")
             args = json.dumps(c.arguments, separators=(",", ":"), sort_keys=True)
+            if "\\ud" in args and _SURROGATE.search(json.dumps(c.arguments, ensure_ascii=False)):
+                # ASCII JSON would spell it as an escape: no decoder accepts a lone one, and a
+                # pair of them reads back as the one character they encode
+                raise self.error("a surrogate code point is not text and cannot be written")
             parts.append(f"{HEADER} {c.name}\n{args}")
         return "\n\n".join(parts)

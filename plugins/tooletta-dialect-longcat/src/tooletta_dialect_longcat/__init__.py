@@ -51,7 +51,6 @@ KEY = "<longcat_arg_key>"
 KEY_END = "</longcat_arg_key>"
 VALUE = "<longcat_arg_value>"
 VALUE_END = "</longcat_arg_value>"
-_MAX_NAME = 256
 
 
 def read_call(r: Reader) -> Read[None]:
@@ -66,7 +65,7 @@ def read_call(r: Reader) -> Read[None]:
         return
     raw, marker = yield from r.until((KEY, CLOSE), eof=True)
     name = raw.strip()
-    if not name or len(name) > _MAX_NAME or any(c.isspace() or c in "<>{" for c in name):
+    if not name or any(c.isspace() or c in "<>{" for c in name):
         raise r.fail("expected a function name or a JSON object")
     r.start_call(name)
     w = ArgsWriter(r, name)

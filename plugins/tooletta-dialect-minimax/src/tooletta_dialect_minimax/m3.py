@@ -519,6 +519,7 @@ class MinimaxM3Dialect(ScannerDialect):
         )
     )
     content_separator = "\n"
+    max_depth = MAX_NESTING  # the invoke element is the readers' first level
 
     def detect(self, text: str) -> bool:
         """The sentinel followed (after whitespace) by ``<tool_call>``."""

@@ -91,7 +91,6 @@ _ENDS = (EOM, EOT, EOS)
 _BODY_STOP = (*_ENDS, START)
 _HEADER_STOP = (MESSAGE, *_ENDS, START)
 _RECIPIENT = re.compile(r"[^\s<]*")
-_MAX_RECIPIENT = 256
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _LOOKS = re.compile(r"<atem:function_calls>|<atem:invoke\s")
 
@@ -247,17 +246,14 @@ def read_start(r: Reader) -> Read[None]:
 @guarded
 def read_first(r: Reader) -> Read[None]:
     """The completion's first header, `` to=RECIPIENT<|message|>`` (its ``<|start|>assistant``
-    is in the prompt); prose that merely starts with ``to=`` is declined."""
+    is in the prompt); prose that merely starts with ``to=`` is declined. The recipient (a
+    tool's name) may be of any length: it is read as it arrives, each character once."""
     parts: list[str] = []
-    size = 0
     while True:
         m = _RECIPIENT.match(r.buf, r.pos)
         end = m.end() if m else r.pos
         parts.append(r.buf[r.pos : end])
-        size += end - r.pos
         r.pos = end
-        if size > _MAX_RECIPIENT:
-            raise Decline
         if end < len(r.buf):
             break
         if r.final:
@@ -358,7 +354,7 @@ def fast_start(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
 def fast_first(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
     """The one-shot shortcut of :func:`read_first` for a first message to a tool."""
     end = _RECIPIENT.match(text, pos).end()  # type: ignore[union-attr]
-    if end - pos > _MAX_RECIPIENT or not text.startswith(MESSAGE, end):
+    if not text.startswith(MESSAGE, end):
         return -1
     recipient = text[pos:end]
     if not recipient or recipient in PROSE_RECIPIENTS:

@@ -74,10 +74,13 @@ _HEAD = (
 # -- readers shared by the family ------------------------------------------------------------
 
 
-def read_py_call(r: Reader, *, end: bool = True) -> Read[dict[str, Any]]:
+def read_py_call(
+    r: Reader, *, end: bool = True, raw_newlines: bool = False
+) -> Read[dict[str, Any]]:
     """One call ``name(key=value, ...)``: the name is reported at ``(``, the arguments once
     the closing ``)`` arrives. With ``end=False`` the caller ends the call (``r.end_call``)
-    once what follows it has been checked; the arguments are returned."""
+    once what follows it has been checked; the arguments are returned. ``raw_newlines``:
+    a string may hold raw line breaks (see :func:`~.pysyntax.call_arguments`)."""
     name = yield from read_name(r)
     yield from r.ws()
     if (yield from r.peek()) != "(":
@@ -85,7 +88,7 @@ def read_py_call(r: Reader, *, end: bool = True) -> Read[dict[str, Any]]:
     r.start_call(name)
     at = r.pos
     text = yield from bracketed(r)
-    arguments = call_arguments(text, at)
+    arguments = call_arguments(text, at, raw_newlines=raw_newlines)
     if r.engine.deltas:
         r.args(to_json(arguments))
     if end:
@@ -93,11 +96,11 @@ def read_py_call(r: Reader, *, end: bool = True) -> Read[dict[str, Any]]:
     return arguments
 
 
-def read_call_list(r: Reader) -> Read[None]:
+def read_call_list(r: Reader, *, raw_newlines: bool = False) -> Read[None]:
     """Calls separated by commas up to the closing ``]`` (read from just after ``[``).
 
     A call counts once the ``,`` or ``]`` after it has come, so ``[f(a=1) is ...]`` in prose
-    is malformed rather than a call.
+    is malformed rather than a call. ``raw_newlines`` as in :func:`read_py_call`.
     """
     first = True
     while True:
@@ -110,7 +113,7 @@ def read_call_list(r: Reader) -> Read[None]:
             if (yield from r.accept("]")):
                 return
         first = False
-        arguments = yield from read_py_call(r, end=False)
+        arguments = yield from read_py_call(r, end=False, raw_newlines=raw_newlines)
         yield from r.ws()
         if (yield from r.peek()) not in (",", "]"):
             raise r.fail("expected ',' or ']' after a call")
@@ -269,7 +272,8 @@ LFM_CLOSE = "<|tool_call_end|>"
 
 def read_lfm2_block(r: Reader) -> Read[None]:
     """``<|tool_call_start|>``: a pythonic list, a JSON list of call objects, one JSON call
-    object, or one bare call; then ``<|tool_call_end|>`` (or the end of the text)."""
+    object, or one bare call; then ``<|tool_call_end|>`` (or the end of the text). Strings
+    may hold raw line breaks: the LFM2.5 template writes string values unescaped."""
     yield from r.ws()
     first = yield from r.peek()
     if first == "{":
@@ -288,9 +292,9 @@ def read_lfm2_block(r: Reader) -> Read[None]:
                 n += 1
                 yield from json_call_object(r)
         else:
-            yield from read_call_list(r)
+            yield from read_call_list(r, raw_newlines=True)
     else:
-        yield from read_py_call(r)
+        yield from read_py_call(r, raw_newlines=True)
     yield from r.ws()
     if not (yield from r.at_end()):
         yield from r.expect(LFM_CLOSE)
@@ -522,6 +526,8 @@ class SarashinaDialect(CheckedDialect):
         description="Sarashina: <|tool_calls|> + Python-literal list of {'name','arguments'}",
         source="lightseekorg/smg crates/tool_parser/src/parsers/sarashina.rs",
     )
+    max_depth = CheckedDialect.max_depth - 1
+    """The call dict around the arguments takes one of the readers' bracket levels."""
     grammar = Grammar(
         blocks=(
             Block(SARASHINA_TOKEN, read_tool_calls_token, fast=fast_tool_calls_token),

@@ -7,12 +7,17 @@ from collections.abc import Sequence
 
 from tooletta import RenderError, ScannerDialect, ToolCall
 
+from .pysyntax import MAX_NESTING
+
 __all__ = ["CheckedDialect"]
 
 
 class CheckedDialect(ScannerDialect):
     """A scanner dialect whose :meth:`render` reads its own text back and refuses (with
     :class:`~tooletta.RenderError`) anything that would parse differently."""
+
+    max_depth = MAX_NESTING
+    """The readers' bracket limit counts from the call's ``(``: the arguments' own level."""
 
     def write(self, calls: list[ToolCall], content: str) -> str:
         """The text for ``content`` and ``calls`` (the default: content, then the calls)."""

@@ -284,28 +284,119 @@ def parse_expression(source: str) -> ast.Expression:
         return ast.parse(source, mode="eval")
 
 
-def value_of(text: str, position: int | None = None) -> Any:
-    """The JSON value of the Python literal ``text`` (parsed with :func:`ast.parse`)."""
+_STRING_OR_COMMENT = re.compile(
+    r"#[^\r\n]*"
+    r"|'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*(?:'''|\Z)"
+    r'|"""[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*(?:"""|\Z)'
+    r"|'[^'\\]*(?:\\[\s\S][^'\\]*)*(?:'|\Z)"
+    r'|"[^"\\]*(?:\\[\s\S][^"\\]*)*(?:"|\Z)'
+)
+"""A comment, or a string literal from its quote, where a one-quote string may run over line
+breaks (as a template that does not escape them writes it)."""
+_UNREADABLE = ("\x00",)
+"""What :func:`ast.parse` refuses anywhere, even inside a string."""
+_LINE_BREAKS = ("\n", "\r")
+_TRIPLE = ("'''", '"""')
+
+
+def _stand_ins(source: str, raw_newlines: bool) -> tuple[str, dict[int, str]] | None:
+    """``source`` with each character Python's parser refuses inside a string literal (NUL
+    anywhere; with ``raw_newlines``, a line break inside a one-quote string) replaced by a
+    private-use character the text does not hold, and the table that turns those back;
+    ``None`` when there is none to replace.
+
+    Outside strings a stand-in is no Python either (an invalid character), so only the
+    strings' values change: they read as the characters the text holds.
+    """
+    chars = [c for c in _UNREADABLE if c in source]
+    if raw_newlines:
+        chars += [c for c in _LINE_BREAKS if c in source]
+    if not chars:
+        return None
+    free = (chr(cp) for cp in range(0xE000, 0xF900) if chr(cp) not in source)
+    table = {c: next(free, "") for c in chars}
+    if not all(table.values()):
+        return None  # the text holds every private-use character: nothing can stand in
+    for c in _UNREADABLE:
+        if c in table:
+            source = source.replace(c, table[c])
+    breaks = str.maketrans({c: table[c] for c in _LINE_BREAKS if c in table})
+    if breaks:
+
+        def in_string(m: re.Match[str]) -> str:
+            token = m.group()
+            if token[0] == "#" or token.startswith(_TRIPLE):
+                return token  # raw line breaks are Python there
+            return token.translate(breaks)
+
+        source = _STRING_OR_COMMENT.sub(in_string, source)
+    return source, {ord(v): k for k, v in table.items()}
+
+
+def _restore(value: Any, table: dict[int, str]) -> Any:
+    """``value`` with the stand-ins of :func:`_stand_ins` turned back, in every string."""
+    if isinstance(value, str):
+        return value.translate(table)
+    if isinstance(value, list):
+        return [_restore(v, table) for v in value]
+    if isinstance(value, dict):
+        return {_restore(k, table): _restore(v, table) for k, v in value.items()}
+    return value
+
+
+def _parse(
+    source: str, prefix: str, raw_newlines: bool
+) -> tuple[ast.Expression, dict[int, str] | None]:
+    """``parse_expression(prefix + source)`` and ``None``; when Python refuses a character
+    the text holds inside a string (see :func:`_stand_ins`), the tree of the text with
+    stand-ins and the table that turns them back. Raises the first attempt's error."""
     try:
-        tree = parse_expression(text.strip())
-        return literal(tree.body)
+        return parse_expression(prefix + source), None
+    except (SyntaxError, ValueError) as exc:
+        swapped = _stand_ins(source, raw_newlines)
+        if swapped is None:
+            raise
+        try:
+            return parse_expression(prefix + swapped[0]), swapped[1]
+        except (SyntaxError, ValueError):
+            raise exc from None
+
+
+def value_of(text: str, position: int | None = None) -> Any:
+    """The JSON value of the Python literal ``text`` (parsed with :func:`ast.parse`; a NUL
+    inside a string is read as itself)."""
+    try:
+        tree, table = _parse(text.strip(), "", False)
+        value = literal(tree.body)
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         detail = exc.msg if isinstance(exc, SyntaxError) else str(exc)
         raise BlockError(f"invalid Python literal: {detail}", position) from None
+    return value if table is None else _restore(value, table)
 
 
-def call_arguments(args_text: str, position: int | None = None) -> dict[str, Any]:
+def call_arguments(
+    args_text: str, position: int | None = None, *, raw_newlines: bool = False
+) -> dict[str, Any]:
     """The keyword arguments of a call whose parenthesised part is ``args_text`` (``"(a=1)"``).
 
     Parsed with :func:`ast.parse` and read with :func:`literal`; positional arguments,
     non-literal values and syntax errors raise :class:`BlockError`. ``**{...}`` with a dict
-    literal is merged in.
+    literal is merged in. A NUL inside a string is read as itself (Python's parser refuses
+    it anywhere); with ``raw_newlines``, so is a line break inside a one-quote string (what
+    a template that writes strings unescaped, such as LFM2.5's, produces).
     """
     try:
-        tree = parse_expression("f" + args_text)
+        tree, table = _parse(args_text, "f", raw_newlines)
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         detail = exc.msg if isinstance(exc, SyntaxError) else str(exc)
         raise BlockError(f"invalid call syntax: {detail}", position) from None
+    out = _keywords(tree, position)
+    return out if table is None else _restore(out, table)
+
+
+def _keywords(tree: ast.Expression, position: int | None) -> dict[str, Any]:
+    """The keyword arguments of the call ``tree`` holds, each value read with
+    :func:`literal`."""
     call = tree.body
     if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
         raise BlockError("expected a call", position)

@@ -20,6 +20,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
+from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from .messages import text_of
 
@@ -225,8 +226,13 @@ class ChatFormat:
         return content
 
     def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
-        """Content and calls as the dialect writes them (its ``render``)."""
-        return str(dialect.render(list(calls), content=content))
+        """Content and calls as the dialect writes them (its ``render``), refused with a
+        :class:`~tooletta.RenderError` as :func:`~tooletta.render` refuses them when no parse
+        reads them back (:func:`~tooletta.expressible.check_calls`)."""
+        items = list(calls)
+        if items:
+            check_calls(items, dialect.info.name, max_depth_of(dialect))
+        return str(dialect.render(items, content=content))
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The body of the assistant turn at ``index`` (the history rule applied)."""

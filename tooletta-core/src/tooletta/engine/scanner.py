@@ -55,6 +55,8 @@ _END = object()
 
 _DECLINE_BUDGET = 16
 """Declines after which, if they outnumber the blocks read, a parse stops taking shortcuts."""
+_NO_NAME = "a call with an empty function name"
+"""Why a block whose call has no name is malformed (no client could dispatch it)."""
 _DECLINES = (BlockError, Decline, UnicodeError, RecursionError, ValueError)
 """Exceptions a block's ``fast`` reader may meet in text its reader then reads (and reports)."""
 _decode = msgspec.json.decode
@@ -248,9 +250,11 @@ class Engine(Reader):
         self._commit = self._offset + self.pos
 
     def start_call(self, name: str, call_id: str | None = None) -> None:
-        """Begin a call."""
+        """Begin a call (an empty ``name`` is a malformed block: no client can dispatch it)."""
         if self._call is not None:
             raise BlockError("a call started before the previous one ended", self.pos)
+        if not name:
+            raise BlockError(_NO_NAME, self.pos)
         call = _Call(self._ncalls, name, call_id)
         self._ncalls += 1
         self._call = call
@@ -305,6 +309,8 @@ class Engine(Reader):
                 self.args(_encode(arguments).decode())
             self.end_call(arguments)
             return
+        if not name:
+            raise BlockError(_NO_NAME, self.pos)
         self._ncalls += 1
         self._calls.append(ToolCall(name, arguments, call_id))
         self._commit = self._offset + self.pos
@@ -487,6 +493,10 @@ class Engine(Reader):
                 nxt = -1
             except Exception as exc:
                 raise self._plugin_bug(exc) from exc
+            for k in range(n, len(calls)):
+                if not calls[k].name:  # the reader reports the block (start_call refuses it)
+                    nxt = -1
+                    break
             if nxt < 0:
                 del calls[n:]
                 self._declined += 1

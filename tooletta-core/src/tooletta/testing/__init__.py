@@ -20,6 +20,9 @@ Laws checked:
    :class:`~tooletta.ToolettaError` (strict) or ``unparsed`` data (lenient);
 
 and accounting (:mod:`tooletta.testing.accounting`): nothing is lost, nothing counted twice.
+The render laws (:mod:`tooletta.testing.render_laws`) add that render refuses with a
+:class:`~tooletta.RenderError` what parse cannot read back (NaN and infinities, nesting
+deeper than the dialect reads, an empty name; long names and keys read back or are refused).
 
 Golden fixtures are a JSON list of cases ``{"name", "text", "calls", "content",
 "reasoning"?, "tools"?, "unparsed"?, "detect"?}``; ``calls`` items are ``{"name", "arguments",
@@ -51,22 +54,41 @@ from ..dialect import ScannerDialect
 from ..errors import ParseError, RenderError, ToolettaError
 from ..ir import CallDelta, ParseResult, StreamUpdate, ToolCall, UnparsedToolCall
 from .accounting import AccountingTests, check_nothing_counted_twice
+from .render_laws import (
+    NON_FINITE,
+    RenderLaws,
+    check_depth_limit,
+    check_empty_name,
+    check_long_identifiers,
+    check_long_integers,
+    check_non_finite_refused,
+    check_render_laws,
+    nested,
+)
 from .stream_misuse import StreamMisuseTests, check_stream_misuse
 
 __all__ = [
     "FOREIGN_TOKENS",
     "MARKUP_PUNCTUATION",
+    "NON_FINITE",
     "TYPING_RULES",
     "DialectTests",
+    "RenderLaws",
     "TypedDialectTests",
     "assemble",
     "calls_strategy",
     "check_aliases",
     "check_arguments_stream",
     "check_bad_input",
+    "check_depth_limit",
+    "check_empty_name",
+    "check_long_identifiers",
+    "check_long_integers",
     "check_models",
+    "check_non_finite_refused",
     "check_nothing_counted_twice",
     "check_nothing_lost",
+    "check_render_laws",
     "check_render_refuses",
     "check_round_trip",
     "check_shortcuts_agree",
@@ -76,6 +98,7 @@ __all__ = [
     "content_strategy",
     "load_cases",
     "markup_strings",
+    "nested",
     "schema_tools",
     "shortcut_blocks",
     "stream_text",
@@ -485,10 +508,11 @@ def check_render_refuses(
         raise AssertionError(f"{dialect} rendered {case!r} (content {content!r}) as {text!r}")
 
 
-class DialectTests(StreamMisuseTests, AccountingTests):
+class DialectTests(StreamMisuseTests, AccountingTests, RenderLaws):
     """Subclass in a plugin's tests with ``dialect`` and ``fixtures`` set: pytest runs the
-    golden cases and the four laws (hypothesis drives the properties), plus what the subclass
-    declares in ``names``, ``models`` and ``markup`` (each skipped while empty)."""
+    golden cases and the four laws (hypothesis drives the properties), the render laws
+    (:class:`RenderLaws`), plus what the subclass declares in ``names``, ``models`` and
+    ``markup`` (each skipped while empty)."""
 
     dialect: ClassVar[str]
     fixtures: ClassVar[str | Path | None] = None

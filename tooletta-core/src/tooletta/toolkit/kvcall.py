@@ -52,8 +52,9 @@ __all__ = [
 ]
 
 _BAD_NAME = re.compile(r"[\s<>{}\[\]\"]")
+_NAME_RUN = re.compile(r"[^ \t\r\n<>{}\[\]\"]*")
+"""The characters :func:`looks_like_call` takes as a bare name (no length limit)."""
 _WS = " \t\r\n"
-_MAX_NAME = 256
 _MAX_GAP = 64
 _JSON_TYPES = frozenset({"string", "integer", "number", "boolean", "object", "array", "null"})
 
@@ -147,34 +148,36 @@ def _finish(r: Reader, tags: KvTags) -> Read[None]:
         raise r.fail(f"expected {tags.close!r}")
 
 
-def _call_head(buf: str, pos: int, final: bool) -> bool | None:
+def _call_head(buf: str, pos: int, final: bool, skip: int = 0) -> tuple[bool | None, int]:
     """Whether a call (not prose) follows an opening tag: a tag or JSON, or a bare ``NAME``
-    followed by a tag. ``None`` while the text seen cannot tell."""
+    (of any length) followed by a tag. ``None`` while the text seen cannot tell; with it,
+    how far (from ``pos``) the name is known to run, where the next look may resume."""
     n = len(buf)
     i = pos
     gap_end = min(n, i + _MAX_GAP)
     while i < gap_end and buf[i] in _WS:
         i += 1
     if i == n:
-        return True if final else None  # cut short after the tag: an unfinished block
+        return (True if final else None), 0  # cut short after the tag: an unfinished block
     if buf[i] in "<{[" or buf[i] in _WS:
-        return True
-    name_end = min(n, i + _MAX_NAME)
-    while i < name_end and not (buf[i] in _WS or buf[i] in '<>{}[]"'):
-        i += 1
+        return True, 0
+    i = _NAME_RUN.match(buf, max(i, pos + skip)).end()  # type: ignore[union-attr]
+    known = i - pos
     gap_end = min(n, i + _MAX_GAP)
     while i < gap_end and buf[i] in _WS:
         i += 1
     if i == n:
-        return True if final else None
-    return buf[i] == "<"
+        return (True if final else None), known
+    return buf[i] == "<", known
 
 
 def looks_like_call(r: Reader) -> Read[bool]:
-    """Whether a call follows the opening tag (see :func:`_call_head`); consumes nothing and
-    looks at most a few hundred characters ahead."""
+    """Whether a call follows the opening tag (see :func:`_call_head`); consumes nothing,
+    looks no further than the name and the whitespace after it, and reads each character of
+    the name once however the text arrives."""
+    skip = 0
     while True:
-        verdict = _call_head(r.buf, r.pos, r.final)
+        verdict, skip = _call_head(r.buf, r.pos, r.final, skip)
         if verdict is not None:
             return verdict
         yield
@@ -302,15 +305,18 @@ def fast_kv_call(tags: KvTags) -> FastReader:
             i = m.end() if m else pos
             if i - pos >= _MAX_GAP or text[i] in json_first:
                 return -1
-            g = text.find("<", i, i + _MAX_NAME + _MAX_GAP)
-            if g < 0:
+            g = _NAME_RUN.match(text, i).end()  # type: ignore[union-attr]
+            m = SPACE_RUN.match(text, g)
+            if m is not None:
+                if m.end() - g >= _MAX_GAP:
+                    return -1  # where looks_like_call gives up: left to the reader
+                g = m.end()
+            if not text.startswith("<", g):
                 return -1
             raw = text[i:g]
             name = raw.rstrip(_WS)
             if not (name.isidentifier() or check_name(name)):
                 return -1
-            if len(name) >= _MAX_NAME or len(raw) - len(name) >= _MAX_GAP:
-                return -1  # where looks_like_call gives up: left to the reader
             if text.startswith(head, g):
                 i = g if sep is None else g + len(sep)
             elif sep is None and text.startswith(close, g):

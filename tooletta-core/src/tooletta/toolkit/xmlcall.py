@@ -54,7 +54,8 @@ PARAM_END = "</parameter>"
 _NAME_ENDS = (">", "\n", "<")
 _BAD_NAME = re.compile(r"[\s<>]")
 _WS = " \t\r\n"
-_MAX_NAME = 256
+_QUICK_NAME = 256
+"""How far :func:`_fast_name` looks for the ``>`` of a common name before reading it in full."""
 _MAX_GAP = 64
 _N_PARAM = len(PARAM)
 _N_PARAM_END = len(PARAM_END)
@@ -175,38 +176,40 @@ def _opens_markup(r: Reader) -> Read[bool]:
 def looks_like_function(r: Reader) -> Read[bool]:
     """Whether ``NAME>``, optional whitespace, then ``<parameter=`` or ``</function>`` come next.
 
-    Consumes nothing; waits only while the answer is open (it looks at most a few hundred
-    characters ahead).
+    Consumes nothing; waits only while the answer is open. The name may be of any length:
+    each of its characters is looked at once, however the text arrives.
     """
+    skip = 0
     while True:
-        verdict = _function_head(r.buf, r.pos, r.final)
+        verdict, skip = _function_head(r.buf, r.pos, r.final, skip)
         if verdict is not None:
             return verdict
         yield
 
 
-def _function_head(buf: str, pos: int, final: bool) -> bool | None:
+def _function_head(buf: str, pos: int, final: bool, skip: int = 0) -> tuple[bool | None, int]:
+    """The answer of :func:`looks_like_function` for ``buf`` from ``pos`` (``None``: not
+    known yet), and how far from ``pos`` the name is known to run (where the next look may
+    resume: ``skip``)."""
     n = len(buf)
-    i = pos
-    limit = min(n, pos + _MAX_NAME)
-    while i < limit and buf[i] not in ">\n<":
-        i += 1
+    i = _NAME_RUN.match(buf, pos + skip).end()  # type: ignore[union-attr]
+    known = i - pos
     if i == n:
-        return False if final else None
+        return (False if final else None), known
     if buf[i] != ">" or i == pos:
-        return False
+        return False, known
     i += 1
     gap_end = min(n, i + _MAX_GAP)
     while i < gap_end and buf[i] in _WS:
         i += 1
     if i == n:
-        return False if final else None
+        return (False if final else None), known
     tail = buf[i : i + max(len(PARAM), len(FUNC_END))]
     if tail.startswith((PARAM, FUNC_END)):
-        return True
+        return True, known
     if not final and i + len(tail) == n and (PARAM.startswith(tail) or FUNC_END.startswith(tail)):
-        return None
-    return False
+        return None, known
+    return False, known
 
 
 def skip_optional(r: Reader, literal: str) -> Read[bool]:
@@ -258,7 +261,7 @@ def _fast_name(text: str, i: int) -> tuple[str | None, int]:
     """The name of ``<function=`` or ``<parameter=`` from ``i``, as :func:`read_function`
     reads it (up to the first ``>``, newline or ``<``), and the offset after its ``>``;
     ``(None, -1)`` when the reader fails on it."""
-    g = text.find(">", i, i + _MAX_NAME)
+    g = text.find(">", i, i + _QUICK_NAME)
     if g >= 0:
         raw = text[i:g]
         if raw.isidentifier():  # the common case: nothing to strip, nothing to refuse
@@ -368,7 +371,7 @@ def fast_bare(tags: XmlTags) -> FastReader:
 
     def fast(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
         try:
-            if not _function_head(text, pos, True):
+            if not _function_head(text, pos, True)[0]:
                 return -1  # prose: the reader declines it
             name, i = _fast_name(text, pos)
             if name is None:
