@@ -87,3 +87,9 @@ def test_every_assistant_turn_is_generated_text_ending_its_turn(fmt: Any) -> Non
 def test_unknown_model_says_how_to_proceed() -> None:
     with pytest.raises(tooletta.UnknownDialectError, match="chat_template"):
         tooletta.render_conversation([], model="nobody/unknown-model")
+
+
+def test_a_model_without_a_known_template_is_refused_not_guessed() -> None:
+    # a hermes model (dialect_for_model knows it) whose template no format declares
+    with pytest.raises(tooletta.ToolettaError, match=r"known: .*chat_template"):
+        tooletta.render_conversation([], model="arcee-ai/Trinity-Mini")

@@ -52,7 +52,9 @@ def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any
 
     With a model id, the dialect is :func:`~tooletta.dialect_for_model`'s answer (unless
     ``dialect`` is given) and, among its formats, the one whose ``models`` patterns match
-    best. With a name only, a format of that name, else the dialect's first (default) format.
+    best; a model id whose dialect declares formats but none for that model is refused rather
+    than given another model's template. With a name, a format of that name, else the
+    dialect's first (default) format.
     Raises :class:`~tooletta.UnknownDialectError` or :class:`~tooletta.ToolettaError` when
     nothing fits (the message says to pass ``chat_template=``).
     """
@@ -84,6 +86,13 @@ def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any
         score, index = max(scored, key=lambda s: (s[0], -s[1]))
         if score >= 0:
             return formats[index], obj
+        if dialect is None:  # the model picked the dialect, but none of its templates
+            known = ", ".join(f.name for f in formats)
+            raise ToolettaError(
+                f"no chat format of {obj.info.name!r} is known to be the template of "
+                f"{model!r} (known: {known}); pass dialect=<one of them> if it is, or "
+                "chat_template= (the model's own Jinja template)"
+            )
     wanted = normalize_name(name)
     for fmt in formats:
         if normalize_name(fmt.name) == wanted:
