@@ -345,10 +345,9 @@ def render_conversation(
     ``tokenizer_config.json``, rendered with Hugging Face's semantics (needs jinja2:
     ``pip install 'tooletta-core[jinja]'``), for models no plugin covers.
     """
-    from .chat.messages import read_conversation, read_tool_definitions
-
     if chat_template is not None:
         from .chat.jinja import load_chat_template, render_jinja
+        from .chat.messages import read_conversation, read_tool_definitions
 
         defs = read_tool_definitions(tools)
         template, tokens = load_chat_template(chat_template, tools=bool(defs))
@@ -360,9 +359,7 @@ def render_conversation(
             tokens=tokens,
             **options,
         )
-    from .chat.api import render_spans
-
-    return render_spans(
+    rendered = _chat().render_spans(
         messages,
         model=model,
         dialect=dialect,
@@ -370,7 +367,20 @@ def render_conversation(
         add_generation_prompt=add_generation_prompt,
         segments=False,
         **options,
-    ).text
+    )
+    return str(rendered.text)
+
+
+_CHAT: list[Any] = []
+
+
+def _chat() -> Any:
+    """:mod:`tooletta.chat.api`, imported on first use (``import tooletta`` stays fast)."""
+    if not _CHAT:
+        from .chat import api as chat_api
+
+        _CHAT.append(chat_api)
+    return _CHAT[0]
 
 
 def parse_conversation(

@@ -6,6 +6,7 @@ import fnmatch
 from typing import Any
 
 from ..errors import ToolettaError, UnknownDialectError
+from ..plugins import get_registry
 from ..registry import normalize_name
 from .format import ChatFormat
 
@@ -34,8 +35,6 @@ _CACHE: dict[tuple[Any, ...], tuple[ChatFormat, Any]] = {}
 def resolve_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any]:
     """:func:`find_format`, remembered per (model, dialect) while the registry is unchanged
     (a dataset renders thousands of conversations for one model)."""
-    from ..plugins import get_registry
-
     registry = get_registry()
     key = (model, dialect, id(registry), len(registry.entries))
     found = _CACHE.get(key)
@@ -102,8 +101,6 @@ def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any
 
 def _format_named(name: str) -> tuple[ChatFormat, Any]:
     """A chat format found by its own name among every installed dialect's formats."""
-    from ..plugins import get_registry
-
     wanted = normalize_name(name)
     for entry in get_registry().ordered():
         for fmt in chat_formats_of(entry.dialect):

@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from ..dialect import to_json
 from ..errors import RenderError
 from ..ir import Message
 
@@ -19,8 +20,6 @@ def tool_json(tool: Any) -> str:
     """A tool definition as ``tojson`` writes it, remembered by content: a dataset declares
     the same tools in every row, and msgspec reads a definition ten times faster than ``json``
     writes it (the cache key is msgspec's exact, order-keeping encoding)."""
-    from ..dialect import to_json
-
     try:
         key = msgspec.json.encode(tool)
     except (TypeError, ValueError, OverflowError):

@@ -112,6 +112,8 @@ def render_format(
         messages, tools, {**fmt.options, **options} if options else fmt.options, dialect
     )
     out = _Writer(stops=fmt.stop_tokens, track=segments)
+    if not segments and not fmt.stop_tokens:
+        out.add = _appender(out.parts)  # type: ignore[method-assign]
     out.add(fmt.bos, None)
     first = 0
     system: str | None = None
@@ -142,6 +144,19 @@ def _turn(fmt: ChatFormat, role: str) -> Any:
     if turn is None:
         raise RenderError(f"the {fmt.name} chat format has no {role!r} turn")
     return turn
+
+
+def _appender(parts: list[str]) -> Any:
+    """``_Writer.add`` for text-only rendering without stop tokens: a bare append."""
+    append = parts.append
+
+    def add(
+        text: str, message: int | None, generated: bool = False, reasoning: bool = False
+    ) -> None:
+        if text:
+            append(text)
+
+    return add
 
 
 def prompt_tail(fmt: ChatFormat, ctx: Conversation) -> str:

@@ -92,32 +92,28 @@ def tokenize_rendered(
         adapter.single_id(token)
     wanted = set(trained)
     text = rendered.text
-    ids: list[int] = []
-    weights: list[float] = []
+    pieces: list[str] = []
+    piece_weights: list[float] = []
     start, state = 0, (False, 0.0)
     for seg in rendered.segments:
         weight = 0.0
         if seg.generated and seg.message in wanted and (train_reasoning or not seg.reasoning):
             weight = _message_weight(rendered.messages[seg.message])
         if (seg.generated, weight) != state:
-            _encode_piece(adapter, text[start : seg.start], state[1], train_on, ids, weights)
+            if seg.start > start:
+                pieces.append(text[start : seg.start])
+                piece_weights.append(state[1])
             start, state = seg.start, (seg.generated, weight)
-    _encode_piece(adapter, text[start:], state[1], train_on, ids, weights)
+    if len(text) > start:
+        pieces.append(text[start:])
+        piece_weights.append(state[1])
+    ids: list[int] = []
+    weights: list[float] = []
+    for encoded, weight in zip(adapter.encode_many(pieces), piece_weights):
+        ids.extend(encoded)
+        weights.extend([1.0 if train_on == "all" else weight] * len(encoded))
     spans = [rendered.span(i) for i in range(len(rendered.messages))]
     return TokenizedConversation(ids, weights, text, spans, sorted(wanted))
-
-
-def _encode_piece(
-    adapter: TokenizerAdapter,
-    piece: str,
-    weight: float,
-    train_on: str,
-    ids: list[int],
-    weights: list[float],
-) -> None:
-    encoded = adapter.encode(piece)
-    ids.extend(encoded)
-    weights.extend([1.0 if train_on == "all" else weight] * len(encoded))
 
 
 def _special_tokens(fmt: Any) -> tuple[str, ...]:

@@ -40,6 +40,20 @@ class TokenizerAdapter:
         ids = getattr(out, "ids", out)
         return list(ids)
 
+    def encode_many(self, texts: Sequence[str]) -> list[list[int]]:
+        """The ids of each of ``texts`` (one batched call where the tokenizer has one:
+        ``encode_batch`` of ``tokenizers``, a list call of transformers)."""
+        if not texts:
+            return []
+        tok = self.tokenizer
+        batch = getattr(tok, "encode_batch", None)
+        if batch is not None:
+            return [list(e.ids) for e in batch(list(texts), add_special_tokens=False)]
+        if callable(tok) and hasattr(tok, "batch_decode"):
+            out = tok(list(texts), add_special_tokens=False)["input_ids"]
+            return [list(ids) for ids in out]
+        return [self.encode(t) for t in texts]
+
     def decode(self, ids: Sequence[int]) -> str:
         """The text of ``ids``, special tokens kept."""
         return str(self.tokenizer.decode(list(ids), skip_special_tokens=False))
