@@ -21,9 +21,10 @@ not needed). None of these formats carries call ids.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ToolCall, hookimpl, to_json
+from tooletta.chat import ChatFormat
 from tooletta.engine import (
     Block,
     BlockError,
@@ -41,6 +42,7 @@ from tooletta.engine import (
 from tooletta.toolkit.pycall import fast_py_calls, fast_py_list, py_literal_at
 
 from .base import CheckedDialect
+from .chat import Lfm2Chat, Lfm25Chat, Lfm25InstructChat
 from .pysyntax import (
     bracketed,
     call_arguments,
@@ -57,6 +59,7 @@ from .pysyntax import (
 
 __all__ = [
     "Lfm2Dialect",
+    "Lfm25Dialect",
     "Olmo3Dialect",
     "PythonicDialect",
     "SarashinaDialect",
@@ -340,7 +343,8 @@ class Lfm2Dialect(CheckedDialect):
 
     Rendered as the LFM2.5 template writes it (content, then the block with no separator;
     strings single-quoted, dicts as JSON, everything else as Python's ``str``), except that
-    quotes and backslashes in strings are escaped (the template writes them raw).
+    quotes and backslashes in strings are escaped (the template writes them raw; the ``lfm25``
+    variant writes them raw where that reads back).
     """
 
     info = DialectInfo(
@@ -361,11 +365,47 @@ class Lfm2Dialect(CheckedDialect):
             erase("<|im_end|>"),
         )
     )
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Lfm2Chat(),)
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """All calls in one block, joined by ``", "``."""
-        body = ", ".join(render_call(c.name, c.arguments, _lfm2_value) for c in calls)
+        body = ", ".join(render_call(c.name, c.arguments, self.value_text) for c in calls)
         return f"{LFM_OPEN}[{body}]{LFM_CLOSE}"
+
+    def value_text(self, value: Any) -> str:
+        """One argument value as written in the call."""
+        return _lfm2_value(value)
+
+
+def _raw_readable(text: str) -> bool:
+    """A string the LFM2.5 template's unescaped ``'...'`` form writes so that it reads back:
+    no quote, no backslash, nothing unprintable but line breaks."""
+    return "'" not in text and "\\" not in text and text.replace("\n", "").isprintable()
+
+
+class Lfm25Dialect(Lfm2Dialect):
+    """LFM2.5: the ``lfm2`` block with string values written as the LFM2.5-8B-A1B template
+    writes them, ``'`` + the string + ``'`` with nothing escaped (what the model was trained
+    on; the ``lfm2`` parser reads raw line breaks in them). A string holding a quote, a
+    backslash or an unprintable character other than a line break would not read back that
+    way and is escaped as ``lfm2`` escapes it."""
+
+    info = DialectInfo(
+        name="lfm25",
+        aliases=("lfm2.5",),
+        variant_of="lfm2",
+        priority=90,
+        models=("liquidai/lfm2.5-*", "lfm2.5-*"),
+        description="LFM2.5: the lfm2 block with unescaped '...' strings",
+        source="ggml-org/llama.cpp models/templates/LFM2.5-8B-A1B.jinja (format_arg_value)",
+    )
+    chat_formats = (Lfm25Chat(), Lfm25InstructChat())
+
+    def value_text(self, value: Any) -> str:
+        """A string as ``'`` + itself + ``'`` where that reads back, else as ``lfm2``."""
+        if isinstance(value, str) and _raw_readable(value):
+            return f"'{value}'"
+        return _lfm2_value(value)
 
 
 # -- sarashina --------------------------------------------------------------------------------
@@ -551,8 +591,9 @@ class SarashinaDialect(CheckedDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register pythonic, olmo3, lfm2 and sarashina."""
+    """Register pythonic, olmo3, lfm2 (and its variant lfm25) and sarashina."""
     register(PythonicDialect())
     register(Olmo3Dialect())
     register(Lfm2Dialect())
+    register(Lfm25Dialect())
     register(SarashinaDialect())

@@ -1,0 +1,122 @@
+"""Conversation formats of the LiquidAI LFM2 / LFM2.5 models (their chat templates).
+
+All three are ChatML turns (``<|im_start|>ROLE\\n`` ... ``<|im_end|>\\n``) after the
+``<|startoftext|>`` start, with the tool declarations appended to the system turn as
+``List of tools: [...]`` (one ``tojson`` per tool, joined by ``", "``):
+
+* LFM2 (``LiquidAI/LFM2-*``; llama.cpp ``models/templates/LFM2-8B-A1B.jinja``): the list
+  between ``<|tool_list_start|>`` and ``<|tool_list_end|>``, tool results wrapped in
+  ``<|tool_response_start|>`` ... ``<|tool_response_end|>``, no reasoning. The template writes
+  only the assistant's ``content``: the calls are expected inside it, written as the model
+  writes them (which is what :class:`Lfm2Chat` writes).
+* LFM2.5-8B-A1B (``LFM2.5-8B-A1B.jinja``): plain ``List of tools: [...]``, bare tool results,
+  reasoning as ``<think>...</think>`` kept after the last user message, and the calls
+  written by the template itself, string values single-quoted and unescaped (the ``lfm25``
+  variant dialect).
+* LFM2.5 Instruct (``LFM2.5-Instruct.jinja``): like LFM2.5-8B-A1B's layout but, like LFM2,
+  only ``content`` is written; reasoning (``<think>...</think>`` inside the content) is kept
+  in the last assistant turn only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tooletta import Message
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, roles, tool_json
+
+__all__ = ["Lfm2Chat", "Lfm25Chat", "Lfm25InstructChat"]
+
+_IM_START = "<|im_start|>"
+_IM_END = "<|im_end|>"
+_SOURCE = "ggml-org/llama.cpp models/templates/{} (the model's chat_template)"
+_SPECIALS: tuple[str, ...] = (
+    _IM_START,
+    _IM_END,
+    "<|tool_call_start|>",
+    "<|tool_call_end|>",
+    "<|tool_list_start|>",
+    "<|tool_list_end|>",
+    "<|tool_response_start|>",
+    "<|tool_response_end|>",
+)
+
+
+def _chatml(role: str) -> Turn:
+    return Turn(f"{_IM_START}{role}\n", f"{_IM_END}\n")
+
+
+_TURNS = roles(
+    system=_chatml("system"),
+    user=_chatml("user"),
+    assistant=_chatml("assistant"),
+    tool=_chatml("tool"),
+)
+
+
+class Lfm2Chat(ChatFormat):
+    """LFM2's template: tools between ``<|tool_list_start|>`` and ``<|tool_list_end|>``."""
+
+    name = "lfm2"
+    models = ("liquidai/lfm2-*", "lfm2-*")
+    source = _SOURCE.format("LFM2-8B-A1B.jinja")
+    bos = "<|startoftext|>"
+    turns = _TURNS
+    end_of_turn = _IM_END
+    special_tokens = _SPECIALS
+    result_wrap = ("<|tool_response_start|>", "<|tool_response_end|>")
+    keeps_ids = False
+    tools_head = "List of tools: <|tool_list_start|>["
+    """What starts the tool list in the system turn (template text)."""
+    tools_tail = "]<|tool_list_end|>"
+    """What ends it."""
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The system message, then (with tools, after ``\\n`` when there is one) the list;
+        no system turn when both are empty."""
+        text = system or ""
+        if ctx.tools:
+            listed = ", ".join(tool_json(t) for t in ctx.tools)
+            text += ("\n" if text else "") + self.tools_head + listed + self.tools_tail
+        return text or None
+
+    def parse_system(self, body: str) -> str | None:
+        """The system message without the tool list (``None`` when only the list)."""
+        if body.startswith(self.tools_head):
+            return None
+        head, sep, _ = body.partition("\n" + self.tools_head)
+        return head if sep else body
+
+
+class Lfm25InstructChat(Lfm2Chat):
+    """LFM2.5 Instruct's template: plain ``List of tools: [...]``, bare tool results, the
+    reasoning (``<think>...</think>``) kept in the last assistant turn only."""
+
+    name = "lfm25_instruct"
+    models = ("liquidai/lfm2.5-*-instruct*", "lfm2.5-*-instruct*")
+    source = _SOURCE.format("LFM2.5-Instruct.jinja")
+    special_tokens = (*_SPECIALS[:4], "<think>", "</think>")
+    result_wrap = ("", "")
+    reasoning = Reasoning("<think>", "</think>", strip="")
+    tools_head = "List of tools: ["
+    tools_tail = "]"
+
+    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
+        """Only the conversation's last assistant turn (the template cuts everything up to
+        ``</think>`` from the others)."""
+        last = max((i for i, m in enumerate(messages) if m.role == "assistant"), default=-1)
+        return index == last
+
+
+class Lfm25Chat(Lfm25InstructChat):
+    """LFM2.5-8B-A1B's template: the calls written by the template (unescaped strings), the
+    reasoning (``thinking``) kept after the last user message."""
+
+    name = "lfm25"
+    models = ("liquidai/lfm2.5-8b-a1b*", "lfm2.5-8b-a1b*")
+    source = _SOURCE.format("LFM2.5-8B-A1B.jinja")
+    reasoning = Reasoning("<think>", "</think>", strip="", keep="after_last_user")
+
+    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
+        """The turns after the last user message."""
+        return ChatFormat.keeps_reasoning(self, index, messages)
