@@ -37,6 +37,8 @@ from tooletta.toolkit.invoke import (
     render_invoke,
 )
 
+from .chat import MinimaxM2Chat
+
 __all__ = ["MinimaxM2Dialect"]
 
 OPEN = "<minimax:tool_call>"
@@ -74,6 +76,7 @@ class MinimaxM2Dialect(ScannerDialect):
         )
     )
     content_separator = "\n"
+    chat_formats = (MinimaxM2Chat(),)
 
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """``content``, then the wrapper after a newline (the template writes the newline

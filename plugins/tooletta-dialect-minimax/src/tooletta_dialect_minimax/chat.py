@@ -1,0 +1,104 @@
+"""MiniMax-M2's conversation format (its chat template).
+
+``]~!b[`` starts the text; each turn is ``]~b]ROLE\\n`` ... ``[e~[\\n`` (the assistant's role is
+``ai``). The system turn is always written: the system message or, without one, the
+template's default identity ``You are a helpful assistant.``, then (with tools) the fixed
+``# Tools`` instructions holding one ``<tool>{json}</tool>`` line per tool (its ``function``
+object) and the call-format example. Reasoning is ``<think>\\n...\\n</think>\\n\\n``, kept in the
+turns after the last user message; tool results are ``\\n<response>...</response>`` blocks
+sharing one ``]~b]tool`` turn. Template: ``MiniMaxAI/MiniMax-M2`` ``chat_template.jinja``
+(llama.cpp ``models/templates/MiniMax-M2.jinja``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tooletta import Message
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, roles, tool_json
+
+__all__ = ["MinimaxM2Chat"]
+
+_END = "[e~["
+DEFAULT_SYSTEM = "You are a helpful assistant."
+"""What the template writes as the system prompt when there is no system message."""
+TOOLS_HEAD = (
+    "\n\n# Tools\nYou may call one or more tools to assist with the user query.\n"
+    "Here are the tools available in JSONSchema format:\n\n<tools>\n"
+)
+"""The tool instructions before the ``<tool>`` lines (template text)."""
+TOOLS_TAIL = (
+    "</tools>\n\nWhen making tool calls, use XML format to invoke tools and pass parameters:\n"
+    '\n<minimax:tool_call>\n<invoke name="tool-name-1">\n'
+    '<parameter name="param-key-1">param-value-1</parameter>\n'
+    '<parameter name="param-key-2">param-value-2</parameter>\n...\n</invoke>\n'
+    "</minimax:tool_call>"
+)
+"""The instructions after them: the call-format example (template text)."""
+
+
+def _turn(role: str) -> Turn:
+    return Turn(f"]~b]{role}\n", f"{_END}\n")
+
+
+class MinimaxM2Chat(ChatFormat):
+    """MiniMax-M2's chat template (M2, M2.1, M2.5)."""
+
+    name = "minimax_m2"
+    models = ("minimaxai/minimax-m2*", "minimax-m2*")
+    source = (
+        "MiniMaxAI/MiniMax-M2 chat_template.jinja (llama.cpp models/templates/MiniMax-M2.jinja)"
+    )
+    bos = "]~!b["
+    turns = roles(
+        system=_turn("system"),
+        user=_turn("user"),
+        assistant=_turn("ai"),
+        tool=Turn("]~b]tool", f"{_END}\n"),
+    )
+    end_of_turn = _END
+    special_tokens = (
+        "]~!b[",
+        "]~b]",
+        _END,
+        "<think>",
+        "</think>",
+        "<minimax:tool_call>",
+        "</minimax:tool_call>",
+    )
+    reasoning = Reasoning("<think>\n", "\n</think>\n\n", strip="", keep="after_last_user")
+    result_wrap = ("\n<response>", "</response>")
+    group_results = True
+    keeps_ids = False
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The system message (or the default identity), then the tool instructions."""
+        text = system or DEFAULT_SYSTEM
+        if ctx.tools:
+            listed = "".join(f"<tool>{tool_json(_function(t))}</tool>\n" for t in ctx.tools)
+            text += TOOLS_HEAD + listed + TOOLS_TAIL
+        return text
+
+    def parse_system(self, body: str) -> str | None:
+        """The system message (``None`` for the default identity the template writes when
+        there is none)."""
+        head, _, _ = body.partition(TOOLS_HEAD)
+        return None if head == DEFAULT_SYSTEM else head
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """``]~b]ai\\n<think>\\n``: the model starts inside its reasoning."""
+        return self.turns["assistant"].header + "<think>\n"
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """As the base, without a first system message holding the default identity (the
+        text is the same as with no system message)."""
+        out = super().expressible(messages)
+        if out and out[0].role == "system" and out[0].content in ("", DEFAULT_SYSTEM):
+            return out[1:]
+        return out
+
+
+def _function(tool: object) -> object:
+    if isinstance(tool, dict) and isinstance(tool.get("function"), dict):
+        return tool["function"]
+    return tool
