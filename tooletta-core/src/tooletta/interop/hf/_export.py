@@ -756,6 +756,7 @@ _TEMPLATES.update(
 
 _TEMPLATES["glm46"] = _TEMPLATES["glm45"]  # the 4.5/4.6 newline form reads the same
 _TEMPLATES["mistral_v13"] = _TEMPLATES["mistral"]  # no [CALL_ID]: the same template
+_TEMPLATES["lfm25"] = _TEMPLATES["lfm2"]  # unescaped strings: the same block
 _TEMPLATES["mistral_v3"] = _template(  # Mistral-Nemo: [TOOL_CALLS][{...}, ...]
     "[/INST]",
     {
@@ -783,6 +784,10 @@ TEMPLATE_NOTES: dict[str, str] = {
     "lfm2": (
         "one <|tool_call_start|> block per reply: a second block's list replaces the first "
         "(a list-valued field cannot repeat)"
+    ),
+    "lfm25": (
+        "the lfm2 template (see lfm2); python-call-list reads Python syntax, in which a raw "
+        "line break inside a '...' string (the LFM2.5 form) is not valid"
     ),
     "deepseek_v32": "values are text whatever string= says: pass the request's tools to type them",
     "deepseek_v4": "values are text whatever string= says: pass the request's tools to type them",
