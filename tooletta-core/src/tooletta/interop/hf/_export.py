@@ -533,6 +533,26 @@ _TEMPLATES.update(
             ends=("<|im:end|>", "<|endoftext|>"),
             reasoning=_think("<|think:start|>", "<|think:end|>"),
         ),
+        "solar_open": _template(
+            "<|begin|>assistant",
+            _region(
+                r"\s*(?:<\|begin\|>assistant)?(?:<\|tool_calls\|>)?\s*<\|tool_call:begin\|>"
+                r"(?P<id>[^<]*)<\|tool_call:name\|>(?P<name>[^<]+?)<\|tool_call:args\|>",
+                r"\s*<\|tool_call:end\|>\s*(?:<\|calls\|>\s*)?",
+                content="json",
+                transform={
+                    "type": "function",
+                    "id": "{id}",
+                    "function": {"name": "{name}", "arguments": "{content}"},
+                },
+            ),
+            ends=("<|end|>",),
+            reasoning={
+                "open": "<|think|>",
+                "close_pattern": r"<\|end\|>\s*(?:<\|begin\|>assistant)?",
+                "content": "text",
+            },
+        ),
         "inkling": {
             "defaults": {"role": "assistant"},
             "start_anchor": "<|message_model|>",
@@ -788,6 +808,7 @@ TEMPLATE_NOTES: dict[str, str] = {
     "deepseek_v4": "values are text whatever string= says: pass the request's tools to type them",
     "gigachat35": "values are text whatever string= says: pass the request's tools to type them",
     "kimi_k2": "the id is the header (functions.NAME:IDX), kept as the call's id",
+    "solar_open": "<|content|> before a reply stays in the content",
     "kimi_k3": (
         "argument values are text whatever type= says (pass the request's tools); the "
         "<|open|>json form of arguments is a second shape the field cannot also have"
