@@ -19,8 +19,6 @@ Pinned from llama.cpp ``models/templates/upstage-Solar-Open-100B.jinja`` (the
 
 from __future__ import annotations
 
-import hashlib
-
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
 from tooletta.engine import Block, Grammar, Read, Reader, erase
 from tooletta.toolkit.reading import (
@@ -31,23 +29,27 @@ from tooletta.toolkit.reading import (
     think_region,
 )
 
+from .chat import SolarOpenChat
+from .ids import call_id
+from .tokens import (
+    ARGS,
+    ASSISTANT,
+    BEGIN,
+    CALL_BEGIN,
+    CALL_END,
+    CALLS,
+    CALLS_END,
+    CONTENT,
+    END,
+    NAME,
+    THINK,
+)
+
 __all__ = ["SolarOpenDialect", "call_id"]
 
-CALLS = "<|tool_calls|>"
-CALLS_END = "<|calls|>"
-CALL_BEGIN = "<|tool_call:begin|>"
-NAME = "<|tool_call:name|>"
-ARGS = "<|tool_call:args|>"
-CALL_END = "<|tool_call:end|>"
-THINK = "<|think|>"
-CONTENT = "<|content|>"
-END = "<|end|>"
-BEGIN = "<|begin|>"
-ASSISTANT = BEGIN + "assistant"
 
 _HEAD_STOPS = (ARGS, CALL_END, CALL_BEGIN, CALLS_END)
 _MARKERS = (CALLS, CALLS_END, CALL_BEGIN, NAME, ARGS, CALL_END, THINK, CONTENT, END, BEGIN)
-_ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 
 def _header(text: str) -> tuple[str, str | None]:
@@ -73,14 +75,6 @@ def read_call(r: Reader) -> Read[None]:
 
 _fast_call = fast_header_call(ARGS, CALL_END, _HEAD_STOPS, _header, END, then=CALL_BEGIN)
 _fast_section = fast_section(CALL_BEGIN, _fast_call, (CALLS, CALLS_END))
-
-
-def call_id(call: ToolCall, position: int) -> str:
-    """The call's id, or a stable one of the template's shape (10 of ``[a-z0-9]``)."""
-    if call.id:
-        return call.id
-    seed = f"{position}:{call.name}:{to_json(call.arguments)}"
-    return "".join(_ID_CHARS[b % 36] for b in hashlib.sha256(seed.encode()).digest()[:10])
 
 
 class SolarOpenDialect(ScannerDialect):
@@ -111,6 +105,7 @@ class SolarOpenDialect(ScannerDialect):
         )
     )
     reasoning_markup = (THINK, END + ASSISTANT)
+    chat_formats = (SolarOpenChat(),)
 
     def _call(self, call: ToolCall, position: int) -> str:
         name, cid = call.name, call_id(call, position)
