@@ -436,6 +436,20 @@ _TEMPLATES.update(
                 }
             },
         ),
+        "command_r_plus": _template(
+            "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
+            {
+                "open_pattern": r"\s*Action:\s*```json\s*",
+                "close_pattern": r"\s*```\s*",
+                "content": "json",
+                "transform": {
+                    "type": "function",
+                    "function": {"name": "{tool_name}", "arguments": "{parameters}"},
+                },
+                "transform_each": True,
+            },
+            ends=("<|END_OF_TURN_TOKEN|>",),
+        ),
         "functionary_v31": _template(
             _LLAMA_HEADER,
             _region(
@@ -815,6 +829,7 @@ TEMPLATE_NOTES: dict[str, str] = {
     ),
     "harmony": "text outside the channels is dropped (the template has no leftover field)",
     "cohere": "Command A's action list; Command R's 'Action: ```json' form is not read",
+    "command_r_plus": "Command R+'s 'Action: ```json' list only (no action blocks)",
     "inkling": "text outside the messages is dropped; a tool's arguments are under 'args'",
     "internlm": "InternLM2's 'parameters' key (the model's own output), not 'arguments'",
     "minimax_m3": "flat arguments: an object or list written as nested elements stays text",
