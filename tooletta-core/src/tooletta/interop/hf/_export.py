@@ -481,6 +481,16 @@ _TEMPLATES.update(
             ),
             ends=("</s>", "<|message_sep|>"),
         ),
+        "gigachat31": _template(
+            "assistant<|role_sep|>\n",
+            _region(
+                r"\s*(?:<\|message_sep\|>\s*function call<\|role_sep\|>|<\|function_call\|>)\s*",
+                r"\s*(?=<\|message_sep\|>|<\|function_call\|>)|\s*</s>\s*|\Z",
+                content="json",
+                transform=_FUNCTION,
+            ),
+            ends=("</s>", "<|message_sep|>"),
+        ),
         "granite": _template(
             "<|start_of_role|>assistant<|end_of_role|>",
             {
