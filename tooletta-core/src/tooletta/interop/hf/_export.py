@@ -436,6 +436,7 @@ _TEMPLATES.update(
                 }
             },
         ),
+        "seed_oss_pystr": "objects and arrays are Python str(): only typed back by the request's tools",
         "command_r_plus": _template(
             "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
             {
@@ -799,6 +800,7 @@ _TEMPLATES.update(
 )
 
 _TEMPLATES["glm46"] = _TEMPLATES["glm45"]  # the 4.5/4.6 newline form reads the same
+_TEMPLATES["seed_oss_pystr"] = _TEMPLATES["seed_oss"]  # the same tags; values typed by tools
 _TEMPLATES["mistral_v13"] = _TEMPLATES["mistral"]  # no [CALL_ID]: the same template
 _TEMPLATES["mistral_v3"] = _template(  # Mistral-Nemo: [TOOL_CALLS][{...}, ...]
     "[/INST]",
@@ -839,6 +841,7 @@ TEMPLATE_NOTES: dict[str, str] = {
     ),
     "harmony": "text outside the channels is dropped (the template has no leftover field)",
     "cohere": "Command A's action list; Command R's 'Action: ```json' form is not read",
+    "seed_oss_pystr": "objects and arrays are Python str(): only typed back by the request's tools",
     "command_r_plus": "Command R+'s 'Action: ```json' list only (no action blocks)",
     "inkling": "text outside the messages is dropped; a tool's arguments are under 'args'",
     "internlm": "InternLM2's 'parameters' key (the model's own output), not 'arguments'",
