@@ -436,7 +436,6 @@ _TEMPLATES.update(
                 }
             },
         ),
-        "seed_oss_pystr": "objects and arrays are Python str(): only typed back by the request's tools",
         "command_r_plus": _template(
             "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
             {
@@ -841,7 +840,7 @@ TEMPLATE_NOTES: dict[str, str] = {
     ),
     "harmony": "text outside the channels is dropped (the template has no leftover field)",
     "cohere": "Command A's action list; Command R's 'Action: ```json' form is not read",
-    "seed_oss_pystr": "objects and arrays are Python str(): only typed back by the request's tools",
+    "seed_oss_pystr": "objects and arrays are Python str(): typed back only by the tools",
     "command_r_plus": "Command R+'s 'Action: ```json' list only (no action blocks)",
     "inkling": "text outside the messages is dropped; a tool's arguments are under 'args'",
     "internlm": "InternLM2's 'parameters' key (the model's own output), not 'arguments'",
