@@ -37,6 +37,9 @@ class SeedOssPyStrDialect(SeedOssDialect):
         source="ggml-org/llama.cpp models/templates/ByteDance-Seed-OSS.jinja",
     )
 
+    max_depth = 99
+    """Python literals are read back by the bounded literal reader (as ``sarashina``'s)."""
+
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The base layout, objects and arrays written as Python ``str()``."""
         written = [
