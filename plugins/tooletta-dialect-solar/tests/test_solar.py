@@ -9,6 +9,7 @@ import pytest
 import tooletta
 from tooletta import ToolCall
 from tooletta.testing import (
+    DialectTests,
     TypedDialectTests,
     check_arguments_stream,
     check_render_refuses,
@@ -121,3 +122,77 @@ def test_arguments_stream_as_generated() -> None:
         '{"q": "a long query string"}',
         tools=schema_tools({"q": "string"}, "search"),
     )
+
+
+OB, ON, OA, OE = (
+    "<|tool_call:begin|>",
+    "<|tool_call:name|>",
+    "<|tool_call:args|>",
+    "<|tool_call:end|>",
+)
+OS, OC = "<|tool_calls|>", "<|calls|>"
+
+
+class TestSolarOpen(DialectTests):
+    dialect = "solar_open"
+    fixtures = Path(__file__).parent / "fixtures" / "solar_open.json"
+    ids = "kept"
+    names = ("solar_open", "SOLAR_OPEN", "solar-open-100b")
+    models = ("upstage/Solar-Open-100B", "someone/Solar-Open-100B-GGUF")
+    markup = (OB, ON, OA, OE, OS, OC, "<|end|>", "<|think|>", "<|content|>", '"', "\\", "{")
+    markup_filler = "ab<|> "
+    markup_examples = 60
+
+
+def test_solar_open_render_matches_template() -> None:
+    calls = [ToolCall("get_weather", {"city": "Paris"}, "a1b2c3d4e5"), ToolCall("now", {}, "b")]
+    assert tooletta.render(calls, "solar_open") == (
+        f'{OS}{OB}a1b2c3d4e5{ON}get_weather{OA}{{"city": "Paris"}}{OE}{OB}b{ON}now{OA}{{}}{OE}{OC}'
+    )
+
+
+def test_solar_open_generates_template_shaped_ids() -> None:
+    text = tooletta.render([ToolCall("f", {"a": 1})], "solar_open")
+    (call,) = tooletta.parse(text, "solar_open").calls
+    assert call.id is not None and len(call.id) == 10 and call.id.isalnum()
+    assert call.id == call.id.lower()
+    assert tooletta.render([ToolCall("f", {"a": 1})], "solar_open") == text  # stable
+
+
+def test_solar_open_end_token_in_a_string_is_escaped() -> None:
+    call = ToolCall("f", {"s": "a<|end|>b"}, "x")
+    text = tooletta.render([call], "solar_open")
+    assert "\\u003c" in text
+    assert tooletta.parse(text, "solar_open").calls == [call]
+
+
+def test_solar_open_render_refuses_markup_in_names_and_ids() -> None:
+    check_render_refuses("solar_open", names=["", " f", f"a{OA}b"], contents=[f"x{OB}y"])
+    with pytest.raises(tooletta.RenderError):
+        tooletta.render([ToolCall("f", {}, f"a{ON}b")], "solar_open")
+
+
+def test_solar_open_is_not_solar_open2() -> None:
+    text = f"{OS}{OB}i{ON}f{OA}{{}}{OE}{OC}"
+    assert tooletta.detect(text) == "solar_open"
+    assert tooletta.detect(f"{CS}f\n{CE}") == "solar_open2"
+    assert tooletta.dialect_for_model("upstage/Solar-Open2-100B") == "solar_open2"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{OS}{OB}i{OA}{{}}{OE}{OC}",  # no name marker
+        f"{OS}{OB}i{ON}f{OA}[1]{OE}{OC}",  # arguments not an object
+        f'{OS}{OB}i{ON}f{OA}{{"a": 1',  # cut off inside the arguments
+    ],
+)
+def test_solar_open_malformed_calls_are_unparsed(text: str) -> None:
+    result = tooletta.parse(text, "solar_open")
+    assert not result.calls
+    check_stream_equals_parse("solar_open", text)
+
+
+def test_solar_open_arguments_stream() -> None:
+    text = f'{OS}{OB}i{ON}search{OA}{{"q": "a long query"}}{OE}{OC}'
+    check_arguments_stream("solar_open", text, '{"q": "a long query"}')

@@ -110,7 +110,6 @@ class CohereDialect(ScannerDialect):
             "coherelabs/command-a*",
             "cohereforai/c4ai-command-r-*",
             "coherelabs/c4ai-command-r-*",
-            "cohereforai/c4ai-command-r-plus*",
         ),
         description="Cohere: <|START_ACTION|>[{tool_call_id, tool_name, parameters}]<|END_ACTION|>",
         source=(
@@ -173,5 +172,8 @@ class CohereDialect(ScannerDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the cohere dialect."""
+    """Register the cohere dialect and its Command R+ variant."""
+    from .command_r_plus import CommandRPlusDialect
+
     register(CohereDialect())
+    register(CommandRPlusDialect())

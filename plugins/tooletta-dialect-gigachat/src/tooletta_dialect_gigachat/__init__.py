@@ -358,6 +358,9 @@ class GigaChat35Dialect(ScannerDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the gigachat3 and gigachat35 dialects."""
+    """Register the gigachat3 and gigachat35 dialects and the gigachat31 variant."""
+    from .v31 import GigaChat31Dialect
+
     register(GigaChat3Dialect())
+    register(GigaChat31Dialect())
     register(GigaChat35Dialect())

@@ -97,5 +97,8 @@ class SeedOssDialect(ScannerDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the seed_oss dialect."""
+    """Register the seed_oss dialect and its seed_oss_pystr variant."""
+    from .pystr import SeedOssPyStrDialect
+
     register(SeedOssDialect())
+    register(SeedOssPyStrDialect())

@@ -57,7 +57,9 @@ from tooletta.toolkit.args import ArgsWriter, typed_value
 from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, tag_end, typed
 from tooletta.toolkit.invoke import guarded
 
-__all__ = ["SolarOpen2Dialect", "register_dialects"]
+from .open1 import SolarOpenDialect
+
+__all__ = ["SolarOpen2Dialect", "SolarOpenDialect", "register_dialects"]
 
 CALL_START = "<|tool_call:start|>"
 CALL_END = "<|tool_call:end|>"
@@ -224,5 +226,6 @@ class SolarOpen2Dialect(ScannerDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the solar_open2 dialect."""
+    """Register the solar_open2 and solar_open dialects."""
     register(SolarOpen2Dialect())
+    register(SolarOpenDialect())

@@ -199,6 +199,14 @@ class ChatFormat:
         :func:`~tooletta.parse_conversation`."""
         return None
 
+    def assistant_end(self, text: str, pos: int) -> int | None:
+        """Where the assistant turn whose body starts at ``pos`` ends (past its closing
+        token), for templates whose assistant turn holds another header-like marker (Solar
+        Open writes ``<|begin|>assistant`` again after the reasoning block); ``None``: the
+        turn ends at :attr:`end_of_turn`, or at the next header. Used by
+        :func:`~tooletta.parse_conversation`."""
+        return None
+
     def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
         """Whether the assistant turn at ``index`` writes its reasoning (the history rule)."""
         rule = self.reasoning

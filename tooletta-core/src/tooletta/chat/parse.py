@@ -151,9 +151,14 @@ class _ConversationReader:
         fmt = self.fmt
         footer = fmt.turns["assistant"].footer
         start = self.pos
-        body = self._body(fmt.end_of_turn)
-        if fmt.end_of_turn and self.text.startswith(footer[len(fmt.end_of_turn) :], self.pos):
-            self.pos += len(footer) - len(fmt.end_of_turn)
+        end = fmt.assistant_end(self.text, self.pos)
+        if end is not None:
+            body = self.text[start:end]
+            self.pos = end
+        else:
+            body = self._body(fmt.end_of_turn)
+            if fmt.end_of_turn and self.text.startswith(footer[len(fmt.end_of_turn) :], self.pos):
+                self.pos += len(footer) - len(fmt.end_of_turn)
         result = fmt.parse_turn(body, self.dialect, self.tools)
         if result.unparsed:
             bad = result.unparsed[0]

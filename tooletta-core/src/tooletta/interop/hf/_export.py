@@ -436,6 +436,20 @@ _TEMPLATES.update(
                 }
             },
         ),
+        "command_r_plus": _template(
+            "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
+            {
+                "open_pattern": r"\s*Action:\s*```json\s*",
+                "close_pattern": r"\s*```\s*",
+                "content": "json",
+                "transform": {
+                    "type": "function",
+                    "function": {"name": "{tool_name}", "arguments": "{parameters}"},
+                },
+                "transform_each": True,
+            },
+            ends=("<|END_OF_TURN_TOKEN|>",),
+        ),
         "functionary_v31": _template(
             _LLAMA_HEADER,
             _region(
@@ -462,6 +476,16 @@ _TEMPLATES.update(
             _region(
                 r"\s*(?:<\|message_sep\|>\s*function call<\|role_sep\|>|<\|function_call\|>)\s*",
                 r"\s*(?=<\|message_sep\|>)|\s*</s>\s*|\Z",
+                content="json",
+                transform=_FUNCTION,
+            ),
+            ends=("</s>", "<|message_sep|>"),
+        ),
+        "gigachat31": _template(
+            "assistant<|role_sep|>\n",
+            _region(
+                r"\s*(?:<\|message_sep\|>\s*function call<\|role_sep\|>|<\|function_call\|>)\s*",
+                r"\s*(?=<\|message_sep\|>|<\|function_call\|>)|\s*</s>\s*|\Z",
                 content="json",
                 transform=_FUNCTION,
             ),
@@ -532,6 +556,26 @@ _TEMPLATES.update(
             ),
             ends=("<|im:end|>", "<|endoftext|>"),
             reasoning=_think("<|think:start|>", "<|think:end|>"),
+        ),
+        "solar_open": _template(
+            "<|begin|>assistant",
+            _region(
+                r"\s*(?:<\|begin\|>assistant)?(?:<\|tool_calls\|>)?\s*<\|tool_call:begin\|>"
+                r"(?P<id>[^<]*)<\|tool_call:name\|>(?P<name>[^<]+?)<\|tool_call:args\|>",
+                r"\s*<\|tool_call:end\|>\s*(?:<\|calls\|>\s*)?",
+                content="json",
+                transform={
+                    "type": "function",
+                    "id": "{id}",
+                    "function": {"name": "{name}", "arguments": "{content}"},
+                },
+            ),
+            ends=("<|end|>",),
+            reasoning={
+                "open": "<|think|>",
+                "close_pattern": r"<\|end\|>\s*(?:<\|begin\|>assistant)?",
+                "content": "text",
+            },
         ),
         "inkling": {
             "defaults": {"role": "assistant"},
@@ -755,6 +799,7 @@ _TEMPLATES.update(
 )
 
 _TEMPLATES["glm46"] = _TEMPLATES["glm45"]  # the 4.5/4.6 newline form reads the same
+_TEMPLATES["seed_oss_pystr"] = _TEMPLATES["seed_oss"]  # the same tags; values typed by tools
 _TEMPLATES["mistral_v13"] = _TEMPLATES["mistral"]  # no [CALL_ID]: the same template
 _TEMPLATES["lfm25"] = _TEMPLATES["lfm2"]  # unescaped strings: the same block
 _TEMPLATES["mistral_v3"] = _template(  # Mistral-Nemo: [TOOL_CALLS][{...}, ...]
@@ -793,12 +838,15 @@ TEMPLATE_NOTES: dict[str, str] = {
     "deepseek_v4": "values are text whatever string= says: pass the request's tools to type them",
     "gigachat35": "values are text whatever string= says: pass the request's tools to type them",
     "kimi_k2": "the id is the header (functions.NAME:IDX), kept as the call's id",
+    "solar_open": "<|content|> before a reply stays in the content",
     "kimi_k3": (
         "argument values are text whatever type= says (pass the request's tools); the "
         "<|open|>json form of arguments is a second shape the field cannot also have"
     ),
     "harmony": "text outside the channels is dropped (the template has no leftover field)",
     "cohere": "Command A's action list; Command R's 'Action: ```json' form is not read",
+    "seed_oss_pystr": "objects and arrays are Python str(): typed back only by the tools",
+    "command_r_plus": "Command R+'s 'Action: ```json' list only (no action blocks)",
     "inkling": "text outside the messages is dropped; a tool's arguments are under 'args'",
     "internlm": "InternLM2's 'parameters' key (the model's own output), not 'arguments'",
     "minimax_m3": "flat arguments: an object or list written as nested elements stays text",

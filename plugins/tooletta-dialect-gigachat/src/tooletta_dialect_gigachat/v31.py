@@ -1,0 +1,48 @@
+"""GigaChat 3.1: the call inline after the content, ``<|function_call|>{json}``.
+
+GigaChat 3.1's template (llama.cpp ``models/templates/GigaChat3.1-10B-A1.8B.jinja``, macro
+``render_role_message``) writes an assistant turn as ``CONTENT<|function_call|>`` +
+``{"name": "NAME", "arguments": ARGS}`` + ``<|message_sep|>\\n\\n``, the arguments as
+``tojson(ensure_ascii=False)`` and the name as it is (not JSON-quoted). The template writes only
+the first call; we write one ``<|function_call|>{json}`` per call, which the base ``gigachat3``
+dialect reads back (it parses both GigaChat 3 forms).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tooletta import DialectInfo, ToolCall, to_json
+
+from . import FUNCTION_CALL_INLINE, GigaChat3Dialect
+
+__all__ = ["GigaChat31Dialect"]
+
+
+class GigaChat31Dialect(GigaChat3Dialect):
+    """``CONTENT<|function_call|>{"name": "NAME", "arguments": {...}}`` (GigaChat 3.1)."""
+
+    info = DialectInfo(
+        name="gigachat31",
+        aliases=("gigachat3_1",),
+        variant_of="gigachat3",
+        priority=90,
+        models=("ai-sage/gigachat3.1-*", "ai-sage/gigachat-3.1-*"),
+        description="GigaChat 3.1: CONTENT<|function_call|>{json}",
+        source="ggml-org/llama.cpp models/templates/GigaChat3.1-10B-A1.8B.jinja",
+    )
+
+    def render(self, calls: Any, content: str = "") -> str:
+        """The content, then ``<|function_call|>{json}`` per call."""
+        self.check_content(content)
+        return content + "".join(self._call(c) for c in calls)
+
+    def _call(self, call: ToolCall) -> str:
+        name = call.name
+        if not name or '"' in name or "\\" in name or not name.isprintable():
+            raise self.error(f"cannot write the tool name {name!r} unquoted")
+        return f'{FUNCTION_CALL_INLINE}{{"name": "{name}", "arguments": {to_json(call.arguments)}}}'
+
+    def render_calls(self, calls: list[ToolCall]) -> str:
+        """The calls, each ``<|function_call|>{json}``."""
+        return self.render(calls)

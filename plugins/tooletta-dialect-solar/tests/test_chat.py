@@ -1,0 +1,70 @@
+"""Solar Open 100B conversations against the model's own template (vendored)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import ClassVar
+
+import tooletta
+from tooletta import Message, ToolCall
+from tooletta.testing.conversations import ConversationTests, replace, sample_conversations
+
+TEMPLATES = Path(__file__).parent / "templates"
+MODEL = "upstage/Solar-Open-100B"
+CONTENT_BESIDE_CALLS = "the template drops the content beside calls (we write it as a block)"
+
+
+def _with_reasoning_field(messages: list[Message]) -> list[Message]:
+    """The template reads ``message.reasoning`` (vLLM's field), not transformers'
+    ``reasoning_content``: give it there too."""
+    return [replace(m, extra={"reasoning": m.reasoning}) if m.reasoning else m for m in messages]
+
+
+class TestSolarOpenChat(ConversationTests):
+    model = MODEL
+    template = TEMPLATES / "upstage-Solar-Open-100B.jinja"
+    options = ({}, {"reasoning_effort": "low"}, {"default_system_prompt": False})
+    ids = True
+    differences: ClassVar[Mapping[str, str]] = {
+        "tools_two_calls": CONTENT_BESIDE_CALLS,
+        "tools_no_system": CONTENT_BESIDE_CALLS,
+        "pending_call": CONTENT_BESIDE_CALLS,
+    }
+
+    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
+        return {
+            name: (_with_reasoning_field(messages), tools)
+            for name, (messages, tools) in sample_conversations(ids=True).items()
+        }
+
+
+def test_solar_open_model_turn_with_reasoning() -> None:
+    calls = [ToolCall("f", {"a": 1}, "a1b2c3d4e5")]
+    assert tooletta.render(calls, model=MODEL, reasoning="Plan.") == (
+        "<|think|>Plan.<|end|><|begin|>assistant<|tool_calls|><|tool_call:begin|>a1b2c3d4e5"
+        '<|tool_call:name|>f<|tool_call:args|>{"a": 1}<|tool_call:end|><|calls|>'
+    )
+    assert tooletta.render([], model=MODEL, content="Hi.") == "<|content|>Hi.<|end|>"
+
+
+def test_solar_open_content_beside_calls_is_a_block_of_its_own() -> None:
+    messages, _ = sample_conversations(ids=True)["tools_two_calls"]
+    text = tooletta.render_conversation(messages, model=MODEL)
+    assert (
+        "<|begin|>assistant<|content|>Let me check both.<|end|><|begin|>assistant<|tool_calls|>"
+        in text
+    )
+    back = tooletta.parse_conversation(text, model=MODEL)
+    assert back[2].content == "Let me check both." and len(back[2].tool_calls) == 2
+
+
+def test_solar_open_results_carry_the_call_id_and_name() -> None:
+    messages, _ = sample_conversations(ids=True)["tools_no_system"]
+    text = tooletta.render_conversation(messages, model=MODEL)
+    assert (
+        "<|begin|>tool<|tool_response|><|tool_response:begin|>call_1<|tool_response:name|>"
+        'get_weather<|tool_response:result|>{"temp": 18, "sky": "clear"}<|tool_response:end|>'
+        "<|tool_response:begin|>call_2<|tool_response:name|>get_time<|tool_response:result|>"
+        "14:05<|tool_response:end|><|end|>"
+    ) in text
