@@ -40,7 +40,7 @@ def _tokenizer(fmt_name: str) -> Any:
         tools = SAMPLE_TOOLS if uses_tools else None
         texts.append(render_spans(messages, dialect=fmt_name, tools=tools).text)
     fmt = dict(FORMATS)[fmt_name]
-    specials = [*fmt.special_tokens, fmt.end_of_turn] if fmt.end_of_turn else fmt.special_tokens
+    specials = [*fmt.special_tokens, fmt.end_of_turn, *fmt.end_tokens]
     return bpe_tokenizer(texts * 3, [t for t in specials if t])
 
 
@@ -80,8 +80,9 @@ def test_trained_runs_are_exactly_the_generated_turns(fmt_tokenizer: tuple[str, 
         example = tokenize_conversation(messages, tok, dialect=name, tools=tools)
         decoded = [tok.decode(run, skip_special_tokens=False) for run in _runs(example)]
         assert decoded == turns, case
-        end = dict(FORMATS)[name].end_of_turn
-        assert all(t.endswith(end) for t in decoded)
+        fmt = dict(FORMATS)[name]
+        ends = tuple(t for t in (fmt.end_of_turn, *fmt.end_tokens) if t)
+        assert not ends or all(t.endswith(ends) for t in decoded)
 
 
 def test_last_assistant_marks_only_the_last(fmt_tokenizer: tuple[str, Any]) -> None:
