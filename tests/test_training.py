@@ -105,10 +105,21 @@ def test_train_on_all_weighs_every_token(fmt_tokenizer: tuple[str, Any]) -> None
     assert set(example.weights) == {1.0}
 
 
+SPLIT_BY_THE_TOY_TOKENIZER = {
+    "firefunction_v2": "every text ends with the assistant header's '\\n\\n' (written after "
+    "every conversation), so the test BPE learns that merge, which its GPT-2 pre-tokenizer "
+    "splits before text in the whole-text encoding ('\\n', '\\n'); the prompt's own encoding "
+    "(the inference ids) keeps it; Llama 3's pre-tokenizer keeps '\\n\\n' whole either way",
+}
+"""Formats whose ids differ from the whole-text encoding only through the toy tokenizer."""
+
+
 def test_ids_equal_whole_text_encoding_where_the_format_allows(
     fmt_tokenizer: tuple[str, Any],
 ) -> None:
     name, tok = fmt_tokenizer
+    if name in SPLIT_BY_THE_TOY_TOKENIZER:
+        pytest.skip(SPLIT_BY_THE_TOY_TOKENIZER[name])
     agree = 0
     for messages, uses_tools in CASES.values():
         tools = SAMPLE_TOOLS if uses_tools else None
