@@ -105,12 +105,14 @@ def test_train_on_all_weighs_every_token(fmt_tokenizer: tuple[str, Any]) -> None
     assert set(example.weights) == {1.0}
 
 
-SPLIT_BY_THE_TOY_TOKENIZER = {
-    "firefunction_v2": "every text ends with the assistant header's '\\n\\n' (written after "
-    "every conversation), so the test BPE learns that merge, which its GPT-2 pre-tokenizer "
-    "splits before text in the whole-text encoding ('\\n', '\\n'); the prompt's own encoding "
-    "(the inference ids) keeps it; Llama 3's pre-tokenizer keeps '\\n\\n' whole either way",
-}
+_LLAMA3_HEADER = (
+    "a Llama 3 header ends with '\\n\\n' before the generated text; these texts hold "
+    "'\\n\\n' runs before whitespace elsewhere (the tool list, the trailing header), so the "
+    "test BPE learns that merge, which its GPT-2 pre-tokenizer splits before text in the "
+    "whole-text encoding ('\\n', '\\n'); the prompt's own encoding (the inference ids) keeps "
+    "it, and Llama 3's own pre-tokenizer keeps '\\n\\n' whole either way"
+)
+SPLIT_BY_THE_TOY_TOKENIZER = {"firefunction_v2": _LLAMA3_HEADER, "functionary_v31": _LLAMA3_HEADER}
 """Formats whose ids differ from the whole-text encoding only through the toy tokenizer."""
 
 
