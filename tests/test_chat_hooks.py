@@ -122,3 +122,44 @@ def test_strftime_now_default_is_today() -> None:
     ctx = Conversation([], [], {}, None)
     assert ctx.strftime_now("%Y").isdigit()
     assert Conversation([], [], {"strftime_now": str.upper}, None).strftime_now("%y") == "%Y"
+
+
+class EndsChat(ToyChat):
+    """An end token that depends on the turn: ``<c>`` after calls, ``<r>`` for the last
+    answer without a generation prompt, ``<e>`` otherwise."""
+
+    end_tokens = ("<c>", "<r>")
+
+    def end_token(self, index: int, ctx: Conversation) -> str:
+        if ctx.messages[index].tool_calls:
+            return "<c>"
+        last = index == len(ctx.messages) - 1
+        return "<r>" if last and not ctx.add_generation_prompt else "<e>"
+
+
+def test_end_token_is_written_trained_and_read_back() -> None:
+    fmt, dialect = EndsChat(), tooletta.get_dialect("canonical")
+    messages = _conversation()
+    out = render_format(fmt, dialect, messages, TOOLS, False, {})
+    generated = [out.text[s:e] for _, (s, e) in out.generated_spans()]
+    assert [g[-3:] for g in generated] == ["<c>", "<e>", "<r>"]
+    assert parse_format(fmt, dialect, out.text, TOOLS) == parse_format(
+        ToyChat(),
+        dialect,
+        render_format(ToyChat(), dialect, messages, TOOLS, False, {}).text,
+        TOOLS,
+    )
+    prompted = render_format(fmt, dialect, messages, TOOLS, True, {}, segments=False).text
+    assert prompted.endswith("<e>") and "<r>" not in prompted
+
+
+def test_find_end_takes_the_first_end_token() -> None:
+    assert EndsChat().find_end("ab<r>c<e>", 0) == (2, "<r>")
+    assert EndsChat().find_end("abc", 0) == (-1, "")
+
+
+def test_thinking_key_is_reasoning() -> None:
+    from tooletta.chat import read_conversation
+
+    read = read_conversation([{"role": "assistant", "content": "a", "thinking": "t"}])
+    assert read[0].reasoning == "t" and "thinking" not in read[0].extra

@@ -31,6 +31,7 @@ FORMATS = _formats()
 def test_first_party_families_declare_formats() -> None:
     want = {"qwen3", "glm46", "glm47", "llama31", "llama32", "mistral_small32", "mistral_nemo"}
     want |= {"deepseek_v31", "deepseek_r1", "deepseek_v32", "kimi_k2", "kimi_k2_thinking"}
+    want |= {"gpt_oss", "granite33", "firefunction_v2", "functionary_v31", "functionary_v32"}
     assert want | {"kimi_k25"} <= {f.name for f in FORMATS}
 
 
@@ -81,7 +82,7 @@ def test_every_assistant_turn_is_generated_text_ending_its_turn(fmt: Any) -> Non
         for _, (start, end) in rendered.generated_spans():
             turn = rendered.text[start:end]
             if fmt.end_of_turn:
-                assert turn.endswith(fmt.end_of_turn)
+                assert turn.endswith((fmt.end_of_turn, *fmt.end_tokens))
 
 
 def test_unknown_model_says_how_to_proceed() -> None:

@@ -40,7 +40,7 @@ def _tokenizer(fmt_name: str) -> Any:
         tools = SAMPLE_TOOLS if uses_tools else None
         texts.append(render_spans(messages, dialect=fmt_name, tools=tools).text)
     fmt = dict(FORMATS)[fmt_name]
-    specials = [*fmt.special_tokens, fmt.end_of_turn] if fmt.end_of_turn else fmt.special_tokens
+    specials = [*fmt.special_tokens, fmt.end_of_turn, *fmt.end_tokens]
     return bpe_tokenizer(texts * 3, [t for t in specials if t])
 
 
@@ -80,8 +80,9 @@ def test_trained_runs_are_exactly_the_generated_turns(fmt_tokenizer: tuple[str, 
         example = tokenize_conversation(messages, tok, dialect=name, tools=tools)
         decoded = [tok.decode(run, skip_special_tokens=False) for run in _runs(example)]
         assert decoded == turns, case
-        end = dict(FORMATS)[name].end_of_turn
-        assert all(t.endswith(end) for t in decoded)
+        fmt = dict(FORMATS)[name]
+        ends = tuple(t for t in (fmt.end_of_turn, *fmt.end_tokens) if t)
+        assert not ends or all(t.endswith(ends) for t in decoded)
 
 
 def test_last_assistant_marks_only_the_last(fmt_tokenizer: tuple[str, Any]) -> None:
@@ -104,10 +105,23 @@ def test_train_on_all_weighs_every_token(fmt_tokenizer: tuple[str, Any]) -> None
     assert set(example.weights) == {1.0}
 
 
+_LLAMA3_HEADER = (
+    "a Llama 3 header ends with '\\n\\n' before the generated text; these texts hold "
+    "'\\n\\n' runs before whitespace elsewhere (the tool list, the trailing header), so the "
+    "test BPE learns that merge, which its GPT-2 pre-tokenizer splits before text in the "
+    "whole-text encoding ('\\n', '\\n'); the prompt's own encoding (the inference ids) keeps "
+    "it, and Llama 3's own pre-tokenizer keeps '\\n\\n' whole either way"
+)
+SPLIT_BY_THE_TOY_TOKENIZER = {"firefunction_v2": _LLAMA3_HEADER, "functionary_v31": _LLAMA3_HEADER}
+"""Formats whose ids differ from the whole-text encoding only through the toy tokenizer."""
+
+
 def test_ids_equal_whole_text_encoding_where_the_format_allows(
     fmt_tokenizer: tuple[str, Any],
 ) -> None:
     name, tok = fmt_tokenizer
+    if name in SPLIT_BY_THE_TOY_TOKENIZER:
+        pytest.skip(SPLIT_BY_THE_TOY_TOKENIZER[name])
     agree = 0
     for messages, uses_tools in CASES.values():
         tools = SAMPLE_TOOLS if uses_tools else None

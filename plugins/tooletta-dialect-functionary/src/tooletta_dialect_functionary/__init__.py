@@ -46,6 +46,8 @@ from tooletta.engine import (
     json_value,
 )
 
+from .chat import FunctionaryV31Chat, FunctionaryV32Chat
+
 __all__ = ["FunctionaryV31Dialect", "FunctionaryV32Dialect", "register_dialects"]
 
 EOM = "<|eom_id|>"
@@ -174,6 +176,8 @@ class FunctionaryV31Dialect(ScannerDialect):
             erase(EOT),
         )
     )
+    chat_formats = (FunctionaryV31Chat(),)
+    """The Functionary v3.1 conversation format (:mod:`.chat`)."""
     _LOOKS = re.compile(r"<function=\w+>\s*\{")
 
     def detect(self, text: str) -> bool:
@@ -312,6 +316,8 @@ class FunctionaryV32Dialect(ScannerDialect):
             erase(EOM),
         )
     )
+    chat_formats = (FunctionaryV32Chat(),)
+    """The Functionary v3.2 conversation format (:mod:`.chat`)."""
     _LOOKS = re.compile(r">>>(?:all\n|python\n|\w+\n\{)", re.ASCII)
 
     def detect(self, text: str) -> bool:

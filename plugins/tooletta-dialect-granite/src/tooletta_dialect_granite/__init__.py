@@ -43,6 +43,8 @@ from tooletta.engine import (
 )
 from tooletta.engine.lookahead import space_ahead, text_ahead
 
+from .chat import Granite33Chat
+
 __all__ = [
     "FUNCTION_CALL",
     "TOOL_CALL",
@@ -103,9 +105,13 @@ class GraniteDialect(ScannerDialect):
         aliases=("granite3",),
         priority=90,
         markers=(TOOL_CALL, TOOL_CALL_TEXT),
-        models=("ibm-granite/granite-3.0-*-instruct*", "ibm-granite/granite-3.1-*-instruct*"),
-        description="Granite 3.0/3.1: <|tool_call|> (or a leading <tool_call>) then a JSON list"
-        " of calls",
+        models=(
+            "ibm-granite/granite-3.0-*-instruct*",
+            "ibm-granite/granite-3.1-*-instruct*",
+            "ibm-granite/granite-3.3-*-instruct*",
+        ),
+        description="Granite 3.0/3.1/3.3: <|tool_call|> (or a leading <tool_call>) then a JSON"
+        " list of calls",
         source="HF ibm-granite/granite-3.0-8b-instruct chat template; vllm"
         " vllm/tool_parsers/granite_tool_parser.py, examples/tool_chat_template_granite.jinja",
     )
@@ -128,6 +134,8 @@ class GraniteDialect(ScannerDialect):
         )
     )
     content_separator = "\n"
+    chat_formats = (Granite33Chat(),)
+    """The Granite 3.3 conversation format (:mod:`.chat`)."""
 
     def detect(self, text: str) -> bool:
         """``<|tool_call|>`` before a list or object, or a reply opening with ``<tool_call>[``."""

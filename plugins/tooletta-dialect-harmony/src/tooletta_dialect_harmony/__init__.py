@@ -45,6 +45,8 @@ from tooletta.engine import Block, FastReader, Grammar, Read, Reader, erase, jso
 from tooletta.engine.trim import Trimmer
 from tooletta.toolkit.reading import decode_args
 
+from .chat import GptOssChat
+
 __all__ = ["HarmonyDialect", "register_dialects"]
 
 START = "<|start|>"
@@ -357,6 +359,9 @@ class HarmonyDialect(ScannerDialect):
             erase(CONSTRAIN),
         )
     )
+
+    chat_formats = (GptOssChat(),)
+    """The gpt-oss conversation format (:mod:`.chat`)."""
 
     _LOOKS = re.compile(
         r"<\|channel\|>(?:analysis|commentary|final)|to=functions\.[^\s<]+<\|channel\|>"

@@ -30,6 +30,8 @@ from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
 from tooletta.engine import Block, Grammar, Read, Reader, erase, fast_json_array, json_call_object
 from tooletta.engine.lookahead import space_ahead
 
+from .chat import FireFunctionV2Chat
+
 __all__ = ["MARKER", "OPENINGS", "Phi4MiniDialect", "register_dialects"]
 
 MARKER = "functools["
@@ -114,6 +116,8 @@ class Phi4MiniDialect(ScannerDialect):
         )
     )
     content_separator = " "
+    chat_formats = (FireFunctionV2Chat(),)
+    """The FireFunction v2 conversation format (:mod:`.chat`)."""
 
     def detect(self, text: str) -> bool:
         """``functools[`` followed by a list of objects (or an empty list)."""

@@ -57,7 +57,8 @@ def read_conversation(messages: Iterable[Any]) -> list[Message]:
 
     Accepts ``Message`` objects and every chat shape :func:`tooletta.interop.read_messages`
     reads (OpenAI / Hugging Face / tinker dicts, Anthropic messages, Responses items, SDK
-    objects). A ``reasoning_content`` (or ``reasoning``) key becomes :attr:`Message.reasoning`.
+    objects). A ``reasoning_content`` (or ``reasoning``, or ``thinking``: the key gpt-oss's
+    template reads) key becomes :attr:`Message.reasoning`.
     Raises :class:`~tooletta.RenderError` naming the message that cannot be read.
     """
     if isinstance(messages, (str, bytes, Mapping)):
@@ -76,7 +77,7 @@ def read_conversation(messages: Iterable[Any]) -> list[Message]:
 def _lift_reasoning(message: Message) -> Message:
     if message.reasoning or not message.extra:
         return message
-    for key in ("reasoning_content", "reasoning"):
+    for key in ("reasoning_content", "reasoning", "thinking"):
         value = message.extra.get(key)
         if isinstance(value, str):
             extra = {k: v for k, v in message.extra.items() if k != key}

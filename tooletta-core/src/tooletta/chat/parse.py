@@ -155,10 +155,17 @@ class _ConversationReader:
         if end is not None:
             body = self.text[start:end]
             self.pos = end
+        elif fmt.end_of_turn:
+            at, token = fmt.find_end(self.text, self.pos)
+            if at < 0:
+                raise self.error(f"turn never ends (no {fmt.end_of_turn!r})")
+            body = self.text[self.pos : at]
+            self.pos = at + len(token)
+            rest = footer[len(fmt.end_of_turn) :]
+            if self.text.startswith(rest, self.pos):
+                self.pos += len(rest)
         else:
-            body = self._body(fmt.end_of_turn)
-            if fmt.end_of_turn and self.text.startswith(footer[len(fmt.end_of_turn) :], self.pos):
-                self.pos += len(footer) - len(fmt.end_of_turn)
+            body = self._body("")
         result = fmt.parse_turn(body, self.dialect, self.tools)
         if result.unparsed:
             bad = result.unparsed[0]

@@ -109,7 +109,11 @@ def render_format(
     """Render ``messages`` as the template declared by ``fmt`` writes them (``segments=False``:
     the text only, faster; the result's ``segments`` are then empty)."""
     ctx = Conversation(
-        messages, tools, {**fmt.options, **options} if options else fmt.options, dialect
+        messages,
+        tools,
+        {**fmt.options, **options} if options else fmt.options,
+        dialect,
+        add_generation_prompt,
     )
     out = _Writer(stops=fmt.stop_tokens, track=segments)
     if not segments and not fmt.stop_tokens:
@@ -183,9 +187,12 @@ def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer
         turn = _turn(fmt, "assistant")
         out.add(fmt.header(index, ctx), index)
         body = fmt.assistant_text(index, ctx)
+        end = fmt.end_of_turn
+        if not turn.footer.startswith(end):
+            raise RenderError(f"{fmt.name}: the assistant footer must start with end_of_turn")
         if not out.track:
             out.add(body, index)
-            out.add(turn.footer, index)
+            out.add(fmt.end_token(index, ctx) + turn.footer[len(end) :], index)
             return
         block = _reasoning_block(fmt, ctx, index)
         tail = prompt_tail(fmt, ctx)
@@ -197,10 +204,7 @@ def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer
             out.add(block, index, generated=True, reasoning=True)
             body = body[len(block) :]
         out.add(body, index, generated=True)
-        end = fmt.end_of_turn
-        if not turn.footer.startswith(end):
-            raise RenderError(f"{fmt.name}: the assistant footer must start with end_of_turn")
-        out.add(end, index, generated=True)
+        out.add(fmt.end_token(index, ctx), index, generated=True)
         out.add(turn.footer[len(end) :], index)
     elif role == "tool":
         turn = _turn(fmt, "tool")

@@ -283,8 +283,10 @@ class ConversationTests:
             spans = render_spans(messages, model=self.model, dialect=self.dialect, tools=tools)
             start, end = spans.generated_spans()[-1][1]
             turn = spans.text[start:end]
-            if fmt.end_of_turn and turn.endswith(fmt.end_of_turn):
-                turn = turn[: -len(fmt.end_of_turn)]
+            for token in (fmt.end_of_turn, *fmt.end_tokens):
+                if token and turn.endswith(token):
+                    turn = turn[: -len(token)]
+                    break
             kept = fmt.keeps_reasoning(len(messages) - 1, messages)
             got = api.render(
                 last.tool_calls,

@@ -117,10 +117,8 @@ def tokenize_rendered(
 
 
 def _special_tokens(fmt: Any) -> tuple[str, ...]:
-    tokens = tuple(fmt.special_tokens)
-    return (
-        tokens if not fmt.end_of_turn or fmt.end_of_turn in tokens else (*tokens, fmt.end_of_turn)
-    )
+    ends = (fmt.end_of_turn, *getattr(fmt, "end_tokens", ()))
+    return tuple(dict.fromkeys(t for t in (*fmt.special_tokens, *ends) if t))
 
 
 def _assistant_indices(messages: Sequence[Message]) -> list[int]:

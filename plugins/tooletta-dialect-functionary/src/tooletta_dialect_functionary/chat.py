@@ -1,0 +1,166 @@
+"""The conversation formats of Functionary v3.1 and v3.2 (their chat templates).
+
+Pinned from ``meetkai/functionary-medium-v3.1`` and ``-v3.2``'s templates (vendored for the
+tests from llama.cpp's ``models/templates/meetkai-functionary-medium-v3.{1,2}.jinja``). Both
+use Llama 3 turns (``<|start_header_id|>ROLE<|end_header_id|>\\n\\n`` ... ``<|eot_id|>``) and
+open with a system turn of their own (the tool declarations); a system message is a turn of
+its own after it.
+
+* v3.1: the opening turn is ``\\nCutting Knowledge Date: December 2023\\n\\n``, then with tools
+  ``You have access to the following functions:`` and, per tool, ``Use the function 'NAME' to
+  'DESCRIPTION'`` and the function's ``tojson`` — HTML-escaped, as Hugging Face's Jinja
+  writes it (the template joins them to ``|safe`` literals, a ``Markup`` that escapes what is
+  added to it) — then the fixed instructions. Calls follow the content as
+  ``<function=NAME>{json}</function>``; a turn with calls ends with ``<|eom_id|>``, others
+  with ``<|eot_id|>``; tool results are ``ipython`` turns.
+* v3.2: the opening turn is the fixed instructions and the TypeScript-like declarations
+  (:mod:`.typescript`); the assistant turn is ``>>>all\\n`` + content and ``>>>NAME\\n`` +
+  arguments per call; the generation prompt ends with ``>>>``; tool results are ``tool``
+  turns.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tooletta import RenderError
+from tooletta.chat import ChatFormat, Conversation, Turn, roles
+
+from .typescript import namespace
+
+__all__ = ["FunctionaryV31Chat", "FunctionaryV32Chat"]
+
+_EOT = "<|eot_id|>"
+_EOM = "<|eom_id|>"
+_SPECIAL: tuple[str, ...] = (
+    "<|begin_of_text|>",
+    "<|start_header_id|>",
+    "<|end_header_id|>",
+    _EOT,
+)
+
+V31_INSTRUCTIONS = (
+    "\nThink very carefully before calling functions.\nIf a you choose to call a function ONLY "
+    "reply in the following format:\n<{start_tag}={function_name}>{parameters}{end_tag}\n"
+    "where\n\nstart_tag => `<function`\nparameters => a JSON dict with the function argument "
+    "name as key and function argument value as value.\nend_tag => `</function>`\n\n"
+    "Here is an example,\n"
+    '<function=example_function_name>{"example_name": "example_value"}</function>\n\n'
+    "Reminder:\n- If looking for real time information use relevant functions before falling "
+    "back to brave_search\n- Function calls MUST follow the specified format, start with "
+    "<function= and end with </function>\n- Required parameters MUST be specified\n- Only call "
+    "one function at a time\n- Put the entire function call reply on one line\n\n"
+)
+"""Functionary v3.1's instructions after the tool list (template text)."""
+_V31_HEAD = "\nCutting Knowledge Date: December 2023\n\n"
+_V31_TOOLS = "\nYou have access to the following functions:\n\n"
+
+V32_SYSTEM = (
+    "You are capable of executing available function(s) if required.\nOnly execute "
+    "function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\n"
+    "Use JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\n"
+    "Available functions:\n"
+)
+"""Functionary v3.2's instructions before the tool declarations (template text)."""
+
+_HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;"})
+
+
+def _escaped(text: str) -> str:
+    """``text`` as Jinja's ``Markup`` escapes a string added to it."""
+    return text.translate(_HTML)
+
+
+def _header(role: str) -> str:
+    return f"<|start_header_id|>{role}<|end_header_id|>\n\n"
+
+
+def _tool_json(function: Mapping[str, Any]) -> str:
+    try:
+        return json.dumps(function, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise RenderError(f"tool definitions are not JSON: {exc}") from None
+
+
+class _FunctionaryChat(ChatFormat):
+    """What both templates share."""
+
+    name = "functionary"
+    bos = "<|begin_of_text|>"
+    end_of_turn = _EOT
+    special_tokens = _SPECIAL
+    keeps_ids = False
+    merge_system = False
+
+    def parse_system(self, body: str) -> str | None:
+        """The opening turn holds only template text."""
+        return None
+
+
+class FunctionaryV31Chat(_FunctionaryChat):
+    """Functionary v3.1's chat template (Llama 3.1 based)."""
+
+    name = "functionary_v31"
+    models = ("meetkai/functionary-*-v3.1*",)
+    source = "meetkai/functionary-medium-v3.1 tokenizer_config.json chat_template"
+    turns = roles(
+        system=Turn(_header("system"), _EOT),
+        user=Turn(_header("user"), _EOT),
+        assistant=Turn(_header("assistant"), _EOT),
+        tool=Turn(_header("ipython"), _EOT),
+    )
+    end_tokens = (_EOM,)
+    special_tokens = (*_SPECIAL, _EOM, "<|python_tag|>")
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The knowledge cut-off and, with tools, their descriptions and the instructions."""
+        text = _V31_HEAD
+        if not ctx.tools:
+            return text
+        text += _V31_TOOLS
+        for tool in ctx.tools:
+            function = tool.get("function")
+            function = function if isinstance(function, Mapping) else {}
+            name = _escaped(str(function.get("name", "")))
+            description = _escaped(str(function.get("description", "")))
+            text += f"Use the function '{name}' to '{description}'\n"
+            text += _escaped(_tool_json(function)) + "\n\n"
+        return text + V31_INSTRUCTIONS
+
+    def end_token(self, index: int, ctx: Conversation) -> str:
+        """``<|eom_id|>`` after calls, ``<|eot_id|>`` otherwise."""
+        return _EOM if ctx.messages[index].tool_calls else _EOT
+
+
+class FunctionaryV32Chat(_FunctionaryChat):
+    """Functionary v3.2's chat template."""
+
+    name = "functionary_v32"
+    models = ("meetkai/functionary-*-v3.2*",)
+    source = "meetkai/functionary-medium-v3.2 tokenizer_config.json chat_template"
+    turns = roles(
+        system=Turn(_header("system"), _EOT),
+        user=Turn(_header("user"), _EOT),
+        assistant=Turn(_header("assistant"), _EOT),
+        tool=Turn(_header("tool"), _EOT),
+    )
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The instructions and the TypeScript-like tool declarations."""
+        return V32_SYSTEM + namespace(ctx.tools)
+
+    def calls_text(self, dialect: Any, calls: Sequence[Any], content: str) -> str:
+        """``>>>`` and the parts as the dialect writes them after the prompt's ``>>>``
+        (nothing for an empty turn)."""
+        text = str(dialect.render(list(calls), content=content))
+        return ">>>" + text if text else ""
+
+    def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
+        """The parts after the first ``>>>`` (the dialect reads a completion of the prompt)."""
+        return dialect.parse(body.removeprefix(">>>"), tools=list(tools) or None)
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """The assistant header and ``>>>``."""
+        return self.turns["assistant"].header + ">>>"

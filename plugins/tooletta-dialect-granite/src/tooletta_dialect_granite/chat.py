@@ -1,0 +1,130 @@
+"""The conversation format of Granite 3.3 Instruct (its Hugging Face chat template).
+
+Pinned from ``ibm-granite/granite-3.3-2b-instruct``'s template (vendored for the tests from
+llama.cpp's ``models/templates/ibm-granite-granite-3.3-2B-Instruct.jinja``):
+
+* every message as ``<|start_of_role|>ROLE<|end_of_role|>CONTENT<|end_of_text|>\\n``;
+* a system turn always: the system message, or the template's default (knowledge cut-off,
+  ``Today's Date:`` as ``strftime_now("%B %d, %Y")``, "You are Granite, developed by IBM." and
+  a sentence that depends on the tools and the ``thinking`` switch);
+* the tools as their own turn after it: ``<|start_of_role|>available_tools<|end_of_role|>``,
+  the tool list through ``tojson(indent=4)``, ``<|end_of_text|>\\n``;
+* tool results as ``tool`` turns; the generation prompt
+  ``<|start_of_role|>assistant<|end_of_role|>``.
+
+The template writes an assistant message's content only: it drops the calls. The format
+writes what the model generates for them (the ``granite`` dialect's form, which the tools
+sentence of the system prompt asks for: ``<|tool_call|>`` then a JSON list of calls, after
+the content and a newline). Reasoning is not written (the template has no place for it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from tooletta import Message, RenderError
+from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles
+
+__all__ = ["Granite33Chat"]
+
+_START = "<|start_of_role|>"
+_END_ROLE = "<|end_of_role|>"
+_EOT = "<|end_of_text|>"
+_TOOLS_HEAD = f"{_START}available_tools{_END_ROLE}"
+_CUTOFF = "Knowledge Cutoff Date: April 2024. Today's Date: "
+_IDENTITY = ". You are Granite, developed by IBM."
+_WITH_TOOLS = (
+    " You are a helpful assistant with access to the following tools. When a tool is required "
+    "to answer the user's query, respond only with <|tool_call|> followed by a JSON list of "
+    "tools used. If a tool does not exist in the provided list of tools, notify the user that "
+    "you do not have the ability to fulfill the request."
+)
+_THINKING = (
+    " You are a helpful AI assistant.\nRespond to every user query in a comprehensive and "
+    "detailed way. You can write down your thoughts and reasoning process before responding. "
+    "In the thought process, engage in a comprehensive cycle of analysis, summarization, "
+    "exploration, reassessment, reflection, backtracing, and iteration to develop "
+    "well-considered thinking process. In the response section, based on various attempts, "
+    "explorations, and reflections from the thoughts section, systematically present the "
+    "final solution that you deem correct. The response should summarize the thought process."
+    " Write your thoughts between <think></think> and write your response between "
+    "<response></response> for each user query."
+)
+_PLAIN = " You are a helpful AI assistant."
+_DEFAULT_TAILS = (_WITH_TOOLS, _THINKING, _PLAIN)
+
+
+def _turn(role: str) -> Turn:
+    return Turn(f"{_START}{role}{_END_ROLE}", f"{_EOT}\n")
+
+
+def _first(messages: Sequence[Message]) -> int:
+    return 1 if messages and messages[0].role == "system" else 0
+
+
+class Granite33Chat(ChatFormat):
+    """Granite 3.3 Instruct's chat template. Options: ``thinking`` (the default system
+    message's thinking instructions; default off) and ``strftime_now`` to pin the date.
+    ``documents`` and ``controls`` (the template's RAG switches) are refused."""
+
+    name = "granite33"
+    models = ("ibm-granite/granite-3.3-*-instruct*",)
+    source = "ibm-granite/granite-3.3-2b-instruct tokenizer_config.json chat_template"
+    turns = roles(
+        system=_turn("system"),
+        user=_turn("user"),
+        assistant=_turn("assistant"),
+        tool=_turn("tool"),
+    )
+    end_of_turn = _EOT
+    special_tokens = (_START, _END_ROLE, _EOT, "<|tool_call|>")
+    keeps_ids = False
+    options = defaults(thinking=False)
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The system message, or the template's default one (always a system turn)."""
+        for name in ("documents", "controls"):
+            if ctx.options.get(name):
+                raise RenderError(f"{self.name}: the {name!r} switch is not supported")
+        if system is not None:
+            return system
+        if ctx.tools:
+            tail = _WITH_TOOLS
+        elif ctx.options.get("thinking"):
+            tail = _THINKING
+        else:
+            tail = _PLAIN
+        return _CUTOFF + ctx.strftime_now("%B %d, %Y") + _IDENTITY + tail
+
+    def parse_system(self, body: str) -> str | None:
+        """The system message (``None`` for the template's default one)."""
+        if body.startswith(_CUTOFF):
+            _, found, tail = body.partition(_IDENTITY)
+            if found and tail in _DEFAULT_TAILS:
+                return None
+        return body
+
+    def before_turn(self, index: int, ctx: Conversation) -> str:
+        """The ``available_tools`` turn, right after the system turn."""
+        if not ctx.tools or index != _first(ctx.messages):
+            return ""
+        try:
+            listed = json.dumps(list(ctx.tools), ensure_ascii=False, indent=4)
+        except (TypeError, ValueError) as exc:
+            raise RenderError(f"tool definitions are not JSON: {exc}") from None
+        return f"{_TOOLS_HEAD}{listed}{_EOT}\n"
+
+    def skip_before_turn(self, text: str, pos: int) -> int:
+        """Past the ``available_tools`` turn at ``pos``."""
+        if not text.startswith(_TOOLS_HEAD, pos):
+            return pos
+        end = text.find(_EOT + "\n", pos)
+        return pos if end < 0 else end + len(_EOT) + 1
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """The assistant header; nothing when only a system message was given (the template
+        writes the prompt after the last non-system message)."""
+        if ctx.messages and _first(ctx.messages) == len(ctx.messages):
+            return ""
+        return self.turns["assistant"].header

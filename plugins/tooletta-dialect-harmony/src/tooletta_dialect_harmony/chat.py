@@ -1,0 +1,301 @@
+"""The conversation format of gpt-oss (``openai/gpt-oss-20b``, ``-120b``).
+
+Pinned from ``openai/gpt-oss-120b``'s ``chat_template.jinja`` (vendored for the tests from
+llama.cpp's ``models/templates/openai-gpt-oss-120b.jinja``):
+
+* a system message ``<|start|>system<|message|>`` with the model identity, knowledge cut-off,
+  ``Current date:`` (``strftime_now("%Y-%m-%d")``), ``Reasoning:`` (``reasoning_effort``), the
+  built-in tools (``builtin_tools``) and the channel rules, then, when there is a system (or
+  developer) message or tools, a developer message with ``# Instructions`` and the tools as a
+  TypeScript-like ``namespace functions`` (:mod:`.typescript`);
+* each assistant message as Harmony messages: reasoning on ``analysis``, the answer on
+  ``final``, each call ``<|start|>assistant to=functions.NAME<|channel|>commentary
+  json<|message|>ARGS<|call|>``; the turn ends with the token the model generates:
+  ``<|call|>`` after a call, ``<|return|>`` after the last answer; an answer in history ends
+  with ``<|end|>`` (the template's replacement for ``<|return|>``);
+* tool results as ``<|start|>functions.NAME to=assistant<|channel|>commentary<|message|>``
+  + the content through ``tojson`` + ``<|end|>``;
+* the history rule: a turn with calls keeps its analysis (its reasoning, or its content when
+  it has no reasoning: the template's convention) until an answer follows it; an answer keeps
+  its reasoning only when it is the last message and no generation prompt follows.
+
+Where the template loses data the format writes what a correct one would (the plugin README
+lists each difference): every call of a turn (the template writes the first), each result
+named after the call it answers (the template names all after the first call), both the
+reasoning and the content of a turn with calls (the template raises: the content becomes a
+``commentary`` preamble), a tool without a description (the template raises).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from tooletta import Message, RenderError, ToolCall
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, text_of
+
+from .typescript import BROWSER_TOOL, PYTHON_TOOL, namespace
+
+__all__ = ["DEFAULT_IDENTITY", "GptOssChat"]
+
+START = "<|start|>"
+MESSAGE = "<|message|>"
+CHANNEL = "<|channel|>"
+END = "<|end|>"
+CALL = "<|call|>"
+RETURN = "<|return|>"
+_CONSTRAIN = "<|constrain|>"
+_TOKENS = (START, MESSAGE, CHANNEL, END, CALL, RETURN, _CONSTRAIN)
+_ASSISTANT = START + "assistant"
+_ANALYSIS = CHANNEL + "analysis" + MESSAGE
+_PREAMBLE = CHANNEL + "commentary" + MESSAGE
+_FINAL = CHANNEL + "final" + MESSAGE
+_DEVELOPER = START + "developer" + MESSAGE
+_RESULT_HEAD = " to=assistant" + CHANNEL + "commentary" + MESSAGE
+_INSTRUCTIONS = "# Instructions\n\n"
+_FUNCTIONS = "\n\n# Tools\n\n## functions\n\nnamespace functions {\n\n"
+_NAMESPACE_END = "} // namespace functions"
+_CHANNELS = (
+    "# Valid channels: analysis, commentary, final. Channel must be included for every message."
+)
+_CALLS_RULE = "\nCalls to these tools must go to the commentary channel: 'functions'."
+_SPACE = " \t\r\n"
+
+DEFAULT_IDENTITY = "You are ChatGPT, a large language model trained by OpenAI."
+"""The template's ``model_identity`` when none is given."""
+
+
+def _checked(text: str, what: str) -> str:
+    """``text``, refused when it holds a Harmony token (which would end or open a message)."""
+    for token in _TOKENS:
+        if token in text:
+            raise RenderError(f"gpt_oss: the {what} contains the token {token!r}")
+    return text
+
+
+def _has_answer_after(index: int, messages: Sequence[Message]) -> bool:
+    """An assistant message without calls follows ``index`` (the template then drops the
+    analysis of the turn at ``index``)."""
+    return any(m.role == "assistant" and not m.tool_calls for m in messages[index + 1 :])
+
+
+class GptOssChat(ChatFormat):
+    """gpt-oss's chat template (Harmony). Options: ``reasoning_effort`` (``"medium"``),
+    ``model_identity``, ``builtin_tools`` (``["browser", "python"]``), and ``strftime_now``
+    to pin the date (see :meth:`~tooletta.chat.Conversation.strftime_now`)."""
+
+    name = "gpt_oss"
+    models = ("openai/gpt-oss-*", "*/gpt-oss-*", "gpt-oss-*")
+    source = "openai/gpt-oss-120b chat_template.jinja (gpt-oss-20b ships the same template)"
+    turns = roles(
+        system=Turn(START + "system" + MESSAGE),
+        user=Turn(START + "user" + MESSAGE, END),
+        assistant=Turn(_ASSISTANT, RETURN),
+        tool=Turn(START + "functions.", END),
+    )
+    end_of_turn = RETURN
+    end_tokens = (CALL, END)
+    special_tokens = (START, MESSAGE, CHANNEL, END, CALL, RETURN)
+    reasoning = Reasoning(_ANALYSIS, END + _ASSISTANT, strip="")
+    system_roles = frozenset({"system", "developer"})
+    keeps_ids = False
+    options = defaults(
+        reasoning_effort="medium", model_identity=DEFAULT_IDENTITY, builtin_tools=None
+    )
+
+    # -- the opening system and developer messages -------------------------------------------
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The system message (identity, dates, reasoning effort, built-in tools, channels),
+        then the developer message (instructions and tools) when there is either."""
+        identity = ctx.options.get("model_identity")
+        identity = DEFAULT_IDENTITY if identity is None else str(identity)
+        text = (
+            f"{_checked(identity, 'model identity')}\nKnowledge cutoff: 2024-06\n"
+            f"Current date: {ctx.strftime_now('%Y-%m-%d')}\n\n"
+            f"Reasoning: {ctx.options.get('reasoning_effort', 'medium')}\n\n"
+        )
+        builtin = ctx.options.get("builtin_tools")
+        if builtin:
+            names = list(builtin)
+            text += "# Tools\n\n"
+            text += BROWSER_TOOL if "browser" in names else ""
+            text += PYTHON_TOOL if "python" in names else ""
+        text += _CHANNELS + (_CALLS_RULE if ctx.tools else "") + END
+        if not system and not ctx.tools:
+            return text
+        text += _DEVELOPER
+        if system:
+            text += _INSTRUCTIONS + _checked(system, "system message") + "\n\n"
+        if ctx.tools:
+            text += "# Tools\n\n" + namespace(ctx.tools)
+        return text + END
+
+    def parse_system(self, body: str) -> str | None:
+        """The instructions of the developer message (``None`` when there are none)."""
+        _, found, developer = body.partition(END + _DEVELOPER)
+        if not found or not developer.startswith(_INSTRUCTIONS):
+            return None
+        developer = developer[len(_INSTRUCTIONS) :].removesuffix(END)
+        if developer.endswith(_NAMESPACE_END):
+            cut = developer.rfind(_FUNCTIONS)
+            if cut >= 0:
+                return developer[:cut]
+        return developer.removesuffix("\n\n")
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """The user's content; a system or developer message after the first is refused
+        (the template drops it)."""
+        message = ctx.messages[index]
+        if message.role != "user":
+            raise RenderError(
+                f"gpt_oss: a {message.role} message can only be the first message (the "
+                "template drops later ones)"
+            )
+        return _checked(text_of(message.content), "user message")
+
+    # -- tool results ---------------------------------------------------------------------
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """``NAME to=assistant<|channel|>commentary<|message|>`` and the content through
+        ``tojson`` (``NAME`` after the header's ``functions.``)."""
+        content = ctx.messages[index].content
+        try:
+            body = json.dumps(
+                content if isinstance(content, list) else text_of(content), ensure_ascii=False
+            )
+        except (TypeError, ValueError) as exc:
+            raise RenderError(f"gpt_oss: tool result is not JSON: {exc}") from None
+        return (
+            _checked(self._answered(index, ctx.messages), "tool name")
+            + _RESULT_HEAD
+            + (_checked(body, "tool result"))
+        )
+
+    def _answered(self, index: int, messages: Sequence[Message]) -> str:
+        """The name of the call the result at ``index`` answers: by ``tool_call_id``, else by
+        order after the last turn with calls, else the result's own name, else that turn's
+        first call (the template's choice)."""
+        result = messages[index]
+        turn = next((i for i in range(index - 1, -1, -1) if messages[i].role == "assistant"), None)
+        calls: list[ToolCall] = list(messages[turn].tool_calls) if turn is not None else []
+        if turn is None or not calls:
+            if result.name:
+                return result.name
+            raise RenderError(
+                "gpt_oss: a tool result must follow an assistant message with tool calls"
+            )
+        for call in calls:
+            if result.tool_call_id is not None and call.id == result.tool_call_id:
+                return call.name
+        order = sum(1 for m in messages[turn + 1 : index] if m.role == "tool")
+        if order < len(calls):
+            return calls[order].name
+        return result.name or calls[0].name
+
+    def parse_result(self, body: str) -> str:
+        """The content: the JSON string after the header (other JSON as written)."""
+        _, found, text = body.partition(MESSAGE)
+        if not found:
+            return body
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            return text
+        return value if isinstance(value, str) else text
+
+    # -- assistant turns ------------------------------------------------------------------
+
+    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
+        """A turn with calls keeps its analysis until an answer follows it; an answer keeps
+        its reasoning only as the last message (and without a generation prompt: see
+        :meth:`assistant_text`)."""
+        if messages[index].tool_calls:
+            return not _has_answer_after(index, messages)
+        return index == len(messages) - 1
+
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """The turn's Harmony messages; an answer followed by a generation prompt is history
+        (its reasoning dropped)."""
+        messages = ctx.messages
+        kept = self.keeps_reasoning(index, messages)
+        last = index == len(messages) - 1
+        if not messages[index].tool_calls and ctx.add_generation_prompt:
+            kept = False
+        return self.turn_body(messages[index], kept, last, ctx)
+
+    def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
+        """The Harmony messages of a turn, joined by ``<|start|>assistant``, without the
+        turn's end token: the analysis when kept, a ``commentary`` preamble (content beside
+        calls and reasoning), the calls, or the ``final`` answer."""
+        reasoning = _checked(message.reasoning, "reasoning")
+        content = _checked(text_of(message.content), "content")
+        parts = []
+        if message.tool_calls:
+            analysis = reasoning or content
+            if analysis and kept:
+                parts.append(_ANALYSIS + analysis + END)
+            if reasoning and content:
+                parts.append(_PREAMBLE + content + END)
+            calls = self.calls_text(ctx.dialect, message.tool_calls, "")
+            parts.append(calls.removesuffix(CALL))
+        else:
+            if reasoning and kept:
+                parts.append(_ANALYSIS + reasoning + END)
+            parts.append(_FINAL + content)
+        return _ASSISTANT.join(parts)
+
+    def end_token(self, index: int, ctx: Conversation) -> str:
+        """``<|call|>`` after calls, ``<|return|>`` after the last answer, ``<|end|>`` after
+        an answer in history (or before a generation prompt)."""
+        if ctx.messages[index].tool_calls:
+            return CALL
+        if index == len(ctx.messages) - 1 and not ctx.add_generation_prompt:
+            return RETURN
+        return END
+
+    def find_end(self, text: str, pos: int) -> tuple[int, str]:
+        """The end token after which no Harmony message of the same turn follows: a
+        ``<|return|>``, the end of a ``final`` message, or an end token not followed by
+        ``<|start|>assistant`` and a channel or recipient."""
+        start = pos
+        while True:
+            found = [(text.find(t, pos), t) for t in (END, CALL, RETURN)]
+            hits = [f for f in found if f[0] >= 0]
+            if not hits:
+                return -1, ""
+            at, token = min(hits)
+            after = at + len(token)
+            if token == RETURN or text.startswith(_FINAL, start):
+                return at, token
+            nxt = after + len(_ASSISTANT)
+            if not text.startswith(_ASSISTANT, after) or not (
+                text.startswith(CHANNEL, nxt) or text.startswith(" to=", nxt)
+            ):
+                return at, token
+            start = pos = nxt
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """What the text carries: no ids, bodies without surrounding whitespace, the analysis
+        of a turn with calls as its reasoning (its content when it has no reasoning: the
+        template's convention) only while kept, an answer's reasoning only in the last
+        message, and no empty system message."""
+        out = super().expressible(messages)
+        for index, m in enumerate(messages):
+            if m.role != "assistant":
+                continue
+            kept = self.keeps_reasoning(index, messages)
+            reasoning, content = m.reasoning, text_of(m.content)
+            if m.tool_calls and not reasoning:
+                reasoning, content = content, ""
+            out[index] = Message(
+                role="assistant",
+                content=content.strip(_SPACE),
+                tool_calls=out[index].tool_calls,
+                reasoning=reasoning.strip(_SPACE) if kept else "",
+            )
+        if out and out[0].role in self.system_roles:
+            first = out.pop(0)
+            if first.content:
+                out.insert(0, Message(role="system", content=first.content))
+        return out

@@ -1,0 +1,133 @@
+"""The conversation format of FireFunction v2 (``fireworks-ai/llama-3-firefunction-v2``).
+
+Pinned from the model's chat template (vendored for the tests from llama.cpp's
+``models/templates/fireworks-ai-llama-3-firefunction-v2.jinja``): Llama 3 turns
+(``<|start_header_id|>ROLE<|end_header_id|>\\n\\n`` ... ``<|eot_id|>``, ``tool`` results
+included), every text trimmed; a system turn always, with the system message (or the default
+"You are a helpful assistant with access to functions."), the template's fixed function-calling
+instructions, the ``functions`` text and ``Today is DATETIME.``; calls after the content as
+``" functools[" + calls + "]"``; and the assistant header written at the end of every
+conversation (the template ignores ``add_generation_prompt``).
+
+The template takes the tool declarations as a ready-made string (``functions``) and the date
+as ``datetime``, not from ``tools``: both are options here, and by default they are what
+llama.cpp passes (``tools`` through ``json.dumps(indent=2)``, empty without tools, and
+``strftime_now("%b %d %Y %H:%M:%S GMT")``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from tooletta import Message, RenderError, ToolCall
+from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, text_of
+
+__all__ = ["FIREFUNCTION_INSTRUCTIONS", "FireFunctionV2Chat"]
+
+_EOT = "<|eot_id|>"
+_DEFAULT_SYSTEM = "You are a helpful assistant with access to functions."
+FIREFUNCTION_INSTRUCTIONS = (
+    "In addition to plain text responses, you can chose to call one or more of the provided "
+    "functions.\n\nUse the following rule to decide when to call a function:\n"
+    "  * if the response can be generated from your internal knowledge (e.g., as in the case of "
+    'queries like "What is the capital of Poland?"), do so\n'
+    "  * if you need external information that can be obtained by calling one or more of the "
+    "provided functions, generate a function calls\n\nIf you decide to call functions:\n"
+    "  * prefix function calls with functools marker (no closing marker required)\n"
+    "  * all function calls should be generated in a single JSON list formatted as "
+    'functools[{"name": [function name], "arguments": [function arguments as JSON]}, ...]\n'
+    "  * follow the provided JSON schema. Do not hallucinate arguments or values. Do to blindly "
+    "copy values from the provided samples\n"
+    "  * respect the argument type formatting. E.g., if the type if number and format is float, "
+    "write value 7 as 7.0\n"
+    "  * make sure you pick the right functions that match the user intent\n\n"
+    "Available functions as JSON spec:"
+)
+"""FireFunction v2's function-calling instructions in the system turn (template text)."""
+
+
+def _header(role: str) -> str:
+    return f"<|start_header_id|>{role}<|end_header_id|>\n\n"
+
+
+class FireFunctionV2Chat(ChatFormat):
+    """FireFunction v2's chat template. Options: ``functions`` (the tool declarations as the
+    template writes them; default: ``tools`` as ``json.dumps(indent=2)``), ``datetime``
+    (default: ``strftime_now("%b %d %Y %H:%M:%S GMT")``)."""
+
+    name = "firefunction_v2"
+    models = ("fireworks-ai/llama-3-firefunction-v2*",)
+    source = "fireworks-ai/llama-3-firefunction-v2 tokenizer_config.json chat_template"
+    bos = "<|begin_of_text|>"
+    turns = roles(
+        system=Turn(_header("system"), _EOT),
+        user=Turn(_header("user"), _EOT),
+        assistant=Turn(_header("assistant"), _EOT),
+        tool=Turn(_header("tool"), _EOT),
+    )
+    end_of_turn = _EOT
+    special_tokens = ("<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", _EOT)
+    keeps_ids = False
+    options = defaults(functions=None, datetime=None)
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The (trimmed) system message or the default one, the instructions, the
+        ``functions`` text and the date."""
+        functions = ctx.options.get("functions")
+        if functions is None:
+            try:
+                functions = json.dumps(list(ctx.tools), ensure_ascii=False, indent=2)
+            except (TypeError, ValueError) as exc:
+                raise RenderError(f"tool definitions are not JSON: {exc}") from None
+            functions = functions if ctx.tools else ""
+        when = ctx.options.get("datetime")
+        if when is None:
+            when = ctx.strftime_now("%b %d %Y %H:%M:%S GMT")
+        head = system.strip() if system is not None else _DEFAULT_SYSTEM
+        return f"{head}\n{FIREFUNCTION_INSTRUCTIONS}\n{functions}\nToday is {when}."
+
+    def parse_system(self, body: str) -> str | None:
+        """The system message (``None`` for the default one)."""
+        cut = body.rfind("\n" + FIREFUNCTION_INSTRUCTIONS + "\n")
+        if cut < 0:
+            return body
+        head = body[:cut]
+        return None if head == _DEFAULT_SYSTEM else head
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """The trimmed content."""
+        return text_of(ctx.messages[index].content).strip()
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """The trimmed content."""
+        return text_of(ctx.messages[index].content).strip()
+
+    def content_text(self, content: str, after_reasoning: bool) -> str:
+        """The trimmed content."""
+        return content.strip()
+
+    def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
+        """The content, then ``" functools[...]"`` (the space is written even without
+        content)."""
+        if not calls:
+            return content
+        return content + " " + str(dialect.render(list(calls)))
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """The assistant header."""
+        return self.turns["assistant"].header
+
+    def after_conversation(self, ctx: Conversation) -> str:
+        """The assistant header, written after every conversation."""
+        return self.turns["assistant"].header
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """What the text carries: trimmed texts, no ids, no reasoning."""
+        return [
+            msgspec.structs.replace(m, content=text_of(m.content).strip())
+            for m in super().expressible(messages)
+        ]
