@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -173,34 +174,47 @@ def test_datasets_map_recipe(tokenizer_file: str) -> None:
         assert ids == _expected(row, tokenizer_file)[0]
 
 
+_RAY_RECIPE = """
+import json, sys
+import ray
+from tooletta.training import TokenizeRows
+
+source, tokenizer, model = sys.argv[1:4]
+ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+try:
+    ds = ray.data.read_json(source).map_batches(TokenizeRows(tokenizer, model=model), batch_size=8)
+    rows = ds.take_all()
+finally:
+    ray.shutdown()
+print(json.dumps([[list(map(int, r["input_ids"])), str(r["error"])] for r in rows]))
+"""
+
+
 @pytest.mark.slow
-def test_ray_data_recipe(
-    tokenizer_file: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_ray_data_recipe(tokenizer_file: str, tmp_path: Path) -> None:
     """The documented recipe on a local Ray cluster started by the test:
-    ray.data.read_json(...).map_batches(TokenizeRows(...)).
+    ``ray.data.read_json(...).map_batches(TokenizeRows(...))``, in its own process (Ray keeps
+    state and handlers in the process that starts it).
 
     Under ``uv run`` (as here and in CI) Ray would start its workers with ``uv run`` in a copy
-    of the working directory, outside this environment: its uv hook is turned off, so the
-    workers run this interpreter."""
-    monkeypatch.setenv("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
-    ray = pytest.importorskip("ray")
-    from ray._private import ray_constants
-
-    monkeypatch.setattr(ray_constants, "RAY_ENABLE_UV_RUN_RUNTIME_ENV", False)
+    of the working directory, outside this environment: ``RAY_ENABLE_UV_RUN_RUNTIME_ENV=0``
+    turns that hook off, so the workers run this interpreter."""
+    pytest.importorskip("ray")
     rows = [_row(i) for i in range(40)]
     source = tmp_path / "rows.jsonl"
     source.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
-        ds = ray.data.read_json(str(source)).map_batches(
-            TokenizeRows(tokenizer_file, model=MODEL), batch_size=8
-        )
-        got = sorted(ds.take_all(), key=lambda r: len(r["input_ids"]))
-    finally:
-        ray.shutdown()
-    assert all(r["error"] == "" for r in got)
-    want = sorted(
-        (_expected(r, tokenizer_file)[0] for r in rows), key=len
-    )  # order-free: Ray may reorder blocks
-    assert sorted(list(map(list, (r["input_ids"] for r in got)))) == sorted(want)
+    script = tmp_path / "recipe.py"
+    script.write_text(_RAY_RECIPE, encoding="utf-8")
+    env = {**os.environ, "RAY_ENABLE_UV_RUN_RUNTIME_ENV": "0"}
+    proc = subprocess.run(
+        [sys.executable, str(script), str(source), tokenizer_file, MODEL],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert all(error == "" for _, error in got)
+    want = [_expected(r, tokenizer_file)[0] for r in rows]
+    assert sorted(ids for ids, _ in got) == sorted(want)  # Ray may reorder blocks
