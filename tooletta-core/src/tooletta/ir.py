@@ -46,17 +46,24 @@ class ToolCall(msgspec.Struct, frozen=True, omit_defaults=True):
     def to_openai(self) -> dict[str, Any]:
         """Return the OpenAI Chat Completions ``tool_calls`` item for this call.
 
-        ``arguments`` becomes a JSON string (non-ASCII kept as is); ``id`` is included when set.
+        ``arguments`` becomes a JSON string (non-ASCII kept as is). OpenAI requires an ``id``:
+        a call without one (most model formats carry none) gets ``call_`` + 24 alphanumerics
+        derived from its name and arguments, so the item is always valid and the same call
+        always gets the same id. Two equal calls in one message get equal ids this way: write
+        whole messages with :func:`tooletta.interop.messages_to_openai`, whose ids count the
+        calls' positions.
         """
-        out: dict[str, Any] = {}
-        if self.id is not None:
-            out["id"] = self.id
-        out["type"] = "function"
-        out["function"] = {
-            "name": self.name,
-            "arguments": json.dumps(self.arguments, ensure_ascii=False),
+        arguments = json.dumps(self.arguments, ensure_ascii=False)
+        call_id = self.id
+        if call_id is None:
+            from .toolkit.ids import stable_token  # here: the toolkit imports the engine
+
+            call_id = "call_" + stable_token(f"{self.name}:{arguments}", 24)
+        return {
+            "id": call_id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": arguments},
         }
-        return out
 
     @classmethod
     def from_openai(cls, obj: Any) -> ToolCall:

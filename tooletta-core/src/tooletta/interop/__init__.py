@@ -13,11 +13,20 @@ tinker-cookbook ``ToolCall`` dicts; :func:`read_tool_call` reads any of them.
 (:class:`IdMapper`: ``openai``, ``mistral``, ``anthropic``, ``kimi``, ``keep``) so tool
 results keep following their calls. Tool definitions: :func:`read_tools` and ``to_*_tools``.
 
-**Streams and datasets**: :class:`ChunkWriter` / :func:`updates_to_chunks` turn stream
-updates into OpenAI ``chat.completion.chunk`` dicts; :func:`assemble_chunks` adds chunks up
-exactly as the OpenAI SDK does; :func:`assemble_anthropic_events` does the same for an
-Anthropic event stream (``input_json_delta``). :func:`convert_rows` renders or parses the
-assistant messages of dataset rows in bulk.
+**Reasoning** (:mod:`~tooletta.interop.reasoning`): every reader fills
+:attr:`Message.reasoning <tooletta.Message>` (``reasoning_content``, Anthropic ``thinking``
+blocks, Responses ``reasoning`` items, tinker ``thinking`` parts) and keeps what a provider
+needs back verbatim (signatures, ``redacted_thinking``, encrypted items) in ``extra``; every
+writer puts it where its target has a place, under a policy (``keep``, ``native``, ``drop``).
+
+**Streams and datasets**: a :func:`tooletta.stream` parser's updates become OpenAI
+``chat.completion.chunk`` dicts (:class:`ChunkWriter`, :func:`updates_to_chunks`), Anthropic
+events (:class:`AnthropicEventWriter`, :func:`updates_to_anthropic_events`) or Responses
+events (:class:`ResponsesEventWriter`, :func:`updates_to_responses_events`); the assemblers
+add each stream up as its SDK does (:func:`assemble_chunks`,
+:func:`assemble_anthropic_events`, :func:`assemble_responses_events`), from dicts or SDK
+objects. :func:`convert_rows` renders or parses the assistant messages of dataset rows in
+bulk.
 
 **Hugging Face response parsing** (:mod:`tooletta.interop.hf`): ``parse_response`` in
 transformers' message shape, and transformers' ``response_template`` both ways (a model's
@@ -39,6 +48,7 @@ template read into a tooletta dialect; a template written for a tooletta dialect
 
 from __future__ import annotations
 
+from .anthropic_events import AnthropicEventWriter, updates_to_anthropic_events
 from .anthropic_stream import AnthropicStreamAssembler, assemble_anthropic_events
 from .calls import (
     from_anthropic_tool_use,
@@ -63,10 +73,13 @@ from .convert import (
     messages_to_tinker,
 )
 from .datasets import convert_rows
-from .ids import ID_POLICIES, IdMapper, IdPolicy, map_ids
+from .ids import ID_POLICIES, IdMapper, IdPolicy, ensure_ids, map_ids
 from .message import Message, pair_results
 from .openai_stream import ChunkWriter, accumulate_delta, assemble_chunks, updates_to_chunks
 from .read import read_messages
+from .reasoning import REASONING_POLICIES, ReasoningPolicy
+from .responses_events import ResponsesEventWriter, updates_to_responses_events
+from .responses_stream import ResponsesStreamAssembler, assemble_responses_events
 from .tools import (
     ToolSpec,
     read_tools,
@@ -78,16 +91,23 @@ from .tools import (
 
 __all__ = [
     "ID_POLICIES",
+    "REASONING_POLICIES",
+    "AnthropicEventWriter",
     "AnthropicStreamAssembler",
     "ChunkWriter",
     "IdMapper",
     "IdPolicy",
     "Message",
+    "ReasoningPolicy",
+    "ResponsesEventWriter",
+    "ResponsesStreamAssembler",
     "ToolSpec",
     "accumulate_delta",
     "assemble_anthropic_events",
     "assemble_chunks",
+    "assemble_responses_events",
     "convert_rows",
+    "ensure_ids",
     "from_anthropic_tool_use",
     "from_hf_tool_call",
     "from_openai_function_call",
@@ -114,5 +134,7 @@ __all__ = [
     "to_responses_tools",
     "to_tinker_tool_call",
     "to_tinker_tools",
+    "updates_to_anthropic_events",
     "updates_to_chunks",
+    "updates_to_responses_events",
 ]

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["as_dict", "dumps_arguments", "stable_token"]
+from ..toolkit.ids import stable_token
 
-_ALNUM = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+__all__ = ["as_dict", "dumps_arguments", "stable_token", "without_none"]
 
 
 def as_dict(obj: Any, what: str = "object") -> dict[str, Any]:
@@ -34,12 +33,12 @@ def dumps_arguments(arguments: Mapping[str, Any]) -> str:
     return json.dumps(arguments, ensure_ascii=False)
 
 
-def stable_token(seed: str, length: int) -> str:
-    """``length`` characters of ``[0-9A-Za-z]`` derived from ``seed`` by SHA-256 (stable)."""
-    out: list[str] = []
-    counter = 0
-    while len(out) < length:
-        digest = hashlib.sha256(f"{counter}:{seed}".encode()).digest()
-        out.extend(_ALNUM[b % 62] for b in digest)
-        counter += 1
-    return "".join(out[:length])
+def without_none(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` without the keys whose value is ``None``.
+
+    An SDK object's ``model_dump()`` writes ``None`` for every field the API did not send;
+    readers treat such keys as absent, so an object and its dump read the same as the wire.
+    """
+    if all(v is not None for v in data.values()):
+        return data
+    return {k: v for k, v in data.items() if v is not None}

@@ -14,9 +14,12 @@ import msgspec
 
 from ..engine.jsonread import decode_bounded
 from ..engine.reader import BlockError
-from ._util import as_dict
+from ._util import as_dict, without_none
 
 __all__ = ["AnthropicStreamAssembler", "assemble_anthropic_events"]
+
+_ALWAYS_SET = frozenset({"stop_reason", "stop_sequence", "stop_details"})
+"""``message_delta`` fields set even to ``None`` (as the SDK does); others only when given."""
 
 
 class AnthropicStreamAssembler:
@@ -26,7 +29,9 @@ class AnthropicStreamAssembler:
     ``content_block_delta`` (``text_delta``, ``input_json_delta``, ``thinking_delta``,
     ``signature_delta``, ``citations_delta``), ``content_block_stop``, ``message_delta``,
     ``message_stop`` and ``ping``. An ``error`` event, or a tool input that is not a JSON
-    object when its block stops, raises ``ValueError``.
+    object when its block stops, raises ``ValueError``. As in the SDK, a ``message_delta``'s
+    usage updates the totals only with the counts it gives, so SDK objects (whose dumps hold
+    ``None`` for every count not sent) assemble like the wire's JSON.
     """
 
     def __init__(self) -> None:
@@ -34,9 +39,14 @@ class AnthropicStreamAssembler:
         self._json: dict[int, list[str]] = {}
 
     def feed(self, event: Any) -> None:
-        """Apply one event."""
+        """Apply one event (a malformed one raises ``ValueError``)."""
         ev = as_dict(event, "stream event")
-        kind = ev.get("type")
+        try:
+            self._apply(ev, ev.get("type"))
+        except (KeyError, IndexError, TypeError, AttributeError) as exc:
+            raise ValueError(f"malformed {ev.get('type')!r} event: {exc!r}") from None
+
+    def _apply(self, ev: dict[str, Any], kind: Any) -> None:
         if kind == "message_start":
             self.message = copy.deepcopy(as_dict(ev["message"], "message"))
             self.message.setdefault("content", [])
@@ -48,19 +58,27 @@ class AnthropicStreamAssembler:
             self._stop(ev["index"])
         elif kind == "message_delta":
             delta = as_dict(ev.get("delta") or {}, "delta")
-            self.message.update(delta)
+            for key, value in delta.items():
+                if value is not None or key in _ALWAYS_SET:
+                    self.message[key] = value
             if ev.get("usage") is not None:
-                usage = self.message.setdefault("usage", {})
-                usage.update(as_dict(ev["usage"], "usage"))
+                usage = self.message.get("usage")
+                if not isinstance(usage, dict):
+                    usage = self.message["usage"] = {}
+                # totals so far: a None (an SDK dump's unset field) keeps message_start's value
+                usage.update(without_none(as_dict(ev["usage"], "usage")))
         elif kind == "error":
             raise ValueError(f"stream error: {ev.get('error')}")
         # message_stop and ping carry nothing to keep
 
     def _start(self, index: int, block: dict[str, Any]) -> None:
         blocks = self.message["content"]
-        while len(blocks) <= index:
-            blocks.append(None)
-        blocks[index] = block
+        if not isinstance(index, int) or not 0 <= index <= len(blocks):
+            raise ValueError(f"content block {index!r} starts out of order")
+        if index == len(blocks):
+            blocks.append(block)
+        else:
+            blocks[index] = block
         if block.get("type") in ("tool_use", "server_tool_use"):
             self._json[index] = []
 

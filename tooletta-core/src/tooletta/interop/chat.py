@@ -4,6 +4,12 @@ The three share one shape (``role``, ``content``, ``tool_calls``, ``tool_call_id
 and differ in details: OpenAI writes arguments as a JSON string and requires ids; transformers
 and TRL want arguments as a dict and name their tool results; tinker writes its ``ToolCall``
 dicts and advises both ``name`` and ``tool_call_id`` on results.
+
+Reasoning (:mod:`~tooletta.interop.reasoning`): read from ``reasoning_content`` or
+``reasoning`` (or tinker's ``thinking`` content parts, or LiteLLM's ``thinking_blocks``);
+written as ``reasoning_content`` for OpenAI and Hugging Face (the field vLLM, DeepSeek and
+LiteLLM return and chat templates read; the OpenAI API itself has no reasoning field), and as a
+leading ``thinking`` part for tinker.
 """
 
 from __future__ import annotations
@@ -21,18 +27,23 @@ from .calls import (
     to_openai_tool_call,
     to_tinker_tool_call,
 )
-from .ids import IdMapper, IdPolicy
+from .ids import IdMapper, IdPolicy, ensure_ids
 from .message import Message, pair_results
+from .reasoning import RESPONSES_ONLY, THINKING_BLOCKS, ReasoningPolicy, check_policy, join_texts
 
 __all__ = ["read_chat_message", "write_chat"]
 
-_KNOWN = frozenset({"role", "content", "tool_calls", "tool_call_id", "name", "function_call"})
+_KNOWN = frozenset(
+    {"role", "content", "tool_calls", "tool_call_id", "name", "function_call", "reasoning_content"}
+)
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 
 
 def read_chat_message(obj: Any) -> Message:
     """Read one chat-style message (OpenAI, legacy ``function_call``, HF/TRL, tinker).
 
+    Reasoning comes from ``reasoning_content``, else a text ``reasoning``, else tinker's
+    ``thinking`` content parts, else LiteLLM's ``thinking_blocks`` (which stay in ``extra``).
     Other keys whose value is not ``None`` are kept in :attr:`Message.extra`. Raises
     ``ValueError`` for an unknown role or a malformed tool call.
     """
@@ -40,10 +51,24 @@ def read_chat_message(obj: Any) -> Message:
     role = data.get("role")
     if role not in _ROLES:
         raise ValueError(f"unknown message role {role!r}")
-    extra = {k: v for k, v in data.items() if k not in _KNOWN and v is not None}
+    extra = {
+        k: v
+        for k, v in data.items()
+        if k not in _KNOWN and v is not None and not (k == "reasoning" and isinstance(v, str))
+    }
     content = data.get("content")
     if content is not None and not isinstance(content, (str, list)):
         raise ValueError(f"message content must be text or a list, not {type(content).__name__}")
+    reasoning = _reasoning_of(data)
+    if isinstance(content, list) and any(_is_thinking_part(p) for p in content):
+        reasoning = reasoning or join_texts(
+            p.get("thinking") for p in content if _is_thinking_part(p)
+        )
+        content = _without_thinking(content)
+    if not reasoning and isinstance(extra.get(THINKING_BLOCKS), list):
+        reasoning = join_texts(
+            b.get("thinking") for b in extra[THINKING_BLOCKS] if isinstance(b, dict)
+        )
     name = data.get("name") if isinstance(data.get("name"), str) else None
     if role == "function":  # legacy result: no id, the function's name
         return Message(role="tool", content=content, name=name, extra=extra)
@@ -63,7 +88,32 @@ def read_chat_message(obj: Any) -> Message:
         tool_call_id=call_id if isinstance(call_id, str) else None,
         name=name,
         extra=extra,
+        reasoning=reasoning,
     )
+
+
+def _reasoning_of(data: dict[str, Any]) -> str:
+    for key in ("reasoning_content", "reasoning"):
+        value = data.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def _is_thinking_part(part: Any) -> bool:
+    """tinker's ``{"type": "thinking", "thinking"}`` part (no Anthropic signature)."""
+    return isinstance(part, dict) and part.get("type") == "thinking" and "signature" not in part
+
+
+def _without_thinking(content: list[Any]) -> str | list[Any] | None:
+    rest = [p for p in content if not _is_thinking_part(p)]
+    if not rest:
+        return None
+    if len(rest) == 1 and isinstance(rest[0], dict) and set(rest[0]) == {"type", "text"}:
+        text = rest[0]["text"]
+        if rest[0]["type"] == "text" and isinstance(text, str):
+            return text
+    return rest
 
 
 def write_chat(
@@ -72,15 +122,22 @@ def write_chat(
     style: str,
     ids: IdPolicy | IdMapper,
     legacy: bool = False,
+    reasoning: ReasoningPolicy = "keep",
 ) -> list[dict[str, Any]]:
     """Write messages in one chat style: ``"openai"``, ``"hf"`` or ``"tinker"``.
 
     ``legacy=True`` (OpenAI only) writes the deprecated ``function_call`` (one call per
     message) and ``role: "function"`` results instead of ``tool_calls``. Chat shapes have no
-    error flag: Anthropic's ``is_error`` is not written.
+    error flag: Anthropic's ``is_error`` is not written. OpenAI calls always get ids (missing
+    ones are derived, :func:`~tooletta.interop.ensure_ids`), so every message is valid.
+    ``reasoning="drop"`` leaves reasoning (and ``thinking_blocks``) out; ``"keep"`` and
+    ``"native"`` write it.
     """
+    check_policy(reasoning)
     mapper = ids if isinstance(ids, IdMapper) else IdMapper(ids)
     mapped = mapper(messages)
+    if style == "openai" and not legacy:
+        mapped = ensure_ids(mapped, "call_")
     pairs = pair_results(mapped)
     write_call: Callable[[ToolCall], dict[str, Any]] = {
         "openai": to_openai_tool_call,
@@ -93,8 +150,14 @@ def write_chat(
         if mi in pairs:
             ai, ci = pairs[mi]
             answered = mapped[ai].tool_calls[ci]
-        out.append(_write_one(msg, style, write_call, answered, legacy))
+        written = _write_one(msg, style, write_call, answered, legacy, reasoning != "drop")
+        out.append(written)
     return out
+
+
+def _extra(msg: Message, with_reasoning: bool) -> dict[str, Any]:
+    skip = RESPONSES_ONLY if with_reasoning else RESPONSES_ONLY | {THINKING_BLOCKS}
+    return {k: v for k, v in msg.extra.items() if k not in skip}
 
 
 def _write_one(
@@ -103,15 +166,25 @@ def _write_one(
     write_call: Callable[[ToolCall], dict[str, Any]],
     answered: ToolCall | None,
     legacy: bool,
+    with_reasoning: bool,
 ) -> dict[str, Any]:
     content: Any = msg.content
     if style == "tinker" and content is None:
         content = ""  # tinker's Message requires content
     if msg.role == "tool":
         return _write_result(msg, style, content, answered, legacy)
+    thinking = msg.reasoning if with_reasoning else ""
+    if style == "tinker" and thinking:
+        parts = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        content = [
+            {"type": "thinking", "thinking": thinking},
+            *(p for p in parts if p != {"type": "text", "text": ""}),
+        ]
     out: dict[str, Any] = {"role": msg.role}
     if content is not None or style == "openai":
         out["content"] = content
+    if thinking and style != "tinker":
+        out["reasoning_content"] = thinking
     if msg.name is not None:
         out["name"] = msg.name
     if msg.tool_calls:
@@ -121,7 +194,7 @@ def _write_one(
             out["function_call"] = to_openai_function_call(msg.tool_calls[0])
         else:
             out["tool_calls"] = [write_call(c) for c in msg.tool_calls]
-    out.update(msg.extra)
+    out.update(_extra(msg, with_reasoning))
     return out
 
 
@@ -145,5 +218,5 @@ def _write_result(
             out["name"] = name
         if msg.tool_call_id is not None:
             out["tool_call_id"] = msg.tool_call_id
-    out.update(msg.extra)
+    out.update(_extra(msg, True))
     return out

@@ -15,7 +15,9 @@ deterministically and gives each tool result the id its call got (ECOSYSTEM.md Â
 ==============  ==========================================================================
 
 Missing ids are derived from the call's position in the conversation, its name and its
-arguments, so the same conversation always maps to the same ids.
+arguments, so the same conversation always maps to the same ids. Writers for targets that
+require ids (OpenAI Chat, Responses, Anthropic) fill the ids ``keep`` (or ``kimi``'s unmatched
+results) leave missing with :func:`ensure_ids`, so their output is always valid.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from ..toolkit.ids import mistral_id, sanitize_id
 from ._util import dumps_arguments, stable_token
 from .message import Message, pair_results
 
-__all__ = ["ID_POLICIES", "IdMapper", "IdPolicy", "map_ids"]
+__all__ = ["ID_POLICIES", "IdMapper", "IdPolicy", "ensure_ids", "map_ids"]
 
 IdPolicy = Literal["keep", "openai", "mistral", "anthropic", "kimi"]
 """The id policy names."""
@@ -130,3 +132,34 @@ def map_ids(
 ) -> list[Message]:
     """Shorthand for ``IdMapper(policy, kimi_scope=...)(messages)``."""
     return IdMapper(policy, kimi_scope=kimi_scope)(messages)
+
+
+def ensure_ids(messages: Sequence[Message], prefix: str) -> list[Message]:
+    """The conversation with every missing call id filled, and results following their calls.
+
+    A call without an id gets ``prefix`` + 24 alphanumerics derived from its position in the
+    conversation, its name and its arguments (exactly the id the ``openai`` policy derives
+    when ``prefix`` is ``"call_"``); a tool result without ``tool_call_id`` that answers such a
+    call (:func:`~tooletta.interop.pair_results`) gets the same id. Ids already set are kept.
+    """
+    if all(c.id is not None for m in messages for c in m.tool_calls):
+        return list(messages)
+    out = list(messages)
+    new_ids: dict[tuple[int, int], str] = {}
+    position = 0
+    for mi, msg in enumerate(messages):
+        if msg.role != "assistant" or not msg.tool_calls:
+            continue
+        calls = []
+        for ci, call in enumerate(msg.tool_calls):
+            if call.id is None:
+                seed = f"{position}:{call.name}:{dumps_arguments(call.arguments)}"
+                new = new_ids[mi, ci] = prefix + stable_token(seed, 24)
+                call = msgspec.structs.replace(call, id=new)
+            calls.append(call)
+            position += 1
+        out[mi] = msgspec.structs.replace(msg, tool_calls=calls)
+    for ri, pair in pair_results(messages).items():
+        if out[ri].tool_call_id is None and pair in new_ids:
+            out[ri] = msgspec.structs.replace(out[ri], tool_call_id=new_ids[pair])
+    return out

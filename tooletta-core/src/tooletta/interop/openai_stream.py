@@ -154,7 +154,10 @@ def accumulate_delta(acc: dict[str, Any], delta: dict[str, Any]) -> dict[str, An
     """Merge one delta into ``acc`` in place, exactly as the OpenAI SDK does
     (``openai/lib/streaming/_deltas.py``): strings and numbers add up, dicts merge, list
     entries merge by their ``index`` (used as the list position), and only ``index`` and
-    ``type`` are overwritten. Returns ``acc``.
+    ``type`` are overwritten. Returns ``acc``. One difference: a ``None`` never replaces a
+    value. The SDK feeds this function ``to_dict(exclude_unset=True)`` dumps, where ``None``
+    is rare; an SDK chunk's ``model_dump()`` holds ``None`` for every field not sent, and
+    letting ``type: None`` overwrite ``"function"`` would break the assembled message.
 
     Raises ``TypeError``/``RuntimeError`` where the SDK does (a list entry that is not a
     dict, or has no ``index``).
@@ -170,6 +173,8 @@ def accumulate_delta(acc: dict[str, Any], delta: dict[str, Any]) -> dict[str, An
         if acc_value is None:
             acc[key] = delta_value
             continue
+        if delta_value is None:
+            continue  # not sent (an SDK dump's unset field): never replaces a value
         if key in ("index", "type"):
             acc[key] = delta_value
             continue

@@ -1,7 +1,7 @@
 """Building blocks for dialect plugins: schema typing, argument writers, id policies."""
 
 from .args import ArgsWriter, typed_value
-from .ids import mistral_id, sanitize_id
+from .ids import mistral_id, sanitize_id, stable_token
 from .schema import ToolSchemas, coerce_value, python_literal
 
 __all__ = [
@@ -11,5 +11,6 @@ __all__ = [
     "mistral_id",
     "python_literal",
     "sanitize_id",
+    "stable_token",
     "typed_value",
 ]
