@@ -19,6 +19,7 @@ from .errors import (
     RenderError,
     StreamStateError,
     ToolettaError,
+    ToolettaWarning,
     UnknownDialectError,
 )
 from .hookspecs import hookimpl
@@ -99,6 +100,7 @@ __all__ = [
     "StreamUpdate",
     "ToolCall",
     "ToolettaError",
+    "ToolettaWarning",
     "UnknownDialectError",
     "UnparsedToolCall",
     "__version__",

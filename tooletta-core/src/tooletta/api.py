@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +14,14 @@ from .boundary import (
     checked_result,
     checked_text,
 )
-from .errors import ParseError, PluginError, RenderError, ToolettaError, UnknownDialectError
+from .errors import (
+    ParseError,
+    PluginError,
+    RenderError,
+    ToolettaError,
+    ToolettaWarning,
+    UnknownDialectError,
+)
 from .expressible import check_calls, max_depth_of
 from .ir import DialectInfo, Message, ParseResult, ToolCall
 from .plugins import get_plugin_manager, get_registry, register_module
@@ -35,6 +43,7 @@ __all__ = [
     "render",
     "render_conversation",
     "render_tool_calls",
+    "render_with_reasoning",
     "stream",
     "supports_reasoning",
 ]
@@ -137,6 +146,11 @@ def parse(
     first malformed block instead of returning it in ``unparsed``. ``prefix`` is markup the
     prompt already ended with, such as ``"<think>"`` when the chat template opened the
     reasoning: the text is read as its continuation (dialects built on the engine).
+
+    A name that means another format elsewhere warns (:class:`~tooletta.ToolettaWarning`)
+    when it finds no calls in text that carries the other format's markers: ``"openai"`` is
+    the OpenAI JSON format here, while vLLM's ``openai`` parser reads gpt-oss Harmony
+    (``"harmony"``).
     """
     if not isinstance(text, str):
         raise ParseError(f"text must be str, not {type(text).__name__}")
@@ -160,6 +174,12 @@ def parse(
     if strict and result.unparsed:
         bad = result.unparsed[0]
         raise ParseError(bad.error, dialect=entry.info.name, position=bad.offset)
+    if not result.calls and dialect != "auto":
+        from .firstparty import misnamed_hint
+
+        hint = misnamed_hint(entry.info.name, text)
+        if hint is not None:
+            warnings.warn(hint, ToolettaWarning, stacklevel=2)
     return result
 
 
@@ -400,12 +420,50 @@ def render_tool_calls(calls: Iterable[Any], dialect: str) -> str:
     return render(calls, dialect)
 
 
-def convert(text: str, source: str, target: str, *, tools: Any = None) -> str:
+def convert(
+    text: str, source: str, target: str, *, tools: Any = None, drop_reasoning: bool = False
+) -> str:
     """Parse ``text`` written in ``source`` (or ``"auto"``) and render it in ``target``,
-    keeping the content. Malformed blocks raise :class:`~tooletta.ParseError` rather than
-    disappear."""
+    keeping the content and the reasoning. Malformed blocks raise
+    :class:`~tooletta.ParseError` rather than disappear.
+
+    Reasoning goes where ``target`` has a place for it (a dialect with ``reasoning_markup``,
+    or whose ``render`` takes ``reasoning``); where it has none, it is dropped with a
+    :class:`~tooletta.ToolettaWarning`, unless ``drop_reasoning=True`` says that is meant.
+    """
     result = parse(text, source, tools=tools, strict=True)
-    return render(result.calls, target, content=result.content)
+    return render_with_reasoning(
+        result.calls,
+        target,
+        content=result.content,
+        reasoning=result.reasoning,
+        drop_reasoning=drop_reasoning,
+    )
+
+
+def render_with_reasoning(
+    calls: Iterable[Any],
+    dialect: str,
+    *,
+    content: str = "",
+    reasoning: str = "",
+    drop_reasoning: bool = False,
+) -> str:
+    """:func:`render`, with ``reasoning`` written where ``dialect`` has a place for it
+    (:func:`supports_reasoning`); otherwise reasoning is dropped with a
+    :class:`~tooletta.ToolettaWarning` (none when ``drop_reasoning``). What ``convert``,
+    the CLI and dataset conversions use, so no reasoning vanishes unreported."""
+    if reasoning and supports_reasoning(dialect):
+        return render(calls, dialect, content=content, reasoning=reasoning)
+    if reasoning and not drop_reasoning:
+        name = get_registry().get(dialect).info.name
+        warnings.warn(
+            f"{name} has no place for reasoning: {len(reasoning)} characters of it were "
+            "dropped (--drop-reasoning or drop_reasoning=True drops it without this warning)",
+            ToolettaWarning,
+            stacklevel=3,
+        )
+    return render(calls, dialect, content=content)
 
 
 def stream(dialect: str, *, tools: Any = None, prefix: str = "") -> StreamParser:

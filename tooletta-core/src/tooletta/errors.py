@@ -10,6 +10,7 @@ __all__ = [
     "RenderError",
     "StreamStateError",
     "ToolettaError",
+    "ToolettaWarning",
     "UnknownDialectError",
 ]
 
@@ -75,3 +76,9 @@ class StreamStateError(ToolettaError, ValueError):
     def __init__(self, message: str, *, dialect: str | None = None):
         self.dialect = dialect
         super().__init__(f"{dialect}: {message}" if dialect else message)
+
+
+class ToolettaWarning(UserWarning):
+    """Something tooletta did that may not be what was meant, but is no error: reasoning the
+    target format has no place for was dropped, text read in one dialect looks written in
+    another. The CLI prints these as ``warning:`` lines on stderr."""

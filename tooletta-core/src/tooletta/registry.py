@@ -131,13 +131,16 @@ class Registry:
         return entry
 
     def get(self, name: str) -> DialectEntry:
-        """The entry for a name or alias; raise :class:`UnknownDialectError` when none."""
+        """The entry for a name or alias; raise :class:`UnknownDialectError` when none (for a
+        first-party dialect that is not installed, the message says what to install)."""
         entry = self._by_key.get(name)  # already normalised: the common case
         if entry is None:
             entry = self._by_key.get(normalize_name(name))
         if entry is None:
-            known = ", ".join(sorted(e.info.name for e in self.entries)) or "none installed"
-            raise UnknownDialectError(f"unknown dialect {name!r} (known: {known})")
+            from .firstparty import unknown_dialect_message  # only on this error path
+
+            known = (e.info.name for e in self.entries)
+            raise UnknownDialectError(unknown_dialect_message(name, known, self.problems))
         return entry
 
     def holder(self, name: str) -> DialectEntry | None:

@@ -9,9 +9,9 @@ import click
 
 from .. import api
 from ..plugins import get_plugins, get_registry
-from .io import InputError, dump, echo_line, load_json, read_text
+from .io import InputError, dump, echo_line, load_json, read_text, warnings_to_stderr
 from .jsonl import run_jsonl
-from .rows import RowJob, calls_of, check_tools, result_record
+from .rows import RowJob, calls_of, check_tools, reasoning_of, result_record
 
 __all__ = ["convert_cmd", "detect_cmd", "list_dialects_cmd", "parse_cmd", "render_cmd"]
 
@@ -32,6 +32,11 @@ _reject = click.option(
     type=click.Path(dir_okay=False, allow_dash=True),
     help="With --jsonl: write the bad input rows (as they were) to this file, which is "
     "opened (emptied) before any output.",
+)
+_drop_reasoning = click.option(
+    "--drop-reasoning",
+    is_flag=True,
+    help="Drop reasoning the target dialect has no place for, without a warning.",
 )
 _tools = click.option(
     "--tools",
@@ -171,7 +176,9 @@ def parse_cmd(
     """
     tools = _load_tools(tools_file)
     if not jsonl:
-        result = api.parse(read_text(source), dialect, tools=tools, strict=strict)
+        text = read_text(source)
+        with warnings_to_stderr():
+            result = api.parse(text, dialect, tools=tools, strict=strict)
         echo_line(dump(result_record(result, fmt)))
         return
     job = RowJob("parse", source=dialect, tools=tools, fmt=fmt, strict=strict)
@@ -184,6 +191,7 @@ def parse_cmd(
 @click.command("render")
 @click.option("-d", "--dialect", required=True, help="Target dialect.")
 @click.option("--content", default=None, help="Content text to put before the calls.")
+@_drop_reasoning
 @_jsonl
 @_jobs
 @_reject
@@ -191,6 +199,7 @@ def parse_cmd(
 def render_cmd(
     dialect: str,
     content: str | None,
+    drop_reasoning: bool,
     jsonl: bool,
     jobs: int,
     reject: str | None,
@@ -198,15 +207,27 @@ def render_cmd(
 ) -> None:
     """Write canonical or OpenAI JSON calls as a dialect's model text.
 
-    With --jsonl each input line is a calls record and each output line {"text": ...}.
+    Reasoning in the input ("reasoning" of a parse result, "reasoning_content" of an
+    assistant message) is written where the dialect has a place for it, else dropped with a
+    warning (--drop-reasoning: silently). With --jsonl each input line is a calls record and
+    each output line {"text": ...}.
     """
     if not jsonl:
-        calls, found = calls_of(load_json(read_text(source), "tool calls"))
-        text = api.render(calls, dialect, content=content if content is not None else found)
+        value = load_json(read_text(source), "tool calls")
+        calls, found = calls_of(value)
+        with warnings_to_stderr():
+            text = api.render_with_reasoning(
+                calls,
+                dialect,
+                content=content if content is not None else found,
+                reasoning=reasoning_of(value),
+                drop_reasoning=drop_reasoning,
+            )
         sys.stdout.write(text)
         sys.stdout.write("\n")
         return
-    run_jsonl(source, RowJob("render", target=dialect), jobs=jobs, reject=reject)
+    job = RowJob("render", target=dialect, drop_reasoning=drop_reasoning)
+    run_jsonl(source, job, jobs=jobs, reject=reject)
 
 
 # -- convert ------------------------------------------------------------------------------
@@ -235,6 +256,7 @@ def render_cmd(
     show_default=True,
     help="Id policy for calls parsed out of conversation rows (results follow their calls).",
 )
+@_drop_reasoning
 @_jsonl
 @_jobs
 @_reject
@@ -245,21 +267,31 @@ def convert_cmd(
     tools_file: IO[bytes] | None,
     call_format: str,
     ids: str,
+    drop_reasoning: bool,
     jsonl: bool,
     jobs: int,
     reject: str | None,
     source: IO[bytes],
 ) -> None:
-    """Convert model text from one dialect to another, keeping the content.
+    """Convert model text from one dialect to another, keeping the content and reasoning.
 
-    With --jsonl each input line is a JSON string, an object with "text" (converted in place),
-    or a conversation row {"messages": [...], "tools": [...]}: assistant text written in the
-    source dialect is parsed, and every assistant message with tool calls (structured or
-    parsed) is rendered as the target dialect's text; --to messages keeps them structured.
+    Reasoning the target dialect has no place for is dropped with a warning on stderr
+    (--drop-reasoning: silently).
+
+    With --jsonl each input line is a JSON string, an object with "text" (converted in
+    place), or a conversation row {"messages": [...], "tools": [...]}: assistant text written
+    in the source dialect is parsed, and every assistant message with tool calls (structured
+    or parsed) is rendered as the target dialect's text; --to messages keeps them
+    structured. In conversation rows reasoning stays in "reasoning_content".
     """
     tools = _load_tools(tools_file)
     if not jsonl:
-        sys.stdout.write(api.convert(read_text(source), source_dialect, target, tools=tools))
+        text = read_text(source)
+        with warnings_to_stderr():
+            out = api.convert(
+                text, source_dialect, target, tools=tools, drop_reasoning=drop_reasoning
+            )
+        sys.stdout.write(out)
         sys.stdout.write("\n")
         return
     job = RowJob(
@@ -269,5 +301,6 @@ def convert_cmd(
         tools=tools,
         call_format=call_format,
         ids=ids,
+        drop_reasoning=drop_reasoning,
     )
     run_jsonl(source, job, jobs=jobs, reject=reject)

@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
+import warnings
+from collections.abc import Iterator
 from typing import IO, Any
 
 import msgspec
 
-from ..errors import ToolettaError
+from ..errors import ToolettaError, ToolettaWarning
 
 __all__ = [
     "InputError",
     "OutputError",
+    "caught_warnings",
     "dump",
     "echo_line",
     "json_problem",
     "load_json",
     "read_text",
+    "warnings_to_stderr",
 ]
 
 _encoder = msgspec.json.Encoder()
@@ -98,3 +103,32 @@ def echo_line(text: str) -> None:
     """Write one output line to stdout."""
     sys.stdout.write(text)
     sys.stdout.write("\n")
+
+
+@contextlib.contextmanager
+def caught_warnings() -> Iterator[list[str]]:
+    """Collect the :class:`~tooletta.ToolettaWarning` messages raised inside, every time
+    (the usual once-per-place filter would hide repeats); other warnings pass on."""
+    found: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ToolettaWarning)
+        try:
+            yield found
+        finally:
+            for w in caught:
+                if issubclass(w.category, ToolettaWarning):
+                    found.append(str(w.message))
+                else:
+                    warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+
+
+@contextlib.contextmanager
+def warnings_to_stderr() -> Iterator[None]:
+    """Print the tooletta warnings raised inside as ``warning:`` lines on stderr."""
+    found: list[str] = []
+    try:
+        with caught_warnings() as found:
+            yield
+    finally:
+        for message in found:
+            sys.stderr.write(f"warning: {message}\n")

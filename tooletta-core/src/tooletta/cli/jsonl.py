@@ -2,8 +2,11 @@
 
 Each input line goes to exactly one place. A good row's result goes to stdout, and a blank
 line stays a blank line there; a bad row is named on stderr (``line N: reason``) and written,
-as it was, to the ``--reject`` file. Both streams keep input order, so output line k is the
-k-th input line that was not rejected (with no bad rows, output line N is input line N).
+as it was, to the ``--reject`` file. A warning a row raises (reasoning a target has no place
+for) is named on stderr once, with the first line that raised it (``line N: warning: ...``),
+and the closing lines count the rows that raised each warning more than once. Both streams
+keep input order, so output line k is the k-th input line that was not rejected (with no
+bad rows, output line N is input line N).
 
 Lines are read and worked in batches, in this process or in worker processes (``--jobs``),
 and written a whole batch at a time, rejects first, each stream flushed. SIGINT (Ctrl-C) or
@@ -137,11 +140,24 @@ class _Ledger:
         self.line = 0  # input lines 1..line are in the output or rejected
         self.rows = 0
         self.rejected = 0
+        self.warned: dict[str, int] = {}  # warning -> rows that raised it
+
+    def _warn(self, first: int, warned: list[tuple[int, str]]) -> None:
+        """Name each warning once, with the first line that raised it; count the rest."""
+        new = []
+        for index, message in warned:
+            seen = self.warned.get(message, 0)
+            self.warned[message] = seen + 1
+            if not seen:
+                new.append(f"line {first + index}: warning: {_flat(message)}")
+        if new:
+            self.progress.echo("\n".join(new))
 
     def write(self, batch: Batch, done: Done) -> None:
         """Write one batch: its rejects (file, then stderr), then its output, all flushed."""
         first, lines, position = batch
-        text, bad, rows = done
+        text, bad, rows, warned = done
+        self._warn(first, warned)
         if bad:
             if self.reject is not None:
                 try:
@@ -183,7 +199,10 @@ class _Ledger:
                 raise OutputError(f"cannot write the reject file: {exc}") from None
 
     def summary(self) -> None:
-        """The closing line on stderr when rows were bad."""
+        """The closing lines on stderr: warnings several rows raised (counted), bad rows."""
+        for message, rows in self.warned.items():
+            if rows > 1:
+                click.echo(f"warning: {rows} rows: {_flat(message)}", err=True)
         if self.rejected:
             click.echo(f"{self.rejected} of {self.rows} rows failed", err=True)
 

@@ -16,8 +16,8 @@ import msgspec
 
 from .. import api
 from ..errors import ToolettaError
-from ..ir import ParseResult, ToolCall
-from .io import InputError, json_problem
+from ..ir import Message, ParseResult, ToolCall
+from .io import InputError, caught_warnings, json_problem
 
 __all__ = [
     "Done",
@@ -25,6 +25,7 @@ __all__ = [
     "calls_of",
     "check_tools",
     "json_type",
+    "reasoning_of",
     "result_record",
     "work_batch",
 ]
@@ -34,19 +35,38 @@ _encode = msgspec.json.Encoder().encode
 
 
 def result_record(result: ParseResult, fmt: str) -> dict[str, Any]:
-    """A parse result as a JSON-ready record, canonical or OpenAI assistant message."""
+    """A parse result as a JSON-ready record, canonical or OpenAI assistant message.
+
+    The OpenAI message is valid for the SDK's ``ChatCompletionMessage``: calls without ids
+    get derived ones (distinct per position), reasoning goes in ``reasoning_content``.
+    """
     if fmt == "openai":
-        message: dict[str, Any] = {"role": "assistant", "content": result.content or None}
-        if result.calls:
-            message["tool_calls"] = [c.to_openai() for c in result.calls]
-        if result.reasoning:
-            message["reasoning_content"] = result.reasoning
+        from ..interop.chat import write_chat  # only for this format: a fast start
+
+        neutral = Message(
+            role="assistant",
+            content=result.content or None,
+            tool_calls=result.calls,
+            reasoning=result.reasoning,
+        )
+        (message,) = write_chat([neutral], style="openai", ids="keep")
         if result.unparsed:
             message["unparsed_tool_calls"] = msgspec.to_builtins(result.unparsed)
         return message
     record: dict[str, Any] = msgspec.to_builtins(result)
     record.setdefault("calls", [])
     return record
+
+
+def reasoning_of(value: Any) -> str:
+    """The reasoning of the JSON users hand to ``render``: ``reasoning`` of a parse result
+    or ``reasoning_content`` of an assistant message (``""`` for none)."""
+    if isinstance(value, dict):
+        for key in ("reasoning", "reasoning_content"):
+            text = value.get(key)
+            if isinstance(text, str) and text:
+                return text
+    return ""
 
 
 def calls_of(value: Any) -> tuple[list[ToolCall], str]:
@@ -152,6 +172,7 @@ class RowJob:
     strict: bool = False
     call_format: str = "openai"
     ids: str = "keep"
+    drop_reasoning: bool = False
 
     def check(self) -> None:
         """Fail once, before any row, when a dialect name is unknown."""
@@ -167,7 +188,14 @@ class RowJob:
         """
         if self.kind == "render":
             calls, content = calls_of(row)
-            return _encode({"text": api.render(calls, self.target, content=content)})
+            text = api.render_with_reasoning(
+                calls,
+                self.target,
+                content=content,
+                reasoning=reasoning_of(row),
+                drop_reasoning=self.drop_reasoning,
+            )
+            return _encode({"text": text})
         if isinstance(row, dict) and "messages" in row and "text" not in row:
             return _encode(self._messages(row))
         text, row_tools = _text_of(row)
@@ -175,13 +203,16 @@ class RowJob:
         if self.kind == "parse":
             result = api.parse(text, self.source, tools=tools, strict=self.strict)
             return _encode(result_record(result, self.fmt))
-        out = api.convert(text, self.source, self.target, tools=tools)
+        out = api.convert(
+            text, self.source, self.target, tools=tools, drop_reasoning=self.drop_reasoning
+        )
         return _encode({**row, "text": out} if isinstance(row, dict) else out)
 
     def _messages(self, row: dict[str, Any]) -> Any:
         from ..interop import convert_rows
 
-        parse_format = self.call_format if self.target == "messages" else "openai"
+        # calls only in between (rendered next): HF form, which invents no ids
+        parse_format = self.call_format if self.target == "messages" else "hf"
         (done,) = convert_rows(
             [row],
             direction="parse",
@@ -196,16 +227,17 @@ class RowJob:
         return done
 
 
-Done = tuple[bytes, list[tuple[int, str]], int]
+Done = tuple[bytes, list[tuple[int, str]], int, list[tuple[int, str]]]
 """A batch's outcome: its output (one line per good row or blank line, each ending in a
-newline), its bad lines as ``(index in the batch, reason)``, and its number of rows (lines
-that are not blank)."""
+newline), its bad lines as ``(index in the batch, reason)``, its number of rows (lines that
+are not blank), and the warnings its rows raised as ``(index in the batch, message)``."""
 
 
 def work_batch(job: Job, lines: list[bytes]) -> Done:
     """Run ``job`` over raw input lines; every line gives an output line or a reason."""
     out: list[bytes] = []
     bad: list[tuple[int, str]] = []
+    warned: list[tuple[int, str]] = []
     rows = 0
     for index, raw in enumerate(lines):
         if raw.isspace():
@@ -217,14 +249,18 @@ def work_batch(job: Job, lines: list[bytes]) -> Done:
         except (msgspec.DecodeError, UnicodeError, RecursionError) as exc:
             bad.append((index, f"not valid JSON: {json_problem(raw, exc)}"))
             continue
-        try:
-            out.append(job(row))
-        except ToolettaError as exc:
-            bad.append((index, str(exc)))
-        except RecursionError:
-            bad.append((index, "nested too deeply"))
-        except Exception as exc:  # a bug must not lose the row, nor the rest of the run
-            bad.append((index, f"internal error, please report it: {type(exc).__name__}: {exc}"))
+        with caught_warnings() as found:
+            try:
+                out.append(job(row))
+            except ToolettaError as exc:
+                bad.append((index, str(exc)))
+            except RecursionError:
+                bad.append((index, "nested too deeply"))
+            except Exception as exc:  # a bug must not lose the row, nor the rest of the run
+                bad.append(
+                    (index, f"internal error, please report it: {type(exc).__name__}: {exc}")
+                )
+        warned.extend((index, message) for message in found)
     if out:
         out.append(b"")
-    return b"\n".join(out), bad, rows
+    return b"\n".join(out), bad, rows, warned

@@ -13,8 +13,8 @@ from typing import Any, Literal
 from .. import api
 from ..errors import ToolettaError
 from ..ir import ToolCall
-from .calls import to_hf_tool_call, to_openai_tool_call
-from .ids import IdMapper, IdPolicy
+from .calls import read_tool_call, to_hf_tool_call, to_openai_tool_call
+from .ids import IdMapper, IdPolicy, ensure_ids
 from .read import read_messages
 from .tools import to_openai_tools
 
@@ -46,7 +46,12 @@ def convert_rows(
     detected per message. Found calls go to ``tool_calls`` in ``call_format`` (``"openai"``:
     JSON-string arguments; ``"hf"``: dict arguments, for TRL), ``content`` becomes the text
     without markup and reasoning goes to ``reasoning_content``. ``ids`` then maps the row's
-    call ids and result ids together (:class:`~tooletta.interop.IdMapper`).
+    call ids and result ids together (:class:`~tooletta.interop.IdMapper`); OpenAI calls
+    always get ids, so with ``"keep"`` the missing ones are derived
+    (:func:`~tooletta.interop.ensure_ids`) and the results after them get the same ids.
+
+    In both directions reasoning stays structured: a rendered message keeps (or gains) its
+    ``reasoning_content``, which chat templates place themselves.
 
     Rows are checked first, in both directions: every message must be an object with a string
     ``role`` (or, for an OpenAI Responses item, a string ``type``) and ``content`` that is
@@ -112,7 +117,7 @@ def _convert_row(
             new = [_render_message(m, dialect) for m in messages]
         else:
             new = [_parse_message(m, dialect, tools, call_format) for m in messages]
-            if ids != "keep":
+            if ids != "keep" or call_format == "openai":
                 new = _map_ids(new, ids, call_format)
     except (ToolettaError, ValueError, TypeError, KeyError) as exc:
         return {**row, error_key: _reason(exc)}
@@ -179,6 +184,8 @@ def _render_message(message: Any, dialect: str) -> Any:
     text = _text(msg.content)
     out = {k: v for k, v in message.items() if k not in _CALL_KEYS}
     out["content"] = api.render(msg.tool_calls, dialect, content=text)
+    if msg.reasoning and "reasoning_content" not in out and "reasoning" not in out:
+        out["reasoning_content"] = msg.reasoning  # it was in the content (thinking blocks)
     return out
 
 
@@ -215,20 +222,45 @@ def _parse_message(message: Any, dialect: str, tools: Any, call_format: str) -> 
 
 
 def _write_call(call: ToolCall, call_format: str) -> dict[str, Any]:
-    return to_hf_tool_call(call) if call_format == "hf" else to_openai_tool_call(call)
+    """The call in ``call_format``; an OpenAI item without an id gets none yet
+    (:func:`_map_ids` derives ids for the whole row, results included)."""
+    if call_format == "hf":
+        return to_hf_tool_call(call)
+    item = to_openai_tool_call(call)
+    if call.id is None:
+        del item["id"]
+    return item
 
 
 def _map_ids(messages: list[Any], ids: IdPolicy, call_format: str) -> list[Any]:
     neutral = read_messages(messages)
     if len(neutral) != len(messages):
-        raise ValueError("ids= needs chat-style messages (one message per row entry)")
+        if ids != "keep":
+            raise ValueError("ids= needs chat-style messages (one message per row entry)")
+        return [_own_ids(m) for m in messages]  # no pairing possible: each call its own id
     mapped = IdMapper(ids)(neutral)
+    if call_format == "openai":
+        mapped = ensure_ids(mapped, "call_")
     out = []
-    for raw, msg in zip(messages, mapped):
-        if isinstance(raw, Mapping) and raw.get("role") == "assistant" and msg.tool_calls:
+    for raw, old, msg in zip(messages, neutral, mapped):
+        changed = ids != "keep" or msg != old
+        if not (isinstance(raw, Mapping) and changed):
+            out.append(raw)
+        elif raw.get("role") == "assistant" and msg.tool_calls:
             raw = {**raw, "tool_calls": [_write_call(c, call_format) for c in msg.tool_calls]}
             raw.pop("function_call", None)
-        elif isinstance(raw, Mapping) and raw.get("role") == "tool" and msg.tool_call_id:
-            raw = {**raw, "tool_call_id": msg.tool_call_id}
-        out.append(raw)
+            out.append(raw)
+        elif raw.get("role") == "tool" and msg.tool_call_id:
+            out.append({**raw, "tool_call_id": msg.tool_call_id})
+        else:
+            out.append(raw)
     return out
+
+
+def _own_ids(message: Any) -> Any:
+    """A message whose OpenAI calls lack ids, with ids derived per call."""
+    calls = message.get("tool_calls") if isinstance(message, Mapping) else None
+    if not isinstance(calls, list) or all(isinstance(c, Mapping) and "id" in c for c in calls):
+        return message
+    items = [to_openai_tool_call(read_tool_call(c)) for c in calls]
+    return {**message, "tool_calls": items}
