@@ -245,9 +245,13 @@ def render(
     empty function name, NaN or an infinity in the arguments, an integer too long to decode,
     arguments nested deeper than the dialect reads (its ``max_depth``, default
     :data:`tooletta.engine.MAX_DEPTH`), and text that would hold a lone surrogate
-    (``"\\ud800"``, from a name, key, value or the content): that is not Unicode text.
+    (``"\\ud800"``, from a name, key, value or the content): that is not Unicode text; and
+    when ``content`` is not text (a list of content blocks must be joined first).
     """
     items = _as_calls(calls)
+    if not isinstance(content, str):  # e.g. a list of content blocks: not the plugin's fault
+        kind = type(content).__name__
+        raise RenderError(f"content must be text, not {kind}", dialect=dialect)
     if model is not None:
         from .chat.lookup import resolve_format
 

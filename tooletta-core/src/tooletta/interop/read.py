@@ -9,6 +9,7 @@ from ._util import as_dict
 from .anthropic import is_anthropic_message, read_anthropic_message
 from .chat import read_chat_message
 from .message import Message
+from .reasoning import REASONING_ITEMS
 from .responses import add_responses_item, is_responses_item
 
 __all__ = ["read_messages"]
@@ -46,7 +47,21 @@ def _read_into(out: list[Message], obj: Any) -> None:
     data = as_dict(obj, "message")
     if is_anthropic_message(data):
         out.extend(read_anthropic_message(data))
-    elif is_responses_item(data):
+    elif is_responses_item(data) or _continues_reasoning_item(out, data):
         add_responses_item(out, data)
     else:
         out.append(read_chat_message(data))
+
+
+def _continues_reasoning_item(out: list[Message], data: dict[str, Any]) -> bool:
+    """An assistant message right after a Responses ``reasoning`` item is that turn's text,
+    even in the short ``{"role", "content"}`` form that does not say it is an item."""
+    if not out or data.get("role") != "assistant" or data.get("tool_calls"):
+        return False
+    last = out[-1]
+    return (
+        REASONING_ITEMS in last.extra
+        and last.role == "assistant"
+        and not last.content
+        and not last.tool_calls
+    )
