@@ -425,3 +425,32 @@ def test_chunk_writer_reasoning_validates_as_chunks() -> None:
     for c in chunks:
         ChatCompletionChunk.model_validate(c)
     assert assemble_chunks(chunks)["choices"][0]["message"]["reasoning_content"] == "hmm"
+
+
+def test_single_call_readers_take_sdk_objects() -> None:
+    from tooletta.interop import read_tool_call
+
+    want = ToolCall("get_weather", {"city": "Paris"}, "id_1")
+    objects = [
+        ChatCompletionMessageFunctionToolCall.model_validate(
+            {
+                "id": "id_1",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+            }
+        ),
+        at.ToolUseBlock.model_validate(
+            {"type": "tool_use", "id": "id_1", "name": "get_weather", "input": {"city": "Paris"}}
+        ),
+        ResponseFunctionToolCall.model_validate(
+            {
+                "type": "function_call",
+                "call_id": "id_1",
+                "name": "get_weather",
+                "arguments": '{"city": "Paris"}',
+            }
+        ),
+    ]
+    for obj in objects:
+        for form in _sdk_forms(obj):
+            assert read_tool_call(form) == want
