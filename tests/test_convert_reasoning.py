@@ -11,7 +11,6 @@ import pytest
 from click.testing import CliRunner
 
 import tooletta
-from tooletta import api
 from tooletta.cli import cli
 from tooletta.interop import convert_rows
 
@@ -27,13 +26,6 @@ NO_PLACE = "llama3_json"  # Llama 3's JSON calls: no reasoning markup
 def invoke(*args: str, stdin: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(cli, list(args), input=stdin)
     return result.exit_code, result.stdout, result.stderr
-
-
-@pytest.fixture
-def hermes_with_think(monkeypatch: pytest.MonkeyPatch) -> None:
-    """hermes declares its ``<think>`` markup (what the reasoning_markup contract adds)."""
-    dialect = type(tooletta.get_dialect("hermes"))
-    monkeypatch.setattr(dialect, "reasoning_markup", ("<think>", "</think>"), raising=False)
 
 
 def test_a_target_without_a_place_warns_and_drop_reasoning_silences() -> None:
@@ -57,8 +49,8 @@ def test_harmony_to_kimi_never_drops_reasoning_silently() -> None:
     assert (call.name, call.arguments) == ("get_weather", {"city": "Paris"})
 
 
-def test_a_target_with_a_place_keeps_the_reasoning(hermes_with_think: None) -> None:
-    assert api.reasoning_place("hermes") and not api.reasoning_place(NO_PLACE)
+def test_a_target_with_a_place_keeps_the_reasoning() -> None:
+    assert tooletta.supports_reasoning("hermes") and not tooletta.supports_reasoning(NO_PLACE)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         out = tooletta.convert(HARMONY, "harmony", "hermes")
@@ -66,7 +58,7 @@ def test_a_target_with_a_place_keeps_the_reasoning(hermes_with_think: None) -> N
     assert (back.reasoning, back.calls) == (REASONING, CALLS)
 
 
-def test_cli_convert_warns_on_stderr(hermes_with_think: None) -> None:
+def test_cli_convert_warns_on_stderr() -> None:
     code, out, err = invoke("convert", "--from", "harmony", "--to", NO_PLACE, stdin=HARMONY)
     assert code == 0 and tooletta.parse(out, NO_PLACE).calls == CALLS
     assert err.startswith(f"warning: {NO_PLACE} has no place for reasoning")
@@ -91,7 +83,7 @@ def test_cli_jsonl_reports_each_warning_once_and_counts_rows() -> None:
     assert (code, err) == (0, "")
 
 
-def test_cli_render_takes_reasoning_from_its_input(hermes_with_think: None) -> None:
+def test_cli_render_takes_reasoning_from_its_input() -> None:
     message: dict[str, Any] = json.loads(
         invoke("parse", "-d", "harmony", "--format", "openai", stdin=HARMONY)[1]
     )
