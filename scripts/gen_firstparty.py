@@ -22,7 +22,7 @@ END = "# -- end of the generated table --\n"
 
 def render(table: dict[str, str]) -> str:
     """The table as the Python source between the markers."""
-    lines = ["FIRST_PARTY: dict[str, str] = {\n"]
+    lines = ["DIALECT_DISTRIBUTIONS: dict[str, str] = {\n"]
     lines += [f'    "{name}": "{dist}",\n' for name, dist in sorted(table.items())]
     lines.append("}\n")
     return "".join(lines)
