@@ -344,10 +344,13 @@ def _reader(marker: str) -> Callable[[Reader], Read[None]]:
 
 
 _STEP = re.compile(
-    r"[ \t0-9]*+:[ \t]*+(?!```)([^\n]*)\n[ \t\r\n]*+Action[ \t0-9]*+Input[ \t0-9]*+:"
+    r"[ \t0-9]*:[ \t]*(?![ \t]|```)([^\n]*)\n[ \t\r\n]*Action[ \t0-9]*Input[ \t0-9]*:"
 )
-"""What :func:`_plan` reads of a text-form step (each part taken whole, as it does)."""
-_OBJECT = re.compile(r"[ \t\r\n]*+\{")
+"""What :func:`_plan` reads of a text-form step (each part taken whole, as it does). Every
+unbounded repeat is followed by something it cannot match (``(?![ \t]...)`` after the spaces
+before the name), so a failed match never gives characters back to try again: one match costs
+time linear in its window, with no possessive quantifiers (Python 3.11+)."""
+_OBJECT = re.compile(r"[ \t\r\n]*\{")
 
 
 def _step_head(text: str, pos: int) -> tuple[str | None, int] | None:
