@@ -12,6 +12,8 @@ from typing import Any
 
 import msgspec
 
+from .limits import MAX_DEPTH, too_deep
+
 __all__ = [
     "CallDelta",
     "DialectInfo",
@@ -95,7 +97,7 @@ def coerce_arguments(raw: Any) -> dict[str, Any]:
     Raises
     ------
     ValueError
-        When a string is not JSON, nests deeper than :data:`tooletta.engine.MAX_DEPTH`, or
+        When a string is not JSON, nests deeper than :data:`tooletta.limits.MAX_DEPTH`, or
         the value is not an object.
     """
     if raw is None or raw == "":
@@ -105,8 +107,6 @@ def coerce_arguments(raw: Any) -> dict[str, Any]:
     if isinstance(raw, Mapping):
         return dict(raw)
     if isinstance(raw, (str, bytes)):
-        from .engine.jsonread import MAX_DEPTH, too_deep  # here: the engine imports this module
-
         try:
             value = msgspec.json.decode(raw)
         except (msgspec.DecodeError, UnicodeError) as exc:

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from ..ir import ToolCall
+from ..limits import MAX_DEPTH, too_deep
 from .reader import DONE, BlockError, Read, Reader
 
 __all__ = [
@@ -27,9 +28,6 @@ __all__ = [
     "loads",
     "too_deep",
 ]
-
-MAX_DEPTH = 512
-"""Deepest nesting accepted in JSON arguments; deeper input is a parse error, never a crash."""
 
 _SPACE = " \t\r\n"
 _WS = re.compile(r"[ \t\r\n]*")
@@ -51,6 +49,7 @@ def loads(text: str, position: int | None = None) -> Any:
 
 
 _TOO_DEEP = f"JSON nested deeper than {MAX_DEPTH}"
+_SHORT = 2 * MAX_DEPTH  # no shorter text nests deeper than MAX_DEPTH (see too_deep)
 
 
 def decode_bounded(text: str | bytes, position: int | None = None) -> Any:
@@ -67,44 +66,6 @@ def decode_bounded(text: str | bytes, position: int | None = None) -> Any:
     if len(text) > _SHORT and too_deep(text, value):
         raise BlockError(_TOO_DEEP, position)
     return value
-
-
-_SHORT = 2 * MAX_DEPTH
-"""No JSON text this long or shorter nests deeper than MAX_DEPTH (that takes more openers and
-as many closers)."""
-
-
-def too_deep(text: str | bytes, value: Any) -> bool:
-    """True when ``value``, decoded from the JSON ``text``, nests lists and dicts deeper than
-    :data:`MAX_DEPTH`.
-
-    Free for almost every value: only a text longer than ``2 * MAX_DEPTH`` that holds more
-    than ``MAX_DEPTH`` opening brackets can nest that deep, and only then is the value walked
-    (iteratively, in time linear in its size).
-    """
-    if len(text) <= _SHORT:
-        return False
-    if isinstance(text, str):
-        opens = text.count("[") + text.count("{")
-    else:
-        opens = text.count(b"[") + text.count(b"{")
-    if opens <= MAX_DEPTH:
-        return False
-    level = [value]  # the containers at one depth, from the top down
-    for _ in range(MAX_DEPTH):  # each turn finds the containers one level deeper
-        deeper = []
-        for item in level:
-            if type(item) is dict:
-                item = item.values()
-            elif type(item) is not list:
-                continue
-            for child in item:
-                if type(child) is dict or type(child) is list:
-                    deeper.append(child)
-        if not deeper:
-            return False
-        level = deeper
-    return True
 
 
 def json_value(r: Reader, sink: Callable[[str], None] | None = None) -> Read[str]:

@@ -16,10 +16,10 @@ from typing import Any
 
 import msgspec
 
-from ..engine.jsonread import MAX_DEPTH, too_deep
 from ..engine.markers import MarkerSet
 from ..engine.reader import Read, Reader
 from ..engine.trim import Trimmer, trim_text
+from ..limits import MAX_DEPTH, too_deep
 from .schema import coerce_value, is_string_schema
 
 __all__ = ["ArgsWriter", "one_shot_value", "typed_value"]

@@ -28,10 +28,11 @@ from typing import Any, Literal
 
 import msgspec
 
-from ..engine import MAX_DEPTH, Block, BlockError, FastReader, MarkerSet, Read, Reader, json_value
-from ..engine.jsonread import decode_bounded, too_deep
+from ..engine import Block, BlockError, FastReader, MarkerSet, Read, Reader, json_value
+from ..engine.jsonread import decode_bounded
 from ..engine.trim import Trimmer
 from ..ir import ToolCall
+from ..limits import MAX_DEPTH, too_deep
 from .args import ArgsWriter
 from .schema import coerce_value, schema_types
 

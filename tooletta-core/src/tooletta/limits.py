@@ -1,0 +1,51 @@
+"""Limits every layer enforces, in the lowest floor: the IR and the engine both read them here.
+
+This module imports nothing from tooletta, so :mod:`tooletta.ir` can use it without importing
+the engine (which imports the IR).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["MAX_DEPTH", "too_deep"]
+
+MAX_DEPTH = 512
+"""Deepest nesting accepted in JSON arguments; deeper input is a parse error, never a crash."""
+
+_SHORT = 2 * MAX_DEPTH
+"""No JSON text this long or shorter nests deeper than MAX_DEPTH (that takes more openers and
+as many closers)."""
+
+
+def too_deep(text: str | bytes, value: Any) -> bool:
+    """True when ``value``, decoded from the JSON ``text``, nests lists and dicts deeper than
+    :data:`MAX_DEPTH`.
+
+    Free for almost every value: only a text longer than ``2 * MAX_DEPTH`` that holds more
+    than ``MAX_DEPTH`` opening brackets can nest that deep, and only then is the value walked
+    (iteratively, in time linear in its size).
+    """
+    if len(text) <= _SHORT:
+        return False
+    if isinstance(text, str):
+        opens = text.count("[") + text.count("{")
+    else:
+        opens = text.count(b"[") + text.count(b"{")
+    if opens <= MAX_DEPTH:
+        return False
+    level = [value]  # the containers at one depth, from the top down
+    for _ in range(MAX_DEPTH):  # each turn finds the containers one level deeper
+        deeper = []
+        for item in level:
+            if type(item) is dict:
+                item = item.values()
+            elif type(item) is not list:
+                continue
+            for child in item:
+                if type(child) is dict or type(child) is list:
+                    deeper.append(child)
+        if not deeper:
+            return False
+        level = deeper
+    return True
