@@ -58,7 +58,7 @@ class ToolCall(msgspec.Struct, frozen=True, omit_defaults=True):
         arguments = json.dumps(self.arguments, ensure_ascii=False)
         call_id = self.id
         if call_id is None:
-            from .toolkit.ids import stable_token  # here: the toolkit imports the engine
+            from .limits import stable_token
 
             call_id = "call_" + stable_token(f"{self.name}:{arguments}", 24)
         return {

@@ -6,9 +6,10 @@ the engine (which imports the IR).
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "too_deep"]
+__all__ = ["MAX_DEPTH", "stable_token", "too_deep"]
 
 MAX_DEPTH = 512
 """Deepest nesting accepted in JSON arguments; deeper input is a parse error, never a crash."""
@@ -49,3 +50,21 @@ def too_deep(text: str | bytes, value: Any) -> bool:
             return False
         level = deeper
     return True
+
+
+_ALNUM = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def stable_token(seed: str, length: int) -> str:
+    """``length`` characters of ``[0-9A-Za-z]`` derived from ``seed`` by SHA-256 (stable).
+
+    The generated part of every derived id (``call_…``, ``toolu_…``, ``fc_…``): the same
+    seed always gives the same token, so converting the same data twice gives the same ids.
+    """
+    out: list[str] = []
+    counter = 0
+    while len(out) < length:
+        digest = hashlib.sha256(f"{counter}:{seed}".encode()).digest()
+        out.extend(_ALNUM[b % 62] for b in digest)
+        counter += 1
+    return "".join(out[:length])

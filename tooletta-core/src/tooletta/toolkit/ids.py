@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+from ..limits import stable_token
+
 __all__ = ["mistral_id", "sanitize_id", "stable_token"]
 
 _ALNUM = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -30,18 +32,3 @@ def sanitize_id(call_id: str) -> str:
         return call_id
     digest = hashlib.sha256(call_id.encode()).hexdigest()[:8]
     return f"{_UNSAFE.sub('_', call_id)}_{digest}"
-
-
-def stable_token(seed: str, length: int) -> str:
-    """``length`` characters of ``[0-9A-Za-z]`` derived from ``seed`` by SHA-256 (stable).
-
-    The generated part of every derived id (``call_…``, ``toolu_…``, ``fc_…``): the same
-    seed always gives the same token, so converting the same data twice gives the same ids.
-    """
-    out: list[str] = []
-    counter = 0
-    while len(out) < length:
-        digest = hashlib.sha256(f"{counter}:{seed}".encode()).digest()
-        out.extend(_ALNUM[b % 62] for b in digest)
-        counter += 1
-    return "".join(out[:length])
