@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tooletta_dialect_hermes.chat import python_type
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
@@ -20,7 +21,6 @@ from tooletta.testing.conversations import (
     replace,
     sample_conversations,
 )
-from tooletta_dialect_hermes.chat import python_type
 
 TEMPLATES = Path(__file__).parent / "templates"
 HERMES_TOKENS = {"bos_token": "<|begin_of_text|>"}
@@ -74,10 +74,13 @@ QWQ_REASONING = (
 )
 
 
+QWQ_DIFFERENCES = {"reasoning_multi_turn": QWQ_REASONING}
+
+
 class TestQwQChat(QwenCases):
     model = "Qwen/QwQ-32B"
     template = TEMPLATES / "Qwen-QwQ-32B.jinja"
-    differences = {"reasoning_multi_turn": QWQ_REASONING}
+    differences = QWQ_DIFFERENCES
 
 
 def without_content_beside_calls(messages: list[Message]) -> list[Message]:
@@ -89,6 +92,14 @@ HERMES_CONTENT = (
     "the Hermes tool_use template drops the content beside calls; we keep it before the "
     "calls, as Qwen2.5 writes it (test_hermes_content_beside_calls_is_kept)"
 )
+
+
+HERMES_DIFFERENCES = {
+    "tools_two_calls": HERMES_CONTENT,
+    "tools_no_system": HERMES_CONTENT,
+    "pending_call": HERMES_CONTENT,
+}
+"""The tool-using samples with content beside calls."""
 
 
 class HermesToolUseCases(ConversationTests):
@@ -105,11 +116,7 @@ class HermesToolUseCases(ConversationTests):
                 cases[name + "_no_content"] = (without_content_beside_calls(messages), True)
         return cases
 
-    differences = {
-        "tools_two_calls": HERMES_CONTENT,
-        "tools_no_system": HERMES_CONTENT,
-        "pending_call": HERMES_CONTENT,
-    }
+    differences = HERMES_DIFFERENCES
 
 
 class TestHermes2ProToolUse(HermesToolUseCases):
@@ -192,7 +199,9 @@ def test_qwen25_default_system_prompt() -> None:
         "assistant.<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n"
     )
     assert tooletta.parse_conversation(text, model=model) == [Message("user", "hi")]
-    default = Message("system", "You are Qwen, created by Alibaba Cloud. You are a helpful assistant.")
+    default = Message(
+        "system", "You are Qwen, created by Alibaba Cloud. You are a helpful assistant."
+    )
     assert tooletta.render_conversation([default, Message("user", "hi")], model=model) == text
 
 
@@ -210,7 +219,9 @@ def test_qwq_last_turn_reasoning_is_the_generated_form() -> None:
     model = "Qwen/QwQ-32B"
     assert tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS) == expected
     assert tooletta.render([], model=model, content="C", reasoning="R") == "R\n</think>\n\nC"
-    prompt = tooletta.render_conversation([Message("user", "q")], model=model, add_generation_prompt=True)
+    prompt = tooletta.render_conversation(
+        [Message("user", "q")], model=model, add_generation_prompt=True
+    )
     assert prompt.endswith("<|im_start|>assistant\n<think>\n")
 
 
@@ -342,3 +353,35 @@ def test_hermes_signature_where_the_template_fails() -> None:
         [Message("user", "hi")], model="NousResearch/Hermes-3-Llama-3.1-8B", tools=tools
     )
     assert '"description": "f(x: Any) - \n\n    Args:\n        x(Any): "' in text
+
+
+def test_hermes_tool_without_parameters() -> None:
+    """The template raises for a tool without ``parameters``; we write an empty signature."""
+    tools = [{"type": "function", "function": {"name": "f", "description": "d"}}]
+    with pytest.raises(RenderError, match="parameters"):
+        render_jinja(
+            HERMES_TOOL_USE.read_text(encoding="utf-8"), [Message("user", "hi")], tools=tools
+        )
+    text = tooletta.render_conversation(
+        [Message("user", "hi")], model="NousResearch/Hermes-3-Llama-3.1-8B", tools=tools
+    )
+    assert '{"name": "f", "description": "f() - d\n\n", "parameters": {}} </tools>' in text
+
+
+def test_hermes_calls_without_declared_tools_use_the_tool_use_form() -> None:
+    """The ``default`` template (no tools) drops calls; we write them as ``tool_use`` does."""
+    messages = [
+        Message("user", "hi"),
+        Message("assistant", "", tool_calls=[ToolCall("f", {})]),
+        Message("tool", "r"),
+        Message("assistant", "ok"),
+    ]
+    model = "NousResearch/Hermes-3-Llama-3.1-8B"
+    text = tooletta.render_conversation(messages, model=model)
+    assert text == (
+        "<|begin_of_text|><|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"
+        '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call><|im_end|>\n'
+        "<|im_start|>tool\n<tool_response>\nr\n</tool_response>\n<|im_end|>"
+        "<|im_start|>assistant\nok<|im_end|>\n"
+    )
+    check_conversation_round_trip(messages, model=model)

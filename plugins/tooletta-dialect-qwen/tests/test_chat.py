@@ -265,4 +265,3 @@ def test_qwen3_coder_content_is_trimmed_only_beside_calls() -> None:
     assert "<|im_start|>assistant\n c <|im_end|>" in tooletta.render_conversation(
         messages, model=model
     )
-
