@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tooletta_dialect_hermes.chat import python_type
 
 import tooletta
@@ -14,10 +16,12 @@ from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
+    PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
     check_matches_template,
+    random_conversations,
     replace,
     sample_conversations,
 )
@@ -385,3 +389,52 @@ def test_hermes_calls_without_declared_tools_use_the_tool_use_form() -> None:
         "<|im_start|>assistant\nok<|im_end|>\n"
     )
     check_conversation_round_trip(messages, model=model)
+
+
+PROPERTY_MODELS = [
+    ("Qwen/Qwen3-8B", "Qwen3.jinja", {}),
+    ("Qwen/Qwen2.5-7B-Instruct", "Qwen-Qwen2.5-7B-Instruct.jinja", {}),
+    ("Qwen/QwQ-32B", "Qwen-QwQ-32B.jinja", {}),
+    ("XiaomiMiMo/MiMo-VL-7B-RL", "MiMo-VL.jinja", {}),
+    ("NousResearch/Hermes-3-Llama-3.1-8B", HERMES_TOOL_USE.name, HERMES_TOKENS),
+]
+
+
+def as_the_template_reads_it(model: str, messages: list[Message]) -> list[Message]:
+    """``messages`` where a documented difference applies, rewritten into the input on which
+    the template writes what we write: QwQ's last reasoning inside the content; Hermes without
+    content beside calls."""
+    if model == "Qwen/QwQ-32B" and messages[-1].reasoning:
+        last = messages[-1]
+        block = f"<think>\n{last.reasoning.strip(chr(10))}\n</think>\n\n"
+        return [*messages[:-1], replace(last, content=block + str(last.content), reasoning="")]
+    if model.startswith("NousResearch/"):
+        return without_content_beside_calls(messages)
+    return messages
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_conversations())
+def test_random_conversations_round_trip(messages: list[Message]) -> None:
+    for model, _, _ in PROPERTY_MODELS:
+        check_conversation_round_trip(messages, model=model, tools=PROBE_TOOLS)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_conversations(trimmed=False), st.booleans())
+def test_random_conversations_match_the_templates(messages: list[Message], prompt: bool) -> None:
+    for model, template, tokens in PROPERTY_MODELS:
+        given_messages = messages
+        if model.startswith("NousResearch/"):
+            given_messages = without_content_beside_calls(messages)
+        native = tooletta.render_conversation(
+            given_messages, model=model, tools=PROBE_TOOLS, add_generation_prompt=prompt
+        )
+        expected = render_jinja(
+            (TEMPLATES / template).read_text(encoding="utf-8"),
+            as_the_template_reads_it(model, given_messages),
+            tools=PROBE_TOOLS,
+            tokens=tokens,
+            add_generation_prompt=prompt,
+        )
+        assert native == expected, model

@@ -6,16 +6,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
+    PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
     check_matches_template,
+    random_conversations,
     sample_conversations,
 )
 
@@ -265,3 +269,24 @@ def test_qwen3_coder_content_is_trimmed_only_beside_calls() -> None:
     assert "<|im_start|>assistant\n c <|im_end|>" in tooletta.render_conversation(
         messages, model=model
     )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_conversations())
+def test_random_conversations_round_trip(messages: list[Message]) -> None:
+    for model, _, _ in MODELS:
+        check_conversation_round_trip(messages, model=model, tools=PROBE_TOOLS)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_conversations(trimmed=False), st.booleans())
+def test_random_conversations_match_the_templates(messages: list[Message], prompt: bool) -> None:
+    for model, template, tokens in MODELS:
+        check_matches_template(
+            (TEMPLATES / template).read_text(encoding="utf-8"),
+            messages,
+            model=model,
+            tools=PROBE_TOOLS,
+            tokens=tokens,
+            add_generation_prompt=prompt,
+        )
