@@ -158,7 +158,7 @@ def random_conversations(*, trimmed: bool = True) -> Any:
 
     An optional system message, then one or two rounds of a user message, zero to two
     assistant turns with calls (content and reasoning optional, one or two calls, a result for
-    each) and an answer. Texts hold no ``<``, ``>`` or ``\r`` (so no markup by accident);
+    each) and an answer. Texts hold no ``<``, ``>`` or ``\\r`` (so no markup by accident);
     ``trimmed``: no whitespace at either end of a text either, as the round-trip law needs
     (formats that trim or join texts cannot give those ends back). Needs hypothesis.
     """
