@@ -163,3 +163,50 @@ def test_thinking_key_is_reasoning() -> None:
 
     read = read_conversation([{"role": "assistant", "content": "a", "thinking": "t"}])
     assert read[0].reasoning == "t" and "thinking" not in read[0].extra
+
+
+class FooterChat(ToyChat):
+    """Grouped results whose closing footer loses its newline when they end the
+    conversation (Hermes 2 Pro's tool turn)."""
+
+    name = "footer_toy"
+    turns = roles(
+        system=Turn("[S]", "[/S]"),
+        user=Turn("[U]", "[/U]"),
+        assistant=Turn("", "<e>"),
+        tool=Turn("[T]", "\n[/T]"),
+    )
+    result_wrap = ("<r>", "</r>")
+    group_results = True
+
+    def result_footer(self, index: int, ctx: Conversation) -> str:
+        return "[/T]" if index == len(ctx.messages) - 1 else "\n[/T]"
+
+    def skip_result_footer(self, text: str, pos: int) -> int:
+        for footer in ("\n[/T]", "[/T]"):
+            if text.startswith(footer, pos):
+                return pos + len(footer)
+        return -1
+
+
+def test_result_footer_depends_on_what_follows_and_is_read_back() -> None:
+    fmt, dialect = FooterChat(), tooletta.get_dialect("canonical")
+    calls = [ToolCall("f", {"x": 1}), ToolCall("f", {"x": 2})]
+    messages = [
+        Message("user", "a"),
+        Message("assistant", "", tool_calls=calls),
+        Message("tool", "r1"),
+        Message("tool", "r2"),
+    ]
+    for tail, footer in (([Message("assistant", "ok")], "\n[/T]"), ([], "[/T]")):
+        text = render_format(fmt, dialect, [*messages, *tail], TOOLS, False, {}).text
+        assert f"<r>id2:r1</r><r>id3:r2</r>{footer}" in text
+        back = parse_format(fmt, dialect, text, TOOLS)
+        assert [m.content for m in back if m.role == "tool"] == ["r1", "r2"]
+        assert len(back) == len(messages) + len(tail)
+
+
+def test_missing_result_footer_is_a_parse_error() -> None:
+    fmt, dialect = FooterChat(), tooletta.get_dialect("canonical")
+    with pytest.raises(ParseError, match="expected"):
+        parse_format(fmt, dialect, "[U]a[/U]<e>[T]<r>id2:r1</r>junk", TOOLS)

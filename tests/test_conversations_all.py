@@ -32,6 +32,8 @@ def test_first_party_families_declare_formats() -> None:
     want = {"qwen3", "glm46", "glm47", "llama31", "llama32", "mistral_small32", "mistral_nemo"}
     want |= {"deepseek_v31", "deepseek_r1", "deepseek_v32", "kimi_k2", "kimi_k2_thinking"}
     want |= {"gpt_oss", "granite33", "firefunction_v2", "functionary_v31", "functionary_v32"}
+    want |= {"qwen25", "qwq", "mimo_vl", "hermes2pro"}
+    want |= {"qwen3_coder", "qwen35", "nemotron3", "step35"}
     assert want | {"kimi_k25"} <= {f.name for f in FORMATS}
 
 

@@ -1,8 +1,8 @@
 """Hermes / Qwen tool calls: one ``<tool_call>`` JSON block per call.
 
-Emitted by Hermes 2 Pro / Hermes 3, Qwen2.5, Qwen3 (non-coder), QwQ, Granite 4, ERNIE 4.5,
-Arcee Trinity and many fine-tunes. Pinned from the Qwen3 chat template (HF ``Qwen/Qwen3-8B``
-``tokenizer_config.json``), whose assistant turn renders each call as::
+Emitted by Hermes 2 Pro / Hermes 3, Qwen2.5, Qwen3 (non-coder), QwQ, MiMo-VL, Granite 4,
+ERNIE 4.5, Arcee Trinity and many fine-tunes. Pinned from the Qwen3 chat template (HF
+``Qwen/Qwen3-8B`` ``tokenizer_config.json``), whose assistant turn renders each call as::
 
     <tool_call>
     {"name": "get_weather", "arguments": {"city": "Paris"}}
@@ -31,7 +31,13 @@ from tooletta.engine import (
     json_call_object,
     reasoning_region,
 )
-from tooletta_dialect_hermes.chat import Qwen3Chat
+from tooletta_dialect_hermes.chat import (
+    Hermes2ProChat,
+    MiMoVLChat,
+    Qwen3Chat,
+    Qwen25Chat,
+    QwQChat,
+)
 
 __all__ = ["HermesDialect", "register_dialects"]
 
@@ -75,6 +81,7 @@ class HermesDialect(ScannerDialect):
             "ibm-granite/granite-4*",
             "baidu/ernie-4.5*",
             "arcee-ai/*trinity*",
+            "xiaomimimo/mimo-vl-*",
         ),
         description="Hermes/Qwen: <tool_call>{json}</tool_call> per call, <think> reasoning",
         source="Qwen/Qwen3-8B and NousResearch/Hermes-2-Pro chat templates",
@@ -88,7 +95,7 @@ class HermesDialect(ScannerDialect):
     )
     content_separator = "\n"
     reasoning_markup = ("<think>\n", "\n</think>\n\n")
-    chat_formats = (Qwen3Chat(),)
+    chat_formats = (Qwen3Chat(), Qwen25Chat(), QwQChat(), MiMoVLChat(), Hermes2ProChat())
 
     def detect(self, text: str) -> bool:
         """A ``<tool_call>`` followed (after whitespace) by a JSON object, or ending the text."""

@@ -21,14 +21,19 @@ Python's ``str()`` (``True``, ``None``, ``3``). Parsing types them by the reques
 schemas (no schema: JSON when the text is valid JSON, else the string; ``True``/``False``/
 ``None`` are understood). Reasoning is ``<think>``...``</think>`` (Qwen3.5+). The format has no
 call ids.
+
+Conversations (:mod:`.chat`): Qwen3-Coder, Qwen3.5, Nemotron 3 Nano and Step-3.5-Flash as their
+templates write them. The variant dialects ``nemotron3`` and ``step35`` (:mod:`.variants`)
+render those models' own spelling of the calls.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
+from tooletta.chat import ChatFormat
 from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
 from tooletta.toolkit.xmlcall import (
     FUNC,
@@ -40,6 +45,7 @@ from tooletta.toolkit.xmlcall import (
     read_wrapped,
     render_call,
 )
+from tooletta_dialect_qwen.chat import Qwen3CoderChat, Qwen35Chat
 
 __all__ = ["Qwen3CoderDialect", "register_dialects"]
 
@@ -96,21 +102,32 @@ class Qwen3CoderDialect(ScannerDialect):
         )
     )
     content_separator = "\n\n"
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Qwen3CoderChat(), Qwen35Chat())
 
     def detect(self, text: str) -> bool:
         """``<tool_call>`` followed by ``<function=``, or a bare ``<function=NAME>`` block with
         a ``<parameter=`` or ``</function>`` after it (never functionary's ``{json}`` body)."""
         return _DETECT.search(text) is not None
 
+    call_joiner: ClassVar[str] = "\n"
+    """Text between two calls (the variants spell the turn their own way)."""
+    call_end: ClassVar[str] = ""
+    """Text after every call."""
+
     def render_calls(self, calls: list[ToolCall]) -> str:
         """Each call as the Qwen3-Coder template writes it, joined by one newline."""
-        return "\n".join(
+        return self.call_joiner.join(
             f"{OPEN}\n{render_call(c.name, c.arguments, TAGS, self.info.name)}\n{CLOSE}"
+            + self.call_end
             for c in calls
         )
 
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the qwen3_coder dialect."""
+    """Register the qwen3_coder dialect and its variants ``nemotron3`` and ``step35``."""
+    from .variants import Nemotron3Dialect, Step35Dialect
+
     register(Qwen3CoderDialect())
+    register(Nemotron3Dialect())
+    register(Step35Dialect())

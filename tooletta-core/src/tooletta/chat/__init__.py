@@ -11,12 +11,15 @@ points are :func:`tooletta.render_conversation` and :func:`tooletta.parse_conver
 from __future__ import annotations
 
 from .api import render_spans
+from .chatml import IM_END, IM_START, chatml, last_query
 from .format import ChatFormat, Conversation, Reasoning, Turn, defaults, roles
 from .lookup import chat_formats_of, resolve_format
 from .messages import read_conversation, read_tool_definitions, text_of, tool_json
 from .render import RenderedConversation, Segment, render_format
 
 __all__ = [
+    "IM_END",
+    "IM_START",
     "ChatFormat",
     "Conversation",
     "Reasoning",
@@ -24,7 +27,9 @@ __all__ = [
     "Segment",
     "Turn",
     "chat_formats_of",
+    "chatml",
     "defaults",
+    "last_query",
     "read_conversation",
     "read_tool_definitions",
     "render_format",

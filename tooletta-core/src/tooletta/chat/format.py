@@ -180,6 +180,19 @@ class ChatFormat:
         """The tool result at ``index`` as written inside :attr:`result_wrap`."""
         return text_of(ctx.messages[index].content)
 
+    def result_footer(self, index: int, ctx: Conversation) -> str:
+        """The footer that closes the tool-result turn whose last result is at ``index``
+        (``turns["tool"].footer`` by default). A template whose footer depends on what follows
+        overrides this and :meth:`skip_result_footer`: Hermes 2 Pro writes no newline before
+        ``<|im_end|>`` when the result ends the conversation."""
+        return self.turns["tool"].footer
+
+    def skip_result_footer(self, text: str, pos: int) -> int:
+        """Where the footer :meth:`result_footer` wrote at ``pos`` ends (the parser's inverse);
+        ``-1`` when there is none there."""
+        footer = self.turns["tool"].footer
+        return pos + len(footer) if text.startswith(footer, pos) else -1
+
     def parse_result(self, body: str) -> str:
         """A tool result's content from the text inside :attr:`result_wrap` (the inverse of
         :meth:`result_text`: a call id or a JSON quoting the template adds comes off here)."""

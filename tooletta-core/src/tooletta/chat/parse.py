@@ -198,9 +198,10 @@ class _ConversationReader:
                 break
             self.pos += len(sep)
         if after and footer:
-            if not self.text.startswith(footer, self.pos):
+            end = fmt.skip_result_footer(self.text, self.pos)
+            if end < 0:
                 raise self.error(f"expected {footer!r}")
-            self.pos += len(footer)
+            self.pos = end
 
     def _result(self, content: str) -> None:
         call = self.pending.pop(0) if self.pending else None

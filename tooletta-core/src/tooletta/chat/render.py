@@ -207,7 +207,7 @@ def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer
         out.add(fmt.end_token(index, ctx), index, generated=True)
         out.add(turn.footer[len(end) :], index)
     elif role == "tool":
-        turn = _turn(fmt, "tool")
+        _turn(fmt, "tool")  # the format must declare tool turns
         grouped = fmt.group_results
         messages = ctx.messages
         if not (grouped and index > 0 and messages[index - 1].role == "tool"):
@@ -217,7 +217,7 @@ def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer
         before, after = fmt.result_wrap
         out.add(before + fmt.result_text(index, ctx) + after, index)
         if not (grouped and index + 1 < len(messages) and messages[index + 1].role == "tool"):
-            out.add(turn.footer, index)
+            out.add(fmt.result_footer(index, ctx), index)
     else:
         turn = _turn(fmt, role)
         out.add(fmt.header(index, ctx) + fmt.user_text(index, ctx) + turn.footer, index)

@@ -30,10 +30,12 @@ from ..chat.messages import read_conversation, read_tool_definitions, text_of
 from ..ir import Message, ToolCall
 
 __all__ = [
+    "PROBE_TOOLS",
     "SAMPLE_TOOLS",
     "ConversationTests",
     "check_conversation_round_trip",
     "check_matches_template",
+    "random_conversations",
     "sample_conversations",
 ]
 
@@ -127,6 +129,74 @@ def sample_conversations(*, ids: bool = False) -> dict[str, tuple[list[Message],
         ),
         "pending_call": ([ask, calls_turn], True),
     }
+
+
+PROBE_TOOLS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "probe",
+            "description": "Look something up.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "s": {"type": "string"},
+                    "n": {"type": "integer"},
+                    "b": {"type": "boolean"},
+                    "o": {"type": "object"},
+                },
+                "required": ["s"],
+            },
+        },
+    }
+]
+"""The tool :func:`random_conversations` calls (its arguments typed by this schema)."""
+
+
+def random_conversations(*, trimmed: bool = True) -> Any:
+    """A hypothesis strategy of conversations calling :data:`PROBE_TOOLS`.
+
+    An optional system message, then one or two rounds of a user message, zero to two
+    assistant turns with calls (content and reasoning optional, one or two calls, a result for
+    each) and an answer. Texts hold no ``<``, ``>`` or ``\\r`` (so no markup by accident);
+    ``trimmed``: no whitespace at either end of a text either, as the round-trip law needs
+    (formats that trim or join texts cannot give those ends back). Needs hypothesis.
+    """
+    from hypothesis import strategies as st
+
+    chars = st.characters(codec="utf-8", exclude_categories=("Cs", "Cc"), exclude_characters="<>\r")
+    text = st.text(st.one_of(chars, st.sampled_from(" \n")), max_size=12)
+    if trimmed:
+        text = text.map(str.strip)
+    some = text.filter(bool)
+    scalar = st.one_of(
+        st.text(chars, max_size=8).map(lambda t: {"s": t}),
+        st.integers(-1000, 1000).map(lambda n: {"n": n}),
+        st.booleans().map(lambda b: {"b": b}),
+        st.dictionaries(st.text(chars, min_size=1, max_size=4), st.integers(), max_size=2).map(
+            lambda o: {"o": o}
+        ),
+    )
+    arguments = st.lists(scalar, min_size=1, max_size=3).map(
+        lambda parts: {"s": "x", **{k: v for part in parts for k, v in part.items()}}
+    )
+    calls = st.lists(arguments.map(lambda a: ToolCall("probe", a)), min_size=1, max_size=2)
+
+    def step(parts: tuple[str, str, list[ToolCall], list[str]]) -> list[Message]:
+        content, reasoning, called, results = parts
+        turn = Message("assistant", content, tool_calls=called, reasoning=reasoning)
+        return [turn, *(Message("tool", r) for r in results[: len(called)])]
+
+    tool_step = st.tuples(text, text, calls, st.lists(some, min_size=2, max_size=2)).map(step)
+    answer = st.tuples(some, text).map(lambda p: Message("assistant", p[0], reasoning=p[1]))
+    round_ = st.tuples(some, st.lists(tool_step, max_size=2), answer).map(
+        lambda p: [Message("user", p[0]), *(m for s in p[1] for m in s), p[2]]
+    )
+    none: list[Message] = []
+    system = st.one_of(st.just(none), some.map(lambda t: [Message("system", t)]))
+    return st.tuples(system, st.lists(round_, min_size=1, max_size=2)).map(
+        lambda p: [*p[0], *(m for r in p[1] for m in r)]
+    )
 
 
 def _comparable(messages: Sequence[Message]) -> list[Message]:

@@ -802,6 +802,8 @@ _TEMPLATES["glm46"] = _TEMPLATES["glm45"]  # the 4.5/4.6 newline form reads the 
 _TEMPLATES["seed_oss_pystr"] = _TEMPLATES["seed_oss"]  # the same tags; values typed by tools
 _TEMPLATES["mistral_v13"] = _TEMPLATES["mistral"]  # no [CALL_ID]: the same template
 _TEMPLATES["lfm25"] = _TEMPLATES["lfm2"]  # unescaped strings: the same block
+_TEMPLATES["nemotron3"] = _TEMPLATES["qwen3_coder"]  # other newlines around the calls
+_TEMPLATES["step35"] = _TEMPLATES["qwen3_coder"]  # calls right after the content
 _TEMPLATES["mistral_v3"] = _template(  # Mistral-Nemo: [TOOL_CALLS][{...}, ...]
     "[/INST]",
     {
@@ -816,6 +818,8 @@ _TEMPLATES["mistral_v3"] = _template(  # Mistral-Nemo: [TOOL_CALLS][{...}, ...]
 
 TEMPLATE_NOTES: dict[str, str] = {
     "qwen3_coder": "parameter values are text: pass the request's tools to type them",
+    "nemotron3": "parameter values are text: pass the request's tools to type them",
+    "step35": "parameter values are text: pass the request's tools to type them",
     "glm45": "argument values are text: pass the request's tools to type them",
     "llama3_json": "a call's name must come before its parameters",
     "mistral": (

@@ -1,0 +1,145 @@
+"""The tool declarations the Qwen3-Coder family's templates write in the system turn.
+
+Three spellings, pinned from the templates: the tools as one ``tojson`` line each (Qwen3.5,
+Step-3.5-Flash), or as XML (``<function><name>...</name><parameters><parameter>...``; the
+Qwen3-Coder and Nemotron 3 templates, which differ in how they write ``enum`` and
+``required``), each followed by the fixed instructions that show the call format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tooletta import to_json
+from tooletta.chat import tool_json
+
+__all__ = [
+    "CODER_TOOLS_HEAD",
+    "FUNCTIONS_HEAD",
+    "STEP_TOOLS_HEAD",
+    "call_format",
+    "json_tools",
+    "xml_tools",
+]
+
+CODER_TOOLS_HEAD = "# Tools\n\nYou have access to the following tools:\n\n<tools>"
+"""Qwen3-Coder's line before the tool list."""
+FUNCTIONS_HEAD = "# Tools\n\nYou have access to the following functions:\n\n<tools>"
+"""Qwen3.5's and Nemotron 3's line before the tool list."""
+STEP_TOOLS_HEAD = (
+    "# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>"
+)
+"""Step-3.5-Flash's line before the tool list."""
+
+_MULTILINE = "This is the value for the second parameter\nthat can span\nmultiple lines"
+_OPTIONAL = (
+    "- You may provide optional reasoning for your function call in natural language BEFORE "
+    "the function call, but NOT after\n- If there is no function call available, answer the "
+    "question like normal with your current knowledge and do not tell the user about function "
+    "calls\n"
+)
+
+
+def call_format(family: str) -> str:
+    """The instructions after the tool list (``\\n</tools>`` included), as the ``family``'s
+    template writes them: ``"coder"`` (Qwen3-Coder), ``"functions"`` (Qwen3.5, Nemotron 3) or
+    ``"step"`` (Step-3.5-Flash)."""
+    noun, second, rule, optional = {
+        "coder": (
+            "tool",
+            "value_2",
+            "the tool calling block MUST begin with an opening <tool_call> tag and end with a "
+            "closing </tool_call> tag.",
+            _OPTIONAL,
+        ),
+        "functions": (
+            "function",
+            _MULTILINE,
+            "an inner <function=...></function> block must be nested within "
+            "<tool_call></tool_call> XML tags",
+            _OPTIONAL,
+        ),
+        "step": (
+            "function",
+            _MULTILINE,
+            "an inner <function=...>\n...\n</function> block must be nested within "
+            "<tool_call>\n...\n</tool_call> XML tags",
+            "",
+        ),
+    }[family]
+    return (
+        f"\n</tools>\n\nIf you choose to call a {noun} ONLY reply in the following format with "
+        "NO suffix:\n\n<tool_call>\n<function=example_function_name>\n"
+        "<parameter=example_parameter_1>\nvalue_1\n</parameter>\n"
+        f"<parameter=example_parameter_2>\n{second}\n</parameter>\n</function>\n</tool_call>"
+        f"\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: {rule}"
+        f"\n- Required parameters MUST be specified\n{optional}</IMPORTANT>"
+    )
+
+
+def json_tools(tools: Sequence[Mapping[str, Any]]) -> str:
+    """One ``tojson`` line per tool (each after a newline)."""
+    return "".join("\n" + tool_json(t) for t in tools)
+
+
+def _string(value: Any) -> str:
+    """A value as the templates' ``| string`` writes it (Python's ``str()``)."""
+    return str(value)
+
+
+def _extra(fields: Any, handled: tuple[str, ...]) -> str:
+    """The templates' ``render_extra_keys``: every other key as ``\\n<KEY>VALUE</KEY>``,
+    objects and arrays as ``tojson``, the rest as ``| string``."""
+    if not isinstance(fields, Mapping):
+        return ""
+    out = []
+    for key, value in fields.items():
+        if key in handled:
+            continue
+        text = to_json(value) if isinstance(value, (Mapping, list, tuple)) else _string(value)
+        out.append(f"\n<{key}>{text}</{key}>")
+    return "".join(out)
+
+
+def _xml_parameter(name: str, fields: Any, nemotron: bool) -> str:
+    text = f"\n<parameter>\n<name>{name}</name>"
+    if isinstance(fields, Mapping):
+        if "type" in fields:
+            text += f"\n<type>{_string(fields['type'])}</type>"
+        if "description" in fields:
+            text += f"\n<description>{_string(fields['description']).strip()}</description>"
+        if nemotron and "enum" in fields:
+            text += f"\n<enum>{to_json(fields['enum'])}</enum>"
+    handled = (
+        ("name", "type", "description", "enum") if nemotron else ("name", "type", "description")
+    )
+    return text + _extra(fields, handled) + "\n</parameter>"
+
+
+def _xml_tool(tool: Mapping[str, Any], nemotron: bool) -> str:
+    fn: Mapping[str, Any] = tool.get("function", tool)
+    text = f"\n<function>\n<name>{_string(fn.get('name'))}</name>"
+    if "description" in fn:
+        text += f"\n<description>{_string(fn['description']).strip()}</description>"
+    text += "\n<parameters>"
+    params = fn.get("parameters")
+    props = params.get("properties") if isinstance(params, Mapping) else None
+    if isinstance(props, Mapping):
+        text += "".join(_xml_parameter(str(k), v, nemotron) for k, v in props.items())
+    if nemotron:
+        text += _extra(params, ("type", "properties", "required"))
+        if isinstance(params, Mapping) and "required" in params:
+            text += f"\n<required>{to_json(params['required'])}</required>"
+    else:
+        text += _extra(params, ("type", "properties"))
+    text += "\n</parameters>"
+    text += _extra(fn, ("type", "name", "description", "parameters"))
+    return text + "\n</function>"
+
+
+def xml_tools(tools: Sequence[Mapping[str, Any]], *, nemotron: bool = False) -> str:
+    """The tools as XML blocks, as the Qwen3-Coder template writes them (``nemotron``: as the
+    Nemotron 3 template does, ``enum`` first among a parameter's extra keys and ``required``
+    after the parameters' other keys)."""
+    return "".join(_xml_tool(t, nemotron) for t in tools)

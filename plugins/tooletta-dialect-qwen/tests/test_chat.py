@@ -1,0 +1,292 @@
+"""Qwen3-Coder-family conversations against the models' own templates (vendored)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tooletta
+from tooletta import Message, RenderError, ToolCall
+from tooletta.chat import resolve_format
+from tooletta.chat.jinja import render_jinja
+from tooletta.testing.conversations import (
+    PROBE_TOOLS,
+    SAMPLE_TOOLS,
+    ConversationTests,
+    check_conversation_round_trip,
+    check_matches_template,
+    random_conversations,
+    sample_conversations,
+)
+
+TEMPLATES = Path(__file__).parent / "templates"
+STEP_TOKENS = {"bos_token": "<｜begin▁of▁sentence｜>"}
+
+RICH_TOOLS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "search",
+            "description": "  Search the web.\n",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "What to look for "},
+                    "mode": {"type": "string", "enum": ["fast", "deep"], "default": "fast"},
+                    "limit": {"type": ["integer", "null"], "minimum": 1},
+                    "filters": {
+                        "type": "object",
+                        "properties": {"site": {"type": "string"}},
+                        "additionalProperties": False,
+                    },
+                    "tags": {"type": "array", "items": {"type": "string"}},
+                },
+                "required": ["query"],
+                "additionalProperties": False,
+            },
+            "strict": True,
+        },
+    },
+    {"type": "function", "function": {"name": "ping", "parameters": {"type": "object"}}},
+]
+"""Tool definitions with the keys the templates write their own way (enum, extra keys,
+type lists, nested objects, a tool without description or properties)."""
+
+
+def rich_conversation() -> list[Message]:
+    """Calls with every kind of value (the templates write strings raw, objects and arrays
+    as ``tojson``, other scalars as Python's ``str()``), padded content and results."""
+    call = ToolCall(
+        "search",
+        {
+            "query": "weather\nin 東京",
+            "mode": "deep",
+            "limit": None,
+            "filters": {"site": "jma.go.jp", "strict": True},
+            "tags": ["a", 1, 2.5],
+            "flag": False,
+            "ratio": 0.1,
+        },
+    )
+    return [
+        Message("system", "  Be brief.  "),
+        Message("user", "  Look it up. "),
+        Message("assistant", "  I will search.\n", tool_calls=[call, ToolCall("ping", {})]),
+        Message("tool", " found \n"),
+        Message("tool", "pong"),
+        Message("assistant", "  Done.  "),
+        Message("user", "thanks"),
+        Message("assistant", "You're welcome."),
+    ]
+
+
+def history_cases() -> dict[str, tuple[list[Message], bool]]:
+    """Reasoning in earlier turns with and without calls, around a second user turn."""
+    calls = [ToolCall("get_time", {"tz": "UTC"})]
+    return {
+        "reasoning_history": (
+            [
+                Message("user", "a"),
+                Message("assistant", "first", reasoning="r1"),
+                Message("user", "b"),
+                Message("assistant", "", tool_calls=calls, reasoning="r2"),
+                Message("tool", "12:00"),
+                Message("assistant", "noon", reasoning="r3"),
+            ],
+            True,
+        ),
+        "calls_then_answer_before_query": (
+            [
+                Message("user", "a"),
+                Message("assistant", "let me see", tool_calls=calls, reasoning="r1"),
+                Message("tool", "12:00"),
+                Message("assistant", "noon", reasoning="r2"),
+                Message("user", "b"),
+                Message("assistant", "ok"),
+            ],
+            True,
+        ),
+    }
+
+
+class QwenCases(ConversationTests):
+    """The shared samples and the reasoning-history cases."""
+
+    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
+        return {**sample_conversations(ids=self.ids), **history_cases()}
+
+
+class TestQwen3CoderChat(QwenCases):
+    model = "Qwen/Qwen3-Coder-30B-A3B-Instruct"
+    template = TEMPLATES / "Qwen3-Coder.jinja"
+
+
+class TestQwen35Chat(QwenCases):
+    model = "Qwen/Qwen3.5-4B"
+    template = TEMPLATES / "Qwen3.5-4B.jinja"
+    options = ({}, {"enable_thinking": False})
+
+
+class TestNemotron3Chat(QwenCases):
+    model = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"
+    template = TEMPLATES / "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja"
+    options = ({}, {"enable_thinking": False}, {"truncate_history_thinking": False})
+
+
+class TestStep35Chat(QwenCases):
+    model = "stepfun-ai/Step-3.5-Flash"
+    template = TEMPLATES / "stepfun-ai-Step-3.5-Flash.jinja"
+    tokens = STEP_TOKENS
+
+
+MODELS = [
+    ("Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen3-Coder.jinja", {}),
+    ("Qwen/Qwen3.5-4B", "Qwen3.5-4B.jinja", {}),
+    ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja", {}),
+    ("stepfun-ai/Step-3.5-Flash", "stepfun-ai-Step-3.5-Flash.jinja", STEP_TOKENS),
+]
+
+
+@pytest.mark.parametrize(("model", "template", "tokens"), MODELS, ids=lambda v: str(v)[:20])
+def test_rich_tools_and_values_match_the_template(
+    model: str, template: str, tokens: dict[str, str]
+) -> None:
+    """Tool declarations with enum/extra keys and calls with every kind of value."""
+    text = (TEMPLATES / template).read_text(encoding="utf-8")
+    for prompt in (False, True):
+        check_matches_template(
+            text,
+            rich_conversation(),
+            model=model,
+            tools=RICH_TOOLS,
+            tokens=tokens,
+            add_generation_prompt=prompt,
+        )
+    back = tooletta.parse_conversation(
+        tooletta.render_conversation(rich_conversation(), model=model, tools=RICH_TOOLS),
+        model=model,
+        tools=RICH_TOOLS,
+    )
+    assert back[2].tool_calls == rich_conversation()[2].tool_calls
+
+
+@pytest.mark.parametrize(("model", "template", "tokens"), MODELS, ids=lambda v: str(v)[:20])
+def test_results_ending_the_conversation_match_the_template(
+    model: str, template: str, tokens: dict[str, str]
+) -> None:
+    messages, _ = sample_conversations()["tools_two_calls"]
+    messages = messages[:-1]  # ends with the two results: the prompt for the next turn
+    text = (TEMPLATES / template).read_text(encoding="utf-8")
+    check_matches_template(
+        text, messages, model=model, tools=SAMPLE_TOOLS, tokens=tokens, add_generation_prompt=True
+    )
+    check_conversation_round_trip(messages, model=model, tools=SAMPLE_TOOLS)
+
+
+def test_models_route_to_their_formats_and_variants() -> None:
+    want = {
+        "Qwen/Qwen3-Coder-30B-A3B-Instruct": ("qwen3_coder", "qwen3_coder"),
+        "Qwen/Qwen3-Coder-480B-A35B-Instruct": ("qwen3_coder", "qwen3_coder"),
+        "Qwen/Qwen3.5-4B": ("qwen3_coder", "qwen35"),
+        "Qwen/Qwen3.5-397B-A17B": ("qwen3_coder", "qwen35"),
+        "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16": ("nemotron3", "nemotron3"),
+        "stepfun-ai/Step-3.5-Flash": ("step35", "step35"),
+    }
+    for model, (dialect, fmt) in want.items():
+        assert tooletta.dialect_for_model(model) == dialect, model
+        assert resolve_format(model, None)[0].name == fmt, model
+    assert resolve_format(None, "qwen3_coder")[0].name == "qwen3_coder"
+    assert resolve_format(None, "qwen35")[0].name == "qwen35"
+
+
+def test_variant_spellings_render_by_name_and_parse_with_the_base() -> None:
+    calls = [ToolCall("f", {"a": 1}), ToolCall("g", {})]
+    f = "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>"
+    g = "<tool_call>\n<function=g>\n</function>\n</tool_call>"
+    assert tooletta.render(calls, "qwen3_coder", content="Hi") == f"Hi\n\n{f}\n{g}"
+    assert tooletta.render(calls, "nemotron3", content="Hi") == f"Hi\n{f}\n{g}\n"
+    assert tooletta.render(calls, "step35", content="Hi") == f"Hi{f}{g}"
+    for name in ("nemotron3", "step35"):
+        text = tooletta.render(calls, name, content="Hi")
+        assert tooletta.parse(text, "qwen3_coder").calls == calls
+        assert tooletta.get_dialect(name).info.variant_of == "qwen3_coder"
+        assert tooletta.detect(text) == "qwen3_coder"
+
+
+def test_render_model_turns() -> None:
+    call = [ToolCall("f", {"a": 1})]
+    body = "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>"
+    # Qwen3.5 and Step: the generation prompt opened <think>\n, the model writes the rest
+    assert tooletta.render(call, model="Qwen/Qwen3.5-4B", content=" C ", reasoning="R") == (
+        f"R\n</think>\n\nC\n\n{body}"
+    )
+    assert tooletta.render(call, model="stepfun-ai/Step-3.5-Flash", reasoning="R") == (
+        f"R\n</think>\n{body}"
+    )
+    # Nemotron: every turn opens its think block; Qwen3-Coder trims the content
+    nemotron = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"
+    assert tooletta.render(call, model=nemotron, content="C") == f"<think></think>C\n{body}\n"
+    assert tooletta.render(call, model=nemotron, reasoning="R") == f"R\n</think>\n{body}\n"
+    coder = "Qwen/Qwen3-Coder-30B-A3B-Instruct"
+    assert tooletta.render(call, model=coder, content=" C\n") == f"C\n\n{body}"
+
+
+def test_qwen35_refused_conversations_are_rendered() -> None:
+    """The Qwen3.5 template raises on a conversation without a user query and on a system
+    message after the first; we write what a template would: no reasoning kept without a
+    query, a later system message as a system turn."""
+    template = (TEMPLATES / "Qwen3.5-4B.jinja").read_text(encoding="utf-8")
+    no_query = [Message("assistant", "hello", reasoning="r")]
+    late_system = [Message("user", "a"), Message("system", " s "), Message("assistant", "b")]
+    for messages in (no_query, late_system):
+        with pytest.raises(RenderError, match="refused"):
+            render_jinja(template, messages)
+    model = "Qwen/Qwen3.5-4B"
+    assert tooletta.render_conversation(no_query, model=model) == (
+        "<|im_start|>assistant\nhello<|im_end|>\n"
+    )
+    assert tooletta.render_conversation(late_system, model=model) == (
+        "<|im_start|>user\na<|im_end|>\n<|im_start|>system\ns<|im_end|>\n"
+        "<|im_start|>assistant\n<think>\n\n</think>\n\nb<|im_end|>\n"
+    )
+    check_conversation_round_trip(late_system, model=model)
+
+
+def test_qwen3_coder_content_is_trimmed_only_beside_calls() -> None:
+    template = (TEMPLATES / "Qwen3-Coder.jinja").read_text(encoding="utf-8")
+    messages = [
+        Message("user", " a "),
+        Message("assistant", " b ", tool_calls=[ToolCall("f", {})]),
+        Message("tool", " r "),
+        Message("assistant", " c "),
+    ]
+    model = "Qwen/Qwen3-Coder-30B-A3B-Instruct"
+    check_matches_template(template, messages, model=model)
+    assert "<|im_start|>assistant\n c <|im_end|>" in tooletta.render_conversation(
+        messages, model=model
+    )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_conversations())
+def test_random_conversations_round_trip(messages: list[Message]) -> None:
+    for model, _, _ in MODELS:
+        check_conversation_round_trip(messages, model=model, tools=PROBE_TOOLS)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_conversations(trimmed=False), st.booleans())
+def test_random_conversations_match_the_templates(messages: list[Message], prompt: bool) -> None:
+    for model, template, tokens in MODELS:
+        check_matches_template(
+            (TEMPLATES / template).read_text(encoding="utf-8"),
+            messages,
+            model=model,
+            tools=PROBE_TOOLS,
+            tokens=tokens,
+            add_generation_prompt=prompt,
+        )
