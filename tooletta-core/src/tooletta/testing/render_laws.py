@@ -27,6 +27,9 @@ from .. import api
 from ..errors import RenderError
 from ..expressible import MAX_INT_CHARS, max_depth_of
 from ..ir import ToolCall
+from .fixtures import tools_for
+from .laws import check_stream_equals_parse
+from .streams import assemble, stream_text
 
 __all__ = [
     "NON_FINITE",
@@ -71,8 +74,6 @@ def _refused(dialect: str, calls: list[ToolCall], why: str) -> None:
 def _reads_back(dialect: str, calls: list[ToolCall], text: str, pieces: int = 7) -> None:
     """Assert that ``text``, rendered from ``calls``, parses and streams back to them exactly
     (names and arguments, no content, nothing unparsed)."""
-    from . import check_stream_equals_parse, tools_for  # the package imports this module
-
     tools = tools_for(calls)  # formats of untyped text type values by the schema
     result = api.parse(text, dialect, tools=tools)
     assert not result.unparsed, (dialect, text[:300], result.unparsed)
@@ -147,8 +148,6 @@ def check_long_identifiers(dialect: str, sizes: tuple[int, ...] = (1000, 5000)) 
 def check_empty_name(dialect: str) -> None:
     """Assert law 4: render refuses a call with an empty name, and the dialect's markup for a
     call with its name deleted never reads (in parse or stream) as a call named ``""``."""
-    from . import assemble, check_stream_equals_parse, stream_text
-
     _refused(dialect, [ToolCall("", {"k": "v"})], "a call with an empty name")
     _refused(dialect, [ToolCall("f", {}), ToolCall("", {})], "a call with an empty name")
     for args in ({"k": "v"}, {}):
