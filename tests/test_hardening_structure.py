@@ -282,6 +282,53 @@ def test_item12_depth_limit_lives_in_limits_old_paths_still_work() -> None:
 KIT = CORE / "testing"
 
 
+def test_item12_testing_kit_is_small_modules() -> None:
+    """The kit is a package of small modules; ``__init__`` only re-exports."""
+    modules = sorted(KIT.glob("*.py"))
+    assert len(modules) >= 8, modules
+    for path in modules:
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        assert lines <= 400, (path.name, lines)
+    init = ast.parse((KIT / "__init__.py").read_text(encoding="utf-8"))
+    assert ast.get_docstring(init)
+    for node in init.body[1:]:
+        assert isinstance(node, (ast.ImportFrom, ast.Assign)), ast.dump(node)[:80]
+
+
+def test_item12_testing_kit_public_names_import_from_the_package() -> None:
+    import tooletta.testing as kit
+
+    old = [
+        "FOREIGN_TOKENS", "MARKUP_PUNCTUATION", "TYPING_RULES", "DialectTests",
+        "TypedDialectTests", "assemble", "calls_strategy", "check_aliases",
+        "check_arguments_stream", "check_bad_input", "check_models", "check_nothing_lost",
+        "check_render_refuses", "check_round_trip", "check_shortcuts_agree",
+        "check_stream_equals_parse", "check_typed_value", "content_strategy", "load_cases",
+        "markup_strings", "schema_tools", "shortcut_blocks", "stream_text", "tools_for",
+    ]  # fmt: skip
+    assert set(old) <= set(kit.__all__)
+    for name in kit.__all__:
+        value = getattr(kit, name)
+        assert getattr(value, "__doc__", None) or not callable(value), name
+        if inspect.isfunction(value) or inspect.isclass(value):
+            assert value.__module__.startswith("tooletta.testing."), (name, value.__module__)
+
+
+def test_item12_dialect_tests_methods_are_short() -> None:
+    """No test or helper of DialectTests is longer than a screen."""
+    from tooletta.testing import DialectTests, TypedDialectTests
+
+    for cls in (DialectTests, TypedDialectTests):
+        for klass in cls.__mro__:
+            if not klass.__module__.startswith("tooletta.testing"):
+                continue
+            for name, member in vars(klass).items():
+                func = getattr(member, "__func__", member)
+                if inspect.isfunction(func):
+                    length = len(inspect.getsource(func).splitlines())
+                    assert length <= 40, (klass.__name__, name, length)
+
+
 # -- item 12: repeats across plugins, once in core --------------------------------------------
 
 
@@ -292,3 +339,67 @@ def _source(module: str) -> str:
 _CONTAINER_LOOP = re.compile(
     r"while True:\n\s*yield from r\.ws\(\)\n\s*if \(yield from r\.accept\(\"[\]}]\"\)\):"
 )
+
+
+def test_item12_json_container_loops_use_json_next() -> None:
+    """The step between a JSON container's items is written once (``engine.json_next``)."""
+    paths = [*CORE.rglob("*.py"), *ROOT.glob("plugins/tooletta-dialect-*/src/**/*.py")]
+    loops = [p.name for p in paths if _CONTAINER_LOOP.search(p.read_text(encoding="utf-8"))]
+    assert not loops, loops
+
+
+def test_item12_message_joining_is_core() -> None:
+    """Harmony and Inkling join message bodies with ``toolkit.messages`` (no copies)."""
+    for module in ("tooletta_dialect_harmony", "tooletta_dialect_inkling"):
+        text = _source(module)
+        assert "message_body" in text and "class _Joined" not in text, module
+
+
+def test_item12_qwen_and_seed_share_the_wrapped_xml_blocks() -> None:
+    from tooletta.toolkit.xmlcall import call_blocks
+
+    for name in ("qwen3_coder", "seed_oss"):
+        grammar = tooletta.get_dialect(name).grammar
+        readers = [b.read.__qualname__ for b in grammar.blocks[:2]]
+        assert all(q.startswith(call_blocks.__name__ + ".") for q in readers), (name, readers)
+
+
+def test_item12_literal_writers_are_core() -> None:
+    """Gemma's and the pythonic formats' value writers are one core function."""
+    for module, func in (
+        ("tooletta_dialect_gemma", "write_value"),
+        ("tooletta_dialect_pythonic.pysyntax", "py_value"),
+    ):
+        source = inspect.getsource(getattr(importlib.import_module(module), func))
+        assert "write_literal(" in source and "isinstance" not in source, module
+
+
+def test_item12_write_literal() -> None:
+    from tooletta.toolkit.literal import write_literal
+
+    value = {"b": [1, 2.5, None], "A": {"t": True, "f": False}, "s": "x"}
+    py = write_literal(value, repr, repr, words=("True", "False", "None"))
+    assert py == "{'b': [1, 2.5, None], 'A': {'t': True, 'f': False}, 's': 'x'}"
+    gemma = write_literal(value, str.upper, str, comma=",", colon=":", sort=str.lower)
+    assert gemma == "{A:{f:false,t:true},b:[1,2.5,null],s:X}"
+    for bad in (float("nan"), {1: "x", "a": 2}, {1, 2}, b"x"):
+        with pytest.raises(ValueError):
+            write_literal(bad, str, str, sort=str.lower)
+
+
+def test_item12_gemma_refuses_non_string_keys_with_a_render_error() -> None:
+    """Mixed key types used to fail while sorting them (a TypeError message); now the
+    writer says what is wrong."""
+    with pytest.raises(tooletta.RenderError, match="keys must be strings"):
+        tooletta.render([ToolCall("f", {"o": {1: "x", "a": 2}})], "gemma4")
+
+
+def test_item12_json_documents_share_one_base() -> None:
+    from tooletta.toolkit.jsondoc import JsonDocumentDialect
+
+    for name in ("canonical", "openai"):
+        assert isinstance(tooletta.get_dialect(name), JsonDocumentDialect), name
+    canonical = tooletta.get_dialect("canonical")
+    assert canonical.detect('{"content": "hi", "tool_calls": []}')
+    assert not canonical.detect('Say {"content": 1}')
+    assert tooletta.get_dialect("openai").detect('{"role": "assistant", "content": "hi"}')

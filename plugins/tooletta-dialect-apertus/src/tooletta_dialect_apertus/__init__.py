@@ -25,7 +25,8 @@ from tooletta.engine import (
     Reader,
     erase,
     fast_json_named,
-    json_string,
+    json_key,
+    json_next,
     json_value,
     reasoning_region,
 )
@@ -47,10 +48,7 @@ def read_entry(r: Reader) -> Read[None]:
     yield from r.ws()
     if (yield from r.accept("}")):
         return
-    name = yield from json_string(r)
-    yield from r.ws()
-    yield from r.expect(":")
-    yield from r.ws()
+    name = yield from json_key(r)
     if (yield from r.peek()) != "{":
         raise r.fail("the arguments must be a JSON object")
     r.start_call(name)
@@ -67,12 +65,7 @@ def read_block(r: Reader) -> Read[None]:
         yield from read_entry(r)
         return
     first = True
-    while True:
-        yield from r.ws()
-        if (yield from r.accept("]")):
-            return
-        if not first:
-            yield from r.expect(",")
+    while not (yield from json_next(r, "]", first)):
         first = False
         yield from read_entry(r)
 

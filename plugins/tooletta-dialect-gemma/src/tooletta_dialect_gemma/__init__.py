@@ -27,7 +27,17 @@ from typing import Any
 import msgspec
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
-from tooletta.engine import Block, FastReader, Grammar, Read, Reader, erase, reasoning_region
+from tooletta.engine import (
+    Block,
+    FastReader,
+    Grammar,
+    Read,
+    Reader,
+    erase,
+    json_next,
+    reasoning_region,
+)
+from tooletta.toolkit.literal import write_literal
 from tooletta.toolkit.pycall import bracket_nesting
 
 __all__ = [
@@ -227,15 +237,7 @@ def _object(r: Reader, syn: Syntax, out: _Out, depth: int) -> Read[dict[str, Any
     out.emit("{")
     values: dict[str, Any] = {}
     first = True
-    while True:
-        yield from r.ws()
-        if (yield from r.accept("}")):
-            break
-        if not first:
-            yield from r.expect(",")
-            yield from r.ws()
-            if (yield from r.accept("}")):
-                break
+    while not (yield from json_next(r, "}", first, trailing=True)):
         key = yield from _key(r, syn)
         out.emit(("" if first else ", ") + json.dumps(key, ensure_ascii=False) + ": ")
         first = False
@@ -248,15 +250,8 @@ def _array(r: Reader, syn: Syntax, out: _Out, depth: int) -> Read[list[Any]]:
     """A ``[value,...]`` body, read from just after ``[``."""
     out.emit("[")
     items: list[Any] = []
-    while True:
-        yield from r.ws()
-        if (yield from r.accept("]")):
-            break
+    while not (yield from json_next(r, "]", not items, trailing=True)):
         if items:
-            yield from r.expect(",")
-            yield from r.ws()
-            if (yield from r.accept("]")):
-                break
             out.emit(", ")
         items.append((yield from _value(r, syn, out, depth)))
     out.emit("]")
@@ -431,34 +426,15 @@ def write_value(
     ``None``, as the template's ``{{ value }}`` does. Raises ``ValueError`` for what the
     syntax cannot hold.
     """
-    if value is None:
-        return "None"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"{value!r} cannot be written")
-        return repr(value)
-    if isinstance(value, str):
-        return string(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(write_value(v, string, key, sort) for v in value) + "]"
-    if isinstance(value, dict):
-        items = list(value.items())
-        if sort:
-            items.sort(key=lambda kv: kv[0].lower() if isinstance(kv[0], str) else kv[0])
-        parts = []
-        for k, v in items:
-            if not isinstance(k, str):
-                raise ValueError("keys must be strings")
-            name = k if _BARE_KEY.match(k) else key(k)
-            parts.append(f"{name}:{write_value(v, string, key, sort)}")
-        return "{" + ",".join(parts) + "}"
-    raise ValueError(f"cannot write {type(value).__name__}")
+    return write_literal(
+        value,
+        string,
+        lambda k: k if _BARE_KEY.match(k) else key(k),
+        words=("true", "false", "None"),
+        comma=",",
+        colon=":",
+        sort=str.lower if sort else None,
+    )
 
 
 class _GemmaBase(ScannerDialect):

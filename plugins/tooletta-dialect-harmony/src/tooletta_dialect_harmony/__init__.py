@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import json
 import re
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
 from tooletta.engine import Block, FastReader, Grammar, Read, Reader, erase, json_value, marker_set
 from tooletta.engine.trim import Trimmer
+from tooletta.toolkit.messages import message_body
 from tooletta.toolkit.reading import decode_args
 
 from .chat import GptOssChat
@@ -62,28 +62,6 @@ _HEADER_STOP = (CHANNEL, MESSAGE, END, CALL, RETURN, START)
 _BODY_STOP = (END, CALL, RETURN, START, CHANNEL)
 _ENDS = (CALL, END, RETURN)
 _NOT_CALLS = frozenset({"assistant", "user", "system", "developer", "all"})
-
-_SEEN: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
-
-
-class _Joined:
-    """Writes one message body of a kind, after a blank line when an earlier message of that
-    kind wrote something in the same response."""
-
-    __slots__ = ("_emit", "_kind", "_prefix", "_seen")
-
-    def __init__(self, r: Reader, kind: str) -> None:
-        self._seen = _SEEN.setdefault(r.engine, set())
-        self._kind = kind
-        self._emit = r.content if kind == "content" else r.reasoning
-        self._prefix: str | None = "\n\n" if kind in self._seen else ""
-
-    def __call__(self, text: str) -> None:
-        if self._prefix is not None:
-            self._seen.add(self._kind)
-            text = self._prefix + text
-            self._prefix = None
-        self._emit(text)
 
 
 def _header(role: str, channel: str) -> tuple[str, str | None]:
@@ -153,7 +131,7 @@ def _messages(r: Reader, stage: str, role: str) -> Read[None]:
             else:
                 yield from _call_body(r, recipient, recipient == "python")
             return
-        out = Trimmer(_Joined(r, "reasoning" if kind == "analysis" else "content"), "space")
+        out = message_body(r, "reasoning" if kind == "analysis" else "content")
         _, marker = yield from r.until(_BODY_STOP, out.feed, eof=True)
         out.close()
         if marker == START:

@@ -21,7 +21,6 @@ ARGS}`` (compact separators, keys sorted recursively, non-ASCII kept), then
 from __future__ import annotations
 
 import json
-import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -39,12 +38,14 @@ from tooletta.engine import (
     fast_json_call,
     fast_repeat,
     json_call_object,
+    json_key,
+    json_next,
     json_string,
     json_value,
     marker_set,
 )
 from tooletta.engine.jsonread import decode_bounded
-from tooletta.engine.trim import Trimmer
+from tooletta.toolkit.messages import message_body
 
 __all__ = ["InklingDialect", "register_dialects"]
 
@@ -59,32 +60,10 @@ KINDS = (TEXT, THINK, INVOKE, INVOKE_TEXT)
 _HEADER_STOP = (*KINDS, END, MODEL, END_SAMPLING)
 _BODY_STOP = (END, MODEL, END_SAMPLING)
 
-_SEEN: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
-
-
-class _Joined:
-    """Writes one message body of a kind, after a blank line when an earlier message of that
-    kind wrote something in the same response."""
-
-    __slots__ = ("_emit", "_kind", "_prefix", "_seen")
-
-    def __init__(self, r: Reader, kind: str) -> None:
-        self._seen = _SEEN.setdefault(r.engine, set())
-        self._kind = kind
-        self._emit = r.content if kind == "content" else r.reasoning
-        self._prefix: str | None = "\n\n" if kind in self._seen else ""
-
-    def __call__(self, text: str) -> None:
-        if self._prefix is not None:
-            self._seen.add(self._kind)
-            text = self._prefix + text
-            self._prefix = None
-        self._emit(text)
-
 
 def _body(r: Reader, kind: str) -> Read[str]:
     """A text or thinking body up to its end; returns the marker that ended it."""
-    out = Trimmer(_Joined(r, kind), "space")
+    out = message_body(r, kind)
     _, marker = yield from r.until(_BODY_STOP, out.feed, eof=True)
     out.close()
     return marker
@@ -100,18 +79,9 @@ def _invoke(r: Reader, author: str) -> Read[None]:
     yield from r.expect("{")
     seen_args = False
     first = True
-    while True:
-        yield from r.ws()
-        if (yield from r.accept("}")):
-            break
-        if not first:
-            yield from r.expect(",")
-            yield from r.ws()
+    while not (yield from json_next(r, "}", first)):
         first = False
-        key = yield from json_string(r)
-        yield from r.ws()
-        yield from r.expect(":")
-        yield from r.ws()
+        key = yield from json_key(r)
         if key == "name":
             name = yield from json_string(r)
             if name != author:

@@ -22,13 +22,13 @@ from typing import Any
 
 import msgspec
 
-from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta import DialectInfo, ToolCall, hookimpl, to_json
 from tooletta.engine import (
-    Block,
     BlockError,
-    Grammar,
     Read,
     Reader,
+    json_key,
+    json_next,
     json_string,
     json_value,
     read_fast,
@@ -36,12 +36,9 @@ from tooletta.engine import (
 from tooletta.engine import loads as json_loads
 from tooletta.engine.jsonread import too_deep
 from tooletta.ir import coerce_arguments
+from tooletta.toolkit.jsondoc import JsonDocumentDialect, document_grammar
 
 __all__ = ["OpenAIDialect", "call_id_for", "register_dialects"]
-
-_LOOKS = re.compile(
-    r'\s*(\[\s*(\{\s*"(id|type|function)"|\])|\{\s*"(role|content|tool_calls|function_call)")'
-)
 
 
 def call_id_for(call: ToolCall, index: int) -> str:
@@ -74,17 +71,11 @@ def read_list(r: Reader) -> Read[None]:
     counts as read with them, as :func:`~tooletta.engine.read_fast` counts it)."""
     yield from r.expect("[")
     first = True
-    while True:
-        yield from r.ws()
-        if (yield from r.accept("]")):
-            r.commit()
-            return
-        if not first:
-            yield from r.expect(",")
-            yield from r.ws()
+    while not (yield from json_next(r, "]", first)):
         first = False
         at = r.pos
         _emit(r, json_loads((yield from json_value(r)), at), at)
+    r.commit()
 
 
 def fast_list(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
@@ -119,18 +110,9 @@ def read_message(r: Reader) -> Read[None]:
     """An assistant message object with ``content`` and ``tool_calls`` or ``function_call``."""
     yield from r.expect("{")
     first = True
-    while True:
-        yield from r.ws()
-        if (yield from r.accept("}")):
-            return
-        if not first:
-            yield from r.expect(",")
-            yield from r.ws()
+    while not (yield from json_next(r, "}", first)):
         first = False
-        key = yield from json_string(r)
-        yield from r.ws()
-        yield from r.expect(":")
-        yield from r.ws()
+        key = yield from json_key(r)
         nxt = yield from r.peek()
         if key == "content" and nxt == '"':
             r.content((yield from json_string(r)))
@@ -144,7 +126,7 @@ def read_message(r: Reader) -> Read[None]:
             yield from json_value(r)
 
 
-class OpenAIDialect(ScannerDialect):
+class OpenAIDialect(JsonDocumentDialect):
     """OpenAI ``tool_calls`` / ``function_call`` JSON (a message object or a bare list)."""
 
     info = DialectInfo(
@@ -156,19 +138,10 @@ class OpenAIDialect(ScannerDialect):
         description="OpenAI Chat Completions tool_calls objects and legacy function_call, as JSON",
         source="openai/openai-python src/openai/types/chat/chat_completion_message*.py",
     )
-    grammar = Grammar(
-        blocks=(
-            Block("[", read_list, keep_open=True, at_start=True, fast=fast_list),
-            Block("{", read_message, keep_open=True, at_start=True),
-        )
+    grammar = document_grammar(read_list, read_message, fast_list)
+    start = re.compile(
+        r'\s*(\[\s*(\{\s*"(id|type|function)"|\])|\{\s*"(role|content|tool_calls|function_call)")'
     )
-
-    def detect(self, text: str) -> bool:
-        """True when the whole text starts like an OpenAI message or tool_calls list."""
-        return _LOOKS.match(text) is not None
-
-    def check_content(self, content: str) -> None:
-        """Any content can be written: it is a JSON string."""
 
     def render(self, calls: Any, content: str = "") -> str:
         """The ``tool_calls`` list, or the assistant message object when there is content."""

@@ -27,7 +27,16 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import Block, Grammar, Read, Reader, erase, fast_json_array, json_call_object
+from tooletta.engine import (
+    Block,
+    Grammar,
+    Read,
+    Reader,
+    erase,
+    fast_json_array,
+    json_call_object,
+    json_next,
+)
 from tooletta.engine.lookahead import space_ahead
 
 from .chat import FireFunctionV2Chat
@@ -81,12 +90,7 @@ def _reader(opening: str) -> Any:
             return
         r.pos += len(MARKER)
         first = True
-        while True:
-            yield from r.ws()
-            if (yield from r.accept("]")):
-                return
-            if not first:
-                yield from r.expect(",")
+        while not (yield from json_next(r, "]", first)):
             first = False
             yield from json_call_object(r)
 

@@ -36,6 +36,7 @@ from tooletta.engine import (
     fast_json_array,
     fast_json_call,
     json_call_object,
+    json_next,
     loads,
     reasoning_region,
 )
@@ -106,15 +107,7 @@ def read_call_list(r: Reader, *, raw_newlines: bool = False) -> Read[None]:
     is malformed rather than a call. ``raw_newlines`` as in :func:`read_py_call`.
     """
     first = True
-    while True:
-        yield from r.ws()
-        if (yield from r.accept("]")):
-            return
-        if not first:
-            yield from r.expect(",")
-            yield from r.ws()
-            if (yield from r.accept("]")):
-                return
+    while not (yield from json_next(r, "]", first, trailing=True)):
         first = False
         arguments = yield from read_py_call(r, end=False, raw_newlines=raw_newlines)
         yield from r.ws()
@@ -286,12 +279,7 @@ def read_lfm2_block(r: Reader) -> Read[None]:
         yield from r.ws()
         if (yield from r.peek()) == "{":
             n = 0
-            while True:
-                yield from r.ws()
-                if (yield from r.accept("]")):
-                    break
-                if n:
-                    yield from r.expect(",")
+            while not (yield from json_next(r, "]", n == 0)):
                 n += 1
                 yield from json_call_object(r)
         else:
@@ -443,13 +431,7 @@ def read_dict_list(r: Reader) -> Read[None]:
     """A list of call dicts (read from ``[``)."""
     yield from r.expect("[")
     first = True
-    while True:
-        yield from r.ws()
-        if (yield from r.accept("]")):
-            return
-        if not first:
-            yield from r.expect(",")
-            yield from r.ws()
+    while not (yield from json_next(r, "]", first)):
         first = False
         yield from read_dict_call(r)
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tooletta.engine import BlockError, Incomplete, Read, Reader
+from tooletta.toolkit.literal import write_literal
 
 __all__ = [
     "MAX_NESTING",
@@ -462,30 +463,7 @@ def py_value(
 
     Raises ``ValueError`` for values with no literal (non-finite floats, other types).
     """
-    if value is None:
-        return words[2]
-    if value is True:
-        return words[0]
-    if value is False:
-        return words[1]
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"{value!r} has no literal")
-        return repr(value)
-    if isinstance(value, str):
-        return py_str(value, quote)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(py_value(v, quote, words) for v in value) + "]"
-    if isinstance(value, dict):
-        items: list[str] = []
-        for k, v in value.items():
-            if not isinstance(k, str):
-                raise ValueError("dict keys must be strings")
-            items.append(f"{py_str(k, quote)}: {py_value(v, quote, words)}")
-        return "{" + ", ".join(items) + "}"
-    raise ValueError(f"cannot write {type(value).__name__} as a literal")
+    return write_literal(value, lambda s: py_str(s, quote), lambda k: py_str(k, quote), words=words)
 
 
 def render_call(name: str, arguments: dict[str, Any], value: Callable[[Any], str]) -> str:

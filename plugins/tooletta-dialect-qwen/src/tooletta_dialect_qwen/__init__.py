@@ -34,17 +34,8 @@ from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
 from tooletta.chat import ChatFormat
-from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
-from tooletta.toolkit.xmlcall import (
-    FUNC,
-    FUNC_END,
-    XmlTags,
-    fast_bare,
-    fast_wrapped,
-    read_bare,
-    read_wrapped,
-    render_call,
-)
+from tooletta.engine import Grammar, erase, reasoning_region
+from tooletta.toolkit.xmlcall import FUNC, XmlTags, call_blocks, render_wrapped
 from tooletta_dialect_qwen.chat import Qwen3CoderChat, Qwen35Chat
 
 __all__ = ["Qwen3CoderDialect", "register_dialects"]
@@ -57,16 +48,6 @@ _DETECT = re.compile(
     r"<tool_call>[ \t\r\n]*<function="
     r"|<function=[^>\n<]{1,256}>[ \t\r\n]*(?:<parameter=|</function>)"
 )
-
-
-def read_call(r: Reader) -> Read[None]:
-    """One ``<tool_call>`` block."""
-    yield from read_wrapped(r, TAGS)
-
-
-def read_function(r: Reader) -> Read[None]:
-    """A ``<function=...>`` block written without its ``<tool_call>`` wrapper."""
-    yield from read_bare(r, TAGS)
 
 
 class Qwen3CoderDialect(ScannerDialect):
@@ -94,8 +75,7 @@ class Qwen3CoderDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_call, close=CLOSE, fast=fast_wrapped(TAGS)),
-            Block(FUNC, read_function, close=FUNC_END, fast=fast_bare(TAGS)),
+            *call_blocks(OPEN, TAGS),
             reasoning_region("<think>", "</think>"),
             erase("<|im_end|>"),
             erase("<|endoftext|>"),
@@ -116,10 +96,8 @@ class Qwen3CoderDialect(ScannerDialect):
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """Each call as the Qwen3-Coder template writes it, joined by one newline."""
-        return self.call_joiner.join(
-            f"{OPEN}\n{render_call(c.name, c.arguments, TAGS, self.info.name)}\n{CLOSE}"
-            + self.call_end
-            for c in calls
+        return render_wrapped(
+            calls, OPEN, TAGS, self.info.name, joiner=self.call_joiner, end=self.call_end
         )
 
 

@@ -55,6 +55,9 @@ from tooletta.engine import (
     Reader,
     fast_json_args,
     fast_repeat,
+    json_key,
+    json_next,
+    json_string,
     json_value,
 )
 
@@ -221,18 +224,6 @@ def _json_object(r: Reader, sink: Callable[[str], None] | None = None) -> Read[d
     return value
 
 
-def _json_string(r: Reader) -> Read[str]:
-    """A JSON string literal, decoded."""
-    yield from r.ws()
-    at = r.pos
-    if (yield from r.peek()) != '"':
-        raise r.fail("expected a JSON string")
-    value = _loads((yield from json_value(r)), at)
-    if not isinstance(value, str):  # pragma: no cover - json_value on '"' gives a string
-        raise BlockError("expected a JSON string", at)
-    return value
-
-
 def _escape(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)[1:-1]
 
@@ -279,20 +270,12 @@ def _blob(r: Reader) -> Read[None]:
     held: Any = None  # the arguments, when complete before the end of the object
     has_input = False
     first = True
-    while True:
-        yield from r.ws()
-        if (yield from r.accept("}")):
-            break
-        if not first:
-            yield from r.expect(",")
+    while not (yield from json_next(r, "}", first)):
         first = False
-        key = yield from _json_string(r)
-        yield from r.ws()
-        yield from r.expect(":")
-        yield from r.ws()
+        key = yield from json_key(r)
         at = r.pos
         if key == "action" and name is None:
-            name = yield from _json_string(r)
+            name = yield from json_string(r)
             r.start_call(name)
             if has_input:
                 r.args(to_json(held))

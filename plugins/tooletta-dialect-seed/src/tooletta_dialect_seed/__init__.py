@@ -32,33 +32,14 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
-from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
-from tooletta.toolkit.xmlcall import (
-    FUNC,
-    FUNC_END,
-    XmlTags,
-    fast_bare,
-    fast_wrapped,
-    read_bare,
-    read_wrapped,
-    render_call,
-)
+from tooletta.engine import Grammar, erase, reasoning_region
+from tooletta.toolkit.xmlcall import XmlTags, call_blocks, render_wrapped
 
 __all__ = ["SeedOssDialect", "register_dialects"]
 
 OPEN = "<seed:tool_call>"
 CLOSE = "</seed:tool_call>"
 TAGS = XmlTags(call_close=CLOSE, pad=False)
-
-
-def read_call(r: Reader) -> Read[None]:
-    """One ``<seed:tool_call>`` block."""
-    yield from read_wrapped(r, TAGS)
-
-
-def read_function(r: Reader) -> Read[None]:
-    """A ``<function=...>`` block written without its ``<seed:tool_call>`` wrapper."""
-    yield from read_bare(r, TAGS)
 
 
 class SeedOssDialect(ScannerDialect):
@@ -79,8 +60,7 @@ class SeedOssDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_call, close=CLOSE, fast=fast_wrapped(TAGS)),
-            Block(FUNC, read_function, close=FUNC_END, fast=fast_bare(TAGS)),
+            *call_blocks(OPEN, TAGS),
             reasoning_region("<seed:think>", "</seed:think>"),
             erase("<seed:eos>"),
         )
@@ -89,10 +69,7 @@ class SeedOssDialect(ScannerDialect):
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """Each call as the Seed-OSS template writes it, joined by one newline."""
-        return "\n".join(
-            f"{OPEN}\n{render_call(c.name, c.arguments, TAGS, self.info.name)}\n{CLOSE}"
-            for c in calls
-        )
+        return render_wrapped(calls, OPEN, TAGS, self.info.name)
 
 
 @hookimpl

@@ -42,6 +42,7 @@ from tooletta.engine import (
     fast_json_payload,
     json_call_array,
     json_call_object,
+    json_next,
     reasoning_region,
 )
 from tooletta.engine.lookahead import space_ahead, text_ahead
@@ -101,12 +102,7 @@ def call_list_ahead(r: Reader, offset: int) -> Read[bool]:
 def read_items(r: Reader) -> Read[None]:
     """Call objects separated by commas, up to the list's ``]`` (read after its ``[``)."""
     first = True
-    while True:
-        yield from r.ws()
-        if (yield from r.accept("]")):
-            return
-        if not first:
-            yield from r.expect(",")
+    while not (yield from json_next(r, "]", first)):
         first = False
         yield from json_call_object(r, id_keys=_ID_KEYS)
 

@@ -13,20 +13,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..dialect import ScannerDialect, to_json
+from ..dialect import to_json
 from ..engine import (
-    Block,
-    Grammar,
     Read,
     Reader,
     fast_json_array,
     json_call_array,
+    json_key,
+    json_next,
     json_string,
     json_value,
     read_fast,
 )
 from ..hookspecs import hookimpl
 from ..ir import DialectInfo, ToolCall
+from ..toolkit.jsondoc import JsonDocumentDialect, document_grammar
 
 __all__ = ["CanonicalDialect", "register_dialects"]
 
@@ -36,7 +37,6 @@ _CALL_KEYS: dict[str, Any] = {
     "id_keys": ("id",),
 }
 _FAST_ARRAY = fast_json_array(**_CALL_KEYS)
-_LOOKS_CANONICAL = re.compile(r'\s*(\[\s*(\{\s*"name"|\])|\{\s*"(content|tool_calls)")')
 
 
 def _read_array(r: Reader) -> Read[None]:
@@ -46,18 +46,9 @@ def _read_array(r: Reader) -> Read[None]:
 def _read_envelope(r: Reader) -> Read[None]:
     yield from r.expect("{")
     first = True
-    while True:
-        yield from r.ws()
-        if (yield from r.accept("}")):
-            return
-        if not first:
-            yield from r.expect(",")
-            yield from r.ws()
+    while not (yield from json_next(r, "}", first)):
         first = False
-        key = yield from json_string(r)
-        yield from r.ws()
-        yield from r.expect(":")
-        yield from r.ws()
+        key = yield from json_key(r)
         if key == "content":
             nxt = yield from r.peek()
             if nxt == "n":
@@ -71,7 +62,7 @@ def _read_envelope(r: Reader) -> Read[None]:
             yield from json_value(r)
 
 
-class CanonicalDialect(ScannerDialect):
+class CanonicalDialect(JsonDocumentDialect):
     """tooletta's own JSON: an array of calls, or ``{"content", "tool_calls"}``."""
 
     info = DialectInfo(
@@ -82,19 +73,8 @@ class CanonicalDialect(ScannerDialect):
         description="tooletta's canonical JSON: [{name, arguments, id}] or {content, tool_calls}",
         source="tooletta (this project)",
     )
-    grammar = Grammar(
-        blocks=(
-            Block("[", _read_array, keep_open=True, at_start=True, fast=_FAST_ARRAY),
-            Block("{", _read_envelope, keep_open=True, at_start=True),
-        )
-    )
-
-    def detect(self, text: str) -> bool:
-        """True when the whole text starts like canonical JSON."""
-        return _LOOKS_CANONICAL.match(text) is not None
-
-    def check_content(self, content: str) -> None:
-        """Any content can be written: it is a JSON string."""
+    grammar = document_grammar(_read_array, _read_envelope, _FAST_ARRAY)
+    start = re.compile(r'\s*(\[\s*(\{\s*"name"|\])|\{\s*"(content|tool_calls)")')
 
     def render(self, calls: Any, content: str = "") -> str:
         """The JSON array of calls, or the ``{"content", "tool_calls"}`` object with content."""

@@ -23,11 +23,14 @@ __all__ = [
     "decode_bounded",
     "json_call_array",
     "json_call_object",
+    "json_key",
+    "json_next",
     "json_string",
     "json_value",
     "loads",
     "too_deep",
 ]
+
 
 _SPACE = " \t\r\n"
 _WS = re.compile(r"[ \t\r\n]*")
@@ -218,6 +221,41 @@ def json_string(r: Reader) -> Read[str]:
     return value
 
 
+def json_next(r: Reader, close: str, first: bool, *, trailing: bool = False) -> Read[bool]:
+    """Step between the items of a JSON array (``close`` is ``"]"``) or the members of an
+    object (``"}"``), read after the opening bracket or an item: skip whitespace; True when
+    ``close`` ends the container (it is consumed); else, unless this is the ``first`` item, read
+    the ``,`` and the whitespace after it, and False: the next item starts at ``r.pos``.
+    ``trailing`` allows a comma before ``close``, as Python literals and Gemma's syntax do.
+
+    The loop over a container is then::
+
+        first = True
+        while not (yield from json_next(r, "]", first)):
+            first = False
+            yield from read_item(r)
+    """
+    yield from r.ws()
+    if (yield from r.accept(close)):
+        return True
+    if not first:
+        yield from r.expect(",")
+        yield from r.ws()
+        if trailing and (yield from r.accept(close)):
+            return True
+    return False
+
+
+def json_key(r: Reader) -> Read[str]:
+    """Read an object member's key and the ``:`` after it (with the whitespace around it);
+    the member's value starts at ``r.pos``."""
+    key = yield from json_string(r)
+    yield from r.ws()
+    yield from r.expect(":")
+    yield from r.ws()
+    return key
+
+
 def json_call_object(
     r: Reader,
     *,
@@ -278,19 +316,10 @@ def _json_call_object(
     arguments: dict[str, Any] | None = None
     started = False
     first = True
-    while True:
-        yield from r.ws()
-        if (yield from r.accept("}")):
-            break
-        if not first:
-            yield from r.expect(",")
-            yield from r.ws()
+    while not (yield from json_next(r, "}", first)):
         first = False
         at = r.pos
-        key = yield from json_string(r)
-        yield from r.ws()
-        yield from r.expect(":")
-        yield from r.ws()
+        key = yield from json_key(r)
         if key in name_keys and name is None:
             name = yield from json_string(r)
             r.start_call(name, call_id)
@@ -485,12 +514,7 @@ def json_call_array(
     yield from r.ws()
     yield from r.expect("[")
     first = True
-    while True:
-        yield from r.ws()
-        if (yield from r.accept("]")):
-            r.commit()
-            return
-        if not first:
-            yield from r.expect(",")
+    while not (yield from json_next(r, "]", first)):
         first = False
         yield from json_call_object(r, name_keys=name_keys, args_keys=args_keys, id_keys=id_keys)
+    r.commit()

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..dialect import to_json
-from ..engine import Decline, FastReader, Read, Reader
+from ..engine import Block, Decline, FastReader, Read, Reader
 from ..engine.trim import trim_text
 from ..errors import RenderError
 from ..ir import ToolCall
@@ -36,6 +37,7 @@ __all__ = [
     "PARAM",
     "PARAM_END",
     "XmlTags",
+    "call_blocks",
     "fast_bare",
     "fast_wrapped",
     "looks_like_function",
@@ -43,6 +45,7 @@ __all__ = [
     "read_function",
     "read_wrapped",
     "render_call",
+    "render_wrapped",
     "skip_optional",
 ]
 
@@ -461,3 +464,43 @@ def render_call(name: str, arguments: dict[str, Any], tags: XmlTags, dialect: st
         parts.append(f"{PARAM}{key}>{nl}{text}{nl}{PARAM_END}\n")
     parts.append(FUNC_END)
     return "".join(parts)
+
+
+def render_wrapped(
+    calls: Sequence[ToolCall],
+    opening: str,
+    tags: XmlTags,
+    dialect: str,
+    *,
+    joiner: str = "\n",
+    end: str = "",
+) -> str:
+    """Each call (:func:`render_call`) between ``opening`` and ``tags.call_close``, each on a
+    line of its own and followed by ``end``, the calls joined by ``joiner``: by default as the
+    Qwen3-Coder and Seed-OSS templates write them (one newline between calls)."""
+    return joiner.join(
+        f"{opening}\n{render_call(c.name, c.arguments, tags, dialect)}\n{tags.call_close}{end}"
+        for c in calls
+    )
+
+
+# -- grammar -----------------------------------------------------------------------------------
+
+
+def call_blocks(opening: str, tags: XmlTags) -> tuple[Block, Block]:
+    """The two blocks of a wrapped format: a call wrapper from ``opening`` to
+    ``tags.call_close`` (:func:`read_wrapped`, :func:`fast_wrapped`), and a ``<function=...>``
+    block written without it (:func:`read_bare`, :func:`fast_bare`)."""
+
+    def read_call(r: Reader) -> Read[None]:
+        yield from read_wrapped(r, tags)
+
+    def read_function_block(r: Reader) -> Read[None]:
+        yield from read_bare(r, tags)
+
+    read_call.__doc__ = f"One ``{opening}`` block."
+    read_function_block.__doc__ = f"A ``{FUNC}...>`` block written without its ``{opening}``."
+    return (
+        Block(opening, read_call, close=tags.call_close, fast=fast_wrapped(tags)),
+        Block(FUNC, read_function_block, close=FUNC_END, fast=fast_bare(tags)),
+    )
