@@ -39,6 +39,7 @@ from tooletta.testing import (
     check_nothing_counted_twice,
     check_nothing_lost,
     check_stream_equals_parse,
+    dialect_markup,
     tools_for,
 )
 
@@ -172,13 +173,7 @@ def seeds(dialect: str) -> tuple[tuple[str, Any], ...]:
 @functools.cache
 def markup(dialect: str) -> tuple[str, ...]:
     """Every literal ``dialect`` treats as markup: declared markers and block delimiters."""
-    obj = tooletta.get_dialect(dialect)
-    found = set(obj.info.markers)
-    for block in getattr(getattr(obj, "grammar", None), "blocks", ()):
-        found.add(block.open)
-        if block.close:
-            found.add(block.close)
-    return tuple(sorted((m for m in found if m), key=lambda m: (-len(m), m)))
+    return tuple(dialect_markup(dialect))
 
 
 @functools.cache

@@ -64,7 +64,7 @@ from __future__ import annotations
 
 from .accounting import AccountingTests, check_nothing_counted_twice
 from .checks import check_aliases, check_arguments_stream, check_models, check_render_refuses
-from .fixtures import load_cases, schema_tools, tools_for
+from .fixtures import dialect_markup, load_cases, schema_tools, tools_for
 from .laws import (
     check_bad_input,
     check_holdback,
@@ -131,6 +131,7 @@ __all__ = [
     "check_stream_misuse",
     "check_typed_value",
     "content_strategy",
+    "dialect_markup",
     "load_cases",
     "markup_strings",
     "mutated_texts",

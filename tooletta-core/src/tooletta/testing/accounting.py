@@ -32,6 +32,8 @@ from .. import api
 from ..dialect import ScannerDialect
 from ..engine import Engine
 from ..ir import UnparsedToolCall
+from .fixtures import dialect_markup
+from .streams import split_text
 
 __all__ = [
     "AccountingTests",
@@ -110,15 +112,7 @@ def _tracer(dialect: ScannerDialect, tools: Any, *, deltas: bool) -> _Tracer:
 
 
 def _chunks(text: str, cuts: Iterable[int] | None) -> list[str]:
-    if cuts is None:
-        return list(text)
-    points = sorted({c for c in cuts if 0 < c < len(text)})
-    out, prev = [], 0
-    for p in points:
-        out.append(text[prev:p])
-        prev = p
-    out.append(text[prev:])
-    return [c for c in out if c]
+    return list(text) if cuts is None else split_text(text, cuts)
 
 
 def _check_positions(
@@ -180,24 +174,13 @@ def check_nothing_counted_twice(
     _check_positions(text, streamed, stream.emitted, stream.all_spans, f"stream {chunks!r}")
 
 
-def _markup(dialect: str) -> list[str]:
-    """The literals the dialect's grammar and info treat as markup (longest first)."""
-    obj = api.get_dialect(dialect)
-    found = set(obj.info.markers)
-    for block in getattr(getattr(obj, "grammar", None), "blocks", ()):
-        found.add(block.open)
-        if block.close:
-            found.add(block.close)
-    return sorted((m for m in found if m), key=len, reverse=True)
-
-
 def accounting_variants(dialect: str, text: str, limit: int = 12) -> list[str]:
     """``text`` broken just after pieces of its markup, where a block has begun and may
     already have emitted: at each of the first ``limit`` markup occurrences, the marker
     deleted, the text cut one character after it, junk inserted after it, and the text
     after it repeated from the start (a block running into another)."""
     spots: set[tuple[int, int]] = set()
-    for marker in _markup(dialect):
+    for marker in dialect_markup(dialect):
         at = text.find(marker)
         while at >= 0:
             spots.add((at, at + len(marker)))

@@ -1,4 +1,4 @@
-"""Golden fixtures and the tool definitions the kit parses with.
+"""Golden fixtures, the tool definitions the kit parses with, and a dialect's markup.
 
 Golden fixtures are a JSON list of cases ``{"name", "text", "calls", "content",
 "reasoning"?, "tools"?, "unparsed"?, "detect"?}``; ``calls`` items are ``{"name", "arguments",
@@ -12,9 +12,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .. import api
 from ..ir import ToolCall
 
-__all__ = ["load_cases", "schema_tools", "tools_for"]
+__all__ = ["dialect_markup", "load_cases", "schema_tools", "tools_for"]
 
 
 def load_cases(path: str | Path) -> list[dict[str, Any]]:
@@ -66,3 +67,16 @@ def schema_tools(properties: Mapping[str, Any] | None = None, name: str = "f") -
             k: {"type": v} if isinstance(v, str) else dict(v) for k, v in properties.items()
         }
     return [{"type": "function", "function": {"name": name, "parameters": params}}]
+
+
+def dialect_markup(dialect: str) -> list[str]:
+    """Every literal the dialect's grammar and info treat as markup: declared markers and
+    block delimiters, longest first (then in alphabetical order, so the order is the same in
+    every run)."""
+    obj = api.get_dialect(dialect)
+    found = set(obj.info.markers)
+    for block in getattr(getattr(obj, "grammar", None), "blocks", ()):
+        found.add(block.open)
+        if block.close:
+            found.add(block.close)
+    return sorted((m for m in found if m), key=lambda m: (-len(m), m))

@@ -18,7 +18,7 @@ from ..dialect import ScannerDialect
 from ..errors import ParseError, RenderError, ToolettaError
 from ..ir import ParseResult, ToolCall
 from .accounting import check_nothing_counted_twice
-from .fixtures import tools_for
+from .fixtures import dialect_markup, tools_for
 from .shortcuts import check_shortcuts_agree
 from .streams import assemble, split_text, stream_text
 
@@ -97,18 +97,6 @@ def check_round_trip(
     return True
 
 
-def _markup(dialect: str) -> list[str]:
-    """Every literal the dialect's grammar treats as markup (longest first)."""
-    obj = api.get_dialect(dialect)
-    found = set(obj.info.markers)
-    grammar = getattr(obj, "grammar", None)
-    for block in getattr(grammar, "blocks", ()):
-        found.add(block.open)
-        if block.close:
-            found.add(block.close)
-    return sorted((m for m in found if m), key=len, reverse=True)
-
-
 def check_nothing_lost(dialect: str, text: str, tools: Any = None) -> None:
     """Assert the accounting property (lenient mode): nothing the model wrote vanishes.
 
@@ -134,7 +122,7 @@ def check_nothing_lost(dialect: str, text: str, tools: Any = None) -> None:
         text = " ".join(outside)
     elif result.calls:
         return
-    marks = _markup(dialect)
+    marks = dialect_markup(dialect)
 
     def letters(s: str) -> Counter[str]:
         for m in marks:
