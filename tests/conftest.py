@@ -11,11 +11,6 @@ import pytest
 
 from support import ROOT, run, uv
 
-# Under `uv run`, Ray starts its workers through `uv run` too, from a directory outside the
-# project, where they get an empty environment without ray (test_training_data's recipe);
-# read when ray is imported, so set before any test module imports it.
-os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
-
 
 @pytest.fixture(scope="session")
 def wheels(tmp_path_factory: pytest.TempPathFactory) -> Path:
