@@ -294,14 +294,25 @@ def supports_reasoning(dialect: str) -> bool:
     """Whether ``dialect`` has a place for reasoning in its model text (``render(...,
     reasoning=...)``): a ``reasoning_markup`` pair, or a ``render`` taking ``reasoning``."""
     obj = get_registry().get(dialect).dialect
-    if getattr(obj, "reasoning_markup", None):
-        return True
-    import inspect
+    return bool(getattr(obj, "reasoning_markup", None)) or _takes_reasoning(type(obj))
 
-    try:
-        return "reasoning" in inspect.signature(obj.render).parameters
-    except (TypeError, ValueError):
-        return False
+
+_TAKES_REASONING: dict[type, bool] = {}
+
+
+def _takes_reasoning(cls: type) -> bool:
+    """Whether a dialect class's ``render`` has a ``reasoning`` parameter (once per class)."""
+    known = _TAKES_REASONING.get(cls)
+    if known is None:
+        import inspect
+
+        render = getattr(cls, "render", None)
+        try:
+            known = render is not None and "reasoning" in inspect.signature(render).parameters
+        except (TypeError, ValueError):
+            known = False
+        _TAKES_REASONING[cls] = known
+    return known
 
 
 def _with_reasoning(
@@ -312,7 +323,7 @@ def _with_reasoning(
     if markup:
         opener, closer = markup
         return opener + reasoning + closer + obj.render(calls, content=content)
-    if supports_reasoning(entry.info.name):
+    if _takes_reasoning(type(obj)):
         return obj.render(calls, content=content, reasoning=reasoning)
     raise RenderError("the format has no place for reasoning", dialect=entry.info.name)
 
