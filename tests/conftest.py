@@ -27,3 +27,14 @@ def fresh_venv(tmp_path: Path) -> Iterator[Path]:
     venv = tmp_path / "venv"
     run([*uv(), "venv", "--quiet", str(venv), "--python", sys.executable])
     yield venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+@pytest.fixture(autouse=True)
+def _frozen_clock() -> Iterator[None]:
+    """Every test renders with one fixed time: several templates write today's date (one, to
+    the second), and tests compare two renders of one conversation."""
+    from tooletta.chat import clock
+    from tooletta.testing.conversations import FROZEN_TIME
+
+    with clock.frozen(FROZEN_TIME):
+        yield

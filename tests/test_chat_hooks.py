@@ -124,6 +124,20 @@ def test_strftime_now_default_is_today() -> None:
     assert Conversation([], [], {"strftime_now": str.upper}, None).strftime_now("%y") == "%Y"
 
 
+def test_frozen_clock_holds_native_and_jinja_time() -> None:
+    from datetime import datetime
+
+    from tooletta.chat import clock
+    from tooletta.chat.jinja import render_jinja
+
+    when = datetime(2001, 2, 3, 4, 5, 6)
+    with clock.frozen(when):
+        ctx = Conversation([], [], {}, None)
+        assert ctx.strftime_now("%Y-%m-%d %H:%M:%S") == "2001-02-03 04:05:06"
+        assert render_jinja("{{ strftime_now('%H:%M:%S') }}", []) == "04:05:06"
+    assert clock.now() != when
+
+
 class EndsChat(ToyChat):
     """An end token that depends on the turn: ``<c>`` after calls, ``<r>`` for the last
     answer without a generation prompt, ``<e>`` otherwise."""

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
 from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
+from . import clock
 from .messages import text_of
 
 __all__ = ["ChatFormat", "Conversation", "Reasoning", "Turn", "defaults", "roles"]
@@ -353,4 +353,4 @@ class Conversation:
         pinned = self.options.get("strftime_now")
         if callable(pinned):
             return str(pinned(fmt))
-        return datetime.now().strftime(fmt)
+        return clock.now().strftime(fmt)

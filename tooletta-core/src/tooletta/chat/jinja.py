@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ..errors import RenderError, ToolettaError
 from ..ir import Message
+from . import clock
 
 __all__ = ["load_chat_template", "render_jinja", "to_template_messages"]
 
@@ -112,7 +112,7 @@ def _raise_exception(message: str) -> None:
 
 
 def _strftime_now(fmt: str) -> str:
-    return datetime.now().strftime(fmt)
+    return clock.now().strftime(fmt)
 
 
 @lru_cache(maxsize=16)

@@ -17,12 +17,14 @@ them in the family's docs.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
 import msgspec
 
 from .. import api
+from ..chat import clock
 from ..chat.api import render_spans
 from ..chat.jinja import render_jinja
 from ..chat.lookup import resolve_format
@@ -30,6 +32,7 @@ from ..chat.messages import read_conversation, read_tool_definitions, text_of
 from ..ir import Message, ToolCall
 
 __all__ = [
+    "FROZEN_TIME",
     "PROBE_TOOLS",
     "SAMPLE_TOOLS",
     "ConversationTests",
@@ -69,6 +72,11 @@ SAMPLE_TOOLS: list[dict[str, Any]] = [
     },
 ]
 """Two tool definitions (OpenAI Chat shape) the sample conversations call."""
+
+
+FROZEN_TIME = datetime(2026, 11, 25, 23, 59, 59)
+"""The time ``strftime_now`` gives while the kit compares two renders of one conversation
+(a second and a midnight apart on purpose: a template writing either still agrees)."""
 
 
 def _call(name: str, arguments: dict[str, Any], call_id: str | None) -> ToolCall:
@@ -304,6 +312,10 @@ class ConversationTests:
         """Every sample conversation (with and without a generation prompt, each options
         set) renders exactly as the template does."""
         template = self._template()
+        with clock.frozen(FROZEN_TIME):
+            self._match_all(template)
+
+    def _match_all(self, template: str) -> None:
         for name, (messages, uses_tools) in self._cases().items():
             if name in self.differences:
                 continue
@@ -345,6 +357,10 @@ class ConversationTests:
         if self.model is None:
             return
         fmt, _ = resolve_format(self.model, self.dialect)
+        with clock.frozen(FROZEN_TIME):
+            self._render_model_turns(fmt)
+
+    def _render_model_turns(self, fmt: Any) -> None:
         for name, (messages, uses_tools) in self._cases().items():
             last = messages[-1]
             if last.role != "assistant" or name in self.differences:
