@@ -21,12 +21,10 @@ its own after it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tooletta import RenderError
-from tooletta.chat import ChatFormat, Conversation, Turn, roles
+from tooletta.chat import ChatFormat, Conversation, Turn, roles, tool_json
 
 from .typescript import namespace
 
@@ -78,10 +76,7 @@ def _header(role: str) -> str:
 
 
 def _tool_json(function: Mapping[str, Any]) -> str:
-    try:
-        return json.dumps(function, ensure_ascii=False)
-    except (TypeError, ValueError) as exc:
-        raise RenderError(f"tool definitions are not JSON: {exc}") from None
+    return tool_json(function)
 
 
 class _FunctionaryChat(ChatFormat):

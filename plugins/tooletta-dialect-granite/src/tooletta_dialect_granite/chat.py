@@ -20,11 +20,10 @@ the content and a newline). Reasoning is not written (the template has no place 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from tooletta import Message, RenderError
-from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles
+from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, tool_json
 
 __all__ = ["Granite33Chat"]
 
@@ -109,10 +108,7 @@ class Granite33Chat(ChatFormat):
         """The ``available_tools`` turn, right after the system turn."""
         if not ctx.tools or index != _first(ctx.messages):
             return ""
-        try:
-            listed = json.dumps(list(ctx.tools), ensure_ascii=False, indent=4)
-        except (TypeError, ValueError) as exc:
-            raise RenderError(f"tool definitions are not JSON: {exc}") from None
+        listed = tool_json(list(ctx.tools), indent=4)
         return f"{_TOOLS_HEAD}{listed}{_EOT}\n"
 
     def skip_before_turn(self, text: str, pos: int) -> int:

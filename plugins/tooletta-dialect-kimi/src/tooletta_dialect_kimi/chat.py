@@ -27,15 +27,22 @@ the call it answers (its ``tool_call_id``, else the next unanswered call); an un
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import msgspec
 
 from tooletta import Message, ToolCall
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, text_of
-from tooletta.dialect import to_json
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    defaults,
+    roles,
+    text_of,
+    tool_json,
+)
 
 from .k2ids import (
     ARG_BEGIN,
@@ -133,7 +140,7 @@ class KimiK2Chat(ChatFormat):
 
     def declarations(self, ctx: Conversation) -> str:
         """The body of the ``tool_declare`` turn: the tool list as ``tojson`` writes it."""
-        return to_json(list(ctx.tools))
+        return tool_json(list(ctx.tools))
 
     def opening(self, ctx: Conversation) -> str:
         """What the template writes before the first message: the tool declarations, then
@@ -274,7 +281,7 @@ class KimiK2ThinkingChat(KimiK2Chat):
 
     def declarations(self, ctx: Conversation) -> str:
         """The tool list as compact JSON (``tojson(separators=(',', ':'))``)."""
-        return json.dumps(list(ctx.tools), ensure_ascii=False, separators=(",", ":"))
+        return tool_json(list(ctx.tools), separators=(",", ":"))
 
     def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
         """The turns after the last assistant turn without calls keep their reasoning."""

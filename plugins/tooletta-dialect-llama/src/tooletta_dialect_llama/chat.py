@@ -29,7 +29,7 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError
-from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, text_of
+from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, text_of, tool_json
 
 __all__ = [
     "SYSTEM_TOOLS_HEAD",
@@ -69,10 +69,7 @@ def header(role: str) -> str:
 
 def tool_list(tools: Sequence[Mapping[str, Any]]) -> str:
     """Each tool as the template writes it: ``tojson(indent=4)`` and a blank line."""
-    try:
-        return "".join(json.dumps(t, ensure_ascii=False, indent=4) + "\n\n" for t in tools)
-    except (TypeError, ValueError) as exc:
-        raise RenderError(f"tool definitions are not JSON: {exc}") from None
+    return "".join(tool_json(t, indent=4) + "\n\n" for t in tools)
 
 
 def skip_tool_list(text: str, pos: int) -> int:

@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from tooletta import Message, ToolCall, to_json
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, roles, text_of
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, roles, text_of, tool_json
 from tooletta.toolkit import mistral_id
 
 from .ids import with_written_ids, written_id
@@ -139,7 +139,7 @@ class MistralChat(ChatFormat):
 
     def tools_text(self, tools: Sequence[Mapping[str, Any]]) -> str:
         """The declarations: ``[AVAILABLE_TOOLS]`` + ``tools|tojson`` + ``[/AVAILABLE_TOOLS]``."""
-        return _TOOLS_OPEN + to_json(list(tools)) + _TOOLS_CLOSE
+        return _TOOLS_OPEN + tool_json(list(tools)) + _TOOLS_CLOSE
 
     def before_turn(self, index: int, ctx: Conversation) -> str:
         """The tool declarations, before the turn :attr:`tools_before` names."""

@@ -17,14 +17,13 @@ llama.cpp passes (``tools`` through ``json.dumps(indent=2)``, empty without tool
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
-from tooletta import Message, RenderError, ToolCall
-from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, text_of
+from tooletta import Message, ToolCall
+from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, text_of, tool_json
 
 __all__ = ["FIREFUNCTION_INSTRUCTIONS", "FireFunctionV2Chat"]
 
@@ -79,10 +78,7 @@ class FireFunctionV2Chat(ChatFormat):
         ``functions`` text and the date."""
         functions = ctx.options.get("functions")
         if functions is None:
-            try:
-                functions = json.dumps(list(ctx.tools), ensure_ascii=False, indent=2)
-            except (TypeError, ValueError) as exc:
-                raise RenderError(f"tool definitions are not JSON: {exc}") from None
+            functions = tool_json(list(ctx.tools), indent=2)
             functions = functions if ctx.tools else ""
         when = ctx.options.get("datetime")
         if when is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -13,23 +14,42 @@ from ..ir import Message
 
 __all__ = ["read_conversation", "read_tool_definitions", "text_of", "tool_json"]
 
-_TOOL_JSON: dict[bytes, str] = {}
+_TOOL_JSON: dict[tuple[int | None, tuple[str, str] | None, bytes], str] = {}
 
 
-def tool_json(tool: Any) -> str:
-    """A tool definition as ``tojson`` writes it, remembered by content: a dataset declares
-    the same tools in every row, and msgspec reads a definition ten times faster than ``json``
-    writes it (the cache key is msgspec's exact, order-keeping encoding)."""
+def tool_json(
+    tool: Any, *, indent: int | None = None, separators: tuple[str, str] | None = None
+) -> str:
+    """A tool definition (or a list of them) as ``tojson`` writes it, remembered by content:
+    a dataset declares the same tools in every row, and msgspec reads a definition ten times
+    faster than ``json`` writes it (the cache key is msgspec's exact, order-keeping encoding).
+
+    ``indent`` and ``separators`` are ``json.dumps``'s (templates write ``tojson(indent=4)``,
+    compact ``separators=(",", ":")``...); UTF-8 is kept. Raises
+    :class:`~tooletta.RenderError` for what is not JSON."""
     try:
-        key = msgspec.json.encode(tool)
+        key = (indent, separators, msgspec.json.encode(tool))
     except (TypeError, ValueError, OverflowError):
-        return to_json(tool)
+        return _dumps(tool, indent, separators)
     text = _TOOL_JSON.get(key)
     if text is None:
         if len(_TOOL_JSON) > 4096:
             _TOOL_JSON.clear()
-        text = _TOOL_JSON[key] = to_json(tool)
+        text = _TOOL_JSON[key] = _dumps(tool, indent, separators)
     return text
+
+
+def _dumps(value: Any, indent: int | None, separators: tuple[str, str] | None) -> str:
+    if indent is None and separators is None:
+        return to_json(value)
+    try:
+        return json.dumps(
+            value, ensure_ascii=False, allow_nan=False, indent=indent, separators=separators
+        )
+    except RecursionError:
+        raise RenderError("tool definitions are nested too deeply to write") from None
+    except (TypeError, ValueError) as exc:
+        raise RenderError(f"tool definitions are not JSON: {exc}") from None
 
 
 def text_of(content: Any) -> str:
