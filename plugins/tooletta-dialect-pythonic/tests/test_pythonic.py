@@ -308,6 +308,7 @@ def test_deep_nesting_is_an_error_not_a_crash() -> None:
     [
         ToolCall("f", {"class": 1}),
         ToolCall("f", {"a b": 1}),
+        ToolCall("f", {1: "an int key"}),  # type: ignore[dict-item]
         ToolCall("bad name", {}),
         ToolCall("f", {"x": float("inf")}),
         ToolCall("f", {"x": object()}),

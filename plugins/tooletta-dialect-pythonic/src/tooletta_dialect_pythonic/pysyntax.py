@@ -426,9 +426,15 @@ def is_tool_name(name: str) -> bool:
     return _TOOL_NAME.match(name) is not None
 
 
-def is_kwarg_name(name: str) -> bool:
-    """True when ``name`` can be written as a keyword argument (ASCII identifier, no keyword)."""
-    return name.isascii() and name.isidentifier() and not keyword.iskeyword(name)
+def is_kwarg_name(name: object) -> bool:
+    """True when ``name`` can be written as a keyword argument (a string that is an ASCII
+    identifier and no keyword)."""
+    return (
+        isinstance(name, str)
+        and name.isascii()
+        and name.isidentifier()
+        and not keyword.iskeyword(name)
+    )
 
 
 _ESCAPE = re.compile(r"""[\\'"]|[^\x20-\x7e]""")
