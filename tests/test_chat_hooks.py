@@ -4,11 +4,12 @@ and the pinned ``strftime_now`` (with a headerless assistant turn, read by ``imp
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
 import tooletta
-from tooletta import Message, ParseError, ToolCall
+from tooletta import Message, ParseError, RenderError, ToolCall
 from tooletta.chat import ChatFormat, Conversation, Turn, render_format, roles
 from tooletta.chat.parse import parse_format
 
@@ -224,3 +225,35 @@ def test_missing_result_footer_is_a_parse_error() -> None:
     fmt, dialect = FooterChat(), tooletta.get_dialect("canonical")
     with pytest.raises(ParseError, match="expected"):
         parse_format(fmt, dialect, "[U]a[/U]<e>[T]<r>id2:r1</r>junk", TOOLS)
+
+
+def test_by_content_writes_once_per_distinct_value() -> None:
+    from tooletta.chat import by_content
+
+    written: list[Any] = []
+
+    @by_content
+    def declare(tools: Any) -> str:
+        written.append(tools)
+        return str(len(tools))
+
+    tools = [{"type": "function", "function": {"name": "f"}}]
+    assert declare(tools) == declare([dict(tools[0])]) == "1"
+    assert len(written) == 1
+    assert declare([{"type": "function", "function": {"name": "g"}}]) == "1"
+    assert len(written) == 2
+    odd = [{"default": object()}]  # msgspec cannot key it: written every time
+    declare(odd)
+    declare(odd)
+    assert len(written) == 4
+
+
+def test_tool_json_keeps_each_layout_apart() -> None:
+    from tooletta.chat import tool_json
+
+    tool = {"name": "f", "parameters": {"type": "object"}}
+    assert tool_json(tool) == '{"name": "f", "parameters": {"type": "object"}}'
+    assert tool_json(tool, separators=(",", ":")) == '{"name":"f","parameters":{"type":"object"}}'
+    assert tool_json(tool, indent=2).startswith('{\n  "name": "f"')
+    with pytest.raises(RenderError):
+        tool_json({"x": float("nan")}, indent=2)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tooletta.chat import ChatFormat, Conversation, Turn, roles, tool_json
+from tooletta.chat import ChatFormat, Conversation, Turn, by_content, roles, tool_json
 
 from .typescript import namespace
 
@@ -79,6 +79,21 @@ def _tool_json(function: Mapping[str, Any]) -> str:
     return tool_json(function)
 
 
+@by_content
+def _v31_tools(tools: Sequence[Mapping[str, Any]]) -> str:
+    """v3.1's tool list: per tool its name and description in a sentence, then its JSON
+    (HTML-escaped: the template adds them to a ``Markup`` string)."""
+    text = _V31_TOOLS
+    for tool in tools:
+        function = tool.get("function")
+        function = function if isinstance(function, Mapping) else {}
+        name = _escaped(str(function.get("name", "")))
+        description = _escaped(str(function.get("description", "")))
+        text += f"Use the function '{name}' to '{description}'\n"
+        text += _escaped(_tool_json(function)) + "\n\n"
+    return text
+
+
 class _FunctionaryChat(ChatFormat):
     """What both templates share."""
 
@@ -111,18 +126,9 @@ class FunctionaryV31Chat(_FunctionaryChat):
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The knowledge cut-off and, with tools, their descriptions and the instructions."""
-        text = _V31_HEAD
         if not ctx.tools:
-            return text
-        text += _V31_TOOLS
-        for tool in ctx.tools:
-            function = tool.get("function")
-            function = function if isinstance(function, Mapping) else {}
-            name = _escaped(str(function.get("name", "")))
-            description = _escaped(str(function.get("description", "")))
-            text += f"Use the function '{name}' to '{description}'\n"
-            text += _escaped(_tool_json(function)) + "\n\n"
-        return text + V31_INSTRUCTIONS
+            return _V31_HEAD
+        return _V31_HEAD + _v31_tools(ctx.tools) + V31_INSTRUCTIONS
 
     def end_token(self, index: int, ctx: Conversation) -> str:
         """``<|eom_id|>`` after calls, ``<|eot_id|>`` otherwise."""

@@ -32,6 +32,7 @@ from tooletta.chat import (
     Conversation,
     Reasoning,
     Turn,
+    by_content,
     chatml,
     defaults,
     last_query,
@@ -326,6 +327,7 @@ def _hermes_tool(tool: Mapping[str, Any]) -> str:
     return text
 
 
+@by_content
 def hermes_tools(tools: Sequence[Mapping[str, Any]]) -> str:
     """The Hermes tool-use system turn's body: instructions, the tools one per line, the
     call format."""

@@ -14,7 +14,7 @@ from .api import render_spans
 from .chatml import IM_END, IM_START, chatml, last_query
 from .format import ChatFormat, Conversation, Reasoning, Turn, defaults, roles
 from .lookup import chat_formats_of, resolve_format
-from .messages import read_conversation, read_tool_definitions, text_of, tool_json
+from .messages import by_content, read_conversation, read_tool_definitions, text_of, tool_json
 from .render import RenderedConversation, Segment, render_format
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "RenderedConversation",
     "Segment",
     "Turn",
+    "by_content",
     "chat_formats_of",
     "chatml",
     "defaults",

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -12,7 +13,7 @@ from ..dialect import to_json
 from ..errors import RenderError
 from ..ir import Message
 
-__all__ = ["read_conversation", "read_tool_definitions", "text_of", "tool_json"]
+__all__ = ["by_content", "read_conversation", "read_tool_definitions", "text_of", "tool_json"]
 
 _TOOL_JSON: dict[tuple[int | None, tuple[str, str] | None, bytes], str] = {}
 
@@ -37,6 +38,34 @@ def tool_json(
             _TOOL_JSON.clear()
         text = _TOOL_JSON[key] = _dumps(tool, indent, separators)
     return text
+
+
+_Written = TypeVar("_Written")
+
+
+def by_content(write: Callable[[Any], _Written]) -> Callable[[Any], _Written]:
+    """``write`` (a pure function of one JSON value: tool declarations as a template writes
+    them) remembered by its argument's content, like :func:`tool_json`: a dataset declares the
+    same tools in every row. Arguments msgspec cannot encode are written each time."""
+    memo: dict[bytes, _Written] = {}
+
+    @functools.wraps(write)
+    def remembered(value: Any) -> _Written:
+        try:
+            key = msgspec.json.encode(value)
+        except (TypeError, ValueError, OverflowError):
+            return write(value)
+        found = memo.get(key, _MISSING)
+        if found is _MISSING:
+            if len(memo) > 1024:
+                memo.clear()
+            found = memo[key] = write(value)
+        return found  # type: ignore[no-any-return]
+
+    return remembered
+
+
+_MISSING: Any = object()
 
 
 def _dumps(value: Any, indent: int | None, separators: tuple[str, str] | None) -> str:
