@@ -40,8 +40,11 @@ from tooletta.engine import (
 from tooletta.toolkit.literal import write_literal
 from tooletta.toolkit.pycall import bracket_nesting
 
+from .chat import Gemma4Chat
+
 __all__ = [
     "FunctionGemmaDialect",
+    "Gemma4Chat",
     "Gemma4Dialect",
     "Syntax",
     "read_arguments",
@@ -527,6 +530,7 @@ class Gemma4Dialect(_GemmaBase):
             erase("<eos>"),
         )
     )
+    chat_formats = (Gemma4Chat(),)
 
     def render(self, calls: Any, content: str = "") -> str:
         """The calls, then the content, as the Gemma 4 template orders the model turn."""

@@ -97,6 +97,17 @@ class ChatFormat:
     declares the others in :attr:`end_tokens` and picks one per turn in :meth:`end_token`.
     A system turn declared with neither header nor footer (DeepSeek writes the system prompt
     right after the start) is read back as the text before the first turn header.
+
+    Tool results written inside the assistant's turn (Gemma 4: the model ends a turn with
+    calls by generating ``<|tool_response>``, the results follow in the same turn and the
+    model goes on writing there) are declared with the hooks, the results staying messages
+    of their own: :meth:`end_token` gives the call turn its token (declared in
+    :attr:`end_tokens`; trained as the turn's end), :meth:`assistant_footer` writes nothing
+    after it, :meth:`header` leaves out the first result's opening (the end token wrote it)
+    and the continuing assistant turn's header, and :meth:`read_header` and
+    :meth:`implicit_role` read those headerless turns back. The renderer then keeps the
+    segments honest: the model's calls, content and end token are generated text, the
+    results written inside its turn are not.
     """
 
     name: ClassVar[str]
@@ -230,6 +241,15 @@ class ChatFormat:
         of the assistant footer's leading :attr:`end_of_turn`: :attr:`end_of_turn` by default,
         one of :attr:`end_tokens` for a template whose end token depends on the turn."""
         return self.end_of_turn
+
+    def assistant_footer(self, index: int, ctx: Conversation) -> str:
+        """The template text written after the end token of the assistant turn at ``index``
+        (not generated): the rest of ``turns["assistant"].footer`` by default. A template that
+        writes tool results inside the assistant's turn overrides this to write nothing after a
+        turn with calls (see the class docstring); the parser skips the default rest only where
+        it is there."""
+        footer = self.turns["assistant"].footer
+        return footer[len(self.end_of_turn) :]
 
     def find_end(self, text: str, pos: int) -> tuple[int, str]:
         """Where the assistant turn whose body starts at ``pos`` ends: the position of its end

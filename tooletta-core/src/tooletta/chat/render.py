@@ -192,7 +192,7 @@ def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer
             raise RenderError(f"{fmt.name}: the assistant footer must start with end_of_turn")
         if not out.track:
             out.add(body, index)
-            out.add(fmt.end_token(index, ctx) + turn.footer[len(end) :], index)
+            out.add(fmt.end_token(index, ctx) + fmt.assistant_footer(index, ctx), index)
             return
         block = _reasoning_block(fmt, ctx, index)
         tail = prompt_tail(fmt, ctx)
@@ -205,7 +205,7 @@ def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer
             body = body[len(block) :]
         out.add(body, index, generated=True)
         out.add(fmt.end_token(index, ctx), index, generated=True)
-        out.add(turn.footer[len(end) :], index)
+        out.add(fmt.assistant_footer(index, ctx), index)
     elif role == "tool":
         _turn(fmt, "tool")  # the format must declare tool turns
         grouped = fmt.group_results

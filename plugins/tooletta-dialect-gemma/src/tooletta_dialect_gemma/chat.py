@@ -1,0 +1,400 @@
+"""The Gemma 4 conversation format (Google's ``gemma-4-31B-it`` chat template).
+
+Turns are ``<|turn>ROLE\\n`` ... ``<turn|>\\n`` (``model`` for the assistant). The system turn
+holds ``<|think|>\\n`` when thinking is on, the system message (trimmed) and one
+``<|tool>declaration:NAME{...}<tool|>`` per tool, written by the template's own schema macro
+(:func:`declaration`). Tool results go inside the model's turn: the model ends a turn with
+calls by generating ``<|tool_response>`` (the template's last token after calls), each result
+is ``<|tool_response>response:NAME{value:<|"|>TEXT<|"|>}<tool_response|>`` (the first one's
+opening token being that end token), and the model goes on writing its answer in the same
+turn, with no new header, up to ``<turn|>``. Reasoning is written back only into turns with
+calls after the last user message, as ``<|channel>thought\\nTEXT\\n<channel|>``; the
+generation prompt is ``<|turn>model\\n`` plus, unless thinking is on, an empty thought channel
+``<|channel>thought\\n<channel|>`` (nothing after a call or a result: the turn goes on).
+
+Where the template misplaces data this format writes what a correct template would (see the
+plugin README): a calls turn's content is written with its calls, before the results, where
+the template moves it after the results and closes the turn, leaving the answer without a
+header; results of calls without ids are named after the call they answer (the template
+names them all after the turn's last call).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import msgspec
+
+from tooletta import Message, ParseError, RenderError
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, text_of
+
+__all__ = [
+    "G4_SPECIAL",
+    "Gemma4Chat",
+    "declaration",
+    "format_argument",
+    "strip_thinking",
+]
+
+BOS = "<bos>"
+TURN_END = "<turn|>"
+MODEL = "<|turn>model\n"
+THINK_FLAG = "<|think|>\n"
+TOOL_OPEN = "<|tool>"
+TOOL_CLOSE = "<tool|>"
+RESULT_OPEN = "<|tool_response>"
+RESULT_CLOSE = "<tool_response|>"
+CHANNEL_OPEN = "<|channel>"
+CHANNEL_CLOSE = "<channel|>"
+THOUGHT = CHANNEL_OPEN + "thought\n"
+EMPTY_THOUGHT = THOUGHT + CHANNEL_CLOSE
+STR = '<|"|>'
+
+G4_SPECIAL = (
+    BOS,
+    "<|turn>",
+    TURN_END,
+    TOOL_OPEN,
+    TOOL_CLOSE,
+    "<|tool_call>",
+    "<tool_call|>",
+    RESULT_OPEN,
+    RESULT_CLOSE,
+    STR,
+    CHANNEL_OPEN,
+    CHANNEL_CLOSE,
+    "<|think|>",
+)
+"""Gemma 4's control tokens that the format writes (single ids in its tokenizer)."""
+
+_STANDARD_KEYS = ("description", "type", "properties", "required", "nullable")
+
+
+class _Undefined:
+    """A missing key as Jinja sees it: falsy, written as nothing."""
+
+    __slots__ = ()
+
+    def __bool__(self) -> bool:
+        return False
+
+
+_UNDEFINED = _Undefined()
+
+
+def _get(value: Any, key: str) -> Any:
+    """``value[key]`` with Jinja's lenience (missing: undefined)."""
+    if isinstance(value, Mapping) and key in value:
+        return value[key]
+    return _UNDEFINED
+
+
+def _text(value: Any) -> str:
+    """``{{ value }}``: undefined writes nothing, anything else its ``str``."""
+    return "" if value is _UNDEFINED else str(value)
+
+
+def _upper(value: Any) -> str:
+    """Jinja's ``upper`` filter."""
+    return _text(value).upper()
+
+
+def _dictsort(mapping: Mapping[Any, Any]) -> list[tuple[Any, Any]]:
+    """Jinja's ``dictsort``: items by key, case-insensitively, stable."""
+    return sorted(mapping.items(), key=lambda kv: _sort_key(kv[0]))
+
+
+def _sort_key(key: Any) -> Any:
+    return key.lower() if isinstance(key, str) else key
+
+
+def format_argument(argument: Any, escape_keys: bool = True) -> str:
+    """The template's ``format_argument`` macro: a value in Gemma's key:value syntax (strings
+    between ``<|"|>``, keys delimited too when ``escape_keys``, mappings sorted by key)."""
+    if isinstance(argument, str):
+        return STR + argument + STR
+    if isinstance(argument, bool):
+        return "true" if argument else "false"
+    if isinstance(argument, Mapping):
+        items = []
+        for key, value in _dictsort(argument):
+            name = STR + str(key) + STR if escape_keys else str(key)
+            items.append(name + ":" + format_argument(value, escape_keys))
+        return "{" + ",".join(items) + "}"
+    if isinstance(argument, (list, tuple)):
+        return "[" + ",".join(format_argument(item, escape_keys) for item in argument) + "]"
+    return _text(argument)
+
+
+def _required(items: Any) -> str:
+    return "[" + ",".join(STR + _text(item) + STR for item in items) + "]"
+
+
+def _items(items: Mapping[str, Any]) -> str:
+    """The ``items:{...}`` body of an array property."""
+    out = []
+    for key, value in _dictsort(items):
+        if value is None:
+            continue
+        if key == "properties":
+            inner = _parameters(value) if isinstance(value, Mapping) else ""
+            out.append("properties:{" + inner + "}")
+        elif key == "required":
+            out.append("required:" + _required(value))
+        elif key == "type":
+            if isinstance(value, str):
+                out.append("type:" + format_argument(value.upper()))
+            else:
+                out.append("type:" + format_argument([_upper(v) for v in value]))
+        else:
+            out.append(f"{key}:" + format_argument(value))
+    return ",".join(out)
+
+
+def _parameters(properties: Mapping[str, Any]) -> str:
+    """The template's ``format_parameters`` macro (the non-standard keys of ``properties``)."""
+    out = []
+    for key, value in _dictsort(properties):
+        if key in _STANDARD_KEYS:
+            continue
+        parts = []
+        description = _get(value, "description")
+        if description:
+            parts.append("description:" + STR + _text(description) + STR)
+        kind = _upper(_get(value, "type"))
+        if kind == "STRING":
+            enum = _get(value, "enum")
+            if enum:
+                parts.append("enum:" + format_argument(enum))
+        elif kind == "ARRAY":
+            items = _get(value, "items")
+            if isinstance(items, Mapping) and items:
+                parts.append("items:{" + _items(items) + "}")
+        if _get(value, "nullable"):
+            parts.append("nullable:true")
+        if kind == "OBJECT":
+            nested = _get(value, "properties")
+            source = nested if isinstance(nested, Mapping) else value
+            if isinstance(source, Mapping):
+                parts.append("properties:{" + _parameters(source) + "}")
+            required = _get(value, "required")
+            if required:
+                parts.append("required:" + _required(required))
+        parts.append("type:" + STR + kind + STR + "}")
+        out.append(f"{key}:{{" + ",".join(parts))
+    return ",".join(out)
+
+
+def declaration(tool: Mapping[str, Any]) -> str:
+    """One tool as the template's ``format_function_declaration`` macro writes it (trimmed):
+    ``declaration:NAME{description:<|"|>...<|"|>,parameters:{...},response:{...}}``.
+
+    Written as the template writes it, including its quirks: a ``parameters`` object without
+    ``type`` is left unclosed, as is a ``response`` whose type is not ``object``.
+    """
+    function = _get(tool, "function")
+    text = "declaration:" + _text(_get(function, "name"))
+    text += "{description:" + STR + _text(_get(function, "description")) + STR
+    params = _get(function, "parameters")
+    if params:
+        text += ",parameters:{"
+        properties = _get(params, "properties")
+        if properties:
+            text += "properties:{" + _parameters(properties) + "},"
+        required = _get(params, "required")
+        if required:
+            text += "required:" + _required(required) + ","
+        kind = _get(params, "type")
+        if kind:
+            text += "type:" + STR + _upper(kind) + STR + "}"
+    if isinstance(function, Mapping) and "response" in function:
+        response = function["response"]
+        text += ",response:{"
+        description = _get(response, "description")
+        if description:
+            text += "description:" + STR + _text(description) + STR + ","
+        if _upper(_get(response, "type")) == "OBJECT":
+            text += "type:" + STR + "OBJECT" + STR + "}"
+    return (text + "}").strip()
+
+
+def strip_thinking(text: str) -> str:
+    """The template's ``strip_thinking`` macro: the content without any
+    ``<|channel>...<channel|>`` part, trimmed."""
+    kept = []
+    for part in text.split(CHANNEL_CLOSE):
+        kept.append(part.split(CHANNEL_OPEN)[0] if CHANNEL_OPEN in part else part)
+    return "".join(kept).strip()
+
+
+def _previous_speaker(messages: Sequence[Message], index: int) -> str | None:
+    """The role of the last message before ``index`` that is not a tool result."""
+    for i in range(index - 1, -1, -1):
+        if messages[i].role != "tool":
+            return messages[i].role
+    return None
+
+
+def _calls_before(messages: Sequence[Message], index: int) -> tuple[list[Any], int]:
+    """The calls of the assistant turn the result at ``index`` answers, and the result's
+    position among that turn's results."""
+    position = 0
+    for i in range(index - 1, -1, -1):
+        if messages[i].role == "tool":
+            position += 1
+            continue
+        if messages[i].role == "assistant":
+            return list(messages[i].tool_calls), position
+        break
+    return [], position
+
+
+def result_name(index: int, messages: Sequence[Message]) -> str:
+    """The function name written in ``response:NAME{...}`` for the result at ``index``: the
+    call whose id it answers, else its own ``name``, else the call at its position, else
+    ``unknown`` (the template's default)."""
+    message = messages[index]
+    calls, position = _calls_before(messages, index)
+    if message.tool_call_id is not None:
+        for call in calls:
+            if call.id == message.tool_call_id:
+                return str(call.name)
+    if message.name:
+        return message.name
+    if position < len(calls):
+        return str(calls[position].name)
+    return "unknown"
+
+
+class Gemma4Chat(ChatFormat):
+    """Gemma 4's chat template (``google/gemma-4-31B-it``), ``enable_thinking`` off by
+    default; tool results are written inside the model's turn."""
+
+    name = "gemma4"
+    models = ("google/gemma-4-31b*", "gemma-4-31b*")
+    source = "google/gemma-4-31B-it chat_template.jinja (llama.cpp google-gemma-4-31B-it.jinja)"
+    bos = BOS
+    turns = roles(
+        system=Turn("<|turn>system\n", TURN_END + "\n"),
+        user=Turn("<|turn>user\n", TURN_END + "\n"),
+        assistant=Turn(MODEL, TURN_END + "\n"),
+        tool=Turn(RESULT_OPEN, RESULT_CLOSE),
+    )
+    end_of_turn = TURN_END
+    end_tokens = (RESULT_OPEN,)
+    special_tokens: ClassVar[tuple[str, ...]] = G4_SPECIAL
+    reasoning = Reasoning(THOUGHT, "\n" + CHANNEL_CLOSE, strip="", keep="after_last_user")
+    system_roles = frozenset({"system", "developer"})
+    options = defaults(enable_thinking=False)
+    keeps_ids = False
+
+    # -- the system turn ---------------------------------------------------------------------
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """``<|think|>\\n`` (thinking on), the system message trimmed, the tool declarations;
+        no system turn when there is none of them."""
+        thinking = bool(ctx.options.get("enable_thinking"))
+        if not (thinking or ctx.tools or system is not None):
+            return None
+        body = THINK_FLAG if thinking else ""
+        if system is not None:
+            body += system.strip()
+        for tool in ctx.tools:
+            body += TOOL_OPEN + declaration(tool) + TOOL_CLOSE
+        return body
+
+    def parse_system(self, body: str) -> str | None:
+        """The system message: the body without the thinking flag and the declarations."""
+        if body.startswith(THINK_FLAG):
+            body = body[len(THINK_FLAG) :]
+        cut = body.find(TOOL_OPEN)
+        text = body if cut < 0 else body[:cut]
+        return text or None
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """The content, trimmed."""
+        return text_of(ctx.messages[index].content).strip()
+
+    # -- the model's turn, results inside it -------------------------------------------------
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        """No ``<|turn>model\\n`` for an assistant turn continuing the model's turn (after
+        its results, or right after another assistant message); no ``<|tool_response>`` for
+        the first result after a turn with calls (the model's end token wrote it)."""
+        messages = ctx.messages
+        role = messages[index].role
+        if role == "assistant" and _previous_speaker(messages, index) == "assistant":
+            return ""
+        if role == "tool" and index > 0:
+            before = messages[index - 1]
+            if before.role == "assistant" and before.tool_calls:
+                return ""
+        return super().header(index, ctx)
+
+    def end_token(self, index: int, ctx: Conversation) -> str:
+        """``<|tool_response>`` ends a turn with calls (the model stops there for the
+        results), ``<turn|>`` any other."""
+        return RESULT_OPEN if ctx.messages[index].tool_calls else TURN_END
+
+    def assistant_footer(self, index: int, ctx: Conversation) -> str:
+        """``\\n`` after ``<turn|>``; nothing after ``<|tool_response>`` (the result follows
+        in the same turn)."""
+        return "" if ctx.messages[index].tool_calls else "\n"
+
+    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
+        """Only a turn with calls after the last user message writes its reasoning."""
+        return bool(messages[index].tool_calls) and super().keeps_reasoning(index, messages)
+
+    def content_text(self, content: str, after_reasoning: bool) -> str:
+        """The content as ``strip_thinking`` leaves it (thought channels out, trimmed)."""
+        return strip_thinking(content)
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """``response:NAME{value:<|"|>TEXT<|"|>}`` (the template's text-result form)."""
+        content = text_of(ctx.messages[index].content)
+        if RESULT_CLOSE in content:
+            raise RenderError(f"a gemma4 tool result cannot hold {RESULT_CLOSE!r}")
+        name = result_name(index, ctx.messages)
+        return f"response:{name}{{value:{STR}{content}{STR}}}"
+
+    def parse_result(self, body: str) -> str:
+        """The text of ``response:NAME{value:<|"|>TEXT<|"|>}``."""
+        head = body.find("{value:" + STR)
+        if not body.startswith("response:") or head < 0 or not body.endswith(STR + "}"):
+            raise ParseError(f"gemma4 conversation: not a text tool result: {body[:40]!r}")
+        start = head + len("{value:" + STR)
+        return body[start : len(body) - len(STR) - 1]
+
+    def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
+        """A result right after the model's ``<|tool_response>`` end token has no header."""
+        if text.startswith("response:", pos) and text.endswith(RESULT_OPEN, 0, pos):
+            return "tool", pos
+        return None
+
+    def implicit_role(self, previous: str | None) -> str | None:
+        """After results (or a closed model turn) the model's text goes on with no header."""
+        return "assistant" if previous in ("tool", "assistant") else None
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """``<|turn>model\\n`` and, thinking off, the empty thought channel; nothing when the
+        conversation ends inside the model's turn (after calls or results)."""
+        if ctx.messages:
+            last = ctx.messages[-1]
+            if last.role == "tool" or (last.role == "assistant" and last.tool_calls):
+                return ""
+        thinking = bool(ctx.options.get("enable_thinking"))
+        return MODEL if thinking else MODEL + EMPTY_THOUGHT
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """Texts trimmed (contents without thought channels), reasoning only in the turns
+        with calls after the last user message, no call ids."""
+        out = []
+        for m in super().expressible(messages):
+            if m.role == "assistant":
+                content = strip_thinking(text_of(m.content))
+                m = msgspec.structs.replace(m, content=content, reasoning=m.reasoning.strip())
+            elif m.role != "tool":
+                m = msgspec.structs.replace(m, content=text_of(m.content).strip())
+            out.append(m)
+        return out
