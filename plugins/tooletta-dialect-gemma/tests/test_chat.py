@@ -342,3 +342,60 @@ def test_random_conversations_without_content_beside_calls_match_the_template(
     check_matches_template(
         TEMPLATE.read_text(encoding="utf-8"), fixed, model=MODEL, tools=PROBE_TOOLS, tokens=TOKENS
     )
+
+
+# -- llama.cpp's "interleaved" template: not a model's template, no format of its own ----------
+
+INTERLEAVED = TEMPLATES / "google-gemma-4-31B-it-interleaved.jinja"
+
+
+def _interleaved(messages: list[Message], tools: Any = None, **options: Any) -> str:
+    return render_jinja(
+        INTERLEAVED.read_text(encoding="utf-8"),
+        messages,
+        tools=read_tool_definitions(tools),
+        tokens=TOKENS,
+        **options,
+    )
+
+
+def test_interleaved_template_agrees_on_conversations_without_calls() -> None:
+    for name in ("plain", "system_plain"):
+        messages, _ = sample_conversations()[name]
+        for prompt in (False, True):
+            ours = tooletta.render_conversation(messages, model=MODEL, add_generation_prompt=prompt)
+            assert _interleaved(messages, add_generation_prompt=prompt) == ours, name
+
+
+def test_interleaved_template_reads_no_tool_messages() -> None:
+    # it writes a role:tool message as a turn of its own; llama.cpp first folds the results
+    # into the assistant message (tool_responses), so this is not the text Gemma 4 reads
+    messages, _ = sample_conversations(ids=True)["reasoning_multi_turn"]
+    assert "<|turn>tool\n" in _interleaved(messages, SAMPLE_TOOLS)
+
+
+def test_interleaved_template_writes_the_same_turn_from_native_messages() -> None:
+    # Google's native shape (results on the assistant message, its content the answer): the
+    # same layout as this format, but for the newline before <channel|>
+    call = ToolCall("get_weather", {"city": "Paris"}, "c1")
+    ask = _ask()
+    native = [
+        ask,
+        Message(
+            "assistant",
+            "Sunny.",
+            tool_calls=[call],
+            reasoning="Need it.",
+            extra={"tool_responses": [{"name": "get_weather", "response": "sunny"}]},
+        ),
+    ]
+    openai = [
+        ask,
+        Message("assistant", "", tool_calls=[call], reasoning="Need it."),
+        Message("tool", "sunny", tool_call_id="c1"),
+        Message("assistant", "Sunny."),
+    ]
+    ours = tooletta.render_conversation(openai, model=MODEL, tools=SAMPLE_TOOLS)
+    theirs = _interleaved(native, SAMPLE_TOOLS)
+    assert "<|channel>thought\nNeed it.\n<channel|>" in ours
+    assert ours.replace("Need it.\n<channel|>", "Need it.<channel|>") == theirs
