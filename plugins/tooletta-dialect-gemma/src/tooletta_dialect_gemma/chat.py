@@ -27,7 +27,16 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseError, RenderError
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, text_of
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    by_content,
+    defaults,
+    roles,
+    text_of,
+)
 
 __all__ = [
     "G4_SPECIAL",
@@ -219,6 +228,12 @@ def declaration(tool: Mapping[str, Any]) -> str:
     return (text + "}").strip()
 
 
+@by_content
+def _declarations(tools: Sequence[Mapping[str, Any]]) -> str:
+    """Every tool as ``<|tool>DECLARATION<tool|>`` (remembered by content)."""
+    return "".join(TOOL_OPEN + declaration(tool) + TOOL_CLOSE for tool in tools)
+
+
 def strip_thinking(text: str) -> str:
     """The template's ``strip_thinking`` macro: the content without any
     ``<|channel>...<channel|>`` part, trimmed."""
@@ -300,8 +315,8 @@ class Gemma4Chat(ChatFormat):
         body = THINK_FLAG if thinking else ""
         if system is not None:
             body += system.strip()
-        for tool in ctx.tools:
-            body += TOOL_OPEN + declaration(tool) + TOOL_CLOSE
+        if ctx.tools:
+            body += _declarations(ctx.tools)
         return body
 
     def parse_system(self, body: str) -> str | None:
