@@ -399,3 +399,23 @@ def test_interleaved_template_writes_the_same_turn_from_native_messages() -> Non
     theirs = _interleaved(native, SAMPLE_TOOLS)
     assert "<|channel>thought\nNeed it.\n<channel|>" in ours
     assert ours.replace("Need it.\n<channel|>", "Need it.<channel|>") == theirs
+
+
+def test_an_empty_system_message_round_trips_as_none() -> None:
+    messages = [Message("system", "  "), Message("user", "hi"), Message("assistant", "yo")]
+    check_conversation_round_trip(messages, model=MODEL)
+    check_matches_template(
+        TEMPLATE.read_text(encoding="utf-8"), messages, model=MODEL, tokens=TOKENS
+    )
+
+
+def test_an_opening_developer_message_is_the_system_turn() -> None:
+    messages = [
+        Message("developer", "Be brief."),
+        Message("user", "hi"),
+        Message("assistant", "yo"),
+    ]
+    check_conversation_round_trip(messages, model=MODEL)
+    check_matches_template(
+        TEMPLATE.read_text(encoding="utf-8"), messages, model=MODEL, tokens=TOKENS
+    )

@@ -43,6 +43,7 @@ __all__ = [
     "Gemma4Chat",
     "declaration",
     "format_argument",
+    "result_name",
     "strip_thinking",
 ]
 
@@ -403,9 +404,14 @@ class Gemma4Chat(ChatFormat):
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """Texts trimmed (contents without thought channels), reasoning only in the turns
-        with calls after the last user message, no call ids."""
+        with calls after the last user message, no call ids; the opening system (or
+        developer) message reads back as a system message, none when empty."""
         out = []
-        for m in super().expressible(messages):
+        for i, m in enumerate(super().expressible(messages)):
+            if i == 0 and m.role in self.system_roles:
+                if not text_of(m.content).strip():
+                    continue
+                m = msgspec.structs.replace(m, role="system")  # a developer message too
             if m.role == "assistant":
                 content = strip_thinking(text_of(m.content))
                 m = msgspec.structs.replace(m, content=content, reasoning=m.reasoning.strip())
