@@ -34,7 +34,8 @@ def test_first_party_families_declare_formats() -> None:
     want |= {"gpt_oss", "granite33", "firefunction_v2", "functionary_v31", "functionary_v32"}
     want |= {"qwen25", "qwq", "mimo_vl", "hermes2pro"}
     want |= {"qwen3_coder", "qwen35", "nemotron3", "step35"}
-    assert want | {"kimi_k25"} <= {f.name for f in FORMATS}
+    want |= {"kimi_k25", "gemma4"}
+    assert want <= {f.name for f in FORMATS}
 
 
 @pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)
