@@ -34,7 +34,7 @@ def test_first_party_families_declare_formats() -> None:
     want |= {"gpt_oss", "granite33", "firefunction_v2", "functionary_v31", "functionary_v32"}
     want |= {"qwen25", "qwq", "mimo_vl", "hermes2pro"}
     want |= {"qwen3_coder", "qwen35", "nemotron3", "step35"}
-    want |= {"kimi_k25", "gemma4"}
+    want |= {"granite40", "granite41", "nemotron_nano_v2", "kimi_k25", "gemma4"}
     assert want <= {f.name for f in FORMATS}
 
 

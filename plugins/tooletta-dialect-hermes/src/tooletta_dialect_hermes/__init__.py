@@ -38,6 +38,7 @@ from tooletta_dialect_hermes.chat import (
     Qwen25Chat,
     QwQChat,
 )
+from tooletta_dialect_hermes.chat_granite import Granite40Chat, Granite41Chat
 
 __all__ = ["HermesDialect", "register_dialects"]
 
@@ -95,7 +96,15 @@ class HermesDialect(ScannerDialect):
     )
     content_separator = "\n"
     reasoning_markup = ("<think>\n", "\n</think>\n\n")
-    chat_formats = (Qwen3Chat(), Qwen25Chat(), QwQChat(), MiMoVLChat(), Hermes2ProChat())
+    chat_formats = (
+        Qwen3Chat(),
+        Qwen25Chat(),
+        QwQChat(),
+        MiMoVLChat(),
+        Hermes2ProChat(),
+        Granite40Chat(),
+        Granite41Chat(),
+    )
 
     def detect(self, text: str) -> bool:
         """A ``<tool_call>`` followed (after whitespace) by a JSON object, or ending the text."""

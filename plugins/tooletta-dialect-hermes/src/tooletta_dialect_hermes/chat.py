@@ -15,6 +15,8 @@ differ in the system turn, the tool declarations, the tool-result turn and reaso
   and earlier turns keep only what follows their ``</think>``.
 * Hermes 2 Pro / Hermes 3: a fixed tool-use system turn (the tools as Python-style signatures
   inside JSON-like objects), system messages as turns of their own, results in ``tool`` turns.
+
+Granite 4.0 / 4.1 (not ChatML, same calls) are in :mod:`tooletta_dialect_hermes.chat_granite`.
 """
 
 from __future__ import annotations

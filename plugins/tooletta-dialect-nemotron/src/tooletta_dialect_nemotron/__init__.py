@@ -9,7 +9,9 @@ the same block as vLLM's ``examples/tool_chat_template_nemotron_json.jinja``)::
 
 each call ``'{"name": "' + name + '", "arguments": ' + arguments|tojson + '}'``, then
 ``'\\n<SPECIAL_12>\\n\\n'``. Super-49B v1.5 writes the block right after the content and ends
-with ``<|eot_id|>``. Several blocks may follow each other.
+with ``<|eot_id|>``. Several blocks may follow each other. (The template llama.cpp vendors
+today writes one newline between content and block; the model's conversation format,
+:mod:`tooletta_dialect_nemotron.chat`, follows it. This default render is unchanged.)
 
 Reasoning is ``<think>`` ... ``</think>``. ``<SPECIAL_12>`` and ``<|eot_id|>`` are removed.
 Inside the block vLLM also accepts objects without the list brackets (it adds them), and so
@@ -33,6 +35,7 @@ from tooletta.engine import (
     json_call_object,
     reasoning_region,
 )
+from tooletta_dialect_nemotron.chat import NemotronNanoV2Chat
 
 __all__ = ["CLOSE", "OPEN", "NemotronDialect", "register_dialects"]
 
@@ -88,6 +91,7 @@ class NemotronDialect(ScannerDialect):
         )
     )
     content_separator = "\n\n"
+    chat_formats = (NemotronNanoV2Chat(),)
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """One ``<TOOLCALL>`` block with the calls joined by ``", "``."""

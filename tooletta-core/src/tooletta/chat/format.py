@@ -209,6 +209,14 @@ class ChatFormat:
         :meth:`result_text`: a call id or a JSON quoting the template adds comes off here)."""
         return body
 
+    def split_results(self, body: str, pending: int) -> list[str]:
+        """The results of one tool-result turn whose results have no closing wrap (the
+        second of :attr:`result_wrap` is empty), read up to the turn's footer: ``pending`` is
+        the number of calls of the last assistant turn not answered yet. Default: one result.
+        A template that joins grouped results with :attr:`result_separator` only (Nemotron Nano
+        v2) splits them here (the inverse, for :func:`~tooletta.parse_conversation`)."""
+        return [body]
+
     def before_turn(self, index: int, ctx: Conversation) -> str:
         """Template text written before the message at ``index`` (before its header), part of
         no message: Mistral's ``[AVAILABLE_TOOLS]`` block before the last user turn. Also asked

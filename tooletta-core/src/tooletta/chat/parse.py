@@ -189,9 +189,12 @@ class _ConversationReader:
                 if not self.text.startswith(before, self.pos):
                     raise self.error(f"expected {before!r}")
                 self.pos += len(before)
-            content = self._body(after) if after else self._body(footer)
-            self._result(fmt.parse_result(content))
-            if not fmt.group_results or not after:
+            if not after:  # unwrapped results end at the footer: the format splits them
+                for part in fmt.split_results(self._body(footer), len(self.pending)):
+                    self._result(fmt.parse_result(part))
+                break
+            self._result(fmt.parse_result(self._body(after)))
+            if not fmt.group_results:
                 break
             sep = fmt.result_separator
             if not before or not self.text.startswith(sep + before, self.pos):

@@ -1,0 +1,278 @@
+"""The conversation format of NVIDIA-Nemotron-Nano v2 (its Hugging Face chat template).
+
+Pinned from ``nvidia/NVIDIA-Nemotron-Nano-9B-v2``'s template (vendored for the tests from
+llama.cpp's ``models/templates/NVIDIA-Nemotron-Nano-v2.jinja``):
+
+* a system turn always: ``<SPECIAL_10>System\\n``, the system message (``/think`` and
+  ``/no_think`` removed, stripped), then with tools (after a blank line when there is a system
+  message) the template's tool instructions with the tools' ``function`` objects through
+  ``tojson`` inside ``<AVAILABLE_TOOLS>[...]</AVAILABLE_TOOLS>``, then ``\\n\\n``;
+* user turns ``<SPECIAL_11>User\\n`` + content (switches removed, stripped) + ``\\n``, with no
+  end token; later system messages are not written;
+* tool results joined by ``", "`` in one ``<SPECIAL_11>User\\n<TOOL_RESPONSE>[...]
+  </TOOL_RESPONSE>`` turn, with nothing after it;
+* assistant turns before the last: ``<SPECIAL_11>Assistant\\n``, the content after its first
+  ``</think>`` (stripped; reasoning is dropped), ``\\n`` and the ``<TOOLCALL>[...]</TOOLCALL>``
+  block when there are calls, then ``\\n<SPECIAL_12>\\n``;
+* the last message, when an assistant turn, is written as the model generates it: the
+  generation prompt's think opening (``<think>\\n``, or ``<think></think>`` when the last
+  ``/think`` or ``/no_think`` switch in a user or system message is ``/no_think``), the
+  reasoning and content (``R\\n</think>\\n\\nC``, stripped), ``\\n<SPECIAL_12>\\n``; its calls as
+  a turn of their own: ``<SPECIAL_11>Assistant\\n<TOOLCALL>[...]</TOOLCALL><SPECIAL_12>\\n\\n``.
+
+The template reads reasoning only from the content; the last turn's reasoning is written as
+the model generates it after the prompt's ``<think>\\n`` (the text the template writes for that
+block inside the content).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from tooletta import Message
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, roles, text_of, tool_json
+
+__all__ = ["NANO_V2_TOOLS_HEAD", "NemotronNanoV2Chat", "thinking"]
+
+_SYSTEM = "<SPECIAL_10>System\n"
+_USER = "<SPECIAL_11>User\n"
+_ASSISTANT = "<SPECIAL_11>Assistant\n"
+_EOT = "<SPECIAL_12>"
+_THINK_ON = "<think>\n"
+_THINK_OFF = "<think></think>"
+_CLOSE_THINK = "</think>"
+
+NANO_V2_TOOLS_HEAD = (
+    "You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>["
+)
+"""The tool instructions before the tool list (template text)."""
+_TOOLS_TAIL = (
+    "]</AVAILABLE_TOOLS>\n\nIf you decide to call any tool(s), use the following format:\n"
+    '<TOOLCALL>[{{"name": "tool_name1", "arguments": "tool_args1"}}, '
+    '{{"name": "tool_name2", "arguments": "tool_args2"}}]</TOOLCALL>\n\n'
+    "The user will execute tool-calls and return responses from tool(s) in this format:\n"
+    '<TOOL_RESPONSE>[{{"tool_response1"}}, {{"tool_response2"}}]</TOOL_RESPONSE>\n\n'
+    "Based on the tool responses, you can call additional tools if needed, correct tool calls "
+    "if any errors are found, or just respond to the user."
+)
+_DECODER = json.JSONDecoder()
+
+
+def _clean(text: str) -> str:
+    """A user or system text as the template writes it: switches removed, stripped."""
+    return text.replace("/think", "").replace("/no_think", "").strip()
+
+
+def thinking(messages: Sequence[Message]) -> bool:
+    """The template's thinking switch: the last user or system message holding ``/think``
+    (on) or ``/no_think`` (off) decides; on when none does."""
+    on = True
+    for m in messages:
+        if m.role in ("user", "system"):
+            content = text_of(m.content)
+            if "/think" in content:
+                on = True
+            elif "/no_think" in content:
+                on = False
+    return on
+
+
+def _history_content(content: str) -> str:
+    """What the template keeps of an earlier turn's content: the part after the first
+    ``</think>`` (up to a second one), stripped."""
+    if _CLOSE_THINK in content:
+        content = content.split(_CLOSE_THINK)[1]
+    return content.strip()
+
+
+def _last_text(reasoning: str, content: str) -> str:
+    """The last turn's reasoning and content as the model generates them, stripped."""
+    head = reasoning + "\n" + _CLOSE_THINK + "\n\n" if reasoning else ""
+    return (head + content).strip()
+
+
+class NemotronNanoV2Chat(ChatFormat):
+    """NVIDIA-Nemotron-Nano v2's chat template (9B and 12B). Thinking is switched by
+    ``/think`` and ``/no_think`` in the messages, as the template does (no option)."""
+
+    name = "nemotron_nano_v2"
+    models = (
+        "nvidia/nvidia-nemotron-nano-9b-v2",
+        "nvidia/nvidia-nemotron-nano-9b-v2-*",
+        "nvidia/nvidia-nemotron-nano-12b-v2",
+    )
+    source = "nvidia/NVIDIA-Nemotron-Nano-9B-v2 tokenizer_config.json chat_template"
+    turns = roles(
+        system=Turn(_SYSTEM),
+        user=Turn(_USER),
+        assistant=Turn(_ASSISTANT, _EOT + "\n"),
+        tool=Turn(_USER + "<TOOL_RESPONSE>[", "]</TOOL_RESPONSE>"),
+    )
+    end_of_turn = _EOT
+    special_tokens = ("<SPECIAL_10>", "<SPECIAL_11>", _EOT)
+    reasoning = Reasoning(_THINK_ON, "\n" + _CLOSE_THINK + "\n\n", keep="none")
+    group_results = True
+    result_separator = ", "
+    keeps_ids = False
+
+    # -- system and user turns --------------------------------------------------------------
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The system message (cleaned), the tool instructions, then a blank line; always
+        written."""
+        text = _clean(system or "")
+        if ctx.tools:
+            functions = [
+                t["function"] if isinstance(t.get("function"), Mapping) else t for t in ctx.tools
+            ]
+            listed = ", ".join(tool_json(f) for f in functions)
+            text += ("\n\n" if text else "") + NANO_V2_TOOLS_HEAD + listed + _TOOLS_TAIL
+        return text + "\n\n"
+
+    def parse_system(self, body: str) -> str | None:
+        """The system message without the tool instructions (``None`` when there is none)."""
+        body = body.removesuffix("\n\n")
+        if body.startswith(NANO_V2_TOOLS_HEAD):
+            return None
+        head, sep, _ = body.partition("\n\n" + NANO_V2_TOOLS_HEAD)
+        return (head if sep else body) or None
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        """No header for a system message after the first turn (the template drops it)."""
+        if ctx.messages[index].role == "system":
+            return ""
+        return super().header(index, ctx)
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """The cleaned content and ``\\n`` (nothing for a later system message)."""
+        message = ctx.messages[index]
+        if message.role == "system":
+            return ""
+        return _clean(text_of(message.content)) + "\n"
+
+    def parse_user(self, body: str) -> str:
+        """The content without the turn's closing newline."""
+        return body.removesuffix("\n")
+
+    # -- tool results -----------------------------------------------------------------------
+
+    def split_results(self, body: str, pending: int) -> list[str]:
+        """The results joined by ``", "``: one per pending call, a result that is a JSON
+        value read whole (its own ``", "`` are not separators), the last taking the rest."""
+        parts: list[str] = []
+        pos = 0
+        while len(parts) < pending - 1:
+            try:
+                end = _DECODER.raw_decode(body, pos)[1]
+            except (ValueError, RecursionError):
+                end = -1
+            if end < 0 or not body.startswith(", ", end):
+                end = body.find(", ", pos)
+                if end < 0:
+                    break
+            parts.append(body[pos:end])
+            pos = end + 2
+        parts.append(body[pos:])
+        return parts
+
+    # -- assistant turns --------------------------------------------------------------------
+
+    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
+        """Only the conversation's last message, when it is an assistant turn."""
+        return index == len(messages) - 1 and messages[index].role == "assistant"
+
+    def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
+        """An earlier turn: its kept content, ``\\n`` and the calls, ``\\n``. The last turn:
+        the think opening, reasoning and content, ``\\n``; its calls as a turn of their own
+        (the end token and the next assistant header between the two)."""
+        calls = list(message.tool_calls)
+        block = self.calls_text(ctx.dialect, calls, "") if calls else ""
+        if not last:
+            content = _history_content(text_of(message.content))
+            return content + ("\n" if content and block else "") + block + "\n"
+        text = _last_text(message.reasoning if kept else "", text_of(message.content))
+        if text:
+            text = self._think(ctx) + text + "\n"
+        if block:
+            text += (_EOT + "\n" + _ASSISTANT if text else "") + block
+        return text
+
+    def _think(self, ctx: Conversation) -> str:
+        return _THINK_ON if thinking(ctx.messages) else _THINK_OFF
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """``<SPECIAL_11>Assistant\\n`` and the think opening."""
+        return _ASSISTANT + self._think(ctx)
+
+    def after_conversation(self, ctx: Conversation) -> str:
+        """``\\n`` after a last turn with calls (its end token is followed by two)."""
+        last = ctx.messages[-1] if ctx.messages else None
+        return "\n" if last is not None and last.role == "assistant" and last.tool_calls else ""
+
+    def skip_before_turn(self, text: str, pos: int) -> int:
+        """Past a generation prompt ending the text (its think opening depends on switches
+        the text no longer holds)."""
+        rest = text[pos:]
+        if rest in (_ASSISTANT + _THINK_ON, _ASSISTANT + _THINK_OFF):
+            return len(text)
+        return pos
+
+    def assistant_end(self, text: str, pos: int) -> int | None:
+        """A last turn holding content and calls spans both of its turns."""
+        if not text.startswith((_THINK_ON, _THINK_OFF), pos):
+            return None
+        first = text.find(_EOT, pos)
+        join = "\n" + _EOT + "\n" + _ASSISTANT + "<TOOLCALL>"
+        if first < 1 or not text.startswith(join, first - 1):
+            return None
+        second = text.find(_EOT, first + len(join) - 1)
+        return None if second < 0 else second + len(_EOT) + 1
+
+    def parse_turn(self, body: str, dialect: Any, tools: Sequence[Any]) -> Any:
+        """An earlier turn's content and calls, or the last turn's think opening, reasoning,
+        content and calls (both its turns)."""
+        listed = list(tools) or None
+        if not body.startswith((_THINK_ON, _THINK_OFF)):
+            return dialect.parse(body.removesuffix("\n"), tools=listed)
+        opening = _THINK_ON if body.startswith(_THINK_ON) else _THINK_OFF
+        body = body[len(opening) :]
+        text, sep, calls_turn = body.partition("\n" + _EOT + "\n" + _ASSISTANT)
+        if not sep:
+            text = text.removesuffix("\n")
+        reasoning = ""
+        if _CLOSE_THINK in text:
+            head, _, text = text.partition(_CLOSE_THINK)
+            reasoning = head.removesuffix("\n")
+            text = text.removeprefix("\n\n")
+        result = dialect.parse(calls_turn.removesuffix(_EOT + "\n"), tools=listed)
+        return msgspec.structs.replace(result, content=text, reasoning=reasoning)
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """As the base, with texts as the template keeps them: switches removed from user and
+        system texts, later (and empty) system messages dropped, earlier turns' content cut
+        after ``</think>``, the last turn's reasoning and content stripped at their ends."""
+        out = super().expressible(messages)
+        kept: list[Message] = []
+        for i, m in enumerate(out):
+            content = text_of(m.content)
+            if m.role == "system":
+                if i > 0 or not _clean(content):
+                    continue
+                m = msgspec.structs.replace(m, content=_clean(content))
+            elif m.role == "user":
+                m = msgspec.structs.replace(m, content=_clean(content))
+            elif m.role == "assistant" and i < len(out) - 1:
+                m = msgspec.structs.replace(m, content=_history_content(content))
+            elif m.role == "assistant":
+                text = _last_text(m.reasoning, content)
+                reasoning, content = "", text
+                if _CLOSE_THINK in text:
+                    head, _, content = text.partition(_CLOSE_THINK)
+                    reasoning, content = head.removesuffix("\n"), content.removeprefix("\n\n")
+                m = msgspec.structs.replace(m, content=content, reasoning=reasoning)
+            kept.append(m)
+        return kept

@@ -1,0 +1,264 @@
+"""NVIDIA-Nemotron-Nano v2 conversations: native rendering against the model's own template
+(vendored), the thinking switches, the last turn, and the documented differences."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+
+import tooletta
+from tooletta import Message, ToolCall
+from tooletta.chat import resolve_format
+from tooletta.chat.jinja import render_jinja
+from tooletta.testing.conversations import (
+    PROBE_TOOLS,
+    SAMPLE_TOOLS,
+    ConversationTests,
+    check_conversation_round_trip,
+    check_matches_template,
+    random_conversations,
+    replace,
+    sample_conversations,
+)
+
+TEMPLATE = Path(__file__).parent / "templates" / "NVIDIA-Nemotron-Nano-v2.jinja"
+MODEL = "nvidia/NVIDIA-Nemotron-Nano-9B-v2"
+
+REASONING = (
+    "the template reads reasoning only from the content; we write the last turn's reasoning "
+    "as the model generates it after the prompt's <think> "
+    "(test_last_turn_reasoning_is_the_generated_form)"
+)
+
+
+def reasoning_in_content(messages: list[Message]) -> list[Message]:
+    """``messages`` with the last turn's reasoning inside its content, the form the model
+    generates (``R\\n</think>\\n\\nC``): the template reads reasoning only from there."""
+    last = messages[-1]
+    if last.role != "assistant" or not last.reasoning:
+        return messages
+    content = f"{last.reasoning}\n</think>\n\n{last.content}"
+    return [*messages[:-1], replace(last, content=content, reasoning="")]
+
+
+def _template() -> str:
+    return TEMPLATE.read_text(encoding="utf-8")
+
+
+def switch_cases() -> dict[str, tuple[list[Message], bool]]:
+    """The thinking switches in user and system messages, and a later system message."""
+    return {
+        "no_think_user": (
+            [Message("user", "Hi /no_think"), Message("assistant", "Hello.")],
+            False,
+        ),
+        "switches_in_system": (
+            [
+                Message("system", "/no_think Be brief."),
+                Message("user", "a"),
+                Message("assistant", "b"),
+                Message("user", "c /think"),
+                Message("assistant", "d"),
+            ],
+            False,
+        ),
+        "later_system_dropped": (
+            [
+                Message("user", "a"),
+                Message("assistant", "b"),
+                Message("system", "dropped"),
+                Message("user", "c"),
+                Message("assistant", "d"),
+            ],
+            False,
+        ),
+        "history_cut_after_think": (
+            [
+                Message("user", "a"),
+                Message("assistant", "old plan</think>\n\nfirst"),
+                Message("user", "b"),
+                Message("assistant", "second"),
+            ],
+            False,
+        ),
+    }
+
+
+class TestNemotronNanoV2Chat(ConversationTests):
+    """The shared samples and the switch cases. A generation prompt after a final assistant
+    message is not compared (the template treats that message as a reply to continue;
+    test_prompt_after_final_assistant pins what we write)."""
+
+    model = MODEL
+    template = TEMPLATE
+    differences: ClassVar[dict[str, str]] = {"reasoning_multi_turn": REASONING}
+
+    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
+        return {**sample_conversations(), **switch_cases()}
+
+    def _match_all(self, template: str) -> None:
+        for name, (messages, uses_tools) in self._cases().items():
+            if name in self.differences:
+                continue
+            prompts = (False,) if messages[-1].role == "assistant" else (False, True)
+            for prompt in prompts:
+                try:
+                    check_matches_template(
+                        template,
+                        messages,
+                        model=self.model,
+                        tools=SAMPLE_TOOLS if uses_tools else None,
+                        add_generation_prompt=prompt,
+                    )
+                except AssertionError as exc:
+                    raise AssertionError(f"{name} prompt={prompt}: {exc}") from None
+
+    def test_prompt_cases(self) -> None:
+        """Each sample cut before its last assistant turn, with the generation prompt."""
+        for name, (messages, uses_tools) in self._cases().items():
+            cut = messages[:-1]
+            while cut and cut[-1].role == "assistant":
+                cut = cut[:-1]
+            if not cut:
+                continue
+            try:
+                check_matches_template(
+                    _template(),
+                    cut,
+                    model=MODEL,
+                    tools=SAMPLE_TOOLS if uses_tools else None,
+                    add_generation_prompt=True,
+                )
+                check_conversation_round_trip(
+                    cut, model=MODEL, tools=SAMPLE_TOOLS if uses_tools else None
+                )
+            except AssertionError as exc:
+                raise AssertionError(f"{name}: {exc}") from None
+
+
+def test_model_routes_to_the_format() -> None:
+    others = ("nvidia/NVIDIA-Nemotron-Nano-12B-v2", "nvidia/NVIDIA-Nemotron-Nano-9B-v2-FP8")
+    for model in (MODEL, *others):
+        assert tooletta.dialect_for_model(model) == "nemotron", model
+        assert resolve_format(model, None)[0].name == "nemotron_nano_v2", model
+    assert resolve_format(None, "nemotron_nano_v2")[0].name == "nemotron_nano_v2"
+    assert resolve_format(None, "nemotron")[0].name == "nemotron_nano_v2"
+
+
+def test_last_turn_reasoning_is_the_generated_form() -> None:
+    """The template ignores ``reasoning_content``: given the reasoning inside the content
+    (``R\\n</think>\\n\\nC``, what the model writes after the prompt's ``<think>\\n``) it writes
+    exactly what we write for the reasoning given apart; earlier turns drop reasoning."""
+    messages, _ = sample_conversations()["reasoning_multi_turn"]
+    expected = render_jinja(_template(), reasoning_in_content(messages), tools=SAMPLE_TOOLS)
+    text = tooletta.render_conversation(messages, model=MODEL, tools=SAMPLE_TOOLS)
+    assert text == expected
+    assert text.endswith(
+        "<SPECIAL_11>Assistant\n<think>\nOne more call was needed; now answer.\n</think>\n\n"
+        "東京: 22 °C.\n<SPECIAL_12>\n"
+    )
+    assert "The user wants weather" not in text
+    assert tooletta.render([], model=MODEL, content="C", reasoning="R") == "R\n</think>\n\nC\n"
+    spans = tooletta.chat.render_spans(messages, model=MODEL, tools=SAMPLE_TOOLS)
+    reasoning = [s for s in spans.segments if s.reasoning]
+    assert [spans.text[s.start : s.end] for s in reasoning] == [
+        "One more call was needed; now answer.\n</think>\n\n"
+    ]
+
+
+def test_last_turn_with_calls_is_two_turns() -> None:
+    """The template writes a last assistant turn's calls as a turn of their own after its
+    content (``<SPECIAL_12>`` with no newline before it, two after); we write the same and
+    read it back as one message."""
+    messages, _ = sample_conversations()["pending_call"]
+    text = tooletta.render_conversation(messages, model=MODEL, tools=SAMPLE_TOOLS)
+    assert text.endswith(
+        "<SPECIAL_11>Assistant\n<think>\nLet me check both.\n<SPECIAL_12>\n"
+        '<SPECIAL_11>Assistant\n<TOOLCALL>[{"name": "get_weather", "arguments": {"city": '
+        '"Paris", "days": 2}}, {"name": "get_time", "arguments": {"tz": "Europe/Paris"}}]'
+        "</TOOLCALL><SPECIAL_12>\n\n"
+    )
+    calls_only = [messages[0], replace(messages[1], content="")]
+    check_matches_template(_template(), calls_only, model=MODEL, tools=SAMPLE_TOOLS)
+    check_conversation_round_trip(calls_only, model=MODEL, tools=SAMPLE_TOOLS)
+    assert tooletta.render([ToolCall("f", {})], model=MODEL) == (
+        '<TOOLCALL>[{"name": "f", "arguments": {}}]</TOOLCALL>'
+    )
+
+
+def test_history_turn_with_calls() -> None:
+    """An earlier turn writes its content, one newline and the block (the dialect's default
+    render writes two newlines: the form of the vLLM example template)."""
+    messages, _ = sample_conversations()["tools_two_calls"]
+    text = tooletta.render_conversation(messages, model=MODEL, tools=SAMPLE_TOOLS)
+    assert "<SPECIAL_11>Assistant\nLet me check both.\n<TOOLCALL>[" in text
+    assert "]</TOOLCALL>\n<SPECIAL_12>\n<SPECIAL_11>User\n<TOOL_RESPONSE>[" in text
+    assert '"clear"}, 14:05]</TOOL_RESPONSE><SPECIAL_11>Assistant\n<think>\nIt is' in text
+
+
+def test_no_think_closes_the_prompt_think_block() -> None:
+    messages = [Message("user", "Hi /no_think")]
+    text = tooletta.render_conversation(messages, model=MODEL, add_generation_prompt=True)
+    assert text == (
+        "<SPECIAL_10>System\n\n\n<SPECIAL_11>User\nHi\n<SPECIAL_11>Assistant\n<think></think>"
+    )
+    assert tooletta.parse_conversation(text, model=MODEL) == [Message("user", "Hi")]
+    done = [*messages, Message("assistant", "Hello.")]
+    text = tooletta.render_conversation(done, model=MODEL)
+    assert text.endswith("<SPECIAL_11>Assistant\n<think></think>Hello.\n<SPECIAL_12>\n")
+    assert tooletta.parse_conversation(text, model=MODEL) == [Message("user", "Hi"), done[1]]
+
+
+def test_prompt_after_final_assistant() -> None:
+    """The template treats a final assistant message followed by a generation prompt as a
+    reply to continue (the prompt, then its content, no end; its calls dropped). We write the
+    turn whole, then the generation prompt."""
+    messages = [Message("user", "a"), Message("assistant", "b")]
+    template = render_jinja(_template(), messages, add_generation_prompt=True)
+    assert template.endswith("<SPECIAL_11>User\na\n<SPECIAL_11>Assistant\n<think>\nb")
+    text = tooletta.render_conversation(messages, model=MODEL, add_generation_prompt=True)
+    assert text.endswith(
+        "<SPECIAL_11>Assistant\n<think>\nb\n<SPECIAL_12>\n<SPECIAL_11>Assistant\n<think>\n"
+    )
+    assert tooletta.parse_conversation(text, model=MODEL) == messages
+
+
+def test_results_holding_separators_split_by_json() -> None:
+    """Results are joined by ``", "`` with nothing around them: a result that is a JSON value
+    is read whole, so its own commas are no separators."""
+    calls = [ToolCall("a", {}), ToolCall("b", {}), ToolCall("c", {})]
+    messages = [
+        Message("user", "go"),
+        Message("assistant", "", tool_calls=calls),
+        Message("tool", '{"x": 1, "y": [1, 2]}'),
+        Message("tool", "[3, 4]"),
+        Message("tool", "plain, text"),
+        Message("assistant", "done"),
+    ]
+    check_matches_template(_template(), messages, model=MODEL)
+    check_conversation_round_trip(messages, model=MODEL)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(messages=random_conversations())
+def test_random_conversations(messages: list[Message]) -> None:
+    """Random conversations: the template's text, and the round trip (results without
+    ``", "``, which the template's joined results cannot tell from a separator)."""
+    assume(not any(m.role == "tool" and ", " in str(m.content) for m in messages))
+    native = tooletta.render_conversation(messages, model=MODEL, tools=PROBE_TOOLS)
+    expected = render_jinja(_template(), reasoning_in_content(messages), tools=PROBE_TOOLS)
+    assert native == expected
+    check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS)
+
+
+@pytest.mark.parametrize("prompt", [False, True])
+def test_results_ending_the_conversation(prompt: bool) -> None:
+    messages, _ = sample_conversations()["tools_two_calls"]
+    messages = messages[:-1]
+    check_matches_template(
+        _template(), messages, model=MODEL, tools=SAMPLE_TOOLS, add_generation_prompt=prompt
+    )
+    check_conversation_round_trip(messages, model=MODEL, tools=SAMPLE_TOOLS)
