@@ -44,19 +44,23 @@ from tooletta.engine import (
 )
 from tooletta.engine.trim import Trimmer
 
+from .chat_r7b import CommandR7BChat
+from .tokens import (
+    ACTION,
+    ACTION_END,
+    COMMAND_R_OPENS,
+    END_OF_TURN,
+    FENCE,
+    RESPONSE,
+    RESPONSE_END,
+    TEXT,
+    TEXT_END,
+    THINKING,
+    THINKING_END,
+)
+
 __all__ = ["CohereDialect", "register_dialects"]
 
-ACTION = "<|START_ACTION|>"
-ACTION_END = "<|END_ACTION|>"
-THINKING = "<|START_THINKING|>"
-THINKING_END = "<|END_THINKING|>"
-RESPONSE = "<|START_RESPONSE|>"
-RESPONSE_END = "<|END_RESPONSE|>"
-TEXT = "<|START_TEXT|>"
-TEXT_END = "<|END_TEXT|>"
-END_OF_TURN = "<|END_OF_TURN_TOKEN|>"
-COMMAND_R_OPENS = ("Action: ```json", "Action:\n```json", "Action:```json")
-FENCE = "```"
 _TOKENS = (ACTION, ACTION_END, THINKING, THINKING_END, RESPONSE, RESPONSE_END, TEXT, TEXT_END)
 
 
@@ -138,6 +142,7 @@ class CohereDialect(ScannerDialect):
             erase(END_OF_TURN),
         )
     )
+    chat_formats = (CommandR7BChat(),)
     _COMMAND_R = re.compile(r'Action:\s*```json\s*\[\s*(?:\{\s*"tool_name"|\])')
 
     def detect(self, text: str) -> bool:
