@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.chat import ChatFormat
 from tooletta.engine import (
     Block,
     Grammar,
@@ -142,7 +143,7 @@ class CohereDialect(ScannerDialect):
             erase(END_OF_TURN),
         )
     )
-    chat_formats = (CommandR7BChat(),)
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (CommandR7BChat(),)
     _COMMAND_R = re.compile(r'Action:\s*```json\s*\[\s*(?:\{\s*"tool_name"|\])')
 
     def detect(self, text: str) -> bool:

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from tooletta import DialectInfo, ToolCall
 
 from . import CohereDialect
+from .chat_r_plus import CommandRPlusChat
 
 __all__ = ["CommandRPlusDialect"]
 
@@ -46,6 +47,7 @@ class CommandRPlusDialect(CohereDialect):
         description="Cohere Command R+: Action:\\n```json list of {tool_name, parameters}",
         source="ggml-org/llama.cpp models/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
     )
+    chat_formats = (CommandRPlusChat(),)
 
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """The trimmed content, then (with calls) the ``Action:`` list."""

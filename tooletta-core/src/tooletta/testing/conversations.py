@@ -290,7 +290,10 @@ class ConversationTests:
     ``ids`` whether the format carries call ids, ``differences`` the sample conversations on
     which the template itself is wrong (name -> why), checked for round trip only.
     ``string_arguments``: the template takes call arguments as JSON text, the OpenAI wire
-    form (DeepSeek's own templates concatenate them and raise on a dict).
+    form (DeepSeek's own templates concatenate them and raise on a dict). ``tools``: the
+    tool definitions the samples that use tools declare (:data:`SAMPLE_TOOLS` by default; a
+    template that reads more of a schema, such as a description for every parameter, sets
+    definitions it can render).
     """
 
     model: ClassVar[str | None] = None
@@ -301,6 +304,7 @@ class ConversationTests:
     ids: ClassVar[bool] = False
     differences: ClassVar[Mapping[str, str]] = {}
     string_arguments: ClassVar[bool] = False
+    tools: ClassVar[Sequence[Mapping[str, Any]]] = SAMPLE_TOOLS
 
     def _template(self) -> str:
         return self.template.read_text(encoding="utf-8")
@@ -327,7 +331,7 @@ class ConversationTests:
                             messages,
                             model=self.model,
                             dialect=self.dialect,
-                            tools=SAMPLE_TOOLS if uses_tools else None,
+                            tools=self.tools if uses_tools else None,
                             tokens=self.tokens,
                             add_generation_prompt=prompt,
                             string_arguments=self.string_arguments,
@@ -344,7 +348,7 @@ class ConversationTests:
                     messages,
                     model=self.model,
                     dialect=self.dialect,
-                    tools=SAMPLE_TOOLS if uses_tools else None,
+                    tools=self.tools if uses_tools else None,
                 )
             except AssertionError as exc:
                 raise AssertionError(f"{name}: {exc}") from None
@@ -365,7 +369,7 @@ class ConversationTests:
             last = messages[-1]
             if last.role != "assistant" or name in self.differences:
                 continue
-            tools = SAMPLE_TOOLS if uses_tools else None
+            tools = self.tools if uses_tools else None
             spans = render_spans(messages, model=self.model, dialect=self.dialect, tools=tools)
             start, end = spans.generated_spans()[-1][1]
             turn = spans.text[start:end]

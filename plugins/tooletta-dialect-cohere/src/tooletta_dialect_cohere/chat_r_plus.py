@@ -1,0 +1,270 @@
+"""Command R+'s conversation format: its tool-use chat template, declared.
+
+Read from llama.cpp ``models/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja`` (the
+``tool_use`` template of ``CohereForAI/c4ai-command-r-plus``). The conversation opens with one
+system turn: fixed preamble text, the system message (or a default task description) as the
+"User Preamble", then the tools as Python function signatures built from their JSON schemas.
+Turns are ``<|START_OF_TURN_TOKEN|><|ROLE_TOKEN|>`` ... ``<|END_OF_TURN_TOKEN|>`` with every
+text trimmed (the system message excepted).
+
+* An assistant turn with calls is the trimmed content and the ``Action:`` list (as the
+  ``command_r_plus`` dialect writes it) and no end-of-turn token: the next turn follows right
+  after ``]```\\n``. Call ids are not written; reasoning has no place.
+* Each tool result is a system turn of its own, ``<results>\\n`` ... ``</results>``.
+* After the last message the template always writes a system turn asking for an ``Action:``
+  list, then (with a generation prompt) the assistant header.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import msgspec
+
+from tooletta import Message, ParseResult, RenderError
+from tooletta.chat import ChatFormat, Conversation, Turn, roles, text_of
+
+from .chat_r7b import BOS, CHATBOT, START_OF_TURN, SYSTEM, USER
+from .tokens import END_OF_TURN
+
+__all__ = [
+    "DEFAULT_SYSTEM",
+    "INSTRUCTION",
+    "PREAMBLE",
+    "TOOLS_HEAD",
+    "CommandRPlusChat",
+    "python_signatures",
+    "python_type",
+]
+
+PREAMBLE = (
+    "# Safety Preamble\n"
+    "The instructions in this section override those in the task description and style "
+    "guide sections. Don't answer questions that are harmful or immoral.\n"
+    "\n"
+    "# System Preamble\n"
+    "## Basic Rules\n"
+    "You are a powerful conversational AI trained by Cohere to help people. You are "
+    "augmented by a number of tools, and your job is to use and consume the output of "
+    "these tools to best help the user. You will see a conversation history between "
+    "yourself and a user, ending with an utterance from the user. You will then see a "
+    "specific instruction instructing you what kind of response to generate. When you "
+    "answer the user's requests, you cite your sources in your answers, according to those "
+    "instructions.\n"
+    "\n"
+    "# User Preamble\n"
+)
+"""The system turn up to the system message (template text)."""
+DEFAULT_SYSTEM = (
+    "## Task and Context\n"
+    "You help people answer their questions and other requests interactively. You will be "
+    "asked a very wide array of requests on all kinds of topics. You will be equipped with "
+    "a wide range of search engines or similar tools to help you, which you use to "
+    "research your answer. You should focus on serving the user's needs as best you can, "
+    "which will be wide-ranging.\n"
+    "\n"
+    "## Style Guide\n"
+    "Unless the user asks for a different style of answer, you should answer in full "
+    "sentences, using proper grammar and spelling."
+)
+"""The system prompt written when there is no system message (template text)."""
+TOOLS_HEAD = "\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n"
+"""What follows the system message, before the tool signatures (template text)."""
+INSTRUCTION = (
+    "Write 'Action:' followed by a json-formatted list of actions that you want to perform "
+    "in order to produce a good response to the user's last input. You can use any of the "
+    "supplied tools any number of times, but you should aim to execute the minimum number "
+    "of necessary actions for the input. You should use the `directly-answer` tool if "
+    "calling the other tools is unnecessary. The list of actions you want to call should "
+    "be formatted as a list of json objects, for example:\n"
+    "```json\n"
+    "[\n"
+    "    {\n"
+    '        "tool_name": title of the tool in the specification,\n'
+    '        "parameters": a dict of parameters to input into the tool as they are defined '
+    "in the specs, or {} if it takes no parameters\n"
+    "    }\n"
+    "]```"
+)
+"""The body of the system turn the template writes after the last message (template text)."""
+
+_ACTION = "\nAction:\n```json\n["
+_RESULTS = ("<results>\n", "</results>")
+_PY_TYPES = {"string": "str", "number": "float", "integer": "int", "boolean": "bool"}
+_UNDEFINED = object()
+
+
+def python_type(spec: Any) -> str:
+    """A JSON schema as the template's ``json_to_python_type`` macro names it.
+
+    Its quirks are kept: an array is ``List[Union[]]`` (the macro reads ``json_spec.items``,
+    which Jinja resolves to the dict's ``items`` method, a value without a type), a schema
+    without a type is ``Union[]``, a list of types ``Union[A,B]`` (no space), an object
+    ``Dict[str, X]`` from its ``additionalProperties``. Where the macro fails, this writes what
+    it means: an object without ``additionalProperties`` (the macro raises) is
+    ``Dict[str, Any]``, the type name ``"null"`` (the macro recurses over its letters until
+    it fails) is ``None``, another unknown type name ``Any``.
+    """
+    kind = spec.get("type", _UNDEFINED) if isinstance(spec, Mapping) else _UNDEFINED
+    if isinstance(kind, str) and kind in _PY_TYPES:
+        return _PY_TYPES[kind]
+    if kind == "array":
+        return "List[Union[]]"
+    if kind == "object":
+        extra = spec.get("additionalProperties", _UNDEFINED)
+        return "Dict[str, " + ("Any" if extra is _UNDEFINED else python_type(extra)) + "]"
+    if kind is _UNDEFINED:
+        return "Union[]"
+    if isinstance(kind, str):
+        return "None" if kind == "null" else "Any"
+    if isinstance(kind, (list, tuple, Mapping)):
+        return "Union[" + ",".join(python_type({"type": t}) for t in kind) + "]"
+    return "Any"
+
+
+def _text(value: Any) -> str:
+    """A value as Jinja prints it (``""`` for a missing one)."""
+    return "" if value is _UNDEFINED else value if isinstance(value, str) else str(value)
+
+
+def _description(field: Any) -> str:
+    """A parameter's description as the template prints it; ``""`` when it has none (the
+    template raises then)."""
+    return _text(field.get("description", _UNDEFINED)) if isinstance(field, Mapping) else ""
+
+
+def _signature(tool: Mapping[str, Any]) -> str:
+    inner = tool.get("function")
+    fn: Mapping[str, Any] = inner if isinstance(inner, Mapping) else tool
+    params = fn.get("parameters")
+    params = params if isinstance(params, Mapping) else {}
+    props = params.get("properties")
+    props = props if isinstance(props, Mapping) else {}
+    required = params.get("required")
+    required = required if isinstance(required, (str, list, tuple, Mapping)) else ()
+    kinds = {
+        p: python_type(f) if p in required else f"Optional[{python_type(f)}]"
+        for p, f in props.items()
+    }
+    text = f"```python\ndef {_text(fn.get('name', ''))}("
+    text += ", ".join(p + ": " + (k if p in required else k + " = None") for p, k in kinds.items())
+    text += ') -> List[Dict]:\n    """' + _text(fn.get("description", _UNDEFINED))
+    if props:
+        args = [f"{p} ({k}): " + _description(props[p]) for p, k in kinds.items()]
+        text += "\n\n    Args:\n        " + "\n        ".join(args)
+    return text + '\n    """\n    pass\n```'
+
+
+def python_signatures(tools: Sequence[Mapping[str, Any]]) -> str:
+    """The tools as the template's ``new_tool_parser`` writes them: one fenced Python stub
+    per tool (signature, description, ``Args:`` with one line per parameter), separated by
+    a blank line. A parameter without a description gets an empty one (the template raises
+    on it); a definition without parameters has none (the template raises)."""
+    for tool in tools:
+        if "parameter_definitions" in tool:
+            raise RenderError(
+                "the command_r_plus chat format writes OpenAI-shaped tools, not Cohere's "
+                "legacy parameter_definitions"
+            )
+    return "\n\n".join(_signature(t) for t in tools)
+
+
+class CommandRPlusChat(ChatFormat):
+    """Command R+'s tool-use template (see the module docstring)."""
+
+    name = "command_r_plus"
+    models = ("cohereforai/c4ai-command-r-plus*", "coherelabs/c4ai-command-r-plus*")
+    source = (
+        "ggml-org/llama.cpp models/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja"
+        " (the tool_use chat template of CohereForAI/c4ai-command-r-plus)"
+    )
+    bos = BOS
+    turns = roles(
+        system=Turn(SYSTEM, END_OF_TURN),
+        user=Turn(USER, END_OF_TURN),
+        assistant=Turn(CHATBOT, END_OF_TURN),
+        tool=Turn(SYSTEM, END_OF_TURN),
+    )
+    end_of_turn = END_OF_TURN
+    special_tokens: ClassVar[tuple[str, ...]] = (
+        BOS,
+        START_OF_TURN,
+        "<|SYSTEM_TOKEN|>",
+        "<|USER_TOKEN|>",
+        "<|CHATBOT_TOKEN|>",
+        END_OF_TURN,
+    )
+    result_wrap = _RESULTS
+    keeps_ids = False
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The preamble, the system message (as given) or the default task description, and
+        the tool signatures."""
+        task = DEFAULT_SYSTEM if system is None else system
+        return PREAMBLE + task + TOOLS_HEAD + python_signatures(ctx.tools)
+
+    def parse_system(self, body: str) -> str | None:
+        """The system message (``None`` when the turn holds the default description)."""
+        if not body.startswith(PREAMBLE):
+            return body
+        system, found, _ = body[len(PREAMBLE) :].rpartition(TOOLS_HEAD)
+        if not found:
+            raise ValueError("the system turn has no tool list")
+        return None if system == DEFAULT_SYSTEM else system
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """The message's content, trimmed."""
+        return text_of(ctx.messages[index].content).strip()
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """The result's content, trimmed."""
+        return text_of(ctx.messages[index].content).strip()
+
+    def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
+        """The trimmed content and the calls (as the ``command_r_plus`` dialect writes them).
+        Reasoning has no place: refused."""
+        if kept and message.reasoning:
+            raise RenderError("Command R+ has no place for reasoning", dialect="command_r_plus")
+        return self.calls_text(ctx.dialect, message.tool_calls, text_of(message.content))
+
+    def end_token(self, index: int, ctx: Conversation) -> str:
+        """No end-of-turn token after a turn with calls; ``<|END_OF_TURN_TOKEN|>`` else."""
+        return "" if ctx.messages[index].tool_calls else END_OF_TURN
+
+    def assistant_end(self, text: str, pos: int) -> int | None:
+        """A turn ends with its end-of-turn token, or (a turn with calls) right before the
+        next turn."""
+        end = text.find(END_OF_TURN, pos)
+        start = text.find(START_OF_TURN, pos)
+        if start >= 0 and (end < 0 or start < end):
+            return start
+        return end + len(END_OF_TURN) if end >= 0 else len(text)
+
+    def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
+        """The content before ``Action:`` and the calls of the list; a turn without one is
+        its content."""
+        body = body.removesuffix(END_OF_TURN)
+        at = body.find(_ACTION)
+        if at < 0:
+            return ParseResult(content=body, dialect=dialect.info.name)
+        result = dialect.parse(body[at + 1 :], tools=list(tools) or None)
+        return msgspec.structs.replace(result, content=body[:at] + result.content.strip())
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """The closing instruction turn, then the assistant header."""
+        return self.after_conversation(ctx) + CHATBOT
+
+    def after_conversation(self, ctx: Conversation) -> str:
+        """The template asks for an ``Action:`` list after the last message, always."""
+        return SYSTEM + INSTRUCTION + END_OF_TURN
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """As the base, every text trimmed but the first system message's."""
+        out = super().expressible(messages)
+        return [
+            m
+            if i == 0 and m.role == "system"
+            else msgspec.structs.replace(m, content=text_of(m.content).strip())
+            for i, m in enumerate(out)
+        ]
