@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import tooletta
-from tooletta.chat import chat_formats_of, render_spans
+from tooletta.chat import Conversation, chat_formats_of, render_spans
 from tooletta.plugins import get_registry
 from tooletta.testing.conversations import (
     SAMPLE_TOOLS,
@@ -35,6 +35,7 @@ def test_first_party_families_declare_formats() -> None:
     want |= {"qwen25", "qwq", "mimo_vl", "hermes2pro"}
     want |= {"qwen3_coder", "qwen35", "nemotron3", "step35"}
     want |= {"granite40", "granite41", "nemotron_nano_v2", "kimi_k25", "gemma4"}
+    want |= {"command_r7b", "command_r_plus"}
     assert want <= {f.name for f in FORMATS}
 
 
@@ -82,10 +83,11 @@ def test_every_assistant_turn_is_generated_text_ending_its_turn(fmt: Any) -> Non
         owners = [i for i, _ in rendered.generated_spans()]
         assistants = [i for i, m in enumerate(messages) if m.role == "assistant"]
         assert owners == assistants
-        for _, (start, end) in rendered.generated_spans():
+        ctx = Conversation(rendered.messages, [], fmt.options, None)
+        for index, (start, end) in rendered.generated_spans():
             turn = rendered.text[start:end]
-            if fmt.end_of_turn:
-                assert turn.endswith((fmt.end_of_turn, *fmt.end_tokens))
+            if fmt.end_of_turn:  # the turn's own end token ("": none, Command R+ after calls)
+                assert turn.endswith(fmt.end_token(index, ctx))
 
 
 def test_unknown_model_says_how_to_proceed() -> None:

@@ -247,7 +247,10 @@ class ChatFormat:
     def end_token(self, index: int, ctx: Conversation) -> str:
         """The token that ends the assistant turn at ``index``, written (and trained) in place
         of the assistant footer's leading :attr:`end_of_turn`: :attr:`end_of_turn` by default,
-        one of :attr:`end_tokens` for a template whose end token depends on the turn."""
+        one of :attr:`end_tokens` for a template whose end token depends on the turn, ``""``
+        for a turn after which the template writes none (Command R+ ends a turn with calls
+        right before the next turn's header; such a format reads its turns' ends back with
+        :meth:`assistant_end`)."""
         return self.end_of_turn
 
     def assistant_footer(self, index: int, ctx: Conversation) -> str:
