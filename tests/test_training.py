@@ -8,7 +8,7 @@ import pytest
 
 import tooletta
 from tooletta import Message
-from tooletta.chat import chat_formats_of, render_spans
+from tooletta.chat import Conversation, chat_formats_of, render_spans
 from tooletta.plugins import get_registry
 from tooletta.testing.conversations import SAMPLE_TOOLS, sample_conversations
 from tooletta.testing.training import bpe_tokenizer
@@ -82,7 +82,12 @@ def test_trained_runs_are_exactly_the_generated_turns(fmt_tokenizer: tuple[str, 
         assert decoded == turns, case
         fmt = dict(FORMATS)[name]
         ends = tuple(t for t in (fmt.end_of_turn, *fmt.end_tokens) if t)
-        assert not ends or all(t.endswith(ends) for t in decoded)
+        if fmt.end_of_turn:  # each turn's own end token ("": none, Command R+ after calls)
+            ctx = Conversation(rendered.messages, [], fmt.options, None)
+            owners = [i for i, _ in rendered.generated_spans()]
+            assert all(t.endswith(fmt.end_token(i, ctx)) for i, t in zip(owners, decoded))
+        elif ends:
+            assert all(t.endswith(ends) for t in decoded)
 
 
 def test_last_assistant_marks_only_the_last(fmt_tokenizer: tuple[str, Any]) -> None:

@@ -30,7 +30,7 @@ PLAN_OFF = "<|START_THINKING|><|END_THINKING|>"
 TOKENS = {"bos_token": "<BOS_TOKEN>"}
 R7B = "CohereForAI/c4ai-command-r7b-12-2024"
 R7B_TEMPLATE = TEMPLATES / "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja"
-R_PLUS = "CohereForAI/c4ai-command-r-plus-08-2024"
+R_PLUS = "CohereForAI/c4ai-command-r-plus"
 R_PLUS_TEMPLATE = TEMPLATES / "CohereForAI-c4ai-command-r-plus-tool_use.jinja"
 
 
@@ -369,3 +369,16 @@ def test_r_plus_legacy_tool_definitions_are_refused() -> None:
 @given(random_conversations())
 def test_r_plus_round_trip(messages: list[Message]) -> None:
     check_conversation_round_trip(messages, model=R_PLUS, tools=PROBE_TOOLS)
+
+
+def test_r_plus_end_call_turns_writes_the_end_token_after_calls() -> None:
+    """``end_call_turns`` (not the template's text): the end token after a turn with calls
+    too, so training data teaches the model to stop there; it reads back the same."""
+    messages, _ = sample_conversations()["reasoning_multi_turn"]
+    theirs = r_plus_template(messages, DESCRIBED_TOOLS)
+    spans = render_spans(messages, model=R_PLUS, tools=DESCRIBED_TOOLS, end_call_turns=True)
+    assert spans.text == theirs.replace("\n]```\n", "\n]```\n<|END_OF_TURN_TOKEN|>")
+    turns = [spans.text[s:e] for _, (s, e) in spans.generated_spans()]
+    assert len(turns) == 4 and all(t.endswith("<|END_OF_TURN_TOKEN|>") for t in turns)
+    back = tooletta.parse_conversation(spans.text, model=R_PLUS)
+    assert back == tooletta.parse_conversation(theirs, model=R_PLUS)

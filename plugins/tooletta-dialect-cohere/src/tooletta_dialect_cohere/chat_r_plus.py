@@ -9,7 +9,8 @@ text trimmed (the system message excepted).
 
 * An assistant turn with calls is the trimmed content and the ``Action:`` list (as the
   ``command_r_plus`` dialect writes it) and no end-of-turn token: the next turn follows right
-  after ``]```\\n``. Call ids are not written; reasoning has no place.
+  after ``]```\\n`` (option ``end_call_turns``: with the token, which is not the template's
+  text). Call ids are not written; reasoning has no place.
 * Each tool result is a system turn of its own, ``<results>\\n`` ... ``</results>``.
 * After the last message the template always writes a system turn asking for an ``Action:``
   list, then (with a generation prompt) the assistant header.
@@ -23,7 +24,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseResult, RenderError
-from tooletta.chat import ChatFormat, Conversation, Turn, roles, text_of
+from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, text_of
 
 from .chat_r7b import BOS, CHATBOT, START_OF_TURN, SYSTEM, USER
 from .tokens import END_OF_TURN
@@ -197,6 +198,10 @@ class CommandRPlusChat(ChatFormat):
     )
     result_wrap = _RESULTS
     keeps_ids = False
+    options = defaults(end_call_turns=False)
+    """``end_call_turns``: write ``<|END_OF_TURN_TOKEN|>`` after a turn with calls too (not
+    the template's text: for training data in which the model learns to stop after calls, as
+    it does when generating)."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The preamble, the system message (as given) or the default task description, and
@@ -229,8 +234,11 @@ class CommandRPlusChat(ChatFormat):
         return self.calls_text(ctx.dialect, message.tool_calls, text_of(message.content))
 
     def end_token(self, index: int, ctx: Conversation) -> str:
-        """No end-of-turn token after a turn with calls; ``<|END_OF_TURN_TOKEN|>`` else."""
-        return "" if ctx.messages[index].tool_calls else END_OF_TURN
+        """No end-of-turn token after a turn with calls (unless ``end_call_turns``);
+        ``<|END_OF_TURN_TOKEN|>`` else."""
+        if ctx.messages[index].tool_calls and not ctx.options.get("end_call_turns"):
+            return ""
+        return END_OF_TURN
 
     def assistant_end(self, text: str, pos: int) -> int | None:
         """A turn ends with its end-of-turn token, or (a turn with calls) right before the
