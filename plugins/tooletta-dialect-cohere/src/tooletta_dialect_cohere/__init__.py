@@ -13,7 +13,10 @@ Command R7B and Command A (vLLM's ``cohere_command3`` / ``cohere_command4``, SGL
 
 Command R / R+ (no peer parser) write ``Action: ```json`` and a JSON list of
 ``{"tool_name", "parameters"}`` closed by a fence, as Cohere's tool-use prompt asks; it is parsed
-(no ids), never rendered.
+(no ids), and rendered by the ``command_r_plus`` variant.
+
+Conversations (``render_conversation``): Command R7B's template is :mod:`.chat_r7b`
+(``command_r7b``, on this dialect), Command R+'s :mod:`.chat_r_plus` (on the variant).
 
 Rendering reproduces the R7B template (``CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja``):
 ``<|START_THINKING|><|END_THINKING|>`` (the empty plan), then the action block with items

@@ -49,18 +49,24 @@ __all__ = [
     "DEFAULT_PREAMBLE",
     "DEVELOPER_PREAMBLE",
     "GROUNDING",
+    "START_OF_TURN",
     "SYSTEM",
     "SYSTEM_PREAMBLE",
     "TOOLS_HEAD",
     "TOOLS_TAIL",
+    "TOOL_RESULT",
+    "TOOL_RESULT_END",
     "TOOL_USE",
     "USER",
     "CommandR7BChat",
+    "call_numbers",
+    "tool_line",
 ]
 
 BOS = "<BOS_TOKEN>"
 """The Cohere tokenizer's bos token, which the template writes first."""
 START_OF_TURN = "<|START_OF_TURN_TOKEN|>"
+"""The token that opens every turn (before its role token)."""
 SYSTEM = START_OF_TURN + "<|SYSTEM_TOKEN|>"
 """The header of system turns (the preamble, later system messages and tool results)."""
 USER = START_OF_TURN + "<|USER_TOKEN|>"
@@ -68,7 +74,9 @@ USER = START_OF_TURN + "<|USER_TOKEN|>"
 CHATBOT = START_OF_TURN + "<|CHATBOT_TOKEN|>"
 """The header of assistant turns."""
 TOOL_RESULT = "<|START_TOOL_RESULT|>"
+"""Opens the list of results in a tool-result turn."""
 TOOL_RESULT_END = "<|END_TOOL_RESULT|>"
+"""Closes the list of results in a tool-result turn."""
 
 SYSTEM_PREAMBLE = (
     "# System Preamble\n"
