@@ -31,7 +31,17 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseResult, RenderError, ToolCall, to_json
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, text_of
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    by_content,
+    defaults,
+    roles,
+    text_of,
+    tool_json,
+)
 
 from .tokens import (
     ACTION,
@@ -61,6 +71,7 @@ __all__ = [
     "CommandR7BChat",
     "call_numbers",
     "tool_line",
+    "tool_list",
 ]
 
 BOS = "<BOS_TOKEN>"
@@ -230,9 +241,16 @@ def tool_line(tool: Mapping[str, Any]) -> str:
     parameters = fn.get("parameters")
     return (
         f'    {{"name": "{fn.get("name", "")}", "description": "{description}", '
-        f'"parameters": {to_json(parameters if parameters is not None else {})}, '
+        f'"parameters": {tool_json(parameters if parameters is not None else {})}, '
         '"responses": null}'
     )
+
+
+@by_content
+def tool_list(tools: Sequence[Mapping[str, Any]]) -> str:
+    """The tool list between its introduction and its close: one :func:`tool_line` per tool,
+    joined by ``,\\n``."""
+    return ",\n".join(tool_line(t) for t in tools)
 
 
 def call_numbers(messages: Sequence[Message]) -> list[int]:
@@ -299,7 +317,7 @@ class CommandR7BChat(ChatFormat):
             text += TOOL_USE
             if ctx.options.get("enable_citations"):
                 text += GROUNDING
-            text += TOOLS_HEAD + ",\n".join(tool_line(t) for t in ctx.tools) + TOOLS_TAIL
+            text += TOOLS_HEAD + tool_list(ctx.tools) + TOOLS_TAIL
         text += DEFAULT_PREAMBLE
         return text + DEVELOPER_PREAMBLE + system if system else text
 

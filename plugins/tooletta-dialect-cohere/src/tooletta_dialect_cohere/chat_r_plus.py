@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseResult, RenderError
-from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, text_of
+from tooletta.chat import ChatFormat, Conversation, Turn, by_content, defaults, roles, text_of
 
 from .chat_r7b import BOS, CHATBOT, START_OF_TURN, SYSTEM, USER
 from .tokens import END_OF_TURN
@@ -157,6 +157,7 @@ def _signature(tool: Mapping[str, Any]) -> str:
     return text + '\n    """\n    pass\n```'
 
 
+@by_content
 def python_signatures(tools: Sequence[Mapping[str, Any]]) -> str:
     """The tools as the template's ``new_tool_parser`` writes them: one fenced Python stub
     per tool (signature, description, ``Args:`` with one line per parameter), separated by
