@@ -31,6 +31,7 @@ TOKENS = {"bos_token": "<BOS_TOKEN>"}
 R7B = "CohereForAI/c4ai-command-r7b-12-2024"
 R7B_TEMPLATE = TEMPLATES / "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja"
 R_PLUS = "CohereForAI/c4ai-command-r-plus"
+PLUS_0824 = "CohereForAI/c4ai-command-r-plus-08-2024"
 R_PLUS_TEMPLATE = TEMPLATES / "CohereForAI-c4ai-command-r-plus-tool_use.jinja"
 
 
@@ -225,9 +226,13 @@ def test_r7b_round_trip_keeps_whitespace(messages: list[Message]) -> None:
 
 def test_models_route_to_their_formats() -> None:
     assert resolve_format(R7B, None)[0].name == "command_r7b"
-    assert resolve_format("CohereLabs/c4ai-command-r7b-arabic-02-2025", None)[0].name == (
-        "command_r7b"
+    assert resolve_format("CohereLabs/c4ai-command-r7b-12-2024", None)[0].name == "command_r7b"
+    assert resolve_format("CohereForAI/c4ai-command-r-plus-4bit", None)[0].name == (
+        "command_r_plus"
     )
+    for unread in ("CohereLabs/c4ai-command-r7b-arabic-02-2025", PLUS_0824):
+        with pytest.raises(ToolettaError, match="chat_template"):  # templates not compared
+            tooletta.render_conversation([Message("user", "Hi")], model=unread)
     assert resolve_format(R_PLUS, None)[0].name == "command_r_plus"
     assert resolve_format("CohereForAI/c4ai-command-r-plus", None)[1].info.name == (
         "command_r_plus"

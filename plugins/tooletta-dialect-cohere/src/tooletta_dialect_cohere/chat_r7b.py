@@ -272,7 +272,9 @@ class CommandR7BChat(ChatFormat):
     """Command R7B's tool-use template (see the module docstring)."""
 
     name = "command_r7b"
-    models = ("cohereforai/c4ai-command-r7b*", "coherelabs/c4ai-command-r7b*")
+    models = ("cohereforai/c4ai-command-r7b-12-2024*", "coherelabs/c4ai-command-r7b-12-2024*")
+    """The model whose template was read (its quantized copies keep the name); other R7B
+    models (the Arabic one) are not assumed to share it."""
     source = (
         "ggml-org/llama.cpp models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja"
         " (the tool_use chat template of CohereForAI/c4ai-command-r7b-12-2024)"

@@ -176,7 +176,13 @@ class CommandRPlusChat(ChatFormat):
     """Command R+'s tool-use template (see the module docstring)."""
 
     name = "command_r_plus"
-    models = ("cohereforai/c4ai-command-r-plus*", "coherelabs/c4ai-command-r-plus*")
+    models = (
+        "cohereforai/c4ai-command-r-plus",
+        "coherelabs/c4ai-command-r-plus",
+        "c4ai-command-r-plus-4bit",
+    )
+    """The model whose template was read and its quantized copy; ``-08-2024`` is not assumed
+    to share it."""
     source = (
         "ggml-org/llama.cpp models/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja"
         " (the tool_use chat template of CohereForAI/c4ai-command-r-plus)"
