@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .engine.jsonread import MAX_DEPTH
 from .errors import RenderError
 from .ir import ToolCall
+from .limits import MAX_DEPTH
 
 __all__ = ["MAX_DEPTH", "MAX_INT_CHARS", "check_calls", "max_depth_of"]
 

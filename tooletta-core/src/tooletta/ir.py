@@ -6,7 +6,6 @@ encode to and decode from JSON and MessagePack quickly and without glue code.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -55,6 +54,8 @@ class ToolCall(msgspec.Struct, frozen=True, omit_defaults=True):
         whole messages with :func:`tooletta.interop.messages_to_openai`, whose ids count the
         calls' positions.
         """
+        import json  # here: the json module is not needed to start
+
         arguments = json.dumps(self.arguments, ensure_ascii=False)
         call_id = self.id
         if call_id is None:

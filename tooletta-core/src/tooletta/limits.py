@@ -6,7 +6,6 @@ the engine (which imports the IR).
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 __all__ = ["MAX_DEPTH", "stable_token", "too_deep"]
@@ -61,6 +60,8 @@ def stable_token(seed: str, length: int) -> str:
     The generated part of every derived id (``call_…``, ``toolu_…``, ``fc_…``): the same
     seed always gives the same token, so converting the same data twice gives the same ids.
     """
+    import hashlib  # here, not at import: loading OpenSSL slows every start
+
     out: list[str] = []
     counter = 0
     while len(out) < length:

@@ -357,7 +357,10 @@ def _stub(record: _Record, lazy: _Lazy) -> Any:
             register(p)
 
     hookspecs.hookimpl(tryfirst=record.tryfirst, trylast=record.trylast)(register_dialects)
-    return types.SimpleNamespace(register_dialects=register_dialects)
+    # a bare module: pluggy looks at every name ``dir()`` gives, and a module has few
+    stub = types.ModuleType(f"tooletta.plugins.stub.{lazy.name}")
+    stub.register_dialects = register_dialects  # type: ignore[attr-defined]
+    return stub
 
 
 def load_plugins() -> _State:

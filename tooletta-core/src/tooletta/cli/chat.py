@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -28,6 +26,8 @@ _encode = msgspec.json.Encoder().encode
 def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
     """``KEY=VALUE`` template switches; a value is JSON when it reads as JSON (``false``,
     ``3``), else text."""
+    import json  # only here: not at start
+
     out: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -310,6 +310,8 @@ def _to_parquet(source: IO[bytes], job: Any, jobs: int, reject: str | None, path
         import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
         raise ToolettaError("--format parquet needs pyarrow: pip install pyarrow") from None
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(suffix=".jsonl", dir=os.path.dirname(os.path.abspath(path)))
     os.close(fd)
     code: int | None = None

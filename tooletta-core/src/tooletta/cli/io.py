@@ -16,6 +16,7 @@ from ..errors import ToolettaError, ToolettaWarning
 __all__ = [
     "InputError",
     "OutputError",
+    "WorkerError",
     "caught_warnings",
     "dump",
     "echo_line",
@@ -37,6 +38,13 @@ class InputError(ToolettaError):
 
 class OutputError(ToolettaError):
     """Output the CLI could not write (a reject file that fails mid-run)."""
+
+
+class WorkerError(ToolettaError):
+    """A worker process of a ``--jobs`` run died (killed, out of memory): the run stops.
+
+    Defined here, not in :mod:`.workers`, so that a run without workers never imports
+    :mod:`multiprocessing`; :mod:`.workers` exports it too."""
 
 
 def read_text(source: IO[bytes]) -> str:

@@ -26,11 +26,10 @@ from typing import IO, Protocol, TextIO
 
 import click
 
-from .io import InputError, OutputError
+from .io import InputError, OutputError, WorkerError
 from .progress import Progress
 from .rows import Done, Job, work_batch
 from .stop import Interrupted, StopSignals, signal_name
-from .workers import WorkerError, Workers
 
 __all__ = ["BATCH", "open_reject", "run_jsonl"]
 
@@ -67,6 +66,8 @@ def run_jsonl(source: IO[bytes], job: Job, *, jobs: int = 1, reject: str | None 
                         ledger.write(batch, done)
                         stop.check()
                 else:
+                    from .workers import Workers  # multiprocessing: only for --jobs
+
                     with Workers(job, jobs) as workers:
                         for batch, done in workers.run(((b, b[1]) for b in batches), stop):
                             ledger.write(batch, done)

@@ -21,7 +21,7 @@ from multiprocessing.queues import Queue
 from types import TracebackType
 from typing import Any, TypeVar
 
-from ..errors import ToolettaError
+from .io import WorkerError
 from .rows import Done, Job, work_batch
 from .stop import StopSignals, blocked, ignore_interrupts
 
@@ -31,10 +31,6 @@ T = TypeVar("T")
 
 DEPTH = 2
 """Batches sent ahead to each worker, so that none waits while the main process writes."""
-
-
-class WorkerError(ToolettaError):
-    """A worker process of a ``--jobs`` run died (killed, out of memory): the run stops."""
 
 
 class _Worker:
