@@ -480,10 +480,16 @@ def test_item10_input_that_fails_midway_is_one_line_with_an_account() -> None:
     import io
 
     class Flaky(io.BytesIO):
-        """Two batches of rows, then a read error (a disk or a network file going away)."""
+        """Rows, then a read error (a disk or a network file going away), however it is
+        read (blocks or lines)."""
 
         def __init__(self) -> None:
             super().__init__(b"".join(good(n) + b"\n" for n in range(1, 1025)))
+
+        def read(self, size: int | None = -1) -> bytes:
+            if self.tell() >= len(self.getbuffer()):
+                raise OSError(5, "Input/output error")
+            return super().read(size)
 
         def readline(self, size: int | None = -1) -> bytes:
             if self.tell() >= len(self.getbuffer()):

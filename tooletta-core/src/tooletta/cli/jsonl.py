@@ -9,10 +9,13 @@ keep input order, so output line k is the k-th input line that was not rejected 
 bad rows, output line N is input line N).
 
 Lines are read and worked in batches, in this process or in worker processes (``--jobs``),
-and written a whole batch at a time, rejects first, each stream flushed. SIGINT (Ctrl-C) or
-SIGTERM stops the run between two batches: output and rejects then hold exactly input lines
-1 to K, the closing line on stderr names K, and the exit status is 128 + the signal number
-(130, 143). A second signal stops at once.
+and written a whole batch at a time, rejects first, each stream flushed. A batch is a block of
+whole lines, about :data:`BLOCK` bytes, read and handed on as one ``bytes`` object: this process
+never touches a line of a good row, so with ``--jobs`` the workers have the cores.
+
+SIGINT (Ctrl-C) or SIGTERM stops the run between two batches: output and rejects then hold
+exactly input lines 1 to K, the closing line on stderr names K, and the exit status is 128 +
+the signal number (130, 143). A second signal stops at once.
 """
 
 from __future__ import annotations
@@ -21,27 +24,28 @@ import os
 import stat
 import sys
 from collections.abc import Iterator
-from itertools import islice
 from typing import IO, Protocol, TextIO
 
 import click
 
 from .io import InputError, OutputError, WorkerError
 from .progress import Progress
-from .rows import Done, Job, work_batch
+from .rows import Done, Job, split_block, work_block
 from .stop import Interrupted, StopSignals, signal_name
 
-__all__ = ["BATCH", "open_reject", "run_jsonl"]
+__all__ = ["BLOCK", "open_reject", "run_jsonl"]
 
-BATCH = 512
-"""Input lines per batch: the unit of work for a worker and of writing."""
+BLOCK = 1 << 18
+"""Bytes read per batch (cut after its last whole line; a longer line makes a longer batch):
+the unit of work for a worker and of writing."""
 
-Batch = tuple[int, list[bytes], int]
-"""A batch read: its first line number, its raw lines, the input position after it."""
+Batch = tuple[int, bytes, int, int]
+"""A batch read: its first line number, its block of whole lines, its number of lines, the
+input position after it."""
 
 
 class _Sink(Protocol):
-    def write(self, data: bytes, /) -> object: ...
+    def write(self, data: bytes, /) -> int | None: ...
 
     def flush(self) -> object: ...
 
@@ -58,11 +62,11 @@ def run_jsonl(source: IO[bytes], job: Job, *, jobs: int = 1, reject: str | None 
     try:
         with StopSignals() as stop:
             try:
-                batches = _read(source, stop, with_position=ledger.progress.shown)
+                batches = _read(source, stop)
                 if jobs <= 1:
                     for batch in batches:
                         with stop.interruptible():
-                            done = work_batch(job, batch[1])
+                            done = work_block(job, batch[1])
                         ledger.write(batch, done)
                         stop.check()
                 else:
@@ -115,20 +119,32 @@ def _same_file(path: str, source: IO[bytes]) -> bool:
     return same and stat.S_ISREG(mine.st_mode)
 
 
-def _read(source: IO[bytes], stop: StopSignals, *, with_position: bool) -> Iterator[Batch]:
-    lines = iter(source)
+def _read(source: IO[bytes], stop: StopSignals) -> Iterator[Batch]:
+    """Blocks of whole lines (the last one may lack its newline), in order."""
     first = 1
+    position = 0
+    pending: list[bytes] = []  # the start of a line the last blocks cut (no newline yet)
     while True:
         try:
             with stop.interruptible():
-                batch = list(islice(lines, BATCH))
-                position = source.tell() if with_position and batch else 0
+                data = source.read(BLOCK)
         except OSError as exc:
             raise InputError(f"cannot read the input: {exc.strerror or exc}") from None
-        if not batch:
+        if not data:
+            rest = b"".join(pending)
+            if rest:  # the last line, without a newline
+                yield first, rest, 1, position + len(rest)
             return
-        yield first, batch, position
-        first += len(batch)
+        cut = data.rfind(b"\n") + 1
+        if not cut:  # no line ends in this block yet (a line longer than a block)
+            pending.append(data)
+            continue
+        block = b"".join([*pending, data[:cut]]) if pending else data[:cut]
+        pending = [data[cut:]] if cut < len(data) else []
+        lines = block.count(b"\n")
+        position += len(block)
+        yield first, block, lines, position
+        first += lines
 
 
 class _Ledger:
@@ -156,26 +172,27 @@ class _Ledger:
 
     def write(self, batch: Batch, done: Done) -> None:
         """Write one batch: its rejects (file, then stderr), then its output, all flushed."""
-        first, lines, position = batch
+        first, block, count, position = batch
         text, bad, rows, warned = done
         self._warn(first, warned)
         if bad:
             if self.reject is not None:
+                lines = split_block(block)  # only the batches that have bad rows
                 try:
-                    self.reject.write(b"".join(_whole(lines[i]) for i, _ in bad))
+                    _write_all(self.reject, b"".join(lines[i] + b"\n" for i, _ in bad))
                     self.reject.flush()
                 except OSError as exc:
                     raise OutputError(f"cannot write the reject file: {exc}") from None
             self.progress.echo("\n".join(f"line {first + i}: {_flat(why)}" for i, why in bad))
         if text:
             try:
-                self.out.write(text)
+                _write_all(self.out, text)
                 self.out.flush()
             except BrokenPipeError:
                 raise
             except OSError as exc:
                 raise OutputError(f"cannot write the output: {exc}") from None
-        self.line = first + len(lines) - 1
+        self.line = first + count - 1
         self.rows += rows
         self.rejected += len(bad)
         self.progress.advance(position, self.line)
@@ -208,8 +225,14 @@ class _Ledger:
             click.echo(f"{self.rejected} of {self.rows} rows failed", err=True)
 
 
-def _whole(raw: bytes) -> bytes:
-    return raw if raw.endswith(b"\n") else raw + b"\n"
+def _write_all(sink: _Sink, data: bytes) -> None:
+    """Write all of ``data``. An unbuffered stream (``python -u``, ``PYTHONUNBUFFERED``) is a
+    raw file whose ``write`` may take only part of it, when a signal interrupts a write to a
+    full pipe: the rest is written too, so that no line is ever cut."""
+    view = memoryview(data)
+    while view:
+        done = sink.write(view)  # type: ignore[arg-type]  # bytes-like, as files accept
+        view = view[done if done is not None else 0 :]
 
 
 def _flat(reason: str) -> str:
@@ -222,8 +245,9 @@ class _TextSink:
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
 
-    def write(self, data: bytes, /) -> object:
-        return self.stream.write(data.decode("utf-8"))
+    def write(self, data: bytes, /) -> int:
+        self.stream.write(data.decode("utf-8"))
+        return len(data)
 
     def flush(self) -> object:
         return self.stream.flush()

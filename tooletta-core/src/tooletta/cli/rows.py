@@ -9,15 +9,16 @@ raises for a bad line, so every line of a batch is accounted for.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import msgspec
 
 from .. import api
-from ..errors import ToolettaError
+from ..errors import ToolettaError, ToolettaWarning
 from ..ir import Message, ParseResult, ToolCall
-from .io import InputError, caught_warnings, json_problem
+from .io import InputError, json_problem
 
 __all__ = [
     "Done",
@@ -27,10 +28,12 @@ __all__ = [
     "json_type",
     "reasoning_of",
     "result_record",
+    "split_block",
     "work_batch",
+    "work_block",
 ]
 
-_decode = msgspec.json.decode
+_decode = msgspec.json.Decoder().decode
 _encode = msgspec.json.Encoder().encode
 
 
@@ -233,23 +236,44 @@ newline), its bad lines as ``(index in the batch, reason)``, its number of rows 
 are not blank), and the warnings its rows raised as ``(index in the batch, message)``."""
 
 
+def split_block(block: bytes) -> list[bytes]:
+    """The lines of a block of whole lines, without their newlines (as a binary file's lines
+    are cut: at ``\\n`` only)."""
+    lines = block.split(b"\n")
+    if lines[-1] == b"":  # the block ends with a newline: nothing after it
+        lines.pop()
+    return lines
+
+
+def work_block(job: Job, block: bytes) -> Done:
+    """:func:`work_batch` over the lines of a block of whole lines (see :func:`split_block`)."""
+    return work_batch(job, split_block(block))
+
+
 def work_batch(job: Job, lines: list[bytes]) -> Done:
-    """Run ``job`` over raw input lines; every line gives an output line or a reason."""
+    """Run ``job`` over raw input lines; every line gives an output line or a reason.
+
+    Warnings are caught once for the whole batch (entering ``catch_warnings`` costs more
+    than many rows' decoding) and each one is given to the row that raised it.
+    """
     out: list[bytes] = []
     bad: list[tuple[int, str]] = []
     warned: list[tuple[int, str]] = []
+    others: list[warnings.WarningMessage] = []
     rows = 0
-    for index, raw in enumerate(lines):
-        if raw.isspace():
-            out.append(b"")
-            continue
-        rows += 1
-        try:
-            row = _decode(raw)
-        except (msgspec.DecodeError, UnicodeError, RecursionError) as exc:
-            bad.append((index, f"not valid JSON: {json_problem(raw, exc)}"))
-            continue
-        with caught_warnings() as found:
+    decode = _decode
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ToolettaWarning)  # every row's, not once per place
+        for index, raw in enumerate(lines):
+            if not raw or raw.isspace():
+                out.append(b"")
+                continue
+            rows += 1
+            try:
+                row = decode(raw)
+            except (msgspec.DecodeError, UnicodeError, RecursionError) as exc:
+                bad.append((index, f"not valid JSON: {json_problem(raw, exc)}"))
+                continue
             try:
                 out.append(job(row))
             except ToolettaError as exc:
@@ -260,7 +284,15 @@ def work_batch(job: Job, lines: list[bytes]) -> Done:
                 bad.append(
                     (index, f"internal error, please report it: {type(exc).__name__}: {exc}")
                 )
-        warned.extend((index, message) for message in found)
+            if caught:
+                for w in caught:
+                    if issubclass(w.category, ToolettaWarning):
+                        warned.append((index, str(w.message)))
+                    else:
+                        others.append(w)
+                caught.clear()
+    for w in others:  # not ours: shown as Python would have
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     if out:
         out.append(b"")
     return b"\n".join(out), bad, rows, warned
