@@ -93,3 +93,14 @@ def test_conversations_bench_runs() -> None:
     rows = conversations.measure_rendering(1)
     assert rows and all(native > 0 and jinja > 0 for _, native, jinja in rows)
     conversations.measure_tokenizing(1)
+
+
+def test_jsonl_bench_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Smoke: the JSONL benchmark times both commands against their bare loops."""
+    import jsonl
+
+    argv = ["--mb", "0.02", "--rounds", "1", "--data", str(tmp_path)]
+    assert jsonl.main(argv) == 0
+    out = capsys.readouterr().out
+    for label in ("bare msgspec loop", "bare encode_batch loop", "--jobs 2", jsonl.PAIR):
+        assert f"| {label} |" in out
