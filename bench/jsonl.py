@@ -3,6 +3,7 @@
     uv run --no-sync python bench/jsonl.py                      # both, 50 MB, 5 rounds
     uv run --no-sync python bench/jsonl.py --what convert --mb 100 --rounds 3
     uv run --no-sync python bench/jsonl.py --jobs 1 2 4
+    uv run --no-sync python bench/jsonl.py --parts               # where a convert row's time goes
 
 Every setting runs in its own process over the same file, output to ``/dev/null``, the
 settings interleaved round by round and the best round of each kept (the issue's rule: every
@@ -316,6 +317,61 @@ def report(what: str, best: dict[str, tuple[float, float]], path: Path, rows: in
     return "\n".join(lines)
 
 
+def convert_parts(folder: Path, megabytes: float, rounds: int = 10, rows: int = 3000) -> str:
+    """Where a convert row's time goes, in this process: a Markdown table of µs per row (best
+    of ``rounds`` interleaved) and each part over the bare decode+encode."""
+    from tooletta import api
+    from tooletta.cli.jsonl import BLOCK
+    from tooletta.cli.rows import RowJob, work_block
+    from tooletta.dialect import to_json
+
+    path = folder / f"rows-{megabytes:g}mb.jsonl"
+    if not path.exists():
+        convert_dataset(path, megabytes)
+    with path.open("rb") as f:
+        lines = list(islice(f, rows))
+    data = b"".join(lines)
+    blocks = []
+    start = 0
+    while start < len(data):
+        end = data.rfind(b"\n", start, start + BLOCK) + 1 or len(data)
+        blocks.append(data[start:end])
+        start = end
+    decode = msgspec.json.Decoder().decode
+    encode = msgspec.json.Encoder().encode
+    records = [decode(line) for line in lines]
+    parsed = [api.parse(r["text"], "hermes", strict=True) for r in records]
+    job = RowJob("convert", source="hermes", target="mistral")
+    parts: dict[str, Callable[[], object]] = {
+        "bare decode + encode": lambda: [encode(decode(line)) for line in lines],
+        "`tooletta.parse` (hermes, one-shot)": lambda: [
+            api.parse(r["text"], "hermes", strict=True) for r in records
+        ],
+        "`tooletta.render` (mistral)": lambda: [
+            api.render_with_reasoning(p.calls, "mistral", content=p.content) for p in parsed
+        ],
+        "— of which `to_json` of the arguments": lambda: [
+            [to_json(c.arguments) for c in p.calls] for p in parsed
+        ],
+        "`tooletta.convert`": lambda: [
+            api.convert(r["text"], "hermes", "mistral") for r in records
+        ],
+        "the CLI's work per row (decode, convert, encode, accounting)": lambda: [
+            work_block(job, b) for b in blocks
+        ],
+    }
+    best = dict.fromkeys(parts, float("inf"))
+    for _ in range(rounds):
+        for label, fn in parts.items():
+            start_time = time.perf_counter()
+            fn()
+            best[label] = min(best[label], time.perf_counter() - start_time)
+    bare = best["bare decode + encode"]
+    out = ["| per row | µs | × bare decode+encode |", "|---|---|---|"]
+    out += [f"| {k} | {v / len(lines) * 1e6:.1f} | {v / bare:.1f} |" for k, v in best.items()]
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Generate (once) and time the runs; print one Markdown table per command."""
     args_in = sys.argv[1:] if argv is None else argv
@@ -331,8 +387,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (best is kept)")
     ap.add_argument("--data", type=Path, default=DATA, help="where the datasets are kept")
+    ap.add_argument("--parts", action="store_true", help="where a convert row's time goes")
     args = ap.parse_args(args_in)
     args.data.mkdir(parents=True, exist_ok=True)
+    if args.parts:
+        print(convert_parts(args.data, args.mb))
+        return 0
     for what in args.what:
         best, path, rows = measure(what, args.jobs, args.rounds, args.data, args.mb)
         print(report(what, best, path, rows))

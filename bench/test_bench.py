@@ -104,3 +104,4 @@ def test_jsonl_bench_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     for label in ("bare msgspec loop", "bare encode_batch loop", "--jobs 2", jsonl.PAIR):
         assert f"| {label} |" in out
+    assert "| `tooletta.convert` |" in jsonl.convert_parts(tmp_path, 0.02, rounds=1, rows=20)
