@@ -13,13 +13,15 @@ On Linux the workers are forked, all of them before the first batch is handed ou
 any queue's feeder thread runs): a forked worker starts with everything this process has
 already imported and loaded (tooletta, the plugin index, the run's dialects or tokenizer),
 where a spawned one would first spend a large share of a short run importing them again.
-Elsewhere (macOS, Windows: fork is unsafe or missing) they are spawned, each on first use.
+Elsewhere (macOS, Windows: fork is unsafe or missing), and in a process that already runs
+other threads, they are spawned, each on first use.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import sys
+import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from multiprocessing.connection import Connection
@@ -61,7 +63,9 @@ class Workers:
         self.job = job
         self.jobs = jobs
         self.workers: list[_Worker] = []
-        self._fork = sys.platform.startswith("linux")
+        # fork only a single-threaded process (a thread holding a lock at the fork would
+        # leave it held in the worker): the CLI is; a host application calling it may not be
+        self._fork = sys.platform.startswith("linux") and threading.active_count() == 1
         self._context = multiprocessing.get_context("fork" if self._fork else "spawn")
 
     def _worker(self, number: int) -> _Worker:
