@@ -162,8 +162,11 @@ class GigaChat3Chat(ChatFormat):
         assistant=_turn("assistant"),
         tool=_turn("function result"),
     )
-    end_of_turn = MESSAGE_SEP
-    special_tokens = ("<s>", ROLE_SEP, MESSAGE_SEP)
+    end_of_turn = _FOOTER
+    special_tokens = (f"{ROLE_SEP}\n", _FOOTER)
+    """The GigaChat 3 tokenizer holds the separators with their newlines as single tokens
+    (llama.cpp's ``preserved_tokens`` for the format), so the model generates
+    ``<|message_sep|>\\n\\n`` whole to end its turn."""
     keeps_ids = False
 
     def before_turn(self, index: int, ctx: Conversation) -> str:
@@ -200,13 +203,13 @@ class GigaChat3Chat(ChatFormat):
         return msgspec.structs.replace(result, content=body[:cut])
 
     def find_end(self, text: str, pos: int) -> tuple[int, str]:
-        """The first ``<|message_sep|>`` after ``pos`` that no ``function call`` message of
-        the same turn follows."""
+        """The first ``<|message_sep|>\\n\\n`` after ``pos`` that no ``function call``
+        message of the same turn follows."""
         while True:
-            at = text.find(MESSAGE_SEP, pos)
+            at = text.find(_FOOTER, pos)
             if at < 0 or not text.startswith(_FUNCTION_CALL, at):
-                return (at, MESSAGE_SEP) if at >= 0 else (-1, "")
-            pos = at + len(MESSAGE_SEP)
+                return (at, _FOOTER) if at >= 0 else (-1, "")
+            pos = at + len(_FOOTER)
 
 
 class GigaChat31Chat(GigaChat3Chat):

@@ -158,9 +158,10 @@ class SeedOssChat(ChatFormat):
         THINK_CLOSE,
         "<seed:tool_call>",
         "</seed:tool_call>",
-        BUDGET_OPEN,
-        BUDGET_CLOSE,
     )
+    """The tokenizer's start and end tokens and the think and tool-call tags (vLLM's
+    ``seed_oss`` parsers look the tags up as single tokens); the budget tags are left out,
+    unchecked."""
     reasoning = Reasoning(THINK_OPEN, THINK_CLOSE, strip=None, keep="all")
     keeps_ids = False
     options = defaults(thinking_budget=-1, use_json_tooldef=False)
