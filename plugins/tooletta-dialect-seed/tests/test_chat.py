@@ -15,12 +15,10 @@ from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
-    SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
     check_matches_template,
     random_conversations,
-    sample_conversations,
 )
 
 TEMPLATE = Path(__file__).parent / "templates" / "ByteDance-Seed-OSS.jinja"
@@ -220,11 +218,6 @@ def test_random_conversations_match_the_template_and_round_trip(
     check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS)
 
 
-def test_samples_are_the_shared_ones() -> None:
-    assert set(sample_conversations()) >= {"reasoning_multi_turn", "pending_call"}
-    assert SAMPLE_TOOLS
-
-
 def test_tool_without_properties_is_declared_without_arguments() -> None:
     """Difference: the template raises on a tool whose parameters have no ``properties``
     (or no parameters); we declare it as a function of no arguments, as the template does
@@ -246,3 +239,8 @@ def test_tool_without_properties_is_declared_without_arguments() -> None:
     text = tooletta.render_conversation(messages, model=MODEL, tools=bare)
     assert text == render_jinja(TEMPLATE.read_text(encoding="utf-8"), messages, tools=empty)
     assert "def ping():" in text
+
+
+def test_a_thinking_budget_that_is_not_a_number_is_refused() -> None:
+    with pytest.raises(tooletta.RenderError, match="thinking_budget"):
+        tooletta.render_conversation([Message("user", "Hi")], model=MODEL, thinking_budget="x")

@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tooletta import Message, to_json
+from tooletta import Message, RenderError, to_json
 from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, text_of
 
 __all__ = ["DOUBAO_SYSTEM", "TOOL_CALL_INSTRUCTIONS", "SeedOssChat", "seed_tools"]
@@ -200,6 +200,8 @@ class SeedOssChat(ChatFormat):
         if index != first:
             return ""
         budget = ctx.options.get("thinking_budget", -1)
+        if not isinstance(budget, (int, float)):
+            raise RenderError(f"thinking_budget must be a number, not {budget!r}")
         if budget == 0:
             text = ZERO_BUDGET
         elif budget == -1:
