@@ -25,7 +25,7 @@ from typing import Any
 
 import msgspec
 
-from tooletta.chat import ChatFormat, Conversation, Turn, roles
+from tooletta.chat import ChatFormat, Conversation, Turn, by_content, roles
 
 from .devsystem import DEVSYSTEM
 
@@ -135,11 +135,12 @@ def _tool(tool: Mapping[str, Any]) -> str:
     return "\n".join([*lines, body + ";\n"])
 
 
+@by_content
 def typescript_tools(tools: Sequence[Mapping[str, Any]]) -> str:
     """The ``function descriptions`` message's content: ``namespace functions {``, each tool
     as its description's ``//`` lines and ``type NAME = (_: PARAMS) => RETURNS;`` (``() =>``
     without properties, ``any`` without ``return_parameters``), ``} // namespace functions``,
-    then a blank line."""
+    then a blank line. Remembered by the tools' content (:func:`~tooletta.chat.by_content`)."""
     sections = ["namespace functions {", *(_tool(t) for t in tools), "} // namespace functions"]
     return "\n".join(sections) + "\n\n"
 

@@ -23,7 +23,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tooletta import Message, RenderError, to_json
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, text_of
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    by_content,
+    defaults,
+    roles,
+    text_of,
+)
 
 __all__ = ["DOUBAO_SYSTEM", "TOOL_CALL_INSTRUCTIONS", "SeedOssChat", "seed_tools"]
 
@@ -123,12 +132,19 @@ def seed_tools(tools: Sequence[Mapping[str, Any]], json_tooldef: bool = False) -
     if json_tooldef:
         listed = "\n" + JSON_TOOLS_HEAD + "\n" + to_json(list(tools))
     else:
-        listed = "".join(
-            _section(t["function"])
-            for t in tools
-            if t.get("type") == "function" and isinstance(t.get("function"), Mapping)
-        )
+        listed = _sections(tools)
     return listed + "\n" + TOOL_CALL_INSTRUCTIONS
+
+
+@by_content
+def _sections(tools: Sequence[Mapping[str, Any]]) -> str:
+    """Each function tool's declaration, remembered by the tools' content (a dataset
+    declares the same tools in every row)."""
+    return "".join(
+        _section(t["function"])
+        for t in tools
+        if t.get("type") == "function" and isinstance(t.get("function"), Mapping)
+    )
 
 
 def _interval(budget: Any) -> Any:
