@@ -34,11 +34,12 @@ attribute is typed by the request's tool schemas. Reasoning is ``<think>`` ... `
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.chat import ChatFormat
 from tooletta.engine import (
     Block,
     Grammar,
@@ -54,6 +55,8 @@ from tooletta.engine import (
 from tooletta.engine.jsonread import decode_bounded
 from tooletta.toolkit import ArgsWriter, coerce_value, typed_value
 from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, typed
+
+from .chat import GigaChat3Chat
 
 __all__ = ["GigaChat3Dialect", "GigaChat35Dialect", "register_dialects"]
 
@@ -133,6 +136,8 @@ class GigaChat3Dialect(ScannerDialect):
             erase(EOS),
         )
     )
+
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (GigaChat3Chat(),)
 
     def render(self, calls: Any, content: str = "") -> str:
         """The template's completion: content, then a ``function call`` message per call."""

@@ -15,6 +15,7 @@ from typing import Any
 from tooletta import DialectInfo, ToolCall, to_json
 
 from . import FUNCTION_CALL_INLINE, GigaChat3Dialect
+from .chat import GigaChat31Chat
 
 __all__ = ["GigaChat31Dialect"]
 
@@ -31,6 +32,8 @@ class GigaChat31Dialect(GigaChat3Dialect):
         description="GigaChat 3.1: CONTENT<|function_call|>{json}",
         source="ggml-org/llama.cpp models/templates/GigaChat3.1-10B-A1.8B.jinja",
     )
+
+    chat_formats = (GigaChat31Chat(),)
 
     def render(self, calls: Any, content: str = "") -> str:
         """The content, then ``<|function_call|>{json}`` per call."""

@@ -15,6 +15,7 @@ from typing import Any
 from tooletta import DialectInfo, ToolCall
 
 from . import SeedOssDialect
+from .chat import SeedOssChat
 
 __all__ = ["SeedOssPyStrDialect"]
 
@@ -37,6 +38,7 @@ class SeedOssPyStrDialect(SeedOssDialect):
         source="ggml-org/llama.cpp models/templates/ByteDance-Seed-OSS.jinja",
     )
 
+    chat_formats = (SeedOssChat(),)
     max_depth = 99
     """Python literals are read back by the bounded literal reader (as ``sarashina``'s)."""
 
