@@ -125,6 +125,38 @@ def test_grouped_results_with_a_separator_round_trip() -> None:
     assert [m.name for m in back[3:5]] == ["f", "g"]
 
 
+class _Joined(_Grouped):
+    """Results joined by ``;`` in one ``<results>`` turn, with no marks around each: read by
+    :meth:`ChatFormat.read_results`, one per awaiting call."""
+
+    name = "joined_test"
+    result_wrap = ("", "")
+    result_separator = ";"
+
+    def read_results(self, text: str, pos: int, pending: int) -> tuple[list[str], int] | None:
+        end = text.index("</results>", pos)
+        parts = text[pos:end].split(";", max(pending - 1, 0))
+        return parts, end + len("</results>")
+
+
+def test_read_results_reads_results_without_marks_around_each() -> None:
+    messages = [
+        Message("user", "go"),
+        Message("assistant", "", tool_calls=[ToolCall("f", {}), ToolCall("g", {})]),
+        Message("tool", "1"),
+        Message("tool", "2;3"),
+        Message("assistant", "done"),
+    ]
+    text = _render(_Joined(), messages)
+    assert text.endswith("<results>1;2;3</results>done</e>")
+    back = parse_format(_Joined(), _hermes(), text, [])
+    assert [(m.role, m.content, m.name) for m in back[2:]] == [
+        ("tool", "1", "f"),
+        ("tool", "2;3", "g"),
+        ("assistant", "done", None),
+    ]
+
+
 def test_headerless_system_prompt_absent() -> None:
     text = _render(_Grouped(), [Message("user", "go"), Message("assistant", "ok")])
     assert text == "<s><u>go</e><a>ok</e>"

@@ -15,7 +15,7 @@ format has no ids.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
 from tooletta.engine import (
@@ -30,6 +30,8 @@ from tooletta.engine import (
     json_value,
     reasoning_region,
 )
+
+from .chat import ApertusChat
 
 __all__ = ["PREFIX", "SUFFIX", "ApertusDialect", "register_dialects"]
 
@@ -97,6 +99,9 @@ class ApertusDialect(ScannerDialect):
             erase(_END),
         )
     )
+
+    reasoning_markup = (_INNER, "<|inner_suffix|>")
+    chat_formats: ClassVar[tuple[ApertusChat, ...]] = (ApertusChat(),)
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The calls as one list of single-member objects, between the prefix and suffix."""

@@ -204,6 +204,14 @@ class ChatFormat:
         footer = self.turns["tool"].footer
         return pos + len(footer) if text.startswith(footer, pos) else -1
 
+    def read_results(self, text: str, pos: int, pending: int) -> tuple[list[str], int] | None:
+        """The contents of the tool results whose turn body starts at ``pos`` (past its
+        header) and where that turn ends (past its footer), for templates that join results
+        without markers around each (Apertus writes ``[r1, r2]``); ``pending`` is the number
+        of calls awaiting a result. ``None`` (the default): read by :attr:`result_wrap` and
+        the tool footer. Used by :func:`~tooletta.parse_conversation`."""
+        return None
+
     def parse_result(self, body: str) -> str:
         """A tool result's content from the text inside :attr:`result_wrap` (the inverse of
         :meth:`result_text`: a call id or a JSON quoting the template adds comes off here)."""

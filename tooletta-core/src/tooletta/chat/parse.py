@@ -182,6 +182,12 @@ class _ConversationReader:
 
     def _read_results(self) -> None:
         fmt = self.fmt
+        read = fmt.read_results(self.text, self.pos, len(self.pending))
+        if read is not None:
+            for content in read[0]:
+                self._result(content)
+            self.pos = read[1]
+            return
         before, after = fmt.result_wrap
         footer = fmt.turns["tool"].footer
         while True:

@@ -1,0 +1,199 @@
+"""Apertus conversations: ``swiss-ai/Apertus-*-Instruct-2509``'s own chat template, declared.
+
+Pinned from the model's template (llama.cpp ``models/templates/Apertus-8B-Instruct.jinja``)::
+
+    <s><|system_start|>SYSTEM<|system_end|><|developer_start|>Deliberation: disabled
+    Tool Capabilities:
+    // Current weather for a city.
+    type get_weather = (_: {...}) => any;<|developer_end|><|user_start|>USER<|user_end|>
+    <|assistant_start|>CONTENT<|tools_prefix|>[{"NAME": {args}}, ...]<|tools_suffix|>[RESULT,
+    RESULT]ANSWER<|assistant_end|><|user_start|>...
+
+(without the line breaks). Without a system message the template writes its own, with today's
+date. The developer turn always follows: ``Deliberation: enabled`` with ``enable_thinking``,
+then the tool declarations (:mod:`.tools`) or ``Tool Capabilities: disabled``. One assistant
+turn spans everything up to the next user message: calls, their results (``[r1, r2]``, the
+contents as given, joined by ``", "``) and the answer, with no header in between; the template
+writes ``<|assistant_end|>`` only when a user message follows, so a conversation ending with an
+assistant message has no end token. The template never writes ``reasoning_content`` (its
+``<|inner_prefix|>`` blocks come only from content blocks, which llama.cpp builds from
+reasoning itself); ``render(model=..., reasoning=...)`` writes the block the model generates.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import ClassVar
+
+from tooletta import Message
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles
+
+from .tools import render_tools
+
+__all__ = ["DEFAULT_SYSTEM", "ApertusChat"]
+
+SYSTEM_START, SYSTEM_END = "<|system_start|>", "<|system_end|>"
+DEVELOPER_START, DEVELOPER_END = "<|developer_start|>", "<|developer_end|>"
+USER_START, USER_END = "<|user_start|>", "<|user_end|>"
+ASSISTANT_START, ASSISTANT_END = "<|assistant_start|>", "<|assistant_end|>"
+INNER_PREFIX, INNER_SUFFIX = "<|inner_prefix|>", "<|inner_suffix|>"
+TOOLS_PREFIX, TOOLS_SUFFIX = "<|tools_prefix|>", "<|tools_suffix|>"
+
+DEFAULT_SYSTEM = (
+    "You are Apertus, a helpful assistant created by the SwissAI initiative.\n"
+    "Knowledge cutoff: 2024-04\nCurrent date: "
+)
+"""The system prompt the template writes when there is no system message (then the date)."""
+_DEFAULT = re.compile(re.escape(DEFAULT_SYSTEM) + r"\d{4}-\d{2}-\d{2}")
+_IN_ASSISTANT = frozenset({"assistant", "tool"})
+_DECODE = json.JSONDecoder().raw_decode
+_OPENS = (USER_START, SYSTEM_START)
+
+
+class ApertusChat(ChatFormat):
+    """Apertus 2509 Instruct (8B, 70B): system and developer turns, one assistant turn per
+    user turn holding the calls, their results and the answer."""
+
+    name = "apertus2509"
+    models = ("swiss-ai/apertus-*-instruct-2509*", "apertus-*-instruct-2509*")
+    source = "swiss-ai/Apertus-8B-Instruct-2509 chat_template (llama.cpp Apertus-8B-Instruct.jinja)"
+    bos = "<s>"
+    turns = roles(
+        system=Turn(SYSTEM_START, SYSTEM_END),
+        user=Turn(USER_START, USER_END),
+        assistant=Turn(ASSISTANT_START),
+        tool=Turn("", "]"),
+    )
+    stop_tokens = (ASSISTANT_END,)
+    special_tokens: ClassVar[tuple[str, ...]] = (
+        SYSTEM_START,
+        SYSTEM_END,
+        DEVELOPER_START,
+        DEVELOPER_END,
+        USER_START,
+        USER_END,
+        ASSISTANT_START,
+        ASSISTANT_END,
+        INNER_PREFIX,
+        INNER_SUFFIX,
+        TOOLS_PREFIX,
+        TOOLS_SUFFIX,
+    )
+    reasoning = Reasoning(INNER_PREFIX, INNER_SUFFIX, strip="", keep="none")
+    group_results = True
+    result_separator = ", "
+    keeps_ids = False
+    options = defaults(enable_thinking=False)
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The system message, or the template's own prompt with today's date."""
+        return DEFAULT_SYSTEM + ctx.strftime_now("%Y-%m-%d") if system is None else system
+
+    def parse_system(self, body: str) -> str | None:
+        """``None`` for the template's own prompt (any date)."""
+        return None if _DEFAULT.fullmatch(body) else body
+
+    def before_turn(self, index: int, ctx: Conversation) -> str:
+        """The developer turn, after the system turn: deliberation and tool capabilities."""
+        messages = ctx.messages
+        first = 1 if messages and messages[0].role == "system" else 0
+        if index != first:
+            return ""
+        mode = "enabled" if ctx.options.get("enable_thinking") else "disabled"
+        tools = (
+            "Tool Capabilities:\n" + render_tools(ctx.tools)
+            if ctx.tools
+            else ("Tool Capabilities: disabled")
+        )
+        return f"{DEVELOPER_START}Deliberation: {mode}\n{tools}{DEVELOPER_END}"
+
+    def skip_before_turn(self, text: str, pos: int) -> int:
+        """Past the developer turn when it starts at ``pos``."""
+        if not text.startswith(DEVELOPER_START, pos):
+            return pos
+        end = text.find(DEVELOPER_END, pos)
+        return len(text) if end < 0 else end + len(DEVELOPER_END)
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        """No assistant header inside an open assistant turn (after a call's results or
+        another assistant message); ``<|assistant_end|>`` closes it before a user turn (and a
+        later system turn, which the template refuses);
+        results open with ``[``."""
+        role = ctx.messages[index].role
+        inside = index > 0 and ctx.messages[index - 1].role in _IN_ASSISTANT
+        if role == "tool":
+            return "["
+        if role == "assistant" and inside:
+            return ""
+        if role != "assistant" and inside:
+            return ASSISTANT_END + self.turns[role].header
+        return self.turns[role].header
+
+    def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
+        """A user (or later system) turn closing the assistant turn, or results after a
+        call list."""
+        for role, start in (("user", USER_START), ("system", SYSTEM_START)):
+            if text.startswith(ASSISTANT_END + start, pos):
+                return role, pos + len(ASSISTANT_END + start)
+        if text.startswith("[", pos) and text.endswith(TOOLS_SUFFIX, 0, pos):
+            return "tool", pos + 1
+        return None
+
+    def implicit_role(self, previous: str | None) -> str | None:
+        """An assistant message goes on without a header after results or another one."""
+        return "assistant" if previous in _IN_ASSISTANT else None
+
+    def assistant_end(self, text: str, pos: int) -> int | None:
+        """After the call list, or before ``<|assistant_end|>``, the generation prompt or the
+        end of the text (a lone ``<|assistant_end|>`` is consumed)."""
+        ends = [text.find(t, pos) for t in (TOOLS_PREFIX, ASSISTANT_END, ASSISTANT_START)]
+        hits = [e for e in ends if e >= 0]
+        at = min(hits) if hits else len(text)
+        if text.startswith(TOOLS_PREFIX, at):
+            close = text.find(TOOLS_SUFFIX, at)
+            return len(text) if close < 0 else close + len(TOOLS_SUFFIX)
+        after = at + len(ASSISTANT_END)
+        if text.startswith(ASSISTANT_END, at) and not text.startswith(_OPENS, after):
+            return after
+        return at
+
+    def read_results(self, text: str, pos: int, pending: int) -> tuple[list[str], int] | None:
+        """The results in ``[r1, r2]``: each a JSON value when one is there (JSON text holds
+        ``", "``), else the text up to ``", "`` (while calls await results) or ``]``."""
+        contents: list[str] = []
+        while True:
+            more = len(contents) + 1 < pending
+            end = _result_end(text, pos, more)
+            contents.append(text[pos:end])
+            if text.startswith("]", end):
+                return contents, end + 1
+            if not text.startswith(", ", end):
+                return contents, end
+            pos = end + 2
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """As the base, without a first system message that is the template's own prompt."""
+        out = super().expressible(messages)
+        if out and out[0].role == "system" and _DEFAULT.fullmatch(str(out[0].content)):
+            out = out[1:]
+        return out
+
+
+def _result_end(text: str, pos: int, more: bool) -> int:
+    """Where the result starting at ``pos`` ends: after a JSON value followed by ``", "`` or
+    ``]``, else at the first ``", "`` (``more``: calls still await results) or ``]``."""
+    try:
+        _, end = _DECODE(text, pos)
+    except ValueError:
+        end = -1
+    if end > pos and (text.startswith("]", end) or (more and text.startswith(", ", end))):
+        return end
+    close = text.find("]", pos)
+    close = len(text) if close < 0 else close
+    if more:
+        comma = text.find(", ", pos, close)
+        if comma >= 0:
+            return comma
+    return close

@@ -1,0 +1,226 @@
+"""Apertus conversations against the model's own template (vendored)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tooletta_dialect_apertus.tools import render_tools
+
+import tooletta
+from tooletta import Message, ToolCall
+from tooletta.chat import clock
+from tooletta.chat.jinja import render_jinja
+from tooletta.testing.conversations import (
+    FROZEN_TIME,
+    SAMPLE_TOOLS,
+    ConversationTests,
+    sample_conversations,
+)
+
+TEMPLATE = Path(__file__).parent / "templates" / "Apertus-8B-Instruct.jinja"
+MODEL = "swiss-ai/Apertus-8B-Instruct-2509"
+TOKENS = {"bos_token": "<s>"}
+
+
+def extra_cases() -> dict[str, tuple[list[Message], bool]]:
+    """Results followed by a user turn, calls right after results, JSON-ish results."""
+    weather = ToolCall("get_weather", {"city": "Bern"})
+    time = ToolCall("get_time", {"tz": "UTC"})
+    return {
+        "results_then_user": (
+            [
+                Message("user", "a"),
+                Message("assistant", "", tool_calls=[weather]),
+                Message("tool", "[1, 2]"),
+                Message("user", "b"),
+                Message("assistant", "ok"),
+            ],
+            True,
+        ),
+        "calls_after_results": (
+            [
+                Message("user", "a"),
+                Message("assistant", "", tool_calls=[weather]),
+                Message("tool", '{"a": [1, "]"]}'),
+                Message("assistant", "", tool_calls=[time, weather]),
+                Message("tool", '"x, y"'),
+                Message("tool", "sunny, 20"),
+                Message("assistant", "[done]"),
+            ],
+            True,
+        ),
+    }
+
+
+class TestApertusChat(ConversationTests):
+    model = MODEL
+    template = TEMPLATE
+    tokens = TOKENS
+    options = ({}, {"enable_thinking": True})
+
+    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
+        return {**sample_conversations(ids=self.ids), **extra_cases()}
+
+
+class TestApertus70BChat(TestApertusChat):
+    model = "swiss-ai/Apertus-70B-Instruct-2509"
+
+
+def _render(messages: list[Message], **kwargs: Any) -> str:
+    return tooletta.render_conversation(messages, model=MODEL, **kwargs)
+
+
+def test_apertus_one_assistant_turn_holds_calls_results_and_answer() -> None:
+    messages, _ = sample_conversations()["tools_two_calls"]
+    text = _render(messages, tools=SAMPLE_TOOLS)
+    assert text.endswith(
+        '<|assistant_start|>Let me check both.<|tools_prefix|>[{"get_weather": {"city": '
+        '"Paris", "days": 2}}, {"get_time": {"tz": "Europe/Paris"}}]<|tools_suffix|>'
+        '[{"temp": 18, "sky": "clear"}, 14:05]It is 18 °C and clear in Paris; the time is 14:05.'
+    )
+    assert "<|assistant_end|>" not in text  # no user turn follows: the template ends none
+
+
+def test_apertus_default_system_prompt_carries_the_date_and_reads_back_as_none() -> None:
+    with clock.frozen(FROZEN_TIME):
+        text = _render([Message("user", "Hi")])
+    assert text == (
+        "<s><|system_start|>You are Apertus, a helpful assistant created by the SwissAI "
+        "initiative.\nKnowledge cutoff: 2024-04\nCurrent date: 2026-11-25<|system_end|>"
+        "<|developer_start|>Deliberation: disabled\nTool Capabilities: disabled"
+        "<|developer_end|><|user_start|>Hi<|user_end|>"
+    )
+    assert tooletta.parse_conversation(text, model=MODEL) == [Message("user", "Hi")]
+
+
+def test_apertus_model_turn_writes_reasoning_as_the_model_generates_it() -> None:
+    calls = [ToolCall("get_time", {"tz": "UTC"})]
+    got = tooletta.render(calls, model=MODEL, content="One moment.", reasoning="Need the time.")
+    assert got == (
+        "<|inner_prefix|>Need the time.<|inner_suffix|>One moment."
+        '<|tools_prefix|>[{"get_time": {"tz": "UTC"}}]<|tools_suffix|>'
+    )
+    assert tooletta.parse(got, "apertus").reasoning == "Need the time."
+
+
+def test_apertus_reasoning_is_not_written_into_the_conversation() -> None:
+    messages, _ = sample_conversations()["reasoning_multi_turn"]
+    text = _render(messages, tools=SAMPLE_TOOLS)
+    assert "<|inner_prefix|>" not in text
+    back = tooletta.parse_conversation(text, model=MODEL, tools=SAMPLE_TOOLS)
+    assert all(not m.reasoning for m in back)
+
+
+def test_apertus_assistant_end_is_trained_with_the_turn_it_closes() -> None:
+    messages, _ = sample_conversations()["reasoning_multi_turn"]
+    spans = tooletta.chat.render_spans(messages, model=MODEL, tools=SAMPLE_TOOLS)
+    ends = [spans.text[a:b] for i, (a, b) in spans.generated_spans() if i == 5]
+    assert ends == ["It is 18 °C and clear in Paris; the time is 14:05.<|assistant_end|>"]
+
+
+def test_apertus_results_split_by_json_values_and_pending_calls() -> None:
+    messages, _ = extra_cases()["calls_after_results"]
+    text = _render(messages, tools=SAMPLE_TOOLS)
+    assert '[{"a": [1, "]"]}]' in text and '["x, y", sunny, 20][done]' in text
+    back = tooletta.parse_conversation(text, model=MODEL, tools=SAMPLE_TOOLS)
+    assert [m.content for m in back if m.role == "tool"] == [
+        '{"a": [1, "]"]}',
+        '"x, y"',
+        "sunny, 20",
+    ]
+    assert back[-1] == Message("assistant", "[done]")
+
+
+def _schemas() -> Any:
+    leaf = st.fixed_dictionaries(
+        {"type": st.sampled_from(["string", "integer", "number", "boolean", "object", "null"])},
+        optional={
+            "description": st.sampled_from(["d", "x y"]),
+            "nullable": st.booleans(),
+            "default": st.one_of(st.none(), st.integers(0, 3), st.just("v")),
+        },
+    )
+
+    def extend(inner: Any) -> Any:
+        return st.one_of(
+            st.fixed_dictionaries(
+                {"type": st.just("array")}, optional={"items": inner, "nullable": st.booleans()}
+            ),
+            st.fixed_dictionaries(
+                {"type": st.just("object")},
+                optional={
+                    "properties": st.dictionaries(st.sampled_from("abc"), inner, max_size=2),
+                    "required": st.lists(st.sampled_from("ab"), max_size=2),
+                },
+            ),
+            st.fixed_dictionaries({"oneOf": st.lists(inner, min_size=1, max_size=2)}),
+            st.fixed_dictionaries(
+                {"type": st.just("string"), "enum": st.lists(st.sampled_from("xy"), max_size=2)},
+                optional={"default": st.just("x")},
+            ),
+            st.fixed_dictionaries(
+                {"type": st.lists(st.sampled_from(["string", "null"]), max_size=2)}
+            ),
+        )
+
+    return st.recursive(leaf, extend, max_leaves=6)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.sampled_from(["p", "q", "r"]), _schemas(), max_size=3), st.booleans())
+def test_apertus_tool_declarations_match_the_template(properties: Any, required: bool) -> None:
+    parameters: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        parameters["required"] = ["p"]
+    tools = [
+        {
+            "type": "function",
+            "function": {"name": "f", "description": "D", "parameters": parameters},
+        }
+    ]
+    text = render_jinja(TEMPLATE.read_text(encoding="utf-8"), [Message("system", "S")], tools=tools)
+    start = text.index("Tool Capabilities:\n") + len("Tool Capabilities:\n")
+    assert render_tools(tools) == text[start : text.index("<|developer_end|>")]
+
+
+def test_apertus_tool_without_description_is_declared_with_an_empty_comment() -> None:
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {}}}]
+    assert render_tools(tools) == "// \ntype f = () => any;"
+
+
+def test_apertus_enum_default_that_is_not_text_is_written_as_json() -> None:
+    parameters = {
+        "type": "object",
+        "properties": {"n": {"type": "string", "enum": ["1"], "default": 1}},
+    }
+    tools = [
+        {
+            "type": "function",
+            "function": {"name": "f", "description": "D", "parameters": parameters},
+        }
+    ]
+    assert render_tools(tools).endswith('n?: "1", // default: 1\n}) => any;')
+
+
+def test_apertus_results_are_closed_before_calls_of_a_message_without_content() -> None:
+    weather = ToolCall("get_weather", {"city": "Bern"})
+    messages = [
+        {"role": "user", "content": "a"},
+        {"role": "assistant", "content": None, "tool_calls": [weather.to_openai()]},
+        {"role": "tool", "content": "1"},
+        {"role": "assistant", "content": None, "tool_calls": [weather.to_openai()]},
+    ]
+    text = _render(messages)
+    assert text.endswith(
+        '<|tools_suffix|>[1]<|tools_prefix|>[{"get_weather": {"city": "Bern"}}]<|tools_suffix|>'
+    )
+
+
+def test_apertus_later_system_message_is_a_system_turn() -> None:
+    messages = [Message("user", "a"), Message("assistant", "b"), Message("system", "c")]
+    text = _render(messages)
+    assert text.endswith("<|assistant_start|>b<|assistant_end|><|system_start|>c<|system_end|>")
+    assert tooletta.parse_conversation(text, model=MODEL)[-1] == Message("system", "c")
