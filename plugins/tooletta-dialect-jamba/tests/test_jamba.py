@@ -18,7 +18,7 @@ class TestJamba(DialectTests):
     dialect = D
     fixtures = Path(__file__).parent / "fixtures" / "jamba.json"
     ids = "kept"
-    names = ("hunyuan_a13b", "hunyuan-a13b", "apriel", "Jamba")
+    names = ("hunyuan_a13b", "hunyuan-a13b", "Jamba")
     markup = (
         "<tool_calls>",
         "</tool_calls>",

@@ -41,6 +41,7 @@ DIALECT_DISTRIBUTIONS: dict[str, str] = {
     "apertus": "tooletta-dialect-apertus",
     "apertus2509": "tooletta-dialect-apertus",
     "apriel": "tooletta-dialect-jamba",
+    "apriel_1_5": "tooletta-dialect-jamba",
     "cline": "tooletta-dialect-cline",
     "cohere": "tooletta-dialect-cohere",
     "cohere_command3": "tooletta-dialect-cohere",

@@ -20,7 +20,9 @@ a leading ``助手：`` are removed. Ids are kept. The same tag pair around JSON
 MiniMax-M1's format (the ``minimax_m1`` dialect); detection claims only the list form.
 
 Rendering writes the Hunyuan-A13B form (content directly before ``<tool_calls>``), adding
-Apriel's ``"id"`` member to calls that have an id.
+Apriel's ``"id"`` member to calls that have an id. The ``apriel`` variant (:mod:`.apriel`)
+writes Apriel's form, a line break before ``<tool_calls>``, and declares the Apriel
+conversation formats (:mod:`.chat`).
 """
 
 from __future__ import annotations
@@ -71,14 +73,13 @@ class JambaDialect(ScannerDialect):
 
     info = DialectInfo(
         name="jamba",
-        aliases=("hunyuan_a13b", "apriel"),
+        aliases=("hunyuan_a13b",),
         priority=50,
         markers=(OPEN,),
         models=(
             "ai21labs/ai21-jamba-*",
             "ai21labs/jamba-*",
             "tencent/hunyuan-a13b-instruct*",
-            "servicenow-ai/apriel-1.5-*",
         ),
         description="Jamba/Hunyuan-A13B/Apriel: <tool_calls>[{json}, ...]</tool_calls>,"
         " <think>/<thinking> reasoning",
@@ -116,5 +117,8 @@ class JambaDialect(ScannerDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the jamba dialect."""
+    """Register the jamba dialect and its apriel variant."""
+    from .apriel import AprielDialect
+
     register(JambaDialect())
+    register(AprielDialect())

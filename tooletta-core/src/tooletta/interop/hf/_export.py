@@ -804,6 +804,7 @@ _TEMPLATES["mistral_v13"] = _TEMPLATES["mistral"]  # no [CALL_ID]: the same temp
 _TEMPLATES["lfm25"] = _TEMPLATES["lfm2"]  # unescaped strings: the same block
 _TEMPLATES["nemotron3"] = _TEMPLATES["qwen3_coder"]  # other newlines around the calls
 _TEMPLATES["step35"] = _TEMPLATES["qwen3_coder"]  # calls right after the content
+_TEMPLATES["apriel"] = _TEMPLATES["jamba"]  # a line break before <tool_calls>: read the same
 _TEMPLATES["mistral_v3"] = _template(  # Mistral-Nemo: [TOOL_CALLS][{...}, ...]
     "[/INST]",
     {

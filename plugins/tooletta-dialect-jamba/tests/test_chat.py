@@ -1,0 +1,98 @@
+"""Apriel conversations against the models' own templates (vendored), and the apriel
+variant's assistant turn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import tooletta
+from tooletta import Message, ToolCall
+from tooletta.testing import DialectTests
+from tooletta.testing.conversations import (
+    SAMPLE_TOOLS,
+    ConversationTests,
+    sample_conversations,
+)
+
+TEMPLATES = Path(__file__).parent / "templates"
+APRIEL15 = "ServiceNow-AI/Apriel-1.5-15b-Thinker"
+TOKENS = {"bos_token": "<s>", "eos_token": "</s>"}
+CALLS = [ToolCall("get_weather", {"city": "Paris"}, "call_1"), ToolCall("get_time", {}, "call_2")]
+
+
+class TestApriel15Chat(ConversationTests):
+    """The model's template (``arguments|string``: given the OpenAI wire form, JSON text)."""
+
+    model = APRIEL15
+    template = TEMPLATES / "unsloth-Apriel-1.5.jinja"
+    tokens = TOKENS
+    ids = True
+    string_arguments = True
+
+
+class TestApriel15LlamaCppChat(TestApriel15Chat):
+    """llama.cpp's later copy (``arguments|tojson``), given dict arguments."""
+
+    template = TEMPLATES / "llama.cpp-unsloth-Apriel-1.5.jinja"
+    string_arguments = False
+
+
+class TestApriel(DialectTests):
+    dialect = "apriel"
+    ids = "kept"
+    names = ("apriel", "apriel_1_5", "Apriel")
+    models = (APRIEL15, "ServiceNow-AI/Apriel-1.5-15b-Thinker-GGUF")
+
+
+def test_apriel_writes_a_line_break_before_the_list_and_ids_when_given() -> None:
+    assert tooletta.render(CALLS, "apriel", content="Let me check.") == (
+        'Let me check.\n<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris"}, '
+        '"id": "call_1"}, {"name": "get_time", "arguments": {}, "id": "call_2"}]</tool_calls>'
+    )
+    assert tooletta.render(CALLS[:1], "apriel").startswith("\n<tool_calls>[")
+    assert tooletta.render([], "apriel", content="Hi.") == "Hi."
+
+
+def test_jamba_default_render_is_unchanged() -> None:
+    assert tooletta.render(CALLS[1:], "jamba", content="Hi.") == (
+        'Hi.<tool_calls>[{"name": "get_time", "arguments": {}, "id": "call_2"}]</tool_calls>'
+    )
+
+
+def test_apriel_models_pick_the_variant_and_jamba_parses_its_text() -> None:
+    assert tooletta.dialect_for_model(APRIEL15) == "apriel"
+    text = tooletta.render(CALLS, "apriel", content="Hi.")
+    assert tooletta.detect(text) == "jamba"
+    assert tooletta.parse(text, "jamba").calls == CALLS
+    assert tooletta.parse(text, "apriel").content == "Hi."
+
+
+def test_apriel15_model_turn_has_no_ids_and_ends_with_the_line_break() -> None:
+    # the template leaves the ids out of the conversation's last message, the turn the
+    # model generates, and writes '\n<|end|>' after it
+    got = tooletta.render(CALLS, model=APRIEL15, content="Let me check.")
+    assert got == (
+        'Let me check.\n<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris"}}, '
+        '{"name": "get_time", "arguments": {}}]</tool_calls>\n'
+    )
+    assert tooletta.render([], model=APRIEL15, content="Hi.") == "Hi.\n"
+
+
+def test_apriel15_earlier_calls_without_ids_are_written_without_an_id() -> None:
+    # the template fails on them (it adds an undefined id to text)
+    messages, _ = sample_conversations(ids=False)["tools_two_calls"]
+    text = tooletta.render_conversation(messages, model=APRIEL15, tools=SAMPLE_TOOLS)
+    assert (
+        '{"name": "get_time", "arguments": {"tz": "Europe/Paris"}}]</tool_calls>\n<|end|>\n</s>'
+        in text
+    )
+    back = tooletta.parse_conversation(text, model=APRIEL15, tools=SAMPLE_TOOLS)
+    assert [c.id for c in back[2].tool_calls] == [None, None]
+
+
+def test_apriel15_without_system_message_writes_the_tool_turn_then_the_prompt_turn() -> None:
+    messages = [Message("user", "Hi"), Message("assistant", "Hello.")]
+    text = tooletta.render_conversation(messages, model=APRIEL15, tools=SAMPLE_TOOLS)
+    assert text.count("<|system|>\n") == 2
+    assert "<|end|>\n<|system|>\nYou are a thoughtful" in text
+    assert tooletta.parse_conversation(text, model=APRIEL15, tools=SAMPLE_TOOLS) == messages
