@@ -37,6 +37,7 @@ def test_first_party_families_declare_formats() -> None:
     want |= {"granite40", "granite41", "nemotron_nano_v2", "kimi_k25", "gemma4"}
     want |= {"command_r7b", "command_r_plus"}
     want |= {"gigachat3", "gigachat31", "seed_oss_36b"}
+    want |= {"apertus2509", "apriel15", "apriel16"}
     assert want <= {f.name for f in FORMATS}
 
 

@@ -96,3 +96,77 @@ def test_apriel15_without_system_message_writes_the_tool_turn_then_the_prompt_tu
     assert text.count("<|system|>\n") == 2
     assert "<|end|>\n<|system|>\nYou are a thoughtful" in text
     assert tooletta.parse_conversation(text, model=APRIEL15, tools=SAMPLE_TOOLS) == messages
+
+
+APRIEL16 = "ServiceNow-AI/Apriel-1.6-15b-Thinker"
+
+
+class TestApriel16Chat(ConversationTests):
+    """llama.cpp's copy, which leaves the generation prompt to the caller."""
+
+    model = APRIEL16
+    template = TEMPLATES / "Apriel-1.6-15b-Thinker-fixed.jinja"
+    tokens = TOKENS
+    ids = True
+    options = ({}, {"training_prompt": True})
+
+
+class TestApriel16NoIdsChat(TestApriel16Chat):
+    ids = False
+
+
+class TestApriel16FirstCopyChat(TestApriel16Chat):
+    """llama.cpp's first copy, closer to the model's own, sets ``add_generation_prompt``
+    itself: compared on the conversations ending with an assistant message (no prompt)."""
+
+    template = TEMPLATES / "Apriel-1.6-15b-Thinker-fixed-566059a26.jinja"
+
+    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
+        cases = super()._cases()
+        return {k: v for k, v in cases.items() if v[0][-1].role == "assistant"}
+
+
+def test_apriel16_model_turn_is_reasoning_marker_content_and_calls_without_ids() -> None:
+    got = tooletta.render(CALLS[:1], model=APRIEL16, content="Checking.", reasoning="Need it.")
+    assert got == (
+        "Need it.\n[BEGIN FINAL RESPONSE]\nChecking.\n<tool_calls>"
+        '[{"name": "get_weather", "arguments": {"city": "Paris"}}]</tool_calls>'
+    )
+    assert tooletta.render([], model=APRIEL16, content="Hi.") == "Hi."
+
+
+def test_apriel16_earlier_turns_keep_only_the_final_response() -> None:
+    messages = [
+        Message("user", "a"),
+        Message("assistant", "thinking... [BEGIN FINAL RESPONSE]  Done. ", reasoning="dropped"),
+        Message("user", "b"),
+        Message("assistant", "Sure.", reasoning="kept"),
+    ]
+    text = tooletta.render_conversation(messages, model=APRIEL16)
+    assert "\n<|begin_assistant|>\nDone.\n<|end|>\n" in text
+    assert text.endswith("\n<|begin_assistant|>\nkept\n[BEGIN FINAL RESPONSE]\nSure.")
+    back = tooletta.parse_conversation(text, model=APRIEL16)
+    assert back[1] == Message("assistant", "Done.")
+    assert back[3] == Message("assistant", "Sure.", reasoning="kept")
+
+
+def test_apriel16_training_prompt_ends_the_last_turn_and_trains_the_end() -> None:
+    messages = [Message("user", "a"), Message("assistant", "b")]
+    spans = tooletta.chat.render_spans(messages, model=APRIEL16, training_prompt=True)
+    assert spans.text.endswith("\n<|begin_assistant|>\nb\n<|end|>\n")
+    assert [spans.text[s:e] for _, (s, e) in spans.generated_spans()] == ["b\n<|end|>"]
+
+
+def test_apriel16_generation_prompt_only_when_asked() -> None:
+    # llama.cpp's first copy of the template sets add_generation_prompt itself, so it writes
+    # the prompt after a user or tool message even when the caller asks for none
+    from tooletta.chat.jinja import render_jinja
+
+    messages = [Message("user", "a")]
+    first = (TEMPLATES / "Apriel-1.6-15b-Thinker-fixed-566059a26.jinja").read_text()
+    forced = render_jinja(first, messages, tokens=TOKENS)
+    assert forced.endswith("\n<|begin_assistant|>\nHere are my reasoning steps:\n")
+    ours = tooletta.render_conversation(messages, model=APRIEL16)
+    assert ours.endswith("<|begin_user|>\na")
+    prompted = tooletta.render_conversation(messages, model=APRIEL16, add_generation_prompt=True)
+    assert prompted == forced

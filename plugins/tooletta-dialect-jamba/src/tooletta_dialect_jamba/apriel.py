@@ -17,7 +17,7 @@ from tooletta import DialectInfo, ToolCall
 from tooletta.chat import ChatFormat
 
 from . import JambaDialect
-from .chat import Apriel15Chat
+from .chat import Apriel15Chat, Apriel16Chat
 
 __all__ = ["AprielDialect"]
 
@@ -35,7 +35,7 @@ class AprielDialect(JambaDialect):
         source="ggml-org/llama.cpp models/templates/unsloth-Apriel-1.5.jinja,"
         " Apriel-1.6-15b-Thinker-fixed.jinja",
     )
-    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Apriel15Chat(),)
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Apriel15Chat(), Apriel16Chat())
 
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """The content, then (with calls) a line break and the ``<tool_calls>`` list."""

@@ -11,6 +11,15 @@ prompt. Calls are ``\\n<tool_calls>[...]</tool_calls>`` after the content, each 
 ``"id"``, except in the conversation's last message. Reasoning is the model's prose (``Here
 are my reasoning steps:`` ... ``[BEGIN FINAL RESPONSE]``), content to the template: conversations
 carry no reasoning field.
+
+Apriel 1.6 (``ServiceNow-AI/Apriel-1.6-15b-Thinker``; llama.cpp's fixed copy of its template,
+``models/templates/Apriel-1.6-15b-Thinker-fixed.jinja``): headers ``<|begin_ROLE|>\n`` and no
+footers but the assistant's ``\n<|end|>\n``, which the conversation's last message does not get;
+one system turn (``<s><|begin_system|>\n``) always opens the conversation, with a reworded
+reasoning prompt and declarations; a tool result is followed by three line breaks; the last
+message writes its reasoning before ``\n[BEGIN FINAL RESPONSE]\n``, earlier ones keep only what
+follows that marker in their content. The generation prompt ends with ``Here are my reasoning
+steps:\n``.
 """
 
 from __future__ import annotations
@@ -18,14 +27,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+import msgspec
+
 from tooletta import Message, ToolCall
-from tooletta.chat import ChatFormat, Conversation, Turn, roles, text_of
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, text_of
 
 __all__ = [
     "APRIEL15_REASONING_PROMPT",
     "APRIEL15_TOOLS_HEAD",
     "APRIEL15_TOOLS_INSTRUCTIONS",
+    "APRIEL16_REASONING_PROMPT",
+    "APRIEL16_TOOLS_HEAD",
+    "APRIEL16_TOOLS_TAIL",
+    "FINAL",
     "Apriel15Chat",
+    "Apriel16Chat",
 ]
 
 APRIEL15_REASONING_PROMPT = (
@@ -167,4 +183,199 @@ class Apriel15Chat(ChatFormat):
                 content=last.content,
                 tool_calls=[ToolCall(c.name, c.arguments) for c in last.tool_calls],
             )
+        return out
+
+
+APRIEL16_REASONING_PROMPT = (
+    "You are a thoughtful, systematic AI assistant from ServiceNow Language Models (SLAM) lab.\n"
+    "    Analyze each question carefully, present your reasoning step-by-step, then provide the "
+    "final\n    response after the marker [BEGIN FINAL RESPONSE]."
+)
+"""The prompt every Apriel 1.6 system turn starts with (template text, its indentation kept)."""
+APRIEL16_TOOLS_HEAD = (
+    "You are provided with function signatures within <available_tools></available_tools> XML "
+    "tags.\n        You may call one or more functions to assist with the user query.\n"
+    "        Don't make assumptions about the arguments. You should infer the argument values "
+    "from previous\n        user responses and the system message.\n"
+    "        Here are the available tools: \n        <available_tools>\n"
+)
+"""Apriel 1.6's words before the tool definitions (template text)."""
+APRIEL16_TOOLS_TAIL = (
+    "        \n        </available_tools>.\n\n        Return all function calls as a list of "
+    "JSON objects within <tool_calls></tool_calls> XML tags.\n        Each JSON object should "
+    "contain a function name and arguments as follows:\n        <tool_calls>[\n"
+    '            {"name": <function-name-1>, "arguments": <args-dict-1>},\n'
+    '            {"name": <function-name-2>, "arguments": <args-dict-2>},\n'
+    "            ...\n        ]</tool_calls>"
+)
+"""Apriel 1.6's words after the tool definitions (template text)."""
+FINAL = "[BEGIN FINAL RESPONSE]"
+"""The marker between Apriel's reasoning and its answer."""
+_FINAL_LINE = "\n" + FINAL + "\n"
+_BEGIN_SYSTEM = "<s><|begin_system|>\n"
+_RESULT_END = "\n\n\n"
+"""What follows a tool result: the template's line break and two from its layout."""
+
+
+class Apriel16Chat(ChatFormat):
+    """Apriel 1.6 Thinker: ``<|begin_ROLE|>\\n`` headers and no end of turn but the
+    assistant's ``\\n<|end|>\\n`` (not after the last message), the reasoning written before
+    ``[BEGIN FINAL RESPONSE]`` in the last message only.
+
+    ``<|end|>`` is no :attr:`end_of_turn`: the template does not write it after the last
+    message (the turn the model generates), unless ``training_prompt`` is set. Where it is
+    written, :meth:`end_token` gives it, so it is trained with the turn it ends."""
+
+    name = "apriel16"
+    models = ("servicenow-ai/apriel-1.6-*", "apriel-1.6-*")
+    source = (
+        "ServiceNow-AI/Apriel-1.6-15b-Thinker chat_template"
+        " (llama.cpp Apriel-1.6-15b-Thinker-fixed.jinja)"
+    )
+    turns = roles(
+        system=Turn(_BEGIN_SYSTEM),
+        user=Turn("<|begin_user|>\n"),
+        assistant=Turn("\n<|begin_assistant|>\n"),
+        tool=Turn("<|begin_tool_result|>\n"),
+    )
+    special_tokens: ClassVar[tuple[str, ...]] = (
+        "<|begin_system|>",
+        "<|begin_user|>",
+        "<|begin_assistant|>",
+        "<|begin_tool_result|>",
+        END,
+    )
+    reasoning = Reasoning("", _FINAL_LINE, strip="")
+    options = defaults(training_prompt=False)
+
+    def _ends(self, index: int, ctx: Conversation) -> bool:
+        """The assistant turn at ``index`` writes ``\\n<|end|>\\n`` (all but the last message,
+        and that one too with the ``training_prompt`` option)."""
+        return index < len(ctx.messages) - 1 or bool(ctx.options.get("training_prompt"))
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The reasoning prompt, the system message and (with tools) the declarations, each
+        followed by a line break (the template writes this turn for every conversation)."""
+        if not ctx.messages:
+            return None
+        text = APRIEL16_REASONING_PROMPT + "\n"
+        if system is not None:
+            text += system + "\n"
+        if ctx.tools:
+            tools = "".join(str(tool) for tool in ctx.tools)
+            text += APRIEL16_TOOLS_HEAD + tools + APRIEL16_TOOLS_TAIL + "\n"
+        return text
+
+    def parse_system(self, body: str) -> str | None:
+        """The system message; ``None`` when the turn holds none."""
+        rest = body.removeprefix(APRIEL16_REASONING_PROMPT + "\n")
+        if not rest or rest.startswith(APRIEL16_TOOLS_HEAD):
+            return None
+        return rest.partition("\n" + APRIEL16_TOOLS_HEAD)[0].removesuffix("\n")
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        """The declared header; after an assistant turn that ended, first the line break
+        that closes ``<|end|>``."""
+        header = self.turns[ctx.messages[index].role].header
+        previous = index - 1
+        if previous >= 0 and ctx.messages[previous].role == "assistant":
+            return "\n" + header
+        return header
+
+    def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
+        """A declared header, after the line break that closes ``<|end|>``."""
+        if text.startswith("\n", pos) and text.endswith(END, 0, pos):
+            for role, turn in self.turns.items():
+                if text.startswith(turn.header, pos + 1):
+                    return role, pos + 1 + len(turn.header)
+        return None
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """A user turn's content; a later system message as the opening one is written."""
+        message = ctx.messages[index]
+        if message.role != "system":
+            return text_of(message.content)
+        return str(self.system_text(text_of(message.content), ctx))
+
+    def parse_user(self, body: str) -> str:
+        """The content (a system turn's without the reasoning prompt and declarations)."""
+        if not body.startswith(APRIEL16_REASONING_PROMPT + "\n"):
+            return body
+        return str(self.parse_system(body) or "")
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """The result, then the line breaks that follow it."""
+        return text_of(ctx.messages[index].content) + _RESULT_END
+
+    def parse_result(self, body: str) -> str:
+        """The result without the line breaks that follow it."""
+        return body.removesuffix(_RESULT_END)
+
+    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
+        """Only the conversation's last message (the template's ``loop.last``)."""
+        return index == len(messages) - 1
+
+    def end_token(self, index: int, ctx: Conversation) -> str:
+        """``<|end|>``, except after the conversation's last message."""
+        return END if self._ends(index, ctx) else ""
+
+    def assistant_end(self, text: str, pos: int) -> int | None:
+        """Past ``<|end|>``; the conversation's last message, without it, at the end."""
+        at = text.find(END, pos)
+        return len(text) if at < 0 else at + len(END)
+
+    def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
+        """Reasoning and ``[BEGIN FINAL RESPONSE]`` (last message), the content (earlier
+        messages keep only what follows their ``[BEGIN FINAL RESPONSE]``, trimmed), the calls
+        after a line break (ids left out in the last message), and the line break before
+        ``<|end|>`` when the turn ends."""
+        content = text_of(message.content)
+        calls = message.tool_calls
+        if last:
+            calls = [ToolCall(c.name, c.arguments) for c in calls]
+        elif FINAL in content:
+            content = content.split(FINAL)[-1].strip()
+        block = self.reasoning_text(message.reasoning, kept, last)
+        ends = not last or bool(ctx.options.get("training_prompt"))
+        return block + self.calls_text(ctx.dialect, calls, content) + ("\n" if ends else "")
+
+    def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
+        """The reasoning before ``\\n[BEGIN FINAL RESPONSE]\\n`` (only the last message has
+        one), then the body read by the dialect."""
+        reasoning, marker, rest = body.partition(_FINAL_LINE)
+        if not marker:
+            reasoning, rest = "", body
+        result = super().parse_turn(rest.removesuffix(END).removesuffix("\n"), dialect, tools)
+        return msgspec.structs.replace(result, reasoning=reasoning) if marker else result
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """``\\n<|begin_assistant|>\\nHere are my reasoning steps:\\n`` after a message that
+        is not an assistant's; after an ended assistant turn, the line break closing it."""
+        messages = ctx.messages
+        if not messages:
+            return ""
+        if messages[-1].role == "assistant":
+            return self.after_conversation(ctx)
+        return self.turns["assistant"].header + "Here are my reasoning steps:\n"
+
+    def after_conversation(self, ctx: Conversation) -> str:
+        """The line break closing ``<|end|>`` when the last (assistant) turn ended."""
+        messages = ctx.messages
+        if messages and messages[-1].role == "assistant" and ctx.options.get("training_prompt"):
+            return "\n"
+        return ""
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """As the base, with earlier messages' content cut after ``[BEGIN FINAL RESPONSE]``
+        and without the ids of the last message's calls."""
+        out = super().expressible(messages)
+        for i, m in enumerate(out):
+            if m.role != "assistant":
+                continue
+            content = str(m.content)
+            last = i == len(out) - 1
+            if not last and FINAL in content:
+                content = content.split(FINAL)[-1].strip()
+            calls = [ToolCall(c.name, c.arguments) for c in m.tool_calls] if last else m.tool_calls
+            out[i] = Message("assistant", content, tool_calls=calls, reasoning=m.reasoning)
         return out
