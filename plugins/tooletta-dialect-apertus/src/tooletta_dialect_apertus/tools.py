@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tooletta import to_json
+from tooletta.chat import by_content
 
 __all__ = ["render_tools", "typescript_type"]
 
@@ -38,7 +39,7 @@ def _text(value: Any) -> str:
 
 def _join(values: Any) -> str:
     """Jinja's ``join`` of a list's items (each as ``str``)."""
-    return " | ".join(str(v) for v in values) if isinstance(values, list) else str(values)
+    return " | ".join(str(v) for v in values)
 
 
 def typescript_type(spec: Any) -> str:
@@ -48,7 +49,7 @@ def typescript_type(spec: Any) -> str:
     kind = spec.get("type")
     if kind == "array":
         return _array(spec)
-    if isinstance(kind, list) and kind:
+    if isinstance(kind, (list, tuple)) and kind:
         return _join(kind) if len(kind) > 1 else str(kind[0])
     if spec.get("oneOf"):
         return _one_of(spec["oneOf"])
@@ -79,7 +80,7 @@ def _array(spec: Mapping[str, Any]) -> str:
 
 
 def _one_of(variants: Any) -> str:
-    if not isinstance(variants, list):
+    if not isinstance(variants, (list, tuple)):
         return "any"
     parts = []
     for variant in variants:
@@ -135,6 +136,8 @@ def _tool(tool: Mapping[str, Any]) -> str:
     return head + "(_: {\n" + ",\n".join(lines) + "\n}) => any;"
 
 
+@by_content
 def render_tools(tools: Sequence[Mapping[str, Any]]) -> str:
-    """The tool declarations of the developer turn (after ``Tool Capabilities:\\n``)."""
+    """The tool declarations of the developer turn (after ``Tool Capabilities:\\n``),
+    remembered by content (a dataset declares the same tools in every row)."""
     return "\n".join(_tool(t) for t in tools)
