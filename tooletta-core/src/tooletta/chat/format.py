@@ -206,10 +206,11 @@ class ChatFormat:
 
     def read_results(self, text: str, pos: int, pending: int) -> tuple[list[str], int] | None:
         """The contents of the tool results whose turn body starts at ``pos`` (past its
-        header) and where that turn ends (past its footer), for templates that join results
-        without markers around each (Apertus writes ``[r1, r2]``); ``pending`` is the number
-        of calls awaiting a result. ``None`` (the default): read by :attr:`result_wrap` and
-        the tool footer. Used by :func:`~tooletta.parse_conversation`."""
+        header) and where that turn ends (past its footer), for templates whose results turn
+        cannot be cut at the first footer because a result may hold it (Apertus writes
+        ``[r1, r2]``, and JSON results hold ``]``); ``pending`` is the number of calls awaiting
+        a result. ``None`` (the default): read by :attr:`result_wrap`, the tool footer and
+        :meth:`split_results`. Used by :func:`~tooletta.parse_conversation`."""
         return None
 
     def parse_result(self, body: str) -> str:
