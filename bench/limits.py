@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -191,6 +191,313 @@ def schema_types(tools: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
         props = fn.get("parameters", {}).get("properties", {})
         out[fn["name"]] = {k: v.get("type", "") for k, v in props.items()}
     return out
+
+
+Body = Callable[[str], Any]
+"""Reads one call from the text between its opening and closing markers."""
+
+
+def json_object_body(text: str) -> Any:
+    """A ``{"name", "arguments"}`` object (msgspec skips the whitespace around it)."""
+    return _decode_call(text)
+
+
+def header_body(sep: str, name: Callable[[str], str] = str.strip) -> Body:
+    """``header SEP {json}``: the name read off the header, the arguments decoded."""
+    n_sep = len(sep)
+
+    def body(text: str) -> tuple[str, dict[str, Any]]:
+        s = text.find(sep)
+        return name(text[:s]), _decode_args(text[s + n_sep :])
+
+    return body
+
+
+def xml_body(
+    name_end: str,
+    key_open: str,
+    key_end: str,
+    value_open: str,
+    value_end: str,
+    types: dict[str, dict[str, str]],
+    *,
+    strip_newline: bool = False,
+) -> Body:
+    """``NAME<key>K</key><value>V</value>...``: one ``find`` per tag, each value typed by its
+    schema (``value_open`` is searched for, so whitespace may stand before it)."""
+    n_key, n_kend, n_vopen = len(key_open), len(key_end), len(value_open)
+
+    def body(text: str) -> tuple[str, dict[str, Any]]:
+        at = text.find(name_end)
+        name = text[:at].strip()
+        kinds = types.get(name, {})
+        args: dict[str, Any] = {}
+        k = text.find(key_open, at)
+        while k >= 0:
+            ke = text.find(key_end, k + n_key)
+            vs = text.find(value_open, ke) + n_vopen if n_vopen else ke + n_kend
+            ve = text.find(value_end, vs)
+            raw = text[vs + 1 : ve - 1] if strip_newline else text[vs:ve]
+            args[text[k + n_key : ke]] = _typed(raw, kinds.get(text[k + n_key : ke]))
+            k = text.find(key_open, ve)
+        return name, args
+
+    return body
+
+
+def pythonic_body(layout: str, head: str = "") -> Body:
+    """A whole block of Python calls (:func:`minimal_pythonic`'s reading of one block)."""
+    parse = minimal_pythonic("", None, layout)
+    return lambda text: parse(head + text)
+
+
+class Family(NamedTuple):
+    """A dialect's minimal reading: the markers around each call and how its text is read.
+
+    ``close=None``: a call runs to the next ``open`` (or the end of the text); ``close=""``:
+    to the end of the text.
+    """
+
+    open: str
+    close: str | None
+    body: Body
+    many: bool = False
+    """The body holds a list of calls (the pythonic blocks)."""
+
+
+def family_parser(fam: Family) -> Minimal:
+    """One-shot: ``find`` each opening and closing marker, read the text between."""
+    call_open, close, body, many = fam
+    n_open = len(call_open)
+    n_close = len(close) if close is not None else 0
+
+    def parse(text: str) -> list[Any]:
+        calls: list[Any] = []
+        pos = text.find(call_open)
+        while pos >= 0:
+            head = pos + n_open
+            end = text.find(close if close is not None else call_open, head) if close != "" else -1
+            if end < 0:
+                end = len(text)
+            if many:
+                calls.extend(body(text[head:end]))
+            else:
+                calls.append(body(text[head:end]))
+            pos = text.find(call_open, end + n_close)
+        return calls
+
+    return parse
+
+
+class MinimalScanner:
+    """The minimal *incremental* scanner of one family: per delta, outside a call one
+    ``find`` of the opening marker (a possible prefix of it held back, found with one
+    ``rfind``), inside one ``find`` of the closing marker in the new text (plus the marker's
+    length before it); each call read as its closing marker arrives. Content is collected
+    as is: no whitespace rules, no argument fragments, no checks, no recovery."""
+
+    __slots__ = ("_body", "_close", "_held", "_in", "_many", "_n1", "_open", "_parts", "_tail")
+    __slots__ += ("calls", "content")
+
+    def __init__(self, fam: Family) -> None:
+        self._open = fam.open
+        self._close = fam.close if fam.close is not None else fam.open
+        self._body = fam.body
+        self._many = fam.many
+        self._n1 = len(self._close) - 1
+        self._held = ""
+        self._tail = ""
+        self._in = False
+        self._parts: list[str] = []
+        self.calls: list[Any] = []
+        self.content: list[str] = []
+
+    def feed(self, d: str) -> None:
+        """Take one delta."""
+        while True:
+            if self._in:
+                if not self._close:  # the call runs to the end of the text
+                    self._parts.append(d)
+                    return
+                window = self._tail + d
+                k = window.find(self._close)
+                if k < 0:
+                    self._parts.append(d)
+                    self._tail = window[-self._n1 :] if self._n1 else ""
+                    return
+                self._parts.append(d)
+                text = "".join(self._parts)
+                end = len(text) - len(window) + k
+                self._read(text[:end])
+                self._parts = []
+                self._tail = ""
+                self._in = False
+                # (close=None: the closing marker is the next call's opener, read on from it)
+                d = text[end:] if self._close is self._open else text[end + self._n1 + 1 :]
+            text = self._held + d if self._held else d
+            i = text.find(self._open)
+            if i < 0:
+                # the earliest place from which the rest could still become the marker
+                j = text.find(self._open[0], max(0, len(text) - len(self._open) + 1))
+                while j >= 0 and not self._open.startswith(text[j:]):
+                    j = text.find(self._open[0], j + 1)
+                if j >= 0:
+                    self._held = text[j:]
+                    text = text[:j]
+                else:
+                    self._held = ""
+                if text:
+                    self.content.append(text)
+                return
+            if i:
+                self.content.append(text[:i])
+            self._held = ""
+            self._in = True
+            d = text[i + len(self._open) :]
+            if not d:
+                return
+
+    def finish(self) -> list[Any]:
+        """End of text: a call without closing marker (``close=None``) ends here."""
+        if self._in and (self._close is self._open or not self._close):
+            self._read("".join(self._parts))
+        elif self._held:
+            self.content.append(self._held)
+        return self.calls
+
+    def _read(self, text: str) -> None:
+        if self._many:
+            self.calls.extend(self._body(text))
+        else:
+            self.calls.append(self._body(text))
+
+
+def scan_all(fam: Family, deltas: list[str]) -> list[Any]:
+    """Stream ``deltas`` through a fresh :class:`MinimalScanner`."""
+    scanner = MinimalScanner(fam)
+    feed = scanner.feed
+    for d in deltas:
+        feed(d)
+    return scanner.finish()
+
+
+def _after(marker: str) -> Callable[[str], str]:
+    n = len(marker)
+    return lambda h: h[h.find(marker) + n :].strip()
+
+
+def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
+    """The minimal reading of ``dialect`` (``None``: none written for it)."""
+    t = schema_types(tools)
+    dsml = ('">', '<｜DSML｜parameter name="', '"', ">", "</｜DSML｜parameter>")
+    gcml = ('">', '<｜GCML｜parameter name="', '"', ">", "</｜GCML｜parameter>")
+    invoke = ('">', '<parameter name="', '"', ">", "</parameter>")
+    qwen = (">", "<parameter=", ">", "", "</parameter>")
+    table: dict[str, Family] = {
+        # JSON call objects between markers
+        "hermes": Family(OPEN, CLOSE, json_object_body),
+        "longcat": Family("<longcat_tool_call>", "</longcat_tool_call>", json_object_body),
+        "internlm": Family("<|action_start|><|plugin|>", "<|action_end|>", json_object_body),
+        "gigachat31": Family("<|function_call|>", None, json_object_body),
+        "granite_20b_fc": Family("<function_call>", None, json_object_body),
+        # a header, then JSON arguments
+        "mistral": Family("[TOOL_CALLS]", None, header_body("[ARGS]")),
+        "mistral_v13": Family("[TOOL_CALLS]", None, header_body("[ARGS]")),
+        "kimi_k2": Family(
+            "<|tool_call_begin|>",
+            "<|tool_call_end|>",
+            header_body("<|tool_call_argument_begin|>", lambda h: h[10 : h.rfind(":")]),
+        ),
+        "deepseek_v31": Family(
+            "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", header_body("<｜tool▁sep｜>")
+        ),
+        "deepseek_v3": Family(
+            "<｜tool▁call▁begin｜>function<｜tool▁sep｜>",
+            "\n```<｜tool▁call▁end｜>",
+            header_body("\n```json\n"),
+        ),
+        "harmony": Family(
+            " to=functions.", "<|call|>", header_body("<|message|>", lambda h: h[: h.find("<")])
+        ),
+        "functionary_v31": Family("<function=", "</function>", header_body(">")),
+        "functionary_v32": Family(">>>", None, header_body("\n")),
+        "react": Family("Action: ", None, header_body("\nAction Input:")),
+        "solar_open": Family(
+            "<|tool_call:begin|>",
+            "<|tool_call:end|>",
+            header_body("<|tool_call:args|>", _after("<|tool_call:name|>")),
+        ),
+        # XML parameters and key/value tags, typed by the schema
+        "qwen3_coder": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
+        "nemotron3": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
+        "step35": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
+        "seed_oss": Family("<function=", "</function>", xml_body(*qwen, t)),
+        "glm45": Family(
+            OPEN,
+            CLOSE,
+            xml_body("<arg_key>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", t),
+        ),
+        "glm46": Family(
+            OPEN,
+            CLOSE,
+            xml_body("<arg_key>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", t),
+        ),
+        "k2_horizon": Family(
+            "<ifm|tool_call>",
+            "</ifm|tool_call>",
+            xml_body(
+                "\n", "<ifm|arg_key>", "</ifm|arg_key>", "<ifm|arg_value>", "</ifm|arg_value>", t
+            ),
+        ),
+        "hunyuan_v3": Family(
+            "<tool_call:opensource>",
+            "</tool_call:opensource>",
+            xml_body(
+                "<tool_sep:opensource>",
+                "<arg_key:opensource>",
+                "</arg_key:opensource>",
+                "<arg_value:opensource>",
+                "</arg_value:opensource>",
+                t,
+            ),
+        ),
+        "solar_open2": Family(
+            "<|tool_call:start|>",
+            "<|tool_call:end|>",
+            xml_body("\n", "<|tool_arg:start|>", "<|tool_arg:value|>", "", "<|tool_arg:end|>", t),
+        ),
+        "minimax_m2": Family('<invoke name="', "</invoke>", xml_body(*invoke, t)),
+        "dots": Family('<invoke name="', "</invoke>", xml_body(*invoke, t)),
+        "minicpm5": Family(
+            '<function name="',
+            "</function>",
+            xml_body('">', '<param name="', '"', ">", "</param>", t),
+        ),
+        "deepseek_v32": Family('<｜DSML｜invoke name="', "</｜DSML｜invoke>", xml_body(*dsml, t)),
+        "deepseek_v4": Family('<｜DSML｜invoke name="', "</｜DSML｜invoke>", xml_body(*dsml, t)),
+        "gigachat35": Family('<｜GCML｜invoke name="', "</｜GCML｜invoke>", xml_body(*gcml, t)),
+        "step3": Family(
+            '<steptml:invoke name="',
+            "</steptml:invoke>",
+            xml_body('">', '<steptml:parameter name="', '"', ">", "</steptml:parameter>", t),
+        ),
+        "muse": Family(
+            '<atem:invoke name="',
+            "</atem:invoke>",
+            xml_body('">', '<atem:parameter name="', '"', ">", "</atem:parameter>", t),
+        ),
+        # Python call syntax: a whole block read with ``ast``
+        "pythonic": Family("[", "", pythonic_body("list", "["), many=True),
+        "olmo3": Family("<function_calls>", "</function_calls>", pythonic_body("lines"), many=True),
+        "lfm2": Family(
+            "<|tool_call_start|>", "<|tool_call_end|>", pythonic_body("list"), many=True
+        ),
+        "lfm25": Family(
+            "<|tool_call_start|>", "<|tool_call_end|>", pythonic_body("list"), many=True
+        ),
+        "sarashina": Family("<|tool_calls|>", None, pythonic_body("dicts"), many=True),
+    }
+    return table.get(dialect)
 
 
 def minimal_for(dialect: str, tools: list[dict[str, Any]]) -> tuple[Minimal, str] | None:

@@ -10,10 +10,14 @@ round by round (the best round kept), so that a change of machine load hits them
 * ``× msgspec``: tooletta's time over ``msgspec.json.decode`` of the same argument payloads;
 * ``× minimal``: over the minimal hand-written parser of the dialect's family (``limits.py``:
   ``str.find`` per marker and one msgspec decode per call, or per-value typing for XML and
-  key/value formats), one-shot; streaming over the minimal streaming scanner plus that parser.
-  The issue's targets: parse ≤ 1.5× minimal, 4-character streaming ≤ 2× minimal stream.
+  key/value formats), one-shot; streaming over the family's minimal *incremental* scanner
+  (``limits.MinimalScanner``: a few ``find`` per delta, a held-back marker prefix, each call
+  read as its closing marker arrives). The issue's targets: parse ≤ 1.5× minimal (JSON
+  formats; ≤ 2× XML, key/value and harmony), streaming ≤ 2× the minimal scanner.
+* ``HF ... ÷ ours``: transformers' ``ResponseParser`` (``hf.py``; one-shot ``parse_response``,
+  streamed ``feed`` per 4-character delta) over tooletta on the same text (target ≥ 5).
 
-Streaming uses 4-character deltas (1-character deltas in their own column). ``per-byte 64/8``
+Streaming uses 4-character deltas (1-character deltas in their own columns). ``per-byte 64/8``
 is the streaming cost per byte at 64 calls over that at 8 (target: ≤ 1.3, linear).
 """
 
@@ -30,8 +34,9 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import hf
 from inputs import make_calls, prose
-from limits import minimal_for, minimal_stream, msgspec_decode
+from limits import family_for, family_parser, minimal_for, msgspec_decode, scan_all
 
 import tooletta
 from tooletta.errors import RenderError
@@ -68,7 +73,7 @@ def chunks(text: str, size: int) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)]
 
 
-def measure(dialect: str, n: int, rounds: int) -> dict[str, float] | None:
+def measure(dialect: str, n: int, rounds: int, *, with_hf: bool = True) -> dict[str, float] | None:
     """Timings for one dialect and call count (``None`` when it cannot render the calls)."""
     calls = make_calls(n)
     tools: Any = tools_for(calls)
@@ -84,16 +89,22 @@ def measure(dialect: str, n: int, rounds: int) -> dict[str, float] | None:
         "stream4": lambda: stream_all(dialect, d4, tools),
         "stream1": lambda: stream_all(dialect, d1, tools),
     }
-    minimal = minimal_for(dialect, tools)
-    if minimal is not None:
-        parse_min, marker = minimal
+    fam = family_for(dialect, tools)
+    if fam is not None:
+        oneshot = minimal_for(dialect, tools)
+        parse_min = oneshot[0] if oneshot is not None else family_parser(fam)
         fns["min_parse"] = lambda: parse_min(text)
-        fns["min_stream4"] = lambda: minimal_stream(d4, marker, parse_min)
+        fns["min_stream4"] = lambda: scan_all(fam, d4)
+        fns["min_stream1"] = lambda: scan_all(fam, d1)
+    if with_hf and dialect in hf.TEMPLATES:
+        fns["hf_parse"] = lambda: hf.hf_parse(dialect, text, tools)
+        fns["hf_stream4"] = lambda: hf.hf_stream(dialect, d4, tools)
     t = best_of(fns, rounds)
     row = {k: v / t["limit"] for k, v in t.items()}
     row["limit_us"] = t["limit"] * 1e6
     row["bytes"] = len(text.encode())
     row["ns_per_delta"] = t["stream4"] / len(d4) * 1e9
+    row["ns_per_delta1"] = t["stream1"] / len(d1) * 1e9
     return row
 
 
@@ -125,25 +136,27 @@ def main() -> int:
     ap.add_argument("-d", "--dialect", action="append", help="dialect(s) to run (default: all)")
     ap.add_argument("--quick", action="store_true", help="one round, 1 and 8 calls only")
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (best kept)")
+    ap.add_argument("--no-hf", action="store_true", help="leave out transformers' parser")
     args = ap.parse_args()
     rounds = 1 if args.quick else args.rounds
     counts = (1, 8) if args.quick else (1, 8, 64)
     names = args.dialect or [i.name for i in tooletta.list_dialects()]
+    with_hf = hf.available() and not args.no_hf
     print(
         "| dialect | calls | bytes | msgspec limit (µs) | parse × msgspec | parse × minimal | "
-        "stream 4-char × msgspec | stream 4-char × minimal stream | ns/delta | "
-        "stream 1-char × msgspec | per-byte 64/8 |"
+        "stream 4-char × minimal scanner | ns/delta | stream 1-char × minimal scanner | "
+        "ns/delta (1-char) | HF parse ÷ ours | HF stream ÷ ours | per-byte 64/8 |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         rows = {}
         for n in counts:
-            row = measure(name, n, rounds)
+            row = measure(name, n, rounds, with_hf=with_hf)
             if row is None:
                 break
             rows[n] = row
         if not rows:
-            print(f"| {name} | – | – | – | cannot render the benchmark calls | | | | | | |")
+            print(f"| {name} | – | – | – | cannot render the benchmark calls |" + " |" * 8)
             continue
         linear = ""
         if 64 in rows and 8 in rows:
@@ -154,8 +167,9 @@ def main() -> int:
             print(
                 f"| {name} | {n} | {int(r['bytes'])} | {r['limit_us']:.1f} | "
                 f"{r['parse']:.1f} | {_x(r, 'parse', 'min_parse')} | "
-                f"{r['stream4']:.1f} | {_x(r, 'stream4', 'min_stream4')} | "
-                f"{r['ns_per_delta']:.0f} | {r['stream1']:.1f} | "
+                f"{_x(r, 'stream4', 'min_stream4')} | {r['ns_per_delta']:.0f} | "
+                f"{_x(r, 'stream1', 'min_stream1')} | {r['ns_per_delta1']:.0f} | "
+                f"{_x(r, 'hf_parse', 'parse')} | {_x(r, 'hf_stream4', 'stream4')} | "
                 f"{linear if n == 64 else ''} |",
                 flush=True,
             )
