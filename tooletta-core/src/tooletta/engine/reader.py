@@ -84,6 +84,8 @@ class Reader:
     the event methods.
     """
 
+    __slots__ = ("_found", "_memo", "buf", "deltas", "final", "pos", "tools")
+
     buf: str
     pos: int
     final: bool
@@ -92,7 +94,7 @@ class Reader:
     """Whether a stream wants argument fragments (``args``): False in one-shot parsing, where a
     call's arguments are what ``end_call`` is given (or the fragments decoded)."""
     _memo: tuple[str, Any] | None
-    _found: dict[MarkerSet, tuple[str, int, int, str]]
+    _found: dict[MarkerSet, tuple[str, int, int, str]] | None
     """Once the text is whole: per marker set, the last search (text, from, found at, marker;
     ``len(text)`` and "" when none) that :meth:`until` reuses."""
     """The last JSON value decoded while finding its end (text, value): ``end_call``
@@ -280,13 +282,16 @@ class Reader:
                 # the text is whole: a search that found the first marker at i from lo answers
                 # every later search from [lo, i] (readers of malformed blocks that search
                 # past their block again and again stay linear)
-                hit = self._found.get(ms)
+                found = self._found
+                if found is None:
+                    found = self._found = {}
+                hit = found.get(ms)
                 if hit is not None and hit[0] is buf and hit[1] <= pos and pos <= hit[2]:
                     marker = hit[3]
                     i = hit[2] if marker else -1
                 else:
                     i, marker = ms.find(buf, pos)
-                    self._found[ms] = (buf, pos, i if i >= 0 else len(buf), marker)
+                    found[ms] = (buf, pos, i if i >= 0 else len(buf), marker)
             else:
                 i, marker = ms.find(buf, pos)
             if i >= 0 and (self.final or not ms.extends(buf, i)):

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Generator
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -59,6 +59,9 @@ _NO_NAME = "a call with an empty function name"
 """Why a block whose call has no name is malformed (no client could dispatch it)."""
 _DECLINES = (BlockError, Decline, UnicodeError, RecursionError, ValueError)
 """Exceptions a block's ``fast`` reader may meet in text its reader then reads (and reports)."""
+_NO_CALLS: list[ToolCall] = cast("list[ToolCall]", ())
+"""A stream's (never filled) list of finished calls, shared: one-shot parsing keeps them,
+a stream sends them as deltas. A tuple, so that a stray ``append`` fails loudly."""
 _decode = msgspec.json.decode
 _encode = msgspec.json.encode
 
@@ -134,7 +137,42 @@ class Engine(Reader):
     keeps only what the next update needs, so its memory is bounded by the current block.
     ``prefix`` is markup the prompt already ended with (``"<think>"`` when the chat template
     opened the reasoning): it is read first, so the output starts inside that region.
+
+    Memory: the state is in slots (a server holds one engine per open response).
     """
+
+    __slots__ = (  # and the reader's (buf, pos, final...)
+        "__weakref__",  # toolkit.messages keeps per-engine state in a WeakKeyDictionary
+        "_after_markup",
+        "_before_open",
+        "_block",
+        "_block_at",
+        "_c",
+        "_call",
+        "_calls",
+        "_commit",
+        "_content",
+        "_declined",
+        "_finished",
+        "_gen",
+        "_live",
+        "_ncalls",
+        "_offset",
+        "_origin",
+        "_pending_ws",
+        "_raw",
+        "_raw_from",
+        "_reasoning",
+        "_rec_len",
+        "_rec_tail",
+        "_recovering",
+        "_shortcuts",
+        "_shown",
+        "_unparsed",
+        "dialect",
+        "shortcut_blocks",
+        "spans",
+    )
 
     def __init__(
         self,
@@ -154,7 +192,7 @@ class Engine(Reader):
         self.final = False
         self.tools = tools
         self._memo = None
-        self._found = {}
+        self._found = None  # allocated once the text is whole (one-shot parsing)
         self._declined = 0  # blocks the one-shot shortcuts declined
         self.shortcut_blocks = 0
         """Blocks read by their one-shot shortcut (``Block.fast``) so far."""
@@ -179,7 +217,7 @@ class Engine(Reader):
         # outputs: everything (one-shot), or what the next update carries (streaming)
         self._content: list[str] = []
         self._reasoning: list[str] = []
-        self._calls: list[ToolCall] = []
+        self._calls: list[ToolCall] = _NO_CALLS if deltas else []  # a stream keeps none
         self._unparsed: list[UnparsedToolCall] = []
         self._live: list[_Call] = []  # streaming: calls that may have something unsent
         self.spans: list[tuple[int, int]] = []
@@ -391,7 +429,7 @@ class Engine(Reader):
         """The one-shot result of all text fed (after :meth:`finish`; ``deltas=False``)."""
         return ParseResult(
             content="".join(self._content),
-            calls=self._calls,
+            calls=self._calls or [],
             dialect=self.dialect,
             unparsed=self._unparsed,
             reasoning="".join(self._reasoning),
@@ -796,6 +834,8 @@ class _Finished:
     """What a finished engine answers: its ``feed`` and ``finish`` raise
     :class:`~tooletta.StreamStateError`; ``result()``, ``spans`` and the rest stay."""
 
+    __slots__ = ()
+
     dialect: str
 
     def feed(self, delta: str) -> StreamUpdate:
@@ -810,6 +850,8 @@ class _Finished:
 class _FinishedEngine(_Finished, Engine):
     """An :class:`Engine` after :meth:`Engine.finish`."""
 
+    __slots__ = ()
+
 
 _FINISHED: dict[type[Engine], type[Engine]] = {Engine: _FinishedEngine}
 
@@ -820,7 +862,9 @@ def _finished_class(cls: type[Engine]) -> type[Engine]:
         return cls
     found = _FINISHED.get(cls)
     if found is None:
-        found = _FINISHED[cls] = type(f"Finished{cls.__name__}", (_Finished, cls), {})
+        found = _FINISHED[cls] = type(
+            f"Finished{cls.__name__}", (_Finished, cls), {"__slots__": ()}
+        )
     return found
 
 
