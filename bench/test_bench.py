@@ -10,8 +10,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import hf
 from inputs import make_calls
-from limits import minimal_for, minimal_hermes, minimal_stream
+from limits import family_for, family_parser, minimal_for, minimal_hermes, minimal_stream, scan_all
 
 import tooletta
 from tooletta.testing import tools_for
@@ -105,3 +106,47 @@ def test_jsonl_bench_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     for label in ("bare msgspec loop", "bare encode_batch loop", "--jobs 2", jsonl.PAIR):
         assert f"| {label} |" in out
     assert "| `tooletta.convert` |" in jsonl.convert_parts(tmp_path, 0.02, rounds=1, rows=20)
+
+
+def _family_dialects() -> list[str]:
+    calls = make_calls(1)
+    tools = tools_for(calls)
+    return [i.name for i in tooletta.list_dialects() if family_for(i.name, tools) is not None]
+
+
+@pytest.mark.parametrize("dialect", _family_dialects())
+def test_minimal_scanners_read_their_family(dialect: str) -> None:
+    """Each family's minimal one-shot parser and incremental scanner read the benchmark text
+    as tooletta does, whatever the delta size (so the ratios compare like with like)."""
+    calls = make_calls(8)
+    tools = tools_for(calls)
+    text = tooletta.render(calls, dialect, content="Let me check that for you.")
+    fam = family_for(dialect, tools)
+    assert fam is not None
+    want = [(c.name, c.arguments) for c in tooletta.parse(text, dialect, tools=tools).calls]
+    assert _pairs(family_parser(fam)(text)) == want
+    for size in (1, 4, 7):
+        deltas = [text[i : i + size] for i in range(0, len(text), size)]
+        assert _pairs(scan_all(fam, deltas)) == want
+
+
+@pytest.mark.skipif(not hf.available(), reason="transformers is not installed")
+@pytest.mark.parametrize("dialect", sorted(hf.TEMPLATES))
+def test_transformers_templates_read_as_tooletta(dialect: str) -> None:
+    """transformers' ResponseParser, with the bench's template, reads the calls tooletta reads
+    (one-shot and streamed)."""
+    calls = make_calls(8)
+    tools = tools_for(calls)
+    text = tooletta.render(calls, dialect, content="Let me check that for you.")
+    want = [(c.name, c.arguments) for c in tooletta.parse(text, dialect, tools=tools).calls]
+    assert hf.hf_parse(dialect, text, tools) == want
+    deltas = [text[i : i + 4] for i in range(0, len(text), 4)]
+    assert hf.hf_stream(dialect, deltas, tools) == want
+
+
+def test_memory_bench_runs() -> None:
+    """Smoke: the memory measurement counts something for a stream and the minimal scanner."""
+    import memory
+
+    row = memory.measure("hermes", 50)
+    assert row["ours"] > 0 and row["minimal"] > 0 and row["idle"] > 0
