@@ -7,7 +7,8 @@
 one-call reply (so every stream holds a partial call); the bytes allocated and still held,
 divided by the number of streams, are what one open stream costs (its text included). The
 same is measured for the family's minimal incremental scanner (``limits.MinimalScanner``) and,
-where it has a template, transformers' ``ResponseParser``. ``--top`` lists the source lines
+where it has a template, transformers' ``ResponseParser``; and, for tooletta, a stream just
+opened and one two thirds into a call with a 2.4 KB argument. ``--top`` lists the source lines
 that hold the most (where the bytes of a tooletta stream go).
 """
 
@@ -28,6 +29,7 @@ from inputs import make_calls
 from limits import MinimalScanner, family_for
 
 import tooletta
+from tooletta import ToolCall
 from tooletta.testing import tools_for
 
 DIALECTS = ["hermes", "mistral", "kimi_k2", "deepseek_v31", "harmony", "qwen3_coder", "glm45"]
@@ -52,9 +54,13 @@ def held_bytes(
     return total / n, lines
 
 
-def partial_deltas(dialect: str) -> tuple[list[str], Any]:
+LONG = [ToolCall("write_file", {"path": "app.py", "content": "x = 1\n" * 400})]
+"""A call with a 2.4 KB argument (code being written)."""
+
+
+def partial_deltas(dialect: str, calls: list[ToolCall] | None = None) -> tuple[list[str], Any]:
     """4-character deltas of the first two thirds of a one-call reply, and its tools."""
-    calls = make_calls(1)
+    calls = calls or make_calls(1)
     tools = tools_for(calls)
     text = tooletta.render(calls, dialect, content="Let me check that for you.")
     part = text[: len(text) * 2 // 3]
@@ -74,6 +80,16 @@ def measure(dialect: str, n: int, top: int = 0) -> dict[str, Any]:
     row: dict[str, Any] = {}
     row["ours"], row["lines"] = held_bytes(ours, n, top)
     row["idle"] = held_bytes(lambda: tooletta.stream(dialect, tools=tools), n)[0]
+    long, long_tools = partial_deltas(dialect, LONG)
+
+    def ours_long() -> Any:
+        parser = tooletta.stream(dialect, tools=long_tools)
+        for d in long:
+            parser.feed(d)
+        return parser
+
+    row["long"] = held_bytes(ours_long, max(1, n // 10))[0]
+    row["long_chars"] = sum(map(len, long))
     fam = family_for(dialect, tools)
     if fam is not None:
 
@@ -106,16 +122,16 @@ def main() -> int:
     args = ap.parse_args()
     print(
         "| dialect | B/stream (partial call) | minimal scanner | transformers | "
-        "B/stream (nothing fed) | target |"
+        "B/stream (nothing fed) | B/stream (2/3 of a 2.4 KB argument) | target |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     for name in args.dialect or DIALECTS:
         row = measure(name, args.streams, args.top)
-        keys = ("ours", "minimal", "hf", "idle")
+        keys = ("ours", "minimal", "hf", "idle", "long")
         cells = [f"{row[k]:.0f}" if k in row else "" for k in keys]
         print(f"| {name} | {' | '.join(cells)} | ≤ 600 |", flush=True)
         for size, where in row["lines"]:
-            print(f"|   {where} | {size:.0f} | | | | |")
+            print(f"|   {where} | {size:.0f} | | | | | |")
     return 0
 
 

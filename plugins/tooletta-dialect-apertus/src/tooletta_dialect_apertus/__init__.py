@@ -54,7 +54,7 @@ def read_entry(r: Reader) -> Read[None]:
     if (yield from r.peek()) != "{":
         raise r.fail("the arguments must be a JSON object")
     r.start_call(name)
-    yield from json_value(r, r.args)
+    yield from json_value(r, r.args, keep=False)
     yield from r.ws()
     yield from r.expect("}")
     r.end_call()

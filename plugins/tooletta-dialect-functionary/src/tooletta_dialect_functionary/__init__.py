@@ -103,7 +103,7 @@ def _raw_code(r: Reader, ends: Sequence[str]) -> Read[str]:
 def _json_call(r: Reader, name: str) -> Read[None]:
     """A call whose arguments are the JSON object at ``r.pos``, streamed verbatim."""
     r.start_call(name)
-    yield from json_value(r, r.args)
+    yield from json_value(r, r.args, keep=False)
     r.end_call()
 
 

@@ -95,7 +95,7 @@ def _call_body(r: Reader, name: str, raw_code: bool) -> Read[None]:
     if (yield from r.startswith(*_ENDS)) or (yield from r.at_end()):
         r.args("{}")  # an empty body: no arguments
     else:
-        yield from json_value(r, r.args)
+        yield from json_value(r, r.args, keep=False)
     r.end_call()
     yield from r.ws()
     if not (yield from r.at_end()) and not (yield from r.accept(*_ENDS)):

@@ -91,7 +91,7 @@ def _invoke(r: Reader, author: str) -> Read[None]:
             at = r.pos
             nxt = yield from r.peek()
             if nxt == "{":
-                yield from json_value(r, r.args)
+                yield from json_value(r, r.args, keep=False)
             elif nxt == '"':
                 r.args(_object_text((yield from json_string(r)), at))
             else:

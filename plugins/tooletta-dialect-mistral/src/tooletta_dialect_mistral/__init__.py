@@ -95,7 +95,7 @@ def read_tool_calls(r: Reader) -> Read[None]:
     if (yield from r.peek()) != "{":
         raise r.fail("expected a JSON object of arguments")
     r.start_call(name, call_id)
-    yield from json_value(r, r.args)
+    yield from json_value(r, r.args, keep=False)
     r.end_call()
 
 

@@ -71,12 +71,18 @@ def decode_bounded(text: str | bytes, position: int | None = None) -> Any:
     return value
 
 
-def json_value(r: Reader, sink: Callable[[str], None] | None = None) -> Read[str]:
+def json_value(
+    r: Reader, sink: Callable[[str], None] | None = None, *, keep: bool = True
+) -> Read[str]:
     """Read one JSON value starting at ``r.pos`` (after optional whitespace) and return its text.
 
     With ``sink``, the value's text is also passed on fragment by fragment as it arrives.
     Objects, arrays and strings end at their closing character; a bare scalar (number,
     ``true``...) ends at the first character that cannot belong to it.
+
+    ``keep=False`` (with a ``sink`` that has the text): an object, array or string is not kept
+    while it streams in, and "" is returned for it (a stream holding a long value then holds
+    it once, not once more as fragments here).
     """
     yield from r.ws()
     first = yield from r.peek()
@@ -90,7 +96,7 @@ def json_value(r: Reader, sink: Callable[[str], None] | None = None) -> Read[str
         if text is not None:
             if sink is not None:
                 sink(text)
-            return text
+            return text if keep or sink is None else ""
     if first in '{["':
         depth = 0
         in_string = first == '"'
@@ -139,11 +145,14 @@ def json_value(r: Reader, sink: Callable[[str], None] | None = None) -> Read[str
                 sink(piece)
             if done:
                 r.pos = scan
+                if not keep and sink is not None:
+                    return ""
                 if parts:
                     parts.append(piece)
                     return "".join(parts)
                 return piece
-            parts.append(piece)
+            if keep or sink is None:
+                parts.append(piece)
             r.pos = scan
             start = scan
             if r.final:
@@ -339,7 +348,7 @@ def _json_call_object(
                     r.args(encoded)
             elif lead == "{":
                 if started:
-                    text = yield from json_value(r, r.args)
+                    yield from json_value(r, r.args, keep=False)
                     held = []
                 else:
                     text = yield from json_value(r)

@@ -53,6 +53,11 @@ _COMPACT = 512
 _END = object()
 """What ``next(reader, _END)`` gives when the block reader has returned."""
 
+_FOLD = 32
+"""Sent argument fragments of a call are joined into one string once this many have piled up:
+a stream keeps a call's arguments text until the call ends (to decode it), and a string per
+4-character fragment would cost ~13 times the text."""
+
 _DECLINE_BUDGET = 16
 """Declines after which, if they outnumber the blocks read, a parse stops taking shortcuts."""
 _NO_NAME = "a call with an empty function name"
@@ -72,7 +77,7 @@ def _skip_ws(text: str, pos: int) -> int:
 
 
 class _Call:
-    __slots__ = ("args", "id", "id_sent", "index", "name", "nsent", "sent")
+    __slots__ = ("args", "folded", "id", "id_sent", "index", "name", "nsent", "sent")
 
     def __init__(self, index: int, name: str, call_id: str | None):
         self.index = index
@@ -82,6 +87,7 @@ class _Call:
         self.sent = False  # has the first delta (with the name) gone out
         self.id_sent = call_id is not None
         self.nsent = 0  # how many fragments of ``args`` have gone out
+        self.folded = 0  # ``args[:folded]`` are sent fragments joined (see ``_FOLD``)
 
 
 class _Compiled:
@@ -782,6 +788,10 @@ class Engine(Reader):
                     return EMPTY_UPDATE
                 call.nsent = n
                 text = frags[k] if n - k == 1 else "".join(frags[k:])
+                folded = call.folded
+                if n - folded >= _FOLD:  # every fragment is sent: join those since the last fold
+                    frags[folded:] = ["".join(frags[folded:])]
+                    call.nsent = call.folded = folded + 1
                 return StreamUpdate("", [CallDelta(call.index, None, None, text)])
         if not live:
             if not (content or reasoning or unparsed):

@@ -213,7 +213,7 @@ def read_kv_call(r: Reader, tags: KvTags) -> Read[None]:
     if tags.sep is not None:
         yield from r.ws()
         if tags.json_args and (yield from r.peek()) == "{":
-            yield from json_value(r, r.args)
+            yield from json_value(r, r.args, keep=False)
             r.end_call()
             yield from _finish(r, tags)
             return

@@ -111,6 +111,12 @@ def end_json_call(r: Reader, text: str) -> None:
     r.end_call(value)
 
 
+_FOLD = 32
+"""The pieces an :class:`Eraser` keeps are joined once this many have piled up since the last
+join (a string per 4-character delta costs ~13 times its text; each character is copied once
+more, so the cost stays linear)."""
+
+
 class Eraser:
     """Passes text on with every ``token`` in it removed, holding back only a partial ``token``.
 
@@ -120,13 +126,14 @@ class Eraser:
     what was passed on and what was held back, so the result does not depend on the split.
     """
 
-    __slots__ = ("_held", "_parts", "_token", "_w")
+    __slots__ = ("_folded", "_held", "_parts", "_token", "_w")
 
     def __init__(self, write: Callable[[str], None], token: str):
         self._w = write
         self._token = token
         self._held = ""
         self._parts: list[str] = []
+        self._folded = 0  # ``_parts[:_folded]`` are pieces joined (see ``_FOLD``)
 
     def feed(self, text: str) -> None:
         """Take the next piece of text."""
@@ -145,8 +152,13 @@ class Eraser:
         self._held = text[cut:]
         out = text[:cut].replace(self._token, "")
         if out:
-            self._parts.append(out)
+            parts = self._parts
+            parts.append(out)
             self._w(out)
+            folded = self._folded
+            if len(parts) - folded >= _FOLD:
+                parts[folded:] = ["".join(parts[folded:])]
+                self._folded = folded + 1
 
     def close(self) -> str:
         """Pass on what was held back; return all the text passed on."""
@@ -165,7 +177,7 @@ def json_args(r: Reader, erased: str) -> Read[None]:
     would without it).
     """
     out = Eraser(r.args, erased)
-    yield from json_value(r, out.feed)
+    yield from json_value(r, out.feed, keep=False)
     end_json_call(r, out.close())
 
 
