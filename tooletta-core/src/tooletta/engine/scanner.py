@@ -67,6 +67,10 @@ _DECLINES = (BlockError, Decline, UnicodeError, RecursionError, ValueError)
 _NO_CALLS: list[ToolCall] = cast("list[ToolCall]", ())
 """A stream's (never filled) list of finished calls, shared: one-shot parsing keeps them,
 a stream sends them as deltas. A tuple, so that a stray ``append`` fails loudly."""
+_NONE: Any = ()
+"""The empty value of the engine's rarely used lists (reasoning, unparsed records, a block's
+consumed text), shared until the first item: an engine allocates them only when used. A
+tuple, so that a stray ``append`` fails loudly."""
 _decode = msgspec.json.decode
 _encode = msgspec.json.encode
 
@@ -208,7 +212,7 @@ class Engine(Reader):
         self._block_at = 0  # offset of the current block in the whole text
         self._commit = 0  # offset where the current block's reader last emitted something
         self._origin = 0  # where a failed block's closing marker is searched from, in its raw
-        self._raw: list[str] = []  # consumed text of the current block, for unparsed records
+        self._raw: list[str] = _NONE  # consumed text of the current block, for unparsed records
         self._raw_from = 0  # where the block's unconsumed text starts in self.buf
         self._rec_len = 0  # length of the raw text searched so far while recovering
         self._rec_tail = ""  # its last characters, in case the closing marker straddles
@@ -222,9 +226,9 @@ class Engine(Reader):
         self._after_markup = False
         # outputs: everything (one-shot), or what the next update carries (streaming)
         self._content: list[str] = []
-        self._reasoning: list[str] = []
+        self._reasoning: list[str] = _NONE
         self._calls: list[ToolCall] = _NO_CALLS if deltas else []  # a stream keeps none
-        self._unparsed: list[UnparsedToolCall] = []
+        self._unparsed: list[UnparsedToolCall] = _NONE
         self._live: list[_Call] = []  # streaming: calls that may have something unsent
         self.spans: list[tuple[int, int]] = []
         """``(start, end)`` offsets of the blocks read successfully (for accounting checks):
@@ -241,7 +245,7 @@ class Engine(Reader):
         self._offset = -len(prefix)
         self.feed(prefix)
         self._content.clear()
-        self._reasoning.clear()
+        self._reasoning = _NONE
         self.spans.clear()
 
     @property
@@ -286,7 +290,10 @@ class Engine(Reader):
     def reasoning(self, text: str) -> None:
         """Emit reasoning text verbatim ("" is ignored)."""
         if text:
-            self._reasoning.append(text)
+            if self._reasoning:
+                self._reasoning.append(text)
+            else:
+                self._reasoning = [text]
             self._commit = self._offset + self.pos
 
     def commit(self) -> None:
@@ -384,7 +391,10 @@ class Engine(Reader):
                 if (self._gen is not None or self._recovering is not None) and (
                     self._raw_from < pos
                 ):
-                    self._raw.append(buf[self._raw_from : pos])
+                    if self._raw:
+                        self._raw.append(buf[self._raw_from : pos])
+                    else:
+                        self._raw = [buf[self._raw_from : pos]]
                 self._raw_from = 0
                 self._offset += pos
                 self.buf = delta if pos >= n else buf[pos:] + delta
@@ -437,7 +447,7 @@ class Engine(Reader):
             content="".join(self._content),
             calls=self._calls or [],
             dialect=self.dialect,
-            unparsed=self._unparsed,
+            unparsed=self._unparsed or [],
             reasoning="".join(self._reasoning),
         )
 
@@ -629,7 +639,7 @@ class Engine(Reader):
         end = self._offset + self.pos
         self.spans.append((start if start > 0 else 0, end if end > 0 else 0))
         if self._raw:
-            self._raw = []
+            self._raw = _NONE
         self._after_markup = True
         self._pending_ws = ""
 
@@ -641,7 +651,7 @@ class Engine(Reader):
         self._pending_ws, self._after_markup = self._before_open
         if self._raw:  # the block began in text dropped from the buffer since: restore it
             self.buf = "".join(self._raw) + self.buf[self._raw_from :]
-            self._raw = []
+            self._raw = _NONE
             self.pos = len(block.open)
             self._offset = self._block_at
         else:  # the marker is still in the buffer: rescan from there, copying nothing
@@ -659,7 +669,7 @@ class Engine(Reader):
         self._origin = 0 if block.keep_open else len(block.open)
         if self._commit > self._block_at:
             done = self._cut_at_commit(done)
-        self._raw = [done] if done else []
+        self._raw = [done] if done else _NONE
         self._rec_len = len(done)
         self._rec_tail = done  # the first search covers the whole block from its opener
 
@@ -699,7 +709,10 @@ class Engine(Reader):
             return True
         new = self.buf[self._raw_from :]
         seen = self._rec_len
-        self._raw.append(new)
+        if self._raw:
+            self._raw.append(new)
+        else:
+            self._raw = [new]
         self._rec_len = seen + len(new)
         close = block.close
         origin = self._origin
@@ -725,7 +738,7 @@ class Engine(Reader):
         self.pos = 0
         self._offset = self._block_at + stop
         self._recovering = None
-        self._raw = []
+        self._raw = _NONE
         self._rec_len = 0
         self._rec_tail = ""
         self._after_markup = True
@@ -768,7 +781,10 @@ class Engine(Reader):
         if offset < 0:  # the block began in the prefix: report only the output's part
             raw, offset = raw[-offset:], 0
         record = UnparsedToolCall(raw=raw, error=exc.message, offset=offset, index=index)
-        self._unparsed.append(record)
+        if self._unparsed:
+            self._unparsed.append(record)
+        else:
+            self._unparsed = [record]
 
     def _update(self) -> StreamUpdate:
         live = self._live
@@ -836,7 +852,7 @@ class Engine(Reader):
         if reasoning:
             reasoning.clear()
         if unparsed:
-            self._unparsed = []
+            self._unparsed = _NONE
         return update
 
 

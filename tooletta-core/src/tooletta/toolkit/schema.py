@@ -41,6 +41,11 @@ _JSON_TYPES: dict[type, str] = {
 }
 
 
+_NO_KINDS: dict[str, dict[str, tuple[str, Mapping[str, Any] | None]]] = {}
+"""The shared, never written, empty parameter-kind cache of a request's tools (one per open
+stream otherwise, most of which never type a value)."""
+
+
 class ToolSchemas:
     """The request's tools, indexed by name: ``params(tool)`` gives a tool's properties.
 
@@ -71,7 +76,7 @@ class ToolSchemas:
             lazy = cls.__new__(cls)
             lazy._index = None
             lazy._raw = tools
-            lazy._kinds = {}
+            lazy._kinds = _NO_KINDS  # a dict of its own on first use
             return lazy
         return cls(_index_of(tools))
 
@@ -120,6 +125,8 @@ class ToolSchemas:
         if table is None:
             table = {}
             if tool in self._tools:  # names come from model text: only the request's tools
+                if self._kinds is _NO_KINDS:
+                    self._kinds = {}
                 self._kinds[tool] = table
         return table
 
