@@ -5,7 +5,8 @@
     uv run --no-sync python bench/run.py --quick         # fewer rounds, 1 and 8 calls (smoke)
 
 Figures are ratios measured in one run on the same input, the timings of a row interleaved
-round by round (the best round kept), so that a change of machine load hits them alike:
+round by round (the best round kept), so that a change of machine load hits them alike; the
+time is the process's CPU time, which the other jobs of a shared machine do not add to:
 
 * ``× msgspec``: tooletta's time over ``msgspec.json.decode`` of the same argument payloads;
 * ``× minimal``: over the minimal hand-written parser of the dialect's family (``limits.py``:
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 import timeit
 from collections.abc import Callable
 from pathlib import Path
@@ -43,15 +45,24 @@ from tooletta.errors import RenderError
 from tooletta.testing import tools_for
 
 TARGET_SECONDS = 0.02  # one timing: about this long
+SECONDS: float | None = None  # ``--ms``: this run's timing length (None: TARGET_SECONDS)
 
 
-def best_of(fns: dict[str, Callable[[], object]], rounds: int) -> dict[str, float]:
-    """Best time of one call of each function, in seconds, the functions interleaved."""
-    timers = {k: timeit.Timer(f) for k, f in fns.items()}
+def best_of(
+    fns: dict[str, Callable[[], object]], rounds: int, seconds: float | None = None
+) -> dict[str, float]:
+    """Best time of one call of each function, in seconds, the functions interleaved.
+
+    Each timing lasts about ``seconds`` (default :data:`TARGET_SECONDS`) of this process's
+    CPU time (``time.process_time``): on a machine shared with other jobs, a long timing is
+    preempted more often than a short one, which wall-clock time would count against it.
+    """
+    target = TARGET_SECONDS if seconds is None else seconds
+    timers = {k: timeit.Timer(f, timer=time.process_time) for k, f in fns.items()}
     numbers = {}
     for k, t in timers.items():
-        n, took = t.autorange()  # runs until 0.2 s: scale down to TARGET_SECONDS
-        numbers[k] = max(1, int(n * TARGET_SECONDS / took)) if took else n
+        n, took = t.autorange()  # runs until 0.2 s: scale down to the target
+        numbers[k] = max(1, int(n * target / took)) if took else n
     best = dict.fromkeys(fns, float("inf"))
     for _ in range(rounds):
         for k, t in timers.items():
@@ -99,7 +110,7 @@ def measure(dialect: str, n: int, rounds: int, *, with_hf: bool = True) -> dict[
     if with_hf and dialect in hf.TEMPLATES:
         fns["hf_parse"] = lambda: hf.hf_parse(dialect, text, tools)
         fns["hf_stream4"] = lambda: hf.hf_stream(dialect, d4, tools)
-    t = best_of(fns, rounds)
+    t = best_of(fns, rounds, SECONDS)
     row = {k: v / t["limit"] for k, v in t.items()}
     row["limit_us"] = t["limit"] * 1e6
     row["bytes"] = len(text.encode())
@@ -137,7 +148,10 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="one round, 1 and 8 calls only")
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (best kept)")
     ap.add_argument("--no-hf", action="store_true", help="leave out transformers' parser")
+    ap.add_argument("--ms", type=float, help="length of one timing (default 20 ms)")
     args = ap.parse_args()
+    global SECONDS
+    SECONDS = args.ms / 1000 if args.ms else None
     rounds = 1 if args.quick else args.rounds
     counts = (1, 8) if args.quick else (1, 8, 64)
     names = args.dialect or [i.name for i in tooletta.list_dialects()]
