@@ -235,3 +235,41 @@ def test_json_scan_skips_strings_with_brackets_and_escapes() -> None:
     for size in (1, 2, 3, 5):
         _, streamed = run(text, [text[i : i + size] for i in range(0, len(text), size)])
         assert streamed.calls == one.calls  # type: ignore[attr-defined]
+
+
+ONE_SHOT_TEXTS = [
+    "",
+    "   ",
+    "Hi [[f {}]]  ",
+    "  [[f {}]]\n\n[[g {}]] tail \n",
+    "[[f {",
+    "<think>half",
+    "a <eot> b <think>r</think> c",
+    "[[f {oops]] rest [[g {}]]",
+    "x [",
+]
+
+
+@pytest.mark.parametrize("text", ONE_SHOT_TEXTS)
+def test_one_shot_path_reads_as_feed_then_finish(text: str) -> None:
+    engine = Engine(GRAMMAR, "t", deltas=False)
+    engine.final = True
+    engine.feed(text)
+    engine._end()
+    assert parse_with(GRAMMAR, "t", text) == engine.result()
+
+
+def test_one_shot_parse_runs_the_scanner_loop_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs = []
+    real = Engine._run
+
+    def counted(self: Engine) -> None:
+        runs.append(1)
+        real(self)
+
+    monkeypatch.setattr(Engine, "_run", counted)
+    assert [c.name for c in parse_with(GRAMMAR, "t", "Hi [[f {}]] [[g {}]] bye").calls] == [
+        "f",
+        "g",
+    ]
+    assert len(runs) == 1  # no ``feed`` then ``finish``: the whole text in one pass

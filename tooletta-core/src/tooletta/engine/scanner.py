@@ -910,6 +910,17 @@ def parse_with(
     """
     engine = Engine(grammar, dialect, tools, deltas=False, prefix=prefix, shortcuts=shortcuts)
     engine.final = True  # the whole text is here: nothing waits, nothing is held back
-    engine.feed(text)
-    engine._end()
+    if prefix or type(text) is not str:
+        engine.feed(text)  # (the prefix may have opened a block; ``feed`` checks the type)
+        engine._end()
+    else:
+        # the stream machinery skipped: the text is the whole buffer, and one ``_run`` with
+        # ``final`` set reads all of it (it returns only once every reader has returned and
+        # the rest is shown), so ``_end``'s second ``_run`` would find nothing left
+        engine.buf = text
+        engine._run()
+        engine._finished = True
+        if engine._pending_ws and not engine._after_markup:
+            engine._content.append(engine._pending_ws)
+        engine._pending_ws = ""
     return engine.result()
