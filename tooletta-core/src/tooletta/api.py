@@ -154,7 +154,7 @@ def parse(
     """
     if not isinstance(text, str):
         raise ParseError(f"text must be str, not {type(text).__name__}")
-    entry = _resolve(dialect, text)
+    entry = get_registry().get(dialect) if dialect != "auto" else _resolve(dialect, text)
     if entry is None:
         return ParseResult(content=text, calls=[], dialect=None)
     try:

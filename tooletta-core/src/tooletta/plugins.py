@@ -552,7 +552,8 @@ def _version(dist: str) -> str | None:
 
 def get_registry() -> Registry:
     """The registry of every loaded dialect (loading plugins on first use)."""
-    return load_plugins().registry
+    state = _state  # loaded: one call less on every parse
+    return (state if state is not None else load_plugins()).registry
 
 
 def get_plugin_manager() -> pluggy.PluginManager:
