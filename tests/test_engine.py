@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
+import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tooletta.engine import (
     Block,
@@ -19,6 +23,7 @@ from tooletta.engine import (
     parse_with,
     reasoning_region,
 )
+from tooletta.ir import ToolCall
 from tooletta.testing import assemble
 
 
@@ -237,8 +242,55 @@ def test_json_scan_skips_strings_with_brackets_and_escapes() -> None:
         assert streamed.calls == one.calls  # type: ignore[attr-defined]
 
 
+def _fast_read(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """``_read``'s one-shot shortcut for ``NAME {...}]]`` (a word, one space, an object)."""
+    space = text.find(" ", pos)
+    close = text.find("]]", pos)
+    if not (pos < space < close) or not text[pos:space].isalnum():
+        return -1
+    if not (text.startswith("{", space + 1) and text[close - 1] == "}"):
+        return -1
+    try:
+        args = msgspec.json.decode(text[space + 1 : close])
+    except msgspec.DecodeError:
+        return -1
+    if type(args) is not dict:
+        return -1
+    calls.append(ToolCall(text[pos:space], args))
+    return close + 2
+
+
+FAST = Grammar(
+    blocks=(
+        Block("[[", _read, close="]]", fast=_fast_read),
+        reasoning_region("<think>", "</think>"),
+        erase("<eot>"),
+    )
+)
+PIECES = [" ", "\n", "  \t", "Hi", " x ", "[[f {}]]", '[[g {"a": 1}]]', "[[ {}]]", "[[bad"]
+PIECES += ['[[h {"a": "]]"}]]', "<eot>", "<think>r</think>", "[", "]]", "é🙂"]
+
+
+def _engine_result(grammar: Grammar, text: str) -> Any:
+    engine = Engine(grammar, "t", deltas=False)
+    engine.final = True
+    engine.feed(text)
+    engine._end()
+    return engine.result()
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=8).map("".join))
+def test_one_shot_without_an_engine_reads_as_the_engine(text: str) -> None:
+    want = _engine_result(FAST, text)
+    assert parse_with(FAST, "t", text) == want
+    assert parse_with(FAST, "t", text, shortcuts=False) == want
+
+
 ONE_SHOT_TEXTS = [
     "",
+    "Hi [[f {}]] [[g {}]]\n  tail",
+    "[[f {}]] prose [[g {}]]",
     "   ",
     "Hi [[f {}]]  ",
     "  [[f {}]]\n\n[[g {}]] tail \n",
@@ -252,11 +304,8 @@ ONE_SHOT_TEXTS = [
 
 @pytest.mark.parametrize("text", ONE_SHOT_TEXTS)
 def test_one_shot_path_reads_as_feed_then_finish(text: str) -> None:
-    engine = Engine(GRAMMAR, "t", deltas=False)
-    engine.final = True
-    engine.feed(text)
-    engine._end()
-    assert parse_with(GRAMMAR, "t", text) == engine.result()
+    assert parse_with(GRAMMAR, "t", text) == _engine_result(GRAMMAR, text)
+    assert parse_with(FAST, "t", text) == _engine_result(FAST, text)
 
 
 def test_one_shot_parse_runs_the_scanner_loop_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,7 +24,9 @@ Cost: per delta, the engine appends the delta to its buffer (dropping consumed t
 once enough has piled up, so no delta copies more than a few hundred characters), resumes the
 current reader or scans for a marker, and builds at most one :class:`CallDelta` per call
 touched. A delta that changes nothing returns the shared :data:`EMPTY_UPDATE`. One-shot
-parsing (``deltas=False``) builds no stream objects at all.
+parsing (``deltas=False``) builds no stream objects at all, and :func:`parse_with` reads a
+reply of the usual shape (content, then blocks their one-shot shortcuts read, then text
+without markers) without building an engine: the fixed cost of a parse (see ``_whole``).
 """
 
 from __future__ import annotations
@@ -134,6 +136,81 @@ def _compiled(grammar: Grammar) -> _Compiled:
         hit = (grammar, _Compiled(grammar))
         _COMPILED[id(grammar)] = hit
     return hit[1]
+
+
+def _plugin_bug(dialect: str, exc: Exception) -> Exception:
+    """A reader raised something it must not: report it as the dialect's fault."""
+    from ..errors import PluginError, ToolettaError
+
+    if isinstance(exc, ToolettaError):
+        return exc
+    return PluginError(
+        f"dialect {dialect!r} raised {type(exc).__name__} while reading: {exc}",
+        plugin=dialect,
+    )
+
+
+def _fast_run(
+    c: _Compiled,
+    hit: tuple[FastReader, int],
+    buf: str,
+    i: int,
+    marker: str,
+    markers: MarkerSet | None,
+    tools: Any,
+    calls: list[ToolCall],
+    spans: list[tuple[int, int]] | None,
+    offset: int,
+    dialect: str,
+) -> tuple[int, int, bool]:
+    """Read the block ``marker`` opens at ``i`` in ``buf`` with its one-shot reader ``hit``
+    and, with ``markers`` (those content is scanned for), the blocks that follow it after
+    only whitespace while their readers accept them: ``(end, blocks read, declined)``, with
+    ``end`` just past the last block read (``-1``: none). Calls go to ``calls``, the blocks'
+    offsets (``buf`` starting at ``offset``) to ``spans`` unless it is ``None``; ``declined``
+    says that the run stopped at a block its reader declined (its calls removed)."""
+    shortcuts = c.fast
+    again = c.again
+    size = len(buf)
+    end = -1
+    read = 0
+    while True:
+        n = len(calls)
+        try:
+            nxt = hit[0](buf, i + hit[1], tools, calls)
+        except _DECLINES:  # what makes a reader fail a block: the reader says how
+            nxt = -1
+        except Exception as exc:
+            raise _plugin_bug(dialect, exc) from exc
+        for k in range(n, len(calls)):
+            if not calls[k].name:  # the reader reports the block (start_call refuses it)
+                nxt = -1
+                break
+        if nxt < 0:
+            del calls[n:]
+            return end, read, True
+        read += 1
+        end = nxt
+        if spans is not None:
+            at = offset + i
+            spans.append((at if at > 0 else 0, offset + end))
+        if markers is None:
+            break
+        j = end
+        if marker in again:  # the same block again, after whitespace: no search needed
+            while j < size and buf[j] in _SPACE:
+                j += 1
+        if j > end and buf.startswith(marker, j):
+            i = j
+        else:
+            i, marker = markers.find(buf, end)
+            if i < 0 or (i > end and buf[end:i].strip(_SPACE)):
+                break
+        got = shortcuts.get(marker)
+        if got is None:
+            break
+        hit = got
+    return end, read, False
 
 
 class Engine(Reader):
@@ -527,60 +604,23 @@ class Engine(Reader):
         With ``markers`` (those content is scanned for), blocks that follow with only
         whitespace between them are read on in the same loop while their readers accept them.
         """
-        shortcuts = self._c.fast
-        hit = shortcuts.get(marker)
+        hit = self._c.fast.get(marker)
         if hit is None:
             return False
-        buf = self.buf
-        tools = self.tools
-        calls = self._calls
-        spans = self.spans
-        offset = self._offset
-        again = self._c.again
-        size = len(buf)
-        end = -1
-        while True:
-            n = len(calls)
-            try:
-                nxt = hit[0](buf, i + hit[1], tools, calls)
-            except _DECLINES:  # what makes a reader fail a block: the reader says how
-                nxt = -1
-            except Exception as exc:
-                raise self._plugin_bug(exc) from exc
-            for k in range(n, len(calls)):
-                if not calls[k].name:  # the reader reports the block (start_call refuses it)
-                    nxt = -1
-                    break
-            if nxt < 0:
-                del calls[n:]
-                self._declined += 1
-                if self._declined > _DECLINE_BUDGET and self._declined > self.shortcut_blocks:
-                    # mostly malformed text: a shortcut may search far before declining,
-                    # so the readers read the rest alone (and the cost stays linear)
-                    self._shortcuts = False
-                if end < 0:
-                    return False
-                break
-            self.shortcut_blocks += 1
-            end = nxt
-            at = offset + i
-            spans.append((at if at > 0 else 0, offset + end))
-            if markers is None:
-                break
-            j = end
-            if marker in again:  # the same block again, after whitespace: no search needed
-                while j < size and buf[j] in _SPACE:
-                    j += 1
-            if j > end and buf.startswith(marker, j):
-                i = j
-            else:
-                i, marker = markers.find(buf, end)
-                if i < 0 or (i > end and buf[end:i].strip(_SPACE)):
-                    break
-            hit = shortcuts.get(marker)
-            if hit is None:
-                break
-        self._ncalls = len(calls)
+        end, read, declined = _fast_run(
+            self._c, hit, self.buf, i, marker, markers, self.tools, self._calls,
+            self.spans, self._offset, self.dialect,
+        )  # fmt: skip
+        if declined:
+            self._declined += 1
+            if self._declined > _DECLINE_BUDGET and self._declined > self.shortcut_blocks + read:
+                # mostly malformed text: a shortcut may search far before declining,
+                # so the readers read the rest alone (and the cost stays linear)
+                self._shortcuts = False
+            if end < 0:
+                return False
+        self.shortcut_blocks += read
+        self._ncalls = len(self._calls)
         self.pos = end
         self._after_markup = True
         self._pending_ws = ""
@@ -603,14 +643,7 @@ class Engine(Reader):
 
     def _plugin_bug(self, exc: Exception) -> Exception:
         """A reader raised something it must not: report it as the dialect's fault."""
-        from ..errors import PluginError, ToolettaError
-
-        if isinstance(exc, ToolettaError):
-            return exc
-        return PluginError(
-            f"dialect {self.dialect!r} raised {type(exc).__name__} while reading: {exc}",
-            plugin=self.dialect,
-        )
+        return _plugin_bug(self.dialect, exc)
 
     def _reader_raised(self, exc: Exception) -> None:
         """The block reader raised: a malformed block, or a marker that was prose."""
@@ -908,19 +941,70 @@ def parse_with(
     ``shortcuts=False`` reads every block with its incremental reader, never its ``fast`` one
     (to check that both agree).
     """
+    if shortcuts and not prefix and type(text) is str:
+        c = _compiled(grammar)
+        if not c.has_start:
+            return _whole(c, grammar, dialect, text, tools)
     engine = Engine(grammar, dialect, tools, deltas=False, prefix=prefix, shortcuts=shortcuts)
     engine.final = True  # the whole text is here: nothing waits, nothing is held back
-    if prefix or type(text) is not str:
-        engine.feed(text)  # (the prefix may have opened a block; ``feed`` checks the type)
-        engine._end()
-    else:
-        # the stream machinery skipped: the text is the whole buffer, and one ``_run`` with
-        # ``final`` set reads all of it (it returns only once every reader has returned and
-        # the rest is shown), so ``_end``'s second ``_run`` would find nothing left
-        engine.buf = text
-        engine._run()
-        engine._finished = True
-        if engine._pending_ws and not engine._after_markup:
-            engine._content.append(engine._pending_ws)
+    engine.feed(text)
+    engine._end()
+    return engine.result()
+
+
+def _whole(c: _Compiled, grammar: Grammar, dialect: str, text: str, tools: Any) -> ParseResult:
+    """:func:`parse_with` of a whole ``str`` (no prefix, no opener valid only at the start).
+
+    The usual shapes of a reply are read without an engine: text without markers; content,
+    then blocks their one-shot readers read (only whitespace between them), then text
+    without markers. Their content is what the engine's whitespace rules give: the text
+    before the first block without its trailing whitespace (whitespace before markup is
+    dropped), then the text after the last block, verbatim after shown content, else without
+    its leading whitespace (whitespace alone after markup is dropped). Anything else is
+    handed to an engine in the state it would have reached itself at that point (the content
+    before the first block shown, the blocks read so far its own), which reads the rest.
+    """
+    markers = c.all
+    i, marker = markers.find(text, 0)
+    if i < 0:
+        return ParseResult(text, [], dialect, [], "")
+    hit = c.fast.get(marker)
+    calls: list[ToolCall] = []
+    end, read, declined = -1, 0, False
+    if hit is not None:
+        end, read, declined = _fast_run(
+            c, hit, text, i, marker, markers, tools, calls, None, 0, dialect
+        )
+        if not declined and end >= 0 and (end == len(text) or markers.find(text, end)[0] < 0):
+            before = text[:i].rstrip(_SPACE)
+            after = text[end:]
+            if after and after.strip(_SPACE):
+                content = before + after if before else after.lstrip(_SPACE)
+            else:
+                content = before
+            return ParseResult(content, calls, dialect, [], "")
+    # the engine takes over where ``_run`` would be after trying the first block's shortcut
+    engine = Engine(grammar, dialect, tools, deltas=False)
+    engine.final = True
+    engine.buf = text
+    if i > 0:
+        engine._show(text[:i])
+    if declined:
+        engine._declined = 1
+    if read:
+        engine._calls.extend(calls)
+        engine._ncalls = len(calls)
+        engine.shortcut_blocks = read
+        engine.pos = end
+        engine._after_markup = True
         engine._pending_ws = ""
+    else:
+        engine._open(marker, i)
+    # one ``_run`` with ``final`` set reads the rest (it returns only once every reader has
+    # returned and the rest is shown): ``_end``'s second ``_run`` would find nothing left
+    engine._run()
+    engine._finished = True
+    if engine._pending_ws and not engine._after_markup:
+        engine._content.append(engine._pending_ws)
+    engine._pending_ws = ""
     return engine.result()
