@@ -194,7 +194,7 @@ def _fast_run(
         if spans is not None:
             at = offset + i
             spans.append((at if at > 0 else 0, offset + end))
-        if markers is None:
+        if markers is None or end >= size:  # (nothing after the block: no search)
             break
         j = end
         if marker in again:  # the same block again, after whitespace: no search needed
