@@ -3,16 +3,23 @@ by each plugin's ``ConversationTests``): round trip, spans, generated text."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import tooletta
+from tooletta import Message
 from tooletta.chat import Conversation, chat_formats_of, render_spans
+from tooletta.chat.format import conversation
 from tooletta.plugins import get_registry
 from tooletta.testing.conversations import (
+    PROBE_TOOLS,
     SAMPLE_TOOLS,
     check_conversation_round_trip,
+    random_conversations,
     sample_conversations,
 )
 
@@ -101,3 +108,36 @@ def test_a_model_without_a_known_template_is_refused_not_guessed() -> None:
     # a hermes model (dialect_for_model knows it) whose template no format declares
     with pytest.raises(tooletta.ToolettaError, match=r"known: .*chat_template"):
         tooletta.render_conversation([], model="arcee-ai/Trinity-Mini")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_conversations(trimmed=False), st.booleans())
+def test_the_text_only_renderer_writes_what_the_segmented_one_writes(
+    messages: list[Message], prompt: bool
+) -> None:
+    """``render_conversation`` (hooks left at their defaults skipped) against the writer of
+    ``render_spans``, for every format (or the same refusal)."""
+    for fmt in FORMATS:
+        try:
+            want = render_spans(
+                messages, dialect=fmt.name, tools=PROBE_TOOLS, add_generation_prompt=prompt
+            ).text
+        except tooletta.ToolettaError as exc:
+            with pytest.raises(type(exc)):
+                tooletta.render_conversation(
+                    messages, dialect=fmt.name, tools=PROBE_TOOLS, add_generation_prompt=prompt
+                )
+            continue
+        got = tooletta.render_conversation(
+            messages, dialect=fmt.name, tools=PROBE_TOOLS, add_generation_prompt=prompt
+        )
+        assert got == want, fmt.name
+
+
+def test_conversation_builds_what_the_dataclass_init_builds() -> None:
+    args = ([Message("user", "hi")], [], {"a": 1}, object(), True)
+    built = conversation(*args)
+    assert built == Conversation(*args)
+    assert type(built) is Conversation
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.tools = []  # type: ignore[misc]

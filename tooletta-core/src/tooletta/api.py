@@ -394,16 +394,10 @@ def render_conversation(
             tokens=tokens,
             **options,
         )
-    rendered = _chat().render_spans(
-        messages,
-        model=model,
-        dialect=dialect,
-        tools=tools,
-        add_generation_prompt=add_generation_prompt,
-        segments=False,
-        **options,
+    text: str = _chat().render_conversation_text(
+        messages, model, dialect, tools, add_generation_prompt, options
     )
-    return str(rendered.text)
+    return text
 
 
 _CHAT: list[Any] = []

@@ -11,9 +11,9 @@ from ..ir import Message
 from .lookup import resolve_format
 from .messages import read_conversation, read_tool_definitions
 from .parse import parse_format
-from .render import RenderedConversation, render_format
+from .render import RenderedConversation, render_format, render_text
 
-__all__ = ["parse_conversation_text", "render_spans"]
+__all__ = ["parse_conversation_text", "render_conversation_text", "render_spans"]
 
 
 def render_spans(
@@ -38,6 +38,27 @@ def render_spans(
         add_generation_prompt,
         options,
         segments,
+    )
+
+
+def render_conversation_text(
+    messages: Iterable[Any],
+    model: str | None,
+    dialect: str | None,
+    tools: Iterable[Any] | None,
+    add_generation_prompt: bool,
+    options: dict[str, Any],
+) -> str:
+    """The text :func:`render_spans` renders (``segments=False``), as
+    :func:`tooletta.render_conversation` returns it: the text-only renderer."""
+    fmt, obj = resolve_format(model, dialect)
+    return render_text(
+        fmt,
+        obj,
+        read_conversation(messages),
+        read_tool_definitions(tools),
+        add_generation_prompt,
+        options,
     )
 
 

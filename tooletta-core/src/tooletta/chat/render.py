@@ -13,10 +13,10 @@ from typing import Any
 
 from ..errors import RenderError
 from ..ir import Message
-from .format import ChatFormat, Conversation
+from .format import ChatFormat, Conversation, conversation
 from .messages import text_of
 
-__all__ = ["RenderedConversation", "Segment", "prompt_tail", "render_format"]
+__all__ = ["RenderedConversation", "Segment", "prompt_tail", "render_format", "render_text"]
 
 
 @dataclass(frozen=True)
@@ -141,6 +141,132 @@ def render_format(
     else:
         out.add(fmt.after_conversation(ctx), None)
     return RenderedConversation("".join(out.parts), out.segments, list(messages), fmt.name)
+
+
+def render_text(
+    fmt: ChatFormat,
+    dialect: Any,
+    messages: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]],
+    add_generation_prompt: bool,
+    options: Mapping[str, Any],
+) -> str:
+    """The text :func:`render_format` renders with ``segments=False`` (the same hooks asked in
+    the same order), written straight into one list of pieces: no writer, no segments, no
+    result object (what :func:`tooletta.render_conversation` needs). Hooks the format leaves
+    as :class:`ChatFormat` defines them are not called: their constant text is written."""
+    if fmt.stop_tokens:  # the writer moves stop tokens between turns: the general path
+        return render_format(
+            fmt, dialect, messages, tools, add_generation_prompt, options, False
+        ).text
+    plan = _PLANS.get(id(fmt))
+    if plan is None or plan.fmt is not fmt:
+        plan = _plan(fmt)
+    ctx = conversation(
+        messages,
+        tools,
+        {**fmt.options, **options} if options else fmt.options,
+        dialect,
+        add_generation_prompt,
+    )
+    parts = [fmt.bos]
+    append = parts.append
+    first = 0
+    system: str | None = None
+    if fmt.merge_system and messages and messages[0].role in fmt.system_roles:
+        system, first = text_of(messages[0].content), 1
+    body = fmt.system_text(system, ctx)
+    if body is not None:
+        turn = _turn(fmt, "system")
+        append(turn.header)
+        append(body)
+        append(turn.footer)
+    turns = fmt.turns
+    before_turn = fmt.before_turn if plan.before_turn else None
+    header = fmt.header if plan.header else None
+    user_text = fmt.user_text if plan.user_text else None
+    count = len(messages)
+    for index in range(first, count):
+        if before_turn is not None:
+            append(before_turn(index, ctx))
+        message = messages[index]
+        role = message.role
+        if role == "assistant":
+            turn = _turn(fmt, "assistant")
+            append(turn.header if header is None else header(index, ctx))
+            append(fmt.assistant_text(index, ctx))
+            if not plan.footer_ok:
+                raise RenderError(f"{fmt.name}: the assistant footer must start with end_of_turn")
+            if plan.end:
+                append(fmt.end_token(index, ctx) + fmt.assistant_footer(index, ctx))
+            else:
+                append(turn.footer)
+        elif role == "tool":
+            turn = _turn(fmt, "tool")  # the format must declare tool turns
+            grouped = fmt.group_results
+            if not (grouped and index > 0 and messages[index - 1].role == "tool"):
+                append(turn.header if header is None else header(index, ctx))
+            elif fmt.result_separator:
+                append(fmt.result_separator)
+            before, after = fmt.result_wrap
+            append(before + fmt.result_text(index, ctx) + after)
+            if not (grouped and index + 1 < count and messages[index + 1].role == "tool"):
+                append(fmt.result_footer(index, ctx))
+        else:
+            turn = turns.get(role)
+            if turn is None:
+                raise RenderError(f"the {fmt.name} chat format has no {role!r} turn")
+            if user_text is not None:
+                body = user_text(index, ctx)
+            else:
+                content = message.content
+                body = content if type(content) is str else text_of(content)
+            append((turn.header if header is None else header(index, ctx)) + body + turn.footer)
+    if before_turn is not None:
+        append(before_turn(count, ctx))
+    if add_generation_prompt:
+        append(fmt.generation_prompt(ctx))
+    else:
+        append(fmt.after_conversation(ctx))
+    return "".join(parts)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Which hooks a format overrides (``True``: ask it), found once per format object."""
+
+    fmt: ChatFormat
+    before_turn: bool
+    header: bool
+    user_text: bool
+    end: bool
+    """:meth:`ChatFormat.end_token` or :meth:`ChatFormat.assistant_footer` is overridden
+    (``False``: the assistant footer is written as declared)."""
+    footer_ok: bool
+    """The assistant footer starts with the end-of-turn token (else assistant turns are
+    refused)."""
+
+
+_PLANS: dict[int, _Plan] = {}
+
+
+def _plan(fmt: ChatFormat) -> _Plan:
+    def overrides(name: str) -> bool:
+        return name in vars(fmt) or getattr(type(fmt), name) is not getattr(ChatFormat, name)
+
+    assistant = fmt.turns.get("assistant")
+    plan = _Plan(
+        fmt,
+        before_turn=overrides("before_turn"),
+        header=overrides("header"),
+        user_text=overrides("user_text"),
+        end=overrides("end_token") or overrides("assistant_footer"),
+        footer_ok=assistant is None or assistant.footer.startswith(fmt.end_of_turn),
+    )
+    if len(_PLANS) > 256:
+        _PLANS.clear()
+    _PLANS[id(fmt)] = plan
+    return plan
 
 
 def _turn(fmt: ChatFormat, role: str) -> Any:
