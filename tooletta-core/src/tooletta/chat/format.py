@@ -310,16 +310,17 @@ class ChatFormat:
         """Content and calls as the dialect writes them (its ``render``), refused with a
         :class:`~tooletta.RenderError` as :func:`~tooletta.render` refuses them when no parse
         reads them back (:func:`~tooletta.expressible.check_calls`)."""
-        items = list(calls)
+        items = calls if type(calls) is list else list(calls)
         if items:
             check_calls(items, dialect.info.name, max_depth_of(dialect))
-        return str(dialect.render(items, content=content))
+        text = dialect.render(items, content=content)
+        return text if type(text) is str else str(text)
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The body of the assistant turn at ``index`` (the history rule applied)."""
-        kept = self.keeps_reasoning(index, ctx.messages)
-        last = index == len(ctx.messages) - 1
-        return self.turn_body(ctx.messages[index], kept, last, ctx)
+        messages = ctx.messages
+        kept = self.keeps_reasoning(index, messages)
+        return self.turn_body(messages[index], kept, index == len(messages) - 1, ctx)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """An assistant turn's body: reasoning block, content and calls. ``kept``: the turn
@@ -327,7 +328,10 @@ class ChatFormat:
         what :func:`~tooletta.render` writes with ``model=`` (kept and last: the turn the
         model generates)."""
         block = self.reasoning_text(message.reasoning, kept, last)
-        content = self.content_text(text_of(message.content), bool(block))
+        content = message.content
+        if type(content) is not str:
+            content = text_of(content)
+        content = self.content_text(content, bool(block))
         return block + self.calls_text(ctx.dialect, message.tool_calls, content)
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:

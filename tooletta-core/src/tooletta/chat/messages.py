@@ -110,14 +110,14 @@ def read_conversation(messages: Iterable[Any]) -> list[Message]:
     template reads) key becomes :attr:`Message.reasoning`.
     Raises :class:`~tooletta.RenderError` naming the message that cannot be read.
     """
-    if isinstance(messages, (str, bytes, Mapping)):
-        raise RenderError("messages must be a list of messages")
     if type(messages) is list:
         for m in messages:  # the common case: Message objects with nothing to lift
             if type(m) is not Message or (m.extra and not m.reasoning):
                 break
         else:
             return messages.copy()
+    elif isinstance(messages, (str, bytes, Mapping)):
+        raise RenderError("messages must be a list of messages")
     if isinstance(messages, list) and all(type(m) is Message for m in messages):
         return [_lift_reasoning(m) for m in messages]
     from ..interop.read import read_messages
