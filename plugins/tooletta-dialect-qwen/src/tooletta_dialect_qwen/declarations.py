@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tooletta import to_json
-from tooletta.chat import tool_json
+from tooletta.chat import by_content, tool_json
 
 __all__ = [
     "CODER_TOOLS_HEAD",
@@ -78,8 +78,10 @@ def call_format(family: str) -> str:
     )
 
 
+@by_content
 def json_tools(tools: Sequence[Mapping[str, Any]]) -> str:
-    """One ``tojson`` line per tool (each after a newline)."""
+    """One ``tojson`` line per tool (each after a newline), remembered by the tools'
+    content."""
     return "".join("\n" + tool_json(t) for t in tools)
 
 
@@ -141,5 +143,15 @@ def _xml_tool(tool: Mapping[str, Any], nemotron: bool) -> str:
 def xml_tools(tools: Sequence[Mapping[str, Any]], *, nemotron: bool = False) -> str:
     """The tools as XML blocks, as the Qwen3-Coder template writes them (``nemotron``: as the
     Nemotron 3 template does, ``enum`` first among a parameter's extra keys and ``required``
-    after the parameters' other keys)."""
-    return "".join(_xml_tool(t, nemotron) for t in tools)
+    after the parameters' other keys). Remembered by the tools' content."""
+    return _nemotron_xml_tools(tools) if nemotron else _coder_xml_tools(tools)
+
+
+@by_content
+def _coder_xml_tools(tools: Sequence[Mapping[str, Any]]) -> str:
+    return "".join(_xml_tool(t, False) for t in tools)
+
+
+@by_content
+def _nemotron_xml_tools(tools: Sequence[Mapping[str, Any]]) -> str:
+    return "".join(_xml_tool(t, True) for t in tools)
