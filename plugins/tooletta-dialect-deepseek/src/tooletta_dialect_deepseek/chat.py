@@ -36,7 +36,16 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, text_of
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    by_content,
+    defaults,
+    roles,
+    text_of,
+)
 
 from .tokens import (
     ASSISTANT,
@@ -307,7 +316,7 @@ class DeepSeekV32Chat(_DeepSeekChat):
         functions = [t["function"] for t in ctx.tools if t.get("type", "function") == "function"]
         if not ctx.tools:
             return prompt
-        block = V32_TOOLS_HEAD + "".join(_json(f) + "\n" for f in functions) + _V32_TOOLS_TAIL
+        block = _v32_tools(functions)
         return prompt + "\n\n" + block if prompt else block
 
     def parse_system(self, body: str) -> str | None:
@@ -376,6 +385,13 @@ class DeepSeekV32Chat(_DeepSeekChat):
         """The encoder writes the assistant's opening after a user turn or tool results even
         without a generation prompt (it is part of those messages)."""
         return self.generation_prompt(ctx)
+
+
+@by_content
+def _v32_tools(functions: list[Any]) -> str:
+    """DeepSeek V3.2's tool block: each function as ``tojson`` on a line, remembered by the
+    functions' content."""
+    return V32_TOOLS_HEAD + "".join(_json(f) + "\n" for f in functions) + _V32_TOOLS_TAIL
 
 
 def _json(value: Any) -> str:

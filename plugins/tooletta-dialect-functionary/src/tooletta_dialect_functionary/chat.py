@@ -94,6 +94,10 @@ def _v31_tools(tools: Sequence[Mapping[str, Any]]) -> str:
     return text
 
 
+_v32_tools = by_content(namespace)
+"""v3.2's ``namespace functions``, remembered by the tools' content."""
+
+
 class _FunctionaryChat(ChatFormat):
     """What both templates share."""
 
@@ -150,7 +154,7 @@ class FunctionaryV32Chat(_FunctionaryChat):
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The instructions and the TypeScript-like tool declarations."""
-        return V32_SYSTEM + namespace(ctx.tools)
+        return V32_SYSTEM + _v32_tools(ctx.tools)
 
     def calls_text(self, dialect: Any, calls: Sequence[Any], content: str) -> str:
         """``>>>`` and the parts as the dialect writes them after the prompt's ``>>>``

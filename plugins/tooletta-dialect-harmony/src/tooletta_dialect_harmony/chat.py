@@ -32,9 +32,21 @@ import json
 from collections.abc import Sequence
 
 from tooletta import Message, RenderError, ToolCall
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, text_of
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    by_content,
+    defaults,
+    roles,
+    text_of,
+)
 
 from .typescript import BROWSER_TOOL, PYTHON_TOOL, namespace
+
+_functions = by_content(namespace)
+"""The ``functions`` namespace of the developer message, remembered by the tools' content."""
 
 __all__ = ["DEFAULT_IDENTITY", "GptOssChat"]
 
@@ -128,7 +140,7 @@ class GptOssChat(ChatFormat):
         if system:
             text += _INSTRUCTIONS + _checked(system, "system message") + "\n\n"
         if ctx.tools:
-            text += "# Tools\n\n" + namespace(ctx.tools)
+            text += "# Tools\n\n" + _functions(ctx.tools)
         return text + END
 
     def parse_system(self, body: str) -> str | None:
