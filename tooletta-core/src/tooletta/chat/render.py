@@ -194,7 +194,10 @@ def render_text(
         if role == "assistant":
             turn = _turn(fmt, "assistant")
             append(turn.header if header is None else header(index, ctx))
-            append(fmt.assistant_text(index, ctx))
+            if plan.assistant:
+                append(fmt.assistant_text(index, ctx))
+            else:
+                append(_assistant_body(fmt, plan, ctx, message, index))
             if not plan.footer_ok:
                 raise RenderError(f"{fmt.name}: the assistant footer must start with end_of_turn")
             if plan.end:
@@ -239,6 +242,12 @@ class _Plan:
     before_turn: bool
     header: bool
     user_text: bool
+    assistant: bool
+    """:meth:`ChatFormat.assistant_text` or :meth:`ChatFormat.turn_body` is overridden."""
+    reasoning: bool
+    """:meth:`ChatFormat.keeps_reasoning` or :meth:`ChatFormat.reasoning_text` is
+    overridden."""
+    content_text: bool
     end: bool
     """:meth:`ChatFormat.end_token` or :meth:`ChatFormat.assistant_footer` is overridden
     (``False``: the assistant footer is written as declared)."""
@@ -260,6 +269,9 @@ def _plan(fmt: ChatFormat) -> _Plan:
         before_turn=overrides("before_turn"),
         header=overrides("header"),
         user_text=overrides("user_text"),
+        assistant=overrides("assistant_text") or overrides("turn_body"),
+        reasoning=overrides("keeps_reasoning") or overrides("reasoning_text"),
+        content_text=overrides("content_text"),
         end=overrides("end_token") or overrides("assistant_footer"),
         footer_ok=assistant is None or assistant.footer.startswith(fmt.end_of_turn),
     )
@@ -267,6 +279,26 @@ def _plan(fmt: ChatFormat) -> _Plan:
         _PLANS.clear()
     _PLANS[id(fmt)] = plan
     return plan
+
+
+def _assistant_body(
+    fmt: ChatFormat, plan: _Plan, ctx: Conversation, message: Message, index: int
+) -> str:
+    """:meth:`ChatFormat.assistant_text` as the default hooks write it, without asking the
+    hooks a format leaves as they are for what they answer (no reasoning block in a format
+    without reasoning, the content unchanged)."""
+    if plan.reasoning or fmt.reasoning is not None:
+        messages = ctx.messages
+        kept = fmt.keeps_reasoning(index, messages)
+        block = fmt.reasoning_text(message.reasoning, kept, index == len(messages) - 1)
+    else:
+        block = ""
+    content = message.content
+    if type(content) is not str:
+        content = text_of(content)
+    if plan.content_text:
+        content = fmt.content_text(content, bool(block))
+    return block + fmt.calls_text(ctx.dialect, message.tool_calls, content)
 
 
 def _turn(fmt: ChatFormat, role: str) -> Any:
