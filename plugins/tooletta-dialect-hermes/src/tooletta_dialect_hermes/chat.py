@@ -80,8 +80,10 @@ _QWEN3_SPECIAL = (
 """The Qwen2 tokens plus the reasoning and tool-response tokens (added with QwQ-32B)."""
 
 
+@by_content
 def tools_block(tools: Sequence[Mapping[str, object]]) -> str:
-    """The Qwen tool declarations: the instructions around one ``tojson`` line per tool."""
+    """The Qwen tool declarations: the instructions around one ``tojson`` line per tool
+    (remembered by the tools' content)."""
     return QWEN_TOOLS_HEAD + "".join("\n" + tool_json(t) for t in tools) + QWEN_TOOLS_TAIL
 
 
