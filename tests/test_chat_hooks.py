@@ -257,3 +257,12 @@ def test_tool_json_keeps_each_layout_apart() -> None:
     assert tool_json(tool, indent=2).startswith('{\n  "name": "f"')
     with pytest.raises(RenderError):
         tool_json({"x": float("nan")}, indent=2)
+
+
+def test_cached_tool_json_still_refuses_nan_after_null() -> None:
+    from tooletta.chat import tool_json
+
+    assert tool_json({"default": None}) == '{"default": null}'
+    with pytest.raises(RenderError):
+        tool_json({"default": float("nan")})
+    assert tool_json({"n": 1}) == '{"n": 1}' and tool_json({"n": 1.0}) == '{"n": 1.0}'

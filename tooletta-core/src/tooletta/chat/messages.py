@@ -13,7 +13,28 @@ from ..dialect import to_json
 from ..errors import RenderError
 from ..ir import Message
 
-__all__ = ["by_content", "read_conversation", "read_tool_definitions", "text_of", "tool_json"]
+__all__ = [
+    "by_content",
+    "content_key",
+    "read_conversation",
+    "read_tool_definitions",
+    "text_of",
+    "tool_json",
+]
+
+_KEY = msgspec.msgpack.Encoder(uuid_format="bytes").encode
+
+
+def content_key(value: Any) -> bytes:
+    """The cache key of a tool definition: msgspec's MessagePack encoding, exact and
+    order-keeping, which (unlike its JSON encoding) keeps NaN and infinities apart from
+    ``null``, floats apart from integers and bytes, UUIDs and datetimes apart from strings, so
+    a value JSON cannot write never shares a key with one it can. Types msgspec writes as
+    plain values and ``json`` refuses (sets, Decimals, Enums, dataclasses) do share one: such a
+    definition is then written as its plain form when that was seen first. Raises
+    ``TypeError`` for what msgspec cannot encode (then nothing is cached)."""
+    return _KEY(value)
+
 
 _TOOL_JSON: dict[tuple[int | None, tuple[str, str] | None, bytes], str] = {}
 
@@ -23,13 +44,13 @@ def tool_json(
 ) -> str:
     """A tool definition (or a list of them) as ``tojson`` writes it, remembered by content:
     a dataset declares the same tools in every row, and msgspec reads a definition ten times
-    faster than ``json`` writes it (the cache key is msgspec's exact, order-keeping encoding).
+    faster than ``json`` writes it (the cache key is :func:`content_key`).
 
     ``indent`` and ``separators`` are ``json.dumps``'s (templates write ``tojson(indent=4)``,
     compact ``separators=(",", ":")``...); UTF-8 is kept. Raises
     :class:`~tooletta.RenderError` for what is not JSON."""
     try:
-        key = (indent, separators, msgspec.json.encode(tool))
+        key = (indent, separators, _KEY(tool))
     except (TypeError, ValueError, OverflowError):
         return _dumps(tool, indent, separators)
     text = _TOOL_JSON.get(key)
@@ -52,7 +73,7 @@ def by_content(write: Callable[[Any], _Written]) -> Callable[[Any], _Written]:
     @functools.wraps(write)
     def remembered(value: Any) -> _Written:
         try:
-            key = msgspec.json.encode(value)
+            key = _KEY(value)
         except (TypeError, ValueError, OverflowError):
             return write(value)
         found = memo.get(key, _MISSING)
