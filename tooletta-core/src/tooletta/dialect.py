@@ -60,9 +60,36 @@ class Dialect(Protocol):
         ...
 
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
-"""One encoder for every call (``json.dumps`` with a non-default option builds a new one),
-refusing NaN and infinities."""
+def _not_json(value: Any) -> Any:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def _json_writer() -> Any:
+    """``json.dumps(value, ensure_ascii=False, allow_nan=False)`` without its per-call cost.
+
+    ``JSONEncoder.encode`` builds the C encoder again for every value (~0.8 µs of a ~1.3 µs
+    small dict): the C encoder is built once here, without the circular-reference markers (a
+    cyclic value recurses until ``RecursionError``, which :func:`to_json` reports as too
+    deeply nested). Python without the C accelerator keeps the pure-Python encoder.
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)
+    basestring = getattr(json.encoder, "c_encode_basestring", None)
+    if make is None or basestring is None:  # pragma: no cover - CPython has both
+        return json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
+    chunks = make(None, _not_json, basestring, None, ": ", ", ", False, False, False)
+    join = "".join
+    write_str = basestring
+
+    def encode(value: Any) -> str:
+        if type(value) is str:
+            return str(write_str(value))
+        return join(chunks(value, 0))
+
+    return encode
+
+
+_ENCODE = _json_writer()
+"""One encoder for every call, refusing NaN and infinities."""
 
 
 def to_json(value: Any) -> str:

@@ -154,11 +154,9 @@ def render_text(
     """The text :func:`render_format` renders with ``segments=False`` (the same hooks asked in
     the same order), written straight into one list of pieces: no writer, no segments, no
     result object (what :func:`tooletta.render_conversation` needs). Hooks the format leaves
-    as :class:`ChatFormat` defines them are not called: their constant text is written."""
-    if fmt.stop_tokens:  # the writer moves stop tokens between turns: the general path
-        return render_format(
-            fmt, dialect, messages, tools, add_generation_prompt, options, False
-        ).text
+    as :class:`ChatFormat` defines them are not called: their constant text is written.
+    Stop tokens (:attr:`ChatFormat.stop_tokens`) only move text between segments: the text is
+    the same without them."""
     plan = _PLANS.get(id(fmt))
     if plan is None or plan.fmt is not fmt:
         plan = _plan(fmt)
@@ -178,47 +176,51 @@ def render_text(
     body = fmt.system_text(system, ctx)
     if body is not None:
         turn = _turn(fmt, "system")
-        append(turn.header)
-        append(body)
-        append(turn.footer)
-    turns = fmt.turns
+        append(turn.header + body + turn.footer)
+    turns = plan.turns
     before_turn = fmt.before_turn if plan.before_turn else None
     header = fmt.header if plan.header else None
     user_text = fmt.user_text if plan.user_text else None
+    result_text = fmt.result_text if plan.result_text else None
+    result_footer = fmt.result_footer if plan.result_footer else None
+    assistant_text = fmt.assistant_text if plan.assistant else None
+    end_token = fmt.end_token if plan.end else None
     count = len(messages)
     for index in range(first, count):
         if before_turn is not None:
             append(before_turn(index, ctx))
         message = messages[index]
         role = message.role
+        turn = turns.get(role)
+        if turn is None:
+            raise RenderError(f"the {fmt.name} chat format has no {role!r} turn")
         if role == "assistant":
-            turn = _turn(fmt, "assistant")
             append(turn.header if header is None else header(index, ctx))
-            if plan.assistant:
-                append(fmt.assistant_text(index, ctx))
+            if assistant_text is not None:
+                append(assistant_text(index, ctx))
             else:
                 append(_assistant_body(fmt, plan, ctx, message, index))
             if not plan.footer_ok:
                 raise RenderError(f"{fmt.name}: the assistant footer must start with end_of_turn")
-            if plan.end:
-                append(fmt.end_token(index, ctx) + fmt.assistant_footer(index, ctx))
+            if end_token is not None:
+                append(end_token(index, ctx) + fmt.assistant_footer(index, ctx))
             else:
                 append(turn.footer)
         elif role == "tool":
-            turn = _turn(fmt, "tool")  # the format must declare tool turns
-            grouped = fmt.group_results
+            grouped = plan.grouped
             if not (grouped and index > 0 and messages[index - 1].role == "tool"):
                 append(turn.header if header is None else header(index, ctx))
-            elif fmt.result_separator:
-                append(fmt.result_separator)
-            before, after = fmt.result_wrap
-            append(before + fmt.result_text(index, ctx) + after)
+            elif plan.separator:
+                append(plan.separator)
+            if result_text is not None:
+                text = result_text(index, ctx)
+            else:
+                content = message.content
+                text = content if type(content) is str else text_of(content)
+            append(plan.wrap_open + text + plan.wrap_close)
             if not (grouped and index + 1 < count and messages[index + 1].role == "tool"):
-                append(fmt.result_footer(index, ctx))
+                append(turn.footer if result_footer is None else result_footer(index, ctx))
         else:
-            turn = turns.get(role)
-            if turn is None:
-                raise RenderError(f"the {fmt.name} chat format has no {role!r} turn")
             if user_text is not None:
                 body = user_text(index, ctx)
             else:
@@ -229,14 +231,15 @@ def render_text(
         append(before_turn(count, ctx))
     if add_generation_prompt:
         append(fmt.generation_prompt(ctx))
-    else:
+    elif plan.after_conversation:
         append(fmt.after_conversation(ctx))
     return "".join(parts)
 
 
 @dataclass(frozen=True)
 class _Plan:
-    """Which hooks a format overrides (``True``: ask it), found once per format object."""
+    """Which hooks a format overrides (``True``: ask it), found once per format object, and
+    the declarations :func:`render_text` reads per message."""
 
     fmt: ChatFormat
     before_turn: bool
@@ -254,6 +257,15 @@ class _Plan:
     footer_ok: bool
     """The assistant footer starts with the end-of-turn token (else assistant turns are
     refused)."""
+    result_text: bool
+    result_footer: bool
+    after_conversation: bool
+    turns: dict[str, Any]
+    """:attr:`ChatFormat.turns` as a plain dict."""
+    grouped: bool
+    separator: str
+    wrap_open: str
+    wrap_close: str
 
 
 _PLANS: dict[int, _Plan] = {}
@@ -274,6 +286,14 @@ def _plan(fmt: ChatFormat) -> _Plan:
         content_text=overrides("content_text"),
         end=overrides("end_token") or overrides("assistant_footer"),
         footer_ok=assistant is None or assistant.footer.startswith(fmt.end_of_turn),
+        result_text=overrides("result_text"),
+        result_footer=overrides("result_footer"),
+        after_conversation=overrides("after_conversation"),
+        turns=dict(fmt.turns),
+        grouped=fmt.group_results,
+        separator=fmt.result_separator,
+        wrap_open=fmt.result_wrap[0],
+        wrap_close=fmt.result_wrap[1],
     )
     if len(_PLANS) > 256:
         _PLANS.clear()
