@@ -57,27 +57,45 @@ def best_of(fn: Callable[[], Any], rounds: int) -> float:
     return best
 
 
+def format_cases() -> Iterator[tuple[str, Any, list[Any], dict[str, Any]]]:
+    """``(format name, test class, cases, options)`` for every tested format: the
+    conversations the class compares with its template (its ``_cases()`` less its
+    ``differences``, as ``(messages, tools)`` read once into ``Message`` objects and tool
+    definitions), and the template options it renders with."""
+    from tooletta.chat.lookup import resolve_format
+    from tooletta.chat.messages import read_conversation, read_tool_definitions
+    from tooletta.testing.conversations import SAMPLE_TOOLS
+
+    for cls in chat_test_classes():
+        if cls.model is None and cls.dialect is None:  # a shared base class
+            continue
+        fmt, _ = resolve_format(cls.model, cls.dialect)
+        cases = [
+            (read_conversation(m), read_tool_definitions(SAMPLE_TOOLS if t else None))
+            for name, (m, t) in cls()._cases().items()
+            if name not in cls.differences
+        ]
+        options = dict(cls.options[0]) if cls.options else {}
+        yield fmt.name, cls, cases, options
+
+
+def bench_cases(name: str) -> tuple[Any, list[Any], dict[str, Any]]:
+    """``(test class, cases, options)`` of the first tested format called ``name``."""
+    for fmt_name, cls, cases, options in format_cases():
+        if fmt_name == name:
+            return cls, cases, options
+    raise LookupError(f"no conversation test for the format {name!r}")
+
+
 def measure_rendering(rounds: int) -> list[tuple[str, float, float]]:
     """``(format, native µs, jinja µs)`` per conversation, for every tested format."""
     import tooletta
     from tooletta import RenderError
     from tooletta.chat.jinja import render_jinja
-    from tooletta.chat.lookup import resolve_format
-    from tooletta.chat.messages import read_conversation, read_tool_definitions
-    from tooletta.testing.conversations import SAMPLE_TOOLS, sample_conversations
 
     rows = []
-    for cls in chat_test_classes():
-        if cls.model is None and cls.dialect is None:  # a shared base class
-            continue
-        fmt, _ = resolve_format(cls.model, cls.dialect)
+    for fmt_name, cls, cases, options in format_cases():
         template = cls.template.read_text(encoding="utf-8")
-        cases = [
-            (read_conversation(m), read_tool_definitions(SAMPLE_TOOLS if t else None))
-            for name, (m, t) in sample_conversations(ids=cls.ids).items()
-            if name not in cls.differences
-        ]
-        options = dict(cls.options[0]) if cls.options else {}
 
         def native(cases: Any = cases, cls: Any = cls, options: Any = options) -> None:
             for messages, tools in cases:
@@ -104,7 +122,7 @@ def measure_rendering(rounds: int) -> list[tuple[str, float, float]]:
         except RenderError:  # a template HF's sandbox refuses (Kimi's list appends): no peer
             continue
         per = 1e6 / len(cases)
-        rows.append((fmt.name, best_of(native, rounds) * per, best_of(jinja, rounds) * per))
+        rows.append((fmt_name, best_of(native, rounds) * per, best_of(jinja, rounds) * per))
     return rows
 
 

@@ -29,7 +29,16 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError
-from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, text_of, tool_json
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Turn,
+    by_content,
+    defaults,
+    roles,
+    text_of,
+    tool_json,
+)
 
 __all__ = [
     "SYSTEM_TOOLS_HEAD",
@@ -67,8 +76,10 @@ def header(role: str) -> str:
     return f"<|start_header_id|>{role}<|end_header_id|>\n\n"
 
 
+@by_content
 def tool_list(tools: Sequence[Mapping[str, Any]]) -> str:
-    """Each tool as the template writes it: ``tojson(indent=4)`` and a blank line."""
+    """Each tool as the template writes it: ``tojson(indent=4)`` and a blank line (remembered
+    by the list's content)."""
     return "".join(tool_json(t, indent=4) + "\n\n" for t in tools)
 
 

@@ -168,8 +168,6 @@ def read_tool_definitions(tools: Iterable[Any] | None) -> list[dict[str, Any]]:
     Anthropic, tinker) are converted."""
     if not tools:
         return []
-    from ..interop.tools import to_openai_tools
-
     out: list[dict[str, Any]] = []
     for tool in tools:
         if type(tool) is dict and type(tool.get("function")) is dict:
@@ -178,6 +176,8 @@ def read_tool_definitions(tools: Iterable[Any] | None) -> list[dict[str, Any]]:
         if isinstance(tool, Mapping) and isinstance(tool.get("function"), Mapping):
             out.append(dict(tool))
             continue
+        from ..interop.tools import to_openai_tools  # only for other shapes (a lookup per call)
+
         try:
             out.extend(to_openai_tools([tool]))
         except (ValueError, TypeError, KeyError) as exc:
