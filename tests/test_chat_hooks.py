@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, ParseError, RenderError, ToolCall
@@ -266,3 +268,34 @@ def test_cached_tool_json_still_refuses_nan_after_null() -> None:
     with pytest.raises(RenderError):
         tool_json({"default": float("nan")})
     assert tool_json({"n": 1}) == '{"n": 1}' and tool_json({"n": 1.0}) == '{"n": 1.0}'
+
+
+ROLES = st.sampled_from(["system", "user", "assistant", "tool"])
+
+
+@given(st.lists(ROLES, max_size=12), st.sampled_from(["none", "all", "after_last_user"]))
+def test_kept_in_agrees_with_keeps_reasoning(roles_: list[str], keep: str) -> None:
+    """The per-conversation rule (the last user turn found once) answers as the per-turn one."""
+    from tooletta.chat import Reasoning
+    from tooletta.chat.format import conversation
+
+    class Thinking(ToyChat):
+        reasoning = Reasoning("<t>", "</t>", keep=keep)  # type: ignore[arg-type]
+
+    fmt = Thinking()
+    messages = [Message(r, "x") for r in roles_]
+    ctx = conversation(messages, [], {}, None)
+    for index in range(len(messages)):
+        assert fmt.kept_in(index, ctx) == fmt.keeps_reasoning(index, messages)
+
+
+def test_last_user_is_found_once_per_conversation() -> None:
+    from tooletta.chat import last_user
+    from tooletta.chat.format import conversation
+
+    messages = [Message("user", "a"), Message("assistant", "b"), Message("user", "c")]
+    ctx = conversation(messages, [], {}, None)
+    assert "last_user" not in vars(ctx)
+    assert ctx.last_user == 2 == last_user(messages)
+    assert vars(ctx)["last_user"] == 2  # remembered: later turns do not scan again
+    assert last_user([Message("assistant", "b")]) == -1

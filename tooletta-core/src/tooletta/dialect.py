@@ -172,6 +172,8 @@ class ScannerDialect:
 
     def check_content(self, content: str) -> None:
         """Refuse content holding a marker of this dialect: it would parse back as markup."""
+        if not content:
+            return
         for block in self.grammar.blocks:
             if block.open in content and not block.at_start:
                 raise RenderError(

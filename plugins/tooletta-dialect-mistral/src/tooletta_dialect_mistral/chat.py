@@ -30,7 +30,16 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from tooletta import Message, ToolCall, to_json
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, roles, text_of, tool_json
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    last_user,
+    roles,
+    text_of,
+    tool_json,
+)
 from tooletta.toolkit import mistral_id
 
 from .ids import with_written_ids, written_id
@@ -73,10 +82,6 @@ _V7_TOKENS: tuple[str, ...] = (*_V3_TOKENS, "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]
 
 def _loop_start(messages: Sequence[Message]) -> int:
     return 1 if messages and messages[0].role == "system" else 0
-
-
-def _last_user(messages: Sequence[Message]) -> int:
-    return max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
 
 
 def _answered_call(messages: Sequence[Message], index: int) -> tuple[ToolCall, int] | None:
@@ -145,10 +150,7 @@ class MistralChat(ChatFormat):
         """The tool declarations, before the turn :attr:`tools_before` names."""
         if not ctx.tools:
             return ""
-        if self.tools_before == "first_turn":
-            at = _loop_start(ctx.messages)
-        else:
-            at = _last_user(ctx.messages)
+        at = _loop_start(ctx.messages) if self.tools_before == "first_turn" else ctx.last_user
         return self.tools_text(ctx.tools) if index == at else ""
 
     def implicit_role(self, previous: str | None) -> str | None:
@@ -265,7 +267,7 @@ class MistralNemoChat(_WrittenIds):
         """The content; the last user message opens with the system message."""
         content = text_of(ctx.messages[index].content)
         first = ctx.messages[0]
-        if first.role == "system" and index == _last_user(ctx.messages):
+        if first.role == "system" and index == ctx.last_user:
             return text_of(first.content) + "\n\n" + content
         return content
 
@@ -306,7 +308,7 @@ class MistralNemoChat(_WrittenIds):
         out = super().expressible(messages)
         if out and out[0].role == "system":
             system, out = text_of(out[0].content), out[1:]
-            last = _last_user(out)
+            last = last_user(out)
             if last >= 0:
                 content = system + "\n\n" + text_of(out[last].content)
                 out[last] = msgspec.structs.replace(out[last], content=content)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .api import render_spans
 from .chatml import IM_END, IM_START, chatml, last_query
-from .format import ChatFormat, Conversation, Reasoning, Turn, defaults, roles
+from .format import ChatFormat, Conversation, Reasoning, Turn, defaults, last_user, roles
 from .lookup import chat_formats_of, resolve_format
 from .messages import by_content, read_conversation, read_tool_definitions, text_of, tool_json
 from .render import RenderedConversation, Segment, render_format
@@ -31,6 +31,7 @@ __all__ = [
     "chatml",
     "defaults",
     "last_query",
+    "last_user",
     "read_conversation",
     "read_tool_definitions",
     "render_format",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
@@ -24,7 +25,7 @@ from ..ir import Message, ToolCall
 from . import clock
 from .messages import text_of
 
-__all__ = ["ChatFormat", "Conversation", "Reasoning", "Turn", "defaults", "roles"]
+__all__ = ["ChatFormat", "Conversation", "Reasoning", "Turn", "defaults", "last_user", "roles"]
 
 
 @dataclass(frozen=True)
@@ -287,8 +288,20 @@ class ChatFormat:
             return False
         if rule.keep == "all":
             return True
-        last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
-        return index > last_user
+        return index > last_user(messages)
+
+    def kept_in(self, index: int, ctx: Conversation) -> bool:
+        """:meth:`keeps_reasoning` for the turn at ``index`` of ``ctx.messages``; when the
+        format keeps the default rule, the last user turn is found once per conversation
+        (:attr:`Conversation.last_user`), not once per turn."""
+        if type(
+            self
+        ).keeps_reasoning is not ChatFormat.keeps_reasoning or "keeps_reasoning" in vars(self):
+            return self.keeps_reasoning(index, ctx.messages)
+        rule = self.reasoning
+        if rule is None or rule.keep == "none":
+            return False
+        return rule.keep == "all" or index > ctx.last_user
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
         """The reasoning block of an assistant turn (empty when none is written); ``last``:
@@ -319,7 +332,7 @@ class ChatFormat:
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The body of the assistant turn at ``index`` (the history rule applied)."""
         messages = ctx.messages
-        kept = self.keeps_reasoning(index, messages)
+        kept = self.kept_in(index, ctx)
         return self.turn_body(messages[index], kept, index == len(messages) - 1, ctx)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
@@ -354,8 +367,9 @@ class ChatFormat:
         Formats that trim or drop more override this."""
         out = []
         pending: list[ToolCall] = []
+        ctx = conversation(messages, (), self.options, None)
         for index, m in enumerate(messages):
-            reasoning = m.reasoning if self.keeps_reasoning(index, messages) else ""
+            reasoning = m.reasoning if m.reasoning and self.kept_in(index, ctx) else ""
             name, call_id = None, None
             calls = [c if self.keeps_ids else ToolCall(c.name, c.arguments) for c in m.tool_calls]
             if m.role == "assistant":
@@ -389,6 +403,11 @@ class Conversation:
     dialect: Any
     add_generation_prompt: bool = False
 
+    @cached_property
+    def last_user(self) -> int:
+        """The index of the last user message (``-1``: none), found once."""
+        return last_user(self.messages)
+
     def strftime_now(self, fmt: str) -> str:
         """The current local time formatted as a template's ``strftime_now(fmt)`` writes it.
 
@@ -401,6 +420,14 @@ class Conversation:
 
 
 _new = object.__new__
+
+
+def last_user(messages: Sequence[Message]) -> int:
+    """The index of the last message of ``messages`` whose role is ``user`` (``-1``: none)."""
+    for index in range(len(messages) - 1, -1, -1):
+        if messages[index].role == "user":
+            return index
+    return -1
 
 
 def conversation(

@@ -309,7 +309,7 @@ def _assistant_body(
     without reasoning, the content unchanged)."""
     if plan.reasoning or fmt.reasoning is not None:
         messages = ctx.messages
-        kept = fmt.keeps_reasoning(index, messages)
+        kept = fmt.kept_in(index, ctx)
         block = fmt.reasoning_text(message.reasoning, kept, index == len(messages) - 1)
     else:
         block = ""
@@ -353,7 +353,7 @@ def prompt_tail(fmt: ChatFormat, ctx: Conversation) -> str:
 def _reasoning_block(fmt: ChatFormat, ctx: Conversation, index: int) -> str:
     """The reasoning block the turn at ``index`` starts with, when it has reasoning."""
     message = ctx.messages[index]
-    if not message.reasoning or not fmt.keeps_reasoning(index, ctx.messages):
+    if not message.reasoning or not fmt.kept_in(index, ctx):
         return ""
     return fmt.reasoning_text(message.reasoning, True, index == len(ctx.messages) - 1)
 
