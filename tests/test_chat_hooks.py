@@ -299,3 +299,18 @@ def test_last_user_is_found_once_per_conversation() -> None:
     assert ctx.last_user == 2 == last_user(messages)
     assert vars(ctx)["last_user"] == 2  # remembered: later turns do not scan again
     assert last_user([Message("assistant", "b")]) == -1
+
+
+def test_list_content_is_joined_by_the_formats_separator() -> None:
+    from tooletta.chat import text_of
+
+    parts = [{"type": "text", "text": "a"}, {"type": "image"}, "b"]
+    assert text_of(parts) == "ab" and text_of(parts, "\n") == "a\nb"
+
+    class Joined(ToyChat):
+        part_separator = " | "
+
+    messages = [Message("user", parts), Message("assistant", "ok")]
+    text = render_format(Joined(), tooletta.get_dialect("hermes"), messages, [], False, {}).text
+    assert "[U]a | b[/U]" in text
+    assert Joined().expressible(messages)[0].content == "a | b"

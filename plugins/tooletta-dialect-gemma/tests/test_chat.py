@@ -90,6 +90,7 @@ def extra_cases() -> dict[str, tuple[list[Message], bool]]:
 class TestGemma4Chat(ConversationTests):
     model = MODEL
     template = TEMPLATE
+    list_content = ("user", "assistant")
     tokens = TOKENS
     options = ({}, {"enable_thinking": True})
     ids = True  # the template names a result after the call whose id it answers

@@ -157,11 +157,13 @@ class GigaChatCases(ConversationTests):
 class TestGigaChat3Chat(GigaChatCases):
     model = MODEL_V3
     template = V3
+    list_content = ("system", "user", "assistant")
 
 
 class TestGigaChat31Chat(GigaChatCases):
     model = MODEL_V31
     template = V31
+    list_content = ("system", "user", "assistant")
 
 
 BOTH = [(MODEL_V3, V3), (MODEL_V31, V31)]

@@ -14,12 +14,14 @@ TEMPLATES = Path(__file__).parent / "templates"
 class TestGlm46Chat(ConversationTests):
     model = "zai-org/GLM-4.6"
     template = TEMPLATES / "GLM-4.6.jinja"
+    list_content = ("system", "user", "assistant")
     options = ({}, {"enable_thinking": False})
 
 
 class TestGlm47Chat(ConversationTests):
     model = "zai-org/GLM-4.7"
     template = TEMPLATES / "GLM-4.7-Flash.jinja"
+    list_content = ("system", "user", "assistant")
     options = ({}, {"enable_thinking": False})
 
 

@@ -59,12 +59,14 @@ class GraniteCases(ConversationTests):
 class TestGranite40Chat(GraniteCases):
     model = MODEL40
     template = GRANITE40
+    list_content = ("system", "user", "assistant", "tool")
     options = ({}, {"documents": [{"doc_id": 1, "title": "T", "text": "Paris is in France."}]})
 
 
 class TestGranite41Chat(GraniteCases):
     model = MODEL41
     template = GRANITE41
+    list_content = ("system", "user", "assistant", "tool")
     options = ({}, {"documents": [{"doc_id": 1, "title": "T", "text": "Paris is in France."}]})
 
 

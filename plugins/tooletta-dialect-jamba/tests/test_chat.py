@@ -25,6 +25,7 @@ class TestApriel15Chat(ConversationTests):
 
     model = APRIEL15
     template = TEMPLATES / "unsloth-Apriel-1.5.jinja"
+    list_content = ("user",)
     tokens = TOKENS
     ids = True
     string_arguments = True
@@ -34,6 +35,7 @@ class TestApriel15LlamaCppChat(TestApriel15Chat):
     """llama.cpp's later copy (``arguments|tojson``), given dict arguments."""
 
     template = TEMPLATES / "llama.cpp-unsloth-Apriel-1.5.jinja"
+    list_content = ("user",)
     string_arguments = False
 
 
@@ -106,6 +108,7 @@ class TestApriel16Chat(ConversationTests):
 
     model = APRIEL16
     template = TEMPLATES / "Apriel-1.6-15b-Thinker-fixed.jinja"
+    list_content = ("user",)
     tokens = TOKENS
     ids = True
     options = ({}, {"training_prompt": True})
@@ -120,6 +123,7 @@ class TestApriel16FirstCopyChat(TestApriel16Chat):
     itself: compared on the conversations ending with an assistant message (no prompt)."""
 
     template = TEMPLATES / "Apriel-1.6-15b-Thinker-fixed-566059a26.jinja"
+    list_content = ("user",)
 
     def _cases(self) -> dict[str, tuple[list[Message], bool]]:
         cases = super()._cases()

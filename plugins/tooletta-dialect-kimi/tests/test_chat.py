@@ -67,6 +67,7 @@ class TestKimiK2InstructChat(ConversationTests):
 
     model = K2
     template = TEMPLATES / "Kimi-K2-Instruct.jinja"
+    list_content = ("system", "user", "assistant")
 
     def _cases(self) -> dict[str, tuple[list[Message], bool]]:
         return kimi_cases()
@@ -154,6 +155,7 @@ def test_k2_named_turns_read_back() -> None:
 class TestKimiK25Chat(ConversationTests):
     model = K25
     template = TEMPLATES / "moonshotai-Kimi-K2.5.jinja"
+    list_content = ("system", "user", "assistant")
     options = ({}, {"thinking": False}, {"thinking": True})
     ids = True
 

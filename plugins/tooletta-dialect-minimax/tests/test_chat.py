@@ -15,6 +15,7 @@ MODEL = "MiniMaxAI/MiniMax-M2"
 class TestMinimaxM2Chat(ConversationTests):
     model = MODEL
     template = TEMPLATES / "MiniMax-M2.jinja"
+    list_content = ("system", "user", "assistant")
 
 
 def test_model_turn_with_reasoning_and_calls() -> None:

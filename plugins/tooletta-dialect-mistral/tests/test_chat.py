@@ -86,6 +86,7 @@ CONTENT_DROPPED = "the template drops the content beside calls (we write it befo
 class TestMistralSmall32Chat(MistralCases):
     model = SMALL32
     template = TEMPLATES / "Mistral-Small-3.2-24B-Instruct-2506.jinja"
+    list_content = ("user", "assistant")
     ids = True
     differences: ClassVar[Mapping[str, str]] = {
         "tools_two_calls": CONTENT_DROPPED,
@@ -126,12 +127,14 @@ class TestMistralNemoChat(MistralCases):
 class TestDevstralSmall2507Chat(MistralCases):
     model = DEVSTRAL
     template = TEMPLATES / "unsloth-mistral-Devstral-Small-2507.jinja"
+    list_content = ("user",)
 
 
 class TestDevstralSmall2507ChatWithIds(TestDevstralSmall2507Chat):
     """Call ids are not written (and the template does not read them)."""
 
     model = "unsloth/Devstral-Small-2507-GGUF"
+    list_content = ("user",)
     ids = True
 
 
@@ -144,6 +147,7 @@ THINKING_CHUNKS = (
 class TestMinistral3ReasoningChat(MistralCases):
     model = MINISTRAL
     template = TEMPLATES / "mistralai-Ministral-3-14B-Reasoning-2512.jinja"
+    list_content = ("system", "user", "assistant")
     differences: ClassVar[Mapping[str, str]] = {"reasoning_multi_turn": THINKING_CHUNKS}
 
     def exact_variant(self, messages: list[Message]) -> list[Message] | None:

@@ -52,6 +52,7 @@ class TestLfm25InstructChat(ConversationTests):
 class TestLfm25Chat(ConversationTests):
     model = LFM25
     template = TEMPLATES / "LFM2.5-8B-A1B.jinja"
+    list_content = ("system", "user", "assistant", "tool")
     tokens = TOKENS
 
     def _cases(self) -> dict[str, tuple[list[Message], bool]]:

@@ -128,6 +128,7 @@ class TestQwen3CoderChat(QwenCases):
 class TestQwen35Chat(QwenCases):
     model = "Qwen/Qwen3.5-4B"
     template = TEMPLATES / "Qwen3.5-4B.jinja"
+    list_content = ("system", "user", "assistant", "tool")
     options = ({}, {"enable_thinking": False})
 
 
@@ -140,6 +141,7 @@ class TestNemotron3Chat(QwenCases):
 class TestStep35Chat(QwenCases):
     model = "stepfun-ai/Step-3.5-Flash"
     template = TEMPLATES / "stepfun-ai-Step-3.5-Flash.jinja"
+    list_content = ("system", "user", "assistant", "tool")
     tokens = STEP_TOKENS
 
 

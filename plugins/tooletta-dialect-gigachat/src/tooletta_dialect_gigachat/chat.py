@@ -25,6 +25,7 @@ from typing import Any
 
 import msgspec
 
+from tooletta import to_json
 from tooletta.chat import ChatFormat, Conversation, Turn, by_content, roles
 
 from .devsystem import DEVSYSTEM
@@ -169,6 +170,13 @@ class GigaChat3Chat(ChatFormat):
     (llama.cpp's ``preserved_tokens`` for the format), so the model generates
     ``<|message_sep|>\\n\\n`` whole to end its turn."""
     keeps_ids = False
+
+    def text(self, content: Any) -> str:
+        """Content that is not a string (a list of parts) as the templates write it: JSON
+        (``tojson(ensure_ascii=False)``); no content is empty."""
+        if type(content) is str:
+            return content
+        return to_json(content) if content else ""
 
     def before_turn(self, index: int, ctx: Conversation) -> str:
         """The ``function descriptions`` message (with tools), after the system message."""

@@ -100,6 +100,7 @@ class Granite4Chat(ChatFormat):
     result_wrap = ("\n<tool_response>\n", "\n</tool_response>")
     group_results = True
     keeps_ids = False
+    part_separator = "\n"  # the templates join a list content's text parts with newlines
     default_system: ClassVar[str | None] = None
     """The system prompt written when the system turn would be empty (``None``: no turn)."""
 

@@ -150,10 +150,22 @@ class ChatFormat:
     and ``<|user|>``). They count as the assistant turn's generated text."""
     options: ClassVar[Mapping[str, Any]] = {}
     """The template's switches and their defaults (``enable_thinking``, ``date_string``...)."""
+    part_separator: ClassVar[str] = ""
+    """What the template writes between the text parts of a message whose content is a list
+    of parts (Granite 4: a newline); see :meth:`text`."""
     keeps_ids: ClassVar[bool] = True
     """The text carries the calls' ids (``False``: :meth:`expressible` drops them)."""
 
     # -- hooks: override for the odd template ----------------------------------------------
+
+    def text(self, content: Any) -> str:
+        """A message's content as the template writes it: a string as it is, a list of parts
+        as their text joined by :attr:`part_separator` (:func:`~tooletta.chat.text_of`). A
+        template that writes other content differently (GigaChat 3 writes it as JSON)
+        overrides this; :meth:`expressible` then gives that text back."""
+        if type(content) is str:
+            return content
+        return text_of(content, self.part_separator)
 
     def header(self, index: int, ctx: Conversation) -> str:
         """The header of the message at ``index`` (``turns[role].header`` by default; a
@@ -182,7 +194,7 @@ class ChatFormat:
 
     def user_text(self, index: int, ctx: Conversation) -> str:
         """The body of the user (or later system) turn at ``index``."""
-        return text_of(ctx.messages[index].content)
+        return self.text(ctx.messages[index].content)
 
     def parse_user(self, body: str) -> str:
         """A user turn's content from its body (the inverse of :meth:`user_text`)."""
@@ -190,7 +202,7 @@ class ChatFormat:
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """The tool result at ``index`` as written inside :attr:`result_wrap`."""
-        return text_of(ctx.messages[index].content)
+        return self.text(ctx.messages[index].content)
 
     def result_footer(self, index: int, ctx: Conversation) -> str:
         """The footer that closes the tool-result turn whose last result is at ``index``
@@ -343,7 +355,7 @@ class ChatFormat:
         block = self.reasoning_text(message.reasoning, kept, last)
         content = message.content
         if type(content) is not str:
-            content = text_of(content)
+            content = self.text(content)
         content = self.content_text(content, bool(block))
         return block + self.calls_text(ctx.dialect, message.tool_calls, content)
 
@@ -380,7 +392,7 @@ class ChatFormat:
             out.append(
                 Message(
                     role=m.role,
-                    content=text_of(m.content),
+                    content=self.text(m.content),
                     tool_calls=calls,
                     reasoning=reasoning if m.role == "assistant" else "",
                     name=name,

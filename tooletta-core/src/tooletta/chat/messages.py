@@ -102,9 +102,10 @@ def _dumps(value: Any, indent: int | None, separators: tuple[str, str] | None) -
         raise RenderError(f"tool definitions are not JSON: {exc}") from None
 
 
-def text_of(content: Any) -> str:
+def text_of(content: Any, separator: str = "") -> str:
     """The visible text of a message's content: a string, or the text parts of a list
-    (``{"type": "text", "text": ...}`` parts and plain strings), joined; ``None`` is empty."""
+    (``{"type": "text", "text": ...}`` parts and plain strings), joined by ``separator``;
+    ``None`` is empty."""
     if type(content) is str:
         return content
     if content is None:
@@ -118,7 +119,7 @@ def text_of(content: Any) -> str:
                 parts.append(item)
             elif isinstance(item, Mapping) and item.get("type") in ("text", "input_text"):
                 parts.append(str(item.get("text", "")))
-        return "".join(parts)
+        return separator.join(parts)
     raise RenderError(f"message content must be text or a list, not {type(content).__name__}")
 
 

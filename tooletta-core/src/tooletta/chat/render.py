@@ -14,7 +14,6 @@ from typing import Any
 from ..errors import RenderError
 from ..ir import Message
 from .format import ChatFormat, Conversation, conversation
-from .messages import text_of
 
 __all__ = ["RenderedConversation", "Segment", "prompt_tail", "render_format", "render_text"]
 
@@ -122,7 +121,7 @@ def render_format(
     first = 0
     system: str | None = None
     if fmt.merge_system and messages and messages[0].role in fmt.system_roles:
-        system, first = text_of(messages[0].content), 1
+        system, first = fmt.text(messages[0].content), 1
     body = fmt.system_text(system, ctx)
     if body is not None:
         turn = _turn(fmt, "system")
@@ -172,7 +171,7 @@ def render_text(
     first = 0
     system: str | None = None
     if fmt.merge_system and messages and messages[0].role in fmt.system_roles:
-        system, first = text_of(messages[0].content), 1
+        system, first = fmt.text(messages[0].content), 1
     body = fmt.system_text(system, ctx)
     if body is not None:
         turn = _turn(fmt, "system")
@@ -216,7 +215,7 @@ def render_text(
                 text = result_text(index, ctx)
             else:
                 content = message.content
-                text = content if type(content) is str else text_of(content)
+                text = content if type(content) is str else fmt.text(content)
             append(plan.wrap_open + text + plan.wrap_close)
             if not (grouped and index + 1 < count and messages[index + 1].role == "tool"):
                 append(turn.footer if result_footer is None else result_footer(index, ctx))
@@ -225,7 +224,7 @@ def render_text(
                 body = user_text(index, ctx)
             else:
                 content = message.content
-                body = content if type(content) is str else text_of(content)
+                body = content if type(content) is str else fmt.text(content)
             append((turn.header if header is None else header(index, ctx)) + body + turn.footer)
     if before_turn is not None:
         append(before_turn(count, ctx))
@@ -315,7 +314,7 @@ def _assistant_body(
         block = ""
     content = message.content
     if type(content) is not str:
-        content = text_of(content)
+        content = fmt.text(content)
     if plan.content_text:
         content = fmt.content_text(content, bool(block))
     return block + fmt.calls_text(ctx.dialect, message.tool_calls, content)

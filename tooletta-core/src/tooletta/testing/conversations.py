@@ -38,6 +38,7 @@ __all__ = [
     "ConversationTests",
     "check_conversation_round_trip",
     "check_matches_template",
+    "list_content_conversations",
     "random_conversations",
     "sample_conversations",
 ]
@@ -136,6 +137,38 @@ def sample_conversations(*, ids: bool = False) -> dict[str, tuple[list[Message],
             True,
         ),
         "pending_call": ([ask, calls_turn], True),
+    }
+
+
+def list_content_conversations(*, ids: bool = False) -> dict[str, list[Message]]:
+    """For each role (``system``, ``user``, ``assistant``, ``tool``), a conversation in
+    which a message of that role has its content as a list of two text parts (the OpenAI /
+    Hugging Face multimodal shape)."""
+
+    def parts(*texts: str) -> list[dict[str, str]]:
+        return [{"type": "text", "text": t} for t in texts]
+
+    tools_case, _ = sample_conversations(ids=ids)["tools_two_calls"]
+    first_result = next(i for i, m in enumerate(tools_case) if m.role == "tool")
+    tool = list(tools_case)
+    tool[first_result] = msgspec.structs.replace(
+        tool[first_result], content=parts('{"temp": 18,', ' "sky": "clear"}')
+    )
+    return {
+        "system": [
+            Message("system", parts("You are helpful.", "Be brief.")),
+            Message("user", "Hello!"),
+            Message("assistant", "Hi."),
+        ],
+        "user": [
+            Message("user", parts("Look at this:", "what is 2 + 2?")),
+            Message("assistant", "4."),
+        ],
+        "assistant": [
+            Message("user", "Hello!"),
+            Message("assistant", parts("Hi!", "How can I help?")),
+        ],
+        "tool": tool,
     }
 
 
@@ -293,7 +326,11 @@ class ConversationTests:
     form (DeepSeek's own templates concatenate them and raise on a dict). ``tools``: the
     tool definitions the samples that use tools declare (:data:`SAMPLE_TOOLS` by default; a
     template that reads more of a schema, such as a description for every parameter, sets
-    definitions it can render).
+    definitions it can render). ``list_content``: the roles whose content the template
+    writes from a list of text parts (``{"type": "text", "text": ...}``) rather than from a
+    string: each gets a conversation of :func:`list_content_conversations` compared with the
+    template (templates that print a list's Python ``repr`` or only its first part are not
+    listed: the format writes the parts' text, as a correct template would).
     """
 
     model: ClassVar[str | None] = None
@@ -305,6 +342,33 @@ class ConversationTests:
     differences: ClassVar[Mapping[str, str]] = {}
     string_arguments: ClassVar[bool] = False
     tools: ClassVar[Sequence[Mapping[str, Any]]] = SAMPLE_TOOLS
+    list_content: ClassVar[Sequence[str]] = ()
+
+    def test_list_content(self) -> None:
+        """Content given as a list of text parts renders as the template writes it, for the
+        roles in ``list_content``, and reads back as that text."""
+        template = self._template() if self.list_content else ""
+        cases = list_content_conversations(ids=self.ids)
+        for role in self.list_content:
+            messages = cases[role]
+            for opts in self.options:
+                with clock.frozen(FROZEN_TIME):
+                    check_matches_template(
+                        template,
+                        messages,
+                        model=self.model,
+                        dialect=self.dialect,
+                        tools=self.tools if role == "tool" else None,
+                        tokens=self.tokens,
+                        string_arguments=self.string_arguments,
+                        **opts,
+                    )
+            check_conversation_round_trip(
+                messages,
+                model=self.model,
+                dialect=self.dialect,
+                tools=self.tools if role == "tool" else None,
+            )
 
     def _template(self) -> str:
         return self.template.read_text(encoding="utf-8")
@@ -382,7 +446,7 @@ class ConversationTests:
                 last.tool_calls,
                 self.dialect,
                 model=self.model,
-                content=text_of(last.content),
+                content=fmt.text(last.content),
                 reasoning=last.reasoning if kept else "",
             )
             assert got == turn, f"{name}: {got!r} != {turn!r}"
