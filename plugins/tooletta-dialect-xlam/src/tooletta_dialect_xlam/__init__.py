@@ -1,8 +1,9 @@
 """Salesforce xLAM tool calls: a bare JSON list ``[{"name": ..., "arguments": {...}}, ...]``.
 
-Emitted by xLAM-2 ``-fc-r`` models. Pinned from vLLM's
-``examples/tool_chat_template_xlam_llama.jinja``, whose assistant turn writes the calls as one
-list::
+Emitted by xLAM-2 ``-fc-r`` models. Pinned from the model template of
+``Salesforce/xLAM-2-3b-fc-r`` (its conversation format is ``chat.XlamQwenChat``) and
+vLLM's ``examples/tool_chat_template_xlam_llama.jinja``, whose assistant turns write the calls
+as one list::
 
     [{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}]
 
@@ -46,6 +47,8 @@ from tooletta.engine import (
     reasoning_region,
 )
 from tooletta.engine.lookahead import space_ahead, text_ahead
+
+from .chat import XlamQwenChat
 
 __all__ = ["FENCES", "XlamDialect", "is_call_list", "register_dialects"]
 
@@ -171,9 +174,11 @@ class XlamDialect(ScannerDialect):
         models=("salesforce/llama-xlam-2-*", "salesforce/xlam-*"),
         description='xLAM: a bare JSON list [{"name": ..., "arguments": {...}}] (or ```json'
         " fenced), <think> reasoning",
-        source="vllm-project/vllm examples/tool_chat_template_xlam_llama.jinja;"
+        source="Salesforce/xLAM-2-3b-fc-r tokenizer_config.json chat_template;"
+        " vllm-project/vllm examples/tool_chat_template_xlam_llama.jinja;"
         " vllm/tool_parsers/xlam_tool_parser.py",
     )
+    chat_formats = (XlamQwenChat(),)
     grammar = Grammar(
         blocks=(
             Block(
