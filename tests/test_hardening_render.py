@@ -339,3 +339,17 @@ def test_fuzz_render_gigachat35_long_parameter_names_are_read() -> None:
     text = tooletta.render(calls, "gigachat35")
     assert tooletta.parse(text, "gigachat35", tools=tools_for(calls)).calls == calls
     check_stream_equals_parse("gigachat35", text, range(0, len(text), 7), tools_for(calls))
+
+
+def test_model_turn_refuses_reasoning_its_template_has_no_place_for() -> None:
+    """``render(model=..., reasoning=...)`` never drops the reasoning silently: a template
+    without a place for it (Qwen2.5, Llama 3.1) is refused, as ``render(dialect=...)`` is."""
+    calls = [tooletta.ToolCall("f", {"a": 1})]
+    for model in ("Qwen/Qwen2.5-7B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"):
+        with pytest.raises(RenderError, match="no place for reasoning"):
+            tooletta.render(calls, model=model, reasoning="Let me think.")
+        assert tooletta.render(calls, model=model, reasoning="  \n") == tooletta.render(
+            calls, model=model
+        )
+    text = tooletta.render(calls, model="Qwen/Qwen3-8B", reasoning="Let me think.")
+    assert text.startswith("<think>\nLet me think.\n</think>")

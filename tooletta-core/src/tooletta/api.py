@@ -286,6 +286,10 @@ def _model_turn(fmt: Any, obj: Any, calls: list[ToolCall], content: str, reasoni
     message = Message(role="assistant", content=content, tool_calls=calls, reasoning=reasoning)
     ctx = Conversation([message], [], dict(fmt.options), obj)
     body = str(fmt.turn_body(message, True, True, ctx))
+    if reasoning.strip() and reasoning.strip() not in body:  # never lose it silently
+        raise RenderError(
+            f"the {fmt.name} chat template has no place for reasoning", dialect=obj.info.name
+        )
     tail = prompt_tail(fmt, ctx)
     return body[len(tail) :] if tail and body.startswith(tail) else body
 
