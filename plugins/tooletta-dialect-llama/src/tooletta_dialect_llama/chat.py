@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-from tooletta import Message, RenderError
+from tooletta import Message, RenderError, to_json
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -176,10 +176,8 @@ class LlamaChat(ChatFormat):
         iterable in Jinja, so a text result becomes a JSON string literal)."""
         content = ctx.messages[index].content
         try:
-            return json.dumps(
-                content if isinstance(content, list) else text_of(content), ensure_ascii=False
-            )
-        except (TypeError, ValueError) as exc:
+            return to_json(content if isinstance(content, list) else text_of(content))
+        except RenderError as exc:
             raise RenderError(f"tool result is not JSON: {exc}") from None
 
     def parse_result(self, body: str) -> str:
