@@ -129,7 +129,8 @@ def test_granite4_drops_reasoning() -> None:
         )
         text = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
         assert "<think>" not in text and "now answer" not in text
-        assert tooletta.render([], model=model, content="C", reasoning="R") == "C"
+        with pytest.raises(RenderError, match="no place for reasoning"):  # never dropped
+            tooletta.render([], model=model, content="C", reasoning="R")
 
 
 @pytest.mark.parametrize("model", [MODEL40, MODEL41])
