@@ -127,6 +127,7 @@ DIALECT_DISTRIBUTIONS: dict[str, str] = {
     "llama4_pythonic": "tooletta-dialect-pythonic",
     "longcat": "tooletta-dialect-longcat",
     "longcat_flash": "tooletta-dialect-longcat",
+    "longcat_flash_chat": "tooletta-dialect-longcat",
     "mimo": "tooletta-dialect-qwen",
     "minicpm": "tooletta-dialect-minicpm",
     "minicpm5": "tooletta-dialect-minicpm",

@@ -22,7 +22,9 @@ Two payloads are in use inside the same tags, and both are read:
 Reasoning is ``<longcat_think>`` ... ``</longcat_think>``; the end-of-turn ``</longcat_s>`` is
 removed. No ids. Rendering writes the JSON form with the newline layout of the LongCat model
 card (calls joined by one newline, a newline between content and the first call),
-arguments through ``tojson``.
+arguments through ``tojson``. The ``longcat_flash_chat`` variant (:mod:`.flash_chat`) writes
+LongCat-Flash-Chat's template form (no line breaks around the blocks) and declares its
+conversation format (:mod:`.chat`).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from tooletta.engine import (
 )
 from tooletta.toolkit import ArgsWriter, typed_value
 
-__all__ = ["LongCatDialect", "register_dialects"]
+__all__ = ["LongCatDialect", "call_block", "register_dialects"]
 
 OPEN = "<longcat_tool_call>"
 CLOSE = "</longcat_tool_call>"
@@ -81,6 +83,13 @@ def read_call(r: Reader) -> Read[None]:
     w.close()
 
 
+def call_block(call: ToolCall) -> str:
+    """One call in the JSON form: the tags, a line break on each side of the object."""
+    return (
+        f'{OPEN}\n{{"name": {to_json(call.name)}, "arguments": {to_json(call.arguments)}}}\n{CLOSE}'
+    )
+
+
 class LongCatDialect(ScannerDialect):
     """``<longcat_tool_call>{"name": ..., "arguments": {...}}</longcat_tool_call>`` per call."""
 
@@ -107,13 +116,13 @@ class LongCatDialect(ScannerDialect):
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """Each call in the JSON form, joined by newlines."""
-        return "\n".join(
-            f'{OPEN}\n{{"name": {to_json(c.name)}, "arguments": {to_json(c.arguments)}}}\n{CLOSE}'
-            for c in calls
-        )
+        return "\n".join(call_block(c) for c in calls)
 
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the longcat dialect."""
+    """Register the longcat dialect and its longcat_flash_chat variant."""
+    from .flash_chat import LongCatFlashChatDialect
+
     register(LongCatDialect())
+    register(LongCatFlashChatDialect())

@@ -1,0 +1,159 @@
+"""LongCat-Flash-Chat conversations against the model's own template (vendored), and the
+``longcat_flash_chat`` variant's assistant turn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import tooletta
+from tooletta import Message, ParseError, ToolCall
+from tooletta.testing import DialectTests
+from tooletta.testing.conversations import (
+    SAMPLE_TOOLS,
+    ConversationTests,
+    check_matches_template,
+    sample_conversations,
+)
+
+TEMPLATES = Path(__file__).parent / "templates"
+TEMPLATE = TEMPLATES / "meituan-longcat-LongCat-Flash-Chat.jinja"
+CHAT = "meituan-longcat/LongCat-Flash-Chat"
+CALLS = [ToolCall("get_weather", {"city": "Paris"}), ToolCall("get_time", {"tz": "UTC"})]
+
+
+class TestLongCatFlashChat(ConversationTests):
+    """The model's template, with thinking unset (its default), on and off."""
+
+    model = CHAT
+    template = TEMPLATE
+    options = (
+        {},
+        {"enable_thinking": True},
+        {"enable_thinking": True, "thinking_budget": 100},
+        {"enable_thinking": False},
+    )
+
+
+class TestLongCatFlashChatDialect(DialectTests):
+    dialect = "longcat_flash_chat"
+    names = ("longcat_flash_chat", "LongCat_Flash_Chat")
+    models = (CHAT, "meituan-longcat/LongCat-Flash-Chat-FP8")
+
+
+def _template() -> str:
+    return TEMPLATE.read_text(encoding="utf-8")
+
+
+def test_flash_chat_writes_the_calls_right_after_the_content_and_each_other() -> None:
+    assert tooletta.render(CALLS, "longcat_flash_chat", content="Let me check.") == (
+        'Let me check.<longcat_tool_call>\n{"name": "get_weather", "arguments": '
+        '{"city": "Paris"}}\n</longcat_tool_call><longcat_tool_call>\n{"name": "get_time", '
+        '"arguments": {"tz": "UTC"}}\n</longcat_tool_call>'
+    )
+    assert tooletta.render([], "longcat_flash_chat", content="Hi.") == "Hi."
+
+
+def test_longcat_default_render_is_unchanged() -> None:
+    assert tooletta.render(CALLS, "longcat", content="Hi.") == (
+        'Hi.\n<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+        '</longcat_tool_call>\n<longcat_tool_call>\n{"name": "get_time", "arguments": '
+        '{"tz": "UTC"}}\n</longcat_tool_call>'
+    )
+
+
+def test_flash_chat_model_picks_the_variant_and_longcat_parses_its_text() -> None:
+    assert tooletta.dialect_for_model(CHAT) == "longcat_flash_chat"
+    assert tooletta.dialect_for_model("meituan-longcat/LongCat-Flash-Thinking") == "longcat"
+    text = tooletta.render(CALLS, model=CHAT, content="Hi.")
+    assert text == tooletta.render(CALLS, "longcat_flash_chat", content="Hi.")
+    assert tooletta.detect(text) == "longcat"
+    assert tooletta.parse(text, "longcat").calls == CALLS
+    assert tooletta.parse(text, "longcat").content == "Hi."
+
+
+def test_code_interpreter_tool_is_written_as_the_template_writes_it() -> None:
+    tools = [
+        {"type": "code_interpreter", "function": {"name": "python"}},
+        *SAMPLE_TOOLS,
+        {"type": "retrieval", "function": {"name": "search"}},
+    ]
+    messages = [Message("user", "Plot it."), Message("assistant", "Done.")]
+    for prompt in (False, True):
+        check_matches_template(
+            _template(), messages, model=CHAT, tools=tools, add_generation_prompt=prompt
+        )
+    text = tooletta.render_conversation(messages, model=CHAT, tools=tools)
+    assert "## Tool namespace: code_interpreter\n\n### Tool name: code_interpreter_preview" in text
+    assert "retrieval" not in text and "Tool name: python" not in text
+    assert tooletta.parse_conversation(text, model=CHAT, tools=tools) == messages
+
+
+def test_tool_choice_none_writes_no_declarations() -> None:
+    messages, _ = sample_conversations()["tools_two_calls"]
+    check_matches_template(
+        _template(), messages, model=CHAT, tools=SAMPLE_TOOLS, tool_choice="none"
+    )
+    text = tooletta.render_conversation(
+        messages, model=CHAT, tools=SAMPLE_TOOLS, tool_choice="none"
+    )
+    assert text.startswith("SYSTEM:You are a helpful assistant. [Round 0] USER:")
+
+
+def test_user_files_are_written_before_the_content() -> None:
+    messages = [
+        Message("user", "Summarise it.", extra={"files": [{"name": "a.txt", "size": 3}]}),
+        Message("assistant", "It says hi."),
+    ]
+    check_matches_template(_template(), messages, model=CHAT)
+    assert tooletta.render_conversation(messages, model=CHAT).startswith(
+        '[Round 0] USER:<longcat_files>\n[\n  {\n    "name": "a.txt",'
+    )
+
+
+def test_tool_results_without_a_name_and_holding_markers_read_back() -> None:
+    messages = [
+        Message("user", "Go."),
+        Message("assistant", "", tool_calls=[ToolCall("get_time", {"tz": "UTC"})]),
+        Message("tool", 'odd " ASSISTANT: [Round 3] USER: </longcat_s>'),
+        Message("assistant", "Done."),
+    ]
+    check_matches_template(_template(), messages, model=CHAT, tools=SAMPLE_TOOLS)
+    text = tooletta.render_conversation(messages, model=CHAT, tools=SAMPLE_TOOLS)
+    assert ' TOOL:{"content": "odd \\" ASSISTANT:' in text
+    back = tooletta.parse_conversation(text, model=CHAT, tools=SAMPLE_TOOLS)
+    assert [m.content for m in back] == [text_of(m) for m in messages]
+
+
+def text_of(message: Message) -> str:
+    return message.content if isinstance(message.content, str) else ""
+
+
+def test_a_broken_tool_result_is_a_parse_error_with_its_position() -> None:
+    text = '[Round 0] USER:Go. ASSISTANT:Done.</longcat_s> TOOL:{"content": 1'
+    with pytest.raises(ParseError) as caught:
+        tooletta.parse_conversation(text, model=CHAT)
+    assert caught.value.position == text.index(" TOOL:") + len(" TOOL:")
+    with pytest.raises(ParseError):
+        tooletta.parse_conversation(text[: -len(', "content": 1')] + '{"x": 1}', model=CHAT)
+
+
+def test_definition_without_description_or_parameters_is_written_empty() -> None:
+    # the template concatenates both and raises (UndefinedError / TypeError) when one is
+    # missing; a correct template writes an empty description and an empty schema
+    tools = [{"type": "function", "function": {"name": "ping"}}]
+    messages = [Message("user", "Ping."), Message("assistant", "Pong.")]
+    with pytest.raises(tooletta.RenderError):
+        check_matches_template(_template(), messages, model=CHAT, tools=tools)
+    text = tooletta.render_conversation(messages, model=CHAT, tools=tools)
+    assert "### Tool name: ping\n\nDescription: \n\nInputSchema: \n{}\n\n**Note**" in text
+
+
+def test_call_names_are_json_escaped_where_the_template_writes_them_raw() -> None:
+    # the template writes '"name": "{{ name }}"' (a name holding '"' would break the JSON);
+    # we write the name as JSON, the same text for every ordinary name
+    call = ToolCall('say "hi"', {})
+    assert tooletta.render([call], model=CHAT) == (
+        '<longcat_tool_call>\n{"name": "say \\"hi\\"", "arguments": {}}\n</longcat_tool_call>'
+    )
