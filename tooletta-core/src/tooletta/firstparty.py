@@ -66,6 +66,8 @@ DIALECT_DISTRIBUTIONS: dict[str, str] = {
     "deepseekv41": "tooletta-dialect-deepseek",
     "dots": "tooletta-dialect-dots",
     "dots1": "tooletta-dialect-dots",
+    "dots3": "tooletta-dialect-dots",
+    "dots3_note": "tooletta-dialect-dots",
     "ernie45": "tooletta-dialect-hermes",
     "firefunction_v2": "tooletta-dialect-phi",
     "functionary": "tooletta-dialect-functionary",

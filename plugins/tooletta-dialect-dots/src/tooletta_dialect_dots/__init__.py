@@ -13,9 +13,11 @@ A block holds one or more ``invoke`` elements (the invoke/parameter grammar Mini
 string values verbatim, other values as JSON, typed by the tool schema; without one, JSON when
 valid, else the text), or a JSON call object ``{"name": ..., "arguments": ...}`` (or an array of
 them). Several blocks may follow one another; text may come before, between and after them.
-The dots chat template was not available: rendering follows the detector's layout (all calls
-in one block, XML form). Values are not stripped (SGLang strips them): text is kept as written.
-The turn ends with ``<|endofresponse|>`` (llama.cpp's ``dots1`` chat format), which is removed.
+The dots.llm1 chat template was not available: rendering follows the detector's layout (all
+calls in one block, XML form). The ``dots3`` variant (:mod:`.dots3`) writes dots3-note's
+template form and declares its conversation format (:mod:`.chat`). Values are not stripped
+(SGLang strips them): text is kept as written. The turn ends with ``<|endofresponse|>``
+(llama.cpp's ``dots1`` chat format), which is removed.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from typing import Any
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
 from tooletta.engine import (
     Block,
+    BlockReader,
+    FastReader,
     Grammar,
     Read,
     Reader,
@@ -42,40 +46,47 @@ from tooletta.toolkit.invoke import (
     render_invoke,
 )
 
-__all__ = ["DotsDialect", "register_dialects"]
+__all__ = ["CLOSE", "OPEN", "DotsDialect", "block_readers", "register_dialects"]
 
 OPEN = "<dots_function_call>"
 CLOSE = "</dots_function_call>"
 SYNTAX = InvokeSyntax()
 
 
-@guarded
-def read_block(r: Reader) -> Read[None]:
-    """One ``<dots_function_call>`` block: invokes, a JSON call object, or a JSON array."""
-    yield from r.ws()
-    first = yield from r.peek()
-    if first not in ("{", "["):
-        yield from read_invokes(r, SYNTAX, CLOSE)
-        return
-    if first == "{":
-        yield from json_call_object(r)  # incremental path only (see minimax_m1)
-    else:
-        yield from json_call_array(r)
-    yield from r.ws()
-    if not (yield from r.at_end()):
-        yield from r.expect(CLOSE)
+def block_readers(syntax: InvokeSyntax) -> tuple[BlockReader, FastReader]:
+    """The incremental and one-shot readers of a ``<dots_function_call>`` block whose invokes
+    are spelled by ``syntax``: invokes, a JSON call object, or a JSON array."""
+
+    @guarded
+    def read_block(r: Reader) -> Read[None]:
+        """One block: invokes, a JSON call object, or a JSON array."""
+        yield from r.ws()
+        first = yield from r.peek()
+        if first not in ("{", "["):
+            yield from read_invokes(r, syntax, CLOSE)
+            return
+        if first == "{":
+            yield from json_call_object(r)  # incremental path only (see minimax_m1)
+        else:
+            yield from json_call_array(r)
+        yield from r.ws()
+        if not (yield from r.at_end()):
+            yield from r.expect(CLOSE)
+
+    invokes = fast_invokes(syntax, CLOSE)
+    payload = fast_json_payload(CLOSE)
+
+    def fast_block(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+        """The one-shot shortcut of ``read_block``: a block of invokes, or a JSON body."""
+        at = skip_ws(text, pos)
+        if at < len(text) and text[at] in "{[":
+            return payload(text, pos, tools, calls)
+        return invokes(text, pos, tools, calls)
+
+    return read_block, fast_block
 
 
-_fast_invokes = fast_invokes(SYNTAX, CLOSE)
-_fast_json = fast_json_payload(CLOSE)
-
-
-def fast_block(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
-    """The one-shot shortcut of :func:`read_block`: a block of invokes, or a JSON body."""
-    at = skip_ws(text, pos)
-    if at < len(text) and text[at] in "{[":
-        return _fast_json(text, pos, tools, calls)
-    return _fast_invokes(text, pos, tools, calls)
+read_block, fast_block = block_readers(SYNTAX)
 
 
 class DotsDialect(ScannerDialect):
@@ -103,5 +114,8 @@ class DotsDialect(ScannerDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the dots dialect."""
+    """Register the dots dialect and its dots3 variant."""
+    from .dots3 import Dots3Dialect
+
     register(DotsDialect())
+    register(Dots3Dialect())

@@ -1,0 +1,184 @@
+"""dots3-note's conversation format: its chat template, declared.
+
+The template (``dots-studio/dots3-note-prev`` ``chat_template.jinja``) always opens with a
+system turn, ``<|system|>...<|endofsystem|>`` (``You are a helpful assistant.`` without a
+system message), holding the tool declarations after the system prompt when there are tools
+(fixed instructions, one ``tojson`` line per tool inside ``<tools></tools>``, an example of
+the call form). Turns have no line breaks: ``<|user|>...<|endofuser|>``,
+``<|assistant|>...<|endofassistant|>``; tool results share one user turn, each in
+``\\n<dots_function_response>\\n...\\n</dots_function_response>``. A later system message is
+written as a user turn.
+
+The assistant turn is the reasoning block (``<think>\\n...\\n</think>\\n\\n``, kept in every
+turn by default), the content, then one ``\\n<dots_function_call>`` block per call with each
+value between line breaks (the ``dots3`` variant dialect writes that). ``enable_thinking=False``
+writes an empty block in every assistant turn and in the generation prompt, and
+``<no_think>`` after each user message; ``clear_thinking=True`` empties the blocks of the
+turns before the last user message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import msgspec
+
+from tooletta import Message, ParseResult
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    by_content,
+    defaults,
+    roles,
+    text_of,
+    tool_json,
+)
+
+__all__ = ["DEFAULT_SYSTEM", "TOOLS_HEAD", "TOOLS_TAIL", "Dots3Chat", "tools_block"]
+
+SYSTEM = "<|system|>"
+END_SYSTEM = "<|endofsystem|>"
+USER = "<|user|>"
+END_USER = "<|endofuser|>"
+ASSISTANT = "<|assistant|>"
+END = "<|endofassistant|>"
+NO_THINK = "<no_think>"
+THINK_OPEN = "<think>\n"
+THINK_CLOSE = "\n</think>\n\n"
+EMPTY_THINK = THINK_OPEN + THINK_CLOSE
+DEFAULT_SYSTEM = "You are a helpful assistant."
+"""The system prompt the template writes when the conversation has no system message."""
+TOOLS_HEAD = (
+    "\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+    "You are provided with function signatures within <tools></tools> XML tags:\n<tools>"
+)
+"""The template's instructions before the tool list (after the system prompt)."""
+TOOLS_TAIL = (
+    "\n</tools>\n\nWhen making tool calls, use XML format to invoke tools and pass parameters:"
+    '\n\n<dots_function_call>\n<invoke name="tool-name-1">\n<parameter name="param-key-1">\n'
+    'param-value-1\n</parameter>\n<parameter name="param-key-2">\nparam-value-2\n</parameter>\n'
+    "...\n</invoke>\n</dots_function_call>"
+)
+"""The template's instructions after the tool list."""
+
+
+@by_content
+def tools_block(tools: Sequence[Mapping[str, Any]]) -> str:
+    """The tool declarations: the instructions around one ``tojson`` line per tool
+    (remembered by the tools' content)."""
+    return TOOLS_HEAD + "".join("\n" + tool_json(t) for t in tools) + TOOLS_TAIL
+
+
+class Dots3Chat(ChatFormat):
+    """dots3-note: ``<|system|>``/``<|user|>``/``<|assistant|>`` turns without line breaks,
+    the tools in the system turn, ``<dots_function_response>`` results in one user turn."""
+
+    name = "dots3"
+    models = ("dots-studio/dots3*", "dots3-note*")
+    source = "dots-studio/dots3-note-prev chat_template.jinja (copy in KMnO4-zx/llm-model f8270b78)"
+    turns = roles(
+        system=Turn(""),
+        user=Turn(USER, END_USER),
+        assistant=Turn(ASSISTANT, END),
+        tool=Turn(USER, END_USER),
+    )
+    end_of_turn = END
+    special_tokens: ClassVar[tuple[str, ...]] = (
+        SYSTEM,
+        END_SYSTEM,
+        USER,
+        END_USER,
+        ASSISTANT,
+        END,
+        "<think>",
+        "</think>",
+        NO_THINK,
+        "<dots_function_call>",
+        "</dots_function_call>",
+        "<dots_function_response>",
+        "</dots_function_response>",
+    )
+    reasoning = Reasoning(THINK_OPEN, THINK_CLOSE, strip=None, keep="all")
+    result_wrap = ("\n<dots_function_response>\n", "\n</dots_function_response>")
+    group_results = True
+    keeps_ids = False
+    options = defaults(enable_thinking=True, clear_thinking=False)
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The whole opening turn: the system prompt (or the default one), then the tool
+        declarations when there are tools."""
+        tools = tools_block(ctx.tools) if ctx.tools else ""
+        return f"{SYSTEM}{DEFAULT_SYSTEM if system is None else system}{tools}{END_SYSTEM}"
+
+    def parse_system(self, body: str) -> str | None:
+        """The system message (``None`` for the default prompt)."""
+        if body.startswith(SYSTEM) and body.endswith(END_SYSTEM):
+            body = body[len(SYSTEM) : -len(END_SYSTEM)]
+        head = body.partition(TOOLS_HEAD)[0]
+        return None if head == DEFAULT_SYSTEM else head
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        """The declared header; a later system message opens a user turn."""
+        role = ctx.messages[index].role
+        return USER if role == "system" else self.turns[role].header
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """The content (``<no_think>`` after a user message with ``enable_thinking=False``);
+        a later system message's turn also closes here (its turn is a user turn)."""
+        message = ctx.messages[index]
+        content = text_of(message.content)
+        if message.role == "system":
+            return content + END_USER
+        if ctx.options.get("enable_thinking") is False and not content.endswith(NO_THINK):
+            return content + NO_THINK
+        return content
+
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """An empty reasoning block with ``enable_thinking=False`` (every turn) or
+        ``clear_thinking=True`` (turns before the last user message); else the kept one."""
+        message = ctx.messages[index]
+        options = ctx.options
+        cleared = options.get("enable_thinking") is False
+        if not cleared and options.get("clear_thinking"):
+            last_user = max((i for i, m in enumerate(ctx.messages) if m.role == "user"), default=-1)
+            cleared = index < last_user
+        if not cleared:
+            return super().assistant_text(index, ctx)
+        content = text_of(message.content)
+        return EMPTY_THINK + self.calls_text(ctx.dialect, message.tool_calls, content)
+
+    def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
+        """The reasoning block taken off, then the dialect's parse of the rest."""
+        reasoning = ""
+        if body.startswith(THINK_OPEN):
+            end = body.find(THINK_CLOSE, len(THINK_OPEN) - 1)
+            if end >= 0:
+                reasoning = body[len(THINK_OPEN) : end]
+                body = body[end + len(THINK_CLOSE) :]
+        result: ParseResult = dialect.parse(body, tools=list(tools) or None)
+        return msgspec.structs.replace(result, reasoning=reasoning) if reasoning else result
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """``<|assistant|>``, and an empty reasoning block with ``enable_thinking=False``."""
+        if ctx.options.get("enable_thinking") is False:
+            return ASSISTANT + EMPTY_THINK
+        return ASSISTANT
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """As the base, without a first system message equal to the default prompt, later
+        system messages as user messages (the template writes them as user turns) and the
+        reasoning trimmed (the template trims it)."""
+        out = super().expressible(messages)
+        if out and out[0].role == "system" and out[0].content == DEFAULT_SYSTEM:
+            out = out[1:]
+        fixed = []
+        for index, m in enumerate(out):
+            if m.role == "system" and index > 0:
+                m = Message("user", m.content)
+            elif m.reasoning != m.reasoning.strip():
+                m = msgspec.structs.replace(m, reasoning=m.reasoning.strip())
+            fixed.append(m)
+        return fixed
