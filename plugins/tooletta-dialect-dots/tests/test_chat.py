@@ -39,7 +39,7 @@ class TestDots3Chat(ConversationTests):
 class TestDots3Dialect(DialectTests):
     dialect = "dots3"
     names = ("dots3", "dots3_note", "DOTS3")
-    models = (DOTS3, "dots-studio/dots3-note-prev-fp8")
+    models = (DOTS3, "dots-studio/dots3-note-prev-fp8", "dots3-note-prev")
 
 
 def _template() -> str:
@@ -123,3 +123,17 @@ def test_thinking_off_marks_user_turns_and_empties_every_block() -> None:
     )
     assert "there?<no_think><|endofuser|><|assistant|><think>\n\n</think>\n\n\n<dots_" in text
     assert "One more call" not in text
+
+
+def test_reasoning_is_trimmed_and_whitespace_only_reasoning_writes_no_block() -> None:
+    messages = [
+        Message("user", "Hi."),
+        Message("assistant", "Hello.", reasoning="  \n "),
+        Message("user", "Again."),
+        Message("assistant", "Hello again.", reasoning="\n greet \n"),
+    ]
+    check_matches_template(_template(), messages, model=DOTS3)
+    text = tooletta.render_conversation(messages, model=DOTS3)
+    assert "<|assistant|>Hello.<|endofassistant|>" in text
+    assert "<|assistant|><think>\ngreet\n</think>\n\nHello again." in text
+    assert tooletta.parse_conversation(text, model=DOTS3)[-1].reasoning == "greet"

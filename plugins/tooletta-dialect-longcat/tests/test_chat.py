@@ -39,7 +39,7 @@ class TestLongCatFlashChat(ConversationTests):
 class TestLongCatFlashChatDialect(DialectTests):
     dialect = "longcat_flash_chat"
     names = ("longcat_flash_chat", "LongCat_Flash_Chat")
-    models = (CHAT, "meituan-longcat/LongCat-Flash-Chat-FP8")
+    models = (CHAT, "meituan-longcat/LongCat-Flash-Chat-FP8", "LongCat-Flash-Chat")
 
 
 def _template() -> str:
@@ -156,4 +156,12 @@ def test_call_names_are_json_escaped_where_the_template_writes_them_raw() -> Non
     call = ToolCall('say "hi"', {})
     assert tooletta.render([call], model=CHAT) == (
         '<longcat_tool_call>\n{"name": "say \\"hi\\"", "arguments": {}}\n</longcat_tool_call>'
+    )
+
+
+def test_bare_model_names_pick_the_format() -> None:
+    assert tooletta.dialect_for_model("LongCat-Flash-Chat") == "longcat_flash_chat"
+    messages = [Message("user", "Hi."), Message("assistant", "Hello.")]
+    assert tooletta.render_conversation(messages, model="LongCat-Flash-Chat") == (
+        "[Round 0] USER:Hi. ASSISTANT:Hello.</longcat_s>"
     )

@@ -150,6 +150,11 @@ class Dots3Chat(ChatFormat):
         content = text_of(message.content)
         return EMPTY_THINK + self.calls_text(ctx.dialect, message.tool_calls, content)
 
+    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
+        """The block of the trimmed reasoning (none when only whitespace is left: the
+        template trims it first)."""
+        return super().reasoning_text(reasoning.strip(), kept, last)
+
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """The reasoning block taken off, then the dialect's parse of the rest."""
         reasoning = ""

@@ -38,7 +38,7 @@ class Dots3Dialect(DotsDialect):
         variant_of="dots",
         priority=90,
         markers=(),
-        models=("dots-studio/dots3*",),
+        models=("dots-studio/dots3*", "dots3-note*"),
         description="dots3-note: one <dots_function_call> block per call, values between newlines",
         source="dots-studio/dots3-note-prev chat_template.jinja",
     )

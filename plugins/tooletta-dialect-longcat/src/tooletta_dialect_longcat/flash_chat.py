@@ -30,7 +30,7 @@ class LongCatFlashChatDialect(LongCatDialect):
         variant_of="longcat",
         priority=90,
         markers=(),
-        models=("meituan-longcat/longcat-flash-chat*",),
+        models=("meituan-longcat/longcat-flash-chat*", "longcat-flash-chat*"),
         description="LongCat-Flash-Chat: <longcat_tool_call> blocks with no line break between",
         source="meituan-longcat/LongCat-Flash-Chat tokenizer_config.json chat_template",
     )
