@@ -28,6 +28,7 @@ class TestDots3Chat(ConversationTests):
 
     model = DOTS3
     template = TEMPLATE
+    list_content = ("system", "user", "assistant", "tool")
     options = (
         {},
         {"enable_thinking": False},
