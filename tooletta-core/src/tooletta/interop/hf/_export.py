@@ -805,6 +805,22 @@ _TEMPLATES["lfm25"] = _TEMPLATES["lfm2"]  # unescaped strings: the same block
 _TEMPLATES["nemotron3"] = _TEMPLATES["qwen3_coder"]  # other newlines around the calls
 _TEMPLATES["step35"] = _TEMPLATES["qwen3_coder"]  # calls right after the content
 _TEMPLATES["apriel"] = _TEMPLATES["jamba"]  # a line break before <tool_calls>: read the same
+_TEMPLATES["longcat_flash_chat"] = _TEMPLATES["longcat"]  # no line breaks around: read the same
+_TEMPLATES["dots3"] = _template(  # dots3-note: a block per call, values between line breaks
+    "<|assistant|>",
+    _region(
+        r'\s*<dots_function_call>\s*<invoke name="(?P<name>[^"]+)"\s*>',
+        r"\s*</invoke>\s*</dots_function_call>\s*",
+        content="xml-inline",
+        content_args={
+            "tag_pattern": r'<parameter name="(?P<key>[^"]+)">\n?(?P<value>.*?)\n?</parameter>',
+            "value_parser": _TEXT_RAW,
+        },
+        transform=_NAMED,
+    ),
+    ends=("<|endofassistant|>",),
+    reasoning=_think(),
+)
 _TEMPLATES["mistral_v3"] = _template(  # Mistral-Nemo: [TOOL_CALLS][{...}, ...]
     "[/INST]",
     {
@@ -819,6 +835,7 @@ _TEMPLATES["mistral_v3"] = _template(  # Mistral-Nemo: [TOOL_CALLS][{...}, ...]
 
 TEMPLATE_NOTES: dict[str, str] = {
     "qwen3_coder": "parameter values are text: pass the request's tools to type them",
+    "dots3": "parameter values are text: pass the request's tools to type them",
     "nemotron3": "parameter values are text: pass the request's tools to type them",
     "step35": "parameter values are text: pass the request's tools to type them",
     "glm45": "argument values are text: pass the request's tools to type them",
