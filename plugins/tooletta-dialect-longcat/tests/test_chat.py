@@ -28,6 +28,7 @@ class TestLongCatFlashChat(ConversationTests):
 
     model = CHAT
     template = TEMPLATE
+    list_content = ("tool",)
     options = (
         {},
         {"enable_thinking": True},
