@@ -2,8 +2,7 @@
 
 The shipping Hy3 tokenizer spells every tag with a ``:opensource`` suffix; the preview
 tokenizer spells them bare. Both parse; a block uses one spelling throughout. The assistant
-turn of the Hy3 chat template (as reproduced byte for byte by third-party ports; Tencent's own
-file was not read) is::
+turn of the Hy3 chat template (``tencent/Hy3`` ``chat_template.jinja``) is::
 
     <think:opensource>REASONING</think:opensource>CONTENT<tool_calls:opensource>
     <tool_call:opensource>get_weather<tool_sep:opensource>
@@ -13,8 +12,8 @@ file was not read) is::
     </tool_calls:opensource><｜hy_eos:opensource｜>
 
 Values are raw text typed by the request's tool schemas (no schema: JSON when valid, else the
-string); rendering writes strings verbatim and everything else as JSON (how the template
-writes non-strings is not pinned; vLLM's and SGLang's parsers decode JSON). Each
+string); rendering writes strings verbatim and everything else as JSON, as the template does
+(``tojson(ensure_ascii=False)``). Each
 ``<tool_call>`` is read on its own (the ``<tool_calls>`` wrapper is markup), so one malformed
 call does not take its neighbours with it. Also accepted: a JSON arguments object after the
 separator, ended by ``</tool_call>`` or ``<end_of_tool_call>`` (a variant seen from Hy3 MLX
@@ -24,9 +23,10 @@ conversions). The format has no call ids.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
+from tooletta.chat import ChatFormat
 from tooletta.engine import Block, BlockReader, Grammar, Read, Reader, erase, reasoning_region
 from tooletta.toolkit.kvcall import (
     KvTags,
@@ -36,6 +36,8 @@ from tooletta.toolkit.kvcall import (
     render_key,
     render_value,
 )
+
+from .chat import Hy3Chat
 
 __all__ = ["SUFFIXES", "HunyuanV3Dialect", "register_dialects", "tags_for"]
 
@@ -97,10 +99,12 @@ class HunyuanV3Dialect(ScannerDialect):
             "Hunyuan v3: <tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key>"
             "<arg_value>V</arg_value></tool_call></tool_calls>, tags optionally ':opensource'"
         ),
-        source="Hy3 chat template (third-party byte-parity port); vLLM hy_v3_tool_parser.py, "
+        source="tencent/Hy3 chat_template.jinja; vLLM hy_v3_tool_parser.py, "
         "SGLang hunyuan_detector.py",
     )
     grammar = Grammar(blocks=_blocks())
+    reasoning_markup = ("<think:opensource>", "</think:opensource>")
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Hy3Chat(),)
 
     def detect(self, text: str) -> bool:
         """``<tool_call>NAME<tool_sep>`` (either spelling)."""

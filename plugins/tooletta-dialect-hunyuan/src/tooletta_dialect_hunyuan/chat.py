@@ -1,0 +1,205 @@
+"""The conversation format of Tencent Hy3 (``tencent/Hy3`` ``chat_template.jinja``).
+
+The template writes no role turns with footers: ``<｜hy_begin_of_sentence:opensource｜>``, then
+every system message's text (all of them, joined, wherever they stand), then either the
+reasoning mode (``<｜reasoning_mode:opensource｜>reasoning_effort:no_think``) or, with tools,
+the tool declarations (fixed instruction text, one ``tojson`` line per tool) ending with the
+reasoning mode. Users are ``<｜hy_User:opensource｜>`` + text, assistants
+``<｜hy_Assistant:opensource｜>`` + a think block (``<think:opensource>R</think:opensource>``,
+empty when the turn keeps no reasoning) + content + calls + ``<｜hy_eos:opensource｜>``; the
+conversation's last assistant turn without calls has no end token (unless ``is_training``).
+Tool results after a turn with calls share one ``<tool_responses:opensource>`` block, closed
+before the next turn. Reasoning is kept in every turn when tools are declared (the template's
+``preserved_thinking`` default), else only after the last user message. The generation
+prompt writes the assistant header and an empty think block (``no_think``) or an open one
+(``low``/``high``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tooletta import Message, RenderError
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, tool_json
+from tooletta.chat.messages import text_of
+
+__all__ = ["EFFORTS", "Hy3Chat"]
+
+EFFORTS = ("no_think", "low", "high")
+"""The template's ``reasoning_effort`` values (any other raises, as the template does)."""
+
+_S = ":opensource"
+BOS = f"<｜hy_begin_of_sentence{_S}｜>"
+EOS = f"<｜hy_eos{_S}｜>"
+USER = f"<｜hy_User{_S}｜>"
+ASSISTANT = f"<｜hy_Assistant{_S}｜>"
+THINK_OPEN = f"<think{_S}>"
+THINK_CLOSE = f"</think{_S}>"
+MODE = f"<｜reasoning_mode{_S}｜>reasoning_effort:"
+RESPONSES_OPEN = f"<tool_responses{_S}>\n"
+RESPONSES_CLOSE = f"</tool_responses{_S}>"
+
+_TOOLS_HEAD = (
+    "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+    "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n"
+)
+_TOOLS_TAIL = (
+    f"\n</tools>\n\nFor function call returns, you should first print <tool_calls{_S}>\n"
+    "For each function call, you should return object like:\n"
+    f"<tool_call{_S}>{{function-name}}<tool_sep{_S}>\n"
+    f"<arg_key{_S}>{{arg-key-1}}</arg_key{_S}>\n"
+    f"<arg_value{_S}>{{arg-value-1}}</arg_value{_S}>\n"
+    f"<arg_key{_S}>{{arg-key-2}}</arg_key{_S}>\n"
+    f"<arg_value{_S}>{{arg-value-2}}</arg_value{_S}>\n"
+    "...\n"
+    f"</tool_call{_S}>\n"
+    f"At the end of function call returns, you should print </tool_calls{_S}>"
+)
+_SPECIAL = (
+    BOS,
+    EOS,
+    USER,
+    ASSISTANT,
+    THINK_OPEN,
+    THINK_CLOSE,
+    f"<｜reasoning_mode{_S}｜>",
+    f"<tool_calls{_S}>",
+    f"</tool_calls{_S}>",
+    f"<tool_call{_S}>",
+    f"</tool_call{_S}>",
+    f"<tool_sep{_S}>",
+    f"<arg_key{_S}>",
+    f"</arg_key{_S}>",
+    f"<arg_value{_S}>",
+    f"</arg_value{_S}>",
+    f"<tool_responses{_S}>",
+    f"</tool_responses{_S}>",
+    f"<tool_response{_S}>",
+    f"</tool_response{_S}>",
+)
+
+
+def _effort(options: Mapping[str, Any]) -> str:
+    effort = options.get("reasoning_effort", "no_think")
+    if effort not in EFFORTS:
+        raise RenderError(f"reasoning_effort {effort!r}: the Hy3 template takes no_think/low/high")
+    return str(effort)
+
+
+def _uses_tools(messages: Sequence[Message]) -> bool:
+    return any(m.tool_calls or m.role == "tool" for m in messages)
+
+
+class Hy3Chat(ChatFormat):
+    """Tencent Hy3 (``tencent/Hy3``): ``:opensource`` tokens, no role footers, preserved
+    thinking with tools.
+
+    Options (the template's switches): ``reasoning_effort`` (``no_think``, the default,
+    ``low`` or ``high``: the mode written after the system text and the generation prompt's
+    think block), ``preserved_thinking`` (default: on when tools are declared) and
+    ``is_training`` (every turn keeps its reasoning and the last answer gets its end token).
+    """
+
+    name = "hy3"
+    models = ("tencent/hy3",)
+    source = "tencent/Hy3 chat_template.jinja"
+    bos = BOS
+    turns = roles(
+        system=Turn(""),
+        user=Turn(USER),
+        assistant=Turn(ASSISTANT, EOS),
+        tool=Turn(RESPONSES_OPEN, RESPONSES_CLOSE),
+    )
+    end_of_turn = EOS
+    special_tokens = _SPECIAL
+    reasoning = Reasoning(THINK_OPEN, THINK_CLOSE, strip="", keep="all", empty="kept")
+    result_wrap = (f"<tool_response{_S}>\n", f"\n</tool_response{_S}>\n")
+    group_results = True
+    keeps_ids = False
+    options = defaults(reasoning_effort="no_think", is_training=False)
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """Every system message's text, then the reasoning mode or the tool declarations."""
+        effort = _effort(ctx.options)
+        text = "".join(text_of(m.content) for m in ctx.messages if m.role == "system")
+        if not ctx.tools:
+            return text + MODE + effort
+        tools = "\n".join(tool_json(t) for t in ctx.tools)
+        lead = "\n\n" if text else ""
+        return text + lead + _TOOLS_HEAD + tools + _TOOLS_TAIL + MODE + effort
+
+    def parse_system(self, body: str) -> str | None:
+        """The system text before the tool declarations or the reasoning mode."""
+        at = body.rfind(_TOOLS_HEAD)
+        if at >= 0:
+            text = body[:at]
+            text = text[:-2] if at and text.endswith("\n\n") else text
+        else:
+            at = body.rfind(MODE)
+            text = body[:at] if at >= 0 else body
+        return text or None
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """A user's text; a later system message writes nothing here (the template moves its
+        text to the start)."""
+        message = ctx.messages[index]
+        return "" if message.role == "system" else text_of(message.content)
+
+    def _kept(self, index: int, messages: Sequence[Message], ctx: Conversation) -> bool:
+        opts = ctx.options
+        if opts.get("is_training"):
+            return True
+        preserved = opts.get("preserved_thinking", ctx.tools)
+        if preserved:
+            return True
+        last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+        return index > last_user
+
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """The turn's body with the template's history rule (which depends on the tools)."""
+        messages = ctx.messages
+        kept = self._kept(index, messages, ctx)
+        return self.turn_body(messages[index], kept, index == len(messages) - 1, ctx)
+
+    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
+        """``<think:opensource>R</think:opensource>``, empty when the turn keeps none."""
+        return THINK_OPEN + (reasoning if kept else "") + THINK_CLOSE
+
+    def end_token(self, index: int, ctx: Conversation) -> str:
+        """``<｜hy_eos:opensource｜>``, except after the conversation's last assistant turn
+        when it has no calls (the template leaves it open) and ``is_training`` is off."""
+        message = ctx.messages[index]
+        last = index == len(ctx.messages) - 1
+        if last and not message.tool_calls and not ctx.options.get("is_training"):
+            return ""
+        return EOS
+
+    def assistant_end(self, text: str, pos: int) -> int | None:
+        """A turn without an end token runs to the end of the text."""
+        return None if text.find(EOS, pos) >= 0 else len(text)
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """The assistant header and a closed (``no_think``) or open think block; nothing when
+        the conversation ends with an assistant turn."""
+        effort = _effort(ctx.options)
+        messages = ctx.messages
+        if ctx.add_generation_prompt and messages and messages[-1].role == "assistant":
+            return ""
+        return ASSISTANT + THINK_OPEN + (THINK_CLOSE if effort == "no_think" else "")
+
+    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
+        """The default rule, without the tool definitions at hand: every turn of a
+        conversation with calls (tools declared), else the turns after the last user."""
+        if _uses_tools(messages):
+            return True
+        last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+        return index > last_user
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """What the text carries: one system message holding every system message's text
+        (first), the rest as the default rule keeps it."""
+        system = "".join(text_of(m.content) for m in messages if m.role == "system")
+        rest = [m for m in messages if m.role != "system"]
+        head = [Message("system", system)] if system else []
+        return super().expressible([*head, *rest])

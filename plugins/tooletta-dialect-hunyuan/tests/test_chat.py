@@ -1,0 +1,164 @@
+"""Tencent Hy3 conversations against the model's own template (vendored)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+import tooletta
+from tooletta import Message, RenderError, ToolCall
+from tooletta.chat.jinja import render_jinja
+from tooletta.chat.messages import read_conversation, read_tool_definitions
+from tooletta.testing.conversations import (
+    SAMPLE_TOOLS,
+    ConversationTests,
+    check_conversation_round_trip,
+    check_matches_template,
+    sample_conversations,
+)
+
+TEMPLATES = Path(__file__).parent / "templates"
+HY3 = TEMPLATES / "tencent-Hy3.jinja"
+MODEL = "tencent/Hy3"
+
+
+class TestHy3Chat(ConversationTests):
+    model = MODEL
+    template = HY3
+    options = (
+        {},
+        {"reasoning_effort": "low"},
+        {"reasoning_effort": "high"},
+        {"is_training": True},
+        {"preserved_thinking": False},
+        {"preserved_thinking": True},
+    )
+
+
+def test_vendored_template_is_the_reviewed_file() -> None:
+    """The template is byte for byte the file whose SHA-256 is named in SOURCES.md."""
+    digest = hashlib.sha256(HY3.read_bytes()).hexdigest()
+    assert digest == "7fc351fee674c13754656ba7f33a3ca426bfb7231039f48444360a3f3c5ecf3e"
+
+
+def test_model_routes_to_the_format() -> None:
+    assert tooletta.dialect_for_model(MODEL) == "hunyuan_v3"
+    text = tooletta.render_conversation([Message("user", "Hi")], model=MODEL)
+    assert text == (
+        "<｜hy_begin_of_sentence:opensource｜><｜reasoning_mode:opensource｜>"
+        "reasoning_effort:no_think<｜hy_User:opensource｜>Hi"
+    )
+
+
+def test_render_model_turn_is_the_dialect_form_after_the_empty_think_block() -> None:
+    """With ``no_think`` the generation prompt writes ``<think></think>``: the model's turn
+    is the dialect's form, then the end token comes after it in the conversation."""
+    calls = [ToolCall("get_weather", {"city": "Paris", "days": 2})]
+    text = tooletta.render(calls, model=MODEL, content="Let me check.")
+    assert text == tooletta.render(calls, "hunyuan_v3", content="Let me check.")
+    assert text == (
+        "Let me check.<tool_calls:opensource>\n"
+        "<tool_call:opensource>get_weather<tool_sep:opensource>\n"
+        "<arg_key:opensource>city</arg_key:opensource>\n"
+        "<arg_value:opensource>Paris</arg_value:opensource>\n"
+        "<arg_key:opensource>days</arg_key:opensource>\n"
+        "<arg_value:opensource>2</arg_value:opensource>\n"
+        "</tool_call:opensource>\n"
+        "</tool_calls:opensource>"
+    )
+    with_reasoning = tooletta.render(calls, model=MODEL, reasoning="R")
+    assert with_reasoning.startswith("<think:opensource>R</think:opensource><tool_calls:")
+    assert tooletta.parse(with_reasoning, "hunyuan_v3").reasoning == "R"
+
+
+def test_non_string_values_are_json_as_the_template_writes_them() -> None:
+    """The template writes ``value | tojson(ensure_ascii=False)`` for non-strings."""
+    call = ToolCall("f", {"o": {"a": [1, 2], "b": "é"}, "n": None, "t": True})
+    messages = [Message("user", "go"), Message("assistant", "", tool_calls=[call])]
+    check_matches_template(HY3.read_text(encoding="utf-8"), messages, model=MODEL)
+    text = tooletta.render([call], model=MODEL)
+    assert '<arg_value:opensource>{"a": [1, 2], "b": "é"}</arg_value:opensource>' in text
+    assert tooletta.parse(text, "hunyuan_v3").calls == [call]
+
+
+def test_later_system_messages_join_the_opening_text() -> None:
+    """The template writes every system message's text at the start, in order; the text
+    reads back as one system message."""
+    messages = [
+        Message("system", "A."),
+        Message("user", "Hi"),
+        Message("system", "B."),
+        Message("user", "Again"),
+        Message("assistant", "Ok."),
+    ]
+    for tools in (None, SAMPLE_TOOLS):
+        check_matches_template(HY3.read_text(encoding="utf-8"), messages, model=MODEL, tools=tools)
+    back = tooletta.parse_conversation(
+        tooletta.render_conversation(messages, model=MODEL), model=MODEL
+    )
+    assert [(m.role, m.content) for m in back] == [
+        ("system", "A.B."),
+        ("user", "Hi"),
+        ("user", "Again"),
+        ("assistant", "Ok."),
+    ]
+
+
+def test_history_reasoning_without_tools_is_dropped_before_the_last_user() -> None:
+    messages = [
+        Message("user", "Hi"),
+        Message("assistant", "Hello.", reasoning="greet"),
+        Message("user", "Bye"),
+        Message("assistant", "Bye.", reasoning="part"),
+    ]
+    template = HY3.read_text(encoding="utf-8")
+    for opts in ({}, {"preserved_thinking": True}, {"is_training": True}):
+        check_matches_template(template, messages, model=MODEL, **opts)
+    text = tooletta.render_conversation(messages, model=MODEL)
+    assert "<think:opensource></think:opensource>Hello." in text
+    assert text.endswith("<think:opensource>part</think:opensource>Bye.")
+    check_conversation_round_trip(messages, model=MODEL)
+
+
+def test_training_mode_ends_the_last_answer() -> None:
+    messages, _ = sample_conversations()["plain"]
+    text = tooletta.render_conversation(messages, model=MODEL, is_training=True)
+    assert text.endswith("Hi! How can I help?<｜hy_eos:opensource｜>")
+    assert tooletta.parse_conversation(text, model=MODEL)[-1].content == "Hi! How can I help?"
+
+
+def test_generation_prompt_after_tool_results_closes_the_block() -> None:
+    messages, _ = sample_conversations()["tools_two_calls"]
+    text = tooletta.render_conversation(
+        messages[:-1], model=MODEL, tools=SAMPLE_TOOLS, add_generation_prompt=True
+    )
+    assert text.endswith(
+        "<tool_response:opensource>\n14:05\n</tool_response:opensource>\n"
+        "</tool_responses:opensource><｜hy_Assistant:opensource｜>"
+        "<think:opensource></think:opensource>"
+    )
+    expected = render_jinja(
+        HY3.read_text(encoding="utf-8"),
+        read_conversation(messages[:-1]),
+        tools=read_tool_definitions(SAMPLE_TOOLS),
+        add_generation_prompt=True,
+    )
+    assert text == expected
+
+
+def test_unknown_reasoning_effort_is_refused() -> None:
+    """The template raises for any other ``reasoning_effort``; so do we (typed)."""
+    with pytest.raises(RenderError, match="reasoning_effort"):
+        tooletta.render_conversation([Message("user", "Hi")], model=MODEL, reasoning_effort="max")
+
+
+def test_preview_and_other_ids_have_no_conversation_format() -> None:
+    """Only ``tencent/Hy3``'s template was compared; the preview's tags are bare."""
+    with pytest.raises(tooletta.ToolettaError):
+        tooletta.render_conversation([Message("user", "Hi")], model="tencent/Hy3-preview")
+    calls = [ToolCall("f", {"a": "x"})]
+    assert tooletta.render(calls, model="tencent/Hy3-preview") == tooletta.render(
+        calls, "hunyuan_v3"
+    )
