@@ -247,6 +247,27 @@ def test_models_route_to_their_formats() -> None:
     )
 
 
+COMMAND_A = (
+    "CohereForAI/c4ai-command-a-03-2025",
+    "CohereLabs/c4ai-command-a-03-2025",
+    "CohereLabs/command-a-reasoning-08-2025",
+    "CohereLabs/command-a-vision-07-2025",
+    "CohereLabs/command-a-translate-08-2025",
+    "CohereForAI/command-a-03-2025",
+)
+
+
+@pytest.mark.parametrize("model", COMMAND_A)
+def test_command_a_ids_route_to_cohere(model: str) -> None:
+    """Command A (both organisation names) writes the ``cohere`` form; its own chat
+    template was not found, so it has no conversation format (the dialect's render)."""
+    assert tooletta.dialect_for_model(model) == "cohere"
+    calls = [ToolCall("get_time", {"tz": "UTC"}, "x")]
+    assert tooletta.render(calls, model=model) == tooletta.render(calls, "cohere")
+    with pytest.raises(ToolettaError, match="chat_template"):
+        tooletta.render_conversation([Message("user", "Hi")], model=model)
+
+
 # -- Command R+ --------------------------------------------------------------------------
 
 

@@ -114,7 +114,9 @@ class CohereDialect(ScannerDialect):
         models=(
             "cohereforai/c4ai-command-r7b*",
             "coherelabs/c4ai-command-r7b*",
+            "cohereforai/c4ai-command-a*",
             "coherelabs/c4ai-command-a*",
+            "cohereforai/command-a*",
             "coherelabs/command-a*",
             "cohereforai/c4ai-command-r-*",
             "coherelabs/c4ai-command-r-*",
