@@ -37,6 +37,14 @@ class TestHy3Chat(ConversationTests):
     )
 
 
+class TestHy3ChatWithIds(ConversationTests):
+    """Calls with ids (the template writes none)."""
+
+    model = MODEL
+    template = HY3
+    ids = True
+
+
 def test_vendored_template_is_the_reviewed_file() -> None:
     """The template is byte for byte the file whose SHA-256 is named in SOURCES.md."""
     digest = hashlib.sha256(HY3.read_bytes()).hexdigest()

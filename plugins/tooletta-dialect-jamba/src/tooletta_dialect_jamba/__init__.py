@@ -3,7 +3,8 @@
 One tag pair around a JSON list of ``{"name": ..., "arguments": {...}[, "id": ...]}``.
 Pinned from:
 
-* Hunyuan-A13B (vLLM ``examples/tool_chat_template_hunyuan_a13b.jinja``): ``content +
+* Hunyuan-A13B (its ``tokenizer_config.json`` template, also vLLM's
+  ``examples/tool_chat_template_hunyuan_a13b.jinja``): ``content +
   '<tool_calls>' + '[' + calls|join(', ') + ']' + '</tool_calls>' + '<|eos|>'``, each call
   ``'{"name": "' + name + '", "arguments": ' + arguments|tojson + '}'``. Its replies are wrapped
   as ``<think>...</think>`` then ``<answer>...</answer>`` (vLLM's ``hunyuan_a13b`` reasoning
@@ -22,16 +23,18 @@ MiniMax-M1's format (the ``minimax_m1`` dialect); detection claims only the list
 Rendering writes the Hunyuan-A13B form (content directly before ``<tool_calls>``), adding
 Apriel's ``"id"`` member to calls that have an id. The ``apriel`` variant (:mod:`.apriel`)
 writes Apriel's form, a line break before ``<tool_calls>``, and declares the Apriel
-conversation formats (:mod:`.chat`).
+conversation formats (:mod:`.chat`). ``jamba`` declares Hunyuan-A13B-Instruct's conversation
+format (:mod:`.hunyuan_chat`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.chat import ChatFormat
 from tooletta.engine import (
     Block,
     Grammar,
@@ -42,6 +45,8 @@ from tooletta.engine import (
     json_call_array,
     reasoning_region,
 )
+
+from .hunyuan_chat import HunyuanA13bChat
 
 __all__ = ["ARTIFACT", "CLOSE", "OPEN", "JambaDialect", "register_dialects"]
 
@@ -99,6 +104,7 @@ class JambaDialect(ScannerDialect):
             dataclasses.replace(erase(ARTIFACT), at_start=True),
         )
     )
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (HunyuanA13bChat(),)
 
     def detect(self, text: str) -> bool:
         """``<tool_calls>`` followed by a JSON list (JSON lines belong to MiniMax-M1)."""

@@ -1,0 +1,216 @@
+"""The conversation format of Tencent Hunyuan-A13B-Instruct (its ``tokenizer_config.json``
+``chat_template``, as published in Tencent's ``Hunyuan-A13B`` repository).
+
+The template has two layouts. With tools, one opening block
+``<|startoftext|>PROMPT<|extra_4|>``: fixed Chinese instructions, the tool list as one
+``tojson`` line, then, when the first message is a system message, its text as
+``额外要求：`` (extra requirements) and closing instructions, the current date and weekday;
+users are ``用户：TEXT<|extra_0|>``, tool results ``<tool_response>TEXT</tool_response><|extra_0|>``
+(one turn each), an assistant turn with calls is ``CONTENT<tool_calls>[...]</tool_calls><|eos|>``
+and one without is ``助手：CONTENT<|eos|>``. Without tools: ``<|startoftext|>SYSTEM<|extra_4|>``,
+users ``<|startoftext|>TEXT<|extra_0|>`` (no start token right after the system turn),
+assistants ``CONTENT<|eos|>``. No role token precedes an assistant turn: a user's
+``<|extra_0|>`` is the prompt. No reasoning, no call ids, no generation prompt (the template
+ignores ``add_generation_prompt``); ``enable_thinking=False`` appends ``<think>\\n\\n</think>\\n``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tooletta import Message, RenderError, ToolCall
+from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, tool_json
+from tooletta.chat.messages import text_of
+
+__all__ = ["HunyuanA13bChat"]
+
+SOT = "<|startoftext|>"
+EXTRA_0 = "<|extra_0|>"
+EXTRA_4 = "<|extra_4|>"
+EOS = "<|eos|>"
+USER_TAG = "用户："
+ASSISTANT_TAG = "助手："
+RESULT_OPEN = "<tool_response>"
+RESULT_CLOSE = "</tool_response>"
+
+_FORMAT = (
+    '<tool_calls>[{"name": "func_name1", "arguments": {"argument1": "value1", '
+    '"argument2": "value2"}},...]</tool_calls>'
+)
+_HEAD = (
+    "你是一位函数组合专家。你会得到一个问题和一组可能的函数。根据问题，你需要进行一个或多个函数/工具调用以实现目的。\n"
+    "如果没有一个函数可以使用，请直接使用自然语言回复用户，以助手：开头。\n"
+    "如果给定的问题缺少函数所需的参数，请使用自然语言进行提问，向用户询问必要信息，以助手：开头。\n"
+    "如果调用结果已经足够回答用户问题，请对历史结果进行总结，使用自然语言回复用户，以助手：开头。\n"
+    f"你应该只在工具调用部分返回函数调用。如果你决定调用任何函数，你必须将其格式化为{_FORMAT}。"
+    "你不应该在回复中包含任何其他文本。以下是你可以调用的函数列表，格式为JSON。\n"
+)
+_EXTRA = "\n额外要求：\n"
+_WITH_SYSTEM = (
+    f"\n\n如果你决定返回函数调用，请将其格式化为{_FORMAT}，不得包含其他文本。"
+    "如果额外要求里有格式要求，请忽略，以此处为准。\n否则，请参考开头说的三种情况，以助手：开头进行回复。\n\n"
+    "如果额外要求里有时间信息，就以额外要求里的时间为准，否则，参考当前时间："
+)
+_WITHOUT_SYSTEM = (
+    f"\n如果你决定返回函数调用，请将其格式化为{_FORMAT}，不得包含其他文本。\n"
+    "否则，请参考开头说的三种情况，以助手：开头进行回复。\n\n当前时间："
+)
+_WEEKDAYS = {
+    "Monday": "星期一",
+    "Tuesday": "星期二",
+    "Wednesday": "星期三",
+    "Thursday": "星期四",
+    "Friday": "星期五",
+    "Saturday": "星期六",
+    "Sunday": "星期日",
+}
+_NO_THINK = "<think>\n\n</think>\n"
+_IMPLICIT = {"system": "user", "user": "assistant", "tool": "assistant", "assistant": "tool"}
+
+
+def _now(ctx: Conversation) -> str:
+    """The date and the weekday in Chinese (a weekday that is not an English name, from a
+    pinned ``strftime_now``, is written as given: the template fails on it)."""
+    day = ctx.strftime_now("%A")
+    return ctx.strftime_now("%Y-%m-%d %H:%M:%S") + " " + _WEEKDAYS.get(day, day)
+
+
+def _tools_mode(text: str) -> bool:
+    return text.startswith(SOT + _HEAD)
+
+
+class HunyuanA13bChat(ChatFormat):
+    """Tencent Hunyuan-A13B-Instruct: ``<|startoftext|>``/``<|extra_0|>``/``<|extra_4|>``
+    turns, a Chinese tool prompt with the date, ``用户：``/``助手：`` tags with tools.
+
+    Option: ``enable_thinking`` (``False`` appends an empty think block at the end).
+    """
+
+    name = "hunyuan_a13b"
+    models = ("tencent/hunyuan-a13b-instruct",)
+    source = "tencent/Hunyuan-A13B-Instruct tokenizer_config.json (Tencent-Hunyuan/Hunyuan-A13B)"
+    bos = SOT
+    turns = roles(
+        system=Turn("", EXTRA_4),
+        user=Turn("", EXTRA_0),
+        assistant=Turn("", EOS),
+        tool=Turn("", EXTRA_0),
+    )
+    end_of_turn = EOS
+    special_tokens = (SOT, EXTRA_0, EXTRA_4, EOS)
+    keeps_ids = False
+    options = defaults(enable_thinking=True)
+
+    def _check(self, ctx: Conversation) -> None:
+        messages = ctx.messages
+        if messages and messages[0].role not in ("system", "user"):
+            raise RenderError(
+                "hunyuan_a13b: a conversation starts with a system or user message (the "
+                "template writes no start token otherwise)"
+            )
+        if any(m.role == "system" for m in messages[1:]):
+            raise RenderError(
+                "hunyuan_a13b: only the first message may be a system message (the template "
+                "writes a later one as bare text that reads back as part of another turn)"
+            )
+
+    def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
+        """The content and the calls in the ``jamba`` form, without ids (the template writes
+        none)."""
+        bare = [ToolCall(c.name, c.arguments) if c.id is not None else c for c in calls]
+        return super().calls_text(dialect, bare, content)
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """With tools: the tool prompt (and the system text as extra requirements); without:
+        the system text, when it is not empty."""
+        self._check(ctx)
+        if not ctx.tools:
+            return system or None
+        head = _HEAD + "\n" + tool_json(list(ctx.tools)) + "\n"
+        if system is None:
+            return head + _WITHOUT_SYSTEM + _now(ctx)
+        return head + _EXTRA + system + _WITH_SYSTEM + _now(ctx)
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        """``用户：`` (tools) or ``<|startoftext|>`` (no tools; none for the first user, whose
+        start token is the conversation's) before a user; ``助手：`` before an assistant turn
+        without calls when tools are declared."""
+        messages = ctx.messages
+        role = messages[index].role
+        if role == "user":
+            if ctx.tools:
+                return USER_TAG
+            return "" if index <= 1 else SOT
+        if role == "assistant" and ctx.tools and not messages[index].tool_calls:
+            return ASSISTANT_TAG
+        return ""
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """``<tool_response>TEXT</tool_response>`` with tools, the bare text without."""
+        text = text_of(ctx.messages[index].content)
+        return RESULT_OPEN + text + RESULT_CLOSE if ctx.tools else text
+
+    def parse_result(self, body: str) -> str:
+        """The text inside ``<tool_response>``, or the body."""
+        if body.startswith(RESULT_OPEN) and body.endswith(RESULT_CLOSE):
+            return body[len(RESULT_OPEN) : -len(RESULT_CLOSE)]
+        return body
+
+    def parse_user(self, body: str) -> str:
+        """A user's text; for the opening block with tools, the system text in it."""
+        if not body.startswith(_HEAD):
+            return body
+        start = body.find(_EXTRA)
+        end = body.rfind(_WITH_SYSTEM)
+        return body[start + len(_EXTRA) : end] if 0 <= start < end else ""
+
+    def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
+        """The turn starting at ``pos``: the opening block, a tagged user or tool result, or
+        ``None`` (an untagged turn: :meth:`implicit_role`)."""
+        tools = _tools_mode(text)
+        if pos == len(SOT):
+            if tools:
+                end = text.find(EXTRA_4, pos)
+                if end < 0:
+                    return None
+                if text.find(_EXTRA, pos, end) >= 0:
+                    return ("system", pos)
+                after = end + len(EXTRA_4)
+                return (
+                    "user",
+                    after + len(USER_TAG) if text.startswith(USER_TAG, after) else after,
+                )
+            return ("system", pos) if text.find(EXTRA_4, pos) >= 0 else ("user", pos)
+        if tools:
+            if text.startswith(USER_TAG, pos):
+                return ("user", pos + len(USER_TAG))
+            if text.startswith(RESULT_OPEN, pos):
+                return ("tool", pos)
+            return None
+        if text.startswith(SOT, pos):
+            return ("user", pos + len(SOT))
+        return None
+
+    def implicit_role(self, previous: str | None) -> str | None:
+        """Untagged turns: a user after the system turn, an assistant after a user or a
+        result, a (bare) result after an assistant."""
+        return _IMPLICIT.get(previous) if previous is not None else None
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """Nothing (the last ``<|extra_0|>`` is the prompt), or the empty think block when
+        ``enable_thinking`` is off."""
+        return _NO_THINK if ctx.options.get("enable_thinking") is False else ""
+
+    def after_conversation(self, ctx: Conversation) -> str:
+        """The same as :meth:`generation_prompt`: the template ignores the switch."""
+        return self.generation_prompt(ctx)
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """The default, without reasoning; an empty first system message is no message when
+        no tools are used (nothing is written for it)."""
+        out = super().expressible(messages)
+        uses_tools = any(m.tool_calls or m.role == "tool" for m in messages)
+        if out and out[0].role == "system" and out[0].content == "" and not uses_tools:
+            out = out[1:]
+        return out

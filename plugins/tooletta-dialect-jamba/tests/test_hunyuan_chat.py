@@ -1,0 +1,145 @@
+"""Tencent Hunyuan-A13B-Instruct conversations against the model's own template (vendored)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+import tooletta
+from tooletta import Message, RenderError, ToolCall
+from tooletta.chat import clock, render_spans
+from tooletta.testing.conversations import (
+    FROZEN_TIME,
+    SAMPLE_TOOLS,
+    ConversationTests,
+    check_conversation_round_trip,
+    check_matches_template,
+    sample_conversations,
+)
+
+TEMPLATE = Path(__file__).parent / "templates" / "tencent-Hunyuan-A13B-Instruct.jinja"
+MODEL = "tencent/Hunyuan-A13B-Instruct"
+
+
+class TestHunyuanA13bChat(ConversationTests):
+    model = MODEL
+    template = TEMPLATE
+    options = ({}, {"enable_thinking": False})
+
+
+class TestHunyuanA13bChatWithIds(TestHunyuanA13bChat):
+    """Calls with ids: the template writes none, and neither do we."""
+
+    ids = True
+
+
+def test_vendored_template_is_the_published_file() -> None:
+    digest = hashlib.sha256(TEMPLATE.read_bytes()).hexdigest()
+    assert digest == "c9635ab946bc8f88301ddd90da091fe6f50ee3bcbea5f338d86a67099ffebc32"
+
+
+def test_model_routes_to_the_format() -> None:
+    assert tooletta.dialect_for_model(MODEL) == "jamba"
+    assert tooletta.render_conversation(
+        [Message("system", "S"), Message("user", "Hi"), Message("assistant", "Yo")], model=MODEL
+    ) == ("<|startoftext|>S<|extra_4|>Hi<|extra_0|>Yo<|eos|>")
+    assert tooletta.render_conversation([Message("user", "Hi")], dialect="hunyuan_a13b") == (
+        "<|startoftext|>Hi<|extra_0|>"
+    )
+
+
+def test_tool_prompt_writes_the_date_and_weekday() -> None:
+    messages, _ = sample_conversations()["tools_no_system"]
+    with clock.frozen(FROZEN_TIME):
+        text = tooletta.render_conversation(messages, model=MODEL, tools=SAMPLE_TOOLS)
+    assert "当前时间：2026-11-25 23:59:59 星期三<|extra_4|>用户：What's" in text
+    assert "<|extra_0|><tool_response>14:05</tool_response><|extra_0|>助手：It is" in text
+
+
+def test_answer_tag_is_template_text_not_generated() -> None:
+    """With tools the template writes ``助手：`` before an answer: we write it as the turn's
+    header, so the generated span (and ``render(model=...)``) starts after it."""
+    messages, _ = sample_conversations()["tools_two_calls"]
+    with clock.frozen(FROZEN_TIME):
+        spans = render_spans(messages, model=MODEL, tools=SAMPLE_TOOLS)
+    start, end = spans.generated_spans()[-1][1]
+    assert spans.text[start - 3 : start] == "助手："
+    assert spans.text[start:end] == "It is 18 °C and clear in Paris; the time is 14:05.<|eos|>"
+    calls = [ToolCall("get_weather", {"city": "Paris"})]
+    assert tooletta.render(calls, model=MODEL, content="Ok.") == (
+        'Ok.<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris"}}]</tool_calls>'
+    )
+
+
+def test_calls_without_tools_are_written() -> None:
+    """Difference: without tools the template's other branch drops an assistant's calls; we
+    write them as the tools branch does (the content, then the ``<tool_calls>`` list)."""
+    call = ToolCall("get_time", {"tz": "UTC"})
+    messages = [
+        Message("user", "Time?"),
+        Message("assistant", "", tool_calls=[call]),
+        Message("tool", "12:00"),
+        Message("assistant", "Noon."),
+    ]
+    text = tooletta.render_conversation(messages, model=MODEL)
+    assert text == (
+        "<|startoftext|>Time?<|extra_0|>"
+        '<tool_calls>[{"name": "get_time", "arguments": {"tz": "UTC"}}]</tool_calls><|eos|>'
+        "12:00<|extra_0|>Noon.<|eos|>"
+    )
+    check_conversation_round_trip(messages, model=MODEL)
+
+
+def test_empty_first_message_without_tools_is_no_message() -> None:
+    """Difference: without tools the template fails on an empty first message (it calls
+    ``dict.update``, which Hugging Face's sandbox refuses); we write the conversation as
+    without that message."""
+    messages = [Message("system", ""), Message("user", "Hi"), Message("assistant", "Yo")]
+    with pytest.raises(RenderError, match="unsafe"):
+        check_matches_template(TEMPLATE.read_text(encoding="utf-8"), messages, model=MODEL)
+    text = tooletta.render_conversation(messages, model=MODEL)
+    assert text == tooletta.render_conversation(messages[1:], model=MODEL)
+    assert text == "<|startoftext|>Hi<|extra_0|>Yo<|eos|>"
+    check_conversation_round_trip(messages, model=MODEL)
+
+
+def test_system_text_reads_back_from_the_tool_prompt() -> None:
+    messages = [
+        Message("system", "Be brief.\n\nReally."),
+        Message("user", "Hi"),
+        Message("assistant", "Yo"),
+    ]
+    with clock.frozen(FROZEN_TIME):
+        check_matches_template(
+            TEMPLATE.read_text(encoding="utf-8"), messages, model=MODEL, tools=SAMPLE_TOOLS
+        )
+        text = tooletta.render_conversation(messages, model=MODEL, tools=SAMPLE_TOOLS)
+    back = tooletta.parse_conversation(text, model=MODEL, tools=SAMPLE_TOOLS)
+    assert [(m.role, m.content) for m in back] == [
+        ("system", "Be brief.\n\nReally."),
+        ("user", "Hi"),
+        ("assistant", "Yo"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [Message("assistant", "Hi")],
+        [Message("user", "Hi"), Message("system", "Later."), Message("assistant", "Yo")],
+    ],
+)
+def test_unwritable_conversations_are_refused(messages: list[Message]) -> None:
+    """A first assistant message gets no start token and a later system message is bare
+    text in the template: both are refused."""
+    with pytest.raises(RenderError):
+        tooletta.render_conversation(messages, model=MODEL)
+
+
+def test_other_a13b_ids_have_no_conversation_format() -> None:
+    with pytest.raises(tooletta.ToolettaError, match="chat_template"):
+        tooletta.render_conversation(
+            [Message("user", "Hi")], model="tencent/Hunyuan-A13B-Instruct-FP8"
+        )
