@@ -115,6 +115,15 @@ def test_keeps_ids_false_drops_ids_from_what_the_format_carries() -> None:
     assert carried[2].tool_calls == [ToolCall("f", {"x": 1})]
 
 
+def test_expressible_for_defaults_to_expressible() -> None:
+    """Formats whose history rule does not depend on the tools or options answer the same
+    with or without the rendering context."""
+    fmt, dialect = ToyChat(), tooletta.get_dialect("canonical")
+    messages = _conversation()
+    ctx = Conversation(messages, TOOLS, {}, dialect)
+    assert fmt.expressible_for(messages, ctx) == fmt.expressible(messages)
+
+
 def test_text_after_a_turn_that_never_ends_is_a_parse_error() -> None:
     fmt, dialect = ToyChat(), tooletta.get_dialect("canonical")
     with pytest.raises(ParseError, match="never ends"):

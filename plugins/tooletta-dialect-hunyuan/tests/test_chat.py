@@ -6,16 +6,21 @@ import hashlib
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
+from tooletta.chat import clock
 from tooletta.chat.jinja import render_jinja
 from tooletta.chat.messages import read_conversation, read_tool_definitions
 from tooletta.testing.conversations import (
+    FROZEN_TIME,
+    PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
     check_matches_template,
+    random_conversations,
     sample_conversations,
 )
 
@@ -170,3 +175,16 @@ def test_preview_and_other_ids_have_no_conversation_format() -> None:
     assert tooletta.render(calls, model="tencent/Hy3-preview") == tooletta.render(
         calls, "hunyuan_v3"
     )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(random_conversations(trimmed=False))
+def test_random_conversations_match_the_template_and_round_trip(messages: list[Message]) -> None:
+    """Texts with whitespace at their ends, reasoning anywhere, one or two calls per turn."""
+    template = HY3.read_text(encoding="utf-8")
+    with clock.frozen(FROZEN_TIME):
+        for prompt in (False, True):
+            check_matches_template(
+                template, messages, model=MODEL, tools=PROBE_TOOLS, add_generation_prompt=prompt
+            )
+    check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS)

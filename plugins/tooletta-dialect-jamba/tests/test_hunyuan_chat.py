@@ -6,16 +6,19 @@ import hashlib
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import clock, render_spans
 from tooletta.testing.conversations import (
     FROZEN_TIME,
+    PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
     check_matches_template,
+    random_conversations,
     sample_conversations,
 )
 
@@ -143,3 +146,12 @@ def test_other_a13b_ids_have_no_conversation_format() -> None:
         tooletta.render_conversation(
             [Message("user", "Hi")], model="tencent/Hunyuan-A13B-Instruct-FP8"
         )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(random_conversations(trimmed=False))
+def test_random_conversations_match_the_template_and_round_trip(messages: list[Message]) -> None:
+    template = TEMPLATE.read_text(encoding="utf-8")
+    with clock.frozen(FROZEN_TIME):
+        check_matches_template(template, messages, model=MODEL, tools=PROBE_TOOLS)
+    check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS)

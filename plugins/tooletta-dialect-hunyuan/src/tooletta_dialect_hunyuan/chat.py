@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tooletta import Message, RenderError
+from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, tool_json
 from tooletta.chat.messages import text_of
 
@@ -85,6 +85,10 @@ def _effort(options: Mapping[str, Any]) -> str:
     if effort not in EFFORTS:
         raise RenderError(f"reasoning_effort {effort!r}: the Hy3 template takes no_think/low/high")
     return str(effort)
+
+
+def _last_user(messages: Sequence[Message]) -> int:
+    return max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
 
 
 def _uses_tools(messages: Sequence[Message]) -> bool:
@@ -153,8 +157,7 @@ class Hy3Chat(ChatFormat):
         preserved = opts.get("preserved_thinking", ctx.tools)
         if preserved:
             return True
-        last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
-        return index > last_user
+        return index > _last_user(messages)
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The turn's body with the template's history rule (which depends on the tools)."""
@@ -189,17 +192,45 @@ class Hy3Chat(ChatFormat):
         return ASSISTANT + THINK_OPEN + (THINK_CLOSE if effort == "no_think" else "")
 
     def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """The default rule, without the tool definitions at hand: every turn of a
-        conversation with calls (tools declared), else the turns after the last user."""
+        """The default rule without the tool definitions at hand (see
+        :meth:`expressible_for`): every turn of a conversation with calls or results, else the
+        turns after the last user."""
         if _uses_tools(messages):
             return True
-        last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
-        return index > last_user
+        return index > _last_user(messages)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """What the text carries: one system message holding every system message's text
-        (first), the rest as the default rule keeps it."""
+        (first), reasoning as :meth:`keeps_reasoning` guesses the history rule."""
+        return self._carried(messages, self.keeps_reasoning)
+
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """What the text rendered with ``ctx``'s tools and options carries (the history rule
+        known exactly)."""
+        return self._carried(messages, lambda i, ms: self._kept(i, ms, ctx))
+
+    def _carried(self, messages: Sequence[Message], kept: Any) -> list[Message]:
         system = "".join(text_of(m.content) for m in messages if m.role == "system")
-        rest = [m for m in messages if m.role != "system"]
-        head = [Message("system", system)] if system else []
-        return super().expressible([*head, *rest])
+        out = [Message("system", system)] if system else []
+        pending: list[ToolCall] = []
+        for index, m in enumerate(messages):
+            if m.role == "system":
+                continue
+            calls = [ToolCall(c.name, c.arguments) for c in m.tool_calls]
+            name, call_id = None, None
+            if m.role == "assistant":
+                pending = list(calls)
+            elif m.role == "tool" and pending:
+                name = pending.pop(0).name
+            reasoning = m.reasoning if m.role == "assistant" and kept(index, messages) else ""
+            out.append(
+                Message(
+                    role=m.role,
+                    content=text_of(m.content),
+                    tool_calls=calls,
+                    reasoning=reasoning,
+                    name=name,
+                    tool_call_id=call_id,
+                )
+            )
+        return out

@@ -401,6 +401,13 @@ class ChatFormat:
             )
         return out
 
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """What the text rendered for ``ctx`` (its tools and options) carries of ``messages``:
+        :meth:`expressible` by default. A template whose history rule depends on the tools
+        declared or on a switch (Hy3 keeps every turn's reasoning when tools are declared)
+        overrides this. Used by the conversation laws of :mod:`tooletta.testing`."""
+        return self.expressible(messages)
+
 
 @dataclass(frozen=True)
 class Conversation:

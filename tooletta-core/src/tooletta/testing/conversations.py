@@ -26,6 +26,7 @@ import msgspec
 from .. import api
 from ..chat import clock
 from ..chat.api import render_spans
+from ..chat.format import Conversation
 from ..chat.jinja import render_jinja
 from ..chat.lookup import resolve_format
 from ..chat.messages import read_conversation, read_tool_definitions, text_of
@@ -120,11 +121,12 @@ def check_conversation_round_trip(
     **options: Any,
 ) -> None:
     """``parse_conversation(render_conversation(m)) == m``, for what the format carries."""
-    fmt, _ = resolve_format(model, dialect)
+    fmt, obj = resolve_format(model, dialect)
     read = read_conversation(messages)
     text = render_spans(read, model=model, dialect=dialect, tools=tools, **options).text
     back = api.parse_conversation(text, model=model, dialect=dialect, tools=tools)
-    want = _comparable(fmt.expressible(read))
+    ctx = Conversation(read, read_tool_definitions(tools), {**fmt.options, **options}, obj)
+    want = _comparable(fmt.expressible_for(read, ctx))
     got = _comparable(back)
     assert got == want, f"round trip lost data:\n  got:  {got}\n  want: {want}"
 
