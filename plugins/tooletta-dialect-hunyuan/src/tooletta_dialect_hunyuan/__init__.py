@@ -13,11 +13,11 @@ turn of the Hy3 chat template (``tencent/Hy3`` ``chat_template.jinja``) is::
 
 Values are raw text typed by the request's tool schemas (no schema: JSON when valid, else the
 string); rendering writes strings verbatim and everything else as JSON, as the template does
-(``tojson(ensure_ascii=False)``). Each
-``<tool_call>`` is read on its own (the ``<tool_calls>`` wrapper is markup), so one malformed
-call does not take its neighbours with it. Also accepted: a JSON arguments object after the
-separator, ended by ``</tool_call>`` or ``<end_of_tool_call>`` (a variant seen from Hy3 MLX
-conversions). The format has no call ids.
+(``tojson(ensure_ascii=False)``). Each ``<tool_call>`` is read on its own (the
+``<tool_calls>`` wrapper is markup), so one malformed call does not take its neighbours with
+it. Also accepted: a JSON arguments object after the separator, ended by ``</tool_call>`` or
+``<end_of_tool_call>`` (a variant seen from Hy3 MLX conversions). The format has no call ids.
+The Hy3 conversation format (``render_conversation``...) is :mod:`.chat`.
 """
 
 from __future__ import annotations
