@@ -177,6 +177,16 @@ def test_preview_and_other_ids_have_no_conversation_format() -> None:
     )
 
 
+def test_reasoning_whitespace_reads_back_as_written() -> None:
+    """The template writes the reasoning untrimmed; parse_conversation gives it back so (the
+    dialect's own parse trims reasoning)."""
+    messages = [Message("user", "Hi"), Message("assistant", " ok", reasoning=" \nthink\n")]
+    text = tooletta.render_conversation(messages, model=MODEL)
+    assert text.endswith("<think:opensource> \nthink\n</think:opensource> ok")
+    back = tooletta.parse_conversation(text, model=MODEL)
+    assert (back[-1].reasoning, back[-1].content) == (" \nthink\n", " ok")
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(random_conversations(trimmed=False))
 def test_random_conversations_match_the_template_and_round_trip(messages: list[Message]) -> None:

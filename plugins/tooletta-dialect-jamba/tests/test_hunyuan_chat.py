@@ -148,6 +148,16 @@ def test_other_a13b_ids_have_no_conversation_format() -> None:
         )
 
 
+def test_answer_whitespace_after_the_tag_reads_back() -> None:
+    """The dialect's parse drops whitespace after a leading ``助手：``; the format removes
+    exactly the tag its header wrote."""
+    messages = [Message("user", "Hi"), Message("assistant", " spaced")]
+    text = tooletta.render_conversation(messages, model=MODEL, tools=SAMPLE_TOOLS)
+    assert text.endswith("<|extra_0|>助手： spaced<|eos|>")
+    back = tooletta.parse_conversation(text, model=MODEL, tools=SAMPLE_TOOLS)
+    assert back[-1].content == " spaced"
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(random_conversations(trimmed=False))
 def test_random_conversations_match_the_template_and_round_trip(messages: list[Message]) -> None:

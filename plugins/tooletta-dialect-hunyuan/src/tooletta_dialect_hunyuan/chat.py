@@ -20,8 +20,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from tooletta import Message, RenderError, ToolCall
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, tool_json
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    defaults,
+    last_user,
+    roles,
+    tool_json,
+)
 from tooletta.chat.messages import text_of
 
 __all__ = ["EFFORTS", "Hy3Chat"]
@@ -87,10 +98,6 @@ def _effort(options: Mapping[str, Any]) -> str:
     return str(effort)
 
 
-def _last_user(messages: Sequence[Message]) -> int:
-    return max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
-
-
 def _uses_tools(messages: Sequence[Message]) -> bool:
     return any(m.tool_calls or m.role == "tool" for m in messages)
 
@@ -154,20 +161,28 @@ class Hy3Chat(ChatFormat):
         opts = ctx.options
         if opts.get("is_training"):
             return True
-        preserved = opts.get("preserved_thinking", ctx.tools)
-        if preserved:
+        if opts.get("preserved_thinking", ctx.tools):
             return True
-        return index > _last_user(messages)
+        return index > last_user(messages)
 
-    def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The turn's body with the template's history rule (which depends on the tools)."""
-        messages = ctx.messages
-        kept = self._kept(index, messages, ctx)
-        return self.turn_body(messages[index], kept, index == len(messages) - 1, ctx)
+    def kept_in(self, index: int, ctx: Conversation) -> bool:
+        """The template's history rule, which depends on the tools: every turn keeps its
+        reasoning when tools are declared (``preserved_thinking``) or ``is_training`` is set,
+        else only the turns after the last user message."""
+        return self._kept(index, ctx.messages, ctx)
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
         """``<think:opensource>R</think:opensource>``, empty when the turn keeps none."""
         return THINK_OPEN + (reasoning if kept else "") + THINK_CLOSE
+
+    def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
+        """The think block's text as written (the dialect's parse trims reasoning), then the
+        rest read by the dialect."""
+        end = body.find(THINK_CLOSE) if body.startswith(THINK_OPEN) else -1
+        if end < 0:
+            return dialect.parse(body, tools=list(tools) or None)
+        result = dialect.parse(body[end + len(THINK_CLOSE) :], tools=list(tools) or None)
+        return msgspec.structs.replace(result, reasoning=body[len(THINK_OPEN) : end])
 
     def end_token(self, index: int, ctx: Conversation) -> str:
         """``<｜hy_eos:opensource｜>``, except after the conversation's last assistant turn
@@ -197,7 +212,7 @@ class Hy3Chat(ChatFormat):
         turns after the last user."""
         if _uses_tools(messages):
             return True
-        return index > _last_user(messages)
+        return index > last_user(messages)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """What the text carries: one system message holding every system message's text

@@ -16,7 +16,7 @@ ignores ``add_generation_prompt``); ``enable_thinking=False`` appends ``<think>\
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tooletta import Message, RenderError, ToolCall
@@ -214,3 +214,10 @@ class HunyuanA13bChat(ChatFormat):
         if out and out[0].role == "system" and out[0].content == "" and not uses_tools:
             out = out[1:]
         return out
+
+    def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
+        """The turn after the ``助手：`` tag its header wrote (exactly the tag: the dialect's
+        parse would also drop the whitespace after it), read by the dialect."""
+        if body.startswith(ASSISTANT_TAG):
+            body = body[len(ASSISTANT_TAG) :]
+        return dialect.parse(body, tools=list(tools) or None)
