@@ -187,7 +187,16 @@ def test_reasoning_whitespace_reads_back_as_written() -> None:
     assert (back[-1].reasoning, back[-1].content) == (" \nthink\n", " ok")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+def test_content_whitespace_before_calls_reads_back() -> None:
+    call = ToolCall("get_time", {"tz": "UTC"})
+    messages = [Message("user", "Hi"), Message("assistant", "x \n", tool_calls=[call])]
+    text = tooletta.render_conversation(messages, model=MODEL)
+    assert "</think:opensource>x \n<tool_calls:opensource>" in text
+    back = tooletta.parse_conversation(text, model=MODEL)
+    assert (back[-1].content, back[-1].tool_calls) == ("x \n", [call])
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(random_conversations(trimmed=False))
 def test_random_conversations_match_the_template_and_round_trip(messages: list[Message]) -> None:
     """Texts with whitespace at their ends, reasoning anywhere, one or two calls per turn."""

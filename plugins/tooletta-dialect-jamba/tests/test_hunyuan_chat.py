@@ -158,7 +158,16 @@ def test_answer_whitespace_after_the_tag_reads_back() -> None:
     assert back[-1].content == " spaced"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+def test_content_whitespace_before_calls_reads_back() -> None:
+    call = ToolCall("get_time", {"tz": "UTC"})
+    messages = [Message("user", "Hi"), Message("assistant", " ", tool_calls=[call])]
+    text = tooletta.render_conversation(messages, model=MODEL, tools=SAMPLE_TOOLS)
+    assert "<|extra_0|> <tool_calls>[" in text
+    back = tooletta.parse_conversation(text, model=MODEL, tools=SAMPLE_TOOLS)
+    assert (back[-1].content, back[-1].tool_calls) == (" ", [call])
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(random_conversations(trimmed=False))
 def test_random_conversations_match_the_template_and_round_trip(messages: list[Message]) -> None:
     template = TEMPLATE.read_text(encoding="utf-8")

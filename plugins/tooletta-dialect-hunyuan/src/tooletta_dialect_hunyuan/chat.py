@@ -48,6 +48,7 @@ ASSISTANT = f"<｜hy_Assistant{_S}｜>"
 THINK_OPEN = f"<think{_S}>"
 THINK_CLOSE = f"</think{_S}>"
 MODE = f"<｜reasoning_mode{_S}｜>reasoning_effort:"
+CALLS_OPEN = f"<tool_calls{_S}>"
 RESPONSES_OPEN = f"<tool_responses{_S}>\n"
 RESPONSES_CLOSE = f"</tool_responses{_S}>"
 
@@ -176,13 +177,21 @@ class Hy3Chat(ChatFormat):
         return THINK_OPEN + (reasoning if kept else "") + THINK_CLOSE
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
-        """The think block's text as written (the dialect's parse trims reasoning), then the
-        rest read by the dialect."""
+        """The turn's texts as written (the dialect's parse trims the reasoning and the
+        content before calls): the think block's text, the content up to the calls, then the
+        calls read by the dialect."""
+        reasoning = None
         end = body.find(THINK_CLOSE) if body.startswith(THINK_OPEN) else -1
-        if end < 0:
-            return dialect.parse(body, tools=list(tools) or None)
-        result = dialect.parse(body[end + len(THINK_CLOSE) :], tools=list(tools) or None)
-        return msgspec.structs.replace(result, reasoning=body[len(THINK_OPEN) : end])
+        if end >= 0:
+            reasoning = body[len(THINK_OPEN) : end]
+            body = body[end + len(THINK_CLOSE) :]
+        at = body.find(CALLS_OPEN)
+        result = dialect.parse(body[at:] if at >= 0 else body, tools=list(tools) or None)
+        if at >= 0:
+            result = msgspec.structs.replace(result, content=body[:at] + result.content)
+        if reasoning is not None:
+            result = msgspec.structs.replace(result, reasoning=reasoning)
+        return result
 
     def end_token(self, index: int, ctx: Conversation) -> str:
         """``<｜hy_eos:opensource｜>``, except after the conversation's last assistant turn

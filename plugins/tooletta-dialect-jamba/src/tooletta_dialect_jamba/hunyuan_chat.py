@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, tool_json
 from tooletta.chat.messages import text_of
@@ -31,6 +33,7 @@ EXTRA_4 = "<|extra_4|>"
 EOS = "<|eos|>"
 USER_TAG = "用户："
 ASSISTANT_TAG = "助手："
+CALLS_OPEN = "<tool_calls>"
 RESULT_OPEN = "<tool_response>"
 RESULT_CLOSE = "</tool_response>"
 
@@ -216,8 +219,13 @@ class HunyuanA13bChat(ChatFormat):
         return out
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
-        """The turn after the ``助手：`` tag its header wrote (exactly the tag: the dialect's
-        parse would also drop the whitespace after it), read by the dialect."""
+        """The turn's texts as written: after the ``助手：`` tag its header wrote (exactly the
+        tag: the dialect's parse would also drop the whitespace after it), the content up to
+        the calls (the dialect's parse trims it), then the calls read by the dialect."""
         if body.startswith(ASSISTANT_TAG):
             body = body[len(ASSISTANT_TAG) :]
-        return dialect.parse(body, tools=list(tools) or None)
+        at = body.find(CALLS_OPEN)
+        if at < 0:
+            return dialect.parse(body, tools=list(tools) or None)
+        result = dialect.parse(body[at:], tools=list(tools) or None)
+        return msgspec.structs.replace(result, content=body[:at] + result.content)
