@@ -31,6 +31,23 @@ class TestHunyuanA13bChat(ConversationTests):
     template = TEMPLATE
     options = ({}, {"enable_thinking": False})
 
+    def test_render_model_turn(self) -> None:
+        """``render(model=...)`` is the generated turn less the ``助手：`` tag an answer
+        starts with when tools are declared (``render`` knows no tools)."""
+        for name, (messages, uses_tools) in self._cases().items():
+            last = messages[-1]
+            if last.role != "assistant" or name in self.differences:
+                continue
+            tools = self.tools if uses_tools else None
+            with clock.frozen(FROZEN_TIME):
+                spans = render_spans(messages, model=self.model, tools=tools)
+            start, end = spans.generated_spans()[-1][1]
+            turn = spans.text[start:end].removesuffix("<|eos|>")
+            if uses_tools and not last.tool_calls:
+                turn = turn.removeprefix("助手：")
+            got = tooletta.render(last.tool_calls, model=self.model, content=str(last.content))
+            assert got == turn, name
+
 
 class TestHunyuanA13bChatWithIds(TestHunyuanA13bChat):
     """Calls with ids: the template writes none, and neither do we."""
@@ -61,19 +78,23 @@ def test_tool_prompt_writes_the_date_and_weekday() -> None:
     assert "<|extra_0|><tool_response>14:05</tool_response><|extra_0|>助手：It is" in text
 
 
-def test_answer_tag_is_template_text_not_generated() -> None:
-    """With tools the template writes ``助手：`` before an answer: we write it as the turn's
-    header, so the generated span (and ``render(model=...)``) starts after it."""
+def test_answer_tag_is_generated_text() -> None:
+    """With tools the template writes ``助手：`` before an answer and no generation prompt:
+    the model writes the tag (its tool prompt asks it to), so it is part of the generated
+    span; ``render(model=...)``, which knows no tools, writes the answer without it."""
     messages, _ = sample_conversations()["tools_two_calls"]
     with clock.frozen(FROZEN_TIME):
         spans = render_spans(messages, model=MODEL, tools=SAMPLE_TOOLS)
     start, end = spans.generated_spans()[-1][1]
-    assert spans.text[start - 3 : start] == "助手："
-    assert spans.text[start:end] == "It is 18 °C and clear in Paris; the time is 14:05.<|eos|>"
+    assert spans.text[start - len("<|extra_0|>") : start] == "<|extra_0|>"
+    assert (
+        spans.text[start:end] == "助手：It is 18 °C and clear in Paris; the time is 14:05.<|eos|>"
+    )
     calls = [ToolCall("get_weather", {"city": "Paris"})]
     assert tooletta.render(calls, model=MODEL, content="Ok.") == (
         'Ok.<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris"}}]</tool_calls>'
     )
+    assert tooletta.render([], model=MODEL, content="Ok.") == "Ok."
 
 
 def test_calls_without_tools_are_written() -> None:

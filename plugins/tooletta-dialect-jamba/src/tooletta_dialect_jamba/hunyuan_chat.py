@@ -137,17 +137,20 @@ class HunyuanA13bChat(ChatFormat):
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``用户：`` (tools) or ``<|startoftext|>`` (no tools; none for the first user, whose
-        start token is the conversation's) before a user; ``助手：`` before an assistant turn
-        without calls when tools are declared."""
-        messages = ctx.messages
-        role = messages[index].role
-        if role == "user":
+        start token is the conversation's) before a user; nothing before other turns."""
+        if ctx.messages[index].role == "user":
             if ctx.tools:
                 return USER_TAG
             return "" if index <= 1 else SOT
-        if role == "assistant" and ctx.tools and not messages[index].tool_calls:
-            return ASSISTANT_TAG
         return ""
+
+    def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
+        """With tools, an answer (a turn without calls) starts with ``助手：``: the template
+        has no generation prompt and its tool prompt asks the model to start answers with the
+        tag, so the model writes it (it is generated text, trained). ``render(model=...)``
+        knows no tools and writes the answer without it."""
+        body = super().turn_body(message, kept, last, ctx)
+        return ASSISTANT_TAG + body if ctx.tools and not message.tool_calls else body
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """``<tool_response>TEXT</tool_response>`` with tools, the bare text without."""
