@@ -5,7 +5,7 @@
     uv run --no-sync python bench/conversations.py -n 200   # more rounds
 
 The formats and their templates are the ones the plugins' conversation tests pin
-(``ConversationTests`` subclasses in ``plugins/*/tests/test_chat*.py``). Jinja is timed with the
+(``ConversationTests`` subclasses in ``plugins/*/tests/test_*chat*.py``). Jinja is timed with the
 template compiled once (as transformers caches it), so both sides pay only for rendering.
 Reported per format: µs per conversation (the sample conversations of
 ``tooletta.testing.conversations``, rendered in turn) and the ratio jinja / native (the
@@ -29,10 +29,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def chat_test_classes() -> Iterator[Any]:
-    """Every ``ConversationTests`` subclass of the plugins' ``tests/test_chat*.py``."""
+    """Every ``ConversationTests`` subclass of the plugins' ``tests/test_*chat*.py``."""
     from tooletta.testing.conversations import ConversationTests
 
-    for path in sorted(ROOT.glob("plugins/*/tests/test_chat*.py")):
+    for path in sorted(ROOT.glob("plugins/*/tests/test_*chat*.py")):
         spec = importlib.util.spec_from_file_location(f"_bench_{path.parent.parent.name}", path)
         if spec is None or spec.loader is None:
             continue

@@ -32,6 +32,7 @@ MODEL = "tencent/Hy3"
 class TestHy3Chat(ConversationTests):
     model = MODEL
     template = HY3
+    list_content = ("system", "user", "assistant", "tool")
     options = (
         {},
         {"reasoning_effort": "low"},
