@@ -20,6 +20,11 @@ as a JSON string, and an ``"id"`` member (kept). ``<|eot_id|>`` and ``<|eom_id|>
 Rendering writes the template's form; with content (which the template cannot express) it
 writes ``content``, a newline, ``<|python_tag|>`` and the calls, which vLLM and SGLang split the
 same way.
+
+Llama 4's call turn (its model repositories' template) is read too:
+``<|python_start|>content<|python_end|>`` and then the call objects back to back (``;`` between
+them is accepted); ``<|eot|>`` and ``<|eom|>`` are removed. The ``llama4_json`` variant
+(:mod:`.llama4`) renders that form and is what Llama 4 Instruct model ids resolve to.
 """
 
 from __future__ import annotations
