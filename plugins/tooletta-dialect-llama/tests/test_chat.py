@@ -226,6 +226,7 @@ class TestLlama4Chat(ConversationTests):
     model = LLAMA4
     template = LLAMA4_TEMPLATE
     tokens = TOKENS
+    list_content = ("user", "assistant")
 
 
 class TestLlama4ChatIds(TestLlama4Chat):
