@@ -45,7 +45,7 @@ def test_first_party_families_declare_formats() -> None:
     want |= {"command_r7b", "command_r_plus"}
     want |= {"gigachat3", "gigachat31", "seed_oss_36b"}
     want |= {"apertus2509", "apriel15", "apriel16"}
-    want |= {"xlam2_qwen"}
+    want |= {"xlam2_qwen", "llama4"}
     assert want <= {f.name for f in FORMATS}
 
 

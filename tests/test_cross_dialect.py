@@ -238,7 +238,7 @@ VLLM = {
     "seed_oss": "seed_oss",
     "mistral": "mistral",
     "llama3_json": "llama3_json",
-    "llama4_json": "llama3_json",
+    "llama4_json": "llama4_json",
     "pythonic": "pythonic",
     "llama4_pythonic": "pythonic",
     "olmo3": "olmo3",

@@ -16,12 +16,23 @@ D = "llama3_json"
 class TestLlama3Json(DialectTests):
     dialect = D
     fixtures = Path(__file__).parent / "fixtures" / "llama3_json.json"
-    names = ("llama3", "llama4_json", "llama4-json", "llama", "LLAMA3_JSON")
+    names = ("llama3", "llama", "LLAMA3_JSON")
     models = ("meta-llama/Llama-3.1-8B-Instruct", "meta-llama/Llama-3.3-70B-Instruct")
     markup = ('{"name"', '{"type": "function"', "<|python_tag|>", "<|eot_id|>", ";", "{", " ", "a")
     markup_content = None
     markup_nested = True
     markup_examples = 60
+
+
+class TestLlama4Json(DialectTests):
+    """The Llama 4 variant: renders its template's call turn, parses like llama3_json."""
+
+    dialect = "llama4_json"
+    names = ("llama4_json", "llama4-json", "llama4", "Llama4_JSON")
+    models = (
+        "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+        "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
+    )
 
 
 def test_render_matches_llama31_json_template() -> None:

@@ -125,6 +125,7 @@ DIALECT_DISTRIBUTIONS: dict[str, str] = {
     "llama": "tooletta-dialect-llama",
     "llama3": "tooletta-dialect-llama",
     "llama3_json": "tooletta-dialect-llama",
+    "llama4": "tooletta-dialect-llama",
     "llama4_json": "tooletta-dialect-llama",
     "llama4_pythonic": "tooletta-dialect-pythonic",
     "longcat": "tooletta-dialect-longcat",

@@ -20,33 +20,53 @@ as a JSON string, and an ``"id"`` member (kept). ``<|eot_id|>`` and ``<|eom_id|>
 Rendering writes the template's form; with content (which the template cannot express) it
 writes ``content``, a newline, ``<|python_tag|>`` and the calls, which vLLM and SGLang split the
 same way.
+
+Llama 4's call turn (its model repositories' template) is read too:
+``<|python_start|>content<|python_end|>`` and then the call objects back to back (``;`` between
+them is accepted); ``<|eot|>`` and ``<|eom|>`` are removed. The ``llama4_json`` variant
+(:mod:`.llama4`) renders that form and is what Llama 4 Instruct model ids resolve to.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.chat import ChatFormat
 from tooletta.engine import Block, Grammar, Read, Reader, erase, fast_json_chain, json_call_object
 from tooletta.engine.lookahead import space_ahead, text_ahead
 
 from .chat import Llama31Chat, Llama32Chat
 
-__all__ = ["PYTHON_TAG", "STARTS", "LlamaJsonDialect", "register_dialects", "starts_with_call"]
+__all__ = [
+    "PYTHON_END",
+    "PYTHON_START",
+    "PYTHON_TAG",
+    "STARTS",
+    "LlamaJsonDialect",
+    "register_dialects",
+    "starts_with_call",
+]
 
 PYTHON_TAG = "<|python_tag|>"
 """The special token that may precede the calls."""
+PYTHON_START = "<|python_start|>"
+"""Llama 4: opens the call turn (its template writes the content between this token and
+:data:`PYTHON_END`, then the call objects)."""
+PYTHON_END = "<|python_end|>"
+"""Llama 4: the token after which its template writes the call objects, back to back."""
 STARTS = ('{"name"', '{"type": "function"')
 """How a call object begins when it opens the reply (recognised only there)."""
 
-_DETECT_TAG = re.compile(r"<\|python_tag\|>\s*\{")
+_DETECT_TAG = re.compile(r"<\|python_tag\|>\s*\{|<\|python_end\|>\s*\{")
 _ID_KEYS = ("id",)
 _ARGS_KEYS = ("parameters", "arguments")
 _DECODER = json.JSONDecoder()
 _EOT = "<|eot_id|>"
 _EOM = "<|eom_id|>"
+_LLAMA4_ENDS = ("<|eot|>", "<|eom|>")
 _CHAIN: dict[str, Any] = {"id_keys": _ID_KEYS, "before": (PYTHON_TAG, _EOT, _EOM)}
 
 
@@ -97,6 +117,35 @@ def read_tagged(r: Reader) -> Read[None]:
             return
 
 
+def _next_object(r: Reader) -> Read[bool]:
+    """Move to the next call object when one follows, right away or after ``;`` (whitespace
+    around either is skipped); consume nothing otherwise."""
+    i = yield from space_ahead(r)
+    if i < 0:
+        return False
+    if r.buf[r.pos + i] == ";":
+        i = yield from space_ahead(r, i + 1)
+        if i < 0:
+            return False
+    for start in STARTS:
+        if (yield from text_ahead(r, i, start)):
+            r.pos += i
+            return True
+    return False
+
+
+def read_after_python_end(r: Reader) -> Read[None]:
+    """After Llama 4's ``<|python_end|>``: the call objects, back to back as its template
+    writes them (``;`` between them is read too). With no object after it, the token is
+    just removed."""
+    if not (yield from _next_object(r)):
+        return
+    while True:
+        yield from json_call_object(r, id_keys=_ID_KEYS)
+        if not (yield from _next_object(r)):
+            return
+
+
 def _object(call: ToolCall) -> str:
     return f'{{"name": {to_json(call.name)}, "parameters": {to_json(call.arguments)}}}'
 
@@ -106,9 +155,9 @@ class LlamaJsonDialect(ScannerDialect):
 
     info = DialectInfo(
         name="llama3_json",
-        aliases=("llama3", "llama4_json", "llama"),
+        aliases=("llama3", "llama"),
         priority=20,
-        markers=(PYTHON_TAG, *STARTS),
+        markers=(PYTHON_TAG, *STARTS, PYTHON_END),
         models=(
             "meta-llama/llama-3.1-*-instruct*",
             "meta-llama/llama-3.2-*-instruct*",
@@ -133,16 +182,19 @@ class LlamaJsonDialect(ScannerDialect):
                 for s in STARTS
             ),
             Block(PYTHON_TAG, read_tagged, fast=fast_json_chain(";", STARTS, **_CHAIN)),
+            erase(PYTHON_START),
+            Block(PYTHON_END, read_after_python_end),
             erase(_EOT),
             erase(_EOM),
+            *(erase(t) for t in _LLAMA4_ENDS),
         )
     )
-    chat_formats = (Llama31Chat(), Llama32Chat())
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Llama31Chat(), Llama32Chat())
     """Conversation formats: Llama 3.1/3.3 (the default) and Llama 3.2 (:mod:`.chat`)."""
 
     def detect(self, text: str) -> bool:
         """The reply starts with a call object (see :func:`starts_with_call`), or
-        ``<|python_tag|>`` is followed by ``{``."""
+        ``<|python_tag|>`` or Llama 4's ``<|python_end|>`` is followed by ``{``."""
         reply = text.lstrip(" \t\r\n")
         if reply.startswith(STARTS) and starts_with_call(reply):
             return True
@@ -169,5 +221,8 @@ class LlamaJsonDialect(ScannerDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the llama3_json dialect."""
+    """Register the llama3_json dialect and its llama4_json variant."""
+    from .llama4 import Llama4JsonDialect
+
     register(LlamaJsonDialect())
+    register(Llama4JsonDialect())

@@ -17,6 +17,13 @@ Llama 3.1 and 3.3 ship the same template byte for byte, so they share one format
 
 Llama 3.2's template differs only in the date (``strftime_now("%d %b %Y")``, today, where 3.1
 writes ``26 Jul 2024``) and in having no built-in tools.
+
+Llama 4 Instruct (Scout, Maverick) has its own template (:class:`Llama4Chat`), written by
+Hugging Face into the converted ``meta-llama/Llama-4-*`` repositories: the same tool
+instructions, ``<|header_start|>ROLE<|header_end|>\\n\\n`` headers and ``<|eot|>``, a system turn
+only when a system message is given, untrimmed texts apart from the system message and the
+first user message, and the call turn ``<|python_start|>`` CONTENT ``<|python_end|>`` followed
+by the call objects back to back (the ``llama4_json`` variant dialect writes it).
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from tooletta.chat import (
 __all__ = [
     "SYSTEM_TOOLS_HEAD",
     "USER_TOOLS_HEAD",
+    "Llama4Chat",
     "Llama31Chat",
     "Llama32Chat",
     "LlamaChat",
@@ -103,6 +111,35 @@ def _first_turn(messages: Sequence[Message]) -> int:
     return 1 if messages and messages[0].role == "system" else 0
 
 
+def _check_first_user(name: str, ctx: Conversation) -> None:
+    """Refuse tools in the first user message when the conversation has none to hold them."""
+    first = _first_turn(ctx.messages)
+    if first >= len(ctx.messages) or ctx.messages[first].role != "user":
+        raise RenderError(
+            f"{name}: the tools go in the first user message and the conversation "
+            "does not start with one (pass tools_in_user_message=False)"
+        )
+
+
+def json_result(content: Any) -> str:
+    """A tool result through the templates' ``tojson`` (strings and lists are iterable in
+    Jinja, so a text result becomes a JSON string literal)."""
+    try:
+        return to_json(content if isinstance(content, list) else text_of(content))
+    except RenderError as exc:
+        raise RenderError(f"tool result is not JSON: {exc}") from None
+
+
+def read_json_result(body: str) -> str:
+    """The text of a JSON string literal written by :func:`json_result`; any other body as
+    written."""
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return body
+    return value if isinstance(value, str) else body
+
+
 class LlamaChat(ChatFormat):
     """The Llama 3.x chat template (the parts Llama 3.1, 3.2 and 3.3 share)."""
 
@@ -135,12 +172,7 @@ class LlamaChat(ChatFormat):
         tools = ctx.tools
         in_user = bool(ctx.options.get("tools_in_user_message", True))
         if tools and in_user:
-            first = _first_turn(ctx.messages)
-            if first >= len(ctx.messages) or ctx.messages[first].role != "user":
-                raise RenderError(
-                    f"{self.name}: the tools go in the first user message and the conversation "
-                    "does not start with one (pass tools_in_user_message=False)"
-                )
+            _check_first_user(self.name, ctx)
         text = _ENVIRONMENT if tools else ""
         text += f"Cutting Knowledge Date: December 2023\nToday Date: {self.date(ctx)}\n\n"
         if tools and not in_user:
@@ -174,19 +206,11 @@ class LlamaChat(ChatFormat):
     def result_text(self, index: int, ctx: Conversation) -> str:
         """The result through ``tojson``, as the template writes it (strings and lists are
         iterable in Jinja, so a text result becomes a JSON string literal)."""
-        content = ctx.messages[index].content
-        try:
-            return to_json(content if isinstance(content, list) else text_of(content))
-        except RenderError as exc:
-            raise RenderError(f"tool result is not JSON: {exc}") from None
+        return json_result(ctx.messages[index].content)
 
     def parse_result(self, body: str) -> str:
         """The text of a JSON string literal; any other body as written."""
-        try:
-            value = json.loads(body)
-        except (ValueError, RecursionError):
-            return body
-        return value if isinstance(value, str) else body
+        return read_json_result(body)
 
     def content_text(self, content: str, after_reasoning: bool) -> str:
         """The template trims an assistant's content."""
@@ -245,3 +269,121 @@ class Llama32Chat(LlamaChat):
         """The ``date_string`` option, else today as ``strftime_now("%d %b %Y")``."""
         given = ctx.options.get("date_string")
         return str(given) if given is not None else ctx.strftime_now("%d %b %Y")
+
+
+_EOT4 = "<|eot|>"
+
+
+def header4(role: str) -> str:
+    """A Llama 4 role header: ``<|header_start|>ROLE<|header_end|>\\n\\n``."""
+    return f"<|header_start|>{role}<|header_end|>\n\n"
+
+
+def _strip_environment(body: str) -> tuple[str, bool]:
+    if body.startswith(_ENVIRONMENT):
+        return body[len(_ENVIRONMENT) :], True
+    return body, False
+
+
+class Llama4Chat(ChatFormat):
+    """Llama 4 Scout and Maverick Instruct: the template Hugging Face wrote into the converted
+    ``meta-llama/Llama-4-*-Instruct`` repositories (``processing_llama4.py``'s default).
+
+    * ``<|begin_of_text|>``; a system turn only when the conversation starts with a system
+      message: ``Environment: ipython`` (with tools), the tool declarations when
+      ``tools_in_user_message=False``, then the trimmed system message;
+    * the tool declarations (the Llama 3 instruction text, each tool as ``tojson(indent=4)``
+      and a blank line) in the first user turn by default, whose content is trimmed; every
+      other text as given;
+    * a call turn ``<|python_start|>`` + content + ``<|python_end|>`` + the call objects back
+      to back (the ``llama4_json`` dialect's form); tool results as ``ipython`` turns through
+      ``tojson``; ``<|eot|>`` ends every turn.
+
+    Where the template drops the tools (``tools_in_user_message=False`` without a system
+    message) this format writes the system turn that carries them (see the README).
+    """
+
+    name = "llama4"
+    models = ("meta-llama/llama-4-*-instruct*", "llama-4-*-instruct*")
+    source = (
+        "meta-llama/Llama-4-Scout-17B-16E-Instruct and Llama-4-Maverick-17B-128E-Instruct "
+        "chat_template (huggingface/transformers src/transformers/models/llama4/"
+        "processing_llama4.py, written by convert_llama4_weights_to_hf.py)"
+    )
+    bos = "<|begin_of_text|>"
+    turns = roles(
+        system=Turn(header4("system"), _EOT4),
+        user=Turn(header4("user"), _EOT4),
+        assistant=Turn(header4("assistant"), _EOT4),
+        tool=Turn(header4("ipython"), _EOT4),
+    )
+    end_of_turn = _EOT4
+    special_tokens = (
+        "<|begin_of_text|>",
+        "<|header_start|>",
+        "<|header_end|>",
+        _EOT4,
+        "<|python_start|>",
+        "<|python_end|>",
+    )
+    keeps_ids = False
+    options = defaults(tools_in_user_message=True)
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """With a system message: the environment line (with tools), the declarations when
+        they go in the system turn, then the trimmed message. Without one: no turn, unless
+        the tools go in the system turn (the template would drop them)."""
+        tools = ctx.tools
+        in_user = bool(ctx.options.get("tools_in_user_message", True))
+        if tools and in_user:
+            _check_first_user(self.name, ctx)
+        if system is None and (not tools or in_user):
+            return None
+        text = _ENVIRONMENT if tools else ""
+        if tools and not in_user:
+            text += SYSTEM_TOOLS_HEAD + tool_list(tools)
+        return text + (system or "").strip()
+
+    def parse_system(self, body: str) -> str | None:
+        """The system message after the environment line and the tool declarations (``None``
+        when the turn holds only those)."""
+        rest, tools = _strip_environment(body)
+        if tools and rest.startswith(SYSTEM_TOOLS_HEAD):
+            rest = rest[skip_tool_list(rest, len(SYSTEM_TOOLS_HEAD)) :]
+        return rest or None
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """The content as given; the first user turn carries the tool declarations and its
+        content is trimmed."""
+        content = text_of(ctx.messages[index].content)
+        in_user = bool(ctx.options.get("tools_in_user_message", True))
+        if ctx.tools and in_user and index == _first_turn(ctx.messages):
+            return USER_TOOLS_HEAD + tool_list(ctx.tools) + content.strip()
+        return content
+
+    def parse_user(self, body: str) -> str:
+        """The user's content without the tool declarations."""
+        if body.startswith(USER_TOOLS_HEAD):
+            return body[skip_tool_list(body, len(USER_TOOLS_HEAD)) :]
+        return body
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """The result through ``tojson`` (a text result is a JSON string literal)."""
+        return json_result(ctx.messages[index].content)
+
+    def parse_result(self, body: str) -> str:
+        """The text of a JSON string literal; any other body as written."""
+        return read_json_result(body)
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """What the text carries: no ids, no reasoning, a trimmed system message (none when
+        empty), and the content beside calls trimmed (the parser drops the whitespace
+        inside ``<|python_start|>`` ... ``<|python_end|>``)."""
+        out = []
+        for i, m in enumerate(super().expressible(messages)):
+            if (m.role == "system" and i == 0) or m.tool_calls:
+                m = msgspec.structs.replace(m, content=text_of(m.content).strip())
+            out.append(m)
+        if out and out[0].role == "system" and not out[0].content:
+            out = out[1:]
+        return out

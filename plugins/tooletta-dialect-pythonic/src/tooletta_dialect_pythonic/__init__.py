@@ -3,9 +3,11 @@
 Four dialects share the Python call and literal syntax (read with :mod:`ast`, never
 evaluated; see :mod:`tooletta_dialect_pythonic.pysyntax`):
 
-* ``pythonic`` (alias ``llama4_pythonic``): Llama 3.2 / Llama 4 / ToolACE. A list of calls,
-  ``[f(a=1), g(b="x")]``, making up the reply or following the content; Llama 4 may wrap it
-  in ``<|python_start|>`` ... ``<|python_end|>``.
+* ``pythonic`` (alias ``llama4_pythonic``): Llama 3.2 / Llama 4 with vLLM's pythonic
+  templates, ToolACE. A list of calls, ``[f(a=1), g(b="x")]``, making up the reply or
+  following the content; Llama 4 may wrap it in ``<|python_start|>`` ... ``<|python_end|>``.
+  (Llama 4 Instruct model ids resolve to the llama plugin's ``llama4_json``: the template in
+  the model repositories writes JSON calls.)
 * ``olmo3``: OLMo 3. ``<function_calls>`` ... ``</function_calls>``, one call per line,
   ``true``/``false``/``null`` accepted as values.
 * ``lfm2``: LiquidAI LFM2 / LFM2.5. ``<|tool_call_start|>[...]<|tool_call_end|>`` holding a

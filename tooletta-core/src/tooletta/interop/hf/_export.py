@@ -891,6 +891,11 @@ TEMPLATE_GAPS: dict[str, str] = {
         "calls are XML elements named after the tools themselves (<read_file>): the opener "
         "depends on the request's tools, and a close pattern cannot refer back to the opener"
     ),
+    "llama4_json": (
+        "the content is written inside <|python_start|>...<|python_end|> before the calls: "
+        "text outside the regions all goes to the one catch-all content field, which cannot "
+        "drop those two tokens"
+    ),
     "olmo3": (
         "calls are written one per line, not as a list: python-call-list needs [...], and "
         "splitting calls with a regular expression cannot balance brackets in arguments"
