@@ -12,6 +12,7 @@ from types import ModuleType
 import pytest
 
 from support import ROOT
+from tooletta import plugins
 
 PAGES = [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md"]
 PAGES = [p for p in PAGES if "_build" not in p.parts]
@@ -59,11 +60,17 @@ def test_every_dialect_has_a_page() -> None:
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_python_examples_run(page: Path) -> None:
+    """Every Python block of a page runs; dialects a page registers (the HF page's
+    ``my-qwen``) are forgotten after it, so that later tests see only the installed ones."""
     text = page.read_text(encoding="utf-8")
     namespace: dict[str, object] = {"__name__": f"docs_{page.stem}", "__file__": str(page)}
-    for match in BLOCK.finditer(text):
-        line = text.count("\n", 0, match.start(1))  # tracebacks point at the page's lines
-        exec(compile("\n" * line + match.group(1), str(page), "exec"), namespace)
+    try:
+        for match in BLOCK.finditer(text):
+            line = text.count("\n", 0, match.start(1))  # tracebacks point at the page's lines
+            exec(compile("\n" * line + match.group(1), str(page), "exec"), namespace)
+    finally:
+        if "register_dialect" in text or "register_plugin" in text:
+            plugins.reset()
 
 
 def test_readme_has_the_two_commands() -> None:
