@@ -8,6 +8,16 @@ a msgspec decode for objects, the text for strings). No validation, no content h
 error recovery: the floor a general parser is measured against. ``minimal_stream``: a minimal
 incremental scanner (per delta one ``rfind`` for a marker start, hold back a possible marker
 prefix, append) plus the one-shot minimal parser at the end.
+
+``family_for`` gives every first-party dialect but ``canonical`` its reading as a
+:class:`Family` (markers and a body reader), which :func:`family_parser` runs one-shot and
+:class:`MinimalScanner` incrementally. Formats that put several calls in one JSON document
+(a list, lines, ``;``-separated objects, an OpenAI message) are read with one msgspec decode
+of the block; formats whose values are not JSON with one pass of ``find`` per tag or string
+(Gemma's call syntax, MiniMax-M3's sentinel-prefixed elements, VCP's delimiters, Cline's tool
+tags) or ``ast.literal_eval`` (Seed-OSS's Python literals). ``canonical`` is tooletta's own
+JSON document: its parse is one msgspec decode into the IR, so its floor is the
+``msgspec_decode`` column itself.
 """
 
 from __future__ import annotations
@@ -41,7 +51,7 @@ def msgspec_decode(payloads: list[bytes]) -> None:
 
 def minimal_hermes(text: str) -> list[_Call]:
     """Find each block and decode its object: nothing else."""
-    calls = []
+    calls: list[_Call] = []
     pos = 0
     while True:
         start = text.find(OPEN, pos)
@@ -539,8 +549,10 @@ class MinimalScanner:
     length before it); each call read as its closing marker arrives. Content is collected
     as is: no whitespace rules, no argument fragments, no checks, no recovery."""
 
-    __slots__ = ("_body", "_close", "_held", "_in", "_many", "_n1", "_open", "_parts", "_tail")
-    __slots__ += ("calls", "content")
+    __slots__ = (
+        *("_body", "_close", "_held", "_in", "_many", "_n1", "_open", "_parts", "_tail"),
+        *("calls", "content"),
+    )
 
     def __init__(self, fam: Family) -> None:
         self._open = fam.open
