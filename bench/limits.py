@@ -8,6 +8,16 @@ a msgspec decode for objects, the text for strings). No validation, no content h
 error recovery: the floor a general parser is measured against. ``minimal_stream``: a minimal
 incremental scanner (per delta one ``rfind`` for a marker start, hold back a possible marker
 prefix, append) plus the one-shot minimal parser at the end.
+
+``family_for`` gives every first-party dialect but ``canonical`` its reading as a
+:class:`Family` (markers and a body reader), which :func:`family_parser` runs one-shot and
+:class:`MinimalScanner` incrementally. Formats that put several calls in one JSON document
+(a list, lines, ``;``-separated objects, an OpenAI message) are read with one msgspec decode
+of the block; formats whose values are not JSON with one pass of ``find`` per tag or string
+(Gemma's call syntax, MiniMax-M3's sentinel-prefixed elements, VCP's delimiters, Cline's tool
+tags) or ``ast.literal_eval`` (Seed-OSS's Python literals). ``canonical`` is tooletta's own
+JSON document: its parse is one msgspec decode into the IR, so its floor is the
+``msgspec_decode`` column itself.
 """
 
 from __future__ import annotations
@@ -41,7 +51,7 @@ def msgspec_decode(payloads: list[bytes]) -> None:
 
 def minimal_hermes(text: str) -> list[_Call]:
     """Find each block and decode its object: nothing else."""
-    calls = []
+    calls: list[_Call] = []
     pos = 0
     while True:
         start = text.find(OPEN, pos)
@@ -222,9 +232,11 @@ def xml_body(
     types: dict[str, dict[str, str]],
     *,
     strip_newline: bool = False,
+    typed: Callable[[str, str | None], Any] = _typed,
 ) -> Body:
     """``NAME<key>K</key><value>V</value>...``: one ``find`` per tag, each value typed by its
-    schema (``value_open`` is searched for, so whitespace may stand before it)."""
+    schema (``value_open`` is searched for, so whitespace may stand before it; ``typed``:
+    how a value is read, JSON by default)."""
     n_key, n_kend, n_vopen = len(key_open), len(key_end), len(value_open)
 
     def body(text: str) -> tuple[str, dict[str, Any]]:
@@ -238,7 +250,7 @@ def xml_body(
             vs = text.find(value_open, ke) + n_vopen if n_vopen else ke + n_kend
             ve = text.find(value_end, vs)
             raw = text[vs + 1 : ve - 1] if strip_newline else text[vs:ve]
-            args[text[k + n_key : ke]] = _typed(raw, kinds.get(text[k + n_key : ke]))
+            args[text[k + n_key : ke]] = typed(raw, kinds.get(text[k + n_key : ke]))
             k = text.find(key_open, ve)
         return name, args
 
@@ -249,6 +261,247 @@ def pythonic_body(layout: str, head: str = "") -> Body:
     """A whole block of Python calls (:func:`minimal_pythonic`'s reading of one block)."""
     parse = minimal_pythonic("", None, layout)
     return lambda text: parse(head + text)
+
+
+class _ParamsCall(msgspec.Struct):
+    name: str
+    parameters: dict[str, Any]
+
+
+class _CohereCall(msgspec.Struct):
+    tool_name: str
+    parameters: dict[str, Any]
+
+
+class _InklingCall(msgspec.Struct):
+    name: str
+    args: dict[str, Any]
+
+
+class _Function(msgspec.Struct):
+    name: str
+    arguments: str
+
+
+class _OpenAICall(msgspec.Struct):
+    function: _Function
+
+
+class _OpenAIMessage(msgspec.Struct):
+    tool_calls: list[_OpenAICall] = []
+
+
+_decode_calls = msgspec.json.Decoder(list[_Call]).decode
+_decode_cohere = msgspec.json.Decoder(list[_CohereCall]).decode
+_decode_params = msgspec.json.Decoder(list[_ParamsCall]).decode
+_decode_inkling = msgspec.json.Decoder(_InklingCall).decode
+_decode_openai = msgspec.json.Decoder(_OpenAIMessage).decode
+_decode_name_args = msgspec.json.Decoder(list[dict[str, dict[str, Any]]]).decode
+
+
+def json_list_body(text: str) -> list[_Call]:
+    """A JSON list of ``{"name", "arguments"}`` objects, one decode (Jamba, Granite, xLAM...)."""
+    return _decode_calls(text)
+
+
+def json_lines_body(text: str) -> list[_Call]:
+    """One ``{"name", "arguments"}`` object per line (MiniMax-M1): a decode per line."""
+    return [_decode_call(line) for line in text.split("\n") if line]
+
+
+def cohere_body(text: str) -> list[tuple[str, dict[str, Any]]]:
+    """Cohere's action list: ``[{"tool_name", "parameters", ...}, ...]``, one decode."""
+    return [(c.tool_name, c.parameters) for c in _decode_cohere(text)]
+
+
+def name_keyed_body(text: str) -> list[tuple[str, dict[str, Any]]]:
+    """Apertus: ``[{"NAME": {arguments}}, ...]``, one decode."""
+    return [(k, v) for item in _decode_name_args(text) for k, v in item.items()]
+
+
+def semicolon_body(text: str) -> list[tuple[str, dict[str, Any]]]:
+    """Llama 3 JSON: ``{"name", "parameters"}; {...}`` read as one list (the separator
+    replaced: no check that it does not stand inside a string)."""
+    found = _decode_params("[" + text.replace("}; {", "}, {") + "]")
+    return [(c.name, c.parameters) for c in found]
+
+
+def inkling_body(text: str) -> tuple[str, dict[str, Any]]:
+    """Inkling: ``{"name", "args"}``, one decode."""
+    c = _decode_inkling(text)
+    return c.name, c.args
+
+
+def openai_body(text: str) -> list[tuple[str, dict[str, Any]]]:
+    """An OpenAI assistant message (its opening ``{`` is the marker): one decode of the
+    message, one of each arguments string."""
+    msg = _decode_openai("{" + text)
+    return [(c.function.name, _decode_args(c.function.arguments)) for c in msg.tool_calls]
+
+
+_GEMMA_WORDS: dict[str, Any] = {"true": True, "false": False, "null": None, "None": None}
+
+
+def gemma_body(esc: str) -> Body:
+    """Gemma's call syntax ``NAME{key:value,...}``: strings between ``esc`` delimiters,
+    objects, lists and bare tokens (number, boolean, null), read left to right with one
+    ``find`` per string and per key (``ast`` and msgspec read neither)."""
+    n_esc = len(esc)
+    words = _GEMMA_WORDS
+
+    def value(text: str, i: int) -> tuple[Any, int]:
+        c = text[i]
+        if c == "{":
+            obj: dict[str, Any] = {}
+            i += 1
+            if text[i] == "}":
+                return obj, i + 1
+            while True:
+                k = text.find(":", i)
+                obj[text[i:k]], i = value(text, k + 1)
+                if text[i] == "}":
+                    return obj, i + 1
+                i += 1
+        if c == "[":
+            items: list[Any] = []
+            i += 1
+            if text[i] == "]":
+                return items, i + 1
+            while True:
+                v, i = value(text, i)
+                items.append(v)
+                if text[i] == "]":
+                    return items, i + 1
+                i += 1
+        if text.startswith(esc, i):
+            j = text.find(esc, i + n_esc)
+            return text[i + n_esc : j], j + n_esc
+        j = i
+        while text[j] not in ",}]":
+            j += 1
+        tok = text[i:j]
+        if tok in words:
+            return words[tok], j
+        try:
+            return int(tok), j
+        except ValueError:
+            return float(tok), j
+
+    def body(text: str) -> tuple[str, Any]:
+        b = text.find("{")
+        return text[:b], value(text, b)[0]
+
+    return body
+
+
+def _typed_py(raw: str, kind: str | None) -> Any:
+    """A value written with Python's ``str()`` (Seed-OSS's Python-literal variant)."""
+    if kind == "string":
+        return raw
+    if kind == "integer":
+        return int(raw)
+    return ast.literal_eval(raw)
+
+
+def _leaf(raw: str) -> Any:
+    """A nested leaf without a schema: a JSON word or number, else the text."""
+    if raw in _JSON_WORDS:
+        return _JSON_WORDS[raw]
+    if raw and raw[0] in "-0123456789":
+        return _decode_any(raw)
+    return raw
+
+
+def sentinel_body(sep: str, types: dict[str, dict[str, str]]) -> Body:
+    """MiniMax-M3: ``NAME">S<key>VALUES</key>...`` with every tag after the sentinel ``S``;
+    one ``split`` on it, then each piece is an opening tag with its text or a closing tag.
+    Objects nest as child elements, arrays as ``item`` children; top-level leaves typed by the
+    schema, nested ones as JSON words and numbers."""
+
+    def children(p: list[str], i: int) -> tuple[list[tuple[str, Any]], int]:
+        out: list[tuple[str, Any]] = []
+        n = len(p)
+        while i < n and not p[i].startswith("</"):
+            piece = p[i]
+            gt = piece.find(">")
+            raw = piece[gt + 1 :]
+            if raw or p[i + 1].startswith("</"):
+                out.append((piece[1:gt], raw))
+                i += 2
+            else:
+                kids, i = children(p, i + 1)
+                out.append((piece[1:gt], _nest(kids)))
+                i += 1
+        return out, i
+
+    def _nest(kids: list[tuple[str, Any]]) -> Any:
+        vals = [v if not isinstance(v, str) else _leaf(v) for _, v in kids]
+        if all(k == "item" for k, _ in kids):
+            return vals
+        return {k: v for (k, _), v in zip(kids, vals)}
+
+    def body(text: str) -> tuple[str, dict[str, Any]]:
+        p = text.split(sep)
+        name = p[0][:-2]
+        kinds = types.get(name, {})
+        kids, _ = children(p, 1)
+        return name, {k: _typed(v, kinds.get(k)) if isinstance(v, str) else v for k, v in kids}
+
+    return body
+
+
+def vcp_body(types: dict[str, dict[str, str]]) -> Body:
+    """VCP: ``KEY:「始」VALUE「末」,`` fields, ``tool_name`` first; one ``find`` per
+    delimiter, each value typed by its schema."""
+    start, end = "「始」", "「末」"
+
+    def body(text: str) -> tuple[str, dict[str, Any]]:
+        i = text.find(start)
+        e = text.find(end, i)
+        name = text[i + 3 : e]
+        kinds = types.get(name, {})
+        args: dict[str, Any] = {}
+        p = e + 3
+        i = text.find(start, p)
+        while i >= 0:
+            e = text.find(end, i)
+            key = text[p:i].strip(",\n :")
+            args[key] = _typed(text[i + 3 : e], kinds.get(key))
+            p = e + 3
+            i = text.find(start, p)
+        return name, args
+
+    return body
+
+
+def cline_body(types: dict[str, dict[str, str]]) -> Body:
+    """Cline: ``NAME>\\n<k>v</k>...</NAME>`` per call, the tool tag its name; the whole block
+    of calls read at once (the closing tag depends on the name, which a fixed-marker scanner
+    cannot wait for); values trimmed as Cline does and typed by the schema."""
+
+    def body(text: str) -> list[tuple[str, dict[str, Any]]]:
+        calls = []
+        pos = 0
+        while True:
+            gt = text.find(">", pos)
+            name = text[pos:gt]
+            close = text.find("</" + name + ">", gt)
+            kinds = types.get(name, {})
+            args: dict[str, Any] = {}
+            k = text.find("<", gt, close)
+            while k >= 0:
+                ke = text.find(">", k)
+                key = text[k + 1 : ke]
+                ve = text.find("</" + key + ">", ke)
+                args[key] = _typed(text[ke + 1 : ve].strip(), kinds.get(key))
+                k = text.find("<", ve + len(key) + 3, close)
+            calls.append((name, args))
+            nxt = text.find("<", close + len(name) + 3)
+            if nxt < 0:
+                return calls
+            pos = nxt + 1
+
+    return body
 
 
 class Family(NamedTuple):
@@ -296,8 +549,10 @@ class MinimalScanner:
     length before it); each call read as its closing marker arrives. Content is collected
     as is: no whitespace rules, no argument fragments, no checks, no recovery."""
 
-    __slots__ = ("_body", "_close", "_held", "_in", "_many", "_n1", "_open", "_parts", "_tail")
-    __slots__ += ("calls", "content")
+    __slots__ = (
+        *("_body", "_close", "_held", "_in", "_many", "_n1", "_open", "_parts", "_tail"),
+        *("calls", "content"),
+    )
 
     def __init__(self, fam: Family) -> None:
         self._open = fam.open
@@ -496,6 +751,43 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
             "<|tool_call_start|>", "<|tool_call_end|>", pythonic_body("list"), many=True
         ),
         "sarashina": Family("<|tool_calls|>", None, pythonic_body("dicts"), many=True),
+        # JSON call objects, more of them (a list, lines) in one block
+        "gigachat3": Family("<|message_sep|>\n\nfunction call<|role_sep|>", None, json_object_body),
+        "inkling": Family("<|content_invoke_tool_json|>", "<|end_message|>", inkling_body),
+        "apriel": Family("<tool_calls>", "</tool_calls>", json_list_body, many=True),
+        "jamba": Family("<tool_calls>", "</tool_calls>", json_list_body, many=True),
+        "nemotron": Family("<TOOLCALL>", "</TOOLCALL>", json_list_body, many=True),
+        "xlam": Family("```json", "```", json_list_body, many=True),
+        "granite": Family("<|tool_call|>", "", json_list_body, many=True),
+        "mistral_v3": Family("[TOOL_CALLS]", "", json_list_body, many=True),
+        "phi4_mini": Family("functools", "", json_list_body, many=True),
+        "minimax_m1": Family("<tool_calls>", "</tool_calls>", json_lines_body, many=True),
+        "llama3_json": Family("<|python_tag|>", "", semicolon_body, many=True),
+        "apertus": Family("<|tools_prefix|>", "<|tools_suffix|>", name_keyed_body, many=True),
+        "cohere": Family("<|START_ACTION|>", "<|END_ACTION|>", cohere_body, many=True),
+        "command_r_plus": Family("Action:\n```json", "```", cohere_body, many=True),
+        "openai": Family("{", "", openai_body, many=True),
+        # a header, then JSON arguments
+        "kimi": Family("## Calling: ", None, header_body("\n")),
+        # parameters between markers, typed by the schema
+        "kimi_k3": Family(
+            '<|open|>call tool="',
+            "<|close|>call<|sep|>",
+            xml_body('"', '<|open|>argument key="', '"', "<|sep|>", "<|close|>argument", t),
+        ),
+        "seed_oss_pystr": Family("<function=", "</function>", xml_body(*qwen, t, typed=_typed_py)),
+        "minimax_m3": Family(
+            ']<]minimax[>[<invoke name="',
+            "]<]minimax[>[</invoke>",
+            sentinel_body("]<]minimax[>[", t),
+        ),
+        "vcp": Family("<<<[TOOL_REQUEST]>>>", "<<<[END_TOOL_REQUEST]>>>", vcp_body(t)),
+        "cline": Family("\n<", "", cline_body(t), many=True),
+        # Gemma's own call syntax
+        "functiongemma": Family(
+            "<start_function_call>call:", "<end_function_call>", gemma_body("<escape>")
+        ),
+        "gemma4": Family("<|tool_call>call:", "<tool_call|>", gemma_body('<|"|>')),
     }
     return table.get(dialect)
 

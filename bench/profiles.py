@@ -2,6 +2,7 @@
 
     uv run --no-sync python bench/profiles.py hermes            # 64 calls, both modes
     uv run --no-sync python bench/profiles.py glm45 -n 8 --mode stream --top 25
+    uv run --no-sync python bench/profiles.py jamba --mode parse --cpu   # on a loaded machine
 
 Prints the functions with the most own time, so the per-block and per-delta overheads of
 the engine show up by name.
@@ -13,6 +14,7 @@ import argparse
 import cProfile
 import pstats
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -32,6 +34,7 @@ def main() -> int:
     ap.add_argument("--delta", type=int, default=4, help="delta size for streaming")
     ap.add_argument("--loops", type=int, default=50)
     ap.add_argument("--top", type=int, default=18)
+    ap.add_argument("--cpu", action="store_true", help="CPU time as the clock (a loaded machine)")
     args = ap.parse_args()
     calls = make_calls(args.calls)
     tools = tools_for(calls)
@@ -53,7 +56,7 @@ def main() -> int:
     modes = {"parse": [parse], "stream": [stream], "both": [parse, stream]}[args.mode]
     for fn in modes:
         fn()  # warm up (plugins loaded, caches filled)
-        prof = cProfile.Profile()
+        prof = cProfile.Profile(time.process_time) if args.cpu else cProfile.Profile()
         prof.runcall(fn)
         print(f"== {args.dialect} {fn.__name__}, {args.calls} calls, {len(text)} chars ==")
         pstats.Stats(prof).sort_stats("tottime").print_stats(args.top)

@@ -149,6 +149,9 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (best kept)")
     ap.add_argument("--no-hf", action="store_true", help="leave out transformers' parser")
     ap.add_argument("--ms", type=float, help="length of one timing (default 20 ms)")
+    ap.add_argument(
+        "--no-scaling", action="store_true", help="leave out the 1 KB - 1 MB scaling table"
+    )
     args = ap.parse_args()
     global SECONDS
     SECONDS = args.ms / 1000 if args.ms else None
@@ -187,7 +190,7 @@ def main() -> int:
                 f"{linear if n == 64 else ''} |",
                 flush=True,
             )
-    if not args.quick:
+    if not args.quick and not args.no_scaling:
         print()
         print("Cost per byte (ns), prose + 8 hermes calls (streaming: 4-character deltas):")
         print()
