@@ -326,6 +326,13 @@ def semicolon_body(text: str) -> list[tuple[str, dict[str, Any]]]:
     return [(c.name, c.parameters) for c in found]
 
 
+def concatenated_body(text: str) -> list[tuple[str, dict[str, Any]]]:
+    """Llama 4 JSON: ``{"name", "parameters"}{...}`` back to back, read as one list (the
+    joins replaced: no check that one does not stand inside a string)."""
+    found = _decode_params("[" + text.replace('}{"name"', '}, {"name"') + "]")
+    return [(c.name, c.parameters) for c in found]
+
+
 def inkling_body(text: str) -> tuple[str, dict[str, Any]]:
     """Inkling: ``{"name", "args"}``, one decode."""
     c = _decode_inkling(text)
@@ -652,6 +659,9 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
         # JSON call objects between markers
         "hermes": Family(OPEN, CLOSE, json_object_body),
         "longcat": Family("<longcat_tool_call>", "</longcat_tool_call>", json_object_body),
+        "longcat_flash_chat": Family(
+            "<longcat_tool_call>", "</longcat_tool_call>", json_object_body
+        ),
         "internlm": Family("<|action_start|><|plugin|>", "<|action_end|>", json_object_body),
         "gigachat31": Family("<|function_call|>", None, json_object_body),
         "granite_20b_fc": Family("<function_call>", None, json_object_body),
@@ -723,6 +733,7 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
         ),
         "minimax_m2": Family('<invoke name="', "</invoke>", xml_body(*invoke, t)),
         "dots": Family('<invoke name="', "</invoke>", xml_body(*invoke, t)),
+        "dots3": Family('<invoke name="', "</invoke>", xml_body(*invoke, t, strip_newline=True)),
         "minicpm5": Family(
             '<function name="',
             "</function>",
@@ -763,6 +774,7 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
         "phi4_mini": Family("functools", "", json_list_body, many=True),
         "minimax_m1": Family("<tool_calls>", "</tool_calls>", json_lines_body, many=True),
         "llama3_json": Family("<|python_tag|>", "", semicolon_body, many=True),
+        "llama4_json": Family("<|python_end|>", "", concatenated_body, many=True),
         "apertus": Family("<|tools_prefix|>", "<|tools_suffix|>", name_keyed_body, many=True),
         "cohere": Family("<|START_ACTION|>", "<|END_ACTION|>", cohere_body, many=True),
         "command_r_plus": Family("Action:\n```json", "```", cohere_body, many=True),
