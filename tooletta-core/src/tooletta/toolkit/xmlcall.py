@@ -21,6 +21,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..dialect import to_json
@@ -78,9 +79,9 @@ class XmlTags:
     call_close: str
     pad: bool
 
-    @property
+    @cached_property
     def value_ends(self) -> tuple[str, ...]:
-        """The markers that end a parameter value."""
+        """The markers that end a parameter value (built once per tags object)."""
         return (PARAM_END, PARAM, FUNC_END, self.call_close)
 
 
@@ -422,9 +423,9 @@ def _scalar(value: Any) -> str:
 def _value_text(value: Any, tags: XmlTags, dialect: str) -> str:
     ends = tags.value_ends
     if isinstance(value, str):
-        bad = next((m for m in ends if m in value), None)
-        if bad is not None:
-            raise RenderError(f"a string value contains {bad!r}", dialect=dialect)
+        for bad in ends:
+            if bad in value:
+                raise RenderError(f"a string value contains {bad!r}", dialect=dialect)
         if tags.pad:
             if value.endswith("\r"):
                 raise RenderError(
