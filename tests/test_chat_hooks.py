@@ -323,3 +323,15 @@ def test_list_content_is_joined_by_the_formats_separator() -> None:
     text = render_format(Joined(), tooletta.get_dialect("hermes"), messages, [], False, {}).text
     assert "[U]a | b[/U]" in text
     assert Joined().expressible(messages)[0].content == "a | b"
+
+
+def test_memo_is_one_conversations_own() -> None:
+    """``Conversation.memo`` starts empty for every conversation and keeps what a hook wrote
+    for the rest of that conversation only."""
+    from tooletta.chat.format import conversation
+
+    messages = [Message("user", "a")]
+    first = conversation(messages, [], {}, None)
+    first.memo["found"] = 1
+    assert first.memo == {"found": 1}
+    assert conversation(messages, [], {}, None).memo == {}

@@ -448,6 +448,14 @@ class Conversation:
         """The index of the last user message (``-1``: none), found once."""
         return last_user(self.messages)
 
+    @_once
+    def memo(self) -> dict[str, Any]:
+        """A table for what a format finds once per conversation and reads for every turn
+        (Kimi K2-Thinking's last answer, for its history rule), keyed by names the format
+        picks; empty until a hook writes in it. It lives as long as the conversation: one
+        render."""
+        return {}
+
     def strftime_now(self, fmt: str) -> str:
         """The current local time formatted as a template's ``strftime_now(fmt)`` writes it.
 
