@@ -150,6 +150,24 @@ def test_frozen_clock_holds_native_and_jinja_time() -> None:
     assert clock.now() != when
 
 
+def test_date_formats_are_remembered_per_day_only() -> None:
+    """``strftime_now`` of a date-only format is formatted once per day: another day (or a
+    format with the time of day, or a locale field) is formatted again."""
+    from datetime import datetime
+
+    from tooletta.chat import clock
+
+    ctx = Conversation([], [], {}, None)
+    for day, second in ((3, 6), (3, 7), (4, 7), (3, 8)):
+        with clock.frozen(datetime(2001, 2, day, 4, 5, second)):
+            assert ctx.strftime_now("%Y-%m-%d") == f"2001-02-0{day}"
+            assert ctx.strftime_now("%d%%%j") == f"0{day}%0{31 + day}"
+            assert ctx.strftime_now("%Y %S") == f"2001 0{second}"
+            assert ctx.strftime_now("%b %d") == datetime(2001, 2, day).strftime("%b %d")
+    assert ("%Y-%m-%d", 2001, 2, 4) in clock._DAYS
+    assert not any(key[0] in ("%Y %S", "%b %d") for key in clock._DAYS)
+
+
 class EndsChat(ToyChat):
     """An end token that depends on the turn: ``<c>`` after calls, ``<r>`` for the last
     answer without a generation prompt, ``<e>`` otherwise."""

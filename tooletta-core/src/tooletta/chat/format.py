@@ -464,7 +464,7 @@ class Conversation:
         pinned = self.options.get("strftime_now")
         if callable(pinned):
             return str(pinned(fmt))
-        return clock.now().strftime(fmt)
+        return clock.formatted(fmt)
 
 
 _new = object.__new__
