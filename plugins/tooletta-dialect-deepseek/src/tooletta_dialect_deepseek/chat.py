@@ -166,7 +166,7 @@ class _DeepSeekChat(ChatFormat):
         message = ctx.messages[index]
         if message.role == "system":
             return ""
-        return text_of(message.content)
+        return self.text(message.content)
 
     def implicit_role(self, previous: str | None) -> str | None:
         """After tool results (or another assistant turn) the assistant continues without a

@@ -24,7 +24,6 @@ from tooletta.chat import (
     by_content,
     defaults,
     roles,
-    text_of,
     tool_json,
 )
 
@@ -132,7 +131,7 @@ class Glm46Chat(_GlmChat):
     def user_text(self, index: int, ctx: Conversation) -> str:
         """The content, with ``/nothink`` when thinking is off."""
         message = ctx.messages[index]
-        text = text_of(message.content)
+        text = self.text(message.content)
         if message.role != "user":
             return text
         if ctx.options.get("enable_thinking") is False and not text.endswith("/nothink"):
