@@ -150,6 +150,24 @@ def test_frozen_clock_holds_native_and_jinja_time() -> None:
     assert clock.now() != when
 
 
+def test_date_formats_are_remembered_per_day_only() -> None:
+    """``strftime_now`` of a date-only format is formatted once per day: another day (or a
+    format with the time of day, or a locale field) is formatted again."""
+    from datetime import datetime
+
+    from tooletta.chat import clock
+
+    ctx = Conversation([], [], {}, None)
+    for day, second in ((3, 6), (3, 7), (4, 7), (3, 8)):
+        with clock.frozen(datetime(2001, 2, day, 4, 5, second)):
+            assert ctx.strftime_now("%Y-%m-%d") == f"2001-02-0{day}"
+            assert ctx.strftime_now("%d%%%j") == f"0{day}%0{31 + day}"
+            assert ctx.strftime_now("%Y %S") == f"2001 0{second}"
+            assert ctx.strftime_now("%b %d") == datetime(2001, 2, day).strftime("%b %d")
+    assert ("%Y-%m-%d", 2001, 2, 4) in clock._DAYS
+    assert not any(key[0] in ("%Y %S", "%b %d") for key in clock._DAYS)
+
+
 class EndsChat(ToyChat):
     """An end token that depends on the turn: ``<c>`` after calls, ``<r>`` for the last
     answer without a generation prompt, ``<e>`` otherwise."""
@@ -323,3 +341,15 @@ def test_list_content_is_joined_by_the_formats_separator() -> None:
     text = render_format(Joined(), tooletta.get_dialect("hermes"), messages, [], False, {}).text
     assert "[U]a | b[/U]" in text
     assert Joined().expressible(messages)[0].content == "a | b"
+
+
+def test_memo_is_one_conversations_own() -> None:
+    """``Conversation.memo`` starts empty for every conversation and keeps what a hook wrote
+    for the rest of that conversation only."""
+    from tooletta.chat.format import conversation
+
+    messages = [Message("user", "a")]
+    first = conversation(messages, [], {}, None)
+    first.memo["found"] = 1
+    assert first.memo == {"found": 1}
+    assert conversation(messages, [], {}, None).memo == {}

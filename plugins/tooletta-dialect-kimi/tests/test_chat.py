@@ -8,6 +8,8 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from tooletta_dialect_kimi.chat import DEFAULT_SYSTEM
 
 import tooletta
@@ -261,3 +263,23 @@ def test_k2_thinking_keeps_reasoning_after_the_last_final_answer() -> None:
     assert "<think>Call again.</think><|tool_calls_section_begin|>" in text
     back = tooletta.parse_conversation(text, model=THINKING, tools=SAMPLE_TOOLS)
     assert [m.reasoning for m in back if m.role == "assistant"] == ["", "", "Call again."]
+
+
+@given(st.lists(st.sampled_from(["user", "answer", "calls", "tool", "system"]), max_size=12))
+def test_thinking_kept_in_agrees_with_keeps_reasoning(kinds: list[str]) -> None:
+    """K2-Thinking's history rule found once per conversation answers as the per-turn scan."""
+    from tooletta.chat import resolve_format
+    from tooletta.chat.format import conversation
+
+    call = ToolCall("f", {}, "functions.f:0")
+    messages = [
+        Message("assistant", "x", tool_calls=[call] if k == "calls" else [])
+        if k in ("answer", "calls")
+        else Message(k, "x")
+        for k in kinds
+    ]
+    for model in (THINKING, K25):
+        fmt, _ = resolve_format(model, None)
+        ctx = conversation(messages, [], fmt.options, None)
+        for index in range(len(messages)):
+            assert fmt.kept_in(index, ctx) == fmt.keeps_reasoning(index, messages)

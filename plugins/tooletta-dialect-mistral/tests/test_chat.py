@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
@@ -372,3 +375,39 @@ def test_round_trip_with_any_ids(model: str, ids: bool) -> None:
         check_conversation_round_trip(
             messages, model=model, tools=SAMPLE_TOOLS if uses_tools else None
         )
+
+
+_JSONISH = st.text(alphabet=' \t\n\r{}[]"-0123456789.eEtrufalsnNIiy,:\\')
+_JSON_TEXT = st.recursive(
+    st.none() | st.booleans() | st.floats() | st.integers() | st.text(),
+    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+).map(lambda v: " \n" + json.dumps(v))
+
+
+@given(st.one_of(st.text(), _JSONISH, _JSON_TEXT))
+def test_nemo_result_content_quotes_what_json_does_not_read_as_a_non_string(
+    content: str,
+) -> None:
+    """Nemo's result content: kept when ``json.loads`` reads a non-string, else a JSON string
+    (the first-character shortcut answers as the parse)."""
+    from tooletta_dialect_mistral.chat import _nemo_content
+
+    try:
+        value = json.loads(content)
+    except (ValueError, RecursionError):
+        value = content
+    expected = tooletta.to_json(content) if isinstance(value, str) else content
+    assert _nemo_content(content) == expected
+
+
+def test_written_ids_keep_calls_whose_id_is_written_as_is() -> None:
+    """A valid id is written as given (the call kept); others are derived, the same each
+    time (the derived id is remembered by its source)."""
+    from tooletta_dialect_mistral.ids import with_written_ids
+
+    valid = ToolCall("f", {"a": 1}, "abcDEF123")
+    calls = [valid, ToolCall("f", {"a": 1}, "call-1"), ToolCall("f", {"a": 1})]
+    first, second = with_written_ids(calls), with_written_ids(calls)
+    assert first[0] is valid
+    assert first == second
+    assert all(len(c.id or "") == 9 and (c.id or "").isalnum() for c in first)

@@ -163,9 +163,10 @@ class _DeepSeekChat(ChatFormat):
     def user_text(self, index: int, ctx: Conversation) -> str:
         """A user turn's text; a later system message writes nothing here (it went to the
         start with the others)."""
-        if ctx.messages[index].role == "system":
+        message = ctx.messages[index]
+        if message.role == "system":
             return ""
-        return super().user_text(index, ctx)
+        return self.text(message.content)
 
     def implicit_role(self, previous: str | None) -> str | None:
         """After tool results (or another assistant turn) the assistant continues without a
@@ -227,8 +228,9 @@ class DeepSeekV31Chat(_DeepSeekChat):
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``<｜Assistant｜></think>`` only right after a user turn."""
-        if ctx.messages[index].role != "assistant":
-            return super().header(index, ctx)
+        role = ctx.messages[index].role
+        if role != "assistant":
+            return self.turns[role].header
         if _previous_role(ctx.messages, index) == "user":
             return self.turns["assistant"].header
         return ""
@@ -273,8 +275,9 @@ class DeepSeekR1Chat(_DeepSeekChat):
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``<｜Assistant｜>`` unless the turn continues after tool results."""
-        if ctx.messages[index].role != "assistant":
-            return super().header(index, ctx)
+        role = ctx.messages[index].role
+        if role != "assistant":
+            return self.turns[role].header
         if _previous_role(ctx.messages, index) == "tool":
             return ""
         return self.turns["assistant"].header
@@ -313,9 +316,9 @@ class DeepSeekV32Chat(_DeepSeekChat):
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The system prompt, then (after a blank line) the tool declarations."""
         prompt = super().system_text(system, ctx)
-        functions = [t["function"] for t in ctx.tools if t.get("type", "function") == "function"]
         if not ctx.tools:
             return prompt
+        functions = [t["function"] for t in ctx.tools if t.get("type", "function") == "function"]
         block = _v32_tools(functions)
         return prompt + "\n\n" + block if prompt else block
 
@@ -343,15 +346,18 @@ class DeepSeekV32Chat(_DeepSeekChat):
     def header(self, index: int, ctx: Conversation) -> str:
         """``<｜Assistant｜></think>`` after a user turn, ``\\n\\n</think>`` after the results
         (``<think>`` instead for a turn whose reasoning is written)."""
-        if ctx.messages[index].role != "assistant":
-            return super().header(index, ctx)
-        tag = THINK if self._thinks(index, ctx) else END_THINK
-        previous = _previous_role(ctx.messages, index)
+        messages = ctx.messages
+        role = messages[index].role
+        if role != "assistant":
+            return self.turns[role].header
+        previous = _previous_role(messages, index)
         if previous == "user":
-            return ASSISTANT + tag
-        if previous == "tool":
-            return "\n\n" + tag
-        return ""
+            lead = ASSISTANT
+        elif previous == "tool":
+            lead = "\n\n"
+        else:
+            return ""
+        return lead + (THINK if self._thinks(index, ctx) else END_THINK)
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
         """The assistant's headers; ``<think>`` stays in the body (the reasoning follows)."""

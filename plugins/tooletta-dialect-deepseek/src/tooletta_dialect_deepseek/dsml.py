@@ -234,7 +234,7 @@ class _Dsml(ScannerDialect):
         for c in calls:
             if not c.name or c.name != c.name.strip() or '"' in c.name:
                 raise self.error(f"cannot write the tool name {c.name!r}")
-            params = "\n".join(self._param(k, v) for k, v in c.arguments.items())
+            params = "\n".join([self._param(k, v) for k, v in c.arguments.items()])
             invokes.append(f'{sp.invoke} name="{c.name}">\n{params}\n{sp.invoke_close}')
         return f"\n\n{sp.block_open}\n" + "\n".join(invokes) + f"\n{sp.block_close}"
 

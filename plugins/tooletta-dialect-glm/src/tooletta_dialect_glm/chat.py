@@ -16,8 +16,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tooletta import Message
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, tool_json
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    by_content,
+    defaults,
+    roles,
+    tool_json,
+)
 
 __all__ = ["Glm46Chat", "Glm47Chat"]
 
@@ -57,8 +65,15 @@ _SPECIAL = (
 )
 
 
+@by_content
+def _tool_lines(tools: list[Any]) -> str:
+    """One ``tojson`` line per tool, remembered by the tools' content."""
+    return "".join(tool_json(t) + "\n" for t in tools)
+
+
 class _GlmChat(ChatFormat):
-    """What GLM-4.6 and GLM-4.7 share."""
+    """What GLM-4.6 and GLM-4.7 share (reasoning kept by the default ``after_last_user``
+    rule: turns after the last user message, every turn when there is none)."""
 
     bos = "[gMASK]<sop>"
     merge_system = False
@@ -74,17 +89,11 @@ class _GlmChat(ChatFormat):
         """The tool declarations (system messages are turns of their own)."""
         if not ctx.tools:
             return None
-        tools = "".join(tool_json(t) + "\n" for t in ctx.tools)
-        return self.tools_lead + _TOOLS_HEAD + tools + self.tools_tail
+        return self.tools_lead + _TOOLS_HEAD + _tool_lines(ctx.tools) + self.tools_tail
 
     def parse_system(self, body: str) -> str | None:
         """The opening turn is the tool declarations, or a system message."""
         return None if body.startswith(self.tools_lead + _TOOLS_HEAD) else body
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """Turns after the last user message (every turn when there is none)."""
-        last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
-        return index > last_user
 
     def content_text(self, content: str, after_reasoning: bool) -> str:
         """The template strips the content (and writes nothing for blank content)."""
@@ -121,8 +130,9 @@ class Glm46Chat(_GlmChat):
 
     def user_text(self, index: int, ctx: Conversation) -> str:
         """The content, with ``/nothink`` when thinking is off."""
-        text = super().user_text(index, ctx)
-        if ctx.messages[index].role != "user":
+        message = ctx.messages[index]
+        text = self.text(message.content)
+        if message.role != "user":
             return text
         if ctx.options.get("enable_thinking") is False and not text.endswith("/nothink"):
             text += "/nothink"

@@ -300,7 +300,7 @@ def _fast_header(text: str, pos: int, stage: str, role: str) -> tuple[str, int] 
 
 
 def _render_name(name: str) -> bool:
-    return bool(name) and not any(c.isspace() for c in name) and "<|" not in name
+    return name.split() == [name] and "<|" not in name  # non-empty, no whitespace
 
 
 class HarmonyDialect(ScannerDialect):
@@ -353,9 +353,10 @@ class HarmonyDialect(ScannerDialect):
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """The completion after ``<|start|>assistant`` (see the module docstring)."""
         self.check_content(content)
-        for token in (END, CALL, RETURN, CONSTRAIN):
-            if token in content:
-                raise self.error(f"content contains the token {token!r}")
+        if "<|" in content:  # every token starts with it
+            for token in (END, CALL, RETURN, CONSTRAIN):
+                if token in content:
+                    raise self.error(f"content contains the token {token!r}")
         messages: list[str] = []
         if content and calls:
             messages.append(f"{CHANNEL}commentary{MESSAGE}{content}{END}")

@@ -209,7 +209,7 @@ class QwQChat(QwenChat):
 def _after_think(content: str) -> str:
     """What QwQ's template keeps of an earlier turn: the text after the last ``</think>``,
     left-stripped of newlines."""
-    return content.split("</think>")[-1].lstrip("\n")
+    return content.rpartition("</think>")[2].lstrip("\n")
 
 
 class Qwen3Chat(QwenChat):

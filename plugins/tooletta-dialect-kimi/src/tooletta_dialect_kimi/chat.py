@@ -105,18 +105,31 @@ def written_ids(messages: Sequence[Message]) -> tuple[dict[int, list[str]], dict
     return calls, results
 
 
+_TURNS = {
+    "system": Turn(_head("system", "system"), IM_END),
+    "user": Turn(_head("user", "user"), IM_END),
+    "assistant": Turn(_head("assistant", "assistant"), IM_END),
+    "tool": Turn(_head("system", "tool"), IM_END),
+}
+"""The headers of messages without a name, by role (also the formats' :attr:`turns`)."""
+
+
+def _last_answer(messages: Sequence[Message]) -> int:
+    """The index of the last assistant turn without calls (``-1``: none)."""
+    for index in range(len(messages) - 1, -1, -1):
+        m = messages[index]
+        if m.role == "assistant" and not m.tool_calls:
+            return index
+    return -1
+
+
 class KimiK2Chat(ChatFormat):
     """Kimi K2-Instruct's chat template (the ``kimi_k2`` default)."""
 
     name = "kimi_k2"
     models = ("moonshotai/kimi-k2-instruct*", "kimi-k2-instruct*")
     source = "moonshotai/Kimi-K2-Instruct chat_template.jinja (as vendored by llama.cpp)"
-    turns = roles(
-        system=Turn(_head("system", "system"), IM_END),
-        user=Turn(_head("user", "user"), IM_END),
-        assistant=Turn(_head("assistant", "assistant"), IM_END),
-        tool=Turn(_head("system", "tool"), IM_END),
-    )
+    turns = roles(**_TURNS)
     end_of_turn = IM_END
     special_tokens: ClassVar[tuple[str, ...]] = _SPECIAL
     merge_system = False
@@ -162,8 +175,13 @@ class KimiK2Chat(ChatFormat):
         """``<|im_KIND|>NAME<|im_middle|>`` (the message's name, else its role); the first
         message's header is preceded by :meth:`opening`."""
         message = ctx.messages[index]
-        kind = message.role if message.role in ("user", "assistant") else "system"
-        head = _head(kind, message.name or message.role)
+        role = message.role
+        turn = None if message.name else _TURNS.get(role)
+        if turn is not None:  # the role's own header, written once
+            head = turn.header
+        else:
+            kind = role if role in ("user", "assistant") else "system"
+            head = _head(kind, message.name or role)
         return self.opening(ctx) + head if index == 0 else head
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
@@ -210,7 +228,7 @@ class KimiK2Chat(ChatFormat):
             ids = self.ids(ctx.messages)[0][index]
             calls = [msgspec.structs.replace(c, id=i) for c, i in zip(message.tool_calls, ids)]
             message = msgspec.structs.replace(message, tool_calls=calls)
-        kept = self.keeps_reasoning(index, ctx.messages) and self.thinking(ctx.options)
+        kept = self.kept_in(index, ctx) and self.thinking(ctx.options)
         return self.turn_body(message, kept, index == len(ctx.messages) - 1, ctx)
 
     def generation_prompt(self, ctx: Conversation) -> str:
@@ -285,11 +303,14 @@ class KimiK2ThinkingChat(KimiK2Chat):
 
     def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
         """The turns after the last assistant turn without calls keep their reasoning."""
-        last = max(
-            (i for i, m in enumerate(messages) if m.role == "assistant" and not m.tool_calls),
-            default=-1,
-        )
-        return index > last
+        return index > _last_answer(messages)
+
+    def kept_in(self, index: int, ctx: Conversation) -> bool:
+        """:meth:`keeps_reasoning`, the last answer found once per conversation."""
+        last = ctx.memo.get("kimi_last_answer")
+        if last is None:
+            last = ctx.memo["kimi_last_answer"] = _last_answer(ctx.messages)
+        return bool(index > last)
 
 
 class KimiK25Chat(KimiK2ThinkingChat):

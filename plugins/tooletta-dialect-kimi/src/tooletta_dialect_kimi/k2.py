@@ -138,7 +138,12 @@ class KimiK2Dialect(ScannerDialect):
         """The section as the template's ``render_toolcalls`` writes it."""
         parts = []
         for i, c in enumerate(calls):
-            if not c.name or c.name != c.name.strip() or any(m in c.name for m in _MARKERS):
+            name = c.name
+            if (
+                not name
+                or name != name.strip()
+                or ("<|" in name and any(m in name for m in _MARKERS))  # each starts with <|
+            ):
                 raise self.error(f"cannot write the tool name {c.name!r}")
             args = to_json(c.arguments)
             if IM_END in args:  # parsing removes it; "<" occurs only inside strings

@@ -39,6 +39,8 @@ def split_id(header: str) -> str:
 
 def kimi_id(call: ToolCall, index: int) -> str:
     """The call's id when it is a Kimi id naming this call's tool, else ``functions.NAME:IDX``."""
-    if call.id is not None and _ID.fullmatch(call.id) and split_id(call.id) == call.name:
-        return call.id
+    if call.id is not None:
+        m = _ID.fullmatch(call.id)  # split_id's answer for a matching id is its group 1
+        if m is not None and m.group(1) == call.name:
+            return call.id
     return f"functions.{call.name}:{index}"

@@ -13,9 +13,10 @@ sharing one ``]~b]tool`` turn. Template: ``MiniMaxAI/MiniMax-M2`` ``chat_templat
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from tooletta import Message
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, roles, tool_json
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, by_content, roles, tool_json
 
 __all__ = ["MinimaxM2Chat"]
 
@@ -75,8 +76,7 @@ class MinimaxM2Chat(ChatFormat):
         """The system message (or the default identity), then the tool instructions."""
         text = system or DEFAULT_SYSTEM
         if ctx.tools:
-            listed = "".join(f"<tool>{tool_json(_function(t))}</tool>\n" for t in ctx.tools)
-            text += TOOLS_HEAD + listed + TOOLS_TAIL
+            text += _tools_block(ctx.tools)
         return text
 
     def parse_system(self, body: str) -> str | None:
@@ -96,6 +96,14 @@ class MinimaxM2Chat(ChatFormat):
         if out and out[0].role == "system" and out[0].content in ("", DEFAULT_SYSTEM):
             return out[1:]
         return out
+
+
+@by_content
+def _tools_block(tools: list[Any]) -> str:
+    """The tool instructions with one ``<tool>`` line per declaration, remembered by the
+    declarations' content."""
+    listed = "".join(f"<tool>{tool_json(_function(t))}</tool>\n" for t in tools)
+    return TOOLS_HEAD + listed + TOOLS_TAIL
 
 
 def _function(tool: object) -> object:

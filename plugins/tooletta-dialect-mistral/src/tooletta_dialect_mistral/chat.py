@@ -35,6 +35,7 @@ from tooletta.chat import (
     Conversation,
     Reasoning,
     Turn,
+    by_content,
     last_user,
     roles,
     text_of,
@@ -228,14 +229,33 @@ class MistralSmall32Chat(_WrittenIds):
         return content if sep else body
 
 
+_JSON_STARTS = frozenset("{[-0123456789tfnNI")
+"""The first characters (after JSON whitespace) of JSON that is not a string, ``NaN`` and
+``Infinity`` included (``json.loads`` reads them)."""
+
+
 def _nemo_content(content: str) -> str:
     """A result's content inside Nemo's ``{"content": ...}``: JSON as it is, other text as a
     JSON string (the template writes any text bare; mistral-common quotes what is not JSON)."""
+    if content.lstrip(" \t\n\r")[:1] not in _JSON_STARTS:  # no JSON, or a JSON string
+        return to_json(content)
     try:
         value = json.loads(content)
     except (ValueError, RecursionError):
         return to_json(content)
     return to_json(content) if isinstance(value, str) else content
+
+
+@by_content
+def _nemo_tools(tools: Sequence[Mapping[str, Any]]) -> str:
+    """:meth:`MistralNemoChat.tools_text`: each function's members written key by key."""
+    items = []
+    for tool in tools:
+        function = tool.get("function")
+        members = function.items() if isinstance(function, Mapping) else ()
+        pairs = ", ".join(f"{to_json(k)}: {to_json(v)}" for k, v in members if k != "return")
+        items.append('{"type": "function", "function": {' + pairs + "}}")
+    return _TOOLS_OPEN + "[" + ", ".join(items) + "]" + _TOOLS_CLOSE
 
 
 class MistralNemoChat(_WrittenIds):
@@ -273,14 +293,9 @@ class MistralNemoChat(_WrittenIds):
 
     def tools_text(self, tools: Sequence[Mapping[str, Any]]) -> str:
         """``[{"type": "function", "function": {KEY: VALUE, ...}}, ...]`` in the tools tokens
-        (each function's members in order, without ``return``)."""
-        items = []
-        for tool in tools:
-            function = tool.get("function")
-            members = function.items() if isinstance(function, Mapping) else ()
-            pairs = ", ".join(f"{to_json(k)}: {to_json(v)}" for k, v in members if k != "return")
-            items.append('{"type": "function", "function": {' + pairs + "}}")
-        return _TOOLS_OPEN + "[" + ", ".join(items) + "]" + _TOOLS_CLOSE
+        (each function's members in order, without ``return``); remembered by the tools'
+        content."""
+        return _nemo_tools(tools)
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """``{"content": CONTENT, "call_id": "ID"}``."""

@@ -16,9 +16,15 @@ def written_id(call: ToolCall, position: int) -> str:
     """The id a Mistral template writes for ``call``, the ``position``-th call of its turn:
     its own id when valid, else one derived stably from it (or, for a call without an id,
     from its position, name and arguments) by :func:`tooletta.toolkit.mistral_id`."""
-    return mistral_id(call.id, f"{position}:{call.name}:{to_json(call.arguments)}")
+    if call.id is not None:  # kept, or derived from the id alone: the seed is not read
+        return mistral_id(call.id, "")
+    return mistral_id(None, f"{position}:{call.name}:{to_json(call.arguments)}")
 
 
 def with_written_ids(calls: Sequence[ToolCall]) -> list[ToolCall]:
     """``calls`` with the ids :func:`written_id` gives them."""
-    return [msgspec.structs.replace(c, id=written_id(c, i)) for i, c in enumerate(calls)]
+    out = []
+    for i, c in enumerate(calls):
+        written = written_id(c, i)
+        out.append(c if written == c.id else msgspec.structs.replace(c, id=written))
+    return out

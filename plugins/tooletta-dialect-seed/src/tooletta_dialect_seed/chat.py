@@ -211,6 +211,8 @@ class SeedOssChat(ChatFormat):
 
     def before_turn(self, index: int, ctx: Conversation) -> str:
         """The thinking-budget system turn, after the opening system turn."""
+        if index > 1:  # past the first turn (0, or 1 after a system message)
+            return ""
         messages = ctx.messages
         first = 1 if messages and messages[0].role in self.system_roles else 0
         if index != first:

@@ -46,6 +46,8 @@ class SeedOssPyStrDialect(SeedOssDialect):
         """The base layout, objects and arrays written as Python ``str()``."""
         written = [
             ToolCall(c.name, {k: _as_template(v) for k, v in c.arguments.items()}, c.id)
+            if any(isinstance(v, (dict, list)) for v in c.arguments.values())
+            else c  # nothing written as str(): the call as it is
             for c in calls
         ]
         return super().render_calls(written)

@@ -14,11 +14,21 @@ turn is ``<|begin|>assistant`` and either ``<|content|>CONTENT<|end|>`` or the c
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from msgspec.structs import replace
 
 from tooletta import Message, ToolCall
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, tool_json
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    by_content,
+    defaults,
+    roles,
+    tool_json,
+)
 from tooletta.chat.messages import text_of
 
 from .ids import call_id
@@ -53,6 +63,14 @@ TOOLS_TAIL = (
 """The tool instructions after the tool list (template text)."""
 RESULT_NAME = "<|tool_response:name|>"
 RESULT_TEXT = "<|tool_response:result|>"
+
+
+@by_content
+def _tools_block(tools: list[Any]) -> str:
+    """The tool instructions around one ``<|tool:begin|>`` entry per tool, remembered by
+    the tools' content."""
+    listed = "".join(f"<|tool:begin|>{tool_json(t['function'])}<|tool:end|>" for t in tools)
+    return TOOLS_HEAD + listed + TOOLS_TAIL
 
 
 def _answered(index: int, messages: Sequence[Message]) -> ToolCall | None:
@@ -109,10 +127,7 @@ class SolarOpenChat(ChatFormat):
         if system is not None:
             parts.append(SYSTEM_HEAD + system)
         if ctx.tools:
-            listed = "".join(
-                f"<|tool:begin|>{tool_json(t['function'])}<|tool:end|>" for t in ctx.tools
-            )
-            parts.append(TOOLS_HEAD + listed + TOOLS_TAIL)
+            parts.append(_tools_block(ctx.tools))
         return "\n\n".join(parts) if parts else None
 
     def parse_system(self, body: str) -> str | None:

@@ -16,4 +16,15 @@ def call_id(call: ToolCall, position: int) -> str:
     if call.id:
         return call.id
     seed = f"{position}:{call.name}:{to_json(call.arguments)}"
-    return "".join(_ID_CHARS[b % 36] for b in hashlib.sha256(seed.encode()).digest()[:10])
+    found = _MADE.get(seed)
+    if found is None:
+        if len(_MADE) > 4096:
+            _MADE.clear()
+        digest = hashlib.sha256(seed.encode()).digest()[:10]
+        found = _MADE[seed] = "".join([_ID_CHARS[b % 36] for b in digest])
+    return found
+
+
+_MADE: dict[str, str] = {}
+"""Ids made, by their seed (a call is rendered again for its result's name, and datasets
+repeat calls): the hash is the costly part."""

@@ -110,7 +110,11 @@ class SolarOpenDialect(ScannerDialect):
     def _call(self, call: ToolCall, position: int) -> str:
         name, cid = call.name, call_id(call, position)
         for what, text in (("tool name", name), ("call id", cid)):
-            if not text or text != text.strip() or any(m in text for m in _MARKERS):
+            if (
+                not text
+                or text != text.strip()
+                or ("<|" in text and any(m in text for m in _MARKERS))  # each starts with <|
+            ):
                 raise self.error(f"cannot write the {what} {text!r}")
         args = to_json(call.arguments)
         if END in args:  # parsing removes it: escape the only character strings may hold
@@ -119,4 +123,4 @@ class SolarOpenDialect(ScannerDialect):
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The section as the template writes it: calls one after another, no separator."""
-        return CALLS + "".join(self._call(c, i) for i, c in enumerate(calls)) + CALLS_END
+        return CALLS + "".join([self._call(c, i) for i, c in enumerate(calls)]) + CALLS_END

@@ -4,6 +4,7 @@ template that writes the time to the second otherwise differs between two render
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -14,6 +15,35 @@ _source: Callable[[], datetime] = datetime.now
 def now() -> datetime:
     """The current local time (or the frozen one inside :func:`frozen`)."""
     return _source()
+
+
+def formatted(fmt: str) -> str:
+    """``now().strftime(fmt)``; a format of date fields only (``%Y %m %d %y %j``, ``%%`` and
+    plain text: no locale, no time of day) is formatted once per day (``strftime`` costs a
+    few microseconds, and a template writes today's date in every conversation)."""
+    when = _source()
+    if type(when) is not datetime:  # a frozen value of another type: its own strftime
+        return when.strftime(fmt)
+    date_only = _DATE_ONLY.get(fmt)
+    if date_only is None:
+        if len(_DATE_ONLY) > 256:
+            _DATE_ONLY.clear()
+        date_only = _DATE_ONLY[fmt] = _DATE_FIELDS.fullmatch(fmt) is not None
+    if not date_only:
+        return when.strftime(fmt)
+    key = (fmt, when.year, when.month, when.day)
+    text = _DAYS.get(key)
+    if text is None:
+        if len(_DAYS) > 256:
+            _DAYS.clear()
+        text = _DAYS[key] = when.strftime(fmt)
+    return text
+
+
+_DATE_FIELDS = re.compile(r"(?:[^%]|%[Ymdyj%])*")
+"""A ``strftime`` format whose text depends on the date alone, and not on the locale."""
+_DATE_ONLY: dict[str, bool] = {}
+_DAYS: dict[tuple[str, int, int, int], str] = {}
 
 
 @contextmanager

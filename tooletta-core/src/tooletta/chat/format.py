@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar, overload
 
 from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
@@ -409,6 +409,27 @@ class ChatFormat:
         return self.expressible(messages)
 
 
+_T = TypeVar("_T")
+
+
+class _once(cached_property[_T]):
+    """:func:`functools.cached_property` without the lock Python 3.11 takes on a first read
+    (about a microsecond, paid by every conversation that reads :attr:`Conversation.last_user`
+    once). Two threads reading it first at once would both compute the same value."""
+
+    @overload
+    def __get__(self, instance: None, owner: type[Any] | None = None) -> _once[_T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type[Any] | None = None) -> _T: ...
+
+    def __get__(self, instance: object, owner: type[Any] | None = None) -> Any:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.attrname or self.func.__name__] = self.func(instance)
+        return value
+
+
 @dataclass(frozen=True)
 class Conversation:
     """What the hooks of a :class:`ChatFormat` see: the messages, the tool definitions (OpenAI
@@ -422,10 +443,18 @@ class Conversation:
     dialect: Any
     add_generation_prompt: bool = False
 
-    @cached_property
+    @_once
     def last_user(self) -> int:
         """The index of the last user message (``-1``: none), found once."""
         return last_user(self.messages)
+
+    @_once
+    def memo(self) -> dict[str, Any]:
+        """A table for what a format finds once per conversation and reads for every turn
+        (Kimi K2-Thinking's last answer, for its history rule), keyed by names the format
+        picks; empty until a hook writes in it. It lives as long as the conversation: one
+        render."""
+        return {}
 
     def strftime_now(self, fmt: str) -> str:
         """The current local time formatted as a template's ``strftime_now(fmt)`` writes it.
@@ -435,7 +464,7 @@ class Conversation:
         pinned = self.options.get("strftime_now")
         if callable(pinned):
             return str(pinned(fmt))
-        return clock.now().strftime(fmt)
+        return clock.formatted(fmt)
 
 
 _new = object.__new__

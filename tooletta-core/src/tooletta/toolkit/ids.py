@@ -22,8 +22,19 @@ def mistral_id(call_id: str | None, seed: str) -> str:
     """
     if call_id is not None and _MISTRAL.match(call_id):
         return call_id
-    digest = hashlib.sha256((call_id if call_id is not None else seed).encode()).digest()
-    return "".join(_ALNUM[b % 62] for b in digest[:9])
+    source = call_id if call_id is not None else seed
+    made = _MADE.get(source)
+    if made is None:
+        if len(_MADE) > 4096:
+            _MADE.clear()
+        digest = hashlib.sha256(source.encode()).digest()
+        made = _MADE[source] = "".join([_ALNUM[b % 62] for b in digest[:9]])
+    return made
+
+
+_MADE: dict[str, str] = {}
+"""Derived Mistral ids by their source text (a call's id is derived again for the result
+that answers it, and datasets repeat ids): the hash is the costly part."""
 
 
 def sanitize_id(call_id: str) -> str:

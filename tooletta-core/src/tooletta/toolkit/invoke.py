@@ -130,8 +130,9 @@ def quote_attribute(value: str, entities: bool) -> str | None:
             .replace(">", "&gt;")
             .replace('"', "&quot;")
         )
-    if any(ch in value for ch in '"<>\r\n'):
-        return None
+    for ch in '"<>\r\n':  # a loop, not any(): no generator for every name
+        if ch in value:
+            return None
     return value
 
 
@@ -380,6 +381,8 @@ def fast_invokes(
 
 def free_of(text: str, marker: str) -> bool:
     """True when ``marker`` first occurs in ``text + marker`` right after ``text``."""
+    if marker[:1] not in text:  # no earlier occurrence can start inside text
+        return True
     return (text + marker).find(marker) == len(text)
 
 

@@ -410,15 +410,16 @@ def render_value(value: Any, tags: KvTags, dialect: str) -> str:
     """
     ends = tags.value_ends
     if isinstance(value, str):
-        bad = next((m for m in ends if m in value), None)
-        if bad is not None:
-            raise RenderError(f"a string value contains {bad!r}", dialect=dialect)
+        for bad in ends:  # a loop, not a generator: this runs for every argument
+            if bad in value:
+                raise RenderError(f"a string value contains {bad!r}", dialect=dialect)
         return value
     if isinstance(value, float) and not math.isfinite(value):
         raise RenderError(f"{value!r} is not a JSON number", dialect=dialect)
     text = to_json(value)
-    if any(m in text for m in ends):
-        text = text.replace("<", "\\u003c")  # only inside JSON strings: same value
+    for end in ends:
+        if end in text:
+            return text.replace("<", "\\u003c")  # only inside JSON strings: same value
     return text
 
 

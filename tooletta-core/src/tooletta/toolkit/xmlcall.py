@@ -21,6 +21,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..dialect import to_json
@@ -78,9 +79,9 @@ class XmlTags:
     call_close: str
     pad: bool
 
-    @property
+    @cached_property
     def value_ends(self) -> tuple[str, ...]:
-        """The markers that end a parameter value."""
+        """The markers that end a parameter value (built once per tags object)."""
         return (PARAM_END, PARAM, FUNC_END, self.call_close)
 
 
@@ -422,9 +423,9 @@ def _scalar(value: Any) -> str:
 def _value_text(value: Any, tags: XmlTags, dialect: str) -> str:
     ends = tags.value_ends
     if isinstance(value, str):
-        bad = next((m for m in ends if m in value), None)
-        if bad is not None:
-            raise RenderError(f"a string value contains {bad!r}", dialect=dialect)
+        for bad in ends:
+            if bad in value:
+                raise RenderError(f"a string value contains {bad!r}", dialect=dialect)
         if tags.pad:
             if value.endswith("\r"):
                 raise RenderError(
@@ -455,11 +456,14 @@ def render_call(name: str, arguments: dict[str, Any], tags: XmlTags, dialect: st
     Python's ``str()`` does (``True``, ``None``, ``3``, ``1.5``), which the typing rules read
     back. Values that would end their tag early raise :class:`~tooletta.RenderError`.
     """
-    _check_name(name, "function name", dialect)
+    bad_name = _BAD_NAME.search  # names are checked inline: _check_name only to raise
+    if not name or bad_name(name):
+        _check_name(name, "function name", dialect)
     parts = [f"{FUNC}{name}>\n"]
     nl = "\n" if tags.pad else ""
     for key, value in arguments.items():
-        _check_name(key, "parameter name", dialect)
+        if not key or bad_name(key):
+            _check_name(key, "parameter name", dialect)
         text = _value_text(value, tags, dialect)
         parts.append(f"{PARAM}{key}>{nl}{text}{nl}{PARAM_END}\n")
     parts.append(FUNC_END)
@@ -479,8 +483,10 @@ def render_wrapped(
     line of its own and followed by ``end``, the calls joined by ``joiner``: by default as the
     Qwen3-Coder and Seed-OSS templates write them (one newline between calls)."""
     return joiner.join(
-        f"{opening}\n{render_call(c.name, c.arguments, tags, dialect)}\n{tags.call_close}{end}"
-        for c in calls
+        [
+            f"{opening}\n{render_call(c.name, c.arguments, tags, dialect)}\n{tags.call_close}{end}"
+            for c in calls
+        ]
     )
 
 
