@@ -146,6 +146,36 @@ def read_after_python_end(r: Reader) -> Read[None]:
             return
 
 
+_BACK_TO_BACK = fast_json_chain(
+    "",
+    STARTS,
+    id_keys=_ID_KEYS,
+    before=(PYTHON_TAG, PYTHON_START, PYTHON_END, _EOT, _EOM, *_LLAMA4_ENDS),
+)
+
+
+def fast_after_python_end(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The one-shot shortcut of :func:`read_after_python_end` for the form Llama 4's template
+    writes: call objects back to back (whitespace between them allowed). Anything else (no
+    object, a ``;`` between objects) is left to the reader."""
+    start = pos
+    while start < len(text) and text[start] in " \t\r\n":
+        start += 1
+    if not text.startswith(STARTS, start):
+        return -1
+    before = len(calls)
+    end = _BACK_TO_BACK(text, start, tools, calls)
+    if end < 0:
+        return -1
+    after = end
+    while after < len(text) and text[after] in " \t\r\n":
+        after += 1
+    if text.startswith(";", after):
+        del calls[before:]
+        return -1
+    return end
+
+
 def _object(call: ToolCall) -> str:
     return f'{{"name": {to_json(call.name)}, "parameters": {to_json(call.arguments)}}}'
 
@@ -183,7 +213,7 @@ class LlamaJsonDialect(ScannerDialect):
             ),
             Block(PYTHON_TAG, read_tagged, fast=fast_json_chain(";", STARTS, **_CHAIN)),
             erase(PYTHON_START),
-            Block(PYTHON_END, read_after_python_end),
+            Block(PYTHON_END, read_after_python_end, fast=fast_after_python_end),
             erase(_EOT),
             erase(_EOM),
             *(erase(t) for t in _LLAMA4_ENDS),

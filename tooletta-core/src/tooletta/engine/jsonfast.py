@@ -637,10 +637,19 @@ def fast_json_chain(
 
     ``repeat=False`` reads one object, and the separator when another object follows (the
     block then ends where that object starts). Objects are looked for before the first of
-    ``before``.
+    ``before``. ``sep=""``: the objects follow each other directly (whitespace allowed
+    between them: Llama 4's ``{...}{...}``); an object then ends before the next of ``starts``.
     """
     keys = _Keys(name_keys, args_keys, id_keys)
     stops = _Stops(before)
+
+    def next_cut(text: str, start: int, limit: int) -> int:
+        """Where the separator after ``start`` is (the next object's start when ``sep`` is
+        empty), ``-1`` when none comes before ``limit``."""
+        if sep:
+            return text.find(sep, start, limit)
+        found = [i for i in (text.find(s, start + 1, limit) for s in starts) if i >= 0]
+        return min(found) if found else -1
 
     def typed(text: str, pos: int, limit: int, shape: _Shape) -> tuple[list[Any], int] | None:
         """The common case, every object typed by ``shape`` and ending before the next
@@ -650,7 +659,7 @@ def fast_json_chain(
         start = pos
         n = len(text)
         while True:
-            cut = text.find(sep, start, limit)
+            cut = next_cut(text, start, limit)
             k = text.rfind("}", start, cut if cut >= 0 else limit)
             try:
                 found.append(one(text[start : k + 1]))
@@ -686,7 +695,7 @@ def fast_json_chain(
             return end
         start = pos
         while True:
-            cut = text.find(sep, start, limit)
+            cut = next_cut(text, start, limit)
             tries = 0
             # the object ends before the next separator, unless a string holds that one
             while True:
@@ -696,7 +705,7 @@ def fast_json_chain(
                 if cut < 0 or tries == _CUTS:
                     return -1
                 tries += 1
-                cut = text.find(sep, cut + 1, limit)
+                cut = next_cut(text, cut + 1, limit)
             end = k + 1
             i = _skip_ws(text, end)
             if text.startswith(sep, i):
