@@ -93,3 +93,26 @@ def test_data_object_is_not_detected_as_a_call() -> None:
         assert tooletta.detect(text) != D, text
     assert tooletta.detect('{"name": "f", "arguments": {}}') == D
     assert tooletta.detect('{"name": "f", "parameters": {"a": ') == D  # cut off: still a call
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<|python_start|>Hi<|python_end|>{"name": "f", "parameters": {"a": 1}}'
+        '{"name": "g", "parameters": {}}<|eot|>',
+        '<|python_end|>{"name": "f", "parameters": {"s": "x}{\\"name\\": 1"}} '
+        '{"name": "g", "parameters": {"o": {"k": [1, {"z": 2}]}}}',
+        '<|python_end|>{"name": "f", "parameters": {}}; {"name": "g", "parameters": {}}',
+        '<|python_end|> {"name": "f", "parameters": {"a": 1}} tail',
+        '<|python_end|>{"name": "f", "parameters": {"a": 1}',
+        '<|python_end|>{"name": "f", "parameters": {}}{"name": "f", "name": "g", "parameters": {}}',
+    ],
+)
+def test_llama4_back_to_back_shortcut_reads_what_the_reader_reads(text: str) -> None:
+    """The one-shot shortcut after ``<|python_end|>`` (objects back to back, a string holding
+    ``}{"name"``, ``;`` left to the reader, an unclosed object, a repeated key) gives exactly
+    what the reader gives."""
+    from tooletta.testing import check_shortcuts_agree
+
+    for dialect in ("llama4_json", "llama3_json"):
+        check_shortcuts_agree(dialect, text)
