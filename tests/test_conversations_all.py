@@ -142,3 +142,39 @@ def test_conversation_builds_what_the_dataclass_init_builds() -> None:
     assert type(built) is Conversation
     with pytest.raises(dataclasses.FrozenInstanceError):
         built.tools = []  # type: ignore[misc]
+
+
+_ROLES = st.sampled_from(["system", "user", "assistant", "assistant", "tool"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(_ROLES, st.booleans(), st.sampled_from(["", "<tool_response>x"])), max_size=10
+    )
+)
+def test_kept_in_answers_as_keeps_reasoning_for_every_format(
+    shape: list[tuple[str, bool, str]],
+) -> None:
+    """Each format's per-conversation history rule (``kept_in``, what the renderer asks)
+    agrees with its per-turn one (``keeps_reasoning``) on every turn: formats that remember a
+    scan in ``Conversation.memo`` find what a scan per turn finds."""
+    messages = [
+        Message(
+            role,
+            text + ("</tool_response>" if text else "") if role == "user" else "x",
+            tool_calls=[tooletta.ToolCall("f", {})] if calls and role == "assistant" else [],
+        )
+        for role, calls, text in shape
+    ]
+    for fmt in FORMATS:
+        if fmt.name == "hy3":  # its rule depends on the declared tools (see expressible_for)
+            continue
+        ctx = conversation(messages, [], dict(fmt.options), None)
+        for index, message in enumerate(messages):
+            if message.role != "assistant":  # the hooks are asked for assistant turns only
+                continue
+            assert fmt.kept_in(index, ctx) == fmt.keeps_reasoning(index, messages), (
+                fmt.name,
+                index,
+            )

@@ -362,6 +362,13 @@ class Gemma4Chat(ChatFormat):
         """Only a turn with calls after the last user message writes its reasoning."""
         return bool(messages[index].tool_calls) and super().keeps_reasoning(index, messages)
 
+    def kept_in(self, index: int, ctx: Conversation) -> bool:
+        """:meth:`keeps_reasoning`, the last user turn found once per conversation."""
+        rule = self.reasoning
+        if rule is None or rule.keep == "none" or not ctx.messages[index].tool_calls:
+            return False
+        return rule.keep == "all" or index > ctx.last_user
+
     def content_text(self, content: str, after_reasoning: bool) -> str:
         """The content as ``strip_thinking`` leaves it (thought channels out, trimmed)."""
         return strip_thinking(content)

@@ -236,6 +236,24 @@ class GptOssChat(ChatFormat):
             return not _has_answer_after(index, messages)
         return index == len(messages) - 1
 
+    def kept_in(self, index: int, ctx: Conversation) -> bool:
+        """:meth:`keeps_reasoning`, the last answer (assistant turn without calls) found once
+        per conversation: an answer follows a turn exactly when the last one does."""
+        messages = ctx.messages
+        if not messages[index].tool_calls:
+            return index == len(messages) - 1
+        last = ctx.memo.get("harmony_last_answer")
+        if last is None:
+            last = ctx.memo["harmony_last_answer"] = next(
+                (
+                    i
+                    for i in range(len(messages) - 1, -1, -1)
+                    if messages[i].role == "assistant" and not messages[i].tool_calls
+                ),
+                -1,
+            )
+        return not last > index
+
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The turn's Harmony messages; an answer followed by a generation prompt is history
         (its reasoning dropped)."""

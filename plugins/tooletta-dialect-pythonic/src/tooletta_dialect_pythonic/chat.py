@@ -107,6 +107,17 @@ class Lfm25InstructChat(Lfm2Chat):
         last = max((i for i, m in enumerate(messages) if m.role == "assistant"), default=-1)
         return index == last
 
+    def kept_in(self, index: int, ctx: Conversation) -> bool:
+        """:meth:`keeps_reasoning`, the last assistant turn found once per conversation."""
+        last = ctx.memo.get("last_assistant")
+        if last is None:
+            messages = ctx.messages
+            last = ctx.memo["last_assistant"] = next(
+                (i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "assistant"),
+                -1,
+            )
+        return bool(index == last)
+
 
 class Lfm25Chat(Lfm25InstructChat):
     """LFM2.5-8B-A1B's template: the calls written by the template (unescaped strings), the

@@ -169,6 +169,13 @@ class Qwen35Chat(_ChatML):
         query = last_query(messages, strip=True)
         return query >= 0 and index > query
 
+    def kept_in(self, index: int, ctx: Conversation) -> bool:
+        """:meth:`keeps_reasoning`, the last user query found once per conversation."""
+        query = ctx.memo.get("last_query_stripped")
+        if query is None:
+            query = ctx.memo["last_query_stripped"] = last_query(ctx.messages, strip=True)
+        return bool(query >= 0 and index > query)
+
     def content_text(self, content: str, after_reasoning: bool) -> str:
         """The trimmed content."""
         return content.strip()
@@ -329,6 +336,13 @@ class Step35Chat(_ChatML):
         response)."""
         query = last_query(messages)
         return query >= 0 and index > query
+
+    def kept_in(self, index: int, ctx: Conversation) -> bool:
+        """:meth:`keeps_reasoning`, the last user query found once per conversation."""
+        query = ctx.memo.get("last_query")
+        if query is None:
+            query = ctx.memo["last_query"] = last_query(ctx.messages)
+        return bool(query >= 0 and index > query)
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """``<|im_start|>assistant\\n<think>\\n``."""

@@ -156,6 +156,14 @@ class ChatFormat:
     keeps_ids: ClassVar[bool] = True
     """The text carries the calls' ids (``False``: :meth:`expressible` drops them)."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass that overrides :meth:`keeps_reasoning` without its own :meth:`kept_in`
+        gets the default :meth:`kept_in` back (which asks :meth:`keeps_reasoning`), so that a
+        ``kept_in`` inherited from a base with another rule never answers for it."""
+        super().__init_subclass__(**kwargs)
+        if "keeps_reasoning" in cls.__dict__ and "kept_in" not in cls.__dict__:
+            cls.kept_in = ChatFormat.kept_in  # type: ignore[method-assign]
+
     # -- hooks: override for the odd template ----------------------------------------------
 
     def text(self, content: Any) -> str:
