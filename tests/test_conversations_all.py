@@ -178,3 +178,37 @@ def test_kept_in_answers_as_keeps_reasoning_for_every_format(
                 fmt.name,
                 index,
             )
+
+
+class _CountingList(list):  # type: ignore[type-arg]
+    """A list that counts the elements read from it (by index, slice or iteration)."""
+
+    reads = 0
+
+    def __getitem__(self, key: Any) -> Any:
+        got = super().__getitem__(key)
+        _CountingList.reads += len(got) if isinstance(key, slice) else 1
+        return got
+
+    def __iter__(self) -> Any:
+        for item in super().__iter__():
+            _CountingList.reads += 1
+            yield item
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)
+def test_history_rule_is_linear_in_the_conversation(fmt: Any) -> None:
+    """Asking every turn of a long agent trace (one user message, then 300 calls and results)
+    whether it keeps its reasoning reads a bounded number of messages per turn: the rule's
+    scan is done once per conversation, not once per turn (counted, not timed)."""
+    call = tooletta.ToolCall("f", {})
+    messages = _CountingList([Message("user", "go")])
+    for _ in range(150):
+        messages += [Message("assistant", "", tool_calls=[call]), Message("tool", "ok")]
+    messages.append(Message("assistant", "done"))
+    ctx = conversation(messages, [], dict(fmt.options), None)
+    _CountingList.reads = 0
+    for index in range(len(messages)):
+        if list.__getitem__(messages, index).role == "assistant":
+            fmt.kept_in(index, ctx)
+    assert _CountingList.reads <= 8 * len(messages), (fmt.name, _CountingList.reads)

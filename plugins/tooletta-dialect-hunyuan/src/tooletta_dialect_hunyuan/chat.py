@@ -164,7 +164,7 @@ class Hy3Chat(ChatFormat):
             return True
         if opts.get("preserved_thinking", ctx.tools):
             return True
-        return index > last_user(messages)
+        return index > (ctx.last_user if messages is ctx.messages else last_user(messages))
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """The template's history rule, which depends on the tools: every turn keeps its

@@ -128,6 +128,6 @@ class Lfm25Chat(Lfm25InstructChat):
     source = _SOURCE.format("LFM2.5-8B-A1B.jinja")
     reasoning = Reasoning("<think>", "</think>", strip="", keep="after_last_user")
 
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """The turns after the last user message."""
-        return ChatFormat.keeps_reasoning(self, index, messages)
+    keeps_reasoning = ChatFormat.keeps_reasoning
+    """The default rule again: the turns after the last user message (asked through the
+    default :meth:`~tooletta.chat.ChatFormat.kept_in`, which finds that message once)."""

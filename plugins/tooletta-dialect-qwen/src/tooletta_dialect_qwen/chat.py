@@ -36,6 +36,7 @@ from tooletta.chat import (
     chatml,
     defaults,
     last_query,
+    last_user,
     roles,
     text_of,
 )
@@ -226,15 +227,16 @@ class Nemotron3Chat(_ChatML):
 
     def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
         """Turns after the last user message (every turn when there is none)."""
-        last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
-        return index > last_user
+        return index > last_user(messages)
+
+    def kept_in(self, index: int, ctx: Conversation) -> bool:
+        """:meth:`keeps_reasoning`, the last user message found once per conversation."""
+        return index > ctx.last_user
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The turn's body; with ``truncate_history_thinking=False`` every turn keeps its
         reasoning."""
-        kept = not ctx.options.get("truncate_history_thinking", True) or self.keeps_reasoning(
-            index, ctx.messages
-        )
+        kept = not ctx.options.get("truncate_history_thinking", True) or self.kept_in(index, ctx)
         last = index == len(ctx.messages) - 1
         return self.turn_body(ctx.messages[index], kept, last, ctx)
 
