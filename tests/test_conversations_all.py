@@ -212,3 +212,27 @@ def test_history_rule_is_linear_in_the_conversation(fmt: Any) -> None:
         if list.__getitem__(messages, index).role == "assistant":
             fmt.kept_in(index, ctx)
     assert _CountingList.reads <= 8 * len(messages), (fmt.name, _CountingList.reads)
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)
+def test_rendering_is_linear_in_the_conversation(fmt: Any) -> None:
+    """Rendering a long agent trace (one user message, then 200 calls and their results, ids
+    given) reads a bounded number of messages per message, whatever the format looks up
+    across turns (call numbers, the call a result answers, history rules): counted, not
+    timed."""
+    from tooletta.chat.lookup import resolve_format
+    from tooletta.chat.messages import read_tool_definitions
+    from tooletta.chat.render import render_text
+
+    messages = _CountingList([Message("user", "go")])
+    for i in range(200):
+        call = tooletta.ToolCall("probe", {"s": "x"}, f"call_{i}")
+        messages += [
+            Message("assistant", "", tool_calls=[call]),
+            Message("tool", "ok", tool_call_id=f"call_{i}"),
+        ]
+    messages.append(Message("assistant", "done"))
+    _, dialect = resolve_format(None, fmt.name)
+    _CountingList.reads = 0
+    render_text(fmt, dialect, messages, read_tool_definitions(PROBE_TOOLS), False, {})
+    assert _CountingList.reads <= 12 * len(messages), (fmt.name, _CountingList.reads)

@@ -263,6 +263,14 @@ def call_numbers(messages: Sequence[Message]) -> list[int]:
     return numbers
 
 
+def _numbers(ctx: Conversation) -> list[int]:
+    """:func:`call_numbers` of the conversation, found once per conversation."""
+    numbers = ctx.memo.get("cohere_call_numbers")
+    if numbers is None:
+        numbers = ctx.memo["cohere_call_numbers"] = call_numbers(ctx.messages)
+    return list(numbers)
+
+
 def _numbered(calls: Sequence[ToolCall], first: int) -> list[ToolCall]:
     """``calls`` with the template's ids: their numbers, from ``first``."""
     return [ToolCall(c.name, c.arguments, str(first + i)) for i, c in enumerate(calls)]
@@ -342,7 +350,7 @@ class CommandR7BChat(ChatFormat):
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The turn's body, its calls numbered from their place in the conversation."""
-        first = call_numbers(ctx.messages)[index]
+        first = _numbers(ctx)[index]
         return self._body(ctx.messages[index], first, ctx)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
@@ -392,26 +400,30 @@ class CommandR7BChat(ChatFormat):
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """The result's number, then its content as the one result (a JSON string)."""
-        number = self._result_number(index, ctx.messages)
+        number = self._result_number(index, ctx)
         content = json.dumps(text_of(ctx.messages[index].content), ensure_ascii=False)
         return (
             f'{number}",\n        "results": {{\n            "0": {content}\n        }},\n'
             '        "is_error": null'
         )
 
-    def _result_number(self, index: int, messages: Sequence[Message]) -> str:
+    def _result_number(self, index: int, ctx: Conversation) -> str:
         """The template's ``tool_call_id`` of the result at ``index``: the number of the first
         call holding its id ("" when none does); without an id, the number of the call it
         answers by order (the template would write the first id-less call's number)."""
+        messages = ctx.messages
         wanted = messages[index].tool_call_id
-        numbers = call_numbers(messages)
+        numbers = _numbers(ctx)
         if wanted is not None:
-            for m, first in zip(messages, numbers):
-                for i, c in enumerate(m.tool_calls):
-                    if c.id == wanted:
-                        return str(first + i)
-            return ""
-        turn = max((i for i in range(index) if messages[i].tool_calls), default=-1)
+            by_id = ctx.memo.get("cohere_number_by_id")
+            if by_id is None:
+                by_id = ctx.memo["cohere_number_by_id"] = {}
+                for m, first in zip(messages, numbers):
+                    for i, c in enumerate(m.tool_calls):
+                        if c.id is not None:
+                            by_id.setdefault(c.id, str(first + i))
+            return str(by_id.get(wanted, ""))
+        turn = next((i for i in range(index - 1, -1, -1) if messages[i].tool_calls), -1)
         if turn < 0:
             return ""
         answered = sum(1 for m in messages[turn + 1 : index] if m.role == "tool")

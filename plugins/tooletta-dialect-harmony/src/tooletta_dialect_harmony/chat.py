@@ -258,7 +258,7 @@ class GptOssChat(ChatFormat):
         """The turn's Harmony messages; an answer followed by a generation prompt is history
         (its reasoning dropped)."""
         messages = ctx.messages
-        kept = self.keeps_reasoning(index, messages)
+        kept = self.kept_in(index, ctx)
         last = index == len(messages) - 1
         if not messages[index].tool_calls and ctx.add_generation_prompt:
             kept = False

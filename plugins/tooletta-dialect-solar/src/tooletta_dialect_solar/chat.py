@@ -148,13 +148,14 @@ class SolarOpenChat(ChatFormat):
             call = _answered(index, ctx.messages)
             call_id, names = ("", []) if call is None else (call.id or "", [call.name])
         else:
-            names = [
-                c.name
-                for m in ctx.messages
-                if m.role == "assistant"
-                for c in m.tool_calls
-                if c.id == call_id
-            ]
+            by_id = ctx.memo.get("solar_names_by_id")
+            if by_id is None:  # every call's name by its id, found once per conversation
+                by_id = ctx.memo["solar_names_by_id"] = {}
+                for m in ctx.messages:
+                    if m.role == "assistant":
+                        for c in m.tool_calls:
+                            by_id.setdefault(c.id, []).append(c.name)
+            names = by_id.get(call_id, [])
         return f"{call_id}{RESULT_NAME}{''.join(names)}{RESULT_TEXT}{text_of(message.content)}"
 
     def parse_result(self, body: str) -> str:
