@@ -236,3 +236,35 @@ def test_rendering_is_linear_in_the_conversation(fmt: Any) -> None:
     _CountingList.reads = 0
     render_text(fmt, dialect, messages, read_tool_definitions(PROBE_TOOLS), False, {})
     assert _CountingList.reads <= 12 * len(messages), (fmt.name, _CountingList.reads)
+
+
+class _CountingText(str):
+    """A text that counts how many characters its ``find`` calls scan."""
+
+    scanned = 0
+
+    def find(self, sub: Any, start: Any = None, end: Any = None) -> int:
+        found = super().find(sub, start, end)
+        begin = 0 if start is None else start
+        stop = len(self) if end is None else min(end, len(self))
+        _CountingText.scanned += (found + len(sub) if found >= 0 else stop) - begin
+        return found
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)
+def test_parsing_is_linear_in_the_conversation(fmt: Any) -> None:
+    """Reading back a long agent trace scans each stretch of the text a bounded number of
+    times (the next header of each kind is remembered; the hooks that write the ending are
+    asked only near the end): counted, not timed."""
+    messages = [Message("user", "go")]
+    for i in range(150):
+        call = tooletta.ToolCall("probe", {"s": "x"}, f"call_{i}")
+        messages += [
+            Message("assistant", "", tool_calls=[call]),
+            Message("tool", "ok", tool_call_id=f"call_{i}"),
+        ]
+    messages.append(Message("assistant", "done"))
+    text = tooletta.render_conversation(messages, dialect=fmt.name, tools=PROBE_TOOLS)
+    _CountingText.scanned = 0
+    tooletta.parse_conversation(_CountingText(text), dialect=fmt.name, tools=PROBE_TOOLS)
+    assert _CountingText.scanned <= 12 * len(text), (fmt.name, _CountingText.scanned / len(text))

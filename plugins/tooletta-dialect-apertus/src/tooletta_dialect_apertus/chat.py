@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from tooletta import Message
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, first_of, roles
 
 from .tools import render_tools
 
@@ -148,9 +148,9 @@ class ApertusChat(ChatFormat):
     def assistant_end(self, text: str, pos: int) -> int | None:
         """After the call list, or before ``<|assistant_end|>``, the generation prompt or the
         end of the text (a lone ``<|assistant_end|>`` is consumed)."""
-        ends = [text.find(t, pos) for t in (TOOLS_PREFIX, ASSISTANT_END, ASSISTANT_START)]
-        hits = [e for e in ends if e >= 0]
-        at = min(hits) if hits else len(text)
+        at, _ = first_of(text, (TOOLS_PREFIX, ASSISTANT_END, ASSISTANT_START), pos)
+        if at < 0:
+            at = len(text)
         if text.startswith(TOOLS_PREFIX, at):
             close = text.find(TOOLS_SUFFIX, at)
             return len(text) if close < 0 else close + len(TOOLS_SUFFIX)

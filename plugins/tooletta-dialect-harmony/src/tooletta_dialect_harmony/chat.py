@@ -39,6 +39,7 @@ from tooletta.chat import (
     Turn,
     by_content,
     defaults,
+    first_of,
     roles,
     text_of,
 )
@@ -300,11 +301,9 @@ class GptOssChat(ChatFormat):
         ``<|start|>assistant`` and a channel or recipient."""
         start = pos
         while True:
-            found = [(text.find(t, pos), t) for t in (END, CALL, RETURN)]
-            hits = [f for f in found if f[0] >= 0]
-            if not hits:
+            at, token = first_of(text, (END, CALL, RETURN), pos)
+            if at < 0:
                 return -1, ""
-            at, token = min(hits)
             after = at + len(token)
             if token == RETURN or text.startswith(_FINAL, start):
                 return at, token

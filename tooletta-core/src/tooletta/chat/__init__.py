@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from .api import render_spans
 from .chatml import IM_END, IM_START, chatml, last_query
-from .format import ChatFormat, Conversation, Reasoning, Turn, defaults, last_user, roles
+from .format import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    defaults,
+    first_of,
+    last_user,
+    roles,
+)
 from .lookup import chat_formats_of, resolve_format
 from .messages import by_content, read_conversation, read_tool_definitions, text_of, tool_json
 from .render import RenderedConversation, Segment, render_format
@@ -30,6 +39,7 @@ __all__ = [
     "chat_formats_of",
     "chatml",
     "defaults",
+    "first_of",
     "last_query",
     "last_user",
     "read_conversation",

@@ -14,6 +14,7 @@ their dialect's ``chat_formats``. The odd template overrides one of the small ho
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -25,7 +26,16 @@ from ..ir import Message, ToolCall
 from . import clock
 from .messages import text_of
 
-__all__ = ["ChatFormat", "Conversation", "Reasoning", "Turn", "defaults", "last_user", "roles"]
+__all__ = [
+    "ChatFormat",
+    "Conversation",
+    "Reasoning",
+    "Turn",
+    "defaults",
+    "first_of",
+    "last_user",
+    "roles",
+]
 
 
 @dataclass(frozen=True)
@@ -297,9 +307,7 @@ class ChatFormat:
         token and that token, ``(-1, "")`` when none follows (the inverse of
         :meth:`end_token`, for :func:`~tooletta.parse_conversation`). Default: the first of
         :attr:`end_of_turn` and :attr:`end_tokens` after ``pos``."""
-        found = [(text.find(t, pos), t) for t in (self.end_of_turn, *self.end_tokens) if t]
-        hits = [f for f in found if f[0] >= 0]
-        return min(hits, key=lambda f: (f[0], -len(f[1]))) if hits else (-1, "")
+        return first_of(text, (self.end_of_turn, *self.end_tokens), pos)
 
     def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
         """Whether the assistant turn at ``index`` writes its reasoning (the history rule)."""
@@ -476,6 +484,26 @@ class Conversation:
 
 
 _new = object.__new__
+
+
+def first_of(text: str, tokens: Sequence[str], pos: int = 0) -> tuple[int, str]:
+    """The first occurrence of any of ``tokens`` in ``text`` from ``pos`` (the longest at a
+    tie) and that token; ``(-1, "")`` when none occurs. One scan up to that occurrence (a
+    ``find`` per token would scan to the end of the text for each token that is absent
+    nearby: quadratic over the turns of a long conversation)."""
+    pattern = _FIRST_OF.get(tuple(tokens))
+    if pattern is None:
+        words = sorted({t for t in tokens if t}, key=len, reverse=True)
+        if not words:
+            return -1, ""
+        if len(_FIRST_OF) > 256:
+            _FIRST_OF.clear()
+        pattern = _FIRST_OF[tuple(tokens)] = re.compile("|".join(map(re.escape, words)))
+    m = pattern.search(text, pos)
+    return (m.start(), m.group()) if m is not None else (-1, "")
+
+
+_FIRST_OF: dict[tuple[str, ...], re.Pattern[str]] = {}
 
 
 def last_user(messages: Sequence[Message]) -> int:

@@ -27,6 +27,12 @@ def parse_format(
     return reader.read()
 
 
+_END_SLACK = 4096
+"""How much longer than the format's generation prompt and ending (as written for no messages)
+an ending that depends on the messages read (DeepSeek's, Nemotron's thinking switch) may be:
+further from the end of the text, the hooks that write them are not asked."""
+
+
 class _ConversationReader:
     def __init__(
         self, fmt: ChatFormat, dialect: Any, text: str, tools: Sequence[Mapping[str, Any]]
@@ -45,6 +51,11 @@ class _ConversationReader:
         self.signatures = sorted(
             ((self._signature(role), role) for role in fmt.turns), key=lambda s: -len(s[0])
         )
+        self._next_at = [-2] * len(self.signatures)
+        self._searched_from = 0
+        """The next occurrence of each signature from the last search (-1 none, -2 not
+        searched): each stretch of the text is searched once per signature."""
+        self._longest_end = max(len(self.prompt), len(self.ending)) + _END_SLACK
 
     def _signature(self, role: str) -> str:
         header = self.fmt.turns[role].header
@@ -98,6 +109,8 @@ class _ConversationReader:
         generation prompt or ending (also those that depend on the messages read so far, as
         DeepSeek's do). No copy of the rest per turn: linear in the text."""
         left = len(self.text) - self.pos
+        if left > self._longest_end:  # no ending is that long: no hook asked (linear)
+            return False
         ctx = Conversation(self.messages, self.tools, self.options, self.dialect)
         ends = (
             self.prompt,
@@ -114,9 +127,20 @@ class _ConversationReader:
         return None
 
     def _next_header(self) -> int:
-        found = [self.text.find(s, self.pos) for s, _ in self.signatures if s]
-        hits = [f for f in found if f >= 0]
-        return min(hits) if hits else len(self.text)
+        text, pos, nexts = self.text, self.pos, self._next_at
+        if pos < self._searched_from:  # moved back (a hook re-read a turn): search afresh
+            nexts[:] = [-2] * len(nexts)
+        self._searched_from = pos
+        best = len(text)
+        for k, (signature, _) in enumerate(self.signatures):
+            if not signature:
+                continue
+            at = nexts[k]
+            if at == -2 or 0 <= at < pos:  # not searched, or passed: search on from here
+                at = nexts[k] = text.find(signature, pos)
+            if 0 <= at < best:
+                best = at
+        return best
 
     def _body(self, footer: str) -> str:
         """The text up to ``footer`` (consumed), or up to the next header without one."""
