@@ -353,3 +353,23 @@ def test_model_turn_refuses_reasoning_its_template_has_no_place_for() -> None:
         )
     text = tooletta.render(calls, model="Qwen/Qwen3-8B", reasoning="Let me think.")
     assert text.startswith("<think>\nLet me think.\n</think>")
+
+
+def test_every_format_refuses_calls_no_parse_reads_back() -> None:
+    """Every conversation format checks the calls it writes (``calls_text``), as ``render``
+    does: an empty name or a NaN argument is a RenderError, never text (QwQ's turn wrote its
+    calls through the dialect directly)."""
+    from tooletta import Message
+    from tooletta.chat import chat_formats_of
+    from tooletta.plugins import get_registry
+
+    seen = set()
+    for entry in get_registry().ordered():
+        for fmt in chat_formats_of(entry.dialect):
+            if fmt.name in seen:
+                continue
+            seen.add(fmt.name)
+            for bad in (ToolCall("", {"a": 1}), ToolCall("f", {"a": float("nan")})):
+                messages = [Message("user", "hi"), Message("assistant", "", tool_calls=[bad])]
+                with pytest.raises(RenderError):
+                    tooletta.render_conversation(messages, dialect=fmt.name)

@@ -183,9 +183,9 @@ class QwQChat(QwenChat):
         whose content shrank to nothing still writes the template's newline before its
         calls."""
         block = self.reasoning_text(message.reasoning, kept, last)
-        content = text_of(message.content)
+        content = self.text(message.content)
         shown = content if last else _after_think(content)
-        calls = str(ctx.dialect.render(list(message.tool_calls), content=shown))
+        calls = self.calls_text(ctx.dialect, message.tool_calls, shown)
         if message.tool_calls and content and not shown:
             calls = "\n" + calls
         return block + calls

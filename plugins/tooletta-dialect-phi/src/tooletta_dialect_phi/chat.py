@@ -111,7 +111,8 @@ class FireFunctionV2Chat(ChatFormat):
         content)."""
         if not calls:
             return content
-        return content + " " + str(dialect.render(list(calls)))
+        dialect.check_content(content)  # what render(calls, content=...) would refuse
+        return content + " " + super().calls_text(dialect, calls, "")
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """The assistant header."""
