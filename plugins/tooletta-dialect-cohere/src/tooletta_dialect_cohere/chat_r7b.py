@@ -265,10 +265,7 @@ def call_numbers(messages: Sequence[Message]) -> list[int]:
 
 def _numbers(ctx: Conversation) -> list[int]:
     """:func:`call_numbers` of the conversation, found once per conversation."""
-    numbers = ctx.memo.get("cohere_call_numbers")
-    if numbers is None:
-        numbers = ctx.memo["cohere_call_numbers"] = call_numbers(ctx.messages)
-    return list(numbers)
+    return list(ctx.once("cohere_call_numbers", lambda: call_numbers(ctx.messages)))
 
 
 def _numbered(calls: Sequence[ToolCall], first: int) -> list[ToolCall]:

@@ -43,6 +43,7 @@ from tooletta.chat import (
     Turn,
     by_content,
     defaults,
+    last_index,
     roles,
     text_of,
 )
@@ -337,18 +338,11 @@ class DeepSeekV32Chat(_DeepSeekChat):
         """Thinking mode and a turn after the last user message: its reasoning is written."""
         if not _thinking(ctx.options):
             return False
-        last_user = ctx.memo.get("last_user_or_developer")
-        if last_user is None:
-            messages = ctx.messages
-            last_user = ctx.memo["last_user_or_developer"] = next(
-                (
-                    i
-                    for i in range(len(messages) - 1, -1, -1)
-                    if messages[i].role in ("user", "developer")
-                ),
-                -1,
-            )
-        return bool(index > last_user)
+        last_user = ctx.once(
+            "last_user_or_developer",
+            lambda: last_index(ctx.messages, lambda m: m.role in ("user", "developer")),
+        )
+        return index > last_user
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``<｜Assistant｜></think>`` after a user turn, ``\\n\\n</think>`` after the results

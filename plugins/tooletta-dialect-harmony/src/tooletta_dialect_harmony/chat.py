@@ -40,6 +40,7 @@ from tooletta.chat import (
     by_content,
     defaults,
     first_of,
+    last_index,
     roles,
     text_of,
 )
@@ -243,16 +244,10 @@ class GptOssChat(ChatFormat):
         messages = ctx.messages
         if not messages[index].tool_calls:
             return index == len(messages) - 1
-        last = ctx.memo.get("harmony_last_answer")
-        if last is None:
-            last = ctx.memo["harmony_last_answer"] = next(
-                (
-                    i
-                    for i in range(len(messages) - 1, -1, -1)
-                    if messages[i].role == "assistant" and not messages[i].tool_calls
-                ),
-                -1,
-            )
+        last = ctx.once(
+            "harmony_last_answer",
+            lambda: last_index(messages, lambda m: m.role == "assistant" and not m.tool_calls),
+        )
         return not last > index
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:

@@ -245,10 +245,8 @@ class Qwen3Chat(QwenChat):
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """:meth:`keeps_reasoning`, the last user query found once per conversation."""
-        query = ctx.memo.get("last_query")
-        if query is None:
-            query = ctx.memo["last_query"] = last_query(ctx.messages)
-        return bool(query >= 0 and index > query)
+        query = ctx.once("last_query", lambda: last_query(ctx.messages))
+        return query >= 0 and index > query
 
     def content_text(self, content: str, after_reasoning: bool) -> str:
         """After a reasoning block the template strips the content's leading newlines."""

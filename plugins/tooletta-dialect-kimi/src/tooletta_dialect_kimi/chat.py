@@ -307,10 +307,7 @@ class KimiK2ThinkingChat(KimiK2Chat):
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """:meth:`keeps_reasoning`, the last answer found once per conversation."""
-        last = ctx.memo.get("kimi_last_answer")
-        if last is None:
-            last = ctx.memo["kimi_last_answer"] = _last_answer(ctx.messages)
-        return bool(index > last)
+        return index > ctx.once("kimi_last_answer", lambda: _last_answer(ctx.messages))
 
 
 class KimiK25Chat(KimiK2ThinkingChat):

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tooletta import Message
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, roles, tool_json
+from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, last_index, roles, tool_json
 
 __all__ = ["Lfm2Chat", "Lfm25Chat", "Lfm25InstructChat"]
 
@@ -109,14 +109,10 @@ class Lfm25InstructChat(Lfm2Chat):
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """:meth:`keeps_reasoning`, the last assistant turn found once per conversation."""
-        last = ctx.memo.get("last_assistant")
-        if last is None:
-            messages = ctx.messages
-            last = ctx.memo["last_assistant"] = next(
-                (i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "assistant"),
-                -1,
-            )
-        return bool(index == last)
+        last = ctx.once(
+            "last_assistant", lambda: last_index(ctx.messages, lambda m: m.role == "assistant")
+        )
+        return index == last
 
 
 class Lfm25Chat(Lfm25InstructChat):

@@ -172,10 +172,8 @@ class Qwen35Chat(_ChatML):
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """:meth:`keeps_reasoning`, the last user query found once per conversation."""
-        query = ctx.memo.get("last_query_stripped")
-        if query is None:
-            query = ctx.memo["last_query_stripped"] = last_query(ctx.messages, strip=True)
-        return bool(query >= 0 and index > query)
+        query = ctx.once("last_query_stripped", lambda: last_query(ctx.messages, strip=True))
+        return query >= 0 and index > query
 
     def content_text(self, content: str, after_reasoning: bool) -> str:
         """The trimmed content."""
@@ -341,10 +339,8 @@ class Step35Chat(_ChatML):
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """:meth:`keeps_reasoning`, the last user query found once per conversation."""
-        query = ctx.memo.get("last_query")
-        if query is None:
-            query = ctx.memo["last_query"] = last_query(ctx.messages)
-        return bool(query >= 0 and index > query)
+        query = ctx.once("last_query", lambda: last_query(ctx.messages))
+        return query >= 0 and index > query
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """``<|im_start|>assistant\\n<think>\\n``."""

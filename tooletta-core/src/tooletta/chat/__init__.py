@@ -19,6 +19,7 @@ from .format import (
     Turn,
     defaults,
     first_of,
+    last_index,
     last_user,
     roles,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "chatml",
     "defaults",
     "first_of",
+    "last_index",
     "last_query",
     "last_user",
     "read_conversation",

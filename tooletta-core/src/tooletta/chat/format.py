@@ -15,7 +15,7 @@ their dialect's ``chat_formats``. The odd template overrides one of the small ho
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
@@ -33,6 +33,7 @@ __all__ = [
     "Turn",
     "defaults",
     "first_of",
+    "last_index",
     "last_user",
     "roles",
 ]
@@ -472,6 +473,15 @@ class Conversation:
         render."""
         return {}
 
+    def once(self, key: str, compute: Callable[[], _T]) -> _T:
+        """``compute()``, computed once per conversation and kept in :attr:`memo` under
+        ``key`` (a history rule's scan, asked for every turn)."""
+        memo = self.memo
+        if key in memo:
+            return memo[key]  # type: ignore[no-any-return]
+        value = memo[key] = compute()
+        return value
+
     def strftime_now(self, fmt: str) -> str:
         """The current local time formatted as a template's ``strftime_now(fmt)`` writes it.
 
@@ -506,12 +516,17 @@ def first_of(text: str, tokens: Sequence[str], pos: int = 0) -> tuple[int, str]:
 _FIRST_OF: dict[tuple[str, ...], re.Pattern[str]] = {}
 
 
-def last_user(messages: Sequence[Message]) -> int:
-    """The index of the last message of ``messages`` whose role is ``user`` (``-1``: none)."""
+def last_index(messages: Sequence[Message], test: Callable[[Message], bool]) -> int:
+    """The index of the last message of ``messages`` that passes ``test`` (``-1``: none)."""
     for index in range(len(messages) - 1, -1, -1):
-        if messages[index].role == "user":
+        if test(messages[index]):
             return index
     return -1
+
+
+def last_user(messages: Sequence[Message]) -> int:
+    """The index of the last message of ``messages`` whose role is ``user`` (``-1``: none)."""
+    return last_index(messages, lambda m: m.role == "user")
 
 
 def conversation(
