@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import ParseError
 from ..ir import Message, ToolCall
-from .format import ChatFormat, Conversation
+from .format import ChatFormat, Conversation, first_of
 
 __all__ = ["parse_format"]
 
@@ -51,10 +51,7 @@ class _ConversationReader:
         self.signatures = sorted(
             ((self._signature(role), role) for role in fmt.turns), key=lambda s: -len(s[0])
         )
-        self._next_at = [-2] * len(self.signatures)
-        self._searched_from = 0
-        """The next occurrence of each signature from the last search (-1 none, -2 not
-        searched): each stretch of the text is searched once per signature."""
+        self._headers = tuple(s for s, _ in self.signatures if s)
         self._longest_end = max(len(self.prompt), len(self.ending)) + _END_SLACK
 
     def _signature(self, role: str) -> str:
@@ -127,20 +124,9 @@ class _ConversationReader:
         return None
 
     def _next_header(self) -> int:
-        text, pos, nexts = self.text, self.pos, self._next_at
-        if pos < self._searched_from:  # moved back (a hook re-read a turn): search afresh
-            nexts[:] = [-2] * len(nexts)
-        self._searched_from = pos
-        best = len(text)
-        for k, (signature, _) in enumerate(self.signatures):
-            if not signature:
-                continue
-            at = nexts[k]
-            if at == -2 or 0 <= at < pos:  # not searched, or passed: search on from here
-                at = nexts[k] = text.find(signature, pos)
-            if 0 <= at < best:
-                best = at
-        return best
+        """Where the next turn header starts (one scan up to it: linear over the turns)."""
+        at, _ = first_of(self.text, self._headers, self.pos)
+        return at if at >= 0 else len(self.text)
 
     def _body(self, footer: str) -> str:
         """The text up to ``footer`` (consumed), or up to the next header without one."""
