@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .boundary import (
@@ -398,22 +398,23 @@ def render_conversation(
             tokens=tokens,
             **options,
         )
-    text: str = _chat().render_conversation_text(
+    text: str = _render_conversation_text(
         messages, model, dialect, tools, add_generation_prompt, options
     )
     return text
 
 
-_CHAT: list[Any] = []
+def _load_render_conversation_text(*args: Any) -> Any:
+    """:func:`tooletta.chat.api.render_conversation_text`, imported on first use (``import
+    tooletta`` stays fast); it then takes this function's place."""
+    global _render_conversation_text
+    from .chat.api import render_conversation_text
+
+    _render_conversation_text = render_conversation_text
+    return render_conversation_text(*args)
 
 
-def _chat() -> Any:
-    """:mod:`tooletta.chat.api`, imported on first use (``import tooletta`` stays fast)."""
-    if not _CHAT:
-        from .chat import api as chat_api
-
-        _CHAT.append(chat_api)
-    return _CHAT[0]
+_render_conversation_text: Callable[..., Any] = _load_render_conversation_text
 
 
 def parse_conversation(

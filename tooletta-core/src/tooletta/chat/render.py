@@ -7,13 +7,13 @@ token). :mod:`tooletta.training` turns those segments into token ids and loss we
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RenderError
 from ..ir import Message
-from .format import ChatFormat, Conversation, conversation
+from .format import ChatFormat, Conversation
 
 __all__ = ["RenderedConversation", "Segment", "prompt_tail", "render_format", "render_text"]
 
@@ -159,31 +159,28 @@ def render_text(
     plan = _PLANS.get(id(fmt))
     if plan is None or plan.fmt is not fmt:
         plan = _plan(fmt)
-    ctx = conversation(
-        messages,
-        tools,
-        {**fmt.options, **options} if options else fmt.options,
-        dialect,
-        add_generation_prompt,
-    )
-    parts = [fmt.bos]
+    ctx = _new(Conversation)
+    state = ctx.__dict__
+    state["messages"] = messages
+    state["tools"] = tools
+    state["options"] = {**plan.options, **options} if options else plan.options
+    state["dialect"] = dialect
+    state["add_generation_prompt"] = add_generation_prompt
+    parts = [plan.bos]
     append = parts.append
     first = 0
     system: str | None = None
-    if fmt.merge_system and messages and messages[0].role in fmt.system_roles:
-        system, first = fmt.text(messages[0].content), 1
-    body = fmt.system_text(system, ctx)
+    if plan.merge_system and messages and messages[0].role in plan.system_roles:
+        content = messages[0].content
+        system, first = content if type(content) is str else fmt.text(content), 1
+    body = plan.system_text(system, ctx)
     if body is not None:
         turn = _turn(fmt, "system")
         append(turn.header + body + turn.footer)
     turns = plan.turns
-    before_turn = fmt.before_turn if plan.before_turn else None
-    header = fmt.header if plan.header else None
-    user_text = fmt.user_text if plan.user_text else None
-    result_text = fmt.result_text if plan.result_text else None
-    result_footer = fmt.result_footer if plan.result_footer else None
-    assistant_text = fmt.assistant_text if plan.assistant else None
-    end_token = fmt.end_token if plan.end else None
+    before_turn = plan.before_turn
+    header = plan.header
+    user_text = plan.user_text
     count = len(messages)
     for index in range(first, count):
         if before_turn is not None:
@@ -195,12 +192,14 @@ def render_text(
             raise RenderError(f"the {fmt.name} chat format has no {role!r} turn")
         if role == "assistant":
             append(turn.header if header is None else header(index, ctx))
+            assistant_text = plan.assistant_text
             if assistant_text is not None:
                 append(assistant_text(index, ctx))
             else:
                 append(_assistant_body(fmt, plan, ctx, message, index))
             if not plan.footer_ok:
                 raise RenderError(f"{fmt.name}: the assistant footer must start with end_of_turn")
+            end_token = plan.end_token
             if end_token is not None:
                 append(end_token(index, ctx) + fmt.assistant_footer(index, ctx))
             else:
@@ -211,6 +210,7 @@ def render_text(
                 append(turn.header if header is None else header(index, ctx))
             elif plan.separator:
                 append(plan.separator)
+            result_text = plan.result_text
             if result_text is not None:
                 text = result_text(index, ctx)
             else:
@@ -218,6 +218,7 @@ def render_text(
                 text = content if type(content) is str else fmt.text(content)
             append(plan.wrap_open + text + plan.wrap_close)
             if not (grouped and index + 1 < count and messages[index + 1].role == "tool"):
+                result_footer = plan.result_footer
                 append(turn.footer if result_footer is None else result_footer(index, ctx))
         else:
             if user_text is not None:
@@ -230,35 +231,46 @@ def render_text(
         append(before_turn(count, ctx))
     if add_generation_prompt:
         append(fmt.generation_prompt(ctx))
-    elif plan.after_conversation:
-        append(fmt.after_conversation(ctx))
+    elif plan.after_conversation is not None:
+        append(plan.after_conversation(ctx))
     return "".join(parts)
+
+
+_new = object.__new__
+_Hook = Callable[..., Any]
 
 
 @dataclass(frozen=True)
 class _Plan:
-    """Which hooks a format overrides (``True``: ask it), found once per format object, and
-    the declarations :func:`render_text` reads per message."""
+    """What :func:`render_text` reads of a format, found once per format object: its
+    declarations, and the hooks it overrides bound to it (``None``: left as
+    :class:`ChatFormat` defines them, so their constant text is written instead)."""
 
     fmt: ChatFormat
-    before_turn: bool
-    header: bool
-    user_text: bool
-    assistant: bool
-    """:meth:`ChatFormat.assistant_text` or :meth:`ChatFormat.turn_body` is overridden."""
-    reasoning: bool
-    """:meth:`ChatFormat.keeps_reasoning` or :meth:`ChatFormat.reasoning_text` is
+    bos: str
+    options: Mapping[str, Any]
+    merge_system: bool
+    system_roles: Any
+    system_text: _Hook
+    before_turn: _Hook | None
+    header: _Hook | None
+    user_text: _Hook | None
+    assistant_text: _Hook | None
+    """:meth:`ChatFormat.assistant_text`, when it or :meth:`ChatFormat.turn_body` is
     overridden."""
-    content_text: bool
-    end: bool
-    """:meth:`ChatFormat.end_token` or :meth:`ChatFormat.assistant_footer` is overridden
-    (``False``: the assistant footer is written as declared)."""
+    reasoning: bool
+    """Reasoning blocks are written: :attr:`ChatFormat.reasoning` is declared, or
+    :meth:`ChatFormat.keeps_reasoning` or :meth:`ChatFormat.reasoning_text` is overridden."""
+    content_text: _Hook | None
+    end_token: _Hook | None
+    """:meth:`ChatFormat.end_token`, when it or :meth:`ChatFormat.assistant_footer` is
+    overridden (``None``: the assistant footer is written as declared)."""
     footer_ok: bool
     """The assistant footer starts with the end-of-turn token (else assistant turns are
     refused)."""
-    result_text: bool
-    result_footer: bool
-    after_conversation: bool
+    result_text: _Hook | None
+    result_footer: _Hook | None
+    after_conversation: _Hook | None
     turns: dict[str, Any]
     """:attr:`ChatFormat.turns` as a plain dict."""
     grouped: bool
@@ -274,20 +286,31 @@ def _plan(fmt: ChatFormat) -> _Plan:
     def overrides(name: str) -> bool:
         return name in vars(fmt) or getattr(type(fmt), name) is not getattr(ChatFormat, name)
 
+    def hook(name: str, also: str = "") -> _Hook | None:
+        asked = overrides(name) or (bool(also) and overrides(also))
+        return getattr(fmt, name) if asked else None
+
     assistant = fmt.turns.get("assistant")
     plan = _Plan(
         fmt,
-        before_turn=overrides("before_turn"),
-        header=overrides("header"),
-        user_text=overrides("user_text"),
-        assistant=overrides("assistant_text") or overrides("turn_body"),
-        reasoning=overrides("keeps_reasoning") or overrides("reasoning_text"),
-        content_text=overrides("content_text"),
-        end=overrides("end_token") or overrides("assistant_footer"),
+        bos=fmt.bos,
+        options=fmt.options,
+        merge_system=fmt.merge_system,
+        system_roles=fmt.system_roles,
+        system_text=fmt.system_text,
+        before_turn=hook("before_turn"),
+        header=hook("header"),
+        user_text=hook("user_text"),
+        assistant_text=hook("assistant_text", "turn_body"),
+        reasoning=(
+            fmt.reasoning is not None or overrides("keeps_reasoning") or overrides("reasoning_text")
+        ),
+        content_text=hook("content_text"),
+        end_token=hook("end_token", "assistant_footer"),
         footer_ok=assistant is None or assistant.footer.startswith(fmt.end_of_turn),
-        result_text=overrides("result_text"),
-        result_footer=overrides("result_footer"),
-        after_conversation=overrides("after_conversation"),
+        result_text=hook("result_text"),
+        result_footer=hook("result_footer"),
+        after_conversation=hook("after_conversation"),
         turns=dict(fmt.turns),
         grouped=fmt.group_results,
         separator=fmt.result_separator,
@@ -306,17 +329,17 @@ def _assistant_body(
     """:meth:`ChatFormat.assistant_text` as the default hooks write it, without asking the
     hooks a format leaves as they are for what they answer (no reasoning block in a format
     without reasoning, the content unchanged)."""
-    if plan.reasoning or fmt.reasoning is not None:
-        messages = ctx.messages
+    if plan.reasoning:
         kept = fmt.kept_in(index, ctx)
-        block = fmt.reasoning_text(message.reasoning, kept, index == len(messages) - 1)
+        block = fmt.reasoning_text(message.reasoning, kept, index == len(ctx.messages) - 1)
     else:
         block = ""
     content = message.content
     if type(content) is not str:
         content = fmt.text(content)
-    if plan.content_text:
-        content = fmt.content_text(content, bool(block))
+    content_text = plan.content_text
+    if content_text is not None:
+        content = content_text(content, bool(block))
     return block + fmt.calls_text(ctx.dialect, message.tool_calls, content)
 
 
