@@ -174,11 +174,9 @@ class ScannerDialect:
         """Refuse content holding a marker of this dialect: it would parse back as markup."""
         if not content:
             return
-        for block in self.grammar.blocks:
-            if block.open in content and not block.at_start:
-                raise RenderError(
-                    f"content contains the marker {block.open!r}", dialect=self.info.name
-                )
+        for marker in self.grammar.content_markers:
+            if marker in content:
+                raise RenderError(f"content contains the marker {marker!r}", dialect=self.info.name)
 
     def error(self, message: str) -> RenderError:
         """A :class:`RenderError` for this dialect (``raise self.error(...)``)."""

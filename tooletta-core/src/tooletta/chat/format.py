@@ -526,7 +526,10 @@ def last_index(messages: Sequence[Message], test: Callable[[Message], bool]) -> 
 
 def last_user(messages: Sequence[Message]) -> int:
     """The index of the last message of ``messages`` whose role is ``user`` (``-1``: none)."""
-    return last_index(messages, lambda m: m.role == "user")
+    for index in range(len(messages) - 1, -1, -1):  # last_index without a call per message
+        if messages[index].role == "user":
+            return index
+    return -1
 
 
 def conversation(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..ir import ToolCall
@@ -64,6 +65,12 @@ class Grammar:
     """
 
     blocks: tuple[Block, ...]
+
+    @cached_property
+    def content_markers(self) -> tuple[str, ...]:
+        """The openers content must not hold to read back as content: every block's, but
+        those recognised only before any content (``at_start``)."""
+        return tuple(block.open for block in self.blocks if not block.at_start)
 
 
 def _erase(r: Reader) -> Read[None]:
