@@ -29,7 +29,7 @@ from ..chat.messages import read_conversation
 from ..chat.render import RenderedConversation
 from ..errors import ToolettaError
 from ..ir import Message
-from .tokenizer import TokenizerAdapter
+from .tokenizer import adapter_for
 
 __all__ = [
     "TokenizedConversation",
@@ -87,7 +87,7 @@ def tokenize_rendered(
     the assistant messages whose generated text carries weight (``train_on="all"`` weighs
     every token 1.0). Each of ``special_tokens`` must be one id (else
     :class:`~tooletta.training.TokenizerError`)."""
-    adapter = tokenizer if isinstance(tokenizer, TokenizerAdapter) else TokenizerAdapter(tokenizer)
+    adapter = adapter_for(tokenizer)
     for token in special_tokens:
         adapter.single_id(token)
     wanted = set(trained)
@@ -236,7 +236,7 @@ def tokenize_conversation(
     read = read_conversation(messages)
     tool_list = list(tools) if tools is not None else None
     fmt, _ = resolve_format(model, dialect)
-    adapter = TokenizerAdapter(tokenizer)
+    adapter = adapter_for(tokenizer)
     assistants = _assistant_indices(read)
     targets = assistants[-1:] if train_on == "last_assistant" else assistants
     extends = True
@@ -275,4 +275,4 @@ def tokenize_conversation(
 def whole_text_agrees(example: TokenizedConversation, tokenizer: Any) -> bool:
     """Whether the example's ids equal encoding its whole text at once (see the module
     docstring for when and why they may differ)."""
-    return TokenizerAdapter(tokenizer).encode(example.text) == example.input_ids
+    return adapter_for(tokenizer).encode(example.text) == example.input_ids
