@@ -175,7 +175,9 @@ def render_text(
         system, first = content if type(content) is str else fmt.text(content), 1
     body = plan.system_text(system, ctx)
     if body is not None:
-        turn = _turn(fmt, "system")
+        turn = plan.system_turn
+        if turn is None:
+            raise RenderError(f"the {fmt.name} chat format has no 'system' turn")
         append(turn.header + body + turn.footer)
     turns = plan.turns
     before_turn = plan.before_turn
@@ -273,6 +275,7 @@ class _Plan:
     after_conversation: _Hook | None
     turns: dict[str, Any]
     """:attr:`ChatFormat.turns` as a plain dict."""
+    system_turn: Any
     grouped: bool
     separator: str
     wrap_open: str
@@ -312,6 +315,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
         result_footer=hook("result_footer"),
         after_conversation=hook("after_conversation"),
         turns=dict(fmt.turns),
+        system_turn=fmt.turns.get("system"),
         grouped=fmt.group_results,
         separator=fmt.result_separator,
         wrap_open=fmt.result_wrap[0],
