@@ -27,6 +27,8 @@ from tooletta.engine import (
 )
 from tooletta.toolkit.invoke import guarded
 
+from .chat_m1 import MinimaxM1Chat
+
 __all__ = ["MinimaxM1Dialect"]
 
 OPEN = "<tool_calls>"
@@ -76,6 +78,7 @@ class MinimaxM1Dialect(ScannerDialect):
         )
     )
     content_separator = "\n"
+    chat_formats = (MinimaxM1Chat(),)
 
     def detect(self, text: str) -> bool:
         """A ``<tool_calls>`` followed (after whitespace) by a JSON object, not an array."""

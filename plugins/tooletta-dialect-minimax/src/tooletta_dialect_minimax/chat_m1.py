@@ -1,0 +1,118 @@
+"""MiniMax-M1's conversation format (its chat template).
+
+``<begin_of_document>`` starts the text; each turn is ``<beginning_of_sentence>ROLE ATTR\\n``
+... ``<end_of_sentence>\\n``: ``system ai_setting=assistant`` (the system prompt, only when there
+is one), ``system tool_setting=tools`` (the fixed tool instructions with one ``tojson`` line per
+tool definition, only with tools), ``user name=user``, ``ai name=assistant`` and
+``tool name=tools`` (``tool name: NAME\\ntool result: TEXT\\n\\n`` per result). Template:
+the ``chat_template`` of ``tokenizer_config.json`` in MiniMax's ``MiniMax-AI/MiniMax-M1``
+repository (the file of the Hugging Face repositories ``MiniMaxAI/MiniMax-M1-40k`` / ``-80k``).
+
+The template writes no calls and no reasoning in an assistant turn (only its text parts):
+a turn with calls is written as the model writes it (content, a newline and the
+``<tool_calls>`` block); reasoning is not written back into history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tooletta import Message
+from tooletta.chat import ChatFormat, Conversation, Turn, by_content, roles, tool_json
+
+__all__ = ["MinimaxM1Chat"]
+
+_BOS = "<beginning_of_sentence>"
+_END = "<end_of_sentence>"
+TOOLS_HEAD = f"{_BOS}system tool_setting=tools\nYou are provided with these tools:\n<tools>\n"
+"""The tool turn's header and the instructions before the tool lines (template text)."""
+TOOLS_TAIL = (
+    "</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML "
+    "tags, and provide tool-name and json-object of arguments, following the format below:\n"
+    '<tool_calls>\n{"name": <tool-name-1>, "arguments": <args-json-object-1>}\n...\n'
+    f"</tool_calls>{_END}\n"
+)
+"""The instructions after the tool lines, with the turn's end (template text)."""
+_RESULT = "\ntool result: "
+
+
+class MinimaxM1Chat(ChatFormat):
+    """MiniMax-M1's chat template (MiniMax-M1-40k, MiniMax-M1-80k)."""
+
+    name = "minimax_m1"
+    models = ("minimaxai/minimax-m1-*", "minimax-m1-*")
+    source = (
+        "MiniMax-AI/MiniMax-M1 tokenizer_config.json chat_template "
+        "(commit a2328261e3faf6b1262a6dea55442bc1083b46da)"
+    )
+    bos = "<begin_of_document>"
+    turns = roles(
+        system=Turn(f"{_BOS}system ai_setting=assistant\n", f"{_END}\n"),
+        user=Turn(f"{_BOS}user name=user\n", f"{_END}\n"),
+        assistant=Turn(f"{_BOS}ai name=assistant\n", f"{_END}\n"),
+        tool=Turn(f"{_BOS}tool name=tools\n", f"\n\n{_END}\n"),
+    )
+    end_of_turn = _END
+    special_tokens = (_BOS, _END)
+    result_wrap = ("tool name: ", "")
+    keeps_ids = False
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The system message; none when it is missing or empty (the template writes its
+        system turn only for a non-empty prompt)."""
+        return system or None
+
+    def before_turn(self, index: int, ctx: Conversation) -> str:
+        """The tool turn, after the system turn (before the first other message)."""
+        if not ctx.tools:
+            return ""
+        messages = ctx.messages
+        first = 1 if messages and messages[0].role in self.system_roles else 0
+        return _tools_turn(list(ctx.tools)) if index == first else ""
+
+    def skip_before_turn(self, text: str, pos: int) -> int:
+        """Past the tool turn when it starts at ``pos``."""
+        if not text.startswith(TOOLS_HEAD, pos):
+            return pos
+        end = text.find(TOOLS_TAIL, pos)
+        return pos if end < 0 else end + len(TOOLS_TAIL)
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """``NAME\\ntool result: CONTENT`` (after ``tool name: ``): the result's name, or the
+        name of the call it answers."""
+        message = ctx.messages[index]
+        name = message.name or _answered(ctx.messages, index)
+        return f"{name}{_RESULT}{self.text(message.content)}"
+
+    def parse_result(self, body: str) -> str:
+        """The result's content (after ``tool result: ``)."""
+        _, found, content = body.partition(_RESULT)
+        return content if found else body
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """As the base, without a first system message that is empty (the template writes
+        no system turn for it)."""
+        out = super().expressible(messages)
+        if out and out[0].role == "system" and not out[0].content:
+            return out[1:]
+        return out
+
+
+def _answered(messages: Sequence[Message], index: int) -> str:
+    """The name of the call the tool result at ``index`` answers (``""`` when none)."""
+    at = index
+    while at > 0 and messages[at - 1].role == "tool":
+        at -= 1
+    if at == 0 or messages[at - 1].role != "assistant":
+        return ""
+    calls = messages[at - 1].tool_calls
+    nth = index - at
+    return calls[nth].name if nth < len(calls) else ""
+
+
+@by_content
+def _tools_turn(tools: list[Any]) -> str:
+    """The tool turn: one ``tojson`` line per definition (the whole definition, as given),
+    remembered by the definitions' content."""
+    return TOOLS_HEAD + "".join(tool_json(t) + "\n" for t in tools) + TOOLS_TAIL
