@@ -49,6 +49,8 @@ from tooletta.toolkit.reading import (
     think_region,
 )
 
+from .chat_k3 import KimiK3Chat
+
 __all__ = ["KimiK3Dialect", "escape_attr", "unescape_attr", "xtml_type"]
 
 OPEN = "<|open|>"
@@ -236,6 +238,7 @@ class KimiK3Dialect(ScannerDialect):
         ),
         source="ggml-org/llama.cpp models/templates/Kimi-K3.jinja; vllm kimi_k3_tool_parser.py",
     )
+    chat_formats = (KimiK3Chat(),)
     grammar = Grammar(
         blocks=(
             Block(CALL_OPEN, read_call, close=CALL_CLOSE, fast=fast_call),
