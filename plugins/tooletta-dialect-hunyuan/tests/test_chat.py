@@ -208,3 +208,48 @@ def test_random_conversations_match_the_template_and_round_trip(messages: list[M
                 template, messages, model=MODEL, tools=PROBE_TOOLS, add_generation_prompt=prompt
             )
     check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS)
+
+
+@pytest.mark.parametrize("effort", ["no_think", "low", "high"])
+def test_every_reasoning_effort_prompt_reads_back(effort: str) -> None:
+    """``parse_conversation`` reads a conversation ending with the ``low``/``high``
+    generation prompt (an open think block) as well as the default ``no_think`` one, for the
+    sample conversations and each of them without its last answer (the prompt after a user
+    turn or after tool results); the text is the template's."""
+    template = HY3.read_text(encoding="utf-8")
+    for name, (messages, uses_tools) in sample_conversations().items():
+        tools = SAMPLE_TOOLS if uses_tools else None
+        for cut in (messages, messages[:-1]):
+            for prompt in (False, True):
+                with clock.frozen(FROZEN_TIME):
+                    check_matches_template(
+                        template,
+                        cut,
+                        model=MODEL,
+                        tools=tools,
+                        add_generation_prompt=prompt,
+                        reasoning_effort=effort,
+                    )
+                try:
+                    check_conversation_round_trip(
+                        cut,
+                        model=MODEL,
+                        tools=tools,
+                        add_generation_prompt=prompt,
+                        reasoning_effort=effort,
+                    )
+                except AssertionError as exc:
+                    raise AssertionError(f"{name} ({len(cut)} messages), {prompt=}") from exc
+
+
+def test_open_think_prompt_is_no_assistant_turn() -> None:
+    """The ``low``/``high`` prompt ends the text without a turn of its own."""
+    messages = [Message("user", "Hi")]
+    text = tooletta.render_conversation(
+        messages, model=MODEL, add_generation_prompt=True, reasoning_effort="high"
+    )
+    assert text.endswith(
+        "<｜hy_User:opensource｜>Hi<｜hy_Assistant:opensource｜><think:opensource>"
+    )
+    back = tooletta.parse_conversation(text, model=MODEL)
+    assert [(m.role, m.content) for m in back] == [("user", "Hi")]

@@ -195,3 +195,44 @@ def test_random_conversations_match_the_template_and_round_trip(messages: list[M
     with clock.frozen(FROZEN_TIME):
         check_matches_template(template, messages, model=MODEL, tools=PROBE_TOOLS)
     check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS)
+
+
+@pytest.mark.parametrize("thinking", [True, False])
+def test_thinking_switch_suffix_reads_back(thinking: bool) -> None:
+    """``enable_thinking=False`` ends the text with an empty think block, with or without a
+    generation prompt (the template ignores ``add_generation_prompt``); ``parse_conversation``
+    reads it as no turn, for the sample conversations and each of them without its last
+    answer; the text is the template's."""
+    template = TEMPLATE.read_text(encoding="utf-8")
+    for name, (messages, uses_tools) in sample_conversations().items():
+        tools = SAMPLE_TOOLS if uses_tools else None
+        for cut in (messages, messages[:-1]):
+            for prompt in (False, True):
+                with clock.frozen(FROZEN_TIME):
+                    check_matches_template(
+                        template,
+                        cut,
+                        model=MODEL,
+                        tools=tools,
+                        add_generation_prompt=prompt,
+                        enable_thinking=thinking,
+                    )
+                    try:
+                        check_conversation_round_trip(
+                            cut,
+                            model=MODEL,
+                            tools=tools,
+                            add_generation_prompt=prompt,
+                            enable_thinking=thinking,
+                        )
+                    except AssertionError as exc:
+                        raise AssertionError(f"{name} ({len(cut)} messages), {prompt=}") from exc
+
+
+def test_empty_think_block_at_the_end_is_no_turn() -> None:
+    text = tooletta.render_conversation(
+        [Message("user", "Hi")], model=MODEL, add_generation_prompt=True, enable_thinking=False
+    )
+    assert text == "<|startoftext|>Hi<|extra_0|><think>\n\n</think>\n"
+    back = tooletta.parse_conversation(text, model=MODEL)
+    assert [(m.role, m.content) for m in back] == [("user", "Hi")]

@@ -212,6 +212,14 @@ class HunyuanA13bChat(ChatFormat):
         """The same as :meth:`generation_prompt`: the template ignores the switch."""
         return self.generation_prompt(ctx)
 
+    def skip_before_turn(self, text: str, pos: int) -> int:
+        """The end of the text when all that is left is the empty think block
+        ``enable_thinking=False`` writes at the end (which the parser's default options do not
+        write): every turn ends with a footer token, so this text is no turn."""
+        if len(text) - pos == len(_NO_THINK) and text.startswith(_NO_THINK, pos):
+            return len(text)
+        return pos
+
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """The default, without reasoning; an empty first system message is no message when
         no tools are used (nothing is written for it)."""

@@ -118,12 +118,22 @@ def check_conversation_round_trip(
     model: str | None = None,
     dialect: str | None = None,
     tools: Sequence[Any] | None = None,
+    add_generation_prompt: bool = False,
     **options: Any,
 ) -> None:
-    """``parse_conversation(render_conversation(m)) == m``, for what the format carries."""
+    """``parse_conversation(render_conversation(m)) == m``, for what the format carries
+    (rendered with ``options`` and, when asked, the generation prompt: parse reads both
+    without being told them)."""
     fmt, obj = resolve_format(model, dialect)
     read = read_conversation(messages)
-    text = render_spans(read, model=model, dialect=dialect, tools=tools, **options).text
+    text = render_spans(
+        read,
+        model=model,
+        dialect=dialect,
+        tools=tools,
+        add_generation_prompt=add_generation_prompt,
+        **options,
+    ).text
     back = api.parse_conversation(text, model=model, dialect=dialect, tools=tools)
     ctx = Conversation(read, read_tool_definitions(tools), {**fmt.options, **options}, obj)
     want = _comparable(fmt.expressible_for(read, ctx))
