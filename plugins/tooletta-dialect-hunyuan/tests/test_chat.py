@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -40,6 +41,11 @@ class TestHy3Chat(ConversationTests):
         {"is_training": True},
         {"preserved_thinking": False},
         {"preserved_thinking": True},
+        {"raw_last_assistant": True},
+        {"raw_last_assistant": True, "is_training": True},
+        {"fallback_strategy": "reasoning_toolcall_retry"},
+        {"fallback_strategy": "reasoning_toolcall_retry", "reasoning_effort": "low"},
+        {"fallback_strategy": "other"},
     )
 
 
@@ -210,12 +216,26 @@ def test_random_conversations_match_the_template_and_round_trip(messages: list[M
     check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS)
 
 
-@pytest.mark.parametrize("effort", ["no_think", "low", "high"])
-def test_every_reasoning_effort_prompt_reads_back(effort: str) -> None:
-    """``parse_conversation`` reads a conversation ending with the ``low``/``high``
-    generation prompt (an open think block) as well as the default ``no_think`` one, for the
-    sample conversations and each of them without its last answer (the prompt after a user
-    turn or after tool results); the text is the template's."""
+SWITCHES = (
+    {"reasoning_effort": "no_think"},
+    {"reasoning_effort": "low"},
+    {"reasoning_effort": "high"},
+    {"raw_last_assistant": True},
+    {"raw_last_assistant": True, "is_training": True},
+    {"raw_last_assistant": True, "reasoning_effort": "high"},
+    {"fallback_strategy": "reasoning_toolcall_retry"},
+    {"fallback_strategy": "reasoning_toolcall_retry", "reasoning_effort": "low"},
+)
+
+
+@pytest.mark.parametrize("switches", SWITCHES, ids=repr)
+def test_template_switches_match_and_read_back(switches: dict[str, Any]) -> None:
+    """Under each switch (reasoning effort, raw last answer, the retry fallback),
+    ``parse_conversation`` reads the text back without being told the switch: the ``low``/
+    ``high`` generation prompt (an open think block) as well as the default ``no_think`` one,
+    a raw last answer, the retry's missing prompt. For the sample conversations and each of
+    them without its last answer (the prompt after a user turn or after tool results); the
+    text is the template's."""
     template = HY3.read_text(encoding="utf-8")
     for name, (messages, uses_tools) in sample_conversations().items():
         tools = SAMPLE_TOOLS if uses_tools else None
@@ -228,18 +248,64 @@ def test_every_reasoning_effort_prompt_reads_back(effort: str) -> None:
                         model=MODEL,
                         tools=tools,
                         add_generation_prompt=prompt,
-                        reasoning_effort=effort,
+                        **switches,
                     )
                 try:
                     check_conversation_round_trip(
-                        cut,
-                        model=MODEL,
-                        tools=tools,
-                        add_generation_prompt=prompt,
-                        reasoning_effort=effort,
+                        cut, model=MODEL, tools=tools, add_generation_prompt=prompt, **switches
                     )
                 except AssertionError as exc:
                     raise AssertionError(f"{name} ({len(cut)} messages), {prompt=}") from exc
+
+
+def test_raw_last_answer_is_its_content_alone() -> None:
+    """``raw_last_assistant``: the last answer has no think block (its reasoning is not
+    written) and no end token, even with ``is_training``; a last turn with calls is as
+    always."""
+    messages = [Message("user", "Hi"), Message("assistant", " ok ", reasoning="R")]
+    for extra in ({}, {"is_training": True}):
+        text = tooletta.render_conversation(messages, model=MODEL, raw_last_assistant=True, **extra)
+        assert text.endswith("<｜hy_User:opensource｜>Hi<｜hy_Assistant:opensource｜> ok ")
+        back = tooletta.parse_conversation(text, model=MODEL)
+        assert (back[-1].content, back[-1].reasoning) == (" ok ", "")
+    call = ToolCall("get_time", {"tz": "UTC"})
+    calls = [Message("user", "Hi"), Message("assistant", "", tool_calls=[call], reasoning="R")]
+    assert tooletta.render_conversation(
+        calls, model=MODEL, raw_last_assistant=True
+    ) == tooletta.render_conversation(calls, model=MODEL)
+
+
+def test_raw_last_answer_content_is_checked() -> None:
+    """A raw answer is written without a think block, so its content could pass for one: the
+    dialect's content check refuses the markers parse would misread, as in any turn."""
+    messages = [Message("user", "Hi"), Message("assistant", "<think:opensource>x")]
+    with pytest.raises(RenderError, match="marker"):
+        tooletta.render_conversation(messages, model=MODEL, raw_last_assistant=True)
+
+
+def test_retry_fallback_writes_high_effort_and_no_prompt() -> None:
+    """``fallback_strategy="reasoning_toolcall_retry"``: the mode is ``high`` whatever the
+    effort asked, and no generation prompt is written even when asked; an effort the template
+    refuses is still refused (it checks before the fallback)."""
+    messages = [Message("user", "Hi")]
+    text = tooletta.render_conversation(
+        messages,
+        model=MODEL,
+        add_generation_prompt=True,
+        reasoning_effort="low",
+        fallback_strategy="reasoning_toolcall_retry",
+    )
+    assert text == (
+        "<｜hy_begin_of_sentence:opensource｜><｜reasoning_mode:opensource｜>"
+        "reasoning_effort:high<｜hy_User:opensource｜>Hi"
+    )
+    with pytest.raises(RenderError, match="reasoning_effort"):
+        tooletta.render_conversation(
+            messages,
+            model=MODEL,
+            reasoning_effort="max",
+            fallback_strategy="reasoning_toolcall_retry",
+        )
 
 
 def test_open_think_prompt_is_no_assistant_turn() -> None:

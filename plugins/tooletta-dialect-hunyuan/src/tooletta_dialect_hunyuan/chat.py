@@ -12,7 +12,9 @@ Tool results after a turn with calls share one ``<tool_responses:opensource>`` b
 before the next turn. Reasoning is kept in every turn when tools are declared (the template's
 ``preserved_thinking`` default), else only after the last user message. The generation
 prompt writes the assistant header and an empty think block (``no_think``) or an open one
-(``low``/``high``).
+(``low``/``high``). ``raw_last_assistant`` writes the last answer as its content alone;
+``fallback_strategy="reasoning_toolcall_retry"`` forces effort ``high`` and no generation
+prompt.
 """
 
 from __future__ import annotations
@@ -94,11 +96,34 @@ _SPECIAL = (
 )
 
 
+RETRY = "reasoning_toolcall_retry"
+"""The ``fallback_strategy`` the template acts on (any other value changes nothing)."""
+
+
 def _effort(options: Mapping[str, Any]) -> str:
+    """The reasoning effort written: the option's (checked first, as the template does), or
+    ``high`` under the retry fallback strategy."""
     effort = options.get("reasoning_effort", "no_think")
     if effort not in EFFORTS:
         raise RenderError(f"reasoning_effort {effort!r}: the Hy3 template takes no_think/low/high")
-    return str(effort)
+    return "high" if _retry(options) else str(effort)
+
+
+def _retry(options: Mapping[str, Any]) -> bool:
+    """``fallback_strategy`` is the retry: effort ``high`` and no generation prompt."""
+    return bool(options.get("fallback_strategy") == RETRY)
+
+
+def _raw_last(index: int, ctx: Conversation) -> bool:
+    """The turn at ``index`` is written raw (``raw_last_assistant``): the conversation's last
+    message, an assistant's without calls."""
+    messages = ctx.messages
+    return (
+        index == len(messages) - 1
+        and bool(ctx.options.get("raw_last_assistant"))
+        and messages[index].role == "assistant"
+        and not messages[index].tool_calls
+    )
 
 
 def _uses_tools(messages: Sequence[Message]) -> bool:
@@ -111,8 +136,11 @@ class Hy3Chat(ChatFormat):
 
     Options (the template's switches): ``reasoning_effort`` (``no_think``, the default,
     ``low`` or ``high``: the mode written after the system text and the generation prompt's
-    think block), ``preserved_thinking`` (default: on when tools are declared) and
-    ``is_training`` (every turn keeps its reasoning and the last answer gets its end token).
+    think block), ``preserved_thinking`` (default: on when tools are declared),
+    ``is_training`` (every turn keeps its reasoning and the last answer gets its end token),
+    ``raw_last_assistant`` (the last answer is its content alone: no think block, no end
+    token) and ``fallback_strategy`` (``reasoning_toolcall_retry`` writes effort ``high`` and
+    no generation prompt; other values change nothing).
     """
 
     name = "hy3"
@@ -131,7 +159,12 @@ class Hy3Chat(ChatFormat):
     result_wrap = (f"<tool_response{_S}>\n", f"\n</tool_response{_S}>\n")
     group_results = True
     keeps_ids = False
-    options = defaults(reasoning_effort="no_think", is_training=False)
+    options = defaults(
+        reasoning_effort="no_think",
+        is_training=False,
+        raw_last_assistant=False,
+        fallback_strategy=None,
+    )
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """Every system message's text, then the reasoning mode or the tool declarations."""
@@ -174,6 +207,14 @@ class Hy3Chat(ChatFormat):
         else only the turns after the last user message."""
         return self._kept(index, ctx.messages, ctx)
 
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """The turn's body; with ``raw_last_assistant``, the conversation's last answer (no
+        calls) is its content alone, checked by the dialect as any content is."""
+        if _raw_last(index, ctx):
+            message = ctx.messages[index]
+            return self.calls_text(ctx.dialect, (), text_of(message.content))
+        return super().assistant_text(index, ctx)
+
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
         """``<think:opensource>R</think:opensource>``, empty when the turn keeps none."""
         return THINK_OPEN + (reasoning if kept else "") + THINK_CLOSE
@@ -197,11 +238,14 @@ class Hy3Chat(ChatFormat):
 
     def end_token(self, index: int, ctx: Conversation) -> str:
         """``<｜hy_eos:opensource｜>``, except after the conversation's last assistant turn
-        when it has no calls (the template leaves it open) and ``is_training`` is off."""
+        when it has no calls (the template leaves it open) and ``is_training`` is off or
+        ``raw_last_assistant`` on."""
         message = ctx.messages[index]
         last = index == len(ctx.messages) - 1
-        if last and not message.tool_calls and not ctx.options.get("is_training"):
-            return ""
+        if last and not message.tool_calls:
+            options = ctx.options
+            if not options.get("is_training") or options.get("raw_last_assistant"):
+                return ""
         return EOS
 
     def assistant_end(self, text: str, pos: int) -> int | None:
@@ -210,10 +254,12 @@ class Hy3Chat(ChatFormat):
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """The assistant header and a closed (``no_think``) or open think block; nothing when
-        the conversation ends with an assistant turn."""
+        the conversation ends with an assistant turn or under the retry fallback strategy."""
         effort = _effort(ctx.options)
         messages = ctx.messages
         if ctx.add_generation_prompt and messages and messages[-1].role == "assistant":
+            return ""
+        if _retry(ctx.options):
             return ""
         return ASSISTANT + THINK_OPEN + (THINK_CLOSE if effort == "no_think" else "")
 
@@ -241,8 +287,16 @@ class Hy3Chat(ChatFormat):
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """What the text rendered with ``ctx``'s tools and options carries (the history rule
-        known exactly)."""
-        return self._carried(messages, lambda i, ms: self._kept(i, ms, ctx))
+        known exactly; a raw last answer carries no reasoning)."""
+        raw = bool(ctx.options.get("raw_last_assistant"))
+
+        def kept(index: int, ms: Sequence[Message]) -> bool:
+            last = index == len(ms) - 1
+            if raw and last and not ms[index].tool_calls:
+                return False
+            return self._kept(index, ms, ctx)
+
+        return self._carried(messages, kept)
 
     def _carried(self, messages: Sequence[Message], kept: Any) -> list[Message]:
         system = "".join(text_of(m.content) for m in messages if m.role == "system")
