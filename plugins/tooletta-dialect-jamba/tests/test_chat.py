@@ -174,3 +174,43 @@ def test_apriel16_generation_prompt_only_when_asked() -> None:
     assert ours.endswith("<|begin_user|>\na")
     prompted = tooletta.render_conversation(messages, model=APRIEL16, add_generation_prompt=True)
     assert prompted == forced
+
+
+def test_tool_declarations_are_written_by_content() -> None:
+    """The ``str()`` declarations are remembered by content: the same definitions give the
+    same text, a changed definition (even the same object, changed) gives its own, and a
+    definition holding a tuple is written as its JSON value (a list) whichever form was
+    seen first."""
+    import copy
+
+    messages = [Message("user", "Hi"), Message("assistant", "Hello.")]
+    for model in (APRIEL15, APRIEL16):
+        tools = copy.deepcopy(SAMPLE_TOOLS)
+        first = tooletta.render_conversation(messages, model=model, tools=tools)
+        assert "'description': 'Current weather for a city.'" in first
+        again = tooletta.render_conversation(messages, model=model, tools=copy.deepcopy(tools))
+        assert again == first
+        tools[0]["function"]["description"] = "Changed."
+        changed = tooletta.render_conversation(messages, model=model, tools=tools)
+        assert "'description': 'Changed.'" in changed
+        assert "Current weather" not in changed
+        as_tuple = copy.deepcopy(tools)
+        as_tuple[0]["function"]["parameters"]["required"] = ("city",)
+        for order in ((as_tuple, tools), (tools, as_tuple)):
+            texts = [tooletta.render_conversation(messages, model=model, tools=t) for t in order]
+            assert texts[0] == texts[1] == changed
+            assert "'required': ['city']" in changed
+
+
+def test_jamba_markers_all_start_with_an_angle_bracket() -> None:
+    """``check_content`` looks for the markers only in content holding a ``<``."""
+    from tooletta_dialect_jamba import JambaDialect
+
+    assert all(b.open.startswith("<") for b in JambaDialect.grammar.blocks if not b.at_start)
+    for marker in ("<tool_calls>", "<think>", "<|end|>", "</answer>"):
+        try:
+            tooletta.render(CALLS, "apriel", content=f"a {marker} b")
+        except tooletta.RenderError as exc:
+            assert marker in str(exc)
+        else:
+            raise AssertionError(f"{marker} was written in content")

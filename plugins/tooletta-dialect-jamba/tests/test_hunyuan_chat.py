@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
@@ -236,3 +238,17 @@ def test_empty_think_block_at_the_end_is_no_turn() -> None:
     assert text == "<|startoftext|>Hi<|extra_0|><think>\n\n</think>\n"
     back = tooletta.parse_conversation(text, model=MODEL)
     assert [(m.role, m.content) for m in back] == [("user", "Hi")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31)))
+def test_date_stamp_is_what_strftime_now_writes(when: datetime) -> None:
+    """The tool prompt's date and weekday, formatted from one clock reading, are the text
+    the template's two ``strftime_now`` calls write (pinned through the option)."""
+    messages = [Message("user", "Hi")]
+    pinned = {"strftime_now": lambda fmt: when.strftime(fmt)}
+    with clock.frozen(when):
+        ours = tooletta.render_conversation(messages, model=MODEL, tools=SAMPLE_TOOLS)
+        assert ours == tooletta.render_conversation(
+            messages, model=MODEL, tools=SAMPLE_TOOLS, **pinned
+        )

@@ -30,7 +30,17 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ToolCall
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, roles, text_of
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    by_content,
+    defaults,
+    roles,
+    text_of,
+)
+from tooletta.chat.messages import content_key
 
 __all__ = [
     "APRIEL15_REASONING_PROMPT",
@@ -68,15 +78,41 @@ APRIEL15_TOOLS_INSTRUCTIONS = (
 conversation has no system message (template text)."""
 
 END = "<|end|>"
+_PROMPT_TURN15 = "<|system|>\n" + APRIEL15_REASONING_PROMPT + f"\n{END}\n"
+"""Apriel 1.5's turn holding only the reasoning prompt."""
+_BETWEEN = f"\n{END}\n<|system|>\n"
+"""Apriel 1.5's system footer and header, between its tool turn and reasoning-prompt turn."""
 
 
-def _python_tools(tools: Sequence[Mapping[str, Any]]) -> str:
-    """Apriel 1.5's ``available_tools_string``: each definition as Python ``str()``."""
-    return APRIEL15_TOOLS_HEAD + "".join(f"{tool}\n" for tool in tools) + "</available_tools>"
+def _plain(tools: Any) -> Any:
+    """The tool definitions as their JSON value (MessagePack's plain types: a tuple as a
+    list, a dict subclass as a dict), whose ``str()`` the templates write. The text is then
+    a function of the definitions' content, which :func:`~tooletta.chat.by_content`
+    remembers; for the JSON values chat requests carry it is their own ``str()``. Values
+    MessagePack cannot write stay as they are."""
+    try:
+        return msgspec.msgpack.decode(content_key(tools))
+    except (TypeError, ValueError, OverflowError):
+        return tools
+
+
+@by_content
+def _python_tools(tools: Any) -> str:
+    """Apriel 1.5's ``available_tools_string``: each definition as Python ``str()``,
+    remembered by content."""
+    listed = "".join(f"{tool}\n" for tool in _plain(tools))
+    return APRIEL15_TOOLS_HEAD + listed + "</available_tools>"
 
 
 def _turn(role: str) -> Turn:
     return Turn(f"<|{role}|>\n", f"\n{END}\n")
+
+
+def _without_ids(calls: list[ToolCall]) -> list[ToolCall]:
+    """The calls without their ids (the templates write none in the last message)."""
+    if all(c.id is None for c in calls):
+        return calls
+    return [ToolCall(c.name, c.arguments) for c in calls]
 
 
 class Apriel15Chat(ChatFormat):
@@ -107,19 +143,21 @@ class Apriel15Chat(ChatFormat):
     )
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message after the reasoning prompt (and, with tools, the definitions);
-        without one, the tool turn (definitions and instructions) when there are tools."""
+        """The system message after the reasoning prompt (and, with tools, the definitions).
+        Without one: the tool turn (definitions and instructions) when there are tools, then,
+        when no message is a system message, the turn holding only the reasoning prompt (both
+        written here, the second's header and the first's footer between them: the template
+        writes that turn right before the first message, where this turn ends)."""
+        tools = ctx.tools
         if system is not None:
-            tools = "\n" + _python_tools(ctx.tools) if ctx.tools else ""
-            return APRIEL15_REASONING_PROMPT + system + tools
-        if not ctx.tools:
-            return None
-        return (
-            APRIEL15_REASONING_PROMPT
-            + _python_tools(ctx.tools)
-            + "\n"
-            + APRIEL15_TOOLS_INSTRUCTIONS
-        )
+            if not tools:
+                return APRIEL15_REASONING_PROMPT + system
+            return APRIEL15_REASONING_PROMPT + system + "\n" + _python_tools(tools)
+        alone = not any(m.role == "system" for m in ctx.messages)
+        if not tools:
+            return APRIEL15_REASONING_PROMPT if alone else None
+        turn = APRIEL15_REASONING_PROMPT + _python_tools(tools) + "\n" + APRIEL15_TOOLS_INSTRUCTIONS
+        return turn + _BETWEEN + APRIEL15_REASONING_PROMPT if alone else turn
 
     def parse_system(self, body: str) -> str | None:
         """The system message; ``None`` for the turns written without one (the tool turn, the
@@ -130,18 +168,9 @@ class Apriel15Chat(ChatFormat):
             return None
         return self.parse_user(body)
 
-    def before_turn(self, index: int, ctx: Conversation) -> str:
-        """The turn holding only the reasoning prompt, first, when no message is a system
-        message."""
-        first = 1 if ctx.messages and ctx.messages[0].role == "system" else 0
-        if index != first or any(m.role == "system" for m in ctx.messages):
-            return ""
-        return "<|system|>\n" + APRIEL15_REASONING_PROMPT + f"\n{END}\n"
-
     def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past the reasoning-prompt-only turn when it is at ``pos``."""
-        plain = "<|system|>\n" + APRIEL15_REASONING_PROMPT + f"\n{END}\n"
-        return pos + len(plain) if text.startswith(plain, pos) else pos
+        """Past the reasoning-prompt-only turn when it is at ``pos`` (after the tool turn)."""
+        return pos + len(_PROMPT_TURN15) if text.startswith(_PROMPT_TURN15, pos) else pos
 
     def user_text(self, index: int, ctx: Conversation) -> str:
         """A user turn's content; a later system message as the opening one is written."""
@@ -156,13 +185,21 @@ class Apriel15Chat(ChatFormat):
             return body
         return body[len(APRIEL15_REASONING_PROMPT) :].partition("\n" + APRIEL15_TOOLS_HEAD)[0]
 
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """:meth:`turn_body` (no reasoning to keep: no history rule to ask)."""
+        messages = ctx.messages
+        return self.turn_body(messages[index], False, index == len(messages) - 1, ctx)
+
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The content, the calls after a line break (ids left out in the conversation's last
         message), then the line break before ``<|end|>``."""
         calls = message.tool_calls
-        if last:
-            calls = [ToolCall(c.name, c.arguments) for c in calls]
-        return self.calls_text(ctx.dialect, calls, text_of(message.content)) + "\n"
+        if last and calls:
+            calls = _without_ids(calls)
+        content = message.content
+        if type(content) is not str:
+            content = text_of(content)
+        return self.calls_text(ctx.dialect, calls, content) + "\n"
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """The body without the line break before ``<|end|>``, read by the dialect."""
@@ -212,6 +249,16 @@ APRIEL16_TOOLS_TAIL = (
 FINAL = "[BEGIN FINAL RESPONSE]"
 """The marker between Apriel's reasoning and its answer."""
 _FINAL_LINE = "\n" + FINAL + "\n"
+
+
+@by_content
+def _python_tools16(tools: Any) -> str:
+    """Apriel 1.6's declarations: the words around each definition's Python ``str()``,
+    remembered by content."""
+    listed = "".join(str(tool) for tool in _plain(tools))
+    return APRIEL16_TOOLS_HEAD + listed + APRIEL16_TOOLS_TAIL + "\n"
+
+
 _BEGIN_SYSTEM = "<s><|begin_system|>\n"
 _RESULT_END = "\n\n\n"
 """What follows a tool result: the template's line break and two from its layout."""
@@ -262,8 +309,7 @@ class Apriel16Chat(ChatFormat):
         if system is not None:
             text += system + "\n"
         if ctx.tools:
-            tools = "".join(str(tool) for tool in ctx.tools)
-            text += APRIEL16_TOOLS_HEAD + tools + APRIEL16_TOOLS_TAIL + "\n"
+            text += _python_tools16(ctx.tools)
         return text
 
     def parse_system(self, body: str) -> str | None:
@@ -276,11 +322,11 @@ class Apriel16Chat(ChatFormat):
     def header(self, index: int, ctx: Conversation) -> str:
         """The declared header; after an assistant turn that ended, first the line break
         that closes ``<|end|>``."""
-        header = self.turns[ctx.messages[index].role].header
-        previous = index - 1
-        if previous >= 0 and ctx.messages[previous].role == "assistant":
-            return "\n" + header
-        return header
+        messages = ctx.messages
+        role = messages[index].role
+        if index > 0 and messages[index - 1].role == "assistant":
+            return _AFTER_END[role]
+        return self.turns[role].header
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
         """A declared header, after the line break that closes ``<|end|>``."""
@@ -324,20 +370,33 @@ class Apriel16Chat(ChatFormat):
         at = text.find(END, pos)
         return len(text) if at < 0 else at + len(END)
 
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """:meth:`turn_body`, the history rule (:meth:`keeps_reasoning`: the last message
+        keeps its reasoning) applied without asking it."""
+        messages = ctx.messages
+        last = index == len(messages) - 1
+        return self.turn_body(messages[index], last, last, ctx)
+
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """Reasoning and ``[BEGIN FINAL RESPONSE]`` (last message), the content (earlier
         messages keep only what follows their ``[BEGIN FINAL RESPONSE]``, trimmed), the calls
         after a line break (ids left out in the last message), and the line break before
         ``<|end|>`` when the turn ends."""
-        content = text_of(message.content)
+        content = message.content
+        if type(content) is not str:
+            content = text_of(content)
         calls = message.tool_calls
         if last:
-            calls = [ToolCall(c.name, c.arguments) for c in calls]
+            if calls:
+                calls = _without_ids(calls)
         elif FINAL in content:
             content = content.split(FINAL)[-1].strip()
-        block = self.reasoning_text(message.reasoning, kept, last)
-        ends = not last or bool(ctx.options.get("training_prompt"))
-        return block + self.calls_text(ctx.dialect, calls, content) + ("\n" if ends else "")
+        reasoning = message.reasoning
+        # reasoning_text as declared: no opening, nothing stripped, no empty block
+        block = reasoning + _FINAL_LINE if kept and reasoning else ""
+        if last and not ctx.options.get("training_prompt"):
+            return block + self.calls_text(ctx.dialect, calls, content)
+        return block + self.calls_text(ctx.dialect, calls, content) + "\n"
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """The reasoning before ``\\n[BEGIN FINAL RESPONSE]\\n`` (only the last message has
@@ -379,3 +438,8 @@ class Apriel16Chat(ChatFormat):
             calls = [ToolCall(c.name, c.arguments) for c in m.tool_calls] if last else m.tool_calls
             out[i] = Message("assistant", content, tool_calls=calls, reasoning=m.reasoning)
         return out
+
+
+_AFTER_END = {role: "\n" + turn.header for role, turn in Apriel16Chat.turns.items()}
+"""Apriel 1.6's headers after an assistant turn that ended: the line break closing
+``<|end|>`` first."""

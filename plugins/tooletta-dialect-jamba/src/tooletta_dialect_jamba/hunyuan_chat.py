@@ -17,13 +17,15 @@ ignores ``add_generation_prompt``); ``enable_thinking=False`` appends ``<think>\
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
+from time import strftime
 from typing import Any
 
 import msgspec
 
 from tooletta import Message, RenderError, ToolCall
-from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, tool_json
-from tooletta.chat.messages import text_of
+from tooletta.chat import ChatFormat, Conversation, Turn, by_content, clock, defaults, roles
+from tooletta.chat.messages import text_of, tool_json
 
 __all__ = ["HunyuanA13bChat"]
 
@@ -74,9 +76,39 @@ _IMPLICIT = {"system": "user", "user": "assistant", "tool": "assistant", "assist
 
 def _now(ctx: Conversation) -> str:
     """The date and the weekday in Chinese (a weekday that is not an English name, from a
-    pinned ``strftime_now``, is written as given: the template fails on it)."""
+    pinned ``strftime_now`` or another locale, is written as given: the template fails on
+    it).
+
+    Without a pinned ``strftime_now``, the clock is read once and both fields are formatted
+    by one ``time.strftime``, which is what ``datetime.strftime`` calls for them (same text,
+    locale included), given the fields they read instead of the whole ``timetuple()``
+    (the template reads the clock twice, a microsecond apart)."""
+    if "strftime_now" not in ctx.options:
+        when = clock.now()
+        if type(when) is datetime:
+            fields = (
+                when.year,
+                when.month,
+                when.day,
+                when.hour,
+                when.minute,
+                when.second,
+                when.weekday(),
+                1,  # the day of the year: no field written here reads it
+                -1,
+            )
+            stamp, _, day = strftime("%Y-%m-%d %H:%M:%S\n%A", fields).partition("\n")
+            return stamp + " " + _WEEKDAYS.get(day, day)
     day = ctx.strftime_now("%A")
     return ctx.strftime_now("%Y-%m-%d %H:%M:%S") + " " + _WEEKDAYS.get(day, day)
+
+
+@by_content
+def _tool_prompt(tools: Any) -> tuple[str, str]:
+    """The tool prompt up to the date, remembered by content: without a system message, and
+    with one (up to its text)."""
+    head = _HEAD + "\n" + tool_json(list(tools)) + "\n"
+    return head + _WITHOUT_SYSTEM, head + _EXTRA
 
 
 def _tools_mode(text: str) -> bool:
@@ -106,23 +138,21 @@ class HunyuanA13bChat(ChatFormat):
     options = defaults(enable_thinking=True)
 
     def _check(self, ctx: Conversation) -> None:
+        """The first message is a system or user message (a later system message is refused
+        by :meth:`header`, which is asked for every later message)."""
         messages = ctx.messages
         if messages and messages[0].role not in ("system", "user"):
             raise RenderError(
                 "hunyuan_a13b: a conversation starts with a system or user message (the "
                 "template writes no start token otherwise)"
             )
-        if any(m.role == "system" for m in messages[1:]):
-            raise RenderError(
-                "hunyuan_a13b: only the first message may be a system message (the template "
-                "writes a later one as bare text that reads back as part of another turn)"
-            )
 
     def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
         """The content and the calls in the ``jamba`` form, without ids (the template writes
         none)."""
-        bare = [ToolCall(c.name, c.arguments) if c.id is not None else c for c in calls]
-        return super().calls_text(dialect, bare, content)
+        if calls and not all(c.id is None for c in calls):
+            calls = [ToolCall(c.name, c.arguments) for c in calls]
+        return super().calls_text(dialect, calls, content)
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """With tools: the tool prompt (and the system text as extra requirements); without:
@@ -130,27 +160,44 @@ class HunyuanA13bChat(ChatFormat):
         self._check(ctx)
         if not ctx.tools:
             return system or None
-        head = _HEAD + "\n" + tool_json(list(ctx.tools)) + "\n"
+        alone, extra = _tool_prompt(ctx.tools)
         if system is None:
-            return head + _WITHOUT_SYSTEM + _now(ctx)
-        return head + _EXTRA + system + _WITH_SYSTEM + _now(ctx)
+            return alone + _now(ctx)
+        return extra + system + _WITH_SYSTEM + _now(ctx)
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``用户：`` (tools) or ``<|startoftext|>`` (no tools; none for the first user, whose
-        start token is the conversation's) before a user; nothing before other turns."""
-        if ctx.messages[index].role == "user":
+        start token is the conversation's) before a user; nothing before other turns. A
+        system message after the first is refused."""
+        role = ctx.messages[index].role
+        if role == "user":
             if ctx.tools:
                 return USER_TAG
             return "" if index <= 1 else SOT
+        if role == "system" and index > 0:
+            raise RenderError(
+                "hunyuan_a13b: only the first message may be a system message (the template "
+                "writes a later one as bare text that reads back as part of another turn)"
+            )
         return ""
 
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """:meth:`turn_body` (no reasoning is written: no history rule to ask)."""
+        messages = ctx.messages
+        return self.turn_body(messages[index], False, index == len(messages) - 1, ctx)
+
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
-        """With tools, an answer (a turn without calls) starts with ``助手：``: the template
-        has no generation prompt and its tool prompt asks the model to start answers with the
-        tag, so the model writes it (it is generated text, trained). ``render(model=...)``
-        knows no tools and writes the answer without it."""
-        body = super().turn_body(message, kept, last, ctx)
-        return ASSISTANT_TAG + body if ctx.tools and not message.tool_calls else body
+        """The content and the calls (:meth:`calls_text`). With tools, an answer (a turn
+        without calls) starts with ``助手：``: the template has no generation prompt and its
+        tool prompt asks the model to start answers with the tag, so the model writes it (it
+        is generated text, trained). ``render(model=...)`` knows no tools and writes the
+        answer without it."""
+        content = message.content
+        if type(content) is not str:
+            content = self.text(content)
+        calls = message.tool_calls
+        body = self.calls_text(ctx.dialect, calls, content)
+        return ASSISTANT_TAG + body if ctx.tools and not calls else body
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """``<tool_response>TEXT</tool_response>`` with tools, the bare text without."""
