@@ -153,7 +153,11 @@ class Apriel15Chat(ChatFormat):
             if not tools:
                 return APRIEL15_REASONING_PROMPT + system
             return APRIEL15_REASONING_PROMPT + system + "\n" + _python_tools(tools)
-        alone = not any(m.role == "system" for m in ctx.messages)
+        alone = True
+        for message in ctx.messages:
+            if message.role == "system":
+                alone = False
+                break
         if not tools:
             return APRIEL15_REASONING_PROMPT if alone else None
         turn = APRIEL15_REASONING_PROMPT + _python_tools(tools) + "\n" + APRIEL15_TOOLS_INSTRUCTIONS
@@ -259,6 +263,7 @@ def _python_tools16(tools: Any) -> str:
     return APRIEL16_TOOLS_HEAD + listed + APRIEL16_TOOLS_TAIL + "\n"
 
 
+_PROMPT16 = APRIEL16_REASONING_PROMPT + "\n"
 _BEGIN_SYSTEM = "<s><|begin_system|>\n"
 _RESULT_END = "\n\n\n"
 """What follows a tool result: the template's line break and two from its layout."""
@@ -305,12 +310,12 @@ class Apriel16Chat(ChatFormat):
         followed by a line break (the template writes this turn for every conversation)."""
         if not ctx.messages:
             return None
-        text = APRIEL16_REASONING_PROMPT + "\n"
-        if system is not None:
-            text += system + "\n"
-        if ctx.tools:
-            text += _python_tools16(ctx.tools)
-        return text
+        tools = ctx.tools
+        if system is None:
+            return _PROMPT16 + _python_tools16(tools) if tools else _PROMPT16
+        if not tools:
+            return _PROMPT16 + system + "\n"
+        return _PROMPT16 + system + "\n" + _python_tools16(tools)
 
     def parse_system(self, body: str) -> str | None:
         """The system message; ``None`` when the turn holds none."""
@@ -362,8 +367,15 @@ class Apriel16Chat(ChatFormat):
         return index == len(messages) - 1
 
     def end_token(self, index: int, ctx: Conversation) -> str:
-        """``<|end|>``, except after the conversation's last message."""
-        return END if self._ends(index, ctx) else ""
+        """``<|end|>``, except after the conversation's last message (see :meth:`_ends`)."""
+        if index < len(ctx.messages) - 1 or ctx.options.get("training_prompt"):
+            return END
+        return ""
+
+    def assistant_footer(self, index: int, ctx: Conversation) -> str:
+        """Nothing: the assistant turn declares no footer (the default's answer, without
+        looking it up for every turn)."""
+        return ""
 
     def assistant_end(self, text: str, pos: int) -> int | None:
         """Past ``<|end|>``; the conversation's last message, without it, at the end."""
