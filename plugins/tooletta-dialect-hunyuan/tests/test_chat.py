@@ -206,14 +206,21 @@ def test_content_whitespace_before_calls_reads_back() -> None:
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(random_conversations(trimmed=False))
 def test_random_conversations_match_the_template_and_round_trip(messages: list[Message]) -> None:
-    """Texts with whitespace at their ends, reasoning anywhere, one or two calls per turn."""
+    """Texts with whitespace at their ends, reasoning anywhere, one or two calls per turn;
+    also with the last answer raw (``raw_last_assistant``)."""
     template = HY3.read_text(encoding="utf-8")
-    with clock.frozen(FROZEN_TIME):
-        for prompt in (False, True):
-            check_matches_template(
-                template, messages, model=MODEL, tools=PROBE_TOOLS, add_generation_prompt=prompt
-            )
-    check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS)
+    for switches in ({}, {"raw_last_assistant": True}):
+        with clock.frozen(FROZEN_TIME):
+            for prompt in (False, True):
+                check_matches_template(
+                    template,
+                    messages,
+                    model=MODEL,
+                    tools=PROBE_TOOLS,
+                    add_generation_prompt=prompt,
+                    **switches,
+                )
+        check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS, **switches)
 
 
 SWITCHES = (
