@@ -161,6 +161,39 @@ def test_apriel16_training_prompt_ends_the_last_turn_and_trains_the_end() -> Non
     assert [spans.text[s:e] for _, (s, e) in spans.generated_spans()] == ["b\n<|end|>"]
 
 
+def test_apriel16_training_prompt_text_reads_back() -> None:
+    """With ``training_prompt`` a conversation ending with an assistant turn ends with the
+    line break closing its ``<|end|>``; ``parse_conversation`` reads it without being told
+    the option, for the sample conversations and each of them without its last answer, with
+    and without a generation prompt; the text is the template's."""
+    from tooletta.testing.conversations import check_conversation_round_trip, check_matches_template
+
+    template = (TEMPLATES / "Apriel-1.6-15b-Thinker-fixed.jinja").read_text(encoding="utf-8")
+    for name, (messages, uses_tools) in sample_conversations(ids=True).items():
+        tools = SAMPLE_TOOLS if uses_tools else None
+        for cut in (messages, messages[:-1]):
+            for prompt in (False, True):
+                check_matches_template(
+                    template,
+                    cut,
+                    model=APRIEL16,
+                    tools=tools,
+                    tokens=TOKENS,
+                    add_generation_prompt=prompt,
+                    training_prompt=True,
+                )
+                try:
+                    check_conversation_round_trip(
+                        cut,
+                        model=APRIEL16,
+                        tools=tools,
+                        add_generation_prompt=prompt,
+                        training_prompt=True,
+                    )
+                except AssertionError as exc:
+                    raise AssertionError(f"{name} ({len(cut)} messages), {prompt=}") from exc
+
+
 def test_apriel16_generation_prompt_only_when_asked() -> None:
     # llama.cpp's first copy of the template sets add_generation_prompt itself, so it writes
     # the prompt after a user or tool message even when the caller asks for none

@@ -333,6 +333,14 @@ class Apriel16Chat(ChatFormat):
             return _AFTER_END[role]
         return self.turns[role].header
 
+    def skip_before_turn(self, text: str, pos: int) -> int:
+        """The end of the text when all that is left is the line break closing the last
+        turn's ``<|end|>`` (what ``training_prompt`` writes at the end, which the parser's
+        default options do not): anywhere else that line break comes before a header."""
+        if len(text) - pos == 1 and text.endswith("\n") and text.endswith(END, 0, pos):
+            return len(text)
+        return pos
+
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
         """A declared header, after the line break that closes ``<|end|>``."""
         if text.startswith("\n", pos) and text.endswith(END, 0, pos):
