@@ -96,7 +96,7 @@ _SPECIAL = (
 )
 
 
-RETRY = "reasoning_toolcall_retry"
+_RETRY = "reasoning_toolcall_retry"
 """The ``fallback_strategy`` the template acts on (any other value changes nothing)."""
 
 
@@ -111,7 +111,7 @@ def _effort(options: Mapping[str, Any]) -> str:
 
 def _retry(options: Mapping[str, Any]) -> bool:
     """``fallback_strategy`` is the retry: effort ``high`` and no generation prompt."""
-    return bool(options.get("fallback_strategy") == RETRY)
+    return bool(options.get("fallback_strategy") == _RETRY)
 
 
 def _raw_last(index: int, ctx: Conversation) -> bool:
