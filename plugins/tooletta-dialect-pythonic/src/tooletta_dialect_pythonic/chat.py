@@ -20,10 +20,20 @@ All three are ChatML turns (``<|im_start|>ROLE\\n`` ... ``<|im_end|>\\n``) after
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from tooletta import Message
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, last_index, roles, tool_json
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    by_content,
+    last_index,
+    roles,
+    tool_json,
+)
 
 __all__ = ["Lfm2Chat", "Lfm25Chat", "Lfm25InstructChat"]
 
@@ -40,6 +50,12 @@ _SPECIALS: tuple[str, ...] = (
     "<|tool_response_start|>",
     "<|tool_response_end|>",
 )
+
+
+@by_content
+def _tool_list(tools: Sequence[Mapping[str, Any]]) -> str:
+    """Each tool through ``tojson``, joined by ``", "`` (remembered by the list's content)."""
+    return ", ".join([tool_json(t) for t in tools])
 
 
 def _chatml(role: str) -> Turn:
@@ -75,8 +91,9 @@ class Lfm2Chat(ChatFormat):
         """The system message, then (with tools, after ``\\n`` when there is one) the list;
         no system turn when both are empty."""
         text = system or ""
-        if ctx.tools:
-            listed = ", ".join(tool_json(t) for t in ctx.tools)
+        tools = ctx.tools
+        if tools:
+            listed = _tool_list(tools)
             text += ("\n" if text else "") + self.tools_head + listed + self.tools_tail
         return text or None
 
