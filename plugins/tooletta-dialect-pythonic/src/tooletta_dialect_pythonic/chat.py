@@ -70,6 +70,10 @@ _TURNS = roles(
 )
 
 
+def _is_assistant(message: Message) -> bool:
+    return message.role == "assistant"
+
+
 class Lfm2Chat(ChatFormat):
     """LFM2's template: tools between ``<|tool_list_start|>`` and ``<|tool_list_end|>``."""
 
@@ -126,9 +130,10 @@ class Lfm25InstructChat(Lfm2Chat):
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """:meth:`keeps_reasoning`, the last assistant turn found once per conversation."""
-        last = ctx.once(
-            "last_assistant", lambda: last_index(ctx.messages, lambda m: m.role == "assistant")
-        )
+        memo = ctx.memo
+        last = memo.get("last_assistant")
+        if last is None:
+            last = memo["last_assistant"] = last_index(ctx.messages, _is_assistant)
         return index == last
 
 
