@@ -121,9 +121,14 @@ _V32_TOOLS_TAIL = "</functions>\n"
 def _previous_role(messages: Sequence[Message], index: int) -> str | None:
     """The role of the last message before ``index`` that is not a system message (the
     templates move system messages to the start, so they never separate two turns)."""
-    for i in range(index - 1, -1, -1):
-        if messages[i].role != "system":
-            return messages[i].role
+    if index > 0:
+        role = messages[index - 1].role  # most often the message right before
+        if role != "system":
+            return role
+        for i in range(index - 2, -1, -1):
+            role = messages[i].role
+            if role != "system":
+                return role
     return None
 
 
@@ -154,8 +159,12 @@ class _DeepSeekChat(ChatFormat):
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """Every system message, joined by a blank line (``None`` when there is none)."""
-        texts = [text_of(m.content) for m in ctx.messages if m.role == "system"]
-        return "\n\n".join(texts) if texts else None
+        texts = [m.content for m in ctx.messages if m.role == "system"]
+        if not texts:
+            return None
+        if len(texts) == 1 and type(texts[0]) is str:
+            return texts[0]
+        return "\n\n".join([text_of(t) for t in texts])
 
     def parse_system(self, body: str) -> str | None:
         """The system prompt (``None`` when empty)."""
@@ -180,7 +189,9 @@ class _DeepSeekChat(ChatFormat):
         return False
 
     def _cut(self, message: Message) -> Message:
-        content = text_of(message.content)
+        content = message.content
+        if type(content) is not str:
+            content = text_of(content)
         if END_THINK not in content:
             return message
         if self.cut_before == "first":
@@ -233,7 +244,7 @@ class DeepSeekV31Chat(_DeepSeekChat):
         if role != "assistant":
             return self.turns[role].header
         if _previous_role(ctx.messages, index) == "user":
-            return self.turns["assistant"].header
+            return ASSISTANT + END_THINK
         return ""
 
     def cuts_content(self, index: int, messages: Sequence[Message]) -> bool:
@@ -281,7 +292,7 @@ class DeepSeekR1Chat(_DeepSeekChat):
             return self.turns[role].header
         if _previous_role(ctx.messages, index) == "tool":
             return ""
-        return self.turns["assistant"].header
+        return ASSISTANT
 
     def cuts_content(self, index: int, messages: Sequence[Message]) -> bool:
         """A turn with its header (not after tool results) drops what precedes the last

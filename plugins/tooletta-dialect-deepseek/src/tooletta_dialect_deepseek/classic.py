@@ -218,11 +218,18 @@ class _Classic(ScannerDialect):
 
     grammar: ClassVar[Grammar] = GRAMMAR
 
+    def check_content(self, content: str) -> None:
+        """Refuse content holding a marker (looked for only in content holding a ``<``,
+        which every marker of the grammar starts with)."""
+        if "<" in content:
+            super().check_content(content)
+
     def check_name(self, name: str) -> None:
         """Refuse a name that would read back differently."""
         if not name or name != name.strip() or name.startswith("{"):
             raise self.error(f"cannot write the tool name {name!r}")
-        if any(m in name for m in _MARKERS) or "\n" in name or FENCE in name:
+        markup = "<" in name and any(m in name for m in _MARKERS)  # each starts with "<"
+        if markup or "\n" in name or FENCE in name:
             raise self.error(f"the tool name {name!r} holds markup")
 
 

@@ -184,17 +184,30 @@ class FunctionaryV31Dialect(ScannerDialect):
         """A ``<function=NAME>`` followed by a JSON object."""
         return self._LOOKS.search(text) is not None
 
+    def check_content(self, content: str) -> None:
+        """Refuse content holding a marker (looked for only in content holding a ``<``,
+        which every marker of the grammar starts with)."""
+        if "<" in content:
+            super().check_content(content)
+
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The calls as the v3.1 template writes them (a last ``python`` call as raw code)."""
         parts = []
+        last = len(calls) - 1
         for i, call in enumerate(calls):
-            code = _python_code(call)
-            if code is not None and i == len(calls) - 1 and EOM not in code and EOT not in code:
-                parts.append(PYTHON_TAG + code)
-                continue
-            if not _NAME.match(call.name) or len(call.name) > _MAX_NAME:
-                raise self.error(f"tool name {call.name!r} is not a \\w+ name")
-            parts.append(f"{FUNCTION}{call.name}>{to_json(call.arguments)}{FUNCTION_END}")
+            name = call.name
+            if name == "python" and i == last:
+                code = _python_code(call)
+                if code is not None and EOM not in code and EOT not in code:
+                    parts.append(PYTHON_TAG + code)
+                    continue
+            # an ASCII identifier is a \w+ name: the regex only for the others
+            if (
+                not ((name.isascii() and name.isidentifier()) or _NAME.match(name))
+                or len(name) > _MAX_NAME
+            ):
+                raise self.error(f"tool name {name!r} is not a \\w+ name")
+            parts.append(f"{FUNCTION}{name}>{to_json(call.arguments)}{FUNCTION_END}")
         return "".join(parts)
 
 

@@ -130,13 +130,18 @@ class FunctionaryV31Chat(_FunctionaryChat):
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The knowledge cut-off and, with tools, their descriptions and the instructions."""
-        if not ctx.tools:
+        tools = ctx.tools
+        if not tools:
             return _V31_HEAD
-        return _V31_HEAD + _v31_tools(ctx.tools) + V31_INSTRUCTIONS
+        return _V31_HEAD + _v31_tools(tools) + V31_INSTRUCTIONS
 
     def end_token(self, index: int, ctx: Conversation) -> str:
         """``<|eom_id|>`` after calls, ``<|eot_id|>`` otherwise."""
         return _EOM if ctx.messages[index].tool_calls else _EOT
+
+    def assistant_footer(self, index: int, ctx: Conversation) -> str:
+        """Nothing after the end token (the declared footer is the end token alone)."""
+        return ""
 
 
 class FunctionaryV32Chat(_FunctionaryChat):

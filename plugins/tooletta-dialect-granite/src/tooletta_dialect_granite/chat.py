@@ -83,14 +83,15 @@ class Granite33Chat(ChatFormat):
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The system message, or the template's default one (always a system turn)."""
-        for name in ("documents", "controls"):
-            if ctx.options.get(name):
-                raise RenderError(f"{self.name}: the {name!r} switch is not supported")
+        options = ctx.options
+        if options.get("documents") or options.get("controls"):
+            name = "documents" if options.get("documents") else "controls"
+            raise RenderError(f"{self.name}: the {name!r} switch is not supported")
         if system is not None:
             return system
         if ctx.tools:
             tail = _WITH_TOOLS
-        elif ctx.options.get("thinking"):
+        elif options.get("thinking"):
             tail = _THINKING
         else:
             tail = _PLAIN
@@ -106,10 +107,11 @@ class Granite33Chat(ChatFormat):
 
     def before_turn(self, index: int, ctx: Conversation) -> str:
         """The ``available_tools`` turn, right after the system turn."""
-        if not ctx.tools or index != _first(ctx.messages):
+        if index > 1 or not ctx.tools or index != _first(ctx.messages):
             return ""
-        listed = tool_json(list(ctx.tools), indent=4)
-        return f"{_TOOLS_HEAD}{listed}{_EOT}\n"
+        tools = ctx.tools
+        listed = tool_json(tools if type(tools) is list else list(tools), indent=4)
+        return _TOOLS_HEAD + listed + _EOT + "\n"
 
     def skip_before_turn(self, text: str, pos: int) -> int:
         """Past the ``available_tools`` turn at ``pos``."""

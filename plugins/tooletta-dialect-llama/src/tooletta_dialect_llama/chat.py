@@ -72,6 +72,7 @@ USER_TOOLS_HEAD = (
 )
 """The instructions before the tool list in the first user turn (the default)."""
 _ENVIRONMENT = "Environment: ipython\n"
+_CUTOFF = "Cutting Knowledge Date: December 2023\nToday Date: "
 _DATES = re.compile(
     r"(?:Environment: ipython\n)?Cutting Knowledge Date: December 2023\n"
     r"Today Date: [^\n]*\n\n"
@@ -124,6 +125,8 @@ def _check_first_user(name: str, ctx: Conversation) -> None:
 def json_result(content: Any) -> str:
     """A tool result through the templates' ``tojson`` (strings and lists are iterable in
     Jinja, so a text result becomes a JSON string literal)."""
+    if type(content) is str:
+        return to_json(content)  # a string is always JSON
     try:
         return to_json(content if isinstance(content, list) else text_of(content))
     except RenderError as exc:
@@ -164,20 +167,21 @@ class LlamaChat(ChatFormat):
 
     def date(self, ctx: Conversation) -> str:
         """The ``Today Date:`` value: the ``date_string`` option."""
-        return str(ctx.options.get("date_string"))
+        given = ctx.options.get("date_string")
+        return given if type(given) is str else str(given)
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The environment and date lines, the tool declarations when they go in the system
         turn, then the trimmed system message (the turn is always written)."""
         tools = ctx.tools
-        in_user = bool(ctx.options.get("tools_in_user_message", True))
-        if tools and in_user:
+        system = system.strip() if system else ""
+        if not tools:
+            return _CUTOFF + self.date(ctx) + "\n\n" + system
+        if ctx.options.get("tools_in_user_message", True):
             _check_first_user(self.name, ctx)
-        text = _ENVIRONMENT if tools else ""
-        text += f"Cutting Knowledge Date: December 2023\nToday Date: {self.date(ctx)}\n\n"
-        if tools and not in_user:
-            text += SYSTEM_TOOLS_HEAD + tool_list(tools)
-        return text + (system or "").strip()
+            return _ENVIRONMENT + _CUTOFF + self.date(ctx) + "\n\n" + system
+        head = _ENVIRONMENT + _CUTOFF + self.date(ctx) + "\n\n" + SYSTEM_TOOLS_HEAD
+        return head + tool_list(tools) + system
 
     def parse_system(self, body: str) -> str | None:
         """The system message after the environment, date and tool lines (``None`` if empty)."""
@@ -191,10 +195,16 @@ class LlamaChat(ChatFormat):
 
     def user_text(self, index: int, ctx: Conversation) -> str:
         """The trimmed content; the first user turn carries the tool declarations."""
-        content = text_of(ctx.messages[index].content).strip()
-        in_user = bool(ctx.options.get("tools_in_user_message", True))
-        if ctx.tools and in_user and index == _first_turn(ctx.messages):
-            return USER_TOOLS_HEAD + tool_list(ctx.tools) + content
+        content = ctx.messages[index].content
+        content = (content if type(content) is str else text_of(content)).strip()
+        tools = ctx.tools
+        if (
+            tools
+            and index <= 1
+            and index == _first_turn(ctx.messages)
+            and ctx.options.get("tools_in_user_message", True)
+        ):
+            return USER_TOOLS_HEAD + tool_list(tools) + content
         return content
 
     def parse_user(self, body: str) -> str:
@@ -268,7 +278,9 @@ class Llama32Chat(LlamaChat):
     def date(self, ctx: Conversation) -> str:
         """The ``date_string`` option, else today as ``strftime_now("%d %b %Y")``."""
         given = ctx.options.get("date_string")
-        return str(given) if given is not None else ctx.strftime_now("%d %b %Y")
+        if given is None:
+            return ctx.strftime_now("%d %b %Y")
+        return given if type(given) is str else str(given)
 
 
 _EOT4 = "<|eot|>"
@@ -334,15 +346,12 @@ class Llama4Chat(ChatFormat):
         they go in the system turn, then the trimmed message. Without one: no turn, unless
         the tools go in the system turn (the template would drop them)."""
         tools = ctx.tools
-        in_user = bool(ctx.options.get("tools_in_user_message", True))
-        if tools and in_user:
+        if not tools:
+            return None if system is None else system.strip()
+        if ctx.options.get("tools_in_user_message", True):
             _check_first_user(self.name, ctx)
-        if system is None and (not tools or in_user):
-            return None
-        text = _ENVIRONMENT if tools else ""
-        if tools and not in_user:
-            text += SYSTEM_TOOLS_HEAD + tool_list(tools)
-        return text + (system or "").strip()
+            return None if system is None else _ENVIRONMENT + system.strip()
+        return _ENVIRONMENT + SYSTEM_TOOLS_HEAD + tool_list(tools) + (system or "").strip()
 
     def parse_system(self, body: str) -> str | None:
         """The system message after the environment line and the tool declarations (``None``
@@ -355,10 +364,17 @@ class Llama4Chat(ChatFormat):
     def user_text(self, index: int, ctx: Conversation) -> str:
         """The content as given; the first user turn carries the tool declarations and its
         content is trimmed."""
-        content = text_of(ctx.messages[index].content)
-        in_user = bool(ctx.options.get("tools_in_user_message", True))
-        if ctx.tools and in_user and index == _first_turn(ctx.messages):
-            return USER_TOOLS_HEAD + tool_list(ctx.tools) + content.strip()
+        content = ctx.messages[index].content
+        if type(content) is not str:
+            content = text_of(content)
+        tools = ctx.tools
+        if (
+            tools
+            and index <= 1
+            and index == _first_turn(ctx.messages)
+            and ctx.options.get("tools_in_user_message", True)
+        ):
+            return USER_TOOLS_HEAD + tool_list(tools) + content.strip()
         return content
 
     def parse_user(self, body: str) -> str:

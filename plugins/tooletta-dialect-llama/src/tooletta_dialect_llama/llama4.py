@@ -58,5 +58,5 @@ class Llama4JsonDialect(LlamaJsonDialect):
     def render_calls(self, calls: list[ToolCall]) -> str:
         """Each call as ``{"name": ..., "parameters": ...}``, back to back."""
         return "".join(
-            f'{{"name": {to_json(c.name)}, "parameters": {to_json(c.arguments)}}}' for c in calls
+            [f'{{"name": {to_json(c.name)}, "parameters": {to_json(c.arguments)}}}' for c in calls]
         )

@@ -199,18 +199,31 @@ class MistralDialect(ScannerDialect):
         """``[TOOL_CALLS]`` followed by a JSON array or by a name and ``[ARGS]``/``{``."""
         return _DETECT.search(text) is not None
 
+    def check_content(self, content: str) -> None:
+        """Refuse content holding a marker (``[TOOL_CALLS]``, ``[THINK]``, ``</s>``); looked
+        for only in content that holds a ``[`` or a ``<``, which every marker starts with."""
+        if content and ("[" in content or "<" in content):
+            super().check_content(content)
+
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The v11 form: ``[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{json}`` per call (id when set)."""
+        return self.write_calls(calls, ids=True)
+
+    def write_calls(self, calls: list[ToolCall], ids: bool) -> str:
+        """``[TOOL_CALLS]NAME[ARGS]{json}`` per call, with ``[CALL_ID]ID`` before ``[ARGS]``
+        for a call that has an id when ``ids`` is set (the id made a valid Mistral id)."""
         out = []
-        for i, call in enumerate(calls):
-            if not _WORD_OK.match(call.name):
-                raise self.error(
-                    f"function name {call.name!r} cannot be written after [TOOL_CALLS]"
-                )
-            ident = ""
-            if call.id is not None:
-                ident = CALL_ID + mistral_id(call.id, f"{i}:{call.name}")
-            out.append(f"{TOOL_CALLS}{call.name}{ident}{ARGS}{to_json(call.arguments)}")
+        for call in calls:
+            name = call.name
+            if not (name.isidentifier() or _WORD_OK.match(name)):  # an identifier is a word
+                raise self.error(f"function name {name!r} cannot be written after [TOOL_CALLS]")
+            ident = call.id
+            if ident is None or not ids:
+                out.append(f"{TOOL_CALLS}{name}{ARGS}{to_json(call.arguments)}")
+                continue
+            if not (len(ident) == 9 and ident.isascii() and ident.isalnum()):
+                ident = mistral_id(ident, "")  # derived from the id alone
+            out.append(f"{TOOL_CALLS}{name}{CALL_ID}{ident}{ARGS}{to_json(call.arguments)}")
         return "".join(out)
 
 

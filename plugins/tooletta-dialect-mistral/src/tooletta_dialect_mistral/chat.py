@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 import msgspec
@@ -103,9 +103,11 @@ def _answered_call(messages: Sequence[Message], index: int) -> tuple[ToolCall, i
 def result_id(messages: Sequence[Message], index: int) -> str:
     """The call id written for the tool result at ``index``: its ``tool_call_id`` made valid,
     else the id written for the call it answers (by order)."""
-    message = messages[index]
-    if message.tool_call_id is not None:
-        return mistral_id(message.tool_call_id, message.tool_call_id)
+    ident = messages[index].tool_call_id
+    if ident is not None:
+        if len(ident) == 9 and ident.isascii() and ident.isalnum():  # valid: kept as it is
+            return ident
+        return mistral_id(ident, ident)
     found = _answered_call(messages, index)
     return written_id(*found) if found else mistral_id(None, f"result:{index}")
 
@@ -145,14 +147,17 @@ class MistralChat(ChatFormat):
 
     def tools_text(self, tools: Sequence[Mapping[str, Any]]) -> str:
         """The declarations: ``[AVAILABLE_TOOLS]`` + ``tools|tojson`` + ``[/AVAILABLE_TOOLS]``."""
-        return _TOOLS_OPEN + tool_json(list(tools)) + _TOOLS_CLOSE
+        return _TOOLS_OPEN + tool_json(tools if type(tools) is list else list(tools)) + _TOOLS_CLOSE
 
     def before_turn(self, index: int, ctx: Conversation) -> str:
         """The tool declarations, before the turn :attr:`tools_before` names."""
-        if not ctx.tools:
+        if self.tools_before == "first_turn":
+            if index > 1 or index != _loop_start(ctx.messages):
+                return ""
+        elif index != ctx.last_user:
             return ""
-        at = _loop_start(ctx.messages) if self.tools_before == "first_turn" else ctx.last_user
-        return self.tools_text(ctx.tools) if index == at else ""
+        tools = ctx.tools
+        return self.tools_text(tools) if tools else ""
 
     def implicit_role(self, previous: str | None) -> str | None:
         """The assistant's turn has no header: text where no header starts is one."""
@@ -179,7 +184,7 @@ class _WrittenIds(MistralChat):
 
     def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
         """The dialect's calls, each with its written id."""
-        return super().calls_text(dialect, with_written_ids(calls), content)
+        return super().calls_text(dialect, with_written_ids(calls) if calls else calls, content)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """As the default, the calls with the ids written for them."""
@@ -220,8 +225,11 @@ class MistralSmall32Chat(_WrittenIds):
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """``ID[TOOL_CONTENT]content``."""
-        content = text_of(ctx.messages[index].content)
-        return result_id(ctx.messages, index) + _TOOL_CONTENT + content
+        messages = ctx.messages
+        content = messages[index].content
+        if type(content) is not str:
+            content = text_of(content)
+        return result_id(messages, index) + _TOOL_CONTENT + content
 
     def parse_result(self, body: str) -> str:
         """The content after ``ID[TOOL_CONTENT]``."""
@@ -234,16 +242,25 @@ _JSON_STARTS = frozenset("{[-0123456789tfnNI")
 ``Infinity`` included (``json.loads`` reads them)."""
 
 
+_scan: Callable[[str, int], tuple[Any, int]] = vars(json.JSONDecoder())["scan_once"]
+"""What ``json.loads`` reads a value with (its C scanner): ``(value, end)`` for the JSON value
+at a position, :class:`StopIteration` when none starts there."""
+
+
 def _nemo_content(content: str) -> str:
     """A result's content inside Nemo's ``{"content": ...}``: JSON as it is, other text as a
-    JSON string (the template writes any text bare; mistral-common quotes what is not JSON)."""
-    if content.lstrip(" \t\n\r")[:1] not in _JSON_STARTS:  # no JSON, or a JSON string
+    JSON string (the template writes any text bare; mistral-common quotes what is not JSON).
+    JSON is what ``json.loads`` reads (its scanner, without its wrapper's cost)."""
+    start = len(content) - len(content.lstrip(" \t\n\r"))
+    if content[start : start + 1] not in _JSON_STARTS:  # no JSON, or a JSON string
         return to_json(content)
     try:
-        value = json.loads(content)
-    except (ValueError, RecursionError):
+        value, end = _scan(content, start)
+    except (StopIteration, ValueError, RecursionError):
         return to_json(content)
-    return to_json(content) if isinstance(value, str) else content
+    if isinstance(value, str) or (end < len(content) and content[end:].strip(" \t\n\r")):
+        return to_json(content)  # a JSON string, or more than one value
+    return content
 
 
 @by_content
@@ -285,9 +302,12 @@ class MistralNemoChat(_WrittenIds):
 
     def user_text(self, index: int, ctx: Conversation) -> str:
         """The content; the last user message opens with the system message."""
-        content = text_of(ctx.messages[index].content)
-        first = ctx.messages[0]
-        if first.role == "system" and index == ctx.last_user:
+        messages = ctx.messages
+        content = messages[index].content
+        if type(content) is not str:
+            content = text_of(content)
+        first = messages[0]
+        if index == ctx.last_user and first.role == "system":
             return text_of(first.content) + "\n\n" + content
         return content
 
@@ -299,8 +319,11 @@ class MistralNemoChat(_WrittenIds):
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """``{"content": CONTENT, "call_id": "ID"}``."""
-        content = _nemo_content(text_of(ctx.messages[index].content))
-        return f'{{"content": {content}, "call_id": "{result_id(ctx.messages, index)}"}}'
+        messages = ctx.messages
+        content = messages[index].content
+        if type(content) is not str:
+            content = text_of(content)
+        return f'{{"content": {_nemo_content(content)}, "call_id": "{result_id(messages, index)}"}}'
 
     def parse_result(self, body: str) -> str:
         """The content inside ``{"content": ..., "call_id": ...}`` (a JSON string unquoted)."""
@@ -375,6 +398,14 @@ class Ministral3ReasoningChat(_V13Chat):
     def default_system(self, ctx: Conversation) -> str | None:
         """The template's default system prompt."""
         return MINISTRAL3_REASONING_SYSTEM
+
+    def kept_in(self, index: int, ctx: Conversation) -> bool:
+        """Every turn keeps its reasoning."""
+        return True
+
+    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
+        """``[THINK]reasoning[/THINK]`` (as it is), nothing for a turn without reasoning."""
+        return "[THINK]" + reasoning + "[/THINK]" if reasoning and kept else ""
 
     def is_default_system(self, text: str) -> bool:
         """Whether ``text`` is the default system prompt."""

@@ -45,7 +45,7 @@ class MistralV13Dialect(MistralDialect):
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """``[TOOL_CALLS]NAME[ARGS]{json}`` per call (ids are not written)."""
-        return super().render_calls([ToolCall(c.name, c.arguments) for c in calls])
+        return self.write_calls(calls, ids=False)
 
 
 class MistralV3Dialect(MistralDialect):
@@ -65,8 +65,9 @@ class MistralV3Dialect(MistralDialect):
     def render_calls(self, calls: list[ToolCall]) -> str:
         """One ``[TOOL_CALLS]`` and the JSON list, each call with its 9-character id."""
         items = [
+            # a written id is 9 of [A-Za-z0-9]: its JSON is itself in quotes
             f'{{"name": {to_json(c.name)}, "arguments": {to_json(c.arguments)}, '
-            f'"id": {to_json(written_id(c, i))}}}'
+            f'"id": "{written_id(c, i)}"}}'
             for i, c in enumerate(calls)
         ]
         return TOOL_CALLS + "[" + ", ".join(items) + "]"

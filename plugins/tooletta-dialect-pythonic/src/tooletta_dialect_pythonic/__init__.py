@@ -22,7 +22,9 @@ not needed). None of these formats carries call ids.
 
 from __future__ import annotations
 
+import keyword
 import re
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ToolCall, hookimpl, to_json
@@ -320,6 +322,47 @@ def fast_lfm2_block(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> i
     return _LFM2_CALL(text, pos, tools, calls)
 
 
+_JSON_WORDS = frozenset({"true", "false", "null"})
+_INT_BOUND = 2**53
+
+
+def _plain_word(word: Any) -> bool:
+    """An ASCII identifier that is no Python keyword and no JSON word (``true``...)."""
+    return (
+        type(word) is str
+        and word.isascii()
+        and word.isidentifier()
+        and not keyword.iskeyword(word)
+        and word not in _JSON_WORDS
+    )
+
+
+def _plain_call(call: ToolCall) -> bool:
+    """Whether the block :class:`Lfm2Dialect` writes for ``call`` reads back as ``call``
+    without reading it: a plain name and keys (:func:`_plain_word`), values that are
+    ``None``, booleans, integers of less than 2**53 in size or printable strings holding no
+    quote, backslash or ``<`` (written as ``'`` + the string + ``'`` in both dialects, read
+    back as they are). Anything else is read back."""
+    arguments = call.arguments
+    if type(arguments) is not dict or not _plain_word(call.name):
+        return False
+    for key, value in arguments.items():
+        if not _plain_word(key):
+            return False
+        kind = type(value)
+        if kind is str:
+            if not value.isprintable() or "'" in value or '"' in value or "\\" in value:
+                return False
+            if "<" in value:
+                return False
+        elif kind is int:
+            if not -_INT_BOUND < value < _INT_BOUND:
+                return False
+        elif kind is not bool and value is not None:
+            return False
+    return True
+
+
 def _lfm2_value(value: Any) -> str:
     if isinstance(value, str):
         return py_str(value, "'")
@@ -357,9 +400,23 @@ class Lfm2Dialect(CheckedDialect):
     )
     chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Lfm2Chat(),)
 
+    def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
+        """As :class:`~.base.CheckedDialect` renders (the text read back and compared, unless
+        :meth:`reads_back` knows it); content alone that holds no ``<`` is returned as it is
+        (see :meth:`reads_back`)."""
+        if not calls and type(content) is str and "<" not in content:
+            return content
+        return super().render(calls, content)
+
+    def reads_back(self, calls: list[ToolCall], content: str) -> bool:
+        """Plain content and calls read back as written: content that holds no ``<`` (every
+        marker of this grammar, ``</think>`` too, starts with ``<``, so such text parses as
+        itself) and calls whose names, keys and values are plain (:func:`_plain_call`)."""
+        return "<" not in content and all([_plain_call(c) for c in calls])
+
     def render_calls(self, calls: list[ToolCall]) -> str:
         """All calls in one block, joined by ``", "``."""
-        body = ", ".join(render_call(c.name, c.arguments, self.value_text) for c in calls)
+        body = ", ".join([render_call(c.name, c.arguments, self.value_text) for c in calls])
         return f"{LFM_OPEN}[{body}]{LFM_CLOSE}"
 
     def value_text(self, value: Any) -> str:

@@ -20,10 +20,20 @@ All three are ChatML turns (``<|im_start|>ROLE\\n`` ... ``<|im_end|>\\n``) after
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from tooletta import Message
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, last_index, roles, tool_json
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    by_content,
+    last_index,
+    roles,
+    tool_json,
+)
 
 __all__ = ["Lfm2Chat", "Lfm25Chat", "Lfm25InstructChat"]
 
@@ -42,6 +52,12 @@ _SPECIALS: tuple[str, ...] = (
 )
 
 
+@by_content
+def _tool_list(tools: Sequence[Mapping[str, Any]]) -> str:
+    """Each tool through ``tojson``, joined by ``", "`` (remembered by the list's content)."""
+    return ", ".join([tool_json(t) for t in tools])
+
+
 def _chatml(role: str) -> Turn:
     return Turn(f"{_IM_START}{role}\n", f"{_IM_END}\n")
 
@@ -52,6 +68,10 @@ _TURNS = roles(
     assistant=_chatml("assistant"),
     tool=_chatml("tool"),
 )
+
+
+def _is_assistant(message: Message) -> bool:
+    return message.role == "assistant"
 
 
 class Lfm2Chat(ChatFormat):
@@ -75,8 +95,9 @@ class Lfm2Chat(ChatFormat):
         """The system message, then (with tools, after ``\\n`` when there is one) the list;
         no system turn when both are empty."""
         text = system or ""
-        if ctx.tools:
-            listed = ", ".join(tool_json(t) for t in ctx.tools)
+        tools = ctx.tools
+        if tools:
+            listed = _tool_list(tools)
             text += ("\n" if text else "") + self.tools_head + listed + self.tools_tail
         return text or None
 
@@ -109,9 +130,10 @@ class Lfm25InstructChat(Lfm2Chat):
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """:meth:`keeps_reasoning`, the last assistant turn found once per conversation."""
-        last = ctx.once(
-            "last_assistant", lambda: last_index(ctx.messages, lambda m: m.role == "assistant")
-        )
+        memo = ctx.memo
+        last = memo.get("last_assistant")
+        if last is None:
+            last = memo["last_assistant"] = last_index(ctx.messages, _is_assistant)
         return index == last
 
 

@@ -10,7 +10,6 @@ from ..limits import stable_token
 __all__ = ["mistral_id", "sanitize_id", "stable_token"]
 
 _ALNUM = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_MISTRAL = re.compile(r"[A-Za-z0-9]{9}\Z")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
@@ -20,8 +19,8 @@ def mistral_id(call_id: str | None, seed: str) -> str:
     A valid id is kept; otherwise one is derived by a stable hash of ``call_id`` (or of
     ``seed`` when there is none), so a call and its result map to the same id.
     """
-    if call_id is not None and _MISTRAL.match(call_id):
-        return call_id
+    if call_id is not None and len(call_id) == 9 and call_id.isascii() and call_id.isalnum():
+        return call_id  # valid: the ASCII characters isalnum accepts are [A-Za-z0-9]
     source = call_id if call_id is not None else seed
     made = _MADE.get(source)
     if made is None:
