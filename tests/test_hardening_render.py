@@ -373,3 +373,37 @@ def test_every_format_refuses_calls_no_parse_reads_back() -> None:
                 messages = [Message("user", "hi"), Message("assistant", "", tool_calls=[bad])]
                 with pytest.raises(RenderError):
                     tooletta.render_conversation(messages, dialect=fmt.name)
+
+
+# -- content markers: the first-character prefilter of ScannerDialect.check_content -------------
+
+
+def _grammar_dialects() -> list[str]:
+    out = []
+    for name in DIALECTS:
+        dialect = tooletta.get_dialect(name)
+        grammar = getattr(dialect, "grammar", None)
+        if grammar is not None and grammar.content_markers:
+            out.append(name)
+    return out
+
+
+@pytest.mark.parametrize("dialect", _grammar_dialects())
+def test_core_content_check_refuses_every_marker(dialect: str) -> None:
+    """``ScannerDialect.check_content`` (looking first for the markers' first characters)
+    refuses each marker a grammar forbids in content (every block's opener but those read
+    only at the start) anywhere in content, and passes content holding none of the first
+    characters. (Dialects may refuse more, or check by reading back instead.)"""
+    from tooletta.dialect import ScannerDialect
+
+    obj = tooletta.get_dialect(dialect)
+    grammar = obj.grammar
+    assert set(grammar.content_marker_leads) == {m[:1] for m in grammar.content_markers}
+    for marker in grammar.content_markers:
+        for content in (marker, f"Text {marker}", f"{marker} text", f"a\n{marker}\nb"):
+            with pytest.raises(RenderError, match="marker"):
+                ScannerDialect.check_content(obj, content)
+    plain = "".join(
+        c for c in "Plain text, 12 words: done." if c not in grammar.content_marker_leads
+    )
+    ScannerDialect.check_content(obj, plain)

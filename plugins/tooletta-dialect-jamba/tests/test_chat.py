@@ -235,11 +235,7 @@ def test_tool_declarations_are_written_by_content() -> None:
             assert "'required': ['city']" in changed
 
 
-def test_jamba_markers_all_start_with_an_angle_bracket() -> None:
-    """``check_content`` looks for the markers only in content holding a ``<``."""
-    from tooletta_dialect_jamba import JambaDialect
-
-    assert all(b.open.startswith("<") for b in JambaDialect.grammar.blocks if not b.at_start)
+def test_apriel_refuses_every_marker_in_content() -> None:
     for marker in ("<tool_calls>", "<think>", "<|end|>", "</answer>"):
         try:
             tooletta.render(CALLS, "apriel", content=f"a {marker} b")

@@ -171,10 +171,18 @@ class ScannerDialect:
         raise NotImplementedError
 
     def check_content(self, content: str) -> None:
-        """Refuse content holding a marker of this dialect: it would parse back as markup."""
+        """Refuse content holding a marker of this dialect: it would parse back as markup.
+        Content holding none of the markers' first characters is scanned once per character
+        (:attr:`~tooletta.engine.Grammar.content_marker_leads`), not once per marker."""
         if not content:
             return
-        for marker in self.grammar.content_markers:
+        grammar = self.grammar
+        for lead in grammar.content_marker_leads:
+            if lead in content:
+                break
+        else:  # no marker's first character: no marker (one scan per character)
+            return
+        for marker in grammar.content_markers:
             if marker in content:
                 raise RenderError(f"content contains the marker {marker!r}", dialect=self.info.name)
 

@@ -218,12 +218,6 @@ class _Classic(ScannerDialect):
 
     grammar: ClassVar[Grammar] = GRAMMAR
 
-    def check_content(self, content: str) -> None:
-        """Refuse content holding a marker (looked for only in content holding a ``<``,
-        which every marker of the grammar starts with)."""
-        if "<" in content:
-            super().check_content(content)
-
     def check_name(self, name: str) -> None:
         """Refuse a name that would read back differently."""
         if not name or name != name.strip() or name.startswith("{"):

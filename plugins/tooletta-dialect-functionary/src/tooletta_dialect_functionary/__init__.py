@@ -184,12 +184,6 @@ class FunctionaryV31Dialect(ScannerDialect):
         """A ``<function=NAME>`` followed by a JSON object."""
         return self._LOOKS.search(text) is not None
 
-    def check_content(self, content: str) -> None:
-        """Refuse content holding a marker (looked for only in content holding a ``<``,
-        which every marker of the grammar starts with)."""
-        if "<" in content:
-            super().check_content(content)
-
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The calls as the v3.1 template writes them (a last ``python`` call as raw code)."""
         parts = []

@@ -142,10 +142,8 @@ class GraniteDialect(ScannerDialect):
         return _DETECT_TOKEN.search(text) is not None or _DETECT_TEXT.match(text) is not None
 
     def check_content(self, content: str) -> None:
-        """Refuse content holding a marker, or starting with ``<tool_call>`` (the markers looked
-        for only in content holding ``<|``, which each of them starts with)."""
-        if "<|" in content:
-            super().check_content(content)
+        """Refuse content holding a marker, or starting with ``<tool_call>``."""
+        super().check_content(content)
         if content.lstrip(" \t\r\n").startswith(TOOL_CALL_TEXT):
             raise self.error("content starts with <tool_call>")
 

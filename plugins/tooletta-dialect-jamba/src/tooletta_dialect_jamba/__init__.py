@@ -111,10 +111,8 @@ class JambaDialect(ScannerDialect):
         return _DETECT.search(text) is not None
 
     def check_content(self, content: str) -> None:
-        """Refuse content holding a marker, or starting with the ``助手：`` artifact. Every
-        marker starts with ``<``: content without one is looked through once."""
-        if "<" in content:
-            super().check_content(content)
+        """Refuse content holding a marker, or starting with the ``助手：`` artifact."""
+        super().check_content(content)
         if ARTIFACT in content and content.lstrip(" \t\r\n").startswith(ARTIFACT):
             raise self.error(f"content starts with {ARTIFACT!r}, which parsing removes")
 

@@ -231,10 +231,8 @@ class LlamaJsonDialect(ScannerDialect):
         return _DETECT_TAG.search(text) is not None
 
     def check_content(self, content: str) -> None:
-        """Refuse content holding a marker, or starting like a call object (the markers
-        looked for only in content holding ``<|``, which every one of them starts with)."""
-        if "<|" in content:
-            super().check_content(content)
+        """Refuse content holding a marker, or starting like a call object."""
+        super().check_content(content)
         if content.lstrip(" \t\r\n").startswith(STARTS):
             raise self.error("content starts like a call object")
 

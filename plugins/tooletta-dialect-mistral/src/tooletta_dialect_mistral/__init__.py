@@ -199,12 +199,6 @@ class MistralDialect(ScannerDialect):
         """``[TOOL_CALLS]`` followed by a JSON array or by a name and ``[ARGS]``/``{``."""
         return _DETECT.search(text) is not None
 
-    def check_content(self, content: str) -> None:
-        """Refuse content holding a marker (``[TOOL_CALLS]``, ``[THINK]``, ``</s>``); looked
-        for only in content that holds a ``[`` or a ``<``, which every marker starts with."""
-        if content and ("[" in content or "<" in content):
-            super().check_content(content)
-
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The v11 form: ``[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{json}`` per call (id when set)."""
         return self.write_calls(calls, ids=True)

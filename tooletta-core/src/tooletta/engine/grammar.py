@@ -72,6 +72,13 @@ class Grammar:
         those recognised only before any content (``at_start``)."""
         return tuple(block.open for block in self.blocks if not block.at_start)
 
+    @cached_property
+    def content_marker_leads(self) -> tuple[str, ...]:
+        """The first characters of :attr:`content_markers`, each once (most formats' markers
+        all start with ``<`` or ``[``): content holding none of them holds no marker, which
+        one scan per character tells."""
+        return tuple(dict.fromkeys(marker[:1] for marker in self.content_markers if marker))
+
 
 def _erase(r: Reader) -> Read[None]:
     return
