@@ -93,3 +93,11 @@ def test_a_later_system_message_replaces_the_default_prompt(
     text = tooletta.render_conversation(messages, model=OLMO31, tools=tools)
     assert text == _template(messages, tools=tools)
     assert tooletta.parse_conversation(text, model=OLMO31, tools=tools) == messages
+
+
+def test_sft_checkpoints_are_not_given_the_released_template() -> None:
+    """``-SFT``/``-DPO`` checkpoints shipped another tokenizer (another default prompt)."""
+    with pytest.raises(ToolettaError, match="olmo31_instruct"):
+        tooletta.render_conversation(
+            [Message("user", "Hi")], model="allenai/Olmo-3.1-32B-Instruct-SFT"
+        )

@@ -31,7 +31,10 @@ class Olmo31InstructChat(ChatFormat):
     results under ``environment``, the last assistant turn ended by ``<|endoftext|>``."""
 
     name = "olmo31_instruct"
-    models = ("allenai/olmo-3.1-*-instruct*", "olmo-3.1-*-instruct*")
+    models = ("allenai/olmo-3.1-32b-instruct", "olmo-3.1-32b-instruct")
+    """The released model only: its ``-SFT`` and ``-DPO`` checkpoints were published with
+    Ai2's development tokenizer, whose default system prompt differs (open-instruct
+    ``docs/olmo3.md``)."""
     source = (
         "allenai/Olmo-3.1-32B-Instruct chat_template, as shipped in "
         "lmstudio-community/Olmo-3.1-32B-Instruct-MLX-8bit (copied in pappitti/mlx-lm "
