@@ -156,6 +156,7 @@ DIALECT_DISTRIBUTIONS: dict[str, str] = {
     "nous_hermes": "tooletta-dialect-hermes",
     "oai": "tooletta-dialect-openai",
     "olmo3": "tooletta-dialect-pythonic",
+    "olmo3_instruct": "tooletta-dialect-pythonic",
     "openai": "tooletta-dialect-openai",
     "openai_chat": "tooletta-dialect-openai",
     "openai_json": "tooletta-dialect-openai",

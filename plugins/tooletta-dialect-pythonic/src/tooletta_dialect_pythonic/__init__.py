@@ -48,6 +48,7 @@ from tooletta.toolkit.pycall import fast_py_calls, fast_py_list, py_literal_at
 
 from .base import CheckedDialect
 from .chat import Lfm2Chat, Lfm25Chat, Lfm25InstructChat
+from .chat_olmo import Olmo31InstructChat
 from .pysyntax import (
     bracketed,
     call_arguments,
@@ -66,6 +67,7 @@ __all__ = [
     "Lfm2Dialect",
     "Lfm25Dialect",
     "Olmo3Dialect",
+    "Olmo3InstructDialect",
     "PythonicDialect",
     "SarashinaDialect",
     "read_call_list",
@@ -262,6 +264,29 @@ class Olmo3Dialect(CheckedDialect):
         """The block the OLMo 3 template writes, one call per line."""
         lines = "\n".join(render_call(c.name, c.arguments, _olmo_value) for c in calls)
         return f"{OLMO_OPEN}\n{lines}\n{OLMO_CLOSE}"
+
+
+class Olmo3InstructDialect(Olmo3Dialect):
+    """OLMo 3 / 3.1 Instruct: the ``olmo3`` block as Ai2's own Instruct template writes it,
+    right after the content, ``<function_calls>f(a="x", n=1)\ng(b=true)</function_calls>``:
+    no newline around the calls, every value as ``tojson`` writes it (strings double-quoted
+    with JSON escapes). Parses like ``olmo3``."""
+
+    info = DialectInfo(
+        name="olmo3_instruct",
+        variant_of="olmo3",
+        priority=70,
+        models=("allenai/olmo-3*-instruct*", "olmo-3*-instruct*"),
+        description="OLMo 3 Instruct: the olmo3 block with tojson values, as Ai2's template",
+        source="allenai/Olmo-3.1-32B-Instruct chat_template (tool_calls loop)",
+    )
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Olmo31InstructChat(),)
+    content_separator = ""
+
+    def render_calls(self, calls: list[ToolCall]) -> str:
+        """The calls one per line, values as ``tojson``, inside the tags with no newline."""
+        lines = "\n".join(render_call(c.name, c.arguments, to_json) for c in calls)
+        return f"{OLMO_OPEN}{lines}{OLMO_CLOSE}"
 
 
 # -- lfm2 -------------------------------------------------------------------------------------
@@ -632,9 +657,11 @@ class SarashinaDialect(CheckedDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register pythonic, olmo3, lfm2 (and its variant lfm25) and sarashina."""
+    """Register pythonic, olmo3 (and its variant olmo3_instruct), lfm2 (and its variant lfm25)
+    and sarashina."""
     register(PythonicDialect())
     register(Olmo3Dialect())
+    register(Olmo3InstructDialect())
     register(Lfm2Dialect())
     register(Lfm25Dialect())
     register(SarashinaDialect())

@@ -900,6 +900,7 @@ TEMPLATE_GAPS: dict[str, str] = {
         "calls are written one per line, not as a list: python-call-list needs [...], and "
         "splitting calls with a regular expression cannot balance brackets in arguments"
     ),
+    "olmo3_instruct": "the olmo3 block, calls one per line (see olmo3)",
     "openai": (
         "OpenAI's JSON carries the arguments as a JSON string, which a transform cannot "
         "decode, and the content inside the same document"
