@@ -38,7 +38,7 @@ from tooletta.toolkit.kvcall import (
     render_key,
     render_value,
 )
-from tooletta_dialect_glm.chat import Glm46Chat, Glm47Chat, glm46_calls
+from tooletta_dialect_glm.chat import Glm46Chat, Glm47Chat
 
 __all__ = ["Glm45Dialect", "Glm46Dialect", "register_dialects"]
 
@@ -53,6 +53,36 @@ TAGS = KvTags(
 )
 
 _DETECT = re.compile(r"<tool_call>[ \t\r\n]*[^\s<>{}\"]+[ \t\r\n]*(?:<arg_key>|</tool_call>)")
+
+
+COMPACT = ("<tool_call>", "", "</arg_key><arg_value>", "</arg_value>")
+"""The GLM-4.7+ spelling of a call (see :func:`write_calls`): no whitespace."""
+NEWLINES = ("\n<tool_call>", "\n", "</arg_key>\n<arg_value>", "</arg_value>\n")
+"""The GLM-4.5/4.6 spelling of a call: a newline before the call, after the name and after
+every tag, as the 4.6 template writes them."""
+
+
+def write_calls(calls: Any, dialect: str, spelling: tuple[str, str, str, str]) -> str:
+    """Calls (their names checked) in a GLM spelling (:data:`COMPACT` or :data:`NEWLINES`:
+    what opens a call, what follows its name, what goes between a key and its value and what
+    follows a value): ``OPEN NAME AFTER (<arg_key>K BETWEEN V AFTER_VALUE)* </tool_call>``.
+    Keys and values as :func:`~tooletta.toolkit.kvcall.render_key` and
+    :func:`~tooletta.toolkit.kvcall.render_value` write them (refusing what would not read
+    back)."""
+    call_open, after_name, between, after_value = spelling
+    out = []
+    for c in calls:
+        out.append(call_open + c.name + after_name)
+        for k, v in c.arguments.items():
+            out.append(
+                "<arg_key>"
+                + render_key(k, TAGS, dialect)
+                + between
+                + render_value(v, TAGS, dialect)
+                + after_value
+            )
+        out.append("</tool_call>")
+    return "".join(out)
 
 
 def read_call(r: Reader) -> Read[None]:
@@ -109,15 +139,7 @@ class Glm45Dialect(ScannerDialect):
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The GLM-4.7+ compact form, calls written back to back."""
-        out = []
-        for c in self.checked(calls):
-            pairs = "".join(
-                f"{TAGS.key_open}{self.key(k)}{TAGS.key_close}"
-                f"{TAGS.value_open}{self.value(v)}{TAGS.value_close}"
-                for k, v in c.arguments.items()
-            )
-            out.append(f"{OPEN}{c.name}{pairs}{CLOSE}")
-        return "".join(out)
+        return write_calls(self.checked(calls), self.info.name, COMPACT)
 
     def checked(self, calls: list[ToolCall]) -> list[ToolCall]:
         """The calls, refused when a name cannot be written."""
@@ -153,7 +175,7 @@ class Glm46Dialect(Glm45Dialect):
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The GLM-4.5/4.6 newline form."""
-        return glm46_calls(self.checked(calls), self.key, self.value)
+        return write_calls(self.checked(calls), self.info.name, NEWLINES)
 
 
 @hookimpl

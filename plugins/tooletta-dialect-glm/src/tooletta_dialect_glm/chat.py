@@ -14,7 +14,7 @@ The 4.7 generation prompt opens ``<think>`` itself, so the model generates from 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from tooletta.chat import (
     ChatFormat,
@@ -95,9 +95,38 @@ class _GlmChat(ChatFormat):
         """The opening turn is the tool declarations, or a system message."""
         return None if body.startswith(self.tools_lead + _TOOLS_HEAD) else body
 
+    think_open: ClassVar[str] = "<think>"
+    """What opens a kept reasoning block (closed by ``</think>``)."""
+    no_think: ClassVar[str] = "</think>"
+    """What a turn writes in place of a reasoning block it does not keep (or has none)."""
+    content_lead: ClassVar[str] = ""
+    """What the template writes before non-blank content."""
+
     def content_text(self, content: str, after_reasoning: bool) -> str:
-        """The template strips the content (and writes nothing for blank content)."""
-        return content.strip()
+        """The stripped content after :attr:`content_lead`; nothing for blank content."""
+        stripped = content.strip()
+        return self.content_lead + stripped if stripped else ""
+
+    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
+        """The stripped reasoning between :attr:`think_open` and ``</think>``, or
+        :attr:`no_think`."""
+        stripped = reasoning.strip()
+        return self.think_open + stripped + "</think>" if kept and stripped else self.no_think
+
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """What the default hooks write (reasoning block, content, calls), in one step: the
+        history rule is asked only for a turn with reasoning."""
+        message = ctx.messages[index]
+        reasoning = message.reasoning
+        block = self.no_think
+        if reasoning and index > ctx.last_user:
+            stripped = reasoning.strip()
+            if stripped:
+                block = self.think_open + stripped + "</think>"
+        content = message.content
+        stripped = (content if type(content) is str else self.text(content)).strip()
+        content = self.content_lead + stripped if stripped else ""
+        return block + self.calls_text(ctx.dialect, message.tool_calls, content)
 
 
 class Glm46Chat(_GlmChat):
@@ -117,16 +146,9 @@ class Glm46Chat(_GlmChat):
     )
     result_wrap = ("\n<tool_response>\n", "\n</tool_response>")
     tools_tail = _TOOLS_TAIL_46
-
-    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
-        """``\\n<think>R</think>``, or an empty block."""
-        stripped = reasoning.strip()
-        return f"\n<think>{stripped}</think>" if kept and stripped else "\n<think></think>"
-
-    def content_text(self, content: str, after_reasoning: bool) -> str:
-        """``\\n`` and the stripped content, when there is any."""
-        stripped = content.strip()
-        return "\n" + stripped if stripped else ""
+    think_open = "\n<think>"
+    no_think = "\n<think></think>"
+    content_lead = "\n"
 
     def user_text(self, index: int, ctx: Conversation) -> str:
         """The content, with ``/nothink`` when thinking is off."""
@@ -165,11 +187,6 @@ class Glm47Chat(_GlmChat):
     tools_tail = _TOOLS_TAIL_47
     tools_lead = "\n"  # the tool turn keeps the template's newline after <|system|>
 
-    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
-        """``<think>R</think>``, or a lone ``</think>``."""
-        stripped = reasoning.strip()
-        return f"<think>{stripped}</think>" if kept and stripped else "</think>"
-
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """A turn starting with a lone ``</think>`` continues the prompt's ``<think>``."""
         prefix = "<think>" if body.startswith("</think>") else ""
@@ -179,16 +196,3 @@ class Glm47Chat(_GlmChat):
         """``<|assistant|>`` and ``<think>`` (``</think>`` when thinking is off)."""
         off = ctx.options.get("enable_thinking") is False
         return "<|assistant|>" + ("</think>" if off else "<think>")
-
-
-def glm46_calls(calls: Any, render_key: Any, render_value: Any) -> str:
-    """Calls in the GLM-4.5/4.6 newline form (``\\n<tool_call>NAME\\n`` and one line per
-    tag), as the 4.6 template writes them."""
-    out = []
-    for c in calls:
-        pairs = "".join(
-            f"<arg_key>{render_key(k)}</arg_key>\n<arg_value>{render_value(v)}</arg_value>\n"
-            for k, v in c.arguments.items()
-        )
-        out.append(f"\n<tool_call>{c.name}\n{pairs}</tool_call>")
-    return "".join(out)

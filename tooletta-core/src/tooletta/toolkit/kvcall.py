@@ -136,6 +136,8 @@ def _hinted(
 
 def check_name(name: str) -> bool:
     """A usable bare call name: non-empty, no whitespace, no ``<>{}[]"``."""
+    if type(name) is str and name.isidentifier():  # letters, digits and _ only: usable
+        return True
     return bool(name) and _BAD_NAME.search(name) is None
 
 
@@ -408,16 +410,23 @@ def render_value(value: Any, tags: KvTags, dialect: str) -> str:
     :class:`~tooletta.RenderError`); in JSON text such a tag is escaped (``\\u003c``), which
     decodes to the same value.
     """
-    ends = tags.value_ends
+    kind = type(value)
     if isinstance(value, str):
-        for bad in ends:  # a loop, not a generator: this runs for every argument
+        for bad in (tags.value_close, tags.close):  # a loop: this runs for every argument
             if bad in value:
                 raise RenderError(f"a string value contains {bad!r}", dialect=dialect)
         return value
+    if kind is int:  # JSON writes an int as its repr, which holds no tag
+        try:
+            return repr(value)
+        except ValueError:  # past Python's digit limit: to_json reports it
+            pass
+    elif value is None or kind is bool:
+        return "null" if value is None else "true" if value else "false"
     if isinstance(value, float) and not math.isfinite(value):
         raise RenderError(f"{value!r} is not a JSON number", dialect=dialect)
     text = to_json(value)
-    for end in ends:
+    for end in (tags.value_close, tags.close):
         if end in text:
             return text.replace("<", "\\u003c")  # only inside JSON strings: same value
     return text
