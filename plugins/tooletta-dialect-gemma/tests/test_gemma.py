@@ -7,6 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from tooletta_dialect_gemma import G4_CLOSE, G4_OPEN, plain_calls
 
 import tooletta
 from tooletta import ToolCall
@@ -273,3 +276,65 @@ def test_malformed_arguments_are_unparsed(body: str) -> None:
     assert result.calls == [] and len(result.unparsed) == 1
     assert result.content == "okafter"
     check_stream_equals_parse("gemma4", text)
+
+
+# -- calls written without reading back ----------------------------------------------------------
+
+_KEYS = st.sampled_from(
+    ["a", "B", "b", "city", "x.y", "n-1", "_", "None", "true", "1", "é", "a b", 1]
+)
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(st.sampled_from('ab <|">:{},[]\n\x7f'), max_size=8),
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.tuples(inner),
+        st.dictionaries(_KEYS, inner, max_size=3),
+    ),
+    max_leaves=8,
+)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["f", "get_weather", "a.b-c", "é", "x:y"]),
+            st.dictionaries(_KEYS, _VALUES, max_size=4),
+        ),
+        max_size=3,
+    ),
+    st.text(st.sampled_from("ab <|>\n"), max_size=6),
+)
+def test_calls_written_without_reading_back_read_back(
+    calls: list[tuple[str, dict[str, Any]]], content: str
+) -> None:
+    # what plain_calls vouches for is what render_calls writes, and it reads back unchanged
+    dialect = tooletta.get_dialect("gemma4")
+    items = [ToolCall(name, args) for name, args in calls]
+    text = plain_calls(items, G4_OPEN, G4_CLOSE)
+    if text is None:
+        return
+    assert text == (dialect.render_calls(items) if items else "")
+    if "<" in content:
+        return
+    assert dialect.render(items, content) == text + content
+    back = dialect.parse(text + content)
+    assert not back.unparsed
+    assert [(c.name, c.arguments) for c in back.calls] == [(c.name, c.arguments) for c in items]
+    assert back.content.strip() == content.strip()
+
+
+def test_calls_not_vouched_for_are_still_read_back() -> None:
+    # a tuple is written as a list, which reads back as another value: refused as before
+    check_render_refuses("gemma4", calls=[[ToolCall("f", {"t": (1, 2)})]])
+    assert plain_calls([ToolCall("f", {"t": (1, 2)})], G4_OPEN, G4_CLOSE) is None
+    # keys of mixed types are not sorted (str.lower would fail on them): refused as before
+    mixed = ToolCall("f", {"o": {1: "x", "a": 2}})
+    assert plain_calls([mixed], G4_OPEN, G4_CLOSE) is None
+    check_render_refuses("gemma4", calls=[[mixed]])

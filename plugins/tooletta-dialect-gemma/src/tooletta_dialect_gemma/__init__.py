@@ -47,6 +47,7 @@ __all__ = [
     "Gemma4Chat",
     "Gemma4Dialect",
     "Syntax",
+    "plain_calls",
     "read_arguments",
     "register_dialects",
     "write_value",
@@ -440,6 +441,71 @@ def write_value(
     )
 
 
+class _NotPlain(Exception):
+    """A value :func:`plain_calls` does not vouch for."""
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_.\-]+\Z")
+"""Call names and keys that read back by construction (bare, in every reader)."""
+_PLAIN_DEPTH = 32
+
+
+def _plain(value: Any, depth: int) -> str:
+    """``value`` as :func:`write_value` writes it for Gemma 4, or :class:`_NotPlain` when
+    its reading back is not certain without reading it: only exact ``str`` (without ``<``:
+    no delimiter, no marker), ``int`` (of at most 63 bits), finite ``float``, ``bool``,
+    ``None``, and ``dict`` (keys of name characters) and ``list`` of those, 32 deep."""
+    kind = type(value)
+    if kind is str:
+        if "<" in value:
+            raise _NotPlain
+        text: str = value
+        return G4_STR + text + G4_STR
+    if kind is int:
+        if value.bit_length() > 63:
+            raise _NotPlain
+        return str(value)
+    if kind is float:
+        if value - value != 0:
+            raise _NotPlain
+        return repr(value)
+    if value is None:
+        return "None"
+    if kind is bool:
+        return "true" if value else "false"
+    if depth >= _PLAIN_DEPTH:
+        raise _NotPlain
+    if kind is dict:
+        for key in value:  # every key checked before any is sorted (str.lower)
+            if type(key) is not str or _PLAIN_NAME.match(key) is None:
+                raise _NotPlain
+        keys = sorted(value, key=str.lower) if len(value) > 1 else value
+        return "{" + ",".join([key + ":" + _plain(value[key], depth + 1) for key in keys]) + "}"
+    if kind is list:
+        return "[" + ",".join([_plain(item, depth + 1) for item in value]) + "]"
+    raise _NotPlain
+
+
+def plain_calls(calls: list[ToolCall], call_open: str, call_close: str) -> str | None:
+    """The Gemma 4 text of ``calls`` when it reads back to them by construction (names and
+    keys of name characters, values as :func:`_plain` takes them): the text
+    ``Gemma4Dialect.render_calls`` writes, without the reading back that checks the rest;
+    ``None`` otherwise."""
+    out = []
+    try:
+        for c in calls:
+            name = c.name
+            arguments = c.arguments
+            if type(name) is not str or _PLAIN_NAME.match(name) is None:
+                return None
+            if type(arguments) is not dict:
+                return None
+            out.append(call_open + "call:" + name + _plain(arguments, 1) + call_close)
+    except _NotPlain:
+        return None
+    return "".join(out)
+
+
 class _GemmaBase(ScannerDialect):
     """Shared rendering: each call as ``OPEN call:NAME{...} CLOSE``, checked by reading back."""
 
@@ -533,9 +599,17 @@ class Gemma4Dialect(_GemmaBase):
     chat_formats = (Gemma4Chat(),)
 
     def render(self, calls: Any, content: str = "") -> str:
-        """The calls, then the content, as the Gemma 4 template orders the model turn."""
+        """The calls, then the content, as the Gemma 4 template orders the model turn.
+
+        Calls and content that read back by construction (:func:`plain_calls`; content
+        without ``<``, which every marker of this dialect holds) are written straight; any
+        other is written and then checked by reading it back."""
+        items = calls if type(calls) is list else list(calls)
+        if "<" not in content:
+            text = plain_calls(items, G4_OPEN, G4_CLOSE)
+            if text is not None:
+                return text + content
         self.check_content(content)
-        items = list(calls)
         text = (self.render_calls(items) if items else "") + content
         return self.checked(items, content, text)
 
