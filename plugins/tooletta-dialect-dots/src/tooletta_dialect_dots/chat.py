@@ -143,12 +143,16 @@ class Dots3Chat(ChatFormat):
         options = ctx.options
         cleared = options.get("enable_thinking") is False
         if not cleared and options.get("clear_thinking"):
-            last_user = max((i for i, m in enumerate(ctx.messages) if m.role == "user"), default=-1)
-            cleared = index < last_user
-        if not cleared:
-            return super().assistant_text(index, ctx)
-        content = text_of(message.content)
-        return EMPTY_THINK + self.calls_text(ctx.dialect, message.tool_calls, content)
+            cleared = index < ctx.last_user
+        content = message.content
+        if type(content) is not str:
+            content = self.text(content)
+        if cleared:
+            block = EMPTY_THINK
+        else:  # reasoning_text of a kept turn (every turn keeps it), without the hooks
+            reasoning = message.reasoning.strip()
+            block = THINK_OPEN + reasoning + THINK_CLOSE if reasoning else ""
+        return block + self.calls_text(ctx.dialect, message.tool_calls, content)
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
         """The block of the trimmed reasoning (none when only whitespace is left: the

@@ -53,20 +53,24 @@ class Dots3Dialect(DotsDialect):
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """Each call in a block of its own, a line break before it."""
-        return "".join(self._block(c) for c in calls)
-
-    def _block(self, call: ToolCall) -> str:
-        name = quote_attribute(call.name, False)
-        if name is None:
-            raise self.error(f"the tool name {call.name!r} cannot be written in an attribute")
-        parts = [f'\n{OPEN}\n<invoke name="{name}">']
-        for key, value in call.arguments.items():
-            qkey = quote_attribute(key, False)
-            if qkey is None:
-                raise self.error(f"the argument name {key!r} cannot be written in an attribute")
-            body = render_value(value, "</parameter>", self.error)
-            if body.endswith("\r"):  # '\r' + the framing '\n' would read back as one break
-                raise self.error(f"the value of {key!r} ends with a carriage return")
-            parts.append(f'\n<parameter name="{qkey}">\n{body}\n</parameter>')
-        parts.append(f"\n</invoke>\n{CLOSE}")
+        error = self.error
+        parts = []
+        for call in calls:
+            name = quote_attribute(call.name, False)
+            if name is None:
+                raise error(f"the tool name {call.name!r} cannot be written in an attribute")
+            parts.append(_CALL_OPEN + name + '">')
+            for key, value in call.arguments.items():
+                qkey = quote_attribute(key, False)
+                if qkey is None:
+                    raise error(f"the argument name {key!r} cannot be written in an attribute")
+                body = render_value(value, "</parameter>", error)
+                if body.endswith("\r"):  # '\r' + the framing '\n' would read back as one break
+                    raise error(f"the value of {key!r} ends with a carriage return")
+                parts.append('\n<parameter name="' + qkey + '">\n' + body + "\n</parameter>")
+            parts.append(_CALL_CLOSE)
         return "".join(parts)
+
+
+_CALL_OPEN = f'\n{OPEN}\n<invoke name="'
+_CALL_CLOSE = f"\n</invoke>\n{CLOSE}"

@@ -130,6 +130,8 @@ def quote_attribute(value: str, entities: bool) -> str | None:
             .replace(">", "&gt;")
             .replace('"', "&quot;")
         )
+    if type(value) is str and value.isidentifier():  # letters, digits and _ only
+        return value
     for ch in '"<>\r\n':  # a loop, not any(): no generator for every name
         if ch in value:
             return None
@@ -396,7 +398,16 @@ def render_value(value: Any, close: str, error: Callable[[str], RenderError]) ->
         if not free_of(value, close):
             raise error(f"a string value contains {close!r}")
         return value
-    text = to_json(value)
+    kind = type(value)
+    if kind is int:  # JSON writes an int as its repr (past the digit limit: to_json refuses)
+        try:
+            text = repr(value)
+        except ValueError:
+            text = to_json(value)
+    elif value is None or kind is bool:
+        text = "null" if value is None else "true" if value else "false"
+    else:
+        text = to_json(value)
     if not free_of(text, close):
         text = text.replace("<", "\\u003c")
     return text
