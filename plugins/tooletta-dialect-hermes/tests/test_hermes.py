@@ -38,3 +38,30 @@ def test_strict_mode_raises_with_position() -> None:
         assert exc.dialect == "hermes" and exc.position == 3
     else:  # pragma: no cover
         raise AssertionError("no ParseError")
+
+
+def test_every_marker_holds_a_lt_so_content_without_one_needs_no_check() -> None:
+    # HermesDialect.render asks check_content only for content holding "<"
+    dialect = tooletta.get_dialect("hermes")
+    assert all("<" in block.open for block in dialect.grammar.blocks)
+    for content in ("a <think> b", "x<tool_call>", "<|im_end|>"):
+        try:
+            tooletta.render([], "hermes", content=content)
+        except tooletta.RenderError:
+            continue
+        raise AssertionError(f"{content!r} was written")
+
+
+def test_call_names_are_written_as_json_strings() -> None:
+    for name in ("get_weather", "é_1", "a.b", 'q"uote', "back\\slash", "tab\tname"):
+        text = tooletta.render([ToolCall(name, {"x": 1})], "hermes")
+        assert text == (
+            '<tool_call>\n{"name": ' + tooletta.to_json(name) + ', "arguments": {"x": 1}}\n'
+            "</tool_call>"
+        )
+
+
+def test_calls_given_as_an_empty_iterator_write_the_content_alone() -> None:
+    dialect = tooletta.get_dialect("hermes")
+    assert dialect.render(iter([]), content="hi") == "hi"
+    assert dialect.render((), content="hi") == "hi"

@@ -18,6 +18,7 @@ final block whose ``</tool_call>`` never came (the object itself must be complet
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
@@ -110,12 +111,36 @@ class HermesDialect(ScannerDialect):
         """A ``<tool_call>`` followed (after whitespace) by a JSON object, or ending the text."""
         return _DETECT.search(text) is not None
 
+    def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
+        """``content``, then (after a newline) the calls; content holding a marker is refused
+        (:meth:`check_content`, asked only for content with a ``<``: every marker has one)."""
+        if "<" in content:
+            self.check_content(content)
+        if not calls:
+            return content
+        body = self.render_calls(calls if type(calls) is list else list(calls))
+        return content + self.content_separator + body if content and body else content + body
+
     def render_calls(self, calls: list[ToolCall]) -> str:
         """Each call as the Qwen3 template writes it, joined by newlines."""
-        return "\n".join(
-            f'{OPEN}\n{{"name": {to_json(c.name)}, "arguments": {to_json(c.arguments)}}}\n{CLOSE}'
-            for c in calls
-        )
+        out = []
+        for c in calls:
+            name = c.name
+            # an identifier is its own JSON string body (no quote, backslash or control)
+            quoted = '"' + name + '"' if type(name) is str and name.isidentifier() else None
+            out.append(
+                _CALL_HEAD
+                + (to_json(name) if quoted is None else quoted)
+                + _CALL_ARGUMENTS
+                + to_json(c.arguments)
+                + _CALL_TAIL
+            )
+        return "\n".join(out)
+
+
+_CALL_HEAD = OPEN + '\n{"name": '
+_CALL_ARGUMENTS = ', "arguments": '
+_CALL_TAIL = "}\n" + CLOSE
 
 
 @hookimpl

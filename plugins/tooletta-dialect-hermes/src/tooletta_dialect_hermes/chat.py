@@ -177,13 +177,23 @@ class QwQChat(QwenChat):
         """Only the conversation's last message keeps its reasoning."""
         return index == len(messages) - 1
 
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """:meth:`turn_body`, the turn keeping its reasoning when it is the last (the rule
+        of :meth:`keeps_reasoning`, without asking it)."""
+        messages = ctx.messages
+        last = index == len(messages) - 1
+        return self.turn_body(messages[index], last, last, ctx)
+
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The reasoning block (last turn only), then the content (before the last turn,
         only what follows ``</think>``, left-stripped of newlines) and the calls; a turn
         whose content shrank to nothing still writes the template's newline before its
         calls."""
-        block = self.reasoning_text(message.reasoning, kept, last)
-        content = self.text(message.content)
+        reasoning = message.reasoning
+        block = self.reasoning_text(reasoning, kept, last) if reasoning else ""
+        content = message.content
+        if type(content) is not str:
+            content = self.text(content)
         shown = content if last else _after_think(content)
         calls = self.calls_text(ctx.dialect, message.tool_calls, shown)
         if message.tool_calls and content and not shown:
