@@ -77,3 +77,17 @@ def test_detection() -> None:
     assert tooletta.detect(r_text) == "cohere"
     assert tooletta.detect("Action: ```json is how you start a fence") != "cohere"
     assert tooletta.detect("<|START_RESPONSE|>Hi<|END_RESPONSE|>") == "cohere"
+
+
+def test_every_marker_and_token_holds_what_the_content_check_looks_for() -> None:
+    # CohereDialect.check_content looks only at content holding "<|" or "Action:"
+    from tooletta_dialect_cohere import _CONTENT_TOKENS
+    from tooletta_dialect_cohere.chat_r7b import CommandR7BChat
+
+    dialect = tooletta.get_dialect("cohere")
+    opens = [b.open for b in dialect.grammar.blocks]
+    assert all("<|" in t or "Action:" in t for t in (*opens, *_CONTENT_TOKENS))
+    assert all(t.startswith("<") for t in CommandR7BChat.special_tokens)  # the plan's check
+    for content in ("a<|START_ACTION|>", "Action: ```json [", "<|END_OF_TURN_TOKEN|>"):
+        with pytest.raises(RenderError):
+            tooletta.render([], "cohere", content=content)

@@ -47,6 +47,7 @@ from tooletta.engine import (
     reasoning_region,
 )
 from tooletta.engine.trim import Trimmer
+from tooletta.toolkit.jsontext import json_string
 
 from .chat_r7b import CommandR7BChat
 from .tokens import (
@@ -66,6 +67,8 @@ from .tokens import (
 __all__ = ["CohereDialect", "register_dialects"]
 
 _TOKENS = (ACTION, ACTION_END, THINKING, THINKING_END, RESPONSE, RESPONSE_END, TEXT, TEXT_END)
+_CONTENT_TOKENS = (*_TOKENS, END_OF_TURN)
+"""The tokens content may not hold (besides the grammar's markers)."""
 
 
 _ACTION_KEYS: dict[str, Any] = {
@@ -158,9 +161,12 @@ class CohereDialect(ScannerDialect):
         return self._COMMAND_R.search(text) is not None
 
     def check_content(self, content: str) -> None:
-        """Refuse content holding any Cohere special token or a Command R action opener."""
+        """Refuse content holding any Cohere special token or a Command R action opener
+        (looked for only in content holding ``<|`` or ``Action:``: every one holds one)."""
+        if "<|" not in content and "Action:" not in content:
+            return
         super().check_content(content)
-        for token in (*_TOKENS, END_OF_TURN):
+        for token in _CONTENT_TOKENS:
             if token in content:
                 raise self.error(f"content contains the token {token!r}")
 
@@ -173,12 +179,22 @@ class CohereDialect(ScannerDialect):
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The empty plan, then the action block."""
-        items = ",\n".join(
-            f'    {{"tool_call_id": {to_json(c.id if c.id is not None else str(i))}, '
-            f'"tool_name": {to_json(c.name)}, "parameters": {to_json(c.arguments)}}}'
-            for i, c in enumerate(calls)
-        )
-        return f"{THINKING}{THINKING_END}{ACTION}[\n{items}\n]{ACTION_END}"
+        items = []
+        for i, c in enumerate(calls):
+            items.append(
+                '    {"tool_call_id": '
+                + json_string(c.id if c.id is not None else str(i))
+                + ', "tool_name": '
+                + json_string(c.name)
+                + ', "parameters": '
+                + to_json(c.arguments)
+                + "}"
+            )
+        return _ACTIONS_OPEN + ",\n".join(items) + _ACTIONS_CLOSE
+
+
+_ACTIONS_OPEN = THINKING + THINKING_END + ACTION + "[\n"
+_ACTIONS_CLOSE = "\n]" + ACTION_END
 
 
 @hookimpl

@@ -228,6 +228,8 @@ _RESULT = re.compile(
     r'(\d*)",\n        "results": \{\n            "0": (.*)\n        \},\n        "is_error": null',
     re.DOTALL,
 )
+_RESULT_HEAD = '",\n        "results": {\n            "0": '
+_RESULT_TAIL = '\n        },\n        "is_error": null'
 _THINKING_OFF = THINKING + THINKING_END
 
 
@@ -253,6 +255,31 @@ def tool_list(tools: Sequence[Mapping[str, Any]]) -> str:
     return ",\n".join(tool_line(t) for t in tools)
 
 
+def _preambles(text: str) -> tuple[str, str]:
+    """The system turn's fixed ``text``, and the same followed by the developer preamble's
+    introduction (for a system message)."""
+    return text, text + DEVELOPER_PREAMBLE
+
+
+_PREAMBLES = _preambles(SYSTEM_PREAMBLE + DEFAULT_PREAMBLE)
+"""The system turn's fixed text without tools (see :func:`_preambles`)."""
+
+
+@by_content
+def _tool_preambles(tools: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
+    """:func:`_preambles` of the fixed text with the tool-use instructions and the tool
+    list."""
+    head = SYSTEM_PREAMBLE + TOOL_USE + TOOLS_HEAD
+    return _preambles(head + tool_list(tools) + TOOLS_TAIL + DEFAULT_PREAMBLE)
+
+
+@by_content
+def _grounded_preambles(tools: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
+    """:func:`_tool_preambles` with the grounding section (``enable_citations``)."""
+    head = SYSTEM_PREAMBLE + TOOL_USE + GROUNDING + TOOLS_HEAD
+    return _preambles(head + tool_list(tools) + TOOLS_TAIL + DEFAULT_PREAMBLE)
+
+
 def call_numbers(messages: Sequence[Message]) -> list[int]:
     """The template's number of the first call of each message: how many calls the messages
     before it hold (every call is numbered by its position in the conversation)."""
@@ -263,9 +290,25 @@ def call_numbers(messages: Sequence[Message]) -> list[int]:
     return numbers
 
 
-def _numbers(ctx: Conversation) -> list[int]:
-    """:func:`call_numbers` of the conversation, found once per conversation."""
-    return list(ctx.once("cohere_call_numbers", lambda: call_numbers(ctx.messages)))
+def _index(messages: Sequence[Message]) -> tuple[list[int], dict[str, str]]:
+    """:func:`call_numbers` of ``messages`` and the number of the first call holding each
+    call id, in one pass."""
+    numbers: list[int] = []
+    by_id: dict[str, str] = {}
+    count = 0
+    for m in messages:
+        numbers.append(count)
+        for c in m.tool_calls:
+            if c.id is not None and c.id not in by_id:
+                by_id[c.id] = str(count)
+            count += 1
+    return numbers, by_id
+
+
+def _calls_index(ctx: Conversation) -> tuple[list[int], dict[str, str]]:
+    """:func:`_index` of the conversation, found once per conversation (read, never
+    changed)."""
+    return ctx.once("cohere_calls", lambda: _index(ctx.messages))
 
 
 def _numbered(calls: Sequence[ToolCall], first: int) -> list[ToolCall]:
@@ -317,16 +360,16 @@ class CommandR7BChat(ChatFormat):
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The fixed preamble with (when there are tools) the tool-use instructions and the
         tool list, then the system message as the developer preamble."""
-        if ctx.options.get("documents"):
+        options = ctx.options
+        if options.get("documents"):
             raise RenderError("the command_r7b chat format does not write documents")
-        text = SYSTEM_PREAMBLE
-        if ctx.tools:
-            text += TOOL_USE
-            if ctx.options.get("enable_citations"):
-                text += GROUNDING
-            text += TOOLS_HEAD + tool_list(ctx.tools) + TOOLS_TAIL
-        text += DEFAULT_PREAMBLE
-        return text + DEVELOPER_PREAMBLE + system if system else text
+        if not ctx.tools:
+            texts = _PREAMBLES
+        elif options.get("enable_citations"):
+            texts = _grounded_preambles(ctx.tools)
+        else:
+            texts = _tool_preambles(ctx.tools)
+        return texts[1] + system if system else texts[0]
 
     def parse_system(self, body: str) -> str | None:
         """The system message: what follows the developer preamble's introduction."""
@@ -336,8 +379,10 @@ class CommandR7BChat(ChatFormat):
     def before_turn(self, index: int, ctx: Conversation) -> str:
         """An empty first system message is no developer preamble: the template writes it as
         an empty system turn of its own after the preamble."""
-        messages = ctx.messages
-        if index == 1 and messages[0].role == "system" and not text_of(messages[0].content):
+        if index != 1:
+            return ""
+        first = ctx.messages[0]
+        if first.role == "system" and not text_of(first.content):
             return SYSTEM + END_OF_TURN
         return ""
 
@@ -347,8 +392,10 @@ class CommandR7BChat(ChatFormat):
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The turn's body, its calls numbered from their place in the conversation."""
-        first = _numbers(ctx)[index]
-        return self._body(ctx.messages[index], first, ctx)
+        message = ctx.messages[index]
+        if not message.tool_calls:
+            return self._body(message, 0, ctx)
+        return self._body(message, _calls_index(ctx)[0][index], ctx)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The turn as the model writes it alone (``render(model=...)``): calls from ``"0"``;
@@ -358,13 +405,16 @@ class CommandR7BChat(ChatFormat):
         return self._plan(message.reasoning) + self._body(message, 0, ctx)
 
     def _plan(self, reasoning: str) -> str:
-        for token in self.special_tokens:
-            if token in reasoning:
-                raise RenderError(f"reasoning contains the token {token!r}", dialect="cohere")
+        if "<" in reasoning:  # every special token starts with it
+            for token in self.special_tokens:
+                if token in reasoning:
+                    raise RenderError(f"reasoning contains the token {token!r}", dialect="cohere")
         return THINKING + reasoning + THINKING_END
 
     def _body(self, message: Message, first: int, ctx: Conversation) -> str:
-        content = text_of(message.content)
+        content = message.content
+        if type(content) is not str:
+            content = text_of(content)
         if not message.tool_calls:
             ctx.dialect.check_content(content)
             return RESPONSE + content + RESPONSE_END
@@ -397,12 +447,9 @@ class CommandR7BChat(ChatFormat):
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """The result's number, then its content as the one result (a JSON string)."""
-        number = self._result_number(index, ctx)
-        content = json.dumps(text_of(ctx.messages[index].content), ensure_ascii=False)
-        return (
-            f'{number}",\n        "results": {{\n            "0": {content}\n        }},\n'
-            '        "is_error": null'
-        )
+        content = ctx.messages[index].content
+        text = to_json(content if type(content) is str else text_of(content))
+        return self._result_number(index, ctx) + _RESULT_HEAD + text + _RESULT_TAIL
 
     def _result_number(self, index: int, ctx: Conversation) -> str:
         """The template's ``tool_call_id`` of the result at ``index``: the number of the first
@@ -410,16 +457,9 @@ class CommandR7BChat(ChatFormat):
         answers by order (the template would write the first id-less call's number)."""
         messages = ctx.messages
         wanted = messages[index].tool_call_id
-        numbers = _numbers(ctx)
+        numbers, by_id = _calls_index(ctx)
         if wanted is not None:
-            by_id = ctx.memo.get("cohere_number_by_id")
-            if by_id is None:
-                by_id = ctx.memo["cohere_number_by_id"] = {}
-                for m, first in zip(messages, numbers):
-                    for i, c in enumerate(m.tool_calls):
-                        if c.id is not None:
-                            by_id.setdefault(c.id, str(first + i))
-            return str(by_id.get(wanted, ""))
+            return by_id.get(wanted, "")
         turn = next((i for i in range(index - 1, -1, -1) if messages[i].tool_calls), -1)
         if turn < 0:
             return ""

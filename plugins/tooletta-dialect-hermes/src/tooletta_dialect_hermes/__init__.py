@@ -32,6 +32,7 @@ from tooletta.engine import (
     json_call_object,
     reasoning_region,
 )
+from tooletta.toolkit.jsontext import json_string
 from tooletta_dialect_hermes.chat import (
     Hermes2ProChat,
     MiMoVLChat,
@@ -125,12 +126,9 @@ class HermesDialect(ScannerDialect):
         """Each call as the Qwen3 template writes it, joined by newlines."""
         out = []
         for c in calls:
-            name = c.name
-            # an identifier is its own JSON string body (no quote, backslash or control)
-            quoted = '"' + name + '"' if type(name) is str and name.isidentifier() else None
             out.append(
                 _CALL_HEAD
-                + (to_json(name) if quoted is None else quoted)
+                + json_string(c.name)
                 + _CALL_ARGUMENTS
                 + to_json(c.arguments)
                 + _CALL_TAIL
