@@ -283,3 +283,23 @@ def test_thinking_kept_in_agrees_with_keeps_reasoning(kinds: list[str]) -> None:
         ctx = conversation(messages, [], fmt.options, None)
         for index in range(len(messages)):
             assert fmt.kept_in(index, ctx) == fmt.keeps_reasoning(index, messages)
+
+
+@pytest.mark.parametrize("model", ["moonshotai/Kimi-K2-Instruct", "moonshotai/Kimi-K2.5"])
+def test_a_messages_list_changed_in_place_between_renders_is_written_anew(model: str) -> None:
+    # the written call ids are found once per conversation, never kept on the format object
+    # by the identity of the messages list (a list changed in place would get stale ids)
+    from tooletta.chat import render_format, resolve_format
+
+    fmt, dialect = resolve_format(model, None)
+    messages = [
+        Message("user", "weather?"),
+        Message("assistant", "", tool_calls=[ToolCall("get_weather", {"city": "Paris"})]),
+        Message("tool", "18 C"),
+    ]
+    first = render_format(fmt, dialect, messages, [], False, {}, segments=False).text
+    assert "functions.get_weather:0" in first
+    messages[1] = Message("assistant", "", tool_calls=[ToolCall("get_time", {"tz": "UTC"})])
+    second = render_format(fmt, dialect, messages, [], False, {}, segments=False).text
+    assert second == tooletta.render_conversation(list(messages), model=model)
+    assert "functions.get_time:0" in second and "get_weather" not in second

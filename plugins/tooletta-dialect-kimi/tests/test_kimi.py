@@ -300,3 +300,31 @@ def test_k3_typing_parse_and_stream(
     )
     tools = schema_tools({"v": schema} if schema is not None else {})
     check_typed_value("kimi_k3", text, expected, tools, key="v")
+
+
+def test_every_marker_holds_a_lt_so_content_without_one_needs_no_check() -> None:
+    # KimiK2Dialect.check_content looks only at content holding "<"
+    dialect = tooletta.get_dialect("kimi_k2")
+    assert all("<" in block.open for block in dialect.grammar.blocks)
+    with pytest.raises(tooletta.RenderError):
+        tooletta.render([], "kimi_k2", content="a<|tool_calls_section_begin|>")
+
+
+@pytest.mark.parametrize(
+    ("call_id", "kept"),
+    [
+        ("functions.get_weather:3", True),
+        ("get_weather:3", True),
+        ("functions.get_weather:x", False),
+        ("functions.get_time:3", False),
+        ("functions.:3", False),
+        ("functions.get_weather:", False),
+        ("functions.get_weather:٣", True),
+        ("call_abc", False),
+    ],
+)
+def test_kimi_ids_are_kept_only_for_their_own_tool(call_id: str, kept: bool) -> None:
+    from tooletta_dialect_kimi.k2ids import kimi_id
+
+    written = kimi_id(ToolCall("get_weather", {}, call_id), 5)
+    assert written == (call_id if kept else "functions.get_weather:5")

@@ -105,6 +105,13 @@ def written_ids(messages: Sequence[Message]) -> tuple[dict[int, list[str]], dict
     return calls, results
 
 
+def _with_id(call: ToolCall, call_id: str) -> ToolCall:
+    """``call`` with the id ``call_id``."""
+    if type(call) is ToolCall:
+        return ToolCall(call.name, call.arguments, call_id)
+    return msgspec.structs.replace(call, id=call_id)
+
+
 _TURNS = {
     "system": Turn(_head("system", "system"), IM_END),
     "user": Turn(_head("user", "user"), IM_END),
@@ -139,17 +146,16 @@ class KimiK2Chat(ChatFormat):
     """Template text after that default turn."""
     default_when_empty: ClassVar[bool] = False
     """The default system turn is written for a conversation without messages too."""
-    _last_ids: tuple[Sequence[Message], tuple[dict[int, list[str]], dict[int, str]]] | None = None
 
     def ids(self, messages: Sequence[Message]) -> tuple[dict[int, list[str]], dict[int, str]]:
-        """:func:`written_ids` of ``messages``, remembered for the conversation being written
-        (every call turn and result asks)."""
-        last = self._last_ids
-        if last is not None and last[0] is messages:
-            return last[1]
-        found = written_ids(messages)
-        self._last_ids = (messages, found)
-        return found
+        """:func:`written_ids` of ``messages`` (:meth:`ids_in` remembers them for one
+        conversation)."""
+        return written_ids(messages)
+
+    def ids_in(self, ctx: Conversation) -> tuple[dict[int, list[str]], dict[int, str]]:
+        """:func:`written_ids` of the conversation, found once per conversation (every call
+        turn and result asks)."""
+        return ctx.once("kimi_ids", lambda: written_ids(ctx.messages))
 
     def declarations(self, ctx: Conversation) -> str:
         """The body of the ``tool_declare`` turn: the tool list as ``tojson`` writes it."""
@@ -207,8 +213,9 @@ class KimiK2Chat(ChatFormat):
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """``## Return of ID`` and the content on the next line."""
-        _, results = self.ids(ctx.messages)
-        return RETURN + results.get(index, "") + "\n" + text_of(ctx.messages[index].content)
+        content = ctx.messages[index].content
+        text = content if type(content) is str else text_of(content)
+        return RETURN + self.ids_in(ctx)[1].get(index, "") + "\n" + text
 
     def parse_result(self, body: str) -> str:
         """The content after the ``## Return of ID`` line."""
@@ -222,14 +229,24 @@ class KimiK2Chat(ChatFormat):
         return True
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The turn's body with its calls' written ids."""
-        message = ctx.messages[index]
-        if message.tool_calls:
-            ids = self.ids(ctx.messages)[0][index]
-            calls = [msgspec.structs.replace(c, id=i) for c, i in zip(message.tool_calls, ids)]
-            message = msgspec.structs.replace(message, tool_calls=calls)
-        kept = self.kept_in(index, ctx) and self.thinking(ctx.options)
-        return self.turn_body(message, kept, index == len(ctx.messages) - 1, ctx)
+        """The turn's body with its calls' written ids: :meth:`turn_body`'s reasoning block,
+        content and calls, the calls carrying those ids."""
+        messages = ctx.messages
+        message = messages[index]
+        calls = message.tool_calls
+        if calls:
+            ids = self.ids_in(ctx)[0][index]
+            calls = [c if c.id == i else _with_id(c, i) for c, i in zip(calls, ids)]
+        if self.reasoning is None:
+            block = ""
+        else:
+            kept = self.kept_in(index, ctx) and self.thinking(ctx.options)
+            block = self.reasoning_text(message.reasoning, kept, index == len(messages) - 1)
+        content = message.content
+        if type(content) is not str:
+            content = self.text(content)
+        content = self.content_text(content, bool(block))
+        return block + self.calls_text(ctx.dialect, calls, content)
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """The assistant header (after the opening when there is no message)."""

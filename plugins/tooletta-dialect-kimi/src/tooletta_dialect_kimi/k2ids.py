@@ -39,8 +39,18 @@ def split_id(header: str) -> str:
 
 def kimi_id(call: ToolCall, index: int) -> str:
     """The call's id when it is a Kimi id naming this call's tool, else ``functions.NAME:IDX``."""
-    if call.id is not None:
-        m = _ID.fullmatch(call.id)  # split_id's answer for a matching id is its group 1
+    call_id = call.id
+    if call_id is not None:
+        # functions.NAME:IDX read without the regular expression (its answer for such an id)
+        c = call_id.rfind(":")
+        if (
+            c > 10
+            and call_id.startswith("functions.")
+            and call_id[c + 1 :].isdecimal()
+            and call_id[10:c] == call.name
+        ):
+            return call_id
+        m = _ID.fullmatch(call_id)  # split_id's answer for a matching id is its group 1
         if m is not None and m.group(1) == call.name:
-            return call.id
+            return call_id
     return f"functions.{call.name}:{index}"
