@@ -47,6 +47,7 @@ from tooletta.engine import (
     reasoning_region,
 )
 from tooletta.engine.lookahead import space_ahead, text_ahead
+from tooletta.toolkit.jsontext import json_string
 
 from .chat import XlamQwenChat
 
@@ -159,7 +160,10 @@ def read_tool_call(r: Reader) -> Read[None]:
 
 
 def _list(calls: list[ToolCall]) -> str:
-    items = (f'{{"name": {to_json(c.name)}, "arguments": {to_json(c.arguments)}}}' for c in calls)
+    items = [
+        '{"name": ' + json_string(c.name) + ', "arguments": ' + to_json(c.arguments) + "}"
+        for c in calls
+    ]
     return "[" + ", ".join(items) + "]"
 
 
@@ -227,7 +231,10 @@ class XlamDialect(ScannerDialect):
         return False
 
     def check_content(self, content: str) -> None:
-        """Refuse content holding a marker, or starting like a call list."""
+        """Refuse content holding a marker, or starting like a call list (looked for only in
+        content holding ``<``, a backquote or ``[``: every marker and a call list hold one)."""
+        if "<" not in content and "`" not in content and "[" not in content:
+            return
         super().check_content(content)
         if _CALL_LIST.match(content.lstrip(" \t\r\n")):
             raise self.error("content starts like a call list")
@@ -237,8 +244,8 @@ class XlamDialect(ScannerDialect):
         self.check_content(content)
         if not calls:
             return content
-        body = self.render_calls(list(calls))
-        return f"{content}\n```json\n{body}\n```" if content else body
+        body = self.render_calls(calls if type(calls) is list else list(calls))
+        return content + "\n```json\n" + body + "\n```" if content else body
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The calls as one JSON list, as the xLAM template writes it."""

@@ -115,7 +115,8 @@ class XlamQwenChat(ChatFormat):
 
     def user_text(self, index: int, ctx: Conversation) -> str:
         """The user (or later system) message, trimmed as the template does."""
-        return text_of(ctx.messages[index].content).strip()
+        content = ctx.messages[index].content
+        return (content if type(content) is str else text_of(content)).strip()
 
     def content_text(self, content: str, after_reasoning: bool) -> str:
         """The assistant's content, trimmed as the template does."""
