@@ -40,10 +40,7 @@ def test_strict_mode_raises_with_position() -> None:
         raise AssertionError("no ParseError")
 
 
-def test_every_marker_holds_a_lt_so_content_without_one_needs_no_check() -> None:
-    # HermesDialect.render asks check_content only for content holding "<"
-    dialect = tooletta.get_dialect("hermes")
-    assert all("<" in block.open for block in dialect.grammar.blocks)
+def test_content_holding_a_marker_is_refused() -> None:
     for content in ("a <think> b", "x<tool_call>", "<|im_end|>"):
         try:
             tooletta.render([], "hermes", content=content)

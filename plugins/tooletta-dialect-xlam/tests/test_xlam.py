@@ -94,10 +94,7 @@ def test_lists_of_named_records_are_not_calls() -> None:
     assert tooletta.detect('[{"name": "f", "arguments": {"a": ') == D  # cut off: still calls
 
 
-def test_every_marker_holds_a_character_the_content_check_looks_for() -> None:
-    # XlamDialect.check_content looks only at content holding "<", "`" or "["
-    dialect = tooletta.get_dialect(D)
-    assert all(any(ch in b.open for ch in "<`[") for b in dialect.grammar.blocks)
+def test_content_holding_a_marker_or_starting_like_a_call_list_is_refused() -> None:
     for content in ('[{"name": "f"}]', "x```json\n[", "a<think>b", "<|im_end|>"):
         with pytest.raises(RenderError):
             tooletta.render([], D, content=content)

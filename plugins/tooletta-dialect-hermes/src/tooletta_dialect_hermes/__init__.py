@@ -114,9 +114,8 @@ class HermesDialect(ScannerDialect):
 
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """``content``, then (after a newline) the calls; content holding a marker is refused
-        (:meth:`check_content`, asked only for content with a ``<``: every marker has one)."""
-        if "<" in content:
-            self.check_content(content)
+        (:meth:`check_content`)."""
+        self.check_content(content)
         if not calls:
             return content
         body = self.render_calls(calls if type(calls) is list else list(calls))

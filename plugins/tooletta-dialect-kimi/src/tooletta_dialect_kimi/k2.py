@@ -134,12 +134,6 @@ class KimiK2Dialect(ScannerDialect):
         """A section marker, or a call header with its argument marker."""
         return SECTION_BEGIN in text or SECTION_BEGIN_1 in text or ARG_BEGIN in text
 
-    def check_content(self, content: str) -> None:
-        """Refuse content holding a marker (looked for only in content holding ``<``: every
-        marker holds one)."""
-        if "<" in content:
-            super().check_content(content)
-
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The section as the template's ``render_toolcalls`` writes it."""
         parts = []

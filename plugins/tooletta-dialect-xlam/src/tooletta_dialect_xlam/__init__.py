@@ -231,12 +231,10 @@ class XlamDialect(ScannerDialect):
         return False
 
     def check_content(self, content: str) -> None:
-        """Refuse content holding a marker, or starting like a call list (looked for only in
-        content holding ``<``, a backquote or ``[``: every marker and a call list hold one)."""
-        if "<" not in content and "`" not in content and "[" not in content:
-            return
+        """Refuse content holding a marker, or starting like a call list (which holds a
+        ``[``)."""
         super().check_content(content)
-        if _CALL_LIST.match(content.lstrip(" \t\r\n")):
+        if "[" in content and _CALL_LIST.match(content.lstrip(" \t\r\n")):
             raise self.error("content starts like a call list")
 
     def render(self, calls: Any, content: str = "") -> str:
