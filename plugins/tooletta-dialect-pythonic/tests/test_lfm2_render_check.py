@@ -1,9 +1,10 @@
-"""LFM2 / LFM2.5 renders that skip the read-back check give what the full check gives.
+"""LFM2 / LFM2.5 and OLMo 3 renders that skip the read-back check give what the full check
+gives.
 
-:class:`~tooletta_dialect_pythonic.Lfm2Dialect` reads its text back only when it is not plain
-(``_plain_call``, content without ``<``): for plain calls the text must be the one the full
-check (the same dialect never told that a text reads back) accepts, and the read-back must
-really be skipped.
+:class:`~tooletta_dialect_pythonic.Lfm2Dialect` and the OLMo 3 dialects read their text back
+only when it is not plain (``plain_reads_back``: plain calls, content without ``<``): for
+plain calls the text must be the one the full check (the same dialect never told that a text
+reads back) accepts, and the read-back must really be skipped.
 """
 
 from __future__ import annotations
@@ -13,12 +14,17 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tooletta_dialect_pythonic import Lfm2Dialect, Lfm25Dialect
+from tooletta_dialect_pythonic import (
+    Lfm2Dialect,
+    Lfm25Dialect,
+    Olmo3Dialect,
+    Olmo3InstructDialect,
+)
 from tooletta_dialect_pythonic.base import CheckedDialect
 
 from tooletta import RenderError, ToolCall
 
-DIALECTS = [Lfm2Dialect(), Lfm25Dialect()]
+DIALECTS = [Lfm2Dialect(), Lfm25Dialect(), Olmo3Dialect(), Olmo3InstructDialect()]
 WORDS = st.sampled_from(["a", "city", "x1", "_", "true", "None", "if", "é", "a.b", "match"])
 VALUES = st.one_of(
     st.text(max_size=30),

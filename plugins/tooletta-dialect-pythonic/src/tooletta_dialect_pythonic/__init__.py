@@ -70,6 +70,7 @@ __all__ = [
     "Olmo3InstructDialect",
     "PythonicDialect",
     "SarashinaDialect",
+    "plain_reads_back",
     "read_call_list",
     "read_py_call",
     "register_dialects",
@@ -260,6 +261,11 @@ class Olmo3Dialect(CheckedDialect):
         formats)."""
         return _OLMO_HEAD.search(text) is not None
 
+    def reads_back(self, calls: list[ToolCall], content: str) -> bool:
+        """Plain content and calls read back as written (:func:`plain_reads_back`; every
+        marker of this grammar starts with ``<``)."""
+        return plain_reads_back(calls, content)
+
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The block the OLMo 3 template writes, one call per line."""
         lines = "\n".join(render_call(c.name, c.arguments, _olmo_value) for c in calls)
@@ -362,6 +368,14 @@ def _plain_word(word: Any) -> bool:
     )
 
 
+def plain_reads_back(calls: list[ToolCall], content: str) -> bool:
+    """Whether the text an LFM2 or OLMo 3 dialect writes for ``calls`` after ``content``
+    reads back as them without reading it: content that holds no ``<`` (every marker of
+    these grammars starts with one, so such text parses as itself) and plain calls
+    (:func:`_plain_call`). The dialects' :meth:`~.base.CheckedDialect.reads_back`."""
+    return "<" not in content and all([_plain_call(c) for c in calls])
+
+
 def _plain_call(call: ToolCall) -> bool:
     """Whether the block :class:`Lfm2Dialect` writes for ``call`` reads back as ``call``
     without reading it: a plain name and keys (:func:`_plain_word`), values that are
@@ -434,10 +448,9 @@ class Lfm2Dialect(CheckedDialect):
         return super().render(calls, content)
 
     def reads_back(self, calls: list[ToolCall], content: str) -> bool:
-        """Plain content and calls read back as written: content that holds no ``<`` (every
-        marker of this grammar, ``</think>`` too, starts with ``<``, so such text parses as
-        itself) and calls whose names, keys and values are plain (:func:`_plain_call`)."""
-        return "<" not in content and all([_plain_call(c) for c in calls])
+        """Plain content and calls read back as written (:func:`plain_reads_back`; every
+        marker of this grammar, ``</think>`` too, starts with ``<``)."""
+        return plain_reads_back(calls, content)
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """All calls in one block, joined by ``", "``."""
