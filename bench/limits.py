@@ -755,6 +755,9 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
         # Python call syntax: a whole block read with ``ast``
         "pythonic": Family("[", "", pythonic_body("list", "["), many=True),
         "olmo3": Family("<function_calls>", "</function_calls>", pythonic_body("lines"), many=True),
+        "olmo3_instruct": Family(
+            "<function_calls>", "</function_calls>", pythonic_body("lines"), many=True
+        ),
         "lfm2": Family(
             "<|tool_call_start|>", "<|tool_call_end|>", pythonic_body("list"), many=True
         ),
