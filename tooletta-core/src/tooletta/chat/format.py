@@ -166,6 +166,12 @@ class ChatFormat:
     of parts (Granite 4: a newline); see :meth:`text`."""
     keeps_ids: ClassVar[bool] = True
     """The text carries the calls' ids (``False``: :meth:`expressible` drops them)."""
+    prompt_options: ClassVar[Sequence[Mapping[str, Any]]] = ()
+    """Option sets (each merged over the caller's options) under which the template writes
+    another generation prompt or ending than under its defaults (Qwen3's
+    ``{"enable_thinking": False}`` empty think block): :meth:`generation_prompts` lists those
+    forms too, so that :func:`~tooletta.parse_conversation`, which is not told the options a
+    text was rendered with, reads any of them at the end of the text as no message."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass that overrides :meth:`keeps_reasoning` without its own :meth:`kept_in`
@@ -388,6 +394,34 @@ class ChatFormat:
     def after_conversation(self, ctx: Conversation) -> str:
         """Text a template writes after the last message when no generation prompt is asked."""
         return ""
+
+    def generation_prompts(self, ctx: Conversation) -> tuple[str, ...]:
+        """Every text the template may write after ``ctx.messages``: its generation prompt
+        (:meth:`generation_prompt`, asked with ``add_generation_prompt``) and its ending
+        (:meth:`after_conversation`), under ``ctx.options`` and under each of
+        :attr:`prompt_options` merged over them; distinct, longest first.
+        :func:`~tooletta.parse_conversation` reads the rest of a text that is one of these as
+        no message (and ends a turn without a footer before one). A template whose prompt
+        depends on something an option set cannot name overrides this to list its forms."""
+        forms = []
+        for opts in ({}, *self.prompt_options):
+            options = {**ctx.options, **opts} if opts else ctx.options
+            asked = conversation(ctx.messages, ctx.tools, options, ctx.dialect, True)
+            forms.append(self.generation_prompt(asked))
+            plain = conversation(ctx.messages, ctx.tools, options, ctx.dialect, False)
+            forms.append(self.after_conversation(plain))
+        return tuple(sorted(set(forms), key=len, reverse=True))
+
+    def prompt_start(self, text: str, pos: int, ctx: Conversation) -> int:
+        """Where the generation prompt or ending that ends ``text`` starts, at or after
+        ``pos``: the longest of :meth:`generation_prompts` (for ``ctx``) that fits, else
+        ``len(text)``. Used by :func:`~tooletta.parse_conversation` at the end of a text; a
+        template whose prompt holds an option's value that no list can name (LongCat's
+        thinking budget) overrides this to find it in the text."""
+        for form in self.generation_prompts(ctx):
+            if form and len(form) <= len(text) - pos and text.endswith(form):
+                return len(text) - len(form)
+        return len(text)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """What this format's text carries of ``messages`` (what

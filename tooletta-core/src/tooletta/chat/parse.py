@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import ParseError
 from ..ir import Message, ToolCall
-from .format import ChatFormat, Conversation, first_of
+from .format import ChatFormat, Conversation, conversation, first_of
 
 __all__ = ["parse_format"]
 
@@ -28,9 +28,10 @@ def parse_format(
 
 
 _END_SLACK = 4096
-"""How much longer than the format's generation prompt and ending (as written for no messages)
-an ending that depends on the messages read (DeepSeek's, Nemotron's thinking switch) may be:
-further from the end of the text, the hooks that write them are not asked."""
+"""How much longer than the format's generation prompts and endings (as written for no
+messages, :meth:`ChatFormat.generation_prompts`) an ending that depends on the messages read
+(DeepSeek's, Nemotron's thinking switch) may be: further from the end of the text, the hooks
+that write them are not asked."""
 
 
 class _ConversationReader:
@@ -46,13 +47,13 @@ class _ConversationReader:
         self.pending: list[ToolCall] = []
         self.options = dict(fmt.options)
         ctx = Conversation([], tools, self.options, dialect)
-        self.prompt = fmt.generation_prompt(ctx)
-        self.ending = fmt.after_conversation(ctx)
+        self.first_ends = fmt.generation_prompts(ctx)
+        """What ends a text holding no message (every option set's form)."""
         self.signatures = sorted(
             ((self._signature(role), role) for role in fmt.turns), key=lambda s: -len(s[0])
         )
         self._headers = tuple(s for s, _ in self.signatures if s)
-        self._longest_end = max(len(self.prompt), len(self.ending)) + _END_SLACK
+        self._longest_end = max(map(len, self.first_ends), default=0) + _END_SLACK
 
     def _signature(self, role: str) -> str:
         header = self.fmt.turns[role].header
@@ -79,7 +80,7 @@ class _ConversationReader:
             elif role == "tool":
                 self._read_results()
             else:
-                body = self._body(fmt.turns[role].footer)
+                body = self._body(fmt.turns[role].footer, role)
                 self.messages.append(Message(role=role, content=fmt.parse_user(body)))
             if self.pos == start:  # an implicit (headerless) turn that read nothing
                 raise self.error("no turn header here")
@@ -102,20 +103,32 @@ class _ConversationReader:
         return role
 
     def _ends_here(self) -> bool:
-        """The rest of the text is what the template writes after the last message: the
-        generation prompt or ending (also those that depend on the messages read so far, as
-        DeepSeek's do). No copy of the rest per turn: linear in the text."""
+        """The rest of the text is what the template writes after the last message: one of
+        the generation prompts or endings of :meth:`ChatFormat.generation_prompts` (also those
+        that depend on the messages read so far, as DeepSeek's do, or on an option the text
+        was rendered with). No copy of the rest per turn: linear in the text."""
         left = len(self.text) - self.pos
         if left > self._longest_end:  # no ending is that long: no hook asked (linear)
             return False
-        ctx = Conversation(self.messages, self.tools, self.options, self.dialect)
-        ends = (
-            self.prompt,
-            self.ending,
-            self.fmt.generation_prompt(ctx),
-            self.fmt.after_conversation(ctx),
-        )
-        return any(len(end) == left and self.text.startswith(end, self.pos) for end in ends)
+        if any(len(end) == left and self.text.startswith(end, self.pos) for end in self.first_ends):
+            return True
+        ctx = conversation(self.messages, self.tools, self.options, self.dialect)
+        return self.fmt.prompt_start(self.text, self.pos, ctx) == self.pos
+
+    def _prompt_start(self, role: str, end: int) -> int:
+        """Where the turn of ``role`` whose body starts here and runs to ``end`` (the next
+        header or the end of the text: it has no footer) ends: before a generation prompt or
+        ending (:meth:`ChatFormat.prompt_start`, asked with the messages read and this turn)
+        that ends the text and starts before ``end``, else at ``end``. A prompt made of a turn
+        header and what follows it ends the turn at the header anyway; this finds the others
+        (DeepSeek V3.1's ``<｜Assistant｜><think>`` after a user turn, whose header reads
+        ``</think>``; LongCat's `` /think_on`` before its header)."""
+        text = self.text
+        if len(text) - end > self._longest_end:
+            return end
+        messages = [*self.messages, Message(role=role, content="")]
+        ctx = conversation(messages, self.tools, self.options, self.dialect)
+        return min(end, self.fmt.prompt_start(text, self.pos, ctx))
 
     def _role_here(self) -> str | None:
         for signature, role in self.signatures:
@@ -128,10 +141,13 @@ class _ConversationReader:
         at, _ = first_of(self.text, self._headers, self.pos)
         return at if at >= 0 else len(self.text)
 
-    def _body(self, footer: str) -> str:
-        """The text up to ``footer`` (consumed), or up to the next header without one."""
+    def _body(self, footer: str, role: str = "") -> str:
+        """The text up to ``footer`` (consumed), or up to the next header without one (or up
+        to a generation prompt ending the text, for a turn of ``role``)."""
         if not footer:
             end = self._next_header()
+            if role:
+                end = self._prompt_start(role, end)
             body = self.text[self.pos : end]
             self.pos = end
             return body
@@ -175,7 +191,7 @@ class _ConversationReader:
             if self.text.startswith(rest, self.pos):
                 self.pos += len(rest)
         else:
-            body = self._body("")
+            body = self._body("", "assistant")
         result = fmt.parse_turn(body, self.dialect, self.tools)
         if result.unparsed:
             bad = result.unparsed[0]
