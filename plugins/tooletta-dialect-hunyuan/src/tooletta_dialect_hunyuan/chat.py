@@ -53,8 +53,6 @@ MODE = f"<｜reasoning_mode{_S}｜>reasoning_effort:"
 CALLS_OPEN = f"<tool_calls{_S}>"
 RESPONSES_OPEN = f"<tool_responses{_S}>\n"
 RESPONSES_CLOSE = f"</tool_responses{_S}>"
-_OPEN_PROMPT = ASSISTANT + THINK_OPEN
-"""The generation prompt of ``reasoning_effort`` ``low`` and ``high``."""
 
 _TOOLS_HEAD = (
     "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
@@ -165,6 +163,10 @@ class Hy3Chat(ChatFormat):
         raw_last_assistant=False,
         fallback_strategy=None,
     )
+    prompt_options = ({"reasoning_effort": "high"},)
+    """The ``low``/``high`` generation prompt (the assistant header and an open think block;
+    the defaults write the ``no_think`` one), read back as no message: an assistant turn
+    always closes its think block."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """Every system message's text, then the reasoning mode or the tool declarations."""
@@ -262,15 +264,6 @@ class Hy3Chat(ChatFormat):
         if _retry(ctx.options):
             return ""
         return ASSISTANT + THINK_OPEN + (THINK_CLOSE if effort == "no_think" else "")
-
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """The end of the text when all that is left is the ``low``/``high`` generation
-        prompt (the assistant header and an open think block; the parser's default options
-        write the ``no_think`` one): an assistant turn always closes its think block, so this
-        text is no turn."""
-        if len(text) - pos == len(_OPEN_PROMPT) and text.startswith(_OPEN_PROMPT, pos):
-            return len(text)
-        return pos
 
     def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
         """The default rule without the tool definitions at hand (see

@@ -136,6 +136,9 @@ class HunyuanA13bChat(ChatFormat):
     special_tokens = (SOT, EXTRA_0, EXTRA_4, EOS)
     keeps_ids = False
     options = defaults(enable_thinking=True)
+    prompt_options = ({"enable_thinking": False},)
+    """The empty think block ``enable_thinking=False`` writes at the end, read back as no
+    message: every turn ends with a footer token."""
 
     def _check(self, ctx: Conversation) -> None:
         """The first message is a system or user message (a later system message is refused
@@ -258,14 +261,6 @@ class HunyuanA13bChat(ChatFormat):
     def after_conversation(self, ctx: Conversation) -> str:
         """The same as :meth:`generation_prompt`: the template ignores the switch."""
         return self.generation_prompt(ctx)
-
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """The end of the text when all that is left is the empty think block
-        ``enable_thinking=False`` writes at the end (which the parser's default options do not
-        write): every turn ends with a footer token, so this text is no turn."""
-        if len(text) - pos == len(_NO_THINK) and text.startswith(_NO_THINK, pos):
-            return len(text)
-        return pos
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """The default, without reasoning; an empty first system message is no message when
