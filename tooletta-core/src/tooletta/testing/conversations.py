@@ -30,6 +30,7 @@ from ..chat.format import Conversation
 from ..chat.jinja import render_jinja
 from ..chat.lookup import resolve_format
 from ..chat.messages import read_conversation, read_tool_definitions, text_of
+from ..errors import ToolettaError
 from ..ir import Message, ToolCall
 from .samples import (
     PROBE_TOOLS,
@@ -135,7 +136,13 @@ def check_conversation_round_trip(
         **options,
     ).text
     back = api.parse_conversation(text, model=model, dialect=dialect, tools=tools)
-    ctx = Conversation(read, read_tool_definitions(tools), {**fmt.options, **options}, obj)
+    ctx = Conversation(
+        read,
+        read_tool_definitions(tools),
+        {**fmt.options, **options},
+        obj,
+        add_generation_prompt,
+    )
     want = _comparable(fmt.expressible_for(read, ctx))
     got = _comparable(back)
     assert got == want, f"round trip lost data:\n  got:  {got}\n  want: {want}"
@@ -243,6 +250,29 @@ class ConversationTests:
                 )
             except AssertionError as exc:
                 raise AssertionError(f"{name}: {exc}") from None
+
+    def test_prompt_round_trip(self) -> None:
+        """Every sample conversation, and each without its last message (a prompt: the text
+        up to the generation prompt), rendered with a generation prompt under every options
+        set reads back: ``parse_conversation``, which is not told the options, reads the
+        prompt any of them writes as no message."""
+        with clock.frozen(FROZEN_TIME):
+            for opts in self.options:
+                for name, (messages, uses_tools) in self._cases().items():
+                    for cut in (messages, messages[:-1]):
+                        try:
+                            check_conversation_round_trip(
+                                cut,
+                                model=self.model,
+                                dialect=self.dialect,
+                                tools=self.tools if uses_tools else None,
+                                add_generation_prompt=True,
+                                **opts,
+                            )
+                        except (AssertionError, ToolettaError) as exc:
+                            raise AssertionError(
+                                f"{name} ({len(cut)} messages) {opts}: {exc}"
+                            ) from None
 
     def test_render_model_turn(self) -> None:
         """``render(calls, model=..., content=..., reasoning=...)`` is the text the template
