@@ -166,3 +166,19 @@ def test_bare_model_names_pick_the_format() -> None:
     assert tooletta.render_conversation(messages, model="LongCat-Flash-Chat") == (
         "[Round 0] USER:Hi. ASSISTANT:Hello.</longcat_s>"
     )
+
+
+def test_prompt_with_any_thinking_budget_reads_as_no_message() -> None:
+    """The thinking budget's generation prompt holds the budget's number: any number reads
+    back as no message (the kit's options try one)."""
+    messages = [Message("user", "Hello!")]
+    for budget in (1, 5000, 123456):
+        text = tooletta.render_conversation(
+            messages,
+            model=CHAT,
+            add_generation_prompt=True,
+            enable_thinking=True,
+            thinking_budget=budget,
+        )
+        assert f"thinking_budget: < {max(budget, 1024)}." in text
+        assert tooletta.parse_conversation(text, model=CHAT) == messages

@@ -236,6 +236,8 @@ class DeepSeekV31Chat(_DeepSeekChat):
     )
     reasoning = Reasoning(THINK, END_THINK, strip="", keep="none")
     options = defaults(enable_thinking=False)
+    prompt_options = ({"thinking": True},)
+    """Thinking mode's generation prompt (``<｜Assistant｜><think>``), read back as no message."""
     cut_before = "first"
 
     def header(self, index: int, ctx: Conversation) -> str:
@@ -324,6 +326,8 @@ class DeepSeekV32Chat(_DeepSeekChat):
     result_wrap = ("\n<result>", "</result>")
     group_results = True
     options = defaults(enable_thinking=False)
+    prompt_options = ({"thinking": True},)
+    """Thinking mode's openings (``<think>`` for ``</think>``), read back as no message."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The system prompt, then (after a blank line) the tool declarations."""
@@ -387,6 +391,22 @@ class DeepSeekV32Chat(_DeepSeekChat):
         thinks = self._thinks(index, ctx)
         body = self.turn_body(message, thinks, index == len(ctx.messages) - 1, ctx)
         return END_THINK + body if thinks and not message.reasoning else body
+
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As :meth:`expressible`; in thinking mode the turns after the last user message keep
+        their reasoning (the encoder writes it)."""
+        out = self.expressible(messages)
+        if not _thinking(ctx.options):
+            return out
+        at = last_index(messages, lambda m: m.role in ("user", "developer"))
+        rest = [i for i, m in enumerate(messages) if m.role != "system"]
+        lead = len(out) - len(rest)  # the joined system message, when there is one
+        return [
+            _replace(m, reasoning=messages[rest[i - lead]].reasoning)
+            if i >= lead and m.role == "assistant" and rest[i - lead] > at
+            else m
+            for i, m in enumerate(out)
+        ]
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """``<｜Assistant｜></think>`` after a user turn, ``\\n\\n</think>`` after tool results

@@ -31,6 +31,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+import msgspec
+
 from tooletta import Message, RenderError, ToolCall, to_json
 from tooletta.chat import (
     ChatFormat,
@@ -332,4 +334,13 @@ class GptOssChat(ChatFormat):
             first = out.pop(0)
             if first.content:
                 out.insert(0, Message(role="system", content=first.content))
+        return out
+
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As :meth:`expressible`; before a generation prompt the last answer is history, its
+        reasoning dropped (see :meth:`assistant_text`)."""
+        out = self.expressible(messages)
+        last = out[-1] if out else None
+        if ctx.add_generation_prompt and last and last.role == "assistant" and not last.tool_calls:
+            out[-1] = msgspec.structs.replace(last, reasoning="")
         return out

@@ -26,6 +26,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+import msgspec
+
 from tooletta import Message, ParseError, to_json
 from tooletta.chat import (
     ChatFormat,
@@ -51,6 +53,10 @@ END = "</longcat_s>"
 """The end-of-turn token (the tokenizer's ``eos_token``)."""
 THINK_OPEN = "<longcat_think>"
 THINK_CLOSE = "</longcat_think>"
+_BUDGET_PROMPT = re.compile(
+    r" /think_on\nthinking_budget: < \d+\. ASSISTANT:" + re.escape(THINK_OPEN) + r"\n\Z"
+)
+"""The generation prompt with ``enable_thinking`` and a ``thinking_budget``, ending a text."""
 TOOLS_HEAD = "# Tools\nYou have access to the following tools: \n\n"
 """The template's text before the tool declarations."""
 TOOLS_TAIL = (
@@ -150,6 +156,15 @@ def _declares(ctx: Conversation) -> bool:
     return bool(ctx.tools) and ctx.options.get("tool_choice") != "none"
 
 
+def _thinks(ctx: Conversation) -> bool:
+    """The template writes reasoning blocks: ``enable_thinking=True`` and tools declared."""
+    return (
+        ctx.options.get("enable_thinking") is True
+        and _declares(ctx)
+        and any(t.get("type") in TOOL_TYPES for t in ctx.tools)
+    )
+
+
 def _last_answer(messages: Sequence[Message]) -> int:
     """The template's ``last_query_index``: the last assistant turn without calls before the
     last message (-1 when none)."""
@@ -180,6 +195,9 @@ class LongCatFlashChat(ChatFormat):
     keeps_ids = False
     special_tokens: ClassVar[tuple[str, ...]] = (END,)
     options = defaults(enable_thinking=None, thinking_budget=None, tool_choice="auto")
+    prompt_options = ({"enable_thinking": True}, {"enable_thinking": False})
+    """The thinking switch's prompts (`` /think_on``, `` /think_off``), read back as no
+    message; the thinking budget's is found by :meth:`prompt_start`."""
 
     def before_turn(self, index: int, ctx: Conversation) -> str:
         """The tool declarations, before the first message."""
@@ -247,16 +265,30 @@ class LongCatFlashChat(ChatFormat):
         the last answer without calls), the content, the calls."""
         message = ctx.messages[index]
         block = ""
-        if (
-            message.reasoning
-            and ctx.options.get("enable_thinking") is True
-            and _declares(ctx)
-            and any(t.get("type") in TOOL_TYPES for t in ctx.tools)
-            and index > _last_answer(ctx.messages)
-        ):
+        if message.reasoning and _thinks(ctx) and index > _last_answer(ctx.messages):
             block = f"\n{THINK_OPEN}\n{message.reasoning}\n{THINK_CLOSE}\n"
         content = text_of(message.content)
         return block + self.calls_text(ctx.dialect, message.tool_calls, content)
+
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As :meth:`expressible`; with thinking on and tools declared, the turns after the
+        last answer without calls keep their reasoning."""
+        out = self.expressible(messages)
+        if not _thinks(ctx):
+            return out
+        last = _last_answer(messages)
+        return [
+            msgspec.structs.replace(m, reasoning=messages[i].reasoning)
+            if m.role == "assistant" and i > last
+            else m
+            for i, m in enumerate(out)
+        ]
+
+    def prompt_start(self, text: str, pos: int, ctx: Conversation) -> int:
+        """As declared, and the thinking budget's prompt, whatever its number."""
+        start = super().prompt_start(text, pos, ctx)
+        found = _BUDGET_PROMPT.search(text, pos)
+        return min(start, found.start()) if found else start
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """`` ASSISTANT:``; `` /think_on`` (and the thinking budget) before it and an open

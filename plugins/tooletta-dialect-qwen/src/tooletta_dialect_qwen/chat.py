@@ -138,6 +138,8 @@ class Qwen35Chat(_ChatML):
         "<think>\n", "\n</think>\n\n", strip=None, keep="after_last_user", empty="kept"
     )
     options = defaults(enable_thinking=True)
+    prompt_options = ({"enable_thinking": False},)
+    """Thinking off's prompt (an empty think block), read back as no message."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The tools, then the trimmed system message after a blank line (when not empty);
@@ -204,6 +206,8 @@ class Nemotron3Chat(_ChatML):
     special_tokens = _THINKING_SPECIAL
     reasoning = Reasoning("<think>\n", "\n</think>\n", strip="", keep="after_last_user")
     options = defaults(enable_thinking=True, truncate_history_thinking=True)
+    prompt_options = ({"enable_thinking": False},)
+    """Thinking off's prompt (``<think></think>``), read back as no message."""
     tools_intro: ClassVar[str] = "\n\n" + FUNCTIONS_HEAD
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
@@ -293,6 +297,20 @@ class Nemotron3Chat(_ChatML):
         if out and out[0].role == "system" and not out[0].content:
             out = out[1:]
         return out
+
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As :meth:`expressible`; with ``truncate_history_thinking=False`` every turn keeps
+        its reasoning."""
+        out = self.expressible(messages)
+        if ctx.options.get("truncate_history_thinking", True):
+            return out
+        skip = len(messages) - len(out)  # the empty first system message left out
+        return [
+            msgspec.structs.replace(m, reasoning=messages[i + skip].reasoning.strip())
+            if m.role == "assistant"
+            else m
+            for i, m in enumerate(out)
+        ]
 
 
 class Step35Chat(_ChatML):

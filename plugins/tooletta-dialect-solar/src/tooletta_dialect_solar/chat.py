@@ -118,6 +118,9 @@ class SolarOpenChat(ChatFormat):
     result_wrap = ("<|tool_response:begin|>", "<|tool_response:end|>")
     group_results = True
     options = defaults(default_system_prompt=True, reasoning_effort="high")
+    prompt_options = ({"reasoning_effort": "low"},)
+    """Low (and minimal) effort's prompt, an empty think block before the assistant header,
+    read back as no message."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The provider prompt, the system message and the tool instructions, as present."""
