@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import tooletta
-from tooletta import ToolCall
+from tooletta import Message, ToolCall
 from tooletta.testing.conversations import ConversationTests
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -44,3 +44,24 @@ def test_glm47_turn_starts_after_the_prompts_think() -> None:
     text = tooletta.render([ToolCall("f", {})], model="zai-org/GLM-4.7", reasoning="R")
     assert text == "R</think><tool_call>f</tool_call>"
     assert tooletta.parse(text, "glm45", prefix="<think>").reasoning == "R"
+
+
+def test_thinking_off_prompt_reads_as_a_prompt_not_an_empty_turn() -> None:
+    """Thinking off's generation prompt is the text an empty last assistant turn writes (GLM
+    turns have no end token): parse reads it as the prompt, so such a turn is not read back
+    (the README's documented ambiguity)."""
+    for model, prompt in (
+        ("zai-org/GLM-4.6", "<|assistant|>\n<think></think>"),
+        ("zai-org/GLM-4.7", "<|assistant|></think>"),
+    ):
+        user = Message("user", "Hi")
+        asked = tooletta.render_conversation(
+            [user], model=model, add_generation_prompt=True, enable_thinking=False
+        )
+        empty = tooletta.render_conversation(
+            [user, Message("assistant", "")], model=model, enable_thinking=False
+        )
+        assert asked == empty
+        assert asked.endswith(prompt)
+        back = tooletta.parse_conversation(asked, model=model)
+        assert back == [Message("user", "Hi/nothink" if "4.6" in model else "Hi")]

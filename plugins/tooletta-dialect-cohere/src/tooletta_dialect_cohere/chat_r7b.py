@@ -356,6 +356,9 @@ class CommandR7BChat(ChatFormat):
     group_results = True
     result_separator = ",\n"
     options = defaults(enable_thinking=False, enable_citations=False)
+    prompt_options = ({"enable_thinking": True},)
+    """The closing prompt with ``enable_thinking`` (a bare assistant header, which the
+    defaults follow with the empty plan), read back as no message."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The fixed preamble with (when there are tools) the tool-use instructions and the
@@ -481,13 +484,6 @@ class CommandR7BChat(ChatFormat):
     def after_conversation(self, ctx: Conversation) -> str:
         """The template writes its generation prompt even when none is asked for."""
         return self.generation_prompt(ctx)
-
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """A bare assistant header ending the text (the closing prompt with
-        ``enable_thinking``, which the parser's default options do not write) is skipped."""
-        if len(text) - pos == len(CHATBOT) and text.startswith(CHATBOT, pos):
-            return len(text)
-        return pos
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """As the base, with each call's id replaced by its number in the conversation."""

@@ -32,6 +32,7 @@ from tooletta.chat import (
     Turn,
     by_content,
     defaults,
+    last_index,
     roles,
     text_of,
     tool_json,
@@ -106,6 +107,8 @@ class Dots3Chat(ChatFormat):
     group_results = True
     keeps_ids = False
     options = defaults(enable_thinking=True, clear_thinking=False)
+    prompt_options = ({"enable_thinking": False},)
+    """Thinking off's prompt (an empty reasoning block), read back as no message."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The whole opening turn: the system prompt (or the default one), then the tool
@@ -191,3 +194,24 @@ class Dots3Chat(ChatFormat):
                 m = msgspec.structs.replace(m, reasoning=m.reasoning.strip())
             fixed.append(m)
         return fixed
+
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As :meth:`expressible`, with the switches' history: ``enable_thinking=False`` clears
+        every turn's reasoning and appends ``<no_think>`` to every user text (read back as the
+        user's text, as it is written), ``clear_thinking`` clears the reasoning of the turns
+        before the last user message."""
+        options = ctx.options
+        off = options.get("enable_thinking") is False
+        if not (off or options.get("clear_thinking")):
+            return self.expressible(messages)
+        last_user = last_index(messages, lambda m: m.role == "user")
+        written = []
+        for i, m in enumerate(messages):
+            if m.role == "assistant" and (off or i < last_user):
+                m = msgspec.structs.replace(m, reasoning="")
+            elif off and m.role == "user":
+                content = text_of(m.content)
+                if not content.endswith(NO_THINK):
+                    m = msgspec.structs.replace(m, content=content + NO_THINK)
+            written.append(m)
+        return self.expressible(written)

@@ -303,6 +303,8 @@ class Gemma4Chat(ChatFormat):
     reasoning = Reasoning(THOUGHT, "\n" + CHANNEL_CLOSE, strip="", keep="after_last_user")
     system_roles = frozenset({"system", "developer"})
     options = defaults(enable_thinking=False)
+    prompt_options = ({"enable_thinking": True},)
+    """Thinking on's prompt (the bare model header), read back as no message."""
     keeps_ids = False
 
     # -- the system turn ---------------------------------------------------------------------

@@ -16,6 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+import msgspec
+
+from tooletta import Message
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -84,6 +87,11 @@ class _GlmChat(ChatFormat):
     tools_tail = ""
     tools_lead = ""
     options = defaults(enable_thinking=True)
+    prompt_options = ({"enable_thinking": False},)
+    """Thinking off's prompt (4.6: ``<|assistant|>\\n<think></think>``; 4.7:
+    ``<|assistant|></think>``), read back as no message. It is also what an empty assistant
+    turn ending the conversation writes (no end token): a text ending so reads as a prompt
+    (see the plugin README)."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The tool declarations (system messages are turns of their own)."""
@@ -163,6 +171,21 @@ class Glm46Chat(_GlmChat):
     def parse_user(self, body: str) -> str:
         """The body (a ``/nothink`` suffix stays: it may be the user's own text)."""
         return body
+
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As :meth:`expressible`; with thinking off every user text carries the ``/nothink``
+        the template appends (read back as the user's: see :meth:`parse_user`)."""
+        out = self.expressible(messages)
+        if ctx.options.get("enable_thinking") is not False:
+            return out
+        return [
+            msgspec.structs.replace(m, content=m.content + "/nothink")
+            if m.role == "user"
+            and isinstance(m.content, str)
+            and not m.content.endswith("/nothink")
+            else m
+            for m in out
+        ]
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """``<|assistant|>``, with an empty think block when thinking is off."""

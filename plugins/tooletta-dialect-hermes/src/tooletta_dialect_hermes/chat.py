@@ -233,6 +233,8 @@ class Qwen3Chat(QwenChat):
         "<think>\n", "\n</think>\n\n", strip="\n", keep="after_last_user", empty="last"
     )
     options = defaults(enable_thinking=True)
+    prompt_options = ({"enable_thinking": False},)
+    """Thinking off's prompt (an empty think block), read back as no message."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The system message, then (with tools) the tool declarations."""

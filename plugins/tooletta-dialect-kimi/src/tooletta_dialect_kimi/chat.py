@@ -335,6 +335,8 @@ class KimiK25Chat(KimiK2ThinkingChat):
     source = "moonshotai/Kimi-K2.5 chat_template.jinja"
     default_system = None
     options = defaults(thinking=True, tools_ts_str=None)
+    prompt_options = ({"thinking": False},)
+    """Thinking off's prompt (``<think></think>``), read back as no message."""
 
     def thinking(self, options: Mapping[str, Any]) -> bool:
         """``thinking=False`` turns thinking off (the template tests ``thinking is false``)."""

@@ -106,6 +106,8 @@ class KimiK3Chat(ChatFormat):
     merge_system = False
     keeps_ids = False
     options = defaults(thinking=True, thinking_effort="max")
+    prompt_options = ({"thinking": False},)
+    """Thinking off's prompt (the ``response`` channel opened), read back as no message."""
 
     def header(self, index: int, ctx: Conversation) -> str:
         """The message's opening tag: its role and ``name``; a tool result's tool name and
