@@ -112,6 +112,17 @@ def _first_turn(messages: Sequence[Message]) -> int:
     return 1 if messages and messages[0].role == "system" else 0
 
 
+def _declares_tools(index: int, ctx: Conversation) -> bool:
+    """Whether the user turn at ``index`` carries the tool declarations: the first turn
+    after the system message, with tools and ``tools_in_user_message`` (the default)."""
+    return bool(
+        ctx.tools
+        and index <= 1
+        and index == _first_turn(ctx.messages)
+        and ctx.options.get("tools_in_user_message", True)
+    )
+
+
 def _check_first_user(name: str, ctx: Conversation) -> None:
     """Refuse tools in the first user message when the conversation has none to hold them."""
     first = _first_turn(ctx.messages)
@@ -194,17 +205,12 @@ class LlamaChat(ChatFormat):
         return body[pos:] or None
 
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """The trimmed content; the first user turn carries the tool declarations."""
+        """The trimmed content; the first user turn carries the tool declarations
+        (:func:`_declares_tools`)."""
         content = ctx.messages[index].content
         content = (content if type(content) is str else text_of(content)).strip()
-        tools = ctx.tools
-        if (
-            tools
-            and index <= 1
-            and index == _first_turn(ctx.messages)
-            and ctx.options.get("tools_in_user_message", True)
-        ):
-            return USER_TOOLS_HEAD + tool_list(tools) + content
+        if _declares_tools(index, ctx):
+            return USER_TOOLS_HEAD + tool_list(ctx.tools) + content
         return content
 
     def parse_user(self, body: str) -> str:
@@ -367,14 +373,8 @@ class Llama4Chat(ChatFormat):
         content = ctx.messages[index].content
         if type(content) is not str:
             content = text_of(content)
-        tools = ctx.tools
-        if (
-            tools
-            and index <= 1
-            and index == _first_turn(ctx.messages)
-            and ctx.options.get("tools_in_user_message", True)
-        ):
-            return USER_TOOLS_HEAD + tool_list(tools) + content.strip()
+        if _declares_tools(index, ctx):
+            return USER_TOOLS_HEAD + tool_list(ctx.tools) + content.strip()
         return content
 
     def parse_user(self, body: str) -> str:
