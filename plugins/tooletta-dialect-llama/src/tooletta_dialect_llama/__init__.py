@@ -88,38 +88,10 @@ def starts_with_call(text: str) -> bool:
     )
 
 
-def _separator(r: Reader) -> Read[bool]:
-    """Consume ``;`` and the whitespace around it when another call object follows."""
-    i = yield from space_ahead(r)
-    if i < 0 or r.buf[r.pos + i] != ";":
-        return False
-    j = yield from space_ahead(r, i + 1)
-    if j < 0:
-        return False
-    for start in STARTS:
-        if (yield from text_ahead(r, j, start)):
-            r.pos += j
-            return True
-    return False
-
-
-def read_leading(r: Reader) -> Read[None]:
-    """A call object that opens the reply, and the ``;`` before a next one (its own block)."""
-    yield from json_call_object(r, id_keys=_ID_KEYS)
-    yield from _separator(r)
-
-
-def read_tagged(r: Reader) -> Read[None]:
-    """After ``<|python_tag|>``: call objects separated by ``;``."""
-    while True:
-        yield from json_call_object(r, id_keys=_ID_KEYS)
-        if not (yield from _separator(r)):
-            return
-
-
-def _next_object(r: Reader) -> Read[bool]:
-    """Move to the next call object when one follows, right away or after ``;`` (whitespace
-    around either is skipped); consume nothing otherwise."""
+def _next_object(r: Reader, semicolon: bool) -> Read[bool]:
+    """Move to the next call object when one follows after ``;`` (``semicolon``: Llama 3's
+    separator, required) or right away or after ``;`` (Llama 4's back-to-back objects);
+    whitespace around either is skipped. Nothing is consumed otherwise."""
     i = yield from space_ahead(r)
     if i < 0:
         return False
@@ -127,6 +99,8 @@ def _next_object(r: Reader) -> Read[bool]:
         i = yield from space_ahead(r, i + 1)
         if i < 0:
             return False
+    elif semicolon:
+        return False
     for start in STARTS:
         if (yield from text_ahead(r, i, start)):
             r.pos += i
@@ -134,15 +108,29 @@ def _next_object(r: Reader) -> Read[bool]:
     return False
 
 
+def read_leading(r: Reader) -> Read[None]:
+    """A call object that opens the reply, and the ``;`` before a next one (its own block)."""
+    yield from json_call_object(r, id_keys=_ID_KEYS)
+    yield from _next_object(r, semicolon=True)
+
+
+def read_tagged(r: Reader) -> Read[None]:
+    """After ``<|python_tag|>``: call objects separated by ``;``."""
+    while True:
+        yield from json_call_object(r, id_keys=_ID_KEYS)
+        if not (yield from _next_object(r, semicolon=True)):
+            return
+
+
 def read_after_python_end(r: Reader) -> Read[None]:
     """After Llama 4's ``<|python_end|>``: the call objects, back to back as its template
     writes them (``;`` between them is read too). With no object after it, the token is
     just removed."""
-    if not (yield from _next_object(r)):
+    if not (yield from _next_object(r, semicolon=False)):
         return
     while True:
         yield from json_call_object(r, id_keys=_ID_KEYS)
-        if not (yield from _next_object(r)):
+        if not (yield from _next_object(r, semicolon=False)):
             return
 
 
