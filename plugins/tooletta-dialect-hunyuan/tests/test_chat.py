@@ -21,6 +21,7 @@ from tooletta.testing.conversations import (
     ConversationTests,
     check_conversation_round_trip,
     check_matches_template,
+    check_prompt_forms,
     random_conversations,
     sample_conversations,
 )
@@ -243,26 +244,7 @@ def test_template_switches_match_and_read_back(switches: dict[str, Any]) -> None
     a raw last answer, the retry's missing prompt. For the sample conversations and each of
     them without its last answer (the prompt after a user turn or after tool results); the
     text is the template's."""
-    template = HY3.read_text(encoding="utf-8")
-    for name, (messages, uses_tools) in sample_conversations().items():
-        tools = SAMPLE_TOOLS if uses_tools else None
-        for cut in (messages, messages[:-1]):
-            for prompt in (False, True):
-                with clock.frozen(FROZEN_TIME):
-                    check_matches_template(
-                        template,
-                        cut,
-                        model=MODEL,
-                        tools=tools,
-                        add_generation_prompt=prompt,
-                        **switches,
-                    )
-                try:
-                    check_conversation_round_trip(
-                        cut, model=MODEL, tools=tools, add_generation_prompt=prompt, **switches
-                    )
-                except AssertionError as exc:
-                    raise AssertionError(f"{name} ({len(cut)} messages), {prompt=}") from exc
+    check_prompt_forms(HY3.read_text(encoding="utf-8"), model=MODEL, **switches)
 
 
 def test_raw_last_answer_is_its_content_alone() -> None:

@@ -20,6 +20,7 @@ from tooletta.testing.conversations import (
     ConversationTests,
     check_conversation_round_trip,
     check_matches_template,
+    check_prompt_forms,
     random_conversations,
     sample_conversations,
 )
@@ -205,30 +206,7 @@ def test_thinking_switch_suffix_reads_back(thinking: bool) -> None:
     generation prompt (the template ignores ``add_generation_prompt``); ``parse_conversation``
     reads it as no turn, for the sample conversations and each of them without its last
     answer; the text is the template's."""
-    template = TEMPLATE.read_text(encoding="utf-8")
-    for name, (messages, uses_tools) in sample_conversations().items():
-        tools = SAMPLE_TOOLS if uses_tools else None
-        for cut in (messages, messages[:-1]):
-            for prompt in (False, True):
-                with clock.frozen(FROZEN_TIME):
-                    check_matches_template(
-                        template,
-                        cut,
-                        model=MODEL,
-                        tools=tools,
-                        add_generation_prompt=prompt,
-                        enable_thinking=thinking,
-                    )
-                    try:
-                        check_conversation_round_trip(
-                            cut,
-                            model=MODEL,
-                            tools=tools,
-                            add_generation_prompt=prompt,
-                            enable_thinking=thinking,
-                        )
-                    except AssertionError as exc:
-                        raise AssertionError(f"{name} ({len(cut)} messages), {prompt=}") from exc
+    check_prompt_forms(TEMPLATE.read_text(encoding="utf-8"), model=MODEL, enable_thinking=thinking)
 
 
 def test_empty_think_block_at_the_end_is_no_turn() -> None:

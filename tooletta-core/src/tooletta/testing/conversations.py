@@ -47,6 +47,7 @@ __all__ = [
     "ConversationTests",
     "check_conversation_round_trip",
     "check_matches_template",
+    "check_prompt_forms",
     "list_content_conversations",
     "random_conversations",
     "sample_conversations",
@@ -146,6 +147,48 @@ def check_conversation_round_trip(
     want = _comparable(fmt.expressible_for(read, ctx))
     got = _comparable(back)
     assert got == want, f"round trip lost data:\n  got:  {got}\n  want: {want}"
+
+
+def check_prompt_forms(
+    template: str,
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    tokens: Mapping[str, str] | None = None,
+    **options: Any,
+) -> None:
+    """Under ``options`` (a template switch), every sample conversation and each of them
+    without its last message (the prompt after a user turn or after tool results), with and
+    without a generation prompt, renders as ``template`` does (:func:`check_matches_template`)
+    and reads back without being told the switch (:func:`check_conversation_round_trip`);
+    the clock frozen at :data:`FROZEN_TIME`."""
+    with clock.frozen(FROZEN_TIME):
+        for name, (messages, uses_tools) in sample_conversations().items():
+            tools = SAMPLE_TOOLS if uses_tools else None
+            for cut in (messages, messages[:-1]):
+                for prompt in (False, True):
+                    try:
+                        check_matches_template(
+                            template,
+                            cut,
+                            model=model,
+                            dialect=dialect,
+                            tools=tools,
+                            tokens=tokens,
+                            add_generation_prompt=prompt,
+                            **options,
+                        )
+                        check_conversation_round_trip(
+                            cut,
+                            model=model,
+                            dialect=dialect,
+                            tools=tools,
+                            add_generation_prompt=prompt,
+                            **options,
+                        )
+                    except AssertionError as exc:
+                        where = f"{name} ({len(cut)} messages), prompt={prompt}"
+                        raise AssertionError(f"{where}: {exc}") from exc
 
 
 class ConversationTests:
