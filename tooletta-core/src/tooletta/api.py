@@ -296,9 +296,15 @@ def _model_turn(fmt: Any, obj: Any, calls: list[ToolCall], content: str, reasoni
 
 def supports_reasoning(dialect: str) -> bool:
     """Whether ``dialect`` has a place for reasoning in its model text (``render(...,
-    reasoning=...)``): a ``reasoning_markup`` pair, or a ``render`` taking ``reasoning``."""
+    reasoning=...)``): a ``reasoning_markup`` pair, a ``render`` taking ``reasoning``, or a
+    conversation format of its models that writes reasoning in the assistant turn where the
+    dialect's parse reads it back (:func:`tooletta.chat.place.reasoning_format`)."""
     obj = get_registry().get(dialect).dialect
-    return bool(getattr(obj, "reasoning_markup", None)) or _takes_reasoning(type(obj))
+    if getattr(obj, "reasoning_markup", None) or _takes_reasoning(type(obj)):
+        return True
+    from .chat.place import reasoning_format
+
+    return reasoning_format(obj) is not None
 
 
 _TAKES_REASONING: dict[type, bool] = {}
@@ -329,6 +335,11 @@ def _with_reasoning(
         return opener + reasoning + closer + obj.render(calls, content=content)
     if _takes_reasoning(type(obj)):
         return obj.render(calls, content=content, reasoning=reasoning)
+    from .chat.place import reasoning_format, reasoning_turn
+
+    fmt = reasoning_format(obj)
+    if fmt is not None:  # the assistant turn as the format's models write it
+        return reasoning_turn(fmt, obj, calls, content, reasoning)
     raise RenderError("the format has no place for reasoning", dialect=entry.info.name)
 
 
