@@ -44,24 +44,25 @@ class ToolCall(msgspec.Struct, frozen=True, omit_defaults=True):
     arguments: dict[str, Any] = {}
     id: str | None = None
 
-    def to_openai(self) -> dict[str, Any]:
+    def to_openai(self, position: int = 0) -> dict[str, Any]:
         """Return the OpenAI Chat Completions ``tool_calls`` item for this call.
 
         ``arguments`` becomes a JSON string (non-ASCII kept as is). OpenAI requires an ``id``:
-        a call without one (most model formats carry none) gets ``call_`` + 24 alphanumerics
-        derived from its name and arguments, so the item is always valid and the same call
-        always gets the same id. Two equal calls in one message get equal ids this way: write
-        whole messages with :func:`tooletta.interop.messages_to_openai`, whose ids count the
-        calls' positions.
+        a call without one (most model formats carry none) gets the id of tooletta's one id
+        policy (:func:`tooletta.limits.derived_call_id`): ``call_`` + 24 alphanumerics derived
+        from ``position`` (the call's place among the conversation's calls; 0 for a call on
+        its own), its name and its arguments, so the item is always valid and the same call
+        always gets the same id on every path (``messages_to_openai``, ``render(calls,
+        "openai")``, ``parse --format openai``).
         """
         import json  # here: the json module is not needed to start
 
         arguments = json.dumps(self.arguments, ensure_ascii=False)
         call_id = self.id
         if call_id is None:
-            from .limits import stable_token
+            from .limits import derived_call_id
 
-            call_id = "call_" + stable_token(f"{self.name}:{arguments}", 24)
+            call_id = derived_call_id(self.name, arguments, position)
         return {
             "id": call_id,
             "type": "function",

@@ -69,3 +69,16 @@ def stable_token(seed: str, length: int) -> str:
         out.extend(_ALNUM[b % 62] for b in digest)
         counter += 1
     return "".join(out[:length])
+
+
+def derived_call_id(
+    name: str, arguments_json: str, position: int = 0, prefix: str = "call_"
+) -> str:
+    """The id tooletta gives a call that has none: ``prefix`` + 24 alphanumerics derived from
+    the call's ``position`` among the conversation's calls (0 for a call on its own), its
+    ``name`` and its arguments as OpenAI-style JSON text (``json.dumps(arguments,
+    ensure_ascii=False)``). The one id policy of every path that must write an id
+    (:meth:`tooletta.ToolCall.to_openai`, :func:`tooletta.interop.messages_to_openai`,
+    :func:`tooletta.interop.ensure_ids`, ``render(calls, "openai")``): the same call at the
+    same position always gets the same id, whichever path wrote it."""
+    return prefix + stable_token(f"{position}:{name}:{arguments_json}", 24)

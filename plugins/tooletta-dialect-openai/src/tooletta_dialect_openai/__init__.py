@@ -15,7 +15,6 @@ JSON string in this format, not an object that could stream verbatim.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from typing import Any
@@ -36,17 +35,18 @@ from tooletta.engine import (
 from tooletta.engine import loads as json_loads
 from tooletta.engine.jsonread import too_deep
 from tooletta.ir import coerce_arguments
+from tooletta.limits import derived_call_id
 from tooletta.toolkit.jsondoc import JsonDocumentDialect, document_grammar
 
 __all__ = ["OpenAIDialect", "call_id_for", "register_dialects"]
 
 
 def call_id_for(call: ToolCall, index: int) -> str:
-    """The call's id, or a deterministic ``call_`` + 24 alphanumerics derived from it."""
+    """The call's id, or the one the id policy of every tooletta path derives for the call at
+    position ``index`` (:func:`tooletta.limits.derived_call_id`)."""
     if call.id:
         return call.id
-    seed = f"{index}:{call.name}:{json.dumps(call.arguments, sort_keys=True)}"
-    return "call_" + hashlib.sha256(seed.encode()).hexdigest()[:24]
+    return derived_call_id(call.name, json.dumps(call.arguments, ensure_ascii=False), index)
 
 
 def _emit(r: Reader, item: Any, at: int, legacy: bool = False) -> None:

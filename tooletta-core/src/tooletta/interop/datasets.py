@@ -114,7 +114,7 @@ def _convert_row(
             raise ValueError(f"the row's 'tools' must be a list, not {_json_type(raw_tools)}")
         tools = to_openai_tools(raw_tools) or None
         if direction == "render":
-            new = [_render_message(m, dialect) for m in messages]
+            new = _render_messages(messages, dialect)
         else:
             new = [_parse_message(m, dialect, tools, call_format) for m in messages]
             if ids != "keep" or call_format == "openai":
@@ -175,7 +175,25 @@ def _is_assistant(message: Any) -> bool:
     return isinstance(message, Mapping) and message.get("role") == "assistant"
 
 
-def _render_message(message: Any, dialect: str) -> Any:
+def _render_messages(messages: list[Any], dialect: str) -> list[Any]:
+    """Each assistant message rendered (:func:`_render_message`), and each tool result's
+    ``tool_call_id`` renamed to the id the target wrote for its call, so that call and result
+    stay paired in the converted row (Mistral writes 9-character ids, Kimi
+    ``functions.NAME:INDEX``)."""
+    renamed: dict[str, str] = {}
+    out = []
+    for message in messages:
+        if _is_assistant(message):
+            message = _render_message(message, dialect, renamed)
+        elif isinstance(message, Mapping) and message.get("role") == "tool":
+            old = message.get("tool_call_id")
+            if isinstance(old, str) and old in renamed:
+                message = {**message, "tool_call_id": renamed[old]}
+        out.append(message)
+    return out
+
+
+def _render_message(message: Any, dialect: str, renamed: dict[str, str] | None = None) -> Any:
     if not _is_assistant(message) or not any(message.get(k) for k in (*_CALL_KEYS, "content")):
         return message
     (msg,) = read_messages([message])
@@ -184,6 +202,11 @@ def _render_message(message: Any, dialect: str) -> Any:
     text = _text(msg.content)
     out = {k: v for k, v in message.items() if k not in _CALL_KEYS}
     out["content"] = api.render(msg.tool_calls, dialect, content=text)
+    if renamed is not None and any(c.id for c in msg.tool_calls):
+        written = api.parse(out["content"], dialect, strict=True).calls
+        for call, back in zip(msg.tool_calls, written):
+            if call.id and back.id and back.id != call.id:
+                renamed[call.id] = back.id
     if msg.reasoning and "reasoning_content" not in out and "reasoning" not in out:
         out["reasoning_content"] = msg.reasoning  # it was in the content (thinking blocks)
     return out

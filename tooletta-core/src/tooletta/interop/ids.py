@@ -28,6 +28,7 @@ from typing import Literal
 import msgspec
 
 from ..ir import ToolCall
+from ..limits import derived_call_id
 from ..toolkit.ids import mistral_id, sanitize_id
 from ._util import dumps_arguments, stable_token
 from .message import Message, pair_results
@@ -153,8 +154,8 @@ def ensure_ids(messages: Sequence[Message], prefix: str) -> list[Message]:
         calls = []
         for ci, call in enumerate(msg.tool_calls):
             if call.id is None:
-                seed = f"{position}:{call.name}:{dumps_arguments(call.arguments)}"
-                new = new_ids[mi, ci] = prefix + stable_token(seed, 24)
+                arguments = dumps_arguments(call.arguments)
+                new = new_ids[mi, ci] = derived_call_id(call.name, arguments, position, prefix)
                 call = msgspec.structs.replace(call, id=new)
             calls.append(call)
             position += 1
