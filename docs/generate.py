@@ -505,8 +505,9 @@ def formats_page() -> str:
         " longest match wins); `dialect=` takes a format's name. Each example is a short"
         " conversation (a question, a `get_weather` call, its result, the answer, the tool"
         " declared; `strftime_now` pinned to `DATE`) rendered by `render_conversation`, then"
-        " the first assistant turn as the model generates it (what `render(..., model=...)`"
-        " writes, end token included). Differences from a template are on the family's page.",
+        " the first assistant turn as the model generates it (what `render(..., model=...,"
+        " end_of_turn=True)` writes: without `end_of_turn=True`, `render` leaves the end token"
+        " out). Differences from a template are on the family's page.",
         "",
     ]
     seen: set[str] = set()

@@ -228,6 +228,7 @@ def render(
     content: str = "",
     reasoning: str = "",
     model: str | None = None,
+    end_of_turn: bool = False,
 ) -> str:
     """Write ``content`` and ``calls`` (and ``reasoning``) as the model text of ``dialect``.
 
@@ -235,8 +236,11 @@ def render(
     too). With ``model=`` (a Hugging Face model id) the text is that model's own assistant
     turn, byte for byte as its chat template writes it, from after the generation prompt (what
     the model generates; a template whose generation prompt opens ``<think>`` leaves that out)
-    up to its end-of-turn token: the model picks the dialect and its variant (``dialect`` may
-    still name one). ``reasoning`` is
+    up to its end-of-turn token, which is left out unless ``end_of_turn=True`` (the text is
+    one assistant message as a parser reads it; with ``end_of_turn=True`` it ends with the
+    token the model generates to end that turn, ``<|im_end|>`` for Qwen, ``<|call|>`` for a
+    gpt-oss call, nothing for a template whose turns end at the next header): the model picks
+    the dialect and its variant (``dialect`` may still name one). ``reasoning`` is
     written where the format puts it (:func:`supports_reasoning` tells whether it has a
     place; a dialect without one raises :class:`~tooletta.RenderError`).
 
@@ -264,7 +268,9 @@ def render(
         if fmt is not None:
             entry = get_registry().get(obj.info.name)
             return _checked_render(
-                entry, items, lambda: _model_turn(fmt, obj, items, content, reasoning)
+                entry,
+                items,
+                lambda: _model_turn(fmt, obj, items, content, reasoning, end_of_turn),
             )
         if dialect is None:
             dialect = dialect_for_model(model)
@@ -278,7 +284,9 @@ def render(
     return _checked_render(entry, items, lambda: entry.dialect.render(items, content=content))
 
 
-def _model_turn(fmt: Any, obj: Any, calls: list[ToolCall], content: str, reasoning: str) -> str:
+def _model_turn(
+    fmt: Any, obj: Any, calls: list[ToolCall], content: str, reasoning: str, end: bool = False
+) -> str:
     from .chat.format import Conversation
     from .chat.render import prompt_tail
     from .ir import Message
@@ -291,7 +299,8 @@ def _model_turn(fmt: Any, obj: Any, calls: list[ToolCall], content: str, reasoni
             f"the {fmt.name} chat template has no place for reasoning", dialect=obj.info.name
         )
     tail = prompt_tail(fmt, ctx)
-    return body[len(tail) :] if tail and body.startswith(tail) else body
+    turn = body[len(tail) :] if tail and body.startswith(tail) else body
+    return turn + str(fmt.end_token(0, ctx)) if end else turn
 
 
 def supports_reasoning(dialect: str) -> bool:
