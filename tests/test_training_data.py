@@ -116,6 +116,30 @@ def test_tokenize_jsonl(tokenizer_file: str, jobs: str) -> None:
         assert line["input_ids"] == ids and line["weights"] == weights
 
 
+def test_a_tokenizer_that_does_not_fit_the_model_is_one_fatal_error(
+    tokenizer_file: str, tmp_path: Path
+) -> None:
+    """Qwen's tokenizer does not hold Llama 3's header tokens: one error before any row (exit
+    3, as for a tokenizer file that does not load), not one rejected row per line."""
+    rows = "\n".join(json.dumps(_row(i)) for i in range(50))
+    reject = tmp_path / "rejects.jsonl"
+    proc = _cli(
+        "tokenize",
+        "--jsonl",
+        "-m",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "--tokenizer",
+        tokenizer_file,
+        "--reject",
+        str(reject),
+        stdin=rows,
+    )
+    assert proc.returncode == 3, proc.stderr
+    assert proc.stdout == "" and len(proc.stderr.strip().splitlines()) == 1
+    assert "as" in proc.stderr and "ids" in proc.stderr
+    assert not reject.exists() or reject.read_text() == ""
+
+
 def test_tokenize_parquet(tokenizer_file: str, tmp_path: Path) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
     rows = [_row(i) for i in range(12)]

@@ -165,12 +165,18 @@ class TokenizeJob:
     options: dict[str, Any] = field(default_factory=dict)
 
     def check(self) -> None:
-        """Fail once, before any row: the format and the tokenizer must load."""
+        """Fail once, before any row: the format and the tokenizer must load, and the
+        tokenizer must fit the format (each of its special tokens one id), or every row would
+        be rejected with the same message."""
         from ..chat.lookup import resolve_format
         from ..training.datasets import load_tokenizer
+        from ..training.tokenize import special_tokens_of
+        from ..training.tokenizer import adapter_for
 
-        resolve_format(self.model, self.dialect)
-        load_tokenizer(self.tokenizer)
+        fmt, _ = resolve_format(self.model, self.dialect)
+        adapter = adapter_for(load_tokenizer(self.tokenizer))
+        for token in special_tokens_of(fmt):
+            adapter.single_id(token)
 
     def __call__(self, row: Any) -> bytes:
         """One output line."""

@@ -116,7 +116,9 @@ def tokenize_rendered(
     return TokenizedConversation(ids, weights, text, spans, sorted(wanted))
 
 
-def _special_tokens(fmt: Any) -> tuple[str, ...]:
+def special_tokens_of(fmt: Any) -> tuple[str, ...]:
+    """The tokens of the chat format ``fmt`` that the tokenizer must hold as single ids: its
+    declared special tokens and its end-of-turn tokens."""
     ends = (fmt.end_of_turn, *getattr(fmt, "end_tokens", ()))
     return tuple(dict.fromkeys(t for t in (*fmt.special_tokens, *ends) if t))
 
@@ -254,7 +256,7 @@ def tokenize_conversation(
                 [i],
                 train_on=train_on,
                 train_reasoning=train_reasoning,
-                special_tokens=_special_tokens(fmt),
+                special_tokens=special_tokens_of(fmt),
             )
             example.extends = extends
             examples.append(example)
@@ -266,7 +268,7 @@ def tokenize_conversation(
         targets,
         train_on=train_on,
         train_reasoning=train_reasoning,
-        special_tokens=_special_tokens(fmt),
+        special_tokens=special_tokens_of(fmt),
     )
     example.extends = extends
     return [example] if split == "auto" else example
