@@ -128,10 +128,11 @@ def test_conversation_row_too_deep_is_a_bad_row() -> None:
         ["convert", "--from", "hermes", "--to", "nope"],
     ],
 )
-def test_unknown_dialect_is_one_line_exit_3(args: list[str]) -> None:
+def test_unknown_dialect_is_one_line_exit_2(args: list[str]) -> None:
+    """A name no plugin knows is a bad option value: a usage error (issue 24), exit 2."""
     stdin = "[]" if args[0] == "render" else HERMES
     code, out, err = invoke(args, stdin)
-    assert code == 3 and out == ""
+    assert code == 2 and out == ""
     one_line(err, "unknown dialect")
 
 
@@ -146,7 +147,7 @@ def test_unknown_dialect_is_one_line_exit_3(args: list[str]) -> None:
 def test_unknown_dialect_in_a_jsonl_run_fails_once_not_per_row(args: list[str]) -> None:
     rows = (json.dumps(HERMES) + "\n") * 50
     code, out, err = invoke(args, rows)
-    assert code == 3 and out == ""
+    assert code == 2 and out == ""
     one_line(err, "unknown dialect")
 
 

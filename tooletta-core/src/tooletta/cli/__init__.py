@@ -3,8 +3,9 @@ render whole conversations (``render-chat``) and tokenize them for training (``t
 
 User mistakes print one line on stderr and exit non-zero, never a traceback. Exit codes:
 0 success; 1 nothing found (``detect``) or bad rows in a ``--jsonl`` run; 2 usage errors
-(click's own, and a ``--reject`` file that cannot be opened); 3 a tooletta error (unknown
-dialect, malformed input in strict mode, a worker process that died, ...); 130 and 143 a
+(click's own, a ``--reject`` file that cannot be opened, and an unknown dialect or model
+name: a bad option value); 3 a tooletta error (malformed input in strict mode, a tokenizer
+that does not fit the model, a worker process that died, ...); 130 and 143 a
 ``--jsonl`` run stopped by SIGINT (Ctrl-C) or SIGTERM (128 + the signal number). How the
 lines of a ``--jsonl`` run map to output and rejects: :mod:`tooletta.cli.jsonl`.
 """
@@ -16,7 +17,7 @@ from typing import Any
 
 import click
 
-from ..errors import ToolettaError
+from ..errors import ToolettaError, UnknownDialectError
 from .chat import render_chat_cmd, tokenize_cmd
 from .commands import convert_cmd, detect_cmd, list_dialects_cmd, parse_cmd, render_cmd
 from .stop import Interrupted
@@ -24,6 +25,7 @@ from .stop import Interrupted
 __all__ = ["cli", "main"]
 
 TOOLETTA_ERROR_EXIT = 3
+USAGE_EXIT = 2
 
 
 class _Group(click.Group):
@@ -32,6 +34,9 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except UnknownDialectError as exc:  # a dialect or model name no plugin knows: usage
+            click.echo(f"Error: {exc}", err=True)
+            ctx.exit(USAGE_EXIT)
         except ToolettaError as exc:
             click.echo(f"Error: {exc}", err=True)
             ctx.exit(TOOLETTA_ERROR_EXIT)
@@ -56,8 +61,8 @@ def cli() -> None:
     exactly input lines 1 to K, and the closing line on stderr names K.
 
     \b
-    Exit codes: 0 success; 1 nothing detected, or bad --jsonl rows; 2 usage error;
-    3 tooletta error; 130 stopped by SIGINT; 143 stopped by SIGTERM.
+    Exit codes: 0 success; 1 nothing detected, or bad --jsonl rows; 2 usage error (an
+    unknown dialect or model name too); 3 tooletta error; 130 stopped by SIGINT; 143 stopped by SIGTERM.
     """
 
 
