@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import RenderError, ToolettaError
+from ..extras import install_hint
 from ..ir import Message
 from . import clock
 
 __all__ = ["load_chat_template", "render_jinja", "to_template_messages"]
 
-_MISSING = "rendering a chat template needs jinja2: pip install 'tooletta-core[jinja]'"
+_MISSING = install_hint("rendering a chat template", "jinja")
 
 
 def load_chat_template(source: str, *, tools: bool = False) -> tuple[str, dict[str, str]]:

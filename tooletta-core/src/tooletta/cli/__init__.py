@@ -62,7 +62,8 @@ def cli() -> None:
 
     \b
     Exit codes: 0 success; 1 nothing detected, or bad --jsonl rows; 2 usage error (an
-    unknown dialect or model name too); 3 tooletta error; 130 stopped by SIGINT; 143 stopped by SIGTERM.
+    unknown dialect or model name too); 3 tooletta error; 130 stopped by SIGINT;
+    143 stopped by SIGTERM.
     """
 
 

@@ -13,6 +13,7 @@ import msgspec
 
 from .. import api
 from ..errors import ToolettaError
+from ..extras import install_hint
 from .commands import _input, _jobs, _jsonl, _load_tools, _reject
 from .io import InputError, load_json, read_text
 from .jsonl import run_jsonl
@@ -230,7 +231,7 @@ class TokenizeJob:
     type=click.Choice(["jsonl", "parquet"]),
     default="jsonl",
     show_default=True,
-    help="parquet needs pyarrow and --output.",
+    help="parquet needs --output and pyarrow (the parquet extra: tooletta-core[parquet]).",
 )
 @click.option("--output", "-O", type=click.Path(dir_okay=False), help="Write here, not stdout.")
 @_option
@@ -315,7 +316,7 @@ def _to_parquet(source: IO[bytes], job: Any, jobs: int, reject: str | None, path
         import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
         import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
-        raise ToolettaError("--format parquet needs pyarrow: pip install pyarrow") from None
+        raise ToolettaError(install_hint("--format parquet", "parquet")) from None
     import tempfile
 
     fd, tmp = tempfile.mkstemp(suffix=".jsonl", dir=os.path.dirname(os.path.abspath(path)))

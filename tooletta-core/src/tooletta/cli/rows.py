@@ -9,6 +9,7 @@ raises for a bad line, so every line of a batch is accounted for.
 
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -225,8 +226,8 @@ class RowJob:
         )
         if self.kind == "convert" and self.target != "messages" and "error" not in done:
             (done,) = convert_rows([done], direction="render", target_dialect=self.target)
-        if "error" in done:
-            raise InputError(str(done["error"]))
+        if "error" in done:  # convert_rows names the error's kind; the CLI's rows do not
+            raise InputError(_without_kind(str(done["error"])))
         return done
 
 
@@ -296,3 +297,12 @@ def work_batch(job: Job, lines: list[bytes]) -> Done:
     if out:
         out.append(b"")
     return b"\n".join(out), bad, rows, warned
+
+
+_KIND = re.compile(r"^[A-Z][A-Za-z]*(?:Error|Exception): ")
+
+
+def _without_kind(reason: str) -> str:
+    """A :func:`~tooletta.interop.convert_rows` reason without its leading exception name
+    (``"RenderError: ..."``), so that every row error of a ``--jsonl`` run reads alike."""
+    return _KIND.sub("", reason, count=1)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ToolettaError
+from ..extras import install_hint
 from .tokenize import TokenizedConversation, tokenize_conversation
 
 __all__ = ["TokenizeRows", "load_tokenizer"]
@@ -31,15 +32,14 @@ _LOADED: dict[str, Any] = {}
 
 def load_tokenizer(path: str) -> Any:
     """A ``tokenizers.Tokenizer`` from a local ``tokenizer.json`` (once per process; nothing is
-    downloaded). Needs ``pip install tokenizers``."""
+    downloaded). Needs the ``training`` extra (``pip install 'tooletta-core[training]'``)."""
     tokenizer = _LOADED.get(path)
     if tokenizer is None:
         try:
             from tokenizers import Tokenizer
         except ImportError:
             raise ToolettaError(
-                "tokenizing from a tokenizer.json needs the tokenizers package: "
-                "pip install tokenizers"
+                install_hint("tokenizing from a tokenizer.json", "training")
             ) from None
         try:
             tokenizer = _LOADED[path] = Tokenizer.from_file(path)
