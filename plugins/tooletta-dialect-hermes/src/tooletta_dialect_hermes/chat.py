@@ -222,18 +222,31 @@ def _after_think(content: str) -> str:
     return content.rpartition("</think>")[2].lstrip("\n")
 
 
+_QWEN3_SIZES = ("0.6b", "1.7b", "4b", "8b", "14b", "32b", "30b-a3b", "235b-a22b")
+"""The sizes of the April 2025 (hybrid thinking) Qwen3 release."""
+
+
+def _qwen3_patterns() -> tuple[str, ...]:
+    """The hybrid-thinking Qwen3 ids: each size, bare or with a suffix (``-FP8``, ``-AWQ``,
+    ``-GGUF``, ``-Base``...) that does not start with ``i`` or ``t``: the ``-Instruct-2507``
+    and ``-Thinking-2507`` releases of the same sizes have templates of their own
+    (:mod:`tooletta_dialect_hermes.chat_qwen3_2507`)."""
+    names = [f"qwen3-{size}{tail}" for size in _QWEN3_SIZES for tail in ("", "-[!it]*")]
+    return tuple(owner + name for name in names for owner in ("qwen/", ""))
+
+
 class Qwen3Chat(QwenChat):
     """Qwen3's chat template (thinking models: ``enable_thinking`` defaults to true)."""
 
     name = "qwen3"
-    models = ("qwen/qwen3-*", "qwen3-*")
+    models = _qwen3_patterns()
     source = "Qwen/Qwen3-8B tokenizer_config.json chat_template"
     special_tokens = _QWEN3_SPECIAL
-    reasoning = Reasoning(
+    reasoning: ClassVar[Reasoning | None] = Reasoning(
         "<think>\n", "\n</think>\n\n", strip="\n", keep="after_last_user", empty="last"
     )
     options = defaults(enable_thinking=True)
-    prompt_options = ({"enable_thinking": False},)
+    prompt_options: ClassVar[Sequence[Mapping[str, Any]]] = ({"enable_thinking": False},)
     """Thinking off's prompt (an empty think block), read back as no message."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
