@@ -205,3 +205,14 @@ def test_unchecked_qwen3_ids_are_refused() -> None:
     for model in UNCLAIMED:
         with pytest.raises(tooletta.ToolettaError, match="no chat format"):
             resolve_format(model, None)
+
+
+def test_thinking_2507_model_turn_follows_the_prompt() -> None:
+    """``render(model=)`` gives what the model writes after the prompt's ``<think>\\n``."""
+    calls = [ToolCall("f", {"a": 1})]
+    text = tooletta.render(calls, model="Qwen/Qwen3-4B-Thinking-2507", content="C", reasoning="R")
+    assert (
+        text == 'R\n</think>\n\nC\n<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'
+    )
+    plain = tooletta.render(calls, model="Qwen/Qwen3-4B-Instruct-2507", content="C", reasoning="R")
+    assert plain == 'C\n<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'
