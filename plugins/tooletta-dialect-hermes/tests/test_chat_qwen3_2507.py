@@ -214,5 +214,8 @@ def test_thinking_2507_model_turn_follows_the_prompt() -> None:
     assert (
         text == 'R\n</think>\n\nC\n<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'
     )
-    plain = tooletta.render(calls, model="Qwen/Qwen3-4B-Instruct-2507", content="C", reasoning="R")
+    instruct = "Qwen/Qwen3-4B-Instruct-2507"
+    with pytest.raises(tooletta.RenderError, match="no place for reasoning"):
+        tooletta.render(calls, model=instruct, content="C", reasoning="R")
+    plain = tooletta.render(calls, model=instruct, content="C")
     assert plain == 'C\n<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'
