@@ -222,24 +222,48 @@ def _after_think(content: str) -> str:
     return content.rpartition("</think>")[2].lstrip("\n")
 
 
-_QWEN3_SIZES = ("0.6b", "1.7b", "4b", "8b", "14b", "32b", "30b-a3b", "235b-a22b")
-"""The sizes of the April 2025 (hybrid thinking) Qwen3 release."""
-
-
-def _qwen3_patterns() -> tuple[str, ...]:
-    """The hybrid-thinking Qwen3 ids: each size, bare or with a suffix (``-FP8``, ``-AWQ``,
-    ``-GGUF``, ``-Base``...) that does not start with ``i`` or ``t``: the ``-Instruct-2507``
-    and ``-Thinking-2507`` releases of the same sizes have templates of their own
-    (:mod:`tooletta_dialect_hermes.chat_qwen3_2507`)."""
-    names = [f"qwen3-{size}{tail}" for size in _QWEN3_SIZES for tail in ("", "-[!it]*")]
-    return tuple(owner + name for name in names for owner in ("qwen/", ""))
-
-
 class Qwen3Chat(QwenChat):
     """Qwen3's chat template (thinking models: ``enable_thinking`` defaults to true)."""
 
     name = "qwen3"
-    models = _qwen3_patterns()
+    models: ClassVar[tuple[str, ...]] = (
+        "qwen/qwen3-0.6b",
+        "qwen/qwen3-0.6b-[!it]*",
+        "qwen/qwen3-1.7b",
+        "qwen/qwen3-1.7b-[!it]*",
+        "qwen/qwen3-4b",
+        "qwen/qwen3-4b-[!it]*",
+        "qwen/qwen3-8b",
+        "qwen/qwen3-8b-[!it]*",
+        "qwen/qwen3-14b",
+        "qwen/qwen3-14b-[!it]*",
+        "qwen/qwen3-32b",
+        "qwen/qwen3-32b-[!it]*",
+        "qwen/qwen3-30b-a3b",
+        "qwen/qwen3-30b-a3b-[!it]*",
+        "qwen/qwen3-235b-a22b",
+        "qwen/qwen3-235b-a22b-[!it]*",
+        "qwen3-0.6b",
+        "qwen3-0.6b-[!it]*",
+        "qwen3-1.7b",
+        "qwen3-1.7b-[!it]*",
+        "qwen3-4b",
+        "qwen3-4b-[!it]*",
+        "qwen3-8b",
+        "qwen3-8b-[!it]*",
+        "qwen3-14b",
+        "qwen3-14b-[!it]*",
+        "qwen3-32b",
+        "qwen3-32b-[!it]*",
+        "qwen3-30b-a3b",
+        "qwen3-30b-a3b-[!it]*",
+        "qwen3-235b-a22b",
+        "qwen3-235b-a22b-[!it]*",
+    )
+    """The April 2025 (hybrid thinking) sizes, bare or with a suffix (``-FP8``, ``-AWQ``,
+    ``-Base``...) not starting with ``i`` or ``t``: the ``-Instruct-2507`` and
+    ``-Thinking-2507`` releases of the same sizes have templates of their own
+    (:mod:`tooletta_dialect_hermes.chat_qwen3_2507`)."""
     source = "Qwen/Qwen3-8B tokenizer_config.json chat_template"
     special_tokens = _QWEN3_SPECIAL
     reasoning: ClassVar[Reasoning | None] = Reasoning(

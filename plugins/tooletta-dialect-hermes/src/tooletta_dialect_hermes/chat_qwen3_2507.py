@@ -30,23 +30,21 @@ from .chat import Qwen3Chat
 
 __all__ = ["Qwen3Instruct2507Chat", "Qwen3Thinking2507Chat"]
 
-_SIZES_2507 = ("4b", "30b-a3b", "235b-a22b")
-"""The sizes released as ``-Instruct-2507`` / ``-Thinking-2507``."""
-
-
-def _patterns(kind: str) -> tuple[str, ...]:
-    """The ids of the 2507 and Qwen3-Next models of one kind (``instruct``/``thinking``),
-    with and without the ``qwen/`` owner (quantized copies keep the name as a prefix)."""
-    names = [f"qwen3-{size}-{kind}-2507*" for size in _SIZES_2507]
-    names.append(f"qwen3-next-80b-a3b-{kind}*")
-    return tuple(owner + name for name in names for owner in ("qwen/", ""))
-
 
 class Qwen3Instruct2507Chat(Qwen3Chat):
     """Qwen3-2507 Instruct and Qwen3-Next Instruct: Qwen3's layout, never a think block."""
 
     name = "qwen3_instruct_2507"
-    models = _patterns("instruct")
+    models = (
+        "qwen/qwen3-4b-instruct-2507*",
+        "qwen/qwen3-30b-a3b-instruct-2507*",
+        "qwen/qwen3-235b-a22b-instruct-2507*",
+        "qwen/qwen3-next-80b-a3b-instruct*",
+        "qwen3-4b-instruct-2507*",
+        "qwen3-30b-a3b-instruct-2507*",
+        "qwen3-235b-a22b-instruct-2507*",
+        "qwen3-next-80b-a3b-instruct*",
+    )
     source = (
         "Qwen/Qwen3-Next-80B-A3B-Instruct chat template (the Qwen3-2507 Instruct models' "
         "template; copy in xorbitsai/inference llm_family.json)"
@@ -69,7 +67,16 @@ class Qwen3Thinking2507Chat(Qwen3Chat):
     opening ``<think>\\n``."""
 
     name = "qwen3_thinking_2507"
-    models = _patterns("thinking")
+    models = (
+        "qwen/qwen3-4b-thinking-2507*",
+        "qwen/qwen3-30b-a3b-thinking-2507*",
+        "qwen/qwen3-235b-a22b-thinking-2507*",
+        "qwen/qwen3-next-80b-a3b-thinking*",
+        "qwen3-4b-thinking-2507*",
+        "qwen3-30b-a3b-thinking-2507*",
+        "qwen3-235b-a22b-thinking-2507*",
+        "qwen3-next-80b-a3b-thinking*",
+    )
     source = (
         "Qwen/Qwen3-4B-Thinking-2507 / Qwen/Qwen3-Next-80B-A3B-Thinking chat template "
         "(one template; copy in xorbitsai/inference llm_family.json)"
