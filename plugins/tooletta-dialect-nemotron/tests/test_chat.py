@@ -24,7 +24,8 @@ from tooletta.testing.conversations import (
     sample_conversations,
 )
 
-TEMPLATE = Path(__file__).parent / "templates" / "NVIDIA-Nemotron-Nano-v2.jinja"
+TEMPLATES = Path(__file__).parent / "templates"
+TEMPLATE = TEMPLATES / "NVIDIA-Nemotron-Nano-v2.jinja"
 MODEL = "nvidia/NVIDIA-Nemotron-Nano-9B-v2"
 
 REASONING = (
@@ -139,13 +140,30 @@ class TestNemotronNanoV2Chat(ConversationTests):
                 raise AssertionError(f"{name}: {exc}") from None
 
 
+PATTERN_TEMPLATES = {"nemotron_nano_v2": ["NVIDIA-Nemotron-Nano-v2.jinja"]}
+"""Per conversation format of this plugin, the vendored templates that verify its model
+patterns (named in ``templates/SOURCES.md``, compared byte for byte above)."""
+
+
 def test_model_routes_to_the_format() -> None:
-    others = ("nvidia/NVIDIA-Nemotron-Nano-12B-v2", "nvidia/NVIDIA-Nemotron-Nano-9B-v2-FP8")
-    for model in (MODEL, *others):
+    sources = (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
+    for template in PATTERN_TEMPLATES["nemotron_nano_v2"]:
+        assert f"`{template}`" in sources and (TEMPLATES / template).is_file()
+    for model in (MODEL, "nvidia/NVIDIA-Nemotron-Nano-9B-v2-FP8"):
         assert tooletta.dialect_for_model(model) == "nemotron", model
         assert resolve_format(model, None)[0].name == "nemotron_nano_v2", model
     assert resolve_format(None, "nemotron_nano_v2")[0].name == "nemotron_nano_v2"
     assert resolve_format(None, "nemotron")[0].name == "nemotron_nano_v2"
+
+
+def test_12b_is_not_given_the_9b_template() -> None:
+    """Nemotron-Nano-12B-v2's template differs from the 9B's (one newline after the system
+    turn) and is not vendored: its calls are the dialect's, its conversations need
+    ``chat_template=`` rather than the 9B's text."""
+    model = "nvidia/NVIDIA-Nemotron-Nano-12B-v2"
+    assert tooletta.dialect_for_model(model) == "nemotron"
+    with pytest.raises(tooletta.ToolettaError, match="no chat format"):
+        resolve_format(model, None)
 
 
 def test_last_turn_reasoning_is_the_generated_form() -> None:

@@ -41,6 +41,7 @@ from tooletta_dialect_hermes.chat import (
     QwQChat,
 )
 from tooletta_dialect_hermes.chat_granite import Granite40Chat, Granite41Chat
+from tooletta_dialect_hermes.chat_qwen3_2507 import Qwen3Instruct2507Chat, Qwen3Thinking2507Chat
 
 __all__ = ["HermesDialect", "register_dialects"]
 
@@ -100,6 +101,8 @@ class HermesDialect(ScannerDialect):
     reasoning_markup = ("<think>\n", "\n</think>\n\n")
     chat_formats = (
         Qwen3Chat(),
+        Qwen3Instruct2507Chat(),
+        Qwen3Thinking2507Chat(),
         Qwen25Chat(),
         QwQChat(),
         MiMoVLChat(),

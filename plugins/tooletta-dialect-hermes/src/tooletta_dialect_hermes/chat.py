@@ -226,14 +226,51 @@ class Qwen3Chat(QwenChat):
     """Qwen3's chat template (thinking models: ``enable_thinking`` defaults to true)."""
 
     name = "qwen3"
-    models = ("qwen/qwen3-*", "qwen3-*")
+    models: ClassVar[tuple[str, ...]] = (
+        "qwen/qwen3-0.6b",
+        "qwen/qwen3-0.6b-[!it]*",
+        "qwen/qwen3-1.7b",
+        "qwen/qwen3-1.7b-[!it]*",
+        "qwen/qwen3-4b",
+        "qwen/qwen3-4b-[!it]*",
+        "qwen/qwen3-8b",
+        "qwen/qwen3-8b-[!it]*",
+        "qwen/qwen3-14b",
+        "qwen/qwen3-14b-[!it]*",
+        "qwen/qwen3-32b",
+        "qwen/qwen3-32b-[!it]*",
+        "qwen/qwen3-30b-a3b",
+        "qwen/qwen3-30b-a3b-[!it]*",
+        "qwen/qwen3-235b-a22b",
+        "qwen/qwen3-235b-a22b-[!it]*",
+        "qwen3-0.6b",
+        "qwen3-0.6b-[!it]*",
+        "qwen3-1.7b",
+        "qwen3-1.7b-[!it]*",
+        "qwen3-4b",
+        "qwen3-4b-[!it]*",
+        "qwen3-8b",
+        "qwen3-8b-[!it]*",
+        "qwen3-14b",
+        "qwen3-14b-[!it]*",
+        "qwen3-32b",
+        "qwen3-32b-[!it]*",
+        "qwen3-30b-a3b",
+        "qwen3-30b-a3b-[!it]*",
+        "qwen3-235b-a22b",
+        "qwen3-235b-a22b-[!it]*",
+    )
+    """The April 2025 (hybrid thinking) sizes, bare or with a suffix (``-FP8``, ``-AWQ``,
+    ``-Base``...) not starting with ``i`` or ``t``: the ``-Instruct-2507`` and
+    ``-Thinking-2507`` releases of the same sizes have templates of their own
+    (:mod:`tooletta_dialect_hermes.chat_qwen3_2507`)."""
     source = "Qwen/Qwen3-8B tokenizer_config.json chat_template"
     special_tokens = _QWEN3_SPECIAL
-    reasoning = Reasoning(
+    reasoning: ClassVar[Reasoning | None] = Reasoning(
         "<think>\n", "\n</think>\n\n", strip="\n", keep="after_last_user", empty="last"
     )
     options = defaults(enable_thinking=True)
-    prompt_options = ({"enable_thinking": False},)
+    prompt_options: ClassVar[Sequence[Mapping[str, Any]]] = ({"enable_thinking": False},)
     """Thinking off's prompt (an empty think block), read back as no message."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:

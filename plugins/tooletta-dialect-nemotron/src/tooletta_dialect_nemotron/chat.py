@@ -103,8 +103,9 @@ class NemotronNanoV2Chat(ChatFormat):
     models = (
         "nvidia/nvidia-nemotron-nano-9b-v2",
         "nvidia/nvidia-nemotron-nano-9b-v2-*",
-        "nvidia/nvidia-nemotron-nano-12b-v2",
     )
+    """Only the 9B, whose template is vendored: Nemotron-Nano-12B-v2's template writes one
+    newline after the system turn, not two, and could not be read here to be declared."""
     source = "nvidia/NVIDIA-Nemotron-Nano-9B-v2 tokenizer_config.json chat_template"
     turns = roles(
         system=Turn(_SYSTEM),

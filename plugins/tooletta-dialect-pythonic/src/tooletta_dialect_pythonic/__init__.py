@@ -86,12 +86,13 @@ _HEAD = (
 
 
 def read_py_call(
-    r: Reader, *, end: bool = True, raw_newlines: bool = False
+    r: Reader, *, end: bool = True, raw_newlines: bool = False, keyword_names: bool = False
 ) -> Read[dict[str, Any]]:
     """One call ``name(key=value, ...)``: the name is reported at ``(``, the arguments once
     the closing ``)`` arrives. With ``end=False`` the caller ends the call (``r.end_call``)
     once what follows it has been checked; the arguments are returned. ``raw_newlines``:
-    a string may hold raw line breaks (see :func:`~.pysyntax.call_arguments`)."""
+    a string may hold raw line breaks; ``keyword_names``: an argument may be named by a
+    Python keyword (see :func:`~.pysyntax.call_arguments`)."""
     name = yield from read_name(r)
     yield from r.ws()
     if (yield from r.peek()) != "(":
@@ -99,7 +100,7 @@ def read_py_call(
     r.start_call(name)
     at = r.pos
     text = yield from bracketed(r)
-    arguments = call_arguments(text, at, raw_newlines=raw_newlines)
+    arguments = call_arguments(text, at, raw_newlines=raw_newlines, keyword_names=keyword_names)
     if r.engine.deltas:
         r.args(to_json(arguments))
     if end:
@@ -107,16 +108,21 @@ def read_py_call(
     return arguments
 
 
-def read_call_list(r: Reader, *, raw_newlines: bool = False) -> Read[None]:
+def read_call_list(
+    r: Reader, *, raw_newlines: bool = False, keyword_names: bool = False
+) -> Read[None]:
     """Calls separated by commas up to the closing ``]`` (read from just after ``[``).
 
     A call counts once the ``,`` or ``]`` after it has come, so ``[f(a=1) is ...]`` in prose
-    is malformed rather than a call. ``raw_newlines`` as in :func:`read_py_call`.
+    is malformed rather than a call. ``raw_newlines`` and ``keyword_names`` as in
+    :func:`read_py_call`.
     """
     first = True
     while not (yield from json_next(r, "]", first, trailing=True)):
         first = False
-        arguments = yield from read_py_call(r, end=False, raw_newlines=raw_newlines)
+        arguments = yield from read_py_call(
+            r, end=False, raw_newlines=raw_newlines, keyword_names=keyword_names
+        )
         yield from r.ws()
         if (yield from r.peek()) not in (",", "]"):
             raise r.fail("expected ',' or ']' after a call")
@@ -304,7 +310,9 @@ LFM_CLOSE = "<|tool_call_end|>"
 def read_lfm2_block(r: Reader) -> Read[None]:
     """``<|tool_call_start|>``: a pythonic list, a JSON list of call objects, one JSON call
     object, or one bare call; then ``<|tool_call_end|>`` (or the end of the text). Strings
-    may hold raw line breaks: the LFM2.5 template writes string values unescaped."""
+    may hold raw line breaks and arguments may be named by Python keywords
+    (``f(from='x')``): the LFM2.5 template writes string values unescaped and argument names
+    as they are."""
     yield from r.ws()
     first = yield from r.peek()
     if first == "{":
@@ -318,9 +326,9 @@ def read_lfm2_block(r: Reader) -> Read[None]:
                 n += 1
                 yield from json_call_object(r)
         else:
-            yield from read_call_list(r, raw_newlines=True)
+            yield from read_call_list(r, raw_newlines=True, keyword_names=True)
     else:
-        yield from read_py_call(r, raw_newlines=True)
+        yield from read_py_call(r, raw_newlines=True, keyword_names=True)
     yield from r.ws()
     if not (yield from r.at_end()):
         yield from r.expect(LFM_CLOSE)
@@ -452,9 +460,16 @@ class Lfm2Dialect(CheckedDialect):
         marker of this grammar, ``</think>`` too, starts with ``<``)."""
         return plain_reads_back(calls, content)
 
+    keyword_names: ClassVar[bool] = False
+    """Arguments named by a Python keyword are written as they are (``f(from='x')``), as the
+    LFM2.5 template writes them; ``False``: refused (the text would not be Python)."""
+
     def render_calls(self, calls: list[ToolCall]) -> str:
         """All calls in one block, joined by ``", "``."""
-        body = ", ".join([render_call(c.name, c.arguments, self.value_text) for c in calls])
+        kw = self.keyword_names
+        body = ", ".join(
+            [render_call(c.name, c.arguments, self.value_text, keyword_names=kw) for c in calls]
+        )
         return f"{LFM_OPEN}[{body}]{LFM_CLOSE}"
 
     def value_text(self, value: Any) -> str:
@@ -473,7 +488,9 @@ class Lfm25Dialect(Lfm2Dialect):
     writes them, ``'`` + the string + ``'`` with nothing escaped (what the model was trained
     on; the ``lfm2`` parser reads raw line breaks in them). A string holding a quote, a
     backslash or an unprintable character other than a line break would not read back that
-    way and is escaped as ``lfm2`` escapes it."""
+    way and is escaped as ``lfm2`` escapes it. An argument named by a Python keyword is
+    written as the template writes it, ``f(from='x')`` (not Python; the ``lfm2`` parser reads
+    it)."""
 
     info = DialectInfo(
         name="lfm25",
@@ -485,6 +502,7 @@ class Lfm25Dialect(Lfm2Dialect):
         source="ggml-org/llama.cpp models/templates/LFM2.5-8B-A1B.jinja (format_arg_value)",
     )
     chat_formats = (Lfm25Chat(), Lfm25InstructChat())
+    keyword_names = True
 
     def value_text(self, value: Any) -> str:
         """A string as ``'`` + itself + ``'`` where that reads back, else as ``lfm2``."""

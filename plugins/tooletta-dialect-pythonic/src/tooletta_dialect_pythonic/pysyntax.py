@@ -32,6 +32,7 @@ __all__ = [
     "char_at",
     "is_kwarg_name",
     "is_tool_name",
+    "keyword_stand_ins",
     "literal",
     "looks_like_call",
     "py_str",
@@ -376,7 +377,11 @@ def value_of(text: str, position: int | None = None) -> Any:
 
 
 def call_arguments(
-    args_text: str, position: int | None = None, *, raw_newlines: bool = False
+    args_text: str,
+    position: int | None = None,
+    *,
+    raw_newlines: bool = False,
+    keyword_names: bool = False,
 ) -> dict[str, Any]:
     """The keyword arguments of a call whose parenthesised part is ``args_text`` (``"(a=1)"``).
 
@@ -384,15 +389,62 @@ def call_arguments(
     non-literal values and syntax errors raise :class:`BlockError`. ``**{...}`` with a dict
     literal is merged in. A NUL inside a string is read as itself (Python's parser refuses
     it anywhere); with ``raw_newlines``, so is a line break inside a one-quote string (what
-    a template that writes strings unescaped, such as LFM2.5's, produces).
+    a template that writes strings unescaped, such as LFM2.5's, produces). With
+    ``keyword_names``, an argument named by a Python keyword (``f(from='x')``, which Python
+    refuses but LFM2.5's template writes) is read as that name (see
+    :func:`keyword_stand_ins`).
     """
+    renames = None
+    if keyword_names:
+        swapped = keyword_stand_ins(args_text)
+        if swapped is not None:
+            args_text, renames = swapped
     try:
         tree, table = _parse(args_text, "f", raw_newlines)
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         detail = exc.msg if isinstance(exc, SyntaxError) else str(exc)
         raise BlockError(f"invalid call syntax: {detail}", position) from None
     out = _keywords(tree, position)
+    if renames is not None:
+        out = {renames.get(k, k): v for k, v in out.items()}
     return out if table is None else _restore(out, table)
+
+
+_KEYWORDS = "|".join(sorted(keyword.kwlist, key=len, reverse=True))
+_STRING_OR_KEYWORD_ARG = re.compile(
+    _STRING_OR_COMMENT.pattern
+    + r"|(?P<lead>[(,][ \t\r\n]*)(?P<name>(?:"
+    + _KEYWORDS
+    + r")(?![\w]))(?P<eq>[ \t\r\n]*=)(?!=)"
+)
+"""A string or comment (kept as it is), or an argument named by a Python keyword: after
+``(`` or ``,``, the keyword, then ``=`` (not ``==``)."""
+
+
+def keyword_stand_ins(source: str) -> tuple[str, dict[str, str]] | None:
+    """``source`` (a call's parenthesised part) with each argument named by a Python keyword
+    (``from=``, ``class=``, ``True=``...) renamed to an identifier the text does not hold,
+    and the table from those identifiers back to the keywords; ``None`` when no argument is
+    so named. Strings and comments are left alone, so only names change. Text in which no
+    argument is named by a keyword is valid Python or not exactly as before."""
+    names: dict[str, str] = {}
+
+    def rename(m: re.Match[str]) -> str:
+        name = m.group("name")
+        if name is None:
+            return m.group()
+        stand_in = names.get(name)
+        if stand_in is None:
+            stand_in = "_" + name.lower()
+            while stand_in in source or stand_in in names.values():
+                stand_in = "_" + stand_in
+            names[name] = stand_in
+        return m.group("lead") + stand_in + m.group("eq")
+
+    out = _STRING_OR_KEYWORD_ARG.sub(rename, source)
+    if not names:
+        return None
+    return out, {v: k for k, v in names.items()}
 
 
 def _keywords(tree: ast.Expression, position: int | None) -> dict[str, Any]:
@@ -472,14 +524,22 @@ def py_value(
     return write_literal(value, lambda s: py_str(s, quote), lambda k: py_str(k, quote), words=words)
 
 
-def render_call(name: str, arguments: dict[str, Any], value: Callable[[Any], str]) -> str:
+def render_call(
+    name: str,
+    arguments: dict[str, Any],
+    value: Callable[[Any], str],
+    *,
+    keyword_names: bool = False,
+) -> str:
     """``name(k=v, ...)`` with each value written by ``value``; ``ValueError`` when the name
-    or a key cannot be written in Python call syntax."""
+    or a key cannot be written in Python call syntax. With ``keyword_names`` a key that is a
+    Python keyword (``from``) is written as it is, as LFM2.5's template writes it
+    (:func:`call_arguments` reads it back with ``keyword_names``)."""
     if not is_tool_name(name):
         raise ValueError(f"function name {name!r} cannot be written as a call")
     parts: list[str] = []
     for key, v in arguments.items():
-        if not is_kwarg_name(key):
+        if not (is_kwarg_name(key) or (keyword_names and keyword.iskeyword(key))):
             raise ValueError(f"argument name {key!r} is not a Python identifier")
         parts.append(f"{key}={value(v)}")
     return f"{name}({', '.join(parts)})"
