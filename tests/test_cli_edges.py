@@ -47,3 +47,27 @@ def test_row_errors_read_alike_whatever_the_row_kind() -> None:
     for line in lines:
         reason = line.split(": ", 1)[1]
         assert not reason.split(":", 1)[0].endswith("Error"), line
+
+
+def test_date_pins_the_date_templates_write() -> None:
+    conversation = json.dumps([{"role": "user", "content": "hi"}])
+    args = ["render-chat", "-m", "meta-llama/Llama-3.2-3B-Instruct", "--date", "2026-01-05"]
+    result = CliRunner().invoke(cli, args, input=conversation)
+    assert result.exit_code == 0, result.output
+    assert "Today Date: 05 Jan 2026\n" in result.stdout
+    help_text = CliRunner().invoke(cli, ["tokenize", "--help"]).stdout
+    assert "--date" in help_text and "change every day" in help_text
+
+
+def test_a_misspelled_switch_is_said_once() -> None:
+    import warnings
+
+    import tooletta
+
+    messages = [{"role": "user", "content": "hi"}]
+    with pytest.warns(tooletta.ToolettaWarning, match="did you mean 'enable_thinking'"):
+        tooletta.render_conversation(messages, model="Qwen/Qwen3-8B", enable_thinkin=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tooletta.render_conversation(messages, model="Qwen/Qwen3-8B", enable_thinking=False)
+        tooletta.render_conversation(messages, model="Qwen/Qwen3-8B", custom_var="x")

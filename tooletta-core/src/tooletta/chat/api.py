@@ -12,6 +12,7 @@ from .lookup import resolve_format
 from .messages import read_conversation, read_tool_definitions
 from .parse import parse_format
 from .render import RenderedConversation, render_format, render_text
+from .switches import warn_misspelled
 
 __all__ = ["parse_conversation_text", "render_conversation_text", "render_spans"]
 
@@ -30,6 +31,8 @@ def render_spans(
     segment of every message and which text the model generates (``segments=False``: the
     text only)."""
     fmt, obj = resolve_format(model, dialect)
+    if options:
+        warn_misspelled(fmt, options)
     return render_format(
         fmt,
         obj,
@@ -52,6 +55,8 @@ def render_conversation_text(
     """The text :func:`render_spans` renders (``segments=False``), as
     :func:`tooletta.render_conversation` returns it: the text-only renderer."""
     fmt, obj = resolve_format(model, dialect)
+    if options:
+        warn_misspelled(fmt, options, stacklevel=5)
     return render_text(
         fmt,
         obj,

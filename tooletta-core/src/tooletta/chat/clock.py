@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import date, datetime
 
 _source: Callable[[], datetime] = datetime.now
 
@@ -59,3 +59,21 @@ def frozen(when: datetime) -> Iterator[datetime]:
         yield when
     finally:
         _source = previous
+
+
+class PinnedDate:
+    """A ``strftime_now`` option that formats one day (at midnight) whenever it is asked:
+    ``render_conversation(..., strftime_now=PinnedDate(date(2026, 1, 5)))``. Templates that
+    write today's date (Llama 3.2, GLM, Gemma 4, Apertus...) otherwise give another text, and
+    other token ids, every day; a dataset tokenized twice must pin it. Picklable (worker
+    processes get the same day)."""
+
+    def __init__(self, day: date) -> None:
+        self.when = datetime(day.year, day.month, day.day)
+
+    def __call__(self, fmt: str) -> str:
+        """``fmt`` formatted for the pinned day."""
+        return self.when.strftime(fmt)
+
+    def __repr__(self) -> str:
+        return f"PinnedDate({self.when.date().isoformat()})"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import IO, Any
 
 import click
@@ -24,9 +25,10 @@ __all__ = ["render_chat_cmd", "tokenize_cmd"]
 _encode = msgspec.json.Encoder().encode
 
 
-def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
+def _options(pairs: tuple[str, ...], day: datetime | None = None) -> dict[str, Any]:
     """``KEY=VALUE`` template switches; a value is JSON when it reads as JSON (``false``,
-    ``3``), else text."""
+    ``3``), else text. ``day`` (``--date``) pins the date templates write
+    (``strftime_now``)."""
     import json  # only here: not at start
 
     out: dict[str, Any] = {}
@@ -38,6 +40,10 @@ def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
             out[key] = json.loads(value)
         except ValueError:
             out[key] = value
+    if day is not None:
+        from ..chat.clock import PinnedDate  # here: the chat package is not needed to start
+
+        out["strftime_now"] = PinnedDate(day.date())
     return out
 
 
@@ -55,6 +61,14 @@ def _conversation(row: Any, default_tools: Any) -> tuple[list[Any], Any]:
 
 _model = click.option("--model", "-m", help="The model's Hugging Face id (picks the format).")
 _dialect = click.option("--dialect", "-d", help="A dialect or chat format name instead of --model.")
+_date = click.option(
+    "--date",
+    "day",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    help="Pin the date that templates writing today's date use (YYYY-MM-DD): without it the "
+    "text, and the token ids, of such models (Llama 3.2, GLM, Gemma 4...) change every day.",
+)
+
 _option = click.option(
     "--option",
     "-o",
@@ -113,6 +127,7 @@ class RenderChatJob:
     help="A Jinja template, or a chat_template.jinja / tokenizer_config.json path (needs jinja2).",
 )
 @_option
+@_date
 @_jsonl
 @_jobs
 @_reject
@@ -124,6 +139,7 @@ def render_chat_cmd(
     generation_prompt: bool,
     chat_template: str | None,
     options: tuple[str, ...],
+    day: datetime | None,
     jsonl: bool,
     jobs: int,
     reject: str | None,
@@ -143,7 +159,7 @@ def render_chat_cmd(
         _load_tools(tools_file),
         generation_prompt,
         chat_template,
-        _options(options),
+        _options(options, day),
     )
     if jsonl:
         run_jsonl(source, job, jobs=jobs, reject=reject)
@@ -235,6 +251,7 @@ class TokenizeJob:
 )
 @click.option("--output", "-O", type=click.Path(dir_okay=False), help="Write here, not stdout.")
 @_option
+@_date
 @_jsonl
 @_jobs
 @_reject
@@ -249,6 +266,7 @@ def tokenize_cmd(
     out_format: str,
     output: str | None,
     options: tuple[str, ...],
+    day: datetime | None,
     jsonl: bool,
     jobs: int,
     reject: str | None,
@@ -259,13 +277,22 @@ def tokenize_cmd(
     Each --jsonl line is a conversation ({"messages": [...], "tools": [...]} or a list of
     messages); each output line is {"input_ids": [...], "weights": [...]} (weights 1.0 on the
     tokens the model generates). Without --jsonl the input is one conversation.
+
+    Templates that write today's date (Llama 3.2, GLM, Gemma 4...) give other ids every day:
+    pin it with --date for a dataset you may tokenize again.
     """
     if model is None and dialect is None:
         raise click.UsageError("give --model or --dialect")
     if out_format == "parquet" and output is None:
         raise click.UsageError("--format parquet needs --output FILE")
     job = TokenizeJob(
-        tokenizer_path, model, dialect, train_on, split, _load_tools(tools_file), _options(options)
+        tokenizer_path,
+        model,
+        dialect,
+        train_on,
+        split,
+        _load_tools(tools_file),
+        _options(options, day),
     )
     if not jsonl:
         job.check()
