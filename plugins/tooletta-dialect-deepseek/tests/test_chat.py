@@ -21,6 +21,7 @@ TOKENS = {"bos_token": BOS, "eos_token": EOS}
 V31 = "deepseek-ai/DeepSeek-V3.1"
 R1_LLAMA = "deepseek-ai/DeepSeek-R1-Distill-Llama-8B"
 R1_QWEN = "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B"
+R1 = "deepseek-ai/DeepSeek-R1"
 V32 = "deepseek-ai/DeepSeek-V3.2"
 
 WEATHER = ToolCall("get_weather", {"city": "Paris", "days": 2})
@@ -216,6 +217,157 @@ def test_r1_history_drops_the_reasoning_before_think_close() -> None:
     text = tooletta.render_conversation(messages, model=R1_QWEN)
     assert text == render_jinja(_r1_template(), messages, tokens=TOKENS)
     assert text.endswith("<｜Assistant｜>\n\nHello!" + EOS)
+
+
+def _distill_single_call_conversations() -> dict[str, list[Message]]:
+    """Turns with one call and no content: the distills' template leaves their section open."""
+    call = [Message("user", "Weather?"), Message("assistant", None, tool_calls=[WEATHER])]
+    return {
+        "pending": call,
+        "answered": [*call, Message("tool", "18 °C"), Message("assistant", "Mild.")],
+        "then_asked_again": [
+            *call,
+            Message("tool", "18 °C"),
+            Message("assistant", "Mild."),
+            Message("user", "Thanks"),
+        ],
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_distill_single_call_conversations()))
+@pytest.mark.parametrize("prompt", [False, True])
+def test_r1_distill_reads_its_templates_unclosed_call_back(name: str, prompt: bool) -> None:
+    """The distills' template closes a section only after a second call, so a single call's
+    turn ends at ``<｜tool▁call▁end｜>``: that text reads back as the conversation."""
+    messages = _distill_single_call_conversations()[name]
+    theirs = render_jinja(
+        _r1_template(),
+        messages,
+        tools=SAMPLE_TOOLS,
+        tokens=TOKENS,
+        string_arguments=True,
+        add_generation_prompt=prompt,
+    )
+    assert "<｜tool▁calls▁end｜>" not in theirs
+    back = tooletta.parse_conversation(theirs, model=R1_QWEN, tools=SAMPLE_TOOLS)
+    assert [(m.role, m.content or "", m.tool_calls) for m in back] == [
+        (m.role, m.content or "", m.tool_calls) for m in messages
+    ]
+
+
+def test_r1_distill_closes_a_single_call_as_the_model_does() -> None:
+    """We write the closing tokens the template leaves out: R1, whose generations the
+    distills learned from, closes every section (its own template, tested below, writes
+    them), and so does the distills' template after a second call."""
+    messages = _distill_single_call_conversations()["pending"]
+    ours = tooletta.render_conversation(messages, model=R1_QWEN, tools=SAMPLE_TOOLS)
+    theirs = render_jinja(
+        _r1_template(), messages, tools=SAMPLE_TOOLS, tokens=TOKENS, string_arguments=True
+    )
+    assert ours == theirs + "<｜tool▁calls▁end｜>" + EOS
+    assert ours == tooletta.render_conversation(messages, model=R1, tools=SAMPLE_TOOLS)
+
+
+def test_r1_distill_reads_a_turn_that_only_looks_unclosed_as_content() -> None:
+    """Text after an unclosed section that is not a turn boundary is not cut: the turn still
+    needs its end token."""
+    text = (
+        BOS + "<｜User｜>Hi<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function"
+        '<｜tool▁sep｜>get_weather\n```json\n{"city": "Paris"}\n```<｜tool▁call▁end｜>trailing'
+    )
+    with pytest.raises(tooletta.ToolettaError):
+        tooletta.parse_conversation(text, model=R1_QWEN, tools=SAMPLE_TOOLS)
+
+
+# -- DeepSeek R1 (its own template) ----------------------------------------------------------
+
+_R1_FLAGS = (
+    "R1's template never resets its first-call and first-output flags: a second call turn "
+    "loses <｜Assistant｜><｜tool▁calls▁begin｜>, a second batch of results its "
+    "<｜tool▁outputs▁begin｜>"
+)
+
+
+class TestDeepSeekR1Chat(ConversationTests):
+    model = R1
+    template = TEMPLATES / "deepseek-ai-DeepSeek-R1.jinja"
+    tokens = TOKENS
+    string_arguments = True
+    differences: ClassVar[Mapping[str, str]] = {"reasoning_multi_turn": _R1_FLAGS}
+
+
+def _r1_own_template() -> str:
+    return (TEMPLATES / "deepseek-ai-DeepSeek-R1.jinja").read_text(encoding="utf-8")
+
+
+def test_r1_writes_results_back_to_back_and_reads_them() -> None:
+    """R1's own template writes a second result with no ``\\n`` before it (the distills'
+    writes one); its text reads back."""
+    messages = sample_conversations()["tools_two_calls"][0]
+    theirs = render_jinja(
+        _r1_own_template(), messages, tools=SAMPLE_TOOLS, tokens=TOKENS, string_arguments=True
+    )
+    assert (
+        '"clear"}<｜tool▁output▁end｜><｜tool▁output▁begin｜>14:05<｜tool▁output▁end｜>'
+        "<｜tool▁outputs▁end｜>"
+    ) in theirs
+    assert tooletta.render_conversation(messages, model=R1, tools=SAMPLE_TOOLS) == theirs
+    back = tooletta.parse_conversation(theirs, model=R1, tools=SAMPLE_TOOLS)
+    assert [(m.role, m.content) for m in back][-3:] == [
+        ("tool", '{"temp": 18, "sky": "clear"}'),
+        ("tool", "14:05"),
+        ("assistant", "It is 18 °C and clear in Paris; the time is 14:05."),
+    ]
+    distill = tooletta.render_conversation(messages, model=R1_QWEN, tools=SAMPLE_TOOLS)
+    assert distill == theirs.replace(
+        "<｜tool▁output▁end｜><｜tool▁output▁begin｜>",
+        "<｜tool▁output▁end｜>\n<｜tool▁output▁begin｜>",
+    )
+
+
+def test_r1_keeps_calls_beside_content_as_its_template_does() -> None:
+    """Unlike the distills', R1's own template writes a call turn's content and closes a
+    single call's section."""
+    messages = sample_conversations()["pending_call"][0]
+    ours = tooletta.render_conversation(messages, model=R1, tools=SAMPLE_TOOLS)
+    theirs = render_jinja(
+        _r1_own_template(), messages, tools=SAMPLE_TOOLS, tokens=TOKENS, string_arguments=True
+    )
+    assert ours == theirs
+    assert "Let me check both.<｜tool▁calls▁begin｜>" in ours
+
+
+def test_r1_second_round_is_what_a_correct_template_writes() -> None:
+    """Where R1's template loses the second round's openings (its flags never reset), we
+    write them, as for the distills."""
+    messages = sample_conversations()["reasoning_multi_turn"][0]
+    ours = tooletta.render_conversation(messages, model=R1, tools=SAMPLE_TOOLS)
+    theirs = render_jinja(
+        _r1_own_template(), messages, tools=SAMPLE_TOOLS, tokens=TOKENS, string_arguments=True
+    )
+    assert "please.\n<｜tool▁call▁begin｜>" in theirs
+    assert "please.<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>" in ours
+
+
+@pytest.mark.parametrize(
+    ("model", "fmt"),
+    [
+        (R1, "deepseek_r1_official"),
+        ("deepseek-r1", "deepseek_r1_official"),
+        (R1_QWEN, "deepseek_r1"),
+        (R1_LLAMA, "deepseek_r1"),
+        ("deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", "deepseek_r1"),
+    ],
+)
+def test_r1_models_pick_their_own_template(model: str, fmt: str) -> None:
+    assert tooletta.chat.resolve_format(model, None)[0].name == fmt
+
+
+@pytest.mark.parametrize("model", ["deepseek-ai/DeepSeek-R1-0528", "deepseek-ai/DeepSeek-R1-Zero"])
+def test_r1_releases_whose_template_was_not_checked_are_refused(model: str) -> None:
+    """R1-0528's template (and R1-Zero's) was not available to check: no format claims them."""
+    with pytest.raises(tooletta.ToolettaError, match="no chat format"):
+        tooletta.render_conversation([Message("user", "Hi")], model=model)
 
 
 # -- DeepSeek V3.2 ---------------------------------------------------------------------------
