@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
@@ -480,3 +481,58 @@ def test_v32_later_system_message_joins_the_start() -> None:
     ours = tooletta.render_conversation(messages, model=V32)
     assert ours == render_jinja(_v32_template(), messages, tokens=TOKENS)
     assert ours == BOS + "Be brief.<｜User｜>Hi<｜Assistant｜></think>Yo" + EOS
+
+
+# -- honest patterns -------------------------------------------------------------------------
+
+
+def _claims(pattern: str, model: str) -> bool:
+    """Whether a ``models`` pattern claims ``model`` (as the lookup matches: the whole id, or
+    its name after the last ``/``)."""
+    low = model.lower()
+    return fnmatch.fnmatchcase(low, pattern) or fnmatch.fnmatchcase(low.rsplit("/", 1)[-1], pattern)
+
+
+_DISTILLS = (TestDeepSeekR1DistillLlamaChat, TestDeepSeekR1DistillQwenChat)
+VERIFIED_BY: dict[str, dict[str, tuple[type[ConversationTests], ...]]] = {
+    "deepseek_r1_official": {
+        "deepseek-ai/deepseek-r1": (TestDeepSeekR1Chat,),
+        "deepseek-r1": (TestDeepSeekR1Chat,),
+    },
+    "deepseek_r1": {
+        "deepseek-ai/deepseek-r1-distill-*": _DISTILLS,
+        "deepseek-r1-distill-*": _DISTILLS,
+    },
+}
+"""Per format and per ``models`` pattern, the byte-for-byte template tests of the ids it
+claims (each test's ``template`` is a vendored model template, in SOURCES.md). A pattern
+added without one fails :func:`test_every_pattern_is_verified_by_a_template`."""
+
+NOT_CLAIMED = (
+    "deepseek-ai/DeepSeek-R1-0528",
+    "deepseek-ai/DeepSeek-R1-Zero",
+    "deepseek-ai/DeepSeek-V3",
+    "deepseek-ai/DeepSeek-V3-0324",
+)
+"""Ids whose templates were not checked: no R1 format claims them."""
+
+
+@pytest.mark.parametrize("name", sorted(VERIFIED_BY))
+def test_every_pattern_is_verified_by_a_template(name: str) -> None:
+    fmt, _ = tooletta.chat.resolve_format(None, name)
+    assert fmt.name == name
+    assert set(fmt.models) == set(VERIFIED_BY[name])
+    for pattern, tests in VERIFIED_BY[name].items():
+        for test in tests:
+            assert test.model is not None
+            assert _claims(pattern, test.model), (pattern, test.model)
+            assert tooletta.chat.resolve_format(test.model, None)[0].name == name
+            assert test.template.is_file()
+            assert test.template.name in (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("model", NOT_CLAIMED)
+def test_unchecked_ids_are_not_claimed(model: str) -> None:
+    for name in VERIFIED_BY:
+        fmt, _ = tooletta.chat.resolve_format(None, name)
+        assert not any(_claims(p, model) for p in fmt.models), (name, model)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import fnmatch
 from pathlib import Path
+
+import pytest
 
 import tooletta
 from tooletta import Message, ToolCall
@@ -23,6 +26,48 @@ class TestGlm47Chat(ConversationTests):
     template = TEMPLATES / "GLM-4.7-Flash.jinja"
     list_content = ("system", "user", "assistant")
     options = ({}, {"enable_thinking": False})
+
+
+class TestGlm47FlashChat(TestGlm47Chat):
+    """The vendored template under its own model id."""
+
+    model = "zai-org/GLM-4.7-Flash"
+
+
+def _claims(pattern: str, model: str) -> bool:
+    """Whether a ``models`` pattern claims ``model`` (the whole id, or its last part)."""
+    low = model.lower()
+    return fnmatch.fnmatchcase(low, pattern) or fnmatch.fnmatchcase(low.rsplit("/", 1)[-1], pattern)
+
+
+GLM47_VERIFIED_BY = {"zai-org/glm-4.7*": (TestGlm47Chat, TestGlm47FlashChat)}
+"""Each ``glm47`` pattern and the byte-for-byte template tests of the ids it claims (the
+vendored template is GLM-4.7-Flash's, see SOURCES.md)."""
+
+
+def test_every_glm47_pattern_is_verified_by_a_template() -> None:
+    fmt, _ = tooletta.chat.resolve_format(None, "glm47")
+    assert set(fmt.models) == set(GLM47_VERIFIED_BY)
+    for pattern, tests in GLM47_VERIFIED_BY.items():
+        for test in tests:
+            assert test.model is not None
+            assert _claims(pattern, test.model)
+            assert tooletta.chat.resolve_format(test.model, None)[0].name == "glm47"
+            assert test.template.is_file()
+
+
+@pytest.mark.parametrize(
+    "model", ["zai-org/GLM-5", "zai-org/GLM-5.1", "zai-org/GLM-5.2", "zai-org/GLM-5.1-FP8"]
+)
+def test_glm5_is_not_given_glm47s_format(model: str) -> None:
+    """GLM-5.x's templates differ from GLM-4.7's (GLM-5.1: ``<think></think>`` before past
+    answers, bare function objects as declarations; GLM-5.2: a reasoning effort turn) and were
+    not available to check: the conversation is refused, the tool-call dialect still known."""
+    assert tooletta.dialect_for_model(model) == "glm45"
+    with pytest.raises(tooletta.ToolettaError, match="chat_template="):
+        tooletta.render_conversation([Message("user", "Hi")], model=model)
+    call = [ToolCall("f", {"a": 1})]
+    assert tooletta.render(call, model=model) == tooletta.render(call, "glm45")
 
 
 def test_model_picks_the_variant() -> None:
