@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, ToolCall
@@ -251,6 +253,47 @@ def test_r1_distill_reads_its_templates_unclosed_call_back(name: str, prompt: bo
     )
     assert "<｜tool▁calls▁end｜>" not in theirs
     back = tooletta.parse_conversation(theirs, model=R1_QWEN, tools=SAMPLE_TOOLS)
+    assert [(m.role, m.content or "", m.tool_calls) for m in back] == [
+        (m.role, m.content or "", m.tool_calls) for m in messages
+    ]
+
+
+_plain = st.text(
+    st.characters(blacklist_characters="<>｜", blacklist_categories=("Cs",)), max_size=12
+)
+_values = st.one_of(st.integers(-99, 99), st.booleans(), st.none(), _plain)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    user=_plain,
+    name=st.sampled_from(["get_weather", "get_time", "lookup"]),
+    arguments=st.dictionaries(st.sampled_from(["city", "days", "q"]), _values, max_size=3),
+    result=_plain,
+    answer=st.one_of(st.none(), _plain),
+    prompt=st.booleans(),
+)
+def test_r1_distill_template_text_with_one_call_reads_back(
+    user: str,
+    name: str,
+    arguments: dict[str, object],
+    result: str,
+    answer: str | None,
+    prompt: bool,
+) -> None:
+    """Any single-call turn the distills' template leaves open, followed by its result (and an
+    answer, or not), reads back as the conversation it was rendered from."""
+    messages = [
+        Message("user", user),
+        Message("assistant", None, tool_calls=[ToolCall(name, arguments)]),
+        Message("tool", result),
+    ]
+    if answer is not None:
+        messages.append(Message("assistant", answer))
+    theirs = render_jinja(
+        _r1_template(), messages, tokens=TOKENS, string_arguments=True, add_generation_prompt=prompt
+    )
+    back = tooletta.parse_conversation(theirs, model=R1_QWEN)
     assert [(m.role, m.content or "", m.tool_calls) for m in back] == [
         (m.role, m.content or "", m.tool_calls) for m in messages
     ]

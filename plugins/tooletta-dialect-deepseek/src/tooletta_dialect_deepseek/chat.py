@@ -277,7 +277,7 @@ class DeepSeekR1Chat(_DeepSeekChat):
     name = "deepseek_r1"
     models = ("deepseek-ai/deepseek-r1-distill-*", "deepseek-r1-distill-*")
     source = "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B tokenizer_config.json chat_template"
-    special_tokens = (BOS, EOS, USER, ASSISTANT, THINK, END_THINK)
+    special_tokens: ClassVar[tuple[str, ...]] = (BOS, EOS, USER, ASSISTANT, THINK, END_THINK)
     """The tokens every R1 tokenizer holds as one id (the distills' Qwen and Llama
     vocabularies gained these, not the tool-call tokens of R1's own)."""
     turns = roles(
@@ -337,6 +337,8 @@ class DeepSeekR1OfficialChat(DeepSeekR1Chat):
     name = "deepseek_r1_official"
     models = ("deepseek-ai/deepseek-r1", "deepseek-r1")
     source = "deepseek-ai/DeepSeek-R1 tokenizer_config.json chat_template"
+    special_tokens = _SPECIAL
+    """R1's own tokenizer (V3's) holds the tool-call tokens as single ids too."""
     result_separator = ""
 
 
