@@ -161,6 +161,30 @@ def test_glm52_past_answers_open_an_empty_think_block() -> None:
     assert "<|assistant|></think>Hello." in glm47
 
 
+def test_glm52_call_turn_without_content_writes_no_none() -> None:
+    """The template prints ``None`` for a call turn whose content is None; we write none."""
+    calls = [ToolCall("f", {"a": 1})]
+    messages = [Message("user", "hi"), Message("assistant", None, tool_calls=calls)]
+    theirs = _glm52(messages)
+    ours = tooletta.render_conversation(messages, model=GLM52)
+    assert theirs == ours.replace("<think></think><tool_call>", "<think></think>None<tool_call>")
+    assert ours == _glm52([messages[0], Message("assistant", "", tool_calls=calls)])
+
+
+def test_glm52_clear_thinking_reads_like_the_template() -> None:
+    """Any false ``clear_thinking`` (the template tests ``is defined and not``) keeps every
+    turn's reasoning."""
+    messages = [
+        Message("user", "Hi"),
+        Message("assistant", "Hello.", reasoning="Greet."),
+        Message("user", "Bye"),
+    ]
+    for value in (False, 0, None):
+        text = tooletta.render_conversation(messages, model=GLM52, clear_thinking=value)
+        assert text == _glm52(messages, clear_thinking=value)
+        assert "<think>Greet.</think>" in text
+
+
 def test_glm52_model_turn_follows_the_open_think() -> None:
     calls = [ToolCall("f", {"a": 1, "b": "x"})]
     text = tooletta.render(calls, model=GLM52, reasoning="Plan.", content="Ok.")

@@ -49,6 +49,12 @@ def _thinking(options: Mapping[str, Any]) -> bool:
     return bool(options.get("enable_thinking", True))
 
 
+def _clearing(options: Mapping[str, Any]) -> bool:
+    """The template's ``clear_thinking`` (on unless given and false): history before the
+    last user message drops its reasoning."""
+    return bool(options.get("clear_thinking", True))
+
+
 def effort_level(options: Mapping[str, Any]) -> str:
     """The level the template writes: ``High`` for ``reasoning_effort="high"``, else ``Max``."""
     return "High" if options.get("reasoning_effort") == "high" else "Max"
@@ -118,7 +124,7 @@ class Glm52Chat(Glm47Chat):
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """After the last user message, or every turn with ``clear_thinking=False``."""
-        return ctx.options.get("clear_thinking") is False or index > ctx.last_user
+        return not _clearing(ctx.options) or index > ctx.last_user
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
         """The reasoning as given between ``<think>`` and ``</think>``, or an empty block."""
@@ -137,7 +143,7 @@ class Glm52Chat(Glm47Chat):
         """As :meth:`expressible`; with ``clear_thinking=False`` every turn keeps its
         reasoning."""
         out = self.expressible(messages)
-        if ctx.options.get("clear_thinking") is not False:
+        if _clearing(ctx.options):
             return out
         return [
             msgspec.structs.replace(m, reasoning=original.reasoning) if m.role == "assistant" else m
