@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, ToolCall
@@ -21,6 +24,7 @@ TOKENS = {"bos_token": BOS, "eos_token": EOS}
 V31 = "deepseek-ai/DeepSeek-V3.1"
 R1_LLAMA = "deepseek-ai/DeepSeek-R1-Distill-Llama-8B"
 R1_QWEN = "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B"
+R1 = "deepseek-ai/DeepSeek-R1"
 V32 = "deepseek-ai/DeepSeek-V3.2"
 
 WEATHER = ToolCall("get_weather", {"city": "Paris", "days": 2})
@@ -218,6 +222,198 @@ def test_r1_history_drops_the_reasoning_before_think_close() -> None:
     assert text.endswith("<｜Assistant｜>\n\nHello!" + EOS)
 
 
+def _distill_single_call_conversations() -> dict[str, list[Message]]:
+    """Turns with one call and no content: the distills' template leaves their section open."""
+    call = [Message("user", "Weather?"), Message("assistant", None, tool_calls=[WEATHER])]
+    return {
+        "pending": call,
+        "answered": [*call, Message("tool", "18 °C"), Message("assistant", "Mild.")],
+        "then_asked_again": [
+            *call,
+            Message("tool", "18 °C"),
+            Message("assistant", "Mild."),
+            Message("user", "Thanks"),
+        ],
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_distill_single_call_conversations()))
+@pytest.mark.parametrize("prompt", [False, True])
+def test_r1_distill_reads_its_templates_unclosed_call_back(name: str, prompt: bool) -> None:
+    """The distills' template closes a section only after a second call, so a single call's
+    turn ends at ``<｜tool▁call▁end｜>``: that text reads back as the conversation."""
+    messages = _distill_single_call_conversations()[name]
+    theirs = render_jinja(
+        _r1_template(),
+        messages,
+        tools=SAMPLE_TOOLS,
+        tokens=TOKENS,
+        string_arguments=True,
+        add_generation_prompt=prompt,
+    )
+    assert "<｜tool▁calls▁end｜>" not in theirs
+    back = tooletta.parse_conversation(theirs, model=R1_QWEN, tools=SAMPLE_TOOLS)
+    assert [(m.role, m.content or "", m.tool_calls) for m in back] == [
+        (m.role, m.content or "", m.tool_calls) for m in messages
+    ]
+
+
+_plain = st.text(
+    st.characters(blacklist_characters="<>｜", blacklist_categories=("Cs",)), max_size=12
+)
+_values = st.one_of(st.integers(-99, 99), st.booleans(), st.none(), _plain)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    user=_plain,
+    name=st.sampled_from(["get_weather", "get_time", "lookup"]),
+    arguments=st.dictionaries(st.sampled_from(["city", "days", "q"]), _values, max_size=3),
+    result=_plain,
+    answer=st.one_of(st.none(), _plain),
+    prompt=st.booleans(),
+)
+def test_r1_distill_template_text_with_one_call_reads_back(
+    user: str,
+    name: str,
+    arguments: dict[str, object],
+    result: str,
+    answer: str | None,
+    prompt: bool,
+) -> None:
+    """Any single-call turn the distills' template leaves open, followed by its result (and an
+    answer, or not), reads back as the conversation it was rendered from."""
+    messages = [
+        Message("user", user),
+        Message("assistant", None, tool_calls=[ToolCall(name, arguments)]),
+        Message("tool", result),
+    ]
+    if answer is not None:
+        messages.append(Message("assistant", answer))
+    theirs = render_jinja(
+        _r1_template(), messages, tokens=TOKENS, string_arguments=True, add_generation_prompt=prompt
+    )
+    back = tooletta.parse_conversation(theirs, model=R1_QWEN)
+    assert [(m.role, m.content or "", m.tool_calls) for m in back] == [
+        (m.role, m.content or "", m.tool_calls) for m in messages
+    ]
+
+
+def test_r1_distill_closes_a_single_call_as_the_model_does() -> None:
+    """We write the closing tokens the template leaves out: R1, whose generations the
+    distills learned from, closes every section (its own template, tested below, writes
+    them), and so does the distills' template after a second call."""
+    messages = _distill_single_call_conversations()["pending"]
+    ours = tooletta.render_conversation(messages, model=R1_QWEN, tools=SAMPLE_TOOLS)
+    theirs = render_jinja(
+        _r1_template(), messages, tools=SAMPLE_TOOLS, tokens=TOKENS, string_arguments=True
+    )
+    assert ours == theirs + "<｜tool▁calls▁end｜>" + EOS
+    assert ours == tooletta.render_conversation(messages, model=R1, tools=SAMPLE_TOOLS)
+
+
+def test_r1_distill_reads_a_turn_that_only_looks_unclosed_as_content() -> None:
+    """Text after an unclosed section that is not a turn boundary is not cut: the turn still
+    needs its end token."""
+    text = (
+        BOS + "<｜User｜>Hi<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function"
+        '<｜tool▁sep｜>get_weather\n```json\n{"city": "Paris"}\n```<｜tool▁call▁end｜>trailing'
+    )
+    with pytest.raises(tooletta.ToolettaError):
+        tooletta.parse_conversation(text, model=R1_QWEN, tools=SAMPLE_TOOLS)
+
+
+# -- DeepSeek R1 (its own template) ----------------------------------------------------------
+
+_R1_FLAGS = (
+    "R1's template never resets its first-call and first-output flags: a second call turn "
+    "loses <｜Assistant｜><｜tool▁calls▁begin｜>, a second batch of results its "
+    "<｜tool▁outputs▁begin｜>"
+)
+
+
+class TestDeepSeekR1Chat(ConversationTests):
+    model = R1
+    template = TEMPLATES / "deepseek-ai-DeepSeek-R1.jinja"
+    tokens = TOKENS
+    string_arguments = True
+    differences: ClassVar[Mapping[str, str]] = {"reasoning_multi_turn": _R1_FLAGS}
+
+
+def _r1_own_template() -> str:
+    return (TEMPLATES / "deepseek-ai-DeepSeek-R1.jinja").read_text(encoding="utf-8")
+
+
+def test_r1_writes_results_back_to_back_and_reads_them() -> None:
+    """R1's own template writes a second result with no ``\\n`` before it (the distills'
+    writes one); its text reads back."""
+    messages = sample_conversations()["tools_two_calls"][0]
+    theirs = render_jinja(
+        _r1_own_template(), messages, tools=SAMPLE_TOOLS, tokens=TOKENS, string_arguments=True
+    )
+    assert (
+        '"clear"}<｜tool▁output▁end｜><｜tool▁output▁begin｜>14:05<｜tool▁output▁end｜>'
+        "<｜tool▁outputs▁end｜>"
+    ) in theirs
+    assert tooletta.render_conversation(messages, model=R1, tools=SAMPLE_TOOLS) == theirs
+    back = tooletta.parse_conversation(theirs, model=R1, tools=SAMPLE_TOOLS)
+    assert [(m.role, m.content) for m in back][-3:] == [
+        ("tool", '{"temp": 18, "sky": "clear"}'),
+        ("tool", "14:05"),
+        ("assistant", "It is 18 °C and clear in Paris; the time is 14:05."),
+    ]
+    distill = tooletta.render_conversation(messages, model=R1_QWEN, tools=SAMPLE_TOOLS)
+    assert distill == theirs.replace(
+        "<｜tool▁output▁end｜><｜tool▁output▁begin｜>",
+        "<｜tool▁output▁end｜>\n<｜tool▁output▁begin｜>",
+    )
+
+
+def test_r1_keeps_calls_beside_content_as_its_template_does() -> None:
+    """Unlike the distills', R1's own template writes a call turn's content and closes a
+    single call's section."""
+    messages = sample_conversations()["pending_call"][0]
+    ours = tooletta.render_conversation(messages, model=R1, tools=SAMPLE_TOOLS)
+    theirs = render_jinja(
+        _r1_own_template(), messages, tools=SAMPLE_TOOLS, tokens=TOKENS, string_arguments=True
+    )
+    assert ours == theirs
+    assert "Let me check both.<｜tool▁calls▁begin｜>" in ours
+
+
+def test_r1_second_round_is_what_a_correct_template_writes() -> None:
+    """Where R1's template loses the second round's openings (its flags never reset), we
+    write them, as for the distills."""
+    messages = sample_conversations()["reasoning_multi_turn"][0]
+    ours = tooletta.render_conversation(messages, model=R1, tools=SAMPLE_TOOLS)
+    theirs = render_jinja(
+        _r1_own_template(), messages, tools=SAMPLE_TOOLS, tokens=TOKENS, string_arguments=True
+    )
+    assert "please.\n<｜tool▁call▁begin｜>" in theirs
+    assert "please.<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>" in ours
+
+
+@pytest.mark.parametrize(
+    ("model", "fmt"),
+    [
+        (R1, "deepseek_r1_official"),
+        ("deepseek-r1", "deepseek_r1_official"),
+        (R1_QWEN, "deepseek_r1"),
+        (R1_LLAMA, "deepseek_r1"),
+        ("deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", "deepseek_r1"),
+    ],
+)
+def test_r1_models_pick_their_own_template(model: str, fmt: str) -> None:
+    assert tooletta.chat.resolve_format(model, None)[0].name == fmt
+
+
+@pytest.mark.parametrize("model", ["deepseek-ai/DeepSeek-R1-0528", "deepseek-ai/DeepSeek-R1-Zero"])
+def test_r1_releases_whose_template_was_not_checked_are_refused(model: str) -> None:
+    """R1-0528's template (and R1-Zero's) was not available to check: no format claims them."""
+    with pytest.raises(tooletta.ToolettaError, match="no chat format"):
+        tooletta.render_conversation([Message("user", "Hi")], model=model)
+
+
 # -- DeepSeek V3.2 ---------------------------------------------------------------------------
 
 
@@ -328,3 +524,58 @@ def test_v32_later_system_message_joins_the_start() -> None:
     ours = tooletta.render_conversation(messages, model=V32)
     assert ours == render_jinja(_v32_template(), messages, tokens=TOKENS)
     assert ours == BOS + "Be brief.<｜User｜>Hi<｜Assistant｜></think>Yo" + EOS
+
+
+# -- honest patterns -------------------------------------------------------------------------
+
+
+def _claims(pattern: str, model: str) -> bool:
+    """Whether a ``models`` pattern claims ``model`` (as the lookup matches: the whole id, or
+    its name after the last ``/``)."""
+    low = model.lower()
+    return fnmatch.fnmatchcase(low, pattern) or fnmatch.fnmatchcase(low.rsplit("/", 1)[-1], pattern)
+
+
+_DISTILLS = (TestDeepSeekR1DistillLlamaChat, TestDeepSeekR1DistillQwenChat)
+VERIFIED_BY: dict[str, dict[str, tuple[type[ConversationTests], ...]]] = {
+    "deepseek_r1_official": {
+        "deepseek-ai/deepseek-r1": (TestDeepSeekR1Chat,),
+        "deepseek-r1": (TestDeepSeekR1Chat,),
+    },
+    "deepseek_r1": {
+        "deepseek-ai/deepseek-r1-distill-*": _DISTILLS,
+        "deepseek-r1-distill-*": _DISTILLS,
+    },
+}
+"""Per format and per ``models`` pattern, the byte-for-byte template tests of the ids it
+claims (each test's ``template`` is a vendored model template, in SOURCES.md). A pattern
+added without one fails :func:`test_every_pattern_is_verified_by_a_template`."""
+
+NOT_CLAIMED = (
+    "deepseek-ai/DeepSeek-R1-0528",
+    "deepseek-ai/DeepSeek-R1-Zero",
+    "deepseek-ai/DeepSeek-V3",
+    "deepseek-ai/DeepSeek-V3-0324",
+)
+"""Ids whose templates were not checked: no R1 format claims them."""
+
+
+@pytest.mark.parametrize("name", sorted(VERIFIED_BY))
+def test_every_pattern_is_verified_by_a_template(name: str) -> None:
+    fmt, _ = tooletta.chat.resolve_format(None, name)
+    assert fmt.name == name
+    assert set(fmt.models) == set(VERIFIED_BY[name])
+    for pattern, tests in VERIFIED_BY[name].items():
+        for test in tests:
+            assert test.model is not None
+            assert _claims(pattern, test.model), (pattern, test.model)
+            assert tooletta.chat.resolve_format(test.model, None)[0].name == name
+            assert test.template.is_file()
+            assert test.template.name in (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("model", NOT_CLAIMED)
+def test_unchecked_ids_are_not_claimed(model: str) -> None:
+    for name in VERIFIED_BY:
+        fmt, _ = tooletta.chat.resolve_format(None, name)
+        assert not any(_claims(p, model) for p in fmt.models), (name, model)

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import fnmatch
 from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, ToolCall
+from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import ConversationTests
 
 TEMPLATES = Path(__file__).parent / "templates"
+GLM52 = "zai-org/GLM-5.2"
 
 
 class TestGlm46Chat(ConversationTests):
@@ -23,6 +31,210 @@ class TestGlm47Chat(ConversationTests):
     template = TEMPLATES / "GLM-4.7-Flash.jinja"
     list_content = ("system", "user", "assistant")
     options = ({}, {"enable_thinking": False})
+
+
+class TestGlm47FlashChat(TestGlm47Chat):
+    """The vendored template under its own model id."""
+
+    model = "zai-org/GLM-4.7-Flash"
+
+
+class TestGlm52Chat(ConversationTests):
+    model = GLM52
+    template = TEMPLATES / "zai-org-GLM-5.2.jinja"
+    list_content = ("system", "user", "assistant")
+    options = (
+        {},
+        {"enable_thinking": False},
+        {"reasoning_effort": "high"},
+        {"reasoning_effort": "low"},
+        {"clear_thinking": False},
+    )
+
+
+def _glm52(messages: list[Message], **kwargs: Any) -> str:
+    return render_jinja(
+        (TEMPLATES / "zai-org-GLM-5.2.jinja").read_text(encoding="utf-8"), messages, **kwargs
+    )
+
+
+def test_glm52_opens_with_its_reasoning_effort_turn() -> None:
+    ask = [Message("user", "Hi")]
+    text = tooletta.render_conversation(ask, model=GLM52, add_generation_prompt=True)
+    assert text == "[gMASK]<sop><|system|>Reasoning Effort: Max<|user|>Hi<|assistant|><think>"
+    assert text == _glm52(ask, add_generation_prompt=True)
+    high = tooletta.render_conversation(ask, model=GLM52, reasoning_effort="high")
+    assert high == "[gMASK]<sop><|system|>Reasoning Effort: High<|user|>Hi"
+    off = tooletta.render_conversation(
+        ask, model=GLM52, add_generation_prompt=True, enable_thinking=False
+    )
+    assert off == "[gMASK]<sop><|user|>Hi<|assistant|><think></think>"
+    for text in (high, off):
+        back = tooletta.parse_conversation(text, model=GLM52)
+        assert [(m.role, m.content) for m in back] == [("user", "Hi")]
+
+
+def test_glm52_declares_bare_function_objects() -> None:
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "f",
+                "description": "Füße",
+                "parameters": {"type": "object", "properties": {}},
+                "strict": True,
+            },
+        },
+        {"type": "function", "function": {"name": "later", "defer_loading": True}},
+        {"name": "flat", "parameters": {"type": "object"}},
+    ]
+    ask = [Message("system", "Be brief."), Message("user", "Hi")]
+    text = tooletta.render_conversation(ask, model=GLM52, tools=tools)
+    assert text == _glm52(ask, tools=tools)
+    assert text == (
+        "[gMASK]<sop><|system|>Reasoning Effort: Max<|system|>\n# Tools\n\nYou may call one "
+        "or more functions to assist with the user query.\n\nYou are provided with function "
+        "signatures within <tools></tools> XML tags:\n<tools>\n"
+        '{"name": "f", "description": "Füße", "parameters": {"type": "object", '
+        '"properties": {}}}\n{"name": "flat", "parameters": {"type": "object"}}\n</tools>\n\n'
+        "For each function call, output the function name and arguments within the following "
+        "XML format:\n<tool_call>{function-name}<arg_key>{arg-key-1}</arg_key><arg_value>"
+        "{arg-value-1}</arg_value><arg_key>{arg-key-2}</arg_key><arg_value>{arg-value-2}"
+        "</arg_value>...</tool_call><|system|>Be brief.<|user|>Hi"
+    )
+    back = tooletta.parse_conversation(text, model=GLM52, tools=tools)
+    assert [(m.role, m.content) for m in back] == [("system", "Be brief."), ("user", "Hi")]
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {"name": st.sampled_from(["f", "g", "get_weather"])},
+            optional={
+                "description": st.text(max_size=12),
+                "parameters": st.dictionaries(
+                    st.sampled_from(["type", "properties"]), _json_values
+                ),
+                "strict": st.booleans(),
+                "defer_loading": st.booleans(),
+            },
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_glm52_declarations_are_the_templates(functions: list[dict[str, Any]]) -> None:
+    """Any function objects (as OpenAI tools, the form templates receive) are declared as
+    the template declares them: key by key, ``strict`` and ``defer_loading`` left out,
+    deferred tools skipped."""
+    tools = [{"type": "function", "function": f} for f in functions]
+    ask = [Message("user", "Hi")]
+    assert tooletta.render_conversation(ask, model=GLM52, tools=tools) == _glm52(ask, tools=tools)
+
+
+def test_glm52_past_answers_open_an_empty_think_block() -> None:
+    messages = [
+        Message("user", "Hi"),
+        Message("assistant", "Hello.", reasoning="Greet."),
+        Message("user", "Bye"),
+        Message("assistant", " Bye. ", reasoning=" Wave. "),
+    ]
+    text = tooletta.render_conversation(messages, model=GLM52)
+    assert text == _glm52(messages)
+    assert text.endswith(
+        "<|assistant|><think></think>Hello.<|user|>Bye<|assistant|><think> Wave. </think>Bye."
+    )
+    kept = tooletta.render_conversation(messages, model=GLM52, clear_thinking=False)
+    assert kept == _glm52(messages, clear_thinking=False)
+    assert "<|assistant|><think>Greet.</think>Hello." in kept
+    glm47 = tooletta.render_conversation(messages, model="zai-org/GLM-4.7")
+    assert "<|assistant|></think>Hello." in glm47
+
+
+def test_glm52_call_turn_without_content_writes_no_none() -> None:
+    """The template prints ``None`` for a call turn whose content is None; we write none."""
+    calls = [ToolCall("f", {"a": 1})]
+    messages = [Message("user", "hi"), Message("assistant", None, tool_calls=calls)]
+    theirs = _glm52(messages)
+    ours = tooletta.render_conversation(messages, model=GLM52)
+    assert theirs == ours.replace("<think></think><tool_call>", "<think></think>None<tool_call>")
+    assert ours == _glm52([messages[0], Message("assistant", "", tool_calls=calls)])
+
+
+def test_glm52_clear_thinking_reads_like_the_template() -> None:
+    """Any false ``clear_thinking`` (the template tests ``is defined and not``) keeps every
+    turn's reasoning."""
+    messages = [
+        Message("user", "Hi"),
+        Message("assistant", "Hello.", reasoning="Greet."),
+        Message("user", "Bye"),
+    ]
+    for value in (False, 0, None):
+        text = tooletta.render_conversation(messages, model=GLM52, clear_thinking=value)
+        assert text == _glm52(messages, clear_thinking=value)
+        assert "<think>Greet.</think>" in text
+
+
+def test_glm52_model_turn_follows_the_open_think() -> None:
+    calls = [ToolCall("f", {"a": 1, "b": "x"})]
+    text = tooletta.render(calls, model=GLM52, reasoning="Plan.", content="Ok.")
+    assert text == "Plan.</think>Ok.<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value>" + (
+        "<arg_key>b</arg_key><arg_value>x</arg_value></tool_call>"
+    )
+
+
+def _claims(pattern: str, model: str) -> bool:
+    """Whether a ``models`` pattern claims ``model`` (the whole id, or its last part)."""
+    low = model.lower()
+    return fnmatch.fnmatchcase(low, pattern) or fnmatch.fnmatchcase(low.rsplit("/", 1)[-1], pattern)
+
+
+GLM47_VERIFIED_BY = {"zai-org/glm-4.7*": (TestGlm47Chat, TestGlm47FlashChat)}
+GLM52_VERIFIED_BY = {"zai-org/glm-5.2": (TestGlm52Chat,)}
+"""Each ``glm47`` pattern and the byte-for-byte template tests of the ids it claims (the
+vendored template is GLM-4.7-Flash's, see SOURCES.md)."""
+
+
+@pytest.mark.parametrize(
+    ("name", "table"), [("glm47", GLM47_VERIFIED_BY), ("glm52", GLM52_VERIFIED_BY)]
+)
+def test_every_pattern_is_verified_by_a_template(
+    name: str, table: dict[str, tuple[type[ConversationTests], ...]]
+) -> None:
+    fmt, _ = tooletta.chat.resolve_format(None, name)
+    assert fmt.name == name
+    assert set(fmt.models) == set(table)
+    for pattern, tests in table.items():
+        for test in tests:
+            assert test.model is not None
+            assert _claims(pattern, test.model)
+            assert tooletta.chat.resolve_format(test.model, None)[0].name == name
+            assert test.template.is_file()
+            assert test.template.name in (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "model", ["zai-org/GLM-5", "zai-org/GLM-5.1", "zai-org/GLM-5.1-FP8", "zai-org/GLM-5.2-FP8"]
+)
+def test_unchecked_glm5_ids_are_refused(model: str) -> None:
+    """GLM-5.x's templates differ from GLM-4.7's (``<think></think>`` before past answers,
+    bare function objects as declarations); those not checked here are refused, not given
+    GLM-4.7's or GLM-5.2's format, and the tool-call dialect still knows them."""
+    assert tooletta.dialect_for_model(model) == "glm45"
+    with pytest.raises(tooletta.ToolettaError, match="chat_template="):
+        tooletta.render_conversation([Message("user", "Hi")], model=model)
+    call = [ToolCall("f", {"a": 1})]
+    assert tooletta.render(call, model=model) == tooletta.render(call, "glm45")
 
 
 def test_model_picks_the_variant() -> None:

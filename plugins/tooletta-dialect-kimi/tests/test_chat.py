@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from tooletta.chat.jinja import render_jinja, to_template_messages
 from tooletta.testing.conversations import SAMPLE_TOOLS, ConversationTests, sample_conversations
 
 TEMPLATES = Path(__file__).parent / "templates"
-K2 = "moonshotai/Kimi-K2-Instruct-0905"
+K2 = "moonshotai/Kimi-K2-Instruct"
 THINKING = "moonshotai/Kimi-K2-Thinking"
 K25 = "moonshotai/Kimi-K2.5"
 END = "<|im_end|>"
@@ -303,3 +304,46 @@ def test_a_messages_list_changed_in_place_between_renders_is_written_anew(model:
     second = render_format(fmt, dialect, messages, [], False, {}, segments=False).text
     assert second == tooletta.render_conversation(list(messages), model=model)
     assert "functions.get_time:0" in second and "get_weather" not in second
+
+
+# -- honest patterns -------------------------------------------------------------------------
+
+
+def _claims(pattern: str, model: str) -> bool:
+    """Whether a ``models`` pattern claims ``model`` (the whole id, or its last part)."""
+    low = model.lower()
+    return fnmatch.fnmatchcase(low, pattern) or fnmatch.fnmatchcase(low.rsplit("/", 1)[-1], pattern)
+
+
+KIMI_K2_VERIFIED_BY = {
+    "moonshotai/kimi-k2-instruct": (TestKimiK2InstructChat,),
+    "kimi-k2-instruct": (TestKimiK2InstructChat,),
+}
+"""Each ``kimi_k2`` pattern and the template tests of the ids it claims (llama.cpp's copy of
+the K2-Instruct template, see SOURCES.md)."""
+
+
+def test_every_kimi_k2_pattern_is_verified_by_a_template() -> None:
+    from tooletta.chat import resolve_format
+
+    fmt, _ = resolve_format(None, "kimi_k2")
+    assert fmt.name == "kimi_k2"
+    assert set(fmt.models) == set(KIMI_K2_VERIFIED_BY)
+    for pattern, tests in KIMI_K2_VERIFIED_BY.items():
+        for test in tests:
+            assert test.model is not None
+            assert _claims(pattern, test.model)
+            assert resolve_format(test.model, None)[0].name == "kimi_k2"
+            assert test.template.is_file()
+
+
+def test_k2_instruct_0905_is_not_given_the_older_format() -> None:
+    """K2-Instruct-0905's current template writes the declarations as compact JSON (the
+    K2-Instruct format writes ``tojson``'s spaced form) and was not available to check: its
+    conversations are refused (pass ``chat_template=``); its tool calls are still kimi_k2's."""
+    model = "moonshotai/Kimi-K2-Instruct-0905"
+    assert tooletta.dialect_for_model(model) == "kimi_k2"
+    with pytest.raises(tooletta.ToolettaError, match="chat_template="):
+        tooletta.render_conversation([Message("user", "Hi")], model=model)
+    calls = [ToolCall("get_weather", {"city": "Paris"}, id="functions.get_weather:0")]
+    assert tooletta.render(calls, model=model) == tooletta.render(calls, "kimi_k2")

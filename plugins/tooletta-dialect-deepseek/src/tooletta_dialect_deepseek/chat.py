@@ -10,12 +10,15 @@ continues without a header. They differ in the rest:
   ``<｜tool▁output▁begin｜>``...``<｜tool▁output▁end｜>`` back to back, no tool declarations,
   reasoning never written into history, the generation prompt (only after a user turn)
   ``<｜Assistant｜></think>`` or, with ``thinking``/``enable_thinking``, ``<｜Assistant｜><think>``.
-* R1 and its distills (:class:`DeepSeekR1Chat`; HF ``deepseek-ai/DeepSeek-R1-Distill-*``):
-  ``<｜Assistant｜>`` before every assistant turn not following tool results, results grouped in
-  ``<｜tool▁outputs▁begin｜>``...``<｜tool▁outputs▁end｜>`` (``\\n`` between them), the generation
-  prompt ``<｜Assistant｜><think>\\n``. The model's own template drops the calls of a turn with
-  content and misplaces the section ends; this format writes what a correct template would
-  (see the plugin README).
+* R1 and its distills (:class:`DeepSeekR1OfficialChat`, HF ``deepseek-ai/DeepSeek-R1``;
+  :class:`DeepSeekR1Chat`, HF ``deepseek-ai/DeepSeek-R1-Distill-*``): ``<｜Assistant｜>``
+  before every assistant turn not following tool results, results grouped in
+  ``<｜tool▁outputs▁begin｜>``...``<｜tool▁outputs▁end｜>`` (nothing between them in R1's
+  template, ``\\n`` in the distills'), the generation prompt ``<｜Assistant｜><think>\\n``. Both
+  templates keep flags that never reset (a second round of calls or results loses its
+  openings), and the distills' drops the calls of a turn with content and closes a section
+  only after a second call; these formats write what a correct template would (see the
+  plugin README), and read the distills' unclosed single call back.
 * V3.2 (:class:`DeepSeekV32Chat`; HF ``deepseek-ai/DeepSeek-V3.2`` ships a Python encoder,
   ``encoding/encoding_dsv32.py``, not a Jinja template): tool declarations after the system
   prompt (fixed instructions below, one JSON line per function), the assistant header
@@ -43,6 +46,7 @@ from tooletta.chat import (
     Turn,
     by_content,
     defaults,
+    first_of,
     last_index,
     roles,
     text_of,
@@ -67,6 +71,7 @@ from .tokens import (
 __all__ = [
     "V32_TOOLS_HEAD",
     "DeepSeekR1Chat",
+    "DeepSeekR1OfficialChat",
     "DeepSeekV31Chat",
     "DeepSeekV32Chat",
 ]
@@ -90,6 +95,10 @@ _SPECIAL = (
     OUTPUT_BEGIN,
     OUTPUT_END,
 )
+
+_R1_NEXT = (OUTPUTS_BEGIN, USER, ASSISTANT)
+"""What may follow a call turn the distills' template left open (see
+:meth:`DeepSeekR1Chat.assistant_end`)."""
 
 _DSML = "｜DSML｜"
 V32_TOOLS_HEAD = (
@@ -262,17 +271,13 @@ class DeepSeekV31Chat(_DeepSeekChat):
 
 
 class DeepSeekR1Chat(_DeepSeekChat):
-    """DeepSeek R1 and the R1 distills' chat template, as a correct template writes it."""
+    """The R1 distills' chat template, as a correct template writes it (R1's own template,
+    :class:`DeepSeekR1OfficialChat`, differs in one separator)."""
 
     name = "deepseek_r1"
-    models = (
-        "deepseek-ai/deepseek-r1",
-        "deepseek-ai/deepseek-r1-distill-*",
-        "deepseek-r1",
-        "deepseek-r1-distill-*",
-    )
+    models = ("deepseek-ai/deepseek-r1-distill-*", "deepseek-r1-distill-*")
     source = "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B tokenizer_config.json chat_template"
-    special_tokens = (BOS, EOS, USER, ASSISTANT, THINK, END_THINK)
+    special_tokens: ClassVar[tuple[str, ...]] = (BOS, EOS, USER, ASSISTANT, THINK, END_THINK)
     """The tokens every R1 tokenizer holds as one id (the distills' Qwen and Llama
     vocabularies gained these, not the tool-call tokens of R1's own)."""
     turns = roles(
@@ -306,6 +311,35 @@ class DeepSeekR1Chat(_DeepSeekChat):
         if _last_role(ctx) == "tool":
             return ""
         return ASSISTANT + THINK + "\n"
+
+    def assistant_end(self, text: str, pos: int) -> int | None:
+        """Where a call turn the distills' template left open ends: that template closes a
+        section only after its second call, so a single call's turn stops at
+        ``<｜tool▁call▁end｜>``, right before the results, the next turn, the generation prompt
+        or the end of the text. ``None`` (the turn ends at ``<｜end▁of▁sentence｜>``) for
+        every other turn."""
+        stop, _ = first_of(text, _R1_NEXT, pos)
+        if stop < 0:
+            stop = len(text)
+        eos = text.find(EOS, pos, stop)
+        if eos >= 0 or not text.endswith(CALL_END, pos, stop):
+            return None
+        if text.find(CALLS_BEGIN, pos, stop) < 0 or text.find(CALLS_END, pos, stop) >= 0:
+            return None
+        return stop
+
+
+class DeepSeekR1OfficialChat(DeepSeekR1Chat):
+    """DeepSeek-R1's own chat template (the model repository's ``tokenizer_config.json``):
+    the distills' format, except that grouped tool results follow each other with nothing
+    between them (the distills' template writes ``\\n``)."""
+
+    name = "deepseek_r1_official"
+    models = ("deepseek-ai/deepseek-r1", "deepseek-r1")
+    source = "deepseek-ai/DeepSeek-R1 tokenizer_config.json chat_template"
+    special_tokens = _SPECIAL
+    """R1's own tokenizer (V3's) holds the tool-call tokens as single ids too."""
+    result_separator = ""
 
 
 class DeepSeekV32Chat(_DeepSeekChat):

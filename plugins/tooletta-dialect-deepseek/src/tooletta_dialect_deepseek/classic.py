@@ -45,7 +45,7 @@ from tooletta.toolkit.reading import (
     think_region,
 )
 
-from .chat import DeepSeekR1Chat, DeepSeekV31Chat
+from .chat import DeepSeekR1Chat, DeepSeekR1OfficialChat, DeepSeekV31Chat
 from .tokens import CALL_BEGIN, CALL_END, CALLS_BEGIN, CALLS_END, EOS, SEP
 
 __all__ = [
@@ -253,7 +253,7 @@ class DeepSeekV3Dialect(_Classic):
         ),
     )
 
-    chat_formats = (DeepSeekR1Chat(),)
+    chat_formats = (DeepSeekR1Chat(), DeepSeekR1OfficialChat())
 
     def detect(self, text: str) -> bool:
         """The first call carries the ``function`` type word and no bare JSON."""

@@ -39,6 +39,7 @@ from tooletta.toolkit.kvcall import (
     render_value,
 )
 from tooletta_dialect_glm.chat import Glm46Chat, Glm47Chat
+from tooletta_dialect_glm.chat5 import Glm52Chat
 
 __all__ = ["Glm45Dialect", "Glm46Dialect", "register_dialects"]
 
@@ -135,7 +136,7 @@ class Glm45Dialect(ScannerDialect):
         return _DETECT.search(text) is not None
 
     reasoning_markup = ("<think>", "</think>")
-    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Glm47Chat(), Glm46Chat())
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Glm47Chat(), Glm46Chat(), Glm52Chat())
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The GLM-4.7+ compact form, calls written back to back."""

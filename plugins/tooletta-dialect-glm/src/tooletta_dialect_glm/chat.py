@@ -194,10 +194,13 @@ class Glm46Chat(_GlmChat):
 
 
 class Glm47Chat(_GlmChat):
-    """GLM-4.7 / GLM-5: compact, no newlines; the generation prompt opens ``<think>``."""
+    """GLM-4.7: compact, no newlines; the generation prompt opens ``<think>``. GLM-5.x is not
+    claimed: its templates were not available to check (GLM-5.1's writes ``<think></think>``
+    before past answers and declares bare function objects, GLM-5.2's opens with a reasoning
+    effort turn), so ``model=`` refuses them rather than write this older format."""
 
     name = "glm47"
-    models = ("zai-org/glm-4.7*", "zai-org/glm-5*")
+    models = ("zai-org/glm-4.7*",)
     source = "zai-org/GLM-4.7 chat_template.jinja"
     turns = roles(
         system=Turn("<|system|>"),

@@ -134,7 +134,9 @@ class KimiK2Chat(ChatFormat):
     """Kimi K2-Instruct's chat template (the ``kimi_k2`` default)."""
 
     name = "kimi_k2"
-    models = ("moonshotai/kimi-k2-instruct*", "kimi-k2-instruct*")
+    models = ("moonshotai/kimi-k2-instruct", "kimi-k2-instruct")
+    """Only the id of the template checked (llama.cpp's copy): K2-Instruct-0905's current
+    template writes the declarations as compact JSON, so it is not claimed."""
     source = "moonshotai/Kimi-K2-Instruct chat_template.jinja (as vendored by llama.cpp)"
     turns = roles(**_TURNS)
     end_of_turn = IM_END

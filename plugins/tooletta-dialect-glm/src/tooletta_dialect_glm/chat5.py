@@ -1,0 +1,155 @@
+"""Conversation format of GLM-5.2 (its chat template, ``zai-org/GLM-5.2`` ``chat_template.jinja``).
+
+GLM-5.2 keeps GLM-4.7's turns (``[gMASK]<sop>``, ``<|system|>``/``<|user|>``/``<|assistant|>``
+headers with no end-of-turn token, results after one ``<|observation|>`` as
+``<tool_response>`` blocks, the compact ``<tool_call>`` form) and changes four things:
+
+* with thinking on (the default) the text opens with a template-written system turn,
+  ``<|system|>Reasoning Effort: Max`` (``High`` when ``reasoning_effort="high"``, the only
+  other level it reads), before the tool declarations;
+* each tool is declared as its bare function object (``tool["function"]``), written key by key
+  (``"KEY": tojson(VALUE)``, joined by ``, ``) without its ``defer_loading`` and ``strict``
+  keys; a tool with a true ``defer_loading`` is not declared;
+* a past answer opens with ``<think></think>`` (GLM-4.7: ``</think>``); a turn that keeps its
+  reasoning writes it as given, unstripped, between ``<think>`` and ``</think>``;
+* with thinking off the generation prompt is ``<|assistant|><think></think>``.
+
+``clear_thinking=False`` keeps every turn's reasoning (the template's switch; by default only
+the turns after the last user message keep theirs).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from tooletta import Message, RenderError
+from tooletta.chat import Conversation, by_content, defaults
+
+from .chat import Glm47Chat
+
+__all__ = ["EFFORT_HEAD", "Glm52Chat", "declaration", "effort_level"]
+
+EFFORT_HEAD = "Reasoning Effort: "
+"""What the GLM-5.2 template's opening system turn says before the effort level."""
+_TOOLS_HEAD = (
+    "\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+    "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n"
+)
+_TOOLS_START = "<|system|>" + _TOOLS_HEAD
+_HIDDEN_KEYS = frozenset({"defer_loading", "strict"})
+_EFFORT_TURNS = frozenset({EFFORT_HEAD + "Max", EFFORT_HEAD + "High"})
+
+
+def _thinking(options: Mapping[str, Any]) -> bool:
+    """The template's ``enable_thinking`` (on unless given and false)."""
+    return bool(options.get("enable_thinking", True))
+
+
+def _clearing(options: Mapping[str, Any]) -> bool:
+    """The template's ``clear_thinking`` (on unless given and false): history before the
+    last user message drops its reasoning."""
+    return bool(options.get("clear_thinking", True))
+
+
+def effort_level(options: Mapping[str, Any]) -> str:
+    """The level the template writes: ``High`` for ``reasoning_effort="high"``, else ``Max``."""
+    return "High" if options.get("reasoning_effort") == "high" else "Max"
+
+
+def declaration(tool: Mapping[str, Any]) -> str | None:
+    """One tool as the template declares it (``tool_to_json`` of its function object), or
+    ``None`` for a tool it leaves out (``defer_loading``)."""
+    function = tool.get("function", tool) if isinstance(tool, Mapping) else tool
+    if not isinstance(function, Mapping):
+        raise RenderError(f"glm52: a tool definition must be an object, not {function!r}")
+    if function.get("defer_loading"):
+        return None
+    try:
+        parts = [
+            f'"{key}": {json.dumps(value, ensure_ascii=False)}'
+            for key, value in function.items()
+            if key not in _HIDDEN_KEYS
+        ]
+    except (TypeError, ValueError) as exc:
+        raise RenderError(f"glm52: a tool definition is not JSON: {exc}") from None
+    return "{" + ", ".join(parts) + "}"
+
+
+@by_content
+def _declarations(tools: list[Any]) -> str:
+    """Every declared tool on its own line, remembered by the tools' content."""
+    lines = (declaration(t) for t in tools)
+    return "".join(line + "\n" for line in lines if line is not None)
+
+
+class Glm52Chat(Glm47Chat):
+    """GLM-5.2's chat template (``enable_thinking`` on, ``reasoning_effort`` ``max`` and
+    ``clear_thinking`` on by default)."""
+
+    name = "glm52"
+    models = ("zai-org/glm-5.2",)
+    source = "zai-org/GLM-5.2 chat_template.jinja (revision b4734de4)"
+    options = defaults(enable_thinking=True, reasoning_effort="max", clear_thinking=True)
+    prompt_options = ({"enable_thinking": False},)
+    """Thinking off's prompt (``<|assistant|><think></think>``), read back as no message."""
+    no_think = "<think></think>"
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The opening system turn(s) the template writes itself: the reasoning effort (with
+        thinking on), then the tool declarations in a turn of their own."""
+        parts = []
+        if _thinking(ctx.options):
+            parts.append(EFFORT_HEAD + effort_level(ctx.options))
+        if ctx.tools:
+            parts.append(_TOOLS_HEAD + _declarations(list(ctx.tools)) + self.tools_tail)
+        return "<|system|>".join(parts) or None
+
+    def parse_system(self, body: str) -> str | None:
+        """The effort turn and the declarations are the template's, not a message."""
+        if body.startswith(_TOOLS_HEAD) or body in _EFFORT_TURNS:
+            return None
+        return body
+
+    def skip_before_turn(self, text: str, pos: int) -> int:
+        """Past the declarations turn that follows the effort turn (the first turn is read
+        as the opening system turn; this one would read as a system message)."""
+        if not text.startswith(_TOOLS_START, pos):
+            return pos
+        end = text.find(self.tools_tail, pos + len(_TOOLS_START))
+        return pos if end < 0 else end + len(self.tools_tail)
+
+    def kept_in(self, index: int, ctx: Conversation) -> bool:
+        """After the last user message, or every turn with ``clear_thinking=False``."""
+        return not _clearing(ctx.options) or index > ctx.last_user
+
+    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
+        """The reasoning as given between ``<think>`` and ``</think>``, or an empty block."""
+        return "<think>" + reasoning + "</think>" if kept and reasoning else self.no_think
+
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """The think block (empty unless the turn keeps reasoning), the stripped content and
+        the calls."""
+        message = ctx.messages[index]
+        block = self.reasoning_text(message.reasoning, self.kept_in(index, ctx), False)
+        content = message.content
+        stripped = (content if type(content) is str else self.text(content)).strip()
+        return block + self.calls_text(ctx.dialect, message.tool_calls, stripped)
+
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As :meth:`expressible`; with ``clear_thinking=False`` every turn keeps its
+        reasoning."""
+        out = self.expressible(messages)
+        if _clearing(ctx.options):
+            return out
+        return [
+            msgspec.structs.replace(m, reasoning=original.reasoning) if m.role == "assistant" else m
+            for m, original in zip(out, messages, strict=True)
+        ]
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """``<|assistant|><think>``, or ``<|assistant|><think></think>`` with thinking off."""
+        return "<|assistant|>" + ("<think>" if _thinking(ctx.options) else "<think></think>")
