@@ -7,9 +7,10 @@ tool results are wrapped and grouped, where reasoning goes and which turns keep 
 generation prompt. One declaration drives :func:`~tooletta.render_conversation`,
 :func:`~tooletta.parse_conversation` and the token spans of :mod:`tooletta.training`.
 
-Plugins fill one in per model template (subclass, set the class attributes) and attach it to
-their dialect's ``chat_formats``. The odd template overrides one of the small hooks
-(:meth:`ChatFormat.system_text`, :meth:`ChatFormat.result_text`, ...), never the renderer.
+Plugins fill one in per model template (subclass, set the class attributes) and attach it to their
+dialect's ``chat_formats``. The odd template overrides one of the small hooks
+(:meth:`ChatFormat.system_text <tooletta.chat.ChatFormat.system_text>`,
+:meth:`ChatFormat.result_text <tooletta.chat.ChatFormat.result_text>`, ...), never the renderer.
 """
 
 from __future__ import annotations
