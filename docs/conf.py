@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import Any, TypeVar
+
 project = "tooletta"
 author = "the tooletta authors"
 copyright = "2026, the tooletta authors"
@@ -25,3 +28,22 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(collections\.abc|typing|re|ast|json|datetime|pathlib|enum)(\..+)?"),
     (r"py:.*", r"(pluggy|msgspec|click|jinja2|tokenizers|transformers|hypothesis|pytest)(\..+)?"),
 ]
+
+
+def _type_variable_as_text(app: Any, env: Any, node: Any, contnode: Any) -> Any:
+    """A private type variable in a signature (``tooletta.chat.format._T``) is no API object
+    to link to: write it as text. Any other unresolved reference stays unresolved (a warning
+    that ``-n -W`` turns into an error)."""
+    module, _, name = str(node.get("reftarget", "")).rpartition(".")
+    if node.get("refdomain") != "py" or not module.startswith("tooletta"):
+        return None
+    try:
+        value = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return None
+    return contnode if isinstance(value, TypeVar) and name.startswith("_") else None
+
+
+def setup(app: Any) -> None:
+    """Register the type-variable rule above."""
+    app.connect("missing-reference", _type_variable_as_text)
