@@ -30,20 +30,39 @@ nitpick_ignore_regex = [
 ]
 
 
-def _type_variable_as_text(app: Any, env: Any, node: Any, contnode: Any) -> Any:
-    """A private type variable in a signature (``tooletta.chat.format._T``) is no API object
-    to link to: write it as text. Any other unresolved reference stays unresolved (a warning
-    that ``-n -W`` turns into an error)."""
-    module, _, name = str(node.get("reftarget", "")).rpartition(".")
-    if node.get("refdomain") != "py" or not module.startswith("tooletta"):
-        return None
+
+def _annotated_object(target: str, module: str | None, cls: str | None) -> Any:
+    """The object a type annotation names: ``tooletta.x.Name`` by its path; a bare name (Sphinx
+    leaves a class's constructor annotations unevaluated) as the constructor's module sees it."""
     try:
-        value = getattr(importlib.import_module(module), name)
+        if "." in target:
+            path, _, name = target.rpartition(".")
+            return getattr(importlib.import_module(path), name)
+        if module and cls:
+            owner = getattr(importlib.import_module(module), cls.split(".")[0])
+            return getattr(owner.__init__, "__globals__", {}).get(target)
     except (ImportError, AttributeError):
         return None
-    return contnode if isinstance(value, TypeVar) and name.startswith("_") else None
+    return None
+
+
+def _private_annotation_as_text(app: Any, env: Any, node: Any, contnode: Any) -> Any:
+    """A private type in a signature is no API object to link to, so it is written as text:
+    a type variable (``tooletta.chat.format._T``) or a class of a private tooletta module
+    (``tooletta.interop.hf._template.Template``). Any other unresolved reference stays
+    unresolved (a warning, which ``-n -W`` turns into an error)."""
+    if node.get("refdomain") != "py":
+        return None
+    value = _annotated_object(
+        str(node.get("reftarget", "")), node.get("py:module"), node.get("py:class")
+    )
+    if isinstance(value, TypeVar):
+        return contnode if value.__name__.startswith("_") else None
+    module = getattr(value, "__module__", "") if isinstance(value, type) else ""
+    private = any(part.startswith("_") for part in module.split("."))
+    return contnode if module.startswith("tooletta.") and private else None
 
 
 def setup(app: Any) -> None:
-    """Register the type-variable rule above."""
-    app.connect("missing-reference", _type_variable_as_text)
+    """Register the rule above for private types in signatures."""
+    app.connect("missing-reference", _private_annotation_as_text)

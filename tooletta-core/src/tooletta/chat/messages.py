@@ -129,7 +129,7 @@ def read_conversation(messages: Iterable[Any]) -> list[Message]:
     Accepts ``Message`` objects and every chat shape :func:`tooletta.interop.read_messages`
     reads (OpenAI / Hugging Face / tinker dicts, Anthropic messages, Responses items, SDK
     objects). A ``reasoning_content`` (or ``reasoning``, or ``thinking``: the key gpt-oss's
-    template reads) key becomes :attr:`Message.reasoning <tooletta.Message.reasoning>`.
+    template reads) key becomes :class:`Message.reasoning <tooletta.Message>`.
     Raises :class:`~tooletta.RenderError` naming the message that cannot be read.
     """
     if type(messages) is list:
