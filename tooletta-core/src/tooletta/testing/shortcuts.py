@@ -1,4 +1,4 @@
-"""Checks on the one-shot shortcuts of a :class:`~tooletta.dialect.ScannerDialect`'s blocks
+"""Checks on the one-shot shortcuts of a :class:`~tooletta.ScannerDialect`'s blocks
 (:class:`Block.fast <tooletta.engine.Block>`): they must read text exactly as the block readers
 do."""
 
