@@ -18,7 +18,6 @@ myst_heading_anchors = 3
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 napoleon_numpy_docstring = True
-suppress_warnings = ["myst.xref_missing"]
 nitpicky = True
 
 # No intersphinx (the docs build offline), so references to the standard library's and
