@@ -483,8 +483,8 @@ def render_with_reasoning(
     reasoning: str = "",
     drop_reasoning: bool = False,
 ) -> str:
-    """:func:`render`, with ``reasoning`` written where ``dialect`` has a place for it
-    (:func:`supports_reasoning`); otherwise reasoning is dropped with a
+    """:func:`~tooletta.render`, with ``reasoning`` written where ``dialect`` has a place for it
+    (:func:`~tooletta.supports_reasoning`); otherwise reasoning is dropped with a
     :class:`~tooletta.ToolettaWarning` (none when ``drop_reasoning``). What ``convert``,
     the CLI and dataset conversions use, so no reasoning vanishes unreported."""
     if reasoning and supports_reasoning(dialect):

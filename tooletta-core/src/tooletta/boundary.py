@@ -9,11 +9,11 @@ plugin and the dialect, never passed on. The checks are type tests, one per fiel
 call. A first-party dialect's ``parse`` result (built by the engine, and checked by the
 conformance kit) is tested for its type only, so one-shot parsing pays one test.
 
-:class:`GuardedStream` wraps a plugin's own stream parser (the engine, first-party, reports
-its readers' faults itself): exceptions that are not tooletta's become ``PluginError``, its
-updates are checked, and misuse by the caller (a delta that is not ``str``, ``feed`` after
-``finish``, a second ``finish``) is refused as the engine refuses it, before the plugin sees
-it.
+:class:`~tooletta.boundary.GuardedStream` wraps a plugin's own stream parser (the engine,
+first-party, reports its readers' faults itself): exceptions that are not tooletta's become
+``PluginError``, its updates are checked, and misuse by the caller (a delta that is not ``str``,
+``feed`` after ``finish``, a second ``finish``) is refused as the engine refuses it, before the
+plugin sees it.
 """
 
 from __future__ import annotations

@@ -30,8 +30,8 @@ from .limits import MAX_DEPTH
 __all__ = ["MAX_DEPTH", "MAX_INT_CHARS", "check_calls", "max_depth_of"]
 
 MAX_INT_CHARS = 4300
-"""The longest integer (in decimal, sign included) that parsing reads back: msgspec's limit,
-and Python's default ``int``/``str`` conversion limit (which does not count the sign)."""
+"""The longest integer (in decimal, sign included) that parsing reads back. It is msgspec's
+limit, and Python's default ``int``/``str`` conversion limit (which does not count the sign)."""
 _SHORT_INT_BITS = 14_000
 """Integers of at most this many bits have at most 4215 digits: no need to count them."""
 _SHARED = 256

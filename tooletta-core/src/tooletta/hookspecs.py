@@ -17,7 +17,7 @@ __all__ = ["hookimpl", "hookspec"]
 
 hookspec = pluggy.HookspecMarker("tooletta")
 hookimpl = pluggy.HookimplMarker("tooletta")
-"""Marks a plugin's hook implementations: ``@hookimpl def register_dialects(register): ...``."""
+"""Marks a plugin's hook implementations (``@hookimpl def register_dialects(register): ...``)."""
 
 
 @hookspec

@@ -20,7 +20,7 @@ as many closers)."""
 
 def too_deep(text: str | bytes, value: Any) -> bool:
     """True when ``value``, decoded from the JSON ``text``, nests lists and dicts deeper than
-    :data:`MAX_DEPTH`.
+    :data:`~tooletta.engine.MAX_DEPTH`.
 
     Free for almost every value: only a text longer than ``2 * MAX_DEPTH`` that holds more
     than ``MAX_DEPTH`` opening brackets can nest that deep, and only then is the value walked

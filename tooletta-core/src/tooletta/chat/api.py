@@ -52,7 +52,7 @@ def render_conversation_text(
     add_generation_prompt: bool,
     options: dict[str, Any],
 ) -> str:
-    """The text :func:`render_spans` renders (``segments=False``), as
+    """The text :func:`~tooletta.chat.render_spans` renders (``segments=False``), as
     :func:`tooletta.render_conversation` returns it: the text-only renderer."""
     fmt, obj = resolve_format(model, dialect)
     if options:

@@ -33,8 +33,8 @@ _CACHE: dict[tuple[Any, ...], tuple[ChatFormat, Any]] = {}
 
 
 def resolve_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any]:
-    """:func:`find_format`, remembered per (model, dialect) while the registry is unchanged
-    (a dataset renders thousands of conversations for one model)."""
+    """:func:`~tooletta.chat.lookup.find_format`, remembered per (model, dialect) while the registry
+    is unchanged (a dataset renders thousands of conversations for one model)."""
     registry = get_registry()
     key = (model, dialect, id(registry), len(registry.entries))
     found = _CACHE.get(key)

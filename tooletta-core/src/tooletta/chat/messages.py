@@ -44,7 +44,7 @@ def tool_json(
 ) -> str:
     """A tool definition (or a list of them) as ``tojson`` writes it, remembered by content:
     a dataset declares the same tools in every row, and msgspec reads a definition ten times
-    faster than ``json`` writes it (the cache key is :func:`content_key`).
+    faster than ``json`` writes it (the cache key is :func:`~tooletta.chat.messages.content_key`).
 
     ``indent`` and ``separators`` are ``json.dumps``'s (templates write ``tojson(indent=4)``,
     compact ``separators=(",", ":")``...); UTF-8 is kept. Raises
@@ -129,7 +129,7 @@ def read_conversation(messages: Iterable[Any]) -> list[Message]:
     Accepts ``Message`` objects and every chat shape :func:`tooletta.interop.read_messages`
     reads (OpenAI / Hugging Face / tinker dicts, Anthropic messages, Responses items, SDK
     objects). A ``reasoning_content`` (or ``reasoning``, or ``thinking``: the key gpt-oss's
-    template reads) key becomes :attr:`Message.reasoning`.
+    template reads) key becomes :class:`Message.reasoning <tooletta.Message>`.
     Raises :class:`~tooletta.RenderError` naming the message that cannot be read.
     """
     if type(messages) is list:

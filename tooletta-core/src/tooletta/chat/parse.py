@@ -1,4 +1,5 @@
-"""Read a rendered conversation back into messages, from the same :class:`ChatFormat`.
+"""Read a rendered conversation back into messages, from the same
+:class:`~tooletta.chat.ChatFormat`.
 
 The parser is the renderer's inverse, driven by the same declaration: it finds each turn by
 its role header, reads its body up to the footer (or, for formats without footers, up to the
@@ -22,7 +23,7 @@ __all__ = ["parse_format"]
 def parse_format(
     fmt: ChatFormat, dialect: Any, text: str, tools: Sequence[Mapping[str, Any]]
 ) -> list[Message]:
-    """Read ``text`` (as :func:`render_format` writes it) into messages."""
+    """Read ``text`` (as :func:`~tooletta.chat.render_format` writes it) into messages."""
     reader = _ConversationReader(fmt, dialect, text, tools)
     return reader.read()
 

@@ -150,12 +150,12 @@ def render_text(
     add_generation_prompt: bool,
     options: Mapping[str, Any],
 ) -> str:
-    """The text :func:`render_format` renders with ``segments=False`` (the same hooks asked in
-    the same order), written straight into one list of pieces: no writer, no segments, no
-    result object (what :func:`tooletta.render_conversation` needs). Hooks the format leaves
-    as :class:`ChatFormat` defines them are not called: their constant text is written.
-    Stop tokens (:attr:`ChatFormat.stop_tokens`) only move text between segments: the text is
-    the same without them."""
+    """The text :func:`~tooletta.chat.render_format` renders with ``segments=False`` (the same hooks
+    asked in the same order), written straight into one list of pieces: no writer, no segments, no
+    result object (what :func:`tooletta.render_conversation` needs). Hooks the format leaves as
+    :class:`~tooletta.chat.ChatFormat` defines them are not called: their constant text is written.
+    Stop tokens (:attr:`ChatFormat.stop_tokens <tooletta.chat.ChatFormat.stop_tokens>`) only move
+    text between segments: the text is the same without them."""
     plan = _PLANS.get(id(fmt))
     if plan is None or plan.fmt is not fmt:
         plan = _plan(fmt)

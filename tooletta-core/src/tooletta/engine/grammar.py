@@ -68,7 +68,7 @@ class Grammar:
 
     @cached_property
     def content_markers(self) -> tuple[str, ...]:
-        """The openers content must not hold to read back as content: every block's, but
+        """The openers content must not hold to read back as content, every block's but
         those recognised only before any content (``at_start``)."""
         return tuple(block.open for block in self.blocks if not block.at_start)
 

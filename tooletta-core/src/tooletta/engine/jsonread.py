@@ -43,8 +43,8 @@ _decode = msgspec.json.decode
 
 
 def loads(text: str, position: int | None = None) -> Any:
-    """Decode JSON text, turning a decode failure (or nesting deeper than :data:`MAX_DEPTH`)
-    into a :class:`BlockError`."""
+    """Decode JSON text, turning a decode failure (or nesting deeper than
+    :data:`~tooletta.engine.MAX_DEPTH`) into a :class:`BlockError`."""
     try:
         return decode_bounded(text, position)
     except (msgspec.DecodeError, UnicodeError) as exc:
@@ -56,7 +56,8 @@ _SHORT = 2 * MAX_DEPTH  # no shorter text nests deeper than MAX_DEPTH (see too_d
 
 
 def decode_bounded(text: str | bytes, position: int | None = None) -> Any:
-    """Decode JSON text with msgspec, refusing nesting deeper than :data:`MAX_DEPTH`.
+    """Decode JSON text with msgspec, refusing nesting deeper than
+    :data:`~tooletta.engine.MAX_DEPTH`.
 
     Such nesting, however deep, raises :class:`BlockError` (never ``RecursionError``); text
     that is not JSON raises ``msgspec.DecodeError`` or ``UnicodeError`` as msgspec does, for

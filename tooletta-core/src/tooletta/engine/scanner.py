@@ -20,13 +20,13 @@ over whitespace) then counts as read, and the unparsed record holds the rest, fr
 through the block's closing marker. A reader that declines its block after emitting fails it
 instead, since rescanning the block would show that text again.
 
-Cost: per delta, the engine appends the delta to its buffer (dropping consumed text only
-once enough has piled up, so no delta copies more than a few hundred characters), resumes the
-current reader or scans for a marker, and builds at most one :class:`CallDelta` per call
-touched. A delta that changes nothing returns the shared :data:`EMPTY_UPDATE`. One-shot
-parsing (``deltas=False``) builds no stream objects at all, and :func:`parse_with` reads a
-reply of the usual shape (content, then blocks their one-shot shortcuts read, then text
-without markers) without building an engine: the fixed cost of a parse (see ``_whole``).
+Cost: per delta, the engine appends the delta to its buffer (dropping consumed text only once enough
+has piled up, so no delta copies more than a few hundred characters), resumes the current reader or
+scans for a marker, and builds at most one :class:`~tooletta.CallDelta` per call touched. A delta
+that changes nothing returns the shared :data:`~tooletta.engine.EMPTY_UPDATE`. One-shot parsing
+(``deltas=False``) builds no stream objects at all, and :func:`~tooletta.engine.parse_with` reads a
+reply of the usual shape (content, then blocks their one-shot shortcuts read, then text without
+markers) without building an engine: the fixed cost of a parse (see ``_whole``).
 """
 
 from __future__ import annotations
@@ -217,13 +217,13 @@ class Engine(Reader):
     """Incremental scanner for one text (one model response); also the reader its block
     parsers read with (see :class:`~tooletta.engine.Reader`).
 
-    ``feed(delta)`` returns a :class:`StreamUpdate`; ``finish()`` flushes what was held back
-    and reports a block cut short as unparsed. ``result()`` gives the one-shot
-    :class:`ParseResult` of everything fed; it needs ``deltas=False`` (one-shot parsing), in
-    which no :class:`CallDelta` objects are built and the outputs are kept. A streaming engine
-    keeps only what the next update needs, so its memory is bounded by the current block.
-    ``prefix`` is markup the prompt already ended with (``"<think>"`` when the chat template
-    opened the reasoning): it is read first, so the output starts inside that region.
+    ``feed(delta)`` returns a :class:`~tooletta.StreamUpdate`; ``finish()`` flushes what was held
+    back and reports a block cut short as unparsed. ``result()`` gives the one-shot
+    :class:`~tooletta.ParseResult` of everything fed; it needs ``deltas=False`` (one-shot parsing),
+    in which no :class:`~tooletta.CallDelta` objects are built and the outputs are kept. A streaming
+    engine keeps only what the next update needs, so its memory is bounded by the current block.
+    ``prefix`` is markup the prompt already ended with (``"<think>"`` when the chat template opened
+    the reasoning): it is read first, so the output starts inside that region.
 
     Memory: the state is in slots (a server holds one engine per open response).
     """

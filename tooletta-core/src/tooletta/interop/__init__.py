@@ -8,7 +8,7 @@ arguments), Anthropic ``tool_use`` blocks, Responses ``function_call`` items and
 tinker-cookbook ``ToolCall`` dicts; :func:`read_tool_call` reads any of them.
 
 **Conversations**: :func:`read_messages` reads any supported shape into neutral
-:class:`Message` s; ``messages_to_openai`` / ``_hf`` / ``_tinker`` / ``_anthropic`` /
+:class:`~tooletta.Message` s; ``messages_to_openai`` / ``_hf`` / ``_tinker`` / ``_anthropic`` /
 ``_responses`` write each target, mapping ids with the target's policy
 (:class:`IdMapper`: ``openai``, ``mistral``, ``anthropic``, ``kimi``, ``keep``) so tool
 results keep following their calls. Tool definitions: :func:`read_tools` and ``to_*_tools``.

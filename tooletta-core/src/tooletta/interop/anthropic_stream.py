@@ -23,7 +23,7 @@ _ALWAYS_SET = frozenset({"stop_reason", "stop_sequence", "stop_details"})
 
 
 class AnthropicStreamAssembler:
-    """Feed Anthropic stream events one by one; :attr:`message` is the message so far.
+    """Feed Anthropic stream events one by one; :attr:`.message` is the message so far.
 
     Events are dicts or SDK event objects: ``message_start``, ``content_block_start``,
     ``content_block_delta`` (``text_delta``, ``input_json_delta``, ``thinking_delta``,
@@ -36,6 +36,7 @@ class AnthropicStreamAssembler:
 
     def __init__(self) -> None:
         self.message: dict[str, Any] = {"role": "assistant", "content": []}
+        """The message so far (the whole message once the stream has ended)."""
         self._json: dict[int, list[str]] = {}
 
     def feed(self, event: Any) -> None:

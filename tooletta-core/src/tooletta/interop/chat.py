@@ -43,9 +43,9 @@ def read_chat_message(obj: Any) -> Message:
     """Read one chat-style message (OpenAI, legacy ``function_call``, HF/TRL, tinker).
 
     Reasoning comes from ``reasoning_content``, else a text ``reasoning``, else tinker's
-    ``thinking`` content parts, else LiteLLM's ``thinking_blocks`` (which stay in ``extra``).
-    Other keys whose value is not ``None`` are kept in :attr:`Message.extra`. Raises
-    ``ValueError`` for an unknown role or a malformed tool call.
+    ``thinking`` content parts, else LiteLLM's ``thinking_blocks`` (which stay in ``extra``). Other
+    keys whose value is not ``None`` are kept in :class:`Message.extra <tooletta.Message>`.
+    Raises ``ValueError`` for an unknown role or a malformed tool call.
     """
     data = as_dict(obj, "message")
     role = data.get("role")

@@ -1,8 +1,8 @@
 """Batch conversion of dataset rows between structured tool calls and model text.
 
 A row is ``{"messages": [...], "tools": [...]}`` (OpenAI fine-tuning, TRL, mistral-finetune;
-ECOSYSTEM.md §8). :func:`convert_rows` is a pure module-level function, so it pickles for
-``multiprocessing`` and works as a batched ``datasets.Dataset.map`` function.
+ECOSYSTEM.md §8). :func:`~tooletta.interop.convert_rows` is a pure module-level function, so it
+pickles for ``multiprocessing`` and works as a batched ``datasets.Dataset.map`` function.
 """
 
 from __future__ import annotations

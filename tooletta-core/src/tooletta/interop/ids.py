@@ -17,7 +17,7 @@ deterministically and gives each tool result the id its call got (ECOSYSTEM.md Â
 Missing ids are derived from the call's position in the conversation, its name and its
 arguments, so the same conversation always maps to the same ids. Writers for targets that
 require ids (OpenAI Chat, Responses, Anthropic) fill the ids ``keep`` (or ``kimi``'s unmatched
-results) leave missing with :func:`ensure_ids`, so their output is always valid.
+results) leave missing with :func:`~tooletta.interop.ensure_ids`, so their output is always valid.
 """
 
 from __future__ import annotations

@@ -52,7 +52,9 @@ class ChunkWriter:
         self.ids = ids
         self.reasoning_key = reasoning_key
         self.late_ids: dict[int, str] = {}
+        """The ids the source sent after a call's opening delta (so not sent on), by call index."""
         self.discarded: list[int] = []
+        """The indexes of the calls a parser reported malformed after their deltas were sent."""
         self._slots: dict[int, int] = {}  # source index -> output index
         self._id_sent: set[int] = set()
         self._started = False

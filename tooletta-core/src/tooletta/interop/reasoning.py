@@ -28,7 +28,7 @@ verbatim is kept in :attr:`Message.extra <tooletta.Message>`:
 
 The last two mean nothing outside the Responses API, so chat-style writers leave them out.
 
-Writers take a :data:`ReasoningPolicy`: ``"keep"`` (default) writes all reasoning;
+Writers take a :data:`~tooletta.interop.ReasoningPolicy`: ``"keep"`` (default) writes all reasoning;
 ``"native"`` writes only what the target API produced itself and accepts back (Anthropic
 blocks with their signatures, Responses items with their ids); ``"drop"`` writes none. Kept
 blocks are written verbatim only while the reasoning text is still theirs; reasoning from

@@ -43,6 +43,7 @@ class ResponsesStreamAssembler:
 
     def __init__(self) -> None:
         self.response: dict[str, Any] = {"object": "response", "output": []}
+        """The response so far (the whole response once the stream has ended)."""
         self._items: dict[int, dict[str, Any]] = {}
 
     def feed(self, event: Any) -> None:

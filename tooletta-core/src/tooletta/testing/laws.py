@@ -1,10 +1,10 @@
 """DESIGN.md's four laws, each checked for one dialect and one text (or list of calls).
 
-1. round trip (:func:`check_round_trip`);
-2. streaming equals one-shot (:func:`check_stream_equals_parse`);
-3. bounded hold-back (:func:`check_holdback`);
+1. round trip (:func:`~tooletta.testing.check_round_trip`);
+2. streaming equals one-shot (:func:`~tooletta.testing.check_stream_equals_parse`);
+3. bounded hold-back (:func:`~tooletta.testing.check_holdback`);
 4. bad input gives typed errors or ``unparsed`` data, and loses nothing
-   (:func:`check_bad_input`, :func:`check_nothing_lost`).
+   (:func:`~tooletta.testing.check_bad_input`, :func:`~tooletta.testing.check_nothing_lost`).
 """
 
 from __future__ import annotations

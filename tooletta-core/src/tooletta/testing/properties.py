@@ -70,8 +70,9 @@ class PropertyTests(DialectSettings):
 
     def check_markup_case(self, value: str, other: str, content: str) -> None:
         """The markup property for two markup strings and a content: each of
-        :meth:`markup_calls` round-trips (also streamed in pieces of three characters), or
-        render refuses it where :meth:`may_refuse` allows."""
+        :meth:`~tooletta.testing.settings.DialectSettings.markup_calls` round-trips (also streamed
+        in pieces of three characters), or render refuses it where
+        :meth:`~tooletta.testing.settings.DialectSettings.may_refuse` allows."""
         for calls in self.markup_calls(value, other):
             ok = check_round_trip(
                 self.dialect,

@@ -15,8 +15,9 @@ For any dialect:
 4. an empty function name is refused by render, and a call whose name is empty is never read
    as a call (in parse and in stream).
 
-:class:`RenderLaws` runs them as tests (a base of :class:`~tooletta.testing.DialectTests`);
-the ``check_*`` functions check one dialect, and :func:`check_render_laws` all of them.
+:class:`RenderLaws` runs them as tests (a base of :class:`~tooletta.testing.DialectTests`); the
+``check_*`` functions check one dialect, and :func:`~tooletta.testing.check_render_laws` all of
+them.
 """
 
 from __future__ import annotations

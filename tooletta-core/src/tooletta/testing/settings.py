@@ -21,21 +21,20 @@ class DialectSettings:
     dialect: ClassVar[str]
     fixtures: ClassVar[str | Path | None] = None
     ids: ClassVar[str] = "none"
-    """How the format treats ids: ``"none"``, ``"kept"`` or ``"generated"``."""
+    """How the format treats ids (``"none"``, ``"kept"`` or ``"generated"``)."""
     max_examples: ClassVar[int] = 60
     with_content: ClassVar[bool] = True
     """Whether rendered texts may carry content (False for formats that cannot)."""
     names: ClassVar[Sequence[str]] = ()
-    """Other names that must resolve to this dialect: aliases, vLLM's and SGLang's parser
-    names, other spellings (any case, ``-`` for ``_``)."""
+    """Other names that must resolve to this dialect (aliases, vLLM's and SGLang's parser
+    names, other spellings in any case or with ``-`` for ``_``)."""
     models: ClassVar[Sequence[str]] = ()
     """Model ids that :func:`~tooletta.dialect_for_model` must map to this dialect."""
     markup: ClassVar[Sequence[str]] = ()
-    """The format's markup and other troublesome pieces (tags, quotes, newlines). When set,
-    strings glued from them (see :func:`markup_strings`), written as argument values by
-    :meth:`markup_calls`, must round-trip through render, parse and stream, or render must
-    refuse them (where :meth:`may_refuse` allows): render never writes text that reads back
-    differently."""
+    """The format's markup and other troublesome pieces (tags, quotes, newlines). When set, strings
+    glued from them (see :func:`~tooletta.testing.markup_strings`), written as argument values by
+    :meth:`markup_calls`, must round-trip through render, parse and stream, or render must refuse
+    them (where :meth:`may_refuse` allows): render never writes text that reads back differently."""
     markup_filler: ClassVar[str | None] = ""
     """Alphabet of short random text mixed into the markup strings (``""``: none, ``None``:
     any text)."""

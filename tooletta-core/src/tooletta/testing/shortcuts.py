@@ -1,5 +1,6 @@
-"""Checks on the one-shot shortcuts of a :class:`~tooletta.dialect.ScannerDialect`'s blocks
-(:attr:`~tooletta.engine.Block.fast`): they must read text exactly as the block readers do."""
+"""Checks on the one-shot shortcuts of a :class:`~tooletta.ScannerDialect`'s blocks
+(:class:`Block.fast <tooletta.engine.Block>`): they must read text exactly as the block readers
+do."""
 
 from __future__ import annotations
 
@@ -38,14 +39,14 @@ def _one_shot(dialect: str, text: str, tools: Any, shortcuts: bool) -> Any:
 
 def shortcut_blocks(dialect: str, text: str, tools: Any = None) -> int:
     """How many blocks of ``text`` a one-shot parse reads with their shortcut
-    (:attr:`~tooletta.engine.Block.fast`), not their reader: to check one is taken."""
+    (:class:`Block.fast <tooletta.engine.Block>`), not their reader: to check one is taken."""
     engine = _one_shot(dialect, text, tools, True)
     return 0 if engine is None else int(engine.shortcut_blocks)
 
 
 def check_shortcuts_agree(dialect: str, text: str, tools: Any = None) -> None:
-    """Assert that the one-shot shortcuts of a :class:`ScannerDialect`'s blocks
-    (:attr:`~tooletta.engine.Block.fast`) read ``text`` exactly as its block readers do:
+    """Assert that the one-shot shortcuts of a :class:`~tooletta.ScannerDialect`'s blocks
+    (:class:`Block.fast <tooletta.engine.Block>`) read ``text`` exactly as its block readers do:
     the same result, values of the same JSON types, or the same error."""
     d = api.get_dialect(dialect)
     if not isinstance(d, ScannerDialect) or not any(b.fast for b in d.grammar.blocks):

@@ -25,7 +25,7 @@ from ..ir import StreamUpdate, ToolCall
 __all__ = ["NOT_TEXT", "StreamMisuseTests", "check_stream_misuse"]
 
 NOT_TEXT: tuple[Any, ...] = (b"<x>", bytearray(b"y"), 123, 4.5, None, ["z"], ("w",), object())
-"""Deltas that are not text: each must be refused with a ParseError."""
+"""Deltas that are not text; each must be refused with a ParseError."""
 
 _CALL = ToolCall("get_weather", {"city": "Paris"})
 

@@ -22,7 +22,7 @@ def stream_text(
 
 
 def assemble(updates: Sequence[StreamUpdate]) -> ParseResult:
-    """Rebuild a :class:`ParseResult` from stream updates, as an OpenAI client would.
+    """Rebuild a :class:`~tooletta.ParseResult` from stream updates, as an OpenAI client would.
 
     Calls are assembled by index: the first non-empty name and id, the concatenated argument
     fragments decoded as JSON. Calls named by an unparsed record's ``index`` are discarded.

@@ -117,13 +117,14 @@ class TypedDialectTests(DialectTests):
     key/value), typed by the request's tool schemas.
 
     Set :meth:`render_param` (the model text of one call ``f`` with one parameter, written as
-    given): every rule of :data:`TYPING_RULES`, and the format's own ``typing_rules``, is a test
-    of its own, checked in one-shot parsing and in streaming (one character at a time, and in
-    one piece); a string value must stream as it is generated.
+    given): every rule of :data:`~tooletta.testing.TYPING_RULES`, and the format's own
+    ``typing_rules``, is a test of its own, checked in one-shot parsing and in streaming (one
+    character at a time, and in one piece); a string value must stream as it is generated.
     """
 
     typing_rules: ClassVar[Sequence[tuple[Any, str, Any]]] = ()
-    """This format's own rules, checked beside :data:`TYPING_RULES` (framing whitespace, ...)."""
+    """This format's own rules, checked beside :data:`~tooletta.testing.TYPING_RULES` (framing
+    whitespace, ...)."""
     needs_tools: ClassVar[bool] = False
     """Whether the format only recognises tools named in ``tools`` (no-schema rules then run
     with a tool whose parameters have no properties, never with ``tools=None``)."""

@@ -1,10 +1,10 @@
 """Building a call's arguments as JSON text, incrementally, from typed key/value pairs.
 
-XML and key/value dialects read one parameter at a time. :class:`ArgsWriter` turns those
-pairs into the arguments JSON a stream sends (``{"city": "Paris", "days": 3}``), fragment by
-fragment, and into the dict one-shot parsing returns. :func:`typed_value` reads one raw value
-up to its closing marker: a ``string`` parameter streams character by character as it arrives;
-any other value is typed (see :mod:`tooletta.toolkit.schema`) when it closes.
+XML and key/value dialects read one parameter at a time. :class:`ArgsWriter` turns those pairs into
+the arguments JSON a stream sends (``{"city": "Paris", "days": 3}``), fragment by fragment, and into
+the dict one-shot parsing returns. :func:`~tooletta.toolkit.typed_value` reads one raw value up to
+its closing marker: a ``string`` parameter streams character by character as it arrives; any other
+value is typed (see :mod:`tooletta.toolkit.schema`) when it closes.
 """
 
 from __future__ import annotations

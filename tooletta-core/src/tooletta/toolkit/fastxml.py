@@ -53,7 +53,7 @@ SPACE_RUN = re.compile(r"[ \t\r\n]*")
 _READ_ATTR_NAME = re.compile(r"[A-Za-z_][\w.:-]*\Z")
 """The attribute names :func:`~tooletta.toolkit.reading.read_attrs` accepts."""
 Kind = tuple[str, Mapping[str, Any] | None]
-"""What a value is typed by: its one JSON type ("" when not one) and its schema."""
+"""What a value is typed by (its one JSON type, "" when not one, and its schema)."""
 _NO_KINDS: Mapping[str, Kind] = {}
 
 

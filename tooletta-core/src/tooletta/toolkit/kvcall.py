@@ -174,7 +174,7 @@ def _call_head(buf: str, pos: int, final: bool, skip: int = 0) -> tuple[bool | N
 
 
 def looks_like_call(r: Reader) -> Read[bool]:
-    """Whether a call follows the opening tag (see :func:`_call_head`); consumes nothing,
+    """Whether a call follows the opening tag (see ``_call_head()``); consumes nothing,
     looks no further than the name and the whitespace after it, and reads each character of
     the name once however the text arrives."""
     skip = 0

@@ -54,7 +54,7 @@ __all__ = [
 ]
 
 Declared = Literal["string", "json"] | None
-"""What the format says a value is: raw text, JSON text, or nothing (untyped)."""
+"""What the format says a value is (raw text, JSON text, or nothing when untyped)."""
 
 _ATTR_NAME = re.compile(r"[A-Za-z_][\w.:-]*\Z")
 _TOO_DEEP = f"JSON nested deeper than {MAX_DEPTH}"
@@ -68,8 +68,8 @@ def _no_constant(name: str) -> Any:
 def decode_json(text: str) -> tuple[bool, Any]:
     """``(True, value)`` when ``text`` is one JSON value, else ``(False, None)``.
 
-    JSON nested deeper than :data:`~tooletta.engine.MAX_DEPTH` raises :class:`BlockError`
-    (the block is malformed).
+    JSON nested deeper than :data:`~tooletta.engine.MAX_DEPTH` raises
+    :class:`~tooletta.engine.BlockError` (the block is malformed).
     """
     try:
         return True, decode_bounded(text)

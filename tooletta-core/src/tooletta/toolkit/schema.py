@@ -135,8 +135,8 @@ class ToolSchemas:
         """``(type, schema)`` for ``schema = param(tool, key)``: what a value is typed by.
 
         ``type`` is the one JSON type the schema allows (``"string"`` exactly when
-        :func:`is_string_schema`), or ``""`` when it allows several or does not say. Cached
-        in :meth:`kinds`.
+        :func:`~tooletta.toolkit.schema.is_string_schema`), or ``""`` when it allows several or does
+        not say. Cached in :meth:`kinds`.
         """
         table = self._kinds.get(tool)
         if table is None:

@@ -9,12 +9,12 @@ prompt, is encoded as a whole, and the model then produces its turn token by tok
 with its end-of-turn token (one id). So a weight boundary never falls inside a token, and the
 trained ids are the ones the model would produce.
 
-Where the format allows, these ids equal encoding the whole text at once: every cut lies
-next to a special token or at a pre-tokenizer boundary (a newline before text). Where it
-does not — a BPE that would merge characters across the cut, e.g. a generation prompt ending
-in ``"\\n"`` and a turn starting with ``"\\n"`` — the ids follow inference, not the
-whole-text encoding, on purpose: training on a merge the model never sees at inference would
-teach it a token sequence it cannot produce. :func:`whole_text_agrees` tells the two apart.
+Where the format allows, these ids equal encoding the whole text at once: every cut lies next to a
+special token or at a pre-tokenizer boundary (a newline before text). Where it does not — a BPE that
+would merge characters across the cut, e.g. a generation prompt ending in ``"\\n"`` and a turn
+starting with ``"\\n"`` — the ids follow inference, not the whole-text encoding, on purpose:
+training on a merge the model never sees at inference would teach it a token sequence it cannot
+produce. :func:`~tooletta.training.whole_text_agrees` tells the two apart.
 """
 
 from __future__ import annotations

@@ -48,10 +48,10 @@ class TokenizerAdapter:
         return list(ids)
 
     def encode_many(self, texts: Sequence[str]) -> list[list[int]]:
-        """The ids of each of ``texts``: one batched call where the tokenizer has one (a list
-        call of transformers; ``encode_batch`` of ``tokenizers`` from
-        :data:`BATCH_FROM` texts on: below that its thread pool costs more than it saves, and
-        waits for a busy core)."""
+        """The ids of each of ``texts``: one batched call where the tokenizer has one (a list call
+        of transformers; ``encode_batch`` of ``tokenizers`` from
+        :data:`~tooletta.training.tokenizer.BATCH_FROM` texts on: below that its thread pool costs
+        more than it saves, and waits for a busy core)."""
         if not texts:
             return []
         tok = self.tokenizer
