@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "stable_token", "too_deep"]
+__all__ = ["MAX_DEPTH", "derived_call_id", "stable_token", "too_deep"]
 
 MAX_DEPTH = 512
 """Deepest nesting accepted in JSON arguments; deeper input is a parse error, never a crash."""
