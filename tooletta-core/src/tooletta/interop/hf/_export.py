@@ -1,22 +1,6 @@
 """``response_template`` export: each dialect says what it exports, core only asks.
 
-A dialect declares its export with optional attributes (first-party plugins keep the data in
-a small ``hf_template`` module of their own, built with :mod:`tooletta.interop.hf.spec`):
-
-``response_template``
-    the template: a dict; a zero-argument callable returning one; a
-    :class:`~tooletta.interop.hf.spec.Export` (a template with a note, or a gap); or a
-    ``"module:attribute"`` reference to any of those, imported only when asked for (so that
-    loading the plugin does not load this package).
-``response_template_gap``
-    when ``response_template`` is not set (or ``None``): the one-line reason the spec
-    cannot express the format.
-``response_template_note``
-    with a plain dict or callable: what the template leaves out (one form of the format
-    only, values typed by the request's ``tools``...).
-
-``response_template`` is looked up on the object, so a subclass that sets it replaces what it
-inherits (set it to ``None`` to declare a ``response_template_gap`` instead).
+The attributes a dialect declares are documented in :mod:`tooletta.interop.hf.spec`.
 :data:`TEMPLATE_GAPS`, :data:`TEMPLATE_NOTES` and :func:`exportable_dialects` read the
 declarations of the registered dialects each time they are used.
 """

@@ -1,8 +1,24 @@
 """Building blocks for a dialect's ``response_template`` (transformers' ``parse_response`` spec).
 
-A dialect says what :func:`tooletta.interop.hf.to_response_template` exports for it through
-its ``response_template`` attribute (see :mod:`tooletta.interop.hf`); a plugin usually points
-it at an :class:`Export` in a small module of its own, built with these helpers::
+Each dialect declares what :func:`tooletta.interop.hf.to_response_template` exports for it,
+with optional attributes; core keeps no table of them:
+
+``response_template``
+    the template: a dict; a zero-argument callable returning one (called only when the
+    template is asked for); an :class:`Export` (a template with a note, or a gap); or a
+    ``"module:attribute"`` reference to any of those, imported only when asked for (so that
+    loading the plugin does not load :mod:`tooletta.interop`).
+``response_template_gap``
+    when ``response_template`` is not set (or ``None``): the one-line reason the spec
+    cannot express the format (``TEMPLATE_GAPS``).
+``response_template_note``
+    with a plain dict or callable: what the template leaves out (one form of the format
+    only, values typed by the request's ``tools``...; ``TEMPLATE_NOTES``).
+
+``response_template`` is looked up on the object, so a subclass that sets it replaces what it
+inherits (set it to ``None`` to declare a ``response_template_gap`` instead). A plugin
+usually points it at an :class:`Export` in a small module of its own, built with these
+helpers::
 
     # tooletta_dialect_acme/hf_template.py
     from tooletta.interop.hf.spec import NAMED, Export, region, template, think
