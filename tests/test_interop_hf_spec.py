@@ -179,6 +179,8 @@ class _Broken:
         (_Broken("no_colon"), "not a 'module:attribute' reference"),
         (_Broken("no_such_module_hf_x:THING"), "ModuleNotFoundError"),
         (_Broken("tooletta_dialect_hermes.hf_template:NOPE"), "AttributeError"),
+        (_Broken("tooletta.interop.hf.spec:Export.nope"), "AttributeError"),
+        (_Broken("tooletta_dialect_hermes.hf_template:__doc__"), "not str"),
         (_Broken(None, response_template_gap=3), "not a reason"),
         (_Broken({}, response_template_note=["x"]), "not a str"),
     ],

@@ -35,7 +35,7 @@ def _resolve(reference: str, dialect_name: str) -> Any:
         obj: Any = importlib.import_module(module.strip())
         for part in attr.strip().split("."):
             obj = getattr(obj, part)
-    except (ImportError, AttributeError) as exc:
+    except Exception as exc:  # the plugin's module failed: said with the dialect's name
         raise ToolettaError(
             f"dialect {dialect_name!r}: cannot load its response_template {reference!r}: "
             f"{type(exc).__name__}: {exc}"
@@ -44,12 +44,12 @@ def _resolve(reference: str, dialect_name: str) -> Any:
 
 
 def declared_export(dialect: Any) -> Export | None:
-    """What ``dialect`` declares (see the module's documentation), as an
+    """What ``dialect`` declares (the attributes :mod:`tooletta.interop.hf.spec` lists), as an
     :class:`~tooletta.interop.hf.spec.Export`; ``None`` when it declares nothing. A callable
     template is not called here.
 
-    Raises :class:`~tooletta.ToolettaError` for a declaration that is neither of the forms
-    above (or a reference that does not load).
+    Raises :class:`~tooletta.ToolettaError` for a declaration that is none of those forms, or
+    a reference that does not load.
     """
     info = getattr(dialect, "info", None)
     name = str(getattr(info, "name", type(dialect).__name__))
