@@ -164,27 +164,28 @@ def invoke(
     prefix: str,
     section: str,
     section_end: str,
-    invoke: str,
-    parameter: str,
+    call_tag: str,
+    param_tag: str,
     *,
     typed: bool = False,
     call_open: str = "",
     call_close: str = "",
 ) -> dict[str, Any]:
     """A ``tool_calls`` field of ``<invoke name="X"><parameter name="k">v</parameter></invoke>``
-    calls (MiniMax-M2, DSML, GCML, StepTML...): tag names after ``prefix``, optionally inside
-    a ``section``...``section_end`` and a per-call ``call_open``...``call_close`` frame (all
-    regular expressions); ``typed`` reads a ``string="true|false"`` attribute on parameters.
-    Values are text, typed by the request's tools."""
+    calls (MiniMax-M2, DSML, GCML, StepTML...): elements named ``call_tag`` and ``param_tag``
+    after ``prefix``, optionally inside a ``section``...``section_end`` and a per-call
+    ``call_open``...``call_close`` frame (all regular expressions); ``typed`` reads a
+    ``string="true|false"`` attribute on parameters. Values are text, typed by the request's
+    tools."""
     string = r'(?: string="(?:true|false)")?' if typed else ""
     return region(
-        rf"\s*(?:{section}\s*)?{call_open}<{prefix}{invoke} name=\"(?P<name>[^\"]+)\"\s*>",
-        rf"\s*</{prefix}{invoke}>\s*{call_close}(?:{section_end}\s*)?",
+        rf"\s*(?:{section}\s*)?{call_open}<{prefix}{call_tag} name=\"(?P<name>[^\"]+)\"\s*>",
+        rf"\s*</{prefix}{call_tag}>\s*{call_close}(?:{section_end}\s*)?",
         content="xml-inline",
         content_args={
             "tag_pattern": (
-                rf"<{prefix}{parameter} name=\"(?P<key>[^\"]+)\"{string}>(?P<value>.*?)"
-                rf"</{prefix}{parameter}>"
+                rf"<{prefix}{param_tag} name=\"(?P<key>[^\"]+)\"{string}>(?P<value>.*?)"
+                rf"</{prefix}{param_tag}>"
             ),
             "value_parser": TEXT_RAW,
         },
