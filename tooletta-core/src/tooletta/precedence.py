@@ -3,9 +3,13 @@ user explicitly gives the name to another one.
 
 **First-party** plugins are those of the distributions this repository ships: ``tooletta-core``
 (the built-in ``canonical`` dialect) and the ``tooletta-dialect-*`` distributions that
-``tooletta-dialects`` installs, listed by name in :data:`FIRST_PARTY` (compared as PyPI
-compares names: case-insensitively, ``-``, ``_`` and ``.`` alike). A distribution of another
-name is third-party, whatever its entry point or dialects are called.
+``tooletta-dialects`` installs (:data:`FIRST_PARTY`, names compared as PyPI compares them:
+case-insensitively, ``-``, ``_`` and ``.`` alike). The list is read from the installed
+``tooletta-dialects``' dependencies, so a new first-party family is one line in that
+metapackage and no change here; :data:`SHIPPED`, the families this core was released with,
+answers without reading any metadata (plugin loading stays fast) and stands in when the
+metapackage is not installed. A distribution of another name is third-party, whatever its
+entry point or dialects are called.
 
 Rules, applied each time plugins are loaded:
 
@@ -24,20 +28,35 @@ Rules, applied each time plugins are loaded:
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import DuplicateDialectError, ToolettaError
 from .ir import DialectInfo
 from .registry import Problem, Registry, normalize_name
 
-__all__ = ["FIRST_PARTY", "OVERRIDE_VAR", "is_first_party", "overrides", "register_in_order"]
+__all__ = [
+    "FIRST_PARTY",
+    "METAPACKAGE",
+    "OVERRIDE_VAR",
+    "SHIPPED",
+    "first_party",
+    "is_first_party",
+    "overrides",
+    "register_in_order",
+]
 
 OVERRIDE_VAR = "TOOLETTA_OVERRIDE"
 
-FIRST_PARTY: frozenset[str] = frozenset(
+METAPACKAGE = "tooletta-dialects"
+"""The distribution that installs every first-party plugin: its dependencies are the list."""
+
+_PREFIX = "tooletta-dialect-"
+
+SHIPPED: frozenset[str] = frozenset(
     {
         "tooletta-core",
         "tooletta-dialect-apertus",
@@ -77,11 +96,17 @@ FIRST_PARTY: frozenset[str] = frozenset(
         "tooletta-dialect-xlam",
     }
 )
-"""The distributions of this repository (normalised names). A plugin added to ``plugins/``
-is added here too; a test checks that both lists, and ``tooletta-dialects``' dependencies,
-agree."""
+"""The first-party distributions this core was released with (normalised names): known
+without reading metadata, and the whole list when ``tooletta-dialects`` is not installed. A
+test keeps it within the metapackage's dependencies; a new family need not be added here."""
+
+if TYPE_CHECKING:
+    FIRST_PARTY: frozenset[str]
+    """Every first-party distribution (normalised names): :data:`SHIPPED` and
+    ``tooletta-dialects``' dependencies (read on first use; see :func:`first_party`)."""
 
 _SEPARATORS = re.compile(r"[-_.]+")
+_NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
 def distribution_key(name: str) -> str:
@@ -89,9 +114,47 @@ def distribution_key(name: str) -> str:
     return _SEPARATORS.sub("-", name.strip()).lower()
 
 
+@functools.lru_cache(maxsize=1)
+def _metapackage() -> frozenset[str]:
+    """The first-party distributions ``tooletta-dialects`` depends on (empty when it is not
+    installed): ``tooletta-core`` and ``tooletta-dialect-*`` names only, extras left out."""
+    from importlib import metadata  # only for a name SHIPPED does not know
+
+    try:
+        requires = metadata.requires(METAPACKAGE) or []
+    except metadata.PackageNotFoundError:
+        return frozenset()
+    names = set()
+    for requirement in requires:
+        _, _, marker = requirement.partition(";")
+        match = _NAME.match(requirement)
+        if match is None or "extra" in marker:
+            continue
+        key = distribution_key(match.group(1))
+        if key == "tooletta-core" or key.startswith(_PREFIX):
+            names.add(key)
+    return frozenset(names)
+
+
+def first_party() -> frozenset[str]:
+    """Every first-party distribution: :data:`SHIPPED` and ``tooletta-dialects``'
+    dependencies (:data:`FIRST_PARTY` is this)."""
+    return SHIPPED | _metapackage()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FIRST_PARTY":
+        return first_party()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def is_first_party(distribution: str | None) -> bool:
-    """True when ``distribution`` is one this repository ships (see :data:`FIRST_PARTY`)."""
-    return distribution is not None and distribution_key(distribution) in FIRST_PARTY
+    """True when ``distribution`` is one this repository ships (see :data:`FIRST_PARTY`);
+    metadata is read only for a ``tooletta-dialect-*`` name :data:`SHIPPED` does not list."""
+    if distribution is None:
+        return False
+    key = distribution_key(distribution)
+    return key in SHIPPED or (key.startswith(_PREFIX) and key in _metapackage())
 
 
 def overrides(raw: str | None = None) -> tuple[dict[str, str], list[str]]:

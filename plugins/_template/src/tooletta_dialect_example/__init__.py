@@ -29,6 +29,7 @@ def read_call(r: Reader) -> Read[None]:
 class ExampleDialect(ScannerDialect):
     """``<<call>>NAME {json}<</call>>`` per call."""
 
+    response_template = "tooletta_dialect_example.hf_template:EXAMPLE"
     info = DialectInfo(
         name="example",
         aliases=("example-dialect",),

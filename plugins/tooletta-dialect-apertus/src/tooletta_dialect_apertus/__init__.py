@@ -75,6 +75,7 @@ def read_block(r: Reader) -> Read[None]:
 class ApertusDialect(ScannerDialect):
     """``<|tools_prefix|>[{"NAME": {args}}, ...]<|tools_suffix|>`` (Apertus 2509)."""
 
+    response_template = "tooletta_dialect_apertus.hf_template:APERTUS"
     info = DialectInfo(
         name="apertus",
         aliases=("apertus2509",),

@@ -109,6 +109,7 @@ def _content_block(end: str) -> Callable[[Reader], Read[None]]:
 class CohereDialect(ScannerDialect):
     """``<|START_ACTION|>[{"tool_call_id", "tool_name", "parameters"}, ...]<|END_ACTION|>``."""
 
+    response_template = "tooletta_dialect_cohere.hf_template:COHERE"
     info = DialectInfo(
         name="cohere",
         aliases=("cohere_command3", "cohere_command4", "command_r", "command_a"),

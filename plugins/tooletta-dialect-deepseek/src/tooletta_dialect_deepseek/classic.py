@@ -230,6 +230,7 @@ class _Classic(ScannerDialect):
 class DeepSeekV3Dialect(_Classic):
     """DeepSeek V3 / R1: ``function<｜tool▁sep｜>NAME`` and a ```` ```json ```` fence per call."""
 
+    response_template = "tooletta_dialect_deepseek.hf_template:DEEPSEEK_V3"
     info = DialectInfo(
         name="deepseek_v3",
         aliases=("deepseek_r1", "deepseekv3"),
@@ -273,6 +274,7 @@ class DeepSeekV3Dialect(_Classic):
 class DeepSeekV31Dialect(_Classic):
     """DeepSeek V3.1 / V3.2-Exp: ``NAME<｜tool▁sep｜>{json}`` per call."""
 
+    response_template = "tooletta_dialect_deepseek.hf_template:DEEPSEEK_V31"
     info = DialectInfo(
         name="deepseek_v31",
         aliases=("deepseekv31", "deepseek", "deepseek31"),

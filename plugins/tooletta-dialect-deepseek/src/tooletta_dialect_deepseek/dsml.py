@@ -242,6 +242,7 @@ class _Dsml(ScannerDialect):
 class DeepSeekV32Dialect(_Dsml):
     """DeepSeek V3.2: DSML in ``<｜DSML｜function_calls>``."""
 
+    response_template = "tooletta_dialect_deepseek.hf_template:DEEPSEEK_V32"
     spelling = V32
     info = DialectInfo(
         name="deepseek_v32",
@@ -280,6 +281,7 @@ class DeepSeekV4Dialect(_Dsml):
     V4.1's (both are parsed either way).
     """
 
+    response_template = "tooletta_dialect_deepseek.hf_template:DEEPSEEK_V4"
     info = DialectInfo(
         name="deepseek_v4",
         aliases=("deepseekv4", "deepseek_v41", "deepseekv41"),

@@ -92,6 +92,7 @@ read_block, fast_block = block_readers(SYNTAX)
 class DotsDialect(ScannerDialect):
     """``<dots_function_call>`` + ``<invoke name=...>`` + ``<parameter name=...>V</parameter>``."""
 
+    response_template = "tooletta_dialect_dots.hf_template:DOTS"
     info = DialectInfo(
         name="dots",
         aliases=("dots1",),

@@ -151,6 +151,7 @@ def _python_code(call: ToolCall) -> str | None:
 class FunctionaryV31Dialect(ScannerDialect):
     """``<function=NAME>{json}</function>`` per call; ``<|python_tag|>`` code."""
 
+    response_template = "tooletta_dialect_functionary.hf_template:FUNCTIONARY_V31"
     info = DialectInfo(
         name="functionary_v31",
         aliases=("functionary_v3_1", "functionary_llama_3_1"),
@@ -292,6 +293,7 @@ def read_part(r: Reader) -> Read[None]:
 class FunctionaryV32Dialect(ScannerDialect):
     """``>>>NAME\\n{json}`` per call and ``>>>all\\n`` text (the first ``>>>`` in the prompt)."""
 
+    response_template = "tooletta_dialect_functionary.hf_template:FUNCTIONARY_V32"
     prompt_end = START
     """The generation prompt ends with ``>>>``: every completion continues it."""
 

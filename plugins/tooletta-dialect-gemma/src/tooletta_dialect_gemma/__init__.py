@@ -567,6 +567,7 @@ class Gemma4Dialect(_GemmaBase):
     string holding ``<|"|>`` is refused (the template writes it raw, which breaks it).
     """
 
+    response_template = "tooletta_dialect_gemma.hf_template:GEMMA4"
     syntax = Syntax(G4_STR, json_strings=False)
     call_open = G4_OPEN
     call_close = G4_CLOSE
@@ -631,6 +632,7 @@ class FunctionGemmaDialect(_GemmaBase):
     delimiters so it stays a string; one holding ``<escape>`` is refused.
     """
 
+    response_template = "tooletta_dialect_gemma.hf_template:FUNCTIONGEMMA"
     syntax = Syntax(FG_STR, json_strings=True)
     call_open = FG_OPEN
     call_close = FG_CLOSE

@@ -108,6 +108,7 @@ def read_message_sep(r: Reader) -> Read[None]:
 class GigaChat3Dialect(ScannerDialect):
     """``CONTENT<|message_sep|>\\n\\nfunction call<|role_sep|>\\n{json}`` (GigaChat 3)."""
 
+    response_template = "tooletta_dialect_gigachat.hf_template:GIGACHAT3"
     info = DialectInfo(
         name="gigachat3",
         aliases=("gigachat",),
@@ -317,6 +318,7 @@ def _attr_safe(text: str) -> bool:
 class GigaChat35Dialect(ScannerDialect):
     """``<｜GCML｜tool_calls>`` with ``<｜GCML｜invoke name="..">`` and typed parameters."""
 
+    response_template = "tooletta_dialect_gigachat.hf_template:GIGACHAT35"
     info = DialectInfo(
         name="gigachat35",
         priority=90,

@@ -23,6 +23,7 @@ __all__ = ["GigaChat31Dialect"]
 class GigaChat31Dialect(GigaChat3Dialect):
     """``CONTENT<|function_call|>{"name": "NAME", "arguments": {...}}`` (GigaChat 3.1)."""
 
+    response_template = "tooletta_dialect_gigachat.hf_template:GIGACHAT31"
     info = DialectInfo(
         name="gigachat31",
         aliases=("gigachat3_1",),

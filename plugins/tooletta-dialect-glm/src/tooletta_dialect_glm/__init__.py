@@ -94,6 +94,7 @@ def read_call(r: Reader) -> Read[None]:
 class Glm45Dialect(ScannerDialect):
     """``<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>`` per call."""
 
+    response_template = "tooletta_dialect_glm.hf_template:GLM45"
     info = DialectInfo(
         name="glm45",
         aliases=(
@@ -162,6 +163,7 @@ class Glm46Dialect(Glm45Dialect):
     """GLM-4.5/4.6's spelling: a newline after the name and after every tag, each call
     preceded by a newline (the 4.6 template's form). Parses like ``glm45``."""
 
+    response_template = "tooletta_dialect_glm.hf_template:GLM46"
     info = msgspec.structs.replace(
         Glm45Dialect.info,
         name="glm46",

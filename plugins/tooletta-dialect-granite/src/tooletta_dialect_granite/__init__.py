@@ -100,6 +100,7 @@ def read_function_call(r: Reader) -> Read[None]:
 class GraniteDialect(ScannerDialect):
     """Granite 3.0/3.1: ``<|tool_call|>[{"name": ..., "arguments": {...}}, ...]``."""
 
+    response_template = "tooletta_dialect_granite.hf_template:GRANITE"
     info = DialectInfo(
         name="granite",
         aliases=("granite3",),
@@ -155,6 +156,7 @@ class GraniteDialect(ScannerDialect):
 class Granite20bFcDialect(ScannerDialect):
     """Granite-20B-FunctionCalling: ``<function_call> {"name": ..., "arguments": ...}`` per call."""
 
+    response_template = "tooletta_dialect_granite.hf_template:GRANITE_20B_FC"
     info = DialectInfo(
         name="granite_20b_fc",
         aliases=(),

@@ -307,6 +307,7 @@ class HarmonyDialect(ScannerDialect):
     """gpt-oss Harmony: ``<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>
     {json}<|call|>``; ``analysis`` is reasoning, ``final`` and preambles are content."""
 
+    response_template = "tooletta_dialect_harmony.hf_template:HARMONY"
     info = DialectInfo(
         name="harmony",
         aliases=("gpt_oss",),

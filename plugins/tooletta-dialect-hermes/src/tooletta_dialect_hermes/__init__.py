@@ -61,6 +61,7 @@ def read_call(r: Reader) -> Read[None]:
 class HermesDialect(ScannerDialect):
     """``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``, one block per call."""
 
+    response_template = "tooletta_dialect_hermes.hf_template:HERMES"
     info = DialectInfo(
         name="hermes",
         aliases=(

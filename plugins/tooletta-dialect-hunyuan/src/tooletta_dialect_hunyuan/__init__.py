@@ -89,6 +89,7 @@ def _blocks() -> tuple[Block, ...]:
 class HunyuanV3Dialect(ScannerDialect):
     """``<tool_calls>`` + ``<tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V...``."""
 
+    response_template = "tooletta_dialect_hunyuan.hf_template:HUNYUAN_V3"
     info = DialectInfo(
         name="hunyuan_v3",
         aliases=("hy_v3", "hunyuan"),

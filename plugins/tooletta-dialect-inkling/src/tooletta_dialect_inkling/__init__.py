@@ -201,6 +201,7 @@ class InklingDialect(ScannerDialect):
     """``<|message_model|>NAME<|content_invoke_tool_json|>{"name":...,"args":{...}}
     <|end_message|>`` per call; text and thinking messages around them."""
 
+    response_template = "tooletta_dialect_inkling.hf_template:INKLING"
     info = DialectInfo(
         name="inkling",
         aliases=("tml_v0",),

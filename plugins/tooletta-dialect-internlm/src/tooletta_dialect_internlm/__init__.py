@@ -59,6 +59,7 @@ def read_action(r: Reader) -> Read[None]:
 class InternLMDialect(ScannerDialect):
     """``<|action_start|><|plugin|>\\n{"name": ..., "parameters": {...}}<|action_end|>``."""
 
+    response_template = "tooletta_dialect_internlm.hf_template:INTERNLM"
     info = DialectInfo(
         name="internlm",
         aliases=("interns1", "internlm2"),

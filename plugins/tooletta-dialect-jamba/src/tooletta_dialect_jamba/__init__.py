@@ -76,6 +76,7 @@ def _obj(call: ToolCall) -> str:
 class JambaDialect(ScannerDialect):
     """``<tool_calls>[{json}, ...]</tool_calls>`` (Jamba 1.5, Hunyuan-A13B, Apriel 1.5)."""
 
+    response_template = "tooletta_dialect_jamba.hf_template:JAMBA"
     info = DialectInfo(
         name="jamba",
         aliases=("hunyuan_a13b",),

@@ -96,6 +96,7 @@ _fast_section = fast_section(CALL_BEGIN, _fast_call, _FRAMES)
 class KimiK2Dialect(ScannerDialect):
     """``<|tool_calls_section_begin|>`` sections of ``functions.NAME:IDX`` calls."""
 
+    response_template = "tooletta_dialect_kimi.hf_template:KIMI_K2"
     info = DialectInfo(
         name="kimi_k2",
         aliases=("kimik2", "moonshot_k2"),

@@ -226,6 +226,7 @@ def fast_call(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
 class KimiK3Dialect(ScannerDialect):
     """Kimi K3 XTML: ``call`` elements with typed ``argument`` elements, content in ``response``."""
 
+    response_template = "tooletta_dialect_kimi.hf_template:KIMI_K3"
     info = DialectInfo(
         name="kimi_k3",
         aliases=("kimik3",),

@@ -171,6 +171,7 @@ def _object(call: ToolCall) -> str:
 class LlamaJsonDialect(ScannerDialect):
     """Llama 3.x JSON calls: ``{"name", "parameters"}`` objects joined by ``; ``."""
 
+    response_template = "tooletta_dialect_llama.hf_template:LLAMA3_JSON"
     info = DialectInfo(
         name="llama3_json",
         aliases=("llama3", "llama"),

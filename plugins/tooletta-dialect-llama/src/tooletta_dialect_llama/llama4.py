@@ -32,6 +32,7 @@ __all__ = ["Llama4JsonDialect"]
 class Llama4JsonDialect(LlamaJsonDialect):
     """``<|python_start|>content<|python_end|>{"name": ..., "parameters": ...}{...}``."""
 
+    response_template = "tooletta_dialect_llama.hf_template:LLAMA4_JSON"
     info = DialectInfo(
         name="llama4_json",
         aliases=("llama4",),

@@ -93,6 +93,7 @@ def call_block(call: ToolCall) -> str:
 class LongCatDialect(ScannerDialect):
     """``<longcat_tool_call>{"name": ..., "arguments": {...}}</longcat_tool_call>`` per call."""
 
+    response_template = "tooletta_dialect_longcat.hf_template:LONGCAT"
     info = DialectInfo(
         name="longcat",
         aliases=("longcat_flash",),

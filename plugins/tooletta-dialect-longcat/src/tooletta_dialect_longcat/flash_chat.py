@@ -25,6 +25,7 @@ class LongCatFlashChatDialect(LongCatDialect):
     """``<longcat_tool_call>`` blocks right after the content and each other
     (LongCat-Flash-Chat's template)."""
 
+    response_template = "tooletta_dialect_longcat.hf_template:LONGCAT_FLASH_CHAT"
     info = DialectInfo(
         name="longcat_flash_chat",
         variant_of="longcat",

@@ -201,6 +201,7 @@ def _value(value: Any, dialect: str) -> str:
 class MiniCPM5Dialect(ScannerDialect):
     """``<function name="F"><param name="K">V</param>...</function>`` per call."""
 
+    response_template = "tooletta_dialect_minicpm.hf_template:MINICPM5"
     info = DialectInfo(
         name="minicpm5",
         aliases=("minicpm",),

@@ -58,6 +58,7 @@ def read_calls(r: Reader) -> Read[None]:
 class MinimaxM1Dialect(ScannerDialect):
     """``<tool_calls>\\n{"name": ..., "arguments": {...}}\\n...</tool_calls>``, JSON lines."""
 
+    response_template = "tooletta_dialect_minimax.hf_template:MINIMAX_M1"
     info = DialectInfo(
         name="minimax_m1",
         aliases=("minimax",),

@@ -55,6 +55,7 @@ def read_block(r: Reader) -> Read[None]:
 class MinimaxM2Dialect(ScannerDialect):
     """``<minimax:tool_call>`` + ``<invoke name=...>`` + ``<parameter name=...>V</parameter>``."""
 
+    response_template = "tooletta_dialect_minimax.hf_template:MINIMAX_M2"
     info = DialectInfo(
         name="minimax_m2",
         aliases=(),

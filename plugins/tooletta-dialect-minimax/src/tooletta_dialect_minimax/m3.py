@@ -499,6 +499,7 @@ def _render_element(tag: str, value: Any, error: Callable[[str], RenderError], n
 class MinimaxM3Dialect(ScannerDialect):
     """``]<]minimax[>[<tool_call>`` + ``<invoke name=...>`` + one element per argument."""
 
+    response_template = "tooletta_dialect_minimax.hf_template:MINIMAX_M3"
     info = DialectInfo(
         name="minimax_m3",
         aliases=(),

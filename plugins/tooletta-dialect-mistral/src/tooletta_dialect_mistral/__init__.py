@@ -165,6 +165,7 @@ def render_pre_v11(calls: list[ToolCall]) -> str:
 class MistralDialect(ScannerDialect):
     """``[TOOL_CALLS]`` calls: the pre-v11 JSON array and the v11+ ``NAME[ARGS]{json}`` form."""
 
+    response_template = "tooletta_dialect_mistral.hf_template:MISTRAL"
     info = DialectInfo(
         name="mistral",
         aliases=(),

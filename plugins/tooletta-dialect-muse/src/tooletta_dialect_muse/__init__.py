@@ -381,6 +381,7 @@ class MuseDialect(ScannerDialect):
     """Muse Glimmer: `` to=NAME<|message|><atem:function_calls>`` + ``<atem:invoke>`` elements;
     ``to=self`` is reasoning, ``to=user`` content."""
 
+    response_template = "tooletta_dialect_muse.hf_template:MUSE"
     info = DialectInfo(
         name="muse",
         aliases=("muse_glimmer",),

@@ -65,6 +65,7 @@ def read_block(r: Reader) -> Read[None]:
 class NemotronDialect(ScannerDialect):
     """``<TOOLCALL>[{json}, ...]</TOOLCALL>`` (Nemotron Super/Nano JSON tool calling)."""
 
+    response_template = "tooletta_dialect_nemotron.hf_template:NEMOTRON"
     info = DialectInfo(
         name="nemotron",
         aliases=("nemotron_json", "nemotron_nano_v2"),

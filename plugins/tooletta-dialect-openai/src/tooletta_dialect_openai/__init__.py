@@ -129,6 +129,7 @@ def read_message(r: Reader) -> Read[None]:
 class OpenAIDialect(JsonDocumentDialect):
     """OpenAI ``tool_calls`` / ``function_call`` JSON (a message object or a bare list)."""
 
+    response_template = "tooletta_dialect_openai.hf_template:OPENAI"
     info = DialectInfo(
         name="openai",
         aliases=("oai", "openai_json", "openai_chat"),

@@ -101,6 +101,7 @@ def _reader(opening: str) -> Any:
 class Phi4MiniDialect(ScannerDialect):
     """``functools[{"name": ..., "arguments": {...}}, ...]`` (Phi-4-mini, FireFunction v2)."""
 
+    response_template = "tooletta_dialect_phi.hf_template:PHI4_MINI"
     info = DialectInfo(
         name="phi4_mini",
         aliases=("phi4_mini_json", "functools", "firefunction_v2"),

@@ -163,6 +163,7 @@ class PythonicDialect(CheckedDialect):
     drops the quotes of strings), so this canonical form deviates from both on purpose.
     """
 
+    response_template = "tooletta_dialect_pythonic.hf_template:PYTHONIC"
     info = DialectInfo(
         name="pythonic",
         aliases=("llama4_pythonic",),
@@ -243,6 +244,7 @@ class Olmo3Dialect(CheckedDialect):
     template drops it, we write it first, then a newline.
     """
 
+    response_template = "tooletta_dialect_pythonic.hf_template:OLMO3"
     info = DialectInfo(
         name="olmo3",
         priority=70,
@@ -284,6 +286,7 @@ class Olmo3InstructDialect(Olmo3Dialect):
     no newline around the calls, every value as ``tojson`` writes it (strings double-quoted
     with JSON escapes). Parses like ``olmo3``."""
 
+    response_template = "tooletta_dialect_pythonic.hf_template:OLMO3_INSTRUCT"
     info = DialectInfo(
         name="olmo3_instruct",
         variant_of="olmo3",
@@ -427,6 +430,7 @@ class Lfm2Dialect(CheckedDialect):
     variant writes them raw where that reads back).
     """
 
+    response_template = "tooletta_dialect_pythonic.hf_template:LFM2"
     info = DialectInfo(
         name="lfm2",
         priority=90,
@@ -492,6 +496,7 @@ class Lfm25Dialect(Lfm2Dialect):
     written as the template writes it, ``f(from='x')`` (not Python; the ``lfm2`` parser reads
     it)."""
 
+    response_template = "tooletta_dialect_pythonic.hf_template:LFM25"
     info = DialectInfo(
         name="lfm25",
         aliases=("lfm2.5",),
@@ -655,6 +660,7 @@ class SarashinaDialect(CheckedDialect):
     style (``': '``/``', '``, single quotes) after the token, content first.
     """
 
+    response_template = "tooletta_dialect_pythonic.hf_template:SARASHINA"
     info = DialectInfo(
         name="sarashina",
         priority=5,

@@ -53,6 +53,7 @@ _DETECT = re.compile(
 class Qwen3CoderDialect(ScannerDialect):
     """``<tool_call>\\n<function=NAME>\\n<parameter=KEY>\\nVALUE\\n</parameter>...``."""
 
+    response_template = "tooletta_dialect_qwen.hf_template:QWEN3_CODER"
     info = DialectInfo(
         name="qwen3_coder",
         aliases=("qwen3_xml", "qwen_xml", "qwen_coder", "step3p5", "mimo"),

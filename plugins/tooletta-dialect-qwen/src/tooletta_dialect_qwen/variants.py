@@ -25,6 +25,7 @@ __all__ = ["Nemotron3Dialect", "Step35Dialect"]
 class Nemotron3Dialect(Qwen3CoderDialect):
     """Nemotron 3 Nano: content, a newline, each call followed by a newline."""
 
+    response_template = "tooletta_dialect_qwen.hf_template:NEMOTRON3"
     info = msgspec.structs.replace(
         Qwen3CoderDialect.info,
         name="nemotron3",
@@ -44,6 +45,7 @@ class Nemotron3Dialect(Qwen3CoderDialect):
 class Step35Dialect(Qwen3CoderDialect):
     """Step-3.5-Flash: the calls right after the content and after each other."""
 
+    response_template = "tooletta_dialect_qwen.hf_template:STEP35"
     info = msgspec.structs.replace(
         Qwen3CoderDialect.info,
         name="step35",

@@ -45,6 +45,7 @@ TAGS = XmlTags(call_close=CLOSE, pad=False)
 class SeedOssDialect(ScannerDialect):
     """``<seed:tool_call>\\n<function=NAME>\\n<parameter=KEY>VALUE</parameter>...``."""
 
+    response_template = "tooletta_dialect_seed.hf_template:SEED_OSS"
     info = DialectInfo(
         name="seed_oss",
         priority=90,

@@ -172,6 +172,7 @@ class SolarOpen2Dialect(ScannerDialect):
     """Solar Open2: ``<|tool_call:start|>NAME\\n`` + ``<|tool_arg:start|>K<|tool_arg:value|>V
     <|tool_arg:end|>\\n`` per argument + ``<|tool_call:end|>``."""
 
+    response_template = "tooletta_dialect_solar.hf_template:SOLAR_OPEN2"
     info = DialectInfo(
         name="solar_open2",
         aliases=("solar",),

@@ -81,6 +81,7 @@ class SolarOpenDialect(ScannerDialect):
     """Solar Open: ``<|tool_calls|>`` + ``<|tool_call:begin|>ID<|tool_call:name|>NAME
     <|tool_call:args|>{json}<|tool_call:end|>`` per call + ``<|calls|>``."""
 
+    response_template = "tooletta_dialect_solar.hf_template:SOLAR_OPEN"
     info = DialectInfo(
         name="solar_open",
         aliases=("solar_open_100b",),

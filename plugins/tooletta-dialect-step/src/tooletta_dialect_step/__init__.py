@@ -118,6 +118,7 @@ def fast_section(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
 class Step3Dialect(ScannerDialect):
     """``<｜tool_calls_begin｜>`` + ``function<｜tool_sep｜><steptml:invoke ...>`` entries."""
 
+    response_template = "tooletta_dialect_step.hf_template:STEP3"
     info = DialectInfo(
         name="step3",
         aliases=(),

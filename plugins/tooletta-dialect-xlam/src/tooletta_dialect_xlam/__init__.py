@@ -170,6 +170,7 @@ def _list(calls: list[ToolCall]) -> str:
 class XlamDialect(ScannerDialect):
     """xLAM: a JSON list of ``{"name", "arguments"}`` objects (bare, or fenced after content)."""
 
+    response_template = "tooletta_dialect_xlam.hf_template:XLAM"
     info = DialectInfo(
         name="xlam",
         aliases=(),

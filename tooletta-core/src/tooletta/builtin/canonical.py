@@ -65,6 +65,11 @@ def _read_envelope(r: Reader) -> Read[None]:
 class CanonicalDialect(JsonDocumentDialect):
     """tooletta's own JSON: an array of calls, or ``{"content", "tool_calls"}``."""
 
+    response_template_gap = (
+        "the whole reply is one JSON document holding both the content and the calls; a "
+        "region's value goes to one message field"
+    )
+    """Why :func:`tooletta.interop.hf.to_response_template` has no template for it."""
     info = DialectInfo(
         name="canonical",
         aliases=("json", "tooletta"),

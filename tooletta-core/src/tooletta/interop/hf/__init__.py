@@ -8,7 +8,9 @@ module meets it from both sides, without importing transformers:
   drops in where ``tokenizer.parse_response`` was called;
 * :func:`to_response_template` writes a ``response_template`` for a tooletta dialect, for a
   model that ships none (``TEMPLATE_GAPS`` says which dialects the spec cannot express, and
-  why; ``TEMPLATE_NOTES``, where a template covers one form of a dialect, which);
+  why; ``TEMPLATE_NOTES``, where a template covers one form of a dialect, which). Each
+  dialect declares its own (:mod:`tooletta.interop.hf.spec` says how, and has the helpers
+  tooletta's templates are built with);
 * :func:`dialect_from_response_template` reads a model's template into a tooletta dialect that
   parses, streams (arguments as they arrive), detects and renders like any other, with
   tooletta's lenient recovery (a malformed block becomes ``unparsed``; the rest survives).

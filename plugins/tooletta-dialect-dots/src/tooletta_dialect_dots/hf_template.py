@@ -1,0 +1,36 @@
+"""The ``response_template`` the dots dialects export
+(:func:`tooletta.interop.hf.to_response_template`), checked by tooletta's tests on the
+dialects' golden fixtures through transformers' ``parse_response``."""
+
+from __future__ import annotations
+
+from tooletta.interop.hf.spec import NAMED, TEXT_RAW, Export, invoke, region, template, think
+
+__all__ = ["DOTS", "DOTS3"]
+
+DOTS = Export(
+    template(
+        "<|response|>",
+        invoke("", "<dots_function_call>", "</dots_function_call>", "invoke", "parameter"),
+        ends=("<|endofresponse|>",),
+    )
+)
+
+DOTS3 = Export(
+    template(  # dots3-note: a block per call, values between line breaks
+        "<|assistant|>",
+        region(
+            r'\s*<dots_function_call>\s*<invoke name="(?P<name>[^"]+)"\s*>',
+            r"\s*</invoke>\s*</dots_function_call>\s*",
+            content="xml-inline",
+            content_args={
+                "tag_pattern": r'<parameter name="(?P<key>[^"]+)">\n?(?P<value>.*?)\n?</parameter>',
+                "value_parser": TEXT_RAW,
+            },
+            transform=NAMED,
+        ),
+        ends=("<|endofassistant|>",),
+        reasoning=think(),
+    ),
+    note="parameter values are text: pass the request's tools to type them",
+)

@@ -1,0 +1,42 @@
+"""The ``response_template`` the Gemma dialects export
+(:func:`tooletta.interop.hf.to_response_template`), checked by tooletta's tests on the
+dialects' golden fixtures through transformers' ``parse_response``."""
+
+from __future__ import annotations
+
+from tooletta.interop.hf.spec import NAMED, Export, region, template
+
+__all__ = ["FUNCTIONGEMMA", "GEMMA4"]
+
+GEMMA4 = Export(
+    template(
+        "<|turn>model\n",
+        region(
+            r"\s*<\|tool_call>call:(?P<name>[\w.\-]+)",
+            r"\s*<tool_call\|>\s*",
+            content="json",
+            content_args={"unquoted_keys": True, "string_delims": [['<|"|>', '<|"|>']]},
+            transform=NAMED,
+        ),
+        ends=("<turn|>", "<|tool_response>", "<eos>"),
+        reasoning={
+            "open_pattern": r"<\|channel>(?:thought)?\n?",
+            "close_pattern": r"<channel\|>\s*",
+            "content": "text",
+        },
+    )
+)
+
+FUNCTIONGEMMA = Export(
+    template(
+        "<start_of_turn>model\n",
+        region(
+            r"\s*<start_function_call>call:(?P<name>[\w.\-]+)",
+            r"\s*<end_function_call>\s*",
+            content="json",
+            content_args={"unquoted_keys": True, "string_delims": [["<escape>", "<escape>"]]},
+            transform=NAMED,
+        ),
+        ends=("<end_of_turn>", "<start_function_response>"),
+    )
+)

@@ -1,0 +1,33 @@
+"""The ``response_template`` the qwen family exports
+(:func:`tooletta.interop.hf.to_response_template`), checked by tooletta's tests on the
+dialects' golden fixtures through transformers' ``parse_response``."""
+
+from __future__ import annotations
+
+from tooletta.interop.hf.spec import NAMED, TEXT_RAW, Export, region, template, think
+
+__all__ = ["NEMOTRON3", "QWEN3_CODER", "STEP35"]
+
+_TEXT_VALUES = "parameter values are text: pass the request's tools to type them"
+
+_QWEN3_CODER = template(
+    "<|im_start|>assistant\n",
+    region(
+        r"\s*<tool_call>\s*<function=(?P<name>[^>\n]+)>",
+        r"\s*</function>\s*</tool_call>\s*",
+        content="xml-inline",
+        content_args={
+            "tag_pattern": r"<parameter=(?P<key>[^>\n]+)>\n?(?P<value>.*?)\n?</parameter>",
+            "value_parser": TEXT_RAW,
+        },
+        transform=NAMED,
+    ),
+    ends=("<|im_end|>", "<|endoftext|>"),
+    reasoning=think(),
+)
+
+QWEN3_CODER = Export(_QWEN3_CODER, note=_TEXT_VALUES)
+NEMOTRON3 = Export(_QWEN3_CODER, note=_TEXT_VALUES)
+"""The qwen3_coder template: other newlines around the calls read the same."""
+STEP35 = Export(_QWEN3_CODER, note=_TEXT_VALUES)
+"""The qwen3_coder template: calls right after the content read the same."""

@@ -1,0 +1,31 @@
+"""The ``response_template`` the Seed-OSS dialects export
+(:func:`tooletta.interop.hf.to_response_template`), checked by tooletta's tests on the
+dialects' golden fixtures through transformers' ``parse_response``."""
+
+from __future__ import annotations
+
+from tooletta.interop.hf.spec import NAMED, TEXT_RAW, Export, region, template, think
+
+__all__ = ["SEED_OSS", "SEED_OSS_PYSTR"]
+
+_SEED_OSS = template(
+    "<seed:bos>assistant\n",
+    region(
+        r"\s*<seed:tool_call>\s*<function=(?P<name>[^>\n]+)>",
+        r"\s*</function>\s*</seed:tool_call>\s*",
+        content="xml-inline",
+        content_args={
+            "tag_pattern": r"<parameter=(?P<key>[^>\n]+)>\n?(?P<value>.*?)\n?</parameter>",
+            "value_parser": TEXT_RAW,
+        },
+        transform=NAMED,
+    ),
+    ends=("<seed:eos>",),
+    reasoning=think("<seed:think>", "</seed:think>"),
+)
+
+SEED_OSS = Export(_SEED_OSS)
+SEED_OSS_PYSTR = Export(
+    _SEED_OSS, note="objects and arrays are Python str(): typed back only by the tools"
+)
+"""The seed_oss template: the same tags, values typed by the tools."""
