@@ -52,7 +52,7 @@ __all__ = [
 OVERRIDE_VAR = "TOOLETTA_OVERRIDE"
 
 METAPACKAGE = "tooletta-dialects"
-"""The distribution that installs every first-party plugin: its dependencies are the list."""
+"""The distribution that installs every first-party plugin; its dependencies are the list."""
 
 _PREFIX = "tooletta-dialect-"
 
@@ -96,7 +96,7 @@ SHIPPED: frozenset[str] = frozenset(
         "tooletta-dialect-xlam",
     }
 )
-"""The first-party distributions this core was released with (normalised names): known
+"""The first-party distributions this core was released with, as normalised names, known
 without reading metadata, and the whole list when ``tooletta-dialects`` is not installed. A
 test keeps it within the metapackage's dependencies; a new family need not be added here."""
 
