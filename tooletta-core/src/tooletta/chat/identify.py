@@ -316,87 +316,111 @@ class _Identifier:
         from .jinja import _compile
 
         _compile(self.source)  # a template that does not compile is an error, not a verdict
-        forms = self._forms()
         near: dict[str, NearMiss] = {}
         seen: set[tuple[Any, ...]] = set()
-        first = forms[0]
-        for form, rendered in forms:
-            texts = {n: r for n, r in rendered.items() if isinstance(r, str)}
-            signature = tuple(texts.items())
-            if len(texts) < _MIN_MATCHED or signature in seen:
-                continue
-            seen.add(signature)
-            joined = "".join(texts.values())
-            winners: list[tuple[_Candidate, dict[str, str], tuple[str, ...]]] = []
-            for candidate in self._prefiltered(joined):
-                outcome = self._compare(candidate, texts, form)
-                if isinstance(outcome, NearMiss):
-                    known = near.get(candidate.name)
-                    if known is None or outcome.matched > known.matched:
-                        near[candidate.name] = outcome
-                else:
-                    winners.append((candidate, *outcome))
-            if winners:
-                return self._verdict(winners, form, rendered)
+        default = MessageForm(reasoning_key=_reasoning_keys(self.source)[0])
+        suite = {p.name: p for p in self.suite}
+        if not any(
+            isinstance(self._template(suite[n], default), ToolettaError) for n in _FORM_PROBES
+        ):  # the likeliest form, which no other form can beat: tried first, alone
+            found = self._try(default, near, seen)
+            if found is not None:
+                return found
+        forms = self._forms()
+        for form in forms:
+            found = self._try(form, near, seen)
+            if found is not None:
+                return found
         ordered = sorted(near.values(), key=lambda n: (-n.matched, -n.offset, n.format))
         return Identification(
             format=None,
             dialect=None,
             options=self.options,
             matched=(),
-            skipped=_errors(first[1]),
+            skipped=_errors(self._base(forms[0])),
             near=tuple(ordered[:_NEAR_KEPT]),
-            form=first[0],
+            form=forms[0],
             switches=tuple(self.values),
             template_hash=self.digest,
         )
 
-    def _forms(self) -> list[tuple[MessageForm, _Rendered]]:
-        """The message forms the template takes, the likeliest first, each with its renders
-        of the suite. The call fields (arguments, a call-only turn's content, ids) are tried
-        together on the probes :data:`_FORM_PROBES`, the reasoning key on
-        ``reasoning_last``; only the values under which the template raises least are kept
-        (a template that raises on dict arguments takes JSON text, never the reverse)."""
+    def _base(self, form: MessageForm) -> _Rendered:
+        """The template's renders of the probes without switches, under ``form``."""
+        return {p.name: self._template(p, form) for p in self.suite if not p.options}
+
+    def _try(
+        self, form: MessageForm, near: dict[str, NearMiss], seen: set[tuple[Any, ...]]
+    ) -> Identification | None:
+        """The verdict when a candidate writes every probe as the template does under
+        ``form``; else ``None``, with each candidate's near-miss kept in ``near``. The
+        switch probes are rendered only for a candidate that got that far."""
+        base = self._base(form)
+        texts = {n: r for n, r in base.items() if isinstance(r, str)}
+        signature = tuple(texts.items())
+        if len(texts) < _MIN_MATCHED or signature in seen:
+            return None
+        seen.add(signature)
+        joined = "".join(texts.values())
+        winners: list[tuple[_Candidate, dict[str, str], tuple[str, ...]]] = []
+        for candidate in self._prefiltered(joined):
+            outcome = self._compare(candidate, form)
+            if isinstance(outcome, NearMiss):
+                known = near.get(candidate.name)
+                if known is None or outcome.matched > known.matched:
+                    near[candidate.name] = outcome
+            else:
+                winners.append((candidate, *outcome))
+        return self._verdict(winners, form) if winners else None
+
+    def _forms(self) -> list[MessageForm]:
+        """The message forms the template takes, the likeliest first. The call fields
+        (arguments, a call-only turn's content, ids) are tried together on the probes
+        :data:`_FORM_PROBES`, the reasoning key on ``reasoning_last``; only the values under
+        which the template raises least are kept (a template that raises on dict arguments
+        takes JSON text, never the reverse), and of those that it writes alike, the first;
+        then only the forms under which it raises on the fewest probes without switches."""
         dimensions = _dimensions(self.source)
         suite = {p.name: p for p in self.suite}
         call_fields = ("string_arguments", "call_content", "call_ids")
         combos = list(itertools.product(*(dimensions[f] for f in call_fields)))
-        failures = []
+        failures: list[int] = []
+        renders: list[tuple[str | None, ...]] = []
         for combo in combos:
             form = MessageForm(**dict(zip(call_fields, combo)))
-            failures.append(
-                sum(isinstance(self._template(suite[n], form), ToolettaError) for n in _FORM_PROBES)
-            )
-        calls = [c for c, f in zip(combos, failures) if f == min(failures)]
+            got = tuple(self._template(suite[n], form) for n in _FORM_PROBES)
+            failures.append(sum(isinstance(r, ToolettaError) for r in got))
+            renders.append(tuple(r if isinstance(r, str) else None for r in got))
+        calls, written = [], set()
+        for combo, fails, render in zip(combos, failures, renders):
+            if fails == min(failures) and render not in written:  # a form the template
+                written.add(render)  # writes as an earlier one is not tried again
+                calls.append(combo)
         keys = dimensions["reasoning_key"]
         if len(keys) > 1:
-            fails = [
+            raised = [
                 isinstance(
                     self._template(suite["reasoning_last"], MessageForm(reasoning_key=k)),
                     ToolettaError,
                 )
                 for k in keys
             ]
-            keys = [k for k, f in zip(keys, fails) if f == min(fails)]
-        out = []
-        for combo, key in itertools.product(calls, keys):
-            form = MessageForm(**dict(zip(call_fields, combo)), reasoning_key=key)
-            out.append((form, self._all(form)))
-        least = min(len(_errors(r)) for _, r in out)
-        return [(f, r) for f, r in out if len(_errors(r)) == least]
-
-    def _all(self, form: MessageForm) -> _Rendered:
-        return {p.name: self._template(p, form) for p in self.suite}
+            keys = [k for k, r in zip(keys, raised) if r == min(raised)]
+        forms = [
+            MessageForm(**dict(zip(call_fields, combo)), reasoning_key=key)
+            for combo, key in itertools.product(calls, keys)
+        ]
+        errors = [len(_errors(self._base(f))) for f in forms]
+        return [f for f, e in zip(forms, errors) if e == min(errors)]
 
     def _verdict(
         self,
         winners: Sequence[tuple[_Candidate, dict[str, str], tuple[str, ...]]],
         form: MessageForm,
-        rendered: _Rendered,
     ) -> Identification:
         best, bound, matched = winners[0]
         tokens = {k: v for k, v in self.tokens.items() if v not in _SENTINELS.values()}
         tokens.update(bound)
+        rendered = {p.name: self._template(p, form) for p in self.suite}
         return Identification(
             format=best.name,
             dialect=best.dialect.info.name,
@@ -466,17 +490,19 @@ class _Identifier:
         ]
 
     def _compare(
-        self, candidate: _Candidate, texts: Mapping[str, str], form: MessageForm
+        self, candidate: _Candidate, form: MessageForm
     ) -> tuple[dict[str, str], tuple[str, ...]] | NearMiss:
         """The tokens bound and the probes compared when ``candidate`` writes every probe
-        as ``texts`` holds it (switch probes only for the switches it declares), or the
-        first difference."""
+        the template renders under ``form`` as it does (switch probes only for the switches
+        it declares), or the first difference."""
         bound: dict[str, str] = {}
         matched: list[str] = []
         declared = candidate.fmt.options
         for probe in self.suite:
-            expected = texts.get(probe.name)
-            if expected is None or any(k not in declared for k in probe.options):
+            if any(k not in declared for k in probe.options):
+                continue
+            expected = self._template(probe, form)
+            if not isinstance(expected, str):
                 continue
             native = self._native(candidate, probe, form)
             if isinstance(native, ToolettaError):
