@@ -37,7 +37,14 @@ from .jinja import load_chat_template, render_jinja
 from .probes import PROBE_SUITE_VERSION, Probe, option_values, probe_suite, read_switches
 from .render import render_text
 
-__all__ = ["Identification", "MessageForm", "NearMiss", "identify", "known_formats"]
+__all__ = [
+    "Identification",
+    "MessageForm",
+    "NearMiss",
+    "check_format",
+    "identify",
+    "known_formats",
+]
 
 PINNED_TIME = datetime(2026, 11, 25, 23, 59, 59)
 """The time ``strftime_now`` gives while probing (the template and the candidates write the
@@ -195,6 +202,36 @@ def identify(
     return found
 
 
+def check_format(
+    template: Any,
+    fmt: ChatFormat,
+    dialect: Any,
+    *,
+    bos_token: str | None = None,
+    eos_token: str | None = None,
+    **options: Any,
+) -> Identification:
+    """:func:`identify` with one candidate, ``fmt`` (writing calls with ``dialect``), and no
+    prefilter: its ``format`` is ``fmt.name`` when ``fmt`` reproduces ``template`` on the
+    probe suite, else ``None`` with ``fmt``'s first difference in ``near`` (the check behind
+    :class:`~tooletta.TemplateMismatchError`)."""
+    text, tokens = load_chat_template(template, tools=True)
+    given = {
+        "bos_token": bos_token if bos_token is not None else tokens.get("bos_token"),
+        "eos_token": eos_token if eos_token is not None else tokens.get("eos_token"),
+    }
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    key = (digest, given["bos_token"], given["eos_token"], _options_key(options), type(fmt))
+    found = _CACHE.get(key)
+    if found is None:
+        only = _Candidate(fmt.name, fmt, dialect, ())
+        found = _Identifier(text, given, options, digest, only).run()
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = found
+    return found
+
+
 def _options_key(options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, repr(v)) for k, v in options.items()))
 
@@ -297,14 +334,20 @@ class _Identifier:
     """One identification: the template's renders per form, the candidates' per probe."""
 
     def __init__(
-        self, source: str, given: Mapping[str, str | None], options: Mapping[str, Any], digest: str
+        self,
+        source: str,
+        given: Mapping[str, str | None],
+        options: Mapping[str, Any],
+        digest: str,
+        only: _Candidate | None = None,
     ) -> None:
         self.source = source
         self.digest = digest
         self.options = dict(options)
         self.base = {"strftime_now": _pinned, **options}
         self.tokens = {k: v if v is not None else _SENTINELS[k] for k, v in given.items()}
-        self.candidates = _candidates()
+        self.only = only
+        self.candidates = _candidates() if only is None else (only,)
         names = {n for c in self.candidates for n in c.fmt.options} - {"strftime_now"}
         switches = [s for s in read_switches(source, names) if s not in options]
         self.values = option_values(switches, [c.fmt.options for c in self.candidates])
@@ -482,6 +525,8 @@ class _Identifier:
     def _prefiltered(self, joined: str) -> list[_Candidate]:
         """The candidates whose markers all occur in the template's renders (its end of turn
         may be the ``eos_token`` placeholder instead)."""
+        if self.only is not None:
+            return [self.only]
         eos = _EOS in joined
         return [
             c
