@@ -118,6 +118,24 @@ def test_an_option_the_format_does_not_declare_goes_to_jinja() -> None:
     assert got.startswith("LOUD")
 
 
+def test_a_pinned_clock_stays_native(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``strftime_now`` is read by every format as by the template: no fallback for it."""
+    path = ROOT / "plugins/tooletta-dialect-apertus/tests/templates/Apertus-8B-Instruct.jinja"
+    template = path.read_text(encoding="utf-8")
+    messages = [Message("user", "Hi")]
+
+    def day(fmt: str) -> str:
+        return "2026-01-02"
+
+    tokens = {"bos_token": "<s>"}
+    expected = render_jinja(template, messages, tokens=tokens, strftime_now=day)
+    monkeypatch.setattr(jinja_module, "render_jinja", None)
+    got = tooletta.render_conversation(
+        messages, chat_template=template, bos_token="<s>", strftime_now=day
+    )
+    assert got == expected and "2026-01-02" in got
+
+
 def test_model_and_its_own_template() -> None:
     text = tooletta.render_conversation(
         MESSAGES, model=QWEN3_MODEL, chat_template=QWEN3, tools=TOOLS

@@ -37,6 +37,10 @@ __all__ = [
 ]
 
 
+_EVERY_FORMAT = frozenset({"strftime_now"})
+"""Options every format reads as the template does, declared or not (the clock)."""
+
+
 @dataclass(frozen=True)
 class Template:
     """A chat template's text and the special tokens given with it (``bos_token`` /
@@ -253,7 +257,8 @@ def render_template_conversation(
     ident = template.identify(strict_tokens=True)
     if ident.format is not None:
         fmt, obj = resolve_format(None, ident.format)
-        if not any(k not in fmt.options and reads_option(template, k) for k in options):
+        unknown = [k for k in options if k not in fmt.options and k not in _EVERY_FORMAT]
+        if not any(reads_option(template, k) for k in unknown):
             return render_text(fmt, obj, read, defs, add_generation_prompt, options)
     return render_jinja(
         template.text,
