@@ -295,3 +295,15 @@ def test_known_formats_resolve_to_themselves() -> None:
         got, _ = tooletta.chat.resolve_format(None, name)
         assert type(got) is type(fmt), name
         assert obj.info.name
+
+
+def test_verdicts_agree_with_the_formats_sources() -> None:
+    """A format whose ``source`` names a vendored template file is that file's own format in
+    the tables above; every own format named there is installed."""
+    own = {**IDENTIFIED, **{name: fmt for name, (fmt, _) in NOT_REPRODUCED.items()}}
+    installed = {name: fmt for name, fmt, _ in known_formats()}
+    assert set(own.values()) <= set(installed), set(own.values()) - set(installed)
+    for name, fmt in installed.items():
+        for path in TEMPLATES:
+            if path.name in fmt.source:
+                assert own[path.name] == name, (path.name, name, fmt.source)
