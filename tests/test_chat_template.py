@@ -283,3 +283,12 @@ def test_cli_tokenize_template(tmp_path: Path) -> None:
     by_model = runner.invoke(cli, [*args, "--model", QWEN3_MODEL], input=json.dumps(messages))
     assert by_template.exit_code == 0, by_template.output
     assert by_template.output == by_model.output
+
+
+def test_a_template_file_is_read_again_when_it_changes(tmp_path: Path) -> None:
+    path = tmp_path / "chat_template.jinja"
+    messages = [Message("user", "Hi")]
+    path.write_text("{% for m in messages %}[{{ m.content }}]{% endfor %}", encoding="utf-8")
+    assert tooletta.render_conversation(messages, chat_template=path) == "[Hi]"
+    path.write_text("{% for m in messages %}<<{{ m.content }}>>{% endfor %}", encoding="utf-8")
+    assert tooletta.render_conversation(messages, chat_template=path) == "<<Hi>>"

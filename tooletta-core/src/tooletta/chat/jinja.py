@@ -44,17 +44,33 @@ def load_chat_template(
         kind = type(source).__name__
         raise ToolettaError(f"a chat template is a string, a path or a dict, not {kind}")
     path = Path(source)
-    if not path.is_file():
+    try:
+        stat = path.stat()
+    except (OSError, ValueError):
+        stat = None
+    if stat is None or not path.is_file():
         raise ToolettaError(f"chat template {str(source)!r} is neither a template nor a file")
+    text, tokens = _load_file(str(path), stat.st_mtime_ns, stat.st_size, tools)
+    return text, dict(tokens)
+
+
+@lru_cache(maxsize=32)
+def _load_file(
+    source: str, mtime_ns: int, size: int, tools: bool
+) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A template file read once per version of it (a dataset renders thousands of
+    conversations with one ``tokenizer_config.json``, which may be megabytes of JSON)."""
+    path = Path(source)
     if path.suffix != ".json":
-        return path.read_text(encoding="utf-8"), {}
+        return path.read_text(encoding="utf-8"), ()
     try:
         config = json.loads(path.read_text(encoding="utf-8"))
     except ValueError as exc:
         raise ToolettaError(f"{source}: not JSON ({exc})") from None
     if not isinstance(config, Mapping):
         raise ToolettaError(f"{source}: not a tokenizer config (a JSON object)")
-    return _from_config(config, str(source), tools)
+    text, tokens = _from_config(config, source, tools)
+    return text, tuple(tokens.items())
 
 
 def _from_config(config: Mapping[str, Any], where: str, tools: bool) -> tuple[str, dict[str, str]]:
