@@ -387,6 +387,13 @@ class _Identifier:
             template_hash=self.digest,
         )
 
+    def _written(self, form: MessageForm) -> tuple[str | None, ...]:
+        """The template's renders of :data:`_FORM_PROBES` under ``form`` (``None``: it
+        raised)."""
+        suite = {p.name: p for p in self.suite}
+        got = (self._template(suite[n], form) for n in _FORM_PROBES)
+        return tuple(r if isinstance(r, str) else None for r in got)
+
     def _base(self, form: MessageForm) -> _Rendered:
         """The template's renders of the probes without switches, under ``form``."""
         return {p.name: self._template(p, form) for p in self.suite if not p.options}
@@ -418,13 +425,23 @@ class _Identifier:
     def _forms(self) -> list[MessageForm]:
         """The message forms the template takes, the likeliest first. The call fields
         (arguments, a call-only turn's content, ids) are tried together on the probes
-        :data:`_FORM_PROBES`, the reasoning key on ``reasoning_last``; only the values under
+        :data:`_FORM_PROBES` (a value the template writes as it writes the first value of
+        its field is dropped first), the reasoning key on ``reasoning_last``; only the values under
         which the template raises least are kept (a template that raises on dict arguments
         takes JSON text, never the reverse), and of those that it writes alike, the first;
         then only the forms under which it raises on the fewest probes without switches."""
         dimensions = _dimensions(self.source)
         suite = {p.name: p for p in self.suite}
         call_fields = ("string_arguments", "call_content", "call_ids")
+        default = MessageForm()
+        written_default = self._written(default)
+        for field_name in call_fields:  # a field whose other values change nothing: dropped
+            first, *others = dimensions[field_name]
+            dimensions[field_name] = [first] + [
+                v
+                for v in others
+                if self._written(MessageForm(**{field_name: v})) != written_default
+            ]
         combos = list(itertools.product(*(dimensions[f] for f in call_fields)))
         failures: list[int] = []
         renders: list[tuple[str | None, ...]] = []
@@ -433,7 +450,8 @@ class _Identifier:
             got = tuple(self._template(suite[n], form) for n in _FORM_PROBES)
             failures.append(sum(isinstance(r, ToolettaError) for r in got))
             renders.append(tuple(r if isinstance(r, str) else None for r in got))
-        calls, written = [], set()
+        calls: list[tuple[Any, ...]] = []
+        written: set[tuple[str | None, ...]] = set()
         for combo, fails, render in zip(combos, failures, renders):
             if fails == min(failures) and render not in written:  # a form the template
                 written.add(render)  # writes as an earlier one is not tried again
