@@ -10,11 +10,10 @@ Run: ``uv run --no-sync python bench/identify.py [--repeat N]``.
 from __future__ import annotations
 
 import argparse
+import importlib
 import statistics
 import time
 from pathlib import Path
-
-import importlib
 
 from tooletta.chat.identify import identify
 from tooletta.chat.jinja import _compile
