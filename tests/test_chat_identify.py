@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import tooletta
 from tooletta import Message, ToolettaError
 from tooletta.chat import Identification, identify
-from tooletta.chat.identify import MessageForm, _Identifier, known_formats
+from tooletta.chat.identify import MessageForm, _Identifier, check_format, known_formats
 from tooletta.chat.jinja import render_jinja
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -315,3 +315,25 @@ def test_verdicts_agree_with_the_formats_sources() -> None:
         for path in TEMPLATES:
             if path.name in fmt.source:
                 assert own[path.name] == name, (path.name, name, fmt.source)
+
+
+def test_named_templates_are_read_as_transformers_reads_them() -> None:
+    """A config's ``tool_use`` template renders the probes that declare tools, its
+    ``default`` one the others: both halves must be the format's."""
+    qwen3 = (ROOT / "plugins/tooletta-dialect-hermes/tests/templates/Qwen3.jinja").read_text()
+    other = "{% for m in messages %}<<{{ m.role }}>> {{ m.content }}\n{% endfor %}"
+
+    def config(default: str, tool_use: str) -> dict[str, Any]:
+        named = [
+            {"name": "default", "template": default},
+            {"name": "tool_use", "template": tool_use},
+        ]
+        return {"chat_template": named}
+
+    assert identify(config(qwen3, qwen3)).format == "qwen3"
+    split = identify(config(other, qwen3))
+    assert split.format is None
+    _, fmt, obj = next(k for k in known_formats() if k[0] == "qwen3")
+    checked = check_format(config(other, qwen3), fmt, obj)
+    assert not tooletta.chat.probes.base_probes()[0].tools  # the first probe declares none
+    assert checked.format is None and checked.near[0].probe == "plain"

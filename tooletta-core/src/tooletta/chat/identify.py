@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -186,20 +187,7 @@ def identify(
     Raises :class:`~tooletta.ToolettaError` when the template cannot be read or compiled
     (rendering needs jinja2).
     """
-    text, tokens = load_chat_template(template, tools=True)
-    given = {
-        "bos_token": bos_token if bos_token is not None else tokens.get("bos_token"),
-        "eos_token": eos_token if eos_token is not None else tokens.get("eos_token"),
-    }
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    key = (digest, given["bos_token"], given["eos_token"], _options_key(options))
-    found = _CACHE.get(key)
-    if found is None:
-        found = _Identifier(text, given, options, digest).run()
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[key] = found
-    return found
+    return _cached(template, bos_token, eos_token, options, None)
 
 
 def check_format(
@@ -215,21 +203,47 @@ def check_format(
     prefilter: its ``format`` is ``fmt.name`` when ``fmt`` reproduces ``template`` on the
     probe suite, else ``None`` with ``fmt``'s first difference in ``near`` (the check behind
     :class:`~tooletta.TemplateMismatchError`)."""
+    only = _Candidate(fmt.name, fmt, dialect, ())
+    return _cached(template, bos_token, eos_token, options, only)
+
+
+def _cached(
+    template: Any,
+    bos_token: str | None,
+    eos_token: str | None,
+    options: Mapping[str, Any],
+    only: _Candidate | None,
+) -> Identification:
+    """The verdict on ``template``, from the cache or computed. A tokenizer config with named
+    templates is read as transformers reads it: its ``tool_use`` template renders the probes
+    that declare tools, its ``default`` one the others."""
     text, tokens = load_chat_template(template, tools=True)
+    plain = load_chat_template(template, tools=False)[0] if _is_config(template) else text
     given = {
         "bos_token": bos_token if bos_token is not None else tokens.get("bos_token"),
         "eos_token": eos_token if eos_token is not None else tokens.get("eos_token"),
     }
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    key = (digest, given["bos_token"], given["eos_token"], _options_key(options), type(fmt))
+    both = text if plain == text else f"{text}\0{plain}"
+    digest = hashlib.sha256(both.encode("utf-8", "surrogatepass")).hexdigest()
+    key: tuple[Any, ...] = (digest, given["bos_token"], given["eos_token"], _options_key(options))
+    if only is not None:
+        key += (type(only.fmt),)
     found = _CACHE.get(key)
     if found is None:
-        only = _Candidate(fmt.name, fmt, dialect, ())
-        found = _Identifier(text, given, options, digest, only).run()
+        found = _Identifier(text, given, options, digest, only, plain).run()
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
         _CACHE[key] = found
     return found
+
+
+def _is_config(template: Any) -> bool:
+    """Whether ``template`` is a tokenizer config (a dict, or a path to a ``.json`` file)."""
+    if isinstance(template, Mapping):
+        return True
+    if isinstance(template, str) and ("{" in template or "\n" in template):
+        return False
+    return isinstance(template, (str, os.PathLike)) and str(template).endswith(".json")
 
 
 def _options_key(options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
@@ -340,8 +354,11 @@ class _Identifier:
         options: Mapping[str, Any],
         digest: str,
         only: _Candidate | None = None,
+        plain: str | None = None,
     ) -> None:
         self.source = source
+        self.plain = plain if plain is not None else source
+        self.scan = source if self.plain == source else f"{source}\n{self.plain}"
         self.digest = digest
         self.options = dict(options)
         self.base = {"strftime_now": _pinned, **options}
@@ -349,7 +366,7 @@ class _Identifier:
         self.only = only
         self.candidates = _candidates() if only is None else (only,)
         names = {n for c in self.candidates for n in c.fmt.options} - {"strftime_now"}
-        switches = [s for s in read_switches(source, names) if s not in options]
+        switches = [s for s in read_switches(self.scan, names) if s not in options]
         self.values = option_values(switches, [c.fmt.options for c in self.candidates])
         self.suite = probe_suite(self.values)
         self.renders: dict[tuple[str, tuple[Any, ...]], str | ToolettaError] = {}
@@ -359,9 +376,10 @@ class _Identifier:
         from .jinja import _compile
 
         _compile(self.source)  # a template that does not compile is an error, not a verdict
+        _compile(self.plain)
         near: dict[str, NearMiss] = {}
         seen: set[tuple[Any, ...]] = set()
-        default = MessageForm(reasoning_key=_reasoning_keys(self.source)[0])
+        default = MessageForm(reasoning_key=_reasoning_keys(self.scan)[0])
         suite = {p.name: p for p in self.suite}
         if not any(
             isinstance(self._template(suite[n], default), ToolettaError) for n in _FORM_PROBES
@@ -430,7 +448,7 @@ class _Identifier:
         which the template raises least are kept (a template that raises on dict arguments
         takes JSON text, never the reverse), and of those that it writes alike, the first;
         then only the forms under which it raises on the fewest probes without switches."""
-        dimensions = _dimensions(self.source)
+        dimensions = _dimensions(self.scan)
         suite = {p.name: p for p in self.suite}
         call_fields = ("string_arguments", "call_content", "call_ids")
         default = MessageForm()
@@ -503,7 +521,7 @@ class _Identifier:
         if found is None:
             try:
                 found = render_jinja(
-                    self.source,
+                    self.source if probe.tools else self.plain,
                     form.messages(probe.messages),
                     tools=list(probe.tools) or None,
                     add_generation_prompt=probe.add_generation_prompt,
