@@ -292,3 +292,17 @@ def test_a_template_file_is_read_again_when_it_changes(tmp_path: Path) -> None:
     assert tooletta.render_conversation(messages, chat_template=path) == "[Hi]"
     path.write_text("{% for m in messages %}<<{{ m.content }}>>{% endfor %}", encoding="utf-8")
     assert tooletta.render_conversation(messages, chat_template=path) == "<<Hi>>"
+
+
+def test_named_templates_are_checked_whole() -> None:
+    """A tokenizer's named templates (transformers' dict): the drift check reads both, as
+    transformers would use them, whichever one this call renders with."""
+    qwen3 = QWEN3.read_text(encoding="utf-8")
+    tokenizer = Tokenizer({"default": qwen3, "tool_use": qwen3})
+    text = tooletta.render_conversation(
+        MESSAGES, model=QWEN3_MODEL, tokenizer=tokenizer, tools=TOOLS
+    )
+    assert text == tooletta.render_conversation(MESSAGES, model=QWEN3_MODEL, tools=TOOLS)
+    split = Tokenizer({"default": UNKNOWN, "tool_use": qwen3})
+    with pytest.raises(TemplateMismatchError, match="probe 'plain'"):
+        tooletta.render_conversation(MESSAGES, model=QWEN3_MODEL, tokenizer=split, tools=TOOLS)

@@ -44,10 +44,18 @@ _EVERY_FORMAT = frozenset({"strftime_now"})
 @dataclass(frozen=True)
 class Template:
     """A chat template's text and the special tokens given with it (``bos_token`` /
-    ``eos_token``; absent when nobody gave them)."""
+    ``eos_token``; absent when nobody gave them). ``source`` is what it was read from when
+    that holds more than one template (a tokenizer config with named templates): the probes
+    read it as transformers does (``tool_use`` with tools, ``default`` without)."""
 
     text: str
     tokens: Mapping[str, str]
+    source: Any = None
+
+    @property
+    def probed(self) -> Any:
+        """What :func:`~tooletta.chat.identify` reads: ``source``, else ``text``."""
+        return self.text if self.source is None else self.source
 
     def identify(self, *, strict_tokens: bool = False) -> Identification:
         """:func:`~tooletta.chat.identify` of this template with its tokens; with
@@ -55,7 +63,7 @@ class Template:
         template writes for it) rather than being found per candidate."""
         default = "" if strict_tokens else None
         return identify(
-            self.text,
+            self.probed,
             bos_token=self.tokens.get("bos_token", default),
             eos_token=self.tokens.get("eos_token", default),
         )
@@ -75,6 +83,7 @@ def read_template(
     without a chat template or a template that cannot be read."""
     tokens: dict[str, str] = {}
     source = chat_template
+    named: Any = None
     if tokenizer is not None:
         for key in ("bos_token", "eos_token"):
             value = getattr(tokenizer, key, None)
@@ -83,6 +92,7 @@ def read_template(
         if source is None:
             source = getattr(tokenizer, "chat_template", None)
             if isinstance(source, Mapping):  # transformers' named templates
+                named = {"chat_template": [{"name": k, "template": v} for k, v in source.items()]}
                 name = "tool_use" if tools and "tool_use" in source else "default"
                 source = source.get(name)
             if not isinstance(source, str):
@@ -97,7 +107,19 @@ def read_template(
     for key, value in (("bos_token", bos_token), ("eos_token", eos_token)):
         if value is not None:
             tokens[key] = value
-    return Template(text, tokens)
+    if named is None and chat_template is not None and _named(chat_template):
+        named = chat_template
+    return Template(text, tokens, named)
+
+
+def _named(source: Any) -> bool:
+    """Whether ``source`` (a ``chat_template=`` value) is a tokenizer config holding more
+    than one template."""
+    if isinstance(source, str) and ("{" in source or "\n" in source):
+        return False
+    if not isinstance(source, Mapping) and not str(source).endswith(".json"):
+        return False
+    return load_chat_template(source, tools=True)[0] != load_chat_template(source)[0]
 
 
 def template_format(
@@ -109,7 +131,7 @@ def template_format(
     if model is not None or dialect is not None:
         fmt, obj = resolve_format(model, dialect)
         checked = check_format(
-            template.text,
+            template.probed,
             fmt,
             obj,
             bos_token=template.tokens.get("bos_token"),
@@ -182,7 +204,7 @@ def _learned(template: Template, ident: Identification) -> str:
             "render_conversation(chat_template=...), which falls back to Jinja"
         )
     learned = learn(  # refused: its LearnError (a ToolettaError) says why
-        template.text,
+        template.probed,
         bos_token=template.tokens.get("bos_token"),
         eos_token=template.tokens.get("eos_token"),
     )
