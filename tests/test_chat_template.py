@@ -160,6 +160,11 @@ def test_drift_raises_naming_the_difference(call: Any) -> None:
         call()
 
 
+def test_drift_names_the_format_the_template_is() -> None:
+    with pytest.raises(TemplateMismatchError, match="it is 'qwen25'"):
+        tooletta.render_conversation(MESSAGES, model=QWEN3_MODEL, chat_template=QWEN25)
+
+
 def test_edited_template_is_drift() -> None:
     """The model's own template, revised in one string: never the older text silently."""
     edited = QWEN3.read_text(encoding="utf-8").replace("<tool_call>", "<tool-call>")

@@ -138,7 +138,8 @@ def template_format(
             eos_token=template.tokens.get("eos_token"),
         )
         if checked.format is None:
-            raise TemplateMismatchError(_drift(model or dialect or "", fmt.name, checked))
+            actual = template.identify().format
+            raise TemplateMismatchError(_drift(model or dialect or "", fmt.name, checked, actual))
         return fmt, obj
     ident = template.identify()
     if ident.format is not None:
@@ -172,17 +173,13 @@ def reads_option(template: Template, name: str) -> bool:
     return re.search(rf"\b{re.escape(name)}\b", template.text) is not None
 
 
-def _drift(model: str, name: str, checked: Identification) -> str:
-    if checked.near:
-        where = checked.near[0].describe()
-    elif not checked.matched:
-        where = "the template raised on every probe"
-    else:
-        where = "it does not render the probes"
+def _drift(model: str, name: str, checked: Identification, actual: str | None) -> str:
+    where = checked.first_difference() or "the template raised on nearly every probe"
+    own = f"(it is {actual!r})" if actual is not None else "(Jinja renders it)"
     return (
         f"the chat template given is not {model!r}'s format {name!r} (the template wins: it "
         f"is what the model was trained on): {where}. Pass the template alone to use its "
-        "own format"
+        f"own format {own}"
     )
 
 
