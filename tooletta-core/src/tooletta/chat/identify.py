@@ -27,6 +27,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -151,7 +152,7 @@ class Identification:
     skipped: Mapping[str, str]
     near: tuple[NearMiss, ...]
     also: tuple[str, ...] = ()
-    tokens: Mapping[str, str] = field(default_factory=dict)
+    tokens: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     form: MessageForm = MessageForm()
     switches: tuple[str, ...] = ()
     ignored_switches: tuple[str, ...] = ()
@@ -396,9 +397,9 @@ class _Identifier:
         return Identification(
             format=None,
             dialect=None,
-            options=self.options,
+            options=MappingProxyType(self.options),
             matched=(),
-            skipped=_errors(self._base(forms[0])),
+            skipped=MappingProxyType(_errors(self._base(forms[0]))),
             near=tuple(ordered[:_NEAR_KEPT]),
             form=forms[0],
             switches=tuple(self.values),
@@ -503,12 +504,12 @@ class _Identifier:
         return Identification(
             format=best.name,
             dialect=best.dialect.info.name,
-            options=self.options,
+            options=MappingProxyType(self.options),
             matched=matched,
-            skipped=_errors(rendered),
+            skipped=MappingProxyType(_errors(rendered)),
             near=(),
             also=tuple(c.name for c, _, _ in winners[1:]),
-            tokens=tokens,
+            tokens=MappingProxyType(tokens),
             form=form,
             switches=tuple(s for s in self.values if s in best.fmt.options),
             ignored_switches=tuple(s for s in self.values if s not in best.fmt.options),
