@@ -337,3 +337,49 @@ def test_named_templates_are_read_as_transformers_reads_them() -> None:
     checked = check_format(config(other, qwen3), fmt, obj)
     assert not tooletta.chat.probes.base_probes()[0].tools  # the first probe declares none
     assert checked.format is None and checked.near[0].probe == "plain"
+
+
+class _AnglesChat(tooletta.chat.ChatFormat):
+    """The chat format of :data:`ANGLES` (a template no installed plugin knows)."""
+
+    name = "angles_test"
+    turns = tooletta.chat.roles(
+        system=tooletta.chat.Turn("<<system>> ", "\n"),
+        user=tooletta.chat.Turn("<<user>> ", "\n"),
+        assistant=tooletta.chat.Turn("<<assistant>> ", "\n"),
+        tool=tooletta.chat.Turn("<<tool>> ", "\n"),
+    )
+
+
+class _AnglesDialect:
+    """A dialect whose calls the template does not write (its text is the content)."""
+
+    info = tooletta.DialectInfo(name="angles_test", aliases=())
+    chat_formats = (_AnglesChat,)
+
+    def parse(self, text: str, tools: Any = None) -> tooletta.ParseResult:
+        return tooletta.ParseResult(content=text, calls=[], dialect="angles_test")
+
+    def render(self, calls: Any, content: str = "") -> str:
+        return content
+
+
+ANGLES = (
+    "{% for m in messages %}<<{{ m.role }}>> {{ m.content }}\n{% endfor %}"
+    "{% if add_generation_prompt %}<<assistant>> {% endif %}"
+)
+
+
+def test_a_format_registered_later_is_found() -> None:
+    """The verdict cache does not outlive the registry: a template no format reproduced is
+    identified once a plugin (or a learned format) registers one that does."""
+    from tooletta import plugins
+
+    assert identify(ANGLES).format is None
+    try:
+        tooletta.register_dialect(_AnglesDialect())
+        ident = identify(ANGLES)
+        assert ident.format == "angles_test" and ident.dialect == "angles_test"
+    finally:
+        plugins.reset()
+    assert identify(ANGLES).format is None

@@ -227,6 +227,7 @@ def _cached(
     both = text if plain == text else f"{text}\0{plain}"
     digest = hashlib.sha256(both.encode("utf-8", "surrogatepass")).hexdigest()
     key: tuple[Any, ...] = (digest, given["bos_token"], given["eos_token"], _options_key(options))
+    key += _registry_state()  # a format registered since (a plugin, a learned one) may fit
     if only is not None:
         key += (type(only.fmt),)
     found = _CACHE.get(key)
@@ -236,6 +237,13 @@ def _cached(
             _CACHE.pop(next(iter(_CACHE)))
         _CACHE[key] = found
     return found
+
+
+def _registry_state() -> tuple[int, int]:
+    from ..plugins import get_registry
+
+    registry = get_registry()
+    return id(registry), len(registry.entries)
 
 
 def _is_config(template: Any) -> bool:
@@ -272,14 +280,13 @@ def _candidates() -> tuple[_Candidate, ...]:
     from ..plugins import get_registry
     from .lookup import chat_formats_of, resolve_format
 
-    registry = get_registry()
-    key = (id(registry), len(registry.entries))
+    key = _registry_state()
     cached = _FORMATS.get(key)
     if cached is not None:
         return cached
     out: list[_Candidate] = []
     seen: set[type] = set()
-    for entry in registry.ordered():
+    for entry in get_registry().ordered():
         for fmt in chat_formats_of(entry.dialect):
             if type(fmt) in seen:
                 continue
