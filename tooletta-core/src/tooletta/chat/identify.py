@@ -9,13 +9,16 @@ What the caller does not say is found by probing, not asked:
 
 * the form messages reach the template in (:class:`MessageForm`): call arguments as a dict
   or as JSON text, the content of a call-only turn as ``""`` or ``None``, reasoning under
-  ``reasoning_content``, ``reasoning`` or ``thinking`` (the keys the template's source reads);
+  ``reasoning_content``, ``reasoning`` or ``thinking`` (the keys the template's source
+  reads), call ids opaque or Kimi's ``functions.NAME:INDEX``;
 * the ``bos_token`` and ``eos_token`` the template reads, when not given: the template is
   rendered with a placeholder for each, bound per candidate to the text the format writes
   there (the same text in every probe), and reported in :attr:`Identification.tokens`.
 
-A probe the template raises on is skipped for every candidate (and listed). Verdicts are
-cached by the template's hash, the tokens given and the options.
+A probe the template raises on is skipped for every candidate (and listed). A tokenizer
+config with named templates is read as transformers reads it (``tool_use`` for the probes
+that declare tools, ``default`` for the others). Verdicts are cached by the template's hash,
+the tokens given, the options and the installed formats.
 """
 
 from __future__ import annotations
