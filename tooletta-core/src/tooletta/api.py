@@ -130,10 +130,38 @@ def _resolve(dialect: str, text: str) -> DialectEntry | None:
     return get_registry().get(dialect)
 
 
+def _call_dialect(
+    model: str | None,
+    dialect: str | None,
+    chat_template: Any,
+    tokenizer: Any,
+    bos_token: str | None,
+    eos_token: str | None,
+    caller: str,
+) -> str:
+    """The dialect named by a model id or a chat template (:func:`~tooletta.chat.template.
+    call_dialect`), for ``caller``; a :class:`~tooletta.ToolettaError` when none is."""
+    from .chat.template import call_dialect
+
+    given = None if dialect == "auto" else dialect
+    name = call_dialect(model, given, chat_template, tokenizer, bos_token, eos_token)
+    if name is None:
+        raise UnknownDialectError(
+            f"{caller}(): no installed dialect knows the model {model!r}; pass a dialect "
+            "name or chat_template="
+        )
+    return name
+
+
 def parse(
     text: str,
     dialect: str = "auto",
     *,
+    model: str | None = None,
+    chat_template: Any = None,
+    tokenizer: Any = None,
+    bos_token: str | None = None,
+    eos_token: str | None = None,
     tools: Any = None,
     strict: bool = False,
     prefix: str = "",
@@ -151,9 +179,18 @@ def parse(
     when it finds no calls in text that carries the other format's markers: ``"openai"`` is
     the OpenAI JSON format here, while vLLM's ``openai`` parser reads gpt-oss Harmony
     (``"harmony"``).
+
+    ``model=`` (a Hugging Face model id) reads the dialect its chat format writes calls in;
+    ``chat_template=`` / ``tokenizer=`` (with ``bos_token`` / ``eos_token``) the dialect of
+    the format the model's own template is (see :func:`render_conversation`); a template and a
+    ``model`` or ``dialect`` that disagree raise :class:`~tooletta.TemplateMismatchError`.
     """
     if not isinstance(text, str):
         raise ParseError(f"text must be str, not {type(text).__name__}")
+    if model is not None or chat_template is not None or tokenizer is not None:
+        dialect = _call_dialect(
+            model, dialect, chat_template, tokenizer, bos_token, eos_token, "parse"
+        )
     entry = get_registry().get(dialect) if dialect != "auto" else _resolve(dialect, text)
     if entry is None:
         return ParseResult(content=text, calls=[], dialect=None)
@@ -229,6 +266,10 @@ def render(
     reasoning: str = "",
     model: str | None = None,
     end_of_turn: bool = False,
+    chat_template: Any = None,
+    tokenizer: Any = None,
+    bos_token: str | None = None,
+    eos_token: str | None = None,
 ) -> str:
     """Write ``content`` and ``calls`` (and ``reasoning``) as the model text of ``dialect``.
 
@@ -251,11 +292,28 @@ def render(
     :data:`tooletta.engine.MAX_DEPTH`), and text that would hold a lone surrogate
     (``"\\ud800"``, from a name, key, value or the content): that is not Unicode text; and
     when ``content`` is not text (a list of content blocks must be joined first).
+
+    ``chat_template=`` / ``tokenizer=`` (with ``bos_token`` / ``eos_token``) write the turn
+    as the model's own template does, through the format it is (see
+    :func:`render_conversation`); with ``model`` too, the model's format must reproduce the
+    template (:class:`~tooletta.TemplateMismatchError`).
     """
     items = _as_calls(calls)
     if not isinstance(content, str):  # e.g. a list of content blocks: not the plugin's fault
         kind = type(content).__name__
         raise RenderError(f"content must be text, not {kind}", dialect=dialect)
+    if chat_template is not None or tokenizer is not None:
+        from .chat.template import read_template, template_format
+
+        template = read_template(chat_template, tokenizer, bos_token, eos_token, tools=True)
+        assert template is not None
+        known, written_by = template_format(template, model, dialect)
+        entry = get_registry().get(written_by.info.name)
+        return _checked_render(
+            entry,
+            items,
+            lambda: _model_turn(known, written_by, items, content, reasoning, end_of_turn),
+        )
     if model is not None:
         from .chat.lookup import resolve_format
 
@@ -387,7 +445,10 @@ def render_conversation(
     dialect: str | None = None,
     tools: Iterable[Any] | None = None,
     add_generation_prompt: bool = False,
-    chat_template: str | None = None,
+    chat_template: Any = None,
+    tokenizer: Any = None,
+    bos_token: str | None = None,
+    eos_token: str | None = None,
     **options: Any,
 ) -> str:
     """A whole conversation as the model's own chat template writes it.
@@ -400,24 +461,33 @@ def render_conversation(
     tool definitions; ``options`` the template's switches (``enable_thinking``...; unknown
     ones are ignored). ``model`` (an HF model id) or ``dialect`` picks the chat format.
 
-    ``chat_template``: a Jinja template string, or a path to a ``chat_template.jinja`` or
-    ``tokenizer_config.json``, rendered with Hugging Face's semantics (needs jinja2:
-    ``pip install 'tooletta-core[jinja]'``), for models no plugin covers.
+    ``chat_template``: the model's own Jinja template (a string, a path to a
+    ``chat_template.jinja`` or ``tokenizer_config.json``, or that config as a dict), or
+    ``tokenizer``: anything with a ``.chat_template`` (its ``bos_token`` / ``eos_token`` are
+    read too; ``bos_token=`` / ``eos_token=`` override them). The template is the truth: when
+    a known format reproduces it byte for byte (:func:`tooletta.chat.identify`), that format
+    renders it natively; otherwise the template is rendered with Hugging Face's semantics
+    (needs jinja2: ``pip install 'tooletta-core[jinja]'``). With ``model`` or ``dialect`` as
+    well, their format renders, after checking that it reproduces the template:
+    :class:`~tooletta.TemplateMismatchError` names the first difference when it does not.
     """
-    if chat_template is not None:
-        from .chat.jinja import load_chat_template, render_jinja
-        from .chat.messages import read_conversation, read_tool_definitions
+    if chat_template is not None or tokenizer is not None:
+        from .chat.template import render_template_conversation
 
-        defs = read_tool_definitions(tools)
-        template, tokens = load_chat_template(chat_template, tools=bool(defs))
-        return render_jinja(
-            template,
-            read_conversation(messages),
-            tools=defs,
-            add_generation_prompt=add_generation_prompt,
-            tokens=tokens,
-            **options,
+        return render_template_conversation(
+            messages,
+            model,
+            dialect,
+            tools,
+            add_generation_prompt,
+            chat_template,
+            tokenizer,
+            bos_token,
+            eos_token,
+            options,
         )
+    if bos_token is not None or eos_token is not None:
+        raise ToolettaError("bos_token= / eos_token= need chat_template= or tokenizer=")
     text: str = _render_conversation_text(
         messages, model, dialect, tools, add_generation_prompt, options
     )
@@ -438,13 +508,31 @@ _render_conversation_text: Callable[..., Any] = _load_render_conversation_text
 
 
 def parse_conversation(
-    text: str, *, model: str | None = None, dialect: str | None = None, tools: Any = None
+    text: str,
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    chat_template: Any = None,
+    tokenizer: Any = None,
+    bos_token: str | None = None,
+    eos_token: str | None = None,
+    tools: Any = None,
 ) -> list[Message]:
     """The messages of a conversation rendered in a model's chat format (the inverse of
     :func:`render_conversation`): system, user, assistant (content, reasoning, calls) and
     tool messages (named after the call they answer). Raises :class:`~tooletta.ParseError`
-    with the position of text the format does not explain."""
+    with the position of text the format does not explain.
+
+    ``chat_template`` / ``tokenizer`` (with ``bos_token`` / ``eos_token``): the model's own
+    template picks the format: the known format that reproduces it, else a format learned
+    from it (``tooletta.learn``), else a :class:`~tooletta.ToolettaError`; with ``model`` or
+    ``dialect`` too, see :func:`render_conversation`."""
     from .chat.api import parse_conversation_text
+    from .chat.template import template_names
+
+    model, dialect = template_names(
+        model, dialect, chat_template, tokenizer, bos_token, eos_token, tools=bool(tools)
+    )
 
     return parse_conversation_text(text, model=model, dialect=dialect, tools=tools)
 
@@ -500,12 +588,29 @@ def render_with_reasoning(
     return render(calls, dialect, content=content)
 
 
-def stream(dialect: str, *, tools: Any = None, prefix: str = "") -> StreamParser:
+def stream(
+    dialect: str | None = None,
+    *,
+    model: str | None = None,
+    chat_template: Any = None,
+    tokenizer: Any = None,
+    bos_token: str | None = None,
+    eos_token: str | None = None,
+    tools: Any = None,
+    prefix: str = "",
+) -> StreamParser:
     """A stream parser for one response: ``feed(delta)`` per delta, then ``finish()``.
 
-    Dialects without an incremental parser are buffered until ``finish``. ``prefix`` as in
+    Dialects without an incremental parser are buffered until ``finish``. ``prefix``,
+    ``model``, ``chat_template``, ``tokenizer``, ``bos_token`` and ``eos_token`` as in
     :func:`parse`.
     """
+    if model is not None or chat_template is not None or tokenizer is not None:
+        dialect = _call_dialect(
+            model, dialect, chat_template, tokenizer, bos_token, eos_token, "stream"
+        )
+    if dialect is None:
+        raise ToolettaError("stream() needs a dialect name, model= or chat_template=")
     if dialect == "auto":
         raise ToolettaError("stream() needs a dialect name; detection needs the whole text")
     entry = get_registry().get(dialect)

@@ -9,6 +9,7 @@ __all__ = [
     "PluginError",
     "RenderError",
     "StreamStateError",
+    "TemplateMismatchError",
     "ToolettaError",
     "ToolettaWarning",
     "UnknownDialectError",
@@ -76,6 +77,14 @@ class StreamStateError(ToolettaError, ValueError):
     def __init__(self, message: str, *, dialect: str | None = None):
         self.dialect = dialect
         super().__init__(f"{dialect}: {message}" if dialect else message)
+
+
+class TemplateMismatchError(ToolettaError, ValueError):
+    """A chat template and a ``model=`` (or ``dialect=``) that disagree: the model's format
+    does not reproduce the template byte for byte on the probe suite of
+    :func:`tooletta.chat.identify`. The message names the first difference (which probe,
+    where, both texts). The template is what the model was trained on: pass it alone to use
+    the format it is, rather than the model id's (an older release's, or another template's)."""
 
 
 class ToolettaWarning(UserWarning):

@@ -5,7 +5,8 @@ tool declarations, tool results, reasoning and its history rule, generation prom
 fill one in per model and attach it to their dialect (``chat_formats``). The public entry
 points are :func:`tooletta.render_conversation` and :func:`tooletta.parse_conversation`;
 :func:`render_spans` gives the text with the segment of every message, which
-:mod:`tooletta.training` turns into token ids and loss weights.
+:mod:`tooletta.training` turns into token ids and loss weights. :func:`identify` names the
+known format a model's own Jinja template is (byte for byte on a fixed probe suite).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .format import (
     last_user,
     roles,
 )
+from .identify import Identification, MessageForm, NearMiss, identify
 from .lookup import chat_formats_of, resolve_format
 from .messages import by_content, read_conversation, read_tool_definitions, text_of, tool_json
 from .render import RenderedConversation, Segment, render_format
@@ -32,6 +34,9 @@ __all__ = [
     "IM_START",
     "ChatFormat",
     "Conversation",
+    "Identification",
+    "MessageForm",
+    "NearMiss",
     "Reasoning",
     "RenderedConversation",
     "Segment",
@@ -41,6 +46,7 @@ __all__ = [
     "chatml",
     "defaults",
     "first_of",
+    "identify",
     "last_index",
     "last_query",
     "last_user",

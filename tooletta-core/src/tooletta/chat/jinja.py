@@ -13,6 +13,7 @@ generated text; here it only renders its body). Install jinja2 with
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -28,25 +29,58 @@ __all__ = ["load_chat_template", "render_jinja", "to_template_messages"]
 _MISSING = install_hint("rendering a chat template", "jinja")
 
 
-def load_chat_template(source: str, *, tools: bool = False) -> tuple[str, dict[str, str]]:
+def load_chat_template(
+    source: str | os.PathLike[str] | Mapping[str, Any], *, tools: bool = False
+) -> tuple[str, dict[str, str]]:
     """The template text and its special tokens (``bos_token``, ``eos_token``) from
-    ``source``: a Jinja string, or a path to a ``chat_template.jinja`` file or a
-    ``tokenizer_config.json`` (whose ``chat_template`` may be a list of named templates: the
-    ``tool_use`` one is taken when ``tools`` is true and it exists, else ``default``)."""
-    if "{" in source or "\n" in source:
+    ``source``: a Jinja string, a path to a ``chat_template.jinja`` file or a
+    ``tokenizer_config.json``, or that config already read (a dict). A config's
+    ``chat_template`` may be a list of named templates: the ``tool_use`` one is taken when
+    ``tools`` is true and it exists, else ``default``."""
+    if isinstance(source, Mapping):
+        return _from_config(source, "the tokenizer config", tools)
+    if isinstance(source, str) and ("{" in source or "\n" in source):
         return source, {}
+    if not isinstance(source, (str, os.PathLike)):
+        kind = type(source).__name__
+        raise ToolettaError(f"a chat template is a string, a path or a dict, not {kind}")
     path = Path(source)
-    if not path.is_file():
-        raise ToolettaError(f"chat template {source!r} is neither a template nor a file")
+    try:
+        stat = path.stat()
+    except (OSError, ValueError):
+        stat = None
+    if stat is None or not path.is_file():
+        raise ToolettaError(f"chat template {str(source)!r} is neither a template nor a file")
+    text, tokens = _load_file(str(path), stat.st_mtime_ns, stat.st_size, tools)
+    return text, dict(tokens)
+
+
+@lru_cache(maxsize=32)
+def _load_file(
+    source: str, mtime_ns: int, size: int, tools: bool
+) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A template file read once per version of it (a dataset renders thousands of
+    conversations with one ``tokenizer_config.json``, which may be megabytes of JSON)."""
+    path = Path(source)
     if path.suffix != ".json":
-        return path.read_text(encoding="utf-8"), {}
-    config = json.loads(path.read_text(encoding="utf-8"))
+        return path.read_text(encoding="utf-8"), ()
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ToolettaError(f"{source}: not JSON ({exc})") from None
+    if not isinstance(config, Mapping):
+        raise ToolettaError(f"{source}: not a tokenizer config (a JSON object)")
+    text, tokens = _from_config(config, source, tools)
+    return text, tuple(tokens.items())
+
+
+def _from_config(config: Mapping[str, Any], where: str, tools: bool) -> tuple[str, dict[str, str]]:
     template = config.get("chat_template")
     if isinstance(template, list):
         named = {t.get("name"): t.get("template") for t in template if isinstance(t, dict)}
         template = named.get("tool_use") if tools and "tool_use" in named else named.get("default")
     if not isinstance(template, str):
-        raise ToolettaError(f"{source}: no chat_template found")
+        raise ToolettaError(f"{where}: no chat_template found")
     tokens = {k: _token(config.get(k)) for k in ("bos_token", "eos_token")}
     return template, {k: v for k, v in tokens.items() if v}
 
@@ -60,21 +94,31 @@ def _token(value: Any) -> str:
 
 
 def to_template_messages(
-    messages: Sequence[Message], *, string_arguments: bool = False
+    messages: Sequence[Message],
+    *,
+    string_arguments: bool = False,
+    call_content: str | None = "",
+    reasoning_key: str = "reasoning_content",
 ) -> list[dict[str, Any]]:
     """Messages as chat templates receive them (transformers' convention): ``content`` as
     given, ``tool_calls`` with dict arguments, ``reasoning_content`` when there is reasoning.
 
     ``string_arguments=True`` gives the arguments as their ``tojson`` text instead (the
     OpenAI wire form), for templates that concatenate them as a string (DeepSeek V3.1's and
-    the R1 distills' own templates raise on a dict)."""
+    the R1 distills' own templates raise on a dict). ``call_content``: the content of an
+    assistant turn that has calls and no text (``""``, or ``None`` for templates that test
+    ``content is none``). ``reasoning_key``: the key the reasoning goes under
+    (``reasoning_content``; ``reasoning`` or ``thinking`` for templates that read those)."""
     from ..dialect import to_json
 
     out: list[dict[str, Any]] = []
     for m in messages:
-        item: dict[str, Any] = {"role": m.role, "content": m.content}
+        content = m.content
+        if m.tool_calls and content == "" and m.role == "assistant":
+            content = call_content
+        item: dict[str, Any] = {"role": m.role, "content": content}
         if m.reasoning:
-            item["reasoning_content"] = m.reasoning
+            item[reasoning_key] = m.reasoning
         if m.tool_calls:
             item["tool_calls"] = [
                 {
@@ -158,18 +202,26 @@ def render_jinja(
     add_generation_prompt: bool = False,
     tokens: Mapping[str, str] | None = None,
     string_arguments: bool = False,
+    call_content: str | None = "",
+    reasoning_key: str = "reasoning_content",
     **options: Any,
 ) -> str:
     """Render ``template`` for ``messages`` as transformers' ``apply_chat_template`` would
     (``tokenize=False``). ``tokens`` are the special tokens the template reads
     (``bos_token``...); ``options`` the template's switches; ``string_arguments`` passes
-    call arguments as JSON text (see :func:`to_template_messages`)."""
+    call arguments as JSON text, ``call_content`` and ``reasoning_key`` the other forms of
+    :func:`to_template_messages`."""
     compiled = _compile(template)
     variables: dict[str, Any] = {"bos_token": "", "eos_token": "", **(tokens or {}), **options}
     try:
         return str(
             compiled.render(
-                messages=to_template_messages(messages, string_arguments=string_arguments),
+                messages=to_template_messages(
+                    messages,
+                    string_arguments=string_arguments,
+                    call_content=call_content,
+                    reasoning_key=reasoning_key,
+                ),
                 tools=list(tools) if tools else None,
                 add_generation_prompt=add_generation_prompt,
                 **variables,

@@ -91,11 +91,18 @@ class RenderChatJob:
     options: dict[str, Any] = field(default_factory=dict)
 
     def check(self) -> None:
-        """Fail once, before any row, when the model or dialect has no format."""
+        """Fail once, before any row, when the model or dialect has no format, the template
+        cannot be read, or the model's format does not reproduce the template."""
         if self.chat_template is None:
             from ..chat.lookup import resolve_format
 
             resolve_format(self.model, self.dialect)
+        else:
+            from ..chat.template import read_template, template_format
+
+            template = read_template(self.chat_template, tools=True)
+            if template is not None and (self.model is not None or self.dialect is not None):
+                template_format(template, self.model, self.dialect)
 
     def render(self, row: Any) -> str:
         """The conversation's text."""
@@ -115,6 +122,17 @@ class RenderChatJob:
         return _encode({"text": self.render(row)})
 
 
+_template = click.option(
+    "--template",
+    "--chat-template",
+    "chat_template",
+    metavar="FILE",
+    help="The model's own chat template: a chat_template.jinja or tokenizer_config.json path, "
+    "or Jinja text (needs jinja2). It picks the format; with --model, the model's format must "
+    "reproduce it.",
+)
+
+
 @click.command("render-chat")
 @_model
 @_dialect
@@ -122,10 +140,7 @@ class RenderChatJob:
 @click.option(
     "--generation-prompt", is_flag=True, help="End with the prompt for the next assistant turn."
 )
-@click.option(
-    "--chat-template",
-    help="A Jinja template, or a chat_template.jinja / tokenizer_config.json path (needs jinja2).",
-)
+@_template
 @_option
 @_date
 @_jsonl
@@ -152,7 +167,7 @@ def render_chat_cmd(
     (same line, reject and progress rules as convert --jsonl).
     """
     if model is None and dialect is None and chat_template is None:
-        raise click.UsageError("give --model, --dialect or --chat-template")
+        raise click.UsageError("give --model, --dialect or --template")
     job = RenderChatJob(
         model,
         dialect,
@@ -180,17 +195,20 @@ class TokenizeJob:
     split: str = "never"
     tools: Any = None
     options: dict[str, Any] = field(default_factory=dict)
+    chat_template: str | None = None
 
     def check(self) -> None:
-        """Fail once, before any row: the format and the tokenizer must load, and the
-        tokenizer must fit the format (each of its special tokens one id), or every row would
-        be rejected with the same message."""
+        """Fail once, before any row: the format (the template's, when one is given) and
+        the tokenizer must load, and the tokenizer must fit the format (each of its special
+        tokens one id), or every row would be rejected with the same message."""
         from ..chat.lookup import resolve_format
+        from ..chat.template import template_names
         from ..training.datasets import load_tokenizer
         from ..training.tokenize import special_tokens_of
         from ..training.tokenizer import adapter_for
 
-        fmt, _ = resolve_format(self.model, self.dialect)
+        model, dialect = template_names(self.model, self.dialect, self.chat_template, tools=True)
+        fmt, _ = resolve_format(model, dialect)
         adapter = adapter_for(load_tokenizer(self.tokenizer))
         for token in special_tokens_of(fmt):
             adapter.single_id(token)
@@ -206,6 +224,7 @@ class TokenizeJob:
             load_tokenizer(self.tokenizer),
             model=self.model,
             dialect=self.dialect,
+            chat_template=self.chat_template,
             tools=tools,
             train_on=self.train_on,
             split=self.split,
@@ -220,6 +239,7 @@ class TokenizeJob:
 @click.command("tokenize")
 @_model
 @_dialect
+@_template
 @click.option(
     "--tokenizer",
     "tokenizer_path",
@@ -259,6 +279,7 @@ class TokenizeJob:
 def tokenize_cmd(
     model: str | None,
     dialect: str | None,
+    chat_template: str | None,
     tokenizer_path: str,
     tools_file: IO[bytes] | None,
     train_on: str,
@@ -281,8 +302,8 @@ def tokenize_cmd(
     Templates that write today's date (Llama 3.2, GLM, Gemma 4...) give other ids every day:
     pin it with --date for a dataset you may tokenize again.
     """
-    if model is None and dialect is None:
-        raise click.UsageError("give --model or --dialect")
+    if model is None and dialect is None and chat_template is None:
+        raise click.UsageError("give --model, --dialect or --template")
     if out_format == "parquet" and output is None:
         raise click.UsageError("--format parquet needs --output FILE")
     job = TokenizeJob(
@@ -293,6 +314,7 @@ def tokenize_cmd(
         split,
         _load_tools(tools_file),
         _options(options, day),
+        chat_template,
     )
     if not jsonl:
         job.check()

@@ -165,6 +165,9 @@ def tokenize_conversation(
     *,
     model: str | None = ...,
     dialect: str | None = ...,
+    chat_template: Any = ...,
+    bos_token: str | None = ...,
+    eos_token: str | None = ...,
     tools: Iterable[Any] | None = ...,
     train_on: TrainOn = ...,
     split: Literal["never"] = ...,
@@ -180,6 +183,9 @@ def tokenize_conversation(
     *,
     model: str | None = ...,
     dialect: str | None = ...,
+    chat_template: Any = ...,
+    bos_token: str | None = ...,
+    eos_token: str | None = ...,
     tools: Iterable[Any] | None = ...,
     train_on: TrainOn = ...,
     split: Literal["auto", "per_turn"],
@@ -195,6 +201,9 @@ def tokenize_conversation(
     *,
     model: str | None = ...,
     dialect: str | None = ...,
+    chat_template: Any = ...,
+    bos_token: str | None = ...,
+    eos_token: str | None = ...,
     tools: Iterable[Any] | None = ...,
     train_on: str = ...,
     split: str = ...,
@@ -209,6 +218,9 @@ def tokenize_conversation(
     *,
     model: str | None = None,
     dialect: str | None = None,
+    chat_template: Any = None,
+    bos_token: str | None = None,
+    eos_token: str | None = None,
     tools: Iterable[Any] | None = None,
     train_on: str = "assistant",
     split: str = "never",
@@ -230,7 +242,20 @@ def tokenize_conversation(
     trains on history the template rewrote; ``"auto"`` splits only when the extension
     property fails (:func:`extension_holds`). With ``"auto"`` or ``"per_turn"`` the result is
     a list.
+
+    ``chat_template`` (the model's own Jinja template, a path or a tokenizer config; with
+    ``bos_token`` / ``eos_token``) picks the format as :func:`tooletta.parse_conversation`
+    does: the known format that reproduces it (checked against ``model`` / ``dialect`` when
+    given: :class:`~tooletta.TemplateMismatchError`), else a learned one.
     """
+    if chat_template is not None:
+        from ..chat.template import template_names
+
+        model, dialect = template_names(
+            model, dialect, chat_template, None, bos_token, eos_token, tools=bool(tools)
+        )
+    elif bos_token is not None or eos_token is not None:
+        raise ToolettaError("bos_token= / eos_token= need chat_template=")
     if train_on not in ("assistant", "last_assistant", "all"):
         raise ToolettaError(f"train_on must be assistant, last_assistant or all: {train_on!r}")
     if split not in ("never", "auto", "per_turn"):

@@ -1,0 +1,385 @@
+"""tooletta.chat.identify: which known format reproduces a chat template, byte for byte on
+the probe suite; never a format that does not."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tooletta
+from tooletta import Message, ToolettaError
+from tooletta.chat import Identification, identify
+from tooletta.chat.identify import MessageForm, _Identifier, check_format, known_formats
+from tooletta.chat.jinja import render_jinja
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = sorted(ROOT.glob("plugins/*/tests/templates/*.jinja"))
+
+IDENTIFIED = {
+    "Apertus-8B-Instruct.jinja": "apertus2509",
+    "CohereForAI-c4ai-command-r-plus-tool_use.jinja": "command_r_plus",
+    "deepseek-ai-DeepSeek-V3.1.jinja": "deepseek_v31",
+    "dots-studio-dots3-note-prev.jinja": "dots3",
+    "meetkai-functionary-medium-v3.1.jinja": "functionary_v31",
+    "meetkai-functionary-medium-v3.2.jinja": "functionary_v32",
+    "GLM-4.6.jinja": "glm46",
+    "GLM-4.7-Flash.jinja": "glm47",
+    "MiMo-VL.jinja": "mimo_vl",
+    "Qwen-Qwen2.5-7B-Instruct.jinja": "qwen25",
+    "Qwen3.jinja": "qwen3",
+    "ibm-granite-granite-4.0.jinja": "granite40",
+    "ibm-granite-granite-4.1.jinja": "granite41",
+    "tencent-Hy3.jinja": "hy3",
+    "Apriel-1.6-15b-Thinker-fixed-566059a26.jinja": "apriel16",
+    "Apriel-1.6-15b-Thinker-fixed.jinja": "apriel16",
+    "llama.cpp-unsloth-Apriel-1.5.jinja": "apriel15",
+    "tencent-Hunyuan-A13B-Instruct.jinja": "hunyuan_a13b",
+    "unsloth-Apriel-1.5.jinja": "apriel15",
+    "Kimi-K2-Instruct.jinja": "kimi_k2",  # on 9 probes: llama.cpp's copy appends to a list,
+    # which Hugging Face's immutable sandbox refuses, so it raises on every call probe
+    "Kimi-K3.jinja": "kimi_k3",
+    "moonshotai-Kimi-K2.5.jinja": "kimi_k25",
+    "meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja": "llama4",
+    "meituan-longcat-LongCat-Flash-Chat.jinja": "longcat_flash_chat",
+    "MiniMax-M2.jinja": "minimax_m2",
+    "unsloth-mistral-Devstral-Small-2507.jinja": "devstral_small_2507",
+    "Olmo-3.1-32B-Instruct.jinja": "olmo31_instruct",
+    "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja": "nemotron3",
+    "Qwen3-Coder.jinja": "qwen3_coder",
+    "Qwen3.5-4B.jinja": "qwen35",
+    "stepfun-ai-Step-3.5-Flash.jinja": "step35",
+    "ByteDance-Seed-OSS.jinja": "seed_oss_36b",
+}
+"""Vendored templates a known format reproduces on every probe: identified as it."""
+
+NOT_REPRODUCED = {
+    # the template drops an assistant turn's content beside its calls; the format writes it
+    "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja": ("command_r7b", "content_and_call"),
+    "google-gemma-4-31B-it.jinja": ("gemma4", "content_and_call"),
+    "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja": ("hermes2pro", "content_and_call"),
+    "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja": ("hermes2pro", "content_and_call"),
+    "meta-llama-Llama-3.1-8B-Instruct.jinja": ("llama31", "content_and_call"),
+    "meta-llama-Llama-3.2-3B-Instruct.jinja": ("llama32", "content_and_call"),
+    "meta-llama-Llama-3.3-70B-Instruct.jinja": ("llama31", "content_and_call"),
+    "Mistral-Small-3.2-24B-Instruct-2506.jinja": ("mistral_small32", "content_and_call"),
+    "upstage-Solar-Open-100B.jinja": ("solar_open", "content_and_call"),
+    "Salesforce-xLAM-2-3b-fc-r.jinja": ("xlam2_qwen", "content_and_call"),
+    # the template loses or misplaces calls the format writes
+    "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja": ("deepseek_r1", "one_call"),
+    "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja": ("deepseek_r1", "one_call"),
+    "ibm-granite-granite-3.3-2B-Instruct.jinja": ("granite33", "one_call"),
+    "LFM2-8B-A1B.jinja": ("lfm2", "one_call"),
+    "LFM2.5-Instruct.jinja": ("lfm25_instruct", "one_call"),
+    "GigaChat3-10B-A1.8B.jinja": ("gigachat3", "parallel_calls"),
+    "GigaChat3.1-10B-A1.8B.jinja": ("gigachat31", "parallel_calls"),
+    "openai-gpt-oss-120b.jinja": ("gpt_oss", "parallel_calls"),
+    "google-gemma-4-31B-it-interleaved.jinja": ("gemma4", "one_call"),
+    "LFM2.5-8B-A1B.jinja": ("lfm25", "string_arguments"),
+    # reasoning: the template drops or keeps what the format's history rule does not
+    "Qwen-QwQ-32B.jinja": ("qwq", "reasoning_history"),
+    "mistralai-Ministral-3-14B-Reasoning-2512.jinja": ("ministral3_reasoning", "reasoning_history"),
+    "NVIDIA-Nemotron-Nano-v2.jinja": ("nemotron_nano_v2", "reasoning_history"),
+    # others
+    "mistralai-Mistral-Nemo-Instruct-2407.jinja": ("mistral_nemo", "system"),
+    "deepseek-ai-DeepSeek-V3.2.jinja": ("deepseek_v32", "prompt"),  # a community port
+    "NousResearch-Hermes-default.jinja": ("hermes2pro", "tools_prompt"),  # the no-tools half
+}
+"""Vendored templates their own format does not reproduce (each plugin's tests list these
+as the template's differences): no format is named, and the own format's near-miss is on
+this probe."""
+
+UNREADABLE = {
+    "MiniMax-M1.jinja": "takes every content as a list of parts and calls as text",
+    "fireworks-ai-llama-3-firefunction-v2.jinja": "raises unless a `functions` variable is set",
+    "microsoft-Phi-3.5-mini-instruct.jinja": "no format of it is installed",
+}
+"""Vendored templates no probe renders in a known format's terms."""
+
+
+def test_every_vendored_template_has_a_verdict() -> None:
+    names = {p.name for p in TEMPLATES}
+    listed = IDENTIFIED.keys() | NOT_REPRODUCED.keys() | UNREADABLE.keys()
+    assert names == set(listed), sorted(names ^ set(listed))
+
+
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name)
+def test_vendored_template_verdict(path: Path) -> None:
+    ident = identify(path)
+    if path.name in IDENTIFIED:
+        assert ident.format == IDENTIFIED[path.name], ident.first_difference()
+        assert ident.dialect is not None
+        assert len(ident.matched) >= 9
+        assert not ident.near
+    elif path.name in NOT_REPRODUCED:
+        own, probe = NOT_REPRODUCED[path.name]
+        assert ident.format is None, ident.format
+        near = {n.format: n for n in ident.near}
+        assert own in near, [n.describe() for n in ident.near]
+        assert near[own].probe == probe, near[own].describe()
+    else:
+        assert ident.format is None
+
+
+@pytest.mark.parametrize("path", [p for p in TEMPLATES if p.name in IDENTIFIED], ids=str)
+def test_identified_format_renders_as_the_template(path: Path) -> None:
+    """The verdict is usable: ``render_conversation(dialect=format)`` with the tokens and
+    message form found writes what the template writes, on a conversation outside the suite."""
+    ident = identify(path)
+    messages = [
+        Message("system", "Be terse."),
+        Message("user", "Weather in Oslo?"),
+        Message(
+            "assistant",
+            "",
+            tool_calls=[tooletta.ToolCall("get_weather", {"city": "Oslo"}, "call00009")],
+        ),
+        Message("tool", "-3 °C", tool_call_id="call00009"),
+        Message("assistant", "Cold: -3 °C."),
+    ]
+    messages = list(ident.form.messages(messages))
+    tools = [json.loads(json.dumps(t)) for t in tooletta.chat.probes.PROBE_TOOLS[:1]]
+    try:
+        expected = render_jinja(
+            path.read_text(encoding="utf-8"),
+            messages,
+            tools=tools,
+            tokens=dict(ident.tokens),
+            strftime_now=_pinned,
+            **ident.form.jinja_options(),
+        )
+    except ToolettaError:
+        pytest.skip("the template raises on calls (under Hugging Face's sandbox)")
+    native = tooletta.render_conversation(
+        messages, dialect=ident.format, tools=tools, strftime_now=_pinned
+    )
+    assert native == expected
+
+
+def _pinned(fmt: str) -> str:
+    return "2026-01-02"
+
+
+def test_result_fields() -> None:
+    ident = identify(ROOT / "plugins/tooletta-dialect-hermes/tests/templates/Qwen3.jinja")
+    assert isinstance(ident, Identification) and ident
+    assert ident.format == "qwen3" and ident.dialect == "hermes"
+    assert "enable_thinking" in ident.switches
+    assert any(name.startswith("enable_thinking=") for name in ident.matched)
+    assert ident.template_hash and ident.suite_version >= 1
+    assert tooletta.chat.identify is identify
+
+
+def test_cached_by_template_hash() -> None:
+    text = (ROOT / "plugins/tooletta-dialect-hermes/tests/templates/Qwen3.jinja").read_text()
+    assert identify(text) is identify(text)
+    assert identify(text) is not identify(text, enable_thinking=False)
+
+
+def test_accepts_a_tokenizer_config(tmp_path: Path) -> None:
+    """A tokenizer_config.json (path or dict) gives the template and its tokens."""
+    template = (
+        ROOT / "plugins/tooletta-dialect-llama/tests/templates/"
+        "meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja"
+    ).read_text()
+    config = {"chat_template": template, "bos_token": "<|begin_of_text|>", "eos_token": "<|eot|>"}
+    path = tmp_path / "tokenizer_config.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    for source in (config, path, str(path)):
+        ident = identify(source)
+        assert ident.format == "llama4"
+        assert ident.tokens["bos_token"] == "<|begin_of_text|>"
+
+
+def test_wrong_bos_is_not_identified() -> None:
+    """Given tokens are used as given: a bos the format does not write is a difference."""
+    path = next(p for p in TEMPLATES if p.name.startswith("meta-llama-Llama-4-Scout"))
+    ident = identify(path, bos_token="[BOS]")
+    assert ident.format is None
+    assert ident.near[0].format == "llama4" and ident.near[0].offset == 0
+
+
+def test_unknown_template_is_not_identified() -> None:
+    template = (
+        "{% for m in messages %}<<{{ m.role }}>> {{ m.content }}\n{% endfor %}"
+        "{% if add_generation_prompt %}<<assistant>> {% endif %}"
+    )
+    ident = identify(template)
+    assert ident.format is None and not ident
+
+
+@pytest.mark.parametrize("bad", ["no such file", 42, {"no": "template"}])
+def test_bad_input_is_a_typed_error(bad: object) -> None:
+    with pytest.raises(ToolettaError):
+        identify(bad)
+
+
+def test_template_that_does_not_compile() -> None:
+    with pytest.raises(ToolettaError, match="does not compile"):
+        identify("{% if %}\n")
+
+
+# -- the property: an edited template is never named as the original -----------------------
+
+EDITABLE = {
+    "Qwen3.jinja": "qwen3",
+    "GLM-4.6.jinja": "glm46",
+    "meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja": "llama4",
+    "Qwen-Qwen2.5-7B-Instruct.jinja": "qwen25",
+}
+_LITERAL = re.compile(r"'([^'\\\n{}]*<[^'\\\n{}]*)'|\"([^\"\\\n{}]*<[^\"\\\n{}]*)\"")
+MARK = "\u0416"
+
+
+def _literals(source: str) -> list[str]:
+    """The markup string constants of a template (text holding ``<``), each once."""
+    found = {m.group(1) or m.group(2) for m in _LITERAL.finditer(source)}
+    return sorted(s for s in found if len(s) >= 3)
+
+
+TOKENS = {"meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja": "<|begin_of_text|>"}
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_an_edited_template_is_not_the_original(data: st.DataObject) -> None:
+    """Insert a character into one markup constant of an identified template: when any probe
+    renders differently, the edited template is not named as the original format, and the
+    original's near-miss is on a probe the edit changed, at the first character it changed."""
+    name = data.draw(st.sampled_from(sorted(EDITABLE)))
+    path = next(p for p in TEMPLATES if p.name == name)
+    source = path.read_text(encoding="utf-8")
+    literal = data.draw(st.sampled_from(_literals(source)))
+    at = data.draw(st.integers(0, len(literal)))
+    edited_literal = literal[:at] + MARK + literal[at:]
+    edited = source.replace(f"'{literal}'", f"'{edited_literal}'").replace(
+        f'"{literal}"', f'"{edited_literal}"'
+    )
+    bos = TOKENS.get(name, "")
+    declared = next(f.options for n, f, _ in known_formats() if n == EDITABLE[name])
+    changed = _changed_probes(source, edited, bos, declared)
+    ident = identify(edited, bos_token=bos, eos_token="")
+    if not changed:  # no probe reaches the constant: the suite cannot see the edit
+        assert ident.format == EDITABLE[name]
+        return
+    assert ident.format != EDITABLE[name]
+    near = {n.format: n for n in ident.near}
+    if ident.format is None and EDITABLE[name] in near:
+        miss = near[EDITABLE[name]]
+        if miss.probe in changed:  # else the format already differed before the edit's probe
+            assert miss.offset == changed[miss.probe], miss.describe()
+
+
+def _changed_probes(
+    source: str, edited: str, bos: str, declared: Mapping[str, Any]
+) -> dict[str, int]:
+    """The probes (of the suite identify renders ``source`` on, those a format declaring
+    ``declared`` switches is compared on) whose render the edit changes, each with the first
+    offset where it does."""
+    tokens = {"bos_token": bos, "eos_token": ""}
+    before = _Identifier(source, tokens, {}, "")
+    after = _Identifier(edited, tokens, {}, "")
+    out = {}
+    for probe in before.suite:
+        if any(k not in declared for k in probe.options):
+            continue
+        a = before._template(probe, MessageForm())
+        b = after._template(probe, MessageForm())
+        if isinstance(a, str) and isinstance(b, str) and a != b:
+            out[probe.name] = next(
+                (i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b))
+            )
+    return out
+
+
+def test_known_formats_resolve_to_themselves() -> None:
+    for name, fmt, obj in known_formats():
+        got, _ = tooletta.chat.resolve_format(None, name)
+        assert type(got) is type(fmt), name
+        assert obj.info.name
+
+
+def test_verdicts_agree_with_the_formats_sources() -> None:
+    """A format whose ``source`` names a vendored template file is that file's own format in
+    the tables above; every own format named there is installed."""
+    own = {**IDENTIFIED, **{name: fmt for name, (fmt, _) in NOT_REPRODUCED.items()}}
+    installed = {name: fmt for name, fmt, _ in known_formats()}
+    assert set(own.values()) <= set(installed), set(own.values()) - set(installed)
+    for name, fmt in installed.items():
+        for path in TEMPLATES:
+            if path.name in fmt.source:
+                assert own[path.name] == name, (path.name, name, fmt.source)
+
+
+def test_named_templates_are_read_as_transformers_reads_them() -> None:
+    """A config's ``tool_use`` template renders the probes that declare tools, its
+    ``default`` one the others: both halves must be the format's."""
+    qwen3 = (ROOT / "plugins/tooletta-dialect-hermes/tests/templates/Qwen3.jinja").read_text()
+    other = "{% for m in messages %}<<{{ m.role }}>> {{ m.content }}\n{% endfor %}"
+
+    def config(default: str, tool_use: str) -> dict[str, Any]:
+        named = [
+            {"name": "default", "template": default},
+            {"name": "tool_use", "template": tool_use},
+        ]
+        return {"chat_template": named}
+
+    assert identify(config(qwen3, qwen3)).format == "qwen3"
+    split = identify(config(other, qwen3))
+    assert split.format is None
+    _, fmt, obj = next(k for k in known_formats() if k[0] == "qwen3")
+    checked = check_format(config(other, qwen3), fmt, obj)
+    assert not tooletta.chat.probes.base_probes()[0].tools  # the first probe declares none
+    assert checked.format is None and checked.near[0].probe == "plain"
+
+
+class _AnglesChat(tooletta.chat.ChatFormat):
+    """The chat format of :data:`ANGLES` (a template no installed plugin knows)."""
+
+    name = "angles_test"
+    turns = tooletta.chat.roles(
+        system=tooletta.chat.Turn("<<system>> ", "\n"),
+        user=tooletta.chat.Turn("<<user>> ", "\n"),
+        assistant=tooletta.chat.Turn("<<assistant>> ", "\n"),
+        tool=tooletta.chat.Turn("<<tool>> ", "\n"),
+    )
+
+
+class _AnglesDialect:
+    """A dialect whose calls the template does not write (its text is the content)."""
+
+    info = tooletta.DialectInfo(name="angles_test", aliases=())
+    chat_formats = (_AnglesChat,)
+
+    def parse(self, text: str, tools: Any = None) -> tooletta.ParseResult:
+        return tooletta.ParseResult(content=text, calls=[], dialect="angles_test")
+
+    def render(self, calls: Any, content: str = "") -> str:
+        return content
+
+
+ANGLES = (
+    "{% for m in messages %}<<{{ m.role }}>> {{ m.content }}\n{% endfor %}"
+    "{% if add_generation_prompt %}<<assistant>> {% endif %}"
+)
+
+
+def test_a_format_registered_later_is_found() -> None:
+    """The verdict cache does not outlive the registry: a template no format reproduced is
+    identified once a plugin (or a learned format) registers one that does."""
+    from tooletta import plugins
+
+    assert identify(ANGLES).format is None
+    try:
+        tooletta.register_dialect(_AnglesDialect())
+        ident = identify(ANGLES)
+        assert ident.format == "angles_test" and ident.dialect == "angles_test"
+    finally:
+        plugins.reset()
+    assert identify(ANGLES).format is None
