@@ -25,7 +25,7 @@ nitpicky = True
 # modules the signatures and docstrings name (add one here when a new signature names it). A
 # reference to a tooletta name must resolve: the API reference documents it.
 nitpick_ignore_regex = [
-    (r"py:.*", r"(collections\.abc|re|ast|json|pathlib)(\..+)?"),  # the standard library
+    (r"py:.*", r"(collections\.abc|re|ast|json|pathlib|os)(\..+)?"),  # the standard library
     (r"py:.*", r"pluggy(\..+)?"),  # a core dependency
 ]
 

@@ -1,4 +1,4 @@
-"""Which known chat format a model's own Jinja template is: :func:`identify`.
+"""Which known chat format a model's own Jinja template is: :func:`tooletta.chat.identify`.
 
 The template is rendered on the fixed probe suite (:mod:`tooletta.chat.probes`) and so is
 every candidate format; a format is named only when it writes every probe the template
@@ -13,7 +13,7 @@ What the caller does not say is found by probing, not asked:
   reads), call ids opaque or Kimi's ``functions.NAME:INDEX``;
 * the ``bos_token`` and ``eos_token`` the template reads, when not given: the template is
   rendered with a placeholder for each, bound per candidate to the text the format writes
-  there (the same text in every probe), and reported in :attr:`Identification.tokens`.
+  there (the same text in every probe), and reported in :attr:`tooletta.chat.Identification.tokens`.
 
 A probe the template raises on is skipped for every candidate (and listed). A tokenizer
 config with named templates is read as transformers reads it (``tool_use`` for the probes
@@ -132,12 +132,12 @@ class NearMiss:
 
 @dataclass(frozen=True)
 class Identification:
-    """The verdict of :func:`identify`.
+    """The verdict of :func:`tooletta.chat.identify`.
 
     ``format``: the name of a format that reproduces the template on every probe it renders
     (``render_conversation(dialect=format)`` accepts it), or ``None``. ``dialect``: that
     format's tool-call dialect. ``options``: the options the verdict holds under (the ones
-    :func:`identify` was given). ``matched``: the probes compared; ``skipped``: the probes
+    :func:`tooletta.chat.identify` was given). ``matched``: the probes compared; ``skipped``: the probes
     the template raised on (probe -> the error). ``near``: near-misses, closest first.
     ``also``: other formats that reproduce it as well. ``tokens``: the ``bos_token`` /
     ``eos_token`` the template reads (given, or bound to what the format writes there).
@@ -145,7 +145,7 @@ class Identification:
     template reads that were probed and that the format declares; ``ignored_switches``: the
     ones the template reads and the format does not declare (the verdict holds with them
     unset: rendering with one of them set needs the template). ``suite_version``:
-    :data:`PROBE_SUITE_VERSION`.
+    :data:`~tooletta.chat.probes.PROBE_SUITE_VERSION`.
     """
 
     format: str | None
@@ -203,7 +203,7 @@ def check_format(
     eos_token: str | None = None,
     **options: Any,
 ) -> Identification:
-    """:func:`identify` with one candidate, ``fmt`` (writing calls with ``dialect``), and no
+    """:func:`tooletta.chat.identify` with one candidate, ``fmt`` (writing calls with ``dialect``), and no
     prefilter: its ``format`` is ``fmt.name`` when ``fmt`` reproduces ``template`` on the
     probe suite, else ``None`` with ``fmt``'s first difference in ``near`` (the check behind
     :class:`~tooletta.TemplateMismatchError`)."""

@@ -76,7 +76,7 @@ PROBE_TOOLS: tuple[dict[str, Any], ...] = (
         },
     },
 )
-"""The tool definitions (OpenAI Chat shape) the probes declare and call: one with a string
+"""The tool definitions, in the OpenAI Chat shape, that the probes declare and call; one with a string
 and an integer, one with parameters of the other JSON types (the calls also pass an
 undeclared nested object: templates differ most on object schemas, not on values); every
 parameter has a description (some templates read one for each)."""
@@ -210,7 +210,7 @@ reasoning."""
 
 
 def option_probes(values: Mapping[str, Iterable[Any]]) -> tuple[Probe, ...]:
-    """For each switch name and each of its values, the probes of :data:`_OPTION_BASES`
+    """For each switch name and each of its values, the probes of ``_OPTION_BASES``
     rendered with that switch set (named ``name=value:base``)."""
     bases = {p.name: p for p in base_probes() if p.name in _OPTION_BASES}
     out = []
