@@ -137,8 +137,8 @@ class Identification:
     ``format``: the name of a format that reproduces the template on every probe it renders
     (``render_conversation(dialect=format)`` accepts it), or ``None``. ``dialect``: that
     format's tool-call dialect. ``options``: the options the verdict holds under (the ones
-    :func:`tooletta.chat.identify` was given). ``matched``: the probes compared; ``skipped``: the probes
-    the template raised on (probe -> the error). ``near``: near-misses, closest first.
+    :func:`tooletta.chat.identify` was given). ``matched``: the probes compared;
+    ``skipped``: the probes the template raised on (probe -> the error). ``near``: near-misses, closest first.
     ``also``: other formats that reproduce it as well. ``tokens``: the ``bos_token`` /
     ``eos_token`` the template reads (given, or bound to what the format writes there).
     ``form``: the message form the template takes. ``switches``: the option names the
@@ -203,8 +203,8 @@ def check_format(
     eos_token: str | None = None,
     **options: Any,
 ) -> Identification:
-    """:func:`tooletta.chat.identify` with one candidate, ``fmt`` (writing calls with ``dialect``), and no
-    prefilter: its ``format`` is ``fmt.name`` when ``fmt`` reproduces ``template`` on the
+    """:func:`tooletta.chat.identify` with one candidate, ``fmt`` (writing calls with
+    ``dialect``), and no prefilter: its ``format`` is ``fmt.name`` when ``fmt`` reproduces ``template`` on the
     probe suite, else ``None`` with ``fmt``'s first difference in ``near`` (the check behind
     :class:`~tooletta.TemplateMismatchError`)."""
     only = _Candidate(fmt.name, fmt, dialect, ())

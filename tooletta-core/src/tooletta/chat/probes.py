@@ -76,8 +76,8 @@ PROBE_TOOLS: tuple[dict[str, Any], ...] = (
         },
     },
 )
-"""The tool definitions, in the OpenAI Chat shape, that the probes declare and call; one with a string
-and an integer, one with parameters of the other JSON types (the calls also pass an
+"""The tool definitions, in the OpenAI Chat shape, that the probes declare and call; one with a
+string and an integer, one with parameters of the other JSON types (the calls also pass an
 undeclared nested object: templates differ most on object schemas, not on values); every
 parameter has a description (some templates read one for each)."""
 
