@@ -138,7 +138,8 @@ class Identification:
     (``render_conversation(dialect=format)`` accepts it), or ``None``. ``dialect``: that
     format's tool-call dialect. ``options``: the options the verdict holds under (the ones
     :func:`tooletta.chat.identify` was given). ``matched``: the probes compared;
-    ``skipped``: the probes the template raised on (probe -> the error). ``near``: near-misses, closest first.
+    ``skipped``: the probes the template raised on (probe -> the error). ``near``:
+    near-misses, closest first.
     ``also``: other formats that reproduce it as well. ``tokens``: the ``bos_token`` /
     ``eos_token`` the template reads (given, or bound to what the format writes there).
     ``form``: the message form the template takes. ``switches``: the option names the
@@ -204,8 +205,8 @@ def check_format(
     **options: Any,
 ) -> Identification:
     """:func:`tooletta.chat.identify` with one candidate, ``fmt`` (writing calls with
-    ``dialect``), and no prefilter: its ``format`` is ``fmt.name`` when ``fmt`` reproduces ``template`` on the
-    probe suite, else ``None`` with ``fmt``'s first difference in ``near`` (the check behind
+    ``dialect``), and no prefilter: its ``format`` is ``fmt.name`` when ``fmt`` reproduces
+    ``template`` on the probe suite, else ``None`` with ``fmt``'s first difference in ``near`` (the check behind
     :class:`~tooletta.TemplateMismatchError`)."""
     only = _Candidate(fmt.name, fmt, dialect, ())
     return _cached(template, bos_token, eos_token, options, only)
