@@ -206,8 +206,8 @@ def check_format(
 ) -> Identification:
     """:func:`tooletta.chat.identify` with one candidate, ``fmt`` (writing calls with
     ``dialect``), and no prefilter: its ``format`` is ``fmt.name`` when ``fmt`` reproduces
-    ``template`` on the probe suite, else ``None`` with ``fmt``'s first difference in ``near`` (the check behind
-    :class:`~tooletta.TemplateMismatchError`)."""
+    ``template`` on the probe suite, else ``None`` with ``fmt``'s first difference in
+    ``near`` (the check behind :class:`~tooletta.TemplateMismatchError`)."""
     only = _Candidate(fmt.name, fmt, dialect, ())
     return _cached(template, bos_token, eos_token, options, only)
 
