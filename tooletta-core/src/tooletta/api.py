@@ -14,6 +14,8 @@ from .boundary import (
     checked_result,
     checked_text,
 )
+from .catalog import Model, dialect_for_model, get_dialect, list_dialects, resolve_format
+from .claims import check_model_claims
 from .errors import (
     ParseError,
     PluginError,
@@ -23,8 +25,8 @@ from .errors import (
     UnknownDialectError,
 )
 from .expressible import check_calls, max_depth_of
-from .ir import DialectInfo, Message, ParseResult, ToolCall
-from .plugins import get_plugin_manager, get_registry, register_module
+from .ir import Message, ParseResult, ToolCall
+from .plugins import get_registry, register_module
 from .registry import DialectEntry
 
 if TYPE_CHECKING:
@@ -49,22 +51,17 @@ __all__ = [
 ]
 
 
-def get_dialect(name: str) -> Any:
-    """The dialect object registered under ``name`` or an alias (case-insensitive, ``-``=``_``).
-
-    Raises :class:`~tooletta.UnknownDialectError` when there is none.
-    """
-    return get_registry().get(name).dialect
-
-
-def list_dialects() -> list[DialectInfo]:
-    """Every installed dialect's info, in detection order (priority, then name)."""
-    return [e.info for e in get_registry().ordered()]
-
-
 def register_dialect(obj: Any) -> None:
-    """Register a dialect object in-process (same rules as the ``register_dialects`` hook)."""
-    get_registry().add(obj, plugin=type(obj).__module__)
+    """Register a dialect object, or a :class:`~tooletta.catalog.Model` row, in-process (same
+    rules as the ``register_dialects`` hook; an in-process row is third-party)."""
+    registry = get_registry()
+    if isinstance(obj, Model):
+        registry.add_model(obj, plugin=type(obj).__module__)
+    else:
+        registry.add(obj, plugin=type(obj).__module__)
+        if not obj.info.models:
+            return
+    check_model_claims(registry)
 
 
 def register_plugin(module: Any, name: str | None = None) -> None:
@@ -99,28 +96,6 @@ def _claims(entry: DialectEntry, text: str) -> bool:
             f"detect() raised {type(exc).__name__}: {exc}", plugin=entry.plugin
         ) from exc
     return checked_detect(answer, entry.info.name, entry.plugin)
-
-
-def dialect_for_model(model_id: str) -> str | None:
-    """The dialect a model emits, from plugins' ``dialect_for_model`` hooks and declared
-    ``models`` patterns; ``None`` when unknown."""
-    for impl in reversed(get_plugin_manager().hook.dialect_for_model.get_hookimpls()):
-        try:
-            answer = impl.function(*[{"model": model_id}[a] for a in impl.argnames])
-        except ToolettaError:
-            raise
-        except Exception as exc:
-            raise PluginError(
-                f"dialect_for_model raised {type(exc).__name__}: {exc}", plugin=impl.plugin_name
-            ) from exc
-        if answer is not None:
-            if not isinstance(answer, str):
-                raise PluginError(
-                    f"dialect_for_model returned a {type(answer).__name__}, not a str or None",
-                    plugin=impl.plugin_name,
-                )
-            return answer
-    return None
 
 
 def _resolve(dialect: str, text: str) -> DialectEntry | None:
@@ -253,8 +228,6 @@ def render(
         kind = type(content).__name__
         raise RenderError(f"content must be text, not {kind}", dialect=dialect)
     if model is not None:
-        from .chat.lookup import resolve_format
-
         try:
             fmt, obj = resolve_format(model, dialect)
         except UnknownDialectError:
