@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -29,6 +30,7 @@ from tooletta.chat import (
     roles,
     tool_json,
 )
+from tooletta_dialect_glm.models import MODELS
 
 __all__ = ["Glm46Chat", "Glm47Chat"]
 
@@ -141,7 +143,7 @@ class Glm46Chat(_GlmChat):
     """GLM-4.5/4.6: newlines after every role token and tag."""
 
     name = "glm46"
-    models = ("zai-org/glm-4.5*", "zai-org/glm-4.6*", "thudm/glm-4.5*")
+    models = patterns_of(MODELS, chat="glm46")
     source = "zai-org/GLM-4.6 chat_template.jinja"
     turns = roles(
         system=Turn("<|system|>\n"),
@@ -197,7 +199,7 @@ class Glm47Chat(_GlmChat):
     """GLM-4.7 / GLM-5: compact, no newlines; the generation prompt opens ``<think>``."""
 
     name = "glm47"
-    models = ("zai-org/glm-4.7*", "zai-org/glm-5*")
+    models = patterns_of(MODELS, chat="glm47")
     source = "zai-org/GLM-4.7 chat_template.jinja"
     turns = roles(
         system=Turn("<|system|>"),
