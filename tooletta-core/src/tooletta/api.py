@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -55,8 +56,9 @@ def register_dialect(obj: Any) -> None:
     """Register a dialect object, or a :class:`~tooletta.catalog.Model` row, in-process (same
     rules as the ``register_dialects`` hook; an in-process row is third-party)."""
     registry = get_registry()
-    if isinstance(obj, Model):
-        registry.add_model(obj, plugin=type(obj).__module__)
+    if isinstance(obj, Model):  # filed under the module that registers it
+        caller = sys._getframe(1).f_globals.get("__name__", "?")
+        registry.add_model(obj, plugin=str(caller))
     else:
         registry.add(obj, plugin=type(obj).__module__)
         if not obj.info.models:

@@ -34,6 +34,7 @@ __all__ = ["ModelRowTests", "check_model_rows", "verified_templates"]
 
 
 def _subclasses(cls: type) -> Iterator[type]:
+    sub: type
     for sub in cls.__subclasses__():
         yield sub
         yield from _subclasses(sub)
