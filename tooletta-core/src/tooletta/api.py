@@ -15,7 +15,14 @@ from .boundary import (
     checked_result,
     checked_text,
 )
-from .catalog import Model, dialect_for_model, get_dialect, list_dialects, resolve_format
+from .catalog import (
+    Model,
+    dialect_for_model,
+    dialects_for_model,
+    get_dialect,
+    list_dialects,
+    resolve_format,
+)
 from .claims import check_model_claims
 from .errors import (
     ParseError,
@@ -111,6 +118,7 @@ def parse(
     text: str,
     dialect: str = "auto",
     *,
+    model: str | None = None,
     tools: Any = None,
     strict: bool = False,
     prefix: str = "",
@@ -128,10 +136,20 @@ def parse(
     when it finds no calls in text that carries the other format's markers: ``"openai"`` is
     the OpenAI JSON format here, while vLLM's ``openai`` parser reads gpt-oss Harmony
     (``"harmony"``).
+
+    ``model`` (a Hugging Face model id, with ``dialect="auto"``) reads the text in a dialect
+    that model is known to write (its catalog row, :mod:`tooletta.catalog`): the one whose
+    markers the text holds, else the model's default; a model no plugin knows raises
+    :class:`~tooletta.UnknownDialectError`. An explicit ``dialect`` wins over ``model``.
     """
     if not isinstance(text, str):
         raise ParseError(f"text must be str, not {type(text).__name__}")
-    entry = get_registry().get(dialect) if dialect != "auto" else _resolve(dialect, text)
+    if dialect != "auto":
+        entry: DialectEntry | None = get_registry().get(dialect)
+    elif model is not None:
+        entry = _model_entry(model, text)
+    else:
+        entry = _resolve(dialect, text)
     if entry is None:
         return ParseResult(content=text, calls=[], dialect=None)
     try:
@@ -158,6 +176,34 @@ def parse(
         if hint is not None:
             warnings.warn(hint, ToolettaWarning, stacklevel=2)
     return result
+
+
+def _model_entries(model: str) -> list[DialectEntry]:
+    """The entries of the dialects ``model`` writes, its default first."""
+    names = dialects_for_model(model)
+    if not names:
+        raise UnknownDialectError(f"no installed dialect knows the model {model!r}; pass dialect=")
+    registry = get_registry()
+    return [registry.get(name) for name in names]
+
+
+def _claims_as_written(entry: DialectEntry, text: str) -> bool:
+    """Whether ``text`` is written in ``entry``'s dialect (a variant: in its base's markup)."""
+    base = entry.info.variant_of
+    if base and not entry.info.markers:
+        entry = get_registry().get(base)
+    return _claims(entry, text)
+
+
+def _model_entry(model: str, text: str) -> DialectEntry:
+    """The dialect ``model`` writes ``text`` in: the first of its dialects claiming the text,
+    else its default."""
+    entries = _model_entries(model)
+    if len(entries) > 1:
+        for entry in entries:
+            if _claims_as_written(entry, text):
+                return entry
+    return entries[0]
 
 
 def _with_prefix(entry: DialectEntry, method: str) -> Any:
@@ -455,14 +501,38 @@ def render_with_reasoning(
     return render(calls, dialect, content=content)
 
 
-def stream(dialect: str, *, tools: Any = None, prefix: str = "") -> StreamParser:
+def stream(
+    dialect: str | None = None,
+    *,
+    model: str | None = None,
+    tools: Any = None,
+    prefix: str = "",
+) -> StreamParser:
     """A stream parser for one response: ``feed(delta)`` per delta, then ``finish()``.
 
     Dialects without an incremental parser are buffered until ``finish``. ``prefix`` as in
-    :func:`parse`.
+    :func:`parse`. ``model`` (a Hugging Face model id, when no ``dialect`` is named) streams
+    in the dialect that model writes; a model known to write several (its catalog row names
+    them) is held back until the text shows which, then streamed in it
+    (:class:`~tooletta.model_stream.ModelStream`; nothing shown, the default read, when the
+    text never does).
     """
-    if dialect == "auto":
-        raise ToolettaError("stream() needs a dialect name; detection needs the whole text")
+    if dialect is None or dialect == "auto":
+        if model is None:
+            raise ToolettaError(
+                "stream() needs a dialect name or model=; detection needs the whole text"
+            )
+        entries = _model_entries(model)
+        if len(entries) > 1:
+            from .model_stream import ModelStream
+
+            return ModelStream(
+                [e.info.name for e in entries],
+                {e.info.name: _markers_of(e) for e in entries},
+                lambda name, text: _claims_as_written(get_registry().get(name), text),
+                lambda name: stream(name, tools=tools, prefix=prefix),
+            )
+        dialect = entries[0].info.name
     entry = get_registry().get(dialect)
     factory = getattr(entry.dialect, "stream", None)
     try:
@@ -486,6 +556,13 @@ def stream(dialect: str, *, tools: Any = None, prefix: str = "") -> StreamParser
         return parser  # the engine reports its readers' faults itself, at no cost per delta
     checked_parser(parser, entry.info.name, entry.plugin)
     return GuardedStream(parser, entry.info.name, entry.plugin)
+
+
+def _markers_of(entry: DialectEntry) -> tuple[str, ...]:
+    """The markers detection looks for (a variant without its own: its base's)."""
+    if entry.info.variant_of and not entry.info.markers:
+        return get_registry().get(entry.info.variant_of).info.markers
+    return entry.info.markers
 
 
 def _plugin_error(entry: DialectEntry, doing: str, exc: BaseException) -> PluginError:
