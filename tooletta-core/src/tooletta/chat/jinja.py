@@ -67,7 +67,7 @@ def to_template_messages(
     ``string_arguments=True`` gives the arguments as their ``tojson`` text instead (the
     OpenAI wire form), for templates that concatenate them as a string (DeepSeek V3.1's and
     the R1 distills' own templates raise on a dict)."""
-    from ..dialect import to_json
+    from ..jsonout import to_json
 
     out: list[dict[str, Any]] = []
     for m in messages:
