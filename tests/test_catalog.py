@@ -196,3 +196,37 @@ def test_a_third_party_pattern_for_the_same_dialect_is_no_conflict(
         warnings.simplefilter("error")
         tooletta.register_dialect(Model("qwen/qwen3-8b*", dialect="hermes"))
     assert tooletta.dialect_for_model(QWEN3) == "hermes"
+
+
+MODEL_PROBE = """
+import json, sys
+import tooletta
+from tooletta.plugins import get_registry
+before = set(sys.modules)
+name = tooletta.dialect_for_model("Qwen/Qwen3.5-4B")
+rows = len(get_registry().models)
+lazy = sorted(m for m in set(sys.modules) - before if m.startswith("tooletta_dialect"))
+fmt = tooletta.catalog.resolve("Qwen/Qwen3.5-4B")[1].name
+print(json.dumps({"name": name, "rows": rows, "imported": lazy, "format": fmt}))
+"""
+
+
+def test_rows_come_from_the_plugin_index_without_importing_plugins(tmp_path: Any) -> None:
+    import json
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLETTA_")}
+    env["TOOLETTA_CACHE_DIR"] = str(tmp_path)
+
+    def probe() -> dict[str, Any]:
+        run = [sys.executable, "-c", MODEL_PROBE]
+        out = subprocess.run(run, env=env, capture_output=True, text=True, check=True)
+        found: dict[str, Any] = json.loads(out.stdout)
+        return found
+
+    first, second = probe(), probe()  # the first builds the index, the second reads it
+    assert first["rows"] == second["rows"] > 50
+    assert first["name"] == second["name"] == "qwen3_coder"
+    assert second["imported"] == []  # the model's dialect, found with no plugin imported
+    assert first["format"] == second["format"] == "qwen35"
