@@ -16,7 +16,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("engine",),
     ("boundary", "expressible", "toolkit", "dialect", "builtin"),
     ("registry", "precedence", "firstparty", "plugins", "claims", "catalog"),
-    ("chat", "training", "model_stream"),
+    ("chat", "training", "model_stream", "plugin"),
     ("api",),
     ("interop",),
     ("cli", "testing"),
