@@ -47,6 +47,13 @@ def test_a_wrong_row_is_reported(tmp_path: Path) -> None:
         Model("c/*", dialect="hermes", chat="qwen3", template="tests/templates/missing.jinja"),
     ]
     problems = check_model_rows(rows, tmp_path)
-    assert len(problems) == 3
+    assert len(problems) == 3, problems
     assert "no_such_dialect" in problems[0] and "no_such_format" in problems[1]
     assert "missing.jinja" in problems[2]
+
+
+def test_a_shadowed_row_is_reported(tmp_path: Path) -> None:
+    from tooletta.catalog import Model
+
+    (problem,) = check_model_rows([Model("qwen/qwen3-8b*", dialect="qwen3_coder")], tmp_path)
+    assert "hermes" in problem  # the id 'qwen/qwen3-8bx' is hermes' (a longer pattern)

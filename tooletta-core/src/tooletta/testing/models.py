@@ -14,7 +14,8 @@ A row fails when one of its dialects is not installed, when its conversation for
 one of its default dialect's ``chat_formats``, or when its ``template`` is not a file under
 the plugin's folder, or not a template that a :class:`~tooletta.testing.conversations.
 ConversationTests` class of the plugin's tests verifies for that format (the kit imports the
-plugin's ``tests/test_*.py`` modules to find them).
+plugin's ``tests/test_*.py`` modules to find them), or when another row's longer pattern takes
+its models (the id each pattern spells, ``*`` read as ``x``, resolves elsewhere).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from ..catalog import chat_formats_of, find_format, get_dialect
+from ..catalog import chat_formats_of, dialect_for_model, find_format, get_dialect
 from ..errors import ToolettaError
 from ..rows import Model
 from .conversations import ConversationTests
@@ -105,6 +106,23 @@ def _row_problems(row: Model, root: Path, verified: dict[str, set[str]]) -> Iter
             )
 
 
+def _shadowed(row: Model) -> Iterator[str]:
+    """A pattern whose own id (``*`` and ``?`` read as ``x``) resolves to another dialect
+    or format: a longer pattern of another row takes the row's models."""
+    for pattern in row.patterns:
+        if "[" in pattern:
+            continue
+        model = pattern.replace("*", "x").replace("?", "x")
+        found = dialect_for_model(model)
+        if found != row.dialect:
+            yield f"row {pattern!r}: the id {model!r} resolves to {found!r}, not {row.dialect!r}"
+        elif row.chat_name is not None:
+            fmt, _ = find_format(model, None)
+            if fmt.name != row.chat_name:
+                wanted = row.chat_name
+                yield f"row {pattern!r}: {model!r} has the format {fmt.name!r}, not {wanted!r}"
+
+
 def check_model_rows(rows: Iterable[Model], root: Path) -> list[str]:
     """What is wrong with ``rows`` of the plugin in the folder ``root`` (empty: nothing)."""
     rows = list(rows)
@@ -114,7 +132,8 @@ def check_model_rows(rows: Iterable[Model], root: Path) -> list[str]:
         if not isinstance(row, Model):
             problems.append(f"{row!r} is not a Model row")
             continue
-        problems.extend(_row_problems(row, root, verified))
+        found = list(_row_problems(row, root, verified))
+        problems.extend(found or _shadowed(row))
     return problems
 
 
