@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fnmatch
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,6 +105,38 @@ class Problem:
     error: str
 
 
+_MISSING = object()
+
+
+def _pattern_index(
+    entries: list[ModelEntry],
+) -> list[tuple[Callable[[str], object], ModelEntry]]:
+    """Every row pattern compiled, longest first (registration order kept on ties): the
+    first that matches is the best."""
+    found = []
+    for order, entry in enumerate(entries):
+        for pattern in entry.row.patterns:
+            match = re.compile(fnmatch.translate(pattern.lower())).match
+            found.append((-len(pattern), order, match, entry))
+    found.sort(key=lambda f: (f[0], f[1]))
+    return [(match, entry) for _, _, match, entry in found]
+
+
+def _best(
+    index: list[tuple[Callable[[str], object], ModelEntry]],
+    model: str,
+    first_party: bool | None,
+) -> ModelEntry | None:
+    low = model.lower()
+    tail = low.rsplit("/", 1)[-1]
+    for match, entry in index:
+        if first_party is not None and entry.first_party != first_party:
+            continue
+        if match(low) or match(tail):
+            return entry
+    return None
+
+
 @dataclass(frozen=True)
 class ModelEntry:
     """A registered :class:`~tooletta.rows.Model` row with the plugin that registered it.
@@ -126,6 +160,14 @@ class Registry:
     """The model rows, in registration order (first-party plugins first)."""
     _by_key: dict[str, DialectEntry] = field(default_factory=dict)
     _rows: tuple[tuple[int, int], list[ModelEntry]] | None = None
+    _memo: (
+        tuple[
+            tuple[int, int],
+            list[tuple[Callable[[str], object], ModelEntry]],
+            dict[tuple[str, bool | None], ModelEntry | None],
+        ]
+        | None
+    ) = None
 
     def add_model(self, row: Model, plugin: str, first_party: bool = False) -> ModelEntry:
         """Register a model row (checked for its type only: what it names is resolved when
@@ -200,16 +242,18 @@ class Registry:
     def best_model(self, model: str, first_party: bool | None = None) -> ModelEntry | None:
         """The row whose pattern matching ``model`` is the longest (the first such row on a
         tie: registered rows before ``DialectInfo.models``), among the first-party rows, the
-        others, or all (``None``)."""
-        best: ModelEntry | None = None
-        score = -1
-        for entry in self.model_entries():
-            if first_party is not None and entry.first_party != first_party:
-                continue
-            found = entry.row.score(model)
-            if found > score:
-                best, score = entry, found
-        return best
+        others, or all (``None``). Answers are remembered while the rows are unchanged."""
+        stamp = (len(self.entries), len(self.models))
+        memo = self._memo
+        if memo is None or memo[0] != stamp:
+            memo = self._memo = (stamp, _pattern_index(self.model_entries()), {})
+        key = (model, first_party)
+        found = memo[2].get(key, _MISSING)
+        if found is _MISSING:
+            if len(memo[2]) > 4096:
+                memo[2].clear()
+            found = memo[2][key] = _best(memo[1], model, first_party)
+        return found  # type: ignore[return-value]
 
     def for_model(self, model: str) -> str | None:
         """The default dialect of the row best matching ``model`` (first-party rows first)."""
