@@ -178,15 +178,45 @@ class _Hook:
 def test_a_hook_claiming_first_party_ids_is_reported_not_followed(
     fresh: pytest.MonkeyPatch,
 ) -> None:
-    tooletta.register_plugin(_Hook(), name="claiming-hook")
-    with pytest.warns(ToolettaWarning, match="claiming-hook"):
-        assert tooletta.dialect_for_model(QWEN3) == "hermes"
+    with pytest.warns(ToolettaWarning, match="claiming-hook.*hermes"):  # asked at registration
+        tooletta.register_plugin(_Hook(), name="claiming-hook")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # reported once
+        assert tooletta.dialect_for_model(QWEN3) == "hermes"
         assert tooletta.dialect_for_model("Qwen/Qwen3-32B") == "hermes"
         assert tooletta.dialect_for_model("acme/model") == "canonical"
     problems = [p for p in plugins.get_registry().problems if p.plugin == "claiming-hook"]
     assert len(problems) == 1 and "hermes" in problems[0].error
+
+
+def test_a_hook_answering_only_at_lookup_is_reported_then(fresh: pytest.MonkeyPatch) -> None:
+    class _Late:
+        @tooletta.hookimpl
+        def dialect_for_model(self, model: str) -> str | None:
+            return "canonical" if model == QWEN3 else None  # no pattern spells this id
+
+    tooletta.register_plugin(_Late(), name="late-hook")
+    with pytest.warns(ToolettaWarning, match="late-hook"):
+        assert tooletta.dialect_for_model(QWEN3) == "hermes"
+
+
+def test_an_entry_point_hook_claiming_first_party_ids_is_listed(
+    fresh: pytest.MonkeyPatch,
+) -> None:
+    module = types.ModuleType("tooletta_claiming_hook_test")
+    module.dialect_for_model = _Hook.dialect_for_model.__get__(_Hook())  # type: ignore[attr-defined]
+    fresh.setitem(sys.modules, "tooletta_claiming_hook_test", module)
+    real = plugins._entry_points
+    point = metadata.EntryPoint(
+        name="hooker", value="tooletta_claiming_hook_test", group="tooletta"
+    )
+    fresh.setattr(plugins, "_entry_points", lambda: [*real(), point])
+    with pytest.warns(ToolettaWarning, match="hooker"):
+        plugins.get_registry()
+    info = next(p for p in plugins.get_plugins() if p.name == "hooker")
+    assert info.error is not None and "first-party" in info.error
+    result = CliRunner().invoke(cli, ["list-dialects", "--plugins"])
+    assert "hooker" in result.output and "first-party rows keep them" in result.output
 
 
 def test_a_third_party_pattern_for_the_same_dialect_is_no_conflict(

@@ -8,19 +8,21 @@ silent: it is a :class:`~tooletta.registry.Problem` of the third-party plugin (`
 list-dialects`` shows it) and a :class:`~tooletta.ToolettaWarning` naming both sides.
 
 Patterns are compared when plugins load: two patterns clash when either, read as a model id,
-matches the other (``qwen/qwen3-*`` and ``qwen/qwen3-coder*``). A hook's answers are compared
-when a model id is looked up (:func:`report_hook_claim`).
+matches the other (``qwen/qwen3-*`` and ``qwen/qwen3-coder*``). A hook is asked, when plugins
+load, for the id each first-party pattern spells (:func:`probe_hook_claims`), and its
+answers are compared again whenever a model id is looked up (:func:`report_hook_claim`).
 """
 
 from __future__ import annotations
 
 import fnmatch
 import warnings
+from collections.abc import Callable
 
 from .errors import ToolettaWarning
 from .registry import ModelEntry, Problem, Registry, normalize_name
 
-__all__ = ["check_model_claims", "patterns_overlap", "report_hook_claim"]
+__all__ = ["check_model_claims", "patterns_overlap", "probe_hook_claims", "report_hook_claim"]
 
 
 def _claims(pattern: str, model: str) -> bool:
@@ -84,11 +86,39 @@ def report_hook_claim(
     registry: Registry, plugin: str, model: str, answer: str, owner: ModelEntry
 ) -> None:
     """Report a ``dialect_for_model`` hook of ``plugin`` answering ``answer`` for ``model``,
-    an id the first-party row ``owner`` claims for another dialect (which it keeps)."""
+    an id the first-party row ``owner`` claims for another dialect (which it keeps). One
+    problem per plugin: the first id found is the example."""
     if _same(answer, owner.row.dialect):
         return
-    head = (
-        f"dialect_for_model of {plugin} answers {answer!r} for model ids of the first-party "
-        f"row {owner.row.patterns[0]!r} ({owner.plugin}, dialect {owner.row.dialect!r})"
+    head = f"dialect_for_model of {plugin} answers other dialects for model ids of first-party rows"
+    _report(
+        registry,
+        plugin,
+        f"{head}, such as {answer!r} for {model!r} (row {owner.row.patterns[0]!r} of "
+        f"{owner.plugin}, dialect {owner.row.dialect!r}); the first-party rows keep them",
+        head,
     )
-    _report(registry, plugin, f"{head}, such as {model!r}; the first-party row keeps them", head)
+
+
+def probe_hook_claims(registry: Registry, plugin: str, ask: Callable[[str], object]) -> None:
+    """Ask a third-party ``dialect_for_model`` hook (``ask(model)``) for the id each
+    first-party pattern spells (``*`` and ``?`` read as ``x``), when plugins load, and report
+    an answer naming another dialect (:func:`report_hook_claim`), so that ``tooletta
+    list-dialects`` shows it before any lookup. A hook that raises or answers a non-text is
+    left for the lookups to report."""
+    for entry in registry.model_entries():
+        if not entry.first_party:
+            continue
+        for pattern in entry.row.patterns:
+            if "[" in pattern:
+                continue
+            model = pattern.replace("*", "x").replace("?", "x")
+            try:
+                answer = ask(model)
+            except Exception:
+                return
+            owner = registry.best_model(model, first_party=True)
+            if isinstance(answer, str) and owner is not None:
+                report_hook_claim(registry, plugin, model, answer, owner)
+                if not _same(answer, owner.row.dialect):
+                    return

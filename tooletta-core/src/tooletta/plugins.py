@@ -47,7 +47,7 @@ import msgspec
 import pluggy
 
 from . import hookspecs
-from .claims import check_model_claims
+from .claims import check_model_claims, probe_hook_claims
 from .errors import PluginError
 from .ir import DialectInfo
 from .precedence import is_first_party, register_in_order
@@ -462,6 +462,9 @@ def load_plugins() -> _State:
             add(name, ep.value, dist, version, ep.load)
         attempts: dict[str, list[Any]] = {}
         _register_all(pm, registry, plugins, attempts)
+        _probe_model_hooks(
+            pm, registry, {p.name for p in plugins if is_first_party(p.distribution)}
+        )
         _report_problems(plugins, registry)
         for info in plugins:
             plugin = pm.get_plugin(info.name)
@@ -513,6 +516,24 @@ def _record_of(
     if not files:
         return None
     return _Record(hooks, impls[0].tryfirst, impls[0].trylast, tuple(dialects), files, tuple(rows))
+
+
+def _probe_model_hooks(
+    pm: pluggy.PluginManager, registry: Registry, first_party: set[str], only: Any = None
+) -> None:
+    """Ask the third-party ``dialect_for_model`` hooks (those of ``only``, when given)
+    whether they claim first-party model ids (:func:`tooletta.claims.probe_hook_claims`)."""
+    for impl in pm.hook.dialect_for_model.get_hookimpls():
+        name = impl.plugin_name
+        if name in first_party or name == "tooletta.model-patterns":
+            continue
+        if only is not None and impl.plugin is not only:
+            continue
+
+        def ask(model: str, _impl: Any = impl) -> object:
+            return _impl.function(*[{"model": model}[a] for a in _impl.argnames])
+
+        probe_hook_claims(registry, name, ask)
 
 
 class _ModelFallback:
@@ -611,6 +632,7 @@ def register_module(module: types.ModuleType | Any, name: str | None = None) -> 
     state.pm.register(module, name=plugin_name)
     info = PluginInfo(plugin_name, plugin_name)
     state.plugins.append(info)
+    _probe_model_hooks(state.pm, state.registry, set(), only=module)
     impls = [i for i in state.pm.hook.register_dialects.get_hookimpls() if i.plugin is module]
     for impl in impls:
 
