@@ -53,8 +53,9 @@ def dialect_for_model(model: str) -> str | None:
     model row claims keeps that row's dialect. Your answer for such an id, when it names
     another dialect, is not followed but reported (a problem of your plugin, shown by
     ``tooletta list-dialects``, and a :class:`tooletta.ToolettaWarning` naming both;
-    :mod:`tooletta.claims`). For ids no first-party row claims, hooks answer before any
-    model row or ``models`` pattern.
+    :mod:`tooletta.claims`; your hook is asked for the id each first-party pattern spells
+    when plugins load). For ids no first-party row claims, hooks answer before any model row
+    or ``models`` pattern.
     """
 
 
