@@ -48,6 +48,7 @@ def test_parse_with_a_model_of_one_dialect_and_old_call_forms() -> None:
     assert tooletta.parse(text).calls == CALLS  # detection, as before
     assert tooletta.parse(text, "qwen3_coder").calls == CALLS
     assert tooletta.parse(text, "hermes", model=LLAMA4).dialect == "hermes"  # a name wins
+    assert tooletta.parse_tool_calls(text, model="Qwen/Qwen3.5-4B") == CALLS
 
 
 def test_an_unknown_model_is_refused() -> None:

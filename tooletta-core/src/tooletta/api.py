@@ -216,9 +216,11 @@ def _with_prefix(entry: DialectEntry, method: str) -> Any:
     return fn
 
 
-def parse_tool_calls(text: str, dialect: str = "auto", *, tools: Any = None) -> list[ToolCall]:
-    """Only the calls of :func:`parse`."""
-    return parse(text, dialect, tools=tools).calls
+def parse_tool_calls(
+    text: str, dialect: str = "auto", *, model: str | None = None, tools: Any = None
+) -> list[ToolCall]:
+    """Only the calls of :func:`parse` (``model`` as there)."""
+    return parse(text, dialect, model=model, tools=tools).calls
 
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
