@@ -52,7 +52,8 @@ if TYPE_CHECKING:
         stream,
         supports_reasoning,
     )
-    from .dialect import BufferedStream, Dialect, ScannerDialect, StreamParser, to_json
+    from .dialect import BufferedStream, Dialect, ScannerDialect, StreamParser
+    from .jsonout import to_json
 
 _LAZY = {
     **dict.fromkeys(
@@ -75,9 +76,8 @@ _LAZY = {
         ),
         "api",
     ),
-    **dict.fromkeys(
-        ("BufferedStream", "Dialect", "ScannerDialect", "StreamParser", "to_json"), "dialect"
-    ),
+    **dict.fromkeys(("BufferedStream", "Dialect", "ScannerDialect", "StreamParser"), "dialect"),
+    "to_json": "jsonout",
 }
 """Names imported on first use, so that ``import tooletta`` (and the CLI) start fast."""
 
@@ -127,7 +127,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """Import the public names of :mod:`tooletta.api` and :mod:`tooletta.dialect` on first use."""
+    """Import the public names of :mod:`tooletta.api`, :mod:`tooletta.dialect` and
+    :mod:`tooletta.jsonout` on first use."""
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

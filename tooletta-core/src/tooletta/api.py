@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,15 @@ from .boundary import (
     checked_result,
     checked_text,
 )
+from .catalog import (
+    Model,
+    dialect_for_model,
+    dialects_for_model,
+    get_dialect,
+    list_dialects,
+    resolve_format,
+)
+from .claims import check_model_claims
 from .errors import (
     ParseError,
     PluginError,
@@ -23,8 +33,8 @@ from .errors import (
     UnknownDialectError,
 )
 from .expressible import check_calls, max_depth_of
-from .ir import DialectInfo, Message, ParseResult, ToolCall
-from .plugins import get_plugin_manager, get_registry, register_module
+from .ir import Message, ParseResult, ToolCall
+from .plugins import get_registry, register_module
 from .registry import DialectEntry
 
 if TYPE_CHECKING:
@@ -49,22 +59,18 @@ __all__ = [
 ]
 
 
-def get_dialect(name: str) -> Any:
-    """The dialect object registered under ``name`` or an alias (case-insensitive, ``-``=``_``).
-
-    Raises :class:`~tooletta.UnknownDialectError` when there is none.
-    """
-    return get_registry().get(name).dialect
-
-
-def list_dialects() -> list[DialectInfo]:
-    """Every installed dialect's info, in detection order (priority, then name)."""
-    return [e.info for e in get_registry().ordered()]
-
-
 def register_dialect(obj: Any) -> None:
-    """Register a dialect object in-process (same rules as the ``register_dialects`` hook)."""
-    get_registry().add(obj, plugin=type(obj).__module__)
+    """Register a dialect object, or a :class:`~tooletta.catalog.Model` row, in-process (same
+    rules as the ``register_dialects`` hook; an in-process row is third-party)."""
+    registry = get_registry()
+    if isinstance(obj, Model):  # filed under the module that registers it
+        caller = sys._getframe(1).f_globals.get("__name__", "?")
+        registry.add_model(obj, plugin=str(caller))
+    else:
+        registry.add(obj, plugin=type(obj).__module__)
+        if not obj.info.models:
+            return
+    check_model_claims(registry)
 
 
 def register_plugin(module: Any, name: str | None = None) -> None:
@@ -99,28 +105,6 @@ def _claims(entry: DialectEntry, text: str) -> bool:
             f"detect() raised {type(exc).__name__}: {exc}", plugin=entry.plugin
         ) from exc
     return checked_detect(answer, entry.info.name, entry.plugin)
-
-
-def dialect_for_model(model_id: str) -> str | None:
-    """The dialect a model emits, from plugins' ``dialect_for_model`` hooks and declared
-    ``models`` patterns; ``None`` when unknown."""
-    for impl in reversed(get_plugin_manager().hook.dialect_for_model.get_hookimpls()):
-        try:
-            answer = impl.function(*[{"model": model_id}[a] for a in impl.argnames])
-        except ToolettaError:
-            raise
-        except Exception as exc:
-            raise PluginError(
-                f"dialect_for_model raised {type(exc).__name__}: {exc}", plugin=impl.plugin_name
-            ) from exc
-        if answer is not None:
-            if not isinstance(answer, str):
-                raise PluginError(
-                    f"dialect_for_model returned a {type(answer).__name__}, not a str or None",
-                    plugin=impl.plugin_name,
-                )
-            return answer
-    return None
 
 
 def _resolve(dialect: str, text: str) -> DialectEntry | None:
@@ -180,18 +164,26 @@ def parse(
     the OpenAI JSON format here, while vLLM's ``openai`` parser reads gpt-oss Harmony
     (``"harmony"``).
 
-    ``model=`` (a Hugging Face model id) reads the dialect its chat format writes calls in;
-    ``chat_template=`` / ``tokenizer=`` (with ``bos_token`` / ``eos_token``) the dialect of
-    the format the model's own template is (see :func:`render_conversation`); a template and a
-    ``model`` or ``dialect`` that disagree raise :class:`~tooletta.TemplateMismatchError`.
+    ``model`` (a Hugging Face model id, with ``dialect="auto"``) reads the text in a dialect
+    that model is known to write (its catalog row, :mod:`tooletta.catalog`): the one whose
+    markers the text holds, else the model's default; a model no plugin knows raises
+    :class:`~tooletta.UnknownDialectError`. An explicit ``dialect`` wins over ``model``.
+    ``chat_template=`` / ``tokenizer=`` (with ``bos_token`` / ``eos_token``) read the dialect
+    of the format the model's own template is (see :func:`render_conversation`); a template
+    and a ``model`` or ``dialect`` that disagree raise :class:`~tooletta.TemplateMismatchError`.
     """
     if not isinstance(text, str):
         raise ParseError(f"text must be str, not {type(text).__name__}")
-    if model is not None or chat_template is not None or tokenizer is not None:
+    if chat_template is not None or tokenizer is not None:
         dialect = _call_dialect(
             model, dialect, chat_template, tokenizer, bos_token, eos_token, "parse"
         )
-    entry = get_registry().get(dialect) if dialect != "auto" else _resolve(dialect, text)
+    if dialect != "auto":
+        entry: DialectEntry | None = get_registry().get(dialect)
+    elif model is not None:
+        entry = _model_entry(model, text)
+    else:
+        entry = _resolve(dialect, text)
     if entry is None:
         return ParseResult(content=text, calls=[], dialect=None)
     try:
@@ -220,6 +212,34 @@ def parse(
     return result
 
 
+def _model_entries(model: str) -> list[DialectEntry]:
+    """The entries of the dialects ``model`` writes, its default first."""
+    names = dialects_for_model(model)
+    if not names:
+        raise UnknownDialectError(f"no installed dialect knows the model {model!r}; pass dialect=")
+    registry = get_registry()
+    return [registry.get(name) for name in names]
+
+
+def _claims_as_written(entry: DialectEntry, text: str) -> bool:
+    """Whether ``text`` is written in ``entry``'s dialect (a variant: in its base's markup)."""
+    base = entry.info.variant_of
+    if base and not entry.info.markers:
+        entry = get_registry().get(base)
+    return _claims(entry, text)
+
+
+def _model_entry(model: str, text: str) -> DialectEntry:
+    """The dialect ``model`` writes ``text`` in: the first of its dialects claiming the text,
+    else its default."""
+    entries = _model_entries(model)
+    if len(entries) > 1:
+        for entry in entries:
+            if _claims_as_written(entry, text):
+                return entry
+    return entries[0]
+
+
 def _with_prefix(entry: DialectEntry, method: str) -> Any:
     """The dialect's ``method``, checked to accept ``prefix``."""
     import inspect
@@ -230,9 +250,11 @@ def _with_prefix(entry: DialectEntry, method: str) -> Any:
     return fn
 
 
-def parse_tool_calls(text: str, dialect: str = "auto", *, tools: Any = None) -> list[ToolCall]:
-    """Only the calls of :func:`parse`."""
-    return parse(text, dialect, tools=tools).calls
+def parse_tool_calls(
+    text: str, dialect: str = "auto", *, model: str | None = None, tools: Any = None
+) -> list[ToolCall]:
+    """Only the calls of :func:`parse` (``model`` as there)."""
+    return parse(text, dialect, model=model, tools=tools).calls
 
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -315,8 +337,6 @@ def render(
             lambda: _model_turn(known, written_by, items, content, reasoning, end_of_turn),
         )
     if model is not None:
-        from .chat.lookup import resolve_format
-
         try:
             fmt, obj = resolve_format(model, dialect)
         except UnknownDialectError:
@@ -601,18 +621,35 @@ def stream(
 ) -> StreamParser:
     """A stream parser for one response: ``feed(delta)`` per delta, then ``finish()``.
 
-    Dialects without an incremental parser are buffered until ``finish``. ``prefix``,
-    ``model``, ``chat_template``, ``tokenizer``, ``bos_token`` and ``eos_token`` as in
+    Dialects without an incremental parser are buffered until ``finish``. ``prefix`` as in
+    :func:`parse`. ``model`` (a Hugging Face model id, when no ``dialect`` is named) streams
+    in the dialect that model writes; a model known to write several (its catalog row names
+    them) is held back until the text shows which, then streamed in it
+    (:class:`~tooletta.model_stream.ModelStream`; nothing shown, the default read, when the
+    text never does). ``chat_template``, ``tokenizer``, ``bos_token`` and ``eos_token`` as in
     :func:`parse`.
     """
-    if model is not None or chat_template is not None or tokenizer is not None:
+    if chat_template is not None or tokenizer is not None:
         dialect = _call_dialect(
             model, dialect, chat_template, tokenizer, bos_token, eos_token, "stream"
         )
-    if dialect is None:
-        raise ToolettaError("stream() needs a dialect name, model= or chat_template=")
-    if dialect == "auto":
-        raise ToolettaError("stream() needs a dialect name; detection needs the whole text")
+    if dialect is None or dialect == "auto":
+        if model is None:
+            raise ToolettaError(
+                "stream() needs a dialect name, model= or chat_template=; detection needs the "
+                "whole text"
+            )
+        entries = _model_entries(model)
+        if len(entries) > 1:
+            from .model_stream import ModelStream
+
+            return ModelStream(
+                [e.info.name for e in entries],
+                {e.info.name: _markers_of(e) for e in entries},
+                lambda name, text: _claims_as_written(get_registry().get(name), text),
+                lambda name: stream(name, tools=tools, prefix=prefix),
+            )
+        dialect = entries[0].info.name
     entry = get_registry().get(dialect)
     factory = getattr(entry.dialect, "stream", None)
     try:
@@ -636,6 +673,13 @@ def stream(
         return parser  # the engine reports its readers' faults itself, at no cost per delta
     checked_parser(parser, entry.info.name, entry.plugin)
     return GuardedStream(parser, entry.info.name, entry.plugin)
+
+
+def _markers_of(entry: DialectEntry) -> tuple[str, ...]:
+    """The markers detection looks for (a variant without its own: its base's)."""
+    if entry.info.variant_of and not entry.info.markers:
+        return get_registry().get(entry.info.variant_of).info.markers
+    return entry.info.markers
 
 
 def _plugin_error(entry: DialectEntry, doing: str, exc: BaseException) -> PluginError:

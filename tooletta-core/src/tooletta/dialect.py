@@ -11,14 +11,14 @@ renderer.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from .boundary import checked_result
 from .engine import MAX_DEPTH, Engine, Grammar, parse_with
 from .errors import RenderError
 from .ir import DialectInfo, ParseResult, StreamUpdate, ToolCall
+from .jsonout import to_json
 from .stream_checks import as_text, fed_after_finish, finished_twice
 from .toolkit.schema import ToolSchemas
 
@@ -58,54 +58,6 @@ class Dialect(Protocol):
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """Write ``content`` and ``calls`` as this dialect's model text."""
         ...
-
-
-def _not_json(value: Any) -> Any:
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-
-def _json_writer() -> Callable[[Any], str]:
-    """``json.dumps(value, ensure_ascii=False, allow_nan=False)`` without its per-call cost.
-
-    ``JSONEncoder.encode`` builds the C encoder again for every value (~0.8 µs of a ~1.3 µs
-    small dict): the C encoder is built once here, without the circular-reference markers (a
-    cyclic value recurses until ``RecursionError``, which :func:`to_json` reports as too
-    deeply nested). Python without the C accelerator keeps the pure-Python encoder.
-    """
-    make = getattr(json.encoder, "c_make_encoder", None)
-    basestring = getattr(json.encoder, "c_encode_basestring", None)
-    if make is None or basestring is None:  # pragma: no cover - CPython has both
-        encoder: Callable[[Any], str] = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
-        return encoder
-    chunks = make(None, _not_json, basestring, None, ": ", ", ", False, False, False)
-    join = "".join
-    write_str = basestring
-
-    def encode(value: Any) -> str:
-        if type(value) is str:
-            return str(write_str(value))
-        return join(chunks(value, 0))
-
-    return encode
-
-
-_ENCODE: Callable[[Any], str] = _json_writer()
-"""One encoder for every call, refusing NaN and infinities."""
-
-
-def to_json(value: Any) -> str:
-    """JSON as chat templates write it (``tojson``): ``", "``/``": "`` separators, UTF-8 kept.
-
-    Raises :class:`~tooletta.RenderError` for values nested too deeply to write (or read
-    back), for NaN and infinities (JSON has no spelling for them: Python's ``NaN`` and
-    ``Infinity`` are not JSON) and for values that are not JSON.
-    """
-    try:
-        return _ENCODE(value)
-    except RecursionError:
-        raise RenderError("arguments are nested too deeply to write") from None
-    except (TypeError, ValueError) as exc:
-        raise RenderError(f"arguments are not JSON: {exc}") from None
 
 
 class ScannerDialect:

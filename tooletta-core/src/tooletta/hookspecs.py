@@ -22,7 +22,17 @@ hookimpl = pluggy.HookimplMarker("tooletta")
 
 @hookspec
 def register_dialects(register: Callable[[Any], None]) -> None:
-    """Register dialects: call ``register(dialect)`` once per dialect object.
+    """Register dialects and model rows: call ``register(obj)`` once per dialect object and
+    once per :class:`tooletta.catalog.Model` row.
+
+    A row declares one model family once: its id patterns, the dialects its models write
+    (the default first), its conversation format and the vendored template that verifies
+    it (:mod:`tooletta.rows`). :func:`tooletta.dialect_for_model`, ``render(model=...)``,
+    ``parse(text, model=...)`` and the conversation functions answer from the rows
+    (:mod:`tooletta.catalog`). A row whose patterns claim model ids of a first-party row,
+    for another dialect, does not take them: the first-party row keeps them, and the clash is
+    reported (a problem of your plugin, and a :class:`tooletta.ToolettaWarning` naming both;
+    :mod:`tooletta.claims`). ``DialectInfo.models`` patterns count as rows of their dialect.
 
     A dialect object has ``info`` (a :class:`tooletta.DialectInfo`), ``parse(text, tools=None)``
     and ``render(calls, content="")``; ``stream(tools=None)`` and ``detect(text)`` are optional.
@@ -38,9 +48,14 @@ def register_dialects(register: Callable[[Any], None]) -> None:
 def dialect_for_model(model: str) -> str | None:
     """Return the dialect name a model id emits, or ``None`` to let other plugins answer.
 
-    Stops at the first non-None result. ``model`` is the id as given (e.g.
-    ``"zai-org/GLM-4.6"``); compare case-insensitively. First-party plugins answer from their
-    dialects' declared ``models`` patterns and are registered ``trylast``, so yours win.
+    ``model`` is the id as given (e.g. ``"zai-org/GLM-4.6"``); compare case-insensitively.
+    The first non-None answer is used, with one exception: a model id that a first-party
+    model row claims keeps that row's dialect. Your answer for such an id, when it names
+    another dialect, is not followed but reported (a problem of your plugin, shown by
+    ``tooletta list-dialects``, and a :class:`tooletta.ToolettaWarning` naming both;
+    :mod:`tooletta.claims`; your hook is asked for the id each first-party pattern spells
+    when plugins load). For ids no first-party row claims, hooks answer before any model row
+    or ``models`` pattern.
     """
 
 

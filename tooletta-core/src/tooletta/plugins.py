@@ -47,10 +47,12 @@ import msgspec
 import pluggy
 
 from . import hookspecs
+from .claims import check_model_claims, probe_hook_claims
 from .errors import PluginError
 from .ir import DialectInfo
 from .precedence import is_first_party, register_in_order
 from .registry import Pending, Problem, Registry, supports_of
+from .rows import Model
 
 if TYPE_CHECKING:
     from importlib import metadata
@@ -68,7 +70,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = ("tooletta.builtin.canonical",)
 """Modules of the built-in plugins, registered before any entry point."""
 
 ENTRY_POINT_GROUP = "tooletta"
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2
 _INDEXABLE_HOOKS = frozenset({"register_dialects"})
 _CORE_DIST = "tooletta-core"
 _RAISED = object()  # in a plugin's attempts: its register_dialects raised
@@ -145,6 +147,31 @@ class _Dialect(msgspec.Struct, frozen=True):
     supports: tuple[str, ...]
 
 
+class _Row(msgspec.Struct, frozen=True):
+    """A model row as the index keeps it (its format by name)."""
+
+    patterns: tuple[str, ...]
+    dialects: tuple[str, ...]
+    chat: str | None = None
+    template: str = ""
+    source: str = ""
+
+    @classmethod
+    def of(cls, row: Model) -> _Row:
+        """The index form of ``row``."""
+        return cls(row.patterns, row.dialects, row.chat_name, row.template, row.source)
+
+    def model(self) -> Model:
+        """The row again (its format named, not imported)."""
+        return Model(
+            self.patterns,
+            dialects=self.dialects,
+            chat=self.chat,
+            template=self.template,
+            source=self.source,
+        )
+
+
 class _Record(msgspec.Struct, frozen=True):
     """What the index keeps of one plugin that loaded cleanly."""
 
@@ -153,6 +180,7 @@ class _Record(msgspec.Struct, frozen=True):
     trylast: bool
     dialects: tuple[_Dialect, ...]
     files: tuple[tuple[str, int, int], ...]  # module files: path, mtime, size
+    models: tuple[_Row, ...] = ()
 
 
 class _Index(msgspec.Struct):
@@ -350,7 +378,8 @@ class _Lazy:
 
 def _stub(record: _Record, lazy: _Lazy) -> Any:
     """A stand-in plugin whose ``register_dialects`` registers the indexed dialects."""
-    pending = [Pending(d.info, d.supports, lazy.get) for d in record.dialects]
+    pending: list[Any] = [Pending(d.info, d.supports, lazy.get) for d in record.dialects]
+    pending.extend(r.model() for r in record.models)
 
     def register_dialects(register: Any) -> None:
         for p in pending:
@@ -433,6 +462,9 @@ def load_plugins() -> _State:
             add(name, ep.value, dist, version, ep.load)
         attempts: dict[str, list[Any]] = {}
         _register_all(pm, registry, plugins, attempts)
+        _probe_model_hooks(
+            pm, registry, {p.name for p in plugins if is_first_party(p.distribution)}
+        )
         _report_problems(plugins, registry)
         for info in plugins:
             plugin = pm.get_plugin(info.name)
@@ -469,7 +501,11 @@ def _record_of(
     if len(impls) != 1 or impls[0].hookwrapper or getattr(impls[0], "wrapper", False):
         return None
     dialects = []
+    rows = []
     for obj in attempted:
+        if isinstance(obj, Model):
+            rows.append(_Row.of(obj))
+            continue
         info = getattr(obj, "info", None)
         if not isinstance(info, DialectInfo) or type(obj) is Pending:
             return None
@@ -479,7 +515,25 @@ def _record_of(
     files = _module_files(module_name.partition(":")[0].strip())
     if not files:
         return None
-    return _Record(hooks, impls[0].tryfirst, impls[0].trylast, tuple(dialects), files)
+    return _Record(hooks, impls[0].tryfirst, impls[0].trylast, tuple(dialects), files, tuple(rows))
+
+
+def _probe_model_hooks(
+    pm: pluggy.PluginManager, registry: Registry, first_party: set[str], only: Any = None
+) -> None:
+    """Ask the third-party ``dialect_for_model`` hooks (those of ``only``, when given)
+    whether they claim first-party model ids (:func:`tooletta.claims.probe_hook_claims`)."""
+    for impl in pm.hook.dialect_for_model.get_hookimpls():
+        name = impl.plugin_name
+        if name in first_party or name == "tooletta.model-patterns":
+            continue
+        if only is not None and impl.plugin is not only:
+            continue
+
+        def ask(model: str, _impl: Any = impl) -> object:
+            return _impl.function(*[{"model": model}[a] for a in _impl.argnames])
+
+        probe_hook_claims(registry, name, ask)
 
 
 class _ModelFallback:
@@ -522,12 +576,17 @@ def _register_all(
             registry.problems.append(
                 Problem(name, f"register_dialects raised {type(exc).__name__}: {exc}")
             )
+    distributions = {p.name: p.distribution for p in plugins}
+    rows = [(p, r) for p, r in found if isinstance(r, Model)]
     register_in_order(
         registry,
-        found,
+        [(p, d) for p, d in found if not isinstance(d, Model)],
         {p.name: p.version for p in plugins},
-        {p.name: p.distribution for p in plugins},
+        distributions,
     )
+    for plugin, row in sorted(rows, key=lambda pr: not is_first_party(distributions.get(pr[0]))):
+        registry.add_model(row, plugin, is_first_party(distributions.get(plugin)))
+    check_model_claims(registry)
 
 
 def _report_problems(plugins: list[PluginInfo], registry: Registry) -> None:
@@ -573,11 +632,18 @@ def register_module(module: types.ModuleType | Any, name: str | None = None) -> 
     state.pm.register(module, name=plugin_name)
     info = PluginInfo(plugin_name, plugin_name)
     state.plugins.append(info)
+    _probe_model_hooks(state.pm, state.registry, set(), only=module)
     impls = [i for i in state.pm.hook.register_dialects.get_hookimpls() if i.plugin is module]
     for impl in impls:
 
         def register(dialect: Any) -> None:
-            state.registry.add(dialect, plugin_name)
+            if isinstance(dialect, Model):
+                state.registry.add_model(dialect, plugin_name)
+                check_model_claims(state.registry)
+            else:
+                state.registry.add(dialect, plugin_name)
+                if dialect.info.models:
+                    check_model_claims(state.registry)
 
         impl.function(*[{"register": register}[a] for a in impl.argnames])
 

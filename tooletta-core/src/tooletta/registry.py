@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import DuplicateDialectError, UnknownDialectError
 from .ir import DialectInfo
+from .rows import Model
 
-__all__ = ["DialectEntry", "Pending", "Registry", "normalize_name", "supports_of"]
+__all__ = [
+    "DialectEntry",
+    "ModelEntry",
+    "Pending",
+    "Registry",
+    "normalize_name",
+    "supports_of",
+]
 
 
 def normalize_name(name: str) -> str:
@@ -96,13 +105,92 @@ class Problem:
     error: str
 
 
+_MISSING = object()
+
+
+def _pattern_index(
+    entries: list[ModelEntry],
+) -> list[tuple[Callable[[str], object], ModelEntry]]:
+    """Every row pattern compiled, longest first (registration order kept on ties): the
+    first that matches is the best."""
+    found = []
+    for order, entry in enumerate(entries):
+        for pattern in entry.row.patterns:
+            match = re.compile(fnmatch.translate(pattern.lower())).match
+            found.append((-len(pattern), order, match, entry))
+    found.sort(key=lambda f: (f[0], f[1]))
+    return [(match, entry) for _, _, match, entry in found]
+
+
+def _best(
+    index: list[tuple[Callable[[str], object], ModelEntry]],
+    model: str,
+    first_party: bool | None,
+) -> ModelEntry | None:
+    low = model.lower()
+    tail = low.rsplit("/", 1)[-1]
+    for match, entry in index:
+        if first_party is not None and entry.first_party != first_party:
+            continue
+        if match(low) or match(tail):
+            return entry
+    return None
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """A registered :class:`~tooletta.rows.Model` row with the plugin that registered it.
+
+    ``declared``: the row was registered as a row; ``False`` for one read from a dialect's
+    ``DialectInfo.models`` (a plugin not converted to rows yet, or a third party's)."""
+
+    row: Model
+    plugin: str
+    first_party: bool = False
+    declared: bool = True
+
+
 @dataclass
 class Registry:
-    """Dialects by normalised name and alias; problems recorded instead of raised."""
+    """Dialects by normalised name and alias, model rows; problems recorded instead of raised."""
 
     entries: list[DialectEntry] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    models: list[ModelEntry] = field(default_factory=list)
+    """The model rows, in registration order (first-party plugins first)."""
     _by_key: dict[str, DialectEntry] = field(default_factory=dict)
+    _rows: tuple[tuple[int, int], list[ModelEntry]] | None = None
+    _memo: (
+        tuple[
+            tuple[int, int],
+            list[tuple[Callable[[str], object], ModelEntry]],
+            dict[tuple[str, bool | None], ModelEntry | None],
+        ]
+        | None
+    ) = None
+
+    def add_model(self, row: Model, plugin: str, first_party: bool = False) -> ModelEntry:
+        """Register a model row (checked for its type only: what it names is resolved when
+        used, and the plugin kit's tests check it)."""
+        if not isinstance(row, Model):
+            raise TypeError(f"{row!r} is not a tooletta Model row")
+        entry = ModelEntry(row, plugin, first_party)
+        self.models.append(entry)
+        return entry
+
+    def model_entries(self) -> list[ModelEntry]:
+        """Every model row: the registered rows, then one per dialect declaring ``models``
+        patterns in its info (the fallback for dialects without rows)."""
+        stamp = (len(self.entries), len(self.models))
+        if self._rows is not None and self._rows[0] == stamp:
+            return self._rows[1]
+        out = list(self.models)
+        for entry in self.entries:
+            if entry.info.models:
+                row = Model(entry.info.models, entry.info.name)
+                out.append(ModelEntry(row, entry.plugin, entry.first_party, declared=False))
+        self._rows = (stamp, out)
+        return out
 
     def add(self, dialect: Any, plugin: str, version: str | None = None) -> DialectEntry:
         """Register ``dialect`` (or a :class:`Pending` one); raise
@@ -151,19 +239,26 @@ class Registry:
         """Entries in detection order: higher priority first, then by name."""
         return sorted(self.entries, key=lambda e: (-e.info.priority, e.info.name))
 
+    def best_model(self, model: str, first_party: bool | None = None) -> ModelEntry | None:
+        """The row whose pattern matching ``model`` is the longest (the first such row on a
+        tie: registered rows before ``DialectInfo.models``), among the first-party rows, the
+        others, or all (``None``). Answers are remembered while the rows are unchanged."""
+        stamp = (len(self.entries), len(self.models))
+        memo = self._memo
+        if memo is None or memo[0] != stamp:
+            memo = self._memo = (stamp, _pattern_index(self.model_entries()), {})
+        key = (model, first_party)
+        found = memo[2].get(key, _MISSING)
+        if found is _MISSING:
+            if len(memo[2]) > 4096:
+                memo[2].clear()
+            found = memo[2][key] = _best(memo[1], model, first_party)
+        return found  # type: ignore[return-value]
+
     def for_model(self, model: str) -> str | None:
-        """The dialect whose declared ``models`` patterns match ``model`` (longest pattern wins)."""
-        low = model.lower()
-        best: tuple[int, str] | None = None
-        for entry in self.entries:
-            for pattern in entry.info.models:
-                pat = pattern.lower()
-                hit = fnmatch.fnmatchcase(low, pat) or fnmatch.fnmatchcase(
-                    low.rsplit("/", 1)[-1], pat
-                )
-                if hit and (best is None or len(pat) > best[0]):
-                    best = (len(pat), entry.info.name)
-        return best[1] if best else None
+        """The default dialect of the row best matching ``model`` (first-party rows first)."""
+        entry = self.best_model(model, True) or self.best_model(model, False)
+        return entry.row.dialect if entry is not None else None
 
     def names(self) -> Iterable[str]:
         """Every registered primary name."""

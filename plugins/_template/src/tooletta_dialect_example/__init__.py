@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import Block, Grammar, Read, Reader, json_value
+from tooletta_dialect_example.models import MODELS
 
 __all__ = ["ExampleDialect", "register_dialects"]
 
@@ -35,7 +37,7 @@ class ExampleDialect(ScannerDialect):
         aliases=("example-dialect",),
         priority=5,
         markers=(OPEN,),
-        models=("example-org/example-*",),
+        models=patterns_of(MODELS, "example"),
         description="Example: <<call>>NAME {json}<</call>>",
         source="(name the chat template / parser that pins the format)",
     )
@@ -49,5 +51,7 @@ class ExampleDialect(ScannerDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the example dialect."""
+    """Register the example dialect and its model rows."""
     register(ExampleDialect())
+    for row in MODELS:
+        register(row)

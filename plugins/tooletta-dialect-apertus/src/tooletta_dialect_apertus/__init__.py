@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     Grammar,
@@ -30,6 +31,7 @@ from tooletta.engine import (
     json_value,
     reasoning_region,
 )
+from tooletta_dialect_apertus.models import MODELS
 
 from .chat import ApertusChat
 
@@ -81,7 +83,7 @@ class ApertusDialect(ScannerDialect):
         aliases=("apertus2509",),
         priority=90,
         markers=(PREFIX,),
-        models=("swiss-ai/apertus-*",),
+        models=patterns_of(MODELS, "apertus"),
         description='Apertus: <|tools_prefix|>[{"NAME": {args}}, ...]<|tools_suffix|>,'
         " <|inner_prefix|> reasoning",
         source="vllm-project/vllm examples/tool_chat_template_apertus.jinja,"
@@ -114,3 +116,5 @@ class ApertusDialect(ScannerDialect):
 def register_dialects(register: Any) -> None:
     """Register the apertus dialect."""
     register(ApertusDialect())
+    for row in MODELS:
+        register(row)

@@ -28,7 +28,9 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from tooletta import Message
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, first_of, roles
+from tooletta_dialect_apertus.models import MODELS
 
 from .tools import render_tools
 
@@ -57,7 +59,7 @@ class ApertusChat(ChatFormat):
     user turn holding the calls, their results and the answer."""
 
     name = "apertus2509"
-    models = ("swiss-ai/apertus-*-instruct-2509*", "apertus-*-instruct-2509*")
+    models = patterns_of(MODELS, chat="apertus2509")
     source = "swiss-ai/Apertus-8B-Instruct-2509 chat_template (llama.cpp Apertus-8B-Instruct.jinja)"
     bos = "<s>"
     turns = roles(

@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat
 from tooletta.engine import (
     Block,
@@ -48,6 +49,7 @@ from tooletta.engine import (
 )
 from tooletta.engine.trim import Trimmer
 from tooletta.toolkit.jsontext import json_string
+from tooletta_dialect_cohere.models import MODELS
 
 from .chat_r7b import CommandR7BChat
 from .tokens import (
@@ -115,16 +117,7 @@ class CohereDialect(ScannerDialect):
         aliases=("cohere_command3", "cohere_command4", "command_r", "command_a"),
         priority=90,
         markers=(ACTION, THINKING, RESPONSE, TEXT, *COMMAND_R_OPENS),
-        models=(
-            "cohereforai/c4ai-command-r7b*",
-            "coherelabs/c4ai-command-r7b*",
-            "cohereforai/c4ai-command-a*",
-            "coherelabs/c4ai-command-a*",
-            "cohereforai/command-a*",
-            "coherelabs/command-a*",
-            "cohereforai/c4ai-command-r-*",
-            "coherelabs/c4ai-command-r-*",
-        ),
+        models=patterns_of(MODELS, "cohere"),
         description="Cohere: <|START_ACTION|>[{tool_call_id, tool_name, parameters}]<|END_ACTION|>",
         source=(
             "ggml-org/llama.cpp models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use"
@@ -205,3 +198,5 @@ def register_dialects(register: Any) -> None:
 
     register(CohereDialect())
     register(CommandRPlusDialect())
+    for row in MODELS:
+        register(row)

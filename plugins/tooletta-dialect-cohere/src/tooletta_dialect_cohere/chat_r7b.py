@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseResult, RenderError, ToolCall, to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -42,6 +43,7 @@ from tooletta.chat import (
     text_of,
     tool_json,
 )
+from tooletta_dialect_cohere.models import MODELS
 
 from .tokens import (
     ACTION,
@@ -320,7 +322,7 @@ class CommandR7BChat(ChatFormat):
     """Command R7B's tool-use template (see the module docstring)."""
 
     name = "command_r7b"
-    models = ("cohereforai/c4ai-command-r7b-12-2024*", "coherelabs/c4ai-command-r7b-12-2024*")
+    models = patterns_of(MODELS, chat="command_r7b")
     """The model whose template was read (its quantized copies keep the name); other R7B
     models (the Arabic one) are not assumed to share it."""
     source = (

@@ -24,7 +24,9 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseResult, RenderError
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat, Conversation, Turn, by_content, defaults, roles, text_of
+from tooletta_dialect_cohere.models import MODELS
 
 from .chat_r7b import BOS, CHATBOT, START_OF_TURN, SYSTEM, USER
 from .tokens import END_OF_TURN
@@ -176,11 +178,7 @@ class CommandRPlusChat(ChatFormat):
     """Command R+'s tool-use template (see the module docstring)."""
 
     name = "command_r_plus"
-    models = (
-        "cohereforai/c4ai-command-r-plus",
-        "coherelabs/c4ai-command-r-plus",
-        "c4ai-command-r-plus-4bit",
-    )
+    models = patterns_of(MODELS, chat="command_r_plus")
     """The model whose template was read and its quantized copy; ``-08-2024`` is not assumed
     to share it."""
     source = (

@@ -25,6 +25,8 @@ import json
 from collections.abc import Sequence
 
 from tooletta import DialectInfo, ToolCall
+from tooletta.catalog import patterns_of
+from tooletta_dialect_cohere.models import MODELS
 
 from . import CohereDialect
 from .chat_r_plus import CommandRPlusChat
@@ -44,7 +46,7 @@ class CommandRPlusDialect(CohereDialect):
         aliases=("cohere_command_r_plus",),
         variant_of="cohere",
         priority=90,
-        models=("cohereforai/c4ai-command-r-plus*", "coherelabs/c4ai-command-r-plus*"),
+        models=patterns_of(MODELS, "command_r_plus"),
         description="Cohere Command R+: Action:\\n```json list of {tool_name, parameters}",
         source="ggml-org/llama.cpp models/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
     )

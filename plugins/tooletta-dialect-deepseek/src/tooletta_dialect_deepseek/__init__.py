@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import hookimpl
+from tooletta_dialect_deepseek.models import MODELS
 
 from .classic import DeepSeekV3Dialect, DeepSeekV31Dialect
 from .dsml import DeepSeekV4Dialect, DeepSeekV32Dialect
@@ -35,3 +36,5 @@ def register_dialects(register: Any) -> None:
     register(DeepSeekV31Dialect())
     register(DeepSeekV32Dialect())
     register(DeepSeekV4Dialect())
+    for row in MODELS:
+        register(row)

@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -51,6 +52,7 @@ from tooletta.chat import (
     roles,
     text_of,
 )
+from tooletta_dialect_deepseek.models import MODELS
 
 from .tokens import (
     ASSISTANT,
@@ -235,7 +237,7 @@ class DeepSeekV31Chat(_DeepSeekChat):
     default)."""
 
     name = "deepseek_v31"
-    models = ("deepseek-ai/deepseek-v3.1*", "deepseek-v3.1*")
+    models = patterns_of(MODELS, chat="deepseek_v31")
     source = "deepseek-ai/DeepSeek-V3.1 tokenizer_config.json chat_template"
     turns = roles(
         system=Turn(""),
@@ -275,7 +277,7 @@ class DeepSeekR1Chat(_DeepSeekChat):
     :class:`DeepSeekR1OfficialChat`, differs in one separator)."""
 
     name = "deepseek_r1"
-    models = ("deepseek-ai/deepseek-r1-distill-*", "deepseek-r1-distill-*")
+    models = patterns_of(MODELS, chat="deepseek_r1")
     source = "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B tokenizer_config.json chat_template"
     special_tokens: ClassVar[tuple[str, ...]] = (BOS, EOS, USER, ASSISTANT, THINK, END_THINK)
     """The tokens every R1 tokenizer holds as one id (the distills' Qwen and Llama
@@ -335,7 +337,7 @@ class DeepSeekR1OfficialChat(DeepSeekR1Chat):
     between them (the distills' template writes ``\\n``)."""
 
     name = "deepseek_r1_official"
-    models = ("deepseek-ai/deepseek-r1", "deepseek-r1")
+    models = patterns_of(MODELS, chat="deepseek_r1_official")
     source = "deepseek-ai/DeepSeek-R1 tokenizer_config.json chat_template"
     special_tokens = _SPECIAL
     """R1's own tokenizer (V3's) holds the tool-call tokens as single ids too."""
@@ -347,7 +349,7 @@ class DeepSeekV32Chat(_DeepSeekChat):
     off by default: the encoder's ``chat`` mode)."""
 
     name = "deepseek_v32"
-    models = ("deepseek-ai/deepseek-v3.2", "deepseek-ai/deepseek-v3.2-*", "deepseek-v3.2*")
+    models = patterns_of(MODELS, chat="deepseek_v32")
     source = "deepseek-ai/DeepSeek-V3.2 encoding/encoding_dsv32.py (reference encoder)"
     special_tokens = (BOS, EOS, USER, ASSISTANT, THINK, END_THINK)
     turns = roles(

@@ -35,6 +35,7 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import Block, Grammar, Read, Reader, erase, marker_set
 from tooletta.toolkit.reading import (
     fast_header_call,
@@ -44,6 +45,7 @@ from tooletta.toolkit.reading import (
     section,
     think_region,
 )
+from tooletta_dialect_deepseek.models import MODELS
 
 from .chat import DeepSeekR1Chat, DeepSeekR1OfficialChat, DeepSeekV31Chat
 from .tokens import CALL_BEGIN, CALL_END, CALLS_BEGIN, CALLS_END, EOS, SEP
@@ -236,14 +238,7 @@ class DeepSeekV3Dialect(_Classic):
         aliases=("deepseek_r1", "deepseekv3"),
         priority=90,
         markers=(CALLS_BEGIN, CALL_BEGIN),
-        models=(
-            "deepseek-ai/deepseek-v3",
-            "deepseek-ai/deepseek-v3-*",
-            "deepseek-ai/deepseek-r1*",
-            "deepseek-v3",
-            "deepseek-v3-*",
-            "deepseek-r1*",
-        ),
+        models=patterns_of(MODELS, "deepseek_v3"),
         description=(
             "DeepSeek V3/R1: <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME + ```json fence, "
             "<think> reasoning"
@@ -280,12 +275,7 @@ class DeepSeekV31Dialect(_Classic):
         aliases=("deepseekv31", "deepseek", "deepseek31"),
         priority=90,
         markers=(CALLS_BEGIN, CALL_BEGIN),
-        models=(
-            "deepseek-ai/deepseek-v3.1*",
-            "deepseek-ai/deepseek-v3.2-exp*",
-            "deepseek-v3.1*",
-            "deepseek-v3.2-exp*",
-        ),
+        models=patterns_of(MODELS, "deepseek_v31"),
         description=(
             "DeepSeek V3.1: <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}, <think> reasoning"
         ),

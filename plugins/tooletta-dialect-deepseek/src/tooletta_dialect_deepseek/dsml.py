@@ -37,6 +37,7 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     BlockReader,
@@ -57,6 +58,7 @@ from tooletta.toolkit.reading import (
     section,
     think_region,
 )
+from tooletta_dialect_deepseek.models import MODELS
 
 from .chat import DeepSeekV32Chat
 from .tokens import EOS
@@ -249,12 +251,7 @@ class DeepSeekV32Dialect(_Dsml):
         aliases=("deepseekv32", "deepseek32"),
         priority=90,
         markers=(V32.block_open, V32.invoke),
-        models=(
-            "deepseek-ai/deepseek-v3.2",
-            "deepseek-ai/deepseek-v3.2-*",
-            "deepseek-v3.2",
-            "deepseek-v3.2-*",
-        ),
+        models=patterns_of(MODELS, "deepseek_v32"),
         description=(
             'DeepSeek V3.2 DSML: <｜DSML｜function_calls> <｜DSML｜invoke name="F"> '
             '<｜DSML｜parameter name="K" string="true|false">'
@@ -287,7 +284,7 @@ class DeepSeekV4Dialect(_Dsml):
         aliases=("deepseekv4", "deepseek_v41", "deepseekv41"),
         priority=90,
         markers=(V4.block_open, V41.block_open, V41.invoke, *_V4_OPENERS),
-        models=("deepseek-ai/deepseek-v4*", "deepseek-v4*"),
+        models=patterns_of(MODELS, "deepseek_v4"),
         description=(
             "DeepSeek V4 DSML: <｜DSML｜tool_calls> (V4.1: <｜DSML｜ calls>, space-prefixed tags)"
         ),

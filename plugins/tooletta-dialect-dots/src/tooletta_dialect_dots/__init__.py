@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     BlockReader,
@@ -45,6 +46,7 @@ from tooletta.toolkit.invoke import (
     read_invokes,
     render_invoke,
 )
+from tooletta_dialect_dots.models import MODELS
 
 __all__ = ["CLOSE", "OPEN", "DotsDialect", "block_readers", "register_dialects"]
 
@@ -98,7 +100,7 @@ class DotsDialect(ScannerDialect):
         aliases=("dots1",),
         priority=90,
         markers=(OPEN,),
-        models=("rednote-hilab/dots.llm*",),
+        models=patterns_of(MODELS, "dots"),
         description="dots.llm: <dots_function_call> with XML invoke/parameter elements or JSON",
         source="sgl-project/sglang python/sglang/srt/function_call/dots_detector.py",
     )
@@ -120,3 +122,5 @@ def register_dialects(register: Any) -> None:
 
     register(DotsDialect())
     register(Dots3Dialect())
+    for row in MODELS:
+        register(row)

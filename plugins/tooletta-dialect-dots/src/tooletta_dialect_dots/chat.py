@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseResult
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -37,6 +38,7 @@ from tooletta.chat import (
     text_of,
     tool_json,
 )
+from tooletta_dialect_dots.models import MODELS
 
 __all__ = ["DEFAULT_SYSTEM", "TOOLS_HEAD", "TOOLS_TAIL", "Dots3Chat", "tools_block"]
 
@@ -78,7 +80,7 @@ class Dots3Chat(ChatFormat):
     the tools in the system turn, ``<dots_function_response>`` results in one user turn."""
 
     name = "dots3"
-    models = ("dots-studio/dots3*", "dots3-note*")
+    models = patterns_of(MODELS, chat="dots3")
     source = "dots-studio/dots3-note-prev chat_template.jinja (copy in KMnO4-zx/llm-model f8270b78)"
     turns = roles(
         system=Turn(""),

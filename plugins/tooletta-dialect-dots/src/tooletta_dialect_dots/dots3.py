@@ -15,9 +15,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 from tooletta import DialectInfo, ToolCall
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat
 from tooletta.engine import Block, Grammar, erase
 from tooletta.toolkit.invoke import InvokeSyntax, quote_attribute, render_value
+from tooletta_dialect_dots.models import MODELS
 
 from . import CLOSE, OPEN, DotsDialect, block_readers
 from .chat import Dots3Chat
@@ -39,7 +41,7 @@ class Dots3Dialect(DotsDialect):
         variant_of="dots",
         priority=90,
         markers=(),
-        models=("dots-studio/dots3*", "dots3-note*"),
+        models=patterns_of(MODELS, "dots3"),
         description="dots3-note: one <dots_function_call> block per call, values between newlines",
         source="dots-studio/dots3-note-prev chat_template.jinja",
     )

@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     Grammar,
@@ -45,6 +46,7 @@ from tooletta.engine import (
     fast_repeat,
     json_value,
 )
+from tooletta_dialect_functionary.models import MODELS
 
 from .chat import FunctionaryV31Chat, FunctionaryV32Chat
 
@@ -157,7 +159,7 @@ class FunctionaryV31Dialect(ScannerDialect):
         aliases=("functionary_v3_1", "functionary_llama_3_1"),
         priority=50,
         markers=(FUNCTION,),
-        models=("meetkai/functionary-*-v3.1*",),
+        models=patterns_of(MODELS, "functionary_v31"),
         description="Functionary v3.1: <function=NAME>{json}</function>, <|python_tag|> code",
         source=(
             "ggml-org/llama.cpp models/templates/meetkai-functionary-medium-v3.1.jinja and "
@@ -302,7 +304,7 @@ class FunctionaryV32Dialect(ScannerDialect):
         aliases=("functionary_v3_2", "functionary"),
         priority=20,
         markers=(RECIPIENT,),
-        models=("meetkai/functionary-*-v3.2*",),
+        models=patterns_of(MODELS, "functionary_v32"),
         description="Functionary v3.2: >>>NAME\\n{json} parts, >>>all\\n text",
         source=(
             "ggml-org/llama.cpp models/templates/meetkai-functionary-medium-v3.2.jinja and "
@@ -366,3 +368,5 @@ def register_dialects(register: Any) -> None:
     """Register the functionary_v31 and functionary_v32 dialects."""
     register(FunctionaryV31Dialect())
     register(FunctionaryV32Dialect())
+    for row in MODELS:
+        register(row)

@@ -24,7 +24,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat, Conversation, Turn, by_content, roles, tool_json
+from tooletta_dialect_functionary.models import MODELS
 
 from .typescript import namespace
 
@@ -117,7 +119,7 @@ class FunctionaryV31Chat(_FunctionaryChat):
     """Functionary v3.1's chat template (Llama 3.1 based)."""
 
     name = "functionary_v31"
-    models = ("meetkai/functionary-*-v3.1*",)
+    models = patterns_of(MODELS, chat="functionary_v31")
     source = "meetkai/functionary-medium-v3.1 tokenizer_config.json chat_template"
     turns = roles(
         system=Turn(_header("system"), _EOT),
@@ -148,7 +150,7 @@ class FunctionaryV32Chat(_FunctionaryChat):
     """Functionary v3.2's chat template."""
 
     name = "functionary_v32"
-    models = ("meetkai/functionary-*-v3.2*",)
+    models = patterns_of(MODELS, chat="functionary_v32")
     source = "meetkai/functionary-medium-v3.2 tokenizer_config.json chat_template"
     turns = roles(
         system=Turn(_header("system"), _EOT),

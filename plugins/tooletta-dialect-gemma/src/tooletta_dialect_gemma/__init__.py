@@ -27,6 +27,7 @@ from typing import Any
 import msgspec
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     FastReader,
@@ -39,6 +40,7 @@ from tooletta.engine import (
 )
 from tooletta.toolkit.literal import write_literal
 from tooletta.toolkit.pycall import bracket_nesting
+from tooletta_dialect_gemma.models import MODELS
 
 from .chat import Gemma4Chat
 
@@ -575,7 +577,7 @@ class Gemma4Dialect(_GemmaBase):
         name="gemma4",
         priority=90,
         markers=(G4_OPEN,),
-        models=("google/gemma-4*", "gemma-4*"),
+        models=patterns_of(MODELS, "gemma4"),
         description='Gemma 4: <|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>',
         source=(
             "ggml-org/llama.cpp models/templates/gemma4.jinja; vllm-project/vllm "
@@ -640,7 +642,7 @@ class FunctionGemmaDialect(_GemmaBase):
         name="functiongemma",
         priority=90,
         markers=(FG_OPEN,),
-        models=("google/functiongemma*", "functiongemma*"),
+        models=patterns_of(MODELS, "functiongemma"),
         description="FunctionGemma: <start_function_call>call:NAME{k:<escape>v<escape>}...",
         source=(
             "ai.google.dev FunctionGemma formatting guide; "
@@ -680,3 +682,5 @@ def register_dialects(register: Any) -> None:
     """Register gemma4 and functiongemma."""
     register(Gemma4Dialect())
     register(FunctionGemmaDialect())
+    for row in MODELS:
+        register(row)

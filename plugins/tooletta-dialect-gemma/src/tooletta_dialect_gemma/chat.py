@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseError, RenderError
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -37,6 +38,7 @@ from tooletta.chat import (
     roles,
     text_of,
 )
+from tooletta_dialect_gemma.models import MODELS
 
 __all__ = [
     "G4_SPECIAL",
@@ -288,7 +290,7 @@ class Gemma4Chat(ChatFormat):
     default; tool results are written inside the model's turn."""
 
     name = "gemma4"
-    models = ("google/gemma-4-31b*", "gemma-4-31b*")
+    models = patterns_of(MODELS, chat="gemma4")
     source = "google/gemma-4-31B-it chat_template.jinja (llama.cpp google-gemma-4-31B-it.jinja)"
     bos = BOS
     turns = roles(

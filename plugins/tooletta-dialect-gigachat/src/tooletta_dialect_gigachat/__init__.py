@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat
 from tooletta.engine import (
     Block,
@@ -55,6 +56,7 @@ from tooletta.engine import (
 from tooletta.engine.jsonread import decode_bounded
 from tooletta.toolkit import ArgsWriter, coerce_value, typed_value
 from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, typed
+from tooletta_dialect_gigachat.models import MODELS
 
 from .chat import GigaChat3Chat
 
@@ -114,7 +116,7 @@ class GigaChat3Dialect(ScannerDialect):
         aliases=("gigachat",),
         priority=90,
         markers=(FUNCTION_CALL_ROLE, FUNCTION_CALL_INLINE),
-        models=("ai-sage/gigachat3-*", "ai-sage/gigachat-3-*"),
+        models=patterns_of(MODELS, "gigachat3"),
         description="GigaChat 3: <|message_sep|> then 'function call<|role_sep|>' + JSON",
         source=(
             "ggml-org/llama.cpp models/templates/GigaChat3-10B-A1.8B.jinja; "
@@ -323,7 +325,7 @@ class GigaChat35Dialect(ScannerDialect):
         name="gigachat35",
         priority=90,
         markers=(TOOL_CALLS,),
-        models=("ai-sage/gigachat3.5*", "ai-sage/gigachat-3.5*"),
+        models=patterns_of(MODELS, "gigachat35"),
         description="GigaChat 3.5 GCML: <｜GCML｜tool_calls> / invoke / typed parameter tags",
         source=(
             "ggml-org/llama.cpp models/templates/GigaChat3.5.jinja; sgl-project/sglang "
@@ -371,3 +373,5 @@ def register_dialects(register: Any) -> None:
     register(GigaChat3Dialect())
     register(GigaChat31Dialect())
     register(GigaChat35Dialect())
+    for row in MODELS:
+        register(row)

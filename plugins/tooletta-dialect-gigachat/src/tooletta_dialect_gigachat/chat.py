@@ -26,7 +26,9 @@ from typing import Any
 import msgspec
 
 from tooletta import to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat, Conversation, Turn, by_content, roles
+from tooletta_dialect_gigachat.models import MODELS
 
 from .devsystem import DEVSYSTEM
 
@@ -155,7 +157,7 @@ class GigaChat3Chat(ChatFormat):
     call as a ``function call`` message after the assistant message."""
 
     name = "gigachat3"
-    models = ("ai-sage/gigachat3-10b-a1.8b*",)
+    models = patterns_of(MODELS, chat="gigachat3")
     source = "ai-sage/GigaChat3-10B-A1.8B chat_template.jinja"
     bos = f"<s>developer system{ROLE_SEP}\n{DEVSYSTEM}{_FOOTER}"
     turns = roles(
@@ -226,5 +228,5 @@ class GigaChat31Chat(GigaChat3Chat):
     ``<|function_call|>{json}`` after the content."""
 
     name = "gigachat31"
-    models = ("ai-sage/gigachat3.1-10b-a1.8b*",)
+    models = patterns_of(MODELS, chat="gigachat31")
     source = "ai-sage/GigaChat3.1-10B-A1.8B chat_template.jinja"

@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, ToolCall, to_json
+from tooletta.catalog import patterns_of
+from tooletta_dialect_gigachat.models import MODELS
 
 from . import FUNCTION_CALL_INLINE, GigaChat3Dialect
 from .chat import GigaChat31Chat
@@ -29,7 +31,7 @@ class GigaChat31Dialect(GigaChat3Dialect):
         aliases=("gigachat3_1",),
         variant_of="gigachat3",
         priority=90,
-        models=("ai-sage/gigachat3.1-*", "ai-sage/gigachat-3.1-*"),
+        models=patterns_of(MODELS, "gigachat31"),
         description="GigaChat 3.1: CONTENT<|function_call|>{json}",
         source="ggml-org/llama.cpp models/templates/GigaChat3.1-10B-A1.8B.jinja",
     )

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat
 from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
 from tooletta.toolkit.kvcall import (
@@ -40,6 +41,7 @@ from tooletta.toolkit.kvcall import (
 )
 from tooletta_dialect_glm.chat import Glm46Chat, Glm47Chat
 from tooletta_dialect_glm.chat5 import Glm52Chat
+from tooletta_dialect_glm.models import MODELS
 
 __all__ = ["Glm45Dialect", "Glm46Dialect", "register_dialects"]
 
@@ -110,10 +112,7 @@ class Glm45Dialect(ScannerDialect):
         ),
         priority=55,
         markers=(OPEN,),
-        models=(
-            "zai-org/glm-4.7*",
-            "zai-org/glm-5*",
-        ),
+        models=patterns_of(MODELS, "glm45"),
         description=(
             "GLM-4.5+: <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>, "
             "newline (4.5/4.6) or compact (4.7+) form, values typed by the tool schema"
@@ -169,7 +168,7 @@ class Glm46Dialect(Glm45Dialect):
         name="glm46",
         aliases=("glm4_6", "glm45_newline"),
         markers=(),
-        models=("zai-org/glm-4.5*", "zai-org/glm-4.6*", "thudm/glm-4.5*"),
+        models=patterns_of(MODELS, "glm46"),
         description="GLM-4.5/4.6 newline form of glm45 (variant, rendering only)",
         source="zai-org/GLM-4.6 chat_template.jinja",
         variant_of="glm45",
@@ -186,3 +185,5 @@ def register_dialects(register: Any) -> None:
     """Register the glm45 dialect and its glm46 variant."""
     register(Glm45Dialect())
     register(Glm46Dialect())
+    for row in MODELS:
+        register(row)

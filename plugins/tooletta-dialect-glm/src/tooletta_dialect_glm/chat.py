@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -29,6 +30,7 @@ from tooletta.chat import (
     roles,
     tool_json,
 )
+from tooletta_dialect_glm.models import MODELS
 
 __all__ = ["Glm46Chat", "Glm47Chat"]
 
@@ -141,7 +143,7 @@ class Glm46Chat(_GlmChat):
     """GLM-4.5/4.6: newlines after every role token and tag."""
 
     name = "glm46"
-    models = ("zai-org/glm-4.5*", "zai-org/glm-4.6*", "thudm/glm-4.5*")
+    models = patterns_of(MODELS, chat="glm46")
     source = "zai-org/GLM-4.6 chat_template.jinja"
     turns = roles(
         system=Turn("<|system|>\n"),
@@ -200,7 +202,7 @@ class Glm47Chat(_GlmChat):
     effort turn), so ``model=`` refuses them rather than write this older format."""
 
     name = "glm47"
-    models = ("zai-org/glm-4.7*",)
+    models = patterns_of(MODELS, chat="glm47")
     source = "zai-org/GLM-4.7 chat_template.jinja"
     turns = roles(
         system=Turn("<|system|>"),

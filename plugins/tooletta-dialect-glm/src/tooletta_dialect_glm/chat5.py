@@ -27,9 +27,11 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError
+from tooletta.catalog import patterns_of
 from tooletta.chat import Conversation, by_content, defaults
 
 from .chat import Glm47Chat
+from .models import MODELS
 
 __all__ = ["EFFORT_HEAD", "Glm52Chat", "declaration", "effort_level"]
 
@@ -91,7 +93,7 @@ class Glm52Chat(Glm47Chat):
     ``clear_thinking`` on by default)."""
 
     name = "glm52"
-    models = ("zai-org/glm-5.2",)
+    models = patterns_of(MODELS, chat="glm52")
     source = "zai-org/GLM-5.2 chat_template.jinja (revision b4734de4)"
     options = defaults(enable_thinking=True, reasoning_effort="max", clear_thinking=True)
     prompt_options = ({"enable_thinking": False},)

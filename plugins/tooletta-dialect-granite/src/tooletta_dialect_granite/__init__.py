@@ -28,6 +28,7 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     Grammar,
@@ -42,6 +43,7 @@ from tooletta.engine import (
     json_call_object,
 )
 from tooletta.engine.lookahead import space_ahead, text_ahead
+from tooletta_dialect_granite.models import MODELS
 
 from .chat import Granite33Chat
 
@@ -106,11 +108,7 @@ class GraniteDialect(ScannerDialect):
         aliases=("granite3",),
         priority=90,
         markers=(TOOL_CALL, TOOL_CALL_TEXT),
-        models=(
-            "ibm-granite/granite-3.0-*-instruct*",
-            "ibm-granite/granite-3.1-*-instruct*",
-            "ibm-granite/granite-3.3-*-instruct*",
-        ),
+        models=patterns_of(MODELS, "granite"),
         description="Granite 3.0/3.1/3.3: <|tool_call|> (or a leading <tool_call>) then a JSON"
         " list of calls",
         source="HF ibm-granite/granite-3.0-8b-instruct chat template; vllm"
@@ -162,7 +160,7 @@ class Granite20bFcDialect(ScannerDialect):
         aliases=(),
         priority=70,
         markers=(FUNCTION_CALL,),
-        models=("ibm-granite/granite-20b-functioncalling*",),
+        models=patterns_of(MODELS, "granite_20b_fc"),
         description="Granite-20B-FunctionCalling: <function_call> {json} per call, one per line",
         source="vllm-project/vllm examples/tool_chat_template_granite_20b_fc.jinja;"
         " vllm/tool_parsers/granite_20b_fc_tool_parser.py",
@@ -195,3 +193,5 @@ def register_dialects(register: Any) -> None:
     """Register the granite and granite_20b_fc dialects."""
     register(GraniteDialect())
     register(Granite20bFcDialect())
+    for row in MODELS:
+        register(row)

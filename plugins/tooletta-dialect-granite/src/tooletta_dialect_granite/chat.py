@@ -23,7 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tooletta import Message, RenderError
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, tool_json
+from tooletta_dialect_granite.models import MODELS
 
 __all__ = ["Granite33Chat"]
 
@@ -68,7 +70,7 @@ class Granite33Chat(ChatFormat):
     ``documents`` and ``controls`` (the template's RAG switches) are refused."""
 
     name = "granite33"
-    models = ("ibm-granite/granite-3.3-*-instruct*",)
+    models = patterns_of(MODELS, chat="granite33")
     source = "ibm-granite/granite-3.3-2b-instruct tokenizer_config.json chat_template"
     turns = roles(
         system=_turn("system"),

@@ -40,10 +40,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import Block, FastReader, Grammar, Read, Reader, erase, json_value, marker_set
 from tooletta.engine.trim import Trimmer
 from tooletta.toolkit.messages import message_body
 from tooletta.toolkit.reading import decode_args
+from tooletta_dialect_harmony.models import MODELS
 
 from .chat import GptOssChat
 
@@ -313,7 +315,7 @@ class HarmonyDialect(ScannerDialect):
         aliases=("gpt_oss",),
         priority=90,
         markers=(CHANNEL, "<|start|>assistant", TO_FUNCTIONS),
-        models=("openai/gpt-oss-*", "*/gpt-oss-*", "gpt-oss-*"),
+        models=patterns_of(MODELS, "harmony"),
         description="gpt-oss Harmony: channels (analysis/commentary/final), to=functions.NAME",
         source=(
             "openai/gpt-oss-20b chat_template.jinja; sgl-project/sglang "
@@ -381,3 +383,5 @@ class HarmonyDialect(ScannerDialect):
 def register_dialects(register: Any) -> None:
     """Register the harmony dialect."""
     register(HarmonyDialect())
+    for row in MODELS:
+        register(row)

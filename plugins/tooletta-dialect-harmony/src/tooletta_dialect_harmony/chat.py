@@ -34,6 +34,7 @@ from collections.abc import Sequence
 import msgspec
 
 from tooletta import Message, RenderError, ToolCall, to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -46,6 +47,7 @@ from tooletta.chat import (
     roles,
     text_of,
 )
+from tooletta_dialect_harmony.models import MODELS
 
 from .typescript import BROWSER_TOOL, PYTHON_TOOL, namespace
 
@@ -103,7 +105,7 @@ class GptOssChat(ChatFormat):
     to pin the date (see :meth:`~tooletta.chat.Conversation.strftime_now`)."""
 
     name = "gpt_oss"
-    models = ("openai/gpt-oss-*", "*/gpt-oss-*", "gpt-oss-*")
+    models = patterns_of(MODELS, chat="gpt_oss")
     source = "openai/gpt-oss-120b chat_template.jinja (gpt-oss-20b ships the same template)"
     turns = roles(
         system=Turn(START + "system" + MESSAGE),

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     Grammar,
@@ -42,6 +43,7 @@ from tooletta_dialect_hermes.chat import (
 )
 from tooletta_dialect_hermes.chat_granite import Granite40Chat, Granite41Chat
 from tooletta_dialect_hermes.chat_qwen3_2507 import Qwen3Instruct2507Chat, Qwen3Thinking2507Chat
+from tooletta_dialect_hermes.models import MODELS
 
 __all__ = ["HermesDialect", "register_dialects"]
 
@@ -77,17 +79,7 @@ class HermesDialect(ScannerDialect):
         ),
         priority=40,
         markers=(OPEN,),
-        models=(
-            "nousresearch/hermes-2-pro*",
-            "nousresearch/hermes-3*",
-            "qwen/qwen2.5-*",
-            "qwen/qwen3-*",
-            "qwen/qwq*",
-            "ibm-granite/granite-4*",
-            "baidu/ernie-4.5*",
-            "arcee-ai/*trinity*",
-            "xiaomimimo/mimo-vl-*",
-        ),
+        models=patterns_of(MODELS, "hermes"),
         description="Hermes/Qwen: <tool_call>{json}</tool_call> per call, <think> reasoning",
         source="Qwen/Qwen3-8B and NousResearch/Hermes-2-Pro chat templates",
     )
@@ -148,3 +140,5 @@ _CALL_TAIL = "}\n" + CLOSE
 def register_dialects(register: Any) -> None:
     """Register the hermes dialect."""
     register(HermesDialect())
+    for row in MODELS:
+        register(row)

@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     IM_END,
     IM_START,
@@ -42,6 +43,7 @@ from tooletta.chat import (
     text_of,
     tool_json,
 )
+from tooletta_dialect_hermes.models import MODELS
 
 __all__ = [
     "QWEN_TOOLS_HEAD",
@@ -137,12 +139,7 @@ class Qwen25Chat(QwenChat):
     ``You are Qwen, created by Alibaba Cloud. You are a helpful assistant.``; no reasoning."""
 
     name = "qwen25"
-    models = (
-        "qwen/qwen2.5-[0-9]*b-instruct*",
-        "qwen/qwen2.5-coder-[0-9]*b-instruct*",
-        "qwen2.5-[0-9]*b-instruct*",
-        "qwen2.5-coder-[0-9]*b-instruct*",
-    )
+    models = patterns_of(MODELS, chat="qwen25")
     source = "Qwen/Qwen2.5-7B-Instruct tokenizer_config.json chat_template"
     default_system = "You are Qwen, created by Alibaba Cloud. You are a helpful assistant."
 
@@ -152,7 +149,7 @@ class MiMoVLChat(QwenChat):
     assistant developed by Xiaomi.``."""
 
     name = "mimo_vl"
-    models = ("xiaomimimo/mimo-vl-*", "mimo-vl-*")
+    models = patterns_of(MODELS, chat="mimo_vl")
     source = "XiaomiMiMo/MiMo-VL-7B chat template (as vendored by llama.cpp, MiMo-VL.jinja)"
     default_system = "You are MiMo, an AI assistant developed by Xiaomi."
 
@@ -168,7 +165,7 @@ class QwQChat(QwenChat):
     """
 
     name = "qwq"
-    models = ("qwen/qwq-32b", "qwen/qwq-32b-[!p]*", "qwq-32b", "qwq-32b-[!p]*")
+    models = patterns_of(MODELS, chat="qwq")
     source = "Qwen/QwQ-32B tokenizer_config.json chat_template"
     special_tokens = _QWEN3_SPECIAL
     reasoning = Reasoning("<think>\n", "\n</think>\n\n", strip="\n", keep="none")
@@ -226,44 +223,11 @@ class Qwen3Chat(QwenChat):
     """Qwen3's chat template (thinking models: ``enable_thinking`` defaults to true)."""
 
     name = "qwen3"
-    models: ClassVar[tuple[str, ...]] = (
-        "qwen/qwen3-0.6b",
-        "qwen/qwen3-0.6b-[!it]*",
-        "qwen/qwen3-1.7b",
-        "qwen/qwen3-1.7b-[!it]*",
-        "qwen/qwen3-4b",
-        "qwen/qwen3-4b-[!it]*",
-        "qwen/qwen3-8b",
-        "qwen/qwen3-8b-[!it]*",
-        "qwen/qwen3-14b",
-        "qwen/qwen3-14b-[!it]*",
-        "qwen/qwen3-32b",
-        "qwen/qwen3-32b-[!it]*",
-        "qwen/qwen3-30b-a3b",
-        "qwen/qwen3-30b-a3b-[!it]*",
-        "qwen/qwen3-235b-a22b",
-        "qwen/qwen3-235b-a22b-[!it]*",
-        "qwen3-0.6b",
-        "qwen3-0.6b-[!it]*",
-        "qwen3-1.7b",
-        "qwen3-1.7b-[!it]*",
-        "qwen3-4b",
-        "qwen3-4b-[!it]*",
-        "qwen3-8b",
-        "qwen3-8b-[!it]*",
-        "qwen3-14b",
-        "qwen3-14b-[!it]*",
-        "qwen3-32b",
-        "qwen3-32b-[!it]*",
-        "qwen3-30b-a3b",
-        "qwen3-30b-a3b-[!it]*",
-        "qwen3-235b-a22b",
-        "qwen3-235b-a22b-[!it]*",
-    )
+    models = patterns_of(MODELS, chat="qwen3")
     """The April 2025 (hybrid thinking) sizes, bare or with a suffix (``-FP8``, ``-AWQ``,
-    ``-Base``...) not starting with ``i`` or ``t``: the ``-Instruct-2507`` and
-    ``-Thinking-2507`` releases of the same sizes have templates of their own
-    (:mod:`tooletta_dialect_hermes.chat_qwen3_2507`)."""
+    ``-Base``...) not starting with ``i`` or ``t`` (the rows in :mod:`.models`): the
+    ``-Instruct-2507`` and ``-Thinking-2507`` releases of the same sizes have templates of
+    their own (:mod:`tooletta_dialect_hermes.chat_qwen3_2507`)."""
     source = "Qwen/Qwen3-8B tokenizer_config.json chat_template"
     special_tokens = _QWEN3_SPECIAL
     reasoning: ClassVar[Reasoning | None] = Reasoning(
@@ -402,12 +366,7 @@ class Hermes2ProChat(ChatFormat):
     """
 
     name = "hermes2pro"
-    models = (
-        "nousresearch/hermes-2-pro-llama-3-*",
-        "nousresearch/hermes-3-llama-3.1-*",
-        "hermes-2-pro-llama-3-*",
-        "hermes-3-llama-3.1-*",
-    )
+    models = patterns_of(MODELS, chat="hermes2pro")
     source = (
         "NousResearch/Hermes-2-Pro-Llama-3-8B and NousResearch/Hermes-3-Llama-3.1-8B "
         "tokenizer_config.json chat_template (tool_use and default; identical in both)"

@@ -22,7 +22,9 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from tooletta import Message, RenderError
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat, Conversation, Turn, roles, tool_json
+from tooletta_dialect_hermes.models import MODELS
 
 __all__ = [
     "GRANITE4_DEFAULT_SYSTEM",
@@ -145,12 +147,7 @@ class Granite40Chat(Granite4Chat):
     safe.`` when there is no other system text."""
 
     name = "granite40"
-    models = (
-        "ibm-granite/granite-4.0-h-*",
-        "ibm-granite/granite-4.0-micro*",
-        "ibm-granite/granite-4.0-1b*",
-        "ibm-granite/granite-4.0-350m*",
-    )
+    models = patterns_of(MODELS, chat="granite40")
     source = "ibm-granite granite-4.0 chat_template (llama.cpp ibm-granite-granite-4.0.jinja)"
     default_system = GRANITE4_DEFAULT_SYSTEM
 
@@ -160,5 +157,5 @@ class Granite41Chat(Granite4Chat):
     prompt (no system turn when there is no system text)."""
 
     name = "granite41"
-    models = ("ibm-granite/granite-4.1-*",)
+    models = patterns_of(MODELS, chat="granite41")
     source = "ibm-granite granite-4.1 chat_template (llama.cpp ibm-granite-granite-4.1.jinja)"

@@ -24,9 +24,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from tooletta import Message
+from tooletta.catalog import patterns_of
 from tooletta.chat import Conversation, Reasoning
 
 from .chat import Qwen3Chat
+from .models import MODELS
 
 __all__ = ["Qwen3Instruct2507Chat", "Qwen3Thinking2507Chat"]
 
@@ -35,16 +37,7 @@ class Qwen3Instruct2507Chat(Qwen3Chat):
     """Qwen3-2507 Instruct and Qwen3-Next Instruct: Qwen3's layout, never a think block."""
 
     name = "qwen3_instruct_2507"
-    models = (
-        "qwen/qwen3-4b-instruct-2507*",
-        "qwen/qwen3-30b-a3b-instruct-2507*",
-        "qwen/qwen3-235b-a22b-instruct-2507*",
-        "qwen/qwen3-next-80b-a3b-instruct*",
-        "qwen3-4b-instruct-2507*",
-        "qwen3-30b-a3b-instruct-2507*",
-        "qwen3-235b-a22b-instruct-2507*",
-        "qwen3-next-80b-a3b-instruct*",
-    )
+    models = patterns_of(MODELS, chat="qwen3_instruct_2507")
     source = (
         "Qwen/Qwen3-Next-80B-A3B-Instruct chat template (the Qwen3-2507 Instruct models' "
         "template; copy in xorbitsai/inference llm_family.json)"
@@ -67,16 +60,7 @@ class Qwen3Thinking2507Chat(Qwen3Chat):
     opening ``<think>\\n``."""
 
     name = "qwen3_thinking_2507"
-    models = (
-        "qwen/qwen3-4b-thinking-2507*",
-        "qwen/qwen3-30b-a3b-thinking-2507*",
-        "qwen/qwen3-235b-a22b-thinking-2507*",
-        "qwen/qwen3-next-80b-a3b-thinking*",
-        "qwen3-4b-thinking-2507*",
-        "qwen3-30b-a3b-thinking-2507*",
-        "qwen3-235b-a22b-thinking-2507*",
-        "qwen3-next-80b-a3b-thinking*",
-    )
+    models = patterns_of(MODELS, chat="qwen3_thinking_2507")
     source = (
         "Qwen/Qwen3-4B-Thinking-2507 / Qwen/Qwen3-Next-80B-A3B-Thinking chat template "
         "(one template; copy in xorbitsai/inference llm_family.json)"

@@ -26,6 +26,7 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat
 from tooletta.engine import Block, BlockReader, Grammar, Read, Reader, erase, reasoning_region
 from tooletta.toolkit.kvcall import (
@@ -36,6 +37,7 @@ from tooletta.toolkit.kvcall import (
     render_key,
     render_value,
 )
+from tooletta_dialect_hunyuan.models import MODELS
 
 from .chat import Hy3Chat
 
@@ -95,7 +97,7 @@ class HunyuanV3Dialect(ScannerDialect):
         aliases=("hy_v3", "hunyuan"),
         priority=60,
         markers=("<tool_sep>", "<tool_sep:opensource>"),
-        models=("tencent/hy3*", "*/hy3-*"),
+        models=patterns_of(MODELS, "hunyuan_v3"),
         description=(
             "Hunyuan v3: <tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key>"
             "<arg_value>V</arg_value></tool_call></tool_calls>, tags optionally ':opensource'"
@@ -134,3 +136,5 @@ class HunyuanV3Dialect(ScannerDialect):
 def register_dialects(register: Any) -> None:
     """Register the hunyuan_v3 dialect."""
     register(HunyuanV3Dialect())
+    for row in MODELS:
+        register(row)

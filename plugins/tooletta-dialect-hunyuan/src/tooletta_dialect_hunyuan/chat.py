@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError, ToolCall
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -36,6 +37,7 @@ from tooletta.chat import (
     tool_json,
 )
 from tooletta.chat.messages import text_of
+from tooletta_dialect_hunyuan.models import MODELS
 
 __all__ = ["EFFORTS", "Hy3Chat"]
 
@@ -142,7 +144,7 @@ class Hy3Chat(ChatFormat):
     """
 
     name = "hy3"
-    models = ("tencent/hy3",)
+    models = patterns_of(MODELS, chat="hy3")
     source = "tencent/Hy3 chat_template.jinja"
     bos = BOS
     turns = roles(

@@ -27,6 +27,7 @@ from typing import Any
 import msgspec
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     BlockError,
@@ -46,6 +47,7 @@ from tooletta.engine import (
 )
 from tooletta.engine.jsonread import decode_bounded
 from tooletta.toolkit.messages import message_body
+from tooletta_dialect_inkling.models import MODELS
 
 __all__ = ["InklingDialect", "register_dialects"]
 
@@ -207,7 +209,7 @@ class InklingDialect(ScannerDialect):
         aliases=("tml_v0",),
         priority=90,
         markers=(INVOKE, MODEL),
-        models=("inkling*", "thinkingmachines/*inkling*"),
+        models=patterns_of(MODELS, "inkling"),
         description="Inkling (TML v0): <|message_model|>NAME<|content_invoke_tool_json|>{json}",
         source=(
             "sgl-project/sglang python/sglang/srt/parser/inkling_renderer.py, "
@@ -250,3 +252,5 @@ class InklingDialect(ScannerDialect):
 def register_dialects(register: Any) -> None:
     """Register the inkling dialect."""
     register(InklingDialect())
+    for row in MODELS:
+        register(row)

@@ -25,6 +25,7 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     Grammar,
@@ -36,6 +37,7 @@ from tooletta.engine import (
     fast_repeat,
     json_call_object,
 )
+from tooletta_dialect_internlm.models import MODELS
 
 __all__ = ["InternLMDialect", "register_dialects"]
 
@@ -65,11 +67,7 @@ class InternLMDialect(ScannerDialect):
         aliases=("interns1", "internlm2"),
         priority=90,
         markers=(START,),
-        models=(
-            "internlm/internlm2-chat-*",
-            "internlm/internlm2_5-*chat*",
-            "internlm/intern-s1*",
-        ),
+        models=patterns_of(MODELS, "internlm"),
         description="InternLM: <|action_start|><|plugin|>{json}<|action_end|> per call",
         source=(
             "vllm-project/vllm examples/tool_chat_template_internlm2_tool.jinja and "
@@ -108,3 +106,5 @@ class InternLMDialect(ScannerDialect):
 def register_dialects(register: Any) -> None:
     """Register the internlm dialect."""
     register(InternLMDialect())
+    for row in MODELS:
+        register(row)

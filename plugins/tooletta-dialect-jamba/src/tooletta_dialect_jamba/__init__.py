@@ -34,6 +34,7 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat
 from tooletta.engine import (
     Block,
@@ -45,6 +46,7 @@ from tooletta.engine import (
     json_call_array,
     reasoning_region,
 )
+from tooletta_dialect_jamba.models import MODELS
 
 from .hunyuan_chat import HunyuanA13bChat
 
@@ -82,11 +84,7 @@ class JambaDialect(ScannerDialect):
         aliases=("hunyuan_a13b",),
         priority=50,
         markers=(OPEN,),
-        models=(
-            "ai21labs/ai21-jamba-*",
-            "ai21labs/jamba-*",
-            "tencent/hunyuan-a13b-instruct*",
-        ),
+        models=patterns_of(MODELS, "jamba"),
         description="Jamba/Hunyuan-A13B/Apriel: <tool_calls>[{json}, ...]</tool_calls>,"
         " <think>/<thinking> reasoning",
         source="vllm examples/tool_chat_template_hunyuan_a13b.jinja,"
@@ -129,3 +127,5 @@ def register_dialects(register: Any) -> None:
 
     register(JambaDialect())
     register(AprielDialect())
+    for row in MODELS:
+        register(row)

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from tooletta import DialectInfo, ToolCall
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat
+from tooletta_dialect_jamba.models import MODELS
 
 from . import JambaDialect
 from .chat import Apriel15Chat, Apriel16Chat
@@ -31,7 +33,7 @@ class AprielDialect(JambaDialect):
         aliases=("apriel_1_5",),
         variant_of="jamba",
         priority=90,
-        models=("servicenow-ai/apriel-1.5-*", "servicenow-ai/apriel-1.6-*"),
+        models=patterns_of(MODELS, "apriel"),
         description="Apriel 1.5/1.6: a line break, then <tool_calls>[{json}, ...]</tool_calls>",
         source="ggml-org/llama.cpp models/templates/unsloth-Apriel-1.5.jinja,"
         " Apriel-1.6-15b-Thinker-fixed.jinja",

@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ToolCall
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -41,6 +42,7 @@ from tooletta.chat import (
     text_of,
 )
 from tooletta.chat.messages import content_key
+from tooletta_dialect_jamba.models import MODELS
 
 __all__ = [
     "APRIEL15_REASONING_PROMPT",
@@ -120,7 +122,7 @@ class Apriel15Chat(ChatFormat):
     system turn, Python-``str()`` tool definitions, calls with ids before the last message."""
 
     name = "apriel15"
-    models = ("servicenow-ai/apriel-1.5-*", "apriel-1.5-*")
+    models = patterns_of(MODELS, chat="apriel15")
     source = (
         "ServiceNow-AI/Apriel-1.5-15b-Thinker chat_template (llama.cpp unsloth-Apriel-1.5.jinja)"
     )
@@ -279,7 +281,7 @@ class Apriel16Chat(ChatFormat):
     written, :meth:`end_token` gives it, so it is trained with the turn it ends."""
 
     name = "apriel16"
-    models = ("servicenow-ai/apriel-1.6-*", "apriel-1.6-*")
+    models = patterns_of(MODELS, chat="apriel16")
     source = (
         "ServiceNow-AI/Apriel-1.6-15b-Thinker chat_template"
         " (llama.cpp Apriel-1.6-15b-Thinker-fixed.jinja)"

@@ -24,8 +24,10 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError, ToolCall
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat, Conversation, Turn, by_content, clock, defaults, roles
 from tooletta.chat.messages import text_of, tool_json
+from tooletta_dialect_jamba.models import MODELS
 
 __all__ = ["HunyuanA13bChat"]
 
@@ -123,7 +125,7 @@ class HunyuanA13bChat(ChatFormat):
     """
 
     name = "hunyuan_a13b"
-    models = ("tencent/hunyuan-a13b-instruct",)
+    models = patterns_of(MODELS, chat="hunyuan_a13b")
     source = "tencent/Hunyuan-A13B-Instruct tokenizer_config.json (Tencent-Hunyuan/Hunyuan-A13B)"
     bos = SOT
     turns = roles(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import hookimpl
+from tooletta_dialect_kimi.models import MODELS
 
 from .k2 import KimiK2Dialect
 from .k3 import KimiK3Dialect
@@ -28,3 +29,5 @@ def register_dialects(register: Any) -> None:
     register(KimiK2Dialect())
     register(KimiK3Dialect())
     register(KimiLegacyDialect())
+    for row in MODELS:
+        register(row)

@@ -33,6 +33,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ToolCall
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -43,6 +44,7 @@ from tooletta.chat import (
     text_of,
     tool_json,
 )
+from tooletta_dialect_kimi.models import MODELS
 
 from .k2ids import (
     ARG_BEGIN,
@@ -134,9 +136,7 @@ class KimiK2Chat(ChatFormat):
     """Kimi K2-Instruct's chat template (the ``kimi_k2`` default)."""
 
     name = "kimi_k2"
-    models = ("moonshotai/kimi-k2-instruct", "kimi-k2-instruct")
-    """Only the id of the template checked (llama.cpp's copy): K2-Instruct-0905's current
-    template writes the declarations as compact JSON, so it is not claimed."""
+    models = patterns_of(MODELS, chat="kimi_k2")
     source = "moonshotai/Kimi-K2-Instruct chat_template.jinja (as vendored by llama.cpp)"
     turns = roles(**_TURNS)
     end_of_turn = IM_END
@@ -302,7 +302,7 @@ class KimiK2ThinkingChat(KimiK2Chat):
     """Kimi K2-Thinking's chat template: a think block opens every assistant turn."""
 
     name = "kimi_k2_thinking"
-    models = ("moonshotai/kimi-k2-thinking*", "kimi-k2-thinking*")
+    models = patterns_of(MODELS, chat="kimi_k2_thinking")
     source = "moonshotai/Kimi-K2-Thinking chat_template.jinja"
     special_tokens: ClassVar[tuple[str, ...]] = (*_SPECIAL, "<think>", "</think>")
     reasoning = Reasoning(
@@ -333,7 +333,7 @@ class KimiK25Chat(KimiK2ThinkingChat):
     """Kimi K2.5's chat template (``thinking`` on by default)."""
 
     name = "kimi_k25"
-    models = ("moonshotai/kimi-k2.5*", "kimi-k2.5*")
+    models = patterns_of(MODELS, chat="kimi_k25")
     source = "moonshotai/Kimi-K2.5 chat_template.jinja"
     default_system = None
     options = defaults(thinking=True, tools_ts_str=None)

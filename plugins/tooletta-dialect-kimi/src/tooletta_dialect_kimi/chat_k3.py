@@ -26,7 +26,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import Message, RenderError, ToolCall
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, by_content, defaults, roles
+from tooletta_dialect_kimi.models import MODELS
 
 __all__ = ["KimiK3Chat", "sorted_json"]
 
@@ -89,7 +91,7 @@ class KimiK3Chat(ChatFormat):
     """Kimi K3's chat template (XTML messages; thinking on by default)."""
 
     name = "kimi_k3"
-    models = ("moonshotai/kimi-k3*", "kimi-k3*")
+    models = patterns_of(MODELS, chat="kimi_k3")
     source = (
         "moonshotai/Kimi-K3 encoding_k3.py (reference encoder, via vLLM's copy); checked "
         "against ggml-org/llama.cpp models/templates/Kimi-K3.jinja (181a4a8f), its Jinja port"

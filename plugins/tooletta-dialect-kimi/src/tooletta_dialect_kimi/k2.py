@@ -24,6 +24,7 @@ argument fragments). Rendering writes the K2-Instruct turn: no empty
 from __future__ import annotations
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import Block, Grammar, Read, Reader, erase
 from tooletta.toolkit.reading import (
     fast_header_call,
@@ -32,6 +33,7 @@ from tooletta.toolkit.reading import (
     section,
     think_region,
 )
+from tooletta_dialect_kimi.models import MODELS
 
 from .chat import KimiK2Chat, KimiK2ThinkingChat, KimiK25Chat
 from .k2ids import (
@@ -102,12 +104,7 @@ class KimiK2Dialect(ScannerDialect):
         aliases=("kimik2", "moonshot_k2"),
         priority=90,
         markers=(SECTION_BEGIN, SECTION_BEGIN_1, CALL_BEGIN),
-        models=(
-            "moonshotai/kimi-k2*",
-            "moonshotai/kimi-linear*",
-            "kimi-k2*",
-            "kimi-linear*",
-        ),
+        models=patterns_of(MODELS, "kimi_k2"),
         description=(
             "Kimi K2: <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX"
             "<|tool_call_argument_begin|>{json}<|tool_call_end|>, ids kept"

@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import Block, Grammar, MarkerSet, Read, Reader, erase, json_value
 from tooletta.toolkit import ArgsWriter
 from tooletta.toolkit.fastxml import declared_value, kinds_of, one_shot, scan_attrs, skip_ws
@@ -48,6 +49,7 @@ from tooletta.toolkit.reading import (
     section,
     think_region,
 )
+from tooletta_dialect_kimi.models import MODELS
 
 from .chat_k3 import KimiK3Chat
 
@@ -232,7 +234,7 @@ class KimiK3Dialect(ScannerDialect):
         aliases=("kimik3",),
         priority=90,
         markers=(TOOLS_OPEN, CALL_OPEN),
-        models=("moonshotai/kimi-k3*", "kimi-k3*", "kimi_k3*"),
+        models=patterns_of(MODELS, "kimi_k3"),
         description=(
             'Kimi K3 XTML: <|open|>call tool="F" index="N"<|sep|><|open|>argument key="K" '
             'type="T"<|sep|>V<|close|>argument<|sep|>...; content in the response channel'

@@ -34,9 +34,11 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat
 from tooletta.engine import Block, Grammar, Read, Reader, erase, fast_json_chain, json_call_object
 from tooletta.engine.lookahead import space_ahead, text_ahead
+from tooletta_dialect_llama.models import MODELS
 
 from .chat import Llama31Chat, Llama32Chat
 
@@ -177,12 +179,7 @@ class LlamaJsonDialect(ScannerDialect):
         aliases=("llama3", "llama"),
         priority=20,
         markers=(PYTHON_TAG, *STARTS, PYTHON_END),
-        models=(
-            "meta-llama/llama-3.1-*-instruct*",
-            "meta-llama/llama-3.2-*-instruct*",
-            "meta-llama/llama-3.3-*-instruct*",
-            "meta-llama/meta-llama-3.1-*-instruct*",
-        ),
+        models=patterns_of(MODELS, "llama3_json"),
         description='Llama 3.x JSON: [<|python_tag|>]{"name": ..., "parameters": {...}}, "; "'
         " between calls",
         source="vllm-project/vllm examples/tool_chat_template_llama3.1_json.jinja;"
@@ -245,3 +242,5 @@ def register_dialects(register: Any) -> None:
 
     register(LlamaJsonDialect())
     register(Llama4JsonDialect())
+    for row in MODELS:
+        register(row)

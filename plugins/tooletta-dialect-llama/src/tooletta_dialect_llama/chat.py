@@ -36,6 +36,7 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError, to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -46,6 +47,7 @@ from tooletta.chat import (
     text_of,
     tool_json,
 )
+from tooletta_dialect_llama.models import MODELS
 
 __all__ = [
     "SYSTEM_TOOLS_HEAD",
@@ -252,11 +254,7 @@ class Llama31Chat(LlamaChat):
     ``NAME.call(...)`` and ``<|eom_id|>``) are not supported: asking for them raises."""
 
     name = "llama31"
-    models = (
-        "meta-llama/llama-3.1-*-instruct*",
-        "meta-llama/meta-llama-3.1-*-instruct*",
-        "meta-llama/llama-3.3-*-instruct*",
-    )
+    models = patterns_of(MODELS, chat="llama31")
     source = (
         "meta-llama/Llama-3.1-8B-Instruct and meta-llama/Llama-3.3-70B-Instruct "
         "tokenizer_config.json chat_template (identical)"
@@ -277,7 +275,7 @@ class Llama32Chat(LlamaChat):
     unless ``date_string`` is given."""
 
     name = "llama32"
-    models = ("meta-llama/llama-3.2-1b-instruct*", "meta-llama/llama-3.2-3b-instruct*")
+    models = patterns_of(MODELS, chat="llama32")
     source = "meta-llama/Llama-3.2-3B-Instruct tokenizer_config.json chat_template"
     options = defaults(tools_in_user_message=True, date_string=None)
 
@@ -322,7 +320,7 @@ class Llama4Chat(ChatFormat):
     """
 
     name = "llama4"
-    models = ("meta-llama/llama-4-*-instruct*", "llama-4-*-instruct*")
+    models = patterns_of(MODELS, chat="llama4")
     source = (
         "meta-llama/Llama-4-Scout-17B-16E-Instruct and Llama-4-Maverick-17B-128E-Instruct "
         "chat_template (huggingface/transformers src/transformers/models/llama4/"

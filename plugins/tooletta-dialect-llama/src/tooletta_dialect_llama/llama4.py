@@ -21,7 +21,9 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from tooletta import DialectInfo, ToolCall, to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat
+from tooletta_dialect_llama.models import MODELS
 
 from . import PYTHON_END, PYTHON_START, LlamaJsonDialect
 from .chat import Llama4Chat
@@ -39,7 +41,7 @@ class Llama4JsonDialect(LlamaJsonDialect):
         variant_of="llama3_json",
         priority=20,
         markers=(),
-        models=("meta-llama/llama-4-*-instruct*", "llama-4-*-instruct*"),
+        models=patterns_of(MODELS, "llama4_json"),
         description="Llama 4 (its model repositories' template): <|python_start|>content"
         '<|python_end|>{"name": ..., "parameters": {...}}{...}',
         source="huggingface/transformers src/transformers/models/llama4/processing_llama4.py"

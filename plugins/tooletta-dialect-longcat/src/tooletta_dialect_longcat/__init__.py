@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     Grammar,
@@ -44,6 +45,7 @@ from tooletta.engine import (
     reasoning_region,
 )
 from tooletta.toolkit import ArgsWriter, typed_value
+from tooletta_dialect_longcat.models import MODELS
 
 __all__ = ["LongCatDialect", "call_block", "register_dialects"]
 
@@ -99,7 +101,7 @@ class LongCatDialect(ScannerDialect):
         aliases=("longcat_flash",),
         priority=90,
         markers=(OPEN,),
-        models=("meituan-longcat/longcat-flash-*", "meituan-longcat/longcat-*"),
+        models=patterns_of(MODELS, "longcat"),
         description="LongCat: <longcat_tool_call>{json} or NAME + arg_key/arg_value pairs",
         source=(
             "vllm-project/vllm vllm/tool_parsers/longcat_tool_parser.py; LongCat-Flash model "
@@ -127,3 +129,5 @@ def register_dialects(register: Any) -> None:
 
     register(LongCatDialect())
     register(LongCatFlashChatDialect())
+    for row in MODELS:
+        register(row)

@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseError, to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -39,6 +40,7 @@ from tooletta.chat import (
     text_of,
     tool_json,
 )
+from tooletta_dialect_longcat.models import MODELS
 
 __all__ = [
     "CODE_INTERPRETER",
@@ -179,7 +181,7 @@ class LongCatFlashChat(ChatFormat):
     and `` TOOL:{json}`` on one line, the tool declarations first."""
 
     name = "longcat_flash_chat"
-    models = ("meituan-longcat/longcat-flash-chat*", "longcat-flash-chat*")
+    models = patterns_of(MODELS, chat="longcat_flash_chat")
     source = (
         "meituan-longcat/LongCat-Flash-Chat tokenizer_config.json chat_template (copy in "
         "KMnO4-zx/llm-model c99bbed9)"

@@ -13,7 +13,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from tooletta import DialectInfo, ToolCall
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat
+from tooletta_dialect_longcat.models import MODELS
 
 from . import LongCatDialect, call_block
 from .chat import LongCatFlashChat
@@ -31,7 +33,7 @@ class LongCatFlashChatDialect(LongCatDialect):
         variant_of="longcat",
         priority=90,
         markers=(),
-        models=("meituan-longcat/longcat-flash-chat*", "longcat-flash-chat*"),
+        models=patterns_of(MODELS, "longcat_flash_chat"),
         description="LongCat-Flash-Chat: <longcat_tool_call> blocks with no line break between",
         source="meituan-longcat/LongCat-Flash-Chat tokenizer_config.json chat_template",
     )

@@ -24,6 +24,7 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     Decline,
@@ -37,6 +38,7 @@ from tooletta.engine import (
 from tooletta.toolkit import ArgsWriter, typed_value
 from tooletta.toolkit.args import one_shot_value
 from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, tag_end, typed
+from tooletta_dialect_minicpm.models import MODELS
 
 __all__ = ["MiniCPM5Dialect", "register_dialects"]
 
@@ -207,7 +209,7 @@ class MiniCPM5Dialect(ScannerDialect):
         aliases=("minicpm",),
         priority=70,
         markers=(OPEN,),
-        models=("openbmb/minicpm5*",),
+        models=patterns_of(MODELS, "minicpm5"),
         description=(
             'MiniCPM5: <function name="F"><param name="K">V</param></function>, CDATA values, '
             "typed by the tool schema, <think> reasoning"
@@ -244,3 +246,5 @@ class MiniCPM5Dialect(ScannerDialect):
 def register_dialects(register: Any) -> None:
     """Register the minicpm5 dialect."""
     register(MiniCPM5Dialect())
+    for row in MODELS:
+        register(row)

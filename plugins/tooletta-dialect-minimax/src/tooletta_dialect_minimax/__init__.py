@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import hookimpl
+from tooletta_dialect_minimax.models import MODELS
 
 from .m1 import MinimaxM1Dialect
 from .m2 import MinimaxM2Dialect
@@ -30,3 +31,5 @@ def register_dialects(register: Any) -> None:
     register(MinimaxM1Dialect())
     register(MinimaxM2Dialect())
     register(MinimaxM3Dialect())
+    for row in MODELS:
+        register(row)

@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import Message
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, by_content, roles, tool_json
+from tooletta_dialect_minimax.models import MODELS
 
 __all__ = ["MinimaxM2Chat"]
 
@@ -46,7 +48,7 @@ class MinimaxM2Chat(ChatFormat):
     """MiniMax-M2's chat template (M2, M2.1, M2.5)."""
 
     name = "minimax_m2"
-    models = ("minimaxai/minimax-m2*", "minimax-m2*")
+    models = patterns_of(MODELS, chat="minimax_m2")
     source = (
         "MiniMaxAI/MiniMax-M2 chat_template.jinja (llama.cpp models/templates/MiniMax-M2.jinja)"
     )

@@ -19,7 +19,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import Message
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat, Conversation, Turn, by_content, roles, tool_json
+from tooletta_dialect_minimax.models import MODELS
 
 __all__ = ["MinimaxM1Chat"]
 
@@ -41,7 +43,7 @@ class MinimaxM1Chat(ChatFormat):
     """MiniMax-M1's chat template (MiniMax-M1-40k, MiniMax-M1-80k)."""
 
     name = "minimax_m1"
-    models = ("minimaxai/minimax-m1-*", "minimax-m1-*")
+    models = patterns_of(MODELS, chat="minimax_m1")
     source = (
         "MiniMax-AI/MiniMax-M1 tokenizer_config.json chat_template "
         "(commit a2328261e3faf6b1262a6dea55442bc1083b46da)"

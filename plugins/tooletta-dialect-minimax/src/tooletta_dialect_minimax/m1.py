@@ -15,6 +15,7 @@ but with a JSON array, so detection here needs a ``{`` after the tag.
 from __future__ import annotations
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     Grammar,
@@ -26,6 +27,7 @@ from tooletta.engine import (
     reasoning_region,
 )
 from tooletta.toolkit.invoke import guarded
+from tooletta_dialect_minimax.models import MODELS
 
 from .chat_m1 import MinimaxM1Chat
 
@@ -64,7 +66,7 @@ class MinimaxM1Dialect(ScannerDialect):
         aliases=("minimax",),
         priority=45,
         markers=(OPEN,),
-        models=("minimaxai/minimax-m1-*", "minimaxai/minimax-text-01*"),
+        models=patterns_of(MODELS, "minimax_m1"),
         description="MiniMax-M1: <tool_calls> with one JSON call object per line",
         source=(
             "vllm-project/vllm examples/tool_chat_template_minimax_m1.jinja; "

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall
+from tooletta.catalog import patterns_of
 from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
 from tooletta.toolkit.invoke import (
     InvokeSyntax,
@@ -36,6 +37,7 @@ from tooletta.toolkit.invoke import (
     read_invokes,
     render_invoke,
 )
+from tooletta_dialect_minimax.models import MODELS
 
 from .chat import MinimaxM2Chat
 
@@ -61,7 +63,7 @@ class MinimaxM2Dialect(ScannerDialect):
         aliases=(),
         priority=90,
         markers=(OPEN,),
-        models=("minimaxai/minimax-m2*",),
+        models=patterns_of(MODELS, "minimax_m2"),
         description="MiniMax-M2: <minimax:tool_call> with XML invoke/parameter elements",
         source=(
             "ggml-org/llama.cpp models/templates/unsloth-MiniMax-M2.jinja; "

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     BlockError,
@@ -52,6 +53,7 @@ from tooletta.toolkit.invoke import (
     tag_boundary,
 )
 from tooletta.toolkit.schema import is_string_schema, schema_types
+from tooletta_dialect_minimax.models import MODELS
 
 __all__ = ["SENTINEL", "MinimaxM3Dialect"]
 
@@ -505,7 +507,7 @@ class MinimaxM3Dialect(ScannerDialect):
         aliases=(),
         priority=90,
         markers=(SENTINEL,),
-        models=("minimaxai/minimax-m3*",),
+        models=patterns_of(MODELS, "minimax_m3"),
         description="MiniMax-M3: ]<]minimax[>[-prefixed <tool_call>/<invoke>, args as elements",
         source=(
             "sgl-project/sglang python/sglang/srt/function_call/minimax_m3.py; "

@@ -30,6 +30,7 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat
 from tooletta.engine import (
     Block,
@@ -44,6 +45,7 @@ from tooletta.engine import (
 )
 from tooletta.toolkit import mistral_id
 from tooletta.toolkit.reading import decode_args
+from tooletta_dialect_mistral.models import MODELS
 
 from .chat import MistralSmall32Chat
 from .ids import written_id
@@ -171,16 +173,7 @@ class MistralDialect(ScannerDialect):
         aliases=(),
         priority=90,
         markers=(TOOL_CALLS,),
-        models=(
-            "mistralai/mistral-7b-instruct-v0.3*",
-            "mistralai/mixtral-8x*-instruct*",
-            "mistralai/mistral-nemo*",
-            "mistralai/mistral-large*",
-            "mistralai/mistral-small*",
-            "mistralai/magistral*",
-            "mistralai/devstral*",
-            "mistralai/ministral*",
-        ),
+        models=patterns_of(MODELS, "mistral"),
         description="Mistral: [TOOL_CALLS][{json}...] (pre-v11) or [TOOL_CALLS]NAME[ARGS]{json}"
         " per call (v11+), [THINK] reasoning",
         source="mistralai/mistral-common src/mistral_common/tokens/tokenizers/instruct.py"
@@ -230,3 +223,5 @@ def register_dialects(register: Any) -> None:
     register(MistralDialect())
     register(MistralV13Dialect())
     register(MistralV3Dialect())
+    for row in MODELS:
+        register(row)

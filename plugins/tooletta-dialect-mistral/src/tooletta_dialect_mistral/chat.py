@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from tooletta import Message, ToolCall, to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -42,6 +43,7 @@ from tooletta.chat import (
     tool_json,
 )
 from tooletta.toolkit import mistral_id
+from tooletta_dialect_mistral.models import MODELS
 
 from .ids import with_written_ids, written_id
 from .prompts import (
@@ -205,7 +207,7 @@ class MistralSmall32Chat(_WrittenIds):
     before them here, as mistral-common's v7+ tokenizers do."""
 
     name = "mistral_small32"
-    models = ("mistralai/mistral-small-3.2-*",)
+    models = patterns_of(MODELS, chat="mistral_small32")
     special_tokens = (*_V7_TOKENS, _TOOL_CONTENT, "[CALL_ID]", "[ARGS]")
     source = (
         "mistralai/Mistral-Small-3.2-24B-Instruct-2506 chat_template.jinja "
@@ -284,7 +286,7 @@ class MistralNemoChat(_WrittenIds):
     turn, each written key by key."""
 
     name = "mistral_nemo"
-    models = ("mistralai/mistral-nemo-instruct*", "mistral-nemo-instruct*")
+    models = patterns_of(MODELS, chat="mistral_nemo")
     special_tokens = _V3_TOKENS
     source = (
         "mistralai/Mistral-Nemo-Instruct-2407 tokenizer_config.json chat_template "
@@ -366,7 +368,7 @@ class DevstralSmall2507Chat(_V13Chat):
     by default."""
 
     name = "devstral_small_2507"
-    models = ("mistralai/devstral-small-2507*", "devstral-small-2507*")
+    models = patterns_of(MODELS, chat="devstral_small_2507")
     source = (
         "unsloth/Devstral-Small-2507 chat_template "
         f"({_TEMPLATES}unsloth-mistral-Devstral-Small-2507.jinja)"
@@ -387,7 +389,7 @@ class Ministral3ReasoningChat(_V13Chat):
     every turn that has some (the template reads it from ``thinking`` content chunks)."""
 
     name = "ministral3_reasoning"
-    models = ("mistralai/ministral-3-*-reasoning*", "ministral-3-*-reasoning*")
+    models = patterns_of(MODELS, chat="ministral3_reasoning")
     source = (
         "mistralai/Ministral-3-14B-Reasoning-2512 chat_template.jinja "
         f"({_TEMPLATES}mistralai-Ministral-3-14B-Reasoning-2512.jinja)"

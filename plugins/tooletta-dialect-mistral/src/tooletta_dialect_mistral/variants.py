@@ -15,6 +15,8 @@ the id part when the call has one), which Mistral-Small-3.2 writes. Its variants
 from __future__ import annotations
 
 from tooletta import DialectInfo, ToolCall, to_json
+from tooletta.catalog import patterns_of
+from tooletta_dialect_mistral.models import MODELS
 
 from . import TOOL_CALLS, MistralDialect
 from .chat import DevstralSmall2507Chat, Ministral3ReasoningChat, MistralNemoChat
@@ -33,12 +35,7 @@ class MistralV13Dialect(MistralDialect):
         name="mistral_v13",
         variant_of="mistral",
         priority=90,
-        models=(
-            "mistralai/ministral-3-*",
-            "ministral-3-*",
-            "mistralai/devstral-small-2507*",
-            "devstral-small-2507*",
-        ),
+        models=patterns_of(MODELS, "mistral_v13"),
         description="Mistral tokenizer v13: [TOOL_CALLS]NAME[ARGS]{json} per call, no call id",
         source=f"{_SOURCE} (InstructTokenizerV13); Devstral-Small-2507 and Ministral-3 templates",
     )
@@ -58,7 +55,7 @@ class MistralV3Dialect(MistralDialect):
         aliases=("mistral_nemo",),
         variant_of="mistral",
         priority=90,
-        models=("mistralai/mistral-nemo-instruct*", "mistral-nemo-instruct*"),
+        models=patterns_of(MODELS, "mistral_v3"),
         description='Mistral tokenizer v3: [TOOL_CALLS][{"name", "arguments", "id"}, ...]',
         source=f"{_SOURCE} (InstructTokenizerV3); Mistral-Nemo-Instruct-2407 template",
     )

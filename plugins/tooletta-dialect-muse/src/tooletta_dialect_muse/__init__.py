@@ -54,6 +54,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import Block, Decline, Grammar, Incomplete, MarkerSet, Read, Reader, erase
 from tooletta.engine.trim import Trimmer
 from tooletta.toolkit.args import ArgsWriter, typed_value
@@ -67,6 +68,7 @@ from tooletta.toolkit.invoke import (
     tag_boundary,
 )
 from tooletta.toolkit.schema import ToolSchemas
+from tooletta_dialect_muse.models import MODELS
 
 __all__ = ["MuseDialect", "register_dialects", "resolve_name"]
 
@@ -387,7 +389,7 @@ class MuseDialect(ScannerDialect):
         aliases=("muse_glimmer",),
         priority=90,
         markers=(CALLS_OPEN, SYNTAX.invoke),
-        models=("meta-models/muse-glimmer*", "*/muse-glimmer*", "muse-glimmer*"),
+        models=patterns_of(MODELS, "muse"),
         description="Muse Glimmer ATEM: to=RECIPIENT<|message|> channels, atem:invoke XML calls",
         source=(
             "sgl-project/sglang python/sglang/srt/function_call/muse_glimmer_detector.py and "
@@ -440,3 +442,5 @@ class MuseDialect(ScannerDialect):
 def register_dialects(register: Any) -> None:
     """Register the muse dialect."""
     register(MuseDialect())
+    for row in MODELS:
+        register(row)

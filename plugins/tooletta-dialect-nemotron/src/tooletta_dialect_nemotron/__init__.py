@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     Grammar,
@@ -36,6 +37,7 @@ from tooletta.engine import (
     reasoning_region,
 )
 from tooletta_dialect_nemotron.chat import NemotronNanoV2Chat
+from tooletta_dialect_nemotron.models import MODELS
 
 __all__ = ["CLOSE", "OPEN", "NemotronDialect", "register_dialects"]
 
@@ -71,13 +73,7 @@ class NemotronDialect(ScannerDialect):
         aliases=("nemotron_json", "nemotron_nano_v2"),
         priority=90,
         markers=(OPEN,),
-        models=(
-            "nvidia/llama-3.3-nemotron-super-49b-v1*",
-            "nvidia/llama-3_3-nemotron-super-49b-v1*",
-            "nvidia/llama-3.1-nemotron-nano-*",
-            "nvidia/llama-3_1-nemotron-nano-*",
-            "nvidia/nvidia-nemotron-nano-*-v2*",
-        ),
+        models=patterns_of(MODELS, "nemotron"),
         description="Nemotron: <TOOLCALL>[{json}, ...]</TOOLCALL>, <think> reasoning",
         source="ggml-org/llama.cpp models/templates/NVIDIA-Nemotron-Nano-v2.jinja;"
         " vllm examples/tool_chat_template_nemotron_json.jinja,"
@@ -106,3 +102,5 @@ class NemotronDialect(ScannerDialect):
 def register_dialects(register: Any) -> None:
     """Register the nemotron dialect."""
     register(NemotronDialect())
+    for row in MODELS:
+        register(row)

@@ -34,7 +34,9 @@ from typing import Any
 import msgspec
 
 from tooletta import Message
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, roles, text_of, tool_json
+from tooletta_dialect_nemotron.models import MODELS
 
 __all__ = ["NANO_V2_TOOLS_HEAD", "NemotronNanoV2Chat", "thinking"]
 
@@ -100,12 +102,7 @@ class NemotronNanoV2Chat(ChatFormat):
     ``/think`` and ``/no_think`` in the messages, as the template does (no option)."""
 
     name = "nemotron_nano_v2"
-    models = (
-        "nvidia/nvidia-nemotron-nano-9b-v2",
-        "nvidia/nvidia-nemotron-nano-9b-v2-*",
-    )
-    """Only the 9B, whose template is vendored: Nemotron-Nano-12B-v2's template writes one
-    newline after the system turn, not two, and could not be read here to be declared."""
+    models = patterns_of(MODELS, chat="nemotron_nano_v2")
     source = "nvidia/NVIDIA-Nemotron-Nano-9B-v2 tokenizer_config.json chat_template"
     turns = roles(
         system=Turn(_SYSTEM),

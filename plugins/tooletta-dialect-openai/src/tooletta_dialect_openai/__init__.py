@@ -22,6 +22,7 @@ from typing import Any
 import msgspec
 
 from tooletta import DialectInfo, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     BlockError,
     Read,
@@ -37,6 +38,7 @@ from tooletta.engine.jsonread import too_deep
 from tooletta.ir import coerce_arguments
 from tooletta.limits import derived_call_id
 from tooletta.toolkit.jsondoc import JsonDocumentDialect, document_grammar
+from tooletta_dialect_openai.models import MODELS
 
 __all__ = ["OpenAIDialect", "call_id_for", "register_dialects"]
 
@@ -135,7 +137,7 @@ class OpenAIDialect(JsonDocumentDialect):
         aliases=("oai", "openai_json", "openai_chat"),
         priority=-90,
         markers=('"function"', '"tool_calls"', '"function_call"'),
-        models=("gpt-4*", "gpt-3.5*", "gpt-4o*", "o1*", "o3*", "o4*", "gpt-5*"),
+        models=patterns_of(MODELS, "openai"),
         description="OpenAI Chat Completions tool_calls objects and legacy function_call, as JSON",
         source="openai/openai-python src/openai/types/chat/chat_completion_message*.py",
     )
@@ -166,3 +168,5 @@ class OpenAIDialect(JsonDocumentDialect):
 def register_dialects(register: Any) -> None:
     """Register the openai dialect."""
     register(OpenAIDialect())
+    for row in MODELS:
+        register(row)

@@ -27,6 +27,7 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     Grammar,
@@ -38,6 +39,7 @@ from tooletta.engine import (
     json_next,
 )
 from tooletta.engine.lookahead import space_ahead
+from tooletta_dialect_phi.models import MODELS
 
 from .chat import FireFunctionV2Chat
 
@@ -107,7 +109,7 @@ class Phi4MiniDialect(ScannerDialect):
         aliases=("phi4_mini_json", "functools", "firefunction_v2"),
         priority=90,
         markers=(MARKER,),
-        models=("microsoft/phi-4-mini-instruct*", "fireworks-ai/llama-3-firefunction-v2*"),
+        models=patterns_of(MODELS, "phi4_mini"),
         description='Phi-4-mini / FireFunction v2: functools[{"name": ..., "arguments": {...}}]',
         source="ggml-org/llama.cpp models/templates/fireworks-ai-llama-3-firefunction-v2.jinja;"
         " vllm examples/tool_chat_template_phi4_mini.jinja,"
@@ -140,3 +142,5 @@ class Phi4MiniDialect(ScannerDialect):
 def register_dialects(register: Any) -> None:
     """Register the phi4_mini dialect."""
     register(Phi4MiniDialect())
+    for row in MODELS:
+        register(row)

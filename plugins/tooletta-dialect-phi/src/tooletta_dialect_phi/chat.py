@@ -23,7 +23,9 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, ToolCall
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, text_of, tool_json
+from tooletta_dialect_phi.models import MODELS
 
 __all__ = ["FIREFUNCTION_INSTRUCTIONS", "FireFunctionV2Chat"]
 
@@ -59,7 +61,7 @@ class FireFunctionV2Chat(ChatFormat):
     (default: ``strftime_now("%b %d %Y %H:%M:%S GMT")``)."""
 
     name = "firefunction_v2"
-    models = ("fireworks-ai/llama-3-firefunction-v2*",)
+    models = patterns_of(MODELS, chat="firefunction_v2")
     source = "fireworks-ai/llama-3-firefunction-v2 tokenizer_config.json chat_template"
     bos = "<|begin_of_text|>"
     turns = roles(

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat
 from tooletta.engine import (
     Block,
@@ -45,6 +46,7 @@ from tooletta.engine import (
     reasoning_region,
 )
 from tooletta.toolkit.pycall import fast_py_calls, fast_py_list, py_literal_at
+from tooletta_dialect_pythonic.models import MODELS
 
 from .base import CheckedDialect
 from .chat import Lfm2Chat, Lfm25Chat, Lfm25InstructChat
@@ -169,7 +171,7 @@ class PythonicDialect(CheckedDialect):
         aliases=("llama4_pythonic",),
         priority=10,
         markers=(PY_START, "["),
-        models=("meta-llama/llama-4-*", "llama-4-*", "team-ace/toolace-*"),
+        models=patterns_of(MODELS, "pythonic"),
         description="Pythonic call list [f(a=1), g(b='x')], Llama 4 <|python_start|> wrapper",
         source=(
             "vllm-project/vllm examples/tool_chat_template_llama4_pythonic.jinja, "
@@ -249,7 +251,7 @@ class Olmo3Dialect(CheckedDialect):
         name="olmo3",
         priority=70,
         markers=(OLMO_OPEN,),
-        models=("allenai/olmo-3*", "olmo-3*"),
+        models=patterns_of(MODELS, "olmo3"),
         description="OLMo 3: <function_calls> with one pythonic call per line",
         source=(
             "vllm-project/vllm examples/tool_chat_template_olmo3.jinja; "
@@ -291,7 +293,7 @@ class Olmo3InstructDialect(Olmo3Dialect):
         name="olmo3_instruct",
         variant_of="olmo3",
         priority=70,
-        models=("allenai/olmo-3*-instruct*", "olmo-3*-instruct*"),
+        models=patterns_of(MODELS, "olmo3_instruct"),
         description="OLMo 3 Instruct: the olmo3 block with tojson values, as Ai2's template",
         source="allenai/Olmo-3.1-32B-Instruct chat_template (tool_calls loop)",
     )
@@ -435,7 +437,7 @@ class Lfm2Dialect(CheckedDialect):
         name="lfm2",
         priority=90,
         markers=(LFM_OPEN,),
-        models=("liquidai/lfm2*", "lfm2*"),
+        models=patterns_of(MODELS, "lfm2"),
         description="LFM2: <|tool_call_start|>[pythonic or JSON list]<|tool_call_end|>",
         source=(
             "ggml-org/llama.cpp models/templates/LFM2.5-8B-A1B.jinja; "
@@ -502,7 +504,7 @@ class Lfm25Dialect(Lfm2Dialect):
         aliases=("lfm2.5",),
         variant_of="lfm2",
         priority=90,
-        models=("liquidai/lfm2.5-*", "lfm2.5-*"),
+        models=patterns_of(MODELS, "lfm25"),
         description="LFM2.5: the lfm2 block with unescaped '...' strings",
         source="ggml-org/llama.cpp models/templates/LFM2.5-8B-A1B.jinja (format_arg_value)",
     )
@@ -665,7 +667,7 @@ class SarashinaDialect(CheckedDialect):
         name="sarashina",
         priority=5,
         markers=(SARASHINA_TOKEN, "'name'"),
-        models=("sbintuitions/sarashina*", "sarashina*"),
+        models=patterns_of(MODELS, "sarashina"),
         description="Sarashina: <|tool_calls|> + Python-literal list of {'name','arguments'}",
         source="lightseekorg/smg crates/tool_parser/src/parsers/sarashina.rs",
     )
@@ -702,3 +704,5 @@ def register_dialects(register: Any) -> None:
     register(Lfm2Dialect())
     register(Lfm25Dialect())
     register(SarashinaDialect())
+    for row in MODELS:
+        register(row)

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tooletta import Message
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -34,6 +35,7 @@ from tooletta.chat import (
     roles,
     tool_json,
 )
+from tooletta_dialect_pythonic.models import MODELS
 
 __all__ = ["Lfm2Chat", "Lfm25Chat", "Lfm25InstructChat"]
 
@@ -78,7 +80,7 @@ class Lfm2Chat(ChatFormat):
     """LFM2's template: tools between ``<|tool_list_start|>`` and ``<|tool_list_end|>``."""
 
     name = "lfm2"
-    models = ("liquidai/lfm2-*", "lfm2-*")
+    models = patterns_of(MODELS, chat="lfm2")
     source = _SOURCE.format("LFM2-8B-A1B.jinja")
     bos = "<|startoftext|>"
     turns = _TURNS
@@ -114,7 +116,7 @@ class Lfm25InstructChat(Lfm2Chat):
     reasoning (``<think>...</think>``) kept in the last assistant turn only."""
 
     name = "lfm25_instruct"
-    models = ("liquidai/lfm2.5-*-instruct*", "lfm2.5-*-instruct*")
+    models = patterns_of(MODELS, chat="lfm25_instruct")
     source = _SOURCE.format("LFM2.5-Instruct.jinja")
     special_tokens = (*_SPECIALS[:4], "<think>", "</think>")
     result_wrap = ("", "")
@@ -142,7 +144,7 @@ class Lfm25Chat(Lfm25InstructChat):
     reasoning (``thinking``) kept after the last user message."""
 
     name = "lfm25"
-    models = ("liquidai/lfm2.5-8b-a1b*", "lfm2.5-8b-a1b*")
+    models = patterns_of(MODELS, chat="lfm25")
     source = _SOURCE.format("LFM2.5-8B-A1B.jinja")
     reasoning = Reasoning("<think>", "</think>", strip="", keep="after_last_user")
 

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import json
 
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat, Conversation, chatml, roles, tool_json
+from tooletta_dialect_pythonic.models import MODELS
 
 __all__ = ["Olmo31InstructChat"]
 
@@ -31,7 +33,7 @@ class Olmo31InstructChat(ChatFormat):
     results under ``environment``, the last assistant turn ended by ``<|endoftext|>``."""
 
     name = "olmo31_instruct"
-    models = ("allenai/olmo-3.1-32b-instruct", "olmo-3.1-32b-instruct")
+    models = patterns_of(MODELS, chat="olmo31_instruct")
     """The released model only: its ``-SFT`` and ``-DPO`` checkpoints were published with
     Ai2's development tokenizer, whose default system prompt differs (open-instruct
     ``docs/olmo3.md``)."""

@@ -33,10 +33,12 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
+from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat
 from tooletta.engine import Grammar, erase, reasoning_region
 from tooletta.toolkit.xmlcall import FUNC, XmlTags, call_blocks, render_wrapped
 from tooletta_dialect_qwen.chat import Qwen3CoderChat, Qwen35Chat
+from tooletta_dialect_qwen.models import MODELS
 
 __all__ = ["Qwen3CoderDialect", "register_dialects"]
 
@@ -59,15 +61,7 @@ class Qwen3CoderDialect(ScannerDialect):
         aliases=("qwen3_xml", "qwen_xml", "qwen_coder", "step3p5", "mimo"),
         priority=60,
         markers=(OPEN, FUNC),
-        models=(
-            "qwen/qwen3-coder*",
-            "qwen/qwen3.5*",
-            "qwen/qwen3.6*",
-            "qwen/qwen3.8*",
-            "xiaomimimo/mimo-v2*",
-            "stepfun-ai/step-3.5*",
-            "nvidia/nvidia-nemotron-3*",
-        ),
+        models=patterns_of(MODELS, "qwen3_coder"),
         description=(
             "Qwen3-Coder XML: <tool_call><function=NAME><parameter=KEY>VALUE</parameter>"
             "</function></tool_call>, values typed by the tool schema, <think> reasoning"
@@ -110,3 +104,5 @@ def register_dialects(register: Any) -> None:
     register(Qwen3CoderDialect())
     register(Nemotron3Dialect())
     register(Step35Dialect())
+    for row in MODELS:
+        register(row)

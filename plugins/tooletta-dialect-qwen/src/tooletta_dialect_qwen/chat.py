@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ToolCall
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     IM_END,
     IM_START,
@@ -40,6 +41,7 @@ from tooletta.chat import (
     roles,
     text_of,
 )
+from tooletta_dialect_qwen.models import MODELS
 
 from .declarations import (
     CODER_TOOLS_HEAD,
@@ -85,7 +87,7 @@ class Qwen3CoderChat(_ChatML):
     solve tasks.``; an assistant turn with calls writes its content trimmed."""
 
     name = "qwen3_coder"
-    models = ("qwen/qwen3-coder-*", "qwen3-coder-*")
+    models = patterns_of(MODELS, chat="qwen3_coder")
     source = "Qwen/Qwen3-Coder-30B-A3B-Instruct chat_template.jinja"
     default_system: ClassVar[str] = (
         "You are Qwen, a helpful AI assistant that can interact with a computer to solve tasks."
@@ -124,7 +126,7 @@ class Qwen35Chat(_ChatML):
     ``enable_thinking`` defaults to true."""
 
     name = "qwen35"
-    models = ("qwen/qwen3.5-*", "qwen3.5-*")
+    models = patterns_of(MODELS, chat="qwen35")
     source = "Qwen/Qwen3.5-4B chat_template.jinja"
     special_tokens = (*_THINKING_SPECIAL, "<tool_response>", "</tool_response>")
     turns = roles(
@@ -201,7 +203,7 @@ class Nemotron3Chat(_ChatML):
     (``truncate_history_thinking``, default true) the block is written empty."""
 
     name = "nemotron3"
-    models = ("nvidia/nvidia-nemotron-3-nano-*", "nvidia-nemotron-3-nano-*")
+    models = patterns_of(MODELS, chat="nemotron3")
     source = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 chat_template.jinja"
     special_tokens = _THINKING_SPECIAL
     reasoning = Reasoning("<think>\n", "\n</think>\n", strip="", keep="after_last_user")
@@ -320,7 +322,7 @@ class Step35Chat(_ChatML):
     ``<think>\\n``."""
 
     name = "step35"
-    models = ("stepfun-ai/step-3.5-flash*", "step-3.5-flash*")
+    models = patterns_of(MODELS, chat="step35")
     source = "stepfun-ai/Step-3.5-Flash chat_template.jinja"
     bos = "<｜begin▁of▁sentence｜>"
     special_tokens = (bos, *_THINKING_SPECIAL)

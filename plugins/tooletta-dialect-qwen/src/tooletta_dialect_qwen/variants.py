@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import msgspec
 
+from tooletta.catalog import patterns_of
+from tooletta_dialect_qwen.models import MODELS
+
 from . import Qwen3CoderDialect
 from .chat import Nemotron3Chat, Step35Chat
 
@@ -31,7 +34,7 @@ class Nemotron3Dialect(Qwen3CoderDialect):
         name="nemotron3",
         aliases=("nemotron_v3", "nemotron3_nano"),
         markers=(),
-        models=("nvidia/nvidia-nemotron-3-nano-*", "nvidia-nemotron-3-nano-*"),
+        models=patterns_of(MODELS, "nemotron3"),
         description="Nemotron 3 Nano spelling of qwen3_coder (variant, rendering only)",
         source="nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 chat_template.jinja",
         variant_of="qwen3_coder",
@@ -51,7 +54,7 @@ class Step35Dialect(Qwen3CoderDialect):
         name="step35",
         aliases=("step3_5", "step35_flash"),
         markers=(),
-        models=("stepfun-ai/step-3.5-flash*", "step-3.5-flash*"),
+        models=patterns_of(MODELS, "step35"),
         description="Step-3.5-Flash spelling of qwen3_coder (variant, rendering only)",
         source="stepfun-ai/Step-3.5-Flash chat_template.jinja",
         variant_of="qwen3_coder",

@@ -32,8 +32,10 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
+from tooletta.catalog import patterns_of
 from tooletta.engine import Grammar, erase, reasoning_region
 from tooletta.toolkit.xmlcall import XmlTags, call_blocks, render_wrapped
+from tooletta_dialect_seed.models import MODELS
 
 __all__ = ["SeedOssDialect", "register_dialects"]
 
@@ -50,7 +52,7 @@ class SeedOssDialect(ScannerDialect):
         name="seed_oss",
         priority=90,
         markers=(OPEN,),
-        models=("bytedance-seed/seed-oss-*",),
+        models=patterns_of(MODELS, "seed_oss"),
         description=(
             "Seed-OSS: <seed:tool_call><function=NAME><parameter=KEY>VALUE</parameter>"
             "</function></seed:tool_call>, values typed by the tool schema, <seed:think> reasoning"
@@ -80,3 +82,5 @@ def register_dialects(register: Any) -> None:
 
     register(SeedOssDialect())
     register(SeedOssPyStrDialect())
+    for row in MODELS:
+        register(row)

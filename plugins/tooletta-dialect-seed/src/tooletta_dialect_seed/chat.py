@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tooletta import Message, RenderError, to_json
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -33,6 +34,7 @@ from tooletta.chat import (
     roles,
     text_of,
 )
+from tooletta_dialect_seed.models import MODELS
 
 __all__ = ["DOUBAO_SYSTEM", "TOOL_CALL_INSTRUCTIONS", "SeedOssChat", "seed_tools"]
 
@@ -161,7 +163,7 @@ class SeedOssChat(ChatFormat):
     declarations in the system turn, reasoning kept in every turn."""
 
     name = "seed_oss_36b"
-    models = ("bytedance-seed/seed-oss-36b-*",)
+    models = patterns_of(MODELS, chat="seed_oss_36b")
     source = "ByteDance-Seed/Seed-OSS-36B-Instruct chat_template.jinja"
     turns = roles(
         system=_turn("system"), user=_turn("user"), assistant=_turn("assistant"), tool=_turn("tool")

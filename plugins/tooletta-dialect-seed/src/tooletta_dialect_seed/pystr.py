@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, ToolCall
+from tooletta.catalog import patterns_of
+from tooletta_dialect_seed.models import MODELS
 
 from . import SeedOssDialect
 from .chat import SeedOssChat
@@ -34,7 +36,7 @@ class SeedOssPyStrDialect(SeedOssDialect):
         name="seed_oss_pystr",
         variant_of="seed_oss",
         priority=90,
-        models=("bytedance-seed/seed-oss-36b-*",),
+        models=patterns_of(MODELS, "seed_oss_pystr"),
         description="Seed-OSS as its template writes it: non-string values as Python str()",
         source="ggml-org/llama.cpp models/templates/ByteDance-Seed-OSS.jinja",
     )

@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     Grammar,
@@ -56,6 +57,7 @@ from tooletta.engine import (
 from tooletta.toolkit.args import ArgsWriter, typed_value
 from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, tag_end, typed
 from tooletta.toolkit.invoke import guarded
+from tooletta_dialect_solar.models import MODELS
 
 from .open1 import SolarOpenDialect
 
@@ -178,7 +180,7 @@ class SolarOpen2Dialect(ScannerDialect):
         aliases=("solar",),
         priority=90,
         markers=(CALL_START,),
-        models=("upstage/solar-open2*", "*/solar-open2*", "solar-open2*"),
+        models=patterns_of(MODELS, "solar_open2"),
         description="Upstage Solar Open2: <|tool_call:start|>NAME + <|tool_arg:*|> key/values",
         source=(
             "vllm-project/vllm vllm/tool_parsers/solar_open2_tool_parser.py; SGLang's port of it; "
@@ -230,3 +232,5 @@ def register_dialects(register: Any) -> None:
     """Register the solar_open2 and solar_open dialects."""
     register(SolarOpen2Dialect())
     register(SolarOpenDialect())
+    for row in MODELS:
+        register(row)

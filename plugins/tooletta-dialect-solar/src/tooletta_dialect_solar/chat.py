@@ -19,6 +19,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from tooletta import Message, ToolCall
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
     Conversation,
@@ -30,6 +31,7 @@ from tooletta.chat import (
     tool_json,
 )
 from tooletta.chat.messages import text_of
+from tooletta_dialect_solar.models import MODELS
 
 from .ids import call_id
 from .tokens import ASSISTANT, BEGIN, CALLS, CALLS_END, CONTENT, END, THINK
@@ -89,7 +91,7 @@ class SolarOpenChat(ChatFormat):
     """Solar Open 100B's chat template (``reasoning_effort`` ``"high"`` by default)."""
 
     name = "solar_open"
-    models = ("upstage/solar-open-100b*", "*/solar-open-100b*", "solar-open-100b*")
+    models = patterns_of(MODELS, chat="solar_open")
     source = "llama.cpp models/templates/upstage-Solar-Open-100B.jinja"
     turns = roles(
         system=Turn(f"{BEGIN}system{CONTENT}", END),

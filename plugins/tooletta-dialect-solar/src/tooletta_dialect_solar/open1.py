@@ -20,6 +20,7 @@ Pinned from llama.cpp ``models/templates/upstage-Solar-Open-100B.jinja`` (the
 from __future__ import annotations
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import Block, Grammar, Read, Reader, erase
 from tooletta.toolkit.reading import (
     fast_header_call,
@@ -28,6 +29,7 @@ from tooletta.toolkit.reading import (
     section,
     think_region,
 )
+from tooletta_dialect_solar.models import MODELS
 
 from .chat import SolarOpenChat
 from .ids import call_id
@@ -87,7 +89,7 @@ class SolarOpenDialect(ScannerDialect):
         aliases=("solar_open_100b",),
         priority=90,
         markers=(CALL_BEGIN,),
-        models=("upstage/solar-open-100b*", "*/solar-open-100b*", "solar-open-100b*"),
+        models=patterns_of(MODELS, "solar_open"),
         description=(
             "Upstage Solar Open 100B: <|tool_call:begin|>ID<|tool_call:name|>NAME"
             "<|tool_call:args|>{json}<|tool_call:end|>"

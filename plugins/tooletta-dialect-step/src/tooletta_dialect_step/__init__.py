@@ -27,9 +27,11 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
+from tooletta.catalog import patterns_of
 from tooletta.engine import Block, Grammar, MarkerSet, Read, Reader, reasoning_region
 from tooletta.toolkit.fastxml import one_shot, skip_ws, tag_end
 from tooletta.toolkit.invoke import InvokeSyntax, guarded, read_invoke, render_invoke, scan_invoke
+from tooletta_dialect_step.models import MODELS
 
 __all__ = ["Step3Dialect", "register_dialects"]
 
@@ -124,7 +126,7 @@ class Step3Dialect(ScannerDialect):
         aliases=(),
         priority=90,
         markers=(CALLS_BEGIN,),
-        models=("stepfun-ai/step3", "stepfun-ai/step3-*"),
+        models=patterns_of(MODELS, "step3"),
         description="Step3: <｜tool_calls_begin｜> section of steptml:invoke XML calls",
         source=(
             "sgl-project/sglang python/sglang/srt/function_call/step3_detector.py; "
@@ -153,3 +155,5 @@ class Step3Dialect(ScannerDialect):
 def register_dialects(register: Any) -> None:
     """Register the step3 dialect."""
     register(Step3Dialect())
+    for row in MODELS:
+        register(row)

@@ -33,6 +33,7 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta.catalog import patterns_of
 from tooletta.engine import (
     Block,
     Grammar,
@@ -48,6 +49,7 @@ from tooletta.engine import (
 )
 from tooletta.engine.lookahead import space_ahead, text_ahead
 from tooletta.toolkit.jsontext import json_string
+from tooletta_dialect_xlam.models import MODELS
 
 from .chat import XlamQwenChat
 
@@ -176,7 +178,7 @@ class XlamDialect(ScannerDialect):
         aliases=(),
         priority=5,
         markers=(_NAME_KEY,),
-        models=("salesforce/llama-xlam-2-*", "salesforce/xlam-*"),
+        models=patterns_of(MODELS, "xlam"),
         description='xLAM: a bare JSON list [{"name": ..., "arguments": {...}}] (or ```json'
         " fenced), <think> reasoning",
         source="Salesforce/xLAM-2-3b-fc-r tokenizer_config.json chat_template;"
@@ -255,3 +257,5 @@ class XlamDialect(ScannerDialect):
 def register_dialects(register: Any) -> None:
     """Register the xlam dialect."""
     register(XlamDialect())
+    for row in MODELS:
+        register(row)

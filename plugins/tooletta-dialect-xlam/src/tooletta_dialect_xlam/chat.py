@@ -29,6 +29,7 @@ from typing import ClassVar
 import msgspec
 
 from tooletta import Message
+from tooletta.catalog import patterns_of
 from tooletta.chat import (
     IM_END,
     IM_START,
@@ -40,6 +41,7 @@ from tooletta.chat import (
     text_of,
     tool_json,
 )
+from tooletta_dialect_xlam.models import MODELS
 
 __all__ = ["DEFAULT_SYSTEM", "FORMAT_INSTRUCTION", "XlamQwenChat", "tools_block"]
 
@@ -82,7 +84,7 @@ class XlamQwenChat(ChatFormat):
     trimmed texts, the calls as one bare JSON list."""
 
     name = "xlam2_qwen"
-    models = ("salesforce/xlam-2-3b-fc-r", "xlam-2-3b-fc-r")
+    models = patterns_of(MODELS, chat="xlam2_qwen")
     source = "Salesforce/xLAM-2-3b-fc-r tokenizer_config.json chat_template"
     turns = roles(
         system=_turn("system"),

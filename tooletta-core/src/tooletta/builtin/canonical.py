@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..dialect import to_json
 from ..engine import (
     Read,
     Reader,
@@ -27,6 +26,7 @@ from ..engine import (
 )
 from ..hookspecs import hookimpl
 from ..ir import DialectInfo, ToolCall
+from ..jsonout import to_json
 from ..toolkit.jsondoc import JsonDocumentDialect, document_grammar
 
 __all__ = ["CanonicalDialect", "register_dialects"]

@@ -109,7 +109,7 @@ def to_template_messages(
     assistant turn that has calls and no text (``""``, or ``None`` for templates that test
     ``content is none``). ``reasoning_key``: the key the reasoning goes under
     (``reasoning_content``; ``reasoning`` or ``thinking`` for templates that read those)."""
-    from ..dialect import to_json
+    from ..jsonout import to_json
 
     out: list[dict[str, Any]] = []
     for m in messages:

@@ -9,9 +9,9 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from ..dialect import to_json
 from ..errors import RenderError
 from ..ir import Message
+from ..jsonout import to_json
 
 __all__ = [
     "by_content",

@@ -18,10 +18,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dialect import to_json
 from ..engine import BlockError, BlockReader, FastReader, Incomplete, MarkerSet, Read, Reader
 from ..errors import RenderError
 from ..ir import ToolCall
+from ..jsonout import to_json
 from .args import ArgsWriter, typed_value
 from .fastxml import kinds_of, one_shot, skip_ws, typed
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..dialect import to_json
+from ..jsonout import to_json
 
 __all__ = ["json_string"]
 

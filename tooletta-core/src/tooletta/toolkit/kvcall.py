@@ -24,7 +24,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..dialect import to_json
 from ..engine import (
     Decline,
     FastReader,
@@ -36,6 +35,7 @@ from ..engine import (
 )
 from ..errors import RenderError
 from ..ir import ToolCall
+from ..jsonout import to_json
 from .args import ArgsWriter, one_shot_value, typed_value
 from .fastxml import SPACE_RUN, tag_end
 from .schema import schema_types

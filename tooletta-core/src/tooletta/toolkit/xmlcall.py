@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ..dialect import to_json
 from ..engine import Block, Decline, FastReader, Read, Reader
 from ..engine.trim import trim_text
 from ..errors import RenderError
 from ..ir import ToolCall
+from ..jsonout import to_json
 from .args import ArgsWriter, one_shot_value, typed_value
 from .fastxml import SPACE_RUN, tag_end
 

@@ -1,0 +1,31 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("swiss-ai/apertus-*-instruct-2509*", "apertus-*-instruct-2509*"),
+        dialect="apertus",
+        chat="apertus2509",
+        template="tests/templates/Apertus-8B-Instruct.jinja",
+        source=(
+            "swiss-ai/Apertus-8B-Instruct-2509 chat_template (llama.cpp Apertus-8B-Instruct.jinja)"
+        ),
+    ),
+    Model(
+        "swiss-ai/apertus-*",
+        dialect="apertus",
+        source=(
+            "vllm-project/vllm examples/tool_chat_template_apertus.jinja, "
+            "vllm/tool_parsers/apertus_tool_parser.py; sglang "
+            "function_call/apertus2509_detector.py"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

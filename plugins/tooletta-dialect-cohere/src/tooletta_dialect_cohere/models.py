@@ -1,0 +1,63 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("cohereforai/c4ai-command-r7b-12-2024*", "coherelabs/c4ai-command-r7b-12-2024*"),
+        dialect="cohere",
+        chat="command_r7b",
+        template="tests/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
+        source=(
+            "ggml-org/llama.cpp "
+            "models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja (the "
+            "tool_use chat template of CohereForAI/c4ai-command-r7b-12-2024)"
+        ),
+    ),
+    Model(
+        (
+            "cohereforai/c4ai-command-r7b*",
+            "coherelabs/c4ai-command-r7b*",
+            "cohereforai/c4ai-command-a*",
+            "coherelabs/c4ai-command-a*",
+            "cohereforai/command-a*",
+            "coherelabs/command-a*",
+            "cohereforai/c4ai-command-r-*",
+            "coherelabs/c4ai-command-r-*",
+        ),
+        dialect="cohere",
+        source=(
+            "ggml-org/llama.cpp "
+            "models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja; "
+            "vllm-project/vllm cohere_command_tool_parser.py (cohere_melody); "
+            "sgl-project/sglang python/sglang/srt/function_call/cohere_command4_detector.py"
+        ),
+    ),
+    Model(
+        (
+            "cohereforai/c4ai-command-r-plus",
+            "coherelabs/c4ai-command-r-plus",
+            "c4ai-command-r-plus-4bit",
+        ),
+        dialect="command_r_plus",
+        chat="command_r_plus",
+        template="tests/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
+        source=(
+            "ggml-org/llama.cpp "
+            "models/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja (the tool_use "
+            "chat template of CohereForAI/c4ai-command-r-plus)"
+        ),
+    ),
+    Model(
+        ("cohereforai/c4ai-command-r-plus*", "coherelabs/c4ai-command-r-plus*"),
+        dialect="command_r_plus",
+        source="ggml-org/llama.cpp models/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

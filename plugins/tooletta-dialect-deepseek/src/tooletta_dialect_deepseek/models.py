@@ -1,0 +1,80 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("deepseek-ai/deepseek-r1-distill-*", "deepseek-r1-distill-*"),
+        dialect="deepseek_v3",
+        chat="deepseek_r1",
+        template="tests/templates/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
+        source="deepseek-ai/DeepSeek-R1-Distill-Qwen-32B tokenizer_config.json chat_template",
+    ),
+    Model(
+        ("deepseek-ai/deepseek-r1", "deepseek-r1"),
+        dialect="deepseek_v3",
+        chat="deepseek_r1_official",
+        template="tests/templates/deepseek-ai-DeepSeek-R1.jinja",
+        source="deepseek-ai/DeepSeek-R1 tokenizer_config.json chat_template",
+    ),
+    Model(
+        (
+            "deepseek-ai/deepseek-v3",
+            "deepseek-ai/deepseek-v3-*",
+            "deepseek-ai/deepseek-r1*",
+            "deepseek-v3",
+            "deepseek-v3-*",
+            "deepseek-r1*",
+        ),
+        dialect="deepseek_v3",
+        source=(
+            "vllm-project/vllm examples/tool_chat_template_deepseekv3.jinja (HF "
+            "deepseek-ai/DeepSeek-V3-0324 chat template); vllm deepseekv3_tool_parser.py"
+        ),
+    ),
+    Model(
+        ("deepseek-ai/deepseek-v3.1*", "deepseek-v3.1*"),
+        dialect="deepseek_v31",
+        chat="deepseek_v31",
+        template="tests/templates/deepseek-ai-DeepSeek-V3.1.jinja",
+        source="deepseek-ai/DeepSeek-V3.1 tokenizer_config.json chat_template",
+    ),
+    Model(
+        ("deepseek-ai/deepseek-v3.2-exp*", "deepseek-v3.2-exp*"),
+        dialect="deepseek_v31",
+        source=(
+            "ggml-org/llama.cpp models/templates/deepseek-ai-DeepSeek-V3.1.jinja; vllm "
+            "deepseekv31_tool_parser.py"
+        ),
+    ),
+    Model(
+        ("deepseek-ai/deepseek-v3.2", "deepseek-ai/deepseek-v3.2-*", "deepseek-v3.2*"),
+        dialect="deepseek_v32",
+        chat="deepseek_v32",
+        template="tests/templates/deepseek-ai-DeepSeek-V3.2.jinja",
+        source="deepseek-ai/DeepSeek-V3.2 encoding/encoding_dsv32.py (reference encoder)",
+    ),
+    Model(
+        ("deepseek-v3.2", "deepseek-v3.2-*"),
+        dialect="deepseek_v32",
+        source=(
+            "vllm-project/vllm vllm/tokenizers/deepseek_v32_encoding.py (HF "
+            "deepseek-ai/DeepSeek-V3.2 encoding/encoding_dsv32.py)"
+        ),
+    ),
+    Model(
+        ("deepseek-ai/deepseek-v4*", "deepseek-v4*"),
+        dialect="deepseek_v4",
+        source=(
+            "vllm-project/vllm vllm/tokenizers/deepseek_v4_encoding.py and "
+            "deepseek_v41_encoding.py (DeepSeek V4 / V4.1 reference encoders)"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

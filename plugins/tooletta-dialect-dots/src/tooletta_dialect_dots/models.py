@@ -1,0 +1,27 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        "rednote-hilab/dots.llm*",
+        dialect="dots",
+        source="sgl-project/sglang python/sglang/srt/function_call/dots_detector.py",
+    ),
+    Model(
+        ("dots-studio/dots3*", "dots3-note*"),
+        dialect="dots3",
+        chat="dots3",
+        template="tests/templates/dots-studio-dots3-note-prev.jinja",
+        source=(
+            "dots-studio/dots3-note-prev chat_template.jinja (copy in KMnO4-zx/llm-model f8270b78)"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

@@ -1,0 +1,37 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("google/gemma-4-31b*", "gemma-4-31b*"),
+        dialect="gemma4",
+        chat="gemma4",
+        template="tests/templates/google-gemma-4-31B-it.jinja",
+        source="google/gemma-4-31B-it chat_template.jinja (llama.cpp google-gemma-4-31B-it.jinja)",
+    ),
+    Model(
+        ("google/gemma-4*", "gemma-4*"),
+        dialect="gemma4",
+        source=(
+            "ggml-org/llama.cpp models/templates/gemma4.jinja; vllm-project/vllm "
+            "examples/tool_chat_template_gemma4.jinja; sglang "
+            "function_call/gemma4_detector.py"
+        ),
+    ),
+    Model(
+        ("google/functiongemma*", "functiongemma*"),
+        dialect="functiongemma",
+        source=(
+            "ai.google.dev FunctionGemma formatting guide; vllm "
+            "tool_parsers/functiongemma_tool_parser.py"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

@@ -1,0 +1,49 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        "ai-sage/gigachat3-10b-a1.8b*",
+        dialect="gigachat3",
+        chat="gigachat3",
+        template="tests/templates/GigaChat3-10B-A1.8B.jinja",
+        source="ai-sage/GigaChat3-10B-A1.8B chat_template.jinja",
+    ),
+    Model(
+        ("ai-sage/gigachat3-*", "ai-sage/gigachat-3-*"),
+        dialect="gigachat3",
+        source=(
+            "ggml-org/llama.cpp models/templates/GigaChat3-10B-A1.8B.jinja; "
+            "vllm-project/vllm vllm/tool_parsers/gigachat3_tool_parser.py; "
+            "sgl-project/sglang python/sglang/srt/function_call/gigachat3_detector.py"
+        ),
+    ),
+    Model(
+        "ai-sage/gigachat3.1-10b-a1.8b*",
+        dialect="gigachat31",
+        chat="gigachat31",
+        template="tests/templates/GigaChat3.1-10B-A1.8B.jinja",
+        source="ai-sage/GigaChat3.1-10B-A1.8B chat_template.jinja",
+    ),
+    Model(
+        ("ai-sage/gigachat3.1-*", "ai-sage/gigachat-3.1-*"),
+        dialect="gigachat31",
+        source="ggml-org/llama.cpp models/templates/GigaChat3.1-10B-A1.8B.jinja",
+    ),
+    Model(
+        ("ai-sage/gigachat3.5*", "ai-sage/gigachat-3.5*"),
+        dialect="gigachat35",
+        source=(
+            "ggml-org/llama.cpp models/templates/GigaChat3.5.jinja; sgl-project/sglang "
+            "python/sglang/srt/function_call/gigachat35_detector.py"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

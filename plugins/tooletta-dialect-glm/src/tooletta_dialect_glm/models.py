@@ -1,0 +1,40 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        "zai-org/glm-4.7*",
+        dialect="glm45",
+        chat="glm47",
+        template="tests/templates/GLM-4.7-Flash.jinja",
+        source="zai-org/GLM-4.7 chat_template.jinja",
+    ),
+    Model(
+        "zai-org/glm-5.2",
+        dialect="glm45",
+        chat="glm52",
+        template="tests/templates/zai-org-GLM-5.2.jinja",
+        source="zai-org/GLM-5.2 chat_template.jinja (revision b4734de4)",
+    ),
+    Model(
+        "zai-org/glm-5*",
+        dialect="glm45",
+        source="GLM-5.x write GLM-4.7's compact calls; their conversation templates other than "
+        "GLM-5.2's were not available to check, so no format is claimed for them",
+    ),
+    Model(
+        ("zai-org/glm-4.5*", "zai-org/glm-4.6*", "thudm/glm-4.5*"),
+        dialect="glm46",
+        chat="glm46",
+        template="tests/templates/GLM-4.6.jinja",
+        source="zai-org/GLM-4.6 chat_template.jinja",
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

@@ -1,0 +1,37 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        "ibm-granite/granite-3.3-*-instruct*",
+        dialect="granite",
+        chat="granite33",
+        template="tests/templates/ibm-granite-granite-3.3-2B-Instruct.jinja",
+        source="ibm-granite/granite-3.3-2b-instruct tokenizer_config.json chat_template",
+    ),
+    Model(
+        ("ibm-granite/granite-3.0-*-instruct*", "ibm-granite/granite-3.1-*-instruct*"),
+        dialect="granite",
+        source=(
+            "HF ibm-granite/granite-3.0-8b-instruct chat template; vllm "
+            "vllm/tool_parsers/granite_tool_parser.py, "
+            "examples/tool_chat_template_granite.jinja"
+        ),
+    ),
+    Model(
+        "ibm-granite/granite-20b-functioncalling*",
+        dialect="granite_20b_fc",
+        source=(
+            "vllm-project/vllm examples/tool_chat_template_granite_20b_fc.jinja; "
+            "vllm/tool_parsers/granite_20b_fc_tool_parser.py"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

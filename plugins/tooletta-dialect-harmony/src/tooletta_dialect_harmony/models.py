@@ -1,0 +1,20 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("openai/gpt-oss-*", "*/gpt-oss-*", "gpt-oss-*"),
+        dialect="harmony",
+        chat="gpt_oss",
+        template="tests/templates/openai-gpt-oss-120b.jinja",
+        source="openai/gpt-oss-120b chat_template.jinja (gpt-oss-20b ships the same template)",
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

@@ -1,0 +1,162 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        (
+            "qwen/qwen3-0.6b",
+            "qwen/qwen3-0.6b-[!it]*",
+            "qwen/qwen3-1.7b",
+            "qwen/qwen3-1.7b-[!it]*",
+            "qwen/qwen3-4b",
+            "qwen/qwen3-4b-[!it]*",
+            "qwen/qwen3-8b",
+            "qwen/qwen3-8b-[!it]*",
+            "qwen/qwen3-14b",
+            "qwen/qwen3-14b-[!it]*",
+            "qwen/qwen3-32b",
+            "qwen/qwen3-32b-[!it]*",
+            "qwen/qwen3-30b-a3b",
+            "qwen/qwen3-30b-a3b-[!it]*",
+            "qwen/qwen3-235b-a22b",
+            "qwen/qwen3-235b-a22b-[!it]*",
+            "qwen3-0.6b",
+            "qwen3-0.6b-[!it]*",
+            "qwen3-1.7b",
+            "qwen3-1.7b-[!it]*",
+            "qwen3-4b",
+            "qwen3-4b-[!it]*",
+            "qwen3-8b",
+            "qwen3-8b-[!it]*",
+            "qwen3-14b",
+            "qwen3-14b-[!it]*",
+            "qwen3-32b",
+            "qwen3-32b-[!it]*",
+            "qwen3-30b-a3b",
+            "qwen3-30b-a3b-[!it]*",
+            "qwen3-235b-a22b",
+            "qwen3-235b-a22b-[!it]*",
+        ),
+        dialect="hermes",
+        chat="qwen3",
+        template="tests/templates/Qwen3.jinja",
+        source="Qwen/Qwen3-8B tokenizer_config.json chat_template",
+    ),
+    Model(
+        (
+            "qwen/qwen3-4b-instruct-2507*",
+            "qwen/qwen3-30b-a3b-instruct-2507*",
+            "qwen/qwen3-235b-a22b-instruct-2507*",
+            "qwen/qwen3-next-80b-a3b-instruct*",
+            "qwen3-4b-instruct-2507*",
+            "qwen3-30b-a3b-instruct-2507*",
+            "qwen3-235b-a22b-instruct-2507*",
+            "qwen3-next-80b-a3b-instruct*",
+        ),
+        dialect="hermes",
+        chat="qwen3_instruct_2507",
+        template="tests/templates/Qwen3-Next-80B-A3B-Instruct.jinja",
+        source=(
+            "Qwen/Qwen3-Next-80B-A3B-Instruct chat template (the Qwen3-2507 Instruct models' "
+            "template; copy in xorbitsai/inference llm_family.json)"
+        ),
+    ),
+    Model(
+        (
+            "qwen/qwen3-4b-thinking-2507*",
+            "qwen/qwen3-30b-a3b-thinking-2507*",
+            "qwen/qwen3-235b-a22b-thinking-2507*",
+            "qwen/qwen3-next-80b-a3b-thinking*",
+            "qwen3-4b-thinking-2507*",
+            "qwen3-30b-a3b-thinking-2507*",
+            "qwen3-235b-a22b-thinking-2507*",
+            "qwen3-next-80b-a3b-thinking*",
+        ),
+        dialect="hermes",
+        chat="qwen3_thinking_2507",
+        template="tests/templates/Qwen3-Thinking-2507.jinja",
+        source="Qwen3-Thinking-2507 chat template (copy in xorbitsai/inference llm_family.json)",
+    ),
+    Model(
+        (
+            "qwen/qwen2.5-[0-9]*b-instruct*",
+            "qwen/qwen2.5-coder-[0-9]*b-instruct*",
+            "qwen2.5-[0-9]*b-instruct*",
+            "qwen2.5-coder-[0-9]*b-instruct*",
+        ),
+        dialect="hermes",
+        chat="qwen25",
+        template="tests/templates/Qwen-Qwen2.5-7B-Instruct.jinja",
+        source="Qwen/Qwen2.5-7B-Instruct tokenizer_config.json chat_template",
+    ),
+    Model(
+        ("qwen/qwq-32b", "qwen/qwq-32b-[!p]*", "qwq-32b", "qwq-32b-[!p]*"),
+        dialect="hermes",
+        chat="qwq",
+        template="tests/templates/Qwen-QwQ-32B.jinja",
+        source="Qwen/QwQ-32B tokenizer_config.json chat_template",
+    ),
+    Model(
+        ("xiaomimimo/mimo-vl-*", "mimo-vl-*"),
+        dialect="hermes",
+        chat="mimo_vl",
+        template="tests/templates/MiMo-VL.jinja",
+        source="XiaomiMiMo/MiMo-VL-7B chat template (as vendored by llama.cpp, MiMo-VL.jinja)",
+    ),
+    Model(
+        (
+            "nousresearch/hermes-2-pro-llama-3-*",
+            "nousresearch/hermes-3-llama-3.1-*",
+            "hermes-2-pro-llama-3-*",
+            "hermes-3-llama-3.1-*",
+        ),
+        dialect="hermes",
+        chat="hermes2pro",
+        template="tests/templates/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
+        source=(
+            "NousResearch/Hermes-2-Pro-Llama-3-8B and NousResearch/Hermes-3-Llama-3.1-8B "
+            "tokenizer_config.json chat_template (tool_use and default; identical in both)"
+        ),
+    ),
+    Model(
+        (
+            "ibm-granite/granite-4.0-h-*",
+            "ibm-granite/granite-4.0-micro*",
+            "ibm-granite/granite-4.0-1b*",
+            "ibm-granite/granite-4.0-350m*",
+        ),
+        dialect="hermes",
+        chat="granite40",
+        template="tests/templates/ibm-granite-granite-4.0.jinja",
+        source="ibm-granite granite-4.0 chat_template (llama.cpp ibm-granite-granite-4.0.jinja)",
+    ),
+    Model(
+        "ibm-granite/granite-4.1-*",
+        dialect="hermes",
+        chat="granite41",
+        template="tests/templates/ibm-granite-granite-4.1.jinja",
+        source="ibm-granite granite-4.1 chat_template (llama.cpp ibm-granite-granite-4.1.jinja)",
+    ),
+    Model(
+        (
+            "nousresearch/hermes-2-pro*",
+            "nousresearch/hermes-3*",
+            "qwen/qwen2.5-*",
+            "qwen/qwen3-*",
+            "qwen/qwq*",
+            "ibm-granite/granite-4*",
+            "baidu/ernie-4.5*",
+            "arcee-ai/*trinity*",
+        ),
+        dialect="hermes",
+        source="Qwen/Qwen3-8B and NousResearch/Hermes-2-Pro chat templates",
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

@@ -1,0 +1,27 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        "tencent/hy3",
+        dialect="hunyuan_v3",
+        chat="hy3",
+        template="tests/templates/tencent-Hy3.jinja",
+        source="tencent/Hy3 chat_template.jinja",
+    ),
+    Model(
+        ("tencent/hy3*", "*/hy3-*"),
+        dialect="hunyuan_v3",
+        source=(
+            "tencent/Hy3 chat_template.jinja; vLLM hy_v3_tool_parser.py, SGLang hunyuan_detector.py"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

@@ -1,0 +1,22 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("internlm/internlm2-chat-*", "internlm/internlm2_5-*chat*", "internlm/intern-s1*"),
+        dialect="internlm",
+        source=(
+            "vllm-project/vllm examples/tool_chat_template_internlm2_tool.jinja and "
+            "vllm/tool_parsers/internlm2_tool_parser.py; sgl-project/sglang "
+            "python/sglang/srt/function_call/internlm_detector.py"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

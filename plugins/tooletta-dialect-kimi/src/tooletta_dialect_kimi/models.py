@@ -1,0 +1,57 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("moonshotai/kimi-k2-instruct", "kimi-k2-instruct"),
+        dialect="kimi_k2",
+        chat="kimi_k2",
+        template="tests/templates/Kimi-K2-Instruct.jinja",
+        source="moonshotai/Kimi-K2-Instruct chat_template.jinja (as vendored by llama.cpp)",
+    ),
+    Model(
+        ("moonshotai/kimi-k2-thinking*", "kimi-k2-thinking*"),
+        dialect="kimi_k2",
+        chat="kimi_k2_thinking",
+        source="moonshotai/Kimi-K2-Thinking chat_template.jinja",
+    ),
+    Model(
+        ("moonshotai/kimi-k2.5*", "kimi-k2.5*"),
+        dialect="kimi_k2",
+        chat="kimi_k25",
+        template="tests/templates/moonshotai-Kimi-K2.5.jinja",
+        source="moonshotai/Kimi-K2.5 chat_template.jinja",
+    ),
+    Model(
+        ("moonshotai/kimi-k2*", "moonshotai/kimi-linear*", "kimi-k2*", "kimi-linear*"),
+        dialect="kimi_k2",
+        source=(
+            "ggml-org/llama.cpp models/templates/moonshotai-Kimi-K2-Thinking.jinja "
+            "(render_toolcalls); vllm kimi_k2_tool_parser.py, sglang kimik2_detector.py"
+        ),
+    ),
+    Model(
+        ("moonshotai/kimi-k3*", "kimi-k3*"),
+        dialect="kimi_k3",
+        chat="kimi_k3",
+        template="tests/templates/Kimi-K3.jinja",
+        source=(
+            "moonshotai/Kimi-K3 encoding_k3.py (reference encoder, via vLLM's copy); checked "
+            "against ggml-org/llama.cpp models/templates/Kimi-K3.jinja (181a4a8f), its Jinja "
+            "port"
+        ),
+    ),
+    Model(
+        "kimi_k3*",
+        dialect="kimi_k3",
+        source="ggml-org/llama.cpp models/templates/Kimi-K3.jinja; vllm kimi_k3_tool_parser.py",
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

@@ -1,0 +1,31 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("meituan-longcat/longcat-flash-*", "meituan-longcat/longcat-*"),
+        dialect="longcat",
+        source=(
+            "vllm-project/vllm vllm/tool_parsers/longcat_tool_parser.py; LongCat-Flash model "
+            "cards (meituan-longcat on Hugging Face)"
+        ),
+    ),
+    Model(
+        ("meituan-longcat/longcat-flash-chat*", "longcat-flash-chat*"),
+        dialect="longcat_flash_chat",
+        chat="longcat_flash_chat",
+        template="tests/templates/meituan-longcat-LongCat-Flash-Chat.jinja",
+        source=(
+            "meituan-longcat/LongCat-Flash-Chat tokenizer_config.json chat_template (copy in "
+            "KMnO4-zx/llm-model c99bbed9)"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

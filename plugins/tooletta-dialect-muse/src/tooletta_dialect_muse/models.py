@@ -1,0 +1,22 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("meta-models/muse-glimmer*", "*/muse-glimmer*", "muse-glimmer*"),
+        dialect="muse",
+        source=(
+            "sgl-project/sglang python/sglang/srt/function_call/muse_glimmer_detector.py and "
+            "muse_glimmer_format.py; vllm-project/vllm tests of muse_glimmer_tool_parser; "
+            "meta-models/Muse-Glimmer-30B chat_template.jinja (render_atem)"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

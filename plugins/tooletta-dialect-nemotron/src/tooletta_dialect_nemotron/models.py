@@ -1,0 +1,38 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        (
+            "nvidia/nvidia-nemotron-nano-9b-v2",
+            "nvidia/nvidia-nemotron-nano-9b-v2-*",
+        ),
+        dialect="nemotron",
+        chat="nemotron_nano_v2",
+        template="tests/templates/NVIDIA-Nemotron-Nano-v2.jinja",
+        source="nvidia/NVIDIA-Nemotron-Nano-9B-v2 tokenizer_config.json chat_template",
+    ),
+    Model(
+        (
+            "nvidia/llama-3.3-nemotron-super-49b-v1*",
+            "nvidia/llama-3_3-nemotron-super-49b-v1*",
+            "nvidia/llama-3.1-nemotron-nano-*",
+            "nvidia/llama-3_1-nemotron-nano-*",
+            "nvidia/nvidia-nemotron-nano-*-v2*",
+        ),
+        dialect="nemotron",
+        source=(
+            "ggml-org/llama.cpp models/templates/NVIDIA-Nemotron-Nano-v2.jinja; vllm "
+            "examples/tool_chat_template_nemotron_json.jinja, "
+            "vllm/tool_parsers/nemotron_json_tool_parser.py"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

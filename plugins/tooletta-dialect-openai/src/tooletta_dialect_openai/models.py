@@ -1,0 +1,18 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("gpt-4*", "gpt-3.5*", "gpt-4o*", "o1*", "o3*", "o4*", "gpt-5*"),
+        dialect="openai",
+        source="openai/openai-python src/openai/types/chat/chat_completion_message*.py",
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

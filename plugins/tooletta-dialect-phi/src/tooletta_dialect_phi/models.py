@@ -1,0 +1,29 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        "fireworks-ai/llama-3-firefunction-v2*",
+        dialect="phi4_mini",
+        chat="firefunction_v2",
+        template="tests/templates/fireworks-ai-llama-3-firefunction-v2.jinja",
+        source="fireworks-ai/llama-3-firefunction-v2 tokenizer_config.json chat_template",
+    ),
+    Model(
+        "microsoft/phi-4-mini-instruct*",
+        dialect="phi4_mini",
+        source=(
+            "ggml-org/llama.cpp models/templates/fireworks-ai-llama-3-firefunction-v2.jinja; "
+            "vllm examples/tool_chat_template_phi4_mini.jinja, "
+            "vllm/tool_parsers/phi4mini_tool_parser.py"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

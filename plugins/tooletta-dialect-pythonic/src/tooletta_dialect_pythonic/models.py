@@ -1,0 +1,90 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("meta-llama/llama-4-*", "llama-4-*", "team-ace/toolace-*"),
+        dialect="pythonic",
+        source=(
+            "vllm-project/vllm examples/tool_chat_template_llama4_pythonic.jinja, "
+            "tool_chat_template_llama3.2_pythonic.jinja; vllm "
+            "tool_parsers/pythonic_tool_parser.py"
+        ),
+    ),
+    Model(
+        ("allenai/olmo-3*", "olmo-3*"),
+        dialect="olmo3",
+        source=(
+            "vllm-project/vllm examples/tool_chat_template_olmo3.jinja; vllm "
+            "tool_parsers/olmo3_tool_parser.py"
+        ),
+    ),
+    Model(
+        ("allenai/olmo-3.1-32b-instruct", "olmo-3.1-32b-instruct"),
+        dialect="olmo3_instruct",
+        chat="olmo31_instruct",
+        template="tests/templates/Olmo-3.1-32B-Instruct.jinja",
+        source=(
+            "allenai/Olmo-3.1-32B-Instruct chat_template, as shipped in "
+            "lmstudio-community/Olmo-3.1-32B-Instruct-MLX-8bit (copied in pappitti/mlx-lm "
+            "run_server.py); eos_token <|endoftext|> (allenai/open-instruct "
+            "open_instruct/olmo_core_utils.py)"
+        ),
+    ),
+    Model(
+        ("allenai/olmo-3*-instruct*", "olmo-3*-instruct*"),
+        dialect="olmo3_instruct",
+        source="allenai/Olmo-3.1-32B-Instruct chat_template (tool_calls loop)",
+    ),
+    Model(
+        ("liquidai/lfm2-*", "lfm2-*"),
+        dialect="lfm2",
+        chat="lfm2",
+        template="tests/templates/LFM2-8B-A1B.jinja",
+        source="ggml-org/llama.cpp models/templates/LFM2-8B-A1B.jinja (the model's chat_template)",
+    ),
+    Model(
+        ("liquidai/lfm2*", "lfm2*"),
+        dialect="lfm2",
+        source=(
+            "ggml-org/llama.cpp models/templates/LFM2.5-8B-A1B.jinja; vllm "
+            "tool_parsers/lfm2_tool_parser.py; sglang function_call/lfm2_detector.py"
+        ),
+    ),
+    Model(
+        ("liquidai/lfm2.5-8b-a1b*", "lfm2.5-8b-a1b*"),
+        dialect="lfm25",
+        chat="lfm25",
+        template="tests/templates/LFM2.5-8B-A1B.jinja",
+        source=(
+            "ggml-org/llama.cpp models/templates/LFM2.5-8B-A1B.jinja (the model's chat_template)"
+        ),
+    ),
+    Model(
+        ("liquidai/lfm2.5-*-instruct*", "lfm2.5-*-instruct*"),
+        dialect="lfm25",
+        chat="lfm25_instruct",
+        template="tests/templates/LFM2.5-Instruct.jinja",
+        source=(
+            "ggml-org/llama.cpp models/templates/LFM2.5-Instruct.jinja (the model's chat_template)"
+        ),
+    ),
+    Model(
+        ("liquidai/lfm2.5-*", "lfm2.5-*"),
+        dialect="lfm25",
+        source="ggml-org/llama.cpp models/templates/LFM2.5-8B-A1B.jinja (format_arg_value)",
+    ),
+    Model(
+        ("sbintuitions/sarashina*", "sarashina*"),
+        dialect="sarashina",
+        source="lightseekorg/smg crates/tool_parser/src/parsers/sarashina.rs",
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

@@ -1,0 +1,54 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("qwen/qwen3-coder-*", "qwen3-coder-*"),
+        dialect="qwen3_coder",
+        chat="qwen3_coder",
+        template="tests/templates/Qwen3-Coder.jinja",
+        source="Qwen/Qwen3-Coder-30B-A3B-Instruct chat_template.jinja",
+    ),
+    Model(
+        ("qwen/qwen3.5-*", "qwen3.5-*"),
+        dialect="qwen3_coder",
+        chat="qwen35",
+        template="tests/templates/Qwen3.5-4B.jinja",
+        source="Qwen/Qwen3.5-4B chat_template.jinja",
+    ),
+    Model(
+        (
+            "qwen/qwen3-coder*",
+            "qwen/qwen3.5*",
+            "qwen/qwen3.6*",
+            "qwen/qwen3.8*",
+            "xiaomimimo/mimo-v2*",
+            "stepfun-ai/step-3.5*",
+            "nvidia/nvidia-nemotron-3*",
+        ),
+        dialect="qwen3_coder",
+        source="Qwen/Qwen3-Coder chat_template.jinja; vLLM qwen3coder_tool_parser.py",
+    ),
+    Model(
+        ("nvidia/nvidia-nemotron-3-nano-*", "nvidia-nemotron-3-nano-*"),
+        dialect="nemotron3",
+        chat="nemotron3",
+        template="tests/templates/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
+        source="nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 chat_template.jinja",
+    ),
+    Model(
+        ("stepfun-ai/step-3.5-flash*", "step-3.5-flash*"),
+        dialect="step35",
+        chat="step35",
+        template="tests/templates/stepfun-ai-Step-3.5-Flash.jinja",
+        source="stepfun-ai/Step-3.5-Flash chat_template.jinja",
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

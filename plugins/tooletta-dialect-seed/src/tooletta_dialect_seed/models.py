@@ -1,0 +1,27 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        "bytedance-seed/seed-oss-*",
+        dialect="seed_oss",
+        source=(
+            "ByteDance-Seed/Seed-OSS-36B-Instruct chat_template.jinja; vLLM seed_oss_tool_parser.py"
+        ),
+    ),
+    Model(
+        "bytedance-seed/seed-oss-36b-*",
+        dialect="seed_oss_pystr",
+        chat="seed_oss_36b",
+        template="tests/templates/ByteDance-Seed-OSS.jinja",
+        source="ByteDance-Seed/Seed-OSS-36B-Instruct chat_template.jinja",
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

@@ -1,0 +1,28 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("upstage/solar-open2*", "*/solar-open2*", "solar-open2*"),
+        dialect="solar_open2",
+        source=(
+            "vllm-project/vllm vllm/tool_parsers/solar_open2_tool_parser.py; SGLang's port "
+            "of it; Solar Open2 chat-template layout (ds4_server.c render oracle)"
+        ),
+    ),
+    Model(
+        ("upstage/solar-open-100b*", "*/solar-open-100b*", "solar-open-100b*"),
+        dialect="solar_open",
+        chat="solar_open",
+        template="tests/templates/upstage-Solar-Open-100B.jinja",
+        source="llama.cpp models/templates/upstage-Solar-Open-100B.jinja",
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

@@ -1,0 +1,22 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("stepfun-ai/step3", "stepfun-ai/step3-*"),
+        dialect="step3",
+        source=(
+            "sgl-project/sglang python/sglang/srt/function_call/step3_detector.py; "
+            "vllm/tool_parsers/step3_tool_parser.py; lightseekorg/smg "
+            "tests/tool_parser_step3.rs"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

@@ -1,0 +1,29 @@
+"""The models this plugin knows, one row per model family: the source of the ``models``
+patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+
+from __future__ import annotations
+
+from tooletta.catalog import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        ("salesforce/xlam-2-3b-fc-r", "xlam-2-3b-fc-r"),
+        dialect="xlam",
+        chat="xlam2_qwen",
+        template="tests/templates/Salesforce-xLAM-2-3b-fc-r.jinja",
+        source="Salesforce/xLAM-2-3b-fc-r tokenizer_config.json chat_template",
+    ),
+    Model(
+        ("salesforce/llama-xlam-2-*", "salesforce/xlam-*"),
+        dialect="xlam",
+        source=(
+            "Salesforce/xLAM-2-3b-fc-r tokenizer_config.json chat_template; "
+            "vllm-project/vllm examples/tool_chat_template_xlam_llama.jinja; "
+            "vllm/tool_parsers/xlam_tool_parser.py"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
+are derived from them (:func:`tooletta.catalog.patterns_of`)."""

@@ -1,0 +1,128 @@
+"""The model row: one model family, the dialects it writes and its conversation format.
+
+A plugin declares each model once, as a :class:`Model` row, and registers the rows through
+the ``register`` callable of its ``register_dialects`` hook (the same callable as its
+dialects). Everything else is derived from the rows: :func:`tooletta.dialect_for_model`,
+the variant ``render(model=...)`` writes, the conversation format of
+:func:`tooletta.render_conversation`, and the ``models`` patterns that
+:class:`~tooletta.DialectInfo` and :class:`~tooletta.chat.ChatFormat` show
+(:func:`patterns_of`). This module is a leaf: it imports nothing of tooletta but its errors.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ToolettaError
+
+__all__ = ["Model", "chat_name", "pattern_score", "patterns_of"]
+
+
+def chat_name(chat: Any) -> str | None:
+    """The name of a conversation format given as a class, an instance or a name."""
+    if chat is None or isinstance(chat, str):
+        return chat
+    name = getattr(chat, "name", None)
+    return name if isinstance(name, str) else None
+
+
+@dataclass(frozen=True, init=False)
+class Model:
+    """One model family: the id patterns it answers to and what its models write.
+
+    ``Model("qwen/qwen3.5-*", dialect="qwen3_coder", chat="qwen35",
+    template="tests/templates/Qwen3.5-4B.jinja", source="Qwen/Qwen3.5-4B chat_template.jinja")``
+
+    * ``pattern``: one glob pattern of Hugging Face model ids, or several (compared
+      case-insensitively with the whole id, and a pattern without ``/`` also with the part
+      after the last ``/``; the longest matching pattern of all rows wins);
+    * ``dialect`` or ``dialects``: the tool-call dialects the models are known to write, the
+      default first (``render(model=...)`` writes it; ``parse(text, model=...)`` detects among
+      all of them). A variant dialect (``variant_of``) is the row's default when the models
+      write that variant's spelling;
+    * ``chat``: the conversation format (a :class:`~tooletta.chat.ChatFormat` class,
+      instance, or its name), one of the default dialect's ``chat_formats``; ``None`` when no
+      format is declared yet (conversations then need ``chat_template=``);
+    * ``template``: the vendored chat template the format is verified against, relative to
+      the plugin's folder (``tests/templates/...``), when there is one;
+    * ``source``: where the template (or the evidence for the dialect) was read.
+
+    Raises :class:`~tooletta.ToolettaError` for a row without a pattern or a dialect.
+    """
+
+    patterns: tuple[str, ...]
+    dialects: tuple[str, ...]
+    chat: Any
+    template: str
+    source: str
+
+    def __init__(
+        self,
+        pattern: str | Iterable[str],
+        dialect: str = "",
+        *,
+        dialects: Iterable[str] = (),
+        chat: Any = None,
+        template: str = "",
+        source: str = "",
+    ) -> None:
+        patterns = (pattern,) if isinstance(pattern, str) else tuple(pattern)
+        if not patterns or not all(isinstance(p, str) and p.strip() for p in patterns):
+            raise ToolettaError(f"a model row needs glob patterns of model ids, not {pattern!r}")
+        names = ((dialect,) if dialect else ()) + tuple(d for d in dialects if d != dialect)
+        if not names or not all(isinstance(d, str) and d for d in names):
+            raise ToolettaError(f"model row {patterns[0]!r} names no dialect")
+        if chat is not None and chat_name(chat) is None:
+            raise ToolettaError(f"model row {patterns[0]!r}: chat={chat!r} is not a format")
+        object.__setattr__(self, "patterns", tuple(p.strip().lower() for p in patterns))
+        object.__setattr__(self, "dialects", names)
+        object.__setattr__(self, "chat", chat)
+        object.__setattr__(self, "template", template)
+        object.__setattr__(self, "source", source)
+
+    @property
+    def dialect(self) -> str:
+        """The default dialect (the first of :attr:`dialects`)."""
+        return self.dialects[0]
+
+    @property
+    def chat_name(self) -> str | None:
+        """The conversation format's name, or ``None``."""
+        return chat_name(self.chat)
+
+    def score(self, model: str) -> int:
+        """The length of the longest of this row's patterns matching ``model``, else -1."""
+        return pattern_score(model, self.patterns)
+
+
+def pattern_score(model: str, patterns: Iterable[str]) -> int:
+    """The length of the longest pattern matching ``model`` (its whole id, or the part after
+    the last ``/``), case-insensitively; -1 when none does."""
+    low = model.lower()
+    tail = low.rsplit("/", 1)[-1]
+    best = -1
+    for pattern in patterns:
+        pat = pattern.lower()
+        if len(pat) > best and (fnmatch.fnmatchcase(low, pat) or fnmatch.fnmatchcase(tail, pat)):
+            best = len(pat)
+    return best
+
+
+def patterns_of(
+    rows: Iterable[Model], dialect: str | None = None, *, chat: Any = None
+) -> tuple[str, ...]:
+    """The patterns of the rows whose default dialect is ``dialect`` and/or whose format is
+    ``chat`` (a class, instance or name): what ``DialectInfo.models`` and
+    ``ChatFormat.models`` show, derived from the rows."""
+    wanted = chat_name(chat)
+    out: list[str] = []
+    for row in rows:
+        if dialect is not None and row.dialect != dialect:
+            continue
+        if wanted is not None and row.chat_name != wanted:
+            continue
+        out.extend(p for p in row.patterns if p not in out)
+    return tuple(out)
