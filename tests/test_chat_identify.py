@@ -56,6 +56,10 @@ IDENTIFIED = {
     "Qwen3.5-4B.jinja": "qwen35",
     "stepfun-ai-Step-3.5-Flash.jinja": "step35",
     "ByteDance-Seed-OSS.jinja": "seed_oss_36b",
+    "deepseek-ai-DeepSeek-R1.jinja": "deepseek_r1_official",
+    "zai-org-GLM-5.2.jinja": "glm52",
+    "Qwen3-Next-80B-A3B-Instruct.jinja": "qwen3_instruct_2507",
+    "Qwen3-Thinking-2507.jinja": "qwen3_thinking_2507",
 }
 """Vendored templates a known format reproduces on every probe: identified as it."""
 

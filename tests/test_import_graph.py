@@ -12,7 +12,7 @@ import tooletta
 ROOT = Path(tooletta.__file__).parent
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("errors", "ir", "limits", "hookspecs", "rows", "jsonout", "stream_checks"),
+    ("errors", "ir", "limits", "hookspecs", "rows", "jsonout", "stream_checks", "extras"),
     ("engine",),
     ("boundary", "expressible", "toolkit", "dialect", "builtin"),
     ("registry", "precedence", "firstparty", "plugins", "claims", "catalog"),

@@ -220,8 +220,7 @@ def call_dialect(
     template's format's (checked against ``model``), else the model's format's, else the
     dialect :func:`tooletta.dialect_for_model` names; an explicit ``dialect`` must agree with a
     template (:class:`~tooletta.TemplateMismatchError`). ``None``: nothing names one."""
-    from ..api import dialect_for_model, get_dialect
-    from .lookup import resolve_format
+    from ..catalog import dialect_for_model, get_dialect, resolve_format
 
     template = read_template(chat_template, tokenizer, bos_token, eos_token, tools=True)
     if template is not None:
