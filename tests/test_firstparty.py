@@ -83,3 +83,31 @@ def test_cli_openai_on_harmony_text_warns_on_stderr() -> None:
     assert (
         result.stderr.startswith("warning: no 'openai' calls found") and "harmony" in result.stderr
     )
+
+
+def test_an_unknown_model_names_the_plugin_that_knows_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24: a model id whose plugin is not loaded names the plugin and what to do."""
+    assert firstparty.installed_model_table() == firstparty.MODEL_DISTRIBUTIONS, (
+        "run: python scripts/gen_firstparty.py"
+    )
+    assert firstparty.distribution_for_model("zai-org/GLM-4.6") == "tooletta-dialect-glm"
+    assert firstparty.distribution_for_model("acme/unheard-of-7b") is None
+    monkeypatch.setattr(firstparty, "_installed", lambda dist: False)
+    message = firstparty.unknown_model_message("zai-org/GLM-4.6", [])
+    assert "comes with tooletta-dialect-glm, which is not installed" in message
+    assert "pip install tooletta-dialect-glm" in message
+    assert "chat_template=" in firstparty.unknown_model_message("acme/unheard-of-7b", [])
+
+
+def test_a_disabled_plugin_is_named_for_its_model() -> None:
+    env = {**os.environ, "TOOLETTA_DISABLE_PLUGINS": "glm", "TOOLETTA_NO_CACHE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "tooletta.cli", "render-chat", "-m", "zai-org/GLM-4.6"],
+        input='[{"role": "user", "content": "hi"}]',
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "tooletta-dialect-glm, which is installed but not loaded" in done.stderr

@@ -22,6 +22,7 @@ from .catalog import (
     get_dialect,
     list_dialects,
     resolve_format,
+    unknown_model,
 )
 from .claims import check_model_claims
 from .errors import (
@@ -130,10 +131,7 @@ def _call_dialect(
     given = None if dialect == "auto" else dialect
     name = call_dialect(model, given, chat_template, tokenizer, bos_token, eos_token)
     if name is None:
-        raise UnknownDialectError(
-            f"{caller}(): no installed dialect knows the model {model!r}; pass a dialect "
-            "name or chat_template="
-        )
+        raise UnknownDialectError(f"{caller}(): {unknown_model(str(model))}")
     return name
 
 
@@ -216,7 +214,7 @@ def _model_entries(model: str) -> list[DialectEntry]:
     """The entries of the dialects ``model`` writes, its default first."""
     names = dialects_for_model(model)
     if not names:
-        raise UnknownDialectError(f"no installed dialect knows the model {model!r}; pass dialect=")
+        raise UnknownDialectError(unknown_model(model))
     registry = get_registry()
     return [registry.get(name) for name in names]
 

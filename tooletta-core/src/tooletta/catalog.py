@@ -96,6 +96,14 @@ def _first_party_plugins() -> set[str]:
     return {p.name for p in get_plugins() if is_first_party(p.distribution)}
 
 
+def unknown_model(model: str) -> str:
+    """The message for a model id no installed plugin knows: the first-party plugin whose rows
+    claim it, installed or not (:func:`tooletta.firstparty.unknown_model_message`)."""
+    from .firstparty import unknown_model_message
+
+    return unknown_model_message(model, get_registry().problems)
+
+
 def model_row(model: str) -> ModelEntry | None:
     """The registered row for ``model`` (see :func:`dialect_for_model`), or ``None`` when a
     hook answers instead of a row or nothing knows the model."""
@@ -221,9 +229,7 @@ def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any
             raise ToolettaError("give model= or dialect= (or chat_template=)")
         name = dialect_for_model(model)
         if name is None:
-            raise UnknownDialectError(
-                f"no installed dialect knows the model {model!r}; pass dialect= or chat_template="
-            )
+            raise UnknownDialectError(unknown_model(model))
     try:
         obj = get_dialect(name)
     except UnknownDialectError:
