@@ -504,9 +504,9 @@ def distribution_for_model(model: str) -> str | None:
     short = low.rsplit("/", 1)[-1]
     best: tuple[int, str] | None = None
     for pattern, dist in MODEL_DISTRIBUTIONS.items():
-        if fnmatch.fnmatchcase(low, pattern) or fnmatch.fnmatchcase(short, pattern):
-            if best is None or len(pattern) > best[0]:
-                best = (len(pattern), dist)
+        matches = fnmatch.fnmatchcase(low, pattern) or fnmatch.fnmatchcase(short, pattern)
+        if matches and (best is None or len(pattern) > best[0]):
+            best = (len(pattern), dist)
     return best[1] if best else None
 
 
