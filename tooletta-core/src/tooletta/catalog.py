@@ -1,14 +1,14 @@
 """The model catalog: the one owner of every lookup by dialect name and by model id.
 
-Plugins declare their models as :class:`~tooletta.rows.Model` rows (:mod:`tooletta.rows`) and register
-them through the ``register`` callable of ``register_dialects``, beside their dialects. This
+Plugins declare their models as :class:`~tooletta.rows.Model` rows (:mod:`tooletta.rows`)
+and register them through the ``register`` callable of ``register_dialects``, beside their dialects. This
 module answers from them:
 
 * :func:`tooletta.get_dialect` and :func:`tooletta.list_dialects`: the dialects by name;
-* :func:`tooletta.dialect_for_model` and :func:`dialects_for_model`: the dialect(s) a model id writes
-  (the longest matching row pattern; first-party rows first, see :mod:`tooletta.claims`);
-* :func:`~tooletta.catalog.resolve`: ``(dialect object, conversation format)`` for a model id, a dialect or
-  format name, or a chat template;
+* :func:`tooletta.dialect_for_model` and :func:`dialects_for_model`: the dialect(s) a model
+  id writes (the longest matching row pattern; first-party rows first, see :mod:`tooletta.claims`);
+* :func:`~tooletta.catalog.resolve`: ``(dialect object, conversation format)`` for a model
+  id, a dialect or format name, or a chat template;
 * :func:`tooletta.chat.chat_formats_of`: a dialect object's conversation formats.
 
 It sits below :mod:`tooletta.chat`, :mod:`tooletta.training` and ``tooletta.api`` and
@@ -165,8 +165,8 @@ _template_resolver: TemplateResolver | None = None
 
 
 def set_template_resolver(resolver: TemplateResolver | None) -> None:
-    """Install the function :func:`~tooletta.catalog.resolve` asks for a ``template`` (``None``: remove it).
-    The chat-template identification of :mod:`tooletta.chat` installs itself here."""
+    """Install the function :func:`~tooletta.catalog.resolve` asks for a ``template``
+    (``None``: remove it). The chat-template identification of :mod:`tooletta.chat` installs itself here."""
     global _template_resolver
     _template_resolver = resolver
 
@@ -199,8 +199,8 @@ _CACHE: dict[tuple[Any, ...], tuple[ChatFormat, Any]] = {}
 
 
 def resolve_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any]:
-    """:func:`~tooletta.catalog.find_format`, remembered per (model, dialect) while the registry is unchanged
-    (a dataset renders thousands of conversations for one model)."""
+    """:func:`~tooletta.catalog.find_format`, remembered per (model, dialect) while the
+    registry is unchanged (a dataset renders thousands of conversations for one model)."""
     registry = get_registry()
     key = (model, dialect, id(registry), len(registry.entries), len(registry.models))
     found = _CACHE.get(key)
@@ -215,8 +215,8 @@ def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any
     """The chat format and the dialect object for ``model`` (an HF model id) or ``dialect``
     (a dialect name or alias, or a chat format's name).
 
-    With a model id, the dialect is :func:`tooletta.dialect_for_model`'s answer (unless ``dialect`` is
-    given) and, among its formats, the one the rows (or the format's own ``models``
+    With a model id, the dialect is :func:`tooletta.dialect_for_model`'s answer (unless
+    ``dialect`` is given) and, among its formats, the one the rows (or the format's own ``models``
     patterns) give the model; a model id whose dialect declares formats but none for that
     model is refused rather than given another model's template. With a name, a format of
     that name, else the dialect's first (default) format.
