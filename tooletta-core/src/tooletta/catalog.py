@@ -1,8 +1,8 @@
 """The model catalog: the one owner of every lookup by dialect name and by model id.
 
 Plugins declare their models as :class:`~tooletta.rows.Model` rows (:mod:`tooletta.rows`)
-and register them through the ``register`` callable of ``register_dialects``, beside their dialects. This
-module answers from them:
+and register them through the ``register`` callable of ``register_dialects``, beside their
+dialects. This module answers from them:
 
 * :func:`tooletta.get_dialect` and :func:`tooletta.list_dialects`: the dialects by name;
 * :func:`tooletta.dialect_for_model` and :func:`dialects_for_model`: the dialect(s) a model
@@ -166,7 +166,8 @@ _template_resolver: TemplateResolver | None = None
 
 def set_template_resolver(resolver: TemplateResolver | None) -> None:
     """Install the function :func:`~tooletta.catalog.resolve` asks for a ``template``
-    (``None``: remove it). The chat-template identification of :mod:`tooletta.chat` installs itself here."""
+    (``None``: remove it). The chat-template identification of :mod:`tooletta.chat` installs
+    itself here."""
     global _template_resolver
     _template_resolver = resolver
 
