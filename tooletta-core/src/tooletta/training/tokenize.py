@@ -19,16 +19,17 @@ teach it a token sequence it cannot produce. :func:`whole_text_agrees` tells the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
-from ..chat.api import render_spans
+from ..chat.format import ChatFormat
 from ..chat.lookup import resolve_format
-from ..chat.messages import read_conversation
-from ..chat.render import RenderedConversation
+from ..chat.messages import read_conversation, read_tool_definitions
+from ..chat.render import RenderedConversation, render_format
 from ..errors import ToolettaError
 from ..ir import Message
+from .targets import render_targets
 from .tokenizer import adapter_for
 
 __all__ = [
@@ -48,8 +49,11 @@ class TokenizedConversation:
     """One training example.
 
     ``input_ids`` and ``weights`` (1.0 for a trained token, a message's own ``weight`` when
-    it has one, 0.0 for the rest) have the same length; ``text`` is the rendered conversation
-    (``render_conversation``'s output) and ``input_ids`` decode back to it. ``spans`` holds the
+    it has one, 0.0 for the rest) have the same length; ``text`` is the training text and
+    ``input_ids`` decode back to it: the rendered conversation (``render_conversation``'s
+    output), its last assistant turn as the model generates it (ended by its stop where the
+    template writes none there; with its reasoning where the template drops it but the
+    generation prompt opens it: :mod:`tooletta.training.targets`). ``spans`` holds the
     character span ``(start, end)`` of every message (``(-1, -1)`` for a message the template
     does not write); ``trained`` the indices of the messages whose turns carry weight.
     ``extends`` tells whether the format has the extension property on this conversation
@@ -135,21 +139,23 @@ def extension_holds(
 ) -> bool:
     """The extension property: for every assistant turn, the prompt the model saw
     (the conversation before it, with the generation prompt) followed by the turn it generated
-    is a prefix of the whole rendered conversation. False for templates that rewrite history
-    (reasoning dropped from earlier turns, say)."""
-    read = read_conversation(messages)
-    tool_list = list(tools) if tools is not None else None
-    full = render_spans(read, model=model, dialect=dialect, tools=tool_list, **options).text
+    (ended by its stop, :mod:`tooletta.training.targets`) is a prefix of the whole training
+    text. False for templates that rewrite history (reasoning dropped from earlier turns)."""
+    fmt, obj = resolve_format(model, dialect)
+    return _extends(fmt, obj, read_conversation(messages), read_tool_definitions(tools), options)
+
+
+def _extends(
+    fmt: ChatFormat,
+    obj: Any,
+    read: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]],
+    options: Mapping[str, Any],
+) -> bool:
+    full = render_targets(fmt, obj, read, tools, options).text
     for i in _assistant_indices(read):
-        prompt = render_spans(
-            read[:i],
-            model=model,
-            dialect=dialect,
-            tools=tool_list,
-            add_generation_prompt=True,
-            **options,
-        ).text
-        turn = render_spans(read[: i + 1], model=model, dialect=dialect, tools=tool_list, **options)
+        prompt = render_format(fmt, obj, read[:i], tools, True, options, False).text
+        turn = render_targets(fmt, obj, read[: i + 1], tools, options)
         generated = "".join(turn.text[s:e] for _, (s, e) in turn.generated_spans()[-1:])
         if not full.startswith(prompt + generated):
             return False
@@ -234,39 +240,38 @@ def tokenize_conversation(
     if split not in ("never", "auto", "per_turn"):
         raise ToolettaError(f"split must be never, auto or per_turn: {split!r}")
     read = read_conversation(messages)
-    tool_list = list(tools) if tools is not None else None
-    fmt, _ = resolve_format(model, dialect)
+    tool_defs = read_tool_definitions(tools)
+    fmt, obj = resolve_format(model, dialect)
     adapter = adapter_for(tokenizer)
+    specials = _special_tokens(fmt)
     assistants = _assistant_indices(read)
     targets = assistants[-1:] if train_on == "last_assistant" else assistants
     extends = True
     if split != "never":
-        extends = extension_holds(read, model=model, dialect=dialect, tools=tool_list, **options)
+        extends = _extends(fmt, obj, read, tool_defs, options)
     if split == "per_turn" or (split == "auto" and not extends):
         examples = []
         for i in targets:
-            rendered = render_spans(
-                read[: i + 1], model=model, dialect=dialect, tools=tool_list, **options
-            )
+            rendered = render_targets(fmt, obj, read[: i + 1], tool_defs, options)
             example = tokenize_rendered(
                 rendered,
                 adapter,
                 [i],
                 train_on=train_on,
                 train_reasoning=train_reasoning,
-                special_tokens=_special_tokens(fmt),
+                special_tokens=specials,
             )
             example.extends = extends
             examples.append(example)
         return examples
-    rendered = render_spans(read, model=model, dialect=dialect, tools=tool_list, **options)
+    rendered = render_targets(fmt, obj, read, tool_defs, options)
     example = tokenize_rendered(
         rendered,
         adapter,
         targets,
         train_on=train_on,
         train_reasoning=train_reasoning,
-        special_tokens=_special_tokens(fmt),
+        special_tokens=specials,
     )
     example.extends = extends
     return [example] if split == "auto" else example
