@@ -32,7 +32,7 @@ from ..chat.format import ChatFormat, Conversation, conversation
 from ..chat.render import RenderedConversation, Segment, render_format
 from ..ir import Message
 
-__all__ = ["render_targets", "with_inline_reasoning"]
+__all__ = ["render_targets", "rewritten", "with_inline_reasoning"]
 
 
 def with_inline_reasoning(fmt: ChatFormat, message: Message) -> Message:
@@ -155,3 +155,19 @@ def render_targets(
         rendered = render_format(fmt, dialect, messages, tools, False, options)
     ctx = conversation(rendered.messages, tools, {**fmt.options, **options}, dialect)
     return _with_stop(rendered, fmt, ctx)
+
+
+def rewritten(fmt: ChatFormat, rendered: RenderedConversation, index: int) -> bool:
+    """Whether the template dropped the reasoning of the assistant turn at ``index`` from
+    ``rendered`` (given as its ``reasoning`` or inside its content): the turn's text there is
+    not what the model generated. A format without reasoning (:attr:`ChatFormat.reasoning`
+    ``None``: a model that does not think) rewrites nothing, nor does the last message (its
+    turn is written as :func:`render_targets` decides: as generated in the template's mode)."""
+    if fmt.reasoning is None or index == len(rendered.messages) - 1:
+        return False
+    message = with_inline_reasoning(fmt, rendered.messages[index])
+    reasoning = message.reasoning.strip()
+    if not reasoning:
+        return False
+    start, end = rendered.span(index)
+    return reasoning not in rendered.text[start:end]

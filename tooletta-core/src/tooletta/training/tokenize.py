@@ -29,7 +29,7 @@ from ..chat.messages import read_conversation, read_tool_definitions
 from ..chat.render import RenderedConversation, render_format
 from ..errors import ToolettaError
 from ..ir import Message
-from .targets import render_targets
+from .targets import render_targets, rewritten
 from .tokenizer import adapter_for
 
 __all__ = [
@@ -229,11 +229,14 @@ def tokenize_conversation(
     ``weight`` (tinker style, in its extra keys; ``trainable: false`` is 0) scales its turn.
     ``train_reasoning=False`` leaves reasoning blocks untrained.
 
-    ``split``: ``"never"`` gives one example; ``"per_turn"`` one example per trained
-    assistant turn (the conversation up to that turn, only that turn trained), so no example
-    trains on history the template rewrote; ``"auto"`` splits only when the extension
-    property fails (:func:`extension_holds`). With ``"auto"`` or ``"per_turn"`` the result is
-    a list.
+    ``split``: ``"never"`` gives one example, in which a turn whose reasoning the template
+    dropped (Qwen3 and GLM before the last user message, DeepSeek R1 everywhere but the last
+    turn) is not trained: its text there is not what the model generated, and training it
+    would teach answering without thinking. ``"per_turn"`` gives one example per trained
+    assistant turn (the conversation up to that turn, only that turn trained, written as the
+    model generated it), so every turn is trained and none on rewritten history; ``"auto"``
+    splits only when the extension property fails (:func:`extension_holds`): the choice for
+    multi-turn reasoning data. With ``"auto"`` or ``"per_turn"`` the result is a list.
     """
     if train_on not in ("assistant", "last_assistant", "all"):
         raise ToolettaError(f"train_on must be assistant, last_assistant or all: {train_on!r}")
@@ -268,7 +271,7 @@ def tokenize_conversation(
     example = tokenize_rendered(
         rendered,
         adapter,
-        targets,
+        [i for i in targets if not rewritten(fmt, rendered, i)],
         train_on=train_on,
         train_reasoning=train_reasoning,
         special_tokens=specials,
