@@ -19,6 +19,7 @@ teach it a token sequence it cannot produce. :func:`whole_text_agrees` tells the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
@@ -29,8 +30,9 @@ from ..chat.messages import read_conversation, read_tool_definitions
 from ..chat.render import RenderedConversation, render_format
 from ..errors import ToolettaError
 from ..ir import Message
+from .safe import check_restored, defuse
 from .targets import render_targets, rewritten
-from .tokenizer import adapter_for
+from .tokenizer import TokenizerAdapter, adapter_for
 
 __all__ = [
     "TokenizedConversation",
@@ -86,17 +88,20 @@ def tokenize_rendered(
     train_on: str = "assistant",
     train_reasoning: bool = True,
     special_tokens: Iterable[str] = (),
+    message_text: Sequence[tuple[int, int]] = (),
 ) -> TokenizedConversation:
     """Ids and weights of an already rendered conversation; ``trained`` are the indices of
     the assistant messages whose generated text carries weight (``train_on="all"`` weighs
     every token 1.0). Each of ``special_tokens`` must be one id (else
-    :class:`~tooletta.training.TokenizerError`)."""
+    :class:`~tooletta.training.TokenizerError`). ``message_text``: character spans of message
+    text that holds special tokens' strings, encoded as ordinary pieces
+    (:mod:`tooletta.training.safe`)."""
     adapter = adapter_for(tokenizer)
     for token in special_tokens:
         adapter.single_id(token)
     wanted = set(trained)
     text = rendered.text
-    pieces: list[str] = []
+    starts: list[int] = []
     piece_weights: list[float] = []
     start, state = 0, (False, 0.0)
     for seg in rendered.segments:
@@ -105,19 +110,75 @@ def tokenize_rendered(
             weight = _message_weight(rendered.messages[seg.message])
         if (seg.generated, weight) != state:
             if seg.start > start:
-                pieces.append(text[start : seg.start])
+                starts.append(start)
                 piece_weights.append(state[1])
             start, state = seg.start, (seg.generated, weight)
     if len(text) > start:
-        pieces.append(text[start:])
+        starts.append(start)
         piece_weights.append(state[1])
+    bounds = list(zip(starts, [*starts[1:], len(text)]))
+    if message_text:
+        encoded = [_encode_guarded(adapter, text, a, b, message_text) for a, b in bounds]
+    else:
+        encoded = adapter.encode_many([text[a:b] for a, b in bounds])
     ids: list[int] = []
     weights: list[float] = []
-    for encoded, weight in zip(adapter.encode_many(pieces), piece_weights):
-        ids.extend(encoded)
-        weights.extend([1.0 if train_on == "all" else weight] * len(encoded))
+    for piece, weight in zip(encoded, piece_weights):
+        ids.extend(piece)
+        weights.extend([1.0 if train_on == "all" else weight] * len(piece))
     spans = [rendered.span(i) for i in range(len(rendered.messages))]
     return TokenizedConversation(ids, weights, text, spans, sorted(wanted))
+
+
+def _encode_guarded(
+    adapter: TokenizerAdapter, text: str, start: int, end: int, guarded: Sequence[tuple[int, int]]
+) -> list[int]:
+    """The ids of ``text[start:end]``: special tokens outside the ``guarded`` spans as their
+    ids (the format's markup), everything else, the guarded message text included, as
+    ordinary pieces."""
+    inside = [(max(a, start), min(b, end)) for a, b in guarded if a < end and b > start]
+    if not inside:
+        return adapter.encode(text[start:end])
+    specials = adapter.special_tokens()
+    pattern = re.compile("|".join(map(re.escape, sorted(specials, key=len, reverse=True))))
+    ids: list[int] = []
+    run = start
+    pos = start
+    while True:
+        match = pattern.search(text, pos, end)
+        if match is None:
+            break
+        if any(a <= match.start() < b for a, b in inside):
+            pos = match.end()
+            continue
+        ids.extend(adapter.encode_plain(text[run : match.start()]))
+        ids.append(adapter.single_id(match.group()))
+        run = pos = match.end()
+    ids.extend(adapter.encode_plain(text[run:end]))
+    return ids
+
+
+def _targets(
+    fmt: ChatFormat,
+    obj: Any,
+    read: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]],
+    options: Mapping[str, Any],
+    adapter: TokenizerAdapter,
+) -> tuple[RenderedConversation, list[tuple[int, int]]]:
+    """The training text (:func:`~tooletta.training.targets.render_targets`) and the spans of
+    its message text that holds the tokenizer's special tokens (:mod:`.safe`)."""
+    plain = render_targets(fmt, obj, read, tools, options)
+    rule = fmt.reasoning
+    markers = {rule.open.strip(), rule.close.strip()} if rule is not None else set()
+    tokens = [t for t in adapter.special_tokens() if t not in markers]
+    defused = defuse(read, tools, tokens)
+    if defused is None:
+        return plain, []
+    marked = render_targets(fmt, obj, defused.messages, defused.tools, options)
+    restored, spans = defused.restore(marked, plain.messages)
+    check_restored(restored.text, plain.text)
+    return restored, spans
 
 
 def _special_tokens(fmt: Any) -> tuple[str, ...]:
@@ -255,7 +316,7 @@ def tokenize_conversation(
     if split == "per_turn" or (split == "auto" and not extends):
         examples = []
         for i in targets:
-            rendered = render_targets(fmt, obj, read[: i + 1], tool_defs, options)
+            rendered, guarded = _targets(fmt, obj, read[: i + 1], tool_defs, options, adapter)
             example = tokenize_rendered(
                 rendered,
                 adapter,
@@ -263,11 +324,12 @@ def tokenize_conversation(
                 train_on=train_on,
                 train_reasoning=train_reasoning,
                 special_tokens=specials,
+                message_text=guarded,
             )
             example.extends = extends
             examples.append(example)
         return examples
-    rendered = render_targets(fmt, obj, read, tool_defs, options)
+    rendered, guarded = _targets(fmt, obj, read, tool_defs, options, adapter)
     example = tokenize_rendered(
         rendered,
         adapter,
@@ -275,6 +337,7 @@ def tokenize_conversation(
         train_on=train_on,
         train_reasoning=train_reasoning,
         special_tokens=specials,
+        message_text=guarded,
     )
     example.extends = extends
     return [example] if split == "auto" else example

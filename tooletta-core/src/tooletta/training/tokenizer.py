@@ -38,6 +38,8 @@ class TokenizerAdapter:
             )
         self.tokenizer = tokenizer
         self._single: dict[str, int] = {}
+        self._specials: tuple[str, ...] | None = None
+        self._plain: Any = None
 
     def encode(self, text: str) -> list[int]:
         """The ids of ``text``, special tokens written in it recognised, nothing added."""
@@ -64,6 +66,40 @@ class TokenizerAdapter:
             out = tok(list(texts), add_special_tokens=False)["input_ids"]
             return [list(ids) for ids in out]
         return [self.encode(t) for t in texts]
+
+    def special_tokens(self) -> tuple[str, ...]:
+        """The tokenizer's special tokens (its added tokens marked special), found once."""
+        if self._specials is None:
+            tok = self.tokenizer
+            found: list[str] = []
+            table = getattr(tok, "get_added_tokens_decoder", None)
+            added = table() if callable(table) else getattr(tok, "added_tokens_decoder", None)
+            if isinstance(added, dict):
+                found = [str(t) for t in added.values() if getattr(t, "special", True)]
+            found.extend(str(t) for t in getattr(tok, "all_special_tokens", ()) or ())
+            self._specials = tuple(dict.fromkeys(t for t in found if t))
+        return self._specials
+
+    def encode_plain(self, text: str) -> list[int]:
+        """The ids of ``text`` with no special token recognised in it: a special token's
+        string is encoded as the ordinary pieces of its characters (message text)."""
+        if not text:
+            return []
+        tok = self.tokenizer
+        if hasattr(tok, "encode_special_tokens"):  # tokenizers.Tokenizer: a copy that splits
+            if self._plain is None:
+                plain = type(tok).from_str(tok.to_str())
+                plain.encode_special_tokens = True
+                self._plain = plain
+            return list(self._plain.encode(text, add_special_tokens=False).ids)
+        try:
+            out = tok.encode(text, add_special_tokens=False, split_special_tokens=True)
+        except TypeError:
+            raise TokenizerError(
+                "this tokenizer cannot encode a special token's string as text "
+                "(needs a tokenizers.Tokenizer or a transformers fast tokenizer)"
+            ) from None
+        return list(getattr(out, "ids", out))
 
     def decode(self, ids: Sequence[int]) -> str:
         """The text of ``ids``, special tokens kept."""
