@@ -28,23 +28,26 @@ from ..chat.render import RenderedConversation
 from ..ir import Message
 from .tokenizer import TokenizerError
 
-__all__ = ["Defused", "check_restored", "defuse", "holds_special"]
+__all__ = ["Defused", "check_restored", "defuse", "holds_special", "token_pattern"]
 
 _MARK = "QqTOOLETTA{}SPECIALqQ"
 """A placeholder: letters and digits, which every template writes unchanged (JSON, ``str()``,
 ``repr``)."""
 
 
-def _pattern(tokens: Sequence[str]) -> re.Pattern[str] | None:
+def token_pattern(tokens: Sequence[str]) -> re.Pattern[str] | None:
+    """A pattern matching any of ``tokens`` (the longest first); ``None`` for none."""
     words = sorted({t for t in tokens if t}, key=len, reverse=True)
     return re.compile("|".join(map(re.escape, words))) if words else None
 
 
 def holds_special(
-    messages: Sequence[Message], tools: Sequence[Mapping[str, Any]], tokens: Sequence[str]
+    messages: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]],
+    pattern: re.Pattern[str] | None,
 ) -> bool:
-    """Whether any string of ``messages`` or ``tools`` holds one of ``tokens``."""
-    pattern = _pattern(tokens)
+    """Whether any string of ``messages`` or ``tools`` holds a match of ``pattern`` (one of
+    the special tokens; ``None``: there are none)."""
     if pattern is None:
         return False
     encoded = msgspec.json.encode([messages, tools]).decode()
@@ -59,10 +62,8 @@ class Defused:
         self,
         messages: Sequence[Message],
         tools: Sequence[Mapping[str, Any]],
-        tokens: Sequence[str],
+        pattern: re.Pattern[str],
     ) -> None:
-        pattern = _pattern(tokens)
-        assert pattern is not None
         self.originals: dict[str, str] = {}
         self._pattern = pattern
         self.messages = [self._message(m) for m in messages]
@@ -139,13 +140,16 @@ def _mover(shifts: list[tuple[int, int]]) -> Callable[[int], int]:
 
 
 def defuse(
-    messages: Sequence[Message], tools: Sequence[Mapping[str, Any]], tokens: Sequence[str]
+    messages: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]],
+    pattern: re.Pattern[str] | None,
 ) -> Defused | None:
-    """A :class:`Defused` copy when the strings of ``messages`` or ``tools`` hold one of
-    ``tokens``; ``None`` (nothing to do) else."""
-    if not holds_special(messages, tools, tokens):
+    """A :class:`Defused` copy when the strings of ``messages`` or ``tools`` hold a match of
+    ``pattern`` (:func:`token_pattern` of the special tokens); ``None`` (nothing to do)
+    else."""
+    if pattern is None or not holds_special(messages, tools, pattern):
         return None
-    return Defused(messages, tools, tokens)
+    return Defused(messages, tools, pattern)
 
 
 def check_restored(restored: str, plain: str) -> None:

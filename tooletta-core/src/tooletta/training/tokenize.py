@@ -19,7 +19,6 @@ teach it a token sequence it cannot produce. :func:`whole_text_agrees` tells the
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
@@ -97,8 +96,7 @@ def tokenize_rendered(
     text that holds special tokens' strings, encoded as ordinary pieces
     (:mod:`tooletta.training.safe`)."""
     adapter = adapter_for(tokenizer)
-    for token in special_tokens:
-        adapter.single_id(token)
+    adapter.check_single(tuple(special_tokens))
     wanted = set(trained)
     text = rendered.text
     starts: list[int] = []
@@ -126,8 +124,22 @@ def tokenize_rendered(
     for piece, weight in zip(encoded, piece_weights):
         ids.extend(piece)
         weights.extend([1.0 if train_on == "all" else weight] * len(piece))
-    spans = [rendered.span(i) for i in range(len(rendered.messages))]
-    return TokenizedConversation(ids, weights, text, spans, sorted(wanted))
+    return TokenizedConversation(ids, weights, text, _spans(rendered), sorted(wanted))
+
+
+def _spans(rendered: RenderedConversation) -> list[tuple[int, int]]:
+    """:meth:`RenderedConversation.span` of every message, in one pass over the segments."""
+    spans = [(-1, -1)] * len(rendered.messages)
+    for seg in rendered.segments:
+        index = seg.message
+        if index is None:
+            continue
+        start, end = spans[index]
+        if start < 0:
+            spans[index] = (seg.start, seg.end)
+        else:
+            spans[index] = (min(start, seg.start), max(end, seg.end))
+    return spans
 
 
 def _encode_guarded(
@@ -139,8 +151,7 @@ def _encode_guarded(
     inside = [(max(a, start), min(b, end)) for a, b in guarded if a < end and b > start]
     if not inside:
         return adapter.encode(text[start:end])
-    specials = adapter.special_tokens()
-    pattern = re.compile("|".join(map(re.escape, sorted(specials, key=len, reverse=True))))
+    pattern = adapter.special_pattern()
     ids: list[int] = []
     run = start
     pos = start
@@ -170,9 +181,8 @@ def _targets(
     its message text that holds the tokenizer's special tokens (:mod:`.safe`)."""
     plain = render_targets(fmt, obj, read, tools, options)
     rule = fmt.reasoning
-    markers = {rule.open.strip(), rule.close.strip()} if rule is not None else set()
-    tokens = [t for t in adapter.special_tokens() if t not in markers]
-    defused = defuse(read, tools, tokens)
+    markers = (rule.open.strip(), rule.close.strip()) if rule is not None else ()
+    defused = defuse(read, tools, adapter.special_pattern(markers))
     if defused is None:
         return plain, []
     marked = render_targets(fmt, obj, defused.messages, defused.tools, options)
@@ -182,8 +192,17 @@ def _targets(
 
 
 def _special_tokens(fmt: Any) -> tuple[str, ...]:
-    ends = (fmt.end_of_turn, *getattr(fmt, "end_tokens", ()))
-    return tuple(dict.fromkeys(t for t in (*fmt.special_tokens, *ends) if t))
+    found = _SPECIALS.get(fmt)
+    if found is None:
+        ends = (fmt.end_of_turn, *getattr(fmt, "end_tokens", ()))
+        found = tuple(dict.fromkeys(t for t in (*fmt.special_tokens, *ends) if t))
+        if len(_SPECIALS) > 256:
+            _SPECIALS.clear()
+        _SPECIALS[fmt] = found
+    return found
+
+
+_SPECIALS: dict[Any, tuple[str, ...]] = {}
 
 
 def _assistant_indices(messages: Sequence[Message]) -> list[int]:
