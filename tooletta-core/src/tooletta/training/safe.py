@@ -50,8 +50,21 @@ def holds_special(
     the special tokens; ``None``: there are none)."""
     if pattern is None:
         return False
-    encoded = msgspec.json.encode([messages, tools]).decode()
-    return pattern.search(encoded) is not None
+    encoded = msgspec.json.encode([messages, tools])
+    return _bytes_pattern(pattern).search(encoded) is not None
+
+
+def _bytes_pattern(pattern: re.Pattern[str]) -> re.Pattern[bytes]:
+    """``pattern`` over UTF-8 bytes (the JSON of the messages is searched undecoded)."""
+    found = _BYTES.get(pattern)
+    if found is None:
+        if len(_BYTES) > 64:
+            _BYTES.clear()
+        found = _BYTES[pattern] = re.compile(pattern.pattern.encode())
+    return found
+
+
+_BYTES: dict[re.Pattern[str], re.Pattern[bytes]] = {}
 
 
 class Defused:

@@ -110,6 +110,23 @@ def _generated_turn(
     return RenderedConversation(text, segments, list(messages), fmt.name)
 
 
+def _last_generated(rendered: RenderedConversation, index: int) -> tuple[int, int]:
+    """The span of the last run of generated text, when message ``index`` owns it (else
+    ``(-1, -1)``): :meth:`RenderedConversation.generated_spans`' last, found from the end."""
+    start = end = -1
+    for seg in reversed(rendered.segments):
+        if end < 0:
+            if seg.generated and seg.end > seg.start:
+                if seg.message != index:
+                    return -1, -1
+                start, end = seg.start, seg.end
+        elif seg.generated and seg.message == index and seg.end == start:
+            start = seg.start
+        else:
+            break
+    return start, end
+
+
 def _with_stop(
     rendered: RenderedConversation, fmt: ChatFormat, ctx: Conversation
 ) -> RenderedConversation:
@@ -117,12 +134,9 @@ def _with_stop(
     generated text, where the template does not write it there."""
     last = len(rendered.messages) - 1
     stop = fmt.turn_stop(last, ctx)
-    spans = rendered.generated_spans()
-    if not stop or not spans or spans[-1][0] != last:
-        return rendered
-    start, end = spans[-1][1]
+    start, end = _last_generated(rendered, last)
     text = rendered.text
-    if text[start:end].endswith(stop):
+    if not stop or end < 0 or text[start:end].endswith(stop):
         return rendered
     segments: list[Segment] = []
     for seg in rendered.segments:
