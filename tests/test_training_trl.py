@@ -144,6 +144,7 @@ FAMILIES: dict[str, Family] = {
     ),
     "nemotron3": Family("nemotron_3_nano_training", prompt=("<think>\n",), rewritten=True),
     "lfm25": Family("lfm2_2_5", bos="<|startoftext|>", rewritten=True),
+    "lfm2": Family("lfm2_v2_training", bos="<|startoftext|>"),
 }
 
 
