@@ -138,3 +138,18 @@ def test_turns_without_reasoning_stay_trained_in_one_example() -> None:
     plain = [{k: v for k, v in m.items() if k != "reasoning_content"} for m in QWEN3_ROWS]
     single = tokenize_conversation(plain, tok, model=QWEN3)
     assert _trained(single, tok) == ("Four.<|im_end|><think>\n\n</think>\n\nSix.<|im_end|>")
+
+
+def test_tokenize_rows_split_auto_gives_a_row_per_example() -> None:
+    """Datasets of multi-turn reasoning rows: ``TokenizeRows(split="auto")`` writes each
+    example as a row of its own (the default keeps one row per conversation)."""
+    from tooletta.training import TokenizeRows
+
+    tok = _tokenizer(QWEN3)
+    batch = {"messages": [QWEN3_ROWS, QWEN3_ROWS[:2]]}
+    auto = TokenizeRows(tok, model=QWEN3, split="auto")(batch)
+    assert len(auto["input_ids"]) == 3 and auto["error"] == ["", "", ""]
+    first, second = tokenize_conversation(QWEN3_ROWS, tok, model=QWEN3, split="auto")
+    assert auto["input_ids"][:2] == [first.input_ids, second.input_ids]
+    default = TokenizeRows(tok, model=QWEN3)(batch)
+    assert len(default["input_ids"]) == 2
