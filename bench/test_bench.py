@@ -167,3 +167,13 @@ def test_memory_bench_runs() -> None:
 
     row = memory.measure("hermes", 50)
     assert row["ours"] > 0 and row["minimal"] > 0 and row["idle"] > 0
+
+
+def test_training_bench_runs() -> None:
+    """bench/training.py measures (a few conversations, one round)."""
+    import training
+    from jsonl import _conversations
+
+    pytest.importorskip("tokenizers")
+    result = training.measure("qwen3", _conversations()[:8], 1)
+    assert set(result) == {"render", "encode", "floor", "tokenize", "ratio", "bare"}

@@ -133,6 +133,12 @@ class ApertusChat(ChatFormat):
             return ASSISTANT_END + self.turns[role].header
         return self.turns[role].header
 
+    def turn_stop(self, index: int, ctx: Conversation) -> str:
+        """``<|tools_suffix|>`` closing a call list (the body writes it: the results follow
+        in the same turn), else ``<|assistant_end|>`` (written before the next user turn,
+        trained on the conversation's last turn too)."""
+        return TOOLS_SUFFIX if ctx.messages[index].tool_calls else ASSISTANT_END
+
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
         """A user (or later system) turn closing the assistant turn, or results after a
         call list."""

@@ -101,6 +101,12 @@ class _GlmChat(ChatFormat):
             return None
         return self.tools_lead + _TOOLS_HEAD + _tool_lines(ctx.tools) + self.tools_tail
 
+    def turn_stop(self, index: int, ctx: Conversation) -> str:
+        """The role token the model generates to end its turn: ``<|observation|>`` after
+        calls (the results follow), ``<|user|>`` else (trained on the conversation's last
+        turn too, where the template writes nothing after it)."""
+        return "<|observation|>" if ctx.messages[index].tool_calls else "<|user|>"
+
     def parse_system(self, body: str) -> str | None:
         """The opening turn is the tool declarations, or a system message."""
         return None if body.startswith(self.tools_lead + _TOOLS_HEAD) else body

@@ -382,6 +382,11 @@ class Apriel16Chat(ChatFormat):
             return END
         return ""
 
+    def turn_stop(self, index: int, ctx: Conversation) -> str:
+        """``\\n<|end|>``, as every ended turn (and the last with ``training_prompt``) writes
+        it: the model ends its turn so at inference too."""
+        return "\n" + END
+
     def assistant_footer(self, index: int, ctx: Conversation) -> str:
         """Nothing: the assistant turn declares no footer (the default's answer, without
         looking it up for every turn)."""

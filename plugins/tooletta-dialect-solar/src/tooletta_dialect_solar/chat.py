@@ -181,6 +181,11 @@ class SolarOpenChat(ChatFormat):
             ctx.dialect.check_content(content)
         return block + lead + self.calls_text(ctx.dialect, message.tool_calls, "")
 
+    def turn_stop(self, index: int, ctx: Conversation) -> str:
+        """What closes the turn's last block, written in its body: ``<|calls|>`` after
+        calls, ``<|end|>`` after content."""
+        return CALLS_END if ctx.messages[index].tool_calls else END
+
     def assistant_end(self, text: str, pos: int) -> int | None:
         """Past the turn's last block: a reasoning block is followed by
         ``<|begin|>assistant``, a content block by it only when calls follow, and the calls

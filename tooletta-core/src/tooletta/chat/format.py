@@ -301,6 +301,18 @@ class ChatFormat:
         :meth:`assistant_end`)."""
         return self.end_of_turn
 
+    def turn_stop(self, index: int, ctx: Conversation) -> str:
+        """What the model generates to end the assistant turn at ``index`` (the text that
+        stops its generation), whether the template writes it or not; it ends with one of the
+        format's single-id tokens. Default: the turn's :meth:`end_token`, else
+        :attr:`end_of_turn` (a template that leaves the conversation's last turn open, such
+        as Hunyuan-A13B without ``is_training``, still ends it so at inference). A format
+        whose turn ends at the next role token (GLM: ``<|observation|>`` after calls,
+        ``<|user|>`` else) or inside its own body (Solar Open's ``<|end|>``) overrides this.
+        :mod:`tooletta.training` trains it on the conversation's last assistant turn too: the
+        text is extended with it where the template does not write it there."""
+        return self.end_token(index, ctx) or self.end_of_turn
+
     def assistant_footer(self, index: int, ctx: Conversation) -> str:
         """The template text written after the end token of the assistant turn at ``index``
         (not generated): the rest of ``turns["assistant"].footer`` by default. A template that

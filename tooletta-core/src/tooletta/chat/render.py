@@ -92,7 +92,11 @@ class _Writer:
         self.parts.append(text)
         if self.track:
             end = self.size + len(text)
-            self.segments.append(Segment(self.size, end, message, generated, reasoning))
+            segment = _new(Segment)  # Segment(...) without the frozen __init__'s setattr calls
+            segment.__dict__.update(
+                start=self.size, end=end, message=message, generated=generated, reasoning=reasoning
+            )
+            self.segments.append(segment)
             self.size = end
 
 

@@ -13,6 +13,10 @@ reason, so no row disappears silently: filter on ``error`` afterwards).
 
 Rows hold ``messages`` (and optionally ``tools``) in any chat shape
 :func:`~tooletta.render_conversation` reads.
+
+With ``split="auto"`` (multi-turn reasoning data: see
+:func:`~tooletta.training.tokenize_conversation`) a row may give several examples, one output
+row each: map with ``remove_columns`` (as above) so that the batch may grow.
 """
 
 from __future__ import annotations
@@ -64,8 +68,9 @@ class TokenizeRows:
     """Tokenize batches of conversation rows (see the module docstring).
 
     ``tokenizer``: a path to a local ``tokenizer.json`` (or a tokenizer object, which must then
-    be picklable for multiprocessing). ``model``/``dialect``, ``train_on``, ``options`` as in
-    :func:`~tooletta.training.tokenize_conversation`. ``messages``/``tools`` name the columns.
+    be picklable for multiprocessing). ``model``/``dialect``, ``train_on``, ``split``,
+    ``options`` as in :func:`~tooletta.training.tokenize_conversation` (``split`` other than
+    ``"never"``: one output row per example). ``messages``/``tools`` name the columns.
     """
 
     tokenizer: Any
@@ -75,6 +80,7 @@ class TokenizeRows:
     messages: str = "messages"
     tools: str = "tools"
     options: dict[str, Any] = field(default_factory=dict)
+    split: str = "never"
 
     def _tokenizer(self) -> Any:
         if isinstance(self.tokenizer, str):
@@ -82,20 +88,28 @@ class TokenizeRows:
         return self.tokenizer
 
     def row(self, messages: Any, tools: Any = None) -> TokenizedConversation:
-        """One row's example (raises :class:`~tooletta.ToolettaError` for a bad row)."""
+        """One row's example, with ``split="never"`` (raises
+        :class:`~tooletta.ToolettaError` for a bad row)."""
+        (example,) = self.examples(messages, tools, "never")
+        return example
+
+    def examples(
+        self, messages: Any, tools: Any = None, split: str | None = None
+    ) -> list[TokenizedConversation]:
+        """One row's examples under ``split`` (default: :attr:`split`)."""
         if not isinstance(messages, list):
             raise ToolettaError(f"{self.messages!r} must be a list of messages")
-        example = tokenize_conversation(
+        result = tokenize_conversation(
             messages,
             self._tokenizer(),
             model=self.model,
             dialect=self.dialect,
             tools=tools or None,
             train_on=self.train_on,
+            split=self.split if split is None else split,
             **{k: v for k, v in self.options.items() if k != "split"},
         )
-        assert isinstance(example, TokenizedConversation)  # split="never": one example
-        return example
+        return result if isinstance(result, list) else [result]
 
     def __call__(self, batch: Mapping[str, Any]) -> dict[str, list[Any]]:
         """Columns ``input_ids``, ``weights`` and ``error`` for a batch of rows."""
@@ -106,13 +120,14 @@ class TokenizeRows:
         out: dict[str, list[Any]] = {"input_ids": [], "weights": [], "error": []}
         for messages, tools in zip(rows, tools_column):
             try:
-                example = self.row(messages, tools)
+                examples = self.examples(messages, tools)
             except ToolettaError as exc:
                 out["input_ids"].append([])
                 out["weights"].append([])
                 out["error"].append(str(exc))
                 continue
-            out["input_ids"].append(example.input_ids)
-            out["weights"].append(example.weights)
-            out["error"].append("")
+            for example in examples:
+                out["input_ids"].append(example.input_ids)
+                out["weights"].append(example.weights)
+                out["error"].append("")
         return out

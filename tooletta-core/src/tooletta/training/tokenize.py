@@ -19,17 +19,19 @@ produce. :func:`~tooletta.training.whole_text_agrees` tells the two apart.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
-from ..chat.api import render_spans
+from ..chat.format import ChatFormat
 from ..chat.lookup import resolve_format
-from ..chat.messages import read_conversation
-from ..chat.render import RenderedConversation
+from ..chat.messages import read_conversation, read_tool_definitions
+from ..chat.render import RenderedConversation, render_format
 from ..errors import ToolettaError
 from ..ir import Message
-from .tokenizer import adapter_for
+from .safe import check_restored, defuse
+from .targets import render_targets, rewritten
+from .tokenizer import TokenizerAdapter, adapter_for
 
 __all__ = [
     "TokenizedConversation",
@@ -48,8 +50,11 @@ class TokenizedConversation:
     """One training example.
 
     ``input_ids`` and ``weights`` (1.0 for a trained token, a message's own ``weight`` when
-    it has one, 0.0 for the rest) have the same length; ``text`` is the rendered conversation
-    (``render_conversation``'s output) and ``input_ids`` decode back to it. ``spans`` holds the
+    it has one, 0.0 for the rest) have the same length; ``text`` is the training text and
+    ``input_ids`` decode back to it: the rendered conversation (``render_conversation``'s
+    output), its last assistant turn as the model generates it (ended by its stop where the
+    template writes none there; with its reasoning where the template drops it but the
+    generation prompt opens it: :mod:`tooletta.training.targets`). ``spans`` holds the
     character span ``(start, end)`` of every message (``(-1, -1)`` for a message the template
     does not write); ``trained`` the indices of the messages whose turns carry weight.
     ``extends`` tells whether the format has the extension property on this conversation
@@ -82,17 +87,19 @@ def tokenize_rendered(
     train_on: str = "assistant",
     train_reasoning: bool = True,
     special_tokens: Iterable[str] = (),
+    message_text: Sequence[tuple[int, int]] = (),
 ) -> TokenizedConversation:
     """Ids and weights of an already rendered conversation; ``trained`` are the indices of
     the assistant messages whose generated text carries weight (``train_on="all"`` weighs
     every token 1.0). Each of ``special_tokens`` must be one id (else
-    :class:`~tooletta.training.TokenizerError`)."""
+    :class:`~tooletta.training.TokenizerError`). ``message_text``: character spans of message
+    text that holds special tokens' strings, encoded as ordinary pieces
+    (:mod:`tooletta.training.safe`)."""
     adapter = adapter_for(tokenizer)
-    for token in special_tokens:
-        adapter.single_id(token)
+    adapter.check_single(tuple(special_tokens))
     wanted = set(trained)
     text = rendered.text
-    pieces: list[str] = []
+    starts: list[int] = []
     piece_weights: list[float] = []
     start, state = 0, (False, 0.0)
     for seg in rendered.segments:
@@ -101,26 +108,103 @@ def tokenize_rendered(
             weight = _message_weight(rendered.messages[seg.message])
         if (seg.generated, weight) != state:
             if seg.start > start:
-                pieces.append(text[start : seg.start])
+                starts.append(start)
                 piece_weights.append(state[1])
             start, state = seg.start, (seg.generated, weight)
     if len(text) > start:
-        pieces.append(text[start:])
+        starts.append(start)
         piece_weights.append(state[1])
+    bounds = list(zip(starts, [*starts[1:], len(text)]))
+    if message_text:
+        encoded = [_encode_guarded(adapter, text, a, b, message_text) for a, b in bounds]
+    else:
+        encoded = adapter.encode_many([text[a:b] for a, b in bounds])
     ids: list[int] = []
     weights: list[float] = []
-    for encoded, weight in zip(adapter.encode_many(pieces), piece_weights):
-        ids.extend(encoded)
-        weights.extend([1.0 if train_on == "all" else weight] * len(encoded))
-    spans = [rendered.span(i) for i in range(len(rendered.messages))]
-    return TokenizedConversation(ids, weights, text, spans, sorted(wanted))
+    for piece, weight in zip(encoded, piece_weights):
+        ids.extend(piece)
+        weights.extend([1.0 if train_on == "all" else weight] * len(piece))
+    return TokenizedConversation(ids, weights, text, _spans(rendered), sorted(wanted))
+
+
+def _spans(rendered: RenderedConversation) -> list[tuple[int, int]]:
+    """:meth:`RenderedConversation.span` of every message, in one pass over the segments."""
+    spans = [(-1, -1)] * len(rendered.messages)
+    for seg in rendered.segments:
+        index = seg.message
+        if index is None:
+            continue
+        start, end = spans[index]
+        if start < 0:
+            spans[index] = (seg.start, seg.end)
+        else:
+            spans[index] = (min(start, seg.start), max(end, seg.end))
+    return spans
+
+
+def _encode_guarded(
+    adapter: TokenizerAdapter, text: str, start: int, end: int, guarded: Sequence[tuple[int, int]]
+) -> list[int]:
+    """The ids of ``text[start:end]``: special tokens outside the ``guarded`` spans as their
+    ids (the format's markup), everything else, the guarded message text included, as
+    ordinary pieces."""
+    inside = [(max(a, start), min(b, end)) for a, b in guarded if a < end and b > start]
+    if not inside:
+        return adapter.encode(text[start:end])
+    pattern = adapter.special_pattern()
+    ids: list[int] = []
+    run = start
+    pos = start
+    while True:
+        match = pattern.search(text, pos, end)
+        if match is None:
+            break
+        if any(a <= match.start() < b for a, b in inside):
+            pos = match.end()
+            continue
+        ids.extend(adapter.encode_plain(text[run : match.start()]))
+        ids.append(adapter.single_id(match.group()))
+        run = pos = match.end()
+    ids.extend(adapter.encode_plain(text[run:end]))
+    return ids
+
+
+def _targets(
+    fmt: ChatFormat,
+    obj: Any,
+    read: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]],
+    options: Mapping[str, Any],
+    adapter: TokenizerAdapter,
+) -> tuple[RenderedConversation, list[tuple[int, int]]]:
+    """The training text (:func:`~tooletta.training.targets.render_targets`) and the spans of
+    its message text that holds the tokenizer's special tokens (:mod:`.safe`)."""
+    plain = render_targets(fmt, obj, read, tools, options)
+    rule = fmt.reasoning
+    markers = (rule.open.strip(), rule.close.strip()) if rule is not None else ()
+    defused = defuse(read, tools, adapter.special_pattern(markers))
+    if defused is None:
+        return plain, []
+    marked = render_targets(fmt, obj, defused.messages, defused.tools, options)
+    restored, spans = defused.restore(marked, plain.messages)
+    check_restored(restored.text, plain.text)
+    return restored, spans
 
 
 def special_tokens_of(fmt: Any) -> tuple[str, ...]:
     """The tokens of the chat format ``fmt`` that the tokenizer must hold as single ids: its
-    declared special tokens and its end-of-turn tokens."""
-    ends = (fmt.end_of_turn, *getattr(fmt, "end_tokens", ()))
-    return tuple(dict.fromkeys(t for t in (*fmt.special_tokens, *ends) if t))
+    declared special tokens and its end-of-turn tokens (remembered per format)."""
+    found = _SPECIALS.get(fmt)
+    if found is None:
+        ends = (fmt.end_of_turn, *getattr(fmt, "end_tokens", ()))
+        found = tuple(dict.fromkeys(t for t in (*fmt.special_tokens, *ends) if t))
+        if len(_SPECIALS) > 256:
+            _SPECIALS.clear()
+        _SPECIALS[fmt] = found
+    return found
+
+
+_SPECIALS: dict[Any, tuple[str, ...]] = {}
 
 
 def _assistant_indices(messages: Sequence[Message]) -> list[int]:
@@ -137,21 +221,23 @@ def extension_holds(
 ) -> bool:
     """The extension property: for every assistant turn, the prompt the model saw
     (the conversation before it, with the generation prompt) followed by the turn it generated
-    is a prefix of the whole rendered conversation. False for templates that rewrite history
-    (reasoning dropped from earlier turns, say)."""
-    read = read_conversation(messages)
-    tool_list = list(tools) if tools is not None else None
-    full = render_spans(read, model=model, dialect=dialect, tools=tool_list, **options).text
+    (ended by its stop, :mod:`tooletta.training.targets`) is a prefix of the whole training
+    text. False for templates that rewrite history (reasoning dropped from earlier turns)."""
+    fmt, obj = resolve_format(model, dialect)
+    return _extends(fmt, obj, read_conversation(messages), read_tool_definitions(tools), options)
+
+
+def _extends(
+    fmt: ChatFormat,
+    obj: Any,
+    read: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]],
+    options: Mapping[str, Any],
+) -> bool:
+    full = render_targets(fmt, obj, read, tools, options).text
     for i in _assistant_indices(read):
-        prompt = render_spans(
-            read[:i],
-            model=model,
-            dialect=dialect,
-            tools=tool_list,
-            add_generation_prompt=True,
-            **options,
-        ).text
-        turn = render_spans(read[: i + 1], model=model, dialect=dialect, tools=tool_list, **options)
+        prompt = render_format(fmt, obj, read[:i], tools, True, options, False).text
+        turn = render_targets(fmt, obj, read[: i + 1], tools, options)
         generated = "".join(turn.text[s:e] for _, (s, e) in turn.generated_spans()[-1:])
         if not full.startswith(prompt + generated):
             return False
@@ -237,11 +323,14 @@ def tokenize_conversation(
     ``weight`` (tinker style, in its extra keys; ``trainable: false`` is 0) scales its turn.
     ``train_reasoning=False`` leaves reasoning blocks untrained.
 
-    ``split``: ``"never"`` gives one example; ``"per_turn"`` one example per trained
-    assistant turn (the conversation up to that turn, only that turn trained), so no example
-    trains on history the template rewrote; ``"auto"`` splits only when the extension
-    property fails (:func:`extension_holds`). With ``"auto"`` or ``"per_turn"`` the result is
-    a list.
+    ``split``: ``"never"`` gives one example, in which a turn whose reasoning the template
+    dropped (Qwen3 and GLM before the last user message, DeepSeek R1 everywhere but the last
+    turn) is not trained: its text there is not what the model generated, and training it
+    would teach answering without thinking. ``"per_turn"`` gives one example per trained
+    assistant turn (the conversation up to that turn, only that turn trained, written as the
+    model generated it), so every turn is trained and none on rewritten history; ``"auto"``
+    splits only when the extension property fails (:func:`extension_holds`): the choice for
+    multi-turn reasoning data. With ``"auto"`` or ``"per_turn"`` the result is a list.
 
     ``chat_template`` (the model's own Jinja template, a path or a tokenizer config; with
     ``bos_token`` / ``eos_token``) picks the format as :func:`tooletta.parse_conversation`
@@ -261,39 +350,40 @@ def tokenize_conversation(
     if split not in ("never", "auto", "per_turn"):
         raise ToolettaError(f"split must be never, auto or per_turn: {split!r}")
     read = read_conversation(messages)
-    tool_list = list(tools) if tools is not None else None
-    fmt, _ = resolve_format(model, dialect)
+    tool_defs = read_tool_definitions(tools)
+    fmt, obj = resolve_format(model, dialect)
     adapter = adapter_for(tokenizer)
+    specials = special_tokens_of(fmt)
     assistants = _assistant_indices(read)
     targets = assistants[-1:] if train_on == "last_assistant" else assistants
     extends = True
     if split != "never":
-        extends = extension_holds(read, model=model, dialect=dialect, tools=tool_list, **options)
+        extends = _extends(fmt, obj, read, tool_defs, options)
     if split == "per_turn" or (split == "auto" and not extends):
         examples = []
         for i in targets:
-            rendered = render_spans(
-                read[: i + 1], model=model, dialect=dialect, tools=tool_list, **options
-            )
+            rendered, guarded = _targets(fmt, obj, read[: i + 1], tool_defs, options, adapter)
             example = tokenize_rendered(
                 rendered,
                 adapter,
                 [i],
                 train_on=train_on,
                 train_reasoning=train_reasoning,
-                special_tokens=special_tokens_of(fmt),
+                special_tokens=specials,
+                message_text=guarded,
             )
             example.extends = extends
             examples.append(example)
         return examples
-    rendered = render_spans(read, model=model, dialect=dialect, tools=tool_list, **options)
+    rendered, guarded = _targets(fmt, obj, read, tool_defs, options, adapter)
     example = tokenize_rendered(
         rendered,
         adapter,
-        targets,
+        [i for i in targets if not rewritten(fmt, rendered, i)],
         train_on=train_on,
         train_reasoning=train_reasoning,
-        special_tokens=special_tokens_of(fmt),
+        special_tokens=specials,
+        message_text=guarded,
     )
     example.extends = extends
     return [example] if split == "auto" else example

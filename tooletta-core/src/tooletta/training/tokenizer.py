@@ -38,6 +38,10 @@ class TokenizerAdapter:
             )
         self.tokenizer = tokenizer
         self._single: dict[str, int] = {}
+        self._specials: tuple[str, ...] | None = None
+        self._plain: Any = None
+        self._checked: set[tuple[str, ...]] = set()
+        self._patterns: dict[tuple[str, ...], Any] = {}
 
     def encode(self, text: str) -> list[int]:
         """The ids of ``text``, special tokens written in it recognised, nothing added."""
@@ -56,14 +60,66 @@ class TokenizerAdapter:
             return []
         tok = self.tokenizer
         batch = getattr(tok, "encode_batch", None)
-        if batch is not None and len(texts) < BATCH_FROM:
-            return [self.encode(t) for t in texts]
+        if batch is not None and len(texts) < BATCH_FROM:  # a tokenizers.Tokenizer
+            encode = tok.encode
+            return [encode(t, add_special_tokens=False).ids if t else [] for t in texts]
         if batch is not None:
             return [list(e.ids) for e in batch(list(texts), add_special_tokens=False)]
         if callable(tok) and hasattr(tok, "batch_decode"):
             out = tok(list(texts), add_special_tokens=False)["input_ids"]
             return [list(ids) for ids in out]
         return [self.encode(t) for t in texts]
+
+    def special_tokens(self) -> tuple[str, ...]:
+        """The tokenizer's special tokens (its added tokens marked special), found once."""
+        if self._specials is None:
+            tok = self.tokenizer
+            found: list[str] = []
+            table = getattr(tok, "get_added_tokens_decoder", None)
+            added = table() if callable(table) else getattr(tok, "added_tokens_decoder", None)
+            if isinstance(added, dict):
+                found = [str(t) for t in added.values() if getattr(t, "special", True)]
+            found.extend(str(t) for t in getattr(tok, "all_special_tokens", ()) or ())
+            self._specials = tuple(dict.fromkeys(t for t in found if t))
+        return self._specials
+
+    def check_single(self, tokens: tuple[str, ...]) -> None:
+        """Each of ``tokens`` is one id (:meth:`single_id`), checked once per tuple."""
+        if tokens not in self._checked:
+            for token in tokens:
+                self.single_id(token)
+            self._checked.add(tokens)
+
+    def special_pattern(self, leave: tuple[str, ...] = ()) -> Any:
+        """A compiled pattern of :meth:`special_tokens` but ``leave`` (``None`` when none is
+        left), compiled once per ``leave``."""
+        if leave not in self._patterns:
+            from .safe import token_pattern
+
+            tokens = [t for t in self.special_tokens() if t not in leave]
+            self._patterns[leave] = token_pattern(tokens)
+        return self._patterns[leave]
+
+    def encode_plain(self, text: str) -> list[int]:
+        """The ids of ``text`` with no special token recognised in it: a special token's
+        string is encoded as the ordinary pieces of its characters (message text)."""
+        if not text:
+            return []
+        tok = self.tokenizer
+        if hasattr(tok, "encode_special_tokens"):  # tokenizers.Tokenizer: a copy that splits
+            if self._plain is None:
+                plain = type(tok).from_str(tok.to_str())
+                plain.encode_special_tokens = True
+                self._plain = plain
+            return list(self._plain.encode(text, add_special_tokens=False).ids)
+        try:
+            out = tok.encode(text, add_special_tokens=False, split_special_tokens=True)
+        except TypeError:
+            raise TokenizerError(
+                "this tokenizer cannot encode a special token's string as text "
+                "(needs a tokenizers.Tokenizer or a transformers fast tokenizer)"
+            ) from None
+        return list(getattr(out, "ids", out))
 
     def decode(self, ids: Sequence[int]) -> str:
         """The text of ``ids``, special tokens kept."""

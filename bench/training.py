@@ -1,0 +1,101 @@
+"""``tokenize_conversation`` against the tokenizer's floor (issue 23).
+
+For each format, the same 512 conversations (bench/jsonl.py's: 1-3 exchanges, some with tool
+calls) are rendered (``render_conversation``), encoded whole with the same ``tokenizers``
+tokenizer (``encode``), both in one loop (``render + encode``: the floor, what a user writing
+``tok.encode(render_conversation(c)).ids`` pays), and tokenized (``tokenize_conversation``:
+ids and weights), each the least CPU time of ``-n`` interleaved rounds. The tokenizer is a
+byte-level BPE trained offline on the rendered texts
+(:func:`tooletta.testing.training.bpe_tokenizer`, 4,000 tokens) with the format's special
+tokens: nothing is downloaded. Reported: µs per conversation,
+``tokenize / (render + encode)`` (target <= 1.15) and ``tokenize / encode``.
+
+    uv run --no-sync python bench/training.py [-n ROUNDS] [--formats qwen3,glm46,...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+FORMATS = ("qwen3", "glm46", "llama31", "deepseek_v31")
+
+
+def _best(rounds: int, runs: list[Callable[[], None]]) -> list[float]:
+    """The least CPU seconds of each of ``runs`` over ``rounds``, the runs interleaved (this
+    machine is shared: CPU time, and alternating, keep the others' load out of the ratios)."""
+    best = [float("inf")] * len(runs)
+    for _ in range(rounds):
+        for i, run in enumerate(runs):
+            start = time.process_time()
+            run()
+            best[i] = min(best[i], time.process_time() - start)
+    return best
+
+
+def measure(name: str, conversations: list[Any], rounds: int) -> dict[str, float]:
+    """µs per conversation for render, encode, render + encode, tokenize, and the ratio."""
+    import tooletta
+    from tooletta.chat import resolve_format
+    from tooletta.testing.training import bpe_tokenizer
+    from tooletta.training import tokenize_conversation
+
+    fmt, _ = resolve_format(None, name)
+    texts = [tooletta.render_conversation(c, dialect=name) for c in conversations]
+    specials = [t for t in (*fmt.special_tokens, fmt.end_of_turn, *fmt.end_tokens) if t]
+    tok = bpe_tokenizer(texts, specials, vocab_size=4000)
+    tokenize_conversation(conversations[0], tok, dialect=name)  # the adapter's checks, once
+
+    def render() -> None:
+        for c in conversations:
+            tooletta.render_conversation(c, dialect=name)
+
+    def encode() -> None:
+        for t in texts:
+            tok.encode(t, add_special_tokens=False)
+
+    def floor() -> None:
+        for c in conversations:
+            text = tooletta.render_conversation(c, dialect=name)
+            ids = tok.encode(text, add_special_tokens=False).ids
+            del ids
+
+    def tokenize() -> None:
+        for c in conversations:
+            tokenize_conversation(c, tok, dialect=name)
+
+    n = len(conversations)
+    r, e, f, t = (x / n * 1e6 for x in _best(rounds, [render, encode, floor, tokenize]))
+    return {"render": r, "encode": e, "floor": f, "tokenize": t, "ratio": t / f, "bare": t / e}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("-n", "--rounds", type=int, default=5)
+    parser.add_argument("--formats", default=",".join(FORMATS))
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(HERE))
+    from jsonl import _conversations
+
+    conversations = _conversations()
+    print(
+        "| format | render µs | encode µs | render + encode µs | tokenize µs "
+        "| tokenize ÷ (render + encode) | tokenize ÷ encode |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for name in args.formats.split(","):
+        m = measure(name, conversations, args.rounds)
+        print(
+            f"| {name} | {m['render']:.1f} | {m['encode']:.1f} | {m['floor']:.1f} | "
+            f"{m['tokenize']:.1f} | {m['ratio']:.2f} | {m['bare']:.2f} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

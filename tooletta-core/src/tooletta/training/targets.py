@@ -1,0 +1,187 @@
+"""The text a conversation is trained on: the rendered conversation, its last assistant turn as
+the model generates it.
+
+The template's rendering (:func:`~tooletta.chat.render_format`) is what the model reads; what
+it is trained to write is what it generates after its prompt. The two agree for every turn but,
+in some formats, the conversation's last one:
+
+* **The stop.** A template may write nothing after the last turn (GLM ends a turn by the next
+  role token, ``<|user|>`` or ``<|observation|>``; Hunyuan-A13B and Apriel 1.6 leave the last
+  turn open unless told it is training data). At inference the model still ends its turn with
+  :meth:`~tooletta.chat.ChatFormat.turn_stop`: the text is extended with it, trained.
+* **The reasoning.** A template whose history rule drops every turn's reasoning (DeepSeek
+  R1 and its distills) drops the last turn's too, while its generation prompt opens the
+  reasoning block (``<｜Assistant｜><think>\\n``) and the model writes its reasoning there. When
+  the last turn has reasoning the template leaves out and the generation prompt opens the
+  block, the turn is written as at inference: the prompt (history by the template's rule,
+  then the generation prompt), then the turn as the model generates it, reasoning first.
+
+A reasoning given inside the content (``<think>...</think>answer``, as distillation sets hold
+it) counts as the turn's reasoning there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import msgspec
+
+from ..chat.format import ChatFormat, Conversation, conversation
+from ..chat.render import RenderedConversation, Segment, render_format
+from ..ir import Message
+
+__all__ = ["render_targets", "rewritten", "with_inline_reasoning"]
+
+
+def with_inline_reasoning(fmt: ChatFormat, message: Message) -> Message:
+    """``message`` with a reasoning block written inside its content (``<think>r</think>a``,
+    the format's own markers) moved to its ``reasoning``, when it has none of its own."""
+    rule = fmt.reasoning
+    content = message.content
+    if message.reasoning or rule is None or type(content) is not str:
+        return message
+    close = rule.close.strip()
+    if not close or close not in content:
+        return message
+    reasoning, _, answer = content.partition(close)
+    opener = rule.open.strip()
+    reasoning = reasoning.strip()
+    if opener and reasoning.startswith(opener):
+        reasoning = reasoning[len(opener) :]
+    return msgspec.structs.replace(message, reasoning=reasoning.strip(), content=answer.lstrip())
+
+
+def _overlap(prompt: str, body: str) -> int:
+    """The length of the longest start of ``body`` that ``prompt`` ends with."""
+    for size in range(min(len(prompt), len(body)), 0, -1):
+        if prompt.endswith(body[:size]):
+            return size
+    return 0
+
+
+def _generated_turn(
+    fmt: ChatFormat,
+    dialect: Any,
+    messages: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]],
+    options: Mapping[str, Any],
+) -> RenderedConversation | None:
+    """The conversation with its last (assistant) turn written as at inference, when the
+    template drops that turn's reasoning and its generation prompt opens the reasoning block
+    (else ``None``: the template's own rendering is the inference text)."""
+    last = len(messages) - 1
+    message = messages[last]
+    if not message.reasoning.strip():
+        return None
+    merged = {**fmt.options, **options}
+    ctx = conversation(messages, tools, merged, dialect)
+    if fmt.kept_in(last, ctx):
+        return None
+    block = fmt.reasoning_text(message.reasoning, True, True)
+    if not block:
+        return None
+    prompt = render_format(fmt, dialect, messages[:last], tools, True, options)
+    history = render_format(fmt, dialect, messages[:last], tools, False, options, False).text
+    opened = prompt.text[len(history) :] if prompt.text.startswith(history) else ""
+    skip = _overlap(opened, block)
+    if not skip:
+        return None
+    body = fmt.turn_body(message, True, True, ctx)
+    if not body.startswith(block):
+        return None
+    text = prompt.text
+    segments = [
+        s if s.message is not None else Segment(s.start, s.end, last, False)
+        for s in prompt.segments
+    ]
+    pieces = [
+        (block[skip:], True, True),
+        (body[len(block) :], True, False),
+        (fmt.end_token(last, ctx), True, False),
+        (fmt.assistant_footer(last, ctx), False, False),
+        (fmt.after_conversation(ctx), False, False),
+    ]
+    for piece, generated, reasoning in pieces:
+        if piece:
+            segments.append(Segment(len(text), len(text) + len(piece), last, generated, reasoning))
+            text += piece
+    return RenderedConversation(text, segments, list(messages), fmt.name)
+
+
+def _last_generated(rendered: RenderedConversation, index: int) -> tuple[int, int]:
+    """The span of the last run of generated text, when message ``index`` owns it (else
+    ``(-1, -1)``): :meth:`RenderedConversation.generated_spans`' last, found from the end."""
+    start = end = -1
+    for seg in reversed(rendered.segments):
+        if end < 0:
+            if seg.generated and seg.end > seg.start:
+                if seg.message != index:
+                    return -1, -1
+                start, end = seg.start, seg.end
+        elif seg.generated and seg.message == index and seg.end == start:
+            start = seg.start
+        else:
+            break
+    return start, end
+
+
+def _with_stop(
+    rendered: RenderedConversation, fmt: ChatFormat, ctx: Conversation
+) -> RenderedConversation:
+    """``rendered`` with the last assistant turn's :meth:`~ChatFormat.turn_stop` after its
+    generated text, where the template does not write it there."""
+    last = len(rendered.messages) - 1
+    stop = fmt.turn_stop(last, ctx)
+    start, end = _last_generated(rendered, last)
+    text = rendered.text
+    if not stop or end < 0 or text[start:end].endswith(stop):
+        return rendered
+    segments: list[Segment] = []
+    for seg in rendered.segments:
+        if seg.start >= end:
+            seg = replace(seg, start=seg.start + len(stop), end=seg.end + len(stop))
+        segments.append(seg)
+        if seg.end == end and seg.message == last and seg.generated:
+            segments.append(Segment(end, end + len(stop), last, True))
+    return RenderedConversation(
+        text[:end] + stop + text[end:], segments, rendered.messages, rendered.format
+    )
+
+
+def render_targets(
+    fmt: ChatFormat,
+    dialect: Any,
+    messages: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]],
+    options: Mapping[str, Any],
+) -> RenderedConversation:
+    """The training text of ``messages`` with its segments (see the module docstring): the
+    template's rendering, the last assistant turn as the model generates it and ended by its
+    :meth:`~tooletta.chat.ChatFormat.turn_stop`."""
+    if not messages or messages[-1].role != "assistant":
+        return render_format(fmt, dialect, messages, tools, False, options)
+    last = with_inline_reasoning(fmt, messages[-1])
+    inline = [*messages[:-1], last] if last is not messages[-1] else messages
+    rendered = _generated_turn(fmt, dialect, inline, tools, options)
+    if rendered is None:
+        rendered = render_format(fmt, dialect, messages, tools, False, options)
+    ctx = conversation(rendered.messages, tools, {**fmt.options, **options}, dialect)
+    return _with_stop(rendered, fmt, ctx)
+
+
+def rewritten(fmt: ChatFormat, rendered: RenderedConversation, index: int) -> bool:
+    """Whether the template dropped the reasoning of the assistant turn at ``index`` from
+    ``rendered`` (given as its ``reasoning`` or inside its content): the turn's text there is
+    not what the model generated. A format without reasoning (:attr:`ChatFormat.reasoning`
+    ``None``: a model that does not think) rewrites nothing, nor does the last message (its
+    turn is written as :func:`render_targets` decides: as generated in the template's mode)."""
+    if fmt.reasoning is None or index == len(rendered.messages) - 1:
+        return False
+    message = with_inline_reasoning(fmt, rendered.messages[index])
+    reasoning = message.reasoning.strip()
+    if not reasoning:
+        return False
+    start, end = rendered.span(index)
+    return reasoning not in rendered.text[start:end]
