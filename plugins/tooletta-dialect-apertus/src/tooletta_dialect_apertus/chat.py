@@ -27,8 +27,17 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
-from tooletta import Message
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, first_of, roles
+from tooletta import Message, RenderError
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    defaults,
+    first_of,
+    roles,
+    text_of,
+)
 
 from .tools import render_tools
 
@@ -120,12 +129,17 @@ class ApertusChat(ChatFormat):
         """No assistant header inside an open assistant turn (after a call's results or
         another assistant message); ``<|assistant_end|>`` closes it before a user turn (and a
         later system turn, which the template refuses);
-        results open with ``[``."""
-        role = ctx.messages[index].role
-        inside = index > 0 and ctx.messages[index - 1].role in _IN_ASSISTANT
+        results open with ``[``. An assistant message right after one without calls is
+        refused (the template writes their texts back to back: they would read back as one),
+        as is one starting with ``[`` right after a call list (it would read back as
+        results)."""
+        messages = ctx.messages
+        role = messages[index].role
+        inside = index > 0 and messages[index - 1].role in _IN_ASSISTANT
         if role == "tool":
             return "["
         if role == "assistant" and inside:
+            _check_continuation(messages, index)
             return ""
         if role != "assistant" and inside:
             return ASSISTANT_END + self.turns[role].header
@@ -173,6 +187,14 @@ class ApertusChat(ChatFormat):
                 return contents, end
             pos = end + 2
 
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """The result's content as given, refused when it would not read back as one result
+        (:func:`_check_result`)."""
+        text = text_of(ctx.messages[index].content)
+        slots = ctx.once("apertus_results", lambda: result_slots(ctx.messages))
+        _check_result(ctx.messages, index, text, *slots[index])
+        return text
+
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """As the base, without a first system message that is the template's own prompt."""
         out = super().expressible(messages)
@@ -197,3 +219,67 @@ def _result_end(text: str, pos: int, more: bool) -> int:
         if comma >= 0:
             return comma
     return close
+
+
+def result_slots(messages: Sequence[Message]) -> dict[int, tuple[int, int]]:
+    """For each tool result of ``messages`` (by index): its place in its run of results and
+    the number of calls of the assistant message the run follows (``0``: it follows no call
+    list). One pass."""
+    slots: dict[int, tuple[int, int]] = {}
+    calls, place = 0, 0
+    for index, message in enumerate(messages):
+        role = message.role
+        if role == "tool":
+            slots[index] = (place, calls)
+            place += 1
+        else:
+            calls = len(message.tool_calls) if role == "assistant" else 0
+            place = 0
+    return slots
+
+
+def _check_result(
+    messages: Sequence[Message], index: int, text: str, place: int, calls: int
+) -> None:
+    """Refuse (:class:`~tooletta.RenderError`) the result at ``index`` when it would not read
+    back as itself: no call list before it (the results list opens only after one), more
+    results than calls (the parser splits the list by the calls awaiting results, so the
+    surplus would join the last one), or a text that holds ``", "`` or ``]`` where
+    :func:`_result_end` would end it (a non-JSON text cannot be told from the separators)."""
+    if calls == 0:
+        raise RenderError(
+            f"apertus2509: the tool result at {index} follows no assistant message with calls "
+            "(the template writes results only in the list after a call list)"
+        )
+    last = index + 1 >= len(messages) or messages[index + 1].role != "tool"
+    if place + (0 if last else 1) >= calls:
+        extra = index + (0 if place >= calls else 1)
+        raise RenderError(
+            f"apertus2509: the tool result at {extra} is one more than the {calls} call(s) of "
+            "the list before it: the template's list is split by the calls awaiting results, "
+            "so it would read back joined to the one before"
+        )
+    written = text + ("]" if last else ", ")
+    if _result_end(written, 0, place + 1 < calls) != len(text):
+        raise RenderError(
+            f"apertus2509: the tool result at {index} holds ', ' or ']' and is not a JSON "
+            "value: it cannot be told from the list's separators"
+        )
+
+
+def _check_continuation(messages: Sequence[Message], index: int) -> None:
+    """Refuse the assistant message at ``index`` (written without a header, after another
+    assistant message or results) when it would not read back as a message of its own."""
+    before = messages[index - 1]
+    if before.role != "assistant":
+        return
+    if not before.tool_calls:
+        raise RenderError(
+            f"apertus2509: the assistant message at {index} follows one without calls; the "
+            "template writes them back to back, so they would read back as one message"
+        )
+    if text_of(messages[index].content).startswith("["):
+        raise RenderError(
+            f"apertus2509: the assistant message at {index} starts with '[' right after a call "
+            "list, where it would read back as tool results"
+        )
