@@ -5,10 +5,11 @@ from __future__ import annotations
 import fnmatch
 from typing import Any
 
-from ..errors import ToolettaError, UnknownDialectError
+from ..errors import PluginError, ToolettaError, UnknownDialectError
 from ..plugins import get_registry
-from ..registry import normalize_name
+from ..registry import DialectEntry, normalize_name
 from .format import ChatFormat
+from .guard import formats_problem, guarded
 
 __all__ = ["chat_formats_of", "find_format", "resolve_format"]
 
@@ -57,7 +58,7 @@ def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any
     Raises :class:`~tooletta.UnknownDialectError` or :class:`~tooletta.ToolettaError` when
     nothing fits (the message says to pass ``chat_template=``).
     """
-    from ..api import dialect_for_model, get_dialect
+    from ..api import dialect_for_model
 
     name = dialect
     if name is None:
@@ -69,12 +70,13 @@ def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any
                 f"no installed dialect knows the model {model!r}; pass dialect= or chat_template="
             )
     try:
-        obj = get_dialect(name)
+        entry = get_registry().get(name)
     except UnknownDialectError:
         if model is not None:
             raise
         return _format_named(name)
-    formats = chat_formats_of(obj)
+    obj = entry.dialect
+    formats = _formats_of_entry(entry, strict=True)
     if not formats:
         raise ToolettaError(
             f"dialect {obj.info.name!r} declares no chat format yet; pass chat_template= "
@@ -103,7 +105,25 @@ def _format_named(name: str) -> tuple[ChatFormat, Any]:
     """A chat format found by its own name among every installed dialect's formats."""
     wanted = normalize_name(name)
     for entry in get_registry().ordered():
-        for fmt in chat_formats_of(entry.dialect):
+        for fmt in _formats_of_entry(entry, strict=False):
             if normalize_name(fmt.name) == wanted:
                 return fmt, entry.dialect
     raise UnknownDialectError(f"no dialect or chat format is named {name!r}")
+
+
+def _formats_of_entry(entry: DialectEntry, *, strict: bool) -> tuple[ChatFormat, ...]:
+    """The chat formats of a registered dialect: a first party's as declared, a third
+    party's checked (:func:`~tooletta.chat.guard.formats_problem`: a
+    :class:`~tooletta.PluginError` naming the plugin when ``strict``, else none) and guarded
+    (:func:`~tooletta.chat.guard.guarded`)."""
+    obj = entry.dialect
+    if entry.first_party:
+        return chat_formats_of(obj)
+    if not getattr(obj, "chat_formats", None):
+        return ()
+    problem = formats_problem(obj)
+    if problem is not None:
+        if strict:
+            raise PluginError(problem, plugin=entry.plugin)
+        return ()
+    return tuple(guarded(f, entry.plugin) for f in chat_formats_of(obj))
