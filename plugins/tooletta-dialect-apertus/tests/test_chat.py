@@ -261,7 +261,7 @@ def test_apertus_later_system_message_is_a_system_turn() -> None:
                 Message("tool", "x, y"),
                 Message("tool", "z"),
             ],
-            "holds ', ' or ']'",
+            "hold ', ' or ']'",
         ),
     ],
 )
@@ -291,14 +291,44 @@ def test_apertus_any_order_of_roles_reads_back_or_is_refused(
 @given(
     st.lists(st.text(st.sampled_from('ab ,]["1{}:'), max_size=8), min_size=1, max_size=3),
     st.integers(1, 3),
+    st.text(st.sampled_from('ab",]}[ '), min_size=1, max_size=5),
 )
-def test_apertus_results_read_back_or_are_refused(results: list[str], calls: int) -> None:
-    """Results holding the list's separators, JSON or not, against calls awaiting them."""
+def test_apertus_results_read_back_or_are_refused(
+    results: list[str], calls: int, answer: str
+) -> None:
+    """Results holding the list's separators, JSON or not, against calls awaiting them, and
+    an answer after the list that could close a JSON value a result leaves open."""
     call = ToolCall("get_time", {"tz": "UTC"})
     messages = [
         Message("user", "a"),
         Message("assistant", "", tool_calls=[call] * calls),
         *(Message("tool", r) for r in results),
-        Message("assistant", "done"),
+        Message("assistant", answer),
     ]
     check_reads_back_or_refuses(messages, model=MODEL)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(st.sampled_from('ab ,]["1{}:\n'), max_size=8), min_size=1, max_size=3),
+    st.integers(1, 3),
+    st.text(st.sampled_from("ab\n[]"), max_size=20),
+)
+def test_apertus_results_are_read_inside_their_turn(
+    results: list[str], pending: int, before: str
+) -> None:
+    """``read_results`` reads the list within its assistant turn (a failed JSON decode's
+    error once counted the lines of the whole text before it: quadratic over the turns):
+    what it reads does not depend on the text before the list, nor on the turns after it."""
+    from tooletta_dialect_apertus.chat import ASSISTANT_END, USER_START, ApertusChat
+
+    fmt = ApertusChat()
+    body = "[" + ", ".join(results) + "]done"
+    alone = fmt.read_results(body, 1, pending)
+    assert alone is not None
+    after = ASSISTANT_END + USER_START + "next" + "]" * 3
+    text = before + body + after
+    read = fmt.read_results(text, len(before) + 1, pending)
+    assert read is not None
+    assert read[0] == alone[0]
+    assert read[1] == alone[1] + len(before)

@@ -316,3 +316,25 @@ def test_results_read_back_or_are_refused(results: list[str], calls: int) -> Non
         Message("assistant", "done"),
     ]
     check_reads_back_or_refuses(messages, model=MODEL)
+
+
+def test_generation_prompt_at_the_end_is_found_in_place() -> None:
+    """``skip_before_turn`` (asked before every turn) compares the rest of the text with the
+    two generation prompts in place: it once copied the rest of the text each time
+    (quadratic over the turns). Only a prompt that ends the text is skipped."""
+    from tooletta_dialect_nemotron.chat import NemotronNanoV2Chat
+
+    fmt = NemotronNanoV2Chat()
+    for prompt in ("<SPECIAL_11>Assistant\n<think>\n", "<SPECIAL_11>Assistant\n<think></think>"):
+        text = "<SPECIAL_11>User\nhi\n" + prompt
+        at = len("<SPECIAL_11>User\nhi\n")
+        assert fmt.skip_before_turn(text, at) == len(text)
+        assert fmt.skip_before_turn(text + "x", at) == at
+        assert fmt.skip_before_turn(text, 0) == 0
+    messages = [Message("user", "hi"), Message("assistant", "yo"), Message("user", "again")]
+    text = tooletta.render_conversation(messages, model=MODEL, add_generation_prompt=True)
+    assert [m.content for m in tooletta.parse_conversation(text, model=MODEL)] == [
+        "hi",
+        "yo",
+        "again",
+    ]

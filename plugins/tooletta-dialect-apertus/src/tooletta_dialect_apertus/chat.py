@@ -59,6 +59,8 @@ _DEFAULT = re.compile(re.escape(DEFAULT_SYSTEM) + r"\d{4}-\d{2}-\d{2}")
 _IN_ASSISTANT = frozenset({"assistant", "tool"})
 _DECODE = json.JSONDecoder().raw_decode
 _OPENS = (USER_START, SYSTEM_START)
+_TURN_ENDS = (ASSISTANT_END, USER_START, SYSTEM_START)
+"""What ends the assistant turn a results list is in (the list holds none of them)."""
 
 
 class ApertusChat(ChatFormat):
@@ -176,23 +178,23 @@ class ApertusChat(ChatFormat):
     def read_results(self, text: str, pos: int, pending: int) -> tuple[list[str], int] | None:
         """The results in ``[r1, r2]``: each a JSON value when one is there (JSON text holds
         ``", "``), else the text up to ``", "`` (while calls await results) or ``]``."""
-        contents: list[str] = []
-        while True:
-            more = len(contents) + 1 < pending
-            end = _result_end(text, pos, more)
-            contents.append(text[pos:end])
-            if text.startswith("]", end):
-                return contents, end + 1
-            if not text.startswith(", ", end):
-                return contents, end
-            pos = end + 2
+        # the results lie inside the assistant turn: read them in that turn's text alone, so
+        # that a JSON decode failing there (whose error counts the lines before it) costs
+        # the turn's length, not the conversation's (linear in the number of turns)
+        limit, _ = first_of(text, _TURN_ENDS, pos)
+        turn = text[pos : len(text) if limit < 0 else limit]
+        read = _read_list(turn, 0, pending)
+        assert read is not None  # (only a check of a written list refuses)
+        return read[0], pos + read[1]
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """The result's content as given, refused when it would not read back as one result
-        (:func:`_check_result`)."""
-        text = text_of(ctx.messages[index].content)
-        slots = ctx.once("apertus_results", lambda: result_slots(ctx.messages))
-        _check_result(ctx.messages, index, text, *slots[index])
+        """The result's content as given; the first result of a run refuses the run when it
+        would not read back as written (:func:`_check_run`)."""
+        messages = ctx.messages
+        text = text_of(messages[index].content)
+        if index == 0 or messages[index - 1].role != "tool":  # the first of a run: check it
+            slots = ctx.once("apertus_results", lambda: result_slots(messages))
+            _check_run(messages, index, slots[index][1])
         return text
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
@@ -203,13 +205,42 @@ class ApertusChat(ChatFormat):
         return out
 
 
-def _result_end(text: str, pos: int, more: bool) -> int:
+def _read_list(
+    text: str, pos: int, pending: int, *, closed: bool = False
+) -> tuple[list[str], int] | None:
+    """The results of a list whose first starts at ``pos`` (past its ``[``) and where the
+    list ends (past its ``]``), ``pending`` calls awaiting results. ``closed``: ``text`` ends
+    with the list, and ``None`` is returned when a result starts a JSON value that ``text``
+    leaves open (what follows the list in a conversation could close it)."""
+    contents: list[str] = []
+    while True:
+        more = len(contents) + 1 < pending
+        end = _result_end(text, pos, more, closed)
+        if end < 0:
+            return None
+        contents.append(text[pos:end])
+        if text.startswith("]", end):
+            return contents, end + 1
+        if not text.startswith(", ", end):
+            return contents, end
+        pos = end + 2
+
+
+def _result_end(text: str, pos: int, more: bool, closed: bool = False) -> int:
     """Where the result starting at ``pos`` ends: after a JSON value followed by ``", "`` or
-    ``]``, else at the first ``", "`` (``more``: calls still await results) or ``]``."""
+    ``]``, else at the first ``", "`` (``more``: calls still await results) or ``]``.
+    ``closed``: ``-1`` when a JSON value starting there runs to the end of ``text``, unclosed
+    or taking the list's ``]`` (:func:`_read_list`)."""
     try:
         _, end = _DECODE(text, pos)
+    except json.JSONDecodeError as exc:
+        if closed and (exc.pos >= len(text) or exc.msg.startswith("Unterminated string")):
+            return -1
+        end = -1
     except ValueError:
         end = -1
+    if closed and end >= len(text):
+        return -1  # the value took the list's "]": what follows could read as its end
     if end > pos and (text.startswith("]", end) or (more and text.startswith(", ", end))):
         return end
     close = text.find("]", pos)
@@ -238,32 +269,38 @@ def result_slots(messages: Sequence[Message]) -> dict[int, tuple[int, int]]:
     return slots
 
 
-def _check_result(
-    messages: Sequence[Message], index: int, text: str, place: int, calls: int
-) -> None:
-    """Refuse (:class:`~tooletta.RenderError`) the result at ``index`` when it would not read
-    back as itself: no call list before it (the results list opens only after one), more
-    results than calls (the parser splits the list by the calls awaiting results, so the
-    surplus would join the last one), or a text that holds ``", "`` or ``]`` where
-    :func:`_result_end` would end it (a non-JSON text cannot be told from the separators)."""
+def _check_run(messages: Sequence[Message], index: int, calls: int) -> None:
+    """Refuse (:class:`~tooletta.RenderError`) the run of results starting at ``index`` when
+    it would not read back as written: no call list before it (the results list opens only
+    after one), more results than calls (the parser splits the list by the calls awaiting
+    results, so the surplus would join the last one), or results the list's separators cannot
+    tell apart (a non-JSON text holding ``", "`` or ``]`` where one is read, a text that
+    starts a JSON value running past it). The list is read as :meth:`ApertusChat.read_results`
+    reads it, and refused too when a value is left open at its end (the text after the list
+    could then close it)."""
+    run: list[str] = []
+    for message in messages[index:]:
+        if message.role != "tool":
+            break
+        run.append(text_of(message.content))
     if calls == 0:
         raise RenderError(
             f"apertus2509: the tool result at {index} follows no assistant message with calls "
             "(the template writes results only in the list after a call list)"
         )
-    last = index + 1 >= len(messages) or messages[index + 1].role != "tool"
-    if place + (0 if last else 1) >= calls:
-        extra = index + (0 if place >= calls else 1)
+    if len(run) > calls:
         raise RenderError(
-            f"apertus2509: the tool result at {extra} is one more than the {calls} call(s) of "
-            "the list before it: the template's list is split by the calls awaiting results, "
-            "so it would read back joined to the one before"
+            f"apertus2509: the tool result at {index + calls} is one more than the {calls} "
+            "call(s) of the list before it: the template's list is split by the calls awaiting "
+            "results, so it would read back joined to the one before"
         )
-    written = text + ("]" if last else ", ")
-    if _result_end(written, 0, place + 1 < calls) != len(text):
+    written = "[" + ", ".join(run) + "]"
+    read = _read_list(written, 1, calls, closed=True)
+    if read is None or read != (run, len(written)):
         raise RenderError(
-            f"apertus2509: the tool result at {index} holds ', ' or ']' and is not a JSON "
-            "value: it cannot be told from the list's separators"
+            f"apertus2509: the tool results at {index} hold ', ' or ']' (or start a JSON value "
+            "that runs past them) where the list's separators are read: they would not read "
+            "back as written"
         )
 
 

@@ -45,6 +45,7 @@ _EOT = "<SPECIAL_12>"
 _THINK_ON = "<think>\n"
 _THINK_OFF = "<think></think>"
 _CLOSE_THINK = "</think>"
+_PROMPTS = (_ASSISTANT + _THINK_ON, _ASSISTANT + _THINK_OFF)
 
 NANO_V2_TOOLS_HEAD = (
     "You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>["
@@ -239,9 +240,10 @@ class NemotronNanoV2Chat(ChatFormat):
     def skip_before_turn(self, text: str, pos: int) -> int:
         """Past a generation prompt ending the text (its think opening depends on switches
         the text no longer holds)."""
-        rest = text[pos:]
-        if rest in (_ASSISTANT + _THINK_ON, _ASSISTANT + _THINK_OFF):
-            return len(text)
+        left = len(text) - pos  # (no copy of the rest per turn: linear in the turns)
+        for prompt in _PROMPTS:
+            if len(prompt) == left and text.startswith(prompt, pos):
+                return len(text)
         return pos
 
     def assistant_end(self, text: str, pos: int) -> int | None:
