@@ -24,7 +24,7 @@ from .errors import (
 )
 from .expressible import check_calls, max_depth_of
 from .ir import DialectInfo, Message, ParseResult, ToolCall
-from .plugins import get_plugin_manager, get_registry, register_module
+from .plugins import CONTAINED, get_plugin_manager, get_registry, register_module
 from .registry import DialectEntry
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def dialect_for_model(model_id: str) -> str | None:
             answer = impl.function(*[{"model": model_id}[a] for a in impl.argnames])
         except ToolettaError:
             raise
-        except Exception as exc:
+        except CONTAINED as exc:
             raise PluginError(
                 f"dialect_for_model raised {type(exc).__name__}: {exc}", plugin=impl.plugin_name
             ) from exc

@@ -84,11 +84,11 @@ cli.add_command(tokenize_cmd)
 
 
 def _plugin_commands() -> None:
-    from ..plugins import get_plugin_manager
+    from ..plugins import CONTAINED, get_plugin_manager
 
     try:
         get_plugin_manager().hook.register_commands(cli=cli)
-    except Exception as exc:  # a broken plugin must not break the CLI
+    except CONTAINED as exc:  # a broken plugin must not break the CLI (nor end it)
         click.echo(f"warning: a plugin failed to add commands: {exc}", err=True)
 
 
