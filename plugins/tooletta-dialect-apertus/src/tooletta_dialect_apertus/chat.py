@@ -279,7 +279,8 @@ def _check_run(messages: Sequence[Message], index: int, calls: int) -> None:
     reads it, and refused too when a value is left open at its end (the text after the list
     could then close it)."""
     run: list[str] = []
-    for message in messages[index:]:
+    for at in range(index, len(messages)):  # (no slice: a copy of the rest per run)
+        message = messages[at]
         if message.role != "tool":
             break
         run.append(text_of(message.content))

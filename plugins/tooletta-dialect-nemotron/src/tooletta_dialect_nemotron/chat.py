@@ -171,7 +171,8 @@ class NemotronNanoV2Chat(ChatFormat):
         if index == 0 or messages[index - 1].role != "tool":
             pending = ctx.once("nemotron_pending", lambda: pending_at_runs(messages))[index]
             run = [text]
-            for later in messages[index + 1 :]:
+            for at in range(index + 1, len(messages)):  # (no slice: a copy per run)
+                later = messages[at]
                 if later.role != "tool":
                     break
                 run.append(self.text(later.content))
