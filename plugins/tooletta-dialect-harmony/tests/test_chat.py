@@ -11,15 +11,17 @@ from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
-from tooletta.chat import render_spans
+from tooletta.chat import clock, render_spans
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
+    FROZEN_TIME,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
     replace,
     sample_conversations,
 )
+from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
 
 TEMPLATE = Path(__file__).parent / "templates" / "openai-gpt-oss-120b.jinja"
 MODEL = "openai/gpt-oss-120b"
@@ -484,3 +486,36 @@ def test_a_damaged_header_never_loses_a_message(data: st.DataObject) -> None:
     read = " ".join(str(m.content) + m.reasoning for m in back)
     for m in messages:
         assert str(m.content) in read, (broken, back)
+
+
+def test_answer_after_a_call_turn_is_its_own_message() -> None:
+    """A turn ends at its last call: an answer right after a turn with calls (no result
+    between) was read back as part of that turn (content and calls merged)."""
+    call = ToolCall("get_weather", {"city": "Paris"})
+    messages = [Message("user", "Hi"), Message("assistant", "", tool_calls=[call])]
+    messages.append(Message("assistant", "Done."))
+    text = tooletta.render_conversation(messages, model=MODEL)
+    back = tooletta.parse_conversation(text, model=MODEL)
+    assert [(m.role, m.content, m.tool_calls) for m in back] == [
+        ("user", "Hi", []),
+        ("assistant", "", [call]),
+        ("assistant", "Done.", []),
+    ]
+    with pytest.raises(RenderError, match="one turn's calls"):
+        tooletta.render_conversation(
+            [*messages[:2], Message("assistant", "", tool_calls=[call])], model=MODEL
+        )
+
+
+@settings(max_examples=150, deadline=None)
+@given(role_orders(), st.booleans(), st.booleans())
+def test_any_order_of_roles_reads_back_or_is_refused(
+    messages: list[Message], with_tools: bool, prompt: bool
+) -> None:
+    from tooletta.testing.conversations import PROBE_TOOLS
+
+    tools = PROBE_TOOLS if with_tools else None
+    with clock.frozen(FROZEN_TIME):
+        check_reads_back_or_refuses(
+            messages, model=MODEL, tools=tools, add_generation_prompt=prompt
+        )

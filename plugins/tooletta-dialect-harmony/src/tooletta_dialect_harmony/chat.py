@@ -294,13 +294,27 @@ class GptOssChat(ChatFormat):
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The turn's Harmony messages; an answer followed by a generation prompt is history
-        (its reasoning dropped)."""
+        (its reasoning dropped). A turn that starts with a call right after a turn with calls
+        is refused: the template writes them as one turn's calls, read back as one message."""
         messages = ctx.messages
         kept = self.kept_in(index, ctx)
         last = index == len(messages) - 1
         if not messages[index].tool_calls and ctx.add_generation_prompt:
             kept = False
-        return self.turn_body(messages[index], kept, last, ctx)
+        body = self.turn_body(messages[index], kept, last, ctx)
+        before = messages[index - 1] if index else None
+        if (
+            before is not None
+            and before.role == "assistant"
+            and before.tool_calls
+            and body.startswith(" to=")
+        ):
+            raise RenderError(
+                f"gpt_oss: the assistant turn at {index} starts with a call right after a "
+                "turn with calls and no result between: the template writes them as one "
+                "turn's calls"
+            )
+        return body
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The Harmony messages of a turn, joined by ``<|start|>assistant``, without the
@@ -349,6 +363,8 @@ class GptOssChat(ChatFormat):
                 text.startswith(CHANNEL, nxt) or text.startswith(" to=", nxt)
             ):
                 return at, token
+            if token == CALL and not text.startswith(" to=", nxt):
+                return at, token  # after its calls a turn holds only more calls
             start = pos = nxt
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
