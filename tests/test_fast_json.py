@@ -186,8 +186,11 @@ def test_call_object_reader_reads_first_keys_or_declines() -> None:
     assert read('{"tool_name": "f", "parameters": {"a": 1}, "id": 3}') == ToolCall(
         "f", {"a": 1}, "3"
     )
-    assert read('{"name": "f", "tool_name": "g"}') == ToolCall("f", {})
-    assert read('{"name": "f", "name": "g"}') is None  # the generator reads "f"
+    # two names (aliases or one key twice), an unknown key: the generator refuses them
+    assert read('{"name": "f", "tool_name": "g"}') is None
+    assert read('{"name": "f", "name": "g"}') is None
+    assert read('{"name": "f", "argumentsX": {"a": 1}}') is None
+    assert read('{"type": "function", "name": "f"}') == ToolCall("f", {})
     assert read('{"name": "f"} x') is None
 
 

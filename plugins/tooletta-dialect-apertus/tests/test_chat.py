@@ -5,20 +5,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tooletta_dialect_apertus.tools import render_tools
 
 import tooletta
-from tooletta import Message, ToolCall
+from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import clock
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
     FROZEN_TIME,
+    PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
     sample_conversations,
 )
+from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
 
 TEMPLATE = Path(__file__).parent / "templates" / "Apertus-8B-Instruct.jinja"
 MODEL = "swiss-ai/Apertus-8B-Instruct-2509"
@@ -224,3 +227,108 @@ def test_apertus_later_system_message_is_a_system_turn() -> None:
     text = _render(messages)
     assert text.endswith("<|assistant_start|>b<|assistant_end|><|system_start|>c<|system_end|>")
     assert tooletta.parse_conversation(text, model=MODEL)[-1] == Message("system", "c")
+
+
+@pytest.mark.parametrize(
+    ("messages", "why"),
+    [
+        ([Message("user", "a"), Message("tool", "r")], "follows no assistant message with calls"),
+        (
+            [
+                Message("user", "a"),
+                Message("assistant", "", tool_calls=[ToolCall("get_time", {"tz": "UTC"})]),
+                Message("tool", "r1"),
+                Message("tool", "r2"),
+            ],
+            "result at 3 is one more than the 1 call",
+        ),
+        (
+            [Message("user", "a"), Message("assistant", "b"), Message("assistant", "c")],
+            "follows one without calls",
+        ),
+        (
+            [
+                Message("user", "a"),
+                Message("assistant", "", tool_calls=[ToolCall("get_time", {"tz": "UTC"})]),
+                Message("assistant", "[x]"),
+            ],
+            "starts with '\\['",
+        ),
+        (
+            [
+                Message("user", "a"),
+                Message("assistant", "", tool_calls=[ToolCall("get_time", {}), ToolCall("f", {})]),
+                Message("tool", "x, y"),
+                Message("tool", "z"),
+            ],
+            "hold ', ' or ']'",
+        ),
+    ],
+)
+def test_apertus_conversations_the_list_cannot_hold_are_refused(
+    messages: list[Message], why: str
+) -> None:
+    """Orphan results, surplus results, two answers in a row, an answer that looks like the
+    results list, a result holding a separator where one is read: each read back as other
+    messages (merged, split or failing); refused."""
+    with pytest.raises(RenderError, match=why):
+        tooletta.render_conversation(messages, model=MODEL)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(role_orders(), st.booleans(), st.booleans())
+def test_apertus_any_order_of_roles_reads_back_or_is_refused(
+    messages: list[Message], with_tools: bool, prompt: bool
+) -> None:
+    tools = PROBE_TOOLS if with_tools else None
+    with clock.frozen(FROZEN_TIME):
+        check_reads_back_or_refuses(
+            messages, model=MODEL, tools=tools, add_generation_prompt=prompt
+        )
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    st.lists(st.text(st.sampled_from('ab ,]["1{}:'), max_size=8), min_size=1, max_size=3),
+    st.integers(1, 3),
+    st.text(st.sampled_from('ab",]}[ '), min_size=1, max_size=5),
+)
+def test_apertus_results_read_back_or_are_refused(
+    results: list[str], calls: int, answer: str
+) -> None:
+    """Results holding the list's separators, JSON or not, against calls awaiting them, and
+    an answer after the list that could close a JSON value a result leaves open."""
+    call = ToolCall("get_time", {"tz": "UTC"})
+    messages = [
+        Message("user", "a"),
+        Message("assistant", "", tool_calls=[call] * calls),
+        *(Message("tool", r) for r in results),
+        Message("assistant", answer),
+    ]
+    check_reads_back_or_refuses(messages, model=MODEL)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(st.sampled_from('ab ,]["1{}:\n'), max_size=8), min_size=1, max_size=3),
+    st.integers(1, 3),
+    st.text(st.sampled_from("ab\n[]"), max_size=20),
+)
+def test_apertus_results_are_read_inside_their_turn(
+    results: list[str], pending: int, before: str
+) -> None:
+    """``read_results`` reads the list within its assistant turn (a failed JSON decode's
+    error once counted the lines of the whole text before it: quadratic over the turns):
+    what it reads does not depend on the text before the list, nor on the turns after it."""
+    from tooletta_dialect_apertus.chat import ASSISTANT_END, USER_START, ApertusChat
+
+    fmt = ApertusChat()
+    body = "[" + ", ".join(results) + "]done"
+    alone = fmt.read_results(body, 1, pending)
+    assert alone is not None
+    after = ASSISTANT_END + USER_START + "next" + "]" * 3
+    text = before + body + after
+    read = fmt.read_results(text, len(before) + 1, pending)
+    assert read is not None
+    assert read[0] == alone[0]
+    assert read[1] == alone[1] + len(before)

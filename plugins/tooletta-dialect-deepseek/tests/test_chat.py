@@ -8,13 +8,19 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, ToolCall
 from tooletta.chat.jinja import render_jinja
-from tooletta.testing.conversations import SAMPLE_TOOLS, ConversationTests, sample_conversations
+from tooletta.testing.conversations import (
+    PROBE_TOOLS,
+    SAMPLE_TOOLS,
+    ConversationTests,
+    sample_conversations,
+)
+from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
 
 TEMPLATES = Path(__file__).parent / "templates"
 BOS = "<｜begin▁of▁sentence｜>"
@@ -579,3 +585,35 @@ def test_unchecked_ids_are_not_claimed(model: str) -> None:
     for name in VERIFIED_BY:
         fmt, _ = tooletta.chat.resolve_format(None, name)
         assert not any(_claims(p, model) for p in fmt.models), (name, model)
+
+
+@pytest.mark.parametrize("model", ["deepseek-ai/DeepSeek-V3.1", "deepseek-ai/DeepSeek-V3.2"])
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [Message("assistant", "Hi.")],
+        [Message("system", "Be brief."), Message("assistant", "Hi."), Message("user", "Yo")],
+    ],
+)
+def test_assistant_first_is_refused(model: str, messages: list[Message]) -> None:
+    """The template writes an assistant turn that follows no user turn without a header,
+    right after the system prompt: it read back as a system message holding the end token;
+    refused instead."""
+    with pytest.raises(tooletta.RenderError, match="follows no user message"):
+        tooletta.render_conversation(messages, model=model)
+    with pytest.raises(tooletta.RenderError):
+        tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    role_orders(),
+    st.sampled_from(["deepseek_v31", "deepseek_r1", "deepseek_v32"]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_any_order_of_roles_reads_back_or_is_refused(
+    messages: list[Message], fmt: str, with_tools: bool, prompt: bool
+) -> None:
+    tools = PROBE_TOOLS if with_tools else None
+    check_reads_back_or_refuses(messages, dialect=fmt, tools=tools, add_generation_prompt=prompt)

@@ -322,3 +322,19 @@ def test_v41_render_round_trips() -> None:
         assert result.calls == [call] and result.content == "Hi."
 
     run()
+
+
+@pytest.mark.parametrize("word", ["functon", "", "fn", "function2", "tool"])
+def test_v3_damaged_type_word_is_not_read_as_intact(word: str) -> None:
+    """The V3 call header is ``function<｜tool▁sep｜>``: any other word there (a damaged
+    header) was read as if it were ``function``; now the call is unparsed with its text."""
+    from tooletta.testing import check_stream_equals_parse
+
+    text = tooletta.render([ToolCall("get_weather", {"city": "Paris"})], "deepseek_v3")
+    broken = text.replace(">function<", f">{word}<")
+    result = tooletta.parse(broken, "deepseek_v3")
+    assert result.calls == []
+    assert "type word" in result.unparsed[0].error and word in result.unparsed[0].raw
+    check_stream_equals_parse("deepseek_v3", broken)
+    with pytest.raises(tooletta.ParseError):
+        tooletta.parse(broken, "deepseek_v3", strict=True)

@@ -11,15 +11,17 @@ from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
-from tooletta.chat import render_spans
+from tooletta.chat import clock, render_spans
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
+    FROZEN_TIME,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
     replace,
     sample_conversations,
 )
+from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
 
 TEMPLATE = Path(__file__).parent / "templates" / "openai-gpt-oss-120b.jinja"
 MODEL = "openai/gpt-oss-120b"
@@ -437,3 +439,83 @@ def test_result_without_a_call_may_carry_its_name() -> None:
     assert "<|start|>functions.lookup to=assistant<|channel|>commentary<|message|>" in ours(
         messages
     )
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        ("<|start|>user<|message|>", "<|start|>usr<|message|>"),
+        ("<|start|>user<|message|>", "<|start|>user<|mesage|>"),
+        ("<|start|>user<|message|>", "<|start|>user <|message|>"),
+        ("<|start|>user<|message|>", "<|start|>user<|channel|>x<|message|>"),
+    ],
+)
+@pytest.mark.parametrize("system", [None, "Be brief."])
+def test_damaged_first_user_header_is_refused_not_dropped(
+    damage: tuple[str, str], system: str | None
+) -> None:
+    """The opening system turn runs to the first header the parser knows: a user turn whose
+    header is damaged fell inside it and the whole user message vanished."""
+    messages = [Message("user", "Hi there"), Message("assistant", "Hello")]
+    if system is not None:
+        messages.insert(0, Message("system", system))
+    text = tooletta.render_conversation(messages, model=MODEL)
+    assert tooletta.parse_conversation(text, model=MODEL)[-2].content == "Hi there"
+    with pytest.raises(tooletta.ParseError, match="damaged header"):
+        tooletta.parse_conversation(text.replace(*damage), model=MODEL)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_a_damaged_header_never_loses_a_message(data: st.DataObject) -> None:
+    """One character of a header token deleted anywhere: the text is refused, or every
+    message's text is still read back somewhere."""
+    messages = [
+        Message("user", "Question one"),
+        Message("assistant", "Answer one"),
+        Message("user", "Question two"),
+    ]
+    text = tooletta.render_conversation(messages, model=MODEL, add_generation_prompt=True)
+    starts = [i for i in range(len(text)) if text.startswith("<|start|>", i)]
+    at = data.draw(st.sampled_from(starts)) + data.draw(st.integers(2, 14))
+    broken = text[:at] + text[at + 1 :]
+    try:
+        back = tooletta.parse_conversation(broken, model=MODEL)
+    except tooletta.ToolettaError:
+        return
+    read = " ".join(str(m.content) + m.reasoning for m in back)
+    for m in messages:
+        assert str(m.content) in read, (broken, back)
+
+
+def test_answer_after_a_call_turn_is_its_own_message() -> None:
+    """A turn ends at its last call: an answer right after a turn with calls (no result
+    between) was read back as part of that turn (content and calls merged)."""
+    call = ToolCall("get_weather", {"city": "Paris"})
+    messages = [Message("user", "Hi"), Message("assistant", "", tool_calls=[call])]
+    messages.append(Message("assistant", "Done."))
+    text = tooletta.render_conversation(messages, model=MODEL)
+    back = tooletta.parse_conversation(text, model=MODEL)
+    assert [(m.role, m.content, m.tool_calls) for m in back] == [
+        ("user", "Hi", []),
+        ("assistant", "", [call]),
+        ("assistant", "Done.", []),
+    ]
+    with pytest.raises(RenderError, match="one turn's calls"):
+        tooletta.render_conversation(
+            [*messages[:2], Message("assistant", "", tool_calls=[call])], model=MODEL
+        )
+
+
+@settings(max_examples=150, deadline=None)
+@given(role_orders(), st.booleans(), st.booleans())
+def test_any_order_of_roles_reads_back_or_is_refused(
+    messages: list[Message], with_tools: bool, prompt: bool
+) -> None:
+    from tooletta.testing.conversations import PROBE_TOOLS
+
+    tools = PROBE_TOOLS if with_tools else None
+    with clock.frozen(FROZEN_TIME):
+        check_reads_back_or_refuses(
+            messages, model=MODEL, tools=tools, add_generation_prompt=prompt
+        )

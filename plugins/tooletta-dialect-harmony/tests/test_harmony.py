@@ -100,3 +100,29 @@ def test_detection() -> None:
     assert tooletta.detect(" to=functions.f<|channel|>commentary json<|message|>{}") == "harmony"
     assert tooletta.detect("Address a tool with to=functions.NAME in the header.") is None
     check_stream_equals_parse("harmony", text)
+
+
+@pytest.mark.parametrize(
+    ("intact", "damaged"),
+    [
+        ("<|start|>assistant to=", "<|start|>assistnt to="),
+        ("commentary json", "comentary json"),
+        ("commentary json", "commentary jsn"),
+        ("<|channel|>commentary<|message|>Hi", "<|channel|>comentary<|message|>Hi"),
+    ],
+)
+def test_damaged_header_words_are_not_read_as_intact(intact: str, damaged: str) -> None:
+    """A role, channel or content-type word that is none of Harmony's was ignored (the call
+    read as if the header were intact); the message is now malformed, kept as unparsed."""
+    from tooletta.testing import check_stream_equals_parse
+
+    text = tooletta.render([ToolCall("get_weather", {"city": "Paris"})], "harmony", content="Hi.")
+    assert intact in text
+    broken = text.replace(intact, damaged, 1)
+    result = tooletta.parse(broken, "harmony")
+    assert result.calls == []
+    assert "message header" in result.unparsed[0].error
+    assert any(damaged.split("<|")[-1].split()[0] in u.raw for u in result.unparsed)
+    check_stream_equals_parse("harmony", broken)
+    with pytest.raises(tooletta.ParseError):
+        tooletta.parse(broken, "harmony", strict=True)

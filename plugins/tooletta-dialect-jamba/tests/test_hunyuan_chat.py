@@ -24,6 +24,7 @@ from tooletta.testing.conversations import (
     random_conversations,
     sample_conversations,
 )
+from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
 
 TEMPLATE = Path(__file__).parent / "templates" / "tencent-Hunyuan-A13B-Instruct.jinja"
 MODEL = "tencent/Hunyuan-A13B-Instruct"
@@ -230,3 +231,51 @@ def test_date_stamp_is_what_strftime_now_writes(when: datetime) -> None:
         assert ours == tooletta.render_conversation(
             messages, model=MODEL, tools=SAMPLE_TOOLS, **pinned
         )
+
+
+@pytest.mark.parametrize("tools", [None, SAMPLE_TOOLS])
+def test_consecutive_untagged_turns_read_back(tools: list[dict[str, object]] | None) -> None:
+    """No role token precedes an assistant turn (nor, without tools, a result or the second
+    user): a turn is read by the token that ends it, so a second result or a second user is
+    not taken for the start of an assistant turn (it once read as the assistant's content)."""
+    call = ToolCall("get_time", {"tz": "UTC"})
+    for messages in (
+        [
+            Message("user", "Time?"),
+            Message("assistant", "", tool_calls=[call, call]),
+            Message("tool", "12:00"),
+            Message("tool", "13:00"),
+            Message("assistant", "Noon."),
+        ],
+        [Message("user", "Hi"), Message("user", "Again"), Message("assistant", "Yo")],
+        [Message("user", "Hi"), Message("assistant", "Yo"), Message("assistant", "More")],
+        [Message("system", "S"), Message("assistant", "Yo"), Message("user", "Hi")],
+    ):
+        text = tooletta.render_conversation(messages, model=MODEL, tools=tools)
+        back = tooletta.parse_conversation(text, model=MODEL, tools=tools)
+        assert [(m.role, m.content) for m in back] == [(m.role, m.content) for m in messages]
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [Message("user", "Hi"), Message("tool", "12:00"), Message("assistant", "Yo")],
+        [Message("system", "S"), Message("tool", "12:00")],
+        [Message("system", ""), Message("assistant", "Yo")],
+    ],
+)
+def test_results_written_as_users_are_refused(messages: list[Message]) -> None:
+    """Without tools, a result after a user or system message is bare text ending as the
+    first or second user does, and a turn after an empty system message (written as nothing)
+    is read as the first user: refused rather than read back as another message."""
+    with pytest.raises(RenderError):
+        tooletta.render_conversation(messages, model=MODEL)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(role_orders(), st.booleans(), st.booleans())
+def test_any_order_of_roles_reads_back_or_is_refused(
+    messages: list[Message], with_tools: bool, prompt: bool
+) -> None:
+    tools = PROBE_TOOLS if with_tools else None
+    check_reads_back_or_refuses(messages, model=MODEL, tools=tools, add_generation_prompt=prompt)

@@ -9,14 +9,20 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tooletta_dialect_kimi.chat import DEFAULT_SYSTEM
 
 import tooletta
 from tooletta import Message, ToolCall
 from tooletta.chat.jinja import render_jinja, to_template_messages
-from tooletta.testing.conversations import SAMPLE_TOOLS, ConversationTests, sample_conversations
+from tooletta.testing.conversations import (
+    PROBE_TOOLS,
+    SAMPLE_TOOLS,
+    ConversationTests,
+    sample_conversations,
+)
+from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
 
 TEMPLATES = Path(__file__).parent / "templates"
 K2 = "moonshotai/Kimi-K2-Instruct"
@@ -347,3 +353,44 @@ def test_k2_instruct_0905_is_not_given_the_older_format() -> None:
         tooletta.render_conversation([Message("user", "Hi")], model=model)
     calls = [ToolCall("get_weather", {"city": "Paris"}, id="functions.get_weather:0")]
     assert tooletta.render(calls, model=model) == tooletta.render(calls, "kimi_k2")
+
+
+@pytest.mark.parametrize("tools", [None, SAMPLE_TOOLS])
+@pytest.mark.parametrize("prompt", [False, True])
+def test_k2_thinking_empty_conversation_is_its_default_system_message(
+    tools: list[dict[str, Any]] | None, prompt: bool
+) -> None:
+    """K2-Thinking's template writes the default system turn for no message too: that text
+    reads back as the default system message (it is, in a conversation that starts with a
+    user), with tools or without (it once read back as nothing with tools, and as an invented
+    system message the format did not declare without), and the format says so."""
+    from tooletta.chat import resolve_format
+
+    text = tooletta.render_conversation(
+        [], model=THINKING, tools=tools, add_generation_prompt=prompt
+    )
+    back = tooletta.parse_conversation(text, model=THINKING, tools=tools)
+    assert [(m.role, m.content) for m in back] == [("system", DEFAULT_SYSTEM)]
+    fmt, _ = resolve_format(THINKING, None)
+    assert fmt.expressible([]) == back
+    alone = tooletta.render_conversation(
+        [Message("system", DEFAULT_SYSTEM)],
+        model=THINKING,
+        tools=tools,
+        add_generation_prompt=prompt,
+    )
+    assert alone == text
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    role_orders(),
+    st.sampled_from(["kimi_k2", "kimi_k2_thinking", "kimi_k25"]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_any_order_of_roles_reads_back_or_is_refused(
+    messages: list[Message], fmt: str, with_tools: bool, prompt: bool
+) -> None:
+    tools = PROBE_TOOLS if with_tools else None
+    check_reads_back_or_refuses(messages, dialect=fmt, tools=tools, add_generation_prompt=prompt)

@@ -182,3 +182,23 @@ def test_prompt_with_any_thinking_budget_reads_as_no_message() -> None:
         )
         assert f"thinking_budget: < {max(budget, 1024)}." in text
         assert tooletta.parse_conversation(text, model=CHAT) == messages
+
+
+def test_user_rounds_counts_the_users_before_each_message() -> None:
+    """The round numbers of ``[Round N] USER:``, found in one pass (the header once counted
+    the user turns before it for every user turn: quadratic in the turns)."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+    from tooletta_dialect_longcat.chat import user_rounds
+
+    @given(st.lists(st.sampled_from(["user", "assistant", "tool", "system"]), max_size=30))
+    def check(roles: list[str]) -> None:
+        messages = [Message(role, "x") for role in roles]
+        assert user_rounds(messages) == [
+            sum(1 for m in messages[:i] if m.role == "user") for i in range(len(messages))
+        ]
+
+    check()
+    messages = [Message("user", "a"), Message("assistant", "b"), Message("user", "c")]
+    text = tooletta.render_conversation(messages, dialect="longcat_flash_chat")
+    assert "[Round 0] USER:a" in text and " [Round 1] USER:c" in text

@@ -8,9 +8,10 @@ from typing import ClassVar
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 import tooletta
-from tooletta import Message, ToolCall
+from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
@@ -23,6 +24,7 @@ from tooletta.testing.conversations import (
     replace,
     sample_conversations,
 )
+from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = TEMPLATES / "NVIDIA-Nemotron-Nano-v2.jinja"
@@ -280,3 +282,77 @@ def test_results_ending_the_conversation(prompt: bool) -> None:
         _template(), messages, model=MODEL, tools=SAMPLE_TOOLS, add_generation_prompt=prompt
     )
     check_conversation_round_trip(messages, model=MODEL, tools=SAMPLE_TOOLS)
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [
+            Message("user", "go"),
+            Message("assistant", "", tool_calls=[ToolCall("a", {})]),
+            Message("tool", "r1"),
+            Message("tool", "r2"),
+        ],
+        [Message("user", "go"), Message("tool", "r1"), Message("tool", "r2")],
+        [
+            Message("user", "go"),
+            Message("assistant", "", tool_calls=[ToolCall("a", {}), ToolCall("b", {})]),
+            Message("tool", "plain, text"),
+            Message("tool", "r2"),
+        ],
+    ],
+)
+def test_results_that_would_read_back_joined_or_cut_are_refused(
+    messages: list[Message],
+) -> None:
+    """More results than calls awaiting them joined the last one (``r1, r2`` read as one
+    result); a non-JSON result holding ``", "`` before another is cut there: refused."""
+    with pytest.raises(RenderError, match="do not read back as written"):
+        tooletta.render_conversation(messages, model=MODEL)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(role_orders(), st.booleans(), st.booleans())
+def test_any_order_of_roles_reads_back_or_is_refused(
+    messages: list[Message], with_tools: bool, prompt: bool
+) -> None:
+    tools = PROBE_TOOLS if with_tools else None
+    check_reads_back_or_refuses(messages, model=MODEL, tools=tools, add_generation_prompt=prompt)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    st.lists(st.text(st.sampled_from('ab ,]["1{}:'), max_size=8), min_size=1, max_size=3),
+    st.integers(0, 3),
+)
+def test_results_read_back_or_are_refused(results: list[str], calls: int) -> None:
+    """Results holding the separator, JSON or not, against the calls awaiting them."""
+    messages = [
+        Message("user", "go"),
+        Message("assistant", "", tool_calls=[ToolCall("a", {})] * calls),
+        *(Message("tool", r) for r in results),
+        Message("assistant", "done"),
+    ]
+    check_reads_back_or_refuses(messages, model=MODEL)
+
+
+def test_generation_prompt_at_the_end_is_found_in_place() -> None:
+    """``skip_before_turn`` (asked before every turn) compares the rest of the text with the
+    two generation prompts in place: it once copied the rest of the text each time
+    (quadratic over the turns). Only a prompt that ends the text is skipped."""
+    from tooletta_dialect_nemotron.chat import NemotronNanoV2Chat
+
+    fmt = NemotronNanoV2Chat()
+    for prompt in ("<SPECIAL_11>Assistant\n<think>\n", "<SPECIAL_11>Assistant\n<think></think>"):
+        text = "<SPECIAL_11>User\nhi\n" + prompt
+        at = len("<SPECIAL_11>User\nhi\n")
+        assert fmt.skip_before_turn(text, at) == len(text)
+        assert fmt.skip_before_turn(text + "x", at) == at
+        assert fmt.skip_before_turn(text, 0) == 0
+    messages = [Message("user", "hi"), Message("assistant", "yo"), Message("user", "again")]
+    text = tooletta.render_conversation(messages, model=MODEL, add_generation_prompt=True)
+    assert [m.content for m in tooletta.parse_conversation(text, model=MODEL)] == [
+        "hi",
+        "yo",
+        "again",
+    ]

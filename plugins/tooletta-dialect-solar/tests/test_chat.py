@@ -6,9 +6,21 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 import tooletta
-from tooletta import Message, ToolCall
-from tooletta.testing.conversations import ConversationTests, replace, sample_conversations
+from tooletta import Message, RenderError, ToolCall
+from tooletta.chat import clock
+from tooletta.testing.conversations import (
+    FROZEN_TIME,
+    PROBE_TOOLS,
+    ConversationTests,
+    replace,
+    sample_conversations,
+)
+from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
 
 TEMPLATES = Path(__file__).parent / "templates"
 MODEL = "upstage/Solar-Open-100B"
@@ -68,3 +80,33 @@ def test_solar_open_results_carry_the_call_id_and_name() -> None:
         "<|tool_response:begin|>call_2<|tool_response:name|>get_time<|tool_response:result|>"
         "14:05<|tool_response:end|><|end|>"
     ) in text
+
+
+def test_call_turn_right_after_an_answer_is_refused() -> None:
+    """An answer, then a turn that opens with its calls: the text of one answer with calls
+    beside its content (a content block, then the calls), which it read back as."""
+    call = ToolCall("get_weather", {"city": "Paris"}, "c1")
+    messages = [
+        Message("user", "Hi"),
+        Message("assistant", "Let me check."),
+        Message("assistant", "", tool_calls=[call]),
+    ]
+    with pytest.raises(RenderError, match="opens with calls right after an answer"):
+        tooletta.render_conversation(messages, model=MODEL)
+    merged = [Message("user", "Hi"), Message("assistant", "Let me check.", tool_calls=[call])]
+    back = tooletta.parse_conversation(
+        tooletta.render_conversation(merged, model=MODEL), model=MODEL
+    )
+    assert [(m.content, m.tool_calls) for m in back[1:]] == [("Let me check.", [call])]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(role_orders(), st.booleans(), st.booleans())
+def test_any_order_of_roles_reads_back_or_is_refused(
+    messages: list[Message], with_tools: bool, prompt: bool
+) -> None:
+    tools = PROBE_TOOLS if with_tools else None
+    with clock.frozen(FROZEN_TIME):
+        check_reads_back_or_refuses(
+            messages, model=MODEL, tools=tools, add_generation_prompt=prompt
+        )

@@ -31,6 +31,7 @@ __all__ = [
     "checked_result",
     "checked_text",
     "checked_update",
+    "result_problem",
 ]
 
 _OPTIONAL_STR = (str, type(None))
@@ -95,6 +96,16 @@ def _result_problem(value: ParseResult) -> str | None:
     return _items_problem("calls", value.calls, _call_problem) or _items_problem(
         "unparsed", value.unparsed, _unparsed_problem
     )
+
+
+def result_problem(value: Any) -> str | None:
+    """What is wrong with ``value`` as a :class:`~tooletta.ParseResult` a plugin returned
+    (``None``: nothing), for boundaries that word their own error (a chat format's
+    ``parse_turn``)."""
+    if type(value) is not ParseResult:
+        return f"a {_kind(value)}, not a ParseResult"
+    problem = _result_problem(value)
+    return None if problem is None else f"a ParseResult whose {problem}"
 
 
 def _update_problem(value: StreamUpdate) -> str | None:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from .claims import report_hook_claim
 from .errors import PluginError, ToolettaError, UnknownDialectError
 from .ir import DialectInfo
-from .plugins import get_plugin_manager, get_plugins, get_registry
+from .plugins import CONTAINED, get_plugin_manager, get_plugins, get_registry
 from .precedence import is_first_party
 from .registry import ModelEntry, normalize_name
 from .rows import Model, pattern_score, patterns_of
@@ -80,7 +80,7 @@ def _ask(impl: Any, model: str) -> str | None:
         answer = impl.function(*[{"model": model}[a] for a in impl.argnames])
     except ToolettaError:
         raise
-    except Exception as exc:
+    except CONTAINED as exc:  # SystemExit too: a plugin's sys.exit() must not end the caller
         raise PluginError(
             f"dialect_for_model raised {type(exc).__name__}: {exc}", plugin=impl.plugin_name
         ) from exc
@@ -232,12 +232,13 @@ def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any
         if name is None:
             raise UnknownDialectError(unknown_model(model))
     try:
-        obj = get_dialect(name)
+        entry = get_registry().get(name)
     except UnknownDialectError:
         if model is not None:
             raise
         return _format_named(name)
-    formats = chat_formats_of(obj)
+    obj = entry.dialect
+    formats = _formats_of_entry(entry, strict=True)
     if not formats:
         raise ToolettaError(
             f"dialect {obj.info.name!r} declares no chat format yet; pass chat_template= "
@@ -282,7 +283,43 @@ def _format_named(name: str) -> tuple[ChatFormat, Any]:
     """A chat format found by its own name among every installed dialect's formats."""
     wanted = normalize_name(name)
     for entry in get_registry().ordered():
-        for fmt in chat_formats_of(entry.dialect):
+        for fmt in _formats_of_entry(entry, strict=False):
             if normalize_name(fmt.name) == wanted:
                 return fmt, entry.dialect
     raise UnknownDialectError(f"no dialect or chat format is named {name!r}")
+
+
+_format_guard: Any = None
+"""Installed by :mod:`tooletta.chat` (which sits above this module): a function of a dialect
+object and its plugin giving ``(problem, wrap)``: the problem of its declared formats (wrong
+types, :func:`tooletta.chat.guard.formats_problem`) or ``None``, and how to guard each
+format's hooks (:func:`tooletta.chat.guard.guarded`)."""
+
+
+def set_format_guard(guard: Any) -> None:
+    """Install the check and the guard of third-party conversation formats (done by
+    :mod:`tooletta.chat` when it is imported: every :class:`~tooletta.chat.ChatFormat`
+    subclass is defined after that)."""
+    global _format_guard
+    _format_guard = guard
+
+
+def _formats_of_entry(entry: Any, *, strict: bool) -> tuple[ChatFormat, ...]:
+    """The chat formats of a registered dialect: a first party's as declared, a third
+    party's checked (a :class:`~tooletta.PluginError` naming the plugin when ``strict``, else
+    none) and guarded so that its hooks' faults are plugin errors."""
+    obj = entry.dialect
+    if entry.first_party:
+        return chat_formats_of(obj)
+    if not getattr(obj, "chat_formats", None):
+        return ()
+    if _format_guard is None:  # tooletta.chat never imported: no object is a ChatFormat
+        problem: str | None = "its chat_formats are not tooletta.chat.ChatFormat declarations"
+        wrap = None
+    else:
+        problem, wrap = _format_guard(obj, entry.plugin)
+    if problem is not None or wrap is None:
+        if strict:
+            raise PluginError(str(problem), plugin=entry.plugin)
+        return ()
+    return tuple(wrap(f) for f in chat_formats_of(obj))

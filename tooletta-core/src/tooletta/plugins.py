@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from importlib import metadata
 
 __all__ = [
+    "CONTAINED",
     "DEFAULT_PLUGINS",
     "PluginInfo",
     "cache_path",
@@ -97,6 +98,13 @@ class _State:
 
 _lock = threading.RLock()
 _state: _State | None = None
+
+
+CONTAINED: tuple[type[BaseException], ...] = (Exception, SystemExit)
+"""What a plugin may raise while it is imported or its hooks run that is contained (reported
+as the plugin's problem, the other plugins and the caller unaffected): any exception, and
+``SystemExit`` (a plugin calling ``sys.exit()`` must not end every API call and the command
+line with its code). ``KeyboardInterrupt`` still interrupts."""
 
 
 def _new_manager() -> pluggy.PluginManager:
@@ -369,7 +377,7 @@ class _Lazy:
             pm.register(module, name=self.name)
             for impl in pm.hook.register_dialects.get_hookimpls():
                 impl.function(*[{"register": register}[a] for a in impl.argnames])
-        except Exception as exc:  # fail-soft: reported, and the dialect is unavailable
+        except CONTAINED as exc:  # fail-soft: reported, and the dialect is unavailable
             error = f"failed to load: {type(exc).__name__}: {exc}"
             self._registry.problems.append(Problem(self.name, error))
             raise PluginError(error, plugin=self.name) from exc
@@ -429,7 +437,7 @@ def load_plugins() -> _State:
                 if pm.is_registered(module) or pm.has_plugin(name):
                     return
                 pm.register(module, name=name)
-            except Exception as exc:  # fail-soft: record and go on
+            except CONTAINED as exc:  # fail-soft: record and go on
                 info.error = f"{type(exc).__name__}: {exc}"
                 registry.problems.append(Problem(name, f"failed to load: {info.error}"))
                 return
@@ -570,7 +578,7 @@ def _register_all(
 
         try:
             impl.function(*[{"register": register}[a] for a in impl.argnames])
-        except Exception as exc:  # a plugin that raises while registering is isolated
+        except CONTAINED as exc:  # a plugin that raises while registering is isolated
             if tried is not None:
                 tried.append(_RAISED)
             registry.problems.append(

@@ -194,7 +194,9 @@ class Registry:
 
     def add(self, dialect: Any, plugin: str, version: str | None = None) -> DialectEntry:
         """Register ``dialect`` (or a :class:`Pending` one); raise
-        :class:`DuplicateDialectError` on a name clash."""
+        :class:`DuplicateDialectError` on a name clash. Chat formats of the wrong type
+        (:func:`tooletta.chat.guard.formats_problem`) are listed in :attr:`problems`; the
+        dialect is registered."""
         info = getattr(dialect, "info", None)
         if not isinstance(info, DialectInfo):
             raise TypeError(f"{dialect!r} has no DialectInfo 'info' attribute")
@@ -212,6 +214,12 @@ class Registry:
                 )
         if len(set(keys)) != len(keys):
             raise DuplicateDialectError(f"dialect {info.name!r} repeats a name in its aliases")
+        if type(dialect) is not Pending and getattr(dialect, "chat_formats", None):
+            from .chat.guard import formats_problem  # (the chat package imports this module)
+
+            problem = formats_problem(dialect)
+            if problem is not None:  # its parse and render still work: listed, not refused
+                self.problems.append(Problem(plugin, problem))
         entry = DialectEntry(dialect, info, plugin, version)
         self.entries.append(entry)
         for key in keys:

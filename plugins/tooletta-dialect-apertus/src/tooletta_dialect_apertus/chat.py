@@ -27,9 +27,18 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
-from tooletta import Message
+from tooletta import Message, RenderError
 from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, first_of, roles
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    defaults,
+    first_of,
+    roles,
+    text_of,
+)
 from tooletta_dialect_apertus.models import MODELS
 
 from .tools import render_tools
@@ -52,6 +61,8 @@ _DEFAULT = re.compile(re.escape(DEFAULT_SYSTEM) + r"\d{4}-\d{2}-\d{2}")
 _IN_ASSISTANT = frozenset({"assistant", "tool"})
 _DECODE = json.JSONDecoder().raw_decode
 _OPENS = (USER_START, SYSTEM_START)
+_TURN_ENDS = (ASSISTANT_END, USER_START, SYSTEM_START)
+"""What ends the assistant turn a results list is in (the list holds none of them)."""
 
 
 class ApertusChat(ChatFormat):
@@ -122,12 +133,17 @@ class ApertusChat(ChatFormat):
         """No assistant header inside an open assistant turn (after a call's results or
         another assistant message); ``<|assistant_end|>`` closes it before a user turn (and a
         later system turn, which the template refuses);
-        results open with ``[``."""
-        role = ctx.messages[index].role
-        inside = index > 0 and ctx.messages[index - 1].role in _IN_ASSISTANT
+        results open with ``[``. An assistant message right after one without calls is
+        refused (the template writes their texts back to back: they would read back as one),
+        as is one starting with ``[`` right after a call list (it would read back as
+        results)."""
+        messages = ctx.messages
+        role = messages[index].role
+        inside = index > 0 and messages[index - 1].role in _IN_ASSISTANT
         if role == "tool":
             return "["
         if role == "assistant" and inside:
+            _check_continuation(messages, index)
             return ""
         if role != "assistant" and inside:
             return ASSISTANT_END + self.turns[role].header
@@ -170,16 +186,24 @@ class ApertusChat(ChatFormat):
     def read_results(self, text: str, pos: int, pending: int) -> tuple[list[str], int] | None:
         """The results in ``[r1, r2]``: each a JSON value when one is there (JSON text holds
         ``", "``), else the text up to ``", "`` (while calls await results) or ``]``."""
-        contents: list[str] = []
-        while True:
-            more = len(contents) + 1 < pending
-            end = _result_end(text, pos, more)
-            contents.append(text[pos:end])
-            if text.startswith("]", end):
-                return contents, end + 1
-            if not text.startswith(", ", end):
-                return contents, end
-            pos = end + 2
+        # the results lie inside the assistant turn: read them in that turn's text alone, so
+        # that a JSON decode failing there (whose error counts the lines before it) costs
+        # the turn's length, not the conversation's (linear in the number of turns)
+        limit, _ = first_of(text, _TURN_ENDS, pos)
+        turn = text[pos : len(text) if limit < 0 else limit]
+        read = _read_list(turn, 0, pending)
+        assert read is not None  # (only a check of a written list refuses)
+        return read[0], pos + read[1]
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """The result's content as given; the first result of a run refuses the run when it
+        would not read back as written (:func:`_check_run`)."""
+        messages = ctx.messages
+        text = text_of(messages[index].content)
+        if index == 0 or messages[index - 1].role != "tool":  # the first of a run: check it
+            slots = ctx.once("apertus_results", lambda: result_slots(messages))
+            _check_run(messages, index, slots[index][1])
+        return text
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """As the base, without a first system message that is the template's own prompt."""
@@ -189,13 +213,42 @@ class ApertusChat(ChatFormat):
         return out
 
 
-def _result_end(text: str, pos: int, more: bool) -> int:
+def _read_list(
+    text: str, pos: int, pending: int, *, closed: bool = False
+) -> tuple[list[str], int] | None:
+    """The results of a list whose first starts at ``pos`` (past its ``[``) and where the
+    list ends (past its ``]``), ``pending`` calls awaiting results. ``closed``: ``text`` ends
+    with the list, and ``None`` is returned when a result starts a JSON value that ``text``
+    leaves open (what follows the list in a conversation could close it)."""
+    contents: list[str] = []
+    while True:
+        more = len(contents) + 1 < pending
+        end = _result_end(text, pos, more, closed)
+        if end < 0:
+            return None
+        contents.append(text[pos:end])
+        if text.startswith("]", end):
+            return contents, end + 1
+        if not text.startswith(", ", end):
+            return contents, end
+        pos = end + 2
+
+
+def _result_end(text: str, pos: int, more: bool, closed: bool = False) -> int:
     """Where the result starting at ``pos`` ends: after a JSON value followed by ``", "`` or
-    ``]``, else at the first ``", "`` (``more``: calls still await results) or ``]``."""
+    ``]``, else at the first ``", "`` (``more``: calls still await results) or ``]``.
+    ``closed``: ``-1`` when a JSON value starting there runs to the end of ``text``, unclosed
+    or taking the list's ``]`` (:func:`_read_list`)."""
     try:
         _, end = _DECODE(text, pos)
+    except json.JSONDecodeError as exc:
+        if closed and (exc.pos >= len(text) or exc.msg.startswith("Unterminated string")):
+            return -1
+        end = -1
     except ValueError:
         end = -1
+    if closed and end >= len(text):
+        return -1  # the value took the list's "]": what follows could read as its end
     if end > pos and (text.startswith("]", end) or (more and text.startswith(", ", end))):
         return end
     close = text.find("]", pos)
@@ -205,3 +258,74 @@ def _result_end(text: str, pos: int, more: bool) -> int:
         if comma >= 0:
             return comma
     return close
+
+
+def result_slots(messages: Sequence[Message]) -> dict[int, tuple[int, int]]:
+    """For each tool result of ``messages`` (by index): its place in its run of results and
+    the number of calls of the assistant message the run follows (``0``: it follows no call
+    list). One pass."""
+    slots: dict[int, tuple[int, int]] = {}
+    calls, place = 0, 0
+    for index, message in enumerate(messages):
+        role = message.role
+        if role == "tool":
+            slots[index] = (place, calls)
+            place += 1
+        else:
+            calls = len(message.tool_calls) if role == "assistant" else 0
+            place = 0
+    return slots
+
+
+def _check_run(messages: Sequence[Message], index: int, calls: int) -> None:
+    """Refuse (:class:`~tooletta.RenderError`) the run of results starting at ``index`` when
+    it would not read back as written: no call list before it (the results list opens only
+    after one), more results than calls (the parser splits the list by the calls awaiting
+    results, so the surplus would join the last one), or results the list's separators cannot
+    tell apart (a non-JSON text holding ``", "`` or ``]`` where one is read, a text that
+    starts a JSON value running past it). The list is read as :meth:`ApertusChat.read_results`
+    reads it, and refused too when a value is left open at its end (the text after the list
+    could then close it)."""
+    run: list[str] = []
+    for at in range(index, len(messages)):  # (no slice: a copy of the rest per run)
+        message = messages[at]
+        if message.role != "tool":
+            break
+        run.append(text_of(message.content))
+    if calls == 0:
+        raise RenderError(
+            f"apertus2509: the tool result at {index} follows no assistant message with calls "
+            "(the template writes results only in the list after a call list)"
+        )
+    if len(run) > calls:
+        raise RenderError(
+            f"apertus2509: the tool result at {index + calls} is one more than the {calls} "
+            "call(s) of the list before it: the template's list is split by the calls awaiting "
+            "results, so it would read back joined to the one before"
+        )
+    written = "[" + ", ".join(run) + "]"
+    read = _read_list(written, 1, calls, closed=True)
+    if read is None or read != (run, len(written)):
+        raise RenderError(
+            f"apertus2509: the tool results at {index} hold ', ' or ']' (or start a JSON value "
+            "that runs past them) where the list's separators are read: they would not read "
+            "back as written"
+        )
+
+
+def _check_continuation(messages: Sequence[Message], index: int) -> None:
+    """Refuse the assistant message at ``index`` (written without a header, after another
+    assistant message or results) when it would not read back as a message of its own."""
+    before = messages[index - 1]
+    if before.role != "assistant":
+        return
+    if not before.tool_calls:
+        raise RenderError(
+            f"apertus2509: the assistant message at {index} follows one without calls; the "
+            "template writes them back to back, so they would read back as one message"
+        )
+    if text_of(messages[index].content).startswith("["):
+        raise RenderError(
+            f"apertus2509: the assistant message at {index} starts with '[' right after a call "
+            "list, where it would read back as tool results"
+        )

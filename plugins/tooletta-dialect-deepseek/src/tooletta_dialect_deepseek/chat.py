@@ -38,7 +38,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from tooletta import Message
+from tooletta import Message, RenderError
 from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
@@ -141,6 +141,16 @@ def _previous_role(messages: Sequence[Message], index: int) -> str | None:
             if role != "system":
                 return role
     return None
+
+
+def _headless_first(fmt: ChatFormat, index: int) -> RenderError:
+    """The refusal of an assistant turn that no user turn or result precedes: the template
+    writes it with no header, right after the system prompt, so it would read back as part
+    of the system prompt (its end token included)."""
+    return RenderError(
+        f"{fmt.name}: the assistant turn at {index} follows no user message or tool result; "
+        "the template writes it without a header, as part of the system prompt"
+    )
 
 
 def _last_role(ctx: Conversation) -> str | None:
@@ -252,12 +262,16 @@ class DeepSeekV31Chat(_DeepSeekChat):
     cut_before = "first"
 
     def header(self, index: int, ctx: Conversation) -> str:
-        """``<｜Assistant｜></think>`` only right after a user turn."""
+        """``<｜Assistant｜></think>`` only right after a user turn; a first turn (after the
+        system prompt only) is refused: it would read back as part of the system prompt."""
         role = ctx.messages[index].role
         if role != "assistant":
             return self.turns[role].header
-        if _previous_role(ctx.messages, index) == "user":
+        previous = _previous_role(ctx.messages, index)
+        if previous == "user":
             return ASSISTANT + END_THINK
+        if previous is None:
+            raise _headless_first(self, index)
         return ""
 
     def cuts_content(self, index: int, messages: Sequence[Message]) -> bool:
@@ -397,7 +411,8 @@ class DeepSeekV32Chat(_DeepSeekChat):
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``<｜Assistant｜></think>`` after a user turn, ``\\n\\n</think>`` after the results
-        (``<think>`` instead for a turn whose reasoning is written)."""
+        (``<think>`` instead for a turn whose reasoning is written); a first turn (after the
+        system prompt only) is refused: it would read back as part of the system prompt."""
         messages = ctx.messages
         role = messages[index].role
         if role != "assistant":
@@ -407,6 +422,8 @@ class DeepSeekV32Chat(_DeepSeekChat):
             lead = ASSISTANT
         elif previous == "tool":
             lead = "\n\n"
+        elif previous is None:
+            raise _headless_first(self, index)
         else:
             return ""
         return lead + (THINK if self._thinks(index, ctx) else END_THINK)

@@ -10,7 +10,8 @@ FULLWIDTH VERTICAL LINE, U+2581 LOWER ONE EIGHTH BLOCK). They differ inside a ca
       {"city": "Paris"}
       ```<｜tool▁call▁end｜>
 
-  the type word, then the name and the arguments in a JSON fence; later calls are preceded
+  the type word (``function``: any other word is refused, as a damaged header), then the
+  name and the arguments in a JSON fence; later calls are preceded
   by ``\\n`` (vLLM ``examples/tool_chat_template_deepseekv3.jinja``, HF DeepSeek-V3-0324).
 * V3.1 / V3.1-Terminus / V3.2-Exp (``deepseek_v31``)::
 
@@ -78,6 +79,8 @@ def read_call(r: Reader) -> Read[None]:
     if (yield from r.peek()) == "{":  # V3.1: NAME<｜tool▁sep｜>{...}
         name = head.strip()
     else:  # V3: TYPE<｜tool▁sep｜>NAME\n```json\n{...}\n```
+        if head.strip() != "function":
+            raise r.fail(f"expected the type word 'function' before <｜tool▁sep｜>, not {head!r}")
         line, marker = yield from r.until(("\n", FENCE, CALL_END, CALL_BEGIN))
         if marker in (CALL_END, CALL_BEGIN):
             raise r.fail("expected the call's arguments")
@@ -128,7 +131,7 @@ def _fast_call(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
     j = at
     if j < n and text[j] in _SPACE:
         j = _WS.match(text, j).end()  # type: ignore[union-attr]
-    if j >= n or text[j] == "{":
+    if j >= n or text[j] == "{" or not typed:  # (another type word: the reader refuses it)
         return _fast_v31(text, pos, tools, calls) if typed else -1
     nl = text.find("\n", j)
     line = text[j:nl]

@@ -78,6 +78,30 @@ def _header(role: str, channel: str) -> tuple[str, str | None]:
     return name, recipient
 
 
+_ROLES = frozenset({"assistant"})
+_CHANNELS = frozenset({"analysis", "commentary", "final"})
+_TYPES = frozenset({"json", "code"})
+"""What may follow the channel (or the role) besides a recipient: the content type."""
+
+
+def header_problem(role: str, channel: str) -> str | None:
+    """What is wrong with a message header (``None``: nothing): a role other than
+    ``assistant``, a channel other than ``analysis``, ``commentary`` and ``final``, or a word
+    that is neither a recipient (``to=...``) nor a content type (``json``, ``code``). A
+    damaged header is not read as if it were intact."""
+    for part, known, what in ((role, _ROLES, "role"), (channel, _CHANNELS, "channel")):
+        words = part.replace(CONSTRAIN, " ").split() if part else ()
+        for index, word in enumerate(words):
+            if word.startswith("to="):
+                continue
+            if index == 0 and word in known:
+                continue
+            if index > 0 and word in _TYPES:
+                continue
+            return f"unknown {what} word {word!r} in a message header"
+    return None
+
+
 def _call_body(r: Reader, name: str, raw_code: bool) -> Read[None]:
     """A call's body: JSON arguments (or raw code) up to ``<|call|>`` or the end."""
     r.start_call(name)
@@ -123,6 +147,9 @@ def _messages(r: Reader, stage: str, role: str) -> Read[None]:
             channel, marker = yield from r.until(_HEADER_STOP)
             if marker != MESSAGE:
                 raise r.fail("a channel header without <|message|>")
+        problem = header_problem(role, channel)
+        if problem is not None:
+            raise r.fail(problem)
         kind, recipient = _header(role, channel)
         if recipient is not None and recipient not in _NOT_CALLS:
             if recipient.startswith(FUNCTIONS):
@@ -291,6 +318,8 @@ def _fast_header(text: str, pos: int, stage: str, role: str) -> tuple[str, int] 
                 return None
         channel = text[pos:i]
         pos = i + _N_MESSAGE
+    if header_problem(role, channel) is not None:
+        return None  # the reader refuses it
     recipient = _recipient(role, channel)
     if recipient is None or recipient in _NOT_CALLS or recipient == "python":
         return None

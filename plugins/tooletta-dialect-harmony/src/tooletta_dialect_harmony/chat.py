@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from tooletta import Message, RenderError, ToolCall, to_json
+from tooletta import Message, ParseError, RenderError, ToolCall, to_json
 from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
@@ -91,6 +91,41 @@ def _checked(text: str, what: str) -> str:
         if token in text:
             raise RenderError(f"gpt_oss: the {what} contains the token {token!r}")
     return text
+
+
+def _check_opening(body: str) -> None:
+    """Refuse an opening (system message, then maybe the developer message) that holds more
+    than those two messages: a token inside either, or text after them."""
+    system, found, rest = body.partition(END)
+    if found and not any(token in system for token in _TOKENS):
+        if not rest:
+            return
+        if rest.startswith(_DEVELOPER) and rest.endswith(END):
+            developer = rest[len(_DEVELOPER) : -len(END)]
+            if not any(token in developer for token in _TOKENS):
+                return
+    at = _first_token_after_opening(body)
+    raise ParseError(
+        "gpt_oss conversation: the opening system and developer messages are followed by "
+        f"text that is no turn the template writes (a damaged header?) at {at} of the "
+        f"opening: {body[at : at + 40]!r}",
+        dialect="harmony",
+    )
+
+
+def _first_token_after_opening(body: str) -> int:
+    """Where the opening ``body`` stops being what :meth:`GptOssChat.system_text` writes (a
+    position in ``body``, for the error)."""
+    system, _, rest = body.partition(END)
+    at = min((i for i in (system.find(t) for t in _TOKENS) if i >= 0), default=-1)
+    if at >= 0:
+        return at
+    start = len(system) + len(END)
+    if rest.startswith(_DEVELOPER):
+        start += len(_DEVELOPER)
+        end = body.find(END, start)
+        return end + len(END) if end >= 0 else start
+    return start
 
 
 def _has_answer_after(index: int, messages: Sequence[Message]) -> bool:
@@ -152,7 +187,12 @@ class GptOssChat(ChatFormat):
         return text + END
 
     def parse_system(self, body: str) -> str | None:
-        """The instructions of the developer message (``None`` when there are none)."""
+        """The instructions of the developer message (``None`` when there are none). The body
+        runs to the first turn header the parser knows, so it must be the system message and
+        the developer message and nothing else: anything after them (a turn whose header is
+        damaged, which the template never writes) is refused with a
+        :class:`~tooletta.ParseError` rather than dropped."""
+        _check_opening(body)
         _, found, developer = body.partition(END + _DEVELOPER)
         if not found or not developer.startswith(_INSTRUCTIONS):
             return None
@@ -256,13 +296,27 @@ class GptOssChat(ChatFormat):
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The turn's Harmony messages; an answer followed by a generation prompt is history
-        (its reasoning dropped)."""
+        (its reasoning dropped). A turn that starts with a call right after a turn with calls
+        is refused: the template writes them as one turn's calls, read back as one message."""
         messages = ctx.messages
         kept = self.kept_in(index, ctx)
         last = index == len(messages) - 1
         if not messages[index].tool_calls and ctx.add_generation_prompt:
             kept = False
-        return self.turn_body(messages[index], kept, last, ctx)
+        body = self.turn_body(messages[index], kept, last, ctx)
+        before = messages[index - 1] if index else None
+        if (
+            before is not None
+            and before.role == "assistant"
+            and before.tool_calls
+            and body.startswith(" to=")
+        ):
+            raise RenderError(
+                f"gpt_oss: the assistant turn at {index} starts with a call right after a "
+                "turn with calls and no result between: the template writes them as one "
+                "turn's calls"
+            )
+        return body
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The Harmony messages of a turn, joined by ``<|start|>assistant``, without the
@@ -311,6 +365,8 @@ class GptOssChat(ChatFormat):
                 text.startswith(CHANNEL, nxt) or text.startswith(" to=", nxt)
             ):
                 return at, token
+            if token == CALL and not text.startswith(" to=", nxt):
+                return at, token  # after its calls a turn holds only more calls
             start = pos = nxt
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:

@@ -25,7 +25,16 @@ import msgspec
 
 from tooletta import Message, RenderError, ToolCall
 from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat, Conversation, Turn, by_content, clock, defaults, roles
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Turn,
+    by_content,
+    clock,
+    defaults,
+    first_of,
+    roles,
+)
 from tooletta.chat.messages import text_of, tool_json
 from tooletta_dialect_jamba.models import MODELS
 
@@ -73,7 +82,12 @@ _WEEKDAYS = {
     "Sunday": "星期日",
 }
 _NO_THINK = "<think>\n\n</think>\n"
-_IMPLICIT = {"system": "user", "user": "assistant", "tool": "assistant", "assistant": "tool"}
+_UNTAGGED_ENDS = (EOS, EXTRA_0)
+_IMPLICIT = {"system": "user", "user": "user", "tool": "tool", "assistant": "tool"}
+"""Without tools, the role of an untagged turn that ends with ``<|extra_0|>`` (an assistant
+turn ends with ``<|eos|>``), by the role before it: the first user after the system turn,
+the second user of a conversation that starts with one (the template writes no start token
+for either), or a result after a result or an assistant turn."""
 
 
 def _now(ctx: Conversation) -> str:
@@ -151,6 +165,18 @@ class HunyuanA13bChat(ChatFormat):
                 "hunyuan_a13b: a conversation starts with a system or user message (the "
                 "template writes no start token otherwise)"
             )
+        if (
+            not ctx.tools
+            and len(messages) > 1
+            and messages[0].role == "system"
+            and not text_of(messages[0].content)
+            and messages[1].role != "user"
+        ):
+            raise RenderError(
+                f"hunyuan_a13b: message 1 ({messages[1].role}) follows an empty system message, "
+                "which the template writes as nothing without tools: it would read back as the "
+                "first user message"
+            )
 
     def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
         """The content and the calls in the ``jamba`` form, without ids (the template writes
@@ -160,11 +186,12 @@ class HunyuanA13bChat(ChatFormat):
         return super().calls_text(dialect, calls, content)
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """With tools: the tool prompt (and the system text as extra requirements); without:
-        the system text, when it is not empty."""
+        """With tools: the tool prompt (and the system text as extra requirements), written
+        with the first message (none for an empty conversation); without: the system text,
+        when it is not empty."""
         self._check(ctx)
-        if not ctx.tools:
-            return system or None
+        if not ctx.tools or not ctx.messages:
+            return system or None  # no message: the template writes no tool prompt either
         alone, extra = _tool_prompt(ctx.tools)
         if system is None:
             return alone + _now(ctx)
@@ -174,7 +201,8 @@ class HunyuanA13bChat(ChatFormat):
         """``用户：`` (tools) or ``<|startoftext|>`` (no tools; none for the first user, whose
         start token is the conversation's) before a user; nothing before other turns. A
         system message after the first is refused."""
-        role = ctx.messages[index].role
+        messages = ctx.messages
+        role = messages[index].role
         if role == "user":
             if ctx.tools:
                 return USER_TAG
@@ -184,6 +212,14 @@ class HunyuanA13bChat(ChatFormat):
                 "hunyuan_a13b: only the first message may be a system message (the template "
                 "writes a later one as bare text that reads back as part of another turn)"
             )
+        if role == "tool" and not ctx.tools and index > 0:
+            before = messages[index - 1].role
+            if before in ("system", "user"):
+                raise RenderError(
+                    f"hunyuan_a13b: the tool result at {index} follows a {before} message; "
+                    "without tools the template writes it as bare text ending like a user "
+                    "turn, so it would read back as a user message"
+                )
         return ""
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
@@ -224,8 +260,10 @@ class HunyuanA13bChat(ChatFormat):
         return body[start + len(_EXTRA) : end] if 0 <= start < end else ""
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
-        """The turn starting at ``pos``: the opening block, a tagged user or tool result, or
-        ``None`` (an untagged turn: :meth:`implicit_role`)."""
+        """The turn starting at ``pos``: the opening block, a tagged user or tool result, an
+        assistant turn (with tools every untagged turn; without, one whose first footer token
+        is ``<|eos|>``), or ``None`` (an untagged turn ending with ``<|extra_0|>``:
+        :meth:`implicit_role`)."""
         tools = _tools_mode(text)
         if pos == len(SOT):
             if tools:
@@ -245,14 +283,16 @@ class HunyuanA13bChat(ChatFormat):
                 return ("user", pos + len(USER_TAG))
             if text.startswith(RESULT_OPEN, pos):
                 return ("tool", pos)
-            return None
+            return ("assistant", pos)  # users and results are tagged: the rest answers
         if text.startswith(SOT, pos):
             return ("user", pos + len(SOT))
-        return None
+        _, token = first_of(text, _UNTAGGED_ENDS, pos)
+        return ("assistant", pos) if token == EOS else None
 
     def implicit_role(self, previous: str | None) -> str | None:
-        """Untagged turns: a user after the system turn, an assistant after a user or a
-        result, a (bare) result after an assistant."""
+        """Untagged turns without tools that end with ``<|extra_0|>`` (:meth:`read_header`
+        reads those ending with ``<|eos|>`` as assistant turns): a user after the system turn
+        or after the first user, a (bare) result after an assistant turn or a result."""
         return _IMPLICIT.get(previous) if previous is not None else None
 
     def generation_prompt(self, ctx: Conversation) -> str:
@@ -270,6 +310,15 @@ class HunyuanA13bChat(ChatFormat):
         out = super().expressible(messages)
         uses_tools = any(m.tool_calls or m.role == "tool" for m in messages)
         if out and out[0].role == "system" and out[0].content == "" and not uses_tools:
+            out = out[1:]
+        return out
+
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """:meth:`expressible`, with the layout known: an empty first system message is no
+        message exactly when no tools are declared (the tools layout writes it as empty extra
+        requirements, which read back)."""
+        out = super().expressible(messages)
+        if out and out[0].role == "system" and out[0].content == "" and not ctx.tools:
             out = out[1:]
         return out
 

@@ -259,11 +259,25 @@ class KimiK2Chat(ChatFormat):
         """The opening alone, for a conversation without messages."""
         return "" if ctx.messages else self.opening(ctx)
 
+    def generation_prompts(self, ctx: Conversation) -> tuple[str, ...]:
+        """The default forms, except that after no message the default system turn an empty
+        conversation's opening holds (K2-Thinking) is not part of them: it reads back as the
+        system message it is (:meth:`expressible`), with tools or without, as it does
+        before a first user message."""
+        forms = super().generation_prompts(ctx)
+        if ctx.messages or not self.default_when_empty or self.default_system is None:
+            return forms
+        turn = _head("system", "system") + self.default_system + IM_END
+        cut = {form.replace(turn + self.after_default_system, "", 1) for form in forms}
+        return tuple(sorted(cut, key=len, reverse=True))
+
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """The default system message where the template writes it, the calls with their
-        written ids, reasoning where kept, results paired with the calls by order."""
+        """The default system message where the template writes it (K2-Thinking: in an empty
+        conversation too), the calls with their written ids, reasoning where kept, results
+        paired with the calls by order."""
         out: list[Message] = []
-        if self.default_system is not None and (messages and messages[0].role != "system"):
+        wanted = messages[0].role != "system" if messages else self.default_when_empty
+        if self.default_system is not None and wanted:
             out.append(Message("system", self.default_system))
         calls, _ = written_ids(messages)
         pending: list[ToolCall] = []

@@ -214,12 +214,13 @@ class LongCatFlashChat(ChatFormat):
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``[Round N] USER:`` for a user turn (``N`` counted from 0, a space before unless it
-        is the first message); the declared header otherwise."""
+        is the first message); the declared header otherwise. The rounds are counted once per
+        conversation (:func:`user_rounds`), not once per user turn."""
         messages = ctx.messages
         role = messages[index].role
         if role != "user":
             return self.turns[role].header
-        rounds = sum(1 for m in messages[:index] if m.role == "user")
+        rounds = ctx.once("longcat_rounds", lambda: user_rounds(messages))[index]
         return f"{' ' if index else ''}[Round {rounds}] USER:"
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
@@ -304,3 +305,15 @@ class LongCatFlashChat(ChatFormat):
         if thinking is False:
             return f" /think_off ASSISTANT:{THINK_OPEN}\n\n{THINK_CLOSE}\n"
         return " ASSISTANT:"
+
+
+def user_rounds(messages: Sequence[Message]) -> list[int]:
+    """For each message, the number of user messages before it (a user turn's round
+    number), in one pass."""
+    out: list[int] = []
+    count = 0
+    for message in messages:
+        out.append(count)
+        if message.role == "user":
+            count += 1
+    return out

@@ -33,7 +33,7 @@ from typing import Any
 
 import msgspec
 
-from tooletta import Message
+from tooletta import Message, RenderError
 from tooletta.catalog import patterns_of
 from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, roles, text_of, tool_json
 from tooletta_dialect_nemotron.models import MODELS
@@ -47,6 +47,7 @@ _EOT = "<SPECIAL_12>"
 _THINK_ON = "<think>\n"
 _THINK_OFF = "<think></think>"
 _CLOSE_THINK = "</think>"
+_PROMPTS = (_ASSISTANT + _THINK_ON, _ASSISTANT + _THINK_OFF)
 
 NANO_V2_TOOLS_HEAD = (
     "You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>["
@@ -158,6 +159,30 @@ class NemotronNanoV2Chat(ChatFormat):
 
     # -- tool results -----------------------------------------------------------------------
 
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """The result's content as given. The first result of a run checks the run: joined by
+        ``", "`` it must split back (:meth:`split_results`, by the calls awaiting results) into
+        the same results, else it is refused (more results than calls would join the last
+        one; a non-JSON result holding ``", "`` would be cut there)."""
+        messages = ctx.messages
+        text = self.text(messages[index].content)
+        if index == 0 or messages[index - 1].role != "tool":
+            pending = ctx.once("nemotron_pending", lambda: pending_at_runs(messages))[index]
+            run = [text]
+            for at in range(index + 1, len(messages)):  # (no slice: a copy per run)
+                later = messages[at]
+                if later.role != "tool":
+                    break
+                run.append(self.text(later.content))
+            if self.split_results(", ".join(run), pending) != run:
+                raise RenderError(
+                    f"nemotron_nano_v2: the {len(run)} tool result(s) at {index} do not read "
+                    f"back as written: the template joins them with ', ' and {pending} call(s) "
+                    "await results (a surplus result would join the last one, a non-JSON "
+                    "result holding ', ' would be cut there)"
+                )
+        return text
+
     def split_results(self, body: str, pending: int) -> list[str]:
         """The results joined by ``", "``: one per pending call, a result that is a JSON
         value read whole (its own ``", "`` are not separators), the last taking the rest."""
@@ -214,9 +239,10 @@ class NemotronNanoV2Chat(ChatFormat):
     def skip_before_turn(self, text: str, pos: int) -> int:
         """Past a generation prompt ending the text (its think opening depends on switches
         the text no longer holds)."""
-        rest = text[pos:]
-        if rest in (_ASSISTANT + _THINK_ON, _ASSISTANT + _THINK_OFF):
-            return len(text)
+        left = len(text) - pos  # (no copy of the rest per turn: linear in the turns)
+        for prompt in _PROMPTS:
+            if len(prompt) == left and text.startswith(prompt, pos):
+                return len(text)
         return pos
 
     def assistant_end(self, text: str, pos: int) -> int | None:
@@ -274,3 +300,22 @@ class NemotronNanoV2Chat(ChatFormat):
                 m = msgspec.structs.replace(m, content=content, reasoning=reasoning)
             kept.append(m)
         return kept
+
+
+def pending_at_runs(messages: Sequence[Message]) -> dict[int, int]:
+    """The number of calls awaiting results at the first result of each run of results (by
+    index), as :func:`~tooletta.parse_conversation` counts them: an assistant message's calls,
+    less one per result read since. One pass."""
+    starts: dict[int, int] = {}
+    pending = 0
+    previous = ""
+    for index, message in enumerate(messages):
+        role = message.role
+        if role == "assistant":
+            pending = len(message.tool_calls)
+        elif role == "tool":
+            if previous != "tool":
+                starts[index] = pending
+            pending = max(0, pending - 1)
+        previous = role
+    return starts

@@ -40,7 +40,7 @@ from tooletta.limits import derived_call_id
 from tooletta.toolkit.jsondoc import JsonDocumentDialect, document_grammar
 from tooletta_dialect_openai.models import MODELS
 
-__all__ = ["OpenAIDialect", "call_id_for", "register_dialects"]
+__all__ = ["OpenAIDialect", "call_id_for", "register_dialects", "unknown_key"]
 
 
 def call_id_for(call: ToolCall, index: int) -> str:
@@ -51,12 +51,39 @@ def call_id_for(call: ToolCall, index: int) -> str:
     return derived_call_id(call.name, json.dumps(call.arguments, ensure_ascii=False), index)
 
 
+_ITEM_KEYS = frozenset({"id", "type", "function", "index"})
+_FUNCTION_KEYS = frozenset({"name", "arguments"})
+
+
+def unknown_key(item: dict[str, Any], fn: dict[str, Any], legacy: bool = False) -> str | None:
+    """The first key of a ``tool_calls`` item (``type`` other than ``"function"``, ``index``
+    other than an integer) or of its ``function`` object that this format does not read, whose
+    data the call would lose; ``None`` when there is none. ``legacy``: ``item`` is a
+    ``function_call`` object (``fn`` itself)."""
+    for key in fn:
+        if key not in _FUNCTION_KEYS:
+            return f"function.{key}" if not legacy else key
+    if legacy:
+        return None
+    for key, value in item.items():
+        if key not in _ITEM_KEYS:
+            return key
+        if key == "type" and value != "function":
+            return "type"
+        if key == "index" and type(value) is not int:
+            return "index"
+    return None
+
+
 def _emit(r: Reader, item: Any, at: int, legacy: bool = False) -> None:
     if not isinstance(item, dict):
         raise BlockError("a tool call must be a JSON object", at)
     fn = item if legacy else item.get("function")
     if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
         raise BlockError("a tool call needs function.name", at)
+    unknown = unknown_key(item, fn, legacy)
+    if unknown is not None:
+        raise BlockError(f"unknown key {unknown!r} in the tool call", at)
     try:
         arguments = coerce_arguments(fn.get("arguments"))
     except ValueError as exc:
@@ -97,6 +124,8 @@ def fast_list(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
     for item in items:
         fn = item.get("function") if isinstance(item, dict) else None
         if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+            return -1
+        if unknown_key(item, fn) is not None:
             return -1
         try:
             arguments = coerce_arguments(fn.get("arguments"))

@@ -18,7 +18,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from tooletta import Message, ToolCall
+from tooletta import Message, RenderError, ToolCall
 from tooletta.catalog import patterns_of
 from tooletta.chat import (
     ChatFormat,
@@ -185,6 +185,25 @@ class SolarOpenChat(ChatFormat):
         """What closes the turn's last block, written in its body: ``<|calls|>`` after
         calls, ``<|end|>`` after content."""
         return CALLS_END if ctx.messages[index].tool_calls else END
+
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """The turn's body (:meth:`turn_body`). A turn that opens with its calls right after
+        an answer is refused: the text is the one an answer with calls beside its content
+        is written as (a content block, then the calls), so it would read back as one
+        message."""
+        body = super().assistant_text(index, ctx)
+        before = ctx.messages[index - 1] if index else None
+        if (
+            before is not None
+            and before.role == "assistant"
+            and not before.tool_calls
+            and body.startswith(CALLS)
+        ):
+            raise RenderError(
+                f"solar_open: the assistant turn at {index} opens with calls right after an "
+                "answer: written as that answer's calls, it would read back as one message"
+            )
+        return body
 
     def assistant_end(self, text: str, pos: int) -> int | None:
         """Past the turn's last block: a reasoning block is followed by

@@ -105,7 +105,9 @@ def _dumps(value: Any, indent: int | None, separators: tuple[str, str] | None) -
 def text_of(content: Any, separator: str = "") -> str:
     """The visible text of a message's content: a string, or the text parts of a list
     (``{"type": "text", "text": ...}`` parts and plain strings), joined by ``separator``;
-    ``None`` is empty."""
+    ``None`` is empty. A text part whose ``text`` is not a string is refused
+    (:class:`~tooletta.RenderError`): writing ``5`` for ``{"type": "text", "text": 5}`` would
+    read back as the string ``"5"``."""
     if type(content) is str:
         return content
     if content is None:
@@ -114,11 +116,17 @@ def text_of(content: Any, separator: str = "") -> str:
         return content
     if isinstance(content, list):
         parts = []
-        for item in content:
+        for index, item in enumerate(content):
             if isinstance(item, str):
                 parts.append(item)
             elif isinstance(item, Mapping) and item.get("type") in ("text", "input_text"):
-                parts.append(str(item.get("text", "")))
+                text = item.get("text")
+                if not isinstance(text, str):
+                    raise RenderError(
+                        f"content part {index} is a text part whose text is "
+                        f"{'missing' if text is None else type(text).__name__}, not a str"
+                    )
+                parts.append(text)
         return separator.join(parts)
     raise RenderError(f"message content must be text or a list, not {type(content).__name__}")
 

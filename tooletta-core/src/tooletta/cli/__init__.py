@@ -6,101 +6,52 @@ User mistakes print one line on stderr and exit non-zero, never a traceback. Exi
 (click's own, a ``--reject`` file that cannot be opened, and an unknown dialect or model
 name: a bad option value); 3 a tooletta error (malformed input in strict mode, a tokenizer
 that does not fit the model, a worker process that died, ...); 130 and 143 a
-``--jsonl`` run stopped by SIGINT (Ctrl-C) or SIGTERM (128 + the signal number). How the
-lines of a ``--jsonl`` run map to output and rejects: :mod:`tooletta.cli.jsonl`.
+``--jsonl`` run stopped by SIGINT (Ctrl-C) or SIGTERM (128 + the signal number); 130 too,
+with nothing printed, for Ctrl-C at any other time, start-up included (the commands are
+imported inside :func:`main`'s guard). How the lines of a ``--jsonl`` run map to output and
+rejects: :mod:`tooletta.cli.jsonl`.
+
+The click group lives in :mod:`tooletta.cli.app`; ``cli`` and the other names of that module
+are importable from here too (loaded on first use).
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import click
+if TYPE_CHECKING:
+    from .app import TOOLETTA_ERROR_EXIT, cli
 
-from ..errors import ToolettaError, UnknownDialectError
-from .chat import render_chat_cmd, tokenize_cmd
-from .commands import convert_cmd, detect_cmd, list_dialects_cmd, parse_cmd, render_cmd
-from .stop import Interrupted
+__all__ = ["TOOLETTA_ERROR_EXIT", "cli", "main"]
 
-__all__ = ["cli", "main"]
-
-TOOLETTA_ERROR_EXIT = 3
-USAGE_EXIT = 2
-
-
-class _Group(click.Group):
-    """Turns tooletta errors into one clean line; loads plugin commands lazily."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except UnknownDialectError as exc:  # a dialect or model name no plugin knows: usage
-            click.echo(f"Error: {exc}", err=True)
-            ctx.exit(USAGE_EXIT)
-        except ToolettaError as exc:
-            click.echo(f"Error: {exc}", err=True)
-            ctx.exit(TOOLETTA_ERROR_EXIT)
-        except Interrupted as exc:  # a --jsonl run stopped by SIGINT or SIGTERM
-            click.echo(exc.message, err=True)
-            ctx.exit(exc.code)
-        except BrokenPipeError:
-            # the reader went away (``| head``): stop quietly, as Unix tools do
-            _silence_stdout()
-            ctx.exit(0)
-
-
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="tooletta-core", prog_name="tooletta")
-def cli() -> None:
-    """Parse, stream and render LLM tool calls across model dialects.
-
-    With --jsonl, every input line is accounted for, in order: a good row's result (or, for a
-    blank line, a blank line) goes to stdout; a bad row is named on stderr ("line N: reason")
-    and written as it was to the --reject file. With no bad rows, output line N is input line
-    N. Ctrl-C or SIGTERM stops the run between two batches: output and rejects then hold
-    exactly input lines 1 to K, and the closing line on stderr names K.
-
-    \b
-    Exit codes: 0 success; 1 nothing detected, or bad --jsonl rows; 2 usage error (an
-    unknown dialect or model name too); 3 tooletta error; 130 stopped by SIGINT;
-    143 stopped by SIGTERM.
-    """
-
-
-cli.add_command(list_dialects_cmd)
-cli.add_command(detect_cmd)
-cli.add_command(parse_cmd)
-cli.add_command(render_cmd)
-cli.add_command(convert_cmd)
-cli.add_command(render_chat_cmd)
-cli.add_command(tokenize_cmd)
-
-
-def _plugin_commands() -> None:
-    from ..plugins import get_plugin_manager
-
-    try:
-        get_plugin_manager().hook.register_commands(cli=cli)
-    except Exception as exc:  # a broken plugin must not break the CLI
-        click.echo(f"warning: a plugin failed to add commands: {exc}", err=True)
-
-
-def _silence_stdout() -> None:
-    """Point stdout at the null device so the interpreter's last flush cannot fail."""
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
+_INTERRUPTED = 130
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``tooletta`` console script."""
-    _plugin_commands()
+    """Entry point of the ``tooletta`` console script: the command line, and a Ctrl-C
+    anywhere in it (loading the commands and the plugins included) exits 130 quietly."""
     try:
-        cli.main(args=argv, prog_name="tooletta", standalone_mode=True)
-    except BrokenPipeError:
-        _silence_stdout()
-        sys.exit(0)
+        from .app import run
+
+        run(argv)
+    except KeyboardInterrupt:
+        _interrupted()
+
+
+def _interrupted() -> None:
+    """Exit 130 without a traceback."""
+    sys.exit(_INTERRUPTED)
+
+
+def __getattr__(name: str) -> Any:
+    """``cli`` and the other names of :mod:`tooletta.cli.app`, imported on first use."""
+    import importlib
+
+    app = importlib.import_module(f"{__name__}.app")  # (sets this package's ``app``)
+    if name == "app":
+        return app
+    try:
+        return getattr(app, name)
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

@@ -29,6 +29,7 @@ from .jsonread import (
     _try_decode,
     _unrepeated,
     decode_bounded,
+    ignored_call_key,
     too_deep,
 )
 from .reader import BlockError, Reader
@@ -206,26 +207,30 @@ class _Keys:
         name: str | None = None
         args: Any = _NO_ARGS
         call_id: str | None = None
+        seen = [False, False, False]
         for key, value in obj.items():
             role = roles.get(key)
             if role is None:
-                continue  # a key the reader skips
+                if ignored_call_key(key, value):
+                    continue  # a key the reader skips
+                return None  # the reader refuses it
+            if seen[role]:
+                return None  # two aliases of one key: the reader refuses it
+            seen[role] = True
             have[key] = have.get(key, 0) + 1
             if role == 0:
-                if name is None:
-                    if type(value) is not str:
-                        return None
-                    name = value
+                if type(value) is not str:
+                    return None
+                name = value
             elif role == 1:
-                if args is _NO_ARGS:
-                    if type(value) is str:
-                        value = _object_in_string(value)
-                        if value is None:
-                            return None
-                    elif type(value) is not dict:
+                if type(value) is str:
+                    value = _object_in_string(value)
+                    if value is None:
                         return None
-                    args = value
-            elif call_id is None and value is not None:
+                elif type(value) is not dict:
+                    return None
+                args = value
+            elif value is not None:
                 call_id = str(value)
         if name is None:
             return None

@@ -9,7 +9,8 @@ left to ``msgspec`` (one decode per call), which is both strict and fast.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -19,6 +20,7 @@ from ..limits import MAX_DEPTH, too_deep
 from .reader import DONE, BlockError, Read, Reader
 
 __all__ = [
+    "IGNORED_CALL_KEYS",
     "MAX_DEPTH",
     "decode_bounded",
     "json_call_array",
@@ -40,6 +42,20 @@ the opening quote of a string the text does not close yet."""
 _IN_STRING = re.compile(r'["\\]')
 _SCALAR_END = re.compile(r"[\s,}\]:;<\[{\"]")
 _decode = msgspec.json.decode
+
+
+IGNORED_CALL_KEYS: Mapping[str, str] = MappingProxyType({"type": "function"})
+"""Keys a call object may hold besides its name, arguments and id, each with the one value
+that carries nothing (OpenAI's ``"type": "function"`` tag, which Llama 3.2 writes too). Any
+other key, or another value, is data the call would lose: :func:`json_call_object` refuses
+the object (unparsed in lenient mode)."""
+
+
+def ignored_call_key(key: str, value: Any) -> bool:
+    """Whether the member ``key: value`` (decoded) of a call object carries nothing
+    (:data:`IGNORED_CALL_KEYS`)."""
+    wanted = IGNORED_CALL_KEYS.get(key)
+    return wanted is not None and type(value) is str and value == wanted
 
 
 def loads(text: str, position: int | None = None) -> Any:
@@ -281,6 +297,10 @@ def json_call_object(
     it has already arrived, the whole object is decoded by msgspec in one step (the fast path,
     taken only when it succeeds, with the same result as the incremental path). Arguments written
     as a JSON string holding an object are accepted too. A missing arguments key means ``{}``.
+    A key that is none of ``name_keys``, ``args_keys`` and ``id_keys`` (except the ones of
+    :data:`IGNORED_CALL_KEYS` with their value), or one of them twice (two aliases included),
+    is refused with a :class:`BlockError`: its data would otherwise be lost, so the object is
+    kept as unparsed text (lenient) or raised (strict).
     """
     if close is not None:
         # the fast path, without a generator when the whole object has arrived
@@ -326,10 +346,16 @@ def _json_call_object(
     arguments: dict[str, Any] | None = None
     started = False
     first = True
+    seen: list[tuple[str, ...]] = []  # which of the name, arguments and id keys were read
     while not (yield from json_next(r, "}", first)):
         first = False
         at = r.pos
         key = yield from json_key(r)
+        group = _group_of(key, name_keys, args_keys, id_keys)
+        if group is not None:
+            if group in seen:
+                raise BlockError(f"the call object has {key!r} twice (or an alias of it)", at)
+            seen.append(group)
         if key in name_keys and name is None:
             name = yield from json_string(r)
             r.start_call(name, call_id)
@@ -363,12 +389,24 @@ def _json_call_object(
                 if started:
                     r.set_id(call_id)
         else:
-            yield from json_value(r)
+            value = loads((yield from json_value(r)), r.pos)
+            if not ignored_call_key(key, value):
+                raise BlockError(f"unknown key {key!r} in the call object", at)
     if name is None:
         raise BlockError("tool call has no name", r.pos)
     if held is None:
         r.args("{}")
     r.end_call(arguments)
+
+
+def _group_of(
+    key: str, name_keys: tuple[str, ...], args_keys: tuple[str, ...], id_keys: tuple[str, ...]
+) -> tuple[str, ...] | None:
+    """The keys ``key`` is one of (name, arguments or id keys), or ``None``."""
+    for group in (name_keys, args_keys, id_keys):
+        if key in group:
+            return group
+    return None
 
 
 def _try_decode(text: str) -> Any:
@@ -468,6 +506,14 @@ def _call_of(
     """The call a fully decoded call object describes, or ``None`` when it does not fit."""
     if type(obj) is not dict:
         return None
+    for key, value in obj.items():
+        if (
+            key not in name_keys
+            and key not in args_keys
+            and key not in id_keys
+            and not ignored_call_key(key, value)
+        ):
+            return None  # the reader refuses it
     name: Any = None
     found = 0
     for k in name_keys:

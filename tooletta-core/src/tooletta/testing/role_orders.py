@@ -1,0 +1,83 @@
+"""Ordinary conversations in any order of roles: each renders so that it reads back, or is refused.
+
+Templates are written for the usual order (a system message, then users and assistants in
+turn, a result after each call). A format whose template writes some turns without a header
+reads them back by what came before; a conversation in another order (two users in a row, a
+result no call asked for, an assistant answering itself, an assistant first) may then read
+back as other messages. :func:`role_orders` generates such conversations and
+:func:`check_reads_back_or_refuses` checks the law for one: ``render_conversation`` raises a
+:class:`~tooletta.ToolettaError` or its text reads back as the format's
+``expressible_for`` of the messages. Needs hypothesis (the strategy) and pytest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .. import api
+from ..errors import ToolettaError
+from ..ir import Message, ToolCall
+from .conversations import check_conversation_round_trip
+
+__all__ = ["ROLE_KINDS", "check_reads_back_or_refuses", "role_orders"]
+
+ROLE_KINDS = ("system", "user", "answer", "call", "tool")
+"""The kinds of message :func:`role_orders` strings together (``answer``: an assistant turn
+without calls, ``call``: one with a call of the probe tool)."""
+
+
+def _message(kind: str, index: int) -> Message:
+    text = f"m{index}"
+    if kind == "answer":
+        return Message("assistant", text)
+    if kind == "call":
+        return Message("assistant", "", tool_calls=[ToolCall("probe", {"s": text})])
+    return Message(kind, text)
+
+
+def role_orders(*, max_size: int = 6) -> Any:
+    """A hypothesis strategy of conversations of up to ``max_size`` messages whose roles come
+    in any order (:data:`ROLE_KINDS`), each with a short distinct text (``m0``, ``m1``...) so
+    that a merged or moved message shows."""
+    from hypothesis import strategies as st
+
+    kinds = st.lists(st.sampled_from(ROLE_KINDS), max_size=max_size)
+    return kinds.map(lambda ks: [_message(k, i) for i, k in enumerate(ks)])
+
+
+def check_reads_back_or_refuses(
+    messages: Sequence[Any],
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    tools: Sequence[Any] | None = None,
+    add_generation_prompt: bool = False,
+    **options: Any,
+) -> None:
+    """``render_conversation`` refuses ``messages`` with a :class:`~tooletta.ToolettaError`,
+    or the text reads back as what the format carries of them
+    (:func:`~tooletta.testing.conversations.check_conversation_round_trip`); a text that
+    ``parse_conversation`` refuses fails the check too (a rendered text must read back)."""
+    try:
+        api.render_conversation(
+            messages,
+            model=model,
+            dialect=dialect,
+            tools=tools,
+            add_generation_prompt=add_generation_prompt,
+            **options,
+        )
+    except ToolettaError:
+        return
+    try:
+        check_conversation_round_trip(
+            messages,
+            model=model,
+            dialect=dialect,
+            tools=tools,
+            add_generation_prompt=add_generation_prompt,
+            **options,
+        )
+    except ToolettaError as exc:
+        raise AssertionError(f"rendered, but the text does not read back: {exc}") from exc
