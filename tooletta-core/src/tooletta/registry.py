@@ -137,6 +137,21 @@ def _best(
     return None
 
 
+FORMATS_CHECK: list[Callable[[Any], str | None]] = []
+"""The check of a dialect's declared ``chat_formats``, installed by :mod:`tooletta.chat` (which
+sits above this module): :func:`tooletta.chat.guard.formats_problem`."""
+
+
+def _formats_problem(dialect: Any) -> str | None:
+    """What is wrong with a dialect's declared ``chat_formats``. Before :mod:`tooletta.chat`
+    is imported nothing can be a conversation format (every one subclasses its
+    :class:`~tooletta.chat.ChatFormat`), so any declaration is wrong."""
+    if FORMATS_CHECK:
+        return FORMATS_CHECK[0](dialect)
+    name = getattr(getattr(dialect, "info", None), "name", "?")
+    return f"dialect {name!r}: chat_formats holds no tooletta.chat.ChatFormat declaration"
+
+
 @dataclass(frozen=True)
 class ModelEntry:
     """A registered :class:`~tooletta.rows.Model` row with the plugin that registered it.
@@ -215,9 +230,7 @@ class Registry:
         if len(set(keys)) != len(keys):
             raise DuplicateDialectError(f"dialect {info.name!r} repeats a name in its aliases")
         if type(dialect) is not Pending and getattr(dialect, "chat_formats", None):
-            from .chat.guard import formats_problem  # (the chat package imports this module)
-
-            problem = formats_problem(dialect)
+            problem = _formats_problem(dialect)
             if problem is not None:  # its parse and render still work: listed, not refused
                 self.problems.append(Problem(plugin, problem))
         entry = DialectEntry(dialect, info, plugin, version)

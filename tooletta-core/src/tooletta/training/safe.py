@@ -28,17 +28,11 @@ from ..chat.render import RenderedConversation
 from ..ir import Message
 from .tokenizer import TokenizerError
 
-__all__ = ["Defused", "check_restored", "defuse", "holds_special", "token_pattern"]
+__all__ = ["Defused", "check_restored", "defuse", "holds_special"]
 
 _MARK = "QqTOOLETTA{}SPECIALqQ"
 """A placeholder: letters and digits, which every template writes unchanged (JSON, ``str()``,
 ``repr``)."""
-
-
-def token_pattern(tokens: Sequence[str]) -> re.Pattern[str] | None:
-    """A pattern matching any of ``tokens`` (the longest first); ``None`` for none."""
-    words = sorted({t for t in tokens if t}, key=len, reverse=True)
-    return re.compile("|".join(map(re.escape, words))) if words else None
 
 
 def holds_special(
@@ -158,8 +152,8 @@ def defuse(
     pattern: re.Pattern[str] | None,
 ) -> Defused | None:
     """A :class:`Defused` copy when the strings of ``messages`` or ``tools`` hold a match of
-    ``pattern`` (:func:`token_pattern` of the special tokens); ``None`` (nothing to do)
-    else."""
+    ``pattern`` (:func:`~tooletta.training.tokenizer.token_pattern` of the special
+    tokens); ``None`` (nothing to do) else."""
     if pattern is None or not holds_special(messages, tools, pattern):
         return None
     return Defused(messages, tools, pattern)

@@ -8,19 +8,26 @@ tokenizer's own additions (no extra bos): the chat format writes its special tok
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Sequence
 from typing import Any
 
 from ..errors import ToolettaError
 
-__all__ = ["TokenizerAdapter", "TokenizerError", "adapter_for"]
+__all__ = ["TokenizerAdapter", "TokenizerError", "adapter_for", "token_pattern"]
 
 
 BATCH_FROM = 32
 """How many texts make ``tokenizers``' ``encode_batch`` worth its thread pool (measured: a
 conversation's handful of pieces encodes ~10-30 % faster one by one, and does not wait for a
 core another process holds)."""
+
+
+def token_pattern(tokens: Sequence[str]) -> re.Pattern[str] | None:
+    """A pattern matching any of ``tokens`` (the longest first); ``None`` for none."""
+    words = sorted({t for t in tokens if t}, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, words))) if words else None
 
 
 class TokenizerError(ToolettaError):
@@ -94,8 +101,6 @@ class TokenizerAdapter:
         """A compiled pattern of :meth:`special_tokens` but ``leave`` (``None`` when none is
         left), compiled once per ``leave``."""
         if leave not in self._patterns:
-            from .safe import token_pattern
-
             tokens = [t for t in self.special_tokens() if t not in leave]
             self._patterns[leave] = token_pattern(tokens)
         return self._patterns[leave]
