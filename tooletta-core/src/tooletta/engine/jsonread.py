@@ -53,7 +53,7 @@ the object (unparsed in lenient mode)."""
 
 def ignored_call_key(key: str, value: Any) -> bool:
     """Whether the member ``key: value`` (decoded) of a call object carries nothing
-    (:data:`IGNORED_CALL_KEYS`)."""
+    (``IGNORED_CALL_KEYS``)."""
     wanted = IGNORED_CALL_KEYS.get(key)
     return wanted is not None and type(value) is str and value == wanted
 
@@ -298,7 +298,7 @@ def json_call_object(
     taken only when it succeeds, with the same result as the incremental path). Arguments written
     as a JSON string holding an object are accepted too. A missing arguments key means ``{}``.
     A key that is none of ``name_keys``, ``args_keys`` and ``id_keys`` (except the ones of
-    :data:`IGNORED_CALL_KEYS` with their value), or one of them twice (two aliases included),
+    ``IGNORED_CALL_KEYS`` with their value), or one of them twice (two aliases included),
     is refused with a :class:`BlockError`: its data would otherwise be lost, so the object is
     kept as unparsed text (lenient) or raised (strict).
     """

@@ -73,7 +73,7 @@ def check_turn_stops(
     """The turn-stop law: for each conversation ending with an assistant turn, the format
     declares a stop (:meth:`~tooletta.chat.ChatFormat.turn_stop`, ending with one of its
     single-id tokens) and the last generated run of the training text
-    (:func:`tooletta.training.targets.render_targets`) ends with it. Raises
+    (``tooletta.training.targets.render_targets``) ends with it. Raises
     ``AssertionError`` naming the case."""
     from ..training.targets import render_targets
 

@@ -96,7 +96,7 @@ class TokenizeRows:
     def examples(
         self, messages: Any, tools: Any = None, split: str | None = None
     ) -> list[TokenizedConversation]:
-        """One row's examples under ``split`` (default: :attr:`split`)."""
+        """One row's examples under ``split`` (default: ``split``)."""
         if not isinstance(messages, list):
             raise ToolettaError(f"{self.messages!r} must be a list of messages")
         result = tokenize_conversation(

@@ -54,7 +54,7 @@ class TokenizedConversation:
     ``input_ids`` decode back to it: the rendered conversation (``render_conversation``'s
     output), its last assistant turn as the model generates it (ended by its stop where the
     template writes none there; with its reasoning where the template drops it but the
-    generation prompt opens it: :mod:`tooletta.training.targets`). ``spans`` holds the
+    generation prompt opens it: ``tooletta.training.targets``). ``spans`` holds the
     character span ``(start, end)`` of every message (``(-1, -1)`` for a message the template
     does not write); ``trained`` the indices of the messages whose turns carry weight.
     ``extends`` tells whether the format has the extension property on this conversation
@@ -94,7 +94,7 @@ def tokenize_rendered(
     every token 1.0). Each of ``special_tokens`` must be one id (else
     :class:`~tooletta.training.TokenizerError`). ``message_text``: character spans of message
     text that holds special tokens' strings, encoded as ordinary pieces
-    (:mod:`tooletta.training.safe`)."""
+    (``tooletta.training.safe``)."""
     adapter = adapter_for(tokenizer)
     adapter.check_single(tuple(special_tokens))
     wanted = set(trained)
@@ -221,7 +221,7 @@ def extension_holds(
 ) -> bool:
     """The extension property: for every assistant turn, the prompt the model saw
     (the conversation before it, with the generation prompt) followed by the turn it generated
-    (ended by its stop, :mod:`tooletta.training.targets`) is a prefix of the whole training
+    (ended by its stop, ``tooletta.training.targets``) is a prefix of the whole training
     text. False for templates that rewrite history (reasoning dropped from earlier turns)."""
     fmt, obj = resolve_format(model, dialect)
     return _extends(fmt, obj, read_conversation(messages), read_tool_definitions(tools), options)
