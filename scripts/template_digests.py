@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from tooletta import plugins
@@ -74,12 +75,19 @@ def _argument(found: tuple[tuple[str, str], ...], indent: str) -> str:
 _OLD = re.compile(r"\n[ ]*template_sha256=\((?:\n[^\n]*?)*?\n[ ]*\),")
 
 
+def _inserter(pairs: tuple[tuple[str, str], ...]) -> Callable[[re.Match[str]], str]:
+    def insert(match: re.Match[str]) -> str:
+        return match.group(0) + "\n" + _argument(pairs, match.group(1))
+
+    return insert
+
+
 def write(models: Path, found: dict[str, tuple[tuple[str, str], ...]]) -> None:
     """Put the digests into the rows of ``models`` (a plugin's ``models.py``)."""
     text = _OLD.sub("", models.read_text(encoding="utf-8"))
     for template, pairs in found.items():
         line = re.compile(rf'^([ ]*)template="{re.escape(template)}",$', re.MULTILINE)
-        text = line.sub(lambda m, p=pairs: m.group(0) + "\n" + _argument(p, m.group(1)), text)
+        text = line.sub(_inserter(pairs), text)
     models.write_text(text, encoding="utf-8")
 
 
