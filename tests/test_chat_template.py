@@ -154,7 +154,7 @@ def test_model_and_its_own_template_known_by_heart() -> None:
     reproduce it; a row declares the template's text verified, so every entry point accepts
     it with ``model=`` and answers as ``model=`` alone."""
     with_content = [*MESSAGES[:2], Message("assistant", "Checking.", tool_calls=[CALL])]
-    both = {"model": LLAMA31_MODEL, "chat_template": LLAMA31}
+    both: dict[str, Any] = {"model": LLAMA31_MODEL, "chat_template": LLAMA31}
     text = tooletta.render_conversation(with_content, tools=TOOLS, **both)
     assert text == tooletta.render_conversation(with_content, model=LLAMA31_MODEL, tools=TOOLS)
     assert "Checking." in text
