@@ -16,10 +16,10 @@ What the caller does not say is found by probing, not asked:
   there (the same text in every probe), and reported in :attr:`tooletta.chat.Identification.tokens`.
 
 **Templates known by heart.** A model row may declare the SHA-256 of the exact template
-texts its format is verified against (:attr:`tooletta.rows.Model.template_sha256`). Where a
-model's own template is wrong (it drops the content beside a call, loses a second call...),
-the format writes what a correct template would, so it does not reproduce that template on
-every probe. A template whose text has such a digest is still named as the row's format
+texts its format is verified against (``template_sha256`` of :class:`tooletta.rows.Model`).
+Where a model's own template is wrong (it drops the content beside a call, loses a second
+call...), the format writes what a correct template would, so it does not reproduce that
+template on every probe. A template whose text has such a digest is still named as the row's format
 (:attr:`Identification.known`), and the probes where they part are reported as the format's
 documented differences (:attr:`Identification.differences`), not as a mismatch, provided the
 format writes the first probe the template renders exactly as the template does (``plain``,
@@ -165,7 +165,7 @@ class Identification:
     :data:`~tooletta.chat.probes.PROBE_SUITE_VERSION`.
 
     ``known``: the template's exact text is one a model row declares its format verified
-    against (:attr:`tooletta.rows.Model.template_sha256`; see the module docs), and
+    against (``template_sha256`` of :class:`tooletta.rows.Model`; see the module docs), and
     ``verified_by`` names that row (plugin, pattern, fixture and source). ``differences``:
     for a known template, the probes where the format writes what a correct template would
     and the template does not (each as a :class:`NearMiss`, in suite order): the format's
