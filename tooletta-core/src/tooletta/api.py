@@ -60,7 +60,7 @@ __all__ = [
 
 
 def register_dialect(obj: Any) -> None:
-    """Register a dialect object, or a :class:`~tooletta.catalog.Model` row, in-process (same
+    """Register a dialect object, or a :class:`~tooletta.rows.Model` row, in-process (same
     rules as the ``register_dialects`` hook; an in-process row is third-party)."""
     registry = get_registry()
     if isinstance(obj, Model):  # filed under the module that registers it

@@ -1,17 +1,17 @@
 """The model catalog: the one owner of every lookup by dialect name and by model id.
 
-Plugins declare their models as :class:`Model` rows (:mod:`tooletta.rows`) and register
-them through the ``register`` callable of ``register_dialects``, beside their dialects. This
-module answers from them:
+Plugins declare their models as :class:`~tooletta.rows.Model` rows (:mod:`tooletta.rows`)
+and register them through the ``register`` callable of ``register_dialects``, beside their
+dialects. This module answers from them:
 
-* :func:`get_dialect` and :func:`list_dialects`: the dialects by name;
-* :func:`dialect_for_model` and :func:`dialects_for_model`: the dialect(s) a model id writes
-  (the longest matching row pattern; first-party rows first, see :mod:`tooletta.claims`);
+* :func:`~tooletta.get_dialect` and :func:`~tooletta.list_dialects`: the dialects by name;
+* :func:`~tooletta.dialect_for_model` and :func:`dialects_for_model`: the dialect(s) a model
+  id writes (the longest matching row pattern; first-party rows first, see :mod:`tooletta.claims`);
 * :func:`resolve`: ``(dialect object, conversation format)`` for a model id, a dialect or
   format name, or a chat template;
-* :func:`chat_formats_of`: a dialect object's conversation formats.
+* :func:`~tooletta.chat.chat_formats_of`: a dialect object's conversation formats.
 
-It sits below :mod:`tooletta.chat`, :mod:`tooletta.training` and :mod:`tooletta.api` and
+It sits below :mod:`tooletta.chat`, :mod:`tooletta.training` and ``tooletta.api`` and
 imports none of them (the conversation format type only for type checking).
 
 **Templates.** ``resolve(template=...)`` asks the resolver installed with
@@ -97,8 +97,8 @@ def _first_party_plugins() -> set[str]:
 
 
 def model_row(model: str) -> ModelEntry | None:
-    """The registered row for ``model`` (see :func:`dialect_for_model`), or ``None`` when a
-    hook answers instead of a row or nothing knows the model."""
+    """The registered row for ``model`` (see :func:`~tooletta.dialect_for_model`), or
+    ``None`` when a hook answers instead of a row or nothing knows the model."""
     if not isinstance(model, str):
         raise ToolettaError(f"a model id is text, not {type(model).__name__}")
     registry = get_registry()
@@ -138,7 +138,7 @@ def dialect_for_model(model_id: str) -> str | None:
 
 
 def dialects_for_model(model_id: str) -> tuple[str, ...]:
-    """Every dialect the model is known to write, the default (:func:`dialect_for_model`)
+    """Every dialect the model is known to write, the default (:func:`~tooletta.dialect_for_model`)
     first; ``()`` when unknown."""
     name = dialect_for_model(model_id)
     if name is None:
@@ -191,8 +191,8 @@ _CACHE: dict[tuple[Any, ...], tuple[ChatFormat, Any]] = {}
 
 
 def resolve_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any]:
-    """:func:`find_format`, remembered per (model, dialect) while the registry is unchanged
-    (a dataset renders thousands of conversations for one model)."""
+    """:func:`~tooletta.catalog.find_format`, remembered per (model, dialect) while the
+    registry is unchanged (a dataset renders thousands of conversations for one model)."""
     registry = get_registry()
     key = (model, dialect, id(registry), len(registry.entries), len(registry.models))
     found = _CACHE.get(key)
@@ -207,8 +207,8 @@ def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any
     """The chat format and the dialect object for ``model`` (an HF model id) or ``dialect``
     (a dialect name or alias, or a chat format's name).
 
-    With a model id, the dialect is :func:`dialect_for_model`'s answer (unless ``dialect`` is
-    given) and, among its formats, the one the rows (or the format's own ``models``
+    With a model id, the dialect is :func:`~tooletta.dialect_for_model`'s answer (unless
+    ``dialect`` is given) and, among its formats, the one the rows (or the format's own ``models``
     patterns) give the model; a model id whose dialect declares formats but none for that
     model is refused rather than given another model's template. With a name, a format of
     that name, else the dialect's first (default) format.

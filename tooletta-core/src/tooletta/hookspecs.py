@@ -23,7 +23,7 @@ hookimpl = pluggy.HookimplMarker("tooletta")
 @hookspec
 def register_dialects(register: Callable[[Any], None]) -> None:
     """Register dialects and model rows: call ``register(obj)`` once per dialect object and
-    once per :class:`tooletta.catalog.Model` row.
+    once per :class:`tooletta.rows.Model` row.
 
     A row declares one model family once: its id patterns, the dialects its models write
     (the default first), its conversation format and the vendored template that verifies

@@ -1,6 +1,6 @@
-"""JSON as chat templates write it (:func:`to_json`): a leaf every floor may import.
+"""JSON as chat templates write it (:func:`~tooletta.to_json`): a leaf every floor may import.
 
-Re-exported by :mod:`tooletta.dialect` and :mod:`tooletta` (``tooletta.to_json``).
+Re-exported by ``tooletta.dialect`` and :mod:`tooletta` (``tooletta.to_json``).
 """
 
 from __future__ import annotations

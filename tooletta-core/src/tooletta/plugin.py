@@ -2,11 +2,12 @@
 
 A plugin writes ``from tooletta.plugin import Grammar, ScannerDialect, ChatFormat, Model, ...``
 instead of reaching into ``tooletta.engine``, ``tooletta.toolkit.*`` and ``tooletta.chat``.
-:data:`__all__` is the supported set: the IR, errors and ``hookimpl``; the model catalog's
-:class:`Model` row; the engine (grammars, blocks, readers and their JSON primitives); the
-toolkit (shared readers and writers of call syntaxes: XML, key-value, invoke, Python-call,
-JSON documents, typed values) and the conversation format building blocks (:class:`ChatFormat`,
-:class:`Turn`, :class:`Reasoning`, ChatML helpers, message readers).
+``__all__`` is the supported set: the IR, errors and ``hookimpl``; the model catalog's
+:class:`~tooletta.rows.Model` row; the engine (grammars, blocks, readers and their JSON
+primitives); the toolkit (shared readers and writers of call syntaxes: XML, key-value,
+invoke, Python-call, JSON documents, typed values) and the conversation format building
+blocks (:class:`~tooletta.chat.ChatFormat`, :class:`~tooletta.chat.Turn`,
+:class:`~tooletta.chat.Reasoning`, ChatML helpers, message readers).
 
 Two names mean two things in core and are left to their modules: ``render_value``
 (:mod:`tooletta.toolkit.kvcall` and :mod:`tooletta.toolkit.invoke` each have one) and the

@@ -120,7 +120,7 @@ class Model:
 
     @property
     def dialect(self) -> str:
-        """The default dialect (the first of :attr:`dialects`)."""
+        """The default dialect (the first of ``dialects``)."""
         return self.dialects[0]
 
     @property

@@ -1,4 +1,4 @@
-"""Checks of a plugin's model rows (:class:`tooletta.catalog.Model`): what a row names exists.
+"""Checks of a plugin's model rows (:class:`tooletta.rows.Model`): what a row names exists.
 
 Use it from a plugin's tests::
 
@@ -12,9 +12,10 @@ Use it from a plugin's tests::
 
 A row fails when one of its dialects is not installed, when its conversation format is not
 one of its default dialect's ``chat_formats``, or when its ``template`` is not a file under
-the plugin's folder, or not a template that a :class:`~tooletta.testing.conversations.
-ConversationTests` class of the plugin's tests verifies for that format (the kit imports the
-plugin's ``tests/test_*.py`` modules to find them), or when one of its ``template_sha256``
+the plugin's folder, or not a template that a
+:class:`~tooletta.testing.conversations.ConversationTests` class of the plugin's tests
+verifies for that format (the kit imports the plugin's ``tests/test_*.py`` modules to find
+them), or when one of its ``template_sha256``
 digests is not the digest (:func:`tooletta.rows.template_digest`) of a fixture those tests
 verify for the format, or ``template``'s own digest is not among them (a fixture edited, or a
 digest copied wrong, fails here: the declared digests cannot drift from the files), or when
@@ -66,7 +67,7 @@ def _import_tests(root: Path) -> None:
 
 def verified_templates(root: Path) -> dict[str, set[str]]:
     """Per conversation format name, the templates (relative to ``root``) that the
-    :class:`ConversationTests` classes under ``root`` verify."""
+    :class:`~tooletta.testing.conversations.ConversationTests` classes under ``root`` verify."""
     _import_tests(root)
     base = root.resolve()
     found: dict[str, set[str]] = {}
