@@ -520,3 +520,24 @@ def test_an_edited_known_template_is_drift(data: st.DataObject) -> None:
     model, _ = _row_model(path)
     with pytest.raises(TemplateMismatchError, match="differs on probe"):
         tooletta.render_conversation([Message("user", "hi")], model=model, chat_template=edited)
+
+
+def test_named_templates_are_known_only_whole() -> None:
+    """A tokenizer config with named templates is known when both halves' texts are verified
+    for one format (Hermes 3's ``default`` and ``tool_use``), not when one half is another."""
+    hermes = ROOT / "plugins/tooletta-dialect-hermes/tests/templates"
+    tool_use = (hermes / "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja").read_text()
+    default = (hermes / "NousResearch-Hermes-default.jinja").read_text()
+
+    def config(default: str) -> dict[str, Any]:
+        named = [
+            {"name": "default", "template": default},
+            {"name": "tool_use", "template": tool_use},
+        ]
+        return {"chat_template": named, "bos_token": "<|begin_of_text|>"}
+
+    whole = identify(config(default))
+    assert whole.format == "hermes2pro" and whole.known
+    assert [d.probe for d in whole.differences] == ["content_and_call"]
+    half = identify(config(default + "{# edited #}"))
+    assert not half.known and half.format is None
