@@ -19,15 +19,15 @@ What the caller does not say is found by probing, not asked:
 texts its format is verified against (``template_sha256`` of :class:`tooletta.rows.Model`).
 Where a model's own template is wrong (it drops the content beside a call, loses a second
 call...), the format writes what a correct template would, so it does not reproduce that
-template on every probe. A template whose text has such a digest is still named as the row's format
-(:attr:`Identification.known`), and the probes where they part are reported as the format's
-documented differences (:attr:`Identification.differences`), not as a mismatch, provided the
-format writes the first probe the template renders exactly as the template does (``plain``,
-or for a template that needs tools its first probe with tools: where the special tokens and
-the turn layout show, which no documented difference concerns; a template given with other
-tokens than the format writes is not the verified text's render) and at least as many probes
-as any verdict needs. A template edited in one character has
-another digest: the probes alone decide, as for any template.
+template on every probe. A template whose text has such a digest is still named as the
+row's format (:attr:`Identification.known`), and the probes where they part are reported as
+the format's documented differences (:attr:`Identification.differences`), not as a
+mismatch, provided the format writes the first probe the template renders exactly as the
+template does (``plain``, or for a template that needs tools its first probe with tools:
+where the special tokens and the turn layout show, which no documented difference concerns;
+a template given with other tokens than the format writes is not the verified text's
+render) and at least as many probes as any verdict needs. A template edited in one
+character has another digest: the probes alone decide, as for any template.
 
 A probe the template raises on is skipped for every candidate (and listed). A tokenizer
 config with named templates is read as transformers reads it (``tool_use`` for the probes
