@@ -62,7 +62,17 @@ def verdict(ident: Identification) -> tuple[str, str]:
     if ident.format is not None:
         also = f"; also {', '.join(ident.also)}" if ident.also else ""
         skipped = f"; {len(ident.skipped)} probes raised in the template" if ident.skipped else ""
-        return f"**{ident.format}**", f"{len(ident.matched)} probes{skipped}{also}"
+        if ident.known and ident.differences:
+            probes = ", ".join(f"`{d.probe}`" for d in ident.differences[:3])
+            more = len(ident.differences) - 3
+            probes += f" and {more} more" if more > 0 else ""
+            return (
+                f"**{ident.format}** (known)",
+                f"a verified template: {len(ident.matched)} probes; its documented "
+                f"differences on {probes}{skipped}",
+            )
+        known = "; a verified template" if ident.known else ""
+        return f"**{ident.format}**", f"{len(ident.matched)} probes{skipped}{also}{known}"
     if ident.near:
         miss = ident.near[0]
         detail = f"closest {miss.format}: probe `{miss.probe}` at {miss.offset}"
@@ -79,7 +89,8 @@ def _cell(text: str) -> str:
 
 def page(rows: list[tuple[str, str, str, str]], head: str) -> str:
     """The Markdown page."""
-    named = sum(r[2] != "none" for r in rows)
+    named = sum(r[2] not in ("none", "error") for r in rows)
+    known = sum(r[2].endswith("(known)") for r in rows)
     lines = [
         "# Template verdicts",
         "",
@@ -88,10 +99,15 @@ def page(rows: list[tuple[str, str, str, str]], head: str) -> str:
         f"`{head}`; llama.cpp edited some of its copies, see each plugin's `SOURCES.md`):",
         "the known format that reproduces it byte for byte on the probe suite",
         f"(version {PROBE_SUITE_VERSION}), or none, with the closest format and where it first",
-        "differs. See {doc}`templates` for what a verdict means. Written by",
+        "differs. *A verified template*: a model row declares the template's exact text",
+        "verified (`template_sha256`). *(known)*: the format is named by that digest alone,",
+        "the probes listed being where it writes what a correct template would, its",
+        "documented differences (see {doc}`templates`, *Templates we know by heart*).",
+        "See {doc}`templates` for what a verdict means. Written by",
         "`scripts/template_verdicts.py`; a template identical to an earlier row says so.",
         "",
-        f"{named} of {len(rows)} templates are identified.",
+        f"{named} of {len(rows)} templates are identified, {known} of them known by heart",
+        "(by their digest).",
         "",
         "| source | template | format | evidence |",
         "|---|---|---|---|",

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tooletta
-from tooletta import Message, ToolettaError
+from tooletta import Message, TemplateMismatchError, ToolettaError
 from tooletta.chat import Identification, identify
 from tooletta.chat.identify import MessageForm, _Identifier, check_format, known_formats
 from tooletta.chat.jinja import render_jinja
@@ -96,8 +96,13 @@ NOT_REPRODUCED = {
     "NousResearch-Hermes-default.jinja": ("hermes2pro", "tools_prompt"),  # the no-tools half
 }
 """Vendored templates their own format does not reproduce (each plugin's tests list these
-as the template's differences): no format is named, and the own format's near-miss is on
-this probe."""
+as the template's differences), with the first probe where they part. A row declares each
+one's exact text verified (``template_sha256``): identified as it by heart (``known``), this
+probe first among its ``differences``; except :data:`NOT_VERIFIED`."""
+
+NOT_VERIFIED = {"google-gemma-4-31B-it-interleaved.jinja"}
+"""Not reproduced and verified by no row (llama.cpp's "interleaved" Gemma 4 template, not a
+model's own): no format is named, and the own format's near-miss is on that probe."""
 
 UNREADABLE = {
     "MiniMax-M1.jinja": "takes every content as a list of parts and calls as text",
@@ -120,10 +125,21 @@ def test_vendored_template_verdict(path: Path) -> None:
         assert ident.format == IDENTIFIED[path.name], ident.first_difference()
         assert ident.dialect is not None
         assert len(ident.matched) >= 9
-        assert not ident.near
+        assert not ident.near and not ident.differences
+        assert ident.known and ident.verified_by  # every row's own template is known too
+    elif path.name in NOT_REPRODUCED and path.name not in NOT_VERIFIED:
+        own, probe = NOT_REPRODUCED[path.name]
+        assert ident.format == own, ident.first_difference()
+        assert ident.known and "plugin" in ident.verified_by, ident
+        assert not ident.near and not ident.first_difference()  # not a mismatch
+        assert ident.differences and ident.differences[0].probe == probe
+        assert {d.format for d in ident.differences} == {own}
+        assert not set(ident.matched) & {d.probe for d in ident.differences}
+        assert len(ident.matched) >= 6
     elif path.name in NOT_REPRODUCED:
         own, probe = NOT_REPRODUCED[path.name]
         assert ident.format is None, ident.format
+        assert not ident.known
         near = {n.format: n for n in ident.near}
         assert own in near, [n.describe() for n in ident.near]
         assert near[own].probe == probe, near[own].describe()
@@ -387,3 +403,141 @@ def test_a_format_registered_later_is_found() -> None:
     finally:
         plugins.reset()
     assert identify(ANGLES).format is None
+
+
+# -- templates known by heart: a row's verified template, wrong where its format is right ----
+
+KNOWN = sorted(p for p in TEMPLATES if p.name in NOT_REPRODUCED and p.name not in NOT_VERIFIED)
+
+
+def _row_model(path: Path) -> tuple[str, str]:
+    """A model id of the row that declares ``path``'s text verified (its first plain pattern
+    spelled out, ``*`` as ``x``), and the row's format."""
+    from tooletta.plugins import get_registry
+    from tooletta.rows import template_digest
+
+    digest = template_digest(path.read_text(encoding="utf-8"))
+    row = next(e.row for e in get_registry().models if digest in e.row.template_sha256)
+    pattern = next(p for p in row.patterns if "[" not in p)
+    assert row.chat_name is not None
+    return pattern.replace("*", "x").replace("?", "x"), row.chat_name
+
+
+def _conversation(form: MessageForm) -> list[Message]:
+    """A conversation with content beside a call (what most known templates drop)."""
+    call = tooletta.ToolCall("get_weather", {"city": "Oslo"}, "call00009")
+    return list(
+        form.messages(
+            [
+                Message("system", "Be terse."),
+                Message("user", "Weather in Oslo?"),
+                Message("assistant", "Checking.", tool_calls=[call]),
+                Message("tool", "-3 °C", tool_call_id="call00009"),
+                Message("assistant", "Cold: -3 °C."),
+            ]
+        )
+    )
+
+
+def test_known_templates_are_listed() -> None:
+    assert len(KNOWN) == 25 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
+
+
+@pytest.mark.parametrize("path", KNOWN, ids=lambda p: p.name)
+def test_a_known_template_with_its_model_renders_natively(path: Path) -> None:
+    """``model=`` (the row's id) with the model's own template resolves to the row's format
+    without a TemplateMismatchError, and renders what ``model=`` alone renders."""
+    model, fmt = _row_model(path)
+    assert fmt == NOT_REPRODUCED[path.name][0]
+    assert tooletta.chat.resolve_format(model, None)[0].name == fmt
+    ident = identify(path)
+    messages = _conversation(ident.form)
+    tools = [json.loads(json.dumps(t)) for t in tooletta.chat.probes.PROBE_TOOLS[:1]]
+    for prompt in (False, True):
+        alone = tooletta.render_conversation(
+            messages, model=model, tools=tools, add_generation_prompt=prompt
+        )
+        both = tooletta.render_conversation(
+            messages, model=model, chat_template=path, tools=tools, add_generation_prompt=prompt
+        )
+        assert both == alone
+    parsed = tooletta.parse_conversation(alone, model=model, chat_template=path, tools=tools)
+    assert parsed == tooletta.parse_conversation(alone, model=model, tools=tools)
+
+
+def test_a_known_template_from_a_tokenizer_renders_natively() -> None:
+    """``tokenizer=`` alone (its template and tokens): the known format, natively, where the
+    template would drop the content beside the call."""
+    path = next(p for p in KNOWN if p.name == "meta-llama-Llama-3.1-8B-Instruct.jinja")
+
+    class Tokenizer:
+        chat_template = path.read_text(encoding="utf-8")
+        bos_token = "<|begin_of_text|>"
+        eos_token = "<|eot_id|>"
+
+    messages = _conversation(MessageForm())
+    tools = [json.loads(json.dumps(t)) for t in tooletta.chat.probes.PROBE_TOOLS[:1]]
+    native = tooletta.render_conversation(messages, tokenizer=Tokenizer(), tools=tools)
+    assert native == tooletta.render_conversation(
+        messages, model="meta-llama/Llama-3.1-8B-Instruct", tools=tools
+    )
+    assert "Checking." in native  # the template itself drops it
+    assert "Checking." not in render_jinja(
+        Tokenizer.chat_template, messages, tools=tools, tokens={"bos_token": "<|begin_of_text|>"}
+    )
+
+
+def test_a_known_template_with_other_tokens_is_not_named() -> None:
+    """The digest is the text's; the tokens given must be the ones the format writes."""
+    path = next(p for p in KNOWN if p.name == "meta-llama-Llama-3.1-8B-Instruct.jinja")
+    assert identify(path).known
+    ident = identify(path, bos_token="[BOS]")
+    assert ident.format is None and not ident.known
+    assert "llama31" in {n.format for n in ident.near}
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_an_edited_known_template_is_drift(data: st.DataObject) -> None:
+    """A known template edited anywhere (a markup constant, or only a comment no render
+    shows) has another digest: never known, never named as its format, and with ``model=``
+    a TemplateMismatchError naming the first difference."""
+    path = data.draw(st.sampled_from(KNOWN))
+    source = path.read_text(encoding="utf-8")
+    literals = _literals(source)  # Mistral's templates hold none with "<"
+    if not literals or data.draw(st.booleans(), label="comment only"):
+        edited = source + "{# edited #}"
+    else:
+        literal = data.draw(st.sampled_from(literals))
+        at = data.draw(st.integers(0, len(literal)))
+        changed = literal[:at] + MARK + literal[at:]
+        edited = source.replace(f"'{literal}'", f"'{changed}'").replace(
+            f'"{literal}"', f'"{changed}"'
+        )
+    own = NOT_REPRODUCED[path.name][0]
+    ident = identify(edited)
+    assert not ident.known and ident.format != own
+    model, _ = _row_model(path)
+    with pytest.raises(TemplateMismatchError, match="differs on probe"):
+        tooletta.render_conversation([Message("user", "hi")], model=model, chat_template=edited)
+
+
+def test_named_templates_are_known_only_whole() -> None:
+    """A tokenizer config with named templates is known when both halves' texts are verified
+    for one format (Hermes 3's ``default`` and ``tool_use``), not when one half is another."""
+    hermes = ROOT / "plugins/tooletta-dialect-hermes/tests/templates"
+    tool_use = (hermes / "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja").read_text()
+    default = (hermes / "NousResearch-Hermes-default.jinja").read_text()
+
+    def config(default: str) -> dict[str, Any]:
+        named = [
+            {"name": "default", "template": default},
+            {"name": "tool_use", "template": tool_use},
+        ]
+        return {"chat_template": named, "bos_token": "<|begin_of_text|>"}
+
+    whole = identify(config(default))
+    assert whole.format == "hermes2pro" and whole.known
+    assert [d.probe for d in whole.differences] == ["content_and_call"]
+    half = identify(config(default + "{# edited #}"))
+    assert not half.known and half.format is None

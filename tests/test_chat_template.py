@@ -143,6 +143,32 @@ def test_model_and_its_own_template() -> None:
     assert text == tooletta.render_conversation(MESSAGES, model=QWEN3_MODEL, tools=TOOLS)
 
 
+LLAMA31 = (
+    ROOT / "plugins/tooletta-dialect-llama/tests/templates/meta-llama-Llama-3.1-8B-Instruct.jinja"
+)
+LLAMA31_MODEL = "meta-llama/Llama-3.1-8B-Instruct"
+
+
+def test_model_and_its_own_template_known_by_heart() -> None:
+    """Llama 3.1's own template drops the content beside a call, so its format does not
+    reproduce it; a row declares the template's text verified, so every entry point accepts
+    it with ``model=`` and answers as ``model=`` alone."""
+    with_content = [*MESSAGES[:2], Message("assistant", "Checking.", tool_calls=[CALL])]
+    both: dict[str, Any] = {"model": LLAMA31_MODEL, "chat_template": LLAMA31}
+    text = tooletta.render_conversation(with_content, tools=TOOLS, **both)
+    assert text == tooletta.render_conversation(with_content, model=LLAMA31_MODEL, tools=TOOLS)
+    assert "Checking." in text
+    assert tooletta.parse_conversation(text, tools=TOOLS, **both) == (
+        tooletta.parse_conversation(text, model=LLAMA31_MODEL, tools=TOOLS)
+    )
+    call_text = tooletta.render([CALL], **both)
+    assert call_text == tooletta.render([CALL], model=LLAMA31_MODEL)
+    assert tooletta.parse(call_text, **both).calls[0].name == "get_weather"
+    assert tooletta.stream(**both) is not None
+    with pytest.raises(TemplateMismatchError, match="differs on probe"):  # another model's
+        tooletta.render_conversation(MESSAGES, model=QWEN3_MODEL, chat_template=LLAMA31)
+
+
 @pytest.mark.parametrize(
     "call",
     [

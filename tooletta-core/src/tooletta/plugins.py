@@ -71,7 +71,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = ("tooletta.builtin.canonical",)
 """Modules of the built-in plugins, registered before any entry point."""
 
 ENTRY_POINT_GROUP = "tooletta"
-INDEX_FORMAT = 2
+INDEX_FORMAT = 3
 _INDEXABLE_HOOKS = frozenset({"register_dialects"})
 _CORE_DIST = "tooletta-core"
 _RAISED = object()  # in a plugin's attempts: its register_dialects raised
@@ -163,11 +163,19 @@ class _Row(msgspec.Struct, frozen=True):
     chat: str | None = None
     template: str = ""
     source: str = ""
+    template_sha256: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, row: Model) -> _Row:
         """The index form of ``row``."""
-        return cls(row.patterns, row.dialects, row.chat_name, row.template, row.source)
+        return cls(
+            row.patterns,
+            row.dialects,
+            row.chat_name,
+            row.template,
+            row.source,
+            row.template_sha256,
+        )
 
     def model(self) -> Model:
         """The row again (its format named, not imported)."""
@@ -177,6 +185,7 @@ class _Row(msgspec.Struct, frozen=True):
             chat=self.chat,
             template=self.template,
             source=self.source,
+            template_sha256=self.template_sha256,
         )
 
 

@@ -12,13 +12,27 @@ the variant ``render(model=...)`` writes, the conversation format of
 from __future__ import annotations
 
 import fnmatch
+import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import ToolettaError
 
-__all__ = ["Model", "chat_name", "pattern_score", "patterns_of"]
+__all__ = ["Model", "chat_name", "pattern_score", "patterns_of", "template_digest"]
+
+
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def template_digest(text: str) -> str:
+    """The SHA-256 (hex) a row declares for a template: of the **exact** text
+    :func:`tooletta.chat.jinja.load_chat_template` returns for it (a ``.jinja`` file's text as
+    Python reads it, with universal newlines; a tokenizer config's ``chat_template`` string,
+    or one named template of it), encoded as UTF-8. Nothing is stripped or normalised: a
+    template differing in one character (a space, a newline at the end) has another digest."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def chat_name(chat: Any) -> str | None:
@@ -48,9 +62,18 @@ class Model:
       format is declared yet (conversations then need ``chat_template=``);
     * ``template``: the vendored chat template the format is verified against, relative to
       the plugin's folder (``tests/templates/...``), when there is one;
+    * ``template_sha256``: the digests (:func:`template_digest`) of the exact template
+      texts the format is verified against (``template``'s first, then the other fixtures
+      the format's conversation tests verify for these models, such as another release's
+      identical or named ``default`` template). :func:`tooletta.chat.identify` names the
+      format for a template with one of these digests even where the probes differ (the
+      format's documented differences), and ``model=`` with such a template renders
+      natively. The kit (:mod:`tooletta.testing.models`) fails a digest that no verified
+      fixture of the plugin has, so they cannot drift;
     * ``source``: where the template (or the evidence for the dialect) was read.
 
-    Raises :class:`~tooletta.ToolettaError` for a row without a pattern or a dialect.
+    Raises :class:`~tooletta.ToolettaError` for a row without a pattern or a dialect, or with
+    a digest that is not 64 lowercase hex digits.
     """
 
     patterns: tuple[str, ...]
@@ -58,6 +81,7 @@ class Model:
     chat: Any
     template: str
     source: str
+    template_sha256: tuple[str, ...]
 
     def __init__(
         self,
@@ -68,6 +92,7 @@ class Model:
         chat: Any = None,
         template: str = "",
         source: str = "",
+        template_sha256: str | Iterable[str] = (),
     ) -> None:
         patterns = (pattern,) if isinstance(pattern, str) else tuple(pattern)
         if not patterns or not all(isinstance(p, str) and p.strip() for p in patterns):
@@ -79,9 +104,19 @@ class Model:
             raise ToolettaError(f"model row {patterns[0]!r}: chat={chat!r} is not a format")
         object.__setattr__(self, "patterns", tuple(p.strip().lower() for p in patterns))
         object.__setattr__(self, "dialects", names)
+        digests = (template_sha256,) if isinstance(template_sha256, str) else tuple(template_sha256)
+        bad = [d for d in digests if not isinstance(d, str) or not _SHA256.fullmatch(d)]
+        if bad:
+            raise ToolettaError(
+                f"model row {patterns[0]!r}: template_sha256 holds {bad[0]!r}, not a SHA-256 "
+                "(64 lowercase hex digits)"
+            )
+        if digests and not template:
+            raise ToolettaError(f"model row {patterns[0]!r}: template_sha256 without a template")
         object.__setattr__(self, "chat", chat)
         object.__setattr__(self, "template", template)
         object.__setattr__(self, "source", source)
+        object.__setattr__(self, "template_sha256", digests)
 
     @property
     def dialect(self) -> str:

@@ -13,6 +13,10 @@ MODELS: tuple[Model, ...] = (
         dialect="apertus",
         chat="apertus2509",
         template="tests/templates/Apertus-8B-Instruct.jinja",
+        template_sha256=(
+            # Apertus-8B-Instruct.jinja
+            "dea688e9f24a339a0d2504f6840852adbcedb082373172a0b82ca2c55996768d",
+        ),
         source=(
             "swiss-ai/Apertus-8B-Instruct-2509 chat_template (llama.cpp Apertus-8B-Instruct.jinja)"
         ),

@@ -13,6 +13,10 @@ MODELS: tuple[Model, ...] = (
         dialect="cohere",
         chat="command_r7b",
         template="tests/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
+        template_sha256=(
+            # CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja
+            "cc60b553279347d83df761f5dc55b4b2fb66bc1fa9a33e219911c13c11552fac",
+        ),
         source=(
             "ggml-org/llama.cpp "
             "models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja (the "
@@ -47,6 +51,10 @@ MODELS: tuple[Model, ...] = (
         dialect="command_r_plus",
         chat="command_r_plus",
         template="tests/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
+        template_sha256=(
+            # CohereForAI-c4ai-command-r-plus-tool_use.jinja
+            "bf9e9ee8c0f2297c6ff60af5fab357d7b34bc4375884ed16ab6aa90597d7eb7d",
+        ),
         source=(
             "ggml-org/llama.cpp "
             "models/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja (the tool_use "

@@ -13,6 +13,11 @@ MODELS: tuple[Model, ...] = (
         dialect="deepseek_v3",
         chat="deepseek_r1",
         template="tests/templates/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
+        template_sha256=(
+            # deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja
+            # deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja
+            "56a1447ad31926fdc21fb07e56e5642bd9c850c4f52d8c8af7bbe5f079a84f5f",
+        ),
         source="deepseek-ai/DeepSeek-R1-Distill-Qwen-32B tokenizer_config.json chat_template",
     ),
     Model(
@@ -20,6 +25,10 @@ MODELS: tuple[Model, ...] = (
         dialect="deepseek_v3",
         chat="deepseek_r1_official",
         template="tests/templates/deepseek-ai-DeepSeek-R1.jinja",
+        template_sha256=(
+            # deepseek-ai-DeepSeek-R1.jinja
+            "563b1ce7d61d50a9b4c7439a912a1116f095b712df5b5e4d3e1116049874eb64",
+        ),
         source="deepseek-ai/DeepSeek-R1 tokenizer_config.json chat_template",
     ),
     Model(
@@ -42,6 +51,10 @@ MODELS: tuple[Model, ...] = (
         dialect="deepseek_v31",
         chat="deepseek_v31",
         template="tests/templates/deepseek-ai-DeepSeek-V3.1.jinja",
+        template_sha256=(
+            # deepseek-ai-DeepSeek-V3.1.jinja
+            "45690185067ea25c073bff2d3e425a45ee2564d2bbf6cdf7d885e139d460b8e0",
+        ),
         source="deepseek-ai/DeepSeek-V3.1 tokenizer_config.json chat_template",
     ),
     Model(
@@ -57,6 +70,10 @@ MODELS: tuple[Model, ...] = (
         dialect="deepseek_v32",
         chat="deepseek_v32",
         template="tests/templates/deepseek-ai-DeepSeek-V3.2.jinja",
+        template_sha256=(
+            # deepseek-ai-DeepSeek-V3.2.jinja
+            "8e5a13fcc4bdd4d943311fc59064b805770fdeddfccbd7f1c252cc16e8acaf3d",
+        ),
         source="deepseek-ai/DeepSeek-V3.2 encoding/encoding_dsv32.py (reference encoder)",
     ),
     Model(

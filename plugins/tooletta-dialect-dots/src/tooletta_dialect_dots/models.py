@@ -18,6 +18,10 @@ MODELS: tuple[Model, ...] = (
         dialect="dots3",
         chat="dots3",
         template="tests/templates/dots-studio-dots3-note-prev.jinja",
+        template_sha256=(
+            # dots-studio-dots3-note-prev.jinja
+            "2475e8400b5f245a30302763a91368055f4e1c3d8b4b7d6956848803e161b781",
+        ),
         source=(
             "dots-studio/dots3-note-prev chat_template.jinja (copy in KMnO4-zx/llm-model f8270b78)"
         ),

@@ -13,6 +13,10 @@ MODELS: tuple[Model, ...] = (
         dialect="gemma4",
         chat="gemma4",
         template="tests/templates/google-gemma-4-31B-it.jinja",
+        template_sha256=(
+            # google-gemma-4-31B-it.jinja
+            "85a08664d16d8f3be4416c92427b3ac10df1024ac566cc0b4bc3bab409393f98",
+        ),
         source="google/gemma-4-31B-it chat_template.jinja (llama.cpp google-gemma-4-31B-it.jinja)",
     ),
     Model(

@@ -13,6 +13,10 @@ MODELS: tuple[Model, ...] = (
         dialect="gigachat3",
         chat="gigachat3",
         template="tests/templates/GigaChat3-10B-A1.8B.jinja",
+        template_sha256=(
+            # GigaChat3-10B-A1.8B.jinja
+            "bbbf2de800b645dfe032b1d85e1d6479d78fd82d38d4af0d8d5bb2dacacd20d6",
+        ),
         source="ai-sage/GigaChat3-10B-A1.8B chat_template.jinja",
     ),
     Model(
@@ -29,6 +33,10 @@ MODELS: tuple[Model, ...] = (
         dialect="gigachat31",
         chat="gigachat31",
         template="tests/templates/GigaChat3.1-10B-A1.8B.jinja",
+        template_sha256=(
+            # GigaChat3.1-10B-A1.8B.jinja
+            "304f0d64aa3ba30ee85c281befdeb0e5b32aed232b06dee1752310daa1208a4b",
+        ),
         source="ai-sage/GigaChat3.1-10B-A1.8B chat_template.jinja",
     ),
     Model(

@@ -13,6 +13,10 @@ MODELS: tuple[Model, ...] = (
         dialect="glm45",
         chat="glm47",
         template="tests/templates/GLM-4.7-Flash.jinja",
+        template_sha256=(
+            # GLM-4.7-Flash.jinja
+            "d63ad536c3c81880043e22ec7fd08db42b4d8fb7c89c7138bc562bfa25281375",
+        ),
         source="zai-org/GLM-4.7 chat_template.jinja",
     ),
     Model(
@@ -20,6 +24,10 @@ MODELS: tuple[Model, ...] = (
         dialect="glm45",
         chat="glm52",
         template="tests/templates/zai-org-GLM-5.2.jinja",
+        template_sha256=(
+            # zai-org-GLM-5.2.jinja
+            "172dc74a35e1752df75ecfb2b2cf9326d2852bb1379868ebeec9571654489679",
+        ),
         source="zai-org/GLM-5.2 chat_template.jinja (revision b4734de4)",
     ),
     Model(
@@ -33,6 +41,10 @@ MODELS: tuple[Model, ...] = (
         dialect="glm46",
         chat="glm46",
         template="tests/templates/GLM-4.6.jinja",
+        template_sha256=(
+            # GLM-4.6.jinja
+            "8804f445c761b9f259e3c1126a579d481a22ca09b2a3d32bcc4eb91bc36e0301",
+        ),
         source="zai-org/GLM-4.6 chat_template.jinja",
     ),
 )

@@ -13,6 +13,10 @@ MODELS: tuple[Model, ...] = (
         dialect="granite",
         chat="granite33",
         template="tests/templates/ibm-granite-granite-3.3-2B-Instruct.jinja",
+        template_sha256=(
+            # ibm-granite-granite-3.3-2B-Instruct.jinja
+            "3c71df5f659987462c882bf9e295b597dc19902467a7312ea382c5896681bc02",
+        ),
         source="ibm-granite/granite-3.3-2b-instruct tokenizer_config.json chat_template",
     ),
     Model(

@@ -13,6 +13,10 @@ MODELS: tuple[Model, ...] = (
         dialect="harmony",
         chat="gpt_oss",
         template="tests/templates/openai-gpt-oss-120b.jinja",
+        template_sha256=(
+            # openai-gpt-oss-120b.jinja
+            "a4c9919cbbd4acdd51ccffe22da049264b1b73e59055fa58811a99efbd7c8146",
+        ),
         source="openai/gpt-oss-120b chat_template.jinja (gpt-oss-20b ships the same template)",
     ),
 )

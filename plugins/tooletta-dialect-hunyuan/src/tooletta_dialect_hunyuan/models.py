@@ -13,6 +13,10 @@ MODELS: tuple[Model, ...] = (
         dialect="hunyuan_v3",
         chat="hy3",
         template="tests/templates/tencent-Hy3.jinja",
+        template_sha256=(
+            # tencent-Hy3.jinja
+            "7fc351fee674c13754656ba7f33a3ca426bfb7231039f48444360a3f3c5ecf3e",
+        ),
         source="tencent/Hy3 chat_template.jinja",
     ),
     Model(

@@ -13,6 +13,10 @@ MODELS: tuple[Model, ...] = (
         dialect="jamba",
         chat="hunyuan_a13b",
         template="tests/templates/tencent-Hunyuan-A13B-Instruct.jinja",
+        template_sha256=(
+            # tencent-Hunyuan-A13B-Instruct.jinja
+            "c9635ab946bc8f88301ddd90da091fe6f50ee3bcbea5f338d86a67099ffebc32",
+        ),
         source="tencent/Hunyuan-A13B-Instruct tokenizer_config.json (Tencent-Hunyuan/Hunyuan-A13B)",
     ),
     Model(
@@ -29,6 +33,12 @@ MODELS: tuple[Model, ...] = (
         dialect="apriel",
         chat="apriel15",
         template="tests/templates/llama.cpp-unsloth-Apriel-1.5.jinja",
+        template_sha256=(
+            # llama.cpp-unsloth-Apriel-1.5.jinja
+            "fae87682d3551b1cd3191fc92c5372c230e6e90115a98f049e35218cf4e13d8f",
+            # unsloth-Apriel-1.5.jinja
+            "cf39c4573b635f9aec4db7f9a7ac3c9c743103b9ce4999003c0e4b7ff18e3912",
+        ),
         source=(
             "ServiceNow-AI/Apriel-1.5-15b-Thinker chat_template (llama.cpp "
             "unsloth-Apriel-1.5.jinja)"
@@ -39,6 +49,12 @@ MODELS: tuple[Model, ...] = (
         dialect="apriel",
         chat="apriel16",
         template="tests/templates/Apriel-1.6-15b-Thinker-fixed-566059a26.jinja",
+        template_sha256=(
+            # Apriel-1.6-15b-Thinker-fixed-566059a26.jinja
+            "ac8e6a9ccf8ef0688dbd82bb0cd8da395105da75f7d3076d581c56c3f6046a13",
+            # Apriel-1.6-15b-Thinker-fixed.jinja
+            "2f5ce4b3c1e0ab30fc5f204a151aba5ee584615b0aa641afc2d58bcccfe33bdb",
+        ),
         source=(
             "ServiceNow-AI/Apriel-1.6-15b-Thinker chat_template (llama.cpp "
             "Apriel-1.6-15b-Thinker-fixed.jinja)"

@@ -13,6 +13,10 @@ MODELS: tuple[Model, ...] = (
         dialect="kimi_k2",
         chat="kimi_k2",
         template="tests/templates/Kimi-K2-Instruct.jinja",
+        template_sha256=(
+            # Kimi-K2-Instruct.jinja
+            "1d396d5b128cdb9b2a4ef73434fa08d31c75604a11daa77bcb4b622d32dddd41",
+        ),
         source="moonshotai/Kimi-K2-Instruct chat_template.jinja (as vendored by llama.cpp)",
     ),
     Model(
@@ -26,6 +30,10 @@ MODELS: tuple[Model, ...] = (
         dialect="kimi_k2",
         chat="kimi_k25",
         template="tests/templates/moonshotai-Kimi-K2.5.jinja",
+        template_sha256=(
+            # moonshotai-Kimi-K2.5.jinja
+            "82dc16c314f46cefe61b1bf553bc99ee8d48a0f7c057302a3e2762d2416f20d0",
+        ),
         source="moonshotai/Kimi-K2.5 chat_template.jinja",
     ),
     Model(
@@ -41,6 +49,10 @@ MODELS: tuple[Model, ...] = (
         dialect="kimi_k3",
         chat="kimi_k3",
         template="tests/templates/Kimi-K3.jinja",
+        template_sha256=(
+            # Kimi-K3.jinja
+            "6b9c0d9aff91cf15db6db37578bff619a81acb32ae4d076ad59bec985a53e999",
+        ),
         source=(
             "moonshotai/Kimi-K3 encoding_k3.py (reference encoder, via vLLM's copy); checked "
             "against ggml-org/llama.cpp models/templates/Kimi-K3.jinja (181a4a8f), its Jinja "

@@ -21,6 +21,10 @@ MODELS: tuple[Model, ...] = (
         dialect="longcat_flash_chat",
         chat="longcat_flash_chat",
         template="tests/templates/meituan-longcat-LongCat-Flash-Chat.jinja",
+        template_sha256=(
+            # meituan-longcat-LongCat-Flash-Chat.jinja
+            "4d9c94b9d8362d0dd2ef1090328dee20d0c7ee6c8607d31afcd5aa916c237818",
+        ),
         source=(
             "meituan-longcat/LongCat-Flash-Chat tokenizer_config.json chat_template (copy in "
             "KMnO4-zx/llm-model c99bbed9)"

@@ -16,6 +16,10 @@ MODELS: tuple[Model, ...] = (
         dialect="nemotron",
         chat="nemotron_nano_v2",
         template="tests/templates/NVIDIA-Nemotron-Nano-v2.jinja",
+        template_sha256=(
+            # NVIDIA-Nemotron-Nano-v2.jinja
+            "52ae8e50fa083e63a0a5726eeffc85502089b82064aceb1bddf0366f7317b3f8",
+        ),
         source="nvidia/NVIDIA-Nemotron-Nano-9B-v2 tokenizer_config.json chat_template",
     ),
     Model(

@@ -13,6 +13,10 @@ MODELS: tuple[Model, ...] = (
         dialect="phi4_mini",
         chat="firefunction_v2",
         template="tests/templates/fireworks-ai-llama-3-firefunction-v2.jinja",
+        template_sha256=(
+            # fireworks-ai-llama-3-firefunction-v2.jinja
+            "fcb749f5c5d6bbc4240db4e86af5dfcefe9c7e85355235d0f304ab4319ba6b51",
+        ),
         source="fireworks-ai/llama-3-firefunction-v2 tokenizer_config.json chat_template",
     ),
     Model(

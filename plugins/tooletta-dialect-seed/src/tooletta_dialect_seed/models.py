@@ -20,6 +20,10 @@ MODELS: tuple[Model, ...] = (
         dialect="seed_oss_pystr",
         chat="seed_oss_36b",
         template="tests/templates/ByteDance-Seed-OSS.jinja",
+        template_sha256=(
+            # ByteDance-Seed-OSS.jinja
+            "3f9e0dc4adeb8032287d0129dc75b6298fee8698a52ab41e863dbc89929330d3",
+        ),
         source="ByteDance-Seed/Seed-OSS-36B-Instruct chat_template.jinja",
     ),
 )

@@ -21,6 +21,10 @@ MODELS: tuple[Model, ...] = (
         dialect="solar_open",
         chat="solar_open",
         template="tests/templates/upstage-Solar-Open-100B.jinja",
+        template_sha256=(
+            # upstage-Solar-Open-100B.jinja
+            "4618a1ec1a3442b9723d661d72bb1776d1bf8ebd7281a3bf3edd8bfd80e5ad4e",
+        ),
         source="llama.cpp models/templates/upstage-Solar-Open-100B.jinja",
     ),
 )

@@ -13,6 +13,10 @@ MODELS: tuple[Model, ...] = (
         dialect="xlam",
         chat="xlam2_qwen",
         template="tests/templates/Salesforce-xLAM-2-3b-fc-r.jinja",
+        template_sha256=(
+            # Salesforce-xLAM-2-3b-fc-r.jinja
+            "0ce792efd121e97f1b88a984ec8ea85a67e148eacdb1f311228cf6d980b34bc7",
+        ),
         source="Salesforce/xLAM-2-3b-fc-r tokenizer_config.json chat_template",
     ),
     Model(

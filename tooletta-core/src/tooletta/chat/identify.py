@@ -15,6 +15,20 @@ What the caller does not say is found by probing, not asked:
   rendered with a placeholder for each, bound per candidate to the text the format writes
   there (the same text in every probe), and reported in :attr:`tooletta.chat.Identification.tokens`.
 
+**Templates known by heart.** A model row may declare the SHA-256 of the exact template
+texts its format is verified against (``template_sha256`` of :class:`tooletta.rows.Model`).
+Where a model's own template is wrong (it drops the content beside a call, loses a second
+call...), the format writes what a correct template would, so it does not reproduce that
+template on every probe. A template whose text has such a digest is still named as the
+row's format (:attr:`Identification.known`), and the probes where they part are reported as
+the format's documented differences (:attr:`Identification.differences`), not as a
+mismatch, provided the format writes the first probe the template renders exactly as the
+template does (``plain``, or for a template that needs tools its first probe with tools:
+where the special tokens and the turn layout show, which no documented difference concerns;
+a template given with other tokens than the format writes is not the verified text's
+render) and at least as many probes as any verdict needs. A template edited in one
+character has another digest: the probes alone decide, as for any template.
+
 A probe the template raises on is skipped for every candidate (and listed). A tokenizer
 config with named templates is read as transformers reads it (``tool_use`` for the probes
 that declare tools, ``default`` for the others). Verdicts are cached by the template's hash,
@@ -37,6 +51,7 @@ import msgspec
 
 from ..errors import ToolettaError
 from ..ir import Message, ToolCall
+from ..rows import template_digest
 from .format import ChatFormat
 from .jinja import load_chat_template, render_jinja
 from .probes import PROBE_SUITE_VERSION, Probe, option_values, probe_suite, read_switches
@@ -49,6 +64,7 @@ __all__ = [
     "check_format",
     "identify",
     "known_formats",
+    "verified_formats",
 ]
 
 PINNED_TIME = datetime(2026, 11, 25, 23, 59, 59)
@@ -147,6 +163,13 @@ class Identification:
     ones the template reads and the format does not declare (the verdict holds with them
     unset: rendering with one of them set needs the template). ``suite_version``:
     :data:`~tooletta.chat.probes.PROBE_SUITE_VERSION`.
+
+    ``known``: the template's exact text is one a model row declares its format verified
+    against (``template_sha256`` of :class:`tooletta.rows.Model`; see the module docs), and
+    ``verified_by`` names that row (plugin, pattern, fixture and source). ``differences``:
+    for a known template, the probes where the format writes what a correct template would
+    and the template does not (each as a :class:`NearMiss`, in suite order): the format's
+    documented differences, not a mismatch (``matched`` then lists the other probes).
     """
 
     format: str | None
@@ -162,6 +185,9 @@ class Identification:
     ignored_switches: tuple[str, ...] = ()
     template_hash: str = ""
     suite_version: int = PROBE_SUITE_VERSION
+    known: bool = False
+    verified_by: str = ""
+    differences: tuple[NearMiss, ...] = ()
 
     def __bool__(self) -> bool:
         """Whether a format was identified."""
@@ -243,11 +269,35 @@ def _cached(
     return found
 
 
-def _registry_state() -> tuple[int, int]:
+def _registry_state() -> tuple[int, int, int]:
     from ..plugins import get_registry
 
     registry = get_registry()
-    return id(registry), len(registry.entries)
+    return id(registry), len(registry.entries), len(registry.models)
+
+
+def verified_formats(*texts: str) -> dict[str, str]:
+    """The formats some model row declares verified against every one of ``texts`` (the
+    exact template texts, see :func:`tooletta.rows.template_digest`): format name -> the
+    row(s) saying so (plugin, pattern, fixture, source), first-party rows first."""
+    from ..plugins import get_registry
+
+    wanted = {template_digest(t) for t in texts}
+    digests: dict[str, set[str]] = {}
+    rows: dict[str, list[str]] = {}
+    for entry in get_registry().models:
+        row = entry.row
+        name = row.chat_name
+        if name is None or not row.template_sha256:
+            continue
+        digests.setdefault(name, set()).update(row.template_sha256)
+        if wanted & set(row.template_sha256):
+            rows.setdefault(name, []).append(
+                f"plugin {entry.plugin!r} row {row.patterns[0]!r} ({row.template}"
+                + (f"; {row.source}" if row.source else "")
+                + ")"
+            )
+    return {n: "; ".join(rows[n]) for n, d in digests.items() if wanted <= d and n in rows}
 
 
 def _is_config(template: Any) -> bool:
@@ -271,7 +321,7 @@ class _Candidate:
     markers: tuple[str, ...]
 
 
-_FORMATS: dict[tuple[int, int], tuple[_Candidate, ...]] = {}
+_FORMATS: dict[tuple[int, int, int], tuple[_Candidate, ...]] = {}
 
 
 def known_formats() -> tuple[tuple[str, ChatFormat, Any], ...]:
@@ -383,6 +433,7 @@ class _Identifier:
         self.suite = probe_suite(self.values)
         self.renders: dict[tuple[str, tuple[Any, ...]], str | ToolettaError] = {}
         self.native: dict[tuple[str, str, str], str | ToolettaError] = {}
+        self.known = verified_formats(self.source, self.plain)
 
     def run(self) -> Identification:
         from .jinja import _compile
@@ -404,6 +455,11 @@ class _Identifier:
             found = self._try(form, near, seen)
             if found is not None:
                 return found
+        for candidate in self.candidates:
+            if candidate.name in self.known:
+                found = self._known(candidate, [default, *forms])
+                if found is not None:
+                    return found
         ordered = sorted(near.values(), key=lambda n: (-n.matched, -n.offset, n.format))
         return Identification(
             format=None,
@@ -508,6 +564,7 @@ class _Identifier:
         winners: Sequence[tuple[_Candidate, dict[str, str], tuple[str, ...]]],
         form: MessageForm,
     ) -> Identification:
+        winners = sorted(winners, key=lambda w: w[0].name not in self.known)  # stable
         best, bound, matched = winners[0]
         tokens = {k: v for k, v in self.tokens.items() if v not in _SENTINELS.values()}
         tokens.update(bound)
@@ -525,6 +582,46 @@ class _Identifier:
             switches=tuple(s for s in self.values if s in best.fmt.options),
             ignored_switches=tuple(s for s in self.values if s not in best.fmt.options),
             template_hash=self.digest,
+            known=best.name in self.known,
+            verified_by=self.known.get(best.name, ""),
+        )
+
+    def _known(self, candidate: _Candidate, forms: Sequence[MessageForm]) -> Identification | None:
+        """The verdict naming ``candidate``, a format a row declares verified against this
+        exact template, with the probes it writes otherwise as its differences: under the
+        form in which it writes the most probes as the template does; ``None`` when it does
+        not write the first probe the template renders so, or fewer than
+        :data:`_MIN_MATCHED` probes."""
+        best: tuple[MessageForm, dict[str, str], list[str], list[NearMiss]] | None = None
+        for form in dict.fromkeys(forms):
+            bound, matched, missed = self._outcomes(candidate, form, stop=False)
+            if best is None or len(matched) > len(best[2]):
+                best = (form, bound, matched, missed)
+        if best is None:
+            return None
+        form, bound, matched, missed = best
+        first = next((p.name for p in self.suite if isinstance(self._template(p, form), str)), "")
+        if first not in matched or len(matched) < _MIN_MATCHED:
+            return None
+        tokens = {k: v for k, v in self.tokens.items() if v not in _SENTINELS.values()}
+        tokens.update(bound)
+        rendered = {p.name: self._template(p, form) for p in self.suite}
+        declared = candidate.fmt.options
+        return Identification(
+            format=candidate.name,
+            dialect=candidate.dialect.info.name,
+            options=MappingProxyType(self.options),
+            matched=tuple(matched),
+            skipped=MappingProxyType(_errors(rendered)),
+            near=(),
+            tokens=MappingProxyType(tokens),
+            form=form,
+            switches=tuple(s for s in self.values if s in declared),
+            ignored_switches=tuple(s for s in self.values if s not in declared),
+            template_hash=self.digest,
+            known=True,
+            verified_by=self.known[candidate.name],
+            differences=tuple(missed),
         )
 
     def _template(self, probe: Probe, form: MessageForm) -> str | ToolettaError:
@@ -588,8 +685,19 @@ class _Identifier:
         """The tokens bound and the probes compared when ``candidate`` writes every probe
         the template renders under ``form`` as it does (switch probes only for the switches
         it declares), or the first difference."""
+        bound, matched, missed = self._outcomes(candidate, form, stop=True)
+        return missed[0] if missed else (bound, tuple(matched))
+
+    def _outcomes(
+        self, candidate: _Candidate, form: MessageForm, *, stop: bool
+    ) -> tuple[dict[str, str], list[str], list[NearMiss]]:
+        """``candidate`` against the template under ``form``, probe by probe (switch probes
+        only for the switches it declares; probes the template raises on skipped): the tokens
+        bound, the probes it writes as the template does, and where it differs on the others
+        (``stop``: only up to the first difference)."""
         bound: dict[str, str] = {}
         matched: list[str] = []
+        missed: list[NearMiss] = []
         declared = candidate.fmt.options
         for probe in self.suite:
             if any(k not in declared for k in probe.options):
@@ -600,18 +708,23 @@ class _Identifier:
             native = self._native(candidate, probe, form)
             if isinstance(native, ToolettaError):
                 snippet = expected[:_SNIPPET]
-                return NearMiss(candidate.name, probe.name, 0, snippet, str(native), len(matched))
-            if _BOS in expected or _EOS in expected:
-                bound_now = _bind(expected, native, bound)
-                if bound_now is not None:
-                    bound = bound_now
+                miss = NearMiss(candidate.name, probe.name, 0, snippet, str(native), len(matched))
+            else:
+                if _BOS in expected or _EOS in expected:
+                    bound_now = _bind(expected, native, bound)
+                    if bound_now is not None:
+                        bound = bound_now
+                        matched.append(probe.name)
+                        continue
+                    expected = _fill(expected, bound, candidate.fmt)
+                if expected == native:
                     matched.append(probe.name)
                     continue
-                expected = _fill(expected, bound, candidate.fmt)
-            if expected != native:
-                return _near(candidate.name, probe.name, expected, native, len(matched))
-            matched.append(probe.name)
-        return bound, tuple(matched)
+                miss = _near(candidate.name, probe.name, expected, native, len(matched))
+            missed.append(miss)
+            if stop:
+                break
+        return bound, matched, missed
 
 
 def _errors(rendered: Mapping[str, str | ToolettaError]) -> dict[str, str]:

@@ -9,9 +9,12 @@ or that config as a dict) or ``tokenizer=`` (anything with a ``.chat_template``;
 2. else a format learned from it (``tooletta.learn``);
 3. else a :class:`~tooletta.ToolettaError` saying what came closest.
 
-With a ``model=`` (or ``dialect=``) too, the model's format must reproduce the template:
-otherwise :class:`~tooletta.TemplateMismatchError` names the first difference (the template
-is the model's truth; an older format is never used in its place silently).
+With a ``model=`` (or ``dialect=``) too, the model's format must reproduce the template, or
+the template's exact text must be one the format is verified against (a model row's
+``template_sha256``: the model's own template, known by heart with its documented
+differences, see :func:`~tooletta.chat.identify`): otherwise
+:class:`~tooletta.TemplateMismatchError` names the first difference (the template is the
+model's truth; an older format is never used in its place silently).
 """
 
 from __future__ import annotations

@@ -15,8 +15,12 @@ one of its default dialect's ``chat_formats``, or when its ``template`` is not a
 the plugin's folder, or not a template that a
 :class:`~tooletta.testing.conversations.ConversationTests` class of the plugin's tests
 verifies for that format (the kit imports the plugin's ``tests/test_*.py`` modules to find
-them), or when another row's longer pattern takes
-its models (the id each pattern spells, ``*`` read as ``x``, resolves elsewhere).
+them), or when one of its ``template_sha256``
+digests is not the digest (:func:`tooletta.rows.template_digest`) of a fixture those tests
+verify for the format, or ``template``'s own digest is not among them (a fixture edited, or a
+digest copied wrong, fails here: the declared digests cannot drift from the files), or when
+another row's longer pattern takes its models (the id each pattern spells, ``*`` read as
+``x``, resolves elsewhere).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from typing import ClassVar
 
 from ..catalog import chat_formats_of, dialect_for_model, find_format, get_dialect
 from ..errors import ToolettaError
-from ..rows import Model
+from ..rows import Model, template_digest
 from .conversations import ConversationTests
 
 __all__ = ["ModelRowTests", "check_model_rows", "verified_templates"]
@@ -105,6 +109,31 @@ def _row_problems(row: Model, root: Path, verified: dict[str, set[str]]) -> Iter
                 f"{where}: the template {row.template!r} is not one the {chat!r} "
                 f"ConversationTests verify ({known})"
             )
+        else:
+            yield from _digest_problems(row, root, verified[chat])
+
+
+def _digest_problems(row: Model, root: Path, verified: set[str]) -> Iterator[str]:
+    """The row's ``template_sha256`` digests that no verified fixture has, and its own
+    template's digest when it is missing from them (only checked when it declares any)."""
+    if not row.template_sha256:
+        return
+    from ..chat.jinja import load_chat_template
+
+    where = f"row {row.patterns[0]!r}"
+    files = {template_digest(load_chat_template(root / t)[0]): t for t in sorted(verified)}
+    for digest in row.template_sha256:
+        if digest not in files:
+            yield (
+                f"{where}: template_sha256 {digest!r} is the digest of no template the "
+                f"{row.chat_name!r} ConversationTests verify ({', '.join(sorted(verified))})"
+            )
+    own = template_digest(load_chat_template(root / row.template)[0])
+    if own not in row.template_sha256:
+        yield (
+            f"{where}: the template {row.template!r} has the digest {own!r}, which "
+            "template_sha256 does not declare"
+        )
 
 
 def _shadowed(row: Model) -> Iterator[str]:
@@ -155,7 +184,14 @@ class ModelRowTests:
         from ..plugins import get_registry
 
         def key(row: Model) -> tuple[object, ...]:
-            return row.patterns, row.dialects, row.chat_name, row.template, row.source
+            return (
+                row.patterns,
+                row.dialects,
+                row.chat_name,
+                row.template,
+                row.source,
+                row.template_sha256,
+            )
 
         registered = {key(e.row) for e in get_registry().models}
         missing = [r.patterns[0] for r in self.rows if key(r) not in registered]
