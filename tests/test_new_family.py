@@ -11,6 +11,9 @@ render, stream, ``dialect_for_model``, ``render_conversation(model=...)`` (again
 template, rendered with jinja2), ``parse_conversation`` and ``to_response_template``, and runs
 the copy's own conversation and model-row tests (the kit's ``ConversationTests`` and
 ``ModelRowTests``). Core's sources are the same before and after, and name no ``zebra``.
+
+The ``slow`` test installs the copy for real (``uv pip install --offline`` into a venv of its
+own, beside core alone) and runs the same checks there.
 """
 
 from __future__ import annotations
@@ -19,14 +22,18 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import msgspec
 import pytest
 
 import tooletta
+from tooletta import Message, ToolCall
+from tooletta.chat.jinja import render_jinja
 
 REPO = Path(__file__).resolve().parent.parent
 TEMPLATE = REPO / "plugins" / "_template"
@@ -102,16 +109,15 @@ CHECKS = textwrap.dedent(
     """
     import json
     import sys
-    from pathlib import Path
 
+    import msgspec
     import tooletta
     from tooletta import Message, ToolCall
-    from tooletta.chat.jinja import render_jinja
     from tooletta.interop import hf
     from tooletta.plugins import get_plugins
-    from tooletta.testing.streams import assemble
 
-    MODEL, ROOT, DIST = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
+    MODEL, DIST = sys.argv[1], sys.argv[2]
+    CASE = json.loads(sys.argv[3])
     plugin = next(p for p in get_plugins() if p.name == "zebra")
     assert (plugin.distribution, plugin.error) == (DIST, None), plugin
     assert "zebra" in [d.name for d in tooletta.list_dialects()]
@@ -127,33 +133,78 @@ CHECKS = textwrap.dedent(
         assert (result.calls, result.content, result.dialect) == (calls, "Sure.", "zebra")
     assert tooletta.detect(text) == "zebra"
     parser = tooletta.stream(model=MODEL)
-    updates = [parser.feed(ch) for ch in text]
-    streamed = assemble([*updates, parser.finish()])
-    assert (streamed.calls, streamed.content) == (calls, "Sure."), streamed
+    updates = [parser.feed(ch) for ch in text] + [parser.finish()]
+    names, args = {}, {}
+    for delta in (d for u in updates for d in u.calls):
+        names[delta.index] = names.get(delta.index) or delta.name
+        args[delta.index] = args.get(delta.index, "") + delta.arguments
+    streamed = [ToolCall(names[i], json.loads(args[i])) for i in sorted(names)]
+    assert streamed == calls, streamed
+    assert "".join(u.content for u in updates).strip() == "Sure."
 
-    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
-        "type": "object", "properties": {"city": {"type": "string"}}}}}]
-    messages = [
-        Message("system", "Be brief."),
-        Message("user", "Weather in Paris?"),
-        Message("assistant", "Checking.", tool_calls=[calls[0]]),
-        Message("tool", '{"temp": 18}'),
-        Message("assistant", "18 °C."),
-    ]
-    template = (ROOT / "tests" / "templates" / "zebra-org-Zebra-1.jinja").read_text("utf-8")
+    messages = msgspec.convert(CASE["messages"], list[Message])
+    tools = CASE["tools"]
     chat = tooletta.render_conversation(messages, model=MODEL, tools=tools)
-    assert chat == render_jinja(template, messages, tools=tools), chat
+    assert chat == CASE["template_renders"], chat
     assert tooletta.render_conversation(messages, dialect="zebra", tools=tools) == chat
     back = tooletta.parse_conversation(chat, model=MODEL, tools=tools)
-    assert [(m.role, m.content) for m in back] == [(m.role, m.content) for m in messages]
-    assert back[2].tool_calls == [calls[0]]
+    assert back == messages, back
     assert tooletta.parse_conversation(chat, dialect="zebra", tools=tools) == back
 
     exported = hf.to_response_template("zebra")
     assert isinstance(exported, dict) and exported, exported
-    print(json.dumps({"ok": True, "chat": chat}))
+    print(json.dumps({"ok": True}))
     """
 )
+"""Run by a fresh interpreter that has the copy installed: ``python -c CHECKS MODEL DIST CASE``
+(``CASE``: :func:`conversation_case` as JSON). Needs core alone (no jinja2, no test kit)."""
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+        },
+    }
+]
+
+
+def conversation_case(root: Path) -> str:
+    """A conversation, its tools, and what the copy's Jinja template renders for them (with
+    jinja2, in this process), as JSON."""
+    messages = [
+        Message("system", "Be brief."),
+        Message("user", "Weather in Paris?"),
+        Message("assistant", "Checking.", tool_calls=[ToolCall("get_weather", {"city": "Paris"})]),
+        Message("tool", '{"temp": 18}', name="get_weather"),
+        Message("assistant", "18 °C."),
+    ]
+    template = (root / "tests" / "templates" / f"{NEW}-org-{NEW.capitalize()}-1.jinja").read_text(
+        encoding="utf-8"
+    )
+    rendered = render_jinja(template, messages, tools=TOOLS)
+    assert rendered.startswith("<|system|>\nBe brief.\n\n")
+    case = {"messages": messages, "tools": TOOLS, "template_renders": rendered}
+    return msgspec.json.encode(case).decode()
+
+
+def run_checks(python: str, root: Path, dist: str, env: dict[str, str]) -> None:
+    """Run :data:`CHECKS` with ``python``, core's sources the same before and after."""
+    before = core_digest()
+    done = subprocess.run(
+        [python, "-c", CHECKS, MODEL, dist, conversation_case(root)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"ok": True}
+    assert core_digest() == before
+    for path in CORE.rglob("*.py"):
+        assert NEW not in path.read_text(encoding="utf-8").lower(), path
 
 
 @pytest.fixture(scope="module")
@@ -187,22 +238,7 @@ def test_the_copy_works_as_an_installed_plugin_without_a_core_edit(
     zebra: tuple[Path, dict[str, str], str],
 ) -> None:
     root, env, dist = zebra
-    before = core_digest()
-    done = subprocess.run(
-        [sys.executable, "-c", CHECKS, MODEL, str(root), dist],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
-    out = json.loads(done.stdout.strip().splitlines()[-1])
-    assert out["ok"]
-    assert out["chat"].startswith("<|system|>\nBe brief.\n\n")
-    assert core_digest() == before
-    for path in CORE.rglob("*.py"):
-        assert NEW not in path.read_text(encoding="utf-8").lower(), path
+    run_checks(sys.executable, root, dist, env)
 
 
 def test_the_copy_passes_its_own_conversation_and_model_row_tests(
@@ -239,3 +275,43 @@ def test_the_copy_passes_its_own_conversation_and_model_row_tests(
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and "skipped" not in done.stdout, done.stdout[-2000:]
+
+
+@pytest.mark.slow
+def test_the_copy_installs_into_a_fresh_venv_and_works(
+    zebra: tuple[Path, dict[str, str], str], tmp_path: Path
+) -> None:
+    """The same checks with the copy really installed (``uv pip install``, offline: core and
+    the copy from their folders, core's dependencies from uv's cache) into a venv of its own,
+    which holds nothing else: no workspace, no test kit, no jinja2. Skipped when uv is missing
+    or its cache lacks what the install needs."""
+    uv = shutil.which("uv")
+    if uv is None:
+        pytest.skip("uv is not installed")
+    root, _, dist = zebra
+    venv = tmp_path / "venv"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["TOOLETTA_NO_CACHE"] = "1"
+    steps = (
+        [uv, "venv", "-q", str(venv), "--python", sys.executable],
+        [
+            uv,
+            "pip",
+            "install",
+            "-q",
+            "--offline",
+            "--no-sources",
+            "--python",
+            str(venv / "bin" / "python"),
+            str(REPO / "tooletta-core"),
+            str(root),
+        ],
+    )
+    for step in steps:
+        done = subprocess.run(
+            step, env=env, capture_output=True, text=True, timeout=120, check=False
+        )
+        if done.returncode and "network was disabled" in done.stderr:
+            pytest.skip(f"offline install impossible here: {done.stderr.strip()[-300:]}")
+        assert done.returncode == 0, done.stderr[-3000:]
+    run_checks(str(venv / "bin" / "python"), root, dist, env)
