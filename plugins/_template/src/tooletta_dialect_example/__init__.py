@@ -1,7 +1,8 @@
 """Example dialect: ``<<call>>NAME {json}<</call>>`` (made up; copy and adapt).
 
 A real plugin's docstring names the models, quotes the markers, and cites its source.
-Everything of core the plugin uses comes from the plugin face, :mod:`tooletta.plugin`.
+What the plugin takes of core comes from the plugin face, :mod:`tooletta.plugin` (the
+response-template export, ``hf_template.py``, uses ``tooletta.interop.hf.spec``).
 The conversation format of the (made-up) model is in :mod:`tooletta_dialect_example.chat`,
 the model rows in :mod:`tooletta_dialect_example.models`.
 """
