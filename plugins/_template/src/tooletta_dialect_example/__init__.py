@@ -1,15 +1,30 @@
 """Example dialect: ``<<call>>NAME {json}<</call>>`` (made up; copy and adapt).
 
 A real plugin's docstring names the models, quotes the markers, and cites its source.
+What the plugin takes of core comes from the plugin face, :mod:`tooletta.plugin` (the
+response-template export, ``hf_template.py``, uses ``tooletta.interop.hf.spec``).
+The conversation format of the (made-up) model is in :mod:`tooletta_dialect_example.chat`,
+the model rows in :mod:`tooletta_dialect_example.models`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import Block, Grammar, Read, Reader, json_value
+from tooletta.plugin import (
+    Block,
+    DialectInfo,
+    Grammar,
+    Read,
+    Reader,
+    ScannerDialect,
+    ToolCall,
+    hookimpl,
+    json_value,
+    patterns_of,
+    to_json,
+)
+from tooletta_dialect_example.chat import ExampleChat
 from tooletta_dialect_example.models import MODELS
 
 __all__ = ["ExampleDialect", "register_dialects"]
@@ -41,6 +56,7 @@ class ExampleDialect(ScannerDialect):
         description="Example: <<call>>NAME {json}<</call>>",
         source="(name the chat template / parser that pins the format)",
     )
+    chat_formats = (ExampleChat(),)
     grammar = Grammar(blocks=(Block(OPEN, read_call, close=CLOSE),))
     content_separator = "\n"
 
