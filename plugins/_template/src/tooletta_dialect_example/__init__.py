@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import Block, Grammar, Read, Reader, json_value
+from tooletta.plugin import Block, Grammar, Read, Reader, json_value, patterns_of
 from tooletta_dialect_example.models import MODELS
 
 __all__ = ["ExampleDialect", "register_dialects"]

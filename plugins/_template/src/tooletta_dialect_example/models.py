@@ -7,7 +7,7 @@ verifies it (``template="tests/templates/..."``) and the source.
 
 from __future__ import annotations
 
-from tooletta.catalog import Model
+from tooletta.plugin import Model
 
 __all__ = ["MODELS"]
 

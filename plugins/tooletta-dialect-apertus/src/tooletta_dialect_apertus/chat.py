@@ -28,8 +28,16 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from tooletta import Message
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, defaults, first_of, roles
+from tooletta.plugin import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    defaults,
+    first_of,
+    patterns_of,
+    roles,
+)
 from tooletta_dialect_apertus.models import MODELS
 
 from .tools import render_tools

@@ -35,8 +35,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     Grammar,
     Read,
@@ -45,6 +44,7 @@ from tooletta.engine import (
     fast_json_args,
     fast_repeat,
     json_value,
+    patterns_of,
 )
 from tooletta_dialect_functionary.models import MODELS
 

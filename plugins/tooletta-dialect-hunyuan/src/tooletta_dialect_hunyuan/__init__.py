@@ -26,17 +26,23 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
-from tooletta.engine import Block, BlockReader, Grammar, Read, Reader, erase, reasoning_region
-from tooletta.toolkit.kvcall import (
+from tooletta.plugin import (
+    Block,
+    BlockReader,
+    ChatFormat,
+    Grammar,
     KvTags,
+    Read,
+    Reader,
     check_name,
+    erase,
     fast_kv_call,
+    patterns_of,
     read_kv_call,
+    reasoning_region,
     render_key,
-    render_value,
 )
+from tooletta.plugin import kv_render_value as render_value
 from tooletta_dialect_hunyuan.models import MODELS
 
 from .chat import Hy3Chat

@@ -24,9 +24,18 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError, ToolCall
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat, Conversation, Turn, by_content, clock, defaults, roles
-from tooletta.chat.messages import text_of, tool_json
+from tooletta.plugin import (
+    ChatFormat,
+    Conversation,
+    Turn,
+    by_content,
+    clock,
+    defaults,
+    patterns_of,
+    roles,
+    text_of,
+    tool_json,
+)
 from tooletta_dialect_jamba.models import MODELS
 
 __all__ = ["HunyuanA13bChat"]

@@ -29,15 +29,20 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
-from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
-from tooletta.toolkit.kvcall import (
+from tooletta.plugin import (
+    Block,
+    Grammar,
     KvTags,
+    Read,
+    Reader,
     check_name,
+    erase,
     fast_kv_call,
     read_kv_call,
+    reasoning_region,
     render_key,
-    render_value,
 )
+from tooletta.plugin import kv_render_value as render_value
 
 __all__ = ["K2HorizonDialect", "register_dialects"]
 

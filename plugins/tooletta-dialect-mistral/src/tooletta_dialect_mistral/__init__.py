@@ -30,21 +30,21 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
+    ChatFormat,
     Grammar,
     Read,
     Reader,
+    decode_args,
     erase,
     fast_json_array,
     json_call_array,
     json_value,
+    mistral_id,
+    patterns_of,
     reasoning_region,
 )
-from tooletta.toolkit import mistral_id
-from tooletta.toolkit.reading import decode_args
 from tooletta_dialect_mistral.models import MODELS
 
 from .chat import MistralSmall32Chat
