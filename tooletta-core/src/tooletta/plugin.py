@@ -168,6 +168,7 @@ from tooletta.toolkit.kvcall import (
     fast_kv_call,
     read_kv_call,
     render_key,
+    render_pairs,
 )
 from tooletta.toolkit.kvcall import (
     render_value as kv_render_value,
@@ -322,6 +323,7 @@ __all__ = [
     "reasoning_region",
     "render_invoke",
     "render_key",
+    "render_pairs",
     "render_wrapped",
     "roles",
     "scan_attrs",

@@ -40,9 +40,8 @@ from tooletta.plugin import (
     patterns_of,
     read_kv_call,
     reasoning_region,
-    render_key,
+    render_pairs,
 )
-from tooletta.plugin import kv_render_value as render_value
 from tooletta_dialect_hunyuan.models import MODELS
 
 from .chat import Hy3Chat
@@ -128,11 +127,7 @@ class HunyuanV3Dialect(ScannerDialect):
             if not check_name(c.name):
                 raise RenderError(f"tool name {c.name!r} cannot be written", dialect=d)
             out.append(f"<tool_call{RENDER_SUFFIX}>{c.name}{tags.sep}\n")
-            for k, v in c.arguments.items():
-                out.append(
-                    f"{tags.key_open}{render_key(k, tags, d)}{tags.key_close}\n"
-                    f"{tags.value_open}{render_value(v, tags, d)}{tags.value_close}\n"
-                )
+            out.append(render_pairs(c.arguments, tags, d, between="\n", after="\n"))
             out.append(f"{tags.close}\n")
         out.append(f"</tool_calls{RENDER_SUFFIX}>")
         return "".join(out)

@@ -40,9 +40,8 @@ from tooletta.plugin import (
     fast_kv_call,
     read_kv_call,
     reasoning_region,
-    render_key,
+    render_pairs,
 )
-from tooletta.plugin import kv_render_value as render_value
 
 __all__ = ["K2HorizonDialect", "register_dialects"]
 
@@ -102,11 +101,7 @@ class K2HorizonDialect(ScannerDialect):
             if not check_name(c.name):
                 raise RenderError(f"tool name {c.name!r} cannot be written", dialect=d)
             out.append(f"\n{OPEN}{c.name}\n")
-            for k, v in c.arguments.items():
-                out.append(
-                    f"{TAGS.key_open}{render_key(k, TAGS, d)}{TAGS.key_close}\n"
-                    f"{TAGS.value_open}{render_value(v, TAGS, d)}{TAGS.value_close}\n"
-                )
+            out.append(render_pairs(c.arguments, TAGS, d, between="\n", after="\n"))
             out.append(CLOSE)
         out.append(f"\n{GROUP_CLOSE}")
         return "".join(out)
