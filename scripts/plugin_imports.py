@@ -128,10 +128,14 @@ def rewrite(source: str, faces: Faces, where: str = "<source>") -> tuple[str, li
         if not isinstance(node, ast.ImportFrom):
             missing.append(f"{where}:{node.lineno}: `import {module}` (write a from-import)")
             continue
-        line = lines[node.lineno - 1]
-        tail = lines[node.end_lineno - 1][node.end_col_offset :] if node.end_lineno else ""
-        if line[: node.col_offset].strip() or tail.strip():
-            missing.append(f"{where}:{node.lineno}: an import sharing its line")
+        span = lines[node.lineno - 1 : node.end_lineno]
+        head, tail = span[0][: node.col_offset], span[-1][node.end_col_offset or 0 :]
+        if head.strip() or tail.strip() or "#" in "".join(span):
+            # an import holds no string: a "#" is a comment, which a rewrite would lose
+            missing.append(
+                f"{where}:{node.lineno}: a comment or another statement on the import's"
+                " lines (rewrite it by hand)"
+            )
             continue
         groups.setdefault(body_of[id(node)], []).append(node)
     edits: dict[int, tuple[int, str]] = {}  # first line index -> (last line index, new text)
@@ -179,6 +183,14 @@ def tidy(paths: Sequence[Path]) -> None:
     subprocess.run([*ruff, "format", "--quiet", *files], check=True)
 
 
+def _shown(path: Path) -> str:
+    """``path`` relative to the working directory when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Rewrite (or with ``--check`` only look at) the plugin sources; see the module doc."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -203,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             changed.append(path)
     tidy(changed)
     for path in changed:
-        print(f"rewrote {path}")
+        print(f"rewrote {_shown(path)}")
     if missing:
         print("no public face exports (add them to tooletta.plugin):", file=sys.stderr)
         for name in sorted(set(missing)):

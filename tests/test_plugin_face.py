@@ -152,6 +152,23 @@ def test_rewrite_keeps_the_body_and_nested_imports_in_place() -> None:
     assert script.rewrite(new, faces) == (new, [])
 
 
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from tooletta.engine import Grammar  # the engine's\n",
+        "from tooletta.engine import (\n    Grammar,  # the engine's\n)\n",
+        "x = 1; from tooletta.engine import Grammar\n",
+        "from tooletta.engine import Grammar; x = 1\n",
+    ],
+)
+def test_rewrite_leaves_comments_and_shared_lines_to_a_person(source: str) -> None:
+    new, missing = script.rewrite(source, faces, "m.py")
+    assert new == source
+    assert missing == [
+        "m.py:1: a comment or another statement on the import's lines (rewrite it by hand)"
+    ]
+
+
 def test_rewrite_refuses_names_no_face_exports() -> None:
     source = "from tooletta.registry import Registry\n"
     assert script.rewrite(source, faces) == (source, ["tooletta.registry.Registry"])
