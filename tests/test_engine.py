@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from typing import Any
@@ -350,3 +351,56 @@ def test_one_shot_parse_runs_the_scanner_loop_once(monkeypatch: pytest.MonkeyPat
         "g",
     ]
     assert len(runs) == 1  # no ``feed`` then ``finish``: the whole text in one pass
+
+
+_NAME = re.compile(r"[a-z_]*")
+
+
+def _read_named(r: Reader) -> Read[None]:
+    name = yield from r.take(_NAME)
+    if not name:
+        raise r.fail("expected a name")
+    yield from r.expect(">>")
+    r.call(name, {})
+
+
+TAKE = Grammar(blocks=(Block("<<", _read_named, close=">>"),))
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "unparsed"),
+    [
+        ("<<get_weather>>", ["get_weather"], []),
+        ("a <<f>> b <<g_h>>", ["f", "g_h"], []),
+        ("<<>>", [], ["<<>>"]),
+        ("<<f1>>", [], ["<<f1>>"]),
+        ("<<f", [], ["<<f"]),
+    ],
+)
+def test_take_reads_the_longest_run(text: str, names: list[str], unparsed: list[str]) -> None:
+    one, streamed = (parse_with(TAKE, "t", text), _streamed(TAKE, list(text)))
+    for result in (one, streamed):
+        assert [c.name for c in result.calls] == names
+    assert [u.raw for u in one.unparsed] == unparsed
+
+
+def _streamed(grammar: Grammar, chunks: list[str]) -> Any:
+    engine = Engine(grammar, "t")
+    updates = [engine.feed(c) for c in chunks]
+    updates.append(engine.finish())
+    return assemble(updates)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["<<", "f", "get", "_", ">>", " ", "x1"]), max_size=8).map("".join),
+    st.data(),
+)
+def test_take_streams_as_one_shot(text: str, data: st.DataObject) -> None:
+    """Reader.take waits while its run reaches the end of what has arrived: every split of
+    the text reads as the whole text."""
+    cuts = sorted(data.draw(st.sets(st.integers(0, len(text)), max_size=4)))
+    chunks = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+    one, streamed = parse_with(TAKE, "t", text), _streamed(TAKE, chunks)
+    assert (streamed.content, streamed.calls) == (one.content, one.calls)
+    assert [u.raw for u in streamed.unparsed] == [u.raw for u in one.unparsed]

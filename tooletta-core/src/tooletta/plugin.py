@@ -9,10 +9,19 @@ Python-call, JSON documents, typed values) and the conversation format building 
 (:class:`~tooletta.chat.ChatFormat`, :class:`~tooletta.chat.Turn`,
 :class:`~tooletta.chat.Reasoning`, ChatML helpers, message readers).
 
-Two names mean two things in core and are left to their modules: ``render_value``
-(:mod:`tooletta.toolkit.kvcall` and :mod:`tooletta.toolkit.invoke` each have one) and the
-toolkit's string writer ``json_string`` (:mod:`tooletta.toolkit.jsontext`; here
-``json_string`` is the engine's JSON string reader).
+Two names each mean two things in core; the face gives each meaning its own name, and the
+modules keep theirs: the key-value writer :func:`tooletta.toolkit.kvcall.render_value` is
+``kv_render_value``, the invoke writer :func:`tooletta.toolkit.invoke.render_value` is
+``invoke_render_value``, and the toolkit's JSON string *writer*
+:func:`tooletta.toolkit.jsontext.json_string` is ``quote_json_string`` (here
+``json_string`` is the engine's JSON string *reader*).
+
+Also here because plugins need them: ``derived_call_id`` (the one id policy, for a format
+that writes an id for a call that has none, as OpenAI's does).
+
+Plugin sources import core only from ``tooletta``, this module and
+:mod:`tooletta.interop.hf.spec` (the ``response_template`` helpers); ``scripts/plugin_imports.py``
+rewrites other imports to these faces and ``tests/test_plugin_face.py`` keeps it so.
 """
 
 from __future__ import annotations
@@ -109,6 +118,9 @@ from tooletta.engine.trim import (
 from tooletta.ir import (
     coerce_arguments,
 )
+from tooletta.limits import (
+    derived_call_id,
+)
 from tooletta.toolkit import (
     ArgsWriter,
     coerce_value,
@@ -141,9 +153,15 @@ from tooletta.toolkit.invoke import (
     scan_name,
     tag_boundary,
 )
+from tooletta.toolkit.invoke import (
+    render_value as invoke_render_value,
+)
 from tooletta.toolkit.jsondoc import (
     JsonDocumentDialect,
     document_grammar,
+)
+from tooletta.toolkit.jsontext import (
+    json_string as quote_json_string,
 )
 from tooletta.toolkit.kvcall import (
     KvTags,
@@ -151,6 +169,10 @@ from tooletta.toolkit.kvcall import (
     fast_kv_call,
     read_kv_call,
     render_key,
+    render_pairs,
+)
+from tooletta.toolkit.kvcall import (
+    render_value as kv_render_value,
 )
 from tooletta.toolkit.literal import (
     write_literal,
@@ -242,6 +264,7 @@ __all__ = [
     "decode_args",
     "decode_bounded",
     "defaults",
+    "derived_call_id",
     "document_grammar",
     "end_json_call",
     "erase",
@@ -266,6 +289,7 @@ __all__ = [
     "free_of",
     "guarded",
     "hookimpl",
+    "invoke_render_value",
     "is_string_schema",
     "json_args",
     "json_args_at",
@@ -276,6 +300,7 @@ __all__ = [
     "json_string",
     "json_value",
     "kinds_of",
+    "kv_render_value",
     "last_index",
     "last_query",
     "last_user",
@@ -288,6 +313,7 @@ __all__ = [
     "patterns_of",
     "py_literal_at",
     "quote_attribute",
+    "quote_json_string",
     "read_attributes",
     "read_attrs",
     "read_fast",
@@ -298,6 +324,7 @@ __all__ = [
     "reasoning_region",
     "render_invoke",
     "render_key",
+    "render_pairs",
     "render_wrapped",
     "roles",
     "scan_attrs",

@@ -18,8 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     Grammar,
     Read,
@@ -29,6 +28,7 @@ from tooletta.engine import (
     json_key,
     json_next,
     json_value,
+    patterns_of,
     reasoning_region,
 )
 from tooletta_dialect_apertus.models import MODELS

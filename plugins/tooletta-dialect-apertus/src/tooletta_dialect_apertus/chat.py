@@ -28,14 +28,14 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from tooletta import Message, RenderError
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
     Turn,
     defaults,
     first_of,
+    patterns_of,
     roles,
     text_of,
 )

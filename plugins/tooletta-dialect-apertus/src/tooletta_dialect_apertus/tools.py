@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tooletta import to_json
-from tooletta.chat import by_content
+from tooletta.plugin import by_content
 
 __all__ = ["render_tools", "typescript_type"]
 

@@ -38,12 +38,22 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import Block, Decline, Grammar, Read, Reader
-from tooletta.engine.trim import Trimmer, trim_text
-from tooletta.toolkit import ArgsWriter
-from tooletta.toolkit.args import one_shot_value
-from tooletta.toolkit.fastxml import kinds_of, one_shot
-from tooletta.toolkit.schema import ToolSchemas, coerce_value, is_string_schema
+from tooletta.plugin import (
+    ArgsWriter,
+    Block,
+    Decline,
+    Grammar,
+    Read,
+    Reader,
+    ToolSchemas,
+    Trimmer,
+    coerce_value,
+    is_string_schema,
+    kinds_of,
+    one_shot,
+    one_shot_value,
+    trim_text,
+)
 
 __all__ = [
     "BUILTIN_PARAMS",

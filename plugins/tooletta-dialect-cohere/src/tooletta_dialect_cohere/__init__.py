@@ -35,20 +35,20 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
+    ChatFormat,
     Grammar,
     Read,
     Reader,
+    Trimmer,
     erase,
     fast_json_array,
     json_call_array,
+    patterns_of,
     reasoning_region,
 )
-from tooletta.engine.trim import Trimmer
-from tooletta.toolkit.jsontext import json_string
+from tooletta.plugin import quote_json_string as json_string
 from tooletta_dialect_cohere.models import MODELS
 
 from .chat_r7b import CommandR7BChat

@@ -31,14 +31,14 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseResult, RenderError, ToolCall, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
     Turn,
     by_content,
     defaults,
+    patterns_of,
     roles,
     text_of,
     tool_json,

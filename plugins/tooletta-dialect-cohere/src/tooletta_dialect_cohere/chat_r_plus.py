@@ -24,8 +24,16 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseResult, RenderError
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat, Conversation, Turn, by_content, defaults, roles, text_of
+from tooletta.plugin import (
+    ChatFormat,
+    Conversation,
+    Turn,
+    by_content,
+    defaults,
+    patterns_of,
+    roles,
+    text_of,
+)
 from tooletta_dialect_cohere.models import MODELS
 
 from .chat_r7b import BOS, CHATBOT, START_OF_TURN, SYSTEM, USER

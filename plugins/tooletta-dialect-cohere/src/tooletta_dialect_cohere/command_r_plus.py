@@ -25,7 +25,7 @@ import json
 from collections.abc import Sequence
 
 from tooletta import DialectInfo, ToolCall
-from tooletta.catalog import patterns_of
+from tooletta.plugin import patterns_of
 from tooletta_dialect_cohere.models import MODELS
 
 from . import CohereDialect

@@ -39,8 +39,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, RenderError
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
@@ -49,6 +48,7 @@ from tooletta.chat import (
     defaults,
     first_of,
     last_index,
+    patterns_of,
     roles,
     text_of,
 )

@@ -36,13 +36,18 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import Block, Grammar, Read, Reader, erase, marker_set
-from tooletta.toolkit.reading import (
+from tooletta.plugin import (
+    Block,
+    Grammar,
+    Read,
+    Reader,
+    erase,
     fast_header_call,
     fast_section,
     json_args,
     json_args_at,
+    marker_set,
+    patterns_of,
     section,
     think_region,
 )

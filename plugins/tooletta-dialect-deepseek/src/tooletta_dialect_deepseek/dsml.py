@@ -37,25 +37,27 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
+    ArgsWriter,
     Block,
     BlockReader,
+    Declared,
     FastReader,
     Grammar,
     MarkerSet,
     Read,
     Reader,
+    declared_value,
     erase,
-)
-from tooletta.toolkit import ArgsWriter
-from tooletta.toolkit.fastxml import declared_value, kinds_of, one_shot, scan_attrs, skip_ws
-from tooletta.toolkit.reading import (
-    Declared,
     json_args,
+    kinds_of,
+    one_shot,
+    patterns_of,
     read_attrs,
     read_value,
+    scan_attrs,
     section,
+    skip_ws,
     think_region,
 )
 from tooletta_dialect_deepseek.models import MODELS

@@ -25,26 +25,24 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     BlockReader,
     FastReader,
     Grammar,
+    InvokeSyntax,
     Read,
     Reader,
     erase,
+    fast_invokes,
     fast_json_payload,
+    guarded,
     json_call_array,
     json_call_object,
-)
-from tooletta.toolkit.fastxml import skip_ws
-from tooletta.toolkit.invoke import (
-    InvokeSyntax,
-    fast_invokes,
-    guarded,
+    patterns_of,
     read_invokes,
     render_invoke,
+    skip_ws,
 )
 from tooletta_dialect_dots.models import MODELS
 

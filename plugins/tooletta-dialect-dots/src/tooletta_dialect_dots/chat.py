@@ -25,8 +25,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseResult
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
@@ -34,6 +33,7 @@ from tooletta.chat import (
     by_content,
     defaults,
     last_index,
+    patterns_of,
     roles,
     text_of,
     tool_json,

@@ -15,10 +15,16 @@ from __future__ import annotations
 from typing import ClassVar
 
 from tooletta import DialectInfo, ToolCall
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
-from tooletta.engine import Block, Grammar, erase
-from tooletta.toolkit.invoke import InvokeSyntax, quote_attribute, render_value
+from tooletta.plugin import (
+    Block,
+    ChatFormat,
+    Grammar,
+    InvokeSyntax,
+    erase,
+    patterns_of,
+    quote_attribute,
+)
+from tooletta.plugin import invoke_render_value as render_value
 from tooletta_dialect_dots.models import MODELS
 
 from . import CLOSE, OPEN, DotsDialect, block_readers

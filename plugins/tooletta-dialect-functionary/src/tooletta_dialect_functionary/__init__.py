@@ -35,8 +35,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     Grammar,
     Read,
@@ -45,6 +44,7 @@ from tooletta.engine import (
     fast_json_args,
     fast_repeat,
     json_value,
+    patterns_of,
 )
 from tooletta_dialect_functionary.models import MODELS
 
@@ -218,24 +218,11 @@ _WORD_CHARS = string.ascii_letters + string.digits + "_"
 _PART_ENDS = (EOT, *(RECIPIENT + c for c in _WORD_CHARS))
 
 
-def _spaces(r: Reader) -> Read[str]:
-    """Consume and return whitespace (waits until a non-space or the end)."""
-    parts: list[str] = []
-    while True:
-        m = _SPACES.match(r.buf, r.pos)
-        end = m.end() if m else r.pos
-        parts.append(r.buf[r.pos : end])
-        r.pos = end
-        if r.pos < len(r.buf) or r.final:
-            return "".join(parts)
-        yield
-
-
 def _part(r: Reader, first: bool) -> Read[None]:
     """One ``RECIPIENT\\nBODY`` part (``first``: the completion's start, whose ``>>>`` is in the
     prompt). A part that turns out not to be a recipient line is content."""
     if first:
-        lead = yield from _spaces(r)
+        lead = yield from r.take(_SPACES)
     else:
         yield from r.expect(RECIPIENT)
         lead = RECIPIENT

@@ -24,8 +24,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat, Conversation, Turn, by_content, roles, tool_json
+from tooletta.plugin import (
+    ChatFormat,
+    Conversation,
+    Turn,
+    by_content,
+    patterns_of,
+    roles,
+    tool_json,
+)
 from tooletta_dialect_functionary.models import MODELS
 
 from .typescript import namespace

@@ -27,19 +27,19 @@ from typing import Any
 import msgspec
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     FastReader,
     Grammar,
     Read,
     Reader,
+    bracket_nesting,
     erase,
     json_next,
+    patterns_of,
     reasoning_region,
+    write_literal,
 )
-from tooletta.toolkit.literal import write_literal
-from tooletta.toolkit.pycall import bracket_nesting
 from tooletta_dialect_gemma.models import MODELS
 
 from .chat import Gemma4Chat

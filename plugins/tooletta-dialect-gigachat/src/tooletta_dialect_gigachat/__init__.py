@@ -39,23 +39,28 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
-from tooletta.engine import (
+from tooletta.plugin import (
+    ArgsWriter,
     Block,
+    ChatFormat,
     Grammar,
     Read,
     Reader,
+    coerce_value,
+    decode_bounded,
     erase,
     fast_after,
     fast_json_object,
     fast_repeat,
     json_call_object,
+    kinds_of,
+    one_shot,
+    patterns_of,
     reasoning_region,
+    skip_ws,
+    typed,
+    typed_value,
 )
-from tooletta.engine.jsonread import decode_bounded
-from tooletta.toolkit import ArgsWriter, coerce_value, typed_value
-from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, typed
 from tooletta_dialect_gigachat.models import MODELS
 
 from .chat import GigaChat3Chat

@@ -26,8 +26,7 @@ from typing import Any
 import msgspec
 
 from tooletta import to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat, Conversation, Turn, by_content, roles
+from tooletta.plugin import ChatFormat, Conversation, Turn, by_content, patterns_of, roles
 from tooletta_dialect_gigachat.models import MODELS
 
 from .devsystem import DEVSYSTEM

@@ -28,17 +28,22 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
-from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
-from tooletta.toolkit.kvcall import (
+from tooletta.plugin import (
+    Block,
+    ChatFormat,
+    Grammar,
     KvTags,
+    Read,
+    Reader,
     check_name,
+    erase,
     fast_kv_call,
+    patterns_of,
     read_kv_call,
+    reasoning_region,
     render_key,
-    render_value,
 )
+from tooletta.plugin import kv_render_value as render_value
 from tooletta_dialect_glm.chat import Glm46Chat, Glm47Chat
 from tooletta_dialect_glm.chat5 import Glm52Chat
 from tooletta_dialect_glm.models import MODELS

@@ -19,14 +19,14 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
     Turn,
     by_content,
     defaults,
+    patterns_of,
     roles,
     tool_json,
 )

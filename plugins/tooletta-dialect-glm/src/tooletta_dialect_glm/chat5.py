@@ -27,8 +27,7 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError
-from tooletta.catalog import patterns_of
-from tooletta.chat import Conversation, by_content, defaults
+from tooletta.plugin import Conversation, by_content, defaults, patterns_of
 
 from .chat import Glm47Chat
 from .models import MODELS

@@ -28,8 +28,7 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     Grammar,
     Read,
@@ -41,8 +40,10 @@ from tooletta.engine import (
     fast_with_tail,
     json_call_array,
     json_call_object,
+    patterns_of,
+    space_ahead,
+    text_ahead,
 )
-from tooletta.engine.lookahead import space_ahead, text_ahead
 from tooletta_dialect_granite.models import MODELS
 
 from .chat import Granite33Chat

@@ -23,8 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tooletta import Message, RenderError
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, tool_json
+from tooletta.plugin import ChatFormat, Conversation, Turn, defaults, patterns_of, roles, tool_json
 from tooletta_dialect_granite.models import MODELS
 
 __all__ = ["Granite33Chat"]

@@ -40,11 +40,20 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import Block, FastReader, Grammar, Read, Reader, erase, json_value, marker_set
-from tooletta.engine.trim import Trimmer
-from tooletta.toolkit.messages import message_body
-from tooletta.toolkit.reading import decode_args
+from tooletta.plugin import (
+    Block,
+    FastReader,
+    Grammar,
+    Read,
+    Reader,
+    Trimmer,
+    decode_args,
+    erase,
+    json_value,
+    marker_set,
+    message_body,
+    patterns_of,
+)
 from tooletta_dialect_harmony.models import MODELS
 
 from .chat import GptOssChat

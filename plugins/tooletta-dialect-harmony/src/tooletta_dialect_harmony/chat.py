@@ -34,8 +34,7 @@ from collections.abc import Sequence
 import msgspec
 
 from tooletta import Message, ParseError, RenderError, ToolCall, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
@@ -44,6 +43,7 @@ from tooletta.chat import (
     defaults,
     first_of,
     last_index,
+    patterns_of,
     roles,
     text_of,
 )

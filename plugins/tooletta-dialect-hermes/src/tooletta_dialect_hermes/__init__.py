@@ -22,8 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     Grammar,
     Read,
@@ -31,9 +30,10 @@ from tooletta.engine import (
     erase,
     fast_json_call,
     json_call_object,
+    patterns_of,
     reasoning_region,
 )
-from tooletta.toolkit.jsontext import json_string
+from tooletta.plugin import quote_json_string as json_string
 from tooletta_dialect_hermes.chat import (
     Hermes2ProChat,
     MiMoVLChat,

@@ -27,8 +27,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     IM_END,
     IM_START,
     ChatFormat,
@@ -39,6 +38,7 @@ from tooletta.chat import (
     chatml,
     defaults,
     last_query,
+    patterns_of,
     roles,
     text_of,
     tool_json,

@@ -22,8 +22,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from tooletta import Message, RenderError
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat, Conversation, Turn, roles, tool_json
+from tooletta.plugin import ChatFormat, Conversation, Turn, patterns_of, roles, tool_json
 from tooletta_dialect_hermes.models import MODELS
 
 __all__ = [

@@ -24,8 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from tooletta import Message
-from tooletta.catalog import patterns_of
-from tooletta.chat import Conversation, Reasoning
+from tooletta.plugin import Conversation, Reasoning, patterns_of
 
 from .chat import Qwen3Chat
 from .models import MODELS

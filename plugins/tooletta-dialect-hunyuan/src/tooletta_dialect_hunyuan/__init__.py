@@ -26,16 +26,21 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
-from tooletta.engine import Block, BlockReader, Grammar, Read, Reader, erase, reasoning_region
-from tooletta.toolkit.kvcall import (
+from tooletta.plugin import (
+    Block,
+    BlockReader,
+    ChatFormat,
+    Grammar,
     KvTags,
+    Read,
+    Reader,
     check_name,
+    erase,
     fast_kv_call,
+    patterns_of,
     read_kv_call,
-    render_key,
-    render_value,
+    reasoning_region,
+    render_pairs,
 )
 from tooletta_dialect_hunyuan.models import MODELS
 
@@ -122,11 +127,7 @@ class HunyuanV3Dialect(ScannerDialect):
             if not check_name(c.name):
                 raise RenderError(f"tool name {c.name!r} cannot be written", dialect=d)
             out.append(f"<tool_call{RENDER_SUFFIX}>{c.name}{tags.sep}\n")
-            for k, v in c.arguments.items():
-                out.append(
-                    f"{tags.key_open}{render_key(k, tags, d)}{tags.key_close}\n"
-                    f"{tags.value_open}{render_value(v, tags, d)}{tags.value_close}\n"
-                )
+            out.append(render_pairs(c.arguments, tags, d, between="\n", after="\n"))
             out.append(f"{tags.close}\n")
         out.append(f"</tool_calls{RENDER_SUFFIX}>")
         return "".join(out)

@@ -25,18 +25,18 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError, ToolCall
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
     Turn,
     defaults,
     last_user,
+    patterns_of,
     roles,
+    text_of,
     tool_json,
 )
-from tooletta.chat.messages import text_of
 from tooletta_dialect_hunyuan.models import MODELS
 
 __all__ = ["EFFORTS", "Hy3Chat"]

@@ -3,7 +3,7 @@ patterns its dialects and conversation formats show (:mod:`tooletta.catalog`).""
 
 from __future__ import annotations
 
-from tooletta.catalog import Model
+from tooletta.plugin import Model
 
 __all__ = ["MODELS"]
 

@@ -27,14 +27,14 @@ from typing import Any
 import msgspec
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     BlockError,
     Grammar,
     Read,
     Reader,
     call_object_reader,
+    decode_bounded,
     erase,
     fast_json_call,
     fast_repeat,
@@ -44,9 +44,9 @@ from tooletta.engine import (
     json_string,
     json_value,
     marker_set,
+    message_body,
+    patterns_of,
 )
-from tooletta.engine.jsonread import decode_bounded
-from tooletta.toolkit.messages import message_body
 from tooletta_dialect_inkling.models import MODELS
 
 __all__ = ["InklingDialect", "register_dialects"]

@@ -25,8 +25,7 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     Grammar,
     Read,
@@ -36,6 +35,7 @@ from tooletta.engine import (
     fast_json_call,
     fast_repeat,
     json_call_object,
+    patterns_of,
 )
 from tooletta_dialect_internlm.models import MODELS
 

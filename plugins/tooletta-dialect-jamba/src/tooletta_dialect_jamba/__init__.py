@@ -34,16 +34,16 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
+    ChatFormat,
     Grammar,
     Read,
     Reader,
     erase,
     fast_json_array,
     json_call_array,
+    patterns_of,
     reasoning_region,
 )
 from tooletta_dialect_jamba.models import MODELS

@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from tooletta import DialectInfo, ToolCall
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
+from tooletta.plugin import ChatFormat, patterns_of
 from tooletta_dialect_jamba.models import MODELS
 
 from . import JambaDialect

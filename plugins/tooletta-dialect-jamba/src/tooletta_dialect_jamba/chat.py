@@ -30,18 +30,18 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ToolCall
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
     Turn,
     by_content,
+    content_key,
     defaults,
+    patterns_of,
     roles,
     text_of,
 )
-from tooletta.chat.messages import content_key
 from tooletta_dialect_jamba.models import MODELS
 
 __all__ = [

@@ -24,8 +24,7 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError, ToolCall
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Turn,
@@ -33,9 +32,11 @@ from tooletta.chat import (
     clock,
     defaults,
     first_of,
+    patterns_of,
     roles,
+    text_of,
+    tool_json,
 )
-from tooletta.chat.messages import text_of, tool_json
 from tooletta_dialect_jamba.models import MODELS
 
 __all__ = ["HunyuanA13bChat"]

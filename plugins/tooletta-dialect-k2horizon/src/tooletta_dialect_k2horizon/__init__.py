@@ -29,14 +29,18 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
-from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
-from tooletta.toolkit.kvcall import (
+from tooletta.plugin import (
+    Block,
+    Grammar,
     KvTags,
+    Read,
+    Reader,
     check_name,
+    erase,
     fast_kv_call,
     read_kv_call,
-    render_key,
-    render_value,
+    reasoning_region,
+    render_pairs,
 )
 
 __all__ = ["K2HorizonDialect", "register_dialects"]
@@ -97,11 +101,7 @@ class K2HorizonDialect(ScannerDialect):
             if not check_name(c.name):
                 raise RenderError(f"tool name {c.name!r} cannot be written", dialect=d)
             out.append(f"\n{OPEN}{c.name}\n")
-            for k, v in c.arguments.items():
-                out.append(
-                    f"{TAGS.key_open}{render_key(k, TAGS, d)}{TAGS.key_close}\n"
-                    f"{TAGS.value_open}{render_value(v, TAGS, d)}{TAGS.value_close}\n"
-                )
+            out.append(render_pairs(c.arguments, TAGS, d, between="\n", after="\n"))
             out.append(CLOSE)
         out.append(f"\n{GROUP_CLOSE}")
         return "".join(out)

@@ -33,13 +33,13 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ToolCall
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
     Turn,
     defaults,
+    patterns_of,
     roles,
     text_of,
     tool_json,

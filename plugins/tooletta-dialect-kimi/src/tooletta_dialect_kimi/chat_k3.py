@@ -26,8 +26,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import Message, RenderError, ToolCall
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, by_content, defaults, roles
+from tooletta.plugin import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    by_content,
+    defaults,
+    patterns_of,
+    roles,
+)
 from tooletta_dialect_kimi.models import MODELS
 
 __all__ = ["KimiK3Chat", "sorted_json"]

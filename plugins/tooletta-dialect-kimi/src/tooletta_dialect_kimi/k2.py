@@ -24,12 +24,16 @@ argument fragments). Rendering writes the K2-Instruct turn: no empty
 from __future__ import annotations
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import Block, Grammar, Read, Reader, erase
-from tooletta.toolkit.reading import (
+from tooletta.plugin import (
+    Block,
+    Grammar,
+    Read,
+    Reader,
+    erase,
     fast_header_call,
     fast_section,
     json_args,
+    patterns_of,
     section,
     think_region,
 )

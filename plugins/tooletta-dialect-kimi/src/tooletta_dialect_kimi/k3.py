@@ -37,16 +37,26 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import Block, Grammar, MarkerSet, Read, Reader, erase, json_value
-from tooletta.toolkit import ArgsWriter
-from tooletta.toolkit.fastxml import declared_value, kinds_of, one_shot, scan_attrs, skip_ws
-from tooletta.toolkit.reading import (
+from tooletta.plugin import (
+    ArgsWriter,
+    Block,
     Declared,
+    Grammar,
+    MarkerSet,
+    Read,
+    Reader,
+    declared_value,
     end_json_call,
+    erase,
+    json_value,
+    kinds_of,
+    one_shot,
+    patterns_of,
     read_attrs,
     read_value,
+    scan_attrs,
     section,
+    skip_ws,
     think_region,
 )
 from tooletta_dialect_kimi.models import MODELS

@@ -21,8 +21,16 @@ import json
 import re
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall
-from tooletta.engine import Block, Grammar, Read, Reader, fast_json_args, fast_repeat, json_value
-from tooletta.toolkit.reading import end_json_call
+from tooletta.plugin import (
+    Block,
+    Grammar,
+    Read,
+    Reader,
+    end_json_call,
+    fast_json_args,
+    fast_repeat,
+    json_value,
+)
 
 __all__ = ["KimiLegacyDialect"]
 

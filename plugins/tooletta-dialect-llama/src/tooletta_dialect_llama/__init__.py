@@ -34,10 +34,19 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
-from tooletta.engine import Block, Grammar, Read, Reader, erase, fast_json_chain, json_call_object
-from tooletta.engine.lookahead import space_ahead, text_ahead
+from tooletta.plugin import (
+    Block,
+    ChatFormat,
+    Grammar,
+    Read,
+    Reader,
+    erase,
+    fast_json_chain,
+    json_call_object,
+    patterns_of,
+    space_ahead,
+    text_ahead,
+)
 from tooletta_dialect_llama.models import MODELS
 
 from .chat import Llama31Chat, Llama32Chat

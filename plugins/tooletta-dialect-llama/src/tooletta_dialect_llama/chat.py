@@ -36,13 +36,13 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Turn,
     by_content,
     defaults,
+    patterns_of,
     roles,
     text_of,
     tool_json,

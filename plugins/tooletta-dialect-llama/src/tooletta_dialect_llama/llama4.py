@@ -21,8 +21,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from tooletta import DialectInfo, ToolCall, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
+from tooletta.plugin import ChatFormat, patterns_of
 from tooletta_dialect_llama.models import MODELS
 
 from . import PYTHON_END, PYTHON_START, LlamaJsonDialect

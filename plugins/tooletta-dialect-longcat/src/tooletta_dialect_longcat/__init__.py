@@ -32,8 +32,8 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
+    ArgsWriter,
     Block,
     Grammar,
     Read,
@@ -42,9 +42,10 @@ from tooletta.engine import (
     fast_json_call,
     fast_repeat,
     json_call_object,
+    patterns_of,
     reasoning_region,
+    typed_value,
 )
-from tooletta.toolkit import ArgsWriter, typed_value
 from tooletta_dialect_longcat.models import MODELS
 
 __all__ = ["LongCatDialect", "call_block", "register_dialects"]

@@ -29,13 +29,13 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseError, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Turn,
     by_content,
     defaults,
+    patterns_of,
     roles,
     text_of,
     tool_json,

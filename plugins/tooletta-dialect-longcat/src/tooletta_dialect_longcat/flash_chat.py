@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from tooletta import DialectInfo, ToolCall
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
+from tooletta.plugin import ChatFormat, patterns_of
 from tooletta_dialect_longcat.models import MODELS
 
 from . import LongCatDialect, call_block

@@ -24,8 +24,8 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
+    ArgsWriter,
     Block,
     Decline,
     Grammar,
@@ -33,11 +33,16 @@ from tooletta.engine import (
     Read,
     Reader,
     erase,
+    kinds_of,
+    one_shot,
+    one_shot_value,
+    patterns_of,
     reasoning_region,
+    skip_ws,
+    tag_end,
+    typed,
+    typed_value,
 )
-from tooletta.toolkit import ArgsWriter, typed_value
-from tooletta.toolkit.args import one_shot_value
-from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, tag_end, typed
 from tooletta_dialect_minicpm.models import MODELS
 
 __all__ = ["MiniCPM5Dialect", "register_dialects"]

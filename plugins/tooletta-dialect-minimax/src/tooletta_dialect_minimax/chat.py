@@ -16,8 +16,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import Message
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, by_content, roles, tool_json
+from tooletta.plugin import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    by_content,
+    patterns_of,
+    roles,
+    tool_json,
+)
 from tooletta_dialect_minimax.models import MODELS
 
 __all__ = ["MinimaxM2Chat"]

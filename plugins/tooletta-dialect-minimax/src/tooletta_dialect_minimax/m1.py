@@ -15,18 +15,18 @@ but with a JSON array, so detection here needs a ``{`` after the tag.
 from __future__ import annotations
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     Grammar,
     Read,
     Reader,
     erase,
     fast_json_lines,
+    guarded,
     json_call_object,
+    patterns_of,
     reasoning_region,
 )
-from tooletta.toolkit.invoke import guarded
 from tooletta_dialect_minimax.models import MODELS
 
 from .chat_m1 import MinimaxM1Chat

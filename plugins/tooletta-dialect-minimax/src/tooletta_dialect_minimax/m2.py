@@ -28,13 +28,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall
-from tooletta.catalog import patterns_of
-from tooletta.engine import Block, Grammar, Read, Reader, erase, reasoning_region
-from tooletta.toolkit.invoke import (
+from tooletta.plugin import (
+    Block,
+    Grammar,
     InvokeSyntax,
+    Read,
+    Reader,
+    erase,
     fast_invokes,
     guarded,
+    patterns_of,
     read_invokes,
+    reasoning_region,
     render_invoke,
 )
 from tooletta_dialect_minimax.models import MODELS

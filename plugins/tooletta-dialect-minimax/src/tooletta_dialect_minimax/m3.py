@@ -29,30 +29,32 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
+    ArgsWriter,
     Block,
     BlockError,
     Grammar,
+    InvokeSyntax,
     MarkerSet,
     Read,
     Reader,
+    coerce_value,
     erase,
-    reasoning_region,
-)
-from tooletta.toolkit import ArgsWriter, coerce_value
-from tooletta.toolkit.args import one_shot_value
-from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws
-from tooletta.toolkit.invoke import (
-    InvokeSyntax,
     free_of,
     guarded,
+    is_string_schema,
+    kinds_of,
+    one_shot,
+    one_shot_value,
+    patterns_of,
     quote_attribute,
     read_attributes,
+    reasoning_region,
     scan_name,
+    schema_types,
+    skip_ws,
     tag_boundary,
 )
-from tooletta.toolkit.schema import is_string_schema, schema_types
 from tooletta_dialect_minimax.models import MODELS
 
 __all__ = ["SENTINEL", "MinimaxM3Dialect"]

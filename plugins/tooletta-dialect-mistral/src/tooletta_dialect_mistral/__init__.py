@@ -30,21 +30,21 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
+    ChatFormat,
     Grammar,
     Read,
     Reader,
+    decode_args,
     erase,
     fast_json_array,
     json_call_array,
     json_value,
+    mistral_id,
+    patterns_of,
     reasoning_region,
 )
-from tooletta.toolkit import mistral_id
-from tooletta.toolkit.reading import decode_args
 from tooletta_dialect_mistral.models import MODELS
 
 from .chat import MistralSmall32Chat
@@ -64,19 +64,6 @@ _WORD_OK = re.compile(r'[^\s\[\]{}"]+\Z')
 _DETECT = re.compile(r'\[TOOL_CALLS\]\s*(?:\[|[^\s\[\]{}"]+(?:\[ARGS\]|\[CALL_ID\]|\{))')
 
 
-def _take(r: Reader, pattern: re.Pattern[str]) -> Read[str]:
-    """Consume the longest run of characters matching ``pattern`` (waits while it may grow)."""
-    parts: list[str] = []
-    while True:
-        m = pattern.match(r.buf, r.pos)
-        end = m.end() if m else r.pos
-        parts.append(r.buf[r.pos : end])
-        r.pos = end
-        if end < len(r.buf) or r.final:
-            return "".join(parts)
-        yield
-
-
 def read_tool_calls(r: Reader) -> Read[None]:
     """What follows one ``[TOOL_CALLS]``: a JSON call array, or one v11 call."""
     yield from r.ws()
@@ -84,12 +71,12 @@ def read_tool_calls(r: Reader) -> Read[None]:
     if first == "[":
         yield from json_call_array(r, id_keys=("id",))
         return
-    name = yield from _take(r, _WORD)
+    name = yield from r.take(_WORD)
     if not name:
         raise r.fail("expected a function name or a JSON array after [TOOL_CALLS]")
     call_id: str | None = None
     if (yield from r.accept(CALL_ID)):
-        call_id = yield from _take(r, _WORD)
+        call_id = yield from r.take(_WORD)
         if not call_id:
             raise r.fail("expected a call id after [CALL_ID]")
     yield from r.accept(ARGS)

@@ -30,19 +30,19 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from tooletta import Message, ToolCall, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
     Turn,
     by_content,
     last_user,
+    mistral_id,
+    patterns_of,
     roles,
     text_of,
     tool_json,
 )
-from tooletta.toolkit import mistral_id
 from tooletta_dialect_mistral.models import MODELS
 
 from .ids import with_written_ids, written_id

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import msgspec
 
 from tooletta import ToolCall, to_json
-from tooletta.toolkit import mistral_id
+from tooletta.plugin import mistral_id
 
 __all__ = ["with_written_ids", "written_id"]
 

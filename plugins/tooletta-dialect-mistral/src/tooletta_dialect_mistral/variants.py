@@ -15,7 +15,7 @@ the id part when the call has one), which Mistral-Small-3.2 writes. Its variants
 from __future__ import annotations
 
 from tooletta import DialectInfo, ToolCall, to_json
-from tooletta.catalog import patterns_of
+from tooletta.plugin import patterns_of
 from tooletta_dialect_mistral.models import MODELS
 
 from . import TOOL_CALLS, MistralDialect

@@ -54,20 +54,28 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import Block, Decline, Grammar, Incomplete, MarkerSet, Read, Reader, erase
-from tooletta.engine.trim import Trimmer
-from tooletta.toolkit.args import ArgsWriter, typed_value
-from tooletta.toolkit.fastxml import one_shot
-from tooletta.toolkit.invoke import (
+from tooletta.plugin import (
+    ArgsWriter,
+    Block,
+    Decline,
+    Grammar,
+    Incomplete,
     InvokeSyntax,
+    MarkerSet,
+    Read,
+    Reader,
+    ToolSchemas,
+    Trimmer,
+    erase,
     guarded,
+    one_shot,
+    patterns_of,
     read_attributes,
     render_invoke,
     scan_invoke,
     tag_boundary,
+    typed_value,
 )
-from tooletta.toolkit.schema import ToolSchemas
 from tooletta_dialect_muse.models import MODELS
 
 __all__ = ["MuseDialect", "register_dialects", "resolve_name"]

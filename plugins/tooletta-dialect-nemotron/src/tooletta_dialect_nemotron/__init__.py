@@ -24,8 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     Grammar,
     Read,
@@ -34,6 +33,7 @@ from tooletta.engine import (
     fast_json_array,
     json_call_array,
     json_call_object,
+    patterns_of,
     reasoning_region,
 )
 from tooletta_dialect_nemotron.chat import NemotronNanoV2Chat

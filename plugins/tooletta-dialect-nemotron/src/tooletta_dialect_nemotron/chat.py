@@ -34,8 +34,16 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat, Conversation, Reasoning, Turn, roles, text_of, tool_json
+from tooletta.plugin import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    patterns_of,
+    roles,
+    text_of,
+    tool_json,
+)
 from tooletta_dialect_nemotron.models import MODELS
 
 __all__ = ["NANO_V2_TOOLS_HEAD", "NemotronNanoV2Chat", "thinking"]

@@ -22,22 +22,23 @@ from typing import Any
 import msgspec
 
 from tooletta import DialectInfo, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
     BlockError,
+    JsonDocumentDialect,
     Read,
     Reader,
+    coerce_arguments,
+    derived_call_id,
+    document_grammar,
     json_key,
     json_next,
     json_string,
     json_value,
+    patterns_of,
     read_fast,
+    too_deep,
 )
-from tooletta.engine import loads as json_loads
-from tooletta.engine.jsonread import too_deep
-from tooletta.ir import coerce_arguments
-from tooletta.limits import derived_call_id
-from tooletta.toolkit.jsondoc import JsonDocumentDialect, document_grammar
+from tooletta.plugin import loads as json_loads
 from tooletta_dialect_openai.models import MODELS
 
 __all__ = ["OpenAIDialect", "call_id_for", "register_dialects", "unknown_key"]

@@ -27,8 +27,7 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     Grammar,
     Read,
@@ -37,8 +36,9 @@ from tooletta.engine import (
     fast_json_array,
     json_call_object,
     json_next,
+    patterns_of,
+    space_ahead,
 )
-from tooletta.engine.lookahead import space_ahead
 from tooletta_dialect_phi.models import MODELS
 
 from .chat import FireFunctionV2Chat

@@ -23,8 +23,16 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, ToolCall
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat, Conversation, Turn, defaults, roles, text_of, tool_json
+from tooletta.plugin import (
+    ChatFormat,
+    Conversation,
+    Turn,
+    defaults,
+    patterns_of,
+    roles,
+    text_of,
+    tool_json,
+)
 from tooletta_dialect_phi.models import MODELS
 
 __all__ = ["FIREFUNCTION_INSTRUCTIONS", "FireFunctionV2Chat"]

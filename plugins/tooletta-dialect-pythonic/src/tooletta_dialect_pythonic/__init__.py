@@ -28,11 +28,10 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     BlockError,
+    ChatFormat,
     Decline,
     Grammar,
     Read,
@@ -40,12 +39,15 @@ from tooletta.engine import (
     erase,
     fast_json_array,
     fast_json_call,
+    fast_py_calls,
+    fast_py_list,
     json_call_object,
     json_next,
     loads,
+    patterns_of,
+    py_literal_at,
     reasoning_region,
 )
-from tooletta.toolkit.pycall import fast_py_calls, fast_py_list, py_literal_at
 from tooletta_dialect_pythonic.models import MODELS
 
 from .base import CheckedDialect

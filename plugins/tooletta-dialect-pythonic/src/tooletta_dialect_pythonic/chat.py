@@ -24,14 +24,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tooletta import Message
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
     Turn,
     by_content,
     last_index,
+    patterns_of,
     roles,
     tool_json,
 )

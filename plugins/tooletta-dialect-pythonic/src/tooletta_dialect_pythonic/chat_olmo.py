@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import json
 
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat, Conversation, chatml, roles, tool_json
+from tooletta.plugin import ChatFormat, Conversation, chatml, patterns_of, roles, tool_json
 from tooletta_dialect_pythonic.models import MODELS
 
 __all__ = ["Olmo31InstructChat"]

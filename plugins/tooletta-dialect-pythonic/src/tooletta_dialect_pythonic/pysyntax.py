@@ -21,8 +21,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from tooletta.engine import BlockError, Incomplete, Read, Reader
-from tooletta.toolkit.literal import write_literal
+from tooletta.plugin import BlockError, Incomplete, Read, Reader, write_literal
 
 __all__ = [
     "MAX_NESTING",

@@ -33,10 +33,17 @@ import re
 from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
-from tooletta.catalog import patterns_of
-from tooletta.chat import ChatFormat
-from tooletta.engine import Grammar, erase, reasoning_region
-from tooletta.toolkit.xmlcall import FUNC, XmlTags, call_blocks, render_wrapped
+from tooletta.plugin import (
+    FUNC,
+    ChatFormat,
+    Grammar,
+    XmlTags,
+    call_blocks,
+    erase,
+    patterns_of,
+    reasoning_region,
+    render_wrapped,
+)
 from tooletta_dialect_qwen.chat import Qwen3CoderChat, Qwen35Chat
 from tooletta_dialect_qwen.models import MODELS
 

@@ -26,8 +26,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ToolCall
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     IM_END,
     IM_START,
     ChatFormat,
@@ -38,6 +37,7 @@ from tooletta.chat import (
     defaults,
     last_query,
     last_user,
+    patterns_of,
     roles,
     text_of,
 )

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tooletta import to_json
-from tooletta.chat import by_content, tool_json
+from tooletta.plugin import by_content, tool_json
 
 __all__ = [
     "CODER_TOOLS_HEAD",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import msgspec
 
-from tooletta.catalog import patterns_of
+from tooletta.plugin import patterns_of
 from tooletta_dialect_qwen.models import MODELS
 
 from . import Qwen3CoderDialect

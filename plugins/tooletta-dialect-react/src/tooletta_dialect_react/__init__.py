@@ -46,7 +46,7 @@ from typing import Any
 import msgspec
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     BlockError,
     Decline,

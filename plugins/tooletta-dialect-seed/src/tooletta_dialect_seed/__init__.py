@@ -32,9 +32,15 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
-from tooletta.catalog import patterns_of
-from tooletta.engine import Grammar, erase, reasoning_region
-from tooletta.toolkit.xmlcall import XmlTags, call_blocks, render_wrapped
+from tooletta.plugin import (
+    Grammar,
+    XmlTags,
+    call_blocks,
+    erase,
+    patterns_of,
+    reasoning_region,
+    render_wrapped,
+)
 from tooletta_dialect_seed.models import MODELS
 
 __all__ = ["SeedOssDialect", "register_dialects"]

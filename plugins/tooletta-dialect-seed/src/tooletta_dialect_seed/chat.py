@@ -23,14 +23,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tooletta import Message, RenderError, to_json
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
     Turn,
     by_content,
     defaults,
+    patterns_of,
     roles,
     text_of,
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import DialectInfo, ToolCall
-from tooletta.catalog import patterns_of
+from tooletta.plugin import patterns_of
 from tooletta_dialect_seed.models import MODELS
 
 from . import SeedOssDialect

@@ -43,8 +43,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
+    ArgsWriter,
     Block,
     Grammar,
     Incomplete,
@@ -52,11 +52,16 @@ from tooletta.engine import (
     Read,
     Reader,
     erase,
+    guarded,
+    kinds_of,
+    one_shot,
+    patterns_of,
     reasoning_region,
+    skip_ws,
+    tag_end,
+    typed,
+    typed_value,
 )
-from tooletta.toolkit.args import ArgsWriter, typed_value
-from tooletta.toolkit.fastxml import kinds_of, one_shot, skip_ws, tag_end, typed
-from tooletta.toolkit.invoke import guarded
 from tooletta_dialect_solar.models import MODELS
 
 from .open1 import SolarOpenDialect

@@ -19,18 +19,18 @@ from typing import Any
 from msgspec.structs import replace
 
 from tooletta import Message, RenderError, ToolCall
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
     Turn,
     by_content,
     defaults,
+    patterns_of,
     roles,
+    text_of,
     tool_json,
 )
-from tooletta.chat.messages import text_of
 from tooletta_dialect_solar.models import MODELS
 
 from .ids import call_id

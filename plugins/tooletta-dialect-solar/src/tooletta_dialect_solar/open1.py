@@ -20,12 +20,16 @@ Pinned from llama.cpp ``models/templates/upstage-Solar-Open-100B.jinja`` (the
 from __future__ import annotations
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import Block, Grammar, Read, Reader, erase
-from tooletta.toolkit.reading import (
+from tooletta.plugin import (
+    Block,
+    Grammar,
+    Read,
+    Reader,
+    erase,
     fast_header_call,
     fast_section,
     json_args,
+    patterns_of,
     section,
     think_region,
 )

@@ -27,10 +27,23 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
-from tooletta.catalog import patterns_of
-from tooletta.engine import Block, Grammar, MarkerSet, Read, Reader, reasoning_region
-from tooletta.toolkit.fastxml import one_shot, skip_ws, tag_end
-from tooletta.toolkit.invoke import InvokeSyntax, guarded, read_invoke, render_invoke, scan_invoke
+from tooletta.plugin import (
+    Block,
+    Grammar,
+    InvokeSyntax,
+    MarkerSet,
+    Read,
+    Reader,
+    guarded,
+    one_shot,
+    patterns_of,
+    read_invoke,
+    reasoning_region,
+    render_invoke,
+    scan_invoke,
+    skip_ws,
+    tag_end,
+)
 from tooletta_dialect_step.models import MODELS
 
 __all__ = ["Step3Dialect", "register_dialects"]

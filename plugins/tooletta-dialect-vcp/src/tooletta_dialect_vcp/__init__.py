@@ -40,11 +40,22 @@ from collections.abc import Callable
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
-from tooletta.engine import Block, Grammar, MarkerSet, Read, Reader, reasoning_region
-from tooletta.engine.trim import Trimmer, trim_text
-from tooletta.toolkit import ArgsWriter
-from tooletta.toolkit.fastxml import kinds_of, one_shot, typed
-from tooletta.toolkit.schema import coerce_value, is_string_schema
+from tooletta.plugin import (
+    ArgsWriter,
+    Block,
+    Grammar,
+    MarkerSet,
+    Read,
+    Reader,
+    Trimmer,
+    coerce_value,
+    is_string_schema,
+    kinds_of,
+    one_shot,
+    reasoning_region,
+    trim_text,
+    typed,
+)
 
 __all__ = [
     "CLOSE",

@@ -33,8 +33,7 @@ import re
 from typing import Any
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
-from tooletta.catalog import patterns_of
-from tooletta.engine import (
+from tooletta.plugin import (
     Block,
     Grammar,
     Read,
@@ -45,10 +44,12 @@ from tooletta.engine import (
     json_call_array,
     json_call_object,
     json_next,
+    patterns_of,
     reasoning_region,
+    space_ahead,
+    text_ahead,
 )
-from tooletta.engine.lookahead import space_ahead, text_ahead
-from tooletta.toolkit.jsontext import json_string
+from tooletta.plugin import quote_json_string as json_string
 from tooletta_dialect_xlam.models import MODELS
 
 from .chat import XlamQwenChat

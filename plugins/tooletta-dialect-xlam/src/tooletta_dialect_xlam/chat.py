@@ -29,14 +29,14 @@ from typing import ClassVar
 import msgspec
 
 from tooletta import Message
-from tooletta.catalog import patterns_of
-from tooletta.chat import (
+from tooletta.plugin import (
     IM_END,
     IM_START,
     ChatFormat,
     Conversation,
     Turn,
     by_content,
+    patterns_of,
     roles,
     text_of,
     tool_json,

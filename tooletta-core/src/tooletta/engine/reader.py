@@ -327,6 +327,26 @@ class Reader:
                     parts.append(piece)
             yield
 
+    def take(self, pattern: re.Pattern[str]) -> Read[str]:
+        """Consume and return the longest run of characters that ``pattern`` matches from
+        here, piece by piece (waits while the run reaches the end of the text that has
+        arrived, so that the answer is the same for every split; "" when none matches).
+
+        ``pattern`` must match a run one character at a time (a character class with ``*``,
+        as ``[^\\s\\[\\]{}"]*``): the run is matched again on every piece from where the last
+        one stopped, each character once.
+        """
+        parts: list[str] = []
+        while True:
+            buf = self.buf
+            m = pattern.match(buf, self.pos)
+            end = m.end() if m else self.pos
+            parts.append(buf[self.pos : end])
+            self.pos = end
+            if end < len(buf) or self.final:
+                return "".join(parts)
+            yield
+
     def rest(self) -> Read[str]:
         """Everything up to the end of the text."""
         parts: list[str] = []

@@ -48,6 +48,7 @@ __all__ = [
     "looks_like_call",
     "read_kv_call",
     "render_key",
+    "render_pairs",
     "render_value",
 ]
 
@@ -437,3 +438,18 @@ def render_key(key: str, tags: KvTags, dialect: str) -> str:
     if not key or key != key.strip(_WS) or tags.key_close in key or tags.close in key:
         raise RenderError(f"argument name {key!r} cannot be written", dialect=dialect)
     return key
+
+
+def render_pairs(
+    arguments: Mapping[str, Any], tags: KvTags, dialect: str, between: str = "", after: str = ""
+) -> str:
+    """A call's arguments as ``key_open KEY key_close BETWEEN value_open VALUE value_close
+    AFTER``, one after the other (``between`` and ``after``: what the template writes between
+    a key and its value and after each value, such as ``"\n"``). Keys and values as
+    :func:`render_key` and :func:`render_value` write them, refusing what would not read
+    back."""
+    return "".join(
+        f"{tags.key_open}{render_key(k, tags, dialect)}{tags.key_close}{between}"
+        f"{tags.value_open}{render_value(v, tags, dialect)}{tags.value_close}{after}"
+        for k, v in arguments.items()
+    )
