@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import (
     AmbiguousDialectError,
     DuplicateDialectError,
+    LearnError,
     ParseError,
     PluginError,
     RenderError,
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
         stream,
         supports_reasoning,
     )
+    from .chat.learn import learn, load_learned
     from .dialect import BufferedStream, Dialect, ScannerDialect, StreamParser, to_json
 
 _LAZY = {
@@ -77,6 +79,8 @@ _LAZY = {
     **dict.fromkeys(
         ("BufferedStream", "Dialect", "ScannerDialect", "StreamParser", "to_json"), "dialect"
     ),
+    "learn": "chat.learn",
+    "load_learned": "chat.learn",
 }
 """Names imported on first use, so that ``import tooletta`` (and the CLI) start fast."""
 
@@ -89,6 +93,7 @@ __all__ = [
     "Dialect",
     "DialectInfo",
     "DuplicateDialectError",
+    "LearnError",
     "Message",
     "ParseError",
     "ParseResult",
@@ -109,7 +114,9 @@ __all__ = [
     "dialect_for_model",
     "get_dialect",
     "hookimpl",
+    "learn",
     "list_dialects",
+    "load_learned",
     "parse",
     "parse_conversation",
     "parse_tool_calls",
@@ -125,7 +132,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """Import the public names of :mod:`tooletta.api` and :mod:`tooletta.dialect` on first use."""
+    """Import the public names of :mod:`tooletta.api`, :mod:`tooletta.dialect` and
+    :mod:`tooletta.chat.learn` on first use."""
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,174 @@
+"""A learned conversation format: a JSON-serialisable spec and the :class:`ChatFormat` it declares.
+
+The spec (a plain dict, versioned by :data:`SPEC_VERSION`) holds only strings, booleans and
+small tables: the start text, each role's header and footer, the end-of-turn token, the
+system turn and the tool declarations (prefix, each tool as ``tojson`` of the tool or of its
+function with the learned indent/separators/escaping, joiner, suffix), tool-result wrapping and
+grouping, reasoning and its history rule, the generation prompt per option switch. A
+:class:`LearnedChat` reads it; the renderer and the parser of :mod:`tooletta.chat` do the rest,
+as for any plugin's format.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...errors import RenderError
+from ...ir import Message, ParseResult
+from ..format import ChatFormat, Conversation, Reasoning, Turn, defaults, roles
+
+__all__ = ["SPEC_VERSION", "LearnedChat", "tools_text"]
+
+SPEC_VERSION = 1
+"""The version of the spec layout (saved in every spec; :func:`load_learned` checks it)."""
+
+
+def tools_text(tools: Sequence[Mapping[str, Any]], spec: Mapping[str, Any]) -> str:
+    """The tool declarations as the template writes them (``spec``: the ``tools`` spec)."""
+    item = spec["item"]
+    separators = item["separators"]
+    parts = []
+    for tool in tools:
+        value = tool
+        if item["what"] == "function":
+            value = tool.get("function", tool) if isinstance(tool, Mapping) else tool
+        parts.append(
+            json.dumps(
+                value,
+                ensure_ascii=item["ensure_ascii"],
+                indent=item["indent"],
+                separators=tuple(separators) if separators else None,
+            )
+        )
+    return str(spec["head"]) + str(spec["join"]).join(parts) + str(spec["tail"])
+
+
+class LearnedChat(ChatFormat):
+    """The :class:`ChatFormat` a learned spec declares (one instance per spec)."""
+
+    def __init__(self, spec: Mapping[str, Any]):
+        chat = spec["chat"]
+        self.spec = spec
+        self.name = str(spec["name"])
+        self.source = str(spec.get("source", ""))
+        self.bos = chat["bos"]
+        self.turns = roles(**{role: Turn(h, f) for role, (h, f) in chat["turns"].items()})
+        self.end_of_turn = chat["end_of_turn"]
+        results = chat["results"]
+        self.result_wrap = (results["wrap"][0], results["wrap"][1])
+        self.group_results = bool(results["grouped"])
+        self.result_separator = results["separator"]
+        self.keeps_ids = bool(spec["calls"].get("ids", False))
+        rsn = chat["reasoning"]
+        self.reasoning = (
+            Reasoning(
+                rsn["open"],
+                rsn["close"],
+                strip=rsn["strip"],
+                keep=rsn["keep"],
+                empty=rsn["empty"],
+                dropped=rsn["dropped"],
+            )
+            if rsn
+            else None
+        )
+        self.options = defaults(**chat["options"])
+        self._fixed: dict[str, list[Any]] = {k: list(v) for k, v in chat["fixed"].items()}
+        self._prompts: list[tuple[dict[str, Any], str]] = [
+            (dict(opts), text) for opts, text in chat["prompts"]
+        ]
+        self.prompt_options = tuple(opts for opts, _ in self._prompts if opts)
+
+    # -- hooks ------------------------------------------------------------------------------
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """The system message and the tool declarations, as learned."""
+        self._check_fixed(ctx.options)
+        chat = self.spec["chat"]
+        tools_spec = chat["tools"]
+        if ctx.tools and tools_spec:
+            block = tools_text(ctx.tools, tools_spec)
+            if system is not None:
+                return system + tools_spec["with_system"] + block
+            return str(tools_spec["without_system"]) + block
+        if system is not None:
+            return system
+        default: str | None = chat["default_system"]
+        return default
+
+    def parse_system(self, body: str) -> str | None:
+        """The system message from the system turn's body (``None`` when it held none)."""
+        chat = self.spec["chat"]
+        tools_spec = chat["tools"]
+        if tools_spec:
+            head = tools_spec["head"]
+            if head and body.startswith(tools_spec["without_system"] + head):
+                return None
+            system, sep, _ = body.partition(tools_spec["with_system"] + head)
+            if sep and head:
+                return system
+        if body == chat["default_system"]:
+            return None
+        return body
+
+    def split_results(self, body: str, pending: int) -> list[str]:
+        """Grouped results without a closing wrap: split on the separator and the opening."""
+        if not self.group_results:
+            return [body]
+        return body.split(self.result_separator + self.result_wrap[0])
+
+    def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
+        """The reasoning block (when the turn starts with one) cut off, the rest read by the
+        dialect."""
+        rule = self.reasoning
+        reasoning = ""
+        if rule is not None:
+            if rule.dropped and body.startswith(rule.dropped):
+                body = body[len(rule.dropped) :]
+            elif rule.open and body.startswith(rule.open):
+                end = body.find(rule.close, len(rule.open))
+                if end >= 0:
+                    reasoning = body[len(rule.open) : end]
+                    body = body[end + len(rule.close) :]
+        result: ParseResult = dialect.parse(body, tools=list(tools) or None)
+        if reasoning:
+            result = ParseResult(
+                content=result.content,
+                calls=result.calls,
+                dialect=result.dialect,
+                unparsed=result.unparsed,
+                reasoning=reasoning + result.reasoning,
+            )
+        return result
+
+    def generation_prompt(self, ctx: Conversation) -> str:
+        """The generation prompt learned for the options in force."""
+        best = ""
+        best_size = -1
+        for opts, text in self._prompts:
+            if len(opts) > best_size and all(ctx.options.get(k) == v for k, v in opts.items()):
+                best, best_size = text, len(opts)
+        return best
+
+    def after_conversation(self, ctx: Conversation) -> str:
+        """What the template writes after the last message without a generation prompt."""
+        return str(self.spec["chat"]["after"])
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """As the base, without a first system message equal to the default system prompt."""
+        out = super().expressible(messages)
+        default = self.spec["chat"]["default_system"]
+        if out and out[0].role == "system" and out[0].content == default:
+            out = out[1:]
+        return out
+
+    def _check_fixed(self, options: Mapping[str, Any]) -> None:
+        for key, allowed in self._fixed.items():
+            if key in options and options[key] not in allowed:
+                raise RenderError(
+                    f"the learned format {self.name!r} was learned with {key} in {allowed!r}; "
+                    f"the template writes more than its generation prompt differently with "
+                    f"{key}={options[key]!r}: learn it again with that option"
+                )

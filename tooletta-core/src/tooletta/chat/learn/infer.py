@@ -1,0 +1,545 @@
+"""Differential probing: the spec of a chat template, from renders that differ in one thing.
+
+Each step renders a few probe conversations with the template (:class:`~.oracle.Oracle`),
+locates the sentinels in the text and reads the pieces between them: the start, each role's
+header and footer, the system turn and the tool declarations, the assistant's calls (an
+installed dialect that writes them byte for byte, else a learned JSON-in-markers form), tool
+results, reasoning and its history rule, the generation prompt per option switch. What no
+declaration expresses raises :class:`~tooletta.LearnError` naming the probe; the closed loop
+(:mod:`.verify`) then checks the whole spec on every probe.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...errors import LearnError
+from ...ir import ToolCall
+from .chatspec import tools_text
+from .dialects import call_object
+from .oracle import Oracle
+from .probes import (
+    CALL_SETS,
+    TOOLS,
+    Probe,
+    S,
+    answer,
+    calling,
+    probe_suite,
+    result,
+    system,
+    user,
+)
+
+__all__ = ["infer_spec", "spec_json", "switches_of"]
+
+_KNOWN_VARIABLES = frozenset(
+    {
+        "messages",
+        "tools",
+        "add_generation_prompt",
+        "bos_token",
+        "eos_token",
+        "raise_exception",
+        "strftime_now",
+        "range",
+        "namespace",
+        "dict",
+        "lipsum",
+        "cycler",
+        "joiner",
+        "true",
+        "false",
+        "none",
+        "True",
+        "False",
+        "None",
+    }
+)
+_SWITCH = re.compile(r"think|reason", re.IGNORECASE)
+_TOKEN = re.compile(r"<\|[^|<>\s]+\|>|<[^<>\s]{1,40}>|\[[A-Z_]{2,40}\]")
+
+
+def _fail(probe: str, reason: str) -> LearnError:
+    return LearnError(f"probe {probe!r}: {reason}", probe=probe)
+
+
+def _find(text: str, sentinel: str, probe: str) -> int:
+    at = text.find(sentinel)
+    if at < 0 or text.find(sentinel, at + 1) >= 0:
+        raise _fail(probe, f"the template does not write {sentinel!r} exactly once")
+    return at
+
+
+def _common_suffix(a: str, b: str) -> int:
+    n = 0
+    while n < len(a) and n < len(b) and a[-1 - n] == b[-1 - n]:
+        n += 1
+    return n
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    while n < len(a) and n < len(b) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def switches_of(template: str) -> list[str]:
+    """The template variables that look like reasoning switches (``enable_thinking``...)."""
+    try:
+        import jinja2
+        from jinja2 import meta
+    except ImportError:  # pragma: no cover - the oracle needs jinja2 first
+        return []
+    try:
+        names = meta.find_undeclared_variables(jinja2.Environment().parse(template))
+    except jinja2.TemplateError:
+        return []
+    return sorted(n for n in names - _KNOWN_VARIABLES if _SWITCH.search(n))
+
+
+class _Inference:
+    def __init__(self, oracle: Oracle, bos_token: str):
+        self.o = oracle
+        self.bos_token = bos_token
+        self.spec: dict[str, Any] = {}
+
+    # -- turns -------------------------------------------------------------------------------
+
+    def turns(self) -> dict[str, Any]:
+        o, A, B, C = self.o, S.USER, S.ANSWER, S.USER2
+        r_u = o.render([user()])
+        r_ua = o.render([user(), answer()])
+        r_uau = o.render([user(), answer(), user(C)])
+        r_up = o.render([user()], prompt=True)
+        r_su = o.render([system(), user()])
+        ia = _find(r_u, A, "user")
+        f_u = r_u[ia + len(A) :]
+        ia2 = _find(r_ua, A, "chat")
+        ib = _find(r_ua, B, "chat")
+        if not r_ua.startswith(r_u[: ia + len(A)] + f_u):
+            raise _fail("chat", "the user turn is written differently once an answer follows")
+        h_a = r_ua[ia2 + len(A) + len(f_u) : ib]
+        f_a = r_ua[ib + len(B) :]
+        ib3 = _find(r_uau, B, "chat")
+        ic = _find(r_uau, C, "chat")
+        between = r_uau[ib3 + len(B) : ic]
+        if not between.startswith(f_a):
+            raise _fail("chat", "an answer's footer depends on what follows it")
+        h_u = between[len(f_a) :]
+        opening = r_u[:ia]
+        if not opening.endswith(h_u):
+            raise _fail("user", "the first user turn has another header than later ones")
+        opening = opening[: len(opening) - len(h_u)]
+        bos = self.bos_token if self.bos_token and opening.startswith(self.bos_token) else ""
+        if not r_up.startswith(r_u):
+            raise _fail("user+prompt", "the generation prompt changes the text before it")
+        prompt = r_up[len(r_u) :]
+        i_s = r_su.find(S.SYSTEM)
+        if i_s < 0:
+            raise _fail("system", "the template does not write the system message")
+        if not r_su.startswith(bos):
+            raise _fail("system", "the text does not start with the bos token")
+        h_s = r_su[len(bos) : i_s]
+        ia_s = _find(r_su, A, "system")
+        mid = r_su[i_s + len(S.SYSTEM) : ia_s]
+        if not mid.endswith(h_u) or not h_s:
+            raise _fail("system", "the system message is not a turn of its own before the user's")
+        f_s = mid[: len(mid) - len(h_u)]
+        default_turn = opening[len(bos) :]
+        default: str | None = None
+        if default_turn:
+            if not (default_turn.startswith(h_s) and default_turn.endswith(f_s)):
+                raise _fail("user", f"unexplained text at the start: {default_turn[:60]!r}")
+            default = default_turn[len(h_s) : len(default_turn) - len(f_s)]
+        self.spec.update(
+            bos=bos,
+            turns={"system": [h_s, f_s], "user": [h_u, f_u], "assistant": [h_a, f_a]},
+            end_of_turn=self._end_of_turn(f_a),
+            default_system=default,
+            after="",
+            prompts=[[{}, prompt]],
+        )
+        return self.spec
+
+    def _end_of_turn(self, footer: str) -> str:
+        eos = self.o.tokens.get("eos_token", "")
+        if eos and eos in footer:
+            return footer[: footer.index(eos) + len(eos)]
+        m = _TOKEN.search(footer)
+        return footer[: m.end()] if m else footer
+
+    def _body(self, text: str, probe: str, start: int = 0) -> str:
+        """The last assistant turn's body in ``text`` (the conversation ends with it)."""
+        h_a, f_a = self.spec["turns"]["assistant"]
+        at = text.rfind(h_a, start) if h_a else start
+        if at < 0 or not text.endswith(f_a):
+            raise _fail(probe, "the assistant turn is not written with its header and footer")
+        return text[at + len(h_a) : len(text) - len(f_a)]
+
+    # -- tools -------------------------------------------------------------------------------
+
+    def tools(self) -> dict[str, Any] | None:
+        o = self.o
+        r_u = o.render([user()])
+        r_t1 = o.render([user()], TOOLS[:1])
+        if r_t1 == r_u:
+            return None
+        r_t2 = o.render([user()], TOOLS)
+        r_st = o.render([system(), user()], TOOLS[:1])
+        bos = self.spec["bos"]
+        h_s, f_s = self.spec["turns"]["system"]
+        h_u = self.spec["turns"]["user"][0]
+        tail_ = f_s + h_u + S.USER
+
+        def system_body(text: str, probe: str) -> str:
+            start = bos + h_s
+            end = text.find(tail_)
+            if not text.startswith(start) or end < len(start):
+                raise _fail(probe, "the tool declarations are not written in the system turn")
+            return text[len(start) : end]
+
+        b1, b2 = system_body(r_t1, "tools"), system_body(r_t2, "tools")
+        bs = system_body(r_st, "tools+system")
+        for what, indent, seps, ascii_ in itertools.product(
+            ("function", "tool"), (None, 2, 4), (None, (",", ":")), (False, True)
+        ):
+            item = {"what": what, "indent": indent, "separators": seps, "ensure_ascii": ascii_}
+            one = tools_text(TOOLS[:1], {"item": item, "head": "", "join": "", "tail": ""})
+            two = tools_text(TOOLS[1:], {"item": item, "head": "", "join": "", "tail": ""})
+            i1, i2 = b2.find(one), b2.find(two)
+            if i1 < 0 or i2 < i1 + len(one):
+                continue
+            head, join, tail = b2[:i1], b2[i1 + len(one) : i2], b2[i2 + len(two) :]
+            if b1 != head + one + tail:
+                continue
+            if not bs.startswith(S.SYSTEM) or not bs.endswith(one + tail):
+                raise _fail("tools+system", "the tools are not written after the system message")
+            before = bs[len(S.SYSTEM) : len(bs) - len(one + tail)]
+            n = _common_suffix(head, before)
+            return {
+                "item": item,
+                "head": head[len(head) - n :],
+                "join": join,
+                "tail": tail,
+                "with_system": before[: len(before) - n],
+                "without_system": head[: len(head) - n],
+            }
+        raise _fail("tools", "the tool declarations are not tojson of each tool or function")
+
+    # -- calls -------------------------------------------------------------------------------
+
+    def call_bodies(self) -> dict[str, str]:
+        o = self.o
+        out = {}
+        for key, calls in CALL_SETS.items():
+            text = o.render([user(), calling(calls)], TOOLS)
+            out[key] = self._body(text, "call")
+        text = o.render([user(), calling(CALL_SETS["one"], S.ANSWER)], TOOLS)
+        out["content"] = self._body(text, "call+content")
+        return out
+
+    def calls(self, bodies: Mapping[str, str]) -> dict[str, Any]:
+        found = self._installed(bodies)
+        if found is not None:
+            return found
+        found = self._json(bodies)
+        if found is not None:
+            return found
+        raise _fail(
+            "call",
+            "no installed dialect writes these calls and they are not JSON call objects "
+            f"between markers: {bodies['one'][:120]!r}",
+        )
+
+    def _installed(self, bodies: Mapping[str, str]) -> dict[str, Any] | None:
+        from ...plugins import get_registry
+
+        for entry in get_registry().ordered():
+            markers = entry.info.markers
+            if markers and not any(m in bodies["one"] for m in markers):
+                continue
+            try:
+                dialect = entry.dialect
+            except Exception:  # noqa: BLE001 - a broken plugin is skipped, not fatal here
+                continue
+            for ids in (True, False):
+                found = _try_dialect(dialect, ids, bodies)
+                if found is not None:
+                    return {"kind": "installed", "dialect": entry.info.name, "ids": ids, **found}
+        return None
+
+    def _json(self, bodies: Mapping[str, str]) -> dict[str, Any] | None:
+        one = CALL_SETS["one"][0]
+        body = bodies["one"]
+        for name_key, args_key, first, key_sep, item_sep, args_seps, ascii_ in itertools.product(
+            ("name",),
+            ("arguments", "parameters"),
+            (False, True),
+            (": ", ":"),
+            (", ", ","),
+            ((", ", ": "), (",", ":")),
+            (False, True),
+        ):
+            spec: dict[str, Any] = {
+                "kind": "json",
+                "ids": False,
+                "name_key": name_key,
+                "args_key": args_key,
+                "args_first": first,
+                "key_sep": key_sep,
+                "item_sep": item_sep,
+                "args_separators": list(args_seps),
+                "ensure_ascii": ascii_,
+            }
+            obj = call_object(one, spec)
+            at = body.find(obj)
+            if at < 0:
+                continue
+            r0, r1 = body[:at], body[at + len(obj) :]
+            opening = r0.strip()
+            if not opening:
+                return None
+            lead = r0[: r0.index(opening)]
+            head = r0[len(lead) + len(opening) :]
+            tail = r1[: len(r1) - len(r1.lstrip())]
+            close = r1[len(tail) :].rstrip()
+            trailer = r1[len(tail) + len(close) :]
+            spec.update(open=opening, head=head, tail=tail, close=close, trailer=trailer)
+            two = bodies["two"]
+            objs = [call_object(c, spec) for c in CALL_SETS["two"]]
+            if not (two.startswith(r0 + objs[0]) and two.endswith(objs[1] + r1)):
+                continue
+            middle = two[len(r0 + objs[0]) : len(two) - len(objs[1] + r1)]
+            pre, post = tail + close, opening + head
+            if not (middle.startswith(pre) and middle.endswith(post)):
+                continue
+            spec["between"] = middle[len(pre) : len(middle) - len(post)]
+            content = bodies["content"]
+            if not content.startswith(S.ANSWER) or not content.endswith(body[len(lead) :]):
+                continue
+            spec["lead_alone"] = lead
+            spec["lead_content"] = content[len(S.ANSWER) : len(content) - len(body) + len(lead)]
+            return spec
+        return None
+
+    # -- results -----------------------------------------------------------------------------
+
+    def results(self) -> dict[str, Any]:
+        o = self.o
+        one, two = CALL_SETS["one"], CALL_SETS["two"]
+        r1 = o.render([user(), calling(one), result(one[0], S.RESULT), answer()], TOOLS)
+        r2 = o.render(
+            [
+                user(),
+                calling(two, S.ANSWER),
+                result(two[0], S.RESULT),
+                result(two[1], S.RESULT2),
+                answer(S.ANSWER2),
+            ],
+            TOOLS,
+        )
+        h_a, f_a = self.spec["turns"]["assistant"]
+        h_u, f_u = self.spec["turns"]["user"]
+
+        def around(text: str, res: str, ans: str, probe: str) -> tuple[str, str]:
+            ia = _find(text, S.USER, probe) + len(S.USER) + len(f_u) + len(h_a)
+            start = text.find(f_a, ia) + len(f_a) if f_a else -1
+            ir = _find(text, res, probe)
+            iend = _find(text, ans, probe)
+            if not f_a or start < len(f_a) or start > ir:
+                raise _fail(probe, "the call turn is not closed by its footer before the result")
+            post = text[ir + len(res) : iend]
+            if not post.endswith(h_a):
+                raise _fail(probe, "the answer after the results has another header")
+            return text[start:ir], post[: len(post) - len(h_a)]
+
+        pre, post = around(r1, S.RESULT, S.ANSWER, "result")
+        pre2, _ = around(r2, S.RESULT, S.ANSWER2, "results")
+        if pre2 != pre:
+            raise _fail("results", "the result turn opens differently after parallel calls")
+        i1, i2 = r2.find(S.RESULT), r2.find(S.RESULT2)
+        middle = r2[i1 + len(S.RESULT) : i2]
+        if middle == post + pre:  # a turn per result
+            if pre.startswith(h_u) and post.endswith(f_u) and len(pre) > len(h_u):
+                header, w0 = h_u, pre[len(h_u) :]
+                w1, footer = post[: len(post) - len(f_u)], f_u
+            else:
+                header, w0, w1, footer = pre, "", "", post
+            return {
+                "tool": [header, footer],
+                "wrap": [w0, w1],
+                "grouped": False,
+                "separator": "",
+            }
+        n = _common_suffix(pre, middle)
+        w0 = pre[len(pre) - n :]
+        rest = middle[: len(middle) - n]
+        m = _common_prefix(rest, post)
+        w1, sep = rest[:m], rest[m:]
+        if not (w0 or w1):
+            raise _fail("results", "grouped results are not told apart by any text")
+        return {
+            "tool": [pre[: len(pre) - n], post[m:]],
+            "wrap": [w0, w1],
+            "grouped": True,
+            "separator": sep,
+        }
+
+    # -- reasoning ---------------------------------------------------------------------------
+
+    def reasoning(self) -> dict[str, Any] | None:
+        o = self.o
+        text = o.render([user(), answer(reasoning=S.REASONING)])
+        body = self._body(text, "reasoning")
+        at = body.find(S.REASONING)
+        if at < 0:
+            return None
+        if not body.endswith(S.ANSWER):
+            raise _fail("reasoning", "the content does not follow the reasoning")
+        open_ = body[:at]
+        close = body[at + len(S.REASONING) : len(body) - len(S.ANSWER)]
+        if not open_ or not close:
+            raise _fail("reasoning", "the reasoning is not between an opening and a closing")
+
+        def same(text_: str) -> bool:
+            return o.render([user(), answer(reasoning=text_)]) == text
+
+        strip: str | None = ""
+        if same("\n" + S.REASONING + "\n"):
+            strip = None if same(" " + S.REASONING + " ") else "\n"
+        hist = o.render(
+            [
+                user(),
+                answer(reasoning=S.REASONING),
+                user(S.USER2),
+                answer(S.ANSWER2, reasoning=S.REASONING2),
+            ]
+        )
+        first, last = S.REASONING in hist, S.REASONING2 in hist
+        if first and last:
+            keep = "all"
+        elif last:
+            keep = "after_last_user"
+        else:
+            raise _fail("reasoning-history", "the last turn's reasoning is not written")
+        dropped = ""
+        if keep != "all":
+            i_b = _find(hist, S.ANSWER, "reasoning-history")
+            h_a = self.spec["turns"]["assistant"][0]
+            dropped = hist[hist.rfind(h_a, 0, i_b) + len(h_a) : i_b]
+        plain = o.render([user(), answer(), user(S.USER2), answer(S.ANSWER2)])
+        empty = "never"
+        if self._body(plain, "no-reasoning").startswith(open_ + close):
+            empty = "last"
+            first_body = plain[: plain.find(S.ANSWER)]
+            if keep == "all" and first_body.endswith(open_ + close):
+                empty = "kept"
+        return {
+            "open": open_,
+            "close": close,
+            "strip": strip,
+            "keep": keep,
+            "empty": empty,
+            "dropped": dropped,
+        }
+
+    # -- switches ----------------------------------------------------------------------------
+
+    def switches(self, names: Sequence[str], suite: Any) -> tuple[list[Any], dict[str, Any]]:
+        """The generation prompt under each value of each switch, and the switches that change
+        more than the prompt (fixed at the value learned with)."""
+        prompts: list[Any] = list(self.spec["prompts"])
+        fixed: dict[str, Any] = {}
+        base_probes = [p for p in suite if not p.prompt]
+        base = {p.name: self._render_probe(p, {}) for p in base_probes}
+        for name in names:
+            if name in self.o.options:
+                fixed[name] = [self.o.options[name]]
+                continue
+            allowed: list[Any] = [None]
+            found: list[Any] = []
+            for value in (True, False):
+                if any(self._render_probe(p, {name: value}) != base[p.name] for p in base_probes):
+                    continue
+                allowed.append(value)
+                r_u = self.o.render([user()], **{name: value})
+                r_up = self.o.render([user()], prompt=True, **{name: value})
+                if not r_up.startswith(r_u):
+                    raise _fail("user+prompt", f"with {name}={value!r}, the prompt is not a suffix")
+                prompt = r_up[len(r_u) :]
+                if prompt != prompts[0][1]:
+                    found.append([{name: value}, prompt])
+            prompts += found
+            if len(allowed) < 3:
+                fixed[name] = allowed
+        return prompts, fixed
+
+    def _render_probe(self, probe: Any, options: Mapping[str, Any]) -> str:
+        return self.o.render(probe.messages, probe.tools, probe.prompt, **options)
+
+
+def _try_dialect(dialect: Any, ids: bool, bodies: Mapping[str, str]) -> dict[str, str] | None:
+    """The leads before an installed dialect's calls when it writes every probe call set as
+    the template does (``None`` otherwise)."""
+    leads: dict[str, str] = {}
+    for key in (*CALL_SETS, "content"):
+        calls = CALL_SETS["one" if key == "content" else key]
+        if not ids:
+            calls = [ToolCall(c.name, c.arguments) for c in calls]
+        try:
+            text = dialect.render(calls, content="")
+        except Exception:  # noqa: BLE001 - a dialect that cannot write them is no match
+            return None
+        body = bodies[key]
+        if not isinstance(text, str) or not text or not body.endswith(text):
+            return None
+        lead = body[: len(body) - len(text)]
+        try:
+            read = dialect.parse(body)
+        except Exception:  # noqa: BLE001 - a dialect that cannot read them is no match
+            return None
+        if list(read.calls) != list(calls):
+            return None
+        if key == "content":
+            if not lead.startswith(S.ANSWER):
+                return None
+            leads["lead_content"] = lead[len(S.ANSWER) :]
+        elif leads.setdefault("lead_alone", lead) != lead:
+            return None
+    return leads
+
+
+def infer_spec(
+    oracle: Oracle, bos_token: str, switches: Sequence[str]
+) -> tuple[dict[str, Any], list[Probe]]:
+    """The chat and calls spec of the template behind ``oracle`` (see the module doc), and
+    the probe suite that fits it (the closed loop runs it)."""
+    inf = _Inference(oracle, bos_token)
+    chat = inf.turns()
+    chat["tools"] = inf.tools()
+    calls: dict[str, Any] = {"kind": "none"}
+    results: dict[str, Any] = {"wrap": ["", ""], "grouped": False, "separator": ""}
+    if chat["tools"] is not None:
+        calls = inf.calls(inf.call_bodies())
+        found = inf.results()
+        chat["turns"]["tool"] = found.pop("tool")
+        results = found
+    chat["results"] = results
+    chat["reasoning"] = inf.reasoning()
+    suite = probe_suite(reasoning=True, tools=chat["tools"] is not None)
+    prompts, fixed = inf.switches(switches, suite)
+    chat["prompts"] = prompts
+    chat["fixed"] = fixed
+    chat["options"] = dict(oracle.options)
+    return {"chat": chat, "calls": calls}, suite
+
+
+def spec_json(spec: Mapping[str, Any]) -> str:
+    """``spec`` as canonical JSON text (saved files, hashes)."""
+    return json.dumps(spec, ensure_ascii=False, indent=2, sort_keys=True)
