@@ -50,6 +50,9 @@ class Learned:
     """The :class:`~tooletta.chat.ChatFormat` the spec declares."""
     checks: int = 0
     """How many closed-loop checks passed (0 for a format loaded from a file)."""
+    handle: Any = field(default=None, repr=False, compare=False)
+    """The dialect object registered under :attr:`name` (its ``chat_formats`` hold
+    :attr:`format`)."""
 
     @property
     def source(self) -> str:
@@ -132,9 +135,13 @@ def learn(
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     name = name or f"learned-{digest[:10]}"
     known = _LEARNED.get(name)
-    if known is not None and known.spec.get("template_sha256") == digest and known.checks:
-        if known.spec["chat"]["options"] == options:
-            return known
+    if (
+        known is not None
+        and known.spec.get("template_sha256") == digest
+        and known.checks
+        and known.spec["chat"]["options"] == options
+    ):
+        return known
     oracle = Oracle(text, tokens, options)
     switches = [s for s in switches_of(text) if s not in options]
     spec, suite = infer_spec(oracle, tokens.get("bos_token", ""), switches)
@@ -165,12 +172,11 @@ def _calls_dialect(spec: Mapping[str, Any]) -> str | None:
 
 
 def _build(spec: Mapping[str, Any]) -> tuple[LearnedChat, Any]:
-    fmt = LearnedChat(spec)
+    fmt = LearnedChat.of(spec)
     rsn = spec["chat"]["reasoning"]
     markers = (rsn["open"], rsn["close"]) if rsn else None
-    dialect = make_dialect(str(spec["name"]), {**spec["calls"], "source": spec["source"]}, markers)
-    dialect.chat_formats = (fmt,)  # type: ignore[union-attr]
-    return fmt, dialect
+    calls = {**spec["calls"], "source": spec["source"]}
+    return fmt, make_dialect(str(spec["name"]), calls, markers, (fmt,))
 
 
 def _register(learned: Learned, dialect: Any) -> None:
@@ -180,7 +186,7 @@ def _register(learned: Learned, dialect: Any) -> None:
     holder = registry.holder(learned.name)
     if holder is not None:
         previous = _LEARNED.get(learned.name)
-        if previous is None or holder.dialect is not getattr(previous, "_object", None):
+        if previous is None or holder.dialect is not previous.handle:
             raise LearnError(
                 f"the name {learned.name!r} is taken by the dialect {holder.info.name!r} "
                 f"({holder.plugin}); pass another name="
@@ -190,11 +196,12 @@ def _register(learned: Learned, dialect: Any) -> None:
                 f"a different format was already learned as {learned.name!r} in this process; "
                 "pass another name="
             )
+        learned.handle = previous.handle
+        learned.format = previous.format
         _LEARNED[learned.name] = learned
-        learned._object = previous._object  # type: ignore[attr-defined]
         return
     registry.add(dialect, plugin=f"learned ({learned.source})")
-    learned._object = dialect  # type: ignore[attr-defined]
+    learned.handle = dialect
     _LEARNED[learned.name] = learned
 
 

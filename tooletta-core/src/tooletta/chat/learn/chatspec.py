@@ -51,19 +51,29 @@ class LearnedChat(ChatFormat):
     def __init__(self, spec: Mapping[str, Any]):
         chat = spec["chat"]
         self.spec = spec
-        self.name = str(spec["name"])
-        self.source = str(spec.get("source", ""))
-        self.bos = chat["bos"]
-        self.turns = roles(**{role: Turn(h, f) for role, (h, f) in chat["turns"].items()})
-        self.end_of_turn = chat["end_of_turn"]
-        results = chat["results"]
-        self.result_wrap = (results["wrap"][0], results["wrap"][1])
-        self.group_results = bool(results["grouped"])
-        self.result_separator = results["separator"]
-        self.keeps_ids = bool(spec["calls"].get("ids", False))
+        self._fixed: dict[str, list[Any]] = {k: list(v) for k, v in chat["fixed"].items()}
+        self._prompts: list[tuple[dict[str, Any], str]] = [
+            (dict(opts), text) for opts, text in chat["prompts"]
+        ]
+
+    @classmethod
+    def of(cls, spec: Mapping[str, Any]) -> LearnedChat:
+        """The format a spec declares: a subclass whose class attributes are the spec's
+        declarations (as a plugin's format sets them), instantiated once."""
+        chat = spec["chat"]
         rsn = chat["reasoning"]
-        self.reasoning = (
-            Reasoning(
+        results = chat["results"]
+        attrs: dict[str, Any] = {
+            "name": str(spec["name"]),
+            "source": str(spec.get("source", "")),
+            "bos": chat["bos"],
+            "turns": roles(**{role: Turn(h, f) for role, (h, f) in chat["turns"].items()}),
+            "end_of_turn": chat["end_of_turn"],
+            "result_wrap": (results["wrap"][0], results["wrap"][1]),
+            "group_results": bool(results["grouped"]),
+            "result_separator": results["separator"],
+            "keeps_ids": bool(spec["calls"].get("ids", False)),
+            "reasoning": Reasoning(
                 rsn["open"],
                 rsn["close"],
                 strip=rsn["strip"],
@@ -72,14 +82,12 @@ class LearnedChat(ChatFormat):
                 dropped=rsn["dropped"],
             )
             if rsn
-            else None
-        )
-        self.options = defaults(**chat["options"])
-        self._fixed: dict[str, list[Any]] = {k: list(v) for k, v in chat["fixed"].items()}
-        self._prompts: list[tuple[dict[str, Any], str]] = [
-            (dict(opts), text) for opts, text in chat["prompts"]
-        ]
-        self.prompt_options = tuple(opts for opts, _ in self._prompts if opts)
+            else None,
+            "options": defaults(**chat["options"]),
+            "prompt_options": tuple(dict(opts) for opts, _ in chat["prompts"] if opts),
+        }
+        made = type(f"LearnedChat_{attrs['name']}", (cls,), attrs)
+        return made(spec)  # type: ignore[no-any-return]
 
     # -- hooks ------------------------------------------------------------------------------
 
@@ -91,12 +99,12 @@ class LearnedChat(ChatFormat):
         if ctx.tools and tools_spec:
             block = tools_text(ctx.tools, tools_spec)
             if system is not None:
-                return system + tools_spec["with_system"] + block
+                return system + str(tools_spec["with_system"]) + block
             return str(tools_spec["without_system"]) + block
         if system is not None:
             return system
-        default: str | None = chat["default_system"]
-        return default
+        default = chat["default_system"]
+        return None if default is None else str(default)
 
     def parse_system(self, body: str) -> str | None:
         """The system message from the system turn's body (``None`` when it held none)."""

@@ -41,7 +41,7 @@ def call_object(call: ToolCall, spec: Mapping[str, Any]) -> str:
     name_part = json.dumps(spec["name_key"]) + key_sep + name
     args_part = json.dumps(spec["args_key"]) + key_sep + args
     first, second = (args_part, name_part) if spec["args_first"] else (name_part, args_part)
-    return "{" + first + item_sep + second + "}"
+    return "{" + str(first) + str(item_sep) + str(second) + "}"
 
 
 def _lead(spec: Mapping[str, Any], content: str) -> str:
@@ -87,13 +87,15 @@ class JsonCalls(ScannerDialect):
         self.check_content(content)
         if not calls:
             return content
-        return content + _lead(self.spec, content) + self.render_calls(list(calls))
+        return str(content + _lead(self.spec, content) + self.render_calls(list(calls)))
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The calls, each in its markers, joined by the learned separator."""
         s = self.spec
-        blocks = [s["open"] + s["head"] + call_object(c, s) + s["tail"] + s["close"] for c in calls]
-        return str(s["between"]).join(blocks) + s["trailer"]
+        before = str(s["open"]) + str(s["head"])
+        after = str(s["tail"]) + str(s["close"])
+        blocks = [before + call_object(c, s) + after for c in calls]
+        return str(s["between"]).join(blocks) + str(s["trailer"])
 
 
 class InstalledCalls:
@@ -173,13 +175,21 @@ class NoCalls:
 
 
 def make_dialect(
-    name: str, spec: Mapping[str, Any], reasoning: tuple[str, str] | None
+    name: str,
+    spec: Mapping[str, Any],
+    reasoning: tuple[str, str] | None,
+    chat_formats: tuple[Any, ...] = (),
 ) -> JsonCalls | InstalledCalls | NoCalls:
-    """The dialect object of a learned format from its ``calls`` spec."""
+    """The dialect object of a learned format from its ``calls`` spec, declaring
+    ``chat_formats`` (the learned conversation format)."""
+    made: JsonCalls | InstalledCalls | NoCalls
     if spec["kind"] == "none":
-        return NoCalls(name, spec)
-    if spec["kind"] == "json":
-        return JsonCalls(name, spec, reasoning)
-    from ...api import get_dialect
+        made = NoCalls(name, spec)
+    elif spec["kind"] == "json":
+        made = JsonCalls(name, spec, reasoning)
+    else:
+        from ...api import get_dialect
 
-    return InstalledCalls(name, get_dialect(spec["dialect"]), spec)
+        made = InstalledCalls(name, get_dialect(spec["dialect"]), spec)
+    vars(made)["chat_formats"] = chat_formats
+    return made

@@ -120,14 +120,19 @@ class _Inference:
         r_su = o.render([system(), user()])
         ia = _find(r_u, A, "user")
         f_u = r_u[ia + len(A) :]
-        ia2 = _find(r_ua, A, "chat")
-        ib = _find(r_ua, B, "chat")
-        if not r_ua.startswith(r_u[: ia + len(A)] + f_u):
+        ia3, ib3, ic = (_find(r_uau, x, "chat") for x in (A, B, C))
+        to_answer = r_uau[ia3 + len(A) : ib3]
+        if not to_answer.startswith(f_u):
             raise _fail("chat", "the user turn is written differently once an answer follows")
-        h_a = r_ua[ia2 + len(A) + len(f_u) : ib]
+        h_a = to_answer[len(f_u) :]
+        r_r = o.render([user(), answer(reasoning=S.REASONING)])
+        after = r_r[_find(r_r, A, "reasoning") + len(A) + len(f_u) :]
+        if S.REASONING in after:  # the header ends where a reasoning block may start
+            h_a = h_a[: _common_prefix(h_a, after)]
+        ib = _find(r_ua, B, "chat")
         f_a = r_ua[ib + len(B) :]
-        ib3 = _find(r_uau, B, "chat")
-        ic = _find(r_uau, C, "chat")
+        if not r_ua.startswith(r_u[: ia + len(A)] + f_u + h_a):
+            raise _fail("chat", "the last answer opens differently than earlier ones")
         between = r_uau[ib3 + len(B) : ic]
         if not between.startswith(f_a):
             raise _fail("chat", "an answer's footer depends on what follows it")
@@ -136,27 +141,24 @@ class _Inference:
         if not opening.endswith(h_u):
             raise _fail("user", "the first user turn has another header than later ones")
         opening = opening[: len(opening) - len(h_u)]
-        bos = self.bos_token if self.bos_token and opening.startswith(self.bos_token) else ""
         if not r_up.startswith(r_u):
             raise _fail("user+prompt", "the generation prompt changes the text before it")
         prompt = r_up[len(r_u) :]
-        i_s = r_su.find(S.SYSTEM)
-        if i_s < 0:
-            raise _fail("system", "the template does not write the system message")
-        if not r_su.startswith(bos):
-            raise _fail("system", "the text does not start with the bos token")
-        h_s = r_su[len(bos) : i_s]
-        ia_s = _find(r_su, A, "system")
-        mid = r_su[i_s + len(S.SYSTEM) : ia_s]
-        if not mid.endswith(h_u) or not h_s:
-            raise _fail("system", "the system message is not a turn of its own before the user's")
-        f_s = mid[: len(mid) - len(h_u)]
-        default_turn = opening[len(bos) :]
-        default: str | None = None
-        if default_turn:
-            if not (default_turn.startswith(h_s) and default_turn.endswith(f_s)):
-                raise _fail("user", f"unexplained text at the start: {default_turn[:60]!r}")
-            default = default_turn[len(h_s) : len(default_turn) - len(f_s)]
+        bos0 = self.bos_token if self.bos_token and opening.startswith(self.bos_token) else ""
+        candidates = [bos0]
+        if not bos0:  # a constant prefix (GLM's [gMASK]<sop>): whole tokens both texts start with
+            common = opening[: _common_prefix(opening, r_su)]
+            candidates += [common[: m.end()] for m in _TOKEN.finditer(common)][::-1]
+        failure: LearnError | None = None
+        for bos in candidates:
+            try:
+                h_s, f_s, default = self._system(bos, opening, h_u)
+            except LearnError as exc:
+                failure = failure or exc
+                continue
+            break
+        else:
+            raise failure or _fail("system", "no system turn found")
         self.spec.update(
             bos=bos,
             turns={"system": [h_s, f_s], "user": [h_u, f_u], "assistant": [h_a, f_a]},
@@ -166,6 +168,30 @@ class _Inference:
             prompts=[[{}, prompt]],
         )
         return self.spec
+
+    def _system(self, bos: str, opening: str, h_u: str) -> tuple[str, str, str | None]:
+        """The system turn's header and footer, and the default system prompt, with ``bos``."""
+        r_su = self.o.render([system(), user()])
+        i_s = r_su.find(S.SYSTEM)
+        if i_s < 0:
+            raise _fail("system", "the template does not write the system message")
+        if not r_su.startswith(bos) or not opening.startswith(bos):
+            raise _fail("system", "the text does not start with the bos token")
+        h_s = r_su[len(bos) : i_s]
+        ia_s = _find(r_su, S.USER, "system")
+        mid = r_su[i_s + len(S.SYSTEM) : ia_s]
+        if not mid.endswith(h_u):
+            raise _fail("system", "the system message is not a turn of its own before the user's")
+        f_s = mid[: len(mid) - len(h_u)]
+        if not h_s and f_s:
+            raise _fail("system", "a system message without a header must end at the next turn")
+        default_turn = opening[len(bos) :]
+        default: str | None = None
+        if default_turn:
+            if not (h_s and default_turn.startswith(h_s) and default_turn.endswith(f_s)):
+                raise _fail("user", f"unexplained text at the start: {default_turn[:60]!r}")
+            default = default_turn[len(h_s) : len(default_turn) - len(f_s)]
+        return h_s, f_s, default
 
     def _end_of_turn(self, footer: str) -> str:
         eos = self.o.tokens.get("eos_token", "")
@@ -189,6 +215,8 @@ class _Inference:
         r_u = o.render([user()])
         r_t1 = o.render([user()], TOOLS[:1])
         if r_t1 == r_u:
+            if o.render([system(), user()], TOOLS[:1]) != o.render([system(), user()]):
+                raise _fail("tools", "the tools are declared only with a system message")
             return None
         r_t2 = o.render([user()], TOOLS)
         r_st = o.render([system(), user()], TOOLS[:1])
@@ -234,14 +262,27 @@ class _Inference:
 
     # -- calls -------------------------------------------------------------------------------
 
-    def call_bodies(self) -> dict[str, str]:
+    def writes_calls(self) -> bool:
+        """Whether the template writes an assistant turn's calls at all."""
+        text = self.o.render([user(), calling(CALL_SETS["one"])], TOOLS)
+        return "get_weather" in text[text.find(S.USER) :]
+
+    def call_bodies(self, reasoning: Mapping[str, Any] | None) -> dict[str, str]:
         o = self.o
+        empty = ""
+        if reasoning and reasoning["empty"] != "never":
+            empty = reasoning["open"] + reasoning["close"]
         out = {}
         for key, calls in CALL_SETS.items():
             text = o.render([user(), calling(calls)], TOOLS)
             out[key] = self._body(text, "call")
         text = o.render([user(), calling(CALL_SETS["one"], S.ANSWER)], TOOLS)
         out["content"] = self._body(text, "call+content")
+        if empty:
+            for key, body in out.items():
+                if not body.startswith(empty):
+                    raise _fail("call", "the last turn's empty reasoning block is missing")
+                out[key] = body[len(empty) :]
         return out
 
     def calls(self, bodies: Mapping[str, str]) -> dict[str, Any]:
@@ -266,7 +307,7 @@ class _Inference:
                 continue
             try:
                 dialect = entry.dialect
-            except Exception:  # noqa: BLE001 - a broken plugin is skipped, not fatal here
+            except Exception:
                 continue
             for ids in (True, False):
                 found = _try_dialect(dialect, ids, bodies)
@@ -354,10 +395,10 @@ class _Inference:
             iend = _find(text, ans, probe)
             if not f_a or start < len(f_a) or start > ir:
                 raise _fail(probe, "the call turn is not closed by its footer before the result")
-            post = text[ir + len(res) : iend]
-            if not post.endswith(h_a):
+            at = text.rfind(h_a, ir, iend) if h_a else -1
+            if at < 0:
                 raise _fail(probe, "the answer after the results has another header")
-            return text[start:ir], post[: len(post) - len(h_a)]
+            return text[start:ir], text[ir + len(res) : at]
 
         pre, post = around(r1, S.RESULT, S.ANSWER, "result")
         pre2, _ = around(r2, S.RESULT, S.ANSWER2, "results")
@@ -440,6 +481,10 @@ class _Inference:
             first_body = plain[: plain.find(S.ANSWER)]
             if keep == "all" and first_body.endswith(open_ + close):
                 empty = "kept"
+            elif keep == "after_last_user":
+                twice = o.render([user(), answer(), answer(S.ANSWER2)])
+                if twice[: twice.find(S.ANSWER)].endswith(open_ + close):
+                    empty = "kept"
         return {
             "open": open_,
             "close": close,
@@ -468,8 +513,9 @@ class _Inference:
                 if any(self._render_probe(p, {name: value}) != base[p.name] for p in base_probes):
                     continue
                 allowed.append(value)
-                r_u = self.o.render([user()], **{name: value})
-                r_up = self.o.render([user()], prompt=True, **{name: value})
+                switch: dict[str, Any] = {name: value}
+                r_u = self.o.render([user()], None, False, **switch)
+                r_up = self.o.render([user()], None, True, **switch)
                 if not r_up.startswith(r_u):
                     raise _fail("user+prompt", f"with {name}={value!r}, the prompt is not a suffix")
                 prompt = r_up[len(r_u) :]
@@ -494,7 +540,7 @@ def _try_dialect(dialect: Any, ids: bool, bodies: Mapping[str, str]) -> dict[str
             calls = [ToolCall(c.name, c.arguments) for c in calls]
         try:
             text = dialect.render(calls, content="")
-        except Exception:  # noqa: BLE001 - a dialect that cannot write them is no match
+        except Exception:
             return None
         body = bodies[key]
         if not isinstance(text, str) or not text or not body.endswith(text):
@@ -502,7 +548,7 @@ def _try_dialect(dialect: Any, ids: bool, bodies: Mapping[str, str]) -> dict[str
         lead = body[: len(body) - len(text)]
         try:
             read = dialect.parse(body)
-        except Exception:  # noqa: BLE001 - a dialect that cannot read them is no match
+        except Exception:
             return None
         if list(read.calls) != list(calls):
             return None
@@ -523,16 +569,23 @@ def infer_spec(
     inf = _Inference(oracle, bos_token)
     chat = inf.turns()
     chat["tools"] = inf.tools()
+    chat["reasoning"] = inf.reasoning()
     calls: dict[str, Any] = {"kind": "none"}
     results: dict[str, Any] = {"wrap": ["", ""], "grouped": False, "separator": ""}
-    if chat["tools"] is not None:
-        calls = inf.calls(inf.call_bodies())
+    writes_calls = inf.writes_calls()
+    if writes_calls:
+        calls = inf.calls(inf.call_bodies(chat["reasoning"]))
         found = inf.results()
         chat["turns"]["tool"] = found.pop("tool")
         results = found
+    elif chat["tools"] is not None:
+        raise _fail(
+            "call",
+            "the template declares tools but writes no assistant tool_calls (it may expect "
+            "the calls inside the content)",
+        )
     chat["results"] = results
-    chat["reasoning"] = inf.reasoning()
-    suite = probe_suite(reasoning=True, tools=chat["tools"] is not None)
+    suite = probe_suite(reasoning=True, tools=writes_calls or chat["tools"] is not None)
     prompts, fixed = inf.switches(switches, suite)
     chat["prompts"] = prompts
     chat["fixed"] = fixed

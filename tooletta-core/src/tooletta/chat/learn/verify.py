@@ -58,9 +58,7 @@ def check_probe(fmt: ChatFormat, dialect: Any, oracle: Oracle, probe: Probe) -> 
     except ToolettaError as exc:
         raise LearnError(f"probe {probe.name!r}: the learned format refuses it: {exc}") from None
     if got != want:
-        raise LearnError(
-            f"probe {probe.name!r}: {first_difference(want, got)}", probe=probe.name
-        )
+        raise LearnError(f"probe {probe.name!r}: {first_difference(want, got)}", probe=probe.name)
     try:
         read = parse_format(fmt, dialect, want, probe.tools)
     except (ToolettaError, ValueError, IndexError, KeyError) as exc:
@@ -125,8 +123,7 @@ def check_stream(dialect: Any, text: str, name: str) -> None:
         if got != want:
             cut = [len(c) for c in chunks]
             raise LearnError(
-                f"probe {name!r}: streamed in chunks of {cut} it reads {got!r}, "
-                f"one-shot {want!r}",
+                f"probe {name!r}: streamed in chunks of {cut} it reads {got!r}, one-shot {want!r}",
                 probe=name,
             )
 
