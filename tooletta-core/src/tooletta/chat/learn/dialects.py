@@ -45,7 +45,14 @@ def call_object(call: ToolCall, spec: Mapping[str, Any]) -> str:
 
 
 def _lead(spec: Mapping[str, Any], content: str) -> str:
-    return str(spec["lead_content"] if content else spec["lead_alone"])
+    """What the template writes between the content and the calls (nothing more when the
+    content already ends with it, for a template that adds it only when missing)."""
+    if not content:
+        return str(spec["lead_alone"])
+    lead = str(spec["lead_content"])
+    if lead and spec.get("lead_if_missing") and content.endswith(lead):
+        return ""
+    return lead
 
 
 class JsonCalls(ScannerDialect):

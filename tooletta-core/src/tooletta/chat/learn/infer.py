@@ -286,11 +286,13 @@ class _Inference:
         return out
 
     def calls(self, bodies: Mapping[str, str]) -> dict[str, Any]:
-        found = self._installed(bodies)
+        found = self._installed(bodies) or self._json(bodies)
         if found is not None:
-            return found
-        found = self._json(bodies)
-        if found is not None:
+            lead = found["lead_content"]
+            if lead:  # content already ending with the lead: written again, or not?
+                one = CALL_SETS["one"]
+                text = self.o.render([user(), calling(one, S.ANSWER + lead)], TOOLS)
+                found["lead_if_missing"] = self._body(text, "call+content") == bodies["content"]
             return found
         raise _fail(
             "call",

@@ -133,6 +133,9 @@ class Probe:
     tools: list[dict[str, Any]] = field(default_factory=list)
     prompt: bool = False
     options: dict[str, Any] = field(default_factory=dict)
+    read: bool = True
+    """The closed loop reads the text back too (``False``: render only, for probes whose
+    content a dialect's parse trims, such as content ending with a newline before calls)."""
 
 
 def probe_suite(*, reasoning: bool, tools: bool) -> list[Probe]:
@@ -154,6 +157,12 @@ def probe_suite(*, reasoning: bool, tools: bool) -> list[Probe]:
             Probe("tools+system", [system(), user()], TOOLS[:1], prompt=True),
             Probe("call", [user(), calling(one)], TOOLS),
             Probe("call+content", [user(), calling(one, S.ANSWER)], TOOLS),
+            Probe(
+                "call+content-newline",
+                [user(), calling(one, S.ANSWER + "\n")],
+                TOOLS,
+                read=False,
+            ),
             Probe("parallel", [system(), user(), calling(two)], TOOLS),
             Probe("no-arguments", [user(), calling(empty, S.ANSWER)], TOOLS),
             Probe(

@@ -59,6 +59,8 @@ def check_probe(fmt: ChatFormat, dialect: Any, oracle: Oracle, probe: Probe) -> 
         raise LearnError(f"probe {probe.name!r}: the learned format refuses it: {exc}") from None
     if got != want:
         raise LearnError(f"probe {probe.name!r}: {first_difference(want, got)}", probe=probe.name)
+    if not probe.read:
+        return
     try:
         read = parse_format(fmt, dialect, want, probe.tools)
     except (ToolettaError, ValueError, IndexError, KeyError) as exc:
@@ -150,6 +152,7 @@ def verify(
                         probe.tools,
                         True,
                         {**probe.options, name: value},
+                        probe.read,
                     )
                     check_probe(fmt, dialect, oracle, varied)
                     checks += 1
