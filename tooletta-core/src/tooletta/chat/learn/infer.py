@@ -96,8 +96,10 @@ def switches_of(template: str) -> list[str]:
         from jinja2 import meta
     except ImportError:  # pragma: no cover - the oracle needs jinja2 first
         return []
+    source = re.sub(r"\{%-?\s*(end)?generation\s*-?%\}", "", template)
+    env = jinja2.Environment(extensions=["jinja2.ext.loopcontrols"])
     try:
-        names = meta.find_undeclared_variables(jinja2.Environment().parse(template))
+        names = meta.find_undeclared_variables(env.parse(source))
     except jinja2.TemplateError:
         return []
     return sorted(n for n in names - _KNOWN_VARIABLES if _SWITCH.search(n))
@@ -108,6 +110,7 @@ class _Inference:
         self.o = oracle
         self.bos_token = bos_token
         self.spec: dict[str, Any] = {}
+        self.empty_block = ""
 
     # -- turns -------------------------------------------------------------------------------
 
@@ -269,21 +272,25 @@ class _Inference:
 
     def call_bodies(self, reasoning: Mapping[str, Any] | None) -> dict[str, str]:
         o = self.o
-        empty = ""
         if reasoning and reasoning["empty"] != "never":
-            empty = reasoning["open"] + reasoning["close"]
+            self.empty_block = reasoning["open"] + reasoning["close"]
         out = {}
         for key, calls in CALL_SETS.items():
             text = o.render([user(), calling(calls)], TOOLS)
-            out[key] = self._body(text, "call")
+            out[key] = self._call_body(text, "call")
         text = o.render([user(), calling(CALL_SETS["one"], S.ANSWER)], TOOLS)
-        out["content"] = self._body(text, "call+content")
-        if empty:
-            for key, body in out.items():
-                if not body.startswith(empty):
-                    raise _fail("call", "the last turn's empty reasoning block is missing")
-                out[key] = body[len(empty) :]
+        out["content"] = self._call_body(text, "call+content")
         return out
+
+    def _call_body(self, text: str, probe: str) -> str:
+        """The last turn's body without the empty reasoning block the template writes there."""
+        body = self._body(text, probe)
+        empty = self.empty_block
+        if empty:
+            if not body.startswith(empty):
+                raise _fail(probe, "the last turn's empty reasoning block is missing")
+            body = body[len(empty) :]
+        return body
 
     def calls(self, bodies: Mapping[str, str]) -> dict[str, Any]:
         found = self._installed(bodies) or self._json(bodies)
@@ -292,7 +299,7 @@ class _Inference:
             if lead:  # content already ending with the lead: written again, or not?
                 one = CALL_SETS["one"]
                 text = self.o.render([user(), calling(one, S.ANSWER + lead)], TOOLS)
-                found["lead_if_missing"] = self._body(text, "call+content") == bodies["content"]
+                found["lead_if_missing"] = self._call_body(text, "call+content") == bodies["content"]
             return found
         raise _fail(
             "call",
