@@ -55,6 +55,12 @@ class Learned:
     :attr:`format`)."""
 
     @property
+    def deviations(self) -> list[str]:
+        """Where the template contradicts itself and the learned format keeps the consistent
+        form (only with ``learn(..., lenient=True)``): each a probe and its first difference."""
+        return list(self.spec.get("deviations", []))
+
+    @property
     def source(self) -> str:
         """Where the template came from (a path, or ``"template text"``)."""
         return str(self.spec.get("source", ""))
@@ -116,13 +122,18 @@ def learn(
     bos_token: str | None = None,
     eos_token: str | None = None,
     name: str | None = None,
+    lenient: bool = False,
     **options: Any,
 ) -> Learned:
     """Learn ``template`` (Jinja text, a ``chat_template.jinja`` / ``tokenizer_config.json``
     path, or a tokenizer config dict) and register the learned format under ``name``
     (default: ``learned-`` and the start of the template's SHA-256).
 
-    ``options`` are template switches fixed while learning (``enable_thinking=True``...);
+    ``lenient=True`` accepts a template that contradicts itself on a variant probe (Bielik's
+    writes grouped tool results differently after a system message, an off-by-one in its
+    loop): the learned format keeps the consistent form and the differences are listed in
+    :attr:`Learned.deviations` (and the spec). ``options`` are template switches fixed while
+    learning (``enable_thinking=True``...);
     other switches the template reads are probed: one that changes only the generation
     prompt is learned as a prompt switch, one that changes more is fixed at the values that
     render as learned (rendering with another value is refused, naming it).
@@ -140,6 +151,7 @@ def learn(
         and known.spec.get("template_sha256") == digest
         and known.checks
         and known.spec["chat"]["options"] == options
+        and bool(known.spec.get("deviations")) <= lenient
     ):
         return known
     oracle = Oracle(text, tokens, options)
@@ -158,7 +170,9 @@ def learn(
         s: [v for v in (True, False) if v in spec["chat"]["fixed"].get(s, [True, False])]
         for s in switches
     }
-    checks = verify(fmt, dialect, oracle, suite, allowed)
+    deviations: list[str] | None = [] if lenient else None
+    checks = verify(fmt, dialect, oracle, suite, allowed, deviations)
+    spec["deviations"] = deviations or []
     learned = Learned(name, _calls_dialect(spec), spec, fmt, checks)
     _register(learned, dialect)
     return learned

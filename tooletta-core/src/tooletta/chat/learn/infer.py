@@ -299,7 +299,9 @@ class _Inference:
             if lead:  # content already ending with the lead: written again, or not?
                 one = CALL_SETS["one"]
                 text = self.o.render([user(), calling(one, S.ANSWER + lead)], TOOLS)
-                found["lead_if_missing"] = self._call_body(text, "call+content") == bodies["content"]
+                found["lead_if_missing"] = (
+                    self._call_body(text, "call+content") == bodies["content"]
+                )
             return found
         raise _fail(
             "call",

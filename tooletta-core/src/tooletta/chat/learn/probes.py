@@ -136,6 +136,9 @@ class Probe:
     read: bool = True
     """The closed loop reads the text back too (``False``: render only, for probes whose
     content a dialect's parse trims, such as content ending with a newline before calls)."""
+    variant: bool = False
+    """Another probe with an unrelated message added (a system message before tool results):
+    a failure here while the other passes is the template contradicting itself."""
 
 
 def probe_suite(*, reasoning: bool, tools: bool) -> list[Probe]:
@@ -180,6 +183,19 @@ def probe_suite(*, reasoning: bool, tools: bool) -> list[Probe]:
                     answer(S.ANSWER2),
                 ],
                 TOOLS,
+            ),
+            Probe(
+                "results+system",
+                [
+                    system(),
+                    user(),
+                    calling(two),
+                    result(two[0], S.RESULT),
+                    result(two[1], S.RESULT2),
+                    answer(S.ANSWER2),
+                ],
+                TOOLS,
+                variant=True,
             ),
             Probe(
                 "result+prompt",

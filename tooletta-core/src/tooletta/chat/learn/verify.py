@@ -136,12 +136,28 @@ def verify(
     oracle: Oracle,
     probes: Sequence[Probe],
     switches: Mapping[str, Sequence[Any]],
+    deviations: list[str] | None = None,
 ) -> int:
     """The closed loop over ``probes`` (and each prompt probe under each switch value);
-    returns the number of checks passed."""
+    returns the number of checks passed. A variant probe (:attr:`Probe.variant`) that fails
+    is the template contradicting itself: refused, or recorded in ``deviations`` when a list
+    is given (the learned format keeps the consistent form)."""
     checks = 0
     for probe in probes:
-        check_probe(fmt, dialect, oracle, probe)
+        try:
+            check_probe(fmt, dialect, oracle, probe)
+        except LearnError as exc:
+            if not probe.variant:
+                raise
+            if deviations is None:
+                raise LearnError(
+                    f"{exc.reason} (the template writes this differently than the same turns "
+                    "without the added message: it contradicts itself; learn(..., "
+                    "lenient=True) keeps the consistent form and records the difference)",
+                    probe=probe.name,
+                ) from None
+            deviations.append(exc.reason)
+            continue
         checks += 1
         if probe.prompt:
             for name, values in switches.items():
