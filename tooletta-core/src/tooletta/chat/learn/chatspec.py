@@ -12,12 +12,13 @@ as for any plugin's format.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...errors import RenderError
 from ...ir import Message, ParseResult
 from ..format import ChatFormat, Conversation, Reasoning, Turn, defaults, roles
+from ..messages import by_content
 
 __all__ = ["SPEC_VERSION", "LearnedChat", "tools_text"]
 
@@ -55,6 +56,14 @@ class LearnedChat(ChatFormat):
         self._prompts: list[tuple[dict[str, Any], str]] = [
             (dict(opts), text) for opts, text in chat["prompts"]
         ]
+        tools_spec = chat["tools"]
+        self._tools_block: Callable[[Any], str] | None = None
+        if tools_spec:
+            self._tools_block = by_content(lambda tools: tools_text(tools, tools_spec))
+        self._with_system = str(tools_spec["with_system"]) if tools_spec else ""
+        self._without_system = str(tools_spec["without_system"]) if tools_spec else ""
+        default = chat["default_system"]
+        self._default: str | None = None if default is None else str(default)
 
     @classmethod
     def of(cls, spec: Mapping[str, Any]) -> LearnedChat:
@@ -93,18 +102,16 @@ class LearnedChat(ChatFormat):
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The system message and the tool declarations, as learned."""
-        self._check_fixed(ctx.options)
-        chat = self.spec["chat"]
-        tools_spec = chat["tools"]
-        if ctx.tools and tools_spec:
-            block = tools_text(ctx.tools, tools_spec)
+        if self._fixed:
+            self._check_fixed(ctx.options)
+        block = self._tools_block
+        if ctx.tools and block is not None:
             if system is not None:
-                return system + str(tools_spec["with_system"]) + block
-            return str(tools_spec["without_system"]) + block
+                return system + self._with_system + block(ctx.tools)
+            return self._without_system + block(ctx.tools)
         if system is not None:
             return system
-        default = chat["default_system"]
-        return None if default is None else str(default)
+        return self._default
 
     def parse_system(self, body: str) -> str | None:
         """The system message from the system turn's body (``None`` when it held none)."""

@@ -113,6 +113,7 @@ class InstalledCalls:
         self.inner = inner
         self.spec = dict(spec)
         self.keeps_ids = bool(spec.get("ids", True))
+        self._alone = str(spec["lead_alone"])
         self.max_depth = getattr(inner, "max_depth", None)
         inner_info = inner.info
         self.info = DialectInfo(
@@ -140,17 +141,23 @@ class InstalledCalls:
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """``content``, the learned lead, then the calls as the installed dialect writes them
         (without ids when the template writes none)."""
-        items = list(calls)
-        if not items:
-            return str(self.inner.render([], content=content))
-        if not self.keeps_ids:
+        inner = self.inner
+        if not calls:
+            return str(inner.render([], content=content))
+        items = calls if type(calls) is list else list(calls)
+        if not self.keeps_ids and any(c.id is not None for c in items):
             items = [ToolCall(c.name, c.arguments) for c in items]
-        body = self.inner.render(items, content="")
+        body = inner.render(items, content="")
         if not isinstance(body, str):
             raise RenderError("the installed dialect returned no text", dialect=self.info.name)
         if content:
-            self.inner.render([], content=content)  # its content checks
-        return content + _lead(self.spec, content) + body
+            check = getattr(inner, "check_content", None)
+            if callable(check):
+                check(content)
+            else:
+                inner.render([], content=content)
+            return content + _lead(self.spec, content) + body
+        return self._alone + body
 
 
 class NoCalls:
