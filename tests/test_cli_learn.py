@@ -45,3 +45,47 @@ def test_learn_lenient_lists_deviations() -> None:
     assert result.exit_code == 0, result.output
     assert "installed dialect 'hermes'" in result.output
     assert "deviation (kept the consistent form): probe 'results+system'" in result.output
+
+
+def test_emit_plugin_writes_a_distribution_whose_tests_pass(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "plugin"
+    template = str(TEMPLATES / "Reka-Edge.jinja")
+    result = CliRunner().invoke(
+        cli, ["learn", template, "--name", "cli-reka-plugin", "--emit-plugin", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    package = out / "src" / "tooletta_dialect_cli_reka_plugin"
+    spec = json.loads((package / "spec.json").read_text(encoding="utf-8"))
+    assert spec["name"] == "cli-reka-plugin"
+    assert (out / "tests" / "templates" / "Reka-Edge.jinja").read_bytes() == Path(
+        template
+    ).read_bytes()
+    assert 'cli_reka_plugin = "tooletta_dialect_cli_reka_plugin"' in (
+        out / "pyproject.toml"
+    ).read_text(encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(out / "src")}
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            str(out / "tests"),
+        ],
+        cwd=out,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-2000:]
+    again = CliRunner().invoke(cli, ["learn", template, "--emit-plugin", str(out)])
+    assert again.exit_code != 0  # the directory is not empty

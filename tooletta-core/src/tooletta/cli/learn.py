@@ -60,6 +60,11 @@ def _identified(template: str, tokens: dict[str, str], options: dict[str, Any]) 
 @click.option("--name", help="The name to register the learned format under.")
 @click.option("--save", type=click.Path(dir_okay=False), help="Write the learned spec (JSON).")
 @click.option(
+    "--emit-plugin",
+    type=click.Path(file_okay=False),
+    help="Write a plugin distribution (spec, vendored template, conformance tests) here.",
+)
+@click.option(
     "--lenient",
     is_flag=True,
     help="Accept a template that contradicts itself; the deviations are listed.",
@@ -77,6 +82,7 @@ def learn_cmd(
     tokenizer_config: str | None,
     name: str | None,
     save: str | None,
+    emit_plugin: str | None,
     lenient: bool,
     options: tuple[str, ...],
 ) -> None:
@@ -96,7 +102,7 @@ def learn_cmd(
         known = api.dialect_for_model(model)
         echo_line(f"model {model}: known dialect {known or 'none'}")
     identified = _identified(text, tokens, switches)
-    if identified is not None and save is None:
+    if identified is not None and save is None and emit_plugin is None:
         echo_line(f"identified as {identified}")
         return
     try:
@@ -117,3 +123,7 @@ def learn_cmd(
     if save is not None:
         learned.save(save)
         echo_line(f"saved to {save}")
+    if emit_plugin is not None:
+        from ..chat.learn.emit import emit_plugin as emit
+
+        echo_line(f"plugin written to {emit(learned, template, emit_plugin)}")

@@ -32,7 +32,7 @@ from .oracle import Oracle
 from .probes import SUITE_VERSION
 from .verify import verify
 
-__all__ = ["Learned", "learn", "learned_formats", "load_learned"]
+__all__ = ["Learned", "dialect_from_spec", "learn", "learned_formats", "load_learned"]
 
 
 @dataclass
@@ -217,6 +217,16 @@ def _register(learned: Learned, dialect: Any) -> None:
     registry.add(dialect, plugin=f"learned ({learned.source})")
     learned.handle = dialect
     _LEARNED[learned.name] = learned
+
+
+def dialect_from_spec(spec: Mapping[str, Any]) -> Any:
+    """The dialect object a saved spec declares (its ``chat_formats`` hold the learned
+    conversation format), not registered: what a plugin shipping a learned format registers
+    from its ``register_dialects`` hook."""
+    try:
+        return _build(spec)[1]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise LearnError(f"malformed learned spec ({type(exc).__name__}: {exc})") from None
 
 
 def load_learned(path: str | Path) -> Learned:

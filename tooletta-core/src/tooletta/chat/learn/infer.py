@@ -20,7 +20,7 @@ from typing import Any
 from ...errors import LearnError
 from ...ir import ToolCall
 from .chatspec import tools_text
-from .dialects import call_object
+from .dialects import InstalledCalls, JsonCalls, NoCalls, call_object
 from .oracle import Oracle
 from .probes import (
     CALL_SETS,
@@ -320,6 +320,8 @@ class _Inference:
                 dialect = entry.dialect
             except Exception:
                 continue
+            if isinstance(dialect, (JsonCalls, InstalledCalls, NoCalls)):
+                continue  # a learned format: learn from the plugins' dialects only
             for ids in (True, False):
                 found = _try_dialect(dialect, ids, bodies)
                 if found is not None:
