@@ -298,3 +298,16 @@ def test_messages_as_objects(bielik: Any) -> None:
     messages = [Message(role="user", content="a"), Message(role="assistant", content="b")]
     text = tooletta.render_conversation(messages, dialect=bielik.name)
     assert text == "<|im_start|>user\na<|im_end|>\n<|im_start|>assistant\nb<|im_end|>\n"
+
+
+def test_what_the_template_drops_or_strips_is_learned(bielik: Any) -> None:
+    """Bielik writes content.lstrip() and no system message after the first message."""
+    assert bielik.spec["chat"]["content_strip"] == [None, ""]
+    assert bielik.spec["chat"]["late_system"] is False
+    messages = [{"role": "user", "content": "a"}, {"role": "assistant", "content": " \n b \n"}]
+    text = tooletta.render_conversation(messages, dialect=bielik.name)
+    assert text == _jinja(BIELIK, messages)
+    assert tooletta.parse_conversation(text, dialect=bielik.name)[1].content == "b \n"
+    late = [*messages, {"role": "system", "content": "late"}, {"role": "user", "content": "c"}]
+    with pytest.raises(RenderError, match="no system message after the first"):
+        tooletta.render_conversation(late, dialect=bielik.name)

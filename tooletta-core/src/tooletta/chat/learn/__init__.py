@@ -30,7 +30,7 @@ from .dialects import make_dialect
 from .infer import infer_spec, spec_json, switches_of
 from .oracle import Oracle
 from .probes import SUITE_VERSION
-from .verify import verify
+from .verify import check_probe, verify
 
 __all__ = ["Learned", "dialect_from_spec", "learn", "learned_formats", "load_learned"]
 
@@ -166,6 +166,14 @@ def learn(
         tokens=tokens,
     )
     fmt, dialect = _build(spec)
+    if spec["chat"]["late_system"]:
+        late = [p for p in suite if p.name == "system-late"]
+        try:
+            check_probe(fmt, dialect, oracle, late[0])
+        except LearnError:  # written elsewhere (moved to the start...): refused at render
+            spec["chat"]["late_system"] = False
+            suite = [p for p in suite if p.name != "system-late"]
+            fmt, dialect = _build(spec)
     allowed = {
         s: [v for v in (True, False) if v in spec["chat"]["fixed"].get(s, [True, False])]
         for s in switches

@@ -15,6 +15,8 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from ...errors import RenderError
 from ...ir import Message, ParseResult
 from ..format import ChatFormat, Conversation, Reasoning, Turn, defaults, roles
@@ -64,6 +66,8 @@ class LearnedChat(ChatFormat):
         self._without_system = str(tools_spec["without_system"]) if tools_spec else ""
         default = chat["default_system"]
         self._default: str | None = None if default is None else str(default)
+        strip = chat.get("content_strip", ["", ""])
+        self._strip: list[Any] = [strip[0], strip[1]]
 
     @classmethod
     def of(cls, spec: Mapping[str, Any]) -> LearnedChat:
@@ -95,6 +99,10 @@ class LearnedChat(ChatFormat):
             "options": defaults(**chat["options"]),
             "prompt_options": tuple(dict(opts) for opts, _ in chat["prompts"] if opts),
         }
+        if chat.get("content_strip", ["", ""]) != ["", ""]:
+            attrs["content_text"] = cls._content_text
+        if not chat.get("late_system", True):
+            attrs["before_turn"] = cls._late_system
         made = type(f"LearnedChat_{attrs['name']}", (cls,), attrs)
         return made(spec)  # type: ignore[no-any-return]
 
@@ -172,12 +180,36 @@ class LearnedChat(ChatFormat):
         return str(self.spec["chat"]["after"])
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, without a first system message equal to the default system prompt."""
+        """As the base, without a first system message equal to the default system prompt,
+        answers' text stripped as the template strips it."""
         out = super().expressible(messages)
         default = self.spec["chat"]["default_system"]
         if out and out[0].role == "system" and out[0].content == default:
             out = out[1:]
+        if self._strip != ["", ""]:
+            out = [
+                msgspec.structs.replace(m, content=self.content_text(m.content, False))
+                if m.role == "assistant" and isinstance(m.content, str)
+                else m
+                for m in out
+            ]
         return out
+
+    def _content_text(self, content: str, after_reasoning: bool) -> str:
+        """An answer's text stripped as the template strips it (installed as
+        :meth:`content_text` only for templates that strip)."""
+        left, right = self._strip
+        return content.lstrip(left).rstrip(right)
+
+    def _late_system(self, index: int, ctx: Conversation) -> str:
+        """Refuse a system message after the first message: the template does not write it
+        (installed as :meth:`before_turn` only for such templates)."""
+        if index < len(ctx.messages) and index > 0 and ctx.messages[index].role == "system":
+            raise RenderError(
+                f"the learned format {self.name!r}: its template writes no system message "
+                "after the first message (it would be dropped)"
+            )
+        return ""
 
     def _check_fixed(self, options: Mapping[str, Any]) -> None:
         for key, allowed in self._fixed.items():

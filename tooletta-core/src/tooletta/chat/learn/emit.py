@@ -107,7 +107,10 @@ def test_the_template_learns_into_the_shipped_spec() -> None:
     assert {{**learned.spec, "name": SPEC["name"], "source": SPEC["source"]}} == SPEC
 
 
-@pytest.mark.parametrize("probe", probe_suite(reasoning=True, tools={tools}), ids=lambda p: p.name)
+SUITE = probe_suite(reasoning=True, tools={tools}, late_system=SPEC["chat"]["late_system"])
+
+
+@pytest.mark.parametrize("probe", SUITE, ids=lambda p: p.name)
 def test_renders_as_the_template(probe) -> None:
     if probe.variant and SPEC.get("deviations"):
         pytest.skip("a recorded deviation of the template")

@@ -507,6 +507,30 @@ class _Inference:
             "dropped": dropped,
         }
 
+    # -- content and late system messages ---------------------------------------------------
+
+    def content_strip(self, reasoning: Mapping[str, Any] | None) -> list[str | None]:
+        """What the template strips from an answer's text, left and right: ``None`` (all
+        whitespace), ``"\\n"`` (newlines), ``""`` (nothing)."""
+        empty = ""
+        if reasoning and reasoning["empty"] != "never":
+            empty = reasoning["open"] + reasoning["close"]
+        seen = []
+        for raw in ("\n " + S.ANSWER + " \n", " \n" + S.ANSWER + "\n "):
+            body = self._body(self.o.render([user(), answer(raw)]), "answer-spaces")
+            if empty and body.startswith(empty):
+                body = body[len(empty) :]
+            seen.append((raw, body))
+        for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
+            if all(body == raw.lstrip(left).rstrip(right) for raw, body in seen):
+                return [left, right]
+        raise _fail("answer-spaces", f"the template rewrites an answer's text: {seen!r}")
+
+    def late_system(self) -> bool:
+        """Whether the template writes a system message that is not the first message."""
+        text = self.o.render([user(), answer(), system(), user(S.USER2)])
+        return S.SYSTEM in text
+
     # -- switches ----------------------------------------------------------------------------
 
     def switches(self, names: Sequence[str], suite: Any) -> tuple[list[Any], dict[str, Any]]:
@@ -583,6 +607,8 @@ def infer_spec(
     chat = inf.turns()
     chat["tools"] = inf.tools()
     chat["reasoning"] = inf.reasoning()
+    chat["content_strip"] = inf.content_strip(chat["reasoning"])
+    chat["late_system"] = inf.late_system()
     calls: dict[str, Any] = {"kind": "none"}
     results: dict[str, Any] = {"wrap": ["", ""], "grouped": False, "separator": ""}
     writes_calls = inf.writes_calls()
@@ -598,7 +624,11 @@ def infer_spec(
             "the calls inside the content)",
         )
     chat["results"] = results
-    suite = probe_suite(reasoning=True, tools=writes_calls or chat["tools"] is not None)
+    suite = probe_suite(
+        reasoning=True,
+        tools=writes_calls or chat["tools"] is not None,
+        late_system=chat["late_system"],
+    )
     prompts, fixed = inf.switches(switches, suite)
     chat["prompts"] = prompts
     chat["fixed"] = fixed

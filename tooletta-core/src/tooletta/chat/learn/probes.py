@@ -141,9 +141,10 @@ class Probe:
     a failure here while the other passes is the template contradicting itself."""
 
 
-def probe_suite(*, reasoning: bool, tools: bool) -> list[Probe]:
+def probe_suite(*, reasoning: bool, tools: bool, late_system: bool = True) -> list[Probe]:
     """Every probe the closed loop checks (``reasoning``/``tools``: include the probes of
-    reasoning and of calls, for templates that write them)."""
+    reasoning and of calls, for templates that write them; ``late_system``: a system message
+    after the first message, for templates that write one)."""
     probes = [
         Probe("user", [user()]),
         Probe("user+prompt", [user()], prompt=True),
@@ -152,7 +153,10 @@ def probe_suite(*, reasoning: bool, tools: bool) -> list[Probe]:
         Probe("chat", [system(), user(), answer(), user(S.USER2), answer(S.ANSWER2)]),
         Probe("chat+prompt", [user(), answer(), user(S.USER2)], prompt=True),
         Probe("multiline", [user("a\nb"), answer("c\n\nd")]),
+        Probe("answer-spaces", [user(), answer("\n " + S.ANSWER + " \n")]),
     ]
+    if late_system:
+        probes.append(Probe("system-late", [user(), answer(), system(), user(S.USER2)]))
     if tools:
         one, two, empty = CALL_SETS["one"], CALL_SETS["two"], CALL_SETS["empty"]
         probes += [
