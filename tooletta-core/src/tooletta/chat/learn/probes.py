@@ -154,6 +154,7 @@ def probe_suite(*, reasoning: bool, tools: bool, late_system: bool = True) -> li
         Probe("chat+prompt", [user(), answer(), user(S.USER2)], prompt=True),
         Probe("multiline", [user("a\nb"), answer("c\n\nd")]),
         Probe("answer-spaces", [user(), answer("\n " + S.ANSWER + " \n")]),
+        Probe("user-spaces", [user("\n " + S.USER + " \n"), answer()]),
     ]
     if late_system:
         probes.append(Probe("system-late", [user(), answer(), system(), user(S.USER2)]))
@@ -203,7 +204,7 @@ def probe_suite(*, reasoning: bool, tools: bool, late_system: bool = True) -> li
             ),
             Probe(
                 "result+prompt",
-                [user(), calling(one), result(one[0], "multi\nline {json: 1}")],
+                [user(), calling(one), result(one[0], " multi\nline {json: 1} \n")],
                 TOOLS,
                 prompt=True,
             ),
