@@ -302,7 +302,7 @@ def test_messages_as_objects(bielik: Any) -> None:
 
 def test_what_the_template_drops_or_strips_is_learned(bielik: Any) -> None:
     """Bielik writes content.lstrip() and no system message after the first message."""
-    assert bielik.spec["chat"]["content_strip"] == [None, ""]
+    assert bielik.spec["chat"]["content_strip"] == {"late": [None, ""], "early": [None, ""]}
     assert bielik.spec["chat"]["late_system"] is False
     messages = [{"role": "user", "content": "a"}, {"role": "assistant", "content": " \n b \n"}]
     text = tooletta.render_conversation(messages, dialect=bielik.name)
@@ -311,3 +311,24 @@ def test_what_the_template_drops_or_strips_is_learned(bielik: Any) -> None:
     late = [*messages, {"role": "system", "content": "late"}, {"role": "user", "content": "c"}]
     with pytest.raises(RenderError, match="no system message after the first"):
         tooletta.render_conversation(late, dialect=bielik.name)
+
+
+def test_a_strip_that_depends_on_the_turn_is_learned() -> None:
+    """Qwen3 strips newlines before an answer's text only after the last user message."""
+    qwen3 = Path(__file__).parent.parent / "plugins/tooletta-dialect-hermes/tests/templates"
+    learned = tooletta.learn(str(qwen3 / "Qwen3.jinja"), name="test-qwen3")
+    assert learned.spec["chat"]["content_strip"] == {"late": ["\n", ""], "early": ["", ""]}
+    messages = [
+        {"role": "user", "content": "a"},
+        {"role": "assistant", "content": "\nb"},
+        {"role": "user", "content": "c"},
+        {"role": "assistant", "content": "\nd"},
+    ]
+    text = tooletta.render_conversation(messages, dialect=learned.name)
+    assert text == _jinja(str(qwen3 / "Qwen3.jinja"), messages)
+    assert [m.content for m in tooletta.parse_conversation(text, dialect=learned.name)] == [
+        "a",
+        "\nb",
+        "c",
+        "d",
+    ]

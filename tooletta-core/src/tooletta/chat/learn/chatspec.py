@@ -19,10 +19,12 @@ import msgspec
 
 from ...errors import RenderError
 from ...ir import Message, ParseResult
-from ..format import ChatFormat, Conversation, Reasoning, Turn, defaults, roles
+from ..format import ChatFormat, Conversation, Reasoning, Turn, defaults, last_user, roles
 from ..messages import by_content
 
 __all__ = ["SPEC_VERSION", "LearnedChat", "tools_text"]
+
+_NO_STRIP = {"late": ["", ""], "early": ["", ""]}
 
 SPEC_VERSION = 1
 """The version of the spec layout (saved in every spec; :func:`load_learned` checks it)."""
@@ -66,8 +68,9 @@ class LearnedChat(ChatFormat):
         self._without_system = str(tools_spec["without_system"]) if tools_spec else ""
         default = chat["default_system"]
         self._default: str | None = None if default is None else str(default)
-        strip = chat.get("content_strip", ["", ""])
-        self._strip: list[Any] = [strip[0], strip[1]]
+        strip = chat.get("content_strip") or _NO_STRIP
+        self._late: tuple[Any, Any] = (strip["late"][0], strip["late"][1])
+        self._early: tuple[Any, Any] = (strip["early"][0], strip["early"][1])
 
     @classmethod
     def of(cls, spec: Mapping[str, Any]) -> LearnedChat:
@@ -99,8 +102,9 @@ class LearnedChat(ChatFormat):
             "options": defaults(**chat["options"]),
             "prompt_options": tuple(dict(opts) for opts, _ in chat["prompts"] if opts),
         }
-        if chat.get("content_strip", ["", ""]) != ["", ""]:
-            attrs["content_text"] = cls._content_text
+        strip = chat.get("content_strip") or _NO_STRIP
+        if strip != _NO_STRIP:
+            attrs["assistant_text"] = cls._assistant_text
         if not chat.get("late_system", True):
             attrs["before_turn"] = cls._late_system
         made = type(f"LearnedChat_{attrs['name']}", (cls,), attrs)
@@ -186,20 +190,29 @@ class LearnedChat(ChatFormat):
         default = self.spec["chat"]["default_system"]
         if out and out[0].role == "system" and out[0].content == default:
             out = out[1:]
-        if self._strip != ["", ""]:
-            out = [
-                msgspec.structs.replace(m, content=self.content_text(m.content, False))
-                if m.role == "assistant" and isinstance(m.content, str)
-                else m
-                for m in out
-            ]
+        if (self._late, self._early) != (("", ""), ("", "")):
+            last = last_user(messages)
+            stripped = []
+            for index, m in enumerate(out):
+                if m.role == "assistant" and isinstance(m.content, str):
+                    left, right = self._late if index > last else self._early
+                    m = msgspec.structs.replace(m, content=m.content.lstrip(left).rstrip(right))
+                stripped.append(m)
+            out = stripped
         return out
 
-    def _content_text(self, content: str, after_reasoning: bool) -> str:
-        """An answer's text stripped as the template strips it (installed as
-        :meth:`content_text` only for templates that strip)."""
-        left, right = self._strip
-        return content.lstrip(left).rstrip(right)
+    def _assistant_text(self, index: int, ctx: Conversation) -> str:
+        """The assistant turn's body with its text stripped as the template strips it there
+        (installed as :meth:`assistant_text` only for templates that strip)."""
+        message = ctx.messages[index]
+        left, right = self._late if index > ctx.last_user else self._early
+        last = index == len(ctx.messages) - 1
+        block = self.reasoning_text(message.reasoning, self.kept_in(index, ctx), last)
+        content = message.content
+        if type(content) is not str:
+            content = self.text(content)
+        content = content.lstrip(left).rstrip(right)
+        return block + self.calls_text(ctx.dialect, message.tool_calls, content)
 
     def _late_system(self, index: int, ctx: Conversation) -> str:
         """Refuse a system message after the first message: the template does not write it

@@ -509,22 +509,36 @@ class _Inference:
 
     # -- content and late system messages ---------------------------------------------------
 
-    def content_strip(self, reasoning: Mapping[str, Any] | None) -> list[str | None]:
-        """What the template strips from an answer's text, left and right: ``None`` (all
-        whitespace), ``"\\n"`` (newlines), ``""`` (nothing)."""
+    def content_strip(self, reasoning: Mapping[str, Any] | None) -> dict[str, list[str | None]]:
+        """What the template strips from an answer's text, left and right (``None``: all
+        whitespace, ``"\\n"``: newlines, ``""``: nothing), in a turn after the last user
+        message (``late``) and before it (``early``): Qwen3 strips newlines only in the former."""
         empty = ""
         if reasoning and reasoning["empty"] != "never":
             empty = reasoning["open"] + reasoning["close"]
-        seen = []
+        h_a, f_a = self.spec["turns"]["assistant"]
+        h_u = self.spec["turns"]["user"][0]
+        late, early = [], []
         for raw in ("\n " + S.ANSWER + " \n", " \n" + S.ANSWER + "\n "):
             body = self._body(self.o.render([user(), answer(raw)]), "answer-spaces")
             if empty and body.startswith(empty):
                 body = body[len(empty) :]
-            seen.append((raw, body))
-        for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
-            if all(body == raw.lstrip(left).rstrip(right) for raw, body in seen):
-                return [left, right]
-        raise _fail("answer-spaces", f"the template rewrites an answer's text: {seen!r}")
+            late.append((raw, body))
+            text = self.o.render([user(), answer(raw), user(S.USER2)])
+            start = text.find(S.USER) + len(S.USER) + len(self.spec["turns"]["user"][1])
+            end = text.find(f_a + h_u + S.USER2, start)
+            if not text.startswith(h_a, start) or end < 0:
+                raise _fail("answer-spaces-history", "an earlier answer is written otherwise")
+            early.append((raw, text[start + len(h_a) : end]))
+        out = {}
+        for key, seen in (("late", late), ("early", early)):
+            for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
+                if all(body == raw.lstrip(left).rstrip(right) for raw, body in seen):
+                    out[key] = [left, right]
+                    break
+            else:
+                raise _fail("answer-spaces", f"the template rewrites an answer's text: {seen!r}")
+        return out
 
     def late_system(self) -> bool:
         """Whether the template writes a system message that is not the first message."""

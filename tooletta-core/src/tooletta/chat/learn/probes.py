@@ -155,6 +155,10 @@ def probe_suite(*, reasoning: bool, tools: bool, late_system: bool = True) -> li
         Probe("multiline", [user("a\nb"), answer("c\n\nd")]),
         Probe("answer-spaces", [user(), answer("\n " + S.ANSWER + " \n")]),
         Probe("user-spaces", [user("\n " + S.USER + " \n"), answer()]),
+        Probe(
+            "answer-spaces-history",
+            [user(), answer("\n " + S.ANSWER + " \n"), user(S.USER2), answer(S.ANSWER2)],
+        ),
     ]
     if late_system:
         probes.append(Probe("system-late", [user(), answer(), system(), user(S.USER2)]))
