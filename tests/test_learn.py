@@ -19,6 +19,8 @@ import tooletta
 from tooletta import LearnError, Message, RenderError, ToolCall, ToolettaError
 from tooletta.chat import read_conversation
 from tooletta.chat.jinja import load_chat_template, render_jinja
+from tooletta.chat.messages import read_tool_definitions
+from tooletta.testing.samples import PROBE_TOOLS, random_conversations
 from tooletta.testing.strategies import calls_strategy
 
 pytest.importorskip("jinja2")
@@ -331,4 +333,22 @@ def test_a_strip_that_depends_on_the_turn_is_learned() -> None:
         "\nb",
         "c",
         "d",
+    ]
+
+
+@settings(max_examples=40, deadline=None)
+@given(messages=random_conversations(trimmed=True))
+def test_random_conversations_render_as_the_template_and_read_back(
+    reka: Any, messages: list[Message]
+) -> None:
+    """Beyond the probes: any conversation (typed calls, results, reasoning, a system
+    message) renders as Reka Edge's template does and reads back to what its text carries."""
+    tools = read_tool_definitions(PROBE_TOOLS)
+    template, tokens = load_chat_template(REKA)
+    want = render_jinja(template, messages, tools=tools, tokens=tokens)
+    assert tooletta.render_conversation(messages, dialect=reka.name, tools=tools) == want
+    read = tooletta.parse_conversation(want, dialect=reka.name, tools=tools)
+    expected = reka.format.expressible(messages)
+    assert [(m.role, m.content, m.tool_calls) for m in read] == [
+        (m.role, m.content, [ToolCall(c.name, c.arguments) for c in m.tool_calls]) for m in expected
     ]
