@@ -352,3 +352,26 @@ def test_random_conversations_render_as_the_template_and_read_back(
     assert [(m.role, m.content, m.tool_calls) for m in read] == [
         (m.role, m.content, [ToolCall(c.name, c.arguments) for c in m.tool_calls]) for m in expected
     ]
+
+
+def test_tokenize_conversation_trains_the_learned_answer(reka: Any) -> None:
+    """Reka Edge's answer ends with "\\n\\n<sep>": the text before the token is the end of the
+    answer (generated, trained); <sep> is the end-of-turn token (one id)."""
+    tokenizers = pytest.importorskip("tokenizers")
+    from tooletta.training import tokenize_conversation
+
+    assert reka.format.end_of_turn == "<sep>"
+    tok = tokenizers.Tokenizer(tokenizers.models.BPE())
+    tok.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = tokenizers.decoders.ByteLevel()
+    trainer = tokenizers.trainers.BpeTrainer(
+        vocab_size=300,
+        special_tokens=["<sep>", "<tool_call>", "</tool_call>"],
+        initial_alphabet=tokenizers.pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tok.train_from_iterator(["hello world human assistant"], trainer)
+    messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    out = tokenize_conversation(messages, tok, dialect=reka.name)
+    assert out.text == _jinja(REKA, messages)
+    trained = [i for i, w in zip(out.input_ids, out.weights) if w]
+    assert tok.decode(trained, skip_special_tokens=False) == "hello\n\n<sep>"

@@ -30,6 +30,13 @@ SPEC_VERSION = 1
 """The version of the spec layout (saved in every spec; :func:`load_learned` checks it)."""
 
 
+def _body_tail(footer: str, end_of_turn: str) -> str:
+    """The text an answer's footer holds before its end-of-turn token (written as the end of
+    the answer's body: the model generates it)."""
+    at = footer.find(end_of_turn) if end_of_turn else 0
+    return footer[:at] if at > 0 else ""
+
+
 def tools_text(tools: Sequence[Mapping[str, Any]], spec: Mapping[str, Any]) -> str:
     """The tool declarations as the template writes them (``spec``: the ``tools`` spec)."""
     item = spec["item"]
@@ -68,6 +75,7 @@ class LearnedChat(ChatFormat):
         self._without_system = str(tools_spec["without_system"]) if tools_spec else ""
         default = chat["default_system"]
         self._default: str | None = None if default is None else str(default)
+        self._tail = _body_tail(chat["turns"]["assistant"][1], chat["end_of_turn"])
         strip = chat.get("content_strip") or _NO_STRIP
         self._late: tuple[Any, Any] = (strip["late"][0], strip["late"][1])
         self._early: tuple[Any, Any] = (strip["early"][0], strip["early"][1])
@@ -79,11 +87,17 @@ class LearnedChat(ChatFormat):
         chat = spec["chat"]
         rsn = chat["reasoning"]
         results = chat["results"]
+        tail = _body_tail(chat["turns"]["assistant"][1], chat["end_of_turn"])
         attrs: dict[str, Any] = {
             "name": str(spec["name"]),
             "source": str(spec.get("source", "")),
             "bos": chat["bos"],
-            "turns": roles(**{role: Turn(h, f) for role, (h, f) in chat["turns"].items()}),
+            "turns": roles(
+                **{
+                    role: Turn(h, f[len(tail) :] if role == "assistant" else f)
+                    for role, (h, f) in chat["turns"].items()
+                }
+            ),
             "end_of_turn": chat["end_of_turn"],
             "result_wrap": (results["wrap"][0], results["wrap"][1]),
             "group_results": bool(results["grouped"]),
@@ -103,7 +117,7 @@ class LearnedChat(ChatFormat):
             "prompt_options": tuple(dict(opts) for opts, _ in chat["prompts"] if opts),
         }
         strip = chat.get("content_strip") or _NO_STRIP
-        if strip != _NO_STRIP:
+        if strip != _NO_STRIP or tail:
             attrs["assistant_text"] = cls._assistant_text
         if not chat.get("late_system", True):
             attrs["before_turn"] = cls._late_system
@@ -151,6 +165,9 @@ class LearnedChat(ChatFormat):
         dialect."""
         rule = self.reasoning
         reasoning = ""
+        tail = self._tail
+        if tail and body.endswith(tail):
+            body = body[: len(body) - len(tail)]
         if rule is not None:
             if rule.dropped and body.startswith(rule.dropped):
                 body = body[len(rule.dropped) :]
@@ -203,7 +220,8 @@ class LearnedChat(ChatFormat):
 
     def _assistant_text(self, index: int, ctx: Conversation) -> str:
         """The assistant turn's body with its text stripped as the template strips it there
-        (installed as :meth:`assistant_text` only for templates that strip)."""
+        and the text before the end-of-turn token after it (installed as :meth:`assistant_text`
+        only for templates that strip or write such text)."""
         message = ctx.messages[index]
         left, right = self._late if index > ctx.last_user else self._early
         last = index == len(ctx.messages) - 1
@@ -212,7 +230,7 @@ class LearnedChat(ChatFormat):
         if type(content) is not str:
             content = self.text(content)
         content = content.lstrip(left).rstrip(right)
-        return block + self.calls_text(ctx.dialect, message.tool_calls, content)
+        return block + self.calls_text(ctx.dialect, message.tool_calls, content) + self._tail
 
     def _late_system(self, index: int, ctx: Conversation) -> str:
         """Refuse a system message after the first message: the template does not write it

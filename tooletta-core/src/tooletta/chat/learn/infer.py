@@ -197,11 +197,14 @@ class _Inference:
         return h_s, f_s, default
 
     def _end_of_turn(self, footer: str) -> str:
+        """The token that ends an answer: the eos token when the footer holds it, else the
+        footer's first special token, else the whole footer. Text before it (Reka Edge's
+        ``\\n\\n`` before ``<sep>``) is the end of the answer's body, generated too."""
         eos = self.o.tokens.get("eos_token", "")
         if eos and eos in footer:
-            return footer[: footer.index(eos) + len(eos)]
+            return eos
         m = _TOKEN.search(footer)
-        return footer[: m.end()] if m else footer
+        return m.group() if m else footer
 
     def _body(self, text: str, probe: str, start: int = 0) -> str:
         """The last assistant turn's body in ``text`` (the conversation ends with it)."""
