@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,17 @@ from click.testing import CliRunner
 from tooletta.cli import cli
 
 pytest.importorskip("jinja2")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _forget_learned() -> Iterator[None]:
+    """The formats learned here are registered in-process: forgotten after this module, so
+    that later tests see only the installed dialects."""
+    yield
+    from tooletta import plugins
+
+    plugins.reset()
+
 
 TEMPLATES = Path(__file__).parent / "fixtures" / "templates"
 

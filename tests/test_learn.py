@@ -8,6 +8,7 @@ without Jinja.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,17 @@ from tooletta.testing.samples import PROBE_TOOLS, random_conversations
 from tooletta.testing.strategies import calls_strategy
 
 pytest.importorskip("jinja2")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _forget_learned() -> Iterator[None]:
+    """The formats learned here are registered in-process: forgotten after this module, so
+    that later tests see only the installed dialects."""
+    yield
+    from tooletta import plugins
+
+    plugins.reset()
+
 
 TEMPLATES = Path(__file__).parent / "fixtures" / "templates"
 BIELIK = str(TEMPLATES / "Bielik-11B-v3.0-Instruct.jinja")

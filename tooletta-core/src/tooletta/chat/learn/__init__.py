@@ -152,6 +152,7 @@ def learn(
         and known.checks
         and known.spec["chat"]["options"] == options
         and bool(known.spec.get("deviations")) <= lenient
+        and _registered(known)
     ):
         return known
     oracle = Oracle(text, tokens, options)
@@ -199,6 +200,15 @@ def _build(spec: Mapping[str, Any]) -> tuple[LearnedChat, Any]:
     markers = (rsn["open"], rsn["close"]) if rsn else None
     calls = {**spec["calls"], "source": spec["source"]}
     return fmt, make_dialect(str(spec["name"]), calls, markers, (fmt,))
+
+
+def _registered(learned: Learned) -> bool:
+    """``learned`` is still the dialect registered under its name (the registry may have been
+    reloaded since)."""
+    from ...plugins import get_registry
+
+    holder = get_registry().holder(learned.name)
+    return holder is not None and holder.dialect is learned.handle
 
 
 def _register(learned: Learned, dialect: Any) -> None:
