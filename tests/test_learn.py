@@ -387,3 +387,13 @@ def test_tokenize_conversation_trains_the_learned_answer(reka: Any) -> None:
     assert out.text == _jinja(REKA, messages)
     trained = [i for i, w in zip(out.input_ids, out.weights) if w]
     assert tok.decode(trained, skip_special_tokens=False) == "hello\n\n<sep>"
+
+
+def test_reasoning_is_written_where_the_learned_format_puts_it() -> None:
+    learned = tooletta.learn(REKA, name="test-reka-thinking", enable_thinking=True)
+    assert tooletta.supports_reasoning(learned.name)
+    calls = [ToolCall("f", {"a": 1})]
+    text = tooletta.render(calls, dialect=learned.name, content="hi", reasoning="think")
+    assert text.startswith("<think>\nthink\n</think>\n\nhi\n<tool_call>")
+    read = tooletta.parse(text, learned.name)
+    assert (read.reasoning, read.content, read.calls) == ("think", "hi", calls)

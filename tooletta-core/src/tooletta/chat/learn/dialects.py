@@ -206,4 +206,12 @@ def make_dialect(
 
         made = InstalledCalls(name, get_dialect(spec["dialect"]), spec)
     vars(made)["chat_formats"] = chat_formats
+    if reasoning is not None and reasoning[0].strip() and reasoning[1].strip():
+        tags = (reasoning[0].strip(), reasoning[1].strip())
+        inner = getattr(made, "inner", None)
+        theirs = getattr(inner, "reasoning_markup", None) if inner is not None else None
+        if isinstance(made, JsonCalls) or (
+            theirs and (theirs[0].strip(), theirs[1].strip()) == tags
+        ):  # a reasoning block this dialect's parse reads back
+            vars(made)["reasoning_markup"] = (reasoning[0], reasoning[1])
     return made
