@@ -397,3 +397,31 @@ def test_reasoning_is_written_where_the_learned_format_puts_it() -> None:
     assert text.startswith("<think>\nthink\n</think>\n\nhi\n<tool_call>")
     read = tooletta.parse(text, learned.name)
     assert (read.reasoning, read.content, read.calls) == ("think", "hi", calls)
+
+
+NO_SYSTEM = (
+    "{{ bos_token }}{% if messages[0].role == 'system' %}"
+    "{{ raise_exception('System role not supported') }}{% endif %}"
+    "{% for m in messages %}<t>{{ m.role }}\n{{ m.content | trim }}</t>\n{% endfor %}"
+    "{% if add_generation_prompt %}<t>assistant\n{% endif %}"
+)
+
+
+def test_a_template_without_system_role_and_trimming_texts_learns() -> None:
+    """Gemma 2's shape: system messages refused, every text trimmed."""
+    learned = tooletta.learn(NO_SYSTEM, bos_token="<bos>", name="test-no-system")
+    chat = learned.spec["chat"]
+    assert (chat["system"], chat["user_strip"]) == (False, [None, None])
+    assert chat["content_strip"] == {"late": [None, None], "early": [None, None]}
+    assert chat["bos"] == "<bos>"
+    messages = [{"role": "user", "content": " hi\n"}, {"role": "assistant", "content": "\nyo "}]
+    text = tooletta.render_conversation(messages, dialect=learned.name)
+    assert text == "<bos><t>user\nhi</t>\n<t>assistant\nyo</t>\n"
+    assert [m.content for m in tooletta.parse_conversation(text, dialect=learned.name)] == [
+        "hi",
+        "yo",
+    ]
+    with pytest.raises(RenderError, match="system"):
+        tooletta.render_conversation(
+            [{"role": "system", "content": "s"}, *messages], dialect=learned.name
+        )

@@ -79,6 +79,8 @@ class LearnedChat(ChatFormat):
         strip = chat.get("content_strip") or _NO_STRIP
         self._late: tuple[Any, Any] = (strip["late"][0], strip["late"][1])
         self._early: tuple[Any, Any] = (strip["early"][0], strip["early"][1])
+        user_strip = chat.get("user_strip") or ["", ""]
+        self._user: tuple[Any, Any] = (user_strip[0], user_strip[1])
 
     @classmethod
     def of(cls, spec: Mapping[str, Any]) -> LearnedChat:
@@ -119,6 +121,8 @@ class LearnedChat(ChatFormat):
         strip = chat.get("content_strip") or _NO_STRIP
         if strip != _NO_STRIP or tail:
             attrs["assistant_text"] = cls._assistant_text
+        if (chat.get("user_strip") or ["", ""]) != ["", ""]:
+            attrs["user_text"] = cls._user_text
         if not chat.get("late_system", True):
             attrs["before_turn"] = cls._late_system
         made = type(f"LearnedChat_{attrs['name']}", (cls,), attrs)
@@ -207,6 +211,14 @@ class LearnedChat(ChatFormat):
         default = self.spec["chat"]["default_system"]
         if out and out[0].role == "system" and out[0].content == default:
             out = out[1:]
+        if self._user != ("", ""):
+            left, right = self._user
+            out = [
+                msgspec.structs.replace(m, content=m.content.lstrip(left).rstrip(right))
+                if m.role == "user" and isinstance(m.content, str)
+                else m
+                for m in out
+            ]
         if (self._late, self._early) != (("", ""), ("", "")):
             last = last_user(messages)
             stripped = []
@@ -217,6 +229,12 @@ class LearnedChat(ChatFormat):
                 stripped.append(m)
             out = stripped
         return out
+
+    def _user_text(self, index: int, ctx: Conversation) -> str:
+        """A user's text stripped as the template strips it (installed as :meth:`user_text`
+        only for templates that strip)."""
+        left, right = self._user
+        return self.text(ctx.messages[index].content).lstrip(left).rstrip(right)
 
     def _assistant_text(self, index: int, ctx: Conversation) -> str:
         """The assistant turn's body with its text stripped as the template strips it there

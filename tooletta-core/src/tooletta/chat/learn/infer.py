@@ -120,7 +120,10 @@ class _Inference:
         r_ua = o.render([user(), answer()])
         r_uau = o.render([user(), answer(), user(C)])
         r_up = o.render([user()], prompt=True)
-        r_su = o.render([system(), user()])
+        try:
+            r_su = o.render([system(), user()])
+        except LearnError:  # the template refuses system messages (Gemma 2)
+            r_su = None
         ia = _find(r_u, A, "user")
         f_u = r_u[ia + len(A) :]
         ia3, ib3, ic = (_find(r_uau, x, "chat") for x in (A, B, C))
@@ -148,6 +151,20 @@ class _Inference:
             raise _fail("user+prompt", "the generation prompt changes the text before it")
         prompt = r_up[len(r_u) :]
         bos0 = self.bos_token if self.bos_token and opening.startswith(self.bos_token) else ""
+        turns = {"user": [h_u, f_u], "assistant": [h_a, f_a]}
+        if r_su is None:
+            if opening != bos0:
+                raise _fail("user", f"unexplained text at the start: {opening[:60]!r}")
+            self.spec.update(
+                bos=bos0,
+                turns=turns,
+                end_of_turn=self._end_of_turn(f_a),
+                default_system=None,
+                after="",
+                prompts=[[{}, prompt]],
+                system=False,
+            )
+            return self.spec
         candidates = [bos0]
         if not bos0:  # a constant prefix (GLM's [gMASK]<sop>): whole tokens both texts start with
             common = opening[: _common_prefix(opening, r_su)]
@@ -164,11 +181,12 @@ class _Inference:
             raise failure or _fail("system", "no system turn found")
         self.spec.update(
             bos=bos,
-            turns={"system": [h_s, f_s], "user": [h_u, f_u], "assistant": [h_a, f_a]},
+            turns={"system": [h_s, f_s], **turns},
             end_of_turn=self._end_of_turn(f_a),
             default_system=default,
             after="",
             prompts=[[{}, prompt]],
+            system=True,
         )
         return self.spec
 
@@ -220,6 +238,10 @@ class _Inference:
         o = self.o
         r_u = o.render([user()])
         r_t1 = o.render([user()], TOOLS[:1])
+        if not self.spec["system"]:
+            if r_t1 != r_u:
+                raise _fail("tools", "the tools are declared, but the template has no system turn")
+            return None
         if r_t1 == r_u:
             if o.render([system(), user()], TOOLS[:1]) != o.render([system(), user()]):
                 raise _fail("tools", "the tools are declared only with a system message")
@@ -543,8 +565,27 @@ class _Inference:
                 raise _fail("answer-spaces", f"the template rewrites an answer's text: {seen!r}")
         return out
 
+    def user_strip(self) -> list[str | None]:
+        """What the template strips from a user's text, left and right (as
+        :meth:`content_strip`): Gemma's ``| trim``."""
+        h_u, f_u = self.spec["turns"]["user"]
+        seen = []
+        for raw in ("\n " + S.USER + " \n", " \n" + S.USER + "\n "):
+            text = self.o.render([user(raw), answer()])
+            start = text.find(h_u) + len(h_u) if h_u else -1
+            end = text.find(f_u + self.spec["turns"]["assistant"][0], text.find(S.USER))
+            if start < len(h_u) or end < 0:
+                raise _fail("user-spaces", "the user turn is written otherwise")
+            seen.append((raw, text[start:end]))
+        for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
+            if all(body == raw.lstrip(left).rstrip(right) for raw, body in seen):
+                return [left, right]
+        raise _fail("user-spaces", f"the template rewrites a user's text: {seen!r}")
+
     def late_system(self) -> bool:
         """Whether the template writes a system message that is not the first message."""
+        if not self.spec["system"]:
+            return False
         text = self.o.render([user(), answer(), system(), user(S.USER2)])
         return S.SYSTEM in text
 
@@ -626,6 +667,7 @@ def infer_spec(
     chat["reasoning"] = inf.reasoning()
     chat["content_strip"] = inf.content_strip(chat["reasoning"])
     chat["late_system"] = inf.late_system()
+    chat["user_strip"] = inf.user_strip()
     calls: dict[str, Any] = {"kind": "none"}
     results: dict[str, Any] = {"wrap": ["", ""], "grouped": False, "separator": ""}
     writes_calls = inf.writes_calls()
@@ -645,6 +687,7 @@ def infer_spec(
         reasoning=True,
         tools=writes_calls or chat["tools"] is not None,
         late_system=chat["late_system"],
+        with_system=chat["system"],
     )
     prompts, fixed = inf.switches(switches, suite)
     chat["prompts"] = prompts

@@ -141,10 +141,13 @@ class Probe:
     a failure here while the other passes is the template contradicting itself."""
 
 
-def probe_suite(*, reasoning: bool, tools: bool, late_system: bool = True) -> list[Probe]:
+def probe_suite(
+    *, reasoning: bool, tools: bool, late_system: bool = True, with_system: bool = True
+) -> list[Probe]:
     """Every probe the closed loop checks (``reasoning``/``tools``: include the probes of
     reasoning and of calls, for templates that write them; ``late_system``: a system message
-    after the first message, for templates that write one)."""
+    after the first message, for templates that write one; ``with_system``: the probes with a
+    system message, for templates that accept one)."""
     probes = [
         Probe("user", [user()]),
         Probe("user+prompt", [user()], prompt=True),
@@ -241,4 +244,6 @@ def probe_suite(*, reasoning: bool, tools: bool, late_system: bool = True) -> li
                     TOOLS,
                 )
             )
+    if not with_system:
+        probes = [p for p in probes if all(m.role != "system" for m in p.messages)]
     return probes
