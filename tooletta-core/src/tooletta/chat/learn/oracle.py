@@ -25,6 +25,8 @@ class Oracle:
         """What a call-only turn's content is given as (``""`` or ``None``)."""
         self.string_arguments = False
         self._form_found = False
+        self.empty_tools = False
+        """No tools are given as ``[]`` (the template refuses ``None``)."""
 
     def render(
         self,
@@ -57,6 +59,8 @@ class Oracle:
         options: Mapping[str, Any],
     ) -> str:
         given = [self._form(m) for m in messages]
+        if not tools and self.empty_tools:
+            return self._render_empty_tools(given, prompt, options)
         try:
             return render_jinja(
                 self.template,
@@ -68,7 +72,36 @@ class Oracle:
                 **{**self.options, **options},
             )
         except ToolettaError as exc:
+            if not tools and not self.empty_tools:  # a tool_use template iterating tools
+                self.empty_tools = True
+                try:
+                    return self._render_empty_tools(given, prompt, options)
+                except LearnError:
+                    self.empty_tools = False
             raise LearnError(f"the template refuses a probe conversation: {exc}") from None
+
+    def _render_empty_tools(
+        self, messages: list[Message], prompt: bool, options: Mapping[str, Any]
+    ) -> str:
+        """Render with ``tools=[]`` instead of none (templates that iterate the tools
+        unconditionally, such as the ``tool_use`` templates, refuse ``None``)."""
+        from ..jinja import _compile, to_template_messages
+
+        variables = {"bos_token": "", "eos_token": "", **self.tokens, **self.options, **options}
+        try:
+            text = _compile(self.template).render(
+                messages=to_template_messages(messages, string_arguments=self.string_arguments),
+                tools=[],
+                add_generation_prompt=prompt,
+                **variables,
+            )
+        except ToolettaError as exc:
+            raise LearnError(f"the template refuses a probe conversation: {exc}") from None
+        except Exception as exc:  # the template's own failure, as render_jinja reports it
+            raise LearnError(
+                f"the template refuses a probe conversation: {type(exc).__name__}: {exc}"
+            ) from None
+        return str(text)
 
     def _form(self, message: Message) -> Message:
         if message.tool_calls and not message.content and self.call_content is None:
