@@ -425,3 +425,27 @@ def test_a_template_without_system_role_and_trimming_texts_learns() -> None:
         tooletta.render_conversation(
             [{"role": "system", "content": "s"}, *messages], dialect=learned.name
         )
+
+
+def test_the_reasoning_key_and_the_call_form_are_found_by_probing() -> None:
+    """A template reading ``message.thinking``, and writing calls only when a call-only
+    turn's content is ``None`` (as DeepSeek-R1's distills do), is probed in those forms."""
+    template = (
+        "{% for m in messages %}<{{ m.role }}>"
+        "{% if m.thinking %}[T]{{ m.thinking }}[/T]{% endif %}"
+        "{% if m.content is not none %}{{ m.content }}{% endif %}"
+        "{% if m.tool_calls and (m.content is none or m.content) %}{% for c in m.tool_calls %}"
+        "[C]{{ c.function | tojson }}[/C]{% endfor %}{% endif %}</{{ m.role }}>{% endfor %}"
+        "{% if add_generation_prompt %}<assistant>{% endif %}"
+    )
+    learned = tooletta.learn(template, name="test-thinking-key")
+    assert learned.spec["chat"]["reasoning"]["key"] == "thinking"
+    assert learned.spec["calls"]["kind"] == "json"
+    assert learned.spec["calls"]["open"] == "[C]"
+    messages = [
+        Message(role="user", content="q"),
+        Message(role="assistant", content="a", reasoning="r"),
+    ]
+    assert tooletta.render_conversation(messages, dialect=learned.name) == (
+        "<user>q</user><assistant>[T]r[/T]a</assistant>"
+    )

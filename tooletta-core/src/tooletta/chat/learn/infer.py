@@ -291,9 +291,24 @@ class _Inference:
     # -- calls -------------------------------------------------------------------------------
 
     def writes_calls(self) -> bool:
-        """Whether the template writes an assistant turn's calls at all."""
-        text = self.o.render([user(), calling(CALL_SETS["one"])], TOOLS)
-        return "get_weather" in text[text.find(S.USER) :]
+        """Whether the template writes an assistant turn's calls at all, in the message form
+        it writes them for (DeepSeek-R1's distills write a call-only turn's calls only when
+        its content is ``None``, and drop them silently for ``""``)."""
+        o = self.o
+        text = o.render([user(), calling(CALL_SETS["one"])], TOOLS)
+        if "get_weather" in text[text.find(S.USER) :]:
+            return True
+        found = o.call_content, o.string_arguments
+        for content, strings in (("", False), (None, False), ("", True), (None, True)):
+            o.fix_form(content, strings)
+            try:
+                text = o.render([user(), calling(CALL_SETS["one"])], TOOLS)
+            except LearnError:
+                continue
+            if "get_weather" in text[text.find(S.USER) :]:
+                return True
+        o.fix_form(*found)
+        return False
 
     def call_bodies(self, reasoning: Mapping[str, Any] | None) -> dict[str, str]:
         o = self.o
@@ -474,10 +489,15 @@ class _Inference:
 
     def reasoning(self) -> dict[str, Any] | None:
         o = self.o
-        text = o.render([user(), answer(reasoning=S.REASONING)])
-        body = self._body(text, "reasoning")
-        at = body.find(S.REASONING)
-        if at < 0:
+        for key in ("reasoning_content", "reasoning", "thinking"):
+            o.reasoning_key = key  # the key the template reads reasoning from
+            text = o.render([user(), answer(reasoning=S.REASONING)])
+            body = self._body(text, "reasoning")
+            at = body.find(S.REASONING)
+            if at >= 0:
+                break
+        else:
+            o.reasoning_key = "reasoning_content"
             return None
         if not body.endswith(S.ANSWER):
             raise _fail("reasoning", "the content does not follow the reasoning")
@@ -524,6 +544,7 @@ class _Inference:
                 if twice[: twice.find(S.ANSWER)].endswith(open_ + close):
                     empty = "kept"
         return {
+            "key": o.reasoning_key,
             "open": open_,
             "close": close,
             "strip": strip,

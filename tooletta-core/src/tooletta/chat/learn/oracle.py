@@ -27,6 +27,13 @@ class Oracle:
         self._form_found = False
         self.empty_tools = False
         """No tools are given as ``[]`` (the template refuses ``None``)."""
+        self.reasoning_key = "reasoning_content"
+        """The message key the template reads reasoning from."""
+
+    def fix_form(self, call_content: str | None, string_arguments: bool) -> None:
+        """Give call-only turns' content and call arguments in this form from now on."""
+        self.call_content, self.string_arguments = call_content, string_arguments
+        self._form_found = True
 
     def render(
         self,
@@ -104,11 +111,19 @@ class Oracle:
         return str(text)
 
     def _form(self, message: Message) -> Message:
-        if message.tool_calls and not message.content and self.call_content is None:
-            return Message(
-                role=message.role,
-                content=None,
-                tool_calls=message.tool_calls,
-                reasoning=message.reasoning,
-            )
-        return message
+        content = message.content
+        if message.tool_calls and not content and self.call_content is None:
+            content = None
+        key = self.reasoning_key
+        if content is message.content and (key == "reasoning_content" or not message.reasoning):
+            return message
+        moved = key != "reasoning_content" and message.reasoning
+        return Message(
+            role=message.role,
+            content=content,
+            tool_calls=message.tool_calls,
+            reasoning="" if moved else message.reasoning,
+            tool_call_id=message.tool_call_id,
+            name=message.name,
+            extra={**message.extra, key: message.reasoning} if moved else message.extra,
+        )
