@@ -107,6 +107,7 @@ def test_bielik_is_chatml_with_hermes_calls(bielik: Any) -> None:
         "wrap": ["<|function_output|>", ""],
         "grouped": True,
         "separator": "",
+        "strip": ["", ""],
     }
     assert chat["turns"]["tool"] == ["<|im_start|>user\n", "<|im_end|>\n"]
     assert chat["fixed"] == {"enable_thinking": [None, False]}  # thinking changes the system turn
@@ -449,3 +450,22 @@ def test_the_reasoning_key_and_the_call_form_are_found_by_probing() -> None:
     assert tooletta.render_conversation(messages, dialect=learned.name) == (
         "<user>q</user><assistant>[T]r[/T]a</assistant>"
     )
+
+
+def test_tools_before_the_system_message_and_stripped_texts() -> None:
+    """Qwen3.5: the tool declarations before the system message; system messages and tool
+    results trimmed; calls as qwen3_coder writes them."""
+    qwen = Path(__file__).parent.parent / "plugins/tooletta-dialect-qwen/tests/templates"
+    path = str(qwen / "Qwen3.5-4B.jinja")
+    learned = tooletta.learn(path, name="test-qwen35")
+    chat = learned.spec["chat"]
+    assert chat["tools"]["system_first"] is False
+    assert chat["system_strip"] == [None, None]
+    assert chat["results"]["strip"] == [None, None]
+    assert learned.dialect == "qwen3_coder"
+    messages = [{"role": "system", "content": " Be brief.\n"}, *CONVERSATION[1:]]
+    text = tooletta.render_conversation(messages, dialect=learned.name, tools=TOOLS)
+    assert text == _jinja(path, messages, tools=TOOLS)
+    read = tooletta.parse_conversation(text, dialect=learned.name, tools=TOOLS)
+    assert read[0].content == "Be brief."
+    assert [m.role for m in read] == [m["role"] for m in messages]

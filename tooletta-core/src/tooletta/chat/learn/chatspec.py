@@ -73,12 +73,17 @@ class LearnedChat(ChatFormat):
             self._tools_block = by_content(lambda tools: tools_text(tools, tools_spec))
         self._with_system = str(tools_spec["with_system"]) if tools_spec else ""
         self._without_system = str(tools_spec["without_system"]) if tools_spec else ""
+        self._system_first = bool(tools_spec.get("system_first", True)) if tools_spec else True
         default = chat["default_system"]
         self._default: str | None = None if default is None else str(default)
         self._tail = _body_tail(chat["turns"]["assistant"][1], chat["end_of_turn"])
         strip = chat.get("content_strip") or _NO_STRIP
         self._late: tuple[Any, Any] = (strip["late"][0], strip["late"][1])
         self._early: tuple[Any, Any] = (strip["early"][0], strip["early"][1])
+        result_strip = chat["results"].get("strip") or ["", ""]
+        self._result: tuple[Any, Any] = (result_strip[0], result_strip[1])
+        system_strip = chat.get("system_strip") or ["", ""]
+        self._system: tuple[Any, Any] = (system_strip[0], system_strip[1])
         user_strip = chat.get("user_strip") or ["", ""]
         self._user: tuple[Any, Any] = (user_strip[0], user_strip[1])
 
@@ -121,6 +126,8 @@ class LearnedChat(ChatFormat):
         strip = chat.get("content_strip") or _NO_STRIP
         if strip != _NO_STRIP or tail:
             attrs["assistant_text"] = cls._assistant_text
+        if (chat["results"].get("strip") or ["", ""]) != ["", ""]:
+            attrs["result_text"] = cls._result_text
         if (chat.get("user_strip") or ["", ""]) != ["", ""]:
             attrs["user_text"] = cls._user_text
         if not chat.get("late_system", True):
@@ -134,11 +141,15 @@ class LearnedChat(ChatFormat):
         """The system message and the tool declarations, as learned."""
         if self._fixed:
             self._check_fixed(ctx.options)
+        if system is not None and self._system != ("", ""):
+            system = system.lstrip(self._system[0]).rstrip(self._system[1])
         block = self._tools_block
         if ctx.tools and block is not None:
-            if system is not None:
+            if system is None:
+                return self._without_system + block(ctx.tools)
+            if self._system_first:
                 return system + self._with_system + block(ctx.tools)
-            return self._without_system + block(ctx.tools)
+            return block(ctx.tools) + self._with_system + system
         if system is not None:
             return system
         return self._default
@@ -147,7 +158,11 @@ class LearnedChat(ChatFormat):
         """The system message from the system turn's body (``None`` when it held none)."""
         chat = self.spec["chat"]
         tools_spec = chat["tools"]
-        if tools_spec:
+        if tools_spec and not self._system_first:
+            if body.startswith(tools_spec["head"]):
+                _, sep, system = body.rpartition(tools_spec["tail"] + self._with_system)
+                return system if sep else None
+        elif tools_spec:
             head = tools_spec["head"]
             if head and body.startswith(tools_spec["without_system"] + head):
                 return None
@@ -211,14 +226,15 @@ class LearnedChat(ChatFormat):
         default = self.spec["chat"]["default_system"]
         if out and out[0].role == "system" and out[0].content == default:
             out = out[1:]
-        if self._user != ("", ""):
-            left, right = self._user
-            out = [
-                msgspec.structs.replace(m, content=m.content.lstrip(left).rstrip(right))
-                if m.role == "user" and isinstance(m.content, str)
-                else m
-                for m in out
-            ]
+        strips = (("user", self._user), ("tool", self._result), ("system", self._system))
+        for role, (left, right) in strips:
+            if (left, right) != ("", ""):
+                out = [
+                    msgspec.structs.replace(m, content=m.content.lstrip(left).rstrip(right))
+                    if m.role == role and isinstance(m.content, str)
+                    else m
+                    for m in out
+                ]
         if (self._late, self._early) != (("", ""), ("", "")):
             last = last_user(messages)
             stripped = []
@@ -229,6 +245,12 @@ class LearnedChat(ChatFormat):
                 stripped.append(m)
             out = stripped
         return out
+
+    def _result_text(self, index: int, ctx: Conversation) -> str:
+        """A tool result's text stripped as the template strips it (installed as
+        :meth:`result_text` only for templates that strip)."""
+        left, right = self._result
+        return self.text(ctx.messages[index].content).lstrip(left).rstrip(right)
 
     def _user_text(self, index: int, ctx: Conversation) -> str:
         """A user's text stripped as the template strips it (installed as :meth:`user_text`

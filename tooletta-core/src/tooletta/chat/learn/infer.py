@@ -111,6 +111,7 @@ class _Inference:
         self.bos_token = bos_token
         self.spec: dict[str, Any] = {}
         self.empty_block = ""
+        self.result_strip: list[str | None] = ["", ""]
 
     # -- turns -------------------------------------------------------------------------------
 
@@ -274,8 +275,18 @@ class _Inference:
             head, join, tail = b2[:i1], b2[i1 + len(one) : i2], b2[i2 + len(two) :]
             if b1 != head + one + tail:
                 continue
+            if bs.endswith(S.SYSTEM) and bs.startswith(b1):  # the tools first (Qwen3.5)
+                return {
+                    "item": item,
+                    "head": head,
+                    "join": join,
+                    "tail": tail,
+                    "with_system": bs[len(b1) : len(bs) - len(S.SYSTEM)],
+                    "without_system": "",
+                    "system_first": False,
+                }
             if not bs.startswith(S.SYSTEM) or not bs.endswith(one + tail):
-                raise _fail("tools+system", "the tools are not written after the system message")
+                raise _fail("tools+system", "the tools are written around the system message")
             before = bs[len(S.SYSTEM) : len(bs) - len(one + tail)]
             n = _common_suffix(head, before)
             return {
@@ -285,6 +296,7 @@ class _Inference:
                 "tail": tail,
                 "with_system": before[: len(before) - n],
                 "without_system": head[: len(head) - n],
+                "system_first": True,
             }
         raise _fail("tools", "the tool declarations are not tojson of each tool or function")
 
@@ -454,6 +466,7 @@ class _Inference:
             return text[start:ir], text[ir + len(res) : at]
 
         pre, post = around(r1, S.RESULT, S.ANSWER, "result")
+        self.result_strip = self._result_strip(pre, post)
         pre2, _ = around(r2, S.RESULT, S.ANSWER2, "results")
         if pre2 != pre:
             raise _fail("results", "the result turn opens differently after parallel calls")
@@ -484,6 +497,18 @@ class _Inference:
             "grouped": True,
             "separator": sep,
         }
+
+    def _result_strip(self, pre: str, post: str) -> list[str | None]:
+        """What the template strips from a tool result's text, left and right (Qwen3.5)."""
+        one = CALL_SETS["one"]
+        texts = []
+        for raw in ("\n " + S.RESULT + " \n", " \n" + S.RESULT + "\n "):
+            convo = [user(), calling(one), result(one[0], raw), answer()]
+            texts.append((raw, self.o.render(convo, TOOLS)))
+        for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
+            if all(pre + raw.lstrip(left).rstrip(right) + post in text for raw, text in texts):
+                return [left, right]
+        raise _fail("result-spaces", "the template rewrites a tool result's text")
 
     # -- reasoning ---------------------------------------------------------------------------
 
@@ -603,11 +628,28 @@ class _Inference:
                 return [left, right]
         raise _fail("user-spaces", f"the template rewrites a user's text: {seen!r}")
 
+    def system_strip(self) -> list[str | None]:
+        """What the template strips from a system message's text, left and right."""
+        if not self.spec["system"]:
+            return ["", ""]
+        h_s, f_s = self.spec["turns"]["system"]
+        h_u = self.spec["turns"]["user"][0]
+        texts = []
+        for raw in ("\n " + S.SYSTEM + " \n", " \n" + S.SYSTEM + "\n "):
+            texts.append((raw, self.o.render([system(raw), user()])))
+        for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
+            if all(h_s + raw.lstrip(left).rstrip(right) + f_s + h_u in text for raw, text in texts):
+                return [left, right]
+        raise _fail("system-spaces", "the template rewrites a system message's text")
+
     def late_system(self) -> bool:
         """Whether the template writes a system message that is not the first message."""
         if not self.spec["system"]:
             return False
-        text = self.o.render([user(), answer(), system(), user(S.USER2)])
+        try:
+            text = self.o.render([user(), answer(), system(), user(S.USER2)])
+        except LearnError:  # refused by the template (Qwen3.5): refused by the format too
+            return False
         return S.SYSTEM in text
 
     # -- switches ----------------------------------------------------------------------------
@@ -689,6 +731,7 @@ def infer_spec(
     chat["content_strip"] = inf.content_strip(chat["reasoning"])
     chat["late_system"] = inf.late_system()
     chat["user_strip"] = inf.user_strip()
+    chat["system_strip"] = inf.system_strip()
     calls: dict[str, Any] = {"kind": "none"}
     results: dict[str, Any] = {"wrap": ["", ""], "grouped": False, "separator": ""}
     writes_calls = inf.writes_calls()
@@ -696,7 +739,7 @@ def infer_spec(
         calls = inf.calls(inf.call_bodies(chat["reasoning"]))
         found = inf.results()
         chat["turns"]["tool"] = found.pop("tool")
-        results = found
+        results = {**found, "strip": inf.result_strip}
     elif chat["tools"] is not None:
         raise _fail(
             "call",

@@ -158,6 +158,7 @@ def probe_suite(
         Probe("multiline", [user("a\nb"), answer("c\n\nd")]),
         Probe("answer-spaces", [user(), answer("\n " + S.ANSWER + " \n")]),
         Probe("user-spaces", [user("\n " + S.USER + " \n"), answer()]),
+        Probe("system-spaces", [system(" \n" + S.SYSTEM + "\n "), user()]),
         Probe(
             "answer-spaces-history",
             [user(), answer("\n " + S.ANSWER + " \n"), user(S.USER2), answer(S.ANSWER2)],
