@@ -136,6 +136,10 @@ class _Inference:
         after = r_r[_find(r_r, A, "reasoning") + len(A) + len(f_u) :]
         if S.REASONING in after:  # the header ends where a reasoning block may start
             h_a = h_a[: _common_prefix(h_a, after)]
+            if after.startswith(h_a + S.REASONING):  # it took the opening tag (GLM's <think>)
+                ends = [m for m in _TOKEN.finditer(h_a) if m.end() == len(h_a)]
+                if ends:
+                    h_a = h_a[: ends[-1].start()]
         ib = _find(r_ua, B, "chat")
         f_a = r_ua[ib + len(B) :]
         if not r_ua.startswith(r_u[: ia + len(A)] + f_u + h_a):
