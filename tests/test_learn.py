@@ -469,3 +469,27 @@ def test_tools_before_the_system_message_and_stripped_texts() -> None:
     read = tooletta.parse_conversation(text, dialect=learned.name, tools=TOOLS)
     assert read[0].content == "Be brief."
     assert [m.role for m in read] == [m["role"] for m in messages]
+
+
+OPEN_LAST = (
+    "{% for m in messages %}<|{{ m.role }}|>{{ m.content }}"
+    "{% if m.role != 'assistant' or not loop.last %}<|end|>{% endif %}{% endfor %}"
+    "{% if add_generation_prompt %}<|assistant|>{% endif %}"
+)
+
+
+def test_a_template_leaving_the_last_answer_open_learns() -> None:
+    """Apertus' and Apriel's shape: the last answer has no end token (it may go on)."""
+    learned = tooletta.learn(OPEN_LAST, name="test-open-last")
+    assert learned.spec["chat"]["open_last"] is True
+    assert learned.format.end_of_turn == "<|end|>"
+    messages = [
+        {"role": "user", "content": "a"},
+        {"role": "assistant", "content": "b"},
+        {"role": "user", "content": "c"},
+        {"role": "assistant", "content": "d"},
+    ]
+    text = tooletta.render_conversation(messages, dialect=learned.name)
+    assert text == "<|user|>a<|end|><|assistant|>b<|end|><|user|>c<|end|><|assistant|>d"
+    read = tooletta.parse_conversation(text, dialect=learned.name)
+    assert [(m.role, m.content) for m in read] == [(m["role"], m["content"]) for m in messages]

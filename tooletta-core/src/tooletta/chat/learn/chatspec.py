@@ -19,7 +19,16 @@ import msgspec
 
 from ...errors import RenderError
 from ...ir import Message, ParseResult
-from ..format import ChatFormat, Conversation, Reasoning, Turn, defaults, last_user, roles
+from ..format import (
+    ChatFormat,
+    Conversation,
+    Reasoning,
+    Turn,
+    defaults,
+    first_of,
+    last_user,
+    roles,
+)
 from ..messages import by_content
 
 __all__ = ["SPEC_VERSION", "LearnedChat", "tools_text"]
@@ -76,6 +85,7 @@ class LearnedChat(ChatFormat):
         self._system_first = bool(tools_spec.get("system_first", True)) if tools_spec else True
         default = chat["default_system"]
         self._default: str | None = None if default is None else str(default)
+        self._open_last = bool(chat.get("open_last"))
         self._tail = _body_tail(chat["turns"]["assistant"][1], chat["end_of_turn"])
         strip = chat.get("content_strip") or _NO_STRIP
         self._late: tuple[Any, Any] = (strip["late"][0], strip["late"][1])
@@ -130,6 +140,10 @@ class LearnedChat(ChatFormat):
             attrs["result_text"] = cls._result_text
         if (chat.get("user_strip") or ["", ""]) != ["", ""]:
             attrs["user_text"] = cls._user_text
+        if chat.get("open_last"):
+            attrs["end_token"] = cls._end_token
+            attrs["assistant_footer"] = cls._assistant_footer
+            attrs["find_end"] = cls._find_end
         if not chat.get("late_system", True):
             attrs["before_turn"] = cls._late_system
         made = type(f"LearnedChat_{attrs['name']}", (cls,), attrs)
@@ -252,6 +266,22 @@ class LearnedChat(ChatFormat):
         left, right = self._result
         return self.text(ctx.messages[index].content).lstrip(left).rstrip(right)
 
+    def _end_token(self, index: int, ctx: Conversation) -> str:
+        """No end token after the last answer: the template leaves it open (installed as
+        :meth:`end_token` only for such templates)."""
+        return "" if index == len(ctx.messages) - 1 else self.end_of_turn
+
+    def _assistant_footer(self, index: int, ctx: Conversation) -> str:
+        """No footer after the last answer (see :meth:`_end_token`)."""
+        if index == len(ctx.messages) - 1:
+            return ""
+        return self.turns["assistant"].footer[len(self.end_of_turn) :]
+
+    def _find_end(self, text: str, pos: int) -> tuple[int, str]:
+        """The end token, or the end of the text for the last, open answer."""
+        at, token = first_of(text, (self.end_of_turn, *self.end_tokens), pos)
+        return (at, token) if at >= 0 else (len(text), "")
+
     def _user_text(self, index: int, ctx: Conversation) -> str:
         """A user's text stripped as the template strips it (installed as :meth:`user_text`
         only for templates that strip)."""
@@ -270,7 +300,8 @@ class LearnedChat(ChatFormat):
         if type(content) is not str:
             content = self.text(content)
         content = content.lstrip(left).rstrip(right)
-        return block + self.calls_text(ctx.dialect, message.tool_calls, content) + self._tail
+        tail = "" if last and self._open_last else self._tail
+        return block + self.calls_text(ctx.dialect, message.tool_calls, content) + tail
 
     def _late_system(self, index: int, ctx: Conversation) -> str:
         """Refuse a system message after the first message: the template does not write it

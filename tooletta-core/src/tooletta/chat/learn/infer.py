@@ -145,6 +145,15 @@ class _Inference:
         if not r_ua.startswith(r_u[: ia + len(A)] + f_u + h_a):
             raise _fail("chat", "the last answer opens differently than earlier ones")
         between = r_uau[ib3 + len(B) : ic]
+        open_last = False
+        if not f_a and between and not r_u[:ia].endswith(between):
+            # the last answer is left open (Apertus, Apriel): the user header is what the
+            # first user turn and a later one share, from a token's start
+            n = _common_suffix(between, r_u[:ia])
+            starts = [m.start() for m in _TOKEN.finditer(between[len(between) - n :])]
+            if starts:
+                f_a = between[: len(between) - n + starts[0]]
+                open_last = True
         if not between.startswith(f_a):
             raise _fail("chat", "an answer's footer depends on what follows it")
         h_u = between[len(f_a) :]
@@ -157,6 +166,7 @@ class _Inference:
         prompt = r_up[len(r_u) :]
         bos0 = self.bos_token if self.bos_token and opening.startswith(self.bos_token) else ""
         turns = {"user": [h_u, f_u], "assistant": [h_a, f_a]}
+        self.spec["open_last"] = open_last
         if r_su is None:
             if opening != bos0:
                 raise _fail("user", f"unexplained text at the start: {opening[:60]!r}")
@@ -232,6 +242,8 @@ class _Inference:
     def _body(self, text: str, probe: str, start: int = 0) -> str:
         """The last assistant turn's body in ``text`` (the conversation ends with it)."""
         h_a, f_a = self.spec["turns"]["assistant"]
+        if self.spec.get("open_last"):
+            f_a = ""
         at = text.rfind(h_a, start) if h_a else start
         if at < 0 or not text.endswith(f_a):
             raise _fail(probe, "the assistant turn is not written with its header and footer")
