@@ -127,7 +127,8 @@ def learn(
 ) -> Learned:
     """Learn ``template`` (Jinja text, a ``chat_template.jinja`` / ``tokenizer_config.json``
     path, or a tokenizer config dict) and register the learned format under ``name``
-    (default: ``learned-`` and the start of the template's SHA-256).
+    (default: ``learned-`` and the start of a SHA-256 of the template, its special tokens and
+    ``options``).
 
     ``lenient=True`` accepts a template that contradicts itself on a variant probe (Bielik's
     writes grouped tool results differently after a system message, an off-by-one in its
@@ -144,7 +145,9 @@ def learn(
     """
     text, tokens, source = _template_of(template, bos_token, eos_token)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    name = name or f"learned-{digest[:10]}"
+    if name is None:  # the template, its tokens and the options fixed: one format
+        key = json.dumps([digest, tokens, options], sort_keys=True, default=repr)
+        name = "learned-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:10]
     known = _LEARNED.get(name)
     if (
         known is not None
