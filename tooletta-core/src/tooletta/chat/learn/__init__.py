@@ -30,7 +30,7 @@ from .dialects import make_dialect
 from .infer import infer_spec, spec_json, switches_of
 from .oracle import Oracle
 from .probes import SUITE_VERSION
-from .verify import check_probe, verify
+from .verify import check_probe, sample_probes, verify
 
 __all__ = ["Learned", "dialect_from_spec", "learn", "learned_formats", "load_learned"]
 
@@ -178,6 +178,13 @@ def learn(
             spec["chat"]["late_system"] = False
             suite = [p for p in suite if p.name != "system-late"]
             fmt, dialect = _build(spec)
+    suite = [
+        *suite,
+        *sample_probes(
+            spec["calls"]["kind"] != "none" or spec["chat"]["tools"] is not None,
+            spec["chat"]["system"],
+        ),
+    ]
     allowed = {
         s: [v for v in (True, False) if v in spec["chat"]["fixed"].get(s, [True, False])]
         for s in switches

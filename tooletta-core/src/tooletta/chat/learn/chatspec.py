@@ -86,6 +86,7 @@ class LearnedChat(ChatFormat):
         default = chat["default_system"]
         self._default: str | None = None if default is None else str(default)
         self._open_last = bool(chat.get("open_last"))
+        self._prompt_after_answer = bool(chat.get("prompt_after_answer", True))
         self._tail = _body_tail(chat["turns"]["assistant"][1], chat["end_of_turn"])
         strip = chat.get("content_strip") or _NO_STRIP
         self._late: tuple[Any, Any] = (strip["late"][0], strip["late"][1])
@@ -221,7 +222,12 @@ class LearnedChat(ChatFormat):
         return result
 
     def generation_prompt(self, ctx: Conversation) -> str:
-        """The generation prompt learned for the options in force."""
+        """The generation prompt learned for the options in force (none after an answer, for
+        a template that writes none there: Reka Edge)."""
+        if not self._prompt_after_answer:
+            messages = ctx.messages
+            if messages and messages[-1].role == "assistant":
+                return ""
         best = ""
         best_size = -1
         for opts, text in self._prompts:

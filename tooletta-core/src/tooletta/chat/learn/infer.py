@@ -164,6 +164,10 @@ class _Inference:
         if not r_up.startswith(r_u):
             raise _fail("user+prompt", "the generation prompt changes the text before it")
         prompt = r_up[len(r_u) :]
+        r_uap = o.render([user(), answer()], prompt=True)
+        if r_uap not in (r_ua, r_ua + prompt):
+            raise _fail("answer+prompt", "the generation prompt after an answer is another")
+        self.spec["prompt_after_answer"] = r_uap != r_ua or not prompt
         bos0 = self.bos_token if self.bos_token and opening.startswith(self.bos_token) else ""
         turns = {"user": [h_u, f_u], "assistant": [h_a, f_a]}
         self.spec["open_last"] = open_last

@@ -139,6 +139,8 @@ class Probe:
     variant: bool = False
     """Another probe with an unrelated message added (a system message before tool results):
     a failure here while the other passes is the template contradicting itself."""
+    optional: bool = False
+    """The template may refuse this conversation (then it is skipped): the kit's samples."""
 
 
 def probe_suite(

@@ -50,7 +50,12 @@ def _comparable(messages: Sequence[Message]) -> list[tuple[Any, ...]]:
 def check_probe(fmt: ChatFormat, dialect: Any, oracle: Oracle, probe: Probe) -> None:
     """Render ``probe`` both ways, compare, and read the template's text back."""
     options = dict(probe.options)
-    want = oracle.render(probe.messages, probe.tools, probe.prompt, **options)
+    try:
+        want = oracle.render(probe.messages, probe.tools, probe.prompt, **options)
+    except LearnError:
+        if probe.optional:  # the template refuses this conversation: nothing to match
+            return
+        raise
     try:
         got = render_format(
             fmt, dialect, probe.messages, probe.tools, probe.prompt, options, segments=False
@@ -128,6 +133,25 @@ def check_stream(dialect: Any, text: str, name: str) -> None:
                 f"probe {name!r}: streamed in chunks of {cut} it reads {got!r}, one-shot {want!r}",
                 probe=name,
             )
+
+
+def sample_probes(with_tools: bool, with_system: bool) -> list[Probe]:
+    """The kit's sample conversations (:func:`tooletta.testing.samples.sample_conversations`:
+    everyday chats with calls, results, reasoning and a follow-up) as further probes, with
+    ids, each with and without a generation prompt."""
+    from ...testing.samples import SAMPLE_TOOLS, sample_conversations
+
+    out = []
+    for name, (messages, uses_tools) in sample_conversations(ids=True).items():
+        if uses_tools and not with_tools:
+            continue
+        if not with_system and any(m.role == "system" for m in messages):
+            continue
+        tools = list(SAMPLE_TOOLS) if uses_tools else []
+        for prompt in (False, True):
+            label = f"sample {name}" + ("+prompt" if prompt else "")
+            out.append(Probe(label, list(messages), tools, prompt, optional=True))
+    return out
 
 
 def verify(
