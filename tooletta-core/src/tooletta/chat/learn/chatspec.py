@@ -286,7 +286,12 @@ class LearnedChat(ChatFormat):
     def _find_end(self, text: str, pos: int) -> tuple[int, str]:
         """The end token, or the end of the text for the last, open answer."""
         at, token = first_of(text, (self.end_of_turn, *self.end_tokens), pos)
-        return (at, token) if at >= 0 else (len(text), "")
+        if at >= 0:
+            return at, token
+        for prompt in sorted((p for _, p in self._prompts if p), key=len, reverse=True):
+            if text.endswith(prompt) and len(text) - len(prompt) >= pos:
+                return len(text) - len(prompt), ""  # a generation prompt after it
+        return len(text), ""
 
     def _user_text(self, index: int, ctx: Conversation) -> str:
         """A user's text stripped as the template strips it (installed as :meth:`user_text`

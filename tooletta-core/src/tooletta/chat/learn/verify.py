@@ -150,7 +150,7 @@ def sample_probes(with_tools: bool, with_system: bool) -> list[Probe]:
         tools = list(SAMPLE_TOOLS) if uses_tools else []
         for prompt in (False, True):
             label = f"sample {name}" + ("+prompt" if prompt else "")
-            out.append(Probe(label, list(messages), tools, prompt, optional=True))
+            out.append(Probe(label, list(messages), tools, prompt, variant=True, optional=True))
     return out
 
 
@@ -165,7 +165,8 @@ def verify(
     """The closed loop over ``probes`` (and each prompt probe under each switch value);
     returns the number of checks passed. A variant probe (:attr:`Probe.variant`) that fails
     is the template contradicting itself: refused, or recorded in ``deviations`` when a list
-    is given (the learned format keeps the consistent form)."""
+    is given (the learned format keeps the consistent form); so is a sample conversation
+    that fails (refused, or recorded when lenient)."""
     checks = 0
     for probe in probes:
         try:
@@ -174,6 +175,8 @@ def verify(
             if not probe.variant:
                 raise
             if deviations is None:
+                if probe.optional:
+                    raise
                 raise LearnError(
                     f"{exc.reason} (the template writes this differently than the same turns "
                     "without the added message: it contradicts itself; learn(..., "
