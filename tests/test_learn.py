@@ -318,7 +318,7 @@ def test_messages_as_objects(bielik: Any) -> None:
 
 def test_what_the_template_drops_or_strips_is_learned(bielik: Any) -> None:
     """Bielik writes content.lstrip() and no system message after the first message."""
-    assert bielik.spec["chat"]["content_strip"] == {"late": [None, ""], "early": [None, ""]}
+    assert bielik.spec["chat"]["content_strip"] == {"block": [None, ""], "plain": [None, ""]}
     assert bielik.spec["chat"]["late_system"] is False
     messages = [{"role": "user", "content": "a"}, {"role": "assistant", "content": " \n b \n"}]
     text = tooletta.render_conversation(messages, dialect=bielik.name)
@@ -330,10 +330,11 @@ def test_what_the_template_drops_or_strips_is_learned(bielik: Any) -> None:
 
 
 def test_a_strip_that_depends_on_the_turn_is_learned() -> None:
-    """Qwen3 strips newlines before an answer's text only after the last user message."""
+    """Qwen3 strips newlines before an answer's text only after a reasoning block (the last
+    turn's, empty or not, and a kept one's)."""
     qwen3 = Path(__file__).parent.parent / "plugins/tooletta-dialect-hermes/tests/templates"
     learned = tooletta.learn(str(qwen3 / "Qwen3.jinja"), name="test-qwen3")
-    assert learned.spec["chat"]["content_strip"] == {"late": ["\n", ""], "early": ["", ""]}
+    assert learned.spec["chat"]["content_strip"] == {"block": ["\n", ""], "plain": ["", ""]}
     messages = [
         {"role": "user", "content": "a"},
         {"role": "assistant", "content": "\nb"},
@@ -414,7 +415,7 @@ def test_a_template_without_system_role_and_trimming_texts_learns() -> None:
     learned = tooletta.learn(NO_SYSTEM, bos_token="<bos>", name="test-no-system")
     chat = learned.spec["chat"]
     assert (chat["system"], chat["user_strip"]) == (False, [None, None])
-    assert chat["content_strip"] == {"late": [None, None], "early": [None, None]}
+    assert chat["content_strip"] == {"block": [None, None], "plain": [None, None]}
     assert chat["bos"] == "<bos>"
     messages = [{"role": "user", "content": " hi\n"}, {"role": "assistant", "content": "\nyo "}]
     text = tooletta.render_conversation(messages, dialect=learned.name)

@@ -24,16 +24,16 @@ from ..format import (
     Conversation,
     Reasoning,
     Turn,
+    conversation,
     defaults,
     first_of,
-    last_user,
     roles,
 )
 from ..messages import by_content
 
 __all__ = ["SPEC_VERSION", "LearnedChat", "tools_text"]
 
-_NO_STRIP = {"late": ["", ""], "early": ["", ""]}
+_NO_STRIP = {"block": ["", ""], "plain": ["", ""]}
 
 SPEC_VERSION = 1
 """The version of the spec layout (saved in every spec; :func:`load_learned` checks it)."""
@@ -89,8 +89,8 @@ class LearnedChat(ChatFormat):
         self._prompt_after_answer = bool(chat.get("prompt_after_answer", True))
         self._tail = _body_tail(chat["turns"]["assistant"][1], chat["end_of_turn"])
         strip = chat.get("content_strip") or _NO_STRIP
-        self._late: tuple[Any, Any] = (strip["late"][0], strip["late"][1])
-        self._early: tuple[Any, Any] = (strip["early"][0], strip["early"][1])
+        self._blocked: tuple[Any, Any] = (strip["block"][0], strip["block"][1])
+        self._plain: tuple[Any, Any] = (strip["plain"][0], strip["plain"][1])
         result_strip = chat["results"].get("strip") or ["", ""]
         self._result: tuple[Any, Any] = (result_strip[0], result_strip[1])
         system_strip = chat.get("system_strip") or ["", ""]
@@ -242,10 +242,7 @@ class LearnedChat(ChatFormat):
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """As the base, without a first system message equal to the default system prompt,
         answers' text stripped as the template strips it."""
-        out = super().expressible(messages)
-        default = self.spec["chat"]["default_system"]
-        if out and out[0].role == "system" and out[0].content == default:
-            out = out[1:]
+        out = super().expressible(messages)  # one per message
         strips = (("user", self._user), ("tool", self._result), ("system", self._system))
         for role, (left, right) in strips:
             if (left, right) != ("", ""):
@@ -255,15 +252,19 @@ class LearnedChat(ChatFormat):
                     else m
                     for m in out
                 ]
-        if (self._late, self._early) != (("", ""), ("", "")):
-            last = last_user(messages)
-            stripped = []
+        if (self._blocked, self._plain) != (("", ""), ("", "")):
+            ctx = conversation(messages, (), self.options, None)
+            last = len(messages) - 1
             for index, m in enumerate(out):
                 if m.role == "assistant" and isinstance(m.content, str):
-                    left, right = self._late if index > last else self._early
-                    m = msgspec.structs.replace(m, content=m.content.lstrip(left).rstrip(right))
-                stripped.append(m)
-            out = stripped
+                    kept = self.kept_in(index, ctx)
+                    block = self.reasoning_text(messages[index].reasoning, kept, index == last)
+                    left, right = self._blocked if block else self._plain
+                    text = m.content.lstrip(left).rstrip(right)
+                    out[index] = msgspec.structs.replace(m, content=text)
+        default = self.spec["chat"]["default_system"]
+        if out and out[0].role == "system" and out[0].content == default:
+            out = out[1:]
         return out
 
     def _result_text(self, index: int, ctx: Conversation) -> str:
@@ -304,9 +305,9 @@ class LearnedChat(ChatFormat):
         and the text before the end-of-turn token after it (installed as :meth:`assistant_text`
         only for templates that strip or write such text)."""
         message = ctx.messages[index]
-        left, right = self._late if index > ctx.last_user else self._early
         last = index == len(ctx.messages) - 1
         block = self.reasoning_text(message.reasoning, self.kept_in(index, ctx), last)
+        left, right = self._blocked if block else self._plain
         content = message.content
         if type(content) is not str:
             content = self.text(content)

@@ -602,34 +602,43 @@ class _Inference:
 
     def content_strip(self, reasoning: Mapping[str, Any] | None) -> dict[str, list[str | None]]:
         """What the template strips from an answer's text, left and right (``None``: all
-        whitespace, ``"\\n"``: newlines, ``""``: nothing), in a turn after the last user
-        message (``late``) and before it (``early``): Qwen3 strips newlines only in the former."""
+        whitespace, ``"\\n"``: newlines, ``""``: nothing), in a turn that writes a reasoning
+        block (``block``) and in one that does not (``plain``): Qwen3 strips newlines only
+        after a reasoning block. A template whose strip depends on anything else (QwQ strips
+        only earlier turns) is refused."""
         empty = ""
         if reasoning and reasoning["empty"] != "never":
             empty = reasoning["open"] + reasoning["close"]
         h_a, f_a = self.spec["turns"]["assistant"]
         h_u = self.spec["turns"]["user"][0]
-        late, early = [], []
+        last, earlier = [], []
+        blocked = False
         for raw in ("\n " + S.ANSWER + " \n", " \n" + S.ANSWER + "\n "):
             body = self._body(self.o.render([user(), answer(raw)]), "answer-spaces")
             if empty and body.startswith(empty):
                 body = body[len(empty) :]
-            late.append((raw, body))
+                blocked = True
+            last.append((raw, body))
             text = self.o.render([user(), answer(raw), user(S.USER2)])
             start = text.find(S.USER) + len(S.USER) + len(self.spec["turns"]["user"][1])
             end = text.find(f_a + h_u + S.USER2, start)
             if not text.startswith(h_a, start) or end < 0:
                 raise _fail("answer-spaces-history", "an earlier answer is written otherwise")
-            early.append((raw, text[start + len(h_a) : end]))
-        out = {}
-        for key, seen in (("late", late), ("early", early)):
+            earlier.append((raw, text[start + len(h_a) : end]))
+        rules = {}
+        for key, seen in (("last", last), ("earlier", earlier)):
             for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
                 if all(body == raw.lstrip(left).rstrip(right) for raw, body in seen):
-                    out[key] = [left, right]
+                    rules[key] = [left, right]
                     break
             else:
                 raise _fail("answer-spaces", f"the template rewrites an answer's text: {seen!r}")
-        return out
+        if not blocked and rules["last"] != rules["earlier"]:
+            raise _fail(
+                "answer-spaces-history",
+                "the template strips the last answer's text otherwise than an earlier one's",
+            )
+        return {"block": rules["last"], "plain": rules["earlier"]}
 
     def user_strip(self) -> list[str | None]:
         """What the template strips from a user's text, left and right (as

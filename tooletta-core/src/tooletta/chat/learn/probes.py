@@ -184,6 +184,12 @@ def probe_suite(
             Probe("parallel", [system(), user(), calling(two)], TOOLS),
             Probe("no-arguments", [user(), calling(empty, S.ANSWER)], TOOLS),
             Probe(
+                "call+blank-content",
+                [user(), calling(one, "\n"), result(one[0], S.RESULT), answer()],
+                TOOLS,
+                read=False,
+            ),
+            Probe(
                 "result",
                 [user(), calling(one), result(one[0], S.RESULT), answer()],
                 TOOLS,
