@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import (
     AmbiguousDialectError,
     DuplicateDialectError,
+    LearnError,
     ParseError,
     PluginError,
     RenderError,
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
         stream,
         supports_reasoning,
     )
+    from .chat.learn import learn, load_learned
     from .dialect import BufferedStream, Dialect, ScannerDialect, StreamParser
     from .jsonout import to_json
 
@@ -78,6 +80,8 @@ _LAZY = {
     ),
     **dict.fromkeys(("BufferedStream", "Dialect", "ScannerDialect", "StreamParser"), "dialect"),
     "to_json": "jsonout",
+    "learn": "chat.learn",
+    "load_learned": "chat.learn",
 }
 """Names imported on first use, so that ``import tooletta`` (and the CLI) start fast."""
 
@@ -90,6 +94,7 @@ __all__ = [
     "Dialect",
     "DialectInfo",
     "DuplicateDialectError",
+    "LearnError",
     "Message",
     "ParseError",
     "ParseResult",
@@ -111,7 +116,9 @@ __all__ = [
     "dialect_for_model",
     "get_dialect",
     "hookimpl",
+    "learn",
     "list_dialects",
+    "load_learned",
     "parse",
     "parse_conversation",
     "parse_tool_calls",

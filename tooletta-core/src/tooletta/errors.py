@@ -5,6 +5,7 @@ from __future__ import annotations
 __all__ = [
     "AmbiguousDialectError",
     "DuplicateDialectError",
+    "LearnError",
     "ParseError",
     "PluginError",
     "RenderError",
@@ -85,6 +86,21 @@ class TemplateMismatchError(ToolettaError, ValueError):
     :func:`tooletta.chat.identify`. The message names the first difference (which probe,
     where, both texts). The template is what the model was trained on: pass it alone to use
     the format it is, rather than the model id's (an older release's, or another template's)."""
+
+
+class LearnError(ToolettaError):
+    """A chat template could not be learned (:func:`tooletta.learn`): no declarative format
+    reproduces it on every probe, or one does but does not read its own text back.
+
+    ``reason`` says which probe failed and where the learned format first differs from the
+    template (or what the template does that no learned format expresses); ``probe`` names
+    the probe (``None`` when the refusal precedes the probes).
+    """
+
+    def __init__(self, reason: str, *, probe: str | None = None):
+        self.reason = reason
+        self.probe = probe
+        super().__init__(f"cannot learn this chat template: {reason}")
 
 
 class ToolettaWarning(UserWarning):

@@ -11,6 +11,7 @@ import click
 from ..errors import ToolettaError, UnknownDialectError
 from .chat import render_chat_cmd, tokenize_cmd
 from .commands import convert_cmd, detect_cmd, list_dialects_cmd, parse_cmd, render_cmd
+from .learn import learn_cmd
 from .stop import Interrupted
 
 __all__ = ["TOOLETTA_ERROR_EXIT", "cli", "run"]
@@ -86,6 +87,7 @@ cli.add_command(render_cmd)
 cli.add_command(convert_cmd)
 cli.add_command(render_chat_cmd)
 cli.add_command(tokenize_cmd)
+cli.add_command(learn_cmd)
 
 
 def _plugin_commands() -> None:

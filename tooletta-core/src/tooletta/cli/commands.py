@@ -62,8 +62,21 @@ def _load_tools(tools_file: IO[bytes] | None) -> Any:
 @click.command("list-dialects")
 @click.option("--json", "as_json", is_flag=True, help="A JSON array, one object per dialect.")
 @click.option("--plugins", is_flag=True, help="List plugins (with hooks, versions, errors).")
-def list_dialects_cmd(as_json: bool, plugins: bool) -> None:
-    """List installed dialects in detection order (priority, then name)."""
+@click.option(
+    "--learned",
+    "learned_specs",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Load a learned format's spec (tooletta learn --save) first; repeatable.",
+)
+def list_dialects_cmd(as_json: bool, plugins: bool, learned_specs: tuple[str, ...]) -> None:
+    """List installed dialects in detection order (priority, then name); learned formats
+    are marked ``learned`` with their source."""
+    if learned_specs:
+        from ..chat.learn import load_learned
+
+        for spec in learned_specs:
+            load_learned(spec)
     registry = get_registry()
     if plugins:
         rows = [
@@ -90,6 +103,8 @@ def list_dialects_cmd(as_json: bool, plugins: bool) -> None:
             "markers": list(e.info.markers),
             "supports": list(e.supports),
             "description": e.info.description,
+            "learned": e.plugin.startswith("learned ("),
+            "source": e.info.source,
         }
         for e in registry.ordered()
     ]

@@ -1,0 +1,794 @@
+"""Differential probing: the spec of a chat template, from renders that differ in one thing.
+
+Each step renders a few probe conversations with the template (:class:`~.oracle.Oracle`),
+locates the sentinels in the text and reads the pieces between them: the start, each role's
+header and footer, the system turn and the tool declarations, the assistant's calls (an
+installed dialect that writes them byte for byte, else a learned JSON-in-markers form), tool
+results, reasoning and its history rule, the generation prompt per option switch. What no
+declaration expresses raises :class:`~tooletta.LearnError` naming the probe; the closed loop
+(:mod:`.verify`) then checks the whole spec on every probe.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...errors import LearnError
+from ...ir import ToolCall
+from .chatspec import tools_text
+from .dialects import InstalledCalls, JsonCalls, NoCalls, call_object
+from .oracle import Oracle
+from .probes import (
+    CALL_SETS,
+    TOOLS,
+    Probe,
+    S,
+    answer,
+    calling,
+    probe_suite,
+    result,
+    system,
+    user,
+)
+
+__all__ = ["infer_spec", "spec_json", "switches_of"]
+
+_KNOWN_VARIABLES = frozenset(
+    {
+        "messages",
+        "tools",
+        "add_generation_prompt",
+        "bos_token",
+        "eos_token",
+        "raise_exception",
+        "strftime_now",
+        "range",
+        "namespace",
+        "dict",
+        "lipsum",
+        "cycler",
+        "joiner",
+        "true",
+        "false",
+        "none",
+        "True",
+        "False",
+        "None",
+    }
+)
+_SWITCH = re.compile(r"think|reason", re.IGNORECASE)
+_TOKEN = re.compile(r"<\|[^|<>\s]+\|>|<[^<>\s]{1,40}>|\[[A-Z_]{2,40}\]")
+
+
+def _fail(probe: str, reason: str) -> LearnError:
+    return LearnError(f"probe {probe!r}: {reason}", probe=probe)
+
+
+def _find(text: str, sentinel: str, probe: str) -> int:
+    at = text.find(sentinel)
+    if at < 0 or text.find(sentinel, at + 1) >= 0:
+        raise _fail(probe, f"the template does not write {sentinel!r} exactly once")
+    return at
+
+
+def _common_suffix(a: str, b: str) -> int:
+    n = 0
+    while n < len(a) and n < len(b) and a[-1 - n] == b[-1 - n]:
+        n += 1
+    return n
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    while n < len(a) and n < len(b) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def switches_of(template: str) -> list[str]:
+    """The template variables that look like reasoning switches (``enable_thinking``...)."""
+    try:
+        import jinja2
+        from jinja2 import meta
+    except ImportError:  # pragma: no cover - the oracle needs jinja2 first
+        return []
+    source = re.sub(r"\{%-?\s*(end)?generation\s*-?%\}", "", template)
+    env = jinja2.Environment(extensions=["jinja2.ext.loopcontrols"])
+    try:
+        names = meta.find_undeclared_variables(env.parse(source))
+    except jinja2.TemplateError:
+        return []
+    return sorted(n for n in names - _KNOWN_VARIABLES if _SWITCH.search(n))
+
+
+class _Inference:
+    def __init__(self, oracle: Oracle, bos_token: str):
+        self.o = oracle
+        self.bos_token = bos_token
+        self.spec: dict[str, Any] = {}
+        self.empty_block = ""
+        self.result_strip: list[str | None] = ["", ""]
+
+    # -- turns -------------------------------------------------------------------------------
+
+    def turns(self) -> dict[str, Any]:
+        o, A, B, C = self.o, S.USER, S.ANSWER, S.USER2
+        r_u = o.render([user()])
+        r_ua = o.render([user(), answer()])
+        r_uau = o.render([user(), answer(), user(C)])
+        r_up = o.render([user()], prompt=True)
+        try:
+            r_su = o.render([system(), user()])
+        except LearnError:  # the template refuses system messages (Gemma 2)
+            r_su = None
+        ia = _find(r_u, A, "user")
+        f_u = r_u[ia + len(A) :]
+        ia3, ib3, ic = (_find(r_uau, x, "chat") for x in (A, B, C))
+        to_answer = r_uau[ia3 + len(A) : ib3]
+        if not to_answer.startswith(f_u):
+            raise _fail("chat", "the user turn is written differently once an answer follows")
+        h_a = to_answer[len(f_u) :]
+        r_r = o.render([user(), answer(reasoning=S.REASONING)])
+        after = r_r[_find(r_r, A, "reasoning") + len(A) + len(f_u) :]
+        if S.REASONING in after:  # the header ends where a reasoning block may start
+            h_a = h_a[: _common_prefix(h_a, after)]
+            if after.startswith(h_a + S.REASONING):  # it took the opening tag (GLM's <think>)
+                ends = [m for m in _TOKEN.finditer(h_a) if m.end() == len(h_a)]
+                if ends:
+                    h_a = h_a[: ends[-1].start()]
+        ib = _find(r_ua, B, "chat")
+        f_a = r_ua[ib + len(B) :]
+        if not r_ua.startswith(r_u[: ia + len(A)] + f_u + h_a):
+            raise _fail("chat", "the last answer opens differently than earlier ones")
+        between = r_uau[ib3 + len(B) : ic]
+        open_last = False
+        if not f_a and between and not r_u[:ia].endswith(between):
+            # the last answer is left open (Apertus, Apriel): the user header is what the
+            # first user turn and a later one share, from a token's start
+            n = _common_suffix(between, r_u[:ia])
+            starts = [m.start() for m in _TOKEN.finditer(between[len(between) - n :])]
+            if starts:
+                f_a = between[: len(between) - n + starts[0]]
+                open_last = True
+        if not between.startswith(f_a):
+            raise _fail("chat", "an answer's footer depends on what follows it")
+        h_u = between[len(f_a) :]
+        opening = r_u[:ia]
+        if not opening.endswith(h_u):
+            raise _fail("user", "the first user turn has another header than later ones")
+        opening = opening[: len(opening) - len(h_u)]
+        if not r_up.startswith(r_u):
+            raise _fail("user+prompt", "the generation prompt changes the text before it")
+        prompt = r_up[len(r_u) :]
+        r_uap = o.render([user(), answer()], prompt=True)
+        if r_uap not in (r_ua, r_ua + prompt):
+            raise _fail("answer+prompt", "the generation prompt after an answer is another")
+        self.spec["prompt_after_answer"] = r_uap != r_ua or not prompt
+        bos0 = self.bos_token if self.bos_token and opening.startswith(self.bos_token) else ""
+        turns = {"user": [h_u, f_u], "assistant": [h_a, f_a]}
+        self.spec["open_last"] = open_last
+        if r_su is None:
+            if opening != bos0:
+                raise _fail("user", f"unexplained text at the start: {opening[:60]!r}")
+            self.spec.update(
+                bos=bos0,
+                turns=turns,
+                end_of_turn=self._end_of_turn(f_a),
+                default_system=None,
+                after="",
+                prompts=[[{}, prompt]],
+                system=False,
+            )
+            return self.spec
+        candidates = [bos0]
+        if not bos0:  # a constant prefix (GLM's [gMASK]<sop>): whole tokens both texts start with
+            common = opening[: _common_prefix(opening, r_su)]
+            candidates += [common[: m.end()] for m in _TOKEN.finditer(common)][::-1]
+        failure: LearnError | None = None
+        for bos in candidates:
+            try:
+                h_s, f_s, default = self._system(bos, opening, h_u)
+            except LearnError as exc:
+                failure = failure or exc
+                continue
+            break
+        else:
+            raise failure or _fail("system", "no system turn found")
+        self.spec.update(
+            bos=bos,
+            turns={"system": [h_s, f_s], **turns},
+            end_of_turn=self._end_of_turn(f_a),
+            default_system=default,
+            after="",
+            prompts=[[{}, prompt]],
+            system=True,
+        )
+        return self.spec
+
+    def _system(self, bos: str, opening: str, h_u: str) -> tuple[str, str, str | None]:
+        """The system turn's header and footer, and the default system prompt, with ``bos``."""
+        r_su = self.o.render([system(), user()])
+        i_s = r_su.find(S.SYSTEM)
+        if i_s < 0:
+            raise _fail("system", "the template does not write the system message")
+        if not r_su.startswith(bos) or not opening.startswith(bos):
+            raise _fail("system", "the text does not start with the bos token")
+        h_s = r_su[len(bos) : i_s]
+        ia_s = _find(r_su, S.USER, "system")
+        mid = r_su[i_s + len(S.SYSTEM) : ia_s]
+        if not mid.endswith(h_u):
+            raise _fail("system", "the system message is not a turn of its own before the user's")
+        f_s = mid[: len(mid) - len(h_u)]
+        if not h_s and f_s:
+            raise _fail("system", "a system message without a header must end at the next turn")
+        default_turn = opening[len(bos) :]
+        default: str | None = None
+        if default_turn:
+            if not (h_s and default_turn.startswith(h_s) and default_turn.endswith(f_s)):
+                raise _fail("user", f"unexplained text at the start: {default_turn[:60]!r}")
+            default = default_turn[len(h_s) : len(default_turn) - len(f_s)]
+        return h_s, f_s, default
+
+    def _end_of_turn(self, footer: str) -> str:
+        """The token that ends an answer: the eos token when the footer holds it, else the
+        footer's first special token, else the whole footer. Text before it (Reka Edge's
+        ``\\n\\n`` before ``<sep>``) is the end of the answer's body, generated too."""
+        eos = self.o.tokens.get("eos_token", "")
+        if eos and eos in footer:
+            return eos
+        m = _TOKEN.search(footer)
+        return m.group() if m else footer
+
+    def _body(self, text: str, probe: str, start: int = 0) -> str:
+        """The last assistant turn's body in ``text`` (the conversation ends with it)."""
+        h_a, f_a = self.spec["turns"]["assistant"]
+        if self.spec.get("open_last"):
+            f_a = ""
+        at = text.rfind(h_a, start) if h_a else start
+        if at < 0 or not text.endswith(f_a):
+            raise _fail(probe, "the assistant turn is not written with its header and footer")
+        return text[at + len(h_a) : len(text) - len(f_a)]
+
+    # -- tools -------------------------------------------------------------------------------
+
+    def tools(self) -> dict[str, Any] | None:
+        o = self.o
+        r_u = o.render([user()])
+        r_t1 = o.render([user()], TOOLS[:1])
+        if not self.spec["system"]:
+            if r_t1 != r_u:
+                raise _fail("tools", "the tools are declared, but the template has no system turn")
+            return None
+        if r_t1 == r_u:
+            if o.render([system(), user()], TOOLS[:1]) != o.render([system(), user()]):
+                raise _fail("tools", "the tools are declared only with a system message")
+            return None
+        r_t2 = o.render([user()], TOOLS)
+        r_st = o.render([system(), user()], TOOLS[:1])
+        bos = self.spec["bos"]
+        h_s, f_s = self.spec["turns"]["system"]
+        h_u = self.spec["turns"]["user"][0]
+        tail_ = f_s + h_u + S.USER
+
+        def system_body(text: str, probe: str) -> str:
+            start = bos + h_s
+            end = text.find(tail_)
+            if not text.startswith(start) or end < len(start):
+                raise _fail(probe, "the tool declarations are not written in the system turn")
+            return text[len(start) : end]
+
+        b1, b2 = system_body(r_t1, "tools"), system_body(r_t2, "tools")
+        bs = system_body(r_st, "tools+system")
+        for what, indent, seps, ascii_ in itertools.product(
+            ("function", "tool"), (None, 2, 4), (None, (",", ":")), (False, True)
+        ):
+            item = {"what": what, "indent": indent, "separators": seps, "ensure_ascii": ascii_}
+            one = tools_text(TOOLS[:1], {"item": item, "head": "", "join": "", "tail": ""})
+            two = tools_text(TOOLS[1:], {"item": item, "head": "", "join": "", "tail": ""})
+            i1, i2 = b2.find(one), b2.find(two)
+            if i1 < 0 or i2 < i1 + len(one):
+                continue
+            head, join, tail = b2[:i1], b2[i1 + len(one) : i2], b2[i2 + len(two) :]
+            if b1 != head + one + tail:
+                continue
+            if bs.endswith(S.SYSTEM) and bs.startswith(b1):  # the tools first (Qwen3.5)
+                return {
+                    "item": item,
+                    "head": head,
+                    "join": join,
+                    "tail": tail,
+                    "with_system": bs[len(b1) : len(bs) - len(S.SYSTEM)],
+                    "without_system": "",
+                    "system_first": False,
+                }
+            if not bs.startswith(S.SYSTEM) or not bs.endswith(one + tail):
+                raise _fail("tools+system", "the tools are written around the system message")
+            before = bs[len(S.SYSTEM) : len(bs) - len(one + tail)]
+            n = _common_suffix(head, before)
+            return {
+                "item": item,
+                "head": head[len(head) - n :],
+                "join": join,
+                "tail": tail,
+                "with_system": before[: len(before) - n],
+                "without_system": head[: len(head) - n],
+                "system_first": True,
+            }
+        raise _fail("tools", "the tool declarations are not tojson of each tool or function")
+
+    # -- calls -------------------------------------------------------------------------------
+
+    def writes_calls(self) -> bool:
+        """Whether the template writes an assistant turn's calls at all, in the message form
+        it writes them for (DeepSeek-R1's distills write a call-only turn's calls only when
+        its content is ``None``, and drop them silently for ``""``)."""
+        o = self.o
+        text = o.render([user(), calling(CALL_SETS["one"])], TOOLS)
+        if "get_weather" in text[text.find(S.USER) :]:
+            return True
+        found = o.call_content, o.string_arguments
+        for content, strings in (("", False), (None, False), ("", True), (None, True)):
+            o.fix_form(content, strings)
+            try:
+                text = o.render([user(), calling(CALL_SETS["one"])], TOOLS)
+            except LearnError:
+                continue
+            if "get_weather" in text[text.find(S.USER) :]:
+                return True
+        o.fix_form(*found)
+        return False
+
+    def call_bodies(self, reasoning: Mapping[str, Any] | None) -> dict[str, str]:
+        o = self.o
+        if reasoning and reasoning["empty"] != "never":
+            self.empty_block = reasoning["open"] + reasoning["close"]
+        out = {}
+        for key, calls in CALL_SETS.items():
+            text = o.render([user(), calling(calls)], TOOLS)
+            out[key] = self._call_body(text, "call")
+        text = o.render([user(), calling(CALL_SETS["one"], S.ANSWER)], TOOLS)
+        out["content"] = self._call_body(text, "call+content")
+        return out
+
+    def _call_body(self, text: str, probe: str) -> str:
+        """The last turn's body without the empty reasoning block the template writes there."""
+        body = self._body(text, probe)
+        empty = self.empty_block
+        if empty:
+            if not body.startswith(empty):
+                raise _fail(probe, "the last turn's empty reasoning block is missing")
+            body = body[len(empty) :]
+        return body
+
+    def calls(self, bodies: Mapping[str, str]) -> dict[str, Any]:
+        found = self._installed(bodies) or self._json(bodies)
+        if found is not None:
+            lead = found["lead_content"]
+            if lead:  # content already ending with the lead: written again, or not?
+                one = CALL_SETS["one"]
+                text = self.o.render([user(), calling(one, S.ANSWER + lead)], TOOLS)
+                found["lead_if_missing"] = (
+                    self._call_body(text, "call+content") == bodies["content"]
+                )
+            return found
+        raise _fail(
+            "call",
+            "no installed dialect writes these calls and they are not JSON call objects "
+            f"between markers: {bodies['one'][:120]!r}",
+        )
+
+    def _installed(self, bodies: Mapping[str, str]) -> dict[str, Any] | None:
+        from ...plugins import get_registry
+
+        for entry in get_registry().ordered():
+            markers = entry.info.markers
+            if markers and not any(m in bodies["one"] for m in markers):
+                continue
+            try:
+                dialect = entry.dialect
+            except Exception:
+                continue
+            if isinstance(dialect, (JsonCalls, InstalledCalls, NoCalls)):
+                continue  # a learned format: learn from the plugins' dialects only
+            for ids in (True, False):
+                found = _try_dialect(dialect, ids, bodies)
+                if found is not None:
+                    return {"kind": "installed", "dialect": entry.info.name, "ids": ids, **found}
+        return None
+
+    def _json(self, bodies: Mapping[str, str]) -> dict[str, Any] | None:
+        one = CALL_SETS["one"][0]
+        body = bodies["one"]
+        for name_key, args_key, first, key_sep, item_sep, args_seps, ascii_ in itertools.product(
+            ("name",),
+            ("arguments", "parameters"),
+            (False, True),
+            (": ", ":"),
+            (", ", ","),
+            ((", ", ": "), (",", ":")),
+            (False, True),
+        ):
+            spec: dict[str, Any] = {
+                "kind": "json",
+                "ids": False,
+                "name_key": name_key,
+                "args_key": args_key,
+                "args_first": first,
+                "key_sep": key_sep,
+                "item_sep": item_sep,
+                "args_separators": list(args_seps),
+                "ensure_ascii": ascii_,
+            }
+            obj = call_object(one, spec)
+            at = body.find(obj)
+            if at < 0:
+                continue
+            r0, r1 = body[:at], body[at + len(obj) :]
+            opening = r0.strip()
+            if not opening:
+                return None
+            lead = r0[: r0.index(opening)]
+            head = r0[len(lead) + len(opening) :]
+            tail = r1[: len(r1) - len(r1.lstrip())]
+            close = r1[len(tail) :].rstrip()
+            trailer = r1[len(tail) + len(close) :]
+            spec.update(open=opening, head=head, tail=tail, close=close, trailer=trailer)
+            two = bodies["two"]
+            objs = [call_object(c, spec) for c in CALL_SETS["two"]]
+            if not (two.startswith(r0 + objs[0]) and two.endswith(objs[1] + r1)):
+                continue
+            middle = two[len(r0 + objs[0]) : len(two) - len(objs[1] + r1)]
+            pre, post = tail + close, opening + head
+            if not (middle.startswith(pre) and middle.endswith(post)):
+                continue
+            spec["between"] = middle[len(pre) : len(middle) - len(post)]
+            content = bodies["content"]
+            if not content.startswith(S.ANSWER) or not content.endswith(body[len(lead) :]):
+                continue
+            spec["lead_alone"] = lead
+            spec["lead_content"] = content[len(S.ANSWER) : len(content) - len(body) + len(lead)]
+            return spec
+        return None
+
+    # -- results -----------------------------------------------------------------------------
+
+    def results(self) -> dict[str, Any]:
+        o = self.o
+        one, two = CALL_SETS["one"], CALL_SETS["two"]
+        r1 = o.render([user(), calling(one), result(one[0], S.RESULT), answer()], TOOLS)
+        r2 = o.render(
+            [
+                user(),
+                calling(two, S.ANSWER),
+                result(two[0], S.RESULT),
+                result(two[1], S.RESULT2),
+                answer(S.ANSWER2),
+            ],
+            TOOLS,
+        )
+        h_a, f_a = self.spec["turns"]["assistant"]
+        h_u, f_u = self.spec["turns"]["user"]
+
+        def around(text: str, res: str, ans: str, probe: str) -> tuple[str, str]:
+            ia = _find(text, S.USER, probe) + len(S.USER) + len(f_u) + len(h_a)
+            start = text.find(f_a, ia) + len(f_a) if f_a else -1
+            ir = _find(text, res, probe)
+            iend = _find(text, ans, probe)
+            if not f_a or start < len(f_a) or start > ir:
+                raise _fail(probe, "the call turn is not closed by its footer before the result")
+            at = text.rfind(h_a, ir, iend) if h_a else -1
+            if at < 0:
+                raise _fail(probe, "the answer after the results has another header")
+            return text[start:ir], text[ir + len(res) : at]
+
+        pre, post = around(r1, S.RESULT, S.ANSWER, "result")
+        self.result_strip = self._result_strip(pre, post)
+        pre2, _ = around(r2, S.RESULT, S.ANSWER2, "results")
+        if pre2 != pre:
+            raise _fail("results", "the result turn opens differently after parallel calls")
+        i1, i2 = r2.find(S.RESULT), r2.find(S.RESULT2)
+        middle = r2[i1 + len(S.RESULT) : i2]
+        if middle == post + pre:  # a turn per result
+            if pre.startswith(h_u) and post.endswith(f_u) and len(pre) > len(h_u):
+                header, w0 = h_u, pre[len(h_u) :]
+                w1, footer = post[: len(post) - len(f_u)], f_u
+            else:
+                header, w0, w1, footer = pre, "", "", post
+            return {
+                "tool": [header, footer],
+                "wrap": [w0, w1],
+                "grouped": False,
+                "separator": "",
+            }
+        n = _common_suffix(pre, middle)
+        w0 = pre[len(pre) - n :]
+        rest = middle[: len(middle) - n]
+        m = _common_prefix(rest, post)
+        w1, sep = rest[:m], rest[m:]
+        if not (w0 or w1):
+            raise _fail("results", "grouped results are not told apart by any text")
+        return {
+            "tool": [pre[: len(pre) - n], post[m:]],
+            "wrap": [w0, w1],
+            "grouped": True,
+            "separator": sep,
+        }
+
+    def _result_strip(self, pre: str, post: str) -> list[str | None]:
+        """What the template strips from a tool result's text, left and right (Qwen3.5)."""
+        one = CALL_SETS["one"]
+        texts = []
+        for raw in ("\n " + S.RESULT + " \n", " \n" + S.RESULT + "\n "):
+            convo = [user(), calling(one), result(one[0], raw), answer()]
+            texts.append((raw, self.o.render(convo, TOOLS)))
+        for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
+            if all(pre + raw.lstrip(left).rstrip(right) + post in text for raw, text in texts):
+                return [left, right]
+        raise _fail("result-spaces", "the template rewrites a tool result's text")
+
+    # -- reasoning ---------------------------------------------------------------------------
+
+    def reasoning(self) -> dict[str, Any] | None:
+        o = self.o
+        for key in ("reasoning_content", "reasoning", "thinking"):
+            o.reasoning_key = key  # the key the template reads reasoning from
+            text = o.render([user(), answer(reasoning=S.REASONING)])
+            body = self._body(text, "reasoning")
+            at = body.find(S.REASONING)
+            if at >= 0:
+                break
+        else:
+            o.reasoning_key = "reasoning_content"
+            return None
+        if not body.endswith(S.ANSWER):
+            raise _fail("reasoning", "the content does not follow the reasoning")
+        open_ = body[:at]
+        close = body[at + len(S.REASONING) : len(body) - len(S.ANSWER)]
+        if not open_ or not close:
+            raise _fail("reasoning", "the reasoning is not between an opening and a closing")
+
+        def same(text_: str) -> bool:
+            return o.render([user(), answer(reasoning=text_)]) == text
+
+        strip: str | None = ""
+        if same("\n" + S.REASONING + "\n"):
+            strip = None if same(" " + S.REASONING + " ") else "\n"
+        hist = o.render(
+            [
+                user(),
+                answer(reasoning=S.REASONING),
+                user(S.USER2),
+                answer(S.ANSWER2, reasoning=S.REASONING2),
+            ]
+        )
+        first, last = S.REASONING in hist, S.REASONING2 in hist
+        if first and last:
+            keep = "all"
+        elif last:
+            keep = "after_last_user"
+        else:
+            raise _fail("reasoning-history", "the last turn's reasoning is not written")
+        dropped = ""
+        if keep != "all":
+            i_b = _find(hist, S.ANSWER, "reasoning-history")
+            h_a = self.spec["turns"]["assistant"][0]
+            dropped = hist[hist.rfind(h_a, 0, i_b) + len(h_a) : i_b]
+        plain = o.render([user(), answer(), user(S.USER2), answer(S.ANSWER2)])
+        empty = "never"
+        if self._body(plain, "no-reasoning").startswith(open_ + close):
+            empty = "last"
+            first_body = plain[: plain.find(S.ANSWER)]
+            if keep == "all" and first_body.endswith(open_ + close):
+                empty = "kept"
+            elif keep == "after_last_user":
+                twice = o.render([user(), answer(), answer(S.ANSWER2)])
+                if twice[: twice.find(S.ANSWER)].endswith(open_ + close):
+                    empty = "kept"
+        return {
+            "key": o.reasoning_key,
+            "open": open_,
+            "close": close,
+            "strip": strip,
+            "keep": keep,
+            "empty": empty,
+            "dropped": dropped,
+        }
+
+    # -- content and late system messages ---------------------------------------------------
+
+    def content_strip(self, reasoning: Mapping[str, Any] | None) -> dict[str, list[str | None]]:
+        """What the template strips from an answer's text, left and right (``None``: all
+        whitespace, ``"\\n"``: newlines, ``""``: nothing), in a turn that writes a reasoning
+        block (``block``) and in one that does not (``plain``): Qwen3 strips newlines only
+        after a reasoning block. A template whose strip depends on anything else (QwQ strips
+        only earlier turns) is refused."""
+        empty = ""
+        if reasoning and reasoning["empty"] != "never":
+            empty = reasoning["open"] + reasoning["close"]
+        h_a, f_a = self.spec["turns"]["assistant"]
+        h_u = self.spec["turns"]["user"][0]
+        last, earlier = [], []
+        blocked = False
+        for raw in ("\n " + S.ANSWER + " \n", " \n" + S.ANSWER + "\n "):
+            body = self._body(self.o.render([user(), answer(raw)]), "answer-spaces")
+            if empty and body.startswith(empty):
+                body = body[len(empty) :]
+                blocked = True
+            last.append((raw, body))
+            text = self.o.render([user(), answer(raw), user(S.USER2)])
+            start = text.find(S.USER) + len(S.USER) + len(self.spec["turns"]["user"][1])
+            end = text.find(f_a + h_u + S.USER2, start)
+            if not text.startswith(h_a, start) or end < 0:
+                raise _fail("answer-spaces-history", "an earlier answer is written otherwise")
+            earlier.append((raw, text[start + len(h_a) : end]))
+        rules = {}
+        for key, seen in (("last", last), ("earlier", earlier)):
+            for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
+                if all(body == raw.lstrip(left).rstrip(right) for raw, body in seen):
+                    rules[key] = [left, right]
+                    break
+            else:
+                raise _fail("answer-spaces", f"the template rewrites an answer's text: {seen!r}")
+        if not blocked and rules["last"] != rules["earlier"]:
+            raise _fail(
+                "answer-spaces-history",
+                "the template strips the last answer's text otherwise than an earlier one's",
+            )
+        return {"block": rules["last"], "plain": rules["earlier"]}
+
+    def user_strip(self) -> list[str | None]:
+        """What the template strips from a user's text, left and right (as
+        :meth:`content_strip`): Gemma's ``| trim``."""
+        h_u, f_u = self.spec["turns"]["user"]
+        seen = []
+        for raw in ("\n " + S.USER + " \n", " \n" + S.USER + "\n "):
+            text = self.o.render([user(raw), answer()])
+            start = text.find(h_u) + len(h_u) if h_u else -1
+            end = text.find(f_u + self.spec["turns"]["assistant"][0], text.find(S.USER))
+            if start < len(h_u) or end < 0:
+                raise _fail("user-spaces", "the user turn is written otherwise")
+            seen.append((raw, text[start:end]))
+        for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
+            if all(body == raw.lstrip(left).rstrip(right) for raw, body in seen):
+                return [left, right]
+        raise _fail("user-spaces", f"the template rewrites a user's text: {seen!r}")
+
+    def system_strip(self) -> list[str | None]:
+        """What the template strips from a system message's text, left and right."""
+        if not self.spec["system"]:
+            return ["", ""]
+        h_s, f_s = self.spec["turns"]["system"]
+        h_u = self.spec["turns"]["user"][0]
+        texts = []
+        for raw in ("\n " + S.SYSTEM + " \n", " \n" + S.SYSTEM + "\n "):
+            texts.append((raw, self.o.render([system(raw), user()])))
+        for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
+            if all(h_s + raw.lstrip(left).rstrip(right) + f_s + h_u in text for raw, text in texts):
+                return [left, right]
+        raise _fail("system-spaces", "the template rewrites a system message's text")
+
+    def late_system(self) -> bool:
+        """Whether the template writes a system message that is not the first message."""
+        if not self.spec["system"]:
+            return False
+        try:
+            text = self.o.render([user(), answer(), system(), user(S.USER2)])
+        except LearnError:  # refused by the template (Qwen3.5): refused by the format too
+            return False
+        return S.SYSTEM in text
+
+    # -- switches ----------------------------------------------------------------------------
+
+    def switches(self, names: Sequence[str], suite: Any) -> tuple[list[Any], dict[str, Any]]:
+        """The generation prompt under each value of each switch, and the switches that change
+        more than the prompt (fixed at the value learned with)."""
+        prompts: list[Any] = list(self.spec["prompts"])
+        fixed: dict[str, Any] = {}
+        base_probes = [p for p in suite if not p.prompt]
+        base = {p.name: self._render_probe(p, {}) for p in base_probes}
+        for name in names:
+            if name in self.o.options:
+                fixed[name] = [self.o.options[name]]
+                continue
+            allowed: list[Any] = [None]
+            found: list[Any] = []
+            for value in (True, False):
+                if any(self._render_probe(p, {name: value}) != base[p.name] for p in base_probes):
+                    continue
+                allowed.append(value)
+                switch: dict[str, Any] = {name: value}
+                r_u = self.o.render([user()], None, False, **switch)
+                r_up = self.o.render([user()], None, True, **switch)
+                if not r_up.startswith(r_u):
+                    raise _fail("user+prompt", f"with {name}={value!r}, the prompt is not a suffix")
+                prompt = r_up[len(r_u) :]
+                if prompt != prompts[0][1]:
+                    found.append([{name: value}, prompt])
+            prompts += found
+            if len(allowed) < 3:
+                fixed[name] = allowed
+        return prompts, fixed
+
+    def _render_probe(self, probe: Any, options: Mapping[str, Any]) -> str:
+        return self.o.render(probe.messages, probe.tools, probe.prompt, **options)
+
+
+def _try_dialect(dialect: Any, ids: bool, bodies: Mapping[str, str]) -> dict[str, str] | None:
+    """The leads before an installed dialect's calls when it writes every probe call set as
+    the template does (``None`` otherwise)."""
+    leads: dict[str, str] = {}
+    for key in (*CALL_SETS, "content"):
+        calls = CALL_SETS["one" if key == "content" else key]
+        if not ids:
+            calls = [ToolCall(c.name, c.arguments) for c in calls]
+        try:
+            text = dialect.render(calls, content="")
+        except Exception:
+            return None
+        body = bodies[key]
+        if not isinstance(text, str) or not text or not body.endswith(text):
+            return None
+        lead = body[: len(body) - len(text)]
+        try:
+            read = dialect.parse(body)
+        except Exception:
+            return None
+        if list(read.calls) != list(calls):
+            return None
+        if key == "content":
+            if not lead.startswith(S.ANSWER):
+                return None
+            leads["lead_content"] = lead[len(S.ANSWER) :]
+        elif leads.setdefault("lead_alone", lead) != lead:
+            return None
+    return leads
+
+
+def infer_spec(
+    oracle: Oracle, bos_token: str, switches: Sequence[str]
+) -> tuple[dict[str, Any], list[Probe]]:
+    """The chat and calls spec of the template behind ``oracle`` (see the module doc), and
+    the probe suite that fits it (the closed loop runs it)."""
+    inf = _Inference(oracle, bos_token)
+    chat = inf.turns()
+    chat["tools"] = inf.tools()
+    chat["reasoning"] = inf.reasoning()
+    chat["content_strip"] = inf.content_strip(chat["reasoning"])
+    chat["late_system"] = inf.late_system()
+    chat["user_strip"] = inf.user_strip()
+    chat["system_strip"] = inf.system_strip()
+    calls: dict[str, Any] = {"kind": "none"}
+    results: dict[str, Any] = {"wrap": ["", ""], "grouped": False, "separator": ""}
+    writes_calls = inf.writes_calls()
+    if writes_calls:
+        calls = inf.calls(inf.call_bodies(chat["reasoning"]))
+        found = inf.results()
+        chat["turns"]["tool"] = found.pop("tool")
+        results = {**found, "strip": inf.result_strip}
+    elif chat["tools"] is not None:
+        raise _fail(
+            "call",
+            "the template declares tools but writes no assistant tool_calls (it may expect "
+            "the calls inside the content)",
+        )
+    chat["results"] = results
+    suite = probe_suite(
+        reasoning=True,
+        tools=writes_calls or chat["tools"] is not None,
+        late_system=chat["late_system"],
+        with_system=chat["system"],
+    )
+    prompts, fixed = inf.switches(switches, suite)
+    chat["prompts"] = prompts
+    chat["fixed"] = fixed
+    chat["options"] = dict(oracle.options)
+    return {"chat": chat, "calls": calls}, suite
+
+
+def spec_json(spec: Mapping[str, Any]) -> str:
+    """``spec`` as canonical JSON text (saved files, hashes)."""
+    return json.dumps(spec, ensure_ascii=False, indent=2, sort_keys=True)

@@ -1,0 +1,129 @@
+"""The template as an oracle: renders probe conversations with Jinja, in the message form the
+template expects (found by trying: a call-only turn's content ``""`` or ``None``, arguments as
+a dict or as JSON text)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...errors import LearnError, ToolettaError
+from ...ir import Message
+from ..jinja import render_jinja
+
+__all__ = ["Oracle"]
+
+
+class Oracle:
+    """Renders conversations with ``template`` (its special ``tokens`` and fixed ``options``)."""
+
+    def __init__(self, template: str, tokens: Mapping[str, str], options: Mapping[str, Any]):
+        self.template = template
+        self.tokens = dict(tokens)
+        self.options = dict(options)
+        self.call_content: str | None = ""
+        """What a call-only turn's content is given as (``""`` or ``None``)."""
+        self.string_arguments = False
+        self._form_found = False
+        self.empty_tools = False
+        """No tools are given as ``[]`` (the template refuses ``None``)."""
+        self.reasoning_key = "reasoning_content"
+        """The message key the template reads reasoning from."""
+
+    def fix_form(self, call_content: str | None, string_arguments: bool) -> None:
+        """Give call-only turns' content and call arguments in this form from now on."""
+        self.call_content, self.string_arguments = call_content, string_arguments
+        self._form_found = True
+
+    def render(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[Mapping[str, Any]] | None = None,
+        prompt: bool = False,
+        **options: Any,
+    ) -> str:
+        """The template's text for ``messages`` (raises :class:`LearnError` when it refuses
+        them in every message form)."""
+        if self._form_found or not any(m.tool_calls for m in messages):
+            return self._render(messages, tools, prompt, options)
+        last: ToolettaError | None = None
+        for content, strings in (("", False), (None, False), ("", True), (None, True)):
+            self.call_content, self.string_arguments = content, strings
+            try:
+                text = self._render(messages, tools, prompt, options)
+            except LearnError as exc:
+                last = exc
+                continue
+            self._form_found = True
+            return text
+        raise last if last is not None else LearnError("the template renders no calls")
+
+    def _render(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[Mapping[str, Any]] | None,
+        prompt: bool,
+        options: Mapping[str, Any],
+    ) -> str:
+        given = [self._form(m) for m in messages]
+        if not tools and self.empty_tools:
+            return self._render_empty_tools(given, prompt, options)
+        try:
+            return render_jinja(
+                self.template,
+                given,
+                tools=tools or None,
+                add_generation_prompt=prompt,
+                tokens=self.tokens,
+                string_arguments=self.string_arguments,
+                **{**self.options, **options},
+            )
+        except ToolettaError as exc:
+            if not tools and not self.empty_tools:  # a tool_use template iterating tools
+                self.empty_tools = True
+                try:
+                    return self._render_empty_tools(given, prompt, options)
+                except LearnError:
+                    self.empty_tools = False
+            raise LearnError(f"the template refuses a probe conversation: {exc}") from None
+
+    def _render_empty_tools(
+        self, messages: list[Message], prompt: bool, options: Mapping[str, Any]
+    ) -> str:
+        """Render with ``tools=[]`` instead of none (templates that iterate the tools
+        unconditionally, such as the ``tool_use`` templates, refuse ``None``)."""
+        from ..jinja import _compile, to_template_messages
+
+        variables = {"bos_token": "", "eos_token": "", **self.tokens, **self.options, **options}
+        try:
+            text = _compile(self.template).render(
+                messages=to_template_messages(messages, string_arguments=self.string_arguments),
+                tools=[],
+                add_generation_prompt=prompt,
+                **variables,
+            )
+        except ToolettaError as exc:
+            raise LearnError(f"the template refuses a probe conversation: {exc}") from None
+        except Exception as exc:  # the template's own failure, as render_jinja reports it
+            raise LearnError(
+                f"the template refuses a probe conversation: {type(exc).__name__}: {exc}"
+            ) from None
+        return str(text)
+
+    def _form(self, message: Message) -> Message:
+        content = message.content
+        if message.tool_calls and not content and self.call_content is None:
+            content = None
+        key = self.reasoning_key
+        if content is message.content and (key == "reasoning_content" or not message.reasoning):
+            return message
+        moved = key != "reasoning_content" and message.reasoning
+        return Message(
+            role=message.role,
+            content=content,
+            tool_calls=message.tool_calls,
+            reasoning="" if moved else message.reasoning,
+            tool_call_id=message.tool_call_id,
+            name=message.name,
+            extra={**message.extra, key: message.reasoning} if moved else message.extra,
+        )
