@@ -445,7 +445,7 @@ def render_pairs(
 ) -> str:
     """A call's arguments as ``key_open KEY key_close BETWEEN value_open VALUE value_close
     AFTER``, one after the other (``between`` and ``after``: what the template writes between
-    a key and its value and after each value, such as ``"\n"``). Keys and values as
+    a key and its value and after each value, such as a newline). Keys and values as
     :func:`render_key` and :func:`render_value` write them, refusing what would not read
     back."""
     return "".join(

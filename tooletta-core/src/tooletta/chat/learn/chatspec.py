@@ -1,4 +1,4 @@
-"""A learned conversation format: a JSON-serialisable spec and the :class:`ChatFormat` it declares.
+"""A learned conversation format: a JSON-serialisable spec and the :class:`~tooletta.chat.ChatFormat` it declares.
 
 The spec (a plain dict, versioned by :data:`SPEC_VERSION`) holds only strings, booleans and
 small tables: the start text, each role's header and footer, the end-of-turn token, the
@@ -36,7 +36,7 @@ __all__ = ["SPEC_VERSION", "LearnedChat", "tools_text"]
 _NO_STRIP = {"block": ["", ""], "plain": ["", ""]}
 
 SPEC_VERSION = 1
-"""The version of the spec layout (saved in every spec; :func:`load_learned` checks it)."""
+"""The version of the spec layout (saved in every spec; :func:`~tooletta.chat.learn.load_learned` checks it)."""
 
 
 def _body_tail(footer: str, end_of_turn: str) -> str:
@@ -67,7 +67,7 @@ def tools_text(tools: Sequence[Mapping[str, Any]], spec: Mapping[str, Any]) -> s
 
 
 class LearnedChat(ChatFormat):
-    """The :class:`ChatFormat` a learned spec declares (one instance per spec)."""
+    """The :class:`~tooletta.chat.ChatFormat` a learned spec declares (one instance per spec)."""
 
     def __init__(self, spec: Mapping[str, Any]):
         chat = spec["chat"]

@@ -95,8 +95,8 @@ _TWO = [
 _EMPTY = [ToolCall("set_alarm", {}, id="call_4")]
 
 CALL_SETS: dict[str, list[ToolCall]] = {"one": _ONE, "two": _TWO, "empty": _EMPTY}
-"""The probe calls: one typed call, two parallel calls (nested, unicode, quotes, newlines),
-a call without arguments."""
+"""The probe calls, one typed call, two parallel calls (nested, unicode, quotes, newlines)
+and a call without arguments."""
 
 
 def user(text: str = S.USER) -> Message:
@@ -140,7 +140,8 @@ class Probe:
     """Another probe with an unrelated message added (a system message before tool results):
     a failure here while the other passes is the template contradicting itself."""
     optional: bool = False
-    """The template may refuse this conversation (then it is skipped): the kit's samples."""
+    """Whether the template may refuse this conversation, which is then skipped (the kit's
+    samples)."""
 
 
 def probe_suite(
