@@ -10,7 +10,8 @@ name, so that ``render_conversation(dialect=name)``, ``parse_conversation``, ``r
 ``parse`` and ``stream`` work with it, without Jinja. Anything short is a
 :class:`~tooletta.LearnError` naming the probe and the difference: never a silently wrong format.
 
-A learned format is saved as a JSON spec (:meth:`~tooletta.chat.learn.Learned.save`) and registered again by
+A learned format is saved as a JSON spec (:meth:`~tooletta.chat.learn.Learned.save`) and registered
+again by
 :func:`~tooletta.chat.learn.load_learned`, without Jinja.
 """
 
@@ -66,7 +67,8 @@ class Learned:
         return str(self.spec.get("source", ""))
 
     def save(self, path: str | Path) -> None:
-        """Write the spec as a JSON file (:func:`~tooletta.chat.learn.load_learned` reads it back)."""
+        """Write the spec as a JSON file (:func:`~tooletta.chat.learn.load_learned` reads it
+        back)."""
         Path(path).write_text(spec_json(self.spec) + "\n", encoding="utf-8")
 
     def summary(self) -> str:
@@ -133,7 +135,8 @@ def learn(
     ``lenient=True`` accepts a template that contradicts itself on a variant probe (Bielik's
     writes grouped tool results differently after a system message, an off-by-one in its
     loop): the learned format keeps the consistent form and the differences are listed in
-    :attr:`~tooletta.chat.learn.Learned.deviations` (and the spec). ``options`` are template switches fixed while
+    :attr:`~tooletta.chat.learn.Learned.deviations` (and the spec). ``options`` are template
+    switches fixed while
     learning (``enable_thinking=True``...);
     other switches the template reads are probed: one that changes only the generation
     prompt is learned as a prompt switch, one that changes more is fixed at the values that
@@ -258,7 +261,8 @@ def dialect_from_spec(spec: Mapping[str, Any]) -> Any:
 
 
 def load_learned(path: str | Path) -> Learned:
-    """Register the learned format saved at ``path`` (by :meth:`~tooletta.chat.learn.Learned.save`) for this
+    """Register the learned format saved at ``path`` (by :meth:`~tooletta.chat.learn.Learned.save`)
+    for this
     process, without Jinja and without probing again (the spec names the template's hash and
     the probe suite it passed)."""
     try:

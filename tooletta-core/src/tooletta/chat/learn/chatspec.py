@@ -1,4 +1,5 @@
-"""A learned conversation format: a JSON-serialisable spec and the :class:`~tooletta.chat.ChatFormat` it declares.
+"""A learned conversation format: a JSON-serialisable spec and the
+:class:`~tooletta.chat.ChatFormat` it declares.
 
 The spec (a plain dict, versioned by :data:`SPEC_VERSION`) holds only strings, booleans and
 small tables: the start text, each role's header and footer, the end-of-turn token, the
@@ -36,7 +37,8 @@ __all__ = ["SPEC_VERSION", "LearnedChat", "tools_text"]
 _NO_STRIP = {"block": ["", ""], "plain": ["", ""]}
 
 SPEC_VERSION = 1
-"""The version of the spec layout (saved in every spec; :func:`~tooletta.chat.learn.load_learned` checks it)."""
+"""The version of the spec layout (saved in every spec; :func:`~tooletta.chat.learn.load_learned`
+checks it)."""
 
 
 def _body_tail(footer: str, end_of_turn: str) -> str:

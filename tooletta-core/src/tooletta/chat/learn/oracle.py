@@ -42,7 +42,8 @@ class Oracle:
         prompt: bool = False,
         **options: Any,
     ) -> str:
-        """The template's text for ``messages`` (raises :class:`~tooletta.LearnError` when it refuses
+        """The template's text for ``messages`` (raises :class:`~tooletta.LearnError` when it
+        refuses
         them in every message form)."""
         if self._form_found or not any(m.tool_calls for m in messages):
             return self._render(messages, tools, prompt, options)

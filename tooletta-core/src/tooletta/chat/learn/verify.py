@@ -163,7 +163,8 @@ def verify(
     deviations: list[str] | None = None,
 ) -> int:
     """The closed loop over ``probes`` (and each prompt probe under each switch value);
-    returns the number of checks passed. A variant probe (:attr:`~tooletta.chat.learn.probes.Probe.variant`) that fails
+    returns the number of checks passed. A variant probe
+    (:attr:`~tooletta.chat.learn.probes.Probe.variant`) that fails
     is the template contradicting itself: refused, or recorded in ``deviations`` when a list
     is given (the learned format keeps the consistent form); so is a sample conversation
     that fails (refused, or recorded when lenient)."""
