@@ -25,7 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def templates() -> list[Path]:
     """Every vendored template, by plugin and name."""
-    return sorted(ROOT.glob("plugins/*/tests/templates/*.jinja"))
+    return sorted(
+        p for p in ROOT.glob("plugins/*/tests/templates/*.jinja") if "_template" not in p.parts
+    )
 
 
 def cold(path: Path, repeat: int) -> tuple[float, float]:

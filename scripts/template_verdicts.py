@@ -30,6 +30,7 @@ def vendored() -> list[tuple[str, str, str]]:
     return [
         (path.parts[-4].removeprefix("tooletta-dialect-"), path.name, path.read_text("utf-8"))
         for path in sorted(ROOT.glob("plugins/*/tests/templates/*.jinja"))
+        if "_template" not in path.parts
     ]
 
 

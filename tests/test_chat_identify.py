@@ -20,7 +20,10 @@ from tooletta.chat.identify import MessageForm, _Identifier, check_format, known
 from tooletta.chat.jinja import render_jinja
 
 ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES = sorted(ROOT.glob("plugins/*/tests/templates/*.jinja"))
+TEMPLATES = sorted(
+    p for p in ROOT.glob("plugins/*/tests/templates/*.jinja") if "_template" not in p.parts
+)
+"""The installed plugins' vendored templates (not the copy-me plugin's fictional one)."""
 
 IDENTIFIED = {
     "Apertus-8B-Instruct.jinja": "apertus2509",

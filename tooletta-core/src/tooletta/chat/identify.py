@@ -349,7 +349,7 @@ def _candidates() -> tuple[_Candidate, ...]:
                 resolved, obj = resolve_format(None, fmt.name)
             except ToolettaError:
                 continue
-            if type(resolved) is not type(fmt):
+            if not isinstance(resolved, type(fmt)):  # a third party's comes back guarded
                 continue  # the name means something else: never answer it
             out.append(_Candidate(fmt.name, resolved, obj, _markers(resolved)))
     _FORMATS.clear()

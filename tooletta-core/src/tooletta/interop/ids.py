@@ -33,7 +33,7 @@ from ..toolkit.ids import mistral_id, sanitize_id
 from ._util import dumps_arguments, stable_token
 from .message import Message, pair_results
 
-__all__ = ["ID_POLICIES", "IdMapper", "IdPolicy", "ensure_ids", "map_ids"]
+__all__ = ["ID_POLICIES", "IdMapper", "IdPolicy", "adopt_result_ids", "ensure_ids", "map_ids"]
 
 IdPolicy = Literal["keep", "openai", "mistral", "anthropic", "kimi"]
 """The id policy names."""
@@ -142,7 +142,15 @@ def ensure_ids(messages: Sequence[Message], prefix: str) -> list[Message]:
     conversation, its name and its arguments (exactly the id the ``openai`` policy derives
     when ``prefix`` is ``"call_"``); a tool result without ``tool_call_id`` that answers such a
     call (:func:`~tooletta.interop.pair_results`) gets the same id. Ids already set are kept.
+
+    A call without an id that the results after its turn answer by position (a result whose
+    ``tool_call_id`` names no call of that turn: the model text held no ids, the dataset's
+    results still do) takes that result's id instead, so the pair stays matched
+    (:func:`adopt_result_ids`).
     """
+    if all(c.id is not None for m in messages for c in m.tool_calls):
+        return list(messages)
+    messages = adopt_result_ids(messages)
     if all(c.id is not None for m in messages for c in m.tool_calls):
         return list(messages)
     out = list(messages)
@@ -163,4 +171,37 @@ def ensure_ids(messages: Sequence[Message], prefix: str) -> list[Message]:
     for ri, pair in pair_results(messages).items():
         if out[ri].tool_call_id is None and pair in new_ids:
             out[ri] = msgspec.structs.replace(out[ri], tool_call_id=new_ids[pair])
+    return out
+
+
+def adopt_result_ids(messages: Sequence[Message]) -> list[Message]:
+    """The conversation with each call that has no id given the id of the tool result that
+    answers it by position: the results right after an assistant turn, in order, whose
+    ``tool_call_id`` names none of that turn's calls (a result naming a call of the turn by
+    its ``name`` answers the first such call without an id, as
+    :func:`~tooletta.interop.pair_results` pairs them). Calls no such result answers keep no
+    id."""
+    out = list(messages)
+    for mi, msg in enumerate(messages):
+        if msg.role != "assistant" or all(c.id is not None for c in msg.tool_calls):
+            continue
+        known = {c.id for c in msg.tool_calls if c.id is not None}
+        free = [ci for ci, c in enumerate(msg.tool_calls) if c.id is None]
+        given: dict[int, str] = {}
+        for result in messages[mi + 1 :]:
+            if result.role != "tool":
+                break
+            rid = result.tool_call_id
+            if rid is None or rid in known or rid in given.values() or not free:
+                continue
+            named = [ci for ci in free if msg.tool_calls[ci].name == result.name]
+            ci = named[0] if result.name is not None and named else free[0]
+            free.remove(ci)
+            given[ci] = rid
+        if given:
+            calls = [
+                msgspec.structs.replace(c, id=given[ci]) if ci in given else c
+                for ci, c in enumerate(msg.tool_calls)
+            ]
+            out[mi] = msgspec.structs.replace(msg, tool_calls=calls)
     return out
