@@ -368,6 +368,7 @@ def render_conversation(
     tools: Iterable[Any] | None = None,
     add_generation_prompt: bool = False,
     chat_template: str | None = None,
+    allow_markup: bool = False,
     **options: Any,
 ) -> str:
     """A whole conversation as the model's own chat template writes it.
@@ -383,6 +384,11 @@ def render_conversation(
     ``chat_template``: a Jinja template string, or a path to a ``chat_template.jinja`` or
     ``tokenizer_config.json``, rendered with Hugging Face's semantics (needs jinja2:
     ``pip install 'tooletta-core[jinja]'``), for models no plugin covers.
+
+    Raises :class:`~tooletta.RenderError` (naming the message, the field and the token) for
+    message text the format would read as markup, such as ``<|im_end|>`` in a Qwen3 user
+    message (it would read back as other messages: a forged turn); ``allow_markup=True``
+    writes it as is. See the docs' "What tooletta refuses and why".
     """
     if chat_template is not None:
         from .chat.jinja import load_chat_template, render_jinja
@@ -399,7 +405,7 @@ def render_conversation(
             **options,
         )
     text: str = _render_conversation_text(
-        messages, model, dialect, tools, add_generation_prompt, options
+        messages, model, dialect, tools, add_generation_prompt, options, allow_markup
     )
     return text
 

@@ -80,17 +80,21 @@ def check_matches_template(
     tokens: Mapping[str, str] | None = None,
     add_generation_prompt: bool = False,
     string_arguments: bool = False,
+    allow_markup: bool = False,
     **options: Any,
 ) -> None:
     """``render_conversation`` equals the Jinja ``template`` rendered with Hugging Face's
     semantics, byte for byte (the assertion shows where they part). ``string_arguments``:
-    the template receives call arguments as JSON text (templates that concatenate them)."""
+    the template receives call arguments as JSON text (templates that concatenate them).
+    ``allow_markup``: the messages hold the format's markup on purpose (inline reasoning a
+    template cuts), written as is."""
     native = api.render_conversation(
         messages,
         model=model,
         dialect=dialect,
         tools=tools,
         add_generation_prompt=add_generation_prompt,
+        allow_markup=allow_markup,
         **options,
     )
     expected = render_jinja(
@@ -121,11 +125,12 @@ def check_conversation_round_trip(
     dialect: str | None = None,
     tools: Sequence[Any] | None = None,
     add_generation_prompt: bool = False,
+    allow_markup: bool = False,
     **options: Any,
 ) -> None:
     """``parse_conversation(render_conversation(m)) == m``, for what the format carries
     (rendered with ``options`` and, when asked, the generation prompt: parse reads both
-    without being told them)."""
+    without being told them; ``allow_markup`` as in :func:`check_matches_template`)."""
     fmt, obj = resolve_format(model, dialect)
     read = read_conversation(messages)
     text = render_spans(
@@ -134,6 +139,7 @@ def check_conversation_round_trip(
         dialect=dialect,
         tools=tools,
         add_generation_prompt=add_generation_prompt,
+        allow_markup=allow_markup,
         **options,
     ).text
     back = api.parse_conversation(text, model=model, dialect=dialect, tools=tools)
@@ -208,6 +214,9 @@ class ConversationTests:
     string: each gets a conversation of :func:`list_content_conversations` compared with the
     template (templates that print a list's Python ``repr`` or only its first part are not
     listed: the format writes the parts' text, as a correct template would).
+    ``allow_markup``: the class's own sample conversations hold the format's markup on
+    purpose (reasoning inline in the content, which the template cuts) and are rendered with
+    ``allow_markup=True``.
     """
 
     model: ClassVar[str | None] = None
@@ -220,6 +229,7 @@ class ConversationTests:
     string_arguments: ClassVar[bool] = False
     tools: ClassVar[Sequence[Mapping[str, Any]]] = SAMPLE_TOOLS
     list_content: ClassVar[Sequence[str]] = ()
+    allow_markup: ClassVar[bool] = False
 
     def test_list_content(self) -> None:
         """Content given as a list of text parts renders as the template writes it, for the
@@ -276,6 +286,7 @@ class ConversationTests:
                             tokens=self.tokens,
                             add_generation_prompt=prompt,
                             string_arguments=self.string_arguments,
+                            allow_markup=self.allow_markup,
                             **opts,
                         )
                     except AssertionError as exc:
@@ -290,6 +301,7 @@ class ConversationTests:
                     model=self.model,
                     dialect=self.dialect,
                     tools=self.tools if uses_tools else None,
+                    allow_markup=self.allow_markup,
                 )
             except AssertionError as exc:
                 raise AssertionError(f"{name}: {exc}") from None
@@ -310,6 +322,7 @@ class ConversationTests:
                                 dialect=self.dialect,
                                 tools=self.tools if uses_tools else None,
                                 add_generation_prompt=True,
+                                allow_markup=self.allow_markup,
                                 **opts,
                             )
                         except (AssertionError, ToolettaError) as exc:
@@ -334,7 +347,13 @@ class ConversationTests:
             if last.role != "assistant" or name in self.differences:
                 continue
             tools = self.tools if uses_tools else None
-            spans = render_spans(messages, model=self.model, dialect=self.dialect, tools=tools)
+            spans = render_spans(
+                messages,
+                model=self.model,
+                dialect=self.dialect,
+                tools=tools,
+                allow_markup=self.allow_markup,
+            )
             start, end = spans.generated_spans()[-1][1]
             turn = spans.text[start:end]
             for token in (fmt.end_of_turn, *fmt.end_tokens):
