@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import ParseError, ToolettaError
 from ..ir import Message
-from .checks import check_conversation
+from .checks import check_conversation, guarded
 from .lookup import resolve_format
 from .messages import read_conversation, read_tool_definitions
 from .parse import parse_format
@@ -33,15 +33,11 @@ def render_spans(
     text only). ``allow_markup`` as in :func:`tooletta.render_conversation`."""
     fmt, obj = resolve_format(model, dialect)
     read = read_conversation(messages)
-    check_conversation(fmt, obj, read, allow_markup)
-    return render_format(
-        fmt,
-        obj,
-        read,
-        read_tool_definitions(tools),
-        add_generation_prompt,
-        options,
-        segments,
+    defs = read_tool_definitions(tools)
+    check_conversation(fmt, obj, read, defs, allow_markup)
+    return guarded(
+        lambda: render_format(fmt, obj, read, defs, add_generation_prompt, options, segments),
+        _text,
     )
 
 
@@ -58,15 +54,13 @@ def render_conversation_text(
     :func:`tooletta.render_conversation` returns it: the text-only renderer."""
     fmt, obj = resolve_format(model, dialect)
     read = read_conversation(messages)
-    check_conversation(fmt, obj, read, allow_markup)
-    return render_text(
-        fmt,
-        obj,
-        read,
-        read_tool_definitions(tools),
-        add_generation_prompt,
-        options,
-    )
+    defs = read_tool_definitions(tools)
+    check_conversation(fmt, obj, read, defs, allow_markup)
+    return guarded(lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options), str)
+
+
+def _text(rendered: RenderedConversation) -> str:
+    return rendered.text
 
 
 def parse_conversation_text(

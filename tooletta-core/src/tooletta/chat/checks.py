@@ -1,32 +1,233 @@
 """What :func:`tooletta.render_conversation` refuses in the messages before any format
-writes them: text its format would read as markup (a forged turn), unless allowed.
+writes them, so that what it writes reads back as the same messages (issue 22):
+
+* a role that is not a string, tool calls on a message that is not the assistant's (no
+  template writes them: they would vanish), an id or name that is not a string, reasoning
+  that is not text;
+* calls no parse reads back (:func:`~tooletta.expressible.check_calls`, for every format,
+  whatever its hooks do: an empty name, NaN, a too long integer, nesting past the dialect's
+  depth), argument keys that are not strings and values that are not JSON values (bytes,
+  tuples, sets, enums: they would come back as other values), and, in a dialect whose parse
+  types values by the tool's schema, a value whose type the schema would change on the way
+  back (the int ``5`` under a ``string`` schema reads back as ``"5"``);
+* text its format would read as markup (a forged turn), unless ``allow_markup``.
 
 One pass over the messages, run by every conversation render path
 (:func:`~tooletta.render_conversation`, :func:`~tooletta.chat.render_spans` and so
-:func:`~tooletta.training.tokenize_conversation`), whatever the format's hooks do.
+:func:`~tooletta.training.tokenize_conversation`); :func:`guarded` turns what the writing
+itself meets (a lone surrogate, Python's recursion limit) into a
+:class:`~tooletta.RenderError` too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import enum
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from ..errors import RenderError
-from ..ir import Message
+from ..expressible import check_calls, max_depth_of
+from ..ir import Message, ToolCall
 from .markup import Markup, find_markup, markup_of
 from .messages import text_of
 
-__all__ = ["check_conversation"]
+__all__ = ["check_conversation", "guarded"]
+
+_T = TypeVar("_T")
 
 
 def check_conversation(
-    fmt: Any, dialect: Any, messages: Sequence[Message], allow_markup: bool = False
+    fmt: Any,
+    dialect: Any,
+    messages: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]] = (),
+    allow_markup: bool = False,
 ) -> None:
-    """Raise :class:`~tooletta.RenderError` for the first message text that ``fmt`` would
-    read as markup (naming the message, the field and the token); ``allow_markup``: none
-    is refused."""
-    if allow_markup:
+    """Raise :class:`~tooletta.RenderError` for the first message ``fmt`` cannot write so
+    that it reads back (see the module's docstring), naming the message; ``allow_markup``:
+    markup in text is not refused."""
+    for index, message in enumerate(messages):
+        role = message.role
+        if type(role) is not str:
+            raise RenderError(f"message {index}: the role must be a string, not {_kind(role)}")
+        calls = message.tool_calls
+        if calls:
+            if role != "assistant":
+                raise RenderError(
+                    f"message {index}: a {role} message cannot carry tool calls (only an "
+                    "assistant's calls are written: they would be dropped)"
+                )
+            _check_calls(index, calls, dialect, tools)
+        for field in ("name", "tool_call_id"):
+            value = getattr(message, field)
+            if value is not None and type(value) is not str:
+                raise RenderError(f"message {index}: {field} must be a string, not {_kind(value)}")
+        if type(message.reasoning) is not str:
+            raise RenderError(
+                f"message {index}: reasoning must be text, not {_kind(message.reasoning)}"
+            )
+    if not allow_markup:
+        _check_markup(fmt, dialect, messages)
+
+
+def _kind(value: Any) -> str:
+    return type(value).__name__
+
+
+def _check_calls(
+    index: int, calls: Sequence[Any], dialect: Any, tools: Sequence[Mapping[str, Any]]
+) -> None:
+    for call in calls:
+        if not isinstance(call, ToolCall):
+            raise RenderError(f"message {index}: not a tool call: {_kind(call)}")
+        if call.id is not None and type(call.id) is not str:
+            raise RenderError(
+                f"message {index}: a tool call id must be a string, not {_kind(call.id)}"
+            )
+    info = getattr(dialect, "info", None)
+    name = getattr(info, "name", None)
+    try:
+        check_calls(calls, name or "?", max_depth_of(dialect))
+    except RenderError as exc:
+        raise RenderError(f"message {index}: {exc}") from None
+    for call in calls:
+        _check_values(index, call)
+    if tools and _typed_by_schema(dialect):
+        for call in calls:
+            _check_schema(index, call, tools)
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _check_values(index: int, call: ToolCall) -> None:
+    """Refuse keys that are not strings and values that are not JSON values (bytes, tuples,
+    sets, enums...): they would read back as other values. The depth is bounded already
+    (:func:`~tooletta.expressible.check_calls`)."""
+    level: list[Any] = [call.arguments]
+    while level:
+        deeper: list[Any] = []
+        for item in level:
+            children: Any
+            if isinstance(item, Mapping):
+                for key in item:
+                    if type(key) is not str and (
+                        not isinstance(key, str) or isinstance(key, enum.Enum)
+                    ):
+                        raise RenderError(
+                            f"message {index}: the arguments of {call.name!r} hold the key "
+                            f"{key!r} ({_kind(key)}), which would read back as a string"
+                        )
+                children = item.values()
+            else:
+                children = item
+            for value in children:
+                kind = type(value)
+                if kind in _SCALARS:
+                    continue
+                if kind is dict or kind is list:
+                    deeper.append(value)
+                elif isinstance(value, enum.Enum) or not isinstance(
+                    value, (str, int, float, Mapping, list)
+                ):
+                    raise RenderError(
+                        f"message {index}: the arguments of {call.name!r} hold a {_kind(value)} "
+                        f"({value!r:.40}), which is no JSON value: it would read back as another"
+                    )
+                elif isinstance(value, (Mapping, list)):
+                    deeper.append(value)
+        level = deeper
+
+
+_TYPED: dict[int, tuple[Any, bool]] = {}
+_PROBE_TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "probe",
+            "parameters": {"type": "object", "properties": {"a": {"type": "string"}}},
+        },
+    }
+]
+
+
+def _typed_by_schema(dialect: Any) -> bool:
+    """Whether ``dialect``'s parse types argument values by the tool's schema (values written
+    as untyped text: the int ``5`` under a ``string`` schema reads back as ``"5"``), found once
+    per dialect object by rendering and parsing one call."""
+    known = _TYPED.get(id(dialect))
+    if known is not None and known[0] is dialect:
+        return known[1]
+    try:
+        text = dialect.render([ToolCall("probe", {"a": 5})])
+        calls = dialect.parse(text, tools=_PROBE_TOOLS).calls
+        typed = bool(calls) and calls[0].arguments.get("a") == "5"
+    except Exception:  # a dialect that cannot write the probe: not this check's to report
+        typed = False
+    if len(_TYPED) > 256:
+        _TYPED.clear()
+    _TYPED[id(dialect)] = (dialect, typed)
+    return typed
+
+
+def _check_schema(index: int, call: ToolCall, tools: Sequence[Mapping[str, Any]]) -> None:
+    """Refuse a value the schema of its parameter would read back as another type."""
+    properties = _properties(call.name, tools)
+    if not properties:
         return
+    for key, value in call.arguments.items():
+        schema = properties.get(key)
+        declared = schema.get("type") if isinstance(schema, Mapping) else None
+        if declared == "string" and type(value) is not str:
+            raise RenderError(
+                f"message {index}: argument {key!r} of {call.name!r} is {_kind(value)} "
+                f"{value!r:.40}, but its schema declares a string: this format writes values "
+                "as text and would read it back as the string"
+            )
+
+
+def _properties(name: str, tools: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    for tool in tools:
+        function = tool.get("function") if isinstance(tool, Mapping) else None
+        if isinstance(function, Mapping) and function.get("name") == name:
+            parameters = function.get("parameters")
+            if isinstance(parameters, Mapping):
+                properties = parameters.get("properties")
+                if isinstance(properties, Mapping):
+                    return properties
+    return {}
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def guarded(write: Callable[[], _T], text_of_result: Callable[[_T], str]) -> _T:
+    """``write()``, its text refused when it holds a lone surrogate (not Unicode text: no
+    tokenizer or file takes it), and a lone surrogate met or Python's recursion limit hit while
+    writing turned into a :class:`~tooletta.RenderError`."""
+    try:
+        result = write()
+    except UnicodeEncodeError as exc:
+        if not _SURROGATE.match(exc.object, exc.start):
+            raise
+        raise RenderError(_surrogate(exc.object[exc.start])) from None
+    except RecursionError:
+        raise RenderError("the conversation is nested too deeply to write") from None
+    text = text_of_result(result)
+    if not text.isascii():
+        found = _SURROGATE.search(text)
+        if found is not None:
+            raise RenderError(f"{_surrogate(found.group())} (at position {found.start()})")
+    return result
+
+
+def _surrogate(char: str) -> str:
+    return f"a lone surrogate (U+{ord(char):04X}) is not text and cannot be written"
+
+
+def _check_markup(fmt: Any, dialect: Any, messages: Sequence[Message]) -> None:
+    """Refuse the first text of ``messages`` that holds the markup of ``fmt``."""
     turn, body = markup_of(fmt, dialect)
     if body.pattern is None:
         return
