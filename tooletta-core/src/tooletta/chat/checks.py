@@ -9,7 +9,8 @@ writes them, so that what it writes reads back as the same messages (issue 22):
   depth), argument keys that are not strings and values that are not JSON values (bytes,
   tuples, sets, enums: they would come back as other values), and, in a dialect whose parse
   types values by the tool's schema, a value whose type the schema would change on the way
-  back (the int ``5`` under a ``string`` schema reads back as ``"5"``);
+  back (the int ``5`` under a ``string`` schema reads back as ``"5"``, ``2.5`` under an
+  ``object`` one as ``"2.5"``);
 * text its format would read as markup (a forged turn), unless ``allow_markup``.
 
 One pass over the messages, run by every conversation render path
@@ -172,19 +173,38 @@ def _typed_by_schema(dialect: Any) -> bool:
 
 
 def _check_schema(index: int, call: ToolCall, tools: Sequence[Mapping[str, Any]]) -> None:
-    """Refuse a value the schema of its parameter would read back as another type."""
+    """Refuse a value whose JSON type is not the one its parameter's schema declares: a
+    format that writes values as text reads it back as the declared type (or as a string)."""
     properties = _properties(call.name, tools)
     if not properties:
         return
     for key, value in call.arguments.items():
         schema = properties.get(key)
         declared = schema.get("type") if isinstance(schema, Mapping) else None
-        if declared == "string" and type(value) is not str:
-            raise RenderError(
-                f"message {index}: argument {key!r} of {call.name!r} is {_kind(value)} "
-                f"{value!r:.40}, but its schema declares a string: this format writes values "
-                "as text and would read it back as the string"
-            )
+        kinds = (declared,) if isinstance(declared, str) else declared
+        if not isinstance(kinds, (tuple, list)) or not kinds:
+            continue
+        known = [k for k in kinds if k in _JSON_TYPES]
+        if len(known) < len(kinds) or any(_JSON_TYPES[k](value) for k in known):
+            continue
+        raise RenderError(
+            f"message {index}: argument {key!r} of {call.name!r} is {_kind(value)} "
+            f"{value!r:.40}, but its schema declares {'/'.join(known)}: this format writes "
+            "values as text and reads them back by the schema (as another value)"
+        )
+
+
+_JSON_TYPES: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "object": lambda v: isinstance(v, Mapping),
+    "array": lambda v: isinstance(v, list),
+    "null": lambda v: v is None,
+}
+"""Whether a value is of a JSON Schema type (``integer`` also holds for a float with an
+integer value in JSON Schema; here it does not: such a float reads back as an int)."""
 
 
 def _properties(name: str, tools: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:

@@ -32,13 +32,14 @@ __all__ = ["check_conversation_law", "check_parse_total", "comparable"]
 
 def comparable(messages: Sequence[Message]) -> list[Message]:
     """What the law compares of each message: role, text content, calls (name, arguments,
-    id) and reasoning."""
+    id) and reasoning; texts up to whitespace at either end, which templates trim (a
+    documented limit: see :func:`~tooletta.testing.conversations.random_conversations`)."""
     return [
         Message(
             role=m.role,
-            content=text_of(m.content),
+            content=text_of(m.content).strip(),
             tool_calls=[ToolCall(c.name, c.arguments, c.id) for c in m.tool_calls],
-            reasoning=m.reasoning,
+            reasoning=m.reasoning.strip(),
         )
         for m in messages
     ]
