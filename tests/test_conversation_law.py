@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+import tooletta
 from tooletta import Message, ToolCall
 from tooletta.chat import chat_formats_of
 from tooletta.chat.markup import dialect_markers
@@ -89,3 +90,15 @@ def test_the_matrix_covers_every_oddity_and_a_refusal_each() -> None:
         if fmt.markup():
             messages = ODDITIES["markup in user content"](list(BASE), 0, fmt.markup()[0])
             assert check_conversation_law(messages, dialect=name, tools=PROBE_TOOLS) is None
+
+
+@pytest.mark.parametrize("name", ["qwen25", "mimo_vl", "qwq", "qwen3"])
+def test_an_empty_system_message_beside_the_tools(name: str) -> None:
+    """Found by the law: Qwen2.5's and MiMo-VL's empty system message read back as none
+    (their template writes its default prompt when there is none, so the text tells them
+    apart: now read back); QwQ writes the same text for both, so it does not carry it."""
+    messages = [Message("system", ""), Message("user", "Hi")]
+    text = check_conversation_law(messages, dialect=name, tools=PROBE_TOOLS)
+    assert text is not None
+    back = [m.role for m in tooletta.parse_conversation(text, dialect=name, tools=PROBE_TOOLS)]
+    assert back == (["user"] if name == "qwq" else ["system", "user"])

@@ -48,6 +48,7 @@ def check_conversation(
     """Raise :class:`~tooletta.RenderError` for the first message ``fmt`` cannot write so
     that it reads back (see the module's docstring), naming the message; ``allow_markup``:
     markup in text is not refused."""
+    strings: list[str] = []  # the calls' argument keys and string values
     for index, message in enumerate(messages):
         role = message.role
         if type(role) is not str:
@@ -59,7 +60,7 @@ def check_conversation(
                     f"message {index}: a {role} message cannot carry tool calls (only an "
                     "assistant's calls are written: they would be dropped)"
                 )
-            _check_calls(index, calls, dialect, tools)
+            _check_calls(index, calls, dialect, tools, strings)
         for field in ("name", "tool_call_id"):
             value = getattr(message, field)
             if value is not None and type(value) is not str:
@@ -69,7 +70,7 @@ def check_conversation(
                 f"message {index}: reasoning must be text, not {_kind(message.reasoning)}"
             )
     if not allow_markup:
-        _check_markup(fmt, dialect, messages)
+        _check_markup(fmt, dialect, messages, strings)
 
 
 def _kind(value: Any) -> str:
@@ -77,7 +78,11 @@ def _kind(value: Any) -> str:
 
 
 def _check_calls(
-    index: int, calls: Sequence[Any], dialect: Any, tools: Sequence[Mapping[str, Any]]
+    index: int,
+    calls: Sequence[Any],
+    dialect: Any,
+    tools: Sequence[Mapping[str, Any]],
+    strings: list[str],
 ) -> None:
     for call in calls:
         if not isinstance(call, ToolCall):
@@ -93,7 +98,7 @@ def _check_calls(
     except RenderError as exc:
         raise RenderError(f"message {index}: {exc}") from None
     for call in calls:
-        _check_values(index, call)
+        _check_values(index, call, strings)
     if tools and _typed_by_schema(dialect):
         for call in calls:
             _check_schema(index, call, tools)
@@ -102,10 +107,11 @@ def _check_calls(
 _SCALARS = (str, int, float, bool, type(None))
 
 
-def _check_values(index: int, call: ToolCall) -> None:
+def _check_values(index: int, call: ToolCall, strings: list[str]) -> None:
     """Refuse keys that are not strings and values that are not JSON values (bytes, tuples,
     sets, enums...): they would read back as other values. The depth is bounded already
-    (:func:`~tooletta.expressible.check_calls`)."""
+    (:func:`~tooletta.expressible.check_calls`). The keys and string values are added to
+    ``strings`` (for the markup check)."""
     level: list[Any] = [call.arguments]
     while level:
         deeper: list[Any] = []
@@ -113,7 +119,9 @@ def _check_values(index: int, call: ToolCall) -> None:
             children: Any
             if isinstance(item, Mapping):
                 for key in item:
-                    if type(key) is not str and (
+                    if type(key) is str:
+                        strings.append(key)
+                    elif type(key) is not str and (
                         not isinstance(key, str) or isinstance(key, enum.Enum)
                     ):
                         raise RenderError(
@@ -125,6 +133,9 @@ def _check_values(index: int, call: ToolCall) -> None:
                 children = item
             for value in children:
                 kind = type(value)
+                if kind is str:
+                    strings.append(value)
+                    continue
                 if kind in _SCALARS:
                     continue
                 if kind is dict or kind is list:
@@ -246,12 +257,16 @@ def _surrogate(char: str) -> str:
     return f"a lone surrogate (U+{ord(char):04X}) is not text and cannot be written"
 
 
-def _check_markup(fmt: Any, dialect: Any, messages: Sequence[Message]) -> None:
-    """Refuse the first text of ``messages`` that holds the markup of ``fmt``."""
+def _check_markup(
+    fmt: Any, dialect: Any, messages: Sequence[Message], strings: Sequence[str]
+) -> None:
+    """Refuse the first text of ``messages`` that holds the markup of ``fmt``; ``strings``:
+    the calls' argument keys and string values (a turn's end token in a JSON string ends
+    the turn when the conversation is read back)."""
     turn, body = markup_of(fmt, dialect)
     if body.pattern is None:
         return
-    if find_markup(_SEP.join(_texts(messages)), body) is None:
+    if find_markup(_SEP.join([*_texts(messages), *strings]), body) is None:
         return  # the common case: one scan of all the text, no call per field
     quoted = fmt.quoted_fields
     for index, message in enumerate(messages):
@@ -266,6 +281,10 @@ def _check_markup(fmt: Any, dialect: Any, messages: Sequence[Message]) -> None:
             for call in message.tool_calls:
                 _check_str(fmt, index, "name", call.name, turn)
                 _check_str(fmt, index, "id", call.id, turn)
+                found: list[str] = []
+                _check_values(index, call, found)
+                for text in found:
+                    _check(fmt, index, f"arguments of {call.name!r}", text, turn)
         else:
             field = "tool result" if role == "tool" else "system" if role == "system" else "content"
             if field not in quoted:
