@@ -24,17 +24,20 @@ KNOWN = {
     "kimi_k2_thinking",
     "longcat_flash_chat",
     "nemotron_nano_v2",
-    # found by the law: an empty (or whitespace) system message merged with the tool
-    # declarations reads back as none; an empty last assistant turn reads back as none
-    "qwen25",
-    "qwq",
-    "mimo_vl",
+    # found by the law, left for their plugins (see the trust report):
+    # an empty system message beside the tool declarations reads back as none
     "qwen35",
     "lfm2",
     "lfm25",
     "lfm25_instruct",
-    "glm46",
+    # an empty assistant turn reads back as none (after a call turn, or before the prompt)
     "glm47",
+    "hy3",
+    "gpt_oss",
+    # a tool result given as a list of parts is written as its JSON, read back as that text
+    "llama31",
+    # a tool_call_id holding a newline moves text from the id into the result
+    "kimi_k2",
 }
 
 
