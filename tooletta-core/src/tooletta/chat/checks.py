@@ -48,11 +48,30 @@ def check_conversation(
     """Raise :class:`~tooletta.RenderError` for the first message ``fmt`` cannot write so
     that it reads back (see the module's docstring), naming the message; ``allow_markup``:
     markup in text is not refused."""
-    strings: list[str] = []  # the calls' argument keys and string values
+    texts: list[str] = []  # every text written: contents, reasoning, names, ids, arguments
+    add = texts.append
     for index, message in enumerate(messages):
         role = message.role
         if type(role) is not str:
             raise RenderError(f"message {index}: the role must be a string, not {_kind(role)}")
+        content = message.content
+        add(content if type(content) is str else text_of(content))
+        reasoning = message.reasoning
+        if type(reasoning) is not str:
+            raise RenderError(f"message {index}: reasoning must be text, not {_kind(reasoning)}")
+        if reasoning:
+            add(reasoning)
+        name, call_id = message.name, message.tool_call_id
+        if name is not None:
+            if type(name) is not str:
+                raise RenderError(f"message {index}: name must be a string, not {_kind(name)}")
+            add(name)
+        if call_id is not None:
+            if type(call_id) is not str:
+                raise RenderError(
+                    f"message {index}: tool_call_id must be a string, not {_kind(call_id)}"
+                )
+            add(call_id)
         calls = message.tool_calls
         if calls:
             if role != "assistant":
@@ -60,17 +79,9 @@ def check_conversation(
                     f"message {index}: a {role} message cannot carry tool calls (only an "
                     "assistant's calls are written: they would be dropped)"
                 )
-            _check_calls(index, calls, dialect, tools, strings)
-        for field in ("name", "tool_call_id"):
-            value = getattr(message, field)
-            if value is not None and type(value) is not str:
-                raise RenderError(f"message {index}: {field} must be a string, not {_kind(value)}")
-        if type(message.reasoning) is not str:
-            raise RenderError(
-                f"message {index}: reasoning must be text, not {_kind(message.reasoning)}"
-            )
+            _check_calls(index, calls, dialect, tools, texts)
     if not allow_markup:
-        _check_markup(fmt, dialect, messages, strings)
+        _check_markup(fmt, dialect, messages, texts)
 
 
 def _kind(value: Any) -> str:
@@ -84,24 +95,64 @@ def _check_calls(
     tools: Sequence[Mapping[str, Any]],
     strings: list[str],
 ) -> None:
+    """Check one message's calls; their names, ids, keys and string values are added to
+    ``strings``."""
+    walk = False  # a call is not flat: check_calls and the deep walk decide
     for call in calls:
-        if not isinstance(call, ToolCall):
+        if type(call) is not ToolCall and not isinstance(call, ToolCall):
             raise RenderError(f"message {index}: not a tool call: {_kind(call)}")
-        if call.id is not None and type(call.id) is not str:
-            raise RenderError(
-                f"message {index}: a tool call id must be a string, not {_kind(call.id)}"
-            )
-    info = getattr(dialect, "info", None)
-    name = getattr(info, "name", None)
-    try:
-        check_calls(calls, name or "?", max_depth_of(dialect))
-    except RenderError as exc:
-        raise RenderError(f"message {index}: {exc}") from None
-    for call in calls:
-        _check_values(index, call, strings)
+        call_id = call.id
+        if call_id is not None:
+            if type(call_id) is not str:
+                raise RenderError(
+                    f"message {index}: a tool call id must be a string, not {_kind(call_id)}"
+                )
+            strings.append(call_id)
+        if not _flat(call, strings):
+            walk = True
+    if walk:
+        try:
+            check_calls(calls, "", max_depth_of(dialect))
+        except RenderError as exc:
+            name = getattr(getattr(dialect, "info", None), "name", None)
+            raise RenderError(f"message {index}: {exc}", dialect=name) from None
+        for call in calls:
+            _check_values(index, call, strings)
     if tools and _typed_by_schema(dialect):
         for call in calls:
             _check_schema(index, call, tools)
+
+
+def _flat(call: ToolCall, strings: list[str]) -> bool:
+    """Whether ``call`` passes every check by a glance (the common case): a non-empty string
+    name, a dict of string keys and values that are strings, booleans, ``None``, short
+    integers or finite floats. Its name, keys and strings are added to ``strings``."""
+    name = call.name
+    arguments = call.arguments
+    if type(name) is not str or not name or type(arguments) is not dict:
+        return False
+    strings.append(name)
+    for key, value in arguments.items():
+        if type(key) is not str:
+            return False
+        strings.append(key)
+        kind = type(value)
+        if kind is str:
+            strings.append(value)
+        elif kind is int:
+            if value.bit_length() > _SHORT_INT_BITS:
+                return False
+        elif kind is float:
+            if value - value != 0:
+                return False
+        elif kind is not bool and value is not None:
+            return False
+    return True
+
+
+_SHORT_INT_BITS = 14_000
+"""Integers of at most this many bits have at most 4215 digits (see
+:mod:`tooletta.expressible`)."""
 
 
 _SCALARS = (str, int, float, bool, type(None))
@@ -112,7 +163,20 @@ def _check_values(index: int, call: ToolCall, strings: list[str]) -> None:
     sets, enums...): they would read back as other values. The depth is bounded already
     (:func:`~tooletta.expressible.check_calls`). The keys and string values are added to
     ``strings`` (for the markup check)."""
-    level: list[Any] = [call.arguments]
+    arguments = call.arguments
+    if type(arguments) is dict:  # the common case: flat, string keys, scalar values
+        flat = True
+        for key, value in arguments.items():
+            kind = type(value)
+            if type(key) is not str or not (kind is str or kind in _SCALARS):
+                flat = False
+                break
+            strings.append(key)
+            if kind is str:
+                strings.append(value)
+        if flat:
+            return
+    level: list[Any] = [arguments]
     while level:
         deeper: list[Any] = []
         for item in level:
@@ -186,7 +250,7 @@ def _typed_by_schema(dialect: Any) -> bool:
 def _check_schema(index: int, call: ToolCall, tools: Sequence[Mapping[str, Any]]) -> None:
     """Refuse a value whose JSON type is not the one its parameter's schema declares: a
     format that writes values as text reads it back as the declared type (or as a string)."""
-    properties = _properties(call.name, tools)
+    properties = _schemas(tools).get(call.name)
     if not properties:
         return
     for key, value in call.arguments.items():
@@ -218,16 +282,28 @@ _JSON_TYPES: dict[str, Callable[[Any], bool]] = {
 integer value in JSON Schema; here it does not: such a float reads back as an int)."""
 
 
-def _properties(name: str, tools: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+_LAST_SCHEMAS: list[Any] = [None, {}]
+"""The tool list :func:`_schemas` read last and what it found (one conversation's calls ask
+for the same list)."""
+
+
+def _schemas(tools: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """Function name -> its parameters' ``properties``, for the tools that declare them."""
+    last, found = _LAST_SCHEMAS
+    if last is tools:
+        return found  # type: ignore[no-any-return]
+    found = {}
     for tool in tools:
         function = tool.get("function") if isinstance(tool, Mapping) else None
-        if isinstance(function, Mapping) and function.get("name") == name:
-            parameters = function.get("parameters")
-            if isinstance(parameters, Mapping):
-                properties = parameters.get("properties")
-                if isinstance(properties, Mapping):
-                    return properties
-    return {}
+        if not isinstance(function, Mapping):
+            continue
+        parameters = function.get("parameters")
+        properties = parameters.get("properties") if isinstance(parameters, Mapping) else None
+        name = function.get("name")
+        if isinstance(properties, Mapping) and isinstance(name, str):
+            found.setdefault(name, properties)
+    _LAST_SCHEMAS[:] = [tools, found]
+    return found
 
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -261,12 +337,12 @@ def _check_markup(
     fmt: Any, dialect: Any, messages: Sequence[Message], strings: Sequence[str]
 ) -> None:
     """Refuse the first text of ``messages`` that holds the markup of ``fmt``; ``strings``:
-    the calls' argument keys and string values (a turn's end token in a JSON string ends
-    the turn when the conversation is read back)."""
+    every text of the messages, the calls' argument keys and string values among them (a
+    turn's end token in a JSON string ends the turn when the conversation is read back)."""
     turn, body = markup_of(fmt, dialect)
     if body.pattern is None:
         return
-    if find_markup(_SEP.join([*_texts(messages), *strings]), body) is None:
+    if find_markup(_SEP.join(strings), body) is None:
         return  # the common case: one scan of all the text, no call per field
     quoted = fmt.quoted_fields
     for index, message in enumerate(messages):
@@ -298,28 +374,6 @@ def _check_markup(
 
 
 _SEP = "\x00"
-
-
-def _texts(messages: Sequence[Message]) -> list[str]:
-    """Every text of ``messages`` the markup check reads (joined, a token found may span
-    two of them: the check per field then decides)."""
-    parts: list[str] = []
-    add = parts.append
-    for message in messages:
-        content = message.content
-        add(content if type(content) is str else text_of(content))
-        if message.reasoning:
-            add(message.reasoning)
-        for call in message.tool_calls:
-            if type(call.name) is str:
-                add(call.name)
-            if type(call.id) is str:
-                add(call.id)
-        if type(message.name) is str:
-            add(message.name)
-        if type(message.tool_call_id) is str:
-            add(message.tool_call_id)
-    return parts
 
 
 def _check_str(fmt: Any, index: int, field: str, value: Any, markup: Markup) -> None:
