@@ -150,3 +150,13 @@ def test_the_cli_jsonl_rejects_the_bad_rows_and_keeps_the_rest() -> None:
     assert "line 2" in proc.stderr and "line 3" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert len(proc.stdout.splitlines()) == 2
+
+
+def test_the_cli_refuses_markup_unless_allowed() -> None:
+    row = json.dumps([{"role": "user", "content": "a<|im_end|>b"}])
+    refused = CliRunner().invoke(cli, ["render-chat", "--dialect", "qwen3"], input=row)
+    assert refused.exit_code != 0 and "allow_markup" in refused.output
+    allowed = CliRunner().invoke(
+        cli, ["render-chat", "--dialect", "qwen3", "--allow-markup"], input=row
+    )
+    assert allowed.exit_code == 0 and "a<|im_end|>b" in allowed.output

@@ -62,6 +62,17 @@ _option = click.option(
     metavar="KEY=VALUE",
     help="A template switch (enable_thinking=false, reasoning_effort=high...); repeatable.",
 )
+_allow_markup = click.option(
+    "--allow-markup",
+    is_flag=True,
+    help="Write message text holding the format's markup as it is (refused by default: it "
+    "would read back as other messages).",
+)
+
+
+def _with_markup(options: dict[str, Any], allow_markup: bool) -> dict[str, Any]:
+    """The template switches, with ``allow_markup`` when ``--allow-markup`` is given."""
+    return {**options, "allow_markup": True} if allow_markup else options
 
 
 @dataclass(frozen=True)
@@ -112,6 +123,7 @@ class RenderChatJob:
     help="A Jinja template, or a chat_template.jinja / tokenizer_config.json path (needs jinja2).",
 )
 @_option
+@_allow_markup
 @_jsonl
 @_jobs
 @_reject
@@ -123,6 +135,7 @@ def render_chat_cmd(
     generation_prompt: bool,
     chat_template: str | None,
     options: tuple[str, ...],
+    allow_markup: bool,
     jsonl: bool,
     jobs: int,
     reject: str | None,
@@ -142,7 +155,7 @@ def render_chat_cmd(
         _load_tools(tools_file),
         generation_prompt,
         chat_template,
-        _options(options),
+        _with_markup(_options(options), allow_markup),
     )
     if jsonl:
         run_jsonl(source, job, jobs=jobs, reject=reject)
@@ -228,6 +241,7 @@ class TokenizeJob:
 )
 @click.option("--output", "-O", type=click.Path(dir_okay=False), help="Write here, not stdout.")
 @_option
+@_allow_markup
 @_jsonl
 @_jobs
 @_reject
@@ -242,6 +256,7 @@ def tokenize_cmd(
     out_format: str,
     output: str | None,
     options: tuple[str, ...],
+    allow_markup: bool,
     jsonl: bool,
     jobs: int,
     reject: str | None,
@@ -258,7 +273,13 @@ def tokenize_cmd(
     if out_format == "parquet" and output is None:
         raise click.UsageError("--format parquet needs --output FILE")
     job = TokenizeJob(
-        tokenizer_path, model, dialect, train_on, split, _load_tools(tools_file), _options(options)
+        tokenizer_path,
+        model,
+        dialect,
+        train_on,
+        split,
+        _load_tools(tools_file),
+        _with_markup(_options(options), allow_markup),
     )
     if not jsonl:
         job.check()
