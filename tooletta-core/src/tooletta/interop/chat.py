@@ -51,9 +51,7 @@ def read_chat_message(obj: Any) -> Message:
     role = data.get("role")
     if not isinstance(role, str) or role not in _ROLES:
         raise ValueError(f"unknown message role {role!r}")
-    if role not in ("assistant", "function") and (
-        data.get("tool_calls") or data.get("function_call")
-    ):
+    if role != "assistant" and (data.get("tool_calls") or data.get("function_call")):
         raise ValueError(
             f"a {role} message cannot carry tool calls (only an assistant's are written)"
         )
