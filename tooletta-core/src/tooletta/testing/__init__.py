@@ -58,8 +58,9 @@ The kit's modules, each with one job (every public name is importable from here)
 - :mod:`~tooletta.testing.conversations`: the conversation laws of chat formats
   (``ConversationTests``), with :mod:`~tooletta.testing.conversation_law` (render refuses
   typed or reads back; parse reads any text or refuses typed) and
-  :mod:`~tooletta.testing.oddities` (odd conversations and mutated renders); :mod:`~tooletta.testing.training`: offline tokenizers for training
-  tests (imported from those modules).
+  :mod:`~tooletta.testing.oddities` (odd conversations and mutated renders);
+  :mod:`~tooletta.testing.training`: offline tokenizers for training tests (imported from
+  those modules).
 """
 
 from __future__ import annotations
