@@ -102,3 +102,19 @@ def test_an_empty_system_message_beside_the_tools(name: str) -> None:
     assert text is not None
     back = [m.role for m in tooletta.parse_conversation(text, dialect=name, tools=PROBE_TOOLS)]
     assert back == (["user"] if name == "qwq" else ["system", "user"])
+
+
+@pytest.mark.parametrize("name", ["llama31", "llama32", "llama4"])
+def test_a_tool_result_given_as_parts_reads_back_as_the_text_written(name: str) -> None:
+    """Found by the law: Llama's templates write a list result through ``tojson``; the
+    format now says it carries that JSON text (it used to expect the parts' text)."""
+    messages = [
+        Message("user", "hi"),
+        Message("assistant", "", tool_calls=[ToolCall("probe", {"s": "x"})]),
+        Message("tool", [{"type": "text", "text": "a"}, "b"]),
+        Message("assistant", "ok"),
+    ]
+    text = check_conversation_law(messages, dialect=name, tools=PROBE_TOOLS)
+    assert text is not None
+    back = tooletta.parse_conversation(text, dialect=name, tools=PROBE_TOOLS)
+    assert back[2].content == '[{"type": "text", "text": "a"}, "b"]'

@@ -34,8 +34,6 @@ KNOWN = {
     "glm47",
     "hy3",
     "gpt_oss",
-    # a tool result given as a list of parts is written as its JSON, read back as that text
-    "llama31",
     # a tool_call_id holding a newline moves text from the id into the result
     "kimi_k2",
 }
