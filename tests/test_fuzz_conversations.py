@@ -27,9 +27,9 @@ KNOWN = {
     # found by the law, left for their plugins (see the trust report):
     # an empty system message beside the tool declarations reads back as none
     "qwen35",
-    "lfm2",
-    "lfm25",
-    "lfm25_instruct",
+    "apriel15",
+    "granite40",
+    "granite41",
     # an empty assistant turn reads back as none (after a call turn, or before the prompt)
     "glm47",
     "hy3",
