@@ -92,17 +92,17 @@ def test_the_matrix_covers_every_oddity_and_a_refusal_each() -> None:
             assert check_conversation_law(messages, dialect=name, tools=PROBE_TOOLS) is None
 
 
-@pytest.mark.parametrize("name", ["qwen25", "mimo_vl", "qwq", "qwen3", "lfm2", "lfm25"])
+@pytest.mark.parametrize("name", ["qwen25", "mimo_vl", "qwq", "qwen3", "lfm2", "lfm25", "qwen35"])
 def test_an_empty_system_message_beside_the_tools(name: str) -> None:
     """Found by the law: Qwen2.5's and MiMo-VL's empty system message read back as none
     (their template writes its default prompt when there is none, so the text tells them
-    apart: now read back); QwQ and LFM2 write the same text for both, so they do not carry
-    it (their expressible_for says so)."""
+    apart: now read back); QwQ, LFM2 and Qwen3.5 write the same text for both, so they do
+    not carry it (their expressible_for says so)."""
     messages = [Message("system", ""), Message("user", "Hi")]
     text = check_conversation_law(messages, dialect=name, tools=PROBE_TOOLS)
     assert text is not None
     back = [m.role for m in tooletta.parse_conversation(text, dialect=name, tools=PROBE_TOOLS)]
-    dropped = name in ("qwq", "lfm2", "lfm25")
+    dropped = name in ("qwq", "lfm2", "lfm25", "qwen35")
     assert back == (["user"] if dropped else ["system", "user"])
 
 

@@ -26,7 +26,6 @@ KNOWN = {
     "nemotron_nano_v2",
     # found by the law, left for their plugins (see the trust report):
     # an empty system message beside the tool declarations reads back as none
-    "qwen35",
     "apriel15",
     "granite40",
     "granite41",
