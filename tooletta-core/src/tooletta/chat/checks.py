@@ -55,7 +55,13 @@ def check_conversation(
         if type(role) is not str:
             raise RenderError(f"message {index}: the role must be a string, not {_kind(role)}")
         content = message.content
-        add(content if type(content) is str else text_of(content))
+        if type(content) is str:
+            add(content)
+        else:
+            try:
+                add(text_of(content))
+            except RenderError as exc:
+                raise RenderError(f"message {index}: {exc}") from None
         reasoning = message.reasoning
         if type(reasoning) is not str:
             raise RenderError(f"message {index}: reasoning must be text, not {_kind(reasoning)}")
