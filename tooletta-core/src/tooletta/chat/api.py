@@ -36,8 +36,7 @@ def render_spans(
     defs = read_tool_definitions(tools)
     check_conversation(fmt, obj, read, defs, allow_markup)
     return guarded(
-        lambda: render_format(fmt, obj, read, defs, add_generation_prompt, options, segments),
-        _text,
+        lambda: render_format(fmt, obj, read, defs, add_generation_prompt, options, segments)
     )
 
 
@@ -56,11 +55,7 @@ def render_conversation_text(
     read = read_conversation(messages)
     defs = read_tool_definitions(tools)
     check_conversation(fmt, obj, read, defs, allow_markup)
-    return guarded(lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options), str)
-
-
-def _text(rendered: RenderedConversation) -> str:
-    return rendered.text
+    return guarded(lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options))
 
 
 def parse_conversation_text(
