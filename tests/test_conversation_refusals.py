@@ -160,3 +160,14 @@ def test_the_cli_refuses_markup_unless_allowed() -> None:
         cli, ["render-chat", "--dialect", "qwen3", "--allow-markup"], input=row
     )
     assert allowed.exit_code == 0 and "a<|im_end|>b" in allowed.output
+
+
+def test_a_lone_surrogate_in_message_text_or_a_tool_definition_is_refused() -> None:
+    tools = [{"type": "function", "function": {"name": "f", "description": "a\ud800"}}]
+    for name in NAMES:
+        with pytest.raises(RenderError, match="surrogate"):
+            tooletta.render_conversation(
+                [{"role": "user", "content": "x"}], dialect=name, tools=tools
+            )
+        with pytest.raises(RenderError, match="surrogate"):
+            tooletta.render_conversation([Message("user", "é\udcff")], dialect=name)

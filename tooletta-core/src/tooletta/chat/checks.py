@@ -27,6 +27,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+import msgspec
+
 from ..errors import RenderError
 from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
@@ -89,8 +91,30 @@ def check_conversation(
     joined = _SEP.join(texts)
     if not joined.isascii():
         _check_surrogates(joined)
+    if tools:
+        _check_tool_text(tools)
     if not allow_markup:
         _check_markup(fmt, dialect, messages, joined)
+
+
+_CHECKED_TOOLS: list[tuple[Any, ...]] = [()]
+"""The tool definitions :func:`_check_tool_text` passed last (the objects)."""
+
+
+def _check_tool_text(tools: Sequence[Mapping[str, Any]]) -> None:
+    """Refuse tool definitions holding a lone surrogate (msgspec's encoder finds it, a C
+    loop), once per set of definition objects."""
+    last = _CHECKED_TOOLS[0]
+    if len(last) == len(tools) and all(a is b for a, b in zip(last, tools)):
+        return
+    try:
+        msgspec.json.encode(tools)
+    except UnicodeEncodeError as exc:
+        bad = exc.object[exc.start] if isinstance(exc.object, str) else "?"
+        raise RenderError(f"a tool definition: {_surrogate(bad)}") from None
+    except (TypeError, ValueError, OverflowError):
+        pass  # not JSON: the templates' writers refuse it
+    _CHECKED_TOOLS[0] = tuple(tools)
 
 
 def _check_surrogates(text: str) -> None:
