@@ -100,7 +100,12 @@ def measure_rendering(rounds: int) -> list[tuple[str, float, float]]:
         def native(cases: Any = cases, cls: Any = cls, options: Any = options) -> None:
             for messages, tools in cases:
                 tooletta.render_conversation(
-                    messages, model=cls.model, dialect=cls.dialect, tools=tools, **options
+                    messages,
+                    model=cls.model,
+                    dialect=cls.dialect,
+                    tools=tools,
+                    allow_markup=getattr(cls, "allow_markup", False),
+                    **options,
                 )
 
         def jinja(

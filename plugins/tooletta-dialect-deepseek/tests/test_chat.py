@@ -101,7 +101,7 @@ def test_v31_system_messages_join_at_the_start() -> None:
 
 def test_v31_content_before_think_close_is_cut_as_the_template_cuts_it() -> None:
     messages = [Message("user", "Hi"), Message("assistant", "plan</think>Hello")]
-    text = tooletta.render_conversation(messages, model=V31)
+    text = tooletta.render_conversation(messages, model=V31, allow_markup=True)
     template = (TEMPLATES / "deepseek-ai-DeepSeek-V3.1.jinja").read_text(encoding="utf-8")
     assert text == render_jinja(template, messages, tokens=TOKENS)
     assert tooletta.parse_conversation(text, model=V31)[-1].content == "Hello"
@@ -223,7 +223,7 @@ def test_r1_model_turn_is_what_follows_the_open_think() -> None:
 
 def test_r1_history_drops_the_reasoning_before_think_close() -> None:
     messages = [Message("user", "Hi"), Message("assistant", "Greet.\n</think>\n\nHello!")]
-    text = tooletta.render_conversation(messages, model=R1_QWEN)
+    text = tooletta.render_conversation(messages, model=R1_QWEN, allow_markup=True)
     assert text == render_jinja(_r1_template(), messages, tokens=TOKENS)
     assert text.endswith("<｜Assistant｜>\n\nHello!" + EOS)
 

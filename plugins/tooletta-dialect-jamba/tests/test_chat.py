@@ -146,7 +146,7 @@ def test_apriel16_earlier_turns_keep_only_the_final_response() -> None:
         Message("user", "b"),
         Message("assistant", "Sure.", reasoning="kept"),
     ]
-    text = tooletta.render_conversation(messages, model=APRIEL16)
+    text = tooletta.render_conversation(messages, model=APRIEL16, allow_markup=True)
     assert "\n<|begin_assistant|>\nDone.\n<|end|>\n" in text
     assert text.endswith("\n<|begin_assistant|>\nkept\n[BEGIN FINAL RESPONSE]\nSure.")
     back = tooletta.parse_conversation(text, model=APRIEL16)

@@ -98,6 +98,7 @@ class TestNemotronNanoV2Chat(ConversationTests):
     model = MODEL
     template = TEMPLATE
     differences: ClassVar[dict[str, str]] = {"reasoning_multi_turn": REASONING}
+    allow_markup = True  # history_cut_after_think: the template cuts a plan before </think>
 
     def _cases(self) -> dict[str, tuple[list[Message], bool]]:
         return {**sample_conversations(), **switch_cases()}
@@ -115,6 +116,7 @@ class TestNemotronNanoV2Chat(ConversationTests):
                         model=self.model,
                         tools=SAMPLE_TOOLS if uses_tools else None,
                         add_generation_prompt=prompt,
+                        allow_markup=True,
                     )
                 except AssertionError as exc:
                     raise AssertionError(f"{name} prompt={prompt}: {exc}") from None
@@ -134,9 +136,13 @@ class TestNemotronNanoV2Chat(ConversationTests):
                     model=MODEL,
                     tools=SAMPLE_TOOLS if uses_tools else None,
                     add_generation_prompt=True,
+                    allow_markup=True,
                 )
                 check_conversation_round_trip(
-                    cut, model=MODEL, tools=SAMPLE_TOOLS if uses_tools else None
+                    cut,
+                    model=MODEL,
+                    tools=SAMPLE_TOOLS if uses_tools else None,
+                    allow_markup=True,
                 )
             except AssertionError as exc:
                 raise AssertionError(f"{name}: {exc}") from None

@@ -467,6 +467,7 @@ def render_conversation(
     tokenizer: Any = None,
     bos_token: str | None = None,
     eos_token: str | None = None,
+    allow_markup: bool = False,
     **options: Any,
 ) -> str:
     """A whole conversation as the model's own chat template writes it.
@@ -488,6 +489,11 @@ def render_conversation(
     (needs jinja2: ``pip install 'tooletta-core[jinja]'``). With ``model`` or ``dialect`` as
     well, their format renders, after checking that it reproduces the template:
     :class:`~tooletta.TemplateMismatchError` names the first difference when it does not.
+
+    Raises :class:`~tooletta.RenderError` (naming the message, the field and the token) for
+    message text the format would read as markup, such as ``<|im_end|>`` in a Qwen3 user
+    message (it would read back as other messages: a forged turn); ``allow_markup=True``
+    writes it as is. See the docs' "What tooletta refuses and why".
     """
     if chat_template is not None or tokenizer is not None:
         from .chat.template import render_template_conversation
@@ -503,11 +509,12 @@ def render_conversation(
             bos_token,
             eos_token,
             options,
+            allow_markup,
         )
     if bos_token is not None or eos_token is not None:
         raise ToolettaError("bos_token= / eos_token= need chat_template= or tokenizer=")
     text: str = _render_conversation_text(
-        messages, model, dialect, tools, add_generation_prompt, options
+        messages, model, dialect, tools, add_generation_prompt, options, allow_markup
     )
     return text
 

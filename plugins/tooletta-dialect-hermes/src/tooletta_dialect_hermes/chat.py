@@ -119,10 +119,14 @@ class QwenChat(ChatFormat):
 
     def parse_system(self, body: str) -> str | None:
         """The system message without the tool declarations (``None`` when the turn held
-        only those, or only the default system prompt)."""
+        only those, or only the default system prompt). An empty head before the tools is an
+        empty system message when the template has a default prompt (without a message it
+        would have written that)."""
         head, sep, _ = body.partition("\n\n" + QWEN_TOOLS_HEAD)
-        if (sep and not head) or head == self.default_system:
+        if head == self.default_system:
             return None
+        if sep and not head:
+            return "" if self.default_system else None
         return head
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
@@ -130,6 +134,15 @@ class QwenChat(ChatFormat):
         (the text is the same as with none)."""
         out = super().expressible(messages)
         if out and out[0].role == "system" and out[0].content == self.default_system:
+            out = out[1:]
+        return out
+
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As :meth:`expressible`, without an empty first system message where the template
+        writes it as it writes none (QwQ with tools: both give the tool declarations alone)."""
+        out = self.expressible(messages)
+        empty = bool(ctx.tools) and bool(out) and out[0].role == "system" and not out[0].content
+        if empty and self.parse_system(self.system_text("", ctx) or "") is None:
             out = out[1:]
         return out
 

@@ -156,6 +156,17 @@ def read_json_result(body: str) -> str:
     return value if isinstance(value, str) else body
 
 
+def results_as_written(messages: Sequence[Message], out: list[Message]) -> list[Message]:
+    """``out`` (what the text carries of ``messages``, one for one) with each tool result
+    given as a list of parts as the templates write it: the list's JSON (``tojson``), which
+    reads back as that text."""
+    for index, message in enumerate(messages):
+        if message.role == "tool" and isinstance(message.content, list):
+            text = read_json_result(json_result(message.content))
+            out[index] = msgspec.structs.replace(out[index], content=text)
+    return out
+
+
 class LlamaChat(ChatFormat):
     """The Llama 3.x chat template (the parts Llama 3.1, 3.2 and 3.3 share)."""
 
@@ -243,6 +254,7 @@ class LlamaChat(ChatFormat):
             else msgspec.structs.replace(m, content=text_of(m.content).strip())
             for m in super().expressible(messages)
         ]
+        out = results_as_written(messages, out)
         if out and out[0].role == "system" and not out[0].content:
             out = out[1:]
         return out
@@ -398,6 +410,7 @@ class Llama4Chat(ChatFormat):
             if (m.role == "system" and i == 0) or m.tool_calls:
                 m = msgspec.structs.replace(m, content=text_of(m.content).strip())
             out.append(m)
+        out = results_as_written(messages, out)
         if out and out[0].role == "system" and not out[0].content:
             out = out[1:]
         return out

@@ -196,6 +196,9 @@ class LongCatFlashChat(ChatFormat):
     merge_system = False
     keeps_ids = False
     special_tokens: ClassVar[tuple[str, ...]] = (END,)
+    quoted_fields: ClassVar[frozenset[str]] = frozenset({"tool result"})
+    """A result is written as a JSON object and read back by decoding it: markup in it stays
+    text."""
     options = defaults(enable_thinking=None, thinking_budget=None, tool_choice="auto")
     prompt_options = ({"enable_thinking": True}, {"enable_thinking": False})
     """The thinking switch's prompts (`` /think_on``, `` /think_off``), read back as no

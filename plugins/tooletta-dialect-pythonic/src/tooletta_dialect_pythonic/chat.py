@@ -110,6 +110,14 @@ class Lfm2Chat(ChatFormat):
         head, sep, _ = body.partition("\n" + self.tools_head)
         return head if sep else body
 
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As :meth:`expressible`, without an empty first system message: the template
+        writes it as it writes none (no system turn, or the tool list alone)."""
+        out = self.expressible(messages)
+        if out and out[0].role == "system" and messages[0].role == "system" and not out[0].content:
+            out = out[1:]
+        return out
+
 
 class Lfm25InstructChat(Lfm2Chat):
     """LFM2.5 Instruct's template: plain ``List of tools: [...]``, bare tool results, the

@@ -196,6 +196,15 @@ class Qwen35Chat(_ChatML):
         )
         return [msgspec.structs.replace(m, reasoning=m.reasoning.strip()) for m in out]
 
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As :meth:`expressible`, without a first system message that is empty once trimmed
+        when tools are declared: the template then writes the tools alone, as without it."""
+        out = self.expressible(messages)
+        first = bool(out) and out[0].role == "system" and messages[0].role == "system"
+        if ctx.tools and first and not out[0].content:
+            out = out[1:]
+        return out
+
 
 class Nemotron3Chat(_ChatML):
     """NVIDIA Nemotron 3 Nano: always a system turn (tools as XML after the system message),

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..errors import ParseError, ToolettaError
 from ..ir import Message
+from .checks import check_conversation, guarded
 from .lookup import resolve_format
 from .messages import read_conversation, read_tool_definitions
 from .parse import parse_format
@@ -25,22 +26,20 @@ def render_spans(
     tools: Iterable[Any] | None = None,
     add_generation_prompt: bool = False,
     segments: bool = True,
+    allow_markup: bool = False,
     **options: Any,
 ) -> RenderedConversation:
     """Render a conversation as :func:`tooletta.render_conversation` does, keeping the
     segment of every message and which text the model generates (``segments=False``: the
-    text only)."""
+    text only). ``allow_markup`` as in :func:`tooletta.render_conversation`."""
     fmt, obj = resolve_format(model, dialect)
+    read = read_conversation(messages)
+    defs = read_tool_definitions(tools)
     if options:
         warn_misspelled(fmt, options)
-    return render_format(
-        fmt,
-        obj,
-        read_conversation(messages),
-        read_tool_definitions(tools),
-        add_generation_prompt,
-        options,
-        segments,
+    check_conversation(fmt, obj, read, defs, allow_markup)
+    return guarded(
+        lambda: render_format(fmt, obj, read, defs, add_generation_prompt, options, segments)
     )
 
 
@@ -51,20 +50,17 @@ def render_conversation_text(
     tools: Iterable[Any] | None,
     add_generation_prompt: bool,
     options: dict[str, Any],
+    allow_markup: bool = False,
 ) -> str:
     """The text :func:`~tooletta.chat.render_spans` renders (``segments=False``), as
     :func:`tooletta.render_conversation` returns it: the text-only renderer."""
     fmt, obj = resolve_format(model, dialect)
+    read = read_conversation(messages)
+    defs = read_tool_definitions(tools)
     if options:
         warn_misspelled(fmt, options, stacklevel=5)
-    return render_text(
-        fmt,
-        obj,
-        read_conversation(messages),
-        read_tool_definitions(tools),
-        add_generation_prompt,
-        options,
-    )
+    check_conversation(fmt, obj, read, defs, allow_markup)
+    return guarded(lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options))
 
 
 def parse_conversation_text(

@@ -167,6 +167,11 @@ class ChatFormat:
     of parts (Granite 4: a newline); see :meth:`text`."""
     keeps_ids: ClassVar[bool] = True
     """The text carries the calls' ids (``False``: :meth:`expressible` drops them)."""
+    quoted_fields: ClassVar[frozenset[str]] = frozenset()
+    """The message fields the template writes quoted (as JSON strings: LongCat's tool
+    results), where markup reads back as text: :func:`~tooletta.render_conversation` does
+    not refuse markup (:meth:`markup`) there. Field names: ``"content"``, ``"system"``,
+    ``"tool result"``, ``"reasoning"``, ``"name"``, ``"id"``."""
     prompt_options: ClassVar[Sequence[Mapping[str, Any]]] = ()
     """Option sets (each merged over the caller's options) under which the template writes
     another generation prompt or ending than under its defaults (Qwen3's
@@ -192,6 +197,23 @@ class ChatFormat:
         if type(content) is str:
             return content
         return text_of(content, self.part_separator)
+
+    def markup(self) -> tuple[str, ...]:
+        """The tokens this format reads as markup wherever they stand in its text, which
+        :func:`~tooletta.render_conversation` refuses in message text (unless
+        ``allow_markup=True``): the turn headers and footers, the end and stop tokens, the
+        special tokens, the reasoning tags and the result wrap, each without the whitespace
+        around it; pieces shorter than two characters (a ``]`` closing Apertus's results) are
+        left out, as is ``bos`` (read only at the start). A template with other markup (a
+        header its :meth:`header` hook builds) overrides this and adds it."""
+        pieces = [self.end_of_turn, *self.end_tokens, *self.stop_tokens, *self.special_tokens]
+        for turn in self.turns.values():
+            pieces += (turn.header, turn.footer)
+        if self.reasoning is not None:
+            pieces += (self.reasoning.open, self.reasoning.close)
+        pieces += self.result_wrap
+        stripped = (piece.strip() for piece in pieces)
+        return tuple(dict.fromkeys(piece for piece in stripped if len(piece) >= 2))
 
     def header(self, index: int, ctx: Conversation) -> str:
         """The header of the message at ``index`` (``turns[role].header`` by default; a

@@ -255,13 +255,16 @@ def render_template_conversation(
     bos_token: str | None,
     eos_token: str | None,
     options: Mapping[str, Any],
+    allow_markup: bool = False,
 ) -> str:
     """:func:`tooletta.render_conversation` given a template: with ``model`` / ``dialect``,
     their format once it is checked to reproduce the template; else the format the template
     is identified as (its tokens as given: a token nobody gave is written as ``""``, as a
     Jinja render writes it), unless an option is set that the template reads and that format
     does not declare; else the template itself, rendered with Jinja in the message form it
-    takes."""
+    takes. A native format checks the messages as :func:`tooletta.render_conversation` does
+    (markup in text refused unless ``allow_markup``)."""
+    from .checks import check_conversation, guarded
     from .jinja import render_jinja
     from .lookup import resolve_format
     from .messages import read_conversation, read_tool_definitions
@@ -274,13 +277,17 @@ def render_template_conversation(
     read = read_conversation(messages)
     if model is not None or dialect is not None:
         fmt, obj = template_format(template, model, dialect)
-        return render_text(fmt, obj, read, defs, add_generation_prompt, options)
+        check_conversation(fmt, obj, read, defs, allow_markup)
+        return guarded(lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options))
     ident = template.identify(strict_tokens=True)
     if ident.format is not None:
         fmt, obj = resolve_format(None, ident.format)
         unknown = [k for k in options if k not in fmt.options and k not in _EVERY_FORMAT]
         if not any(reads_option(template, k) for k in unknown):
-            return render_text(fmt, obj, read, defs, add_generation_prompt, options)
+            check_conversation(fmt, obj, read, defs, allow_markup)
+            return guarded(
+                lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options)
+            )
     return render_jinja(
         template.text,
         read,

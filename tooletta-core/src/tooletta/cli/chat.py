@@ -77,6 +77,17 @@ _option = click.option(
     metavar="KEY=VALUE",
     help="A template switch (enable_thinking=false, reasoning_effort=high...); repeatable.",
 )
+_allow_markup = click.option(
+    "--allow-markup",
+    is_flag=True,
+    help="Write message text holding the format's markup as it is (refused by default: it "
+    "would read back as other messages).",
+)
+
+
+def _with_markup(options: dict[str, Any], allow_markup: bool) -> dict[str, Any]:
+    """The template switches, with ``allow_markup`` when ``--allow-markup`` is given."""
+    return {**options, "allow_markup": True} if allow_markup else options
 
 
 @dataclass(frozen=True)
@@ -143,6 +154,7 @@ _template = click.option(
 @_template
 @_option
 @_date
+@_allow_markup
 @_jsonl
 @_jobs
 @_reject
@@ -155,6 +167,7 @@ def render_chat_cmd(
     chat_template: str | None,
     options: tuple[str, ...],
     day: datetime | None,
+    allow_markup: bool,
     jsonl: bool,
     jobs: int,
     reject: str | None,
@@ -174,7 +187,7 @@ def render_chat_cmd(
         _load_tools(tools_file),
         generation_prompt,
         chat_template,
-        _options(options, day),
+        _with_markup(_options(options, day), allow_markup),
     )
     if jsonl:
         run_jsonl(source, job, jobs=jobs, reject=reject)
@@ -272,6 +285,7 @@ class TokenizeJob:
 @click.option("--output", "-O", type=click.Path(dir_okay=False), help="Write here, not stdout.")
 @_option
 @_date
+@_allow_markup
 @_jsonl
 @_jobs
 @_reject
@@ -288,6 +302,7 @@ def tokenize_cmd(
     output: str | None,
     options: tuple[str, ...],
     day: datetime | None,
+    allow_markup: bool,
     jsonl: bool,
     jobs: int,
     reject: str | None,
@@ -313,7 +328,7 @@ def tokenize_cmd(
         train_on,
         split,
         _load_tools(tools_file),
-        _options(options, day),
+        _with_markup(_options(options, day), allow_markup),
         chat_template,
     )
     if not jsonl:

@@ -53,7 +53,11 @@ def _name(value: Any, where: str) -> str:
 
 
 def _opt_id(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
+    """A call's id: a string or ``None``; another type is refused (``ValueError``), never
+    dropped nor turned into text."""
+    if value is None or isinstance(value, str):
+        return value
+    raise ValueError(f"a tool call id must be a string, not {type(value).__name__}")
 
 
 # -- OpenAI Chat Completions ----------------------------------------------------------------

@@ -49,8 +49,12 @@ def read_chat_message(obj: Any) -> Message:
     """
     data = as_dict(obj, "message")
     role = data.get("role")
-    if role not in _ROLES:
+    if not isinstance(role, str) or role not in _ROLES:
         raise ValueError(f"unknown message role {role!r}")
+    if role != "assistant" and (data.get("tool_calls") or data.get("function_call")):
+        raise ValueError(
+            f"a {role} message cannot carry tool calls (only an assistant's are written)"
+        )
     extra = {
         k: v
         for k, v in data.items()
@@ -69,7 +73,7 @@ def read_chat_message(obj: Any) -> Message:
         reasoning = join_texts(
             b.get("thinking") for b in extra[THINKING_BLOCKS] if isinstance(b, dict)
         )
-    name = data.get("name") if isinstance(data.get("name"), str) else None
+    name = _optional_text(data, "name")
     if role == "function":  # legacy result: no id, the function's name
         return Message(role="tool", content=content, name=name, extra=extra)
     calls: list[ToolCall] = []
@@ -80,16 +84,25 @@ def read_chat_message(obj: Any) -> Message:
         calls = [read_tool_call(c) for c in raw_calls]
         if data.get("function_call") is not None:
             calls.append(from_openai_function_call(data["function_call"]))
-    call_id = data.get("tool_call_id")
+    call_id = _optional_text(data, "tool_call_id")
     return Message(
         role=role,
         content=content,
         tool_calls=calls,
-        tool_call_id=call_id if isinstance(call_id, str) else None,
+        tool_call_id=call_id,
         name=name,
         extra=extra,
         reasoning=reasoning,
     )
+
+
+def _optional_text(data: dict[str, Any], key: str) -> str | None:
+    """``data[key]``: a string or absent (``None``); anything else is refused, never
+    dropped or turned into text."""
+    value = data.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise ValueError(f"{key} must be a string, not {type(value).__name__}")
 
 
 def _reasoning_of(data: dict[str, Any]) -> str:

@@ -56,9 +56,12 @@ The kit's modules, each with one job (every public name is importable from here)
   :mod:`~tooletta.testing.properties`, :mod:`~tooletta.testing.suite`: :class:`DialectTests`,
   its settings and its two halves (declared facts and golden cases; the laws as properties).
 - :mod:`~tooletta.testing.conversations`: the conversation laws of chat formats
-  (``ConversationTests``); :mod:`~tooletta.testing.role_orders`: conversations in any order
-  of roles read back or are refused; :mod:`~tooletta.testing.training`: offline tokenizers
-  for training tests (imported from those modules).
+  (``ConversationTests``), with :mod:`~tooletta.testing.conversation_law` (render refuses
+  typed or reads back; parse reads any text or refuses typed) and
+  :mod:`~tooletta.testing.oddities` (odd conversations and mutated renders);
+  :mod:`~tooletta.testing.role_orders`: conversations in any order of roles read back
+  or are refused; :mod:`~tooletta.testing.training`: offline tokenizers for training tests
+  (imported from those modules).
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from ..chat.lookup import resolve_format
 from ..chat.messages import read_conversation, read_tool_definitions, text_of
 from ..errors import ToolettaError
 from ..ir import Message, ToolCall
+from .conversation_law_tests import ConversationLawTests
 from .samples import (
     PROBE_TOOLS,
     SAMPLE_TOOLS,
@@ -80,17 +81,21 @@ def check_matches_template(
     tokens: Mapping[str, str] | None = None,
     add_generation_prompt: bool = False,
     string_arguments: bool = False,
+    allow_markup: bool = False,
     **options: Any,
 ) -> None:
     """``render_conversation`` equals the Jinja ``template`` rendered with Hugging Face's
     semantics, byte for byte (the assertion shows where they part). ``string_arguments``:
-    the template receives call arguments as JSON text (templates that concatenate them)."""
+    the template receives call arguments as JSON text (templates that concatenate them).
+    ``allow_markup``: the messages hold the format's markup on purpose (inline reasoning a
+    template cuts), written as is."""
     native = api.render_conversation(
         messages,
         model=model,
         dialect=dialect,
         tools=tools,
         add_generation_prompt=add_generation_prompt,
+        allow_markup=allow_markup,
         **options,
     )
     expected = render_jinja(
@@ -121,11 +126,12 @@ def check_conversation_round_trip(
     dialect: str | None = None,
     tools: Sequence[Any] | None = None,
     add_generation_prompt: bool = False,
+    allow_markup: bool = False,
     **options: Any,
 ) -> None:
     """``parse_conversation(render_conversation(m)) == m``, for what the format carries
     (rendered with ``options`` and, when asked, the generation prompt: parse reads both
-    without being told them)."""
+    without being told them; ``allow_markup`` as in :func:`check_matches_template`)."""
     fmt, obj = resolve_format(model, dialect)
     read = read_conversation(messages)
     text = render_spans(
@@ -134,6 +140,7 @@ def check_conversation_round_trip(
         dialect=dialect,
         tools=tools,
         add_generation_prompt=add_generation_prompt,
+        allow_markup=allow_markup,
         **options,
     ).text
     back = api.parse_conversation(text, model=model, dialect=dialect, tools=tools)
@@ -191,23 +198,26 @@ def check_prompt_forms(
                         raise AssertionError(f"{where}: {exc}") from exc
 
 
-class ConversationTests:
+class ConversationTests(ConversationLawTests):
     """Conversation laws for one chat format, checked against the model's own template.
 
     Set ``model`` (an HF model id the format answers to) or ``dialect``, and ``template`` (the
     vendored template's path). ``tokens`` are the special tokens the template reads
-    (``bos_token``...), ``options`` template switches to test with (each dict is one run), ``ids``
-    whether the format carries call ids, ``differences`` the sample conversations on which the
-    template itself is wrong (name -> why), checked for round trip only. ``string_arguments``: the
-    template takes call arguments as JSON text, the OpenAI wire form (DeepSeek's own templates
-    concatenate them and raise on a dict). ``tools``: the tool definitions the samples that use
-    tools declare (:data:`~tooletta.testing.samples.SAMPLE_TOOLS` by default; a template that reads
-    more of a schema, such as a description for every parameter, sets definitions it can render).
-    ``list_content``: the roles whose content the template writes from a list of text parts
-    (``{"type": "text", "text": ...}``) rather than from a string: each gets a conversation of
-    :func:`~tooletta.testing.samples.list_content_conversations` compared with the template
-    (templates that print a list's Python ``repr`` or only its first part are not listed: the format
-    writes the parts' text, as a correct template would).
+    (``bos_token``...), ``options`` template switches to test with (each dict is one run),
+    ``ids`` whether the format carries call ids, ``differences`` the sample conversations on
+    which the template itself is wrong (name -> why), checked for round trip only.
+    ``string_arguments``: the template takes call arguments as JSON text, the OpenAI wire
+    form (DeepSeek's own templates concatenate them and raise on a dict). ``tools``: the
+    tool definitions the samples that use tools declare (:data:`SAMPLE_TOOLS` by default; a
+    template that reads more of a schema, such as a description for every parameter, sets
+    definitions it can render). ``list_content``: the roles whose content the template
+    writes from a list of text parts (``{"type": "text", "text": ...}``) rather than from a
+    string: each gets a conversation of :func:`list_content_conversations` compared with the
+    template (templates that print a list's Python ``repr`` or only its first part are not
+    listed: the format writes the parts' text, as a correct template would).
+    ``allow_markup``: the class's own sample conversations hold the format's markup on
+    purpose (reasoning inline in the content, which the template cuts) and are rendered with
+    ``allow_markup=True``.
     """
 
     model: ClassVar[str | None] = None
@@ -220,6 +230,7 @@ class ConversationTests:
     string_arguments: ClassVar[bool] = False
     tools: ClassVar[Sequence[Mapping[str, Any]]] = SAMPLE_TOOLS
     list_content: ClassVar[Sequence[str]] = ()
+    allow_markup: ClassVar[bool] = False
 
     def test_list_content(self) -> None:
         """Content given as a list of text parts renders as the template writes it, for the
@@ -276,6 +287,7 @@ class ConversationTests:
                             tokens=self.tokens,
                             add_generation_prompt=prompt,
                             string_arguments=self.string_arguments,
+                            allow_markup=self.allow_markup,
                             **opts,
                         )
                     except AssertionError as exc:
@@ -290,6 +302,7 @@ class ConversationTests:
                     model=self.model,
                     dialect=self.dialect,
                     tools=self.tools if uses_tools else None,
+                    allow_markup=self.allow_markup,
                 )
             except AssertionError as exc:
                 raise AssertionError(f"{name}: {exc}") from None
@@ -310,6 +323,7 @@ class ConversationTests:
                                 dialect=self.dialect,
                                 tools=self.tools if uses_tools else None,
                                 add_generation_prompt=True,
+                                allow_markup=self.allow_markup,
                                 **opts,
                             )
                         except (AssertionError, ToolettaError) as exc:
@@ -334,7 +348,13 @@ class ConversationTests:
             if last.role != "assistant" or name in self.differences:
                 continue
             tools = self.tools if uses_tools else None
-            spans = render_spans(messages, model=self.model, dialect=self.dialect, tools=tools)
+            spans = render_spans(
+                messages,
+                model=self.model,
+                dialect=self.dialect,
+                tools=tools,
+                allow_markup=self.allow_markup,
+            )
             start, end = spans.generated_spans()[-1][1]
             turn = spans.text[start:end]
             for token in (fmt.end_of_turn, *fmt.end_tokens):

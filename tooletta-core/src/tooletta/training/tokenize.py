@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
+from ..chat.checks import check_conversation
 from ..chat.format import ChatFormat
 from ..chat.lookup import resolve_format
 from ..chat.messages import read_conversation, read_tool_definitions
@@ -258,6 +259,7 @@ def tokenize_conversation(
     train_on: TrainOn = ...,
     split: Literal["never"] = ...,
     train_reasoning: bool = ...,
+    allow_markup: bool = ...,
     **options: Any,
 ) -> TokenizedConversation: ...
 
@@ -276,6 +278,7 @@ def tokenize_conversation(
     train_on: TrainOn = ...,
     split: Literal["auto", "per_turn"],
     train_reasoning: bool = ...,
+    allow_markup: bool = ...,
     **options: Any,
 ) -> list[TokenizedConversation]: ...
 
@@ -294,6 +297,7 @@ def tokenize_conversation(
     train_on: str = ...,
     split: str = ...,
     train_reasoning: bool = ...,
+    allow_markup: bool = ...,
     **options: Any,
 ) -> TokenizedConversation | list[TokenizedConversation]: ...
 
@@ -311,6 +315,7 @@ def tokenize_conversation(
     train_on: str = "assistant",
     split: str = "never",
     train_reasoning: bool = True,
+    allow_markup: bool = False,
     **options: Any,
 ) -> TokenizedConversation | list[TokenizedConversation]:
     """Token ids and loss weights for ``messages`` in a model's own chat format.
@@ -321,7 +326,10 @@ def tokenize_conversation(
     ``train_on``: ``"assistant"`` (every assistant turn's generated text, end-of-turn token
     included), ``"last_assistant"`` (only the last) or ``"all"`` (every token). A message's
     ``weight`` (tinker style, in its extra keys; ``trainable: false`` is 0) scales its turn.
-    ``train_reasoning=False`` leaves reasoning blocks untrained.
+    ``train_reasoning=False`` leaves reasoning blocks untrained. Message text the format would
+    read as markup is refused as :func:`tooletta.render_conversation` refuses it
+    (``allow_markup=True`` writes it as is; it is still encoded as ordinary text, never as
+    special-token ids).
 
     ``split``: ``"never"`` gives one example, in which a turn whose reasoning the template
     dropped (Qwen3 and GLM before the last user message, DeepSeek R1 everywhere but the last
@@ -352,6 +360,7 @@ def tokenize_conversation(
     read = read_conversation(messages)
     tool_defs = read_tool_definitions(tools)
     fmt, obj = resolve_format(model, dialect)
+    check_conversation(fmt, obj, read, tool_defs, allow_markup)
     adapter = adapter_for(tokenizer)
     specials = special_tokens_of(fmt)
     assistants = _assistant_indices(read)

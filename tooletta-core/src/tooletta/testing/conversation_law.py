@@ -1,0 +1,108 @@
+"""The conversation law (issue 22): what ``render_conversation`` writes reads back as the
+same messages, or it refuses them, typed; ``parse_conversation`` reads any text into
+messages or refuses it, typed.
+
+* :func:`check_conversation_law`: ``render_conversation(m)`` raises a
+  :class:`~tooletta.ToolettaError` subclass, or returns a text that ``parse_conversation``
+  reads back as ``m`` (what the format carries of it: its
+  :meth:`~tooletta.chat.ChatFormat.expressible_for`);
+* :func:`check_parse_total`: ``parse_conversation(text)`` returns a list of
+  :class:`~tooletta.Message` or raises a :class:`~tooletta.ToolettaError` subclass.
+
+:class:`~tooletta.testing.conversations.ConversationTests` runs both over
+:func:`~tooletta.testing.oddities.odd_conversations` and
+:func:`~tooletta.testing.oddities.mutated_renders`, so every format, first-party or not,
+keeps them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .. import api
+from ..chat.format import Conversation
+from ..chat.lookup import resolve_format
+from ..chat.messages import read_conversation, read_tool_definitions, text_of
+from ..errors import ToolettaError
+from ..ir import Message, ToolCall
+
+__all__ = ["check_conversation_law", "check_parse_total", "comparable"]
+
+
+def comparable(messages: Sequence[Message]) -> list[Message]:
+    """What the law compares of each message: role, text content, calls (name, arguments,
+    id) and reasoning; texts up to whitespace at either end, which templates trim (a
+    documented limit: see :func:`~tooletta.testing.conversations.random_conversations`)."""
+    return [
+        Message(
+            role=m.role,
+            content=text_of(m.content).strip(),
+            tool_calls=[ToolCall(c.name, c.arguments, c.id) for c in m.tool_calls],
+            reasoning=m.reasoning.strip(),
+        )
+        for m in messages
+    ]
+
+
+def check_conversation_law(
+    messages: Sequence[Any],
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    tools: Sequence[Any] | None = None,
+    add_generation_prompt: bool = False,
+    **options: Any,
+) -> str | None:
+    """Render ``messages``: a :class:`~tooletta.ToolettaError` is a refusal (the law holds);
+    any other exception, a text ``parse_conversation`` cannot read, or one it reads as other
+    messages than the format's ``expressible_for`` of them raises ``AssertionError``. Returns
+    the text (``None`` when refused)."""
+    fmt, obj = resolve_format(model, dialect)
+    try:
+        read = read_conversation(messages)
+        text = api.render_conversation(
+            read,
+            model=model,
+            dialect=dialect,
+            tools=tools,
+            add_generation_prompt=add_generation_prompt,
+            **options,
+        )
+    except ToolettaError:
+        return None
+    except Exception as exc:
+        raise AssertionError(f"render raised {type(exc).__name__}: {exc}") from exc
+    try:
+        back = api.parse_conversation(text, model=model, dialect=dialect, tools=tools)
+    except Exception as exc:
+        raise AssertionError(
+            f"its own text does not read back ({type(exc).__name__}: {exc}):\n  {text[:400]!r}"
+        ) from exc
+    ctx = Conversation(
+        read, read_tool_definitions(tools), {**fmt.options, **options}, obj, add_generation_prompt
+    )
+    want = comparable(fmt.expressible_for(read, ctx))
+    got = comparable(back)
+    if got != want:
+        raise AssertionError(
+            f"read back as other messages:\n  text: {text[:400]!r}\n  got:  {got}\n  want: {want}"
+        )
+    return text
+
+
+def check_parse_total(
+    text: str, *, model: str | None = None, dialect: str | None = None, tools: Any = None
+) -> None:
+    """``parse_conversation(text)`` returns a list of :class:`~tooletta.Message` or raises a
+    :class:`~tooletta.ToolettaError` subclass (else ``AssertionError``)."""
+    try:
+        back = api.parse_conversation(text, model=model, dialect=dialect, tools=tools)
+    except ToolettaError:
+        return
+    except Exception as exc:
+        raise AssertionError(
+            f"parse raised {type(exc).__name__}: {exc}\n  text: {text[:400]!r}"
+        ) from exc
+    if not isinstance(back, list) or not all(type(m) is Message for m in back):
+        raise AssertionError(f"parse returned {back!r:.200}, not a list of messages")
