@@ -168,8 +168,8 @@ class ChatFormat:
     keeps_ids: ClassVar[bool] = True
     """The text carries the calls' ids (``False``: :meth:`expressible` drops them)."""
     quoted_fields: ClassVar[frozenset[str]] = frozenset()
-    """The message fields the template writes quoted (as JSON strings: LongCat's tool
-    results), where markup reads back as text: :func:`~tooletta.render_conversation` does
+    """The message fields the template writes quoted, as JSON strings (LongCat's tool
+    results), where markup reads back as text; :func:`~tooletta.render_conversation` does
     not refuse markup (:meth:`markup`) there. Field names: ``"content"``, ``"system"``,
     ``"tool result"``, ``"reasoning"``, ``"name"``, ``"id"``."""
     prompt_options: ClassVar[Sequence[Mapping[str, Any]]] = ()

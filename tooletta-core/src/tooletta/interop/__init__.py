@@ -73,7 +73,7 @@ from .convert import (
     messages_to_tinker,
 )
 from .datasets import convert_rows
-from .ids import ID_POLICIES, IdMapper, IdPolicy, ensure_ids, map_ids
+from .ids import ID_POLICIES, IdMapper, IdPolicy, adopt_result_ids, ensure_ids, map_ids
 from .message import Message, pair_results
 from .openai_stream import ChunkWriter, accumulate_delta, assemble_chunks, updates_to_chunks
 from .read import read_messages
@@ -103,6 +103,7 @@ __all__ = [
     "ResponsesStreamAssembler",
     "ToolSpec",
     "accumulate_delta",
+    "adopt_result_ids",
     "assemble_anthropic_events",
     "assemble_chunks",
     "assemble_responses_events",
