@@ -42,4 +42,5 @@ def test_cli_reports_the_row_and_keeps_the_others() -> None:
     assert result.exit_code == 1
     out = result.stdout.splitlines()
     assert out == ['{"text":"<|im_start|>user\\nok<|im_end|>\\n"}']
-    assert "line 1: content part 0 is a text part whose text is int" in result.stderr
+    assert result.stderr.startswith("line 1: ")
+    assert "content part 0 is a text part whose text is int" in result.stderr

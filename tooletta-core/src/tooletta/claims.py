@@ -115,7 +115,7 @@ def probe_hook_claims(registry: Registry, plugin: str, ask: Callable[[str], obje
             model = pattern.replace("*", "x").replace("?", "x")
             try:
                 answer = ask(model)
-            except Exception:
+            except (Exception, SystemExit):  # a plugin's sys.exit() is its fault, not ours
                 return
             owner = registry.best_model(model, first_party=True)
             if isinstance(answer, str) and owner is not None:

@@ -148,6 +148,8 @@ HOOK_CHECKS: Mapping[str, _Check] = {
     "prompt_start": _position,
     "expressible": _messages,
     "expressible_for": _messages,
+    "markup": _str_tuple,
+    "turn_stop": _str,
 }
 """Every hook of :class:`~tooletta.chat.ChatFormat` (``parse_turn`` aside: its result is
 checked as a dialect's ``parse`` result is) and the check of what it returns, given its

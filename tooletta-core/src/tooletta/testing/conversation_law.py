@@ -33,7 +33,7 @@ __all__ = ["check_conversation_law", "check_parse_total", "comparable"]
 def comparable(messages: Sequence[Message]) -> list[Message]:
     """What the law compares of each message: role, text content, calls (name, arguments,
     id) and reasoning; texts up to whitespace at either end, which templates trim (a
-    documented limit: see :func:`~tooletta.testing.samples.random_conversations`)."""
+    documented limit: see :func:`~tooletta.chat.samples.random_conversations`)."""
     return [
         Message(
             role=m.role,

@@ -209,12 +209,12 @@ class ConversationTests(ConversationLawTests):
     ``string_arguments``: the template takes call arguments as JSON text, the OpenAI wire
     form (DeepSeek's own templates concatenate them and raise on a dict). ``tools``: the
     tool definitions the samples that use tools declare
-    (:data:`~tooletta.testing.samples.SAMPLE_TOOLS` by default; a template that reads more
+    (:data:`~tooletta.chat.samples.SAMPLE_TOOLS` by default; a template that reads more
     of a schema, such as a description for every parameter, sets definitions it can render).
     ``list_content``: the roles whose content the template
     writes from a list of text parts (``{"type": "text", "text": ...}``) rather than from a
     string: each gets a conversation of
-    :func:`~tooletta.testing.samples.list_content_conversations` compared with the template
+    :func:`~tooletta.chat.samples.list_content_conversations` compared with the template
     (templates that print a list's Python ``repr`` or only its first part are not listed:
     the format writes the parts' text, as a correct template would).
     ``allow_markup``: the class's own sample conversations hold the format's markup on

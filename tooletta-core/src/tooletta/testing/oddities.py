@@ -174,8 +174,8 @@ ODDITIES: dict[str, _Edit] = {
 
 def odd_conversations(markup: Sequence[str], names: Sequence[str] | None = None) -> Any:
     """A hypothesis strategy of ``(oddity name or None, messages)``: a random well-formed
-    conversation (:func:`~tooletta.testing.samples.random_conversations`, calling
-    :data:`~tooletta.testing.samples.PROBE_TOOLS`) with none or one of the oddities
+    conversation (:func:`~tooletta.chat.samples.random_conversations`, calling
+    :data:`~tooletta.chat.samples.PROBE_TOOLS`) with none or one of the oddities
     ``names`` (default: all of :data:`ODDITIES`); ``markup``: the tokens the markup oddities
     insert (the format's)."""
     from hypothesis import strategies as st

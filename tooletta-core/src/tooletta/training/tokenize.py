@@ -31,7 +31,7 @@ from ..chat.render import RenderedConversation, render_format
 from ..errors import ToolettaError
 from ..ir import Message
 from .safe import check_restored, defuse
-from .targets import render_targets, rewritten
+from .targets import render_targets, rewritten, with_inline_reasoning
 from .tokenizer import TokenizerAdapter, adapter_for
 
 __all__ = [
@@ -360,7 +360,9 @@ def tokenize_conversation(
     read = read_conversation(messages)
     tool_defs = read_tool_definitions(tools)
     fmt, obj = resolve_format(model, dialect)
-    check_conversation(fmt, obj, read, tool_defs, allow_markup)
+    inline = [with_inline_reasoning(fmt, m) if m.role == "assistant" else m for m in read]
+    check_conversation(fmt, obj, inline, tool_defs, allow_markup)  # reasoning in <think> is not
+    # markup: the format writes it as the model generated it
     adapter = adapter_for(tokenizer)
     specials = special_tokens_of(fmt)
     assistants = _assistant_indices(read)

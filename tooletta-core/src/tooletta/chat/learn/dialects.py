@@ -202,7 +202,7 @@ def make_dialect(
     elif spec["kind"] == "json":
         made = JsonCalls(name, spec, reasoning)
     else:
-        from ...api import get_dialect
+        from ...catalog import get_dialect
 
         made = InstalledCalls(name, get_dialect(spec["dialect"]), spec)
     vars(made)["chat_formats"] = chat_formats

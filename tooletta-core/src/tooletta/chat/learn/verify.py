@@ -139,7 +139,7 @@ def sample_probes(with_tools: bool, with_system: bool) -> list[Probe]:
     """The kit's sample conversations (:func:`tooletta.testing.samples.sample_conversations`:
     everyday chats with calls, results, reasoning and a follow-up) as further probes, with
     ids, each with and without a generation prompt."""
-    from ...testing.samples import SAMPLE_TOOLS, sample_conversations
+    from ..samples import SAMPLE_TOOLS, sample_conversations
 
     out = []
     for name, (messages, uses_tools) in sample_conversations(ids=True).items():
