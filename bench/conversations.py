@@ -29,10 +29,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def chat_test_classes() -> Iterator[Any]:
-    """Every ``ConversationTests`` subclass of the plugins' ``tests/test_*chat*.py``."""
+    """Every ``ConversationTests`` subclass of the installed plugins' ``tests/test_*chat*.py``
+    (not the copy-me ``plugins/_template``'s: it is not installed)."""
     from tooletta.testing.conversations import ConversationTests
 
     for path in sorted(ROOT.glob("plugins/*/tests/test_*chat*.py")):
+        if "_template" in path.parts:
+            continue
         spec = importlib.util.spec_from_file_location(f"_bench_{path.parent.parent.name}", path)
         if spec is None or spec.loader is None:
             continue
