@@ -332,3 +332,24 @@ def test_apertus_results_are_read_inside_their_turn(
     assert read is not None
     assert read[0] == alone[0]
     assert read[1] == alone[1] + len(before)
+
+
+def test_an_empty_last_answer_is_the_prompt_it_is_written_as() -> None:
+    """The template leaves the last answer open: an empty one is ``<|assistant_start|>``
+    alone, the generation prompt's text; it reads back as no message, and the format says so
+    (``expressible_for``), so that the conversation law holds (fuzz finding, issue 22)."""
+    from tooletta.chat import resolve_format
+    from tooletta.chat.format import conversation
+    from tooletta.chat.messages import read_conversation
+
+    messages = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": ""}]
+    text = tooletta.render_conversation(messages, dialect="apertus2509")
+    assert text == tooletta.render_conversation(
+        messages[:1], dialect="apertus2509", add_generation_prompt=True
+    )
+    back = tooletta.parse_conversation(text, dialect="apertus2509")
+    assert [m.role for m in back] == ["user"]
+    fmt, obj = resolve_format(None, "apertus2509")
+    read = read_conversation(messages)
+    ctx = conversation(read, [], dict(fmt.options), obj)
+    assert [m.role for m in fmt.expressible_for(read, ctx)] == ["user"]

@@ -212,6 +212,18 @@ class ApertusChat(ChatFormat):
             out = out[1:]
         return out
 
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As :meth:`expressible`, without an empty assistant turn ending the text: the
+        template leaves the last answer open (no end token), so an empty one is written as
+        ``<|assistant_start|>`` alone, the same text as the generation prompt, which reads
+        back as no message."""
+        out = self.expressible(messages)
+        if ctx.add_generation_prompt or not out:
+            return out
+        last = out[-1]
+        empty = not last.tool_calls and not last.reasoning and not self.text(last.content)
+        return out[:-1] if last.role == "assistant" and empty else out
+
 
 def _read_list(
     text: str, pos: int, pending: int, *, closed: bool = False
