@@ -327,3 +327,17 @@ def test_hy3_empty_last_assistant_turn_is_written_as_the_no_think_prompt() -> No
             empty, model=MODEL, add_generation_prompt=prompt, raw_last_assistant=True
         )
         check_conversation_law([Message("assistant", "")], model=MODEL, tools=SAMPLE_TOOLS)
+
+
+def test_hy3_empty_assistant_turn_before_a_system_message_reads_back() -> None:
+    """System messages are written first: an empty assistant turn followed by one is not the
+    conversation's last turn (it gets its end token) and reads back."""
+    from tooletta.testing.conversation_law import check_conversation_law
+
+    messages = [Message("assistant", ""), Message("system", "Paris")]
+    text = tooletta.render_conversation(messages, model=MODEL)
+    assert [m.role for m in tooletta.parse_conversation(text, model=MODEL)] == [
+        "system",
+        "assistant",
+    ]
+    check_conversation_law(messages, model=MODEL, tools=SAMPLE_TOOLS)

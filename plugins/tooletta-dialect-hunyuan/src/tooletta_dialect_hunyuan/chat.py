@@ -300,6 +300,7 @@ class Hy3Chat(ChatFormat):
         if (
             last
             and not raw
+            and messages[-1].role == "assistant"  # the last message (system ones move first)
             and last.role == "assistant"
             and not (last.content or last.reasoning or last.tool_calls)
         ):
