@@ -22,19 +22,7 @@ KNOWN = {
     "deepseek_v32",
     "hunyuan_a13b",
     "kimi_k2_thinking",
-    "longcat_flash_chat",
     "nemotron_nano_v2",
-    # found by the law, left for their plugins (see the trust report):
-    # an empty system message beside the tool declarations reads back as none
-    "apriel15",
-    "granite40",
-    "granite41",
-    # an empty assistant turn reads back as none (after a call turn, or before the prompt)
-    "glm47",
-    "hy3",
-    "gpt_oss",
-    # a tool_call_id holding a newline moves text from the id into the result
-    "kimi_k2",
 }
 
 

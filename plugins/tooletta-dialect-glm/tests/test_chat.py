@@ -277,3 +277,25 @@ def test_thinking_off_prompt_reads_as_a_prompt_not_an_empty_turn() -> None:
         assert asked.endswith(prompt)
         back = tooletta.parse_conversation(asked, model=model)
         assert back == [Message("user", "Hi/nothink" if "4.6" in model else "Hi")]
+
+
+@pytest.mark.parametrize("dialect", ["glm46", "glm47", "glm52"])
+def test_empty_last_assistant_turn_is_written_as_the_thinking_off_prompt(dialect: str) -> None:
+    """An empty assistant turn ending the conversation writes what thinking off's generation
+    prompt writes, which reads back as no message: ``expressible_for`` says so, and the law
+    holds (with a prompt after it the turn is read back)."""
+    from tooletta.testing.conversation_law import check_conversation_law
+
+    chat = [Message("user", "hi")]
+    empty = [*chat, Message("assistant", "")]
+    text = tooletta.render_conversation(empty, dialect=dialect)
+    off = {"enable_thinking": False}
+    prompt = tooletta.render_conversation(chat, dialect=dialect, add_generation_prompt=True, **off)
+    assert text.endswith(
+        prompt.removeprefix(tooletta.render_conversation(chat, dialect=dialect, **off))
+    )
+    assert tooletta.parse_conversation(text, dialect=dialect) == chat
+    for messages in (empty, [*chat, Message("assistant", "x"), Message("assistant", "")]):
+        check_conversation_law(messages, dialect=dialect)
+        check_conversation_law(messages, dialect=dialect, add_generation_prompt=True)
+    check_conversation_law([*chat, Message("assistant", "", reasoning="r")], dialect=dialect)

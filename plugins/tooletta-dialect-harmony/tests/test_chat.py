@@ -519,3 +519,24 @@ def test_any_order_of_roles_reads_back_or_is_refused(
         check_reads_back_or_refuses(
             messages, model=MODEL, tools=tools, add_generation_prompt=prompt
         )
+
+
+def test_result_given_as_parts_is_carried_as_its_json() -> None:
+    """A tool result given as a list of parts is written as the template writes it (the
+    list's JSON) and reads back as that text; ``expressible`` says so (the conversation law
+    compared it with the parts' joined text)."""
+    from tooletta.testing.conversation_law import check_conversation_law
+
+    parts = [{"type": "text", "text": "a"}, {"type": "text", "text": ""}]
+    messages = [
+        Message("user", "u"),
+        Message("assistant", "", [ToolCall("get_weather", {"city": "P"}, "c1")]),
+        Message("tool", parts, tool_call_id="c1"),
+    ]
+    text = ours(messages)
+    assert text == template_text(messages)
+    assert tooletta.parse_conversation(text, model=MODEL)[-1].content == (
+        '[{"type": "text", "text": "a"}, {"type": "text", "text": ""}]'
+    )
+    for prompt in (False, True):
+        check_conversation_law(messages, model=MODEL, add_generation_prompt=prompt)

@@ -197,3 +197,21 @@ def test_granite4_random_conversations(model: str, messages: list[Message]) -> N
     template = (GRANITE40 if model == MODEL40 else GRANITE41).read_text(encoding="utf-8")
     check_matches_template(template, messages, model=model, tools=PROBE_TOOLS)
     check_conversation_round_trip(messages, model=model, tools=PROBE_TOOLS)
+
+
+@pytest.mark.parametrize("model", [MODEL40, MODEL41])
+def test_granite4_empty_system_message_is_written_as_none(model: str) -> None:
+    """Without tools or documents an empty system message writes what no system message
+    writes (4.0: the default prompt, 4.1: no system turn), so it reads back as none; with
+    tools it is the empty head before the declarations and reads back as itself."""
+    from tooletta.testing.conversation_law import check_conversation_law
+
+    chat = [Message("user", "hi"), Message("assistant", "yo")]
+    empty = [Message("system", ""), *chat]
+    text = tooletta.render_conversation(empty, model=model)
+    assert text == tooletta.render_conversation(chat, model=model)
+    assert tooletta.parse_conversation(text, model=model) == chat
+    check_conversation_law(empty, model=model)
+    check_conversation_law(empty, model=model, tools=SAMPLE_TOOLS)
+    with_tools = tooletta.render_conversation(empty, model=model, tools=SAMPLE_TOOLS)
+    assert tooletta.parse_conversation(with_tools, model=model, tools=SAMPLE_TOOLS) == empty

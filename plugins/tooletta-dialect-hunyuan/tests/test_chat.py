@@ -308,3 +308,36 @@ def test_open_think_prompt_is_no_assistant_turn() -> None:
     )
     back = tooletta.parse_conversation(text, model=MODEL)
     assert [(m.role, m.content) for m in back] == [("user", "Hi")]
+
+
+def test_hy3_empty_last_assistant_turn_is_written_as_the_no_think_prompt() -> None:
+    """An empty assistant turn ending the conversation writes the ``no_think`` generation
+    prompt, which reads back as no message (``expressible_for`` says so); a raw last answer
+    writes the header alone, read back as the empty turn."""
+    from tooletta.testing.conversation_law import check_conversation_law
+
+    chat = [Message("user", "hi")]
+    empty = [*chat, Message("assistant", "")]
+    text = tooletta.render_conversation(empty, model=MODEL)
+    assert text == tooletta.render_conversation(chat, model=MODEL, add_generation_prompt=True)
+    assert tooletta.parse_conversation(text, model=MODEL) == chat
+    for prompt in (False, True):
+        check_conversation_law(empty, model=MODEL, add_generation_prompt=prompt)
+        check_conversation_law(
+            empty, model=MODEL, add_generation_prompt=prompt, raw_last_assistant=True
+        )
+        check_conversation_law([Message("assistant", "")], model=MODEL, tools=SAMPLE_TOOLS)
+
+
+def test_hy3_empty_assistant_turn_before_a_system_message_reads_back() -> None:
+    """System messages are written first: an empty assistant turn followed by one is not the
+    conversation's last turn (it gets its end token) and reads back."""
+    from tooletta.testing.conversation_law import check_conversation_law
+
+    messages = [Message("assistant", ""), Message("system", "Paris")]
+    text = tooletta.render_conversation(messages, model=MODEL)
+    assert [m.role for m in tooletta.parse_conversation(text, model=MODEL)] == [
+        "system",
+        "assistant",
+    ]
+    check_conversation_law(messages, model=MODEL, tools=SAMPLE_TOOLS)

@@ -243,3 +243,17 @@ def test_apriel_refuses_every_marker_in_content() -> None:
             assert marker in str(exc)
         else:
             raise AssertionError(f"{marker} was written in content")
+
+
+def test_apriel15_empty_system_message_is_written_as_none() -> None:
+    """Without tools an empty system message writes the reasoning prompt alone, the turn
+    written without a system message: it reads back as none. With tools it reads back."""
+    from tooletta.testing.conversation_law import check_conversation_law
+
+    chat = [Message("user", "hi"), Message("assistant", "yo")]
+    empty = [Message("system", ""), *chat]
+    text = tooletta.render_conversation(empty, model=APRIEL15)
+    assert text == tooletta.render_conversation(chat, model=APRIEL15)
+    assert tooletta.parse_conversation(text, model=APRIEL15) == chat
+    check_conversation_law(empty, model=APRIEL15)
+    check_conversation_law(empty, model=APRIEL15, tools=SAMPLE_TOOLS)

@@ -394,3 +394,26 @@ def test_any_order_of_roles_reads_back_or_is_refused(
 ) -> None:
     tools = PROBE_TOOLS if with_tools else None
     check_reads_back_or_refuses(messages, dialect=fmt, tools=tools, add_generation_prompt=prompt)
+
+
+@pytest.mark.parametrize("dialect", ["kimi_k2", "kimi_k2_thinking", "kimi_k25"])
+@pytest.mark.parametrize("call_id", ["c1", None, "a\nb"])
+def test_result_id_with_a_line_break_is_refused(dialect: str, call_id: str | None) -> None:
+    """An unknown ``tool_call_id`` is written as given on the ``## Return of`` line: one
+    holding a line break would end that line and move its rest into the result's content,
+    so it is refused (a known id is written as its call's id, and reads back)."""
+    from tooletta.testing.conversation_law import check_conversation_law
+
+    def chat(result_id: str) -> list[Message]:
+        return [
+            Message("user", "hi"),
+            Message("assistant", "", [ToolCall("f", {"x": 1}, call_id)]),
+            Message("tool", "r", tool_call_id=result_id),
+        ]
+
+    if call_id == "a\nb":
+        assert check_conversation_law(chat("a\nb"), dialect=dialect) is not None
+        return
+    with pytest.raises(tooletta.RenderError, match="line break"):
+        tooletta.render_conversation(chat("a\nb"), dialect=dialect)
+    assert check_conversation_law(chat("a\nb"), dialect=dialect) is None

@@ -202,3 +202,32 @@ def test_user_rounds_counts_the_users_before_each_message() -> None:
     messages = [Message("user", "a"), Message("assistant", "b"), Message("user", "c")]
     text = tooletta.render_conversation(messages, dialect="longcat_flash_chat")
     assert "[Round 0] USER:a" in text and " [Round 1] USER:c" in text
+
+
+def test_result_without_content_reads_back_as_empty() -> None:
+    """A tool result with no content (``None``) is written as the template writes it,
+    ``{"content": null}``, and reads back as an empty result (it raised ParseError); an
+    object with no ``content`` at all is still refused."""
+    from tooletta.testing.conversation_law import check_conversation_law
+
+    messages = [
+        {"role": "user", "content": "hi"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {"type": "function", "function": {"name": "get_weather", "arguments": {}}}
+            ],
+        },
+        {"role": "tool", "content": None},
+        {"role": "assistant", "content": "ok"},
+    ]
+    check_matches_template(_template(), messages, model=CHAT)
+    text = tooletta.render_conversation(messages, model=CHAT)
+    assert ' TOOL:{"content": null} ' in text
+    assert tooletta.parse_conversation(text, model=CHAT)[2].content == ""
+    for prompt in (False, True):
+        check_conversation_law(messages, model=CHAT, add_generation_prompt=prompt)
+        check_conversation_law(messages, model=CHAT, tools=SAMPLE_TOOLS)
+    with pytest.raises(ParseError, match="no content"):
+        tooletta.parse_conversation(text.replace('{"content": null}', '{"c": null}'), model=CHAT)

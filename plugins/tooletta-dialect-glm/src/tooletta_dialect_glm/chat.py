@@ -95,6 +95,28 @@ class _GlmChat(ChatFormat):
     turn ending the conversation writes (no end token): a text ending so reads as a prompt
     (see the plugin README)."""
 
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As :meth:`expressible`, without an empty assistant turn ending the text (see
+        :meth:`without_prompt_like_end`)."""
+        return self.without_prompt_like_end(self.expressible(messages), ctx)
+
+    def without_prompt_like_end(self, out: list[Message], ctx: Conversation) -> list[Message]:
+        """``out`` without its last message when that is an assistant turn with no content,
+        calls or reasoning ending the text (no generation prompt after it): the template
+        writes it as it writes thinking off's generation prompt, which reads back as no
+        message (see :attr:`prompt_options`)."""
+        if ctx.add_generation_prompt or not out:
+            return out
+        last = out[-1]
+        if (
+            last.role == "assistant"
+            and not last.tool_calls
+            and not self.text(last.content).strip()
+            and self.reasoning_text(last.reasoning, True, True) == self.no_think
+        ):
+            return out[:-1]
+        return out
+
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The tool declarations (system messages are turns of their own)."""
         if not ctx.tools:
@@ -181,9 +203,9 @@ class Glm46Chat(_GlmChat):
         return body
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`; with thinking off every user text carries the ``/nothink``
-        the template appends (read back as the user's: see :meth:`parse_user`)."""
-        out = self.expressible(messages)
+        """As :meth:`_GlmChat.expressible_for`; with thinking off every user text carries the
+        ``/nothink`` the template appends (read back as the user's: see :meth:`parse_user`)."""
+        out = self.without_prompt_like_end(self.expressible(messages), ctx)
         if ctx.options.get("enable_thinking") is not False:
             return out
         return [

@@ -142,14 +142,17 @@ class Glm52Chat(Glm47Chat):
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """As :meth:`expressible`; with ``clear_thinking=False`` every turn keeps its
-        reasoning."""
+        reasoning; an empty assistant turn ending the text reads back as none (see
+        :meth:`without_prompt_like_end`)."""
         out = self.expressible(messages)
-        if _clearing(ctx.options):
-            return out
-        return [
-            msgspec.structs.replace(m, reasoning=original.reasoning) if m.role == "assistant" else m
-            for m, original in zip(out, messages, strict=True)
-        ]
+        if not _clearing(ctx.options):
+            out = [
+                msgspec.structs.replace(m, reasoning=original.reasoning)
+                if m.role == "assistant"
+                else m
+                for m, original in zip(out, messages, strict=True)
+            ]
+        return self.without_prompt_like_end(out, ctx)
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """``<|assistant|><think>``, or ``<|assistant|><think></think>`` with thinking off."""

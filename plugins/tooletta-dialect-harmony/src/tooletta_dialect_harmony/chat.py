@@ -373,9 +373,16 @@ class GptOssChat(ChatFormat):
         """What the text carries: no ids, bodies without surrounding whitespace, the analysis
         of a turn with calls as its reasoning (its content when it has no reasoning: the
         template's convention) only while kept, an answer's reasoning only in the last
-        message, and no empty system message."""
+        message, no empty system message, and a tool result given as a list of parts as
+        the template writes it (the list's JSON, read back as that text)."""
         out = super().expressible(messages)
         for index, m in enumerate(messages):
+            if m.role == "tool" and isinstance(m.content, list):
+                try:
+                    written = json.dumps(m.content, ensure_ascii=False)
+                except (TypeError, ValueError):
+                    continue  # refused by result_text
+                out[index] = msgspec.structs.replace(out[index], content=written)
             if m.role != "assistant":
                 continue
             kept = self.keeps_reasoning(index, messages)

@@ -138,6 +138,17 @@ class Granite4Chat(ChatFormat):
             out = out[1:]
         return out
 
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As :meth:`expressible`, without an empty first system message where the template
+        writes it as it writes none: with neither tools nor documents (4.0 writes its default
+        prompt, 4.1 no system turn, in both cases)."""
+        out = self.expressible(messages)
+        if out and out[0].role == "system" and not out[0].content:
+            written = self.system_text("", ctx)
+            if written is None or self.parse_system(written) is None:
+                out = out[1:]
+        return out
+
 
 class Granite40Chat(Granite4Chat):
     """Granite 4.0 (``ibm-granite/granite-4.0-h-small``, ``-h-tiny``, ``-h-micro``,

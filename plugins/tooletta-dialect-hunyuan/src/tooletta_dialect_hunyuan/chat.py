@@ -282,7 +282,11 @@ class Hy3Chat(ChatFormat):
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """What the text rendered with ``ctx``'s tools and options carries (the history rule
-        known exactly; a raw last answer carries no reasoning)."""
+        known exactly; a raw last answer carries no reasoning). An empty assistant turn (no
+        content, reasoning or calls) ending the conversation is written as the generation
+        prompt with ``no_think`` is (``<｜hy_Assistant:opensource｜>`` and an empty think
+        block; no prompt follows an assistant turn), which reads back as no message (a raw
+        one writes the assistant header alone, read back as the empty turn)."""
         raw = bool(ctx.options.get("raw_last_assistant"))
 
         def kept(index: int, ms: Sequence[Message]) -> bool:
@@ -291,7 +295,17 @@ class Hy3Chat(ChatFormat):
                 return False
             return self._kept(index, ms, ctx)
 
-        return self._carried(messages, kept)
+        out = self._carried(messages, kept)
+        last = out[-1] if out else None
+        if (
+            last
+            and not raw
+            and messages[-1].role == "assistant"  # the last message (system ones move first)
+            and last.role == "assistant"
+            and not (last.content or last.reasoning or last.tool_calls)
+        ):
+            out.pop()  # written as a generation prompt (no_think's), which reads as no message
+        return out
 
     def _carried(self, messages: Sequence[Message], kept: Any) -> list[Message]:
         system = "".join(text_of(m.content) for m in messages if m.role == "system")

@@ -228,6 +228,15 @@ class Apriel15Chat(ChatFormat):
             )
         return out
 
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As :meth:`expressible`, without the empty system messages when there are no
+        tools: the template writes such a turn as the reasoning prompt alone, the turn it
+        writes without a system message (:meth:`parse_system` reads it as none)."""
+        out = self.expressible(messages)
+        if ctx.tools:
+            return out
+        return [m for m in out if m.role != "system" or m.content]
+
 
 APRIEL16_REASONING_PROMPT = (
     "You are a thoughtful, systematic AI assistant from ServiceNow Language Models (SLAM) lab.\n"

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from tooletta import Message, ToolCall
+from tooletta import Message, RenderError, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
@@ -214,10 +214,18 @@ class KimiK2Chat(ChatFormat):
         return kind, end
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """``## Return of ID`` and the content on the next line."""
+        """``## Return of ID`` and the content on the next line. An id holding a line break
+        (an unknown ``tool_call_id``, written as given) is refused: its line would end there
+        and the rest of the id read back as the content's."""
         content = ctx.messages[index].content
         text = content if type(content) is str else text_of(content)
-        return RETURN + self.ids_in(ctx)[1].get(index, "") + "\n" + text
+        call_id = self.ids_in(ctx)[1].get(index, "")
+        if "\n" in call_id:
+            raise RenderError(
+                f"{self.name}: message {index}: tool_call_id {call_id!r} holds a line break,"
+                " which would end its '## Return of' line"
+            )
+        return RETURN + call_id + "\n" + text
 
     def parse_result(self, body: str) -> str:
         """The content after the ``## Return of ID`` line."""

@@ -251,7 +251,8 @@ class LongCatFlashChat(ChatFormat):
 
     def read_results(self, text: str, pos: int, pending: int) -> tuple[list[str], int] | None:
         """The result's JSON object (its end found by decoding it: a content may hold any
-        text)."""
+        text). A ``null`` content (what the template writes for a result without content)
+        is an empty one; an object without ``content`` is refused."""
         try:
             value, end = _DECODER.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
@@ -259,11 +260,13 @@ class LongCatFlashChat(ChatFormat):
                 f"{self.name} conversation: a tool result is not a JSON object ({exc.msg})",
                 position=pos,
             ) from None
-        content = value.get("content") if isinstance(value, dict) else None
-        if content is None:
+        if not isinstance(value, dict) or "content" not in value:
             raise ParseError(
                 f"{self.name} conversation: a tool result has no content", position=pos
             )
+        content = value["content"]
+        if content is None:
+            return [""], end
         return [content if isinstance(content, str) else text_of(content)], end
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
