@@ -2,9 +2,8 @@
 replayed through its ``one_input`` (every mode: random message lists, the one-oddity
 matrix, mutated renders). No input may raise anything but a refusal's ToolettaError inside
 the target, in any format: an untyped exception (``render raised``/``parse raised``) fails
-everywhere. The formats listed in KNOWN still read some odd conversations back as other
-messages (issue 22 item 6 and what the law found, see the report); theirs are tolerated
-here, and only those."""
+everywhere, and so does any conversation read back as other messages in a format not listed
+in KNOWN (none is)."""
 
 from __future__ import annotations
 
@@ -15,15 +14,9 @@ from typing import Any
 
 from support import ROOT
 
-KNOWN = {
-    # issue 22 item 6, the `fixes` helper's formats
-    "apertus2509",
-    "deepseek_v31",
-    "deepseek_v32",
-    "hunyuan_a13b",
-    "kimi_k2_thinking",
-    "nemotron_nano_v2",
-}
+KNOWN: set[str] = set()
+"""None left: the formats the law first found (issue 22 item 6: apertus2509, deepseek_v31/v32,
+hunyuan_a13b, kimi_k2_thinking, nemotron_nano_v2) and the later fuzz findings are fixed."""
 
 
 def _target() -> Any:
