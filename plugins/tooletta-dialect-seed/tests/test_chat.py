@@ -244,3 +244,33 @@ def test_tool_without_properties_is_declared_without_arguments() -> None:
 def test_a_thinking_budget_that_is_not_a_number_is_refused() -> None:
     with pytest.raises(tooletta.RenderError, match="thinking_budget"):
         tooletta.render_conversation([Message("user", "Hi")], model=MODEL, thinking_budget="x")
+
+
+def test_an_undeclared_parameter_that_would_read_back_as_text_is_refused() -> None:
+    """Seed-OSS writes a dict as Python's ``str()``; for a parameter no schema declares it
+    reads back as that text: refused, not silently changed (fuzz finding, issue 22). A value
+    that reads back as itself (an int) is written."""
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "probe",
+                "parameters": {"type": "object", "properties": {"s": {"type": "string"}}},
+            },
+        }
+    ]
+
+    def turn(arguments: dict[str, object]) -> list[dict[str, object]]:
+        call = {"type": "function", "function": {"name": "probe", "arguments": arguments}}
+        return [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": "Paris", "tool_calls": [call]},
+        ]
+
+    with pytest.raises(tooletta.RenderError, match="no schema of the request declares"):
+        tooletta.render_conversation(
+            turn({"x": {"a": "", "n": 0}}), dialect="seed_oss_36b", tools=tools
+        )
+    text = tooletta.render_conversation(turn({"x": 5}), dialect="seed_oss_36b", tools=tools)
+    back = tooletta.parse_conversation(text, dialect="seed_oss_36b", tools=tools)
+    assert back[-1].tool_calls[0].arguments == {"x": 5}

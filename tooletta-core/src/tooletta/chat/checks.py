@@ -162,7 +162,7 @@ def _check_calls(
             _check_values(index, call, strings)
     if tools and _typed_by_schema(dialect):
         for call in calls:
-            _check_schema(index, call, tools)
+            _check_schema(index, call, tools, dialect)
 
 
 def _flat(call: ToolCall, strings: list[str]) -> bool:
@@ -289,16 +289,23 @@ def _typed_by_schema(dialect: Any) -> bool:
     return typed
 
 
-def _check_schema(index: int, call: ToolCall, tools: Sequence[Mapping[str, Any]]) -> None:
+def _check_schema(
+    index: int, call: ToolCall, tools: Sequence[Mapping[str, Any]], dialect: Any = None
+) -> None:
     """Refuse a value whose JSON type is not the one its parameter's schema declares: a
-    format that writes values as text reads it back as the declared type (or as a string)."""
-    declared = _schemas(tools).get(call.name)
-    if not declared:
-        return
+    format that writes values as text reads it back as the declared type (or as a string).
+    A value that is not a string, of a parameter the schema does not declare, is read back
+    untyped: refused when the dialect's own reading of the call gives another value (Seed-OSS
+    writes a dict as Python's ``str()``, which reads back as that text)."""
+    declared = _schemas(tools).get(call.name) or {}
     for key, value in call.arguments.items():
         rule = declared.get(key)
-        if rule is None or type(value) in rule[0]:
-            continue  # no typed schema, or a value of one of its exact types
+        if rule is None:
+            if dialect is not None and not isinstance(value, str):
+                _check_untyped(index, call, key, value, tools, dialect)
+            continue
+        if type(value) in rule[0]:
+            continue  # a value of one of its exact types
         kinds = rule[1]
         if any(_JSON_TYPES[k](value) for k in kinds):
             continue
@@ -307,6 +314,34 @@ def _check_schema(index: int, call: ToolCall, tools: Sequence[Mapping[str, Any]]
             f"{value!r:.40}, but its schema declares {'/'.join(kinds)}: this format writes "
             "values as text and reads them back by the schema (as another value)"
         )
+
+
+def _check_untyped(
+    index: int,
+    call: ToolCall,
+    key: str,
+    value: Any,
+    tools: Sequence[Mapping[str, Any]],
+    dialect: Any,
+) -> None:
+    """Refuse ``key``'s value when the dialect, writing it alone and reading it back with the
+    request's tools, gives another value (a parameter no schema types)."""
+    probe = ToolCall(call.name, {key: value})
+    try:
+        back = dialect.parse(dialect.render([probe]), tools=tools).calls
+    except Exception:  # the full render reports what the dialect cannot write
+        return
+    if (
+        back
+        and back[0].arguments.get(key) == value
+        and type(back[0].arguments.get(key)) is type(value)
+    ):
+        return
+    raise RenderError(
+        f"message {index}: argument {key!r} of {call.name!r} is {_kind(value)} "
+        f"{value!r:.40}, which no schema of the request declares: this format writes it as "
+        "text that reads back as another value (declare the parameter in the tool's schema)"
+    )
 
 
 _JSON_TYPES: dict[str, Callable[[Any], bool]] = {
