@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
@@ -14,6 +13,7 @@ from hypothesis import strategies as st
 import tooletta
 from tooletta import Message, ToolCall
 from tooletta.chat.jinja import render_jinja
+from tooletta.rows import pattern_score
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
     SAMPLE_TOOLS,
@@ -538,8 +538,7 @@ def test_v32_later_system_message_joins_the_start() -> None:
 def _claims(pattern: str, model: str) -> bool:
     """Whether a ``models`` pattern claims ``model`` (as the lookup matches: the whole id, or
     its name after the last ``/``)."""
-    low = model.lower()
-    return fnmatch.fnmatchcase(low, pattern) or fnmatch.fnmatchcase(low.rsplit("/", 1)[-1], pattern)
+    return pattern_score(model, (pattern,)) >= 0  # the lookup's own matching
 
 
 _DISTILLS = (TestDeepSeekR1DistillLlamaChat, TestDeepSeekR1DistillQwenChat)

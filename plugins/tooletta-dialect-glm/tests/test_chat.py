@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ from hypothesis import strategies as st
 import tooletta
 from tooletta import Message, ToolCall
 from tooletta.chat.jinja import render_jinja
+from tooletta.rows import pattern_score
 from tooletta.testing.conversations import ConversationTests
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -195,8 +195,7 @@ def test_glm52_model_turn_follows_the_open_think() -> None:
 
 def _claims(pattern: str, model: str) -> bool:
     """Whether a ``models`` pattern claims ``model`` (the whole id, or its last part)."""
-    low = model.lower()
-    return fnmatch.fnmatchcase(low, pattern) or fnmatch.fnmatchcase(low.rsplit("/", 1)[-1], pattern)
+    return pattern_score(model, (pattern,)) >= 0  # the lookup's own matching
 
 
 GLM47_VERIFIED_BY = {"zai-org/glm-4.7*": (TestGlm47Chat, TestGlm47FlashChat)}

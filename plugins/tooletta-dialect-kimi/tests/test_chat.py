@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 import json
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from tooletta_dialect_kimi.chat import DEFAULT_SYSTEM
 import tooletta
 from tooletta import Message, ToolCall
 from tooletta.chat.jinja import render_jinja, to_template_messages
+from tooletta.rows import pattern_score
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
     SAMPLE_TOOLS,
@@ -317,8 +317,7 @@ def test_a_messages_list_changed_in_place_between_renders_is_written_anew(model:
 
 def _claims(pattern: str, model: str) -> bool:
     """Whether a ``models`` pattern claims ``model`` (the whole id, or its last part)."""
-    low = model.lower()
-    return fnmatch.fnmatchcase(low, pattern) or fnmatch.fnmatchcase(low.rsplit("/", 1)[-1], pattern)
+    return pattern_score(model, (pattern,)) >= 0  # the lookup's own matching
 
 
 KIMI_K2_VERIFIED_BY = {
