@@ -31,12 +31,12 @@ from tooletta.plugin import (
     IM_START,
     ChatFormat,
     Conversation,
+    Prompt,
     Reasoning,
+    SystemBlock,
     Turn,
     chatml,
     defaults,
-    last_query,
-    last_user,
     patterns_of,
     roles,
     text_of,
@@ -89,22 +89,14 @@ class Qwen3CoderChat(_ChatML):
     name = "qwen3_coder"
     models = patterns_of(MODELS, chat="qwen3_coder")
     source = "Qwen/Qwen3-Coder-30B-A3B-Instruct chat_template.jinja"
-    default_system: ClassVar[str] = (
-        "You are Qwen, a helpful AI assistant that can interact with a computer to solve tasks."
+    system_block = SystemBlock(
+        lambda tools: CODER_TOOLS_HEAD + xml_tools(tools) + call_format("coder"),
+        head=CODER_TOOLS_HEAD,
+        default=(
+            "You are Qwen, a helpful AI assistant that can interact with a computer to solve tasks."
+        ),
+        default_with_tools=True,
     )
-    tools_intro: ClassVar[str] = "\n\n" + CODER_TOOLS_HEAD
-
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message (the default one with tools and none given), then the tools."""
-        if not ctx.tools:
-            return system
-        head = system if system is not None else self.default_system
-        return head + self.tools_intro + xml_tools(ctx.tools) + call_format("coder")
-
-    def parse_system(self, body: str) -> str | None:
-        """The system message without the tools (``None`` for the default one)."""
-        head, sep, _ = body.partition(self.tools_intro)
-        return None if sep and head == self.default_system else head
 
     def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
         """The calls after the trimmed content; without calls the content as given."""
@@ -137,73 +129,24 @@ class Qwen35Chat(_ChatML):
     )
     result_wrap = ("\n<tool_response>\n", "\n</tool_response>")
     reasoning = Reasoning(
-        "<think>\n", "\n</think>\n\n", strip=None, keep="after_last_user", empty="kept"
+        "<think>\n",
+        "\n</think>\n\n",
+        strip=None,
+        keep="after_last_stripped_query",
+        empty="kept",
     )
+    """Kept after the last user query (a user message whose trimmed content is not a wrapped
+    tool response). The template refuses a conversation without a query; none is kept then."""
     options = defaults(enable_thinking=True)
-    prompt_options = ({"enable_thinking": False},)
-    """Thinking off's prompt (an empty think block), read back as no message."""
-
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The tools, then the trimmed system message after a blank line (when not empty);
-        without tools the trimmed system message."""
-        text = system.strip() if system is not None else None
-        if not ctx.tools:
-            return text
-        tools = FUNCTIONS_HEAD + json_tools(ctx.tools) + call_format("functions")
-        return tools + ("\n\n" + text if text else "")
-
-    def parse_system(self, body: str) -> str | None:
-        """The system message after the tools (``None`` when there is none)."""
-        if not body.startswith(FUNCTIONS_HEAD):
-            return body
-        _, sep, rest = body.partition(call_format("functions"))
-        return rest[2:] if sep and rest.startswith("\n\n") else None
-
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """The trimmed content."""
-        return text_of(ctx.messages[index].content).strip()
-
-    def result_text(self, index: int, ctx: Conversation) -> str:
-        """The trimmed result."""
-        return text_of(ctx.messages[index].content).strip()
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """Turns after the last user query (a user message whose trimmed content is not a
-        wrapped tool response). The template refuses a conversation without a query; this
-        keeps no reasoning then."""
-        query = last_query(messages, strip=True)
-        return query >= 0 and index > query
-
-    def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """:meth:`keeps_reasoning`, the last user query found once per conversation."""
-        query = ctx.once("last_query_stripped", lambda: last_query(ctx.messages, strip=True))
-        return query >= 0 and index > query
-
-    def content_text(self, content: str, after_reasoning: bool) -> str:
-        """The trimmed content."""
-        return content.strip()
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|im_start|>assistant\\n<think>\\n``, or an empty think block when thinking is
-        off."""
-        off = ctx.options.get("enable_thinking") is False
-        return self.turns["assistant"].header + ("<think>\n\n</think>\n\n" if off else "<think>\n")
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, every text and the kept reasoning trimmed."""
-        out = _strip_contents(
-            super().expressible(messages), frozenset(("system", "user", "tool", "assistant"))
-        )
-        return [msgspec.structs.replace(m, reasoning=m.reasoning.strip()) for m in out]
-
-    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`, without a first system message that is empty once trimmed
-        when tools are declared: the template then writes the tools alone, as without it."""
-        out = self.expressible(messages)
-        first = bool(out) and out[0].role == "system" and messages[0].role == "system"
-        if ctx.tools and first and not out[0].content:
-            out = out[1:]
-        return out
+    trim = frozenset(("system", "user", "tool", "assistant"))
+    system_block = SystemBlock(
+        lambda tools: FUNCTIONS_HEAD + json_tools(tools) + call_format("functions"),
+        head=FUNCTIONS_HEAD,
+        end=call_format("functions"),
+        tools_first=True,
+        empty_joins=False,
+    )
+    prompt = Prompt(on="<think>\n", off="<think>\n\n</think>\n\n")
 
 
 class Nemotron3Chat(_ChatML):
@@ -217,34 +160,16 @@ class Nemotron3Chat(_ChatML):
     special_tokens = _THINKING_SPECIAL
     reasoning = Reasoning("<think>\n", "\n</think>\n", strip="", keep="after_last_user")
     options = defaults(enable_thinking=True, truncate_history_thinking=True)
-    prompt_options = ({"enable_thinking": False},)
-    """Thinking off's prompt (``<think></think>``), read back as no message."""
-    tools_intro: ClassVar[str] = "\n\n" + FUNCTIONS_HEAD
-
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message (empty when there is none), then the tools."""
-        text = system or ""
-        if not ctx.tools:
-            return text
-        return (text + "\n\n" if text else "") + FUNCTIONS_HEAD + self._tools(ctx)
-
-    def _tools(self, ctx: Conversation) -> str:
-        return xml_tools(ctx.tools, nemotron=True) + call_format("functions")
-
-    def parse_system(self, body: str) -> str | None:
-        """The system message before the tools (``None`` when empty)."""
-        if body.startswith(FUNCTIONS_HEAD):
-            return None
-        head, _, _ = body.partition(self.tools_intro)
-        return head or None
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """Turns after the last user message (every turn when there is none)."""
-        return index > last_user(messages)
-
-    def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """:meth:`keeps_reasoning`, the last user message found once per conversation."""
-        return index > ctx.last_user
+    trim = frozenset(("assistant",))
+    system_block = SystemBlock(
+        lambda tools: FUNCTIONS_HEAD + xml_tools(tools, nemotron=True) + call_format("functions"),
+        head=FUNCTIONS_HEAD,
+        always=True,
+        empty_turn=False,
+        empty_joins=False,
+    )
+    """Always a system turn (empty without system message and tools)."""
+    prompt = Prompt(on="<think>\n", off="<think></think>")
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The turn's body; with ``truncate_history_thinking=False`` every turn keeps its
@@ -288,31 +213,13 @@ class Nemotron3Chat(_ChatML):
             head = "<think></think>" + rest.strip() + "\n"
         return head + str(ctx.dialect.render(list(message.tool_calls)))
 
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|im_start|>assistant\\n<think>\\n``, or ``<think></think>`` when thinking is
-        off."""
-        on = ctx.options.get("enable_thinking", True)
-        return self.turns["assistant"].header + ("<think>\n" if on else "<think></think>")
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, assistant texts trimmed, and no empty first system message (the
-        template writes an empty system turn either way)."""
-        out = [
-            msgspec.structs.replace(
-                m, content=text_of(m.content).strip(), reasoning=m.reasoning.strip()
-            )
-            if m.role == "assistant"
-            else m
-            for m in super().expressible(messages)
-        ]
-        if out and out[0].role == "system" and not out[0].content:
-            out = out[1:]
-        return out
-
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`; with ``truncate_history_thinking=False`` every turn keeps
-        its reasoning."""
-        out = self.expressible(messages)
+        """As the base (assistant texts and reasoning trimmed: the turn is trimmed whole);
+        with ``truncate_history_thinking=False`` every turn keeps its reasoning."""
+        out = [
+            msgspec.structs.replace(m, reasoning=m.reasoning.strip())
+            for m in super().expressible_for(messages, ctx)
+        ]
         if ctx.options.get("truncate_history_thinking", True):
             return out
         skip = len(messages) - len(out)  # the empty first system message left out
@@ -343,34 +250,12 @@ class Step35Chat(_ChatML):
     )
     result_wrap = ("<tool_response>", "</tool_response>")
     reasoning = Reasoning(
-        "<think>\n", "\n</think>\n", strip="", keep="after_last_user", empty="kept"
+        "<think>\n", "\n</think>\n", strip="", keep="after_last_query", empty="kept"
     )
+    """Kept after the last user query (a user message that is not a wrapped tool response)."""
 
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message, then (with tools) a blank line and the tools."""
-        if not ctx.tools:
-            return system
-        head = system + "\n\n" if system is not None else ""
-        return head + STEP_TOOLS_HEAD + json_tools(ctx.tools) + call_format("step")
-
-    def parse_system(self, body: str) -> str | None:
-        """The system message without the tools (``None`` when only those)."""
-        if body.startswith(STEP_TOOLS_HEAD):
-            return None
-        head, sep, _ = body.partition("\n\n" + STEP_TOOLS_HEAD)
-        return head if sep else body
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """Turns after the last user query (a user message that is not a wrapped tool
-        response)."""
-        query = last_query(messages)
-        return query >= 0 and index > query
-
-    def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """:meth:`keeps_reasoning`, the last user query found once per conversation."""
-        query = ctx.once("last_query", lambda: last_query(ctx.messages))
-        return query >= 0 and index > query
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|im_start|>assistant\\n<think>\\n``."""
-        return self.turns["assistant"].header + "<think>\n"
+    system_block = SystemBlock(
+        lambda tools: STEP_TOOLS_HEAD + json_tools(tools) + call_format("step"),
+        head=STEP_TOOLS_HEAD,
+    )
+    prompt = Prompt(on="<think>\n", off="<think>\n")

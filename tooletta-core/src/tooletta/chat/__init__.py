@@ -15,6 +15,7 @@ from ..catalog import set_format_guard
 from ..registry import FORMATS_CHECK
 from .api import render_spans
 from .chatml import IM_END, IM_START, chatml, last_query
+from .declare import Prompt, SystemBlock, keeps
 from .format import (
     ChatFormat,
     Conversation,
@@ -40,9 +41,11 @@ __all__ = [
     "Identification",
     "MessageForm",
     "NearMiss",
+    "Prompt",
     "Reasoning",
     "RenderedConversation",
     "Segment",
+    "SystemBlock",
     "Turn",
     "by_content",
     "chat_formats_of",
@@ -50,6 +53,7 @@ __all__ = [
     "defaults",
     "first_of",
     "identify",
+    "keeps",
     "last_index",
     "last_query",
     "last_user",

@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Literal, TypeVar, overload
 from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from . import clock
+from .declare import KeepRule, Prompt, SystemBlock, keeps
 from .messages import text_of
 
 __all__ = [
@@ -60,7 +61,9 @@ class Reasoning:
     ``open`` and ``close`` surround the reasoning text (after stripping ``strip`` characters
     from both ends of it). ``keep`` is the template's history rule: ``"all"`` (every turn
     keeps its reasoning), ``"after_last_user"`` (only the turns after the last user message,
-    Qwen3's and GLM's rule) or ``"none"`` (reasoning is never written back into history).
+    GLM's rule), ``"none"`` (reasoning is never written back into history), or one of the
+    other rules of :func:`tooletta.chat.declare.keeps` (``"after_last_query"``, Qwen3's;
+    ``"last"``; ``"with_calls"``...).
     ``empty`` says when an empty block (``open`` + ``close``) is written for a turn without
     reasoning whose reasoning would be kept: ``"never"``, ``"last"`` (only when the turn is the
     conversation's last message, Qwen3) or ``"kept"`` (always). ``dropped`` is written
@@ -71,7 +74,7 @@ class Reasoning:
     open: str
     close: str
     strip: str | None = "\n"
-    keep: Literal["all", "after_last_user", "none"] = "all"
+    keep: KeepRule = "all"
     empty: Literal["never", "last", "kept"] = "never"
     dropped: str = ""
 
@@ -172,6 +175,17 @@ class ChatFormat:
     results), where markup reads back as text; :func:`~tooletta.render_conversation` does
     not refuse markup (:meth:`markup`) there. Field names: ``"content"``, ``"system"``,
     ``"tool result"``, ``"reasoning"``, ``"name"``, ``"id"``."""
+    system_block: ClassVar[SystemBlock | None] = None
+    """How the opening system turn writes the system message and the tool declarations and
+    reads the message back (:class:`~tooletta.chat.declare.SystemBlock`); ``None``: the
+    system message as given, no declarations (or :meth:`system_text` overridden)."""
+    prompt: ClassVar[Prompt | None] = None
+    """The generation prompt (:class:`~tooletta.chat.declare.Prompt`); ``None``: the
+    assistant turn's header (or :meth:`generation_prompt` overridden)."""
+    trim: ClassVar[frozenset[str]] = frozenset()
+    """The roles whose message text the template trims (``"system"``, ``"user"``, ``"tool"``,
+    ``"assistant"``: Qwen3.5 trims every text): the default hooks write it trimmed and
+    :meth:`expressible` gives it back so."""
     prompt_options: ClassVar[Sequence[Mapping[str, Any]]] = ()
     """Option sets (each merged over the caller's options) under which the template writes
     another generation prompt or ending than under its defaults (Qwen3's
@@ -186,6 +200,9 @@ class ChatFormat:
         super().__init_subclass__(**kwargs)
         if "keeps_reasoning" in cls.__dict__ and "kept_in" not in cls.__dict__:
             cls.kept_in = ChatFormat.kept_in  # type: ignore[method-assign]
+        prompt = cls.__dict__.get("prompt")
+        if isinstance(prompt, Prompt) and "prompt_options" not in cls.__dict__:
+            cls.prompt_options = prompt.other_options()
 
     # -- hooks: override for the odd template ----------------------------------------------
 
@@ -231,26 +248,36 @@ class ChatFormat:
         """The body of the opening system turn, or ``None`` for no such turn.
 
         ``system`` is the first message's content when it is a system message. The default
-        writes it when there is one and ignores the tools; formats that declare tools override.
+        writes it as :attr:`system_block` declares (trimmed when :attr:`trim` holds
+        ``"system"``), or as it is and without the tools when nothing is declared.
         """
-        return system
+        if system is not None and "system" in self.trim:
+            system = system.strip()
+        block = self.system_block
+        return system if block is None else block.write(system, ctx.tools)
 
     def parse_system(self, body: str) -> str | None:
         """The system message's content from the opening system turn's body (the inverse of
         :meth:`system_text`): ``None`` when the turn held no system message."""
-        return body
+        block = self.system_block
+        return body if block is None else block.read(body)
 
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """The body of the user (or later system) turn at ``index``."""
-        return self.text(ctx.messages[index].content)
+        """The body of the user (or later system) turn at ``index`` (trimmed when
+        :attr:`trim` holds its role)."""
+        message = ctx.messages[index]
+        text = self.text(message.content)
+        return text.strip() if message.role in self.trim else text
 
     def parse_user(self, body: str) -> str:
         """A user turn's content from its body (the inverse of :meth:`user_text`)."""
         return body
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """The tool result at ``index`` as written inside :attr:`result_wrap`."""
-        return self.text(ctx.messages[index].content)
+        """The tool result at ``index`` as written inside :attr:`result_wrap` (trimmed when
+        :attr:`trim` holds ``"tool"``)."""
+        text = self.text(ctx.messages[index].content)
+        return text.strip() if "tool" in self.trim else text
 
     def result_footer(self, index: int, ctx: Conversation) -> str:
         """The footer that closes the tool-result turn whose last result is at ``index``
@@ -352,13 +379,12 @@ class ChatFormat:
         return first_of(text, (self.end_of_turn, *self.end_tokens), pos)
 
     def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """Whether the assistant turn at ``index`` writes its reasoning (the history rule)."""
+        """Whether the assistant turn at ``index`` writes its reasoning (the history rule,
+        :attr:`Reasoning.keep`)."""
         rule = self.reasoning
-        if rule is None or rule.keep == "none":
+        if rule is None:
             return False
-        if rule.keep == "all":
-            return True
-        return index > last_user(messages)
+        return keeps(rule.keep, index, messages)
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """:meth:`keeps_reasoning` for the turn at ``index`` of ``ctx.messages``; when the
@@ -371,7 +397,11 @@ class ChatFormat:
         rule = self.reasoning
         if rule is None or rule.keep == "none":
             return False
-        return rule.keep == "all" or index > ctx.last_user
+        if rule.keep == "all":
+            return True
+        if rule.keep == "after_last_user":
+            return index > ctx.last_user
+        return keeps(rule.keep, index, ctx.messages, ctx)
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
         """The reasoning block of an assistant turn (empty when none is written); ``last``:
@@ -386,8 +416,9 @@ class ChatFormat:
         return ""
 
     def content_text(self, content: str, after_reasoning: bool) -> str:
-        """The content as the template writes it (after a reasoning block, when there is one)."""
-        return content
+        """The content as the template writes it (after a reasoning block, when there is one):
+        trimmed when :attr:`trim` holds ``"assistant"``."""
+        return content.strip() if "assistant" in self.trim else content
 
     def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
         """Content and calls as the dialect writes them (its ``render``), refused with a
@@ -423,8 +454,11 @@ class ChatFormat:
         return dialect.parse(body, tools=list(tools) or None)
 
     def generation_prompt(self, ctx: Conversation) -> str:
-        """What ends the prompt so that the model writes the next assistant turn."""
-        return self.turns["assistant"].header
+        """What ends the prompt so that the model writes the next assistant turn: as
+        :attr:`prompt` declares, else the assistant turn's header."""
+        prompt = self.prompt
+        header = self.turns["assistant"].header
+        return header if prompt is None else prompt.text(header, ctx.options)
 
     def after_conversation(self, ctx: Conversation) -> str:
         """Text a template writes after the last message when no generation prompt is asked."""
@@ -460,14 +494,34 @@ class ChatFormat:
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """What this format's text carries of ``messages`` (what
-        :func:`~tooletta.parse_conversation` can give back): text content, reasoning only in
-        the turns that keep it, the calls, tool results named after the call they answer.
-        Formats that trim or drop more override this."""
+        :func:`~tooletta.parse_conversation` can give back): text content (trimmed where
+        :attr:`trim` says), reasoning only in the turns that keep it, the calls, tool results
+        named after the call they answer, and the first system message as
+        :attr:`system_block` reads it back (none when it is the default one). Formats that
+        trim or drop more override this."""
+        return self.carried(messages, conversation(messages, (), self.options, None))
+
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """What the text rendered for ``ctx`` (its tools and options) carries of ``messages``:
+        :meth:`expressible`, the first system message read back with ``ctx``'s tools. A
+        template whose history rule depends on the tools declared or on a switch (Hy3 keeps
+        every turn's reasoning when tools are declared) overrides this. Used by the
+        conversation laws of :mod:`tooletta.testing`."""
+        if type(self).expressible is not ChatFormat.expressible:
+            return self.expressible(messages)
+        return self.carried(messages, ctx)
+
+    def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """:meth:`expressible` for the text rendered with ``ctx`` (the declarations applied:
+        :attr:`trim`, the history rule, :attr:`keeps_ids`, :attr:`system_block`)."""
         out = []
         pending: list[ToolCall] = []
-        ctx = conversation(messages, (), self.options, None)
+        trim = self.trim
+        rule = self.reasoning
         for index, m in enumerate(messages):
             reasoning = m.reasoning if m.reasoning and self.kept_in(index, ctx) else ""
+            if reasoning and rule is not None and rule.strip != "":
+                reasoning = reasoning.strip(rule.strip)
             name, call_id = None, None
             calls = [c if self.keeps_ids else ToolCall(c.name, c.arguments) for c in m.tool_calls]
             if m.role == "assistant":
@@ -475,24 +529,28 @@ class ChatFormat:
             elif m.role == "tool" and pending:
                 call = pending.pop(0)
                 name, call_id = call.name, call.id
+            content = self.text(m.content)
             out.append(
                 Message(
                     role=m.role,
-                    content=self.text(m.content),
+                    content=content.strip() if m.role in trim else content,
                     tool_calls=calls,
                     reasoning=reasoning if m.role == "assistant" else "",
                     name=name,
                     tool_call_id=call_id,
                 )
             )
+        first = messages[0] if messages else None
+        block = self.system_block
+        if block is None or first is None or not self.merge_system:
+            return out
+        if first.role in self.system_roles:
+            written = self.system_text(self.text(first.content), ctx)
+            read = None if written is None else self.parse_system(written)
+            if read is None:
+                return out[1:]
+            out[0] = Message(role=first.role, content=read)
         return out
-
-    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """What the text rendered for ``ctx`` (its tools and options) carries of ``messages``:
-        :meth:`expressible` by default. A template whose history rule depends on the tools
-        declared or on a switch (Hy3 keeps every turn's reasoning when tools are declared)
-        overrides this. Used by the conversation laws of :mod:`tooletta.testing`."""
-        return self.expressible(messages)
 
 
 _T = TypeVar("_T")

@@ -293,8 +293,9 @@ def _plan(fmt: ChatFormat) -> _Plan:
     def overrides(name: str) -> bool:
         return name in vars(fmt) or getattr(type(fmt), name) is not getattr(ChatFormat, name)
 
-    def hook(name: str, also: str = "") -> _Hook | None:
+    def hook(name: str, also: str = "", trims: tuple[str, ...] = ()) -> _Hook | None:
         asked = overrides(name) or (bool(also) and overrides(also))
+        asked = asked or any(role in fmt.trim for role in trims)
         return getattr(fmt, name) if asked else None
 
     assistant = fmt.turns.get("assistant")
@@ -307,15 +308,15 @@ def _plan(fmt: ChatFormat) -> _Plan:
         system_text=fmt.system_text,
         before_turn=hook("before_turn"),
         header=hook("header"),
-        user_text=hook("user_text"),
+        user_text=hook("user_text", trims=("user", "system")),
         assistant_text=hook("assistant_text", "turn_body"),
         reasoning=(
             fmt.reasoning is not None or overrides("keeps_reasoning") or overrides("reasoning_text")
         ),
-        content_text=hook("content_text"),
+        content_text=hook("content_text", trims=("assistant",)),
         end_token=hook("end_token", "assistant_footer"),
         footer_ok=assistant is None or assistant.footer.startswith(fmt.end_of_turn),
-        result_text=hook("result_text"),
+        result_text=hook("result_text", trims=("tool",)),
         result_footer=hook("result_footer"),
         after_conversation=hook("after_conversation"),
         turns=dict(fmt.turns),
