@@ -12,14 +12,13 @@ sharing one ``]~b]tool`` turn. Template: ``MiniMaxAI/MiniMax-M2`` ``chat_templat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from tooletta import Message
 from tooletta.plugin import (
     ChatFormat,
-    Conversation,
+    Prompt,
     Reasoning,
+    SystemBlock,
     Turn,
     by_content,
     patterns_of,
@@ -46,6 +45,20 @@ TOOLS_TAIL = (
     "</minimax:tool_call>"
 )
 """The instructions after them: the call-format example (template text)."""
+
+
+@by_content
+def _tools_block(tools: list[Any]) -> str:
+    """The tool instructions with one ``<tool>`` line per declaration, remembered by the
+    declarations' content."""
+    listed = "".join(f"<tool>{tool_json(_function(t))}</tool>\n" for t in tools)
+    return TOOLS_HEAD + listed + TOOLS_TAIL
+
+
+def _function(tool: object) -> object:
+    if isinstance(tool, dict) and isinstance(tool.get("function"), dict):
+        return tool["function"]
+    return tool
 
 
 def _turn(role: str) -> Turn:
@@ -82,41 +95,13 @@ class MinimaxM2Chat(ChatFormat):
     group_results = True
     keeps_ids = False
 
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message (or the default identity), then the tool instructions."""
-        text = system or DEFAULT_SYSTEM
-        if ctx.tools:
-            text += _tools_block(ctx.tools)
-        return text
-
-    def parse_system(self, body: str) -> str | None:
-        """The system message (``None`` for the default identity the template writes when
-        there is none)."""
-        head, _, _ = body.partition(TOOLS_HEAD)
-        return None if head == DEFAULT_SYSTEM else head
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``]~b]ai\\n<think>\\n``: the model starts inside its reasoning."""
-        return self.turns["assistant"].header + "<think>\n"
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, without a first system message holding the default identity (the
-        text is the same as with no system message)."""
-        out = super().expressible(messages)
-        if out and out[0].role == "system" and out[0].content in ("", DEFAULT_SYSTEM):
-            return out[1:]
-        return out
-
-
-@by_content
-def _tools_block(tools: list[Any]) -> str:
-    """The tool instructions with one ``<tool>`` line per declaration, remembered by the
-    declarations' content."""
-    listed = "".join(f"<tool>{tool_json(_function(t))}</tool>\n" for t in tools)
-    return TOOLS_HEAD + listed + TOOLS_TAIL
-
-
-def _function(tool: object) -> object:
-    if isinstance(tool, dict) and isinstance(tool.get("function"), dict):
-        return tool["function"]
-    return tool
+    system_block = SystemBlock(
+        _tools_block,
+        head=TOOLS_HEAD,
+        joiner="",
+        default=DEFAULT_SYSTEM,
+        empty_is_none=True,
+    )
+    """The system message (or the default identity), then the tool instructions."""
+    prompt = Prompt(on="<think>\n", off="<think>\n")
+    """``]~b]ai\\n<think>\\n``: the model starts inside its reasoning."""

@@ -22,6 +22,7 @@ from tooletta import Message
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    SystemBlock,
     Turn,
     by_content,
     patterns_of,
@@ -67,10 +68,9 @@ class MinimaxM1Chat(ChatFormat):
     result_wrap = ("tool name: ", "")
     keeps_ids = False
 
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message; none when it is missing or empty (the template writes its
-        system turn only for a non-empty prompt)."""
-        return system or None
+    system_block = SystemBlock(empty_is_none=True)
+    """The system message; no turn when it is missing or empty (the template writes its
+    system turn only for a non-empty prompt)."""
 
     def before_turn(self, index: int, ctx: Conversation) -> str:
         """The tool turn, after the system turn (before the first other message)."""
@@ -98,14 +98,6 @@ class MinimaxM1Chat(ChatFormat):
         """The result's content (after ``tool result: ``)."""
         _, found, content = body.partition(_RESULT)
         return content if found else body
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, without a first system message that is empty (the template writes
-        no system turn for it)."""
-        out = super().expressible(messages)
-        if out and out[0].role == "system" and not out[0].content:
-            return out[1:]
-        return out
 
 
 def _answered(messages: Sequence[Message], index: int) -> str:

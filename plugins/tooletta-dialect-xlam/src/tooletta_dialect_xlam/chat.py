@@ -26,8 +26,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-import msgspec
-
 from tooletta import Message
 from tooletta.plugin import (
     IM_END,
@@ -38,7 +36,6 @@ from tooletta.plugin import (
     by_content,
     patterns_of,
     roles,
-    text_of,
     tool_json,
 )
 from tooletta_dialect_xlam.models import MODELS
@@ -95,6 +92,7 @@ class XlamQwenChat(ChatFormat):
     end_of_turn = IM_END
     special_tokens: ClassVar[tuple[str, ...]] = (IM_START, IM_END)
     keeps_ids = False
+    trim = frozenset(("system", "user", "assistant"))
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The trimmed system message (or the default prompt, then the format instruction
@@ -115,25 +113,11 @@ class XlamQwenChat(ChatFormat):
         at = body.find(_TOOL_START)
         return body[:at] if at >= 0 else body.removesuffix("\n")
 
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """The user (or later system) message, trimmed as the template does."""
-        content = ctx.messages[index].content
-        return (content if type(content) is str else text_of(content)).strip()
-
-    def content_text(self, content: str, after_reasoning: bool) -> str:
-        """The assistant's content, trimmed as the template does."""
-        return content.strip()
-
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base (no reasoning, no ids), with the texts the template trims trimmed and
-        without a first system message equal to the default prompt (the text is the same as
-        with none, when there are no tools)."""
-        out = [
-            m
-            if m.role == "tool"
-            else msgspec.structs.replace(m, content=text_of(m.content).strip())
-            for m in super().expressible(messages)
-        ]
+        """As the base (no reasoning, no ids, the texts the template trims trimmed), without
+        a first system message equal to the default prompt (the text is the same as with
+        none, when there are no tools)."""
+        out = super().expressible(messages)
         if out and out[0].role == "system" and out[0].content == DEFAULT_SYSTEM:
             out = out[1:]
         return out

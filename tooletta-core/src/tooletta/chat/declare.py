@@ -192,8 +192,10 @@ class SystemBlock:
     message and the declarations; ``tools_first``: the declarations come before the message.
 
     ``default``: the system message the template writes when none is given (read back as
-    none); ``default_with_tools``: only when tools are declared. ``empty_turn``: an empty
-    system message alone still makes a turn (else no turn); ``empty_joins``: an empty system
+    none); ``default_with_tools``: only when tools are declared. ``empty_is_none``: an empty
+    system message counts as none (Jinja's ``if system``: the default applies).
+    ``empty_turn``: an empty system message alone still makes a turn (else no turn);
+    ``empty_joins``: an empty system
     message is still joined to the declarations (Jinja's ``is defined``; else it is left out
     as by ``if system``). ``always``: a turn (with an empty body) even without a system
     message or tools. (A template that trims the system message declares it in the format's
@@ -207,6 +209,7 @@ class SystemBlock:
     tools_first: bool = False
     default: str | None = None
     default_with_tools: bool = False
+    empty_is_none: bool = False
     empty_turn: bool = True
     empty_joins: bool = True
     always: bool = False
@@ -214,6 +217,8 @@ class SystemBlock:
     def write(self, system: str | None, tools: Sequence[Mapping[str, Any]]) -> str | None:
         """The turn's body for ``system`` (the first system message's text, ``None`` when
         there is none) and ``tools``; ``None``: no turn."""
+        if system == "" and self.empty_is_none:
+            system = None
         if system is None and self.default is not None and (tools or not self.default_with_tools):
             system = self.default
         declared = self.tools(tools) if tools and self.tools is not None else None
@@ -243,7 +248,7 @@ class SystemBlock:
             at = body.find(self.joiner + self.head)
             if at >= 0:
                 system, found = body[:at], True
-        if system == "" and self.always and not self.empty_turn:
+        if system == "" and (self.empty_is_none or (self.always and not self.empty_turn)):
             return None
         if system is not None and system == self.default and (found or not self.default_with_tools):
             return None
