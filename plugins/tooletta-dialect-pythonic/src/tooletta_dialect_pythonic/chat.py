@@ -26,11 +26,10 @@ from typing import Any
 from tooletta import Message
 from tooletta.plugin import (
     ChatFormat,
-    Conversation,
     Reasoning,
+    SystemBlock,
     Turn,
     by_content,
-    last_index,
     patterns_of,
     roles,
     tool_json,
@@ -76,6 +75,14 @@ def _is_assistant(message: Message) -> bool:
     return message.role == "assistant"
 
 
+def _system_block(head: str, tail: str) -> SystemBlock:
+    """The system message, then (with tools, after ``\\n`` when there is one) ``head``, the
+    tool list and ``tail``; no system turn when both are empty."""
+    return SystemBlock(
+        lambda tools: head + _tool_list(tools) + tail, head=head, joiner="\n", empty_is_none=True
+    )
+
+
 class Lfm2Chat(ChatFormat):
     """LFM2's template: tools between ``<|tool_list_start|>`` and ``<|tool_list_end|>``."""
 
@@ -88,35 +95,9 @@ class Lfm2Chat(ChatFormat):
     special_tokens = _SPECIALS
     result_wrap = ("<|tool_response_start|>", "<|tool_response_end|>")
     keeps_ids = False
-    tools_head = "List of tools: <|tool_list_start|>["
-    """What starts the tool list in the system turn (template text)."""
-    tools_tail = "]<|tool_list_end|>"
-    """What ends it."""
-
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message, then (with tools, after ``\\n`` when there is one) the list;
-        no system turn when both are empty."""
-        text = system or ""
-        tools = ctx.tools
-        if tools:
-            listed = _tool_list(tools)
-            text += ("\n" if text else "") + self.tools_head + listed + self.tools_tail
-        return text or None
-
-    def parse_system(self, body: str) -> str | None:
-        """The system message without the tool list (``None`` when only the list)."""
-        if body.startswith(self.tools_head):
-            return None
-        head, sep, _ = body.partition("\n" + self.tools_head)
-        return head if sep else body
-
-    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`, without an empty first system message: the template
-        writes it as it writes none (no system turn, or the tool list alone)."""
-        out = self.expressible(messages)
-        if out and out[0].role == "system" and messages[0].role == "system" and not out[0].content:
-            out = out[1:]
-        return out
+    system_block = _system_block("List of tools: <|tool_list_start|>[", "]<|tool_list_end|>")
+    """The system message, then (with tools, after ``\\n`` when there is one) the list; no
+    system turn when both are empty."""
 
 
 class Lfm25InstructChat(Lfm2Chat):
@@ -128,23 +109,10 @@ class Lfm25InstructChat(Lfm2Chat):
     source = _SOURCE.format("LFM2.5-Instruct.jinja")
     special_tokens = (*_SPECIALS[:4], "<think>", "</think>")
     result_wrap = ("", "")
-    reasoning = Reasoning("<think>", "</think>", strip="")
-    tools_head = "List of tools: ["
-    tools_tail = "]"
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """Only the conversation's last assistant turn (the template cuts everything up to
-        ``</think>`` from the others)."""
-        last = max((i for i, m in enumerate(messages) if m.role == "assistant"), default=-1)
-        return index == last
-
-    def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """:meth:`keeps_reasoning`, the last assistant turn found once per conversation."""
-        memo = ctx.memo
-        last = memo.get("last_assistant")
-        if last is None:
-            last = memo["last_assistant"] = last_index(ctx.messages, _is_assistant)
-        return index == last
+    reasoning = Reasoning("<think>", "</think>", strip="", keep="last_assistant")
+    """Kept in the conversation's last assistant turn only (the template cuts everything up
+    to ``</think>`` from the others)."""
+    system_block = _system_block("List of tools: [", "]")
 
 
 class Lfm25Chat(Lfm25InstructChat):
@@ -155,7 +123,3 @@ class Lfm25Chat(Lfm25InstructChat):
     models = patterns_of(MODELS, chat="lfm25")
     source = _SOURCE.format("LFM2.5-8B-A1B.jinja")
     reasoning = Reasoning("<think>", "</think>", strip="", keep="after_last_user")
-
-    keeps_reasoning = ChatFormat.keeps_reasoning
-    """The default rule again: the turns after the last user message (asked through the
-    default :meth:`~tooletta.chat.ChatFormat.kept_in`, which finds that message once)."""
