@@ -26,7 +26,15 @@ from typing import Any
 import msgspec
 
 from tooletta import to_json
-from tooletta.plugin import ChatFormat, Conversation, Turn, by_content, patterns_of, roles
+from tooletta.plugin import (
+    ChatFormat,
+    Conversation,
+    ToolsTurn,
+    Turn,
+    by_content,
+    patterns_of,
+    roles,
+)
 from tooletta_dialect_gigachat.models import MODELS
 
 from .devsystem import DEVSYSTEM
@@ -179,20 +187,10 @@ class GigaChat3Chat(ChatFormat):
             return content
         return to_json(content) if content else ""
 
-    def before_turn(self, index: int, ctx: Conversation) -> str:
-        """The ``function descriptions`` message (with tools), after the system message."""
-        messages = ctx.messages
-        first = 1 if messages and messages[0].role in self.system_roles else 0
-        if index != first or not ctx.tools:
-            return ""
-        return _DESCRIPTIONS + typescript_tools(ctx.tools) + _FOOTER
-
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past the ``function descriptions`` message."""
-        if not text.startswith(_DESCRIPTIONS, pos):
-            return pos
-        end = text.find(_FOOTER, pos)
-        return pos if end < 0 else end + len(_FOOTER)
+    tools_turn = ToolsTurn(
+        lambda tools: _DESCRIPTIONS + typescript_tools(tools) + _FOOTER, _DESCRIPTIONS, _FOOTER
+    )
+    """The ``function descriptions`` message (with tools), after the system message."""
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """``assistant<|role_sep|>\\n``, only after a last message that is not the assistant's

@@ -23,7 +23,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tooletta import Message, RenderError
-from tooletta.plugin import ChatFormat, Conversation, Turn, defaults, patterns_of, roles, tool_json
+from tooletta.plugin import (
+    ChatFormat,
+    Conversation,
+    ToolsTurn,
+    Turn,
+    defaults,
+    patterns_of,
+    roles,
+    tool_json,
+)
 from tooletta_dialect_granite.models import MODELS
 
 __all__ = ["Granite33Chat"]
@@ -81,6 +90,12 @@ class Granite33Chat(ChatFormat):
     special_tokens = (_START, _END_ROLE, _EOT, "<|tool_call|>")
     keeps_ids = False
     options = defaults(thinking=False)
+    tools_turn = ToolsTurn(
+        lambda tools: _TOOLS_HEAD + tool_json(list(tools), indent=4) + _EOT + "\n",
+        _TOOLS_HEAD,
+        _EOT + "\n",
+    )
+    """The ``available_tools`` turn, right after the system turn."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The system message, or the template's default one (always a system turn)."""
@@ -105,21 +120,6 @@ class Granite33Chat(ChatFormat):
             if found and tail in _DEFAULT_TAILS:
                 return None
         return body
-
-    def before_turn(self, index: int, ctx: Conversation) -> str:
-        """The ``available_tools`` turn, right after the system turn."""
-        if index > 1 or not ctx.tools or index != _first(ctx.messages):
-            return ""
-        tools = ctx.tools
-        listed = tool_json(tools if type(tools) is list else list(tools), indent=4)
-        return _TOOLS_HEAD + listed + _EOT + "\n"
-
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past the ``available_tools`` turn at ``pos``."""
-        if not text.startswith(_TOOLS_HEAD, pos):
-            return pos
-        end = text.find(_EOT + "\n", pos)
-        return pos if end < 0 else end + len(_EOT) + 1
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """The assistant header; nothing when only a system message was given (the template

@@ -23,6 +23,7 @@ from tooletta.plugin import (
     ChatFormat,
     Conversation,
     SystemBlock,
+    ToolsTurn,
     Turn,
     by_content,
     patterns_of,
@@ -47,6 +48,13 @@ TOOLS_TAIL = (
 _RESULT = "\ntool result: "
 
 
+@by_content
+def _tools_turn(tools: list[Any]) -> str:
+    """The tool turn: one ``tojson`` line per definition (the whole definition, as given),
+    remembered by the definitions' content."""
+    return TOOLS_HEAD + "".join(tool_json(t) + "\n" for t in tools) + TOOLS_TAIL
+
+
 class MinimaxM1Chat(ChatFormat):
     """MiniMax-M1's chat template (MiniMax-M1-40k, MiniMax-M1-80k)."""
 
@@ -68,24 +76,11 @@ class MinimaxM1Chat(ChatFormat):
     result_wrap = ("tool name: ", "")
     keeps_ids = False
 
+    tools_turn = ToolsTurn(lambda tools: _tools_turn(list(tools)), TOOLS_HEAD, TOOLS_TAIL)
+    """The tool turn, after the system turn (before the first other message)."""
     system_block = SystemBlock(empty_is_none=True)
     """The system message; no turn when it is missing or empty (the template writes its
     system turn only for a non-empty prompt)."""
-
-    def before_turn(self, index: int, ctx: Conversation) -> str:
-        """The tool turn, after the system turn (before the first other message)."""
-        if not ctx.tools:
-            return ""
-        messages = ctx.messages
-        first = 1 if messages and messages[0].role in self.system_roles else 0
-        return _tools_turn(list(ctx.tools)) if index == first else ""
-
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past the tool turn when it starts at ``pos``."""
-        if not text.startswith(TOOLS_HEAD, pos):
-            return pos
-        end = text.find(TOOLS_TAIL, pos)
-        return pos if end < 0 else end + len(TOOLS_TAIL)
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """``NAME\\ntool result: CONTENT`` (after ``tool name: ``): the result's name, or the
@@ -110,10 +105,3 @@ def _answered(messages: Sequence[Message], index: int) -> str:
     calls = messages[at - 1].tool_calls
     nth = index - at
     return calls[nth].name if nth < len(calls) else ""
-
-
-@by_content
-def _tools_turn(tools: list[Any]) -> str:
-    """The tool turn: one ``tojson`` line per definition (the whole definition, as given),
-    remembered by the definitions' content."""
-    return TOOLS_HEAD + "".join(tool_json(t) + "\n" for t in tools) + TOOLS_TAIL

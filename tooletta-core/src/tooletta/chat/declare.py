@@ -7,6 +7,8 @@ already do):
 
 * :class:`SystemBlock`: the opening system turn's body, the system message and the tool
   declarations (which comes first, what joins them, the default prompt) and its reading back;
+* :class:`ToolsTurn`: tool declarations written as a block of their own before the first
+  message after the system turn, and skipped by the reader;
 * :class:`Prompt`: the generation prompt, the assistant header and what a thinking switch adds;
 * the history rules of :attr:`Reasoning.keep <tooletta.chat.Reasoning.keep>`
   (:func:`keeps`), which turns write their reasoning back.
@@ -28,7 +30,7 @@ from .messages import text_of
 if TYPE_CHECKING:
     from .format import Conversation
 
-__all__ = ["KEEP_RULES", "KeepRule", "Prompt", "SystemBlock", "keeps", "last_query"]
+__all__ = ["KEEP_RULES", "KeepRule", "Prompt", "SystemBlock", "ToolsTurn", "keeps", "last_query"]
 
 KeepRule = Literal[
     "all",
@@ -253,3 +255,41 @@ class SystemBlock:
         if system is not None and system == self.default and (found or not self.default_with_tools):
             return None
         return system
+
+
+@dataclass(frozen=True)
+class ToolsTurn:
+    """Tool declarations the template writes as a block of their own (a turn, header and
+    footer included) right before the first message after the opening system message, only
+    when tools are declared: Granite 3.3's ``available_tools`` turn, MiniMax-M1's tool turn,
+    GigaChat 3's function descriptions.
+
+    ``tools`` writes the whole block for a list of tools; it starts with ``head`` and ends
+    with ``end`` (the first ``end`` after ``head`` closes it), which is how the reader skips
+    it (:meth:`skip`). The block is part of no message.
+    """
+
+    tools: Declarations
+    head: str
+    end: str
+
+    def write(
+        self,
+        index: int,
+        messages: Sequence[Message],
+        tools: Sequence[Any],
+        system_roles: frozenset[str],
+    ) -> str:
+        """The block before the message at ``index`` (nothing but before the first message
+        after an opening system message)."""
+        if not tools:
+            return ""
+        first = 1 if messages and messages[0].role in system_roles else 0
+        return self.tools(tools) if index == first else ""
+
+    def skip(self, text: str, pos: int) -> int:
+        """Past the block when it starts at ``pos`` (else ``pos``)."""
+        if not text.startswith(self.head, pos):
+            return pos
+        end = text.find(self.end, pos + len(self.head))
+        return pos if end < 0 else end + len(self.end)
