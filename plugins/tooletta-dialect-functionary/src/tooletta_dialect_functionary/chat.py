@@ -27,6 +27,8 @@ from typing import Any
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
+    SystemBlock,
     Turn,
     by_content,
     patterns_of,
@@ -137,12 +139,14 @@ class FunctionaryV31Chat(_FunctionaryChat):
     end_tokens = (_EOM,)
     special_tokens = (*_SPECIAL, _EOM, "<|python_tag|>")
 
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The knowledge cut-off and, with tools, their descriptions and the instructions."""
-        tools = ctx.tools
-        if not tools:
-            return _V31_HEAD
-        return _V31_HEAD + _v31_tools(tools) + V31_INSTRUCTIONS
+    system_block = SystemBlock(
+        lambda tools: _v31_tools(tools) + V31_INSTRUCTIONS,
+        head=_V31_TOOLS,
+        joiner="",
+        default=_V31_HEAD,
+    )
+    """The knowledge cut-off and, with tools, their descriptions and the instructions (no
+    system message: every one is a turn of its own)."""
 
     def end_token(self, index: int, ctx: Conversation) -> str:
         """``<|eom_id|>`` after calls, ``<|eot_id|>`` otherwise."""
@@ -180,6 +184,5 @@ class FunctionaryV32Chat(_FunctionaryChat):
         """The parts after the first ``>>>`` (the dialect reads a completion of the prompt)."""
         return dialect.parse(body.removeprefix(">>>"), tools=list(tools) or None)
 
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """The assistant header and ``>>>``."""
-        return self.turns["assistant"].header + ">>>"
+    prompt = Prompt(on=">>>", off=">>>")
+    """The assistant header and ``>>>``."""
