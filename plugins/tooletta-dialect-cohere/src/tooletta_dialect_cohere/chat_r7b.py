@@ -34,6 +34,7 @@ from tooletta import Message, ParseResult, RenderError, ToolCall, to_json
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     Reasoning,
     Turn,
     by_content,
@@ -353,14 +354,16 @@ class CommandR7BChat(ChatFormat):
         TOOL_RESULT,
         TOOL_RESULT_END,
     )
-    reasoning = Reasoning(THINKING, THINKING_END, strip="")
+    reasoning = Reasoning(THINKING, THINKING_END, strip="", keep="with_calls")
+    """Only a turn with calls writes its reasoning (as the plan)."""
     result_wrap = (_RESULT_OPEN, _RESULT_CLOSE)
     group_results = True
     result_separator = ",\n"
     options = defaults(enable_thinking=False, enable_citations=False)
-    prompt_options = ({"enable_thinking": True},)
-    """The closing prompt with ``enable_thinking`` (a bare assistant header, which the
-    defaults follow with the empty plan), read back as no message."""
+    prompt = Prompt(off=_THINKING_OFF, default=False, always=True)
+    """The assistant header and, unless ``enable_thinking``, the empty plan; the template
+    writes it even when no generation prompt is asked. The bare header of
+    ``enable_thinking`` is read back as no message too (the derived ``prompt_options``)."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The fixed preamble with (when there are tools) the tool-use instructions and the
@@ -390,10 +393,6 @@ class CommandR7BChat(ChatFormat):
         if first.role == "system" and not text_of(first.content):
             return SYSTEM + END_OF_TURN
         return ""
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """Only a turn with calls writes its reasoning (as the plan)."""
-        return bool(messages[index].tool_calls)
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The turn's body, its calls numbered from their place in the conversation."""
@@ -478,14 +477,6 @@ class CommandR7BChat(ChatFormat):
             raise ValueError("a tool result is not in the template's layout")
         value = json.loads(found.group(2))
         return value if isinstance(value, str) else to_json(value)
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """The assistant header and, unless ``enable_thinking``, the empty plan."""
-        return CHATBOT + ("" if ctx.options.get("enable_thinking") else _THINKING_OFF)
-
-    def after_conversation(self, ctx: Conversation) -> str:
-        """The template writes its generation prompt even when none is asked for."""
-        return self.generation_prompt(ctx)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """As the base, with each call's id replaced by its number in the conversation."""
