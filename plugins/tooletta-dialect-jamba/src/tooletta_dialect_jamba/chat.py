@@ -117,7 +117,20 @@ def _without_ids(calls: list[ToolCall]) -> list[ToolCall]:
     return [ToolCall(c.name, c.arguments) for c in calls]
 
 
-class Apriel15Chat(ChatFormat):
+class _AprielChat(ChatFormat):
+    """What the Apriel templates share: a later system message is written as the opening
+    system turn is (the reasoning prompt first, the declarations after it)."""
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """A user turn's content; a later system message as the opening one is written (the
+        templates' oddity: every system turn starts with the reasoning prompt)."""
+        message = ctx.messages[index]
+        if message.role != "system":
+            return text_of(message.content)
+        return str(self.system_text(text_of(message.content), ctx))
+
+
+class Apriel15Chat(_AprielChat):
     """Apriel 1.5 Thinker: ``<|ROLE|>\\n...\\n<|end|>\\n`` turns, the reasoning prompt in every
     system turn, Python-``str()`` tool definitions, calls with ids before the last message."""
 
@@ -178,23 +191,11 @@ class Apriel15Chat(ChatFormat):
         """Past the reasoning-prompt-only turn when it is at ``pos`` (after the tool turn)."""
         return pos + len(_PROMPT_TURN15) if text.startswith(_PROMPT_TURN15, pos) else pos
 
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """A user turn's content; a later system message as the opening one is written."""
-        message = ctx.messages[index]
-        if message.role != "system":
-            return text_of(message.content)
-        return str(self.system_text(text_of(message.content), ctx))
-
     def parse_user(self, body: str) -> str:
         """The content (a system turn's without the reasoning prompt and definitions)."""
         if not body.startswith(APRIEL15_REASONING_PROMPT):
             return body
         return body[len(APRIEL15_REASONING_PROMPT) :].partition("\n" + APRIEL15_TOOLS_HEAD)[0]
-
-    def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """:meth:`turn_body` (no reasoning to keep: no history rule to ask)."""
-        messages = ctx.messages
-        return self.turn_body(messages[index], False, index == len(messages) - 1, ctx)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The content, the calls after a line break (ids left out in the conversation's last
@@ -280,7 +281,7 @@ _RESULT_END = "\n\n\n"
 """What follows a tool result: the template's line break and two from its layout."""
 
 
-class Apriel16Chat(ChatFormat):
+class Apriel16Chat(_AprielChat):
     """Apriel 1.6 Thinker: ``<|begin_ROLE|>\\n`` headers and no end of turn but the
     assistant's ``\\n<|end|>\\n`` (not after the last message), the reasoning written before
     ``[BEGIN FINAL RESPONSE]`` in the last message only.
@@ -308,7 +309,9 @@ class Apriel16Chat(ChatFormat):
         "<|begin_tool_result|>",
         END,
     )
-    reasoning = Reasoning("", _FINAL_LINE, strip="")
+    reasoning = Reasoning("", _FINAL_LINE, strip="", keep="last")
+    """Only the conversation's last message writes its reasoning (the template's
+    ``loop.last``)."""
     options = defaults(training_prompt=False)
 
     def _ends(self, index: int, ctx: Conversation) -> bool:
@@ -360,13 +363,6 @@ class Apriel16Chat(ChatFormat):
                     return role, pos + 1 + len(turn.header)
         return None
 
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """A user turn's content; a later system message as the opening one is written."""
-        message = ctx.messages[index]
-        if message.role != "system":
-            return text_of(message.content)
-        return str(self.system_text(text_of(message.content), ctx))
-
     def parse_user(self, body: str) -> str:
         """The content (a system turn's without the reasoning prompt and declarations)."""
         if not body.startswith(APRIEL16_REASONING_PROMPT + "\n"):
@@ -381,10 +377,6 @@ class Apriel16Chat(ChatFormat):
         """The result without the line breaks that follow it."""
         return body.removesuffix(_RESULT_END)
 
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """Only the conversation's last message (the template's ``loop.last``)."""
-        return index == len(messages) - 1
-
     def end_token(self, index: int, ctx: Conversation) -> str:
         """``<|end|>``, except after the conversation's last message (see :meth:`_ends`)."""
         if index < len(ctx.messages) - 1 or ctx.options.get("training_prompt"):
@@ -396,22 +388,10 @@ class Apriel16Chat(ChatFormat):
         it: the model ends its turn so at inference too."""
         return "\n" + END
 
-    def assistant_footer(self, index: int, ctx: Conversation) -> str:
-        """Nothing: the assistant turn declares no footer (the default's answer, without
-        looking it up for every turn)."""
-        return ""
-
     def assistant_end(self, text: str, pos: int) -> int | None:
         """Past ``<|end|>``; the conversation's last message, without it, at the end."""
         at = text.find(END, pos)
         return len(text) if at < 0 else at + len(END)
-
-    def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """:meth:`turn_body`, the history rule (:meth:`keeps_reasoning`: the last message
-        keeps its reasoning) applied without asking it."""
-        messages = ctx.messages
-        last = index == len(messages) - 1
-        return self.turn_body(messages[index], last, last, ctx)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """Reasoning and ``[BEGIN FINAL RESPONSE]`` (last message), the content (earlier

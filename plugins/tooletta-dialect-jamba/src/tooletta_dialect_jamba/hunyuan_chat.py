@@ -27,6 +27,7 @@ from tooletta import Message, RenderError, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     Turn,
     by_content,
     clock,
@@ -153,9 +154,11 @@ class HunyuanA13bChat(ChatFormat):
     special_tokens = (SOT, EXTRA_0, EXTRA_4, EOS)
     keeps_ids = False
     options = defaults(enable_thinking=True)
-    prompt_options = ({"enable_thinking": False},)
-    """The empty think block ``enable_thinking=False`` writes at the end, read back as no
-    message: every turn ends with a footer token."""
+    prompt = Prompt(off=_NO_THINK, always=True)
+    """Nothing (no assistant header: the last ``<|extra_0|>`` is the prompt), or the empty
+    think block when ``enable_thinking`` is off, written with or without a generation prompt
+    (the template ignores the switch); read back as no message (the derived
+    ``prompt_options``): every turn ends with a footer token."""
 
     def _check(self, ctx: Conversation) -> None:
         """The first message is a system or user message (a later system message is refused
@@ -222,11 +225,6 @@ class HunyuanA13bChat(ChatFormat):
                     "turn, so it would read back as a user message"
                 )
         return ""
-
-    def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """:meth:`turn_body` (no reasoning is written: no history rule to ask)."""
-        messages = ctx.messages
-        return self.turn_body(messages[index], False, index == len(messages) - 1, ctx)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The content and the calls (:meth:`calls_text`). With tools, an answer (a turn
@@ -295,15 +293,6 @@ class HunyuanA13bChat(ChatFormat):
         reads those ending with ``<|eos|>`` as assistant turns): a user after the system turn
         or after the first user, a (bare) result after an assistant turn or a result."""
         return _IMPLICIT.get(previous) if previous is not None else None
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """Nothing (the last ``<|extra_0|>`` is the prompt), or the empty think block when
-        ``enable_thinking`` is off."""
-        return _NO_THINK if ctx.options.get("enable_thinking") is False else ""
-
-    def after_conversation(self, ctx: Conversation) -> str:
-        """The same as :meth:`generation_prompt`: the template ignores the switch."""
-        return self.generation_prompt(ctx)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """The default, without reasoning; an empty first system message is no message when
