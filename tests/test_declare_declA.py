@@ -140,3 +140,27 @@ def test_a_format_with_an_ending_renders_through_the_public_api() -> None:
     assert text.endswith(
         "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|><|END_THINKING|>"
     )
+
+
+class _NoReopen(_Plain):
+    name = "declA_no_reopen"
+    prompt = Prompt(on="<think>", after_assistant=False)
+
+
+class _NoReopenEnding(_Plain):
+    name = "declA_no_reopen_ending"
+    prompt = Prompt(before="<instr>", after_assistant=False)
+
+
+def _prompt(fmt: ChatFormat, messages: list[Message]) -> str:
+    return fmt.generation_prompt(Conversation(messages, [], fmt.options, None, True))
+
+
+def test_after_assistant_false_writes_only_the_ending_after_an_assistant_message() -> None:
+    user, answer = Message("user", "hi"), Message("assistant", "ok")
+    assert _prompt(_NoReopen(), [user]) == HEADER + "<think>"
+    assert _prompt(_NoReopen(), [user, answer]) == ""
+    assert _prompt(_NoReopen(), []) == ""
+    assert _prompt(_NoReopenEnding(), [user]) == "<instr>" + HEADER
+    assert _prompt(_NoReopenEnding(), [user, answer]) == "<instr>"
+    assert _prompt(_Plain(), [user, answer]) == HEADER  # the default is unchanged

@@ -156,7 +156,9 @@ class Prompt:
     template text written after the last message before the prompt, whether a prompt is
     asked or not (Command R+'s closing instruction turn). ``always``: the template writes
     the whole prompt even when none is asked (Command R7B, Hunyuan-A13B): see
-    :meth:`ending`.
+    :meth:`ending`. ``after_assistant=False``: after an assistant message, or when there is
+    no message, the template writes no prompt, only its ending
+    (:meth:`~tooletta.chat.ChatFormat.after_conversation`; the Apriel templates).
     """
 
     on: str = ""
@@ -167,6 +169,7 @@ class Prompt:
     off_values: tuple[Any, ...] = ()
     before: str = ""
     always: bool = False
+    after_assistant: bool = True
 
     def thinking(self, options: Mapping[str, Any]) -> bool:
         """Whether the switch is on under ``options``."""

@@ -463,7 +463,13 @@ class ChatFormat:
         :attr:`prompt` declares, else the assistant turn's header."""
         prompt = self.prompt
         header = self.turns["assistant"].header
-        return header if prompt is None else prompt.text(header, ctx.options)
+        if prompt is None:
+            return header
+        if not prompt.after_assistant:
+            messages = ctx.messages
+            if not messages or messages[-1].role == "assistant":
+                return self.after_conversation(ctx)
+        return prompt.text(header, ctx.options)
 
     def after_conversation(self, ctx: Conversation) -> str:
         """Text a template writes after the last message when no generation prompt is asked:
