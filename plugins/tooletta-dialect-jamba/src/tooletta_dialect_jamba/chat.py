@@ -33,6 +33,7 @@ from tooletta import Message, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     Reasoning,
     Turn,
     by_content,
@@ -149,6 +150,8 @@ class Apriel15Chat(_AprielChat):
         tool=_turn("tool_result"),
     )
     end_of_turn = END
+    prompt = Prompt(after_assistant=False)
+    """``<|assistant|>\\n``, unless the last message is an assistant's (or there is none)."""
     special_tokens: ClassVar[tuple[str, ...]] = (
         "<|system|>",
         "<|user|>",
@@ -212,11 +215,6 @@ class Apriel15Chat(_AprielChat):
         """The body without the line break before ``<|end|>``, read by the dialect."""
         return super().parse_turn(body.removesuffix("\n"), dialect, tools)
 
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|assistant|>\\n``, unless the last message is an assistant's."""
-        messages = ctx.messages
-        return "" if not messages or messages[-1].role == "assistant" else "<|assistant|>\n"
-
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """As the base, without the ids of the last message's calls (never written)."""
         out = super().expressible(messages)
@@ -277,6 +275,7 @@ def _python_tools16(tools: Any) -> str:
 
 _PROMPT16 = APRIEL16_REASONING_PROMPT + "\n"
 _BEGIN_SYSTEM = "<s><|begin_system|>\n"
+_ASSISTANT16 = "\n<|begin_assistant|>\n"
 _RESULT_END = "\n\n\n"
 """What follows a tool result: the template's line break and two from its layout."""
 
@@ -299,7 +298,7 @@ class Apriel16Chat(_AprielChat):
     turns = roles(
         system=Turn(_BEGIN_SYSTEM),
         user=Turn("<|begin_user|>\n"),
-        assistant=Turn("\n<|begin_assistant|>\n"),
+        assistant=Turn(_ASSISTANT16),
         tool=Turn("<|begin_tool_result|>\n"),
     )
     special_tokens: ClassVar[tuple[str, ...]] = (
@@ -313,6 +312,10 @@ class Apriel16Chat(_AprielChat):
     """Only the conversation's last message writes its reasoning (the template's
     ``loop.last``)."""
     options = defaults(training_prompt=False)
+    prompt = Prompt(head=_ASSISTANT16 + "Here are my reasoning steps:\n", after_assistant=False)
+    """``\\n<|begin_assistant|>\\nHere are my reasoning steps:\\n`` after a message that is not
+    an assistant's; after an ended assistant turn only the ending (:meth:`after_conversation`,
+    the line break closing it)."""
 
     def _ends(self, index: int, ctx: Conversation) -> bool:
         """The assistant turn at ``index`` writes ``\\n<|end|>\\n`` (all but the last message,
@@ -422,16 +425,6 @@ class Apriel16Chat(_AprielChat):
             reasoning, rest = "", body
         result = super().parse_turn(rest.removesuffix(END).removesuffix("\n"), dialect, tools)
         return msgspec.structs.replace(result, reasoning=reasoning) if marker else result
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``\\n<|begin_assistant|>\\nHere are my reasoning steps:\\n`` after a message that
-        is not an assistant's; after an ended assistant turn, the line break closing it."""
-        messages = ctx.messages
-        if not messages:
-            return ""
-        if messages[-1].role == "assistant":
-            return self.after_conversation(ctx)
-        return self.turns["assistant"].header + "Here are my reasoning steps:\n"
 
     def after_conversation(self, ctx: Conversation) -> str:
         """The line break closing ``<|end|>`` when the last (assistant) turn ended."""
