@@ -367,7 +367,8 @@ class CommandR7BChat(ChatFormat):
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The fixed preamble with (when there are tools) the tool-use instructions and the
-        tool list, then the system message as the developer preamble."""
+        tool list, then the system message as the developer preamble. Oddity: the fixed
+        text around the tools depends on ``enable_citations``, and the message comes last."""
         options = ctx.options
         if options.get("documents"):
             raise RenderError("the command_r7b chat format does not write documents")
@@ -395,7 +396,8 @@ class CommandR7BChat(ChatFormat):
         return ""
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The turn's body, its calls numbered from their place in the conversation."""
+        """The turn's body, its calls numbered from their place in the conversation (the
+        template's oddity: it renumbers every call id)."""
         message = ctx.messages[index]
         if not message.tool_calls:
             return self._body(message, 0, ctx)
@@ -450,7 +452,8 @@ class CommandR7BChat(ChatFormat):
         return dialect.parse(body, tools=list(tools) or None)
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """The result's number, then its content as the one result (a JSON string)."""
+        """The result's number, then its content as the one result (a JSON string): the
+        template's oddity, each result an indented JSON object of its own."""
         content = ctx.messages[index].content
         text = to_json(content if type(content) is str else text_of(content))
         return self._result_number(index, ctx) + _RESULT_HEAD + text + _RESULT_TAIL

@@ -225,7 +225,8 @@ class CommandRPlusChat(ChatFormat):
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The preamble, the system message (as given) or the default task description, and
-        the tool signatures."""
+        the tool signatures. Oddity: the preamble and the tools' heading are written even
+        without tools, and the system message is not trimmed."""
         task = DEFAULT_SYSTEM if system is None else system
         return PREAMBLE + task + TOOLS_HEAD + python_signatures(ctx.tools)
 
