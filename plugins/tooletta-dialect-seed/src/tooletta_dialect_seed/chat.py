@@ -192,7 +192,8 @@ class SeedOssChat(ChatFormat):
     """None: the budget-0 prompt ending a text is read by :meth:`skip_before_turn`."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message (or, with tools, the Doubao prompt), then the declarations."""
+        """The system message (or, with tools, the Doubao prompt), then the declarations.
+        Oddity: the declarations' form depends on ``use_json_tooldef``."""
         if system is None:
             if not ctx.tools:
                 return None
@@ -252,7 +253,8 @@ class SeedOssChat(ChatFormat):
         return pos
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
-        """The think block, then (after ``\\n``) the trimmed content and the calls."""
+        """The think block, then (after ``\\n``) the trimmed content and the calls. Oddity:
+        the ``\\n`` is written only when both the block and the rest are there."""
         block = self.reasoning_text(message.reasoning, kept, last)
         rest = self.calls_text(ctx.dialect, message.tool_calls, text_of(message.content).strip())
         return block + ("\n" + rest if block and rest else rest)
