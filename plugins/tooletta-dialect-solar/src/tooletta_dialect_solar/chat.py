@@ -128,7 +128,9 @@ class SolarOpenChat(ChatFormat):
     as no message: the derived ``prompt_options``, low effort's)."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The provider prompt, the system message and the tool instructions, as present."""
+        """The provider prompt, the system message and the tool instructions, as present.
+        Oddity: the provider prompt holds today's date and depends on
+        ``default_system_prompt``; the system turn is written whenever any part is there."""
         parts = []
         if ctx.options.get("default_system_prompt", True):
             parts.append(PROVIDER_PROMPT + ctx.strftime_now("%Y-%m-%d") + ".")
