@@ -182,13 +182,6 @@ class HunyuanA13bChat(ChatFormat):
                 "first user message"
             )
 
-    def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
-        """The content and the calls in the ``jamba`` form, without ids (the template writes
-        none)."""
-        if calls and not all(c.id is None for c in calls):
-            calls = [ToolCall(c.name, c.arguments) for c in calls]
-        return super().calls_text(dialect, calls, content)
-
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """With tools: the tool prompt (and the system text as extra requirements), written
         with the first message (none for an empty conversation); without: the system text,
@@ -227,15 +220,17 @@ class HunyuanA13bChat(ChatFormat):
         return ""
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
-        """The content and the calls (:meth:`calls_text`). With tools, an answer (a turn
-        without calls) starts with ``助手：``: the template has no generation prompt and its
-        tool prompt asks the model to start answers with the tag, so the model writes it (it
-        is generated text, trained). ``render(model=...)`` knows no tools and writes the
-        answer without it."""
+        """The content and the calls in the ``jamba`` form, without ids (the template writes
+        none). With tools, an answer (a turn without calls) starts with ``助手：``: the
+        template has no generation prompt and its tool prompt asks the model to start answers
+        with the tag, so the model writes it (it is generated text, trained).
+        ``render(model=...)`` knows no tools and writes the answer without it."""
         content = message.content
         if type(content) is not str:
             content = self.text(content)
         calls = message.tool_calls
+        if calls and not all(c.id is None for c in calls):
+            calls = [ToolCall(c.name, c.arguments) for c in calls]
         body = self.calls_text(ctx.dialect, calls, content)
         return ASSISTANT_TAG + body if ctx.tools and not calls else body
 
