@@ -34,6 +34,7 @@ from tooletta import Message, ParseResult, RenderError, ToolCall, to_json
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     Reasoning,
     Turn,
     by_content,
@@ -353,18 +354,21 @@ class CommandR7BChat(ChatFormat):
         TOOL_RESULT,
         TOOL_RESULT_END,
     )
-    reasoning = Reasoning(THINKING, THINKING_END, strip="")
+    reasoning = Reasoning(THINKING, THINKING_END, strip="", keep="with_calls")
+    """Only a turn with calls writes its reasoning (as the plan)."""
     result_wrap = (_RESULT_OPEN, _RESULT_CLOSE)
     group_results = True
     result_separator = ",\n"
     options = defaults(enable_thinking=False, enable_citations=False)
-    prompt_options = ({"enable_thinking": True},)
-    """The closing prompt with ``enable_thinking`` (a bare assistant header, which the
-    defaults follow with the empty plan), read back as no message."""
+    prompt = Prompt(off=_THINKING_OFF, default=False, always=True)
+    """The assistant header and, unless ``enable_thinking``, the empty plan; the template
+    writes it even when no generation prompt is asked. The bare header of
+    ``enable_thinking`` is read back as no message too (the derived ``prompt_options``)."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The fixed preamble with (when there are tools) the tool-use instructions and the
-        tool list, then the system message as the developer preamble."""
+        tool list, then the system message as the developer preamble. Oddity: the fixed
+        text around the tools depends on ``enable_citations``, and the message comes last."""
         options = ctx.options
         if options.get("documents"):
             raise RenderError("the command_r7b chat format does not write documents")
@@ -391,12 +395,9 @@ class CommandR7BChat(ChatFormat):
             return SYSTEM + END_OF_TURN
         return ""
 
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """Only a turn with calls writes its reasoning (as the plan)."""
-        return bool(messages[index].tool_calls)
-
     def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The turn's body, its calls numbered from their place in the conversation."""
+        """The turn's body, its calls numbered from their place in the conversation (the
+        template's oddity: it renumbers every call id)."""
         message = ctx.messages[index]
         if not message.tool_calls:
             return self._body(message, 0, ctx)
@@ -451,7 +452,8 @@ class CommandR7BChat(ChatFormat):
         return dialect.parse(body, tools=list(tools) or None)
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """The result's number, then its content as the one result (a JSON string)."""
+        """The result's number, then its content as the one result (a JSON string): the
+        template's oddity, each result an indented JSON object of its own."""
         content = ctx.messages[index].content
         text = to_json(content if type(content) is str else text_of(content))
         return self._result_number(index, ctx) + _RESULT_HEAD + text + _RESULT_TAIL
@@ -478,14 +480,6 @@ class CommandR7BChat(ChatFormat):
             raise ValueError("a tool result is not in the template's layout")
         value = json.loads(found.group(2))
         return value if isinstance(value, str) else to_json(value)
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """The assistant header and, unless ``enable_thinking``, the empty plan."""
-        return CHATBOT + ("" if ctx.options.get("enable_thinking") else _THINKING_OFF)
-
-    def after_conversation(self, ctx: Conversation) -> str:
-        """The template writes its generation prompt even when none is asked for."""
-        return self.generation_prompt(ctx)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """As the base, with each call's id replaced by its number in the conversation."""

@@ -27,6 +27,7 @@ from tooletta import Message, ParseResult, RenderError
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     Turn,
     by_content,
     defaults,
@@ -215,10 +216,17 @@ class CommandRPlusChat(ChatFormat):
     """``end_call_turns``: write ``<|END_OF_TURN_TOKEN|>`` after a turn with calls too (not
     the template's text: for training data in which the model learns to stop after calls, as
     it does when generating)."""
+    trim = frozenset(("system", "user", "tool", "assistant"))
+    """Every text is trimmed but the first system message's (:meth:`system_text`,
+    :meth:`expressible`)."""
+    prompt = Prompt(before=SYSTEM + INSTRUCTION + END_OF_TURN)
+    """The template asks for an ``Action:`` list after the last message, always; then (with
+    a generation prompt) the assistant header."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The preamble, the system message (as given) or the default task description, and
-        the tool signatures."""
+        the tool signatures. Oddity: the preamble and the tools' heading are written even
+        without tools, and the system message is not trimmed."""
         task = DEFAULT_SYSTEM if system is None else system
         return PREAMBLE + task + TOOLS_HEAD + python_signatures(ctx.tools)
 
@@ -230,14 +238,6 @@ class CommandRPlusChat(ChatFormat):
         if not found:
             raise ValueError("the system turn has no tool list")
         return None if system == DEFAULT_SYSTEM else system
-
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """The message's content, trimmed."""
-        return text_of(ctx.messages[index].content).strip()
-
-    def result_text(self, index: int, ctx: Conversation) -> str:
-        """The result's content, trimmed."""
-        return text_of(ctx.messages[index].content).strip()
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The trimmed content and the calls (as the ``command_r_plus`` dialect writes them).
@@ -272,20 +272,10 @@ class CommandRPlusChat(ChatFormat):
         result = dialect.parse(body[at + 1 :], tools=list(tools) or None)
         return msgspec.structs.replace(result, content=body[:at] + result.content.strip())
 
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """The closing instruction turn, then the assistant header."""
-        return self.after_conversation(ctx) + CHATBOT
-
-    def after_conversation(self, ctx: Conversation) -> str:
-        """The template asks for an ``Action:`` list after the last message, always."""
-        return SYSTEM + INSTRUCTION + END_OF_TURN
-
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, every text trimmed but the first system message's."""
+        """As the base (every text trimmed, :attr:`trim`), but the first system message as
+        given: the template's oddity is to trim every text but that one."""
         out = super().expressible(messages)
-        return [
-            m
-            if i == 0 and m.role == "system"
-            else msgspec.structs.replace(m, content=text_of(m.content).strip())
-            for i, m in enumerate(out)
-        ]
+        if out and out[0].role == "system":
+            out[0] = msgspec.structs.replace(out[0], content=self.text(messages[0].content))
+        return out

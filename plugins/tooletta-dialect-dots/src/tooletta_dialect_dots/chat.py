@@ -28,6 +28,7 @@ from tooletta import Message, ParseResult
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     Reasoning,
     Turn,
     by_content,
@@ -104,22 +105,27 @@ class Dots3Chat(ChatFormat):
         "<dots_function_response>",
         "</dots_function_response>",
     )
-    reasoning = Reasoning(THINK_OPEN, THINK_CLOSE, strip=None, keep="all")
+    reasoning = Reasoning(THINK_OPEN, THINK_CLOSE, strip=None, keep="all", strip_first=True)
+    """The trimmed reasoning's block (none when only whitespace is left: the template trims
+    it first)."""
     result_wrap = ("\n<dots_function_response>\n", "\n</dots_function_response>")
     group_results = True
     keeps_ids = False
     options = defaults(enable_thinking=True, clear_thinking=False)
-    prompt_options = ({"enable_thinking": False},)
-    """Thinking off's prompt (an empty reasoning block), read back as no message."""
+    prompt = Prompt(off=EMPTY_THINK)
+    """``<|assistant|>``, and an empty reasoning block with ``enable_thinking=False`` (read
+    back as no message: the derived ``prompt_options``)."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The whole opening turn: the system prompt (or the default one), then the tool
-        declarations when there are tools."""
+        declarations when there are tools. Oddity: the turn's own markers are written here
+        (the declared system turn has none) because a later system message is a user turn."""
         tools = tools_block(ctx.tools) if ctx.tools else ""
         return f"{SYSTEM}{DEFAULT_SYSTEM if system is None else system}{tools}{END_SYSTEM}"
 
     def parse_system(self, body: str) -> str | None:
-        """The system message (``None`` for the default prompt)."""
+        """The system message (``None`` for the default prompt), inside the turn's markers
+        (:meth:`system_text`)."""
         if body.startswith(SYSTEM) and body.endswith(END_SYSTEM):
             body = body[len(SYSTEM) : -len(END_SYSTEM)]
         head = body.partition(TOOLS_HEAD)[0]
@@ -159,11 +165,6 @@ class Dots3Chat(ChatFormat):
             block = THINK_OPEN + reasoning + THINK_CLOSE if reasoning else ""
         return block + self.calls_text(ctx.dialect, message.tool_calls, content)
 
-    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
-        """The block of the trimmed reasoning (none when only whitespace is left: the
-        template trims it first)."""
-        return super().reasoning_text(reasoning.strip(), kept, last)
-
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """The reasoning block taken off, then the dialect's parse of the rest."""
         reasoning = ""
@@ -175,27 +176,17 @@ class Dots3Chat(ChatFormat):
         result: ParseResult = dialect.parse(body, tools=list(tools) or None)
         return msgspec.structs.replace(result, reasoning=reasoning) if reasoning else result
 
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|assistant|>``, and an empty reasoning block with ``enable_thinking=False``."""
-        if ctx.options.get("enable_thinking") is False:
-            return ASSISTANT + EMPTY_THINK
-        return ASSISTANT
-
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, without a first system message equal to the default prompt, later
-        system messages as user messages (the template writes them as user turns) and the
-        reasoning trimmed (the template trims it)."""
+        """As the base (the reasoning trimmed), without a first system message equal to the
+        default prompt, and later system messages as user messages: the template's oddity is
+        to write them as user turns."""
         out = super().expressible(messages)
         if out and out[0].role == "system" and out[0].content == DEFAULT_SYSTEM:
             out = out[1:]
-        fixed = []
-        for index, m in enumerate(out):
-            if m.role == "system" and index > 0:
-                m = Message("user", m.content)
-            elif m.reasoning != m.reasoning.strip():
-                m = msgspec.structs.replace(m, reasoning=m.reasoning.strip())
-            fixed.append(m)
-        return fixed
+        return [
+            Message("user", m.content) if m.role == "system" and index > 0 else m
+            for index, m in enumerate(out)
+        ]
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """As :meth:`expressible`, with the switches' history: ``enable_thinking=False`` clears

@@ -33,6 +33,7 @@ from tooletta import Message, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     Reasoning,
     Turn,
     by_content,
@@ -117,7 +118,20 @@ def _without_ids(calls: list[ToolCall]) -> list[ToolCall]:
     return [ToolCall(c.name, c.arguments) for c in calls]
 
 
-class Apriel15Chat(ChatFormat):
+class _AprielChat(ChatFormat):
+    """What the Apriel templates share: a later system message is written as the opening
+    system turn is (the reasoning prompt first, the declarations after it)."""
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """A user turn's content; a later system message as the opening one is written (the
+        templates' oddity: every system turn starts with the reasoning prompt)."""
+        message = ctx.messages[index]
+        if message.role != "system":
+            return text_of(message.content)
+        return str(self.system_text(text_of(message.content), ctx))
+
+
+class Apriel15Chat(_AprielChat):
     """Apriel 1.5 Thinker: ``<|ROLE|>\\n...\\n<|end|>\\n`` turns, the reasoning prompt in every
     system turn, Python-``str()`` tool definitions, calls with ids before the last message."""
 
@@ -136,6 +150,8 @@ class Apriel15Chat(ChatFormat):
         tool=_turn("tool_result"),
     )
     end_of_turn = END
+    prompt = Prompt(after_assistant=False)
+    """``<|assistant|>\\n``, unless the last message is an assistant's (or there is none)."""
     special_tokens: ClassVar[tuple[str, ...]] = (
         "<|system|>",
         "<|user|>",
@@ -178,23 +194,11 @@ class Apriel15Chat(ChatFormat):
         """Past the reasoning-prompt-only turn when it is at ``pos`` (after the tool turn)."""
         return pos + len(_PROMPT_TURN15) if text.startswith(_PROMPT_TURN15, pos) else pos
 
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """A user turn's content; a later system message as the opening one is written."""
-        message = ctx.messages[index]
-        if message.role != "system":
-            return text_of(message.content)
-        return str(self.system_text(text_of(message.content), ctx))
-
     def parse_user(self, body: str) -> str:
         """The content (a system turn's without the reasoning prompt and definitions)."""
         if not body.startswith(APRIEL15_REASONING_PROMPT):
             return body
         return body[len(APRIEL15_REASONING_PROMPT) :].partition("\n" + APRIEL15_TOOLS_HEAD)[0]
-
-    def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """:meth:`turn_body` (no reasoning to keep: no history rule to ask)."""
-        messages = ctx.messages
-        return self.turn_body(messages[index], False, index == len(messages) - 1, ctx)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The content, the calls after a line break (ids left out in the conversation's last
@@ -210,11 +214,6 @@ class Apriel15Chat(ChatFormat):
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """The body without the line break before ``<|end|>``, read by the dialect."""
         return super().parse_turn(body.removesuffix("\n"), dialect, tools)
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|assistant|>\\n``, unless the last message is an assistant's."""
-        messages = ctx.messages
-        return "" if not messages or messages[-1].role == "assistant" else "<|assistant|>\n"
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """As the base, without the ids of the last message's calls (never written)."""
@@ -276,11 +275,12 @@ def _python_tools16(tools: Any) -> str:
 
 _PROMPT16 = APRIEL16_REASONING_PROMPT + "\n"
 _BEGIN_SYSTEM = "<s><|begin_system|>\n"
+_ASSISTANT16 = "\n<|begin_assistant|>\n"
 _RESULT_END = "\n\n\n"
 """What follows a tool result: the template's line break and two from its layout."""
 
 
-class Apriel16Chat(ChatFormat):
+class Apriel16Chat(_AprielChat):
     """Apriel 1.6 Thinker: ``<|begin_ROLE|>\\n`` headers and no end of turn but the
     assistant's ``\\n<|end|>\\n`` (not after the last message), the reasoning written before
     ``[BEGIN FINAL RESPONSE]`` in the last message only.
@@ -298,7 +298,7 @@ class Apriel16Chat(ChatFormat):
     turns = roles(
         system=Turn(_BEGIN_SYSTEM),
         user=Turn("<|begin_user|>\n"),
-        assistant=Turn("\n<|begin_assistant|>\n"),
+        assistant=Turn(_ASSISTANT16),
         tool=Turn("<|begin_tool_result|>\n"),
     )
     special_tokens: ClassVar[tuple[str, ...]] = (
@@ -308,8 +308,14 @@ class Apriel16Chat(ChatFormat):
         "<|begin_tool_result|>",
         END,
     )
-    reasoning = Reasoning("", _FINAL_LINE, strip="")
+    reasoning = Reasoning("", _FINAL_LINE, strip="", keep="last")
+    """Only the conversation's last message writes its reasoning (the template's
+    ``loop.last``)."""
     options = defaults(training_prompt=False)
+    prompt = Prompt(head=_ASSISTANT16 + "Here are my reasoning steps:\n", after_assistant=False)
+    """``\\n<|begin_assistant|>\\nHere are my reasoning steps:\\n`` after a message that is not
+    an assistant's; after an ended assistant turn only the ending (:meth:`after_conversation`,
+    the line break closing it)."""
 
     def _ends(self, index: int, ctx: Conversation) -> bool:
         """The assistant turn at ``index`` writes ``\\n<|end|>\\n`` (all but the last message,
@@ -360,13 +366,6 @@ class Apriel16Chat(ChatFormat):
                     return role, pos + 1 + len(turn.header)
         return None
 
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """A user turn's content; a later system message as the opening one is written."""
-        message = ctx.messages[index]
-        if message.role != "system":
-            return text_of(message.content)
-        return str(self.system_text(text_of(message.content), ctx))
-
     def parse_user(self, body: str) -> str:
         """The content (a system turn's without the reasoning prompt and declarations)."""
         if not body.startswith(APRIEL16_REASONING_PROMPT + "\n"):
@@ -381,10 +380,6 @@ class Apriel16Chat(ChatFormat):
         """The result without the line breaks that follow it."""
         return body.removesuffix(_RESULT_END)
 
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """Only the conversation's last message (the template's ``loop.last``)."""
-        return index == len(messages) - 1
-
     def end_token(self, index: int, ctx: Conversation) -> str:
         """``<|end|>``, except after the conversation's last message (see :meth:`_ends`)."""
         if index < len(ctx.messages) - 1 or ctx.options.get("training_prompt"):
@@ -396,22 +391,10 @@ class Apriel16Chat(ChatFormat):
         it: the model ends its turn so at inference too."""
         return "\n" + END
 
-    def assistant_footer(self, index: int, ctx: Conversation) -> str:
-        """Nothing: the assistant turn declares no footer (the default's answer, without
-        looking it up for every turn)."""
-        return ""
-
     def assistant_end(self, text: str, pos: int) -> int | None:
         """Past ``<|end|>``; the conversation's last message, without it, at the end."""
         at = text.find(END, pos)
         return len(text) if at < 0 else at + len(END)
-
-    def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """:meth:`turn_body`, the history rule (:meth:`keeps_reasoning`: the last message
-        keeps its reasoning) applied without asking it."""
-        messages = ctx.messages
-        last = index == len(messages) - 1
-        return self.turn_body(messages[index], last, last, ctx)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """Reasoning and ``[BEGIN FINAL RESPONSE]`` (last message), the content (earlier
@@ -442,16 +425,6 @@ class Apriel16Chat(ChatFormat):
             reasoning, rest = "", body
         result = super().parse_turn(rest.removesuffix(END).removesuffix("\n"), dialect, tools)
         return msgspec.structs.replace(result, reasoning=reasoning) if marker else result
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``\\n<|begin_assistant|>\\nHere are my reasoning steps:\\n`` after a message that
-        is not an assistant's; after an ended assistant turn, the line break closing it."""
-        messages = ctx.messages
-        if not messages:
-            return ""
-        if messages[-1].role == "assistant":
-            return self.after_conversation(ctx)
-        return self.turns["assistant"].header + "Here are my reasoning steps:\n"
 
     def after_conversation(self, ctx: Conversation) -> str:
         """The line break closing ``<|end|>`` when the last (assistant) turn ended."""

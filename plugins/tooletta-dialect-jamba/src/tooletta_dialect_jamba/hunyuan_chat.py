@@ -27,6 +27,7 @@ from tooletta import Message, RenderError, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     Turn,
     by_content,
     clock,
@@ -153,9 +154,11 @@ class HunyuanA13bChat(ChatFormat):
     special_tokens = (SOT, EXTRA_0, EXTRA_4, EOS)
     keeps_ids = False
     options = defaults(enable_thinking=True)
-    prompt_options = ({"enable_thinking": False},)
-    """The empty think block ``enable_thinking=False`` writes at the end, read back as no
-    message: every turn ends with a footer token."""
+    prompt = Prompt(off=_NO_THINK, always=True)
+    """Nothing (no assistant header: the last ``<|extra_0|>`` is the prompt), or the empty
+    think block when ``enable_thinking`` is off, written with or without a generation prompt
+    (the template ignores the switch); read back as no message (the derived
+    ``prompt_options``): every turn ends with a footer token."""
 
     def _check(self, ctx: Conversation) -> None:
         """The first message is a system or user message (a later system message is refused
@@ -178,13 +181,6 @@ class HunyuanA13bChat(ChatFormat):
                 "which the template writes as nothing without tools: it would read back as the "
                 "first user message"
             )
-
-    def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
-        """The content and the calls in the ``jamba`` form, without ids (the template writes
-        none)."""
-        if calls and not all(c.id is None for c in calls):
-            calls = [ToolCall(c.name, c.arguments) for c in calls]
-        return super().calls_text(dialect, calls, content)
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """With tools: the tool prompt (and the system text as extra requirements), written
@@ -223,21 +219,18 @@ class HunyuanA13bChat(ChatFormat):
                 )
         return ""
 
-    def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """:meth:`turn_body` (no reasoning is written: no history rule to ask)."""
-        messages = ctx.messages
-        return self.turn_body(messages[index], False, index == len(messages) - 1, ctx)
-
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
-        """The content and the calls (:meth:`calls_text`). With tools, an answer (a turn
-        without calls) starts with ``助手：``: the template has no generation prompt and its
-        tool prompt asks the model to start answers with the tag, so the model writes it (it
-        is generated text, trained). ``render(model=...)`` knows no tools and writes the
-        answer without it."""
+        """The content and the calls in the ``jamba`` form, without ids (the template writes
+        none). With tools, an answer (a turn without calls) starts with ``助手：``: the
+        template has no generation prompt and its tool prompt asks the model to start answers
+        with the tag, so the model writes it (it is generated text, trained).
+        ``render(model=...)`` knows no tools and writes the answer without it."""
         content = message.content
         if type(content) is not str:
             content = self.text(content)
         calls = message.tool_calls
+        if calls and not all(c.id is None for c in calls):
+            calls = [ToolCall(c.name, c.arguments) for c in calls]
         body = self.calls_text(ctx.dialect, calls, content)
         return ASSISTANT_TAG + body if ctx.tools and not calls else body
 
@@ -295,15 +288,6 @@ class HunyuanA13bChat(ChatFormat):
         reads those ending with ``<|eos|>`` as assistant turns): a user after the system turn
         or after the first user, a (bare) result after an assistant turn or a result."""
         return _IMPLICIT.get(previous) if previous is not None else None
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """Nothing (the last ``<|extra_0|>`` is the prompt), or the empty think block when
-        ``enable_thinking`` is off."""
-        return _NO_THINK if ctx.options.get("enable_thinking") is False else ""
-
-    def after_conversation(self, ctx: Conversation) -> str:
-        """The same as :meth:`generation_prompt`: the template ignores the switch."""
-        return self.generation_prompt(ctx)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """The default, without reasoning; an empty first system message is no message when

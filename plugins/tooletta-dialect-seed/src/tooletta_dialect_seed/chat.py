@@ -26,6 +26,7 @@ from tooletta import Message, RenderError, to_json
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     Reasoning,
     Turn,
     by_content,
@@ -180,12 +181,19 @@ class SeedOssChat(ChatFormat):
     """The tokenizer's start and end tokens and the think and tool-call tags (vLLM's
     ``seed_oss`` parsers look the tags up as single tokens); the budget tags are left out,
     unchecked."""
-    reasoning = Reasoning(THINK_OPEN, THINK_CLOSE, strip=None, keep="all")
+    reasoning = Reasoning(THINK_OPEN, THINK_CLOSE, strip=None, keep="all", strip_first=True)
     keeps_ids = False
     options = defaults(thinking_budget=-1, use_json_tooldef=False)
+    trim = frozenset(("assistant",))
+    """The assistant's content is trimmed (:meth:`turn_body`)."""
+    prompt = Prompt(off=ZERO_BUDGET_THINK, switch="thinking_budget", off_values=(0,))
+    """The assistant header, and the closed budget-0 think block with ``thinking_budget=0``."""
+    prompt_options = ()
+    """None: the budget-0 prompt ending a text is read by :meth:`skip_before_turn`."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message (or, with tools, the Doubao prompt), then the declarations."""
+        """The system message (or, with tools, the Doubao prompt), then the declarations.
+        Oddity: the declarations' form depends on ``use_json_tooldef``."""
         if system is None:
             if not ctx.tools:
                 return None
@@ -245,27 +253,8 @@ class SeedOssChat(ChatFormat):
         return pos
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
-        """The think block, then (after ``\\n``) the trimmed content and the calls."""
-        block = self.reasoning_text(message.reasoning.strip(), kept, last)
+        """The think block, then (after ``\\n``) the trimmed content and the calls. Oddity:
+        the ``\\n`` is written only when both the block and the rest are there."""
+        block = self.reasoning_text(message.reasoning, kept, last)
         rest = self.calls_text(ctx.dialect, message.tool_calls, text_of(message.content).strip())
         return block + ("\n" + rest if block and rest else rest)
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """The assistant header, and the closed budget-0 think block with that budget."""
-        head = self.turns["assistant"].header
-        return head + ZERO_BUDGET_THINK if ctx.options.get("thinking_budget") == 0 else head
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, with assistant content and reasoning trimmed (the template trims
-        them)."""
-        out = []
-        for m in super().expressible(messages):
-            if m.role == "assistant":
-                m = Message(
-                    "assistant",
-                    text_of(m.content).strip(),
-                    tool_calls=m.tool_calls,
-                    reasoning=m.reasoning.strip(),
-                )
-            out.append(m)
-        return out

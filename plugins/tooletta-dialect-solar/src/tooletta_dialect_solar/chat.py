@@ -22,6 +22,7 @@ from tooletta import Message, RenderError, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     Reasoning,
     Turn,
     by_content,
@@ -120,12 +121,16 @@ class SolarOpenChat(ChatFormat):
     result_wrap = ("<|tool_response:begin|>", "<|tool_response:end|>")
     group_results = True
     options = defaults(default_system_prompt=True, reasoning_effort="high")
-    prompt_options = ({"reasoning_effort": "low"},)
-    """Low (and minimal) effort's prompt, an empty think block before the assistant header,
-    read back as no message."""
+    prompt = Prompt(
+        off=f"{THINK}{END}{ASSISTANT}", switch="reasoning_effort", off_values=("low", "minimal")
+    )
+    """``<|begin|>assistant``, after an empty think block for low or minimal effort (read back
+    as no message: the derived ``prompt_options``, low effort's)."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The provider prompt, the system message and the tool instructions, as present."""
+        """The provider prompt, the system message and the tool instructions, as present.
+        Oddity: the provider prompt holds today's date and depends on
+        ``default_system_prompt``; the system turn is written whenever any part is there."""
         parts = []
         if ctx.options.get("default_system_prompt", True):
             parts.append(PROVIDER_PROMPT + ctx.strftime_now("%Y-%m-%d") + ".")
@@ -240,9 +245,3 @@ class SolarOpenChat(ChatFormat):
                 m = replace(m, tool_calls=calls)
             out.append(m)
         return out
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|begin|>assistant``, after an empty think block for low or minimal effort."""
-        if ctx.options.get("reasoning_effort") in ("low", "minimal"):
-            return f"{ASSISTANT}{THINK}{END}{ASSISTANT}"
-        return ASSISTANT

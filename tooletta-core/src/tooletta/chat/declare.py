@@ -151,6 +151,16 @@ class Prompt:
     :attr:`~tooletta.chat.ChatFormat.prompt_options` default to the switch's other value, so
     :func:`~tooletta.parse_conversation` reads either prompt at the end of a text as no
     message.
+
+    ``off_values``: a switch that is no boolean is off exactly for these values (compared
+    with ``==``; Solar Open's ``reasoning_effort`` ``"low"`` and ``"minimal"``, Seed-OSS's
+    ``thinking_budget`` ``0``); the other option set is then the first of them. ``before``:
+    template text written after the last message before the prompt, whether a prompt is
+    asked or not (Command R+'s closing instruction turn). ``always``: the template writes
+    the whole prompt even when none is asked (Command R7B, Hunyuan-A13B): see
+    :meth:`ending`. ``after_assistant=False``: after an assistant message, or when there is
+    no message, the template writes no prompt, only its ending
+    (:meth:`~tooletta.chat.ChatFormat.after_conversation`; the Apriel templates).
     """
 
     on: str = ""
@@ -158,10 +168,16 @@ class Prompt:
     switch: str = "enable_thinking"
     default: bool = True
     head: str | None = None
+    off_values: tuple[Any, ...] = ()
+    before: str = ""
+    always: bool = False
+    after_assistant: bool = True
 
     def thinking(self, options: Mapping[str, Any]) -> bool:
         """Whether the switch is on under ``options``."""
         value = options.get(self.switch, self.default)
+        if self.off_values:
+            return value not in self.off_values
         if self.default:
             return value is not False
         return bool(value)
@@ -169,13 +185,25 @@ class Prompt:
     def text(self, header: str, options: Mapping[str, Any]) -> str:
         """The prompt under ``options``; ``header``: the assistant turn's header."""
         head = header if self.head is None else self.head
-        return head + (self.on if self.thinking(options) else self.off)
+        return self.before + head + (self.on if self.thinking(options) else self.off)
+
+    def ends(self) -> bool:
+        """Whether the template writes anything after the last message when no prompt is
+        asked (:meth:`ending`)."""
+        return self.always or bool(self.before)
+
+    def ending(self, header: str, options: Mapping[str, Any]) -> str:
+        """What the template writes after the last message when no prompt is asked: the
+        whole prompt (:meth:`text`) when ``always``, else ``before``."""
+        return self.text(header, options) if self.always else self.before
 
     def other_options(self) -> tuple[Mapping[str, Any], ...]:
         """The option set under which the template writes the other prompt (none when both
         are the same)."""
         if self.on == self.off:
             return ()
+        if self.off_values:
+            return ({self.switch: self.off_values[0]},)
         return ({self.switch: not self.default},)
 
 

@@ -68,7 +68,9 @@ class Reasoning:
     reasoning whose reasoning would be kept: ``"never"``, ``"last"`` (only when the turn is the
     conversation's last message, Qwen3) or ``"kept"`` (always). ``dropped`` is written
     instead of the block in a turn whose reasoning is not kept (GLM writes
-    ``<think></think>``). ``strip=None`` strips whitespace.
+    ``<think></think>``). ``strip=None`` strips whitespace. ``strip_first``: the template
+    strips the reasoning before asking whether there is any, so reasoning made only of
+    ``strip`` characters is none (Seed-OSS, dots3 write no block for it).
     """
 
     open: str
@@ -77,6 +79,7 @@ class Reasoning:
     keep: KeepRule = "all"
     empty: Literal["never", "last", "kept"] = "never"
     dropped: str = ""
+    strip_first: bool = False
 
     def block(self, reasoning: str) -> str:
         """The reasoning as the template writes it."""
@@ -419,6 +422,8 @@ class ChatFormat:
             return ""
         if not kept:
             return rule.dropped
+        if rule.strip_first:
+            reasoning = reasoning.strip(rule.strip)
         if reasoning or rule.empty == "kept" or (rule.empty == "last" and last):
             return rule.block(reasoning)
         return ""
@@ -466,11 +471,22 @@ class ChatFormat:
         :attr:`prompt` declares, else the assistant turn's header."""
         prompt = self.prompt
         header = self.turns["assistant"].header
-        return header if prompt is None else prompt.text(header, ctx.options)
+        if prompt is None:
+            return header
+        if not prompt.after_assistant:
+            messages = ctx.messages
+            if not messages or messages[-1].role == "assistant":
+                return self.after_conversation(ctx)
+        return prompt.text(header, ctx.options)
 
     def after_conversation(self, ctx: Conversation) -> str:
-        """Text a template writes after the last message when no generation prompt is asked."""
-        return ""
+        """Text a template writes after the last message when no generation prompt is asked:
+        as :attr:`prompt` declares (:meth:`Prompt.ending <tooletta.chat.declare.Prompt.ending>`),
+        else nothing."""
+        prompt = self.prompt
+        if prompt is None or not prompt.ends():
+            return ""
+        return prompt.ending(self.turns["assistant"].header, ctx.options)
 
     def generation_prompts(self, ctx: Conversation) -> tuple[str, ...]:
         """Every text the template may write after ``ctx.messages``: its generation prompt

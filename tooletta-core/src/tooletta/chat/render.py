@@ -318,7 +318,11 @@ def _plan(fmt: ChatFormat) -> _Plan:
         footer_ok=assistant is None or assistant.footer.startswith(fmt.end_of_turn),
         result_text=hook("result_text", trims=("tool",)),
         result_footer=hook("result_footer"),
-        after_conversation=hook("after_conversation"),
+        after_conversation=(
+            fmt.after_conversation
+            if overrides("after_conversation") or (fmt.prompt is not None and fmt.prompt.ends())
+            else None
+        ),
         turns=dict(fmt.turns),
         system_turn=fmt.turns.get("system"),
         grouped=fmt.group_results,
