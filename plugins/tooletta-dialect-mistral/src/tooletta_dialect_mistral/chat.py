@@ -140,7 +140,8 @@ class MistralChat(ChatFormat):
         return False
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message, else the template's default system prompt."""
+        """Oddity: the template's default system prompt (Small 3.2: with today's date) when
+        the conversation has none; else the system message."""
         return system if system is not None else self.default_system(ctx)
 
     def parse_system(self, body: str) -> str | None:
@@ -152,7 +153,8 @@ class MistralChat(ChatFormat):
         return _TOOLS_OPEN + tool_json(tools if type(tools) is list else list(tools)) + _TOOLS_CLOSE
 
     def before_turn(self, index: int, ctx: Conversation) -> str:
-        """The tool declarations, before the turn :attr:`tools_before` names."""
+        """Oddity: the tool declarations stand outside any turn, before the turn
+        :attr:`tools_before` names."""
         if self.tools_before == "first_turn":
             if index > 1 or index != _loop_start(ctx.messages):
                 return ""
@@ -162,7 +164,7 @@ class MistralChat(ChatFormat):
         return self.tools_text(tools) if tools else ""
 
     def implicit_role(self, previous: str | None) -> str | None:
-        """The assistant's turn has no header: text where no header starts is one."""
+        """Oddity: the assistant's turn has no header: text where no header starts is one."""
         return "assistant"
 
     def skip_before_turn(self, text: str, pos: int) -> int:
@@ -185,7 +187,7 @@ class _WrittenIds(MistralChat):
     result without a 9-character id: a missing or invalid one is derived)."""
 
     def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
-        """The dialect's calls, each with its written id."""
+        """Oddity: the dialect's calls, each with its written id (derived when missing)."""
         return super().calls_text(dialect, with_written_ids(calls) if calls else calls, content)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
@@ -226,7 +228,7 @@ class MistralSmall32Chat(_WrittenIds):
         return text.endswith(tail) and "\n" not in text[len(head) : len(text) - len(tail)]
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """``ID[TOOL_CONTENT]content``."""
+        """Oddity: the call id before the content, ``ID[TOOL_CONTENT]content``."""
         messages = ctx.messages
         content = messages[index].content
         if type(content) is not str:
@@ -299,7 +301,7 @@ class MistralNemoChat(_WrittenIds):
     )
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """No system turn (the system message goes in the last user turn)."""
+        """Oddity: no system turn (the system message goes in the last user turn)."""
         return None
 
     def user_text(self, index: int, ctx: Conversation) -> str:
@@ -320,7 +322,7 @@ class MistralNemoChat(_WrittenIds):
         return _nemo_tools(tools)
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """``{"content": CONTENT, "call_id": "ID"}``."""
+        """Oddity: the result as ``{"content": CONTENT, "call_id": "ID"}``."""
         messages = ctx.messages
         content = messages[index].content
         if type(content) is not str:
@@ -395,19 +397,12 @@ class Ministral3ReasoningChat(_V13Chat):
         f"({_TEMPLATES}mistralai-Ministral-3-14B-Reasoning-2512.jinja)"
     )
     reasoning = Reasoning("[THINK]", "[/THINK]", strip="", keep="all")
+    """``[THINK]reasoning[/THINK]`` (as it is) in every turn that has some."""
     special_tokens = (*_V7_TOKENS, "[ARGS]", "[THINK]", "[/THINK]")
 
     def default_system(self, ctx: Conversation) -> str | None:
         """The template's default system prompt."""
         return MINISTRAL3_REASONING_SYSTEM
-
-    def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """Every turn keeps its reasoning."""
-        return True
-
-    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
-        """``[THINK]reasoning[/THINK]`` (as it is), nothing for a turn without reasoning."""
-        return "[THINK]" + reasoning + "[/THINK]" if reasoning and kept else ""
 
     def is_default_system(self, text: str) -> bool:
         """Whether ``text`` is the default system prompt."""
