@@ -28,7 +28,7 @@ from .messages import text_of
 if TYPE_CHECKING:
     from .format import Conversation
 
-__all__ = ["KEEP_RULES", "KeepRule", "Prompt", "SystemBlock", "keeps", "last_query"]
+__all__ = ["KEEP_RULES", "KeepRule", "Prompt", "SystemBlock", "ToolsTurn", "keeps", "last_query"]
 
 KeepRule = Literal[
     "all",
@@ -248,3 +248,23 @@ class SystemBlock:
         if system is not None and system == self.default and (found or not self.default_with_tools):
             return None
         return system
+
+
+@dataclass(frozen=True)
+class ToolsTurn(SystemBlock):
+    """An opening system turn that holds the tool declarations alone, for a format whose
+    system messages are turns of their own (:attr:`~tooletta.chat.ChatFormat.merge_system`
+    false: GLM-4.6 and GLM-4.7 write the declarations in a ``<|system|>`` turn, then every
+    system message in one of its own).
+
+    It writes as :class:`SystemBlock` does (the renderer gives it no system message: the
+    declarations, or no turn without tools); it reads a body that starts with ``head`` as
+    the declarations (no message) and any other body as a system message, as written (the
+    first turn's system message is never cut at a ``head`` it holds).
+    """
+
+    def read(self, body: str) -> str | None:
+        """``None`` for the declarations (a body starting with ``head``), else ``body``."""
+        if self.tools is not None and self.head and body.startswith(self.head):
+            return None
+        return body

@@ -1,0 +1,97 @@
+"""Core declarations added for the GLM formats: :class:`tooletta.chat.ToolsTurn`, an opening
+system turn that holds the tool declarations alone (``merge_system = False``), written and
+read back through a toy format."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import tooletta
+from tooletta import Message
+from tooletta.chat import ChatFormat, SystemBlock, ToolsTurn, Turn, render_format, roles
+from tooletta.chat.parse import parse_format
+
+HEAD = "# Tools\n"
+TOOLS = [{"type": "function", "function": {"name": "f", "parameters": {}}}]
+
+
+def _declare(tools: Sequence[Mapping[str, Any]]) -> str:
+    return HEAD + "".join(str(t["function"]["name"]) + "\n" for t in tools) + "# End"
+
+
+BLOCK = ToolsTurn(_declare, head=HEAD)
+
+
+class ToyChat(ChatFormat):
+    """GLM-like: the declarations in a system turn of their own, every system message a turn
+    of its own."""
+
+    name = "toy_tools_turn"
+    turns = roles(
+        system=Turn("<S>", "</S>"),
+        user=Turn("<U>", "</U>"),
+        assistant=Turn("<A>", "</A>"),
+    )
+    end_of_turn = "</A>"
+    merge_system = False
+    system_block = BLOCK
+
+
+def test_it_writes_the_declarations_or_no_turn() -> None:
+    assert BLOCK.write(None, TOOLS) == HEAD + "f\n# End"
+    assert BLOCK.write(None, []) is None
+
+
+def test_it_reads_the_declarations_as_no_message() -> None:
+    assert BLOCK.read(HEAD + "f\n# End") is None
+
+
+def test_a_system_message_holding_the_head_is_read_whole() -> None:
+    body = "Be brief.\n\n" + HEAD + "f\n# End"
+    assert BLOCK.read(body) == body
+    # where a SystemBlock reads the message before the declarations it holds
+    assert SystemBlock(_declare, head=HEAD).read(body) == "Be brief."
+
+
+def test_a_block_without_declarations_reads_every_body_whole() -> None:
+    assert ToolsTurn(None, head=HEAD).read(HEAD) == HEAD
+    assert ToolsTurn(_declare).read(HEAD) == HEAD
+
+
+@given(st.text())
+def test_any_body_not_starting_with_the_head_reads_as_written(body: str) -> None:
+    if not body.startswith(HEAD):
+        assert BLOCK.read(body) == body
+
+
+@given(st.lists(st.from_regex(r"[a-z]{1,8}", fullmatch=True), max_size=4))
+def test_written_declarations_read_back_as_no_message(names: list[str]) -> None:
+    tools = [{"type": "function", "function": {"name": n, "parameters": {}}} for n in names]
+    written = BLOCK.write(None, tools)
+    if not names:
+        assert written is None
+    else:
+        assert written is not None
+        assert BLOCK.read(written) is None
+
+
+_SYSTEM = st.text(st.characters(blacklist_characters="<>"), min_size=1)
+
+
+@given(_SYSTEM, st.booleans())
+def test_a_format_reads_its_system_message_back(system: str, tools: bool) -> None:
+    """With tools the declarations are the first turn (no message), the system message the
+    next; without, the system message is the first turn, read whole (even holding the head)."""
+    fmt = ToyChat()
+    dialect = tooletta.get_dialect("hermes")
+    system = system + "\n\n" + HEAD + "f\n# End"
+    messages = [Message("system", system), Message("user", "hi")]
+    declared = TOOLS if tools else []
+    text = render_format(fmt, dialect, messages, declared, False, {}).text
+    opening = "<S>" + HEAD + "f\n# End</S>" if tools else ""
+    assert text == opening + "<S>" + system + "</S><U>hi</U>"
+    assert parse_format(fmt, dialect, text, declared) == fmt.expressible(messages)
