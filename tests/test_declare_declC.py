@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tooletta
@@ -82,6 +82,7 @@ def test_written_declarations_read_back_as_no_message(names: list[str]) -> None:
 _SYSTEM = st.text(st.characters(blacklist_characters="<>"), min_size=1)
 
 
+@settings(deadline=None)  # the first example loads the dialect
 @given(_SYSTEM, st.booleans())
 def test_a_format_reads_its_system_message_back(system: str, tools: bool) -> None:
     """With tools the declarations are the first turn (no message), the system message the
