@@ -1,6 +1,7 @@
-"""Core declarations added for the GLM formats: :class:`tooletta.chat.ToolsTurn`, an opening
-system turn that holds the tool declarations alone (``merge_system = False``), written and
-read back through a toy format."""
+"""Core declarations added for the GLM and Mistral formats, written and read back through toy
+formats: :class:`tooletta.chat.ToolsTurn`, an opening system turn that holds the tool
+declarations alone (``merge_system = False``), and :class:`tooletta.chat.ToolsBlock`, tool
+declarations outside any turn, before one of them."""
 
 from __future__ import annotations
 
@@ -12,7 +13,16 @@ from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message
-from tooletta.chat import ChatFormat, SystemBlock, ToolsTurn, Turn, render_format, roles
+from tooletta.chat import (
+    ChatFormat,
+    SystemBlock,
+    ToolsBlock,
+    ToolsTurn,
+    Turn,
+    render_format,
+    roles,
+)
+from tooletta.chat.format import conversation
 from tooletta.chat.parse import parse_format
 
 HEAD = "# Tools\n"
@@ -96,3 +106,85 @@ def test_a_format_reads_its_system_message_back(system: str, tools: bool) -> Non
     opening = "<S>" + HEAD + "f\n# End</S>" if tools else ""
     assert text == opening + "<S>" + system + "</S><U>hi</U>"
     assert parse_format(fmt, dialect, text, declared) == fmt.expressible(messages)
+
+
+# -- ToolsBlock ------------------------------------------------------------------------------
+
+OPEN, CLOSE = "[TOOLS]", "[/TOOLS]"
+
+
+def _block(tools: Sequence[Mapping[str, Any]]) -> str:
+    return OPEN + ",".join(str(t["function"]["name"]) for t in tools) + CLOSE
+
+
+class ToyBlockChat(ChatFormat):
+    """Mistral-like: the tools block before the last user turn, no assistant header."""
+
+    name = "toy_tools_block"
+    bos = "<s>"
+    turns = roles(
+        system=Turn("[S]", "[/S]"),
+        user=Turn("[U]", "[/U]"),
+        assistant=Turn("", "</s>"),
+    )
+    end_of_turn = "</s>"
+    tools_block = ToolsBlock(_block, head=OPEN, end=CLOSE, at="last_user")
+
+    def implicit_role(self, previous: str | None) -> str | None:
+        """The assistant turn has no header."""
+        return "assistant"
+
+
+class ToyFirstTurnChat(ToyBlockChat):
+    """The tools block before the first turn after the system message."""
+
+    name = "toy_tools_block_first"
+    tools_block = ToolsBlock(_block, head=OPEN, end=CLOSE)
+
+
+def _places(fmt: ChatFormat, roles_: Sequence[str], tools: bool = True) -> list[int]:
+    messages = [Message(r, "x") for r in roles_]
+    ctx = conversation(messages, TOOLS if tools else [], {}, None)
+    return [i for i in range(len(messages) + 1) if fmt.before_turn(i, ctx)]
+
+
+def test_the_block_stands_before_the_last_user_turn() -> None:
+    fmt = ToyBlockChat()
+    assert _places(fmt, ["system", "user", "assistant", "user", "assistant"]) == [3]
+    assert _places(fmt, ["system", "assistant"]) == []
+    assert _places(fmt, ["user"], tools=False) == []
+
+
+def test_the_block_stands_before_the_first_turn_after_the_system_message() -> None:
+    fmt = ToyFirstTurnChat()
+    assert _places(fmt, ["system", "user", "assistant", "user"]) == [1]
+    assert _places(fmt, ["user", "assistant"]) == [0]
+    assert _places(fmt, ["developer", "user"]) == [0]
+    assert _places(fmt, ["system"]) == [1]  # after the last message: before the prompt
+    assert _places(fmt, []) == [0]
+
+
+def test_the_parser_skips_the_block_only_where_it_starts() -> None:
+    block = ToolsBlock(_block, head=OPEN, end=CLOSE)
+    text = "ab" + _block(TOOLS) + "[U]"
+    assert block.skip(text, 2) == len(text) - 3
+    assert block.skip(text, 0) == 0
+    assert block.skip("ab" + OPEN + "f", 2) == 2  # never closed: nothing skipped
+
+
+@settings(deadline=None)
+@given(
+    st.lists(st.sampled_from(["user", "assistant"]), min_size=1, max_size=5),
+    st.booleans(),
+    st.booleans(),
+)
+def test_a_format_renders_and_reads_its_block_back(
+    roles_: list[str], system: bool, first: bool
+) -> None:
+    fmt = ToyFirstTurnChat() if first else ToyBlockChat()
+    dialect = tooletta.get_dialect("hermes")
+    messages = [Message("system", "s")] if system else []
+    messages += [Message(r, r[0] * 3) for r in roles_]
+    text = render_format(fmt, dialect, messages, TOOLS, False, {}).text
+    assert text.count(_block(TOOLS)) == (1 if first or "user" in roles_ else 0)
+    assert parse_format(fmt, dialect, text, TOOLS) == fmt.expressible(messages)

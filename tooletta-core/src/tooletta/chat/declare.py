@@ -18,7 +18,7 @@ piece is odd still overrides the hook.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -28,7 +28,17 @@ from .messages import text_of
 if TYPE_CHECKING:
     from .format import Conversation
 
-__all__ = ["KEEP_RULES", "KeepRule", "Prompt", "SystemBlock", "ToolsTurn", "keeps", "last_query"]
+__all__ = [
+    "KEEP_RULES",
+    "KeepRule",
+    "Prompt",
+    "SystemBlock",
+    "ToolsBlock",
+    "ToolsPlace",
+    "ToolsTurn",
+    "keeps",
+    "last_query",
+]
 
 KeepRule = Literal[
     "all",
@@ -268,3 +278,54 @@ class ToolsTurn(SystemBlock):
         if self.tools is not None and self.head and body.startswith(self.head):
             return None
         return body
+
+
+ToolsPlace = Literal["first_turn", "last_user"]
+"""Before which turn a :class:`ToolsBlock` stands."""
+
+
+@dataclass(frozen=True)
+class ToolsBlock:
+    """Tool declarations the template writes outside any turn, right before one of them
+    (Mistral's ``[AVAILABLE_TOOLS]...[/AVAILABLE_TOOLS]``), and how the parser skips them.
+
+    ``tools`` writes the block for a non-empty list of tools: its text starts with ``head``
+    and ends with the first ``end`` after it. ``at``: before the first turn after a leading
+    system message (``"first_turn"``: the message at index 0, or 1 after a system message;
+    when the conversation has no such message, before the generation prompt), or before the
+    last user message (``"last_user"``; nowhere without one). No tools: no block.
+    A format sets it as :attr:`~tooletta.chat.ChatFormat.tools_block`; the default
+    :meth:`~tooletta.chat.ChatFormat.before_turn` and
+    :meth:`~tooletta.chat.ChatFormat.skip_before_turn` read it.
+    """
+
+    tools: Declarations
+    head: str
+    end: str
+    at: ToolsPlace = "first_turn"
+
+    def write(
+        self, index: int, ctx: Conversation, system_roles: Collection[str] = ("system",)
+    ) -> str:
+        """The block written before the message at ``index`` of ``ctx.messages`` (``index ==
+        len(ctx.messages)``: after the last message), ``""`` where there is none;
+        ``system_roles``: the roles of a leading system message."""
+        tools = ctx.tools
+        if not tools:
+            return ""
+        if self.at == "last_user":
+            if index != ctx.last_user:
+                return ""
+        else:
+            messages = ctx.messages
+            if index > 1 or index != (1 if messages and messages[0].role in system_roles else 0):
+                return ""
+        return self.tools(tools)
+
+    def skip(self, text: str, pos: int) -> int:
+        """Where the block that starts at ``pos`` of ``text`` ends (past its ``end``);
+        ``pos`` when none starts there."""
+        if not text.startswith(self.head, pos):
+            return pos
+        end = text.find(self.end, pos + len(self.head))
+        return end + len(self.end) if end >= 0 else pos
