@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from typing import Any
 
 import msgspec
 
@@ -34,6 +34,7 @@ from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
+    ToolsBlock,
     Turn,
     by_content,
     last_user,
@@ -83,10 +84,6 @@ _V3_TOKENS: tuple[str, ...] = (
 _V7_TOKENS: tuple[str, ...] = (*_V3_TOKENS, "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]")
 
 
-def _loop_start(messages: Sequence[Message]) -> int:
-    return 1 if messages and messages[0].role == "system" else 0
-
-
 def _answered_call(messages: Sequence[Message], index: int) -> tuple[ToolCall, int] | None:
     """The call the tool result at ``index`` answers (by order, after the last assistant turn
     with calls) and its position in that turn."""
@@ -114,6 +111,11 @@ def result_id(messages: Sequence[Message], index: int) -> str:
     return written_id(*found) if found else mistral_id(None, f"result:{index}")
 
 
+def _tools(tools: Sequence[Mapping[str, Any]]) -> str:
+    """The declarations: ``[AVAILABLE_TOOLS]`` + ``tools|tojson`` + ``[/AVAILABLE_TOOLS]``."""
+    return _TOOLS_OPEN + tool_json(tools if type(tools) is list else list(tools)) + _TOOLS_CLOSE
+
+
 class MistralChat(ChatFormat):
     """What the Mistral templates share (see the module doc); subclasses set the rest."""
 
@@ -127,9 +129,9 @@ class MistralChat(ChatFormat):
     )
     end_of_turn = _EOS
     special_tokens = _V7_TOKENS
-    tools_before: ClassVar[Literal["last_user", "first_turn"]] = "last_user"
-    """Where the ``[AVAILABLE_TOOLS]`` block goes: before the last user turn, or before the
-    first turn after the system prompt."""
+    tools_block = ToolsBlock(_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user")
+    """``[AVAILABLE_TOOLS]`` + ``tools|tojson`` + ``[/AVAILABLE_TOOLS]`` outside any turn,
+    before the last user turn (v13: before the first turn after the system prompt)."""
 
     def default_system(self, ctx: Conversation) -> str | None:
         """The system prompt written when the conversation has none (``None``: no turn)."""
@@ -148,31 +150,9 @@ class MistralChat(ChatFormat):
         """``None`` for the default system prompt, else the system message."""
         return None if self.is_default_system(body) else body
 
-    def tools_text(self, tools: Sequence[Mapping[str, Any]]) -> str:
-        """The declarations: ``[AVAILABLE_TOOLS]`` + ``tools|tojson`` + ``[/AVAILABLE_TOOLS]``."""
-        return _TOOLS_OPEN + tool_json(tools if type(tools) is list else list(tools)) + _TOOLS_CLOSE
-
-    def before_turn(self, index: int, ctx: Conversation) -> str:
-        """Oddity: the tool declarations stand outside any turn, before the turn
-        :attr:`tools_before` names."""
-        if self.tools_before == "first_turn":
-            if index > 1 or index != _loop_start(ctx.messages):
-                return ""
-        elif index != ctx.last_user:
-            return ""
-        tools = ctx.tools
-        return self.tools_text(tools) if tools else ""
-
     def implicit_role(self, previous: str | None) -> str | None:
         """Oddity: the assistant's turn has no header: text where no header starts is one."""
         return "assistant"
-
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past an ``[AVAILABLE_TOOLS]`` block at ``pos``."""
-        if not text.startswith(_TOOLS_OPEN, pos):
-            return pos
-        end = text.find(_TOOLS_CLOSE, pos)
-        return end + len(_TOOLS_CLOSE) if end >= 0 else pos
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """As the default, without a system message that is the default system prompt."""
@@ -269,7 +249,8 @@ def _nemo_content(content: str) -> str:
 
 @by_content
 def _nemo_tools(tools: Sequence[Mapping[str, Any]]) -> str:
-    """:meth:`MistralNemoChat.tools_text`: each function's members written key by key."""
+    """Nemo's declarations (:attr:`MistralNemoChat.tools_block`): each function's members
+    written key by key."""
     items = []
     for tool in tools:
         function = tool.get("function")
@@ -299,6 +280,9 @@ class MistralNemoChat(_WrittenIds):
         assistant=Turn("", _EOS),
         tool=Turn("[TOOL_RESULTS]", "[/TOOL_RESULTS]"),
     )
+    tools_block = ToolsBlock(_nemo_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user")
+    """``[{"type": "function", "function": {KEY: VALUE, ...}}, ...]`` in the tools tokens
+    (each function's members in order, without ``return``), before the last user turn."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """Oddity: no system turn (the system message goes in the last user turn)."""
@@ -314,12 +298,6 @@ class MistralNemoChat(_WrittenIds):
         if index == ctx.last_user and first.role == "system":
             return text_of(first.content) + "\n\n" + content
         return content
-
-    def tools_text(self, tools: Sequence[Mapping[str, Any]]) -> str:
-        """``[{"type": "function", "function": {KEY: VALUE, ...}}, ...]`` in the tools tokens
-        (each function's members in order, without ``return``); remembered by the tools'
-        content."""
-        return _nemo_tools(tools)
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """Oddity: the result as ``{"content": CONTENT, "call_id": "ID"}``."""
@@ -361,7 +339,7 @@ class _V13Chat(MistralChat):
     """Tokenizer v13 templates: tools right after the system prompt, no call ids."""
 
     keeps_ids = False
-    tools_before = "first_turn"
+    tools_block = ToolsBlock(_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="first_turn")
     special_tokens = (*_V7_TOKENS, "[ARGS]")
 
 
