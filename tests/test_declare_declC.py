@@ -1,7 +1,8 @@
 """Core declarations added for the GLM and Mistral formats, written and read back through toy
 formats: :class:`tooletta.chat.ToolsTurn`, an opening system turn that holds the tool
 declarations alone (``merge_system = False``), and :class:`tooletta.chat.ToolsBlock`, tool
-declarations outside any turn, before one of them."""
+declarations outside any turn, before one of them, and :class:`tooletta.chat.TruthyPrompt`,
+a generation prompt whose switch is read by its truth (GLM-5.2)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ import tooletta
 from tooletta import Message
 from tooletta.chat import (
     ChatFormat,
+    Prompt,
     SystemBlock,
     ToolsBlock,
     ToolsTurn,
+    TruthyPrompt,
     Turn,
     render_format,
     roles,
@@ -188,3 +191,44 @@ def test_a_format_renders_and_reads_its_block_back(
     text = render_format(fmt, dialect, messages, TOOLS, False, {}).text
     assert text.count(_block(TOOLS)) == (1 if first or "user" in roles_ else 0)
     assert parse_format(fmt, dialect, text, TOOLS) == fmt.expressible(messages)
+
+
+# -- TruthyPrompt ----------------------------------------------------------------------------
+
+PROMPT = TruthyPrompt(on="<think>", off="<think></think>")
+
+
+def test_a_truthy_switch_is_off_for_every_false_value() -> None:
+    for value in (False, None, 0, ""):
+        assert PROMPT.text("<A>", {"enable_thinking": value}) == "<A><think></think>"
+    assert PROMPT.text("<A>", {}) == "<A><think>"
+    assert PROMPT.text("<A>", {"enable_thinking": "yes"}) == "<A><think>"
+    # where a Prompt turns it off only for False
+    assert Prompt(on="<think>", off="<think></think>").text("<A>", {"enable_thinking": None}) == (
+        "<A><think>"
+    )
+
+
+def test_a_truthy_switch_that_defaults_off() -> None:
+    prompt = TruthyPrompt(on="on", off="off", switch="thinking", default=False)
+    assert prompt.text("", {}) == "off"
+    assert prompt.text("", {"thinking": 1}) == "on"
+    assert prompt.other_options() == ({"thinking": True},)
+
+
+class ToyPromptChat(ToyChat):
+    """A format declaring a truthy prompt: its other option set comes from it."""
+
+    name = "toy_truthy_prompt"
+    prompt = PROMPT
+
+
+def test_a_format_reads_either_prompt_back_as_no_message() -> None:
+    fmt = ToyPromptChat()
+    assert fmt.prompt_options == ({"enable_thinking": False},)
+    dialect = tooletta.get_dialect("hermes")
+    messages = [Message("user", "hi")]
+    for value in (True, None):
+        text = render_format(fmt, dialect, messages, [], True, {"enable_thinking": value}).text
+        assert text.endswith("<A><think>" if value else "<A><think></think>")
+        assert parse_format(fmt, dialect, text, []) == messages

@@ -329,3 +329,15 @@ class ToolsBlock:
             return pos
         end = text.find(self.end, pos + len(self.head))
         return end + len(self.end) if end >= 0 else pos
+
+
+@dataclass(frozen=True)
+class TruthyPrompt(Prompt):
+    """A :class:`Prompt` whose switch is read by its truth value even when it defaults on:
+    Jinja's ``enable_thinking is defined and not enable_thinking`` (GLM-5.2), where ``None``,
+    ``0`` and ``""`` turn thinking off too (:class:`Prompt` reads ``is false`` then)."""
+
+    def thinking(self, options: Mapping[str, Any]) -> bool:
+        """Whether the switch's value under ``options`` (its default when not given) is
+        true."""
+        return bool(options.get(self.switch, self.default))
