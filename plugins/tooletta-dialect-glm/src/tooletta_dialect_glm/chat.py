@@ -205,12 +205,6 @@ class _GlmCompact(_GlmChat):
     )
     result_wrap = ("<tool_response>", "</tool_response>")
     tools_tail = _TOOLS_TAIL_47
-    system_block = ToolsTurn(
-        lambda tools: "\n" + _TOOLS_HEAD + _tool_lines(tools) + _TOOLS_TAIL_47,
-        head="\n" + _TOOLS_HEAD,
-    )
-    """The tool declarations, a turn of their own; it keeps the template's newline after
-    ``<|system|>``."""
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """Oddity: a turn starting with a lone ``</think>`` continues the prompt's
@@ -229,6 +223,12 @@ class Glm47Chat(_GlmCompact):
     models = patterns_of(MODELS, chat="glm47")
     source = "zai-org/GLM-4.7 chat_template.jinja"
     reasoning = Reasoning("<think>", "</think>", strip=None, keep="after_last_user")
+    system_block = ToolsTurn(
+        lambda tools: "\n" + _TOOLS_HEAD + _tool_lines(tools) + _TOOLS_TAIL_47,
+        head="\n" + _TOOLS_HEAD,
+    )
+    """The tool declarations, a turn of their own; it keeps the template's newline after
+    ``<|system|>``."""
     prompt = Prompt(on="<think>", off="</think>")
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:

@@ -27,7 +27,14 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError
-from tooletta.plugin import Conversation, Reasoning, by_content, defaults, patterns_of
+from tooletta.plugin import (
+    Conversation,
+    Reasoning,
+    TruthyPrompt,
+    by_content,
+    defaults,
+    patterns_of,
+)
 
 from .chat import _GlmCompact
 from .models import MODELS
@@ -95,8 +102,10 @@ class Glm52Chat(_GlmCompact):
     models = patterns_of(MODELS, chat="glm52")
     source = "zai-org/GLM-5.2 chat_template.jinja (revision b4734de4)"
     options = defaults(enable_thinking=True, reasoning_effort="max", clear_thinking=True)
-    prompt_options = ({"enable_thinking": False},)
-    """Thinking off's prompt (``<|assistant|><think></think>``), read back as no message."""
+    prompt = TruthyPrompt(on="<think>", off="<think></think>")
+    """``<|assistant|><think>``, or ``<|assistant|><think></think>`` with thinking off (read
+    back as no message): the template reads the switch by its truth (``not
+    enable_thinking``)."""
     reasoning = Reasoning("<think>", "</think>", strip=None, keep="after_last_user")
     """Read back stripped; written as given (:meth:`reasoning_text`)."""
     no_think = "<think></think>"
@@ -137,8 +146,8 @@ class Glm52Chat(_GlmCompact):
         return "<think>" + reasoning + "</think>" if kept and reasoning else self.no_think
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`; with ``clear_thinking=False`` every turn keeps its
-        reasoning; an empty assistant turn ending the text reads back as none (see
+        """Oddity: as :meth:`expressible`; with ``clear_thinking=False`` every turn keeps its
+        reasoning (as given); an empty assistant turn ending the text reads back as none (see
         :meth:`without_prompt_like_end`)."""
         out = self.expressible(messages)
         if not _clearing(ctx.options):
@@ -149,9 +158,3 @@ class Glm52Chat(_GlmCompact):
                 for m, original in zip(out, messages, strict=True)
             ]
         return self.without_prompt_like_end(out, ctx)
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """Oddity: the switch is read by its truth (Jinja's ``not enable_thinking``, where
-        :class:`~tooletta.chat.declare.Prompt` reads ``is false``): ``<|assistant|><think>``,
-        or ``<|assistant|><think></think>`` with thinking off."""
-        return "<|assistant|>" + ("<think>" if _thinking(ctx.options) else "<think></think>")
