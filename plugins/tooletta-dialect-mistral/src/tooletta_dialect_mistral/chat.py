@@ -34,6 +34,7 @@ from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
+    SystemBlock,
     ToolsBlock,
     Turn,
     by_content,
@@ -133,33 +134,14 @@ class MistralChat(ChatFormat):
     """``[AVAILABLE_TOOLS]`` + ``tools|tojson`` + ``[/AVAILABLE_TOOLS]`` outside any turn,
     before the last user turn (v13: before the first turn after the system prompt)."""
 
-    def default_system(self, ctx: Conversation) -> str | None:
-        """The system prompt written when the conversation has none (``None``: no turn)."""
-        return None
-
     def is_default_system(self, text: str) -> bool:
-        """Whether ``text`` is :meth:`default_system`'s (on any date)."""
+        """Whether ``text`` is a default system prompt the template writes with a date in it
+        (Small 3.2's, on any date); the fixed ones are declared in :attr:`system_block`."""
         return False
-
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """Oddity: the template's default system prompt (Small 3.2: with today's date) when
-        the conversation has none; else the system message."""
-        return system if system is not None else self.default_system(ctx)
-
-    def parse_system(self, body: str) -> str | None:
-        """``None`` for the default system prompt, else the system message."""
-        return None if self.is_default_system(body) else body
 
     def implicit_role(self, previous: str | None) -> str | None:
         """Oddity: the assistant's turn has no header: text where no header starts is one."""
         return "assistant"
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the default, without a system message that is the default system prompt."""
-        out = super().expressible(messages)
-        if out and out[0].role == "system" and self.is_default_system(text_of(out[0].content)):
-            out = out[1:]
-        return out
 
 
 class _WrittenIds(MistralChat):
@@ -171,14 +153,18 @@ class _WrittenIds(MistralChat):
         return super().calls_text(dialect, with_written_ids(calls) if calls else calls, content)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the default, the calls with the ids written for them."""
+        """Oddity: as the default, the calls with the ids written for them; without a first
+        system message that is the dated default system prompt (:meth:`is_default_system`)."""
         written = [
             msgspec.structs.replace(m, tool_calls=with_written_ids(m.tool_calls))
             if m.tool_calls
             else m
             for m in messages
         ]
-        return super().expressible(written)
+        out = super().expressible(written)
+        if out and out[0].role == "system" and self.is_default_system(text_of(out[0].content)):
+            out = out[1:]
+        return out
 
 
 class MistralSmall32Chat(_WrittenIds):
@@ -196,9 +182,17 @@ class MistralSmall32Chat(_WrittenIds):
         f"({_TEMPLATES}Mistral-Small-3.2-24B-Instruct-2506.jinja)"
     )
 
-    def default_system(self, ctx: Conversation) -> str | None:
-        """The template's default system prompt, with today's date."""
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """Oddity: the template's default system prompt, with today's date, when the
+        conversation has none; else the system message."""
+        if system is not None:
+            return system
         return SMALL32_SYSTEM_HEAD + ctx.strftime_now("%Y-%m-%d") + SMALL32_SYSTEM_TAIL
+
+    def parse_system(self, body: str) -> str | None:
+        """``None`` for the default system prompt (on any date), else the system message (the
+        inverse of :meth:`system_text`)."""
+        return None if self.is_default_system(body) else body
 
     def is_default_system(self, text: str) -> bool:
         """The default system prompt, whatever the date in it."""
@@ -354,13 +348,8 @@ class DevstralSmall2507Chat(_V13Chat):
         f"({_TEMPLATES}unsloth-mistral-Devstral-Small-2507.jinja)"
     )
 
-    def default_system(self, ctx: Conversation) -> str | None:
-        """The template's default (OpenHands) system prompt."""
-        return DEVSTRAL_SYSTEM
-
-    def is_default_system(self, text: str) -> bool:
-        """Whether ``text`` is the default system prompt."""
-        return text == DEVSTRAL_SYSTEM
+    system_block = SystemBlock(default=DEVSTRAL_SYSTEM)
+    """The template's default (OpenHands) system prompt when the conversation has none."""
 
 
 class Ministral3ReasoningChat(_V13Chat):
@@ -378,10 +367,6 @@ class Ministral3ReasoningChat(_V13Chat):
     """``[THINK]reasoning[/THINK]`` (as it is) in every turn that has some."""
     special_tokens = (*_V7_TOKENS, "[ARGS]", "[THINK]", "[/THINK]")
 
-    def default_system(self, ctx: Conversation) -> str | None:
-        """The template's default system prompt."""
-        return MINISTRAL3_REASONING_SYSTEM
-
-    def is_default_system(self, text: str) -> bool:
-        """Whether ``text`` is the default system prompt."""
-        return text == MINISTRAL3_REASONING_SYSTEM
+    system_block = SystemBlock(default=MINISTRAL3_REASONING_SYSTEM)
+    """The template's default system prompt (on how to think) when the conversation has
+    none."""
