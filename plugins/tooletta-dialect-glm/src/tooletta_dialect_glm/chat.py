@@ -178,8 +178,9 @@ class Glm46Chat(_GlmChat):
         return text
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`_GlmChat.expressible_for`; with thinking off every user text carries the
-        ``/nothink`` the template appends (read back as the user's: see :meth:`user_text`)."""
+        """Oddity: as :meth:`_GlmChat.expressible_for`; with thinking off every user text
+        carries the ``/nothink`` the template appends (read back as the user's: see
+        :meth:`user_text`)."""
         out = self.without_prompt_like_end(self.expressible(messages), ctx)
         if ctx.options.get("enable_thinking") is not False:
             return out

@@ -283,7 +283,7 @@ class MistralNemoChat(_WrittenIds):
         return None
 
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """The content; the last user message opens with the system message."""
+        """Oddity: the content; the last user message opens with the system message."""
         messages = ctx.messages
         content = messages[index].content
         if type(content) is not str:
@@ -317,8 +317,8 @@ class MistralNemoChat(_WrittenIds):
         return inner
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the default, the system message joined to the last user message (lost when
-        there is no user message)."""
+        """Oddity: as the default, the system message joined to the last user message (lost
+        when there is no user message)."""
         out = super().expressible(messages)
         if out and out[0].role == "system":
             system, out = text_of(out[0].content), out[1:]
