@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tooletta import Message, ToolCall
-from tooletta.chat import ChatFormat, Prompt, Reasoning, SystemBlock, ToolsTurn, keeps
+from tooletta.chat import ChatFormat, Prompt, Reasoning, SystemBlock, ToolsBlock, keeps
 from tooletta.chat.declare import KEEP_RULES
 
 HEAD = "# Tools\n<tools>\n"
@@ -169,15 +169,17 @@ def test_kept_in_agrees_with_keeps_reasoning(rule: str) -> None:
             assert fmt.kept_in(index, ctx) == fmt.keeps_reasoning(index, messages)
 
 
-def test_tools_turn_written_once_after_the_system_message_and_skipped() -> None:
-    turn = ToolsTurn(declare, HEAD, END)
-    roles = frozenset({"system"})
+def test_tools_block_written_once_after_the_system_message_and_skipped() -> None:
+    from tooletta.chat.format import conversation
+
+    block = ToolsBlock(declare, HEAD, END)
     messages = _messages("sua")
-    written = [turn.write(i, messages, TOOLS, roles) for i in range(len(messages) + 1)]
+    ctx = conversation(messages, TOOLS, {}, None)
+    written = [block.write(i, ctx) for i in range(len(messages) + 1)]
     assert written == ["", declare(TOOLS), "", ""]
-    assert turn.write(0, _messages("ua"), TOOLS, roles) == declare(TOOLS)
-    assert turn.write(1, messages, [], roles) == ""
+    assert block.write(0, conversation(_messages("ua"), TOOLS, {}, None)) == declare(TOOLS)
+    assert block.write(1, conversation(messages, [], {}, None)) == ""
     text = "x" + declare(TOOLS) + "y"
-    assert turn.skip(text, 1) == len(text) - 1
-    assert turn.skip(text, 0) == 0
-    assert turn.skip("x" + HEAD + "unclosed", 1) == 1
+    assert block.skip(text, 1) == len(text) - 1
+    assert block.skip(text, 0) == 0
+    assert block.skip("x" + HEAD + "unclosed", 1) == 1

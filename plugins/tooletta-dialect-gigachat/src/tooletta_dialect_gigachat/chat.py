@@ -29,7 +29,7 @@ from tooletta import to_json
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
-    ToolsTurn,
+    ToolsBlock,
     Turn,
     by_content,
     patterns_of,
@@ -187,7 +187,7 @@ class GigaChat3Chat(ChatFormat):
             return content
         return to_json(content) if content else ""
 
-    tools_turn = ToolsTurn(
+    tools_block = ToolsBlock(
         lambda tools: _DESCRIPTIONS + typescript_tools(tools) + _FOOTER, _DESCRIPTIONS, _FOOTER
     )
     """The ``function descriptions`` message (with tools), after the system message."""

@@ -22,7 +22,9 @@ from tooletta import Message
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     Reasoning,
+    ToolsTurn,
     Turn,
     by_content,
     defaults,
@@ -86,8 +88,6 @@ class _GlmChat(ChatFormat):
     special_tokens = _SPECIAL
     group_results = True
     keeps_ids = False
-    tools_tail = ""
-    tools_lead = ""
     options = defaults(enable_thinking=True)
     prompt_options = ({"enable_thinking": False},)
     """Thinking off's prompt (4.6: ``<|assistant|>\\n<think></think>``; 4.7:
@@ -96,8 +96,8 @@ class _GlmChat(ChatFormat):
     (see the plugin README)."""
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`, without an empty assistant turn ending the text (see
-        :meth:`without_prompt_like_end`)."""
+        """Oddity: an empty assistant turn ending the text is written as thinking off's
+        prompt, so reads back as none (see :meth:`without_prompt_like_end`)."""
         return self.without_prompt_like_end(self.expressible(messages), ctx)
 
     def without_prompt_like_end(self, out: list[Message], ctx: Conversation) -> list[Message]:
@@ -117,54 +117,22 @@ class _GlmChat(ChatFormat):
             return out[:-1]
         return out
 
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The tool declarations (system messages are turns of their own)."""
-        if not ctx.tools:
-            return None
-        return self.tools_lead + _TOOLS_HEAD + _tool_lines(ctx.tools) + self.tools_tail
-
     def turn_stop(self, index: int, ctx: Conversation) -> str:
-        """The role token the model generates to end its turn: ``<|observation|>`` after
-        calls (the results follow), ``<|user|>`` else (trained on the conversation's last
-        turn too, where the template writes nothing after it)."""
+        """Oddity (no end-of-turn token): the role token the model generates to end its
+        turn: ``<|observation|>`` after calls (the results follow), ``<|user|>`` else (trained
+        on the conversation's last turn too, where the template writes nothing after it)."""
         return "<|observation|>" if ctx.messages[index].tool_calls else "<|user|>"
 
-    def parse_system(self, body: str) -> str | None:
-        """The opening turn is the tool declarations, or a system message."""
-        return None if body.startswith(self.tools_lead + _TOOLS_HEAD) else body
-
-    think_open: ClassVar[str] = "<think>"
-    """What opens a kept reasoning block (closed by ``</think>``)."""
     no_think: ClassVar[str] = "</think>"
     """What a turn writes in place of a reasoning block it does not keep (or has none)."""
     content_lead: ClassVar[str] = ""
     """What the template writes before non-blank content."""
 
     def content_text(self, content: str, after_reasoning: bool) -> str:
-        """The stripped content after :attr:`content_lead`; nothing for blank content."""
+        """Oddity: blank content writes nothing, other content is stripped and follows
+        :attr:`content_lead` (GLM-4.6 writes a newline before it)."""
         stripped = content.strip()
         return self.content_lead + stripped if stripped else ""
-
-    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
-        """The stripped reasoning between :attr:`think_open` and ``</think>``, or
-        :attr:`no_think`."""
-        stripped = reasoning.strip()
-        return self.think_open + stripped + "</think>" if kept and stripped else self.no_think
-
-    def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """What the default hooks write (reasoning block, content, calls), in one step: the
-        history rule is asked only for a turn with reasoning."""
-        message = ctx.messages[index]
-        reasoning = message.reasoning
-        block = self.no_think
-        if reasoning and index > ctx.last_user:
-            stripped = reasoning.strip()
-            if stripped:
-                block = self.think_open + stripped + "</think>"
-        content = message.content
-        stripped = (content if type(content) is str else self.text(content)).strip()
-        content = self.content_lead + stripped if stripped else ""
-        return block + self.calls_text(ctx.dialect, message.tool_calls, content)
 
 
 class Glm46Chat(_GlmChat):
@@ -180,16 +148,27 @@ class Glm46Chat(_GlmChat):
         tool=Turn("<|observation|>"),
     )
     reasoning = Reasoning(
-        "\n<think>", "</think>", strip=None, keep="after_last_user", dropped="\n<think></think>"
+        "\n<think>",
+        "</think>",
+        strip=None,
+        keep="after_last_user",
+        empty="kept",
+        dropped="\n<think></think>",
     )
+    """The stripped reasoning in ``\\n<think>...</think>``; a turn without (kept) reasoning
+    writes the empty block."""
     result_wrap = ("\n<tool_response>\n", "\n</tool_response>")
-    tools_tail = _TOOLS_TAIL_46
-    think_open = "\n<think>"
+    system_block = ToolsTurn(
+        lambda tools: _TOOLS_HEAD + _tool_lines(tools) + _TOOLS_TAIL_46, head=_TOOLS_HEAD
+    )
+    """The tool declarations, a turn of their own (system messages are turns of theirs)."""
+    prompt = Prompt(off="\n<think></think>")
     no_think = "\n<think></think>"
     content_lead = "\n"
 
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """The content, with ``/nothink`` when thinking is off."""
+        """Oddity: the content, with ``/nothink`` appended to a user's when thinking is off
+        (read back as the user's text: it may be their own)."""
         message = ctx.messages[index]
         text = self.text(message.content)
         if message.role != "user":
@@ -198,13 +177,10 @@ class Glm46Chat(_GlmChat):
             text += "/nothink"
         return text
 
-    def parse_user(self, body: str) -> str:
-        """The body (a ``/nothink`` suffix stays: it may be the user's own text)."""
-        return body
-
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`_GlmChat.expressible_for`; with thinking off every user text carries the
-        ``/nothink`` the template appends (read back as the user's: see :meth:`parse_user`)."""
+        """Oddity: as :meth:`_GlmChat.expressible_for`; with thinking off every user text
+        carries the ``/nothink`` the template appends (read back as the user's: see
+        :meth:`user_text`)."""
         out = self.without_prompt_like_end(self.expressible(messages), ctx)
         if ctx.options.get("enable_thinking") is not False:
             return out
@@ -217,13 +193,28 @@ class Glm46Chat(_GlmChat):
             for m in out
         ]
 
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|assistant|>``, with an empty think block when thinking is off."""
-        off = ctx.options.get("enable_thinking") is False
-        return "<|assistant|>" + ("\n<think></think>" if off else "")
+
+class _GlmCompact(_GlmChat):
+    """GLM-4.7's turns, which GLM-5.2 keeps: compact, no newlines; the generation prompt opens
+    ``<think>``."""
+
+    turns = roles(
+        system=Turn("<|system|>"),
+        user=Turn("<|user|>"),
+        assistant=Turn("<|assistant|>"),
+        tool=Turn("<|observation|>"),
+    )
+    result_wrap = ("<tool_response>", "</tool_response>")
+    tools_tail = _TOOLS_TAIL_47
+
+    def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
+        """Oddity: a turn starting with a lone ``</think>`` continues the prompt's
+        ``<think>``."""
+        prefix = "<think>" if body.startswith("</think>") else ""
+        return dialect.parse(body, tools=list(tools) or None, prefix=prefix)
 
 
-class Glm47Chat(_GlmChat):
+class Glm47Chat(_GlmCompact):
     """GLM-4.7: compact, no newlines; the generation prompt opens ``<think>``. GLM-5.x is not
     claimed: its templates were not available to check (GLM-5.1's writes ``<think></think>``
     before past answers and declares bare function objects, GLM-5.2's opens with a reasoning
@@ -232,23 +223,17 @@ class Glm47Chat(_GlmChat):
     name = "glm47"
     models = patterns_of(MODELS, chat="glm47")
     source = "zai-org/GLM-4.7 chat_template.jinja"
-    turns = roles(
-        system=Turn("<|system|>"),
-        user=Turn("<|user|>"),
-        assistant=Turn("<|assistant|>"),
-        tool=Turn("<|observation|>"),
-    )
     reasoning = Reasoning("<think>", "</think>", strip=None, keep="after_last_user")
-    result_wrap = ("<tool_response>", "</tool_response>")
-    tools_tail = _TOOLS_TAIL_47
-    tools_lead = "\n"  # the tool turn keeps the template's newline after <|system|>
+    system_block = ToolsTurn(
+        lambda tools: "\n" + _TOOLS_HEAD + _tool_lines(tools) + _TOOLS_TAIL_47,
+        head="\n" + _TOOLS_HEAD,
+    )
+    """The tool declarations, a turn of their own; it keeps the template's newline after
+    ``<|system|>``."""
+    prompt = Prompt(on="<think>", off="</think>")
 
-    def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
-        """A turn starting with a lone ``</think>`` continues the prompt's ``<think>``."""
-        prefix = "<think>" if body.startswith("</think>") else ""
-        return dialect.parse(body, tools=list(tools) or None, prefix=prefix)
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|assistant|>`` and ``<think>`` (``</think>`` when thinking is off)."""
-        off = ctx.options.get("enable_thinking") is False
-        return "<|assistant|>" + ("</think>" if off else "<think>")
+    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
+        """Oddity: a turn without kept reasoning (or with blank reasoning) writes a lone
+        ``</think>``; else the stripped reasoning in ``<think>...</think>``."""
+        stripped = reasoning.strip()
+        return "<think>" + stripped + "</think>" if kept and stripped else self.no_think

@@ -27,9 +27,16 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError
-from tooletta.plugin import Conversation, by_content, defaults, patterns_of
+from tooletta.plugin import (
+    Conversation,
+    Reasoning,
+    TruthyPrompt,
+    by_content,
+    defaults,
+    patterns_of,
+)
 
-from .chat import Glm47Chat
+from .chat import _GlmCompact
 from .models import MODELS
 
 __all__ = ["EFFORT_HEAD", "Glm52Chat", "declaration", "effort_level"]
@@ -87,7 +94,7 @@ def _declarations(tools: list[Any]) -> str:
     return "".join(line + "\n" for line in lines if line is not None)
 
 
-class Glm52Chat(Glm47Chat):
+class Glm52Chat(_GlmCompact):
     """GLM-5.2's chat template (``enable_thinking`` on, ``reasoning_effort`` ``max`` and
     ``clear_thinking`` on by default)."""
 
@@ -95,12 +102,16 @@ class Glm52Chat(Glm47Chat):
     models = patterns_of(MODELS, chat="glm52")
     source = "zai-org/GLM-5.2 chat_template.jinja (revision b4734de4)"
     options = defaults(enable_thinking=True, reasoning_effort="max", clear_thinking=True)
-    prompt_options = ({"enable_thinking": False},)
-    """Thinking off's prompt (``<|assistant|><think></think>``), read back as no message."""
+    prompt = TruthyPrompt(on="<think>", off="<think></think>")
+    """``<|assistant|><think>``, or ``<|assistant|><think></think>`` with thinking off (read
+    back as no message): the template reads the switch by its truth (``not
+    enable_thinking``)."""
+    reasoning = Reasoning("<think>", "</think>", strip=None, keep="after_last_user")
+    """Read back stripped; written as given (:meth:`reasoning_text`)."""
     no_think = "<think></think>"
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The opening system turn(s) the template writes itself: the reasoning effort (with
+        """Oddity: the opening system turn(s) the template writes itself: the reasoning effort (with
         thinking on), then the tool declarations in a turn of their own."""
         parts = []
         if _thinking(ctx.options):
@@ -110,13 +121,14 @@ class Glm52Chat(Glm47Chat):
         return "<|system|>".join(parts) or None
 
     def parse_system(self, body: str) -> str | None:
-        """The effort turn and the declarations are the template's, not a message."""
+        """Oddity (the inverse of :meth:`system_text`): the effort turn and the declarations
+        are the template's, not a message."""
         if body.startswith(_TOOLS_HEAD) or body in _EFFORT_TURNS:
             return None
         return body
 
     def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past the declarations turn that follows the effort turn (the first turn is read
+        """Oddity: past the declarations turn that follows the effort turn (the first turn is read
         as the opening system turn; this one would read as a system message)."""
         if not text.startswith(_TOOLS_START, pos):
             return pos
@@ -124,25 +136,18 @@ class Glm52Chat(Glm47Chat):
         return pos if end < 0 else end + len(self.tools_tail)
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """After the last user message, or every turn with ``clear_thinking=False``."""
+        """Oddity: the history rule is switched by an option: after the last user message, or
+        every turn with ``clear_thinking=False``."""
         return not _clearing(ctx.options) or index > ctx.last_user
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
-        """The reasoning as given between ``<think>`` and ``</think>``, or an empty block."""
+        """Oddity: the reasoning as given (unstripped) between ``<think>`` and ``</think>``, or
+        an empty block."""
         return "<think>" + reasoning + "</think>" if kept and reasoning else self.no_think
 
-    def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The think block (empty unless the turn keeps reasoning), the stripped content and
-        the calls."""
-        message = ctx.messages[index]
-        block = self.reasoning_text(message.reasoning, self.kept_in(index, ctx), False)
-        content = message.content
-        stripped = (content if type(content) is str else self.text(content)).strip()
-        return block + self.calls_text(ctx.dialect, message.tool_calls, stripped)
-
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`; with ``clear_thinking=False`` every turn keeps its
-        reasoning; an empty assistant turn ending the text reads back as none (see
+        """Oddity: as :meth:`expressible`; with ``clear_thinking=False`` every turn keeps its
+        reasoning (as given); an empty assistant turn ending the text reads back as none (see
         :meth:`without_prompt_like_end`)."""
         out = self.expressible(messages)
         if not _clearing(ctx.options):
@@ -153,7 +158,3 @@ class Glm52Chat(Glm47Chat):
                 for m, original in zip(out, messages, strict=True)
             ]
         return self.without_prompt_like_end(out, ctx)
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|assistant|><think>``, or ``<|assistant|><think></think>`` with thinking off."""
-        return "<|assistant|>" + ("<think>" if _thinking(ctx.options) else "<think></think>")

@@ -26,7 +26,7 @@ from tooletta import Message, RenderError
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
-    ToolsTurn,
+    ToolsBlock,
     Turn,
     defaults,
     patterns_of,
@@ -90,7 +90,7 @@ class Granite33Chat(ChatFormat):
     special_tokens = (_START, _END_ROLE, _EOT, "<|tool_call|>")
     keeps_ids = False
     options = defaults(thinking=False)
-    tools_turn = ToolsTurn(
+    tools_block = ToolsBlock(
         lambda tools: _TOOLS_HEAD + tool_json(list(tools), indent=4) + _EOT + "\n",
         _TOOLS_HEAD,
         _EOT + "\n",

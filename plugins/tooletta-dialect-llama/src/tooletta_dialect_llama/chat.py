@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -167,7 +167,53 @@ def results_as_written(messages: Sequence[Message], out: list[Message]) -> list[
     return out
 
 
-class LlamaChat(ChatFormat):
+class _LlamaFamily(ChatFormat):
+    """What the Llama 3.x and Llama 4 templates share: the tool declarations in the first
+    user turn (``tools_in_user_message``, the default), tool results through ``tojson``, and
+    the text a system turn carries back."""
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """Oddity: the first user turn carries the tool declarations
+        (:func:`_declares_tools`), its content trimmed; other turns as :attr:`trim` says."""
+        if _declares_tools(index, ctx):
+            content = self.text(ctx.messages[index].content).strip()
+            return USER_TOOLS_HEAD + tool_list(ctx.tools) + content
+        return super().user_text(index, ctx)
+
+    def parse_user(self, body: str) -> str:
+        """The user's content without the tool declarations (the inverse of
+        :meth:`user_text`)."""
+        if body.startswith(USER_TOOLS_HEAD):
+            return body[skip_tool_list(body, len(USER_TOOLS_HEAD)) :]
+        return body
+
+    def result_text(self, index: int, ctx: Conversation) -> str:
+        """Oddity: the result through ``tojson``, as the template writes it (strings and lists
+        are iterable in Jinja, so a text result becomes a JSON string literal)."""
+        return json_result(ctx.messages[index].content)
+
+    def parse_result(self, body: str) -> str:
+        """The text of a JSON string literal; any other body as written (the inverse of
+        :meth:`result_text`)."""
+        return read_json_result(body)
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """Oddity: as the default (texts trimmed where :attr:`trim` says), and the first system
+        message and the content beside calls trimmed (the parser drops the whitespace around
+        them), tool results given as parts as written (:func:`results_as_written`), no system
+        message when its trimmed content is empty (the template writes the same then)."""
+        out = []
+        for i, m in enumerate(super().expressible(messages)):
+            if (m.role == "system" and i == 0) or m.tool_calls:
+                m = msgspec.structs.replace(m, content=text_of(m.content).strip())
+            out.append(m)
+        out = results_as_written(messages, out)
+        if out and out[0].role == "system" and not out[0].content:
+            out = out[1:]
+        return out
+
+
+class LlamaChat(_LlamaFamily):
     """The Llama 3.x chat template (the parts Llama 3.1, 3.2 and 3.3 share)."""
 
     name = "llama3"
@@ -188,6 +234,11 @@ class LlamaChat(ChatFormat):
     )
     keeps_ids = False
     options = defaults(tools_in_user_message=True, date_string="26 Jul 2024")
+    trim = frozenset(("system", "user", "assistant"))
+    """User, assistant and system texts trimmed (tool results go through ``tojson``)."""
+    builtin_tools: ClassVar[bool] = False
+    """The template reads a ``builtin_tools`` option (Llama 3.1's); not supported here, so
+    :meth:`system_text` refuses it."""
 
     def date(self, ctx: Conversation) -> str:
         """The ``Today Date:`` value: the ``date_string`` option."""
@@ -195,8 +246,14 @@ class LlamaChat(ChatFormat):
         return given if type(given) is str else str(given)
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The environment and date lines, the tool declarations when they go in the system
-        turn, then the trimmed system message (the turn is always written)."""
+        """Oddity: the environment and date lines, the tool declarations when they go in the
+        system turn, then the trimmed system message (the turn is always written). Refuses
+        ``builtin_tools`` where the template reads it (:attr:`builtin_tools`)."""
+        if self.builtin_tools and ctx.options.get("builtin_tools"):
+            raise RenderError(
+                f"{self.name}: built-in tools (builtin_tools) are not supported; declare them "
+                "as ordinary tools"
+            )
         tools = ctx.tools
         system = system.strip() if system else ""
         if not tools:
@@ -208,7 +265,8 @@ class LlamaChat(ChatFormat):
         return head + tool_list(tools) + system
 
     def parse_system(self, body: str) -> str | None:
-        """The system message after the environment, date and tool lines (``None`` if empty)."""
+        """The system message after the environment, date and tool lines (``None`` if empty;
+        the inverse of :meth:`system_text`)."""
         m = _DATES.match(body)
         if m is None:
             return body
@@ -216,48 +274,6 @@ class LlamaChat(ChatFormat):
         if body.startswith(SYSTEM_TOOLS_HEAD, pos):
             pos = skip_tool_list(body, pos + len(SYSTEM_TOOLS_HEAD))
         return body[pos:] or None
-
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """The trimmed content; the first user turn carries the tool declarations
-        (:func:`_declares_tools`)."""
-        content = ctx.messages[index].content
-        content = (content if type(content) is str else text_of(content)).strip()
-        if _declares_tools(index, ctx):
-            return USER_TOOLS_HEAD + tool_list(ctx.tools) + content
-        return content
-
-    def parse_user(self, body: str) -> str:
-        """The user's content without the tool declarations."""
-        if body.startswith(USER_TOOLS_HEAD):
-            return body[skip_tool_list(body, len(USER_TOOLS_HEAD)) :]
-        return body
-
-    def result_text(self, index: int, ctx: Conversation) -> str:
-        """The result through ``tojson``, as the template writes it (strings and lists are
-        iterable in Jinja, so a text result becomes a JSON string literal)."""
-        return json_result(ctx.messages[index].content)
-
-    def parse_result(self, body: str) -> str:
-        """The text of a JSON string literal; any other body as written."""
-        return read_json_result(body)
-
-    def content_text(self, content: str, after_reasoning: bool) -> str:
-        """The template trims an assistant's content."""
-        return content.strip()
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """What the text carries: trimmed texts, no ids, no reasoning, and no system message
-        when its trimmed content is empty (the system turn is written either way)."""
-        out = [
-            m
-            if m.role == "tool"
-            else msgspec.structs.replace(m, content=text_of(m.content).strip())
-            for m in super().expressible(messages)
-        ]
-        out = results_as_written(messages, out)
-        if out and out[0].role == "system" and not out[0].content:
-            out = out[1:]
-        return out
 
 
 class Llama31Chat(LlamaChat):
@@ -272,14 +288,7 @@ class Llama31Chat(LlamaChat):
         "tokenizer_config.json chat_template (identical)"
     )
 
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """As :class:`LlamaChat`; refuses ``builtin_tools`` (not supported)."""
-        if ctx.options.get("builtin_tools"):
-            raise RenderError(
-                f"{self.name}: built-in tools (builtin_tools) are not supported; declare them "
-                "as ordinary tools"
-            )
-        return super().system_text(system, ctx)
+    builtin_tools = True
 
 
 class Llama32Chat(LlamaChat):
@@ -313,7 +322,7 @@ def _strip_environment(body: str) -> tuple[str, bool]:
     return body, False
 
 
-class Llama4Chat(ChatFormat):
+class Llama4Chat(_LlamaFamily):
     """Llama 4 Scout and Maverick Instruct: the template Hugging Face wrote into the converted
     ``meta-llama/Llama-4-*-Instruct`` repositories (``processing_llama4.py``'s default).
 
@@ -358,7 +367,7 @@ class Llama4Chat(ChatFormat):
     options = defaults(tools_in_user_message=True)
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """With a system message: the environment line (with tools), the declarations when
+        """Oddity: with a system message: the environment line (with tools), the declarations when
         they go in the system turn, then the trimmed message. Without one: no turn, unless
         the tools go in the system turn (the template would drop them)."""
         tools = ctx.tools
@@ -376,41 +385,3 @@ class Llama4Chat(ChatFormat):
         if tools and rest.startswith(SYSTEM_TOOLS_HEAD):
             rest = rest[skip_tool_list(rest, len(SYSTEM_TOOLS_HEAD)) :]
         return rest or None
-
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """The content as given; the first user turn carries the tool declarations and its
-        content is trimmed."""
-        content = ctx.messages[index].content
-        if type(content) is not str:
-            content = text_of(content)
-        if _declares_tools(index, ctx):
-            return USER_TOOLS_HEAD + tool_list(ctx.tools) + content.strip()
-        return content
-
-    def parse_user(self, body: str) -> str:
-        """The user's content without the tool declarations."""
-        if body.startswith(USER_TOOLS_HEAD):
-            return body[skip_tool_list(body, len(USER_TOOLS_HEAD)) :]
-        return body
-
-    def result_text(self, index: int, ctx: Conversation) -> str:
-        """The result through ``tojson`` (a text result is a JSON string literal)."""
-        return json_result(ctx.messages[index].content)
-
-    def parse_result(self, body: str) -> str:
-        """The text of a JSON string literal; any other body as written."""
-        return read_json_result(body)
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """What the text carries: no ids, no reasoning, a trimmed system message (none when
-        empty), and the content beside calls trimmed (the parser drops the whitespace
-        inside ``<|python_start|>`` ... ``<|python_end|>``)."""
-        out = []
-        for i, m in enumerate(super().expressible(messages)):
-            if (m.role == "system" and i == 0) or m.tool_calls:
-                m = msgspec.structs.replace(m, content=text_of(m.content).strip())
-            out.append(m)
-        out = results_as_written(messages, out)
-        if out and out[0].role == "system" and not out[0].content:
-            out = out[1:]
-        return out

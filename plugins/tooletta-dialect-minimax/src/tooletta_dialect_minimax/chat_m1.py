@@ -23,7 +23,7 @@ from tooletta.plugin import (
     ChatFormat,
     Conversation,
     SystemBlock,
-    ToolsTurn,
+    ToolsBlock,
     Turn,
     by_content,
     patterns_of,
@@ -76,7 +76,7 @@ class MinimaxM1Chat(ChatFormat):
     result_wrap = ("tool name: ", "")
     keeps_ids = False
 
-    tools_turn = ToolsTurn(lambda tools: _tools_turn(list(tools)), TOOLS_HEAD, TOOLS_TAIL)
+    tools_block = ToolsBlock(lambda tools: _tools_turn(list(tools)), TOOLS_HEAD, TOOLS_TAIL)
     """The tool turn, after the system turn (before the first other message)."""
     system_block = SystemBlock(empty_is_none=True)
     """The system message; no turn when it is missing or empty (the template writes its

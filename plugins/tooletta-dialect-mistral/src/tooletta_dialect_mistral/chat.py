@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from typing import Any
 
 import msgspec
 
@@ -34,6 +34,8 @@ from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
+    SystemBlock,
+    ToolsBlock,
     Turn,
     by_content,
     last_user,
@@ -83,10 +85,6 @@ _V3_TOKENS: tuple[str, ...] = (
 _V7_TOKENS: tuple[str, ...] = (*_V3_TOKENS, "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]")
 
 
-def _loop_start(messages: Sequence[Message]) -> int:
-    return 1 if messages and messages[0].role == "system" else 0
-
-
 def _answered_call(messages: Sequence[Message], index: int) -> tuple[ToolCall, int] | None:
     """The call the tool result at ``index`` answers (by order, after the last assistant turn
     with calls) and its position in that turn."""
@@ -114,6 +112,11 @@ def result_id(messages: Sequence[Message], index: int) -> str:
     return written_id(*found) if found else mistral_id(None, f"result:{index}")
 
 
+def _tools(tools: Sequence[Mapping[str, Any]]) -> str:
+    """The declarations: ``[AVAILABLE_TOOLS]`` + ``tools|tojson`` + ``[/AVAILABLE_TOOLS]``."""
+    return _TOOLS_OPEN + tool_json(tools if type(tools) is list else list(tools)) + _TOOLS_CLOSE
+
+
 class MistralChat(ChatFormat):
     """What the Mistral templates share (see the module doc); subclasses set the rest."""
 
@@ -127,57 +130,18 @@ class MistralChat(ChatFormat):
     )
     end_of_turn = _EOS
     special_tokens = _V7_TOKENS
-    tools_before: ClassVar[Literal["last_user", "first_turn"]] = "last_user"
-    """Where the ``[AVAILABLE_TOOLS]`` block goes: before the last user turn, or before the
-    first turn after the system prompt."""
-
-    def default_system(self, ctx: Conversation) -> str | None:
-        """The system prompt written when the conversation has none (``None``: no turn)."""
-        return None
+    tools_block = ToolsBlock(_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user")
+    """``[AVAILABLE_TOOLS]`` + ``tools|tojson`` + ``[/AVAILABLE_TOOLS]`` outside any turn,
+    before the last user turn (v13: before the first turn after the system prompt)."""
 
     def is_default_system(self, text: str) -> bool:
-        """Whether ``text`` is :meth:`default_system`'s (on any date)."""
+        """Whether ``text`` is a default system prompt the template writes with a date in it
+        (Small 3.2's, on any date); the fixed ones are declared in :attr:`system_block`."""
         return False
 
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message, else the template's default system prompt."""
-        return system if system is not None else self.default_system(ctx)
-
-    def parse_system(self, body: str) -> str | None:
-        """``None`` for the default system prompt, else the system message."""
-        return None if self.is_default_system(body) else body
-
-    def tools_text(self, tools: Sequence[Mapping[str, Any]]) -> str:
-        """The declarations: ``[AVAILABLE_TOOLS]`` + ``tools|tojson`` + ``[/AVAILABLE_TOOLS]``."""
-        return _TOOLS_OPEN + tool_json(tools if type(tools) is list else list(tools)) + _TOOLS_CLOSE
-
-    def before_turn(self, index: int, ctx: Conversation) -> str:
-        """The tool declarations, before the turn :attr:`tools_before` names."""
-        if self.tools_before == "first_turn":
-            if index > 1 or index != _loop_start(ctx.messages):
-                return ""
-        elif index != ctx.last_user:
-            return ""
-        tools = ctx.tools
-        return self.tools_text(tools) if tools else ""
-
     def implicit_role(self, previous: str | None) -> str | None:
-        """The assistant's turn has no header: text where no header starts is one."""
+        """Oddity: the assistant's turn has no header: text where no header starts is one."""
         return "assistant"
-
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past an ``[AVAILABLE_TOOLS]`` block at ``pos``."""
-        if not text.startswith(_TOOLS_OPEN, pos):
-            return pos
-        end = text.find(_TOOLS_CLOSE, pos)
-        return end + len(_TOOLS_CLOSE) if end >= 0 else pos
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the default, without a system message that is the default system prompt."""
-        out = super().expressible(messages)
-        if out and out[0].role == "system" and self.is_default_system(text_of(out[0].content)):
-            out = out[1:]
-        return out
 
 
 class _WrittenIds(MistralChat):
@@ -185,18 +149,22 @@ class _WrittenIds(MistralChat):
     result without a 9-character id: a missing or invalid one is derived)."""
 
     def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
-        """The dialect's calls, each with its written id."""
+        """Oddity: the dialect's calls, each with its written id (derived when missing)."""
         return super().calls_text(dialect, with_written_ids(calls) if calls else calls, content)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the default, the calls with the ids written for them."""
+        """Oddity: as the default, the calls with the ids written for them; without a first
+        system message that is the dated default system prompt (:meth:`is_default_system`)."""
         written = [
             msgspec.structs.replace(m, tool_calls=with_written_ids(m.tool_calls))
             if m.tool_calls
             else m
             for m in messages
         ]
-        return super().expressible(written)
+        out = super().expressible(written)
+        if out and out[0].role == "system" and self.is_default_system(text_of(out[0].content)):
+            out = out[1:]
+        return out
 
 
 class MistralSmall32Chat(_WrittenIds):
@@ -214,9 +182,17 @@ class MistralSmall32Chat(_WrittenIds):
         f"({_TEMPLATES}Mistral-Small-3.2-24B-Instruct-2506.jinja)"
     )
 
-    def default_system(self, ctx: Conversation) -> str | None:
-        """The template's default system prompt, with today's date."""
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """Oddity: the template's default system prompt, with today's date, when the
+        conversation has none; else the system message."""
+        if system is not None:
+            return system
         return SMALL32_SYSTEM_HEAD + ctx.strftime_now("%Y-%m-%d") + SMALL32_SYSTEM_TAIL
+
+    def parse_system(self, body: str) -> str | None:
+        """``None`` for the default system prompt (on any date), else the system message (the
+        inverse of :meth:`system_text`)."""
+        return None if self.is_default_system(body) else body
 
     def is_default_system(self, text: str) -> bool:
         """The default system prompt, whatever the date in it."""
@@ -226,7 +202,7 @@ class MistralSmall32Chat(_WrittenIds):
         return text.endswith(tail) and "\n" not in text[len(head) : len(text) - len(tail)]
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """``ID[TOOL_CONTENT]content``."""
+        """Oddity: the call id before the content, ``ID[TOOL_CONTENT]content``."""
         messages = ctx.messages
         content = messages[index].content
         if type(content) is not str:
@@ -267,7 +243,8 @@ def _nemo_content(content: str) -> str:
 
 @by_content
 def _nemo_tools(tools: Sequence[Mapping[str, Any]]) -> str:
-    """:meth:`MistralNemoChat.tools_text`: each function's members written key by key."""
+    """Nemo's declarations (:attr:`MistralNemoChat.tools_block`): each function's members
+    written key by key."""
     items = []
     for tool in tools:
         function = tool.get("function")
@@ -297,13 +274,16 @@ class MistralNemoChat(_WrittenIds):
         assistant=Turn("", _EOS),
         tool=Turn("[TOOL_RESULTS]", "[/TOOL_RESULTS]"),
     )
+    tools_block = ToolsBlock(_nemo_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user")
+    """``[{"type": "function", "function": {KEY: VALUE, ...}}, ...]`` in the tools tokens
+    (each function's members in order, without ``return``), before the last user turn."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """No system turn (the system message goes in the last user turn)."""
+        """Oddity: no system turn (the system message goes in the last user turn)."""
         return None
 
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """The content; the last user message opens with the system message."""
+        """Oddity: the content; the last user message opens with the system message."""
         messages = ctx.messages
         content = messages[index].content
         if type(content) is not str:
@@ -313,14 +293,8 @@ class MistralNemoChat(_WrittenIds):
             return text_of(first.content) + "\n\n" + content
         return content
 
-    def tools_text(self, tools: Sequence[Mapping[str, Any]]) -> str:
-        """``[{"type": "function", "function": {KEY: VALUE, ...}}, ...]`` in the tools tokens
-        (each function's members in order, without ``return``); remembered by the tools'
-        content."""
-        return _nemo_tools(tools)
-
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """``{"content": CONTENT, "call_id": "ID"}``."""
+        """Oddity: the result as ``{"content": CONTENT, "call_id": "ID"}``."""
         messages = ctx.messages
         content = messages[index].content
         if type(content) is not str:
@@ -343,8 +317,8 @@ class MistralNemoChat(_WrittenIds):
         return inner
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the default, the system message joined to the last user message (lost when
-        there is no user message)."""
+        """Oddity: as the default, the system message joined to the last user message (lost
+        when there is no user message)."""
         out = super().expressible(messages)
         if out and out[0].role == "system":
             system, out = text_of(out[0].content), out[1:]
@@ -359,7 +333,7 @@ class _V13Chat(MistralChat):
     """Tokenizer v13 templates: tools right after the system prompt, no call ids."""
 
     keeps_ids = False
-    tools_before = "first_turn"
+    tools_block = ToolsBlock(_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="first_turn")
     special_tokens = (*_V7_TOKENS, "[ARGS]")
 
 
@@ -374,13 +348,8 @@ class DevstralSmall2507Chat(_V13Chat):
         f"({_TEMPLATES}unsloth-mistral-Devstral-Small-2507.jinja)"
     )
 
-    def default_system(self, ctx: Conversation) -> str | None:
-        """The template's default (OpenHands) system prompt."""
-        return DEVSTRAL_SYSTEM
-
-    def is_default_system(self, text: str) -> bool:
-        """Whether ``text`` is the default system prompt."""
-        return text == DEVSTRAL_SYSTEM
+    system_block = SystemBlock(default=DEVSTRAL_SYSTEM)
+    """The template's default (OpenHands) system prompt when the conversation has none."""
 
 
 class Ministral3ReasoningChat(_V13Chat):
@@ -395,20 +364,9 @@ class Ministral3ReasoningChat(_V13Chat):
         f"({_TEMPLATES}mistralai-Ministral-3-14B-Reasoning-2512.jinja)"
     )
     reasoning = Reasoning("[THINK]", "[/THINK]", strip="", keep="all")
+    """``[THINK]reasoning[/THINK]`` (as it is) in every turn that has some."""
     special_tokens = (*_V7_TOKENS, "[ARGS]", "[THINK]", "[/THINK]")
 
-    def default_system(self, ctx: Conversation) -> str | None:
-        """The template's default system prompt."""
-        return MINISTRAL3_REASONING_SYSTEM
-
-    def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """Every turn keeps its reasoning."""
-        return True
-
-    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
-        """``[THINK]reasoning[/THINK]`` (as it is), nothing for a turn without reasoning."""
-        return "[THINK]" + reasoning + "[/THINK]" if reasoning and kept else ""
-
-    def is_default_system(self, text: str) -> bool:
-        """Whether ``text`` is the default system prompt."""
-        return text == MINISTRAL3_REASONING_SYSTEM
+    system_block = SystemBlock(default=MINISTRAL3_REASONING_SYSTEM)
+    """The template's default system prompt (on how to think) when the conversation has
+    none."""

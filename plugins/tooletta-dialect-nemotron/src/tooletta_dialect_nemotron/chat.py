@@ -121,7 +121,9 @@ class NemotronNanoV2Chat(ChatFormat):
     )
     end_of_turn = _EOT
     special_tokens = ("<SPECIAL_10>", "<SPECIAL_11>", _EOT)
-    reasoning = Reasoning(_THINK_ON, "\n" + _CLOSE_THINK + "\n\n", keep="none")
+    reasoning = Reasoning(_THINK_ON, "\n" + _CLOSE_THINK + "\n\n", keep="last")
+    """Only the conversation's last message keeps its reasoning (written as the model
+    generates it, by :meth:`turn_body`)."""
     group_results = True
     result_separator = ", "
     keeps_ids = False
@@ -129,8 +131,8 @@ class NemotronNanoV2Chat(ChatFormat):
     # -- system and user turns --------------------------------------------------------------
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message (cleaned), the tool instructions, then a blank line; always
-        written."""
+        """Oddity: the system message cleaned of switches, the tool instructions, then a blank
+        line ending the body; always written."""
         text = _clean(system or "")
         if ctx.tools:
             functions = [
@@ -149,13 +151,15 @@ class NemotronNanoV2Chat(ChatFormat):
         return (head if sep else body) or None
 
     def header(self, index: int, ctx: Conversation) -> str:
-        """No header for a system message after the first turn (the template drops it)."""
+        """Oddity: no header for a system message after the first turn (the template drops
+        it)."""
         if ctx.messages[index].role == "system":
             return ""
         return super().header(index, ctx)
 
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """The cleaned content and ``\\n`` (nothing for a later system message)."""
+        """Oddity: the content cleaned of switches and ``\\n`` (no end token; nothing for a
+        later system message)."""
         message = ctx.messages[index]
         if message.role == "system":
             return ""
@@ -168,10 +172,10 @@ class NemotronNanoV2Chat(ChatFormat):
     # -- tool results -----------------------------------------------------------------------
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """The result's content as given. The first result of a run checks the run: joined by
-        ``", "`` it must split back (:meth:`split_results`, by the calls awaiting results) into
-        the same results, else it is refused (more results than calls would join the last
-        one; a non-JSON result holding ``", "`` would be cut there)."""
+        """Oddity: results joined by ``", "``; the result's content as given. The first result of a
+        run checks the run: joined by ``", "`` it must split back (:meth:`split_results`, by the
+        calls awaiting results) into the same results, else it is refused (more results than calls
+        would join the last one; a non-JSON result holding ``", "`` would be cut there)."""
         messages = ctx.messages
         text = self.text(messages[index].content)
         if index == 0 or messages[index - 1].role != "tool":
@@ -212,14 +216,11 @@ class NemotronNanoV2Chat(ChatFormat):
 
     # -- assistant turns --------------------------------------------------------------------
 
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """Only the conversation's last message, when it is an assistant turn."""
-        return index == len(messages) - 1 and messages[index].role == "assistant"
-
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
-        """An earlier turn: its kept content, ``\\n`` and the calls, ``\\n``. The last turn:
-        the think opening, reasoning and content, ``\\n``; its calls as a turn of their own
-        (the end token and the next assistant header between the two)."""
+        """Oddity: an earlier turn keeps only the content after ``</think>``; the last one is
+        written as generated. An earlier turn: its kept content, ``\\n`` and the calls, ``\\n``. The
+        last turn: the think opening, reasoning and content, ``\\n``; its calls as a turn of their
+        own (the end token and the next assistant header between the two)."""
         calls = list(message.tool_calls)
         block = self.calls_text(ctx.dialect, calls, "") if calls else ""
         if not last:
@@ -236,16 +237,17 @@ class NemotronNanoV2Chat(ChatFormat):
         return _THINK_ON if thinking(ctx.messages) else _THINK_OFF
 
     def generation_prompt(self, ctx: Conversation) -> str:
-        """``<SPECIAL_11>Assistant\\n`` and the think opening."""
+        """Oddity: ``<SPECIAL_11>Assistant\\n`` and the think opening, switched by ``/think``
+        and ``/no_think`` in the messages (no option)."""
         return _ASSISTANT + self._think(ctx)
 
     def after_conversation(self, ctx: Conversation) -> str:
-        """``\\n`` after a last turn with calls (its end token is followed by two)."""
+        """Oddity: ``\\n`` after a last turn with calls (its end token is followed by two)."""
         last = ctx.messages[-1] if ctx.messages else None
         return "\n" if last is not None and last.role == "assistant" and last.tool_calls else ""
 
     def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past a generation prompt ending the text (its think opening depends on switches
+        """Oddity: past a generation prompt ending the text (its think opening depends on switches
         the text no longer holds)."""
         left = len(text) - pos  # (no copy of the rest per turn: linear in the turns)
         for prompt in _PROMPTS:
@@ -254,7 +256,7 @@ class NemotronNanoV2Chat(ChatFormat):
         return pos
 
     def assistant_end(self, text: str, pos: int) -> int | None:
-        """A last turn holding content and calls spans both of its turns."""
+        """Oddity: a last turn holding content and calls spans both of its turns."""
         if not text.startswith((_THINK_ON, _THINK_OFF), pos):
             return None
         first = text.find(_EOT, pos)
@@ -265,8 +267,8 @@ class NemotronNanoV2Chat(ChatFormat):
         return None if second < 0 else second + len(_EOT) + 1
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Any]) -> Any:
-        """An earlier turn's content and calls, or the last turn's think opening, reasoning,
-        content and calls (both its turns)."""
+        """Oddity (the inverse of :meth:`turn_body`): an earlier turn's content and calls, or the
+        last turn's think opening, reasoning, content and calls (both its turns)."""
         listed = list(tools) or None
         if not body.startswith((_THINK_ON, _THINK_OFF)):
             return dialect.parse(body.removesuffix("\n"), tools=listed)
@@ -284,8 +286,8 @@ class NemotronNanoV2Chat(ChatFormat):
         return msgspec.structs.replace(result, content=text, reasoning=reasoning)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, with texts as the template keeps them: switches removed from user and
-        system texts, later (and empty) system messages dropped, earlier turns' content cut
+        """Oddity: as the base, with texts as the template keeps them: switches removed from user
+        and system texts, later (and empty) system messages dropped, earlier turns' content cut
         after ``</think>``, the last turn's reasoning and content stripped at their ends."""
         out = super().expressible(messages)
         kept: list[Message] = []

@@ -20,9 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import msgspec
-
-from tooletta import Message, ToolCall
+from tooletta import ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
@@ -30,7 +28,6 @@ from tooletta.plugin import (
     defaults,
     patterns_of,
     roles,
-    text_of,
     tool_json,
 )
 from tooletta_dialect_phi.models import MODELS
@@ -82,9 +79,12 @@ class FireFunctionV2Chat(ChatFormat):
     special_tokens = ("<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", _EOT)
     keeps_ids = False
     options = defaults(functions=None, datetime=None)
+    trim = frozenset(("system", "user", "tool", "assistant"))
+    """Every text trimmed (the default hooks write and give them back so)."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The (trimmed) system message or the default one, the instructions, the
+        """Oddity: the date and the ``functions`` text come from options, not from the tools.
+        The (trimmed) system message or the default one, the instructions, the
         ``functions`` text and the date."""
         functions = ctx.options.get("functions")
         if functions is None:
@@ -97,44 +97,23 @@ class FireFunctionV2Chat(ChatFormat):
         return f"{head}\n{FIREFUNCTION_INSTRUCTIONS}\n{functions}\nToday is {when}."
 
     def parse_system(self, body: str) -> str | None:
-        """The system message (``None`` for the default one)."""
+        """The system message (``None`` for the default one), before the instructions
+        :meth:`system_text` writes (their inverse)."""
         cut = body.rfind("\n" + FIREFUNCTION_INSTRUCTIONS + "\n")
         if cut < 0:
             return body
         head = body[:cut]
         return None if head == _DEFAULT_SYSTEM else head
 
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """The trimmed content."""
-        return text_of(ctx.messages[index].content).strip()
-
-    def result_text(self, index: int, ctx: Conversation) -> str:
-        """The trimmed content."""
-        return text_of(ctx.messages[index].content).strip()
-
-    def content_text(self, content: str, after_reasoning: bool) -> str:
-        """The trimmed content."""
-        return content.strip()
-
     def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
-        """The content, then ``" functools[...]"`` (the space is written even without
+        """Oddity: the content, then ``" functools[...]"`` (the space is written even without
         content)."""
         if not calls:
             return content
         dialect.check_content(content)  # what render(calls, content=...) would refuse
         return content + " " + super().calls_text(dialect, calls, "")
 
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """The assistant header."""
-        return self.turns["assistant"].header
-
     def after_conversation(self, ctx: Conversation) -> str:
-        """The assistant header, written after every conversation."""
+        """Oddity: the assistant header, written after every conversation (the template
+        ignores ``add_generation_prompt``)."""
         return self.turns["assistant"].header
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """What the text carries: trimmed texts, no ids, no reasoning."""
-        return [
-            msgspec.structs.replace(m, content=text_of(m.content).strip())
-            for m in super().expressible(messages)
-        ]

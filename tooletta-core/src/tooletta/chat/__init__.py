@@ -15,7 +15,7 @@ from ..catalog import set_format_guard
 from ..registry import FORMATS_CHECK
 from .api import render_spans
 from .chatml import IM_END, IM_START, chatml, last_query
-from .declare import Prompt, SystemBlock, ToolsTurn, keeps
+from .declare import Prompt, SystemBlock, ToolsBlock, ToolsTurn, TruthyPrompt, keeps
 from .format import (
     ChatFormat,
     Conversation,
@@ -46,7 +46,9 @@ __all__ = [
     "RenderedConversation",
     "Segment",
     "SystemBlock",
+    "ToolsBlock",
     "ToolsTurn",
+    "TruthyPrompt",
     "Turn",
     "by_content",
     "chat_formats_of",

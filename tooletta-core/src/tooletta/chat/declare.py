@@ -7,20 +7,22 @@ already do):
 
 * :class:`SystemBlock`: the opening system turn's body, the system message and the tool
   declarations (which comes first, what joins them, the default prompt) and its reading back;
-* :class:`ToolsTurn`: tool declarations written as a block of their own before the first
-  message after the system turn, and skipped by the reader;
+* :class:`ToolsTurn`: an opening turn holding the tool declarations alone (system messages
+  are turns of their own);
+* :class:`ToolsBlock`: tool declarations written as a block of their own before the first
+  message after the system turn (or before the last user turn), skipped by the reader;
 * :class:`Prompt`: the generation prompt, the assistant header and what a thinking switch adds;
 * the history rules of :attr:`Reasoning.keep <tooletta.chat.Reasoning.keep>`
   (:func:`keeps`), which turns write their reasoning back.
 
-A format sets them as class attributes (``system_block``, ``prompt``, ``reasoning``,
-``trim``); :class:`~tooletta.chat.ChatFormat`'s default hooks read them. A template whose
-piece is odd still overrides the hook.
+A format sets them as class attributes (``system_block``, ``tools_block``, ``prompt``,
+``reasoning``, ``trim``); :class:`~tooletta.chat.ChatFormat`'s default hooks read them. A
+template whose piece is odd still overrides the hook.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -30,7 +32,18 @@ from .messages import text_of
 if TYPE_CHECKING:
     from .format import Conversation
 
-__all__ = ["KEEP_RULES", "KeepRule", "Prompt", "SystemBlock", "ToolsTurn", "keeps", "last_query"]
+__all__ = [
+    "KEEP_RULES",
+    "KeepRule",
+    "Prompt",
+    "SystemBlock",
+    "ToolsBlock",
+    "ToolsPlace",
+    "ToolsTurn",
+    "TruthyPrompt",
+    "keeps",
+    "last_query",
+]
 
 KeepRule = Literal[
     "all",
@@ -286,38 +299,83 @@ class SystemBlock:
 
 
 @dataclass(frozen=True)
-class ToolsTurn:
-    """Tool declarations the template writes as a block of their own (a turn, header and
-    footer included) right before the first message after the opening system message, only
-    when tools are declared: Granite 3.3's ``available_tools`` turn, MiniMax-M1's tool turn,
-    GigaChat 3's function descriptions.
+class ToolsTurn(SystemBlock):
+    """An opening system turn that holds the tool declarations alone, for a format whose
+    system messages are turns of their own (:attr:`~tooletta.chat.ChatFormat.merge_system`
+    false: GLM-4.6 and GLM-4.7 write the declarations in a ``<|system|>`` turn, then every
+    system message in one of its own).
 
-    ``tools`` writes the whole block for a list of tools; it starts with ``head`` and ends
-    with ``end`` (the first ``end`` after ``head`` closes it), which is how the reader skips
-    it (:meth:`skip`). The block is part of no message.
+    It writes as :class:`SystemBlock` does (the renderer gives it no system message: the
+    declarations, or no turn without tools); it reads a body that starts with ``head`` as
+    the declarations (no message) and any other body as a system message, as written (the
+    first turn's system message is never cut at a ``head`` it holds).
+    """
+
+    def read(self, body: str) -> str | None:
+        """``None`` for the declarations (a body starting with ``head``), else ``body``."""
+        if self.tools is not None and self.head and body.startswith(self.head):
+            return None
+        return body
+
+
+ToolsPlace = Literal["first_turn", "last_user"]
+"""Before which turn a :class:`ToolsBlock` stands."""
+
+
+@dataclass(frozen=True)
+class ToolsBlock:
+    """Tool declarations the template writes outside any turn, right before one of them
+    (Mistral's ``[AVAILABLE_TOOLS]...[/AVAILABLE_TOOLS]``), and how the parser skips them.
+
+    ``tools`` writes the block for a non-empty list of tools: its text starts with ``head``
+    and ends with the first ``end`` after it. ``at``: before the first turn after a leading
+    system message (``"first_turn"``: the message at index 0, or 1 after a system message;
+    when the conversation has no such message, before the generation prompt), or before the
+    last user message (``"last_user"``; nowhere without one). No tools: no block.
+    A format sets it as :attr:`~tooletta.chat.ChatFormat.tools_block`; the default
+    :meth:`~tooletta.chat.ChatFormat.before_turn` and
+    :meth:`~tooletta.chat.ChatFormat.skip_before_turn` read it.
     """
 
     tools: Declarations
     head: str
     end: str
+    at: ToolsPlace = "first_turn"
 
     def write(
-        self,
-        index: int,
-        messages: Sequence[Message],
-        tools: Sequence[Any],
-        system_roles: frozenset[str],
+        self, index: int, ctx: Conversation, system_roles: Collection[str] = ("system",)
     ) -> str:
-        """The block before the message at ``index`` (nothing but before the first message
-        after an opening system message)."""
+        """The block written before the message at ``index`` of ``ctx.messages`` (``index ==
+        len(ctx.messages)``: after the last message), ``""`` where there is none;
+        ``system_roles``: the roles of a leading system message."""
+        tools = ctx.tools
         if not tools:
             return ""
-        first = 1 if messages and messages[0].role in system_roles else 0
-        return self.tools(tools) if index == first else ""
+        if self.at == "last_user":
+            if index != ctx.last_user:
+                return ""
+        else:
+            messages = ctx.messages
+            if index > 1 or index != (1 if messages and messages[0].role in system_roles else 0):
+                return ""
+        return self.tools(tools)
 
     def skip(self, text: str, pos: int) -> int:
-        """Past the block when it starts at ``pos`` (else ``pos``)."""
+        """Where the block that starts at ``pos`` of ``text`` ends (past its ``end``);
+        ``pos`` when none starts there."""
         if not text.startswith(self.head, pos):
             return pos
         end = text.find(self.end, pos + len(self.head))
-        return pos if end < 0 else end + len(self.end)
+        return end + len(self.end) if end >= 0 else pos
+
+
+@dataclass(frozen=True)
+class TruthyPrompt(Prompt):
+    """A :class:`Prompt` whose switch is read by its truth value even when it defaults on:
+    Jinja's ``enable_thinking is defined and not enable_thinking`` (GLM-5.2), where ``None``,
+    ``0`` and ``""`` turn thinking off too (:class:`Prompt` reads ``is false`` then)."""
+
+    def thinking(self, options: Mapping[str, Any]) -> bool:
+        """Whether the switch's value under ``options`` (its default when not given) is
+        true."""
+        return bool(options.get(self.switch, self.default))

@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Literal, TypeVar, overload
 from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from . import clock
-from .declare import KeepRule, Prompt, SystemBlock, ToolsTurn, keeps
+from .declare import KeepRule, Prompt, SystemBlock, ToolsBlock, keeps
 from .messages import text_of
 
 __all__ = [
@@ -182,10 +182,11 @@ class ChatFormat:
     """How the opening system turn writes the system message and the tool declarations and
     reads the message back (:class:`~tooletta.chat.declare.SystemBlock`); ``None``: the
     system message as given, no declarations (or :meth:`system_text` overridden)."""
-    tools_turn: ClassVar[ToolsTurn | None] = None
-    """Tool declarations written as a block of their own before the first message after the
-    system turn (:class:`~tooletta.chat.declare.ToolsTurn`), written by :meth:`before_turn`
-    and skipped by :meth:`skip_before_turn`; ``None``: none."""
+    tools_block: ClassVar[ToolsBlock | None] = None
+    """Tool declarations written outside any turn, before one of them
+    (:class:`~tooletta.chat.declare.ToolsBlock`, Mistral's ``[AVAILABLE_TOOLS]``), written by
+    the default :meth:`before_turn` and skipped by :meth:`skip_before_turn`; ``None``: none
+    (or those hooks overridden)."""
     prompt: ClassVar[Prompt | None] = None
     """The generation prompt (:class:`~tooletta.chat.declare.Prompt`); ``None``: the
     assistant turn's header (or :meth:`generation_prompt` overridden)."""
@@ -325,16 +326,15 @@ class ChatFormat:
         """Template text written before the message at ``index`` (before its header), part of
         no message: Mistral's ``[AVAILABLE_TOOLS]`` block before the last user turn. Also asked
         once with ``index == len(ctx.messages)``, after the last message (before the
-        generation prompt). Default: the :attr:`tools_turn` block, else nothing."""
-        block = self.tools_turn
-        if block is None:
-            return ""
-        return block.write(index, ctx.messages, ctx.tools, self.system_roles)
+        generation prompt). Default: the :attr:`tools_block` when declared, else nothing."""
+        block = self.tools_block
+        return "" if block is None else block.write(index, ctx, self.system_roles)
 
     def skip_before_turn(self, text: str, pos: int) -> int:
         """Where the text :meth:`before_turn` wrote at ``pos`` ends (the inverse, for the
-        parser, which asks before every turn); ``pos`` when there is none there."""
-        block = self.tools_turn
+        parser, which asks before every turn); ``pos`` when there is none there. Default:
+        past the :attr:`tools_block` when declared."""
+        block = self.tools_block
         return pos if block is None else block.skip(text, pos)
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
