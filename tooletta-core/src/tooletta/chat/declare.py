@@ -12,8 +12,8 @@ already do):
 * :class:`ToolsBlock`: tool declarations written as a block of their own before the first
   message after the system turn (or before the last user turn), skipped by the reader;
 * :class:`Prompt`: the generation prompt, the assistant header and what a thinking switch adds;
-* the history rules of :attr:`Reasoning.keep <tooletta.chat.Reasoning.keep>`
-  (:func:`keeps`), which turns write their reasoning back.
+* the history rules of ``Reasoning.keep``
+  (:func:`tooletta.chat.keeps`), which turns write their reasoning back.
 
 A format sets them as class attributes (``system_block``, ``tools_block``, ``prompt``,
 ``reasoning``, ``trim``); :class:`~tooletta.chat.ChatFormat`'s default hooks read them. A
@@ -24,13 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from ..ir import Message
+from .conversation import Conversation, last_user
 from .messages import text_of
-
-if TYPE_CHECKING:
-    from .format import Conversation
 
 __all__ = [
     "KEEP_RULES",
@@ -55,8 +53,8 @@ KeepRule = Literal[
     "last_assistant",
     "with_calls",
 ]
-"""A template's history rule for reasoning (:attr:`Reasoning.keep
-<tooletta.chat.Reasoning.keep>`): which assistant turns write their reasoning back."""
+"""A template's history rule for reasoning, ``Reasoning.keep``: which assistant turns write
+their reasoning back (see :func:`tooletta.chat.keeps`)."""
 
 KEEP_RULES: tuple[str, ...] = (
     "all",
@@ -89,13 +87,6 @@ def last_query(messages: Sequence[Message], *, strip: bool = False) -> int:
     return -1
 
 
-def _last_user(messages: Sequence[Message]) -> int:
-    for index in range(len(messages) - 1, -1, -1):
-        if messages[index].role == "user":
-            return index
-    return -1
-
-
 def _last_assistant(messages: Sequence[Message]) -> int:
     for index in range(len(messages) - 1, -1, -1):
         if messages[index].role == "assistant":
@@ -104,7 +95,7 @@ def _last_assistant(messages: Sequence[Message]) -> int:
 
 
 _ANCHORS: dict[str, Callable[[Sequence[Message]], int]] = {
-    "after_last_user": _last_user,
+    "after_last_user": last_user,
     "after_last_query": last_query,
     "after_last_stripped_query": lambda messages: last_query(messages, strip=True),
     "last_assistant": _last_assistant,

@@ -15,7 +15,8 @@ from typing import Any
 
 from ..errors import ParseError
 from ..ir import Message, ToolCall
-from .format import ChatFormat, Conversation, conversation, first_of
+from .conversation import Conversation, conversation, first_of
+from .format import ChatFormat
 
 __all__ = ["parse_format"]
 

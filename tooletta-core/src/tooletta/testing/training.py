@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..chat.format import ChatFormat, conversation
+from ..chat.conversation import conversation
+from ..chat.format import ChatFormat
 from ..chat.messages import read_tool_definitions
 from ..ir import Message, ToolCall
 from .samples import SAMPLE_TOOLS, sample_conversations

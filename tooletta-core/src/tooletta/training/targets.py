@@ -28,7 +28,8 @@ from typing import Any
 
 import msgspec
 
-from ..chat.format import ChatFormat, Conversation, conversation
+from ..chat.conversation import Conversation, conversation
+from ..chat.format import ChatFormat
 from ..chat.render import RenderedConversation, Segment, render_format
 from ..ir import Message
 

@@ -20,16 +20,8 @@ import msgspec
 
 from ...errors import RenderError
 from ...ir import Message, ParseResult
-from ..format import (
-    ChatFormat,
-    Conversation,
-    Reasoning,
-    Turn,
-    conversation,
-    defaults,
-    first_of,
-    roles,
-)
+from ..conversation import Conversation, conversation, first_of
+from ..format import ChatFormat, Reasoning, Turn, defaults, roles
 from ..messages import by_content
 
 __all__ = ["SPEC_VERSION", "LearnedChat", "tools_text"]
