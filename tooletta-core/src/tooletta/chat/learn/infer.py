@@ -786,6 +786,8 @@ def infer_spec(
     chat["prompts"] = prompts
     chat["fixed"] = fixed
     chat["options"] = dict(oracle.options)
+    if oracle.content_parts:  # the message form the template takes (recorded, not rendered)
+        chat["content_parts"] = True
     return {"chat": chat, "calls": calls}, suite
 
 

@@ -1,0 +1,182 @@
+"""identify and learn: the message and variable forms a template takes, DeepSeek's layouts.
+
+A template that reads every content as a list of text parts (MiniMax-M1's) is probed in that
+form, by identify and by learn; expected texts come from rendering the templates with jinja2
+(``tooletta.chat.jinja``) in the form found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tooletta
+from tooletta import LearnError, Message, ToolCall
+from tooletta.chat import identify, read_conversation
+from tooletta.chat.jinja import load_chat_template, render_jinja, to_template_messages
+
+pytest.importorskip("jinja2")
+
+ROOT = Path(__file__).parent.parent
+MINIMAX_M1 = ROOT / "plugins/tooletta-dialect-minimax/tests/templates/MiniMax-M1.jinja"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _forget_learned() -> Iterator[None]:
+    """The formats learned here are registered in-process: forgotten after this module."""
+    yield
+    from tooletta import plugins
+
+    plugins.reset()
+
+
+PARTS = (
+    "{% set sys = messages[0].role == 'system' %}"
+    "{% if sys or tools %}<|s|>{% if sys %}{{ messages[0].content[0].text }}{% endif %}"
+    "{% if tools %}\nTOOLS:{% for t in tools %}\n{{ t | tojson }}{% endfor %}{% endif %}"
+    "<|end|>{% endif %}"
+    "{% for m in messages %}"
+    "{% if m.role == 'assistant' %}<|a|>{% for p in m.content %}{{ p.text }}{% endfor %}"
+    "{% for c in m.tool_calls or [] %}[[CALL]]{{ {'name': c.function.name,"
+    " 'arguments': c.function.arguments} | tojson }}[[/CALL]]{% endfor %}<|end|>"
+    "{% elif m.role == 'tool' %}<|t|>{{ m.content[0].text }}<|end|>"
+    "{% elif m.role == 'user' %}<|u|>{{ m.content[0].text }}<|end|>{% endif %}{% endfor %}"
+    "{% if add_generation_prompt %}<|a|>{% endif %}"
+)
+"""A template that reads text parts only: given text, it writes nothing for a message (it
+iterates a string's characters, or indexes its first one); no plugin writes it."""
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "Weather for a city.",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+        },
+    }
+]
+CONVERSATION: list[dict[str, Any]] = [
+    {"role": "system", "content": "Be brief."},
+    {"role": "user", "content": "Weather in Zürich?"},
+    {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": {"city": "Zürich", "n": [1.5]}},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+    {"role": "assistant", "content": "Sunny."},
+]
+
+
+# -- content as a list of parts ---------------------------------------------------------------
+
+
+def test_parts_are_given_with_the_result_name() -> None:
+    """The parts form: one text part per text content; a tool result's part names its call
+    (by id, else by place)."""
+    call = ToolCall("get_weather", {"city": "Oslo"}, "c9")
+    messages = [
+        Message("user", "hi"),
+        Message("assistant", "", tool_calls=[call, ToolCall("other", {}, None)]),
+        Message("tool", "cold", tool_call_id="c9"),
+        Message("tool", "done"),
+        Message("assistant", "ok"),
+    ]
+    out = to_template_messages(messages, content_parts=True)
+    assert out[0]["content"] == [{"type": "text", "text": "hi"}]
+    assert out[2]["content"] == [{"type": "text", "text": "cold", "name": "get_weather"}]
+    assert out[3]["content"] == [{"type": "text", "text": "done", "name": "other"}]
+    assert to_template_messages(messages)[0]["content"] == "hi"
+
+
+def test_minimax_m1_is_identified_in_the_parts_form() -> None:
+    """MiniMax-M1's template raises on text content; probed with parts it is its plugin's
+    format, a verified template whose only differences are the calls it drops."""
+    ident = identify(MINIMAX_M1)
+    assert ident.format == "minimax_m1" and ident.known
+    assert ident.form.content_parts
+    assert not ident.skipped
+    assert {d.probe for d in ident.differences} >= {"one_call", "parallel_calls"}
+    assert "plain" in ident.matched and "tools_prompt" in ident.matched
+
+
+def test_minimax_m1_renders_through_its_template_as_the_jinja_in_parts() -> None:
+    messages = [Message("system", "Be brief."), Message("user", "hi"), Message("assistant", "yo")]
+    text = tooletta.render_conversation(messages, chat_template=str(MINIMAX_M1), tools=TOOLS)
+    template = MINIMAX_M1.read_text(encoding="utf-8")
+    assert text == render_jinja(template, messages, tools=TOOLS, content_parts=True)
+
+
+def test_minimax_m1_learn_probes_parts_and_refuses_for_its_tool_turn() -> None:
+    """learn gets past the text form (the template no longer raises on every probe); the
+    tool declarations in a turn of their own are what it refuses."""
+    with pytest.raises(LearnError) as caught:
+        tooletta.learn(str(MINIMAX_M1), name="test-m1")
+    assert "has no attribute" not in caught.value.reason
+    assert "tool declarations" in caught.value.reason
+
+
+def test_a_template_reading_parts_is_learned_in_that_form() -> None:
+    learned = tooletta.learn(PARTS, name="test-parts")
+    assert learned.spec["chat"]["content_parts"] is True
+    assert learned.spec["calls"]["kind"] == "json"
+    text = tooletta.render_conversation(CONVERSATION, dialect="test-parts", tools=TOOLS)
+    messages = read_conversation(CONVERSATION)
+    assert text == render_jinja(PARTS, messages, tools=TOOLS, content_parts=True)
+    assert "Zürich?" in text and "sunny" in text
+    read = tooletta.parse_conversation(text, dialect="test-parts")
+    assert [m.content for m in read] == [m["content"] for m in CONVERSATION]
+
+
+def test_a_template_reading_parts_is_identified_in_that_form() -> None:
+    """The form identify reports is parts (the Jinja fallback of
+    ``render_conversation(chat_template=...)`` feeds parts): no installed format writes it,
+    a format learned from it does."""
+    ident = identify(PARTS)
+    assert ident.form.content_parts
+    assert ident.format in (None, "test-parts")
+
+
+def test_a_template_reading_text_keeps_the_text_form() -> None:
+    template, _ = load_chat_template(str(ROOT / "tests/fixtures/templates/Reka-Edge.jinja"))
+    assert not identify(template).form.content_parts
+    learned = tooletta.learn(template, name="test-reka-forms")
+    assert "content_parts" not in learned.spec["chat"]
+
+
+# -- a filter giving a generator to tojson -----------------------------------------------------
+
+GENERATOR = (
+    "{% if tools %}{{ tools | map(attribute='function') | tojson(indent=2) }}\n{% endif %}"
+    "{% for m in messages %}<|{{ m.role }}|>{{ m.content }}<|end|>{% endfor %}"
+)
+"""What llama.cpp's ``llama-cpp-deepseek-r1.jinja`` does with the tools (its own template,
+written for minja, where ``map`` gives a list)."""
+
+
+def test_a_generator_given_to_tojson_is_refused_as_broken_under_hf() -> None:
+    with pytest.raises(LearnError) as caught:
+        tooletta.learn(GENERATOR, name="test-generator")
+    assert "generator is not JSON serializable" in caught.value.reason
+    assert "broken under Hugging Face's semantics" in caught.value.reason
+
+
+def test_transformers_refuses_the_generator_too() -> None:
+    """The refusal is transformers' behaviour, not ours: its ``tojson`` is ``json.dumps``."""
+    utils = pytest.importorskip("transformers.utils.chat_template_utils")
+    with pytest.raises(TypeError, match="generator"):
+        utils.render_jinja_template(
+            conversations=[[{"role": "user", "content": "hi"}]],
+            tools=TOOLS,
+            chat_template=GENERATOR,
+        )
