@@ -180,3 +180,104 @@ def test_transformers_refuses_the_generator_too() -> None:
             tools=TOOLS,
             chat_template=GENERATOR,
         )
+
+
+# -- the answer after tool results: another header, or none (DeepSeek) ------------------------
+
+FIXTURES = Path(__file__).parent / "fixtures" / "templates"
+V31 = str(FIXTURES / "deepseek-ai-DeepSeek-V3.1.jinja")  # llama.cpp's edit
+R1_QWEN = str(FIXTURES / "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja")  # llama.cpp's edit
+R1_LLAMA = str(FIXTURES / "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja")
+
+RESUMED = (
+    "{% for m in messages %}"
+    "{% if m.role == 'user' %}<|u|>{{ m.content }}<|end|>"
+    "{% elif m.role == 'system' %}<|s|>{{ m.content }}<|end|>"
+    "{% elif m.role == 'tool' %}<|t|>{{ m.content }}<|end|>"
+    "{% elif m.role == 'assistant' %}"
+    "{% if loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' %}<|resume|>"
+    "{% else %}<|a|>{% endif %}{{ m.content }}"
+    "{% for c in m.tool_calls or [] %}[[CALL]]{{ {'name': c.function.name,"
+    " 'arguments': c.function.arguments} | tojson }}[[/CALL]]{% endfor %}<|end|>{% endif %}"
+    "{% endfor %}"
+    "{% if add_generation_prompt %}"
+    "{% if messages[-1].role == 'tool' %}<|resume|>{% else %}<|a|>{% endif %}{% endif %}"
+)
+"""An answer after tool results opens with another header than the assistant's."""
+
+
+def _jinja(path: str, messages: list[dict[str, Any]], **kwargs: Any) -> str:
+    template, tokens = load_chat_template(path)
+    return render_jinja(template, read_conversation(messages), tokens=tokens, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def v31() -> tooletta.chat.learn.Learned:
+    return tooletta.learn(V31, name="test-v31-llamacpp")
+
+
+def test_deepseek_v31_edit_is_learned_with_a_headerless_answer_after_results(v31: Any) -> None:
+    """llama.cpp's DeepSeek V3.1: calls written by the installed ``deepseek_v31`` dialect,
+    the answer after the results with no header (the model goes on in its turn), no
+    generation prompt after results."""
+    assert v31.dialect == "deepseek_v31"
+    chat = v31.spec["chat"]
+    assert chat["after_results"] == "" and chat["prompt_after_results"] == ""
+    assert chat["turns"]["assistant"][0] == "<｜Assistant｜><think></think>"
+
+
+@pytest.mark.parametrize("prompt", [False, True])
+def test_deepseek_v31_edit_renders_and_reads_back(v31: Any, prompt: bool) -> None:
+    messages = CONVERSATION if not prompt else CONVERSATION[:-1]
+    text = tooletta.render_conversation(
+        messages, dialect=v31.name, tools=TOOLS, add_generation_prompt=prompt
+    )
+    assert text == _jinja(V31, messages, tools=TOOLS, add_generation_prompt=prompt)
+    assert text.endswith(
+        "<｜tool▁output▁end｜>" if prompt else "<｜tool▁output▁end｜>Sunny.<｜end▁of▁sentence｜>"
+    )
+    read = tooletta.parse_conversation(text, dialect=v31.name)
+    assert [m.role for m in read] == [m["role"] for m in messages]
+    assert read[-1].content == messages[-1]["content"]
+
+
+def test_deepseek_v31_edit_thinking_switch_changes_the_prompt_only(v31: Any) -> None:
+    messages = CONVERSATION[:2]
+    for value in (True, False):
+        text = tooletta.render_conversation(
+            messages, dialect=v31.name, add_generation_prompt=True, thinking=value
+        )
+        assert text == _jinja(V31, messages, add_generation_prompt=True, thinking=value)
+
+
+def test_another_header_after_results_is_learned() -> None:
+    learned = tooletta.learn(RESUMED, name="test-resumed")
+    assert learned.spec["chat"]["after_results"] == "<|resume|>"
+    assert learned.spec["chat"]["prompt_after_results"] == "<|resume|>"
+    for prompt in (False, True):
+        messages = CONVERSATION[1:] if not prompt else CONVERSATION[1:-1]
+        text = tooletta.render_conversation(
+            messages, dialect="test-resumed", tools=TOOLS, add_generation_prompt=prompt
+        )
+        assert text == render_jinja(
+            RESUMED, read_conversation(messages), tools=TOOLS, add_generation_prompt=prompt
+        )
+    read = tooletta.parse_conversation(text, dialect="test-resumed")
+    assert [m.role for m in read] == ["user", "assistant", "tool"]
+    full = tooletta.render_conversation(CONVERSATION[1:], dialect="test-resumed", tools=TOOLS)
+    read = tooletta.parse_conversation(full, dialect="test-resumed")
+    assert [m.content for m in read][-1] == "Sunny."
+
+
+def test_deepseek_r1_distill_edits_are_refused_with_the_reason() -> None:
+    """llama.cpp's edits of the R1 distills: the Qwen one writes an answer's text beside
+    calls as a turn of its own after them; the Llama one (as the model's own) closes a turn
+    with calls only after a second call."""
+    with pytest.raises(LearnError) as caught:
+        tooletta.learn(R1_QWEN, name="test-r1-qwen")
+    assert caught.value.probe == "call+content"
+    assert "in one turn" in caught.value.reason
+    with pytest.raises(LearnError) as caught:
+        tooletta.learn(R1_LLAMA, name="test-r1-llama")
+    assert caught.value.probe == "call"
+    assert "only after a second call" in caught.value.reason
