@@ -29,6 +29,8 @@ IDENTIFIED = {
     "Apertus-8B-Instruct.jinja": "apertus2509",
     "CohereForAI-c4ai-command-r-plus-tool_use.jinja": "command_r_plus",
     "deepseek-ai-DeepSeek-V3.1.jinja": "deepseek_v31",
+    # its tools and date read from `functions` and `datetime` (given as llama.cpp passed them)
+    "fireworks-ai-llama-3-firefunction-v2.jinja": "firefunction_v2",
     "dots-studio-dots3-note-prev.jinja": "dots3",
     "meetkai-functionary-medium-v3.1.jinja": "functionary_v31",
     "meetkai-functionary-medium-v3.2.jinja": "functionary_v32",
@@ -110,7 +112,6 @@ NOT_VERIFIED = {"google-gemma-4-31B-it-interleaved.jinja"}
 model's own): no format is named, and the own format's near-miss is on that probe."""
 
 UNREADABLE = {
-    "fireworks-ai-llama-3-firefunction-v2.jinja": "raises unless a `functions` variable is set",
     "microsoft-Phi-3.5-mini-instruct.jinja": "no format of it is installed",
 }
 """Vendored templates no probe renders in a known format's terms."""

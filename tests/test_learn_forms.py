@@ -7,6 +7,7 @@ form, by identify and by learn; expected texts come from rendering the templates
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -281,3 +282,53 @@ def test_deepseek_r1_distill_edits_are_refused_with_the_reason() -> None:
         tooletta.learn(R1_LLAMA, name="test-r1-llama")
     assert caught.value.probe == "call"
     assert "only after a second call" in caught.value.reason
+
+
+# -- variables the model's tooling passes (FireFunction v2's functions and datetime) ----------
+
+FIREFUNCTION = (
+    ROOT / "plugins/tooletta-dialect-phi/tests/templates/fireworks-ai-llama-3-firefunction-v2.jinja"
+)
+
+
+def test_tooling_variables_are_filled_only_when_read_and_not_given() -> None:
+    from tooletta.chat.variables import tooling_variables
+
+    template = "{{ functions }}|{{ datetime }}"
+    pinned = {"strftime_now": lambda fmt: "Jan 01 2026 00:00:00 GMT"}
+    filled = tooling_variables(template, TOOLS, pinned)
+    assert filled["datetime"] == "Jan 01 2026 00:00:00 GMT"
+    assert filled["functions"].startswith('[\n  {\n    "type": "function"')
+    assert tooling_variables(template, None, pinned)["functions"] == ""
+    given = tooling_variables(template, TOOLS, {**pinned, "functions": "mine"})
+    assert "functions" not in given
+    assert tooling_variables("{% set functions = 1 %}{{ functions }}", TOOLS, {}) == {}
+    assert tooling_variables("{{ messages }}", TOOLS, {}) == {}
+
+
+def test_firefunction_is_identified_with_its_variables_given() -> None:
+    """The template reads ``functions`` and ``datetime`` (and raises without them): given as
+    llama.cpp passed them, it is the phi plugin's ``firefunction_v2`` on every probe."""
+    ident = identify(FIREFUNCTION)
+    assert ident.format == "firefunction_v2" and ident.known
+    assert not ident.skipped and not ident.differences
+    assert {"one_call", "parallel_calls", "tools_prompt"} <= set(ident.matched)
+
+
+def test_firefunction_renders_through_its_template() -> None:
+    from datetime import datetime
+
+    from tooletta.chat import clock
+
+    messages = read_conversation(CONVERSATION)
+    with clock.frozen(datetime(2026, 3, 5, 10, 0, 0)):
+        text = tooletta.render_conversation(messages, chat_template=str(FIREFUNCTION), tools=TOOLS)
+        expected = render_jinja(
+            FIREFUNCTION.read_text(encoding="utf-8"),
+            messages,
+            tools=TOOLS,
+            functions=json.dumps(TOOLS, ensure_ascii=False, indent=2),
+            datetime="Mar 05 2026 10:00:00 GMT",
+        )
+    assert text == expected
+    assert "Today is Mar 05 2026 10:00:00 GMT." in text

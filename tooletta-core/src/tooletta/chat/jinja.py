@@ -242,11 +242,16 @@ def render_jinja(
 ) -> str:
     """Render ``template`` for ``messages`` as transformers' ``apply_chat_template`` would
     (``tokenize=False``). ``tokens`` are the special tokens the template reads
-    (``bos_token``...); ``options`` the template's switches; ``string_arguments`` passes
+    (``bos_token``...); ``options`` the template's switches (a variable the model's tooling
+    passes that the template reads and ``options`` lacks, such as FireFunction v2's
+    ``functions``, is filled in: :mod:`tooletta.chat.variables`); ``string_arguments`` passes
     call arguments as JSON text, ``call_content``, ``reasoning_key`` and ``content_parts``
     the other forms of :func:`to_template_messages`."""
+    from .variables import tooling_variables
+
     compiled = _compile(template)
     variables: dict[str, Any] = {"bos_token": "", "eos_token": "", **(tokens or {}), **options}
+    variables.update(tooling_variables(template, tools, variables))
     try:
         return str(
             compiled.render(

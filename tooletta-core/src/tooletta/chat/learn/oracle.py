@@ -133,8 +133,10 @@ class Oracle:
         """Render with ``tools=[]`` instead of none (templates that iterate the tools
         unconditionally, such as the ``tool_use`` templates, refuse ``None``)."""
         from ..jinja import _compile, to_template_messages
+        from ..variables import tooling_variables
 
         variables = {"bos_token": "", "eos_token": "", **self.tokens, **self.options, **options}
+        variables.update(tooling_variables(self.template, None, variables))
         try:
             text = _compile(self.template).render(
                 messages=to_template_messages(
