@@ -13,11 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
 
 import tooletta
 from tooletta import LearnError, Message, ToolCall
 from tooletta.chat import identify, read_conversation
 from tooletta.chat.jinja import load_chat_template, render_jinja, to_template_messages
+from tooletta.chat.messages import read_tool_definitions
+from tooletta.testing.samples import PROBE_TOOLS, random_conversations
 
 pytest.importorskip("jinja2")
 
@@ -332,3 +335,33 @@ def test_firefunction_renders_through_its_template() -> None:
         )
     assert text == expected
     assert "Today is Mar 05 2026 10:00:00 GMT." in text
+
+
+# -- properties: any conversation renders as the template and reads back ---------------------
+
+
+def _law(learned: Any, template: str, messages: list[Message], **jinja: Any) -> None:
+    tools = read_tool_definitions(PROBE_TOOLS)
+    text, tokens = load_chat_template(template)
+    want = render_jinja(text, messages, tools=tools, tokens=tokens, **jinja)
+    assert tooletta.render_conversation(messages, dialect=learned.name, tools=tools) == want
+    read = tooletta.parse_conversation(want, dialect=learned.name, tools=tools)
+    expected = learned.format.expressible(messages)
+    assert [(m.role, m.content, m.tool_calls) for m in read] == [
+        (m.role, m.content, [ToolCall(c.name, c.arguments) for c in m.tool_calls]) for m in expected
+    ]
+
+
+@settings(max_examples=30, deadline=None)
+@given(messages=random_conversations(trimmed=True))
+def test_random_conversations_with_the_deepseek_v31_edit(v31: Any, messages: list[Message]) -> None:
+    """Beyond the probes: calls, results and the headerless answers after them, as the
+    template writes them, read back."""
+    _law(v31, V31, messages)
+
+
+@settings(max_examples=30, deadline=None)
+@given(messages=random_conversations(trimmed=True))
+def test_random_conversations_with_a_parts_template(messages: list[Message]) -> None:
+    learned = tooletta.learn(PARTS, name="test-parts")
+    _law(learned, PARTS, messages, content_parts=True)
