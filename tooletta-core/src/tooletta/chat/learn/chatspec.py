@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from ...errors import RenderError
-from ...ir import Message, ParseResult
+from ...ir import Message, ParseResult, ToolCall
 from ..format import (
     ChatFormat,
     Conversation,
@@ -151,6 +151,8 @@ class LearnedChat(ChatFormat):
             attrs["before_turn"] = cls._late_system
         if "after_results" in chat:
             attrs.update(_after_results_hooks(cls, str(chat["after_results"])))
+        if chat.get("content_beside_calls") is False:
+            attrs["calls_text"] = cls._calls_alone
         made = type(f"LearnedChat_{attrs['name']}", (cls,), attrs)
         return made(spec)  # type: ignore[no-any-return]
 
@@ -353,6 +355,17 @@ class LearnedChat(ChatFormat):
         if text.startswith(header, pos):
             return "assistant", pos + len(header)
         return None
+
+    def _calls_alone(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
+        """Calls with no text beside them: the template writes such text as another turn
+        (installed as :meth:`calls_text` only for such templates; the text is refused)."""
+        if calls and content:
+            raise RenderError(
+                f"the learned format {self.name!r}: its template writes no text beside calls in "
+                "one turn (it writes the text as an answer turn of its own after them); give "
+                "the calls and the text as two assistant messages"
+            )
+        return ChatFormat.calls_text(self, dialect, calls, content)
 
     def _check_fixed(self, options: Mapping[str, Any]) -> None:
         for key, allowed in self._fixed.items():

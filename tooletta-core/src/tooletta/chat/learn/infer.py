@@ -11,11 +11,14 @@ declaration expresses raises :class:`~tooletta.LearnError` naming the probe; the
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+import msgspec
 
 from ...errors import LearnError
 from ...ir import ToolCall
@@ -35,7 +38,7 @@ from .probes import (
     user,
 )
 
-__all__ = ["infer_spec", "spec_json", "switches_of"]
+__all__ = ["fit_suite", "infer_spec", "spec_json", "switches_of"]
 
 _KNOWN_VARIABLES = frozenset(
     {
@@ -366,11 +369,11 @@ class _Inference:
         text = o.render([user(), calling(CALL_SETS["one"], S.ANSWER)], TOOLS)
         out["content"] = self._call_body(text, "call+content")
         if "get_weather" in out["one"] and "get_weather" not in out["content"]:
-            raise _fail(
-                "call+content",
-                "the template does not write an answer's text and its calls in one turn (it "
-                "writes them as turns of their own, or drops the calls)",
-            )
+            # no text beside calls in one turn (llama.cpp's edit of the R1 distills writes it
+            # as an answer turn of its own after them): the learned format refuses such a
+            # message (spec ``content_beside_calls``); the calls are read without a lead
+            self.spec["content_beside_calls"] = False
+            out["content"] = S.ANSWER + out["one"]
         return out
 
     def _check_closed(self, texts: Mapping[str, str]) -> None:
@@ -495,10 +498,11 @@ class _Inference:
         o = self.o
         one, two = CALL_SETS["one"], CALL_SETS["two"]
         r1 = o.render([user(), calling(one), result(one[0], S.RESULT), answer()], TOOLS)
+        beside = S.ANSWER if self.spec.get("content_beside_calls", True) else ""
         r2 = o.render(
             [
                 user(),
-                calling(two, S.ANSWER),
+                calling(two, beside),
                 result(two[0], S.RESULT),
                 result(two[1], S.RESULT2),
                 answer(S.ANSWER2),
@@ -839,6 +843,8 @@ def infer_spec(
         late_system=chat["late_system"],
         with_system=chat["system"],
     )
+    if chat.get("content_beside_calls") is False:
+        suite = fit_suite(chat, suite)
     prompts, fixed = inf.switches(switches, suite)
     chat["prompts"] = prompts
     chat["fixed"] = fixed
@@ -846,6 +852,24 @@ def infer_spec(
     if oracle.content_parts:  # the message form the template takes (recorded, not rendered)
         chat["content_parts"] = True
     return {"chat": chat, "calls": calls}, suite
+
+
+def fit_suite(chat: Mapping[str, Any], probes: Sequence[Probe]) -> list[Probe]:
+    """``probes`` as the learned chat spec ``chat`` can express them: without the text beside
+    calls where the template writes none (``content_beside_calls``: the learned format refuses
+    such a message; the probe is checked with the calls alone)."""
+    if chat.get("content_beside_calls", True):
+        return list(probes)
+    out = []
+    for probe in probes:
+        if any(m.tool_calls and m.content for m in probe.messages):
+            messages = [
+                msgspec.structs.replace(m, content="") if m.tool_calls and m.content else m
+                for m in probe.messages
+            ]
+            probe = dataclasses.replace(probe, messages=messages)
+        out.append(probe)
+    return out
 
 
 def spec_json(spec: Mapping[str, Any]) -> str:
