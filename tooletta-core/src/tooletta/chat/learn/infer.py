@@ -329,8 +329,8 @@ class _Inference:
         """Whether the template writes an assistant turn's calls at all, in the message form
         it writes them for (DeepSeek-R1's distills write a call-only turn's calls only when
         its content is ``None``, and drop them silently for ``""``): a form in which they are
-        in the turn's body first (llama.cpp's edit of the distills' writes them for ``""``
-        too, then an empty answer turn after them), else one in which they are written."""
+        in the turn's body first (llama.cpp's edit of R1-Distill-Qwen-32B's writes them for
+        ``""`` too, then an empty answer turn after them), else one in which they are written."""
         o = self.o
         text = o.render([user(), calling(CALL_SETS["one"])], TOOLS)
         if self._calls_in_body(text):
@@ -369,8 +369,8 @@ class _Inference:
         text = o.render([user(), calling(CALL_SETS["one"], S.ANSWER)], TOOLS)
         out["content"] = self._call_body(text, "call+content")
         if "get_weather" in out["one"] and "get_weather" not in out["content"]:
-            # no text beside calls in one turn (llama.cpp's edit of the R1 distills writes it
-            # as an answer turn of its own after them): the learned format refuses such a
+            # no text beside calls in one turn (llama.cpp's edit of R1-Distill-Qwen-32B writes
+            # it as an answer turn of its own after them): the learned format refuses such a
             # message (spec ``content_beside_calls``); the calls are read without a lead
             self.spec["content_beside_calls"] = False
             out["content"] = S.ANSWER + out["one"]
@@ -378,8 +378,9 @@ class _Inference:
 
     def _check_closed(self, texts: Mapping[str, str]) -> None:
         """Refuse, with the reason, a template that closes a turn with calls only when it
-        holds more than one (llama.cpp's edit of the DeepSeek-R1 distills' closes the calls'
-        section in the loop's branch for a second call)."""
+        holds more than one (the DeepSeek-R1 distills' own template, and llama.cpp's
+        reformatted Llama-8B copy, close the calls' section in the loop's branch for a
+        second call)."""
         footer = self.spec["turns"]["assistant"][1]
         if not footer or self.spec.get("open_last"):
             return
