@@ -333,6 +333,22 @@ def test_tooling_variables_are_filled_only_when_read_and_not_given() -> None:
     assert tooling_variables("{{ messages }}", TOOLS, {}) == {}
 
 
+def test_tooling_variables_are_filled_only_where_the_template_raises_without() -> None:
+    """A template that can do without the variable renders as transformers renders it."""
+    optional = "{% if functions is defined %}F{% else %}none{% endif %}"
+    assert render_jinja(optional, [Message("user", "hi")], tools=TOOLS) == "none"
+    needed = "{{ 'Tools: ' + functions + '|' + datetime }}"
+    text = render_jinja(
+        needed, [Message("user", "hi")], strftime_now=lambda fmt: "Jan 01 2026 00:00:00 GMT"
+    )
+    assert text == "Tools: |Jan 01 2026 00:00:00 GMT"
+    assert render_jinja(needed, [Message("user", "hi")], functions="F", datetime="D") == (
+        "Tools: F|D"
+    )
+    with pytest.raises(tooletta.RenderError, match="'other' is undefined"):
+        render_jinja("{{ 'x' + other }}", [Message("user", "hi")])
+
+
 def test_firefunction_is_identified_with_its_variables_given() -> None:
     """The template reads ``functions`` and ``datetime`` (and raises without them): given as
     llama.cpp passed them, it is the phi plugin's ``firefunction_v2`` on every probe."""

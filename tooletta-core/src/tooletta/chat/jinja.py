@@ -243,30 +243,32 @@ def render_jinja(
     """Render ``template`` for ``messages`` as transformers' ``apply_chat_template`` would
     (``tokenize=False``). ``tokens`` are the special tokens the template reads
     (``bos_token``...); ``options`` the template's switches (a variable the model's tooling
-    passes that the template reads and ``options`` lacks, such as FireFunction v2's
-    ``functions``, is filled in: :mod:`tooletta.chat.variables`); ``string_arguments`` passes
+    passes that the template cannot do without and ``options`` lacks, such as FireFunction
+    v2's ``functions``, is filled in: :mod:`tooletta.chat.variables`); ``string_arguments`` passes
     call arguments as JSON text, ``call_content``, ``reasoning_key`` and ``content_parts``
     the other forms of :func:`to_template_messages`."""
-    from .variables import tooling_variables
+    from .variables import filling_variables
 
     compiled = _compile(template)
     variables: dict[str, Any] = {"bos_token": "", "eos_token": "", **(tokens or {}), **options}
-    variables.update(tooling_variables(template, tools, variables))
-    try:
+    given = to_template_messages(
+        messages,
+        string_arguments=string_arguments,
+        call_content=call_content,
+        reasoning_key=reasoning_key,
+        content_parts=content_parts,
+    )
+    listed = list(tools) if tools else None
+
+    def render(values: Mapping[str, Any]) -> str:
         return str(
             compiled.render(
-                messages=to_template_messages(
-                    messages,
-                    string_arguments=string_arguments,
-                    call_content=call_content,
-                    reasoning_key=reasoning_key,
-                    content_parts=content_parts,
-                ),
-                tools=list(tools) if tools else None,
-                add_generation_prompt=add_generation_prompt,
-                **variables,
+                messages=given, tools=listed, add_generation_prompt=add_generation_prompt, **values
             )
         )
+
+    try:
+        return filling_variables(render, template, tools, variables)
     except ToolettaError:
         raise
     except Exception as exc:

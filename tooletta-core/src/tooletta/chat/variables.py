@@ -3,10 +3,12 @@
 Some chat templates read the tool declarations and the date from variables of their own,
 which the model's serving code fills in: FireFunction v2's reads ``functions`` (the tool
 declarations as ready-made JSON text) and ``datetime`` (today's date and time), and raises
-without them. :func:`tooling_variables` gives such a variable, when a template reads it and
-the caller did not, the value that tooling passes, so that the template renders (for
+without them. :func:`filling_variables` renders a template as given and, only when it raises
+because such a variable is undefined (a template that can do without one is rendered as
+transformers renders it, without), again with the variables of :func:`tooling_variables`
+(each one it reads and the caller did not give, valued as that tooling passes it): for
 :func:`~tooletta.chat.jinja.render_jinja`, and through it for identify's and learn's probes and
-``render_conversation(chat_template=...)``'s Jinja fallback):
+``render_conversation(chat_template=...)``'s Jinja fallback:
 
 * ``functions``: the ``tools`` as ``json.dumps(tools, indent=2)`` (UTF-8 kept), ``""``
   without tools;
@@ -18,8 +20,8 @@ Source: llama.cpp's FireFunction v2 handler (``common/chat.cpp``,
 native for ... Firefunction" until its parser refactoring 566059a26), which passed
 ``{"datetime": format_time(now, "%b %d %Y %H:%M:%S GMT"), "functions": tools.empty() ? "" :
 tools.dump(2)}``; the firefunction_v2 format of the phi plugin writes the same by default. A
-name is filled only when the template reads it as a variable nobody gives (never keyed on the
-template's text).
+name is filled only when the template reads it as a variable nobody gives and raises without
+it (never keyed on the template's text).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import Any
 
 from . import clock
 
-__all__ = ["TOOLING_VARIABLES", "tooling_variables"]
+__all__ = ["TOOLING_VARIABLES", "filling_variables", "tooling_variables"]
 
 _DATETIME = "%b %d %Y %H:%M:%S GMT"
 
@@ -66,6 +68,26 @@ def tooling_variables(
         return {}
     wanted = [n for n in _read(template) if n not in options]
     return {name: TOOLING_VARIABLES[name](tools, options) for name in wanted}
+
+
+def filling_variables(
+    render: Callable[[Mapping[str, Any]], str],
+    template: str,
+    tools: Sequence[Mapping[str, Any]] | None,
+    variables: Mapping[str, Any],
+) -> str:
+    """``render(variables)``; when that raises because a variable of
+    :data:`TOOLING_VARIABLES` the template reads is undefined, ``render`` again with those
+    variables filled in (:func:`tooling_variables`). Any other failure propagates."""
+    try:
+        return render(variables)
+    except Exception as exc:
+        if type(exc).__name__ != "UndefinedError":
+            raise
+        extra = tooling_variables(template, tools, variables)
+        if not any(f"'{name}'" in str(exc) for name in extra):
+            raise
+        return render({**variables, **extra})
 
 
 @lru_cache(maxsize=64)

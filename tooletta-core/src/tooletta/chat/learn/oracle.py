@@ -133,21 +133,22 @@ class Oracle:
         """Render with ``tools=[]`` instead of none (templates that iterate the tools
         unconditionally, such as the ``tool_use`` templates, refuse ``None``)."""
         from ..jinja import _compile, to_template_messages
-        from ..variables import tooling_variables
+        from ..variables import filling_variables
 
         variables = {"bos_token": "", "eos_token": "", **self.tokens, **self.options, **options}
-        variables.update(tooling_variables(self.template, None, variables))
-        try:
-            text = _compile(self.template).render(
-                messages=to_template_messages(
-                    messages,
-                    string_arguments=self.string_arguments,
-                    content_parts=self.content_parts,
-                ),
-                tools=[],
-                add_generation_prompt=prompt,
-                **variables,
+        given = to_template_messages(
+            messages, string_arguments=self.string_arguments, content_parts=self.content_parts
+        )
+
+        def render(values: Mapping[str, Any]) -> str:
+            return str(
+                _compile(self.template).render(
+                    messages=given, tools=[], add_generation_prompt=prompt, **values
+                )
             )
+
+        try:
+            text = filling_variables(render, self.template, None, variables)
         except ToolettaError as exc:
             raise LearnError(f"the template refuses a probe conversation: {exc}") from None
         except Exception as exc:  # the template's own failure, as render_jinja reports it
