@@ -3,7 +3,8 @@
     uv run --no-sync python scripts/learn_verdicts.py DIR [DIR...]
 
 Each ``*.jinja`` file is learned twice in a fresh name: strictly (the default) and, when
-refused for contradicting itself, with ``lenient=True``. The table (template, verdict, the
+refused for contradicting itself (or for writing a sample conversation otherwise), with
+``lenient=True``. The table (template, verdict, the
 calls' dialect or the reason) is what docs/concepts/learn.md lists for llama.cpp's
 ``models/templates/``.
 """
@@ -29,7 +30,7 @@ def main() -> None:
             verdict = "learned"
         except tooletta.LearnError as exc:
             evidence = exc.reason
-            if "contradicts itself" in exc.reason:
+            if "lenient=True" in exc.reason:
                 try:
                     learned = tooletta.learn(str(path), name=f"verdict-{index}", lenient=True)
                     verdict = "learned (lenient)"

@@ -88,12 +88,15 @@ class MessageForm:
     call arguments as JSON text (``string_arguments``) or a dict, a call-only turn's
     ``content`` (``""`` or ``None``), the key reasoning goes under, and the calls' ids
     (``call_ids``: ``"opaque"`` such as ``call00001``, or ``"functions"``: Kimi's
-    ``functions.NAME:INDEX``, counted over the conversation)."""
+    ``functions.NAME:INDEX``, counted over the conversation), and whether every text
+    content is given as a list of text parts (``content_parts``: templates that read
+    ``content[0]['text']``, MiniMax-M1's; tried only when the template raises on text)."""
 
     string_arguments: bool = False
     call_content: str | None = ""
     reasoning_key: str = "reasoning_content"
     call_ids: str = "opaque"
+    content_parts: bool = False
 
     def messages(self, messages: Sequence[Message]) -> tuple[Message, ...]:
         """``messages`` with their calls' ids (and the results' ``tool_call_id``) in this
@@ -121,6 +124,7 @@ class MessageForm:
             "string_arguments": self.string_arguments,
             "call_content": self.call_content,
             "reasoning_key": self.reasoning_key,
+            "content_parts": self.content_parts,
         }
 
 
@@ -396,6 +400,7 @@ def _form_key(probe: Probe, form: MessageForm) -> tuple[Any, ...]:
         form.call_content if bare else "",
         form.reasoning_key if thought else None,
         form.call_ids if calls else None,
+        form.content_parts,
     )
 
 
@@ -519,20 +524,22 @@ class _Identifier:
         dimensions = _dimensions(self.scan)
         suite = {p.name: p for p in self.suite}
         call_fields = ("string_arguments", "call_content", "call_ids")
-        default = MessageForm()
+        parts = self._content_parts()
+        default = MessageForm(content_parts=parts)
         written_default = self._written(default)
         for field_name in call_fields:  # a field whose other values change nothing: dropped
             first, *others = dimensions[field_name]
             dimensions[field_name] = [first] + [
                 v
                 for v in others
-                if self._written(MessageForm(**{field_name: v})) != written_default
+                if self._written(MessageForm(content_parts=parts, **{field_name: v}))
+                != written_default
             ]
         combos = list(itertools.product(*(dimensions[f] for f in call_fields)))
         failures: list[int] = []
         renders: list[tuple[str | None, ...]] = []
         for combo in combos:
-            form = MessageForm(**dict(zip(call_fields, combo)))
+            form = MessageForm(**dict(zip(call_fields, combo)), content_parts=parts)
             got = tuple(self._template(suite[n], form) for n in _FORM_PROBES)
             failures.append(sum(isinstance(r, ToolettaError) for r in got))
             renders.append(tuple(r if isinstance(r, str) else None for r in got))
@@ -546,18 +553,47 @@ class _Identifier:
         if len(keys) > 1:
             raised = [
                 isinstance(
-                    self._template(suite["reasoning_last"], MessageForm(reasoning_key=k)),
+                    self._template(
+                        suite["reasoning_last"], MessageForm(reasoning_key=k, content_parts=parts)
+                    ),
                     ToolettaError,
                 )
                 for k in keys
             ]
             keys = [k for k, r in zip(keys, raised) if r == min(raised)]
         forms = [
-            MessageForm(**dict(zip(call_fields, combo)), reasoning_key=key)
+            MessageForm(**dict(zip(call_fields, combo)), reasoning_key=key, content_parts=parts)
             for combo, key in itertools.product(calls, keys)
         ]
         errors = [len(_errors(self._base(f))) for f in forms]
         return [f for f, e in zip(forms, errors) if e == min(errors)]
+
+    def _content_parts(self) -> bool:
+        """Whether the template takes every text content as a list of text parts: only when,
+        given text, it raises on a probe or drops a message's text, and given parts it
+        raises on fewer probes, or on as many and drops fewer texts (a template that reads
+        ``content[0]['text']`` fails on text, one that iterates the parts writes nothing)."""
+        text = self._base(MessageForm())
+        text_errors, text_dropped = len(_errors(text)), self._dropped(text)
+        if not text_errors and not text_dropped:
+            return False
+        parts = self._base(MessageForm(content_parts=True))
+        parts_errors = len(_errors(parts))
+        if parts_errors != text_errors:
+            return parts_errors < text_errors
+        return self._dropped(parts) < text_dropped
+
+    def _dropped(self, rendered: _Rendered) -> int:
+        """How many message texts the renders ``rendered`` (the probes without switches)
+        do not hold."""
+        suite = {p.name: p for p in self.suite}
+        return sum(
+            m.content not in text
+            for name, text in rendered.items()
+            if isinstance(text, str)
+            for m in suite[name].messages
+            if isinstance(m.content, str)
+        )
 
     def _verdict(
         self,
@@ -638,6 +674,7 @@ class _Identifier:
                     string_arguments=form.string_arguments,
                     call_content=form.call_content,
                     reasoning_key=form.reasoning_key,
+                    content_parts=form.content_parts,
                     **{**self.base, **probe.options},
                 )
             except ToolettaError as exc:

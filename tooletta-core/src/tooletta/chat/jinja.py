@@ -99,6 +99,7 @@ def to_template_messages(
     string_arguments: bool = False,
     call_content: str | None = "",
     reasoning_key: str = "reasoning_content",
+    content_parts: bool = False,
 ) -> list[dict[str, Any]]:
     """Messages as chat templates receive them (transformers' convention): ``content`` as
     given, ``tool_calls`` with dict arguments, ``reasoning_content`` when there is reasoning.
@@ -108,7 +109,11 @@ def to_template_messages(
     the R1 distills' own templates raise on a dict). ``call_content``: the content of an
     assistant turn that has calls and no text (``""``, or ``None`` for templates that test
     ``content is none``). ``reasoning_key``: the key the reasoning goes under
-    (``reasoning_content``; ``reasoning`` or ``thinking`` for templates that read those)."""
+    (``reasoning_content``; ``reasoning`` or ``thinking`` for templates that read those).
+    ``content_parts=True`` gives every text content as a list of one text part
+    (``[{"type": "text", "text": ...}]``, the part of a tool result carrying the result's
+    ``name`` too, or the name of the call it answers), for templates that read
+    ``content[0]['text']`` (MiniMax-M1's own)."""
     from ..jsonout import to_json
 
     out: list[dict[str, Any]] = []
@@ -116,6 +121,9 @@ def to_template_messages(
         content = m.content
         if m.tool_calls and content == "" and m.role == "assistant":
             content = call_content
+        if content_parts and isinstance(content, str):
+            name = (m.name or _answered(messages, len(out))) if m.role == "tool" else None
+            content = [_text_part(content, name)]
         item: dict[str, Any] = {"role": m.role, "content": content}
         if m.reasoning:
             item[reasoning_key] = m.reasoning
@@ -138,6 +146,31 @@ def to_template_messages(
         item.update(m.extra)
         out.append(item)
     return out
+
+
+def _answered(messages: Sequence[Message], index: int) -> str | None:
+    """The name of the call the tool result at ``index`` answers: the call with its
+    ``tool_call_id``, else the one at its place after the calling turn (``None``: none)."""
+    at = index
+    while at > 0 and messages[at - 1].role == "tool":
+        at -= 1
+    if at == 0 or messages[at - 1].role != "assistant":
+        return None
+    calls = messages[at - 1].tool_calls
+    wanted = messages[index].tool_call_id
+    for call in calls:
+        if wanted is not None and call.id == wanted:
+            return call.name
+    nth = index - at
+    return calls[nth].name if nth < len(calls) else None
+
+
+def _text_part(text: str, name: str | None) -> dict[str, Any]:
+    """A text content part (a tool result's carries its ``name``)."""
+    part: dict[str, Any] = {"type": "text", "text": text}
+    if name is not None:
+        part["name"] = name
+    return part
 
 
 def _tojson(
@@ -204,30 +237,55 @@ def render_jinja(
     string_arguments: bool = False,
     call_content: str | None = "",
     reasoning_key: str = "reasoning_content",
+    content_parts: bool = False,
     **options: Any,
 ) -> str:
     """Render ``template`` for ``messages`` as transformers' ``apply_chat_template`` would
     (``tokenize=False``). ``tokens`` are the special tokens the template reads
-    (``bos_token``...); ``options`` the template's switches; ``string_arguments`` passes
-    call arguments as JSON text, ``call_content`` and ``reasoning_key`` the other forms of
-    :func:`to_template_messages`."""
+    (``bos_token``...); ``options`` the template's switches (a variable the model's tooling
+    passes that the template cannot do without and ``options`` lacks, such as FireFunction
+    v2's ``functions``, is filled in: :mod:`tooletta.chat.variables`); ``string_arguments`` passes
+    call arguments as JSON text, ``call_content``, ``reasoning_key`` and ``content_parts``
+    the other forms of :func:`to_template_messages`."""
+    from .variables import filling_variables
+
     compiled = _compile(template)
     variables: dict[str, Any] = {"bos_token": "", "eos_token": "", **(tokens or {}), **options}
-    try:
+    given = to_template_messages(
+        messages,
+        string_arguments=string_arguments,
+        call_content=call_content,
+        reasoning_key=reasoning_key,
+        content_parts=content_parts,
+    )
+    listed = list(tools) if tools else None
+
+    def render(values: Mapping[str, Any]) -> str:
         return str(
             compiled.render(
-                messages=to_template_messages(
-                    messages,
-                    string_arguments=string_arguments,
-                    call_content=call_content,
-                    reasoning_key=reasoning_key,
-                ),
-                tools=list(tools) if tools else None,
-                add_generation_prompt=add_generation_prompt,
-                **variables,
+                messages=given, tools=listed, add_generation_prompt=add_generation_prompt, **values
             )
         )
+
+    try:
+        return filling_variables(render, template, tools, variables)
     except ToolettaError:
         raise
     except Exception as exc:
-        raise RenderError(f"the chat template failed: {type(exc).__name__}: {exc}") from None
+        raise RenderError(
+            f"the chat template failed: {type(exc).__name__}: {exc}{_hint(exc)}"
+        ) from None
+
+
+_GENERATOR = (
+    " (a filter such as map or select gives a generator, and tojson is json.dumps in "
+    "transformers too, which refuses it: the template is broken under Hugging Face's "
+    "semantics; llama.cpp's minja gives a list there)"
+)
+
+
+def _hint(exc: Exception) -> str:
+    """Why a template fails where another engine renders it, when that is known."""
+    if isinstance(exc, TypeError) and "type generator is not JSON serializable" in str(exc):
+        return _GENERATOR
+    return ""

@@ -294,8 +294,6 @@ def render_template_conversation(
         tools=defs,
         add_generation_prompt=add_generation_prompt,
         tokens=template.tokens,
-        string_arguments=ident.form.string_arguments,
-        call_content=ident.form.call_content,
-        reasoning_key=ident.form.reasoning_key,
+        **ident.form.jinja_options(),
         **options,
     )

@@ -28,7 +28,7 @@ from ...errors import LearnError, ToolettaError
 from ..jinja import load_chat_template
 from .chatspec import SPEC_VERSION, LearnedChat
 from .dialects import make_dialect
-from .infer import infer_spec, spec_json, switches_of
+from .infer import fit_suite, infer_spec, spec_json, switches_of
 from .oracle import Oracle
 from .probes import SUITE_VERSION
 from .verify import check_probe, sample_probes, verify
@@ -183,9 +183,12 @@ def learn(
             fmt, dialect = _build(spec)
     suite = [
         *suite,
-        *sample_probes(
-            spec["calls"]["kind"] != "none" or spec["chat"]["tools"] is not None,
-            spec["chat"]["system"],
+        *fit_suite(
+            spec["chat"],
+            sample_probes(
+                spec["calls"]["kind"] != "none" or spec["chat"]["tools"] is not None,
+                spec["chat"]["system"],
+            ),
         ),
     ]
     allowed = {

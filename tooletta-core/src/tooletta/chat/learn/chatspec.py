@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from ...errors import RenderError
-from ...ir import Message, ParseResult
+from ...ir import Message, ParseResult, ToolCall
 from ..conversation import Conversation, conversation, first_of
 from ..format import ChatFormat, Reasoning, Turn, defaults, roles
 from ..messages import by_content
@@ -141,6 +141,10 @@ class LearnedChat(ChatFormat):
             attrs["find_end"] = cls._find_end
         if not chat.get("late_system", True):
             attrs["before_turn"] = cls._late_system
+        if "after_results" in chat:
+            attrs.update(_after_results_hooks(cls, str(chat["after_results"])))
+        if chat.get("content_beside_calls") is False:
+            attrs["calls_text"] = cls._calls_alone
         made = type(f"LearnedChat_{attrs['name']}", (cls,), attrs)
         return made(spec)  # type: ignore[no-any-return]
 
@@ -222,6 +226,9 @@ class LearnedChat(ChatFormat):
             messages = ctx.messages
             if messages and messages[-1].role == "assistant":
                 return ""
+        after = self.spec["chat"].get("prompt_after_results")
+        if after is not None and ctx.messages and ctx.messages[-1].role == "tool":
+            return str(after)
         best = ""
         best_size = -1
         for opts, text in self._prompts:
@@ -319,6 +326,39 @@ class LearnedChat(ChatFormat):
             )
         return ""
 
+    def _header_after_results(self, index: int, ctx: Conversation) -> str:
+        """The header of the message at ``index``: an answer right after tool results has
+        the learned ``after_results`` header (DeepSeek: none, the model goes on in its
+        turn; installed as :meth:`header` only for such templates)."""
+        message = ctx.messages[index]
+        if message.role == "assistant" and index > 0 and ctx.messages[index - 1].role == "tool":
+            return str(self.spec["chat"]["after_results"])
+        return self.turns[message.role].header
+
+    def _implicit_after_results(self, previous: str | None) -> str | None:
+        """A headerless turn right after tool results is the assistant's (installed as
+        :meth:`implicit_role` only when the learned ``after_results`` header is empty)."""
+        return "assistant" if previous == "tool" else None
+
+    def _read_after_results(self, text: str, pos: int) -> tuple[str, int] | None:
+        """The learned ``after_results`` header opens an assistant turn (installed as
+        :meth:`read_header` only when that header is not empty)."""
+        header = str(self.spec["chat"]["after_results"])
+        if text.startswith(header, pos):
+            return "assistant", pos + len(header)
+        return None
+
+    def _calls_alone(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
+        """Calls with no text beside them: the template writes such text as another turn
+        (installed as :meth:`calls_text` only for such templates; the text is refused)."""
+        if calls and content:
+            raise RenderError(
+                f"the learned format {self.name!r}: its template writes no text beside calls in "
+                "one turn (it writes the text as an answer turn of its own after them); give "
+                "the calls and the text as two assistant messages"
+            )
+        return ChatFormat.calls_text(self, dialect, calls, content)
+
     def _check_fixed(self, options: Mapping[str, Any]) -> None:
         for key, allowed in self._fixed.items():
             if key in options and options[key] not in allowed:
@@ -327,3 +367,14 @@ class LearnedChat(ChatFormat):
                     f"the template writes more than its generation prompt differently with "
                     f"{key}={options[key]!r}: learn it again with that option"
                 )
+
+
+def _after_results_hooks(cls: type[LearnedChat], header: str) -> dict[str, Any]:
+    """The hooks of a format whose answer after tool results has the header ``header``
+    (another than the assistant's, or none)."""
+    hooks: dict[str, Any] = {"header": cls._header_after_results}
+    if header:
+        hooks["read_header"] = cls._read_after_results
+    else:
+        hooks["implicit_role"] = cls._implicit_after_results
+    return hooks

@@ -82,6 +82,7 @@ import tooletta
 import tooletta_dialect_{slug} as plugin
 from tooletta.chat.jinja import load_chat_template, render_jinja
 from tooletta.chat.learn import learn
+from tooletta.chat.learn.infer import fit_suite
 from tooletta.chat.learn.probes import probe_suite
 
 pytest.importorskip("jinja2")
@@ -107,7 +108,10 @@ def test_the_template_learns_into_the_shipped_spec() -> None:
     assert {{**learned.spec, "name": SPEC["name"], "source": SPEC["source"]}} == SPEC
 
 
-SUITE = probe_suite(reasoning=True, tools={tools}, late_system=SPEC["chat"]["late_system"])
+SUITE = fit_suite(
+    SPEC["chat"],
+    probe_suite(reasoning=True, tools={tools}, late_system=SPEC["chat"]["late_system"]),
+)
 
 
 @pytest.mark.parametrize("probe", SUITE, ids=lambda p: p.name)
@@ -122,6 +126,7 @@ def test_renders_as_the_template(probe) -> None:
         tools=probe.tools,
         add_generation_prompt=probe.prompt,
         tokens=tokens,
+        content_parts=SPEC["chat"].get("content_parts", False),
         **SPEC["chat"]["options"],
     )
     got = tooletta.render_conversation(

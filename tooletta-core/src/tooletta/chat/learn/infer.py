@@ -11,11 +11,14 @@ declaration expresses raises :class:`~tooletta.LearnError` naming the probe; the
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+import msgspec
 
 from ...errors import LearnError
 from ...ir import ToolCall
@@ -35,7 +38,7 @@ from .probes import (
     user,
 )
 
-__all__ = ["infer_spec", "spec_json", "switches_of"]
+__all__ = ["fit_suite", "infer_spec", "spec_json", "switches_of"]
 
 _KNOWN_VARIABLES = frozenset(
     {
@@ -325,34 +328,70 @@ class _Inference:
     def writes_calls(self) -> bool:
         """Whether the template writes an assistant turn's calls at all, in the message form
         it writes them for (DeepSeek-R1's distills write a call-only turn's calls only when
-        its content is ``None``, and drop them silently for ``""``)."""
+        its content is ``None``, and drop them silently for ``""``): a form in which they are
+        in the turn's body first (llama.cpp's edit of R1-Distill-Qwen-32B's writes them for
+        ``""`` too, then an empty answer turn after them), else one in which they are written."""
         o = self.o
         text = o.render([user(), calling(CALL_SETS["one"])], TOOLS)
-        if "get_weather" in text[text.find(S.USER) :]:
+        if self._calls_in_body(text):
             return True
         found = o.call_content, o.string_arguments
+        loose = found if "get_weather" in text[text.find(S.USER) :] else None
         for content, strings in (("", False), (None, False), ("", True), (None, True)):
             o.fix_form(content, strings)
             try:
                 text = o.render([user(), calling(CALL_SETS["one"])], TOOLS)
             except LearnError:
                 continue
-            if "get_weather" in text[text.find(S.USER) :]:
+            if self._calls_in_body(text):
                 return True
-        o.fix_form(*found)
-        return False
+            if loose is None and "get_weather" in text[text.find(S.USER) :]:
+                loose = content, strings
+        o.fix_form(*(loose or found))
+        return loose is not None
+
+    def _calls_in_body(self, text: str) -> bool:
+        """Whether ``text``'s last assistant turn holds the probe call's name."""
+        try:
+            return "get_weather" in self._body(text, "call")
+        except LearnError:
+            return False
 
     def call_bodies(self, reasoning: Mapping[str, Any] | None) -> dict[str, str]:
         o = self.o
         if reasoning and reasoning["empty"] != "never":
             self.empty_block = reasoning["open"] + reasoning["close"]
         out = {}
-        for key, calls in CALL_SETS.items():
-            text = o.render([user(), calling(calls)], TOOLS)
+        texts = {key: o.render([user(), calling(calls)], TOOLS) for key, calls in CALL_SETS.items()}
+        self._check_closed(texts)
+        for key, text in texts.items():
             out[key] = self._call_body(text, "call")
         text = o.render([user(), calling(CALL_SETS["one"], S.ANSWER)], TOOLS)
         out["content"] = self._call_body(text, "call+content")
+        if "get_weather" in out["one"] and "get_weather" not in out["content"]:
+            # no text beside calls in one turn (llama.cpp's edit of R1-Distill-Qwen-32B writes
+            # it as an answer turn of its own after them): the learned format refuses such a
+            # message (spec ``content_beside_calls``); the calls are read without a lead
+            self.spec["content_beside_calls"] = False
+            out["content"] = S.ANSWER + out["one"]
         return out
+
+    def _check_closed(self, texts: Mapping[str, str]) -> None:
+        """Refuse, with the reason, a template that closes a turn with calls only when it
+        holds more than one (the DeepSeek-R1 distills' own template, and llama.cpp's
+        reformatted Llama-8B copy, close the calls' section in the loop's branch for a
+        second call)."""
+        footer = self.spec["turns"]["assistant"][1]
+        if not footer or self.spec.get("open_last"):
+            return
+        closed = {key: text.endswith(footer) for key, text in texts.items()}
+        if not closed["one"] and closed["two"]:
+            raise _fail(
+                "call",
+                "the template leaves a turn with a single call without its footer (it closes "
+                "the calls only after a second call): a bug of the template, which no format "
+                "reproduces",
+            )
 
     def _call_body(self, text: str, probe: str) -> str:
         """The last turn's body without the empty reasoning block the template writes there."""
@@ -460,10 +499,11 @@ class _Inference:
         o = self.o
         one, two = CALL_SETS["one"], CALL_SETS["two"]
         r1 = o.render([user(), calling(one), result(one[0], S.RESULT), answer()], TOOLS)
+        beside = S.ANSWER if self.spec.get("content_beside_calls", True) else ""
         r2 = o.render(
             [
                 user(),
-                calling(two, S.ANSWER),
+                calling(two, beside),
                 result(two[0], S.RESULT),
                 result(two[1], S.RESULT2),
                 answer(S.ANSWER2),
@@ -481,8 +521,9 @@ class _Inference:
             if not f_a or start < len(f_a) or start > ir:
                 raise _fail(probe, "the call turn is not closed by its footer before the result")
             at = text.rfind(h_a, ir, iend) if h_a else -1
-            if at < 0:
-                raise _fail(probe, "the answer after the results has another header")
+            if at < 0:  # the answer after the results has another header, or none
+                end = max(ir + len(res), text.find(S.RESULT2) + len(S.RESULT2))
+                return text[start:ir], self._after_results(text, end, iend, probe)
             return text[start:ir], text[ir + len(res) : at]
 
         pre, post = around(r1, S.RESULT, S.ANSWER, "result")
@@ -517,6 +558,27 @@ class _Inference:
             "grouped": True,
             "separator": sep,
         }
+
+    def _after_results(self, text: str, end: int, answer_at: int, probe: str) -> str:
+        """The results' closing text (what ends a conversation ending with the results), for a
+        template whose answer after the results has another header than the assistant's, or
+        none (DeepSeek: the model goes on in its turn). That header is kept as the spec's
+        ``after_results``, the generation prompt after results as ``prompt_after_results``."""
+        one = CALL_SETS["one"]
+        convo = [user(), calling(one), result(one[0], S.RESULT)]
+        ended = self.o.render(convo, TOOLS)
+        post = ended[_find(ended, S.RESULT, "result+prompt") + len(S.RESULT) :]
+        between = text[end:answer_at]
+        if not between.startswith(post):
+            raise _fail(probe, "the answer after the results has another header")
+        header = between[len(post) :]
+        if self.spec.setdefault("after_results", header) != header:
+            raise _fail(probe, "the answer after the results opens differently after two results")
+        prompted = self.o.render(convo, TOOLS, prompt=True)
+        if not prompted.startswith(ended):
+            raise _fail("result+prompt", "the generation prompt changes the text before it")
+        self.spec["prompt_after_results"] = prompted[len(ended) :]
+        return post
 
     def _result_strip(self, pre: str, post: str) -> list[str | None]:
         """What the template strips from a tool result's text, left and right (Qwen3.5)."""
@@ -782,11 +844,33 @@ def infer_spec(
         late_system=chat["late_system"],
         with_system=chat["system"],
     )
+    if chat.get("content_beside_calls") is False:
+        suite = fit_suite(chat, suite)
     prompts, fixed = inf.switches(switches, suite)
     chat["prompts"] = prompts
     chat["fixed"] = fixed
     chat["options"] = dict(oracle.options)
+    if oracle.content_parts:  # the message form the template takes (recorded, not rendered)
+        chat["content_parts"] = True
     return {"chat": chat, "calls": calls}, suite
+
+
+def fit_suite(chat: Mapping[str, Any], probes: Sequence[Probe]) -> list[Probe]:
+    """``probes`` as the learned chat spec ``chat`` can express them: without the text beside
+    calls where the template writes none (``content_beside_calls``: the learned format refuses
+    such a message; the probe is checked with the calls alone)."""
+    if chat.get("content_beside_calls", True):
+        return list(probes)
+    out = []
+    for probe in probes:
+        if any(m.tool_calls and m.content for m in probe.messages):
+            messages = [
+                msgspec.structs.replace(m, content="") if m.tool_calls and m.content else m
+                for m in probe.messages
+            ]
+            probe = dataclasses.replace(probe, messages=messages)
+        out.append(probe)
+    return out
 
 
 def spec_json(spec: Mapping[str, Any]) -> str:

@@ -1,6 +1,7 @@
 """The template as an oracle: renders probe conversations with Jinja, in the message form the
 template expects (found by trying: a call-only turn's content ``""`` or ``None``, arguments as
-a dict or as JSON text)."""
+a dict or as JSON text, every text content as a list of text parts when the template raises
+on text)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ class Oracle:
         """No tools are given as ``[]`` (the template refuses ``None``)."""
         self.reasoning_key = "reasoning_content"
         """The message key the template reads reasoning from."""
+        self.content_parts = False
+        """Every text content is given as a list of text parts (MiniMax-M1's template reads
+        ``content[0]['text']``): found on the first conversation the template refuses as
+        text and renders as parts."""
+        self._content_decided = False
 
     def fix_form(self, call_content: str | None, string_arguments: bool) -> None:
         """Give call-only turns' content and call arguments in this form from now on."""
@@ -46,18 +52,50 @@ class Oracle:
         refuses
         them in every message form)."""
         if self._form_found or not any(m.tool_calls for m in messages):
-            return self._render(messages, tools, prompt, options)
+            return self._render_content(messages, tools, prompt, options)
         last: ToolettaError | None = None
         for content, strings in (("", False), (None, False), ("", True), (None, True)):
             self.call_content, self.string_arguments = content, strings
             try:
-                text = self._render(messages, tools, prompt, options)
+                text = self._render_content(messages, tools, prompt, options)
             except LearnError as exc:
                 last = exc
                 continue
             self._form_found = True
             return text
         raise last if last is not None else LearnError("the template renders no calls")
+
+    def _render_content(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[Mapping[str, Any]] | None,
+        prompt: bool,
+        options: Mapping[str, Any],
+    ) -> str:
+        """:meth:`_render`, with text content, or as parts when the template refuses text (or
+        drops it) and writes parts (decided once, on the first render that tells)."""
+        if self._content_decided:
+            return self._render(messages, tools, prompt, options)
+        try:
+            text: str | None = self._render(messages, tools, prompt, options)
+            failure: LearnError | None = None
+        except LearnError as exc:
+            text, failure = None, exc
+        if text is not None and _writes_texts(text, messages):
+            self._content_decided = True
+            return text
+        self.content_parts = True
+        try:
+            parts = self._render(messages, tools, prompt, options)
+        except LearnError:
+            parts = None
+        if parts is not None and _writes_texts(parts, messages):
+            self._content_decided = True
+            return parts
+        self.content_parts = False
+        if text is None:
+            raise failure or LearnError("the template refuses a probe conversation")
+        return text
 
     def _render(
         self,
@@ -77,6 +115,7 @@ class Oracle:
                 add_generation_prompt=prompt,
                 tokens=self.tokens,
                 string_arguments=self.string_arguments,
+                content_parts=self.content_parts,
                 **{**self.options, **options},
             )
         except ToolettaError as exc:
@@ -94,15 +133,22 @@ class Oracle:
         """Render with ``tools=[]`` instead of none (templates that iterate the tools
         unconditionally, such as the ``tool_use`` templates, refuse ``None``)."""
         from ..jinja import _compile, to_template_messages
+        from ..variables import filling_variables
 
         variables = {"bos_token": "", "eos_token": "", **self.tokens, **self.options, **options}
-        try:
-            text = _compile(self.template).render(
-                messages=to_template_messages(messages, string_arguments=self.string_arguments),
-                tools=[],
-                add_generation_prompt=prompt,
-                **variables,
+        given = to_template_messages(
+            messages, string_arguments=self.string_arguments, content_parts=self.content_parts
+        )
+
+        def render(values: Mapping[str, Any]) -> str:
+            return str(
+                _compile(self.template).render(
+                    messages=given, tools=[], add_generation_prompt=prompt, **values
+                )
             )
+
+        try:
+            text = filling_variables(render, self.template, None, variables)
         except ToolettaError as exc:
             raise LearnError(f"the template refuses a probe conversation: {exc}") from None
         except Exception as exc:  # the template's own failure, as render_jinja reports it
@@ -128,3 +174,9 @@ class Oracle:
             name=message.name,
             extra={**message.extra, key: message.reasoning} if moved else message.extra,
         )
+
+
+def _writes_texts(text: str, messages: Sequence[Message]) -> bool:
+    """Whether ``text`` holds every message's text content (a template given content in a
+    form it does not read writes nothing for it, or a part of it)."""
+    return all(m.content in text for m in messages if isinstance(m.content, str))

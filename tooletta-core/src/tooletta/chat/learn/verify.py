@@ -176,8 +176,13 @@ def verify(
             if not probe.variant:
                 raise
             if deviations is None:
-                if probe.optional:
-                    raise
+                if probe.optional:  # a sample conversation beyond the probes
+                    raise LearnError(
+                        f"{exc.reason} (a sample conversation the probes pass on: the template "
+                        "writes it otherwise; learn(..., lenient=True) keeps the learned form "
+                        "and records the difference)",
+                        probe=probe.name,
+                    ) from None
                 raise LearnError(
                     f"{exc.reason} (the template writes this differently than the same turns "
                     "without the added message: it contradicts itself; learn(..., "
