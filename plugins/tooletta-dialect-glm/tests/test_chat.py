@@ -23,14 +23,16 @@ class TestGlm46Chat(ConversationTests):
     model = "zai-org/GLM-4.6"
     template = TEMPLATES / "GLM-4.6.jinja"
     list_content = ("system", "user", "assistant")
-    options = ({}, {"enable_thinking": False})
+    options = ({}, {"enable_thinking": False}, {"enable_thinking": None}, {"enable_thinking": 0})
+    """``None`` and ``0`` too: the template reads ``enable_thinking is defined and not
+    enable_thinking`` (any false value turns thinking off)."""
 
 
 class TestGlm47Chat(ConversationTests):
     model = "zai-org/GLM-4.7"
     template = TEMPLATES / "GLM-4.7-Flash.jinja"
     list_content = ("system", "user", "assistant")
-    options = ({}, {"enable_thinking": False})
+    options = ({}, {"enable_thinking": False}, {"enable_thinking": None}, {"enable_thinking": 0})
 
 
 class TestGlm47FlashChat(TestGlm47Chat):

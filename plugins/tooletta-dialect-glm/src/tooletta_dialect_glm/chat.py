@@ -22,9 +22,9 @@ from tooletta import Message
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
-    Prompt,
     Reasoning,
     ToolsTurn,
+    TruthyPrompt,
     Turn,
     by_content,
     defaults,
@@ -162,7 +162,9 @@ class Glm46Chat(_GlmChat):
         lambda tools: _TOOLS_HEAD + _tool_lines(tools) + _TOOLS_TAIL_46, head=_TOOLS_HEAD
     )
     """The tool declarations, a turn of their own (system messages are turns of theirs)."""
-    prompt = Prompt(off="\n<think></think>")
+    prompt = TruthyPrompt(off="\n<think></think>")
+    """Thinking off for any false ``enable_thinking`` (the template's ``enable_thinking is
+    defined and not enable_thinking``)."""
     no_think = "\n<think></think>"
     content_lead = "\n"
 
@@ -173,7 +175,7 @@ class Glm46Chat(_GlmChat):
         text = self.text(message.content)
         if message.role != "user":
             return text
-        if ctx.options.get("enable_thinking") is False and not text.endswith("/nothink"):
+        if not ctx.options.get("enable_thinking", True) and not text.endswith("/nothink"):
             text += "/nothink"
         return text
 
@@ -182,7 +184,7 @@ class Glm46Chat(_GlmChat):
         carries the ``/nothink`` the template appends (read back as the user's: see
         :meth:`user_text`)."""
         out = self.without_prompt_like_end(self.expressible(messages), ctx)
-        if ctx.options.get("enable_thinking") is not False:
+        if ctx.options.get("enable_thinking", True):
             return out
         return [
             msgspec.structs.replace(m, content=m.content + "/nothink")
@@ -230,7 +232,8 @@ class Glm47Chat(_GlmCompact):
     )
     """The tool declarations, a turn of their own; it keeps the template's newline after
     ``<|system|>``."""
-    prompt = Prompt(on="<think>", off="</think>")
+    prompt = TruthyPrompt(on="<think>", off="</think>")
+    """Thinking off for any false ``enable_thinking`` (``is defined and not``)."""
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
         """Oddity: a turn without kept reasoning (or with blank reasoning) writes a lone
