@@ -39,6 +39,7 @@ KeepRule = Literal[
     "last",
     "last_assistant",
     "with_calls",
+    "after_last_answer",
 ]
 """A template's history rule for reasoning (:attr:`Reasoning.keep
 <tooletta.chat.Reasoning.keep>`): which assistant turns write their reasoning back."""
@@ -52,6 +53,7 @@ KEEP_RULES: tuple[str, ...] = (
     "last",
     "last_assistant",
     "with_calls",
+    "after_last_answer",
 )
 """Every :data:`KeepRule`, for checks of a declaration."""
 
@@ -88,11 +90,22 @@ def _last_assistant(messages: Sequence[Message]) -> int:
     return -1
 
 
+def _last_answer(messages: Sequence[Message]) -> int:
+    """The index of the last assistant message without tool calls (an answer, not a step of
+    a tool-use run), ``-1`` when there is none."""
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if message.role == "assistant" and not message.tool_calls:
+            return index
+    return -1
+
+
 _ANCHORS: dict[str, Callable[[Sequence[Message]], int]] = {
     "after_last_user": _last_user,
     "after_last_query": last_query,
     "after_last_stripped_query": lambda messages: last_query(messages, strip=True),
     "last_assistant": _last_assistant,
+    "after_last_answer": _last_answer,
 }
 """The rules that compare a turn's index with one found per conversation."""
 
@@ -112,7 +125,9 @@ def keeps(
       (Qwen3.5);
     * ``"last"``: only the conversation's last message (QwQ, Apriel 1.6, Nemotron Nano v2);
       ``"last_assistant"``: only the last assistant turn (LFM2.5 Instruct);
-    * ``"with_calls"``: only turns with tool calls (Command R7B).
+    * ``"with_calls"``: only turns with tool calls (Command R7B);
+    * ``"after_last_answer"``: the turns after the last assistant turn without calls, the
+      current tool-use run (Kimi K2-Thinking; every turn when there is none).
 
     ``ctx``: the conversation being rendered, where the anchor of a rule is found once
     (memoised) instead of once per turn.
@@ -130,6 +145,8 @@ def keeps(
     if rule == "last_assistant":
         return index == anchor
     if rule == "after_last_user":
+        return index > anchor
+    if rule == "after_last_answer":
         return index > anchor
     return anchor >= 0 and index > anchor
 
