@@ -36,6 +36,7 @@ from tooletta import Message, RenderError, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     Reasoning,
     Turn,
     defaults,
@@ -123,15 +124,6 @@ _TURNS = {
 """The headers of messages without a name, by role (also the formats' :attr:`turns`)."""
 
 
-def _last_answer(messages: Sequence[Message]) -> int:
-    """The index of the last assistant turn without calls (``-1``: none)."""
-    for index in range(len(messages) - 1, -1, -1):
-        m = messages[index]
-        if m.role == "assistant" and not m.tool_calls:
-            return index
-    return -1
-
-
 class KimiK2Chat(ChatFormat):
     """Kimi K2-Instruct's chat template (the ``kimi_k2`` default)."""
 
@@ -174,10 +166,6 @@ class KimiK2Chat(ChatFormat):
             out += _head("system", "system") + self.default_system + IM_END
             out += self.after_default_system
         return out
-
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """No opening system turn: :meth:`header` writes the opening before the first one."""
-        return None
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``<|im_KIND|>NAME<|im_middle|>`` (the message's name, else its role); the first
@@ -235,8 +223,9 @@ class KimiK2Chat(ChatFormat):
         return content if newline else ""
 
     def thinking(self, options: Mapping[str, Any]) -> bool:
-        """Whether the template's thinking switch is on (only K2.5 has one)."""
-        return True
+        """Whether the template's thinking switch (:attr:`prompt`'s, only K2.5 has one) is
+        on."""
+        return self.prompt is None or self.prompt.thinking(options)
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The turn's body with its calls' written ids: :meth:`turn_body`'s reasoning block,
@@ -259,9 +248,10 @@ class KimiK2Chat(ChatFormat):
         return block + self.calls_text(ctx.dialect, calls, content)
 
     def generation_prompt(self, ctx: Conversation) -> str:
-        """The assistant header (after the opening when there is no message)."""
+        """The template's oddity: the prompt (:attr:`prompt`) after the opening when there is
+        no message (the opening is written before the first message's header)."""
         lead = "" if ctx.messages else self.opening(ctx)
-        return lead + self.turns["assistant"].header
+        return lead + super().generation_prompt(ctx)
 
     def after_conversation(self, ctx: Conversation) -> str:
         """The opening alone, for a conversation without messages."""
@@ -331,24 +321,17 @@ class KimiK2ThinkingChat(KimiK2Chat):
         "<think>",
         "</think>",
         strip="",
-        keep="after_last_user",
+        keep="after_last_answer",
         empty="kept",
         dropped="<think></think>",
     )
+    """The turns after the last assistant turn without calls keep their reasoning."""
     after_default_system = ""
     default_when_empty = True
 
     def declarations(self, ctx: Conversation) -> str:
         """The tool list as compact JSON (``tojson(separators=(',', ':'))``)."""
         return tool_json(list(ctx.tools), separators=(",", ":"))
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """The turns after the last assistant turn without calls keep their reasoning."""
-        return index > _last_answer(messages)
-
-    def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """:meth:`keeps_reasoning`, the last answer found once per conversation."""
-        return index > ctx.once("kimi_last_answer", lambda: _last_answer(ctx.messages))
 
 
 class KimiK25Chat(KimiK2ThinkingChat):
@@ -359,19 +342,11 @@ class KimiK25Chat(KimiK2ThinkingChat):
     source = "moonshotai/Kimi-K2.5 chat_template.jinja"
     default_system = None
     options = defaults(thinking=True, tools_ts_str=None)
-    prompt_options = ({"thinking": False},)
-    """Thinking off's prompt (``<think></think>``), read back as no message."""
-
-    def thinking(self, options: Mapping[str, Any]) -> bool:
-        """``thinking=False`` turns thinking off (the template tests ``thinking is false``)."""
-        return options.get("thinking") is not False
+    prompt = Prompt(on="<think>", off="<think></think>", switch="thinking")
+    """The assistant header, then ``<think>`` (``<think></think>`` with ``thinking=False``:
+    the template tests ``thinking is false``; that prompt read back as no message)."""
 
     def declarations(self, ctx: Conversation) -> str:
         """``tools_ts_str`` when given, else the compact JSON."""
         given = ctx.options.get("tools_ts_str")
         return str(given) if given else super().declarations(ctx)
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """The assistant header, then ``<think>`` (``<think></think>`` with thinking off)."""
-        tail = "<think>" if self.thinking(ctx.options) else "<think></think>"
-        return super().generation_prompt(ctx) + tail

@@ -165,12 +165,11 @@ class KimiK3Chat(ChatFormat):
         return pos
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """Every turn writes its think channel when thinking is on; none when it is off."""
+        """The encoder's oddity: every turn writes its think channel when thinking is on (any
+        true ``thinking``), none when it is off; with the default options (thinking on) every
+        turn keeps its reasoning, as :attr:`reasoning` declares (what
+        :meth:`expressible_for` asks for the options given)."""
         return bool(ctx.options.get("thinking", True))
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """With the default options (thinking on), every turn keeps its reasoning."""
-        return True
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
         """The think channel: the reasoning as given, empty when it is only whitespace."""
@@ -188,25 +187,6 @@ class KimiK3Chat(ChatFormat):
         else ``response``."""
         thinking = ctx.options.get("thinking", True)
         return self.turns["assistant"].header + (THINK_OPEN if thinking else RESPONSE_OPEN)
-
-    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`; without reasoning when thinking is off."""
-        out = self.expressible(messages)
-        if ctx.options.get("thinking", True):
-            return out
-        return [_without_reasoning(m) for m in out]
-
-
-def _without_reasoning(message: Message) -> Message:
-    if not message.reasoning:
-        return message
-    return Message(
-        role=message.role,
-        content=message.content,
-        tool_calls=message.tool_calls,
-        name=message.name,
-        tool_call_id=message.tool_call_id,
-    )
 
 
 def _result_of(messages: Sequence[Message], index: int) -> tuple[str, int]:
