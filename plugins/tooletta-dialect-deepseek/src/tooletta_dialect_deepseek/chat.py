@@ -213,7 +213,9 @@ class _DeepSeekChat(ChatFormat):
 
     def user_text(self, index: int, ctx: Conversation) -> str:
         """A user turn's text; a later system message writes nothing here (it went to the
-        start with the others)."""
+        start with the others).
+
+        Oddity: system messages anywhere go to the start."""
         message = ctx.messages[index]
         if message.role == "system":
             return ""
@@ -221,7 +223,9 @@ class _DeepSeekChat(ChatFormat):
 
     def implicit_role(self, previous: str | None) -> str | None:
         """After tool results (or another assistant turn) the assistant continues without a
-        header."""
+        header.
+
+        Oddity: no assistant header after tool results (the reader of :meth:`header`)."""
         return "assistant" if previous in ("tool", "assistant") else None
 
     def cuts_content(self, index: int, messages: Sequence[Message]) -> bool:
@@ -242,7 +246,9 @@ class _DeepSeekChat(ChatFormat):
         return _replace(message, content=content)
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The turn's body, its content cut at ``</think>`` where the template cuts it."""
+        """The turn's body, its content cut at ``</think>`` where the template cuts it.
+
+        Oddity: history contents cut at ``</think>``."""
         message = ctx.messages[index]
         if self.cuts_content(index, ctx.messages):
             message = self._cut(message)
@@ -286,7 +292,9 @@ class DeepSeekV31Chat(_DeepSeekChat):
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``<｜Assistant｜></think>`` only right after a user turn; a first turn (after the
-        system prompt only) is refused: it would read back as part of the system prompt."""
+        system prompt only) is refused: it would read back as part of the system prompt.
+
+        Oddity: the assistant header only after a user turn."""
         role = ctx.messages[index].role
         if role != "assistant":
             return self.turns[role].header
@@ -303,7 +311,9 @@ class DeepSeekV31Chat(_DeepSeekChat):
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """After a user turn only: ``<｜Assistant｜></think>``, or ``<｜Assistant｜><think>`` in
-        thinking mode."""
+        thinking mode.
+
+        Oddity: the prompt only after a user turn, two thinking switches."""
         if _last_role(ctx) != "user":
             return ""
         return ASSISTANT + (THINK if _thinking(ctx.options) else END_THINK)
@@ -332,7 +342,9 @@ class DeepSeekR1Chat(_DeepSeekChat):
     cut_before = "last"
 
     def header(self, index: int, ctx: Conversation) -> str:
-        """``<｜Assistant｜>`` unless the turn continues after tool results."""
+        """``<｜Assistant｜>`` unless the turn continues after tool results.
+
+        Oddity: no assistant header after tool results."""
         role = ctx.messages[index].role
         if role != "assistant":
             return self.turns[role].header
@@ -346,7 +358,9 @@ class DeepSeekR1Chat(_DeepSeekChat):
         return _previous_role(messages, index) != "tool"
 
     def generation_prompt(self, ctx: Conversation) -> str:
-        """``<｜Assistant｜><think>\\n``; nothing after tool results (the model continues)."""
+        """``<｜Assistant｜><think>\\n``; nothing after tool results (the model continues).
+
+        Oddity: no prompt after tool results."""
         if _last_role(ctx) == "tool":
             return ""
         return ASSISTANT + THINK + "\n"
@@ -356,7 +370,9 @@ class DeepSeekR1Chat(_DeepSeekChat):
         section only after its second call, so a single call's turn stops at
         ``<｜tool▁call▁end｜>``, right before the results, the next turn, the generation prompt
         or the end of the text. ``None`` (the turn ends at ``<｜end▁of▁sentence｜>``) for
-        every other turn."""
+        every other turn.
+
+        Oddity: the distills' template leaves a single call's section open."""
         stop, _ = first_of(text, _R1_NEXT, pos)
         if stop < 0:
             stop = len(text)
@@ -428,7 +444,9 @@ class DeepSeekV32Chat(_DeepSeekChat):
     def header(self, index: int, ctx: Conversation) -> str:
         """``<｜Assistant｜></think>`` after a user turn, ``\\n\\n</think>`` after the results
         (``<think>`` instead for a turn whose reasoning is written); a first turn (after the
-        system prompt only) is refused: it would read back as part of the system prompt."""
+        system prompt only) is refused: it would read back as part of the system prompt.
+
+        Oddity: the assistant header depends on the previous role and the thinking mode."""
         messages = ctx.messages
         role = messages[index].role
         if role != "assistant":
@@ -445,7 +463,9 @@ class DeepSeekV32Chat(_DeepSeekChat):
         return lead + (THINK if self.kept_in(index, ctx) else END_THINK)
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
-        """The assistant's headers; ``<think>`` stays in the body (the reasoning follows)."""
+        """The assistant's headers; ``<think>`` stays in the body (the reasoning follows).
+
+        Oddity: the reader of :meth:`header`'s several openings."""
         for lead in (ASSISTANT, "\n\n"):
             if text.startswith(lead + END_THINK, pos):
                 return "assistant", pos + len(lead + END_THINK)
@@ -455,7 +475,9 @@ class DeepSeekV32Chat(_DeepSeekChat):
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The body; in thinking mode the turns after the last user message start with their
-        reasoning and ``</think>``."""
+        reasoning and ``</think>``.
+
+        Oddity: an empty reasoning still writes ``</think>`` in thinking mode."""
         message = ctx.messages[index]
         thinks = self.kept_in(index, ctx)
         body = self.turn_body(message, thinks, index == len(ctx.messages) - 1, ctx)
@@ -463,7 +485,9 @@ class DeepSeekV32Chat(_DeepSeekChat):
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """``<｜Assistant｜></think>`` after a user turn, ``\\n\\n</think>`` after tool results
-        (``<think>`` in thinking mode); nothing after an assistant turn."""
+        (``<think>`` in thinking mode); nothing after an assistant turn.
+
+        Oddity: the opening depends on the previous role and the thinking mode."""
         tag = THINK if _thinking(ctx.options) else END_THINK
         last = _last_role(ctx)
         if last == "tool":
@@ -474,5 +498,7 @@ class DeepSeekV32Chat(_DeepSeekChat):
 
     def after_conversation(self, ctx: Conversation) -> str:
         """The encoder writes the assistant's opening after a user turn or tool results even
-        without a generation prompt (it is part of those messages)."""
+        without a generation prompt (it is part of those messages).
+
+        Oddity: the encoder writes the opening even without a prompt."""
         return self.generation_prompt(ctx)

@@ -178,7 +178,9 @@ class QwQChat(QwenChat):
 
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """As the base, with the content of assistant turns before the last cut as the
-        template cuts it (the oddity of :meth:`turn_body`)."""
+        template cuts it (the oddity of :meth:`turn_body`).
+
+        Oddity: history contents cut after ``</think>``."""
         out = super().carried(messages, ctx)
         return [
             msgspec.structs.replace(m, content=_after_think(text_of(m.content)))

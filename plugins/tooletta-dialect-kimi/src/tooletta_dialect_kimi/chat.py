@@ -169,7 +169,9 @@ class KimiK2Chat(ChatFormat):
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``<|im_KIND|>NAME<|im_middle|>`` (the message's name, else its role); the first
-        message's header is preceded by :meth:`opening`."""
+        message's header is preceded by :meth:`opening`.
+
+        Oddity: headers name the message, and the opening precedes the first one."""
         message = ctx.messages[index]
         role = message.role
         turn = None if message.name else _TURNS.get(role)
@@ -182,7 +184,9 @@ class KimiK2Chat(ChatFormat):
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
         """Any ``<|im_KIND|>NAME<|im_middle|>`` header; a system header followed by
-        ``## Return of`` opens a tool result; the declarations turn is skipped."""
+        ``## Return of`` opens a tool result; the declarations turn is skipped.
+
+        Oddity: the reader of :meth:`header` (named headers, the declarations turn)."""
         lead = self.after_default_system
         if lead and text.startswith(lead, pos) and text.endswith(IM_END, 0, pos):
             pos += len(lead)
@@ -204,7 +208,9 @@ class KimiK2Chat(ChatFormat):
     def result_text(self, index: int, ctx: Conversation) -> str:
         """``## Return of ID`` and the content on the next line. An id holding a line break
         (an unknown ``tool_call_id``, written as given) is refused: its line would end there
-        and the rest of the id read back as the content's."""
+        and the rest of the id read back as the content's.
+
+        Oddity: a result names its call's written id."""
         content = ctx.messages[index].content
         text = content if type(content) is str else text_of(content)
         call_id = self.ids_in(ctx)[1].get(index, "")
@@ -216,7 +222,9 @@ class KimiK2Chat(ChatFormat):
         return RETURN + call_id + "\n" + text
 
     def parse_result(self, body: str) -> str:
-        """The content after the ``## Return of ID`` line."""
+        """The content after the ``## Return of ID`` line.
+
+        Oddity: the reader of :meth:`result_text`."""
         if not body.startswith(RETURN):
             return body
         _, newline, content = body.partition("\n")
@@ -229,7 +237,9 @@ class KimiK2Chat(ChatFormat):
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The turn's body with its calls' written ids: :meth:`turn_body`'s reasoning block,
-        content and calls, the calls carrying those ids."""
+        content and calls, the calls carrying those ids.
+
+        Oddity: calls carry written ids; K2.5's switch drops kept reasoning."""
         messages = ctx.messages
         message = messages[index]
         calls = message.tool_calls
@@ -254,14 +264,18 @@ class KimiK2Chat(ChatFormat):
         return lead + super().generation_prompt(ctx)
 
     def after_conversation(self, ctx: Conversation) -> str:
-        """The opening alone, for a conversation without messages."""
+        """The opening alone, for a conversation without messages.
+
+        Oddity: an empty conversation still writes the opening."""
         return "" if ctx.messages else self.opening(ctx)
 
     def generation_prompts(self, ctx: Conversation) -> tuple[str, ...]:
         """The default forms, except that after no message the default system turn an empty
         conversation's opening holds (K2-Thinking) is not part of them: it reads back as the
         system message it is (:meth:`expressible`), with tools or without, as it does
-        before a first user message."""
+        before a first user message.
+
+        Oddity: the default system turn of an empty conversation is a message."""
         forms = super().generation_prompts(ctx)
         if ctx.messages or not self.default_when_empty or self.default_system is None:
             return forms
@@ -272,7 +286,9 @@ class KimiK2Chat(ChatFormat):
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """The default system message where the template writes it (K2-Thinking: in an empty
         conversation too), the calls with their written ids, reasoning where kept, results
-        paired with the calls by order."""
+        paired with the calls by order.
+
+        Oddity: written ids and the default system message are carried."""
         out: list[Message] = []
         wanted = messages[0].role != "system" if messages else self.default_when_empty
         if self.default_system is not None and wanted:
