@@ -252,7 +252,7 @@ class _DeepSeekChat(ChatFormat):
         message = ctx.messages[index]
         if self.cuts_content(index, ctx.messages):
             message = self._cut(message)
-        kept = self.kept_in(index, ctx)
+        kept = self.keeps_reasoning(index, ctx.messages)
         return self.turn_body(message, kept, index == len(ctx.messages) - 1, ctx)
 
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
@@ -411,10 +411,8 @@ class DeepSeekV32Chat(_DeepSeekChat):
         assistant=Turn(ASSISTANT, EOS),
         tool=Turn("\n\n<function_results>", "\n</function_results>"),
     )
-    reasoning = Reasoning("", END_THINK, strip="", keep="none", empty="kept")
-    """None in the default (chat) mode; thinking mode's rule is :meth:`kept_in`. A turn that
-    keeps its reasoning starts with it and ``</think>`` (``</think>`` alone without
-    reasoning)."""
+    reasoning = Reasoning("", END_THINK, strip="", keep="none")
+    """None in the default (chat) mode; thinking mode's rule is :meth:`kept_in`."""
     result_wrap = ("\n<result>", "</result>")
     group_results = True
     options = defaults(enable_thinking=False)
@@ -474,6 +472,16 @@ class DeepSeekV32Chat(_DeepSeekChat):
             if text.startswith(lead + THINK, pos):
                 return "assistant", pos + len(lead)
         return None
+
+    def assistant_text(self, index: int, ctx: Conversation) -> str:
+        """The body; in thinking mode the turns after the last user message start with their
+        reasoning and ``</think>``.
+
+        Oddity: an empty reasoning still writes ``</think>`` in thinking mode."""
+        message = ctx.messages[index]
+        thinks = self.kept_in(index, ctx)
+        body = self.turn_body(message, thinks, index == len(ctx.messages) - 1, ctx)
+        return END_THINK + body if thinks and not message.reasoning else body
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """``<｜Assistant｜></think>`` after a user turn, ``\\n\\n</think>`` after tool results
