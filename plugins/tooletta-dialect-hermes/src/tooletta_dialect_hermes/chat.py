@@ -105,12 +105,6 @@ class QwenChat(ChatFormat):
     result_wrap = ("\n<tool_response>\n", "\n</tool_response>")
     group_results = True
     keeps_ids = False
-    system_block = SystemBlock(
-        tools_block, head=QWEN_TOOLS_HEAD, default="", default_with_tools=True
-    )
-    """The system message (with tools and none given, an empty one: QwQ's template writes the
-    blank line before the declarations either way), then (with tools) a blank line and the
-    tool declarations."""
 
 
 class Qwen25Chat(QwenChat):
@@ -155,6 +149,12 @@ class QwQChat(QwenChat):
     models = patterns_of(MODELS, chat="qwq")
     source = "Qwen/QwQ-32B tokenizer_config.json chat_template"
     special_tokens = _QWEN3_SPECIAL
+    system_block = SystemBlock(
+        tools_block, head=QWEN_TOOLS_HEAD, default="", default_with_tools=True
+    )
+    """The system message (with tools and none given, an empty one: the template writes the
+    blank line before the declarations either way), then (with tools) a blank line and the
+    tool declarations."""
     reasoning = Reasoning("<think>\n", "\n</think>\n\n", strip="\n", keep="last")
     """Only the conversation's last message keeps its reasoning."""
     prompt = Prompt(on="<think>\n", off="<think>\n")
