@@ -9,7 +9,8 @@ already do):
   declarations (which comes first, what joins them, the default prompt) and its reading back;
 * :class:`Prompt`: the generation prompt, the assistant header and what a thinking switch adds;
 * the history rules of :attr:`Reasoning.keep <tooletta.chat.Reasoning.keep>`
-  (:func:`keeps`), which turns write their reasoning back.
+  (:func:`keeps`), which turns write their reasoning back;
+* :class:`Preamble`: text before the first message, outside any turn, and its skipping.
 
 A format sets them as class attributes (``system_block``, ``prompt``, ``reasoning``,
 ``trim``); :class:`~tooletta.chat.ChatFormat`'s default hooks read them. A template whose
@@ -28,7 +29,15 @@ from .messages import text_of
 if TYPE_CHECKING:
     from .format import Conversation
 
-__all__ = ["KEEP_RULES", "KeepRule", "Prompt", "SystemBlock", "keeps", "last_query"]
+__all__ = [
+    "KEEP_RULES",
+    "KeepRule",
+    "Preamble",
+    "Prompt",
+    "SystemBlock",
+    "keeps",
+    "last_query",
+]
 
 KeepRule = Literal[
     "all",
@@ -265,3 +274,42 @@ class SystemBlock:
         if system is not None and system == self.default and (found or not self.default_with_tools):
             return None
         return system
+
+
+@dataclass(frozen=True)
+class Preamble:
+    """Template text before the first message, outside any turn (before the opening system
+    turn too), and how the parser skips it: blocks such as a tool-declaration message or a
+    thinking-effort message that the template writes from the tools and the options (Kimi
+    K3, LongCat-Flash-Chat).
+
+    ``write`` writes the whole preamble of a conversation (``""``: none); it is written once,
+    before the message at index 0 (before the generation prompt when there is no message).
+    ``blocks``: the ``(head, end)`` of each block it may write, in their order; the parser
+    skips each one that starts where it reads (up to and past the first ``end`` from there).
+    ``start_only``: skipped only at the start of the text (position 0), else before any turn.
+    A format sets it as :attr:`~tooletta.chat.ChatFormat.preamble`; the default
+    :meth:`~tooletta.chat.ChatFormat.before_turn` and
+    :meth:`~tooletta.chat.ChatFormat.skip_before_turn` read it.
+    """
+
+    write: Callable[[Conversation], str]
+    blocks: tuple[tuple[str, str], ...]
+    start_only: bool = False
+
+    def text(self, index: int, ctx: Conversation) -> str:
+        """The text written before the message at ``index`` (``index == len(ctx.messages)``:
+        after the last message): the preamble at index 0, else nothing."""
+        return self.write(ctx) if index == 0 else ""
+
+    def skip(self, text: str, pos: int) -> int:
+        """Where the blocks that start at ``pos`` of ``text`` end; ``pos`` when none starts
+        there."""
+        if self.start_only and pos:
+            return pos
+        for head, end in self.blocks:
+            if text.startswith(head, pos):
+                at = text.find(end, pos)
+                if at >= 0:
+                    pos = at + len(end)
+        return pos

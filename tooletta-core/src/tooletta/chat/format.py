@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Literal, TypeVar, overload
 from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from . import clock
-from .declare import KeepRule, Prompt, SystemBlock, keeps
+from .declare import KeepRule, Preamble, Prompt, SystemBlock, keeps
 from .messages import text_of
 
 __all__ = [
@@ -179,6 +179,11 @@ class ChatFormat:
     """How the opening system turn writes the system message and the tool declarations and
     reads the message back (:class:`~tooletta.chat.declare.SystemBlock`); ``None``: the
     system message as given, no declarations (or :meth:`system_text` overridden)."""
+    preamble: ClassVar[Preamble | None] = None
+    """Text before the first message, outside any turn (:class:`~tooletta.chat.declare.Preamble`:
+    Kimi K3's tool-declaration and thinking-effort messages), written by the default
+    :meth:`before_turn` and skipped by :meth:`skip_before_turn`; ``None``: none (or those
+    hooks overridden)."""
     prompt: ClassVar[Prompt | None] = None
     """The generation prompt (:class:`~tooletta.chat.declare.Prompt`); ``None``: the
     assistant turn's header (or :meth:`generation_prompt` overridden)."""
@@ -318,13 +323,16 @@ class ChatFormat:
         """Template text written before the message at ``index`` (before its header), part of
         no message: Mistral's ``[AVAILABLE_TOOLS]`` block before the last user turn. Also asked
         once with ``index == len(ctx.messages)``, after the last message (before the
-        generation prompt). Default: nothing."""
-        return ""
+        generation prompt). Default: the :attr:`preamble` when declared, else nothing."""
+        preamble = self.preamble
+        return "" if preamble is None else preamble.text(index, ctx)
 
     def skip_before_turn(self, text: str, pos: int) -> int:
         """Where the text :meth:`before_turn` wrote at ``pos`` ends (the inverse, for the
-        parser, which asks before every turn); ``pos`` when there is none there."""
-        return pos
+        parser, which asks before every turn); ``pos`` when there is none there. Default:
+        past the :attr:`preamble`'s blocks when declared."""
+        preamble = self.preamble
+        return pos if preamble is None else preamble.skip(text, pos)
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
         """The role of the turn whose header starts at ``pos`` and where that header ends, for

@@ -306,7 +306,9 @@ def _plan(fmt: ChatFormat) -> _Plan:
         merge_system=fmt.merge_system,
         system_roles=fmt.system_roles,
         system_text=fmt.system_text,
-        before_turn=hook("before_turn"),
+        before_turn=(
+            fmt.before_turn if overrides("before_turn") or fmt.preamble is not None else None
+        ),
         header=hook("header"),
         user_text=hook("user_text", trims=("user", "system")),
         assistant_text=hook("assistant_text", "turn_body"),
