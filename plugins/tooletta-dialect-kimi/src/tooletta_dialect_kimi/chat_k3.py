@@ -30,6 +30,7 @@ from tooletta import Message, RenderError, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Preamble,
     Prompt,
     Reasoning,
     Turn,
@@ -107,6 +108,25 @@ class EncoderPrompt(Prompt):
         return bool(options.get(self.switch, self.default))
 
 
+_PROMPT = EncoderPrompt(on=THINK_OPEN, off=RESPONSE_OPEN, switch="thinking")
+
+
+def _preamble(ctx: Conversation) -> str:
+    """The tool declaration message (with tools) and the thinking-effort message (thinking
+    on, an effort given), before the first message."""
+    out = _tools_message(list(ctx.tools)) if ctx.tools else ""
+    if _PROMPT.thinking(ctx.options):
+        effort = ctx.options.get("thinking_effort", "max")
+        if effort is not None and effort not in EFFORTS:
+            raise RenderError(
+                f"unsupported thinking_effort={effort!r}; supported values are "
+                "low, medium, high, and max"
+            )
+        if effort is not None:
+            out += EFFORT_HEAD + EFFORT_TEXT.format(effort).strip() + _FOOTER
+    return out
+
+
 class KimiK3Chat(ChatFormat):
     """Kimi K3's chat template (XTML messages; thinking on by default)."""
 
@@ -128,9 +148,11 @@ class KimiK3Chat(ChatFormat):
     merge_system = False
     keeps_ids = False
     options = defaults(thinking=True, thinking_effort="max")
-    prompt = EncoderPrompt(on=THINK_OPEN, off=RESPONSE_OPEN, switch="thinking")
+    prompt = _PROMPT
     """The assistant's opening tag and its first channel: ``think`` with thinking on, else
     ``response`` (that prompt read back as no message)."""
+    preamble = Preamble(_preamble, ((TOOLS_HEAD, TOOLS_TAIL), (EFFORT_HEAD, _FOOTER)))
+    """The tool declaration and the thinking-effort messages before the first message."""
 
     def header(self, index: int, ctx: Conversation) -> str:
         """The message's opening tag: its role and ``name``; a tool result's tool name and
@@ -155,35 +177,6 @@ class KimiK3Chat(ChatFormat):
         if quote < 0 or end < 0:
             return None
         return text[at:quote], end + len(SEP)
-
-    def before_turn(self, index: int, ctx: Conversation) -> str:
-        """The tool declaration and the thinking-effort message, before the first message.
-
-        Oddity: declarations and effort are messages of their own, before the first."""
-        if index != 0:
-            return ""
-        out = _tools_message(list(ctx.tools)) if ctx.tools else ""
-        if self.prompt.thinking(ctx.options):
-            effort = ctx.options.get("thinking_effort", "max")
-            if effort is not None and effort not in EFFORTS:
-                raise RenderError(
-                    f"unsupported thinking_effort={effort!r}; supported values are "
-                    "low, medium, high, and max"
-                )
-            if effort is not None:
-                out += EFFORT_HEAD + EFFORT_TEXT.format(effort).strip() + _FOOTER
-        return out
-
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past the tool declaration and the thinking-effort message at ``pos``.
-
-        Oddity: the reader of :meth:`before_turn`."""
-        for head in (TOOLS_HEAD, EFFORT_HEAD):
-            if text.startswith(head, pos):
-                end = text.find(TOOLS_TAIL if head is TOOLS_HEAD else _FOOTER, pos)
-                if end >= 0:
-                    pos = end + len(TOOLS_TAIL if head is TOOLS_HEAD else _FOOTER)
-        return pos
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """The encoder's oddity: every turn writes its think channel when thinking is on
