@@ -32,6 +32,7 @@ from tooletta import Message, ParseError, to_json
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Preamble,
     Turn,
     by_content,
     defaults,
@@ -158,6 +159,12 @@ def _declares(ctx: Conversation) -> bool:
     return bool(ctx.tools) and ctx.options.get("tool_choice") != "none"
 
 
+def _declarations(ctx: Conversation) -> str:
+    """The declarations the template writes before the first message (none when it
+    declares no tools)."""
+    return tools_block(ctx.tools) if _declares(ctx) else ""
+
+
 def _thinks(ctx: Conversation) -> bool:
     """The template writes reasoning blocks: ``enable_thinking=True`` and tools declared."""
     return (
@@ -203,21 +210,8 @@ class LongCatFlashChat(ChatFormat):
     prompt_options = ({"enable_thinking": True}, {"enable_thinking": False})
     """The thinking switch's prompts (`` /think_on``, `` /think_off``), read back as no
     message; the thinking budget's is found by :meth:`prompt_start`."""
-
-    def before_turn(self, index: int, ctx: Conversation) -> str:
-        """The tool declarations, before the first message.
-
-        Oddity: the declarations precede the first message, outside any turn."""
-        return tools_block(ctx.tools) if index == 0 and _declares(ctx) else ""
-
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past the tool declarations at the start.
-
-        Oddity: the reader of :meth:`before_turn`."""
-        if pos or not text.startswith(TOOLS_HEAD):
-            return pos
-        end = text.find(TOOLS_TAIL)
-        return end + len(TOOLS_TAIL) if end >= 0 else pos
+    preamble = Preamble(_declarations, ((TOOLS_HEAD, TOOLS_TAIL),), start_only=True)
+    """The tool declarations, at the start of the text (before the first message)."""
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``[Round N] USER:`` for a user turn (``N`` counted from 0, a space before unless it
