@@ -43,6 +43,7 @@ from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
+    SystemBlock,
     Turn,
     by_content,
     defaults,
@@ -168,6 +169,18 @@ def _replace(message: Message, **changes: Any) -> Message:
     return msgspec.structs.replace(message, **changes)
 
 
+@by_content
+def _v32_tools(functions: list[Any]) -> str:
+    """DeepSeek V3.2's tool block: each function as ``tojson`` on a line, remembered by the
+    functions' content."""
+    return V32_TOOLS_HEAD + "".join(_json(f) + "\n" for f in functions) + _V32_TOOLS_TAIL
+
+
+def _json(value: Any) -> str:
+    """``json.dumps`` as the encoder and the template's ``tojson`` write it."""
+    return json.dumps(value, ensure_ascii=False)
+
+
 class _DeepSeekChat(ChatFormat):
     """What the DeepSeek formats share: the start, the system prompt, user turns."""
 
@@ -179,21 +192,30 @@ class _DeepSeekChat(ChatFormat):
     """Where a content holding ``</think>`` is cut: ``"first"`` or ``"last"`` occurrence."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """Every system message, joined by a blank line (``None`` when there is none)."""
+        """The templates' oddity: every system message, joined by a blank line (``None`` when
+        there is none), is the system prompt; written as :attr:`system_block` declares when
+        it does (V3.2's tool declarations)."""
         texts = [m.content for m in ctx.messages if m.role == "system"]
         if not texts:
-            return None
-        if len(texts) == 1 and type(texts[0]) is str:
-            return texts[0]
-        return "\n\n".join([text_of(t) for t in texts])
+            prompt = None
+        elif len(texts) == 1 and type(texts[0]) is str:
+            prompt = texts[0]
+        else:
+            prompt = "\n\n".join([text_of(t) for t in texts])
+        block = self.system_block
+        return prompt if block is None else block.write(prompt, ctx.tools)
 
     def parse_system(self, body: str) -> str | None:
-        """The system prompt (``None`` when empty)."""
-        return body or None
+        """The system prompt as :attr:`system_block` reads it; the templates' oddity: an
+        empty one is none (they write nothing for it)."""
+        block = self.system_block
+        return (body if block is None else block.read(body)) or None
 
     def user_text(self, index: int, ctx: Conversation) -> str:
         """A user turn's text; a later system message writes nothing here (it went to the
-        start with the others)."""
+        start with the others).
+
+        Oddity: system messages anywhere go to the start."""
         message = ctx.messages[index]
         if message.role == "system":
             return ""
@@ -201,7 +223,9 @@ class _DeepSeekChat(ChatFormat):
 
     def implicit_role(self, previous: str | None) -> str | None:
         """After tool results (or another assistant turn) the assistant continues without a
-        header."""
+        header.
+
+        Oddity: no assistant header after tool results (the reader of :meth:`header`)."""
         return "assistant" if previous in ("tool", "assistant") else None
 
     def cuts_content(self, index: int, messages: Sequence[Message]) -> bool:
@@ -222,22 +246,27 @@ class _DeepSeekChat(ChatFormat):
         return _replace(message, content=content)
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The turn's body, its content cut at ``</think>`` where the template cuts it."""
+        """The turn's body, its content cut at ``</think>`` where the template cuts it.
+
+        Oddity: history contents cut at ``</think>``."""
         message = ctx.messages[index]
         if self.cuts_content(index, ctx.messages):
             message = self._cut(message)
         kept = self.keeps_reasoning(index, ctx.messages)
         return self.turn_body(message, kept, index == len(ctx.messages) - 1, ctx)
 
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """The system messages become one at the start (joined by a blank line); contents
-        are cut at ``</think>`` where the template cuts them."""
+    def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """The templates' oddities: the system messages become one at the start (joined by a
+        blank line); contents are cut at ``</think>`` where the template cuts them. The rest
+        as the base carries it (for the conversation without its system messages)."""
         texts = [text_of(m.content) for m in messages if m.role == "system"]
         rest = [
             self._cut(m) if m.role == "assistant" and self.cuts_content(i, messages) else m
             for i, m in enumerate(messages)
+            if m.role != "system"
         ]
-        out = super().expressible([m for m in rest if m.role != "system"])
+        inner = Conversation(rest, ctx.tools, ctx.options, ctx.dialect, ctx.add_generation_prompt)
+        out = super().carried(rest, inner)
         joined = "\n\n".join(texts)
         return [Message("system", joined), *out] if joined else out
 
@@ -263,7 +292,9 @@ class DeepSeekV31Chat(_DeepSeekChat):
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``<｜Assistant｜></think>`` only right after a user turn; a first turn (after the
-        system prompt only) is refused: it would read back as part of the system prompt."""
+        system prompt only) is refused: it would read back as part of the system prompt.
+
+        Oddity: the assistant header only after a user turn."""
         role = ctx.messages[index].role
         if role != "assistant":
             return self.turns[role].header
@@ -280,7 +311,9 @@ class DeepSeekV31Chat(_DeepSeekChat):
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """After a user turn only: ``<｜Assistant｜></think>``, or ``<｜Assistant｜><think>`` in
-        thinking mode."""
+        thinking mode.
+
+        Oddity: the prompt only after a user turn, two thinking switches."""
         if _last_role(ctx) != "user":
             return ""
         return ASSISTANT + (THINK if _thinking(ctx.options) else END_THINK)
@@ -309,7 +342,9 @@ class DeepSeekR1Chat(_DeepSeekChat):
     cut_before = "last"
 
     def header(self, index: int, ctx: Conversation) -> str:
-        """``<｜Assistant｜>`` unless the turn continues after tool results."""
+        """``<｜Assistant｜>`` unless the turn continues after tool results.
+
+        Oddity: no assistant header after tool results."""
         role = ctx.messages[index].role
         if role != "assistant":
             return self.turns[role].header
@@ -323,7 +358,9 @@ class DeepSeekR1Chat(_DeepSeekChat):
         return _previous_role(messages, index) != "tool"
 
     def generation_prompt(self, ctx: Conversation) -> str:
-        """``<｜Assistant｜><think>\\n``; nothing after tool results (the model continues)."""
+        """``<｜Assistant｜><think>\\n``; nothing after tool results (the model continues).
+
+        Oddity: no prompt after tool results."""
         if _last_role(ctx) == "tool":
             return ""
         return ASSISTANT + THINK + "\n"
@@ -333,7 +370,9 @@ class DeepSeekR1Chat(_DeepSeekChat):
         section only after its second call, so a single call's turn stops at
         ``<｜tool▁call▁end｜>``, right before the results, the next turn, the generation prompt
         or the end of the text. ``None`` (the turn ends at ``<｜end▁of▁sentence｜>``) for
-        every other turn."""
+        every other turn.
+
+        Oddity: the distills' template leaves a single call's section open."""
         stop, _ = first_of(text, _R1_NEXT, pos)
         if stop < 0:
             stop = len(text)
@@ -372,35 +411,28 @@ class DeepSeekV32Chat(_DeepSeekChat):
         assistant=Turn(ASSISTANT, EOS),
         tool=Turn("\n\n<function_results>", "\n</function_results>"),
     )
-    reasoning = Reasoning("", END_THINK, strip="", keep="after_last_user")
+    reasoning = Reasoning("", END_THINK, strip="", keep="none")
+    """None in the default (chat) mode; thinking mode's rule is :meth:`kept_in`."""
     result_wrap = ("\n<result>", "</result>")
     group_results = True
     options = defaults(enable_thinking=False)
     prompt_options = ({"thinking": True},)
     """Thinking mode's openings (``<think>`` for ``</think>``), read back as no message."""
 
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system prompt, then (after a blank line) the tool declarations."""
-        prompt = super().system_text(system, ctx)
-        if not ctx.tools:
-            return prompt
-        functions = [t["function"] for t in ctx.tools if t.get("type", "function") == "function"]
-        block = _v32_tools(functions)
-        return prompt + "\n\n" + block if prompt else block
+    system_block = SystemBlock(
+        lambda tools: _v32_tools(
+            [t["function"] for t in tools if t.get("type", "function") == "function"]
+        ),
+        head=V32_TOOLS_HEAD,
+        empty_joins=False,
+    )
+    """The system prompt, then (after a blank line, when it is not empty) the tool
+    declarations."""
 
-    def parse_system(self, body: str) -> str | None:
-        """The system prompt without the tool declarations (``None`` when only those)."""
-        if body.startswith(V32_TOOLS_HEAD):
-            return None
-        head, sep, _ = body.partition("\n\n" + V32_TOOLS_HEAD)
-        return (head if sep else body) or None
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """None in the default (chat) mode; :meth:`assistant_text` applies thinking mode."""
-        return False
-
-    def _thinks(self, index: int, ctx: Conversation) -> bool:
-        """Thinking mode and a turn after the last user message: its reasoning is written."""
+    def kept_in(self, index: int, ctx: Conversation) -> bool:
+        """The encoder's oddity: in thinking mode (``thinking``, else ``enable_thinking``)
+        the turns after the last user (or developer) message write their reasoning; none in
+        the default (chat) mode."""
         if not _thinking(ctx.options):
             return False
         last_user = ctx.once(
@@ -412,7 +444,9 @@ class DeepSeekV32Chat(_DeepSeekChat):
     def header(self, index: int, ctx: Conversation) -> str:
         """``<｜Assistant｜></think>`` after a user turn, ``\\n\\n</think>`` after the results
         (``<think>`` instead for a turn whose reasoning is written); a first turn (after the
-        system prompt only) is refused: it would read back as part of the system prompt."""
+        system prompt only) is refused: it would read back as part of the system prompt.
+
+        Oddity: the assistant header depends on the previous role and the thinking mode."""
         messages = ctx.messages
         role = messages[index].role
         if role != "assistant":
@@ -426,10 +460,12 @@ class DeepSeekV32Chat(_DeepSeekChat):
             raise _headless_first(self, index)
         else:
             return ""
-        return lead + (THINK if self._thinks(index, ctx) else END_THINK)
+        return lead + (THINK if self.kept_in(index, ctx) else END_THINK)
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
-        """The assistant's headers; ``<think>`` stays in the body (the reasoning follows)."""
+        """The assistant's headers; ``<think>`` stays in the body (the reasoning follows).
+
+        Oddity: the reader of :meth:`header`'s several openings."""
         for lead in (ASSISTANT, "\n\n"):
             if text.startswith(lead + END_THINK, pos):
                 return "assistant", pos + len(lead + END_THINK)
@@ -439,31 +475,19 @@ class DeepSeekV32Chat(_DeepSeekChat):
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The body; in thinking mode the turns after the last user message start with their
-        reasoning and ``</think>``."""
+        reasoning and ``</think>``.
+
+        Oddity: an empty reasoning still writes ``</think>`` in thinking mode."""
         message = ctx.messages[index]
-        thinks = self._thinks(index, ctx)
+        thinks = self.kept_in(index, ctx)
         body = self.turn_body(message, thinks, index == len(ctx.messages) - 1, ctx)
         return END_THINK + body if thinks and not message.reasoning else body
 
-    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`; in thinking mode the turns after the last user message keep
-        their reasoning (the encoder writes it)."""
-        out = self.expressible(messages)
-        if not _thinking(ctx.options):
-            return out
-        at = last_index(messages, lambda m: m.role in ("user", "developer"))
-        rest = [i for i, m in enumerate(messages) if m.role != "system"]
-        lead = len(out) - len(rest)  # the joined system message, when there is one
-        return [
-            _replace(m, reasoning=messages[rest[i - lead]].reasoning)
-            if i >= lead and m.role == "assistant" and rest[i - lead] > at
-            else m
-            for i, m in enumerate(out)
-        ]
-
     def generation_prompt(self, ctx: Conversation) -> str:
         """``<｜Assistant｜></think>`` after a user turn, ``\\n\\n</think>`` after tool results
-        (``<think>`` in thinking mode); nothing after an assistant turn."""
+        (``<think>`` in thinking mode); nothing after an assistant turn.
+
+        Oddity: the opening depends on the previous role and the thinking mode."""
         tag = THINK if _thinking(ctx.options) else END_THINK
         last = _last_role(ctx)
         if last == "tool":
@@ -474,17 +498,7 @@ class DeepSeekV32Chat(_DeepSeekChat):
 
     def after_conversation(self, ctx: Conversation) -> str:
         """The encoder writes the assistant's opening after a user turn or tool results even
-        without a generation prompt (it is part of those messages)."""
+        without a generation prompt (it is part of those messages).
+
+        Oddity: the encoder writes the opening even without a prompt."""
         return self.generation_prompt(ctx)
-
-
-@by_content
-def _v32_tools(functions: list[Any]) -> str:
-    """DeepSeek V3.2's tool block: each function as ``tojson`` on a line, remembered by the
-    functions' content."""
-    return V32_TOOLS_HEAD + "".join(_json(f) + "\n" for f in functions) + _V32_TOOLS_TAIL
-
-
-def _json(value: Any) -> str:
-    """``json.dumps`` as the encoder and the template's ``tojson`` write it."""
-    return json.dumps(value, ensure_ascii=False)

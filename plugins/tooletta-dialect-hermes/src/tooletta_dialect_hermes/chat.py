@@ -32,12 +32,13 @@ from tooletta.plugin import (
     IM_START,
     ChatFormat,
     Conversation,
+    Prompt,
     Reasoning,
+    SystemBlock,
     Turn,
     by_content,
     chatml,
     defaults,
-    last_query,
     patterns_of,
     roles,
     text_of,
@@ -104,47 +105,6 @@ class QwenChat(ChatFormat):
     result_wrap = ("\n<tool_response>\n", "\n</tool_response>")
     group_results = True
     keeps_ids = False
-    default_system: ClassVar[str | None] = None
-    """The system prompt written when the conversation has no system message (``None``: no
-    system turn unless there are tools)."""
-
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message (or :attr:`default_system`), then (with tools) the tool
-        declarations after a blank line."""
-        if system is None:
-            system = self.default_system
-        if not ctx.tools:
-            return system
-        return (system or "") + "\n\n" + tools_block(ctx.tools)
-
-    def parse_system(self, body: str) -> str | None:
-        """The system message without the tool declarations (``None`` when the turn held
-        only those, or only the default system prompt). An empty head before the tools is an
-        empty system message when the template has a default prompt (without a message it
-        would have written that)."""
-        head, sep, _ = body.partition("\n\n" + QWEN_TOOLS_HEAD)
-        if head == self.default_system:
-            return None
-        if sep and not head:
-            return "" if self.default_system else None
-        return head
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, without a first system message equal to the default system prompt
-        (the text is the same as with none)."""
-        out = super().expressible(messages)
-        if out and out[0].role == "system" and out[0].content == self.default_system:
-            out = out[1:]
-        return out
-
-    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`, without an empty first system message where the template
-        writes it as it writes none (QwQ with tools: both give the tool declarations alone)."""
-        out = self.expressible(messages)
-        empty = bool(ctx.tools) and bool(out) and out[0].role == "system" and not out[0].content
-        if empty and self.parse_system(self.system_text("", ctx) or "") is None:
-            out = out[1:]
-        return out
 
 
 class Qwen25Chat(QwenChat):
@@ -154,7 +114,11 @@ class Qwen25Chat(QwenChat):
     name = "qwen25"
     models = patterns_of(MODELS, chat="qwen25")
     source = "Qwen/Qwen2.5-7B-Instruct tokenizer_config.json chat_template"
-    default_system = "You are Qwen, created by Alibaba Cloud. You are a helpful assistant."
+    system_block = SystemBlock(
+        tools_block,
+        head=QWEN_TOOLS_HEAD,
+        default="You are Qwen, created by Alibaba Cloud. You are a helpful assistant.",
+    )
 
 
 class MiMoVLChat(QwenChat):
@@ -164,7 +128,11 @@ class MiMoVLChat(QwenChat):
     name = "mimo_vl"
     models = patterns_of(MODELS, chat="mimo_vl")
     source = "XiaomiMiMo/MiMo-VL-7B chat template (as vendored by llama.cpp, MiMo-VL.jinja)"
-    default_system = "You are MiMo, an AI assistant developed by Xiaomi."
+    system_block = SystemBlock(
+        tools_block,
+        head=QWEN_TOOLS_HEAD,
+        default="You are MiMo, an AI assistant developed by Xiaomi.",
+    )
 
 
 class QwQChat(QwenChat):
@@ -181,24 +149,22 @@ class QwQChat(QwenChat):
     models = patterns_of(MODELS, chat="qwq")
     source = "Qwen/QwQ-32B tokenizer_config.json chat_template"
     special_tokens = _QWEN3_SPECIAL
-    reasoning = Reasoning("<think>\n", "\n</think>\n\n", strip="\n", keep="none")
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """Only the conversation's last message keeps its reasoning."""
-        return index == len(messages) - 1
-
-    def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """:meth:`turn_body`, the turn keeping its reasoning when it is the last (the rule
-        of :meth:`keeps_reasoning`, without asking it)."""
-        messages = ctx.messages
-        last = index == len(messages) - 1
-        return self.turn_body(messages[index], last, last, ctx)
+    system_block = SystemBlock(
+        tools_block, head=QWEN_TOOLS_HEAD, default="", default_with_tools=True
+    )
+    """The system message (with tools and none given, an empty one: the template writes the
+    blank line before the declarations either way), then (with tools) a blank line and the
+    tool declarations."""
+    reasoning = Reasoning("<think>\n", "\n</think>\n\n", strip="\n", keep="last")
+    """Only the conversation's last message keeps its reasoning."""
+    prompt = Prompt(on="<think>\n", off="<think>\n")
+    """``<|im_start|>assistant\\n<think>\\n``: the model writes its reasoning first."""
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
-        """The reasoning block (last turn only), then the content (before the last turn,
-        only what follows ``</think>``, left-stripped of newlines) and the calls; a turn
-        whose content shrank to nothing still writes the template's newline before its
-        calls."""
+        """The template's oddity: the reasoning block (last turn only), then the content
+        (before the last turn, only what follows ``</think>``, left-stripped of newlines) and
+        the calls; a turn whose content shrank to nothing still writes the template's newline
+        before its calls."""
         reasoning = message.reasoning
         block = self.reasoning_text(reasoning, kept, last) if reasoning else ""
         content = message.content
@@ -210,14 +176,12 @@ class QwQChat(QwenChat):
             calls = "\n" + calls
         return block + calls
 
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|im_start|>assistant\\n<think>\\n``: the model writes its reasoning first."""
-        return self.turns["assistant"].header + "<think>\n"
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+    def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """As the base, with the content of assistant turns before the last cut as the
-        template cuts it."""
-        out = super().expressible(messages)
+        template cuts it (the oddity of :meth:`turn_body`).
+
+        Oddity: history contents cut after ``</think>``."""
+        out = super().carried(messages, ctx)
         return [
             msgspec.structs.replace(m, content=_after_think(text_of(m.content)))
             if m.role == "assistant" and i < len(out) - 1
@@ -244,46 +208,20 @@ class Qwen3Chat(QwenChat):
     source = "Qwen/Qwen3-8B tokenizer_config.json chat_template"
     special_tokens = _QWEN3_SPECIAL
     reasoning: ClassVar[Reasoning | None] = Reasoning(
-        "<think>\n", "\n</think>\n\n", strip="\n", keep="after_last_user", empty="last"
+        "<think>\n", "\n</think>\n\n", strip="\n", keep="after_last_query", empty="last"
     )
+    """Kept only after the last user query (a user message that is not a wrapped tool
+    response); none when there is no such query."""
     options = defaults(enable_thinking=True)
-    prompt_options: ClassVar[Sequence[Mapping[str, Any]]] = ({"enable_thinking": False},)
-    """Thinking off's prompt (an empty think block), read back as no message."""
-
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message, then (with tools) the tool declarations."""
-        if not ctx.tools:
-            return system
-        return (system + "\n\n" if system is not None else "") + tools_block(ctx.tools)
-
-    def parse_system(self, body: str) -> str | None:
-        """The system message without the tool declarations (``None`` when only those)."""
-        if body.startswith(QWEN_TOOLS_HEAD):
-            return None
-        head, sep, _ = body.partition("\n\n" + QWEN_TOOLS_HEAD)
-        return head if sep else body
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """Only turns after the last user query (a user message that is not a wrapped tool
-        response); none when there is no such query."""
-        query = last_query(messages)
-        return query >= 0 and index > query
-
-    def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """:meth:`keeps_reasoning`, the last user query found once per conversation."""
-        query = ctx.once("last_query", lambda: last_query(ctx.messages))
-        return query >= 0 and index > query
+    system_block = SystemBlock(tools_block, head=QWEN_TOOLS_HEAD)
+    """The system message, then (with tools) a blank line and the tool declarations."""
+    prompt: ClassVar[Prompt | None] = Prompt(off="<think>\n\n</think>\n\n")
+    """An empty think block when thinking is off (that prompt read back as no message)."""
 
     def content_text(self, content: str, after_reasoning: bool) -> str:
-        """After a reasoning block the template strips the content's leading newlines."""
+        """The template's oddity: after a reasoning block it strips the content's leading
+        newlines."""
         return content.lstrip("\n") if after_reasoning else content
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|im_start|>assistant\\n``, with an empty think block when thinking is off."""
-        prompt = self.turns["assistant"].header
-        if ctx.options.get("enable_thinking") is False:
-            prompt += "<think>\n\n</think>\n\n"
-        return prompt
 
 
 # -- Hermes 2 Pro / Hermes 3 --------------------------------------------------------------
@@ -398,20 +336,22 @@ class Hermes2ProChat(ChatFormat):
     merge_system = False
     keeps_ids = False
 
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The tool-use turn (only with tools; system messages are turns of their own)."""
-        return hermes_tools(ctx.tools) if ctx.tools else None
+    system_block = SystemBlock(hermes_tools, head=HERMES_TOOLS_HEAD)
+    """The tool-use turn, only with tools (system messages are turns of their own)."""
 
     def parse_system(self, body: str) -> str | None:
-        """The tool-use turn holds no message; any other opening turn is a system message."""
+        """The template's oddity: system messages are turns of their own, so an opening turn
+        that is not the tool-use turn is a system message whole (the block would cut one
+        holding a blank line and the tool-use text)."""
         return None if body.startswith(HERMES_TOOLS_HEAD) else body
 
     def result_footer(self, index: int, ctx: Conversation) -> str:
-        """``\\n<|im_end|>``, without the newline after the conversation's last message."""
+        """The template's oddity: ``\\n<|im_end|>``, without the newline after the
+        conversation's last message."""
         return IM_END if index == len(ctx.messages) - 1 else "\n" + IM_END
 
     def skip_result_footer(self, text: str, pos: int) -> int:
-        """Past ``\\n<|im_end|>`` or ``<|im_end|>``."""
+        """Past ``\\n<|im_end|>`` or ``<|im_end|>`` (the oddity of :meth:`result_footer`)."""
         for footer in ("\n" + IM_END, IM_END):
             if text.startswith(footer, pos):
                 return pos + len(footer)

@@ -21,8 +21,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from tooletta import Message, RenderError
-from tooletta.plugin import ChatFormat, Conversation, Turn, patterns_of, roles, tool_json
+from tooletta import RenderError
+from tooletta.plugin import (
+    ChatFormat,
+    Conversation,
+    SystemBlock,
+    Turn,
+    patterns_of,
+    roles,
+    tool_json,
+)
 from tooletta_dialect_hermes.models import MODELS
 
 __all__ = [
@@ -102,52 +110,37 @@ class Granite4Chat(ChatFormat):
     group_results = True
     keeps_ids = False
     part_separator = "\n"  # the templates join a list content's text parts with newlines
+    system_block = SystemBlock(
+        lambda tools: _listed(GRANITE4_TOOLS_HEAD, tools, _TOOLS_TAIL), head=GRANITE4_TOOLS_HEAD
+    )
+    """The system message, then (with tools) a blank line and the tool declarations (the
+    documents follow, :meth:`system_text`)."""
     default_system: ClassVar[str | None] = None
     """The system prompt written when the system turn would be empty (``None``: no turn)."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message, the tool declarations and the documents, joined by blank
-        lines; :attr:`default_system` when all three are absent or empty."""
-        parts = [] if system is None else [system]
-        if ctx.tools:
-            parts.append(_listed(GRANITE4_TOOLS_HEAD, ctx.tools, _TOOLS_TAIL))
+        """The template's oddities: the ``documents`` option's declarations after the block,
+        joined by a blank line, and :attr:`default_system` when all three are absent or
+        empty."""
+        text = self.system_block.write(system, ctx.tools) if self.system_block else system
         documents = _documents(ctx)
         if documents:
-            parts.append(_listed(GRANITE4_DOCUMENTS_HEAD, documents, _DOCUMENTS_TAIL))
-        text = "\n\n".join(parts)
+            listed = _listed(GRANITE4_DOCUMENTS_HEAD, documents, _DOCUMENTS_TAIL)
+            text = listed if text is None else text + "\n\n" + listed
         return text or self.default_system
 
     def parse_system(self, body: str) -> str | None:
         """The system message without the declarations (``None`` when the turn held only
-        those, or only the default system prompt)."""
+        those, or only the default system prompt): the block's reading, then the documents'
+        (the oddities of :meth:`system_text`)."""
         if body == self.default_system:
             return None
-        for head in (GRANITE4_TOOLS_HEAD, GRANITE4_DOCUMENTS_HEAD):
-            if body.startswith(head):
-                return None
-            before, sep, _ = body.partition("\n\n" + head)
-            if sep:
-                return before
-        return body
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, without a first system message equal to the default system prompt
-        (the text is the same as with none)."""
-        out = super().expressible(messages)
-        if out and out[0].role == "system" and out[0].content == self.default_system:
-            out = out[1:]
-        return out
-
-    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`, without an empty first system message where the template
-        writes it as it writes none: with neither tools nor documents (4.0 writes its default
-        prompt, 4.1 no system turn, in both cases)."""
-        out = self.expressible(messages)
-        if out and out[0].role == "system" and not out[0].content:
-            written = self.system_text("", ctx)
-            if written is None or self.parse_system(written) is None:
-                out = out[1:]
-        return out
+        read = self.system_block.read(body) if self.system_block else body
+        if read != body:
+            return read
+        if body.startswith(GRANITE4_DOCUMENTS_HEAD):
+            return None
+        return body.partition("\n\n" + GRANITE4_DOCUMENTS_HEAD)[0]
 
 
 class Granite40Chat(Granite4Chat):

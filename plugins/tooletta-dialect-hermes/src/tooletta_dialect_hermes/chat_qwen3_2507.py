@@ -23,8 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from tooletta import Message
-from tooletta.plugin import Conversation, Reasoning, patterns_of
+from tooletta.plugin import Prompt, Reasoning, patterns_of
 
 from .chat import Qwen3Chat
 from .models import MODELS
@@ -43,15 +42,9 @@ class Qwen3Instruct2507Chat(Qwen3Chat):
     )
     reasoning: ClassVar[Reasoning | None] = None
     options: ClassVar[Mapping[str, Any]] = {}
+    prompt = None
+    """``<|im_start|>assistant\\n``, whatever the options."""
     prompt_options: ClassVar[Sequence[Mapping[str, Any]]] = ()
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """No turn writes reasoning."""
-        return False
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|im_start|>assistant\\n``, whatever the options."""
-        return self.turns["assistant"].header
 
 
 class Qwen3Thinking2507Chat(Qwen3Chat):
@@ -65,8 +58,5 @@ class Qwen3Thinking2507Chat(Qwen3Chat):
         "(one template; copy in xorbitsai/inference llm_family.json)"
     )
     options: ClassVar[Mapping[str, Any]] = {}
-    prompt_options: ClassVar[Sequence[Mapping[str, Any]]] = ()
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|im_start|>assistant\\n<think>\\n``: the model writes its reasoning first."""
-        return self.turns["assistant"].header + "<think>\n"
+    prompt = Prompt(on="<think>\n", off="<think>\n")
+    """``<|im_start|>assistant\\n<think>\\n``: the model writes its reasoning first."""

@@ -36,6 +36,7 @@ from tooletta import Message, RenderError, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     Reasoning,
     Turn,
     defaults,
@@ -123,15 +124,6 @@ _TURNS = {
 """The headers of messages without a name, by role (also the formats' :attr:`turns`)."""
 
 
-def _last_answer(messages: Sequence[Message]) -> int:
-    """The index of the last assistant turn without calls (``-1``: none)."""
-    for index in range(len(messages) - 1, -1, -1):
-        m = messages[index]
-        if m.role == "assistant" and not m.tool_calls:
-            return index
-    return -1
-
-
 class KimiK2Chat(ChatFormat):
     """Kimi K2-Instruct's chat template (the ``kimi_k2`` default)."""
 
@@ -175,13 +167,11 @@ class KimiK2Chat(ChatFormat):
             out += self.after_default_system
         return out
 
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """No opening system turn: :meth:`header` writes the opening before the first one."""
-        return None
-
     def header(self, index: int, ctx: Conversation) -> str:
         """``<|im_KIND|>NAME<|im_middle|>`` (the message's name, else its role); the first
-        message's header is preceded by :meth:`opening`."""
+        message's header is preceded by :meth:`opening`.
+
+        Oddity: headers name the message, and the opening precedes the first one."""
         message = ctx.messages[index]
         role = message.role
         turn = None if message.name else _TURNS.get(role)
@@ -194,7 +184,9 @@ class KimiK2Chat(ChatFormat):
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
         """Any ``<|im_KIND|>NAME<|im_middle|>`` header; a system header followed by
-        ``## Return of`` opens a tool result; the declarations turn is skipped."""
+        ``## Return of`` opens a tool result; the declarations turn is skipped.
+
+        Oddity: the reader of :meth:`header` (named headers, the declarations turn)."""
         lead = self.after_default_system
         if lead and text.startswith(lead, pos) and text.endswith(IM_END, 0, pos):
             pos += len(lead)
@@ -216,7 +208,9 @@ class KimiK2Chat(ChatFormat):
     def result_text(self, index: int, ctx: Conversation) -> str:
         """``## Return of ID`` and the content on the next line. An id holding a line break
         (an unknown ``tool_call_id``, written as given) is refused: its line would end there
-        and the rest of the id read back as the content's."""
+        and the rest of the id read back as the content's.
+
+        Oddity: a result names its call's written id."""
         content = ctx.messages[index].content
         text = content if type(content) is str else text_of(content)
         call_id = self.ids_in(ctx)[1].get(index, "")
@@ -228,19 +222,24 @@ class KimiK2Chat(ChatFormat):
         return RETURN + call_id + "\n" + text
 
     def parse_result(self, body: str) -> str:
-        """The content after the ``## Return of ID`` line."""
+        """The content after the ``## Return of ID`` line.
+
+        Oddity: the reader of :meth:`result_text`."""
         if not body.startswith(RETURN):
             return body
         _, newline, content = body.partition("\n")
         return content if newline else ""
 
     def thinking(self, options: Mapping[str, Any]) -> bool:
-        """Whether the template's thinking switch is on (only K2.5 has one)."""
-        return True
+        """Whether the template's thinking switch (:attr:`prompt`'s, only K2.5 has one) is
+        on."""
+        return self.prompt is None or self.prompt.thinking(options)
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The turn's body with its calls' written ids: :meth:`turn_body`'s reasoning block,
-        content and calls, the calls carrying those ids."""
+        content and calls, the calls carrying those ids.
+
+        Oddity: calls carry written ids; K2.5's switch drops kept reasoning."""
         messages = ctx.messages
         message = messages[index]
         calls = message.tool_calls
@@ -259,19 +258,24 @@ class KimiK2Chat(ChatFormat):
         return block + self.calls_text(ctx.dialect, calls, content)
 
     def generation_prompt(self, ctx: Conversation) -> str:
-        """The assistant header (after the opening when there is no message)."""
+        """The template's oddity: the prompt (:attr:`prompt`) after the opening when there is
+        no message (the opening is written before the first message's header)."""
         lead = "" if ctx.messages else self.opening(ctx)
-        return lead + self.turns["assistant"].header
+        return lead + super().generation_prompt(ctx)
 
     def after_conversation(self, ctx: Conversation) -> str:
-        """The opening alone, for a conversation without messages."""
+        """The opening alone, for a conversation without messages.
+
+        Oddity: an empty conversation still writes the opening."""
         return "" if ctx.messages else self.opening(ctx)
 
     def generation_prompts(self, ctx: Conversation) -> tuple[str, ...]:
         """The default forms, except that after no message the default system turn an empty
         conversation's opening holds (K2-Thinking) is not part of them: it reads back as the
         system message it is (:meth:`expressible`), with tools or without, as it does
-        before a first user message."""
+        before a first user message.
+
+        Oddity: the default system turn of an empty conversation is a message."""
         forms = super().generation_prompts(ctx)
         if ctx.messages or not self.default_when_empty or self.default_system is None:
             return forms
@@ -282,7 +286,9 @@ class KimiK2Chat(ChatFormat):
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """The default system message where the template writes it (K2-Thinking: in an empty
         conversation too), the calls with their written ids, reasoning where kept, results
-        paired with the calls by order."""
+        paired with the calls by order.
+
+        Oddity: written ids and the default system message are carried."""
         out: list[Message] = []
         wanted = messages[0].role != "system" if messages else self.default_when_empty
         if self.default_system is not None and wanted:
@@ -331,24 +337,17 @@ class KimiK2ThinkingChat(KimiK2Chat):
         "<think>",
         "</think>",
         strip="",
-        keep="after_last_user",
+        keep="after_last_answer",
         empty="kept",
         dropped="<think></think>",
     )
+    """The turns after the last assistant turn without calls keep their reasoning."""
     after_default_system = ""
     default_when_empty = True
 
     def declarations(self, ctx: Conversation) -> str:
         """The tool list as compact JSON (``tojson(separators=(',', ':'))``)."""
         return tool_json(list(ctx.tools), separators=(",", ":"))
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """The turns after the last assistant turn without calls keep their reasoning."""
-        return index > _last_answer(messages)
-
-    def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """:meth:`keeps_reasoning`, the last answer found once per conversation."""
-        return index > ctx.once("kimi_last_answer", lambda: _last_answer(ctx.messages))
 
 
 class KimiK25Chat(KimiK2ThinkingChat):
@@ -359,19 +358,11 @@ class KimiK25Chat(KimiK2ThinkingChat):
     source = "moonshotai/Kimi-K2.5 chat_template.jinja"
     default_system = None
     options = defaults(thinking=True, tools_ts_str=None)
-    prompt_options = ({"thinking": False},)
-    """Thinking off's prompt (``<think></think>``), read back as no message."""
-
-    def thinking(self, options: Mapping[str, Any]) -> bool:
-        """``thinking=False`` turns thinking off (the template tests ``thinking is false``)."""
-        return options.get("thinking") is not False
+    prompt = Prompt(on="<think>", off="<think></think>", switch="thinking")
+    """The assistant header, then ``<think>`` (``<think></think>`` with ``thinking=False``:
+    the template tests ``thinking is false``; that prompt read back as no message)."""
 
     def declarations(self, ctx: Conversation) -> str:
         """``tools_ts_str`` when given, else the compact JSON."""
         given = ctx.options.get("tools_ts_str")
         return str(given) if given else super().declarations(ctx)
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """The assistant header, then ``<think>`` (``<think></think>`` with thinking off)."""
-        tail = "<think>" if self.thinking(ctx.options) else "<think></think>"
-        return super().generation_prompt(ctx) + tail

@@ -22,13 +22,16 @@ and its first channel (``think``, or ``response`` with thinking off).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tooletta import Message, RenderError, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Preamble,
+    Prompt,
     Reasoning,
     Turn,
     by_content,
@@ -38,7 +41,7 @@ from tooletta.plugin import (
 )
 from tooletta_dialect_kimi.models import MODELS
 
-__all__ = ["KimiK3Chat", "sorted_json"]
+__all__ = ["EncoderPrompt", "KimiK3Chat", "sorted_json"]
 
 OPEN = "<|open|>"
 CLOSE = "<|close|>"
@@ -95,6 +98,35 @@ def _tools_message(tools: list[Any]) -> str:
     return TOOLS_HEAD + sorted_json(tools) + TOOLS_TAIL
 
 
+@dataclass(frozen=True)
+class EncoderPrompt(Prompt):
+    """A generation prompt whose switch the reference encoder tests as Python does (``if
+    thinking:``): any false value (``None``, ``0``...) turns it off, not only ``False``."""
+
+    def thinking(self, options: Mapping[str, Any]) -> bool:
+        """Whether the switch is on under ``options`` (its truth value)."""
+        return bool(options.get(self.switch, self.default))
+
+
+_PROMPT = EncoderPrompt(on=THINK_OPEN, off=RESPONSE_OPEN, switch="thinking")
+
+
+def _preamble(ctx: Conversation) -> str:
+    """The tool declaration message (with tools) and the thinking-effort message (thinking
+    on, an effort given), before the first message."""
+    out = _tools_message(list(ctx.tools)) if ctx.tools else ""
+    if _PROMPT.thinking(ctx.options):
+        effort = ctx.options.get("thinking_effort", "max")
+        if effort is not None and effort not in EFFORTS:
+            raise RenderError(
+                f"unsupported thinking_effort={effort!r}; supported values are "
+                "low, medium, high, and max"
+            )
+        if effort is not None:
+            out += EFFORT_HEAD + EFFORT_TEXT.format(effort).strip() + _FOOTER
+    return out
+
+
 class KimiK3Chat(ChatFormat):
     """Kimi K3's chat template (XTML messages; thinking on by default)."""
 
@@ -116,12 +148,17 @@ class KimiK3Chat(ChatFormat):
     merge_system = False
     keeps_ids = False
     options = defaults(thinking=True, thinking_effort="max")
-    prompt_options = ({"thinking": False},)
-    """Thinking off's prompt (the ``response`` channel opened), read back as no message."""
+    prompt = _PROMPT
+    """The assistant's opening tag and its first channel: ``think`` with thinking on, else
+    ``response`` (that prompt read back as no message)."""
+    preamble = Preamble(_preamble, ((TOOLS_HEAD, TOOLS_TAIL), (EFFORT_HEAD, _FOOTER)))
+    """The tool declaration and the thinking-effort messages before the first message."""
 
     def header(self, index: int, ctx: Conversation) -> str:
         """The message's opening tag: its role and ``name``; a tool result's tool name and
-        index."""
+        index.
+
+        Oddity: tool results name their tool and index in the tag."""
         message = ctx.messages[index]
         if message.role == "tool":
             name, nth = _result_of(ctx.messages, index)
@@ -129,7 +166,9 @@ class KimiK3Chat(ChatFormat):
         return _open_message(message.role, message.name)
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
-        """A message's opening tag at ``pos``: its role, and where the tag ends."""
+        """A message's opening tag at ``pos``: its role, and where the tag ends.
+
+        Oddity: the reader of :meth:`header`'s attributes."""
         if not text.startswith(_ROLE_ATTR, pos):
             return None
         at = pos + len(_ROLE_ATTR)
@@ -139,74 +178,27 @@ class KimiK3Chat(ChatFormat):
             return None
         return text[at:quote], end + len(SEP)
 
-    def before_turn(self, index: int, ctx: Conversation) -> str:
-        """The tool declaration and the thinking-effort message, before the first message."""
-        if index != 0:
-            return ""
-        out = _tools_message(list(ctx.tools)) if ctx.tools else ""
-        if ctx.options.get("thinking", True):
-            effort = ctx.options.get("thinking_effort", "max")
-            if effort is not None and effort not in EFFORTS:
-                raise RenderError(
-                    f"unsupported thinking_effort={effort!r}; supported values are "
-                    "low, medium, high, and max"
-                )
-            if effort is not None:
-                out += EFFORT_HEAD + EFFORT_TEXT.format(effort).strip() + _FOOTER
-        return out
-
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past the tool declaration and the thinking-effort message at ``pos``."""
-        for head in (TOOLS_HEAD, EFFORT_HEAD):
-            if text.startswith(head, pos):
-                end = text.find(TOOLS_TAIL if head is TOOLS_HEAD else _FOOTER, pos)
-                if end >= 0:
-                    pos = end + len(TOOLS_TAIL if head is TOOLS_HEAD else _FOOTER)
-        return pos
-
     def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """Every turn writes its think channel when thinking is on; none when it is off."""
-        return bool(ctx.options.get("thinking", True))
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """With the default options (thinking on), every turn keeps its reasoning."""
-        return True
+        """The encoder's oddity: every turn writes its think channel when thinking is on
+        (:attr:`prompt`'s switch), none when it is off; with the default options every turn
+        keeps its reasoning, as :attr:`reasoning` declares (what :meth:`expressible_for`
+        asks for the options given)."""
+        return self.prompt.thinking(ctx.options)
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
-        """The think channel: the reasoning as given, empty when it is only whitespace."""
+        """The think channel: the reasoning as given, empty when it is only whitespace.
+
+        Oddity: whitespace-only reasoning writes an empty channel."""
         if not kept:
             return ""
         return THINK_OPEN + (reasoning if reasoning.strip() else "") + THINK_CLOSE
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The channels, then the message's closing tag (generated by the model before
-        ``<|end_of_msg|>``)."""
+        ``<|end_of_msg|>``).
+
+        Oddity: the generated closing tag before ``<|end_of_msg|>``."""
         return super().turn_body(message, kept, last, ctx) + MESSAGE_CLOSE
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """The assistant's opening tag and its first channel: ``think`` with thinking on,
-        else ``response``."""
-        thinking = ctx.options.get("thinking", True)
-        return self.turns["assistant"].header + (THINK_OPEN if thinking else RESPONSE_OPEN)
-
-    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`; without reasoning when thinking is off."""
-        out = self.expressible(messages)
-        if ctx.options.get("thinking", True):
-            return out
-        return [_without_reasoning(m) for m in out]
-
-
-def _without_reasoning(message: Message) -> Message:
-    if not message.reasoning:
-        return message
-    return Message(
-        role=message.role,
-        content=message.content,
-        tool_calls=message.tool_calls,
-        name=message.name,
-        tool_call_id=message.tool_call_id,
-    )
 
 
 def _result_of(messages: Sequence[Message], index: int) -> tuple[str, int]:

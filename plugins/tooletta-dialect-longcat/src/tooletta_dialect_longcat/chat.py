@@ -32,6 +32,7 @@ from tooletta import Message, ParseError, to_json
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Preamble,
     Turn,
     by_content,
     defaults,
@@ -158,6 +159,12 @@ def _declares(ctx: Conversation) -> bool:
     return bool(ctx.tools) and ctx.options.get("tool_choice") != "none"
 
 
+def _declarations(ctx: Conversation) -> str:
+    """The declarations the template writes before the first message (none when it
+    declares no tools)."""
+    return tools_block(ctx.tools) if _declares(ctx) else ""
+
+
 def _thinks(ctx: Conversation) -> bool:
     """The template writes reasoning blocks: ``enable_thinking=True`` and tools declared."""
     return (
@@ -203,22 +210,15 @@ class LongCatFlashChat(ChatFormat):
     prompt_options = ({"enable_thinking": True}, {"enable_thinking": False})
     """The thinking switch's prompts (`` /think_on``, `` /think_off``), read back as no
     message; the thinking budget's is found by :meth:`prompt_start`."""
-
-    def before_turn(self, index: int, ctx: Conversation) -> str:
-        """The tool declarations, before the first message."""
-        return tools_block(ctx.tools) if index == 0 and _declares(ctx) else ""
-
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past the tool declarations at the start."""
-        if pos or not text.startswith(TOOLS_HEAD):
-            return pos
-        end = text.find(TOOLS_TAIL)
-        return end + len(TOOLS_TAIL) if end >= 0 else pos
+    preamble = Preamble(_declarations, ((TOOLS_HEAD, TOOLS_TAIL),), start_only=True)
+    """The tool declarations, at the start of the text (before the first message)."""
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``[Round N] USER:`` for a user turn (``N`` counted from 0, a space before unless it
         is the first message); the declared header otherwise. The rounds are counted once per
-        conversation (:func:`user_rounds`), not once per user turn."""
+        conversation (:func:`user_rounds`), not once per user turn.
+
+        Oddity: user headers count rounds."""
         messages = ctx.messages
         role = messages[index].role
         if role != "user":
@@ -227,13 +227,17 @@ class LongCatFlashChat(ChatFormat):
         return f"{' ' if index else ''}[Round {rounds}] USER:"
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
-        """A user header, whatever its round number (the others are fixed)."""
+        """A user header, whatever its round number (the others are fixed).
+
+        Oddity: the reader of :meth:`header`'s round numbers."""
         found = _USER_HEADER.match(text, pos)
         return ("user", found.end()) if found else None
 
     def user_text(self, index: int, ctx: Conversation) -> str:
         """The content, after the message's ``files`` (``tojson(indent=2)`` in
-        ``<longcat_files>``) when it has some."""
+        ``<longcat_files>``) when it has some.
+
+        Oddity: a user message's ``files`` precede its content."""
         message = ctx.messages[index]
         content = text_of(message.content)
         files = message.extra.get("files") if message.role == "user" else None
@@ -242,7 +246,9 @@ class LongCatFlashChat(ChatFormat):
         return f"<longcat_files>\n{tool_json(files, indent=2)}\n</longcat_files>{content}"
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """``{"name": ..., "content": ...}`` (``{"content": ...}`` without a name)."""
+        """``{"name": ..., "content": ...}`` (``{"content": ...}`` without a name).
+
+        Oddity: results are JSON objects."""
         message = ctx.messages[index]
         content = to_json(message.content)
         if message.name:
@@ -252,7 +258,9 @@ class LongCatFlashChat(ChatFormat):
     def read_results(self, text: str, pos: int, pending: int) -> tuple[list[str], int] | None:
         """The result's JSON object (its end found by decoding it: a content may hold any
         text). A ``null`` content (what the template writes for a result without content)
-        is an empty one; an object without ``content`` is refused."""
+        is an empty one; an object without ``content`` is refused.
+
+        Oddity: the reader of :meth:`result_text`'s JSON."""
         try:
             value, end = _DECODER.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
@@ -271,7 +279,9 @@ class LongCatFlashChat(ChatFormat):
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The reasoning block (only with ``enable_thinking=True`` and declared tools, after
-        the last answer without calls), the content, the calls."""
+        the last answer without calls), the content, the calls.
+
+        Oddity: reasoning only with thinking on and tools declared."""
         message = ctx.messages[index]
         block = ""
         if message.reasoning and _thinks(ctx) and index > _last_answer(ctx.messages):
@@ -281,7 +291,9 @@ class LongCatFlashChat(ChatFormat):
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """As :meth:`expressible`; with thinking on and tools declared, the turns after the
-        last answer without calls keep their reasoning."""
+        last answer without calls keep their reasoning.
+
+        Oddity: the history rule of :meth:`assistant_text` depends on options and tools."""
         out = self.expressible(messages)
         if not _thinks(ctx):
             return out
@@ -294,7 +306,9 @@ class LongCatFlashChat(ChatFormat):
         ]
 
     def prompt_start(self, text: str, pos: int, ctx: Conversation) -> int:
-        """As declared, and the thinking budget's prompt, whatever its number."""
+        """As declared, and the thinking budget's prompt, whatever its number.
+
+        Oddity: the thinking budget's prompt holds a number."""
         start = super().prompt_start(text, pos, ctx)
         found = _BUDGET_PROMPT.search(text, pos)
         return min(start, found.start()) if found else start
@@ -302,7 +316,9 @@ class LongCatFlashChat(ChatFormat):
     def generation_prompt(self, ctx: Conversation) -> str:
         """`` ASSISTANT:``; `` /think_on`` (and the thinking budget) before it and an open
         reasoning block after it with ``enable_thinking=True``; `` /think_off`` and an empty
-        block with ``enable_thinking=False``."""
+        block with ``enable_thinking=False``.
+
+        Oddity: a three-way switch and a budget line before the header."""
         thinking = ctx.options.get("enable_thinking")
         if thinking is True:
             budget = ctx.options.get("thinking_budget")

@@ -15,7 +15,7 @@ from ..catalog import set_format_guard
 from ..registry import FORMATS_CHECK
 from .api import render_spans
 from .chatml import IM_END, IM_START, chatml, last_query
-from .declare import Prompt, SystemBlock, ToolsBlock, ToolsTurn, TruthyPrompt, keeps
+from .declare import Preamble, Prompt, SystemBlock, ToolsBlock, ToolsTurn, TruthyPrompt, keeps
 from .format import (
     ChatFormat,
     Conversation,
@@ -41,6 +41,7 @@ __all__ = [
     "Identification",
     "MessageForm",
     "NearMiss",
+    "Preamble",
     "Prompt",
     "Reasoning",
     "RenderedConversation",

@@ -13,7 +13,8 @@ already do):
   message after the system turn (or before the last user turn), skipped by the reader;
 * :class:`Prompt`: the generation prompt, the assistant header and what a thinking switch adds;
 * the history rules of ``Reasoning.keep``
-  (:func:`tooletta.chat.keeps`), which turns write their reasoning back.
+  (:func:`tooletta.chat.keeps`), which turns write their reasoning back;
+* :class:`Preamble`: text before the first message, outside any turn, and its skipping.
 
 A format sets them as class attributes (``system_block``, ``tools_block``, ``prompt``,
 ``reasoning``, ``trim``); :class:`~tooletta.chat.ChatFormat`'s default hooks read them. A
@@ -33,6 +34,7 @@ from .messages import text_of
 __all__ = [
     "KEEP_RULES",
     "KeepRule",
+    "Preamble",
     "Prompt",
     "SystemBlock",
     "ToolsBlock",
@@ -52,6 +54,7 @@ KeepRule = Literal[
     "last",
     "last_assistant",
     "with_calls",
+    "after_last_answer",
 ]
 """A template's history rule for reasoning, ``Reasoning.keep``: which assistant turns write
 their reasoning back (see :func:`tooletta.chat.keeps`)."""
@@ -65,6 +68,7 @@ KEEP_RULES: tuple[str, ...] = (
     "last",
     "last_assistant",
     "with_calls",
+    "after_last_answer",
 )
 """Every :data:`KeepRule`, for checks of a declaration."""
 
@@ -94,11 +98,22 @@ def _last_assistant(messages: Sequence[Message]) -> int:
     return -1
 
 
+def _last_answer(messages: Sequence[Message]) -> int:
+    """The index of the last assistant message without tool calls (an answer, not a step of
+    a tool-use run), ``-1`` when there is none."""
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if message.role == "assistant" and not message.tool_calls:
+            return index
+    return -1
+
+
 _ANCHORS: dict[str, Callable[[Sequence[Message]], int]] = {
     "after_last_user": last_user,
     "after_last_query": last_query,
     "after_last_stripped_query": lambda messages: last_query(messages, strip=True),
     "last_assistant": _last_assistant,
+    "after_last_answer": _last_answer,
 }
 """The rules that compare a turn's index with one found per conversation."""
 
@@ -118,7 +133,9 @@ def keeps(
       (Qwen3.5);
     * ``"last"``: only the conversation's last message (QwQ, Apriel 1.6, Nemotron Nano v2);
       ``"last_assistant"``: only the last assistant turn (LFM2.5 Instruct);
-    * ``"with_calls"``: only turns with tool calls (Command R7B).
+    * ``"with_calls"``: only turns with tool calls (Command R7B);
+    * ``"after_last_answer"``: the turns after the last assistant turn without calls, the
+      current tool-use run (Kimi K2-Thinking; every turn when there is none).
 
     ``ctx``: the conversation being rendered, where the anchor of a rule is found once
     (memoised) instead of once per turn.
@@ -136,6 +153,8 @@ def keeps(
     if rule == "last_assistant":
         return index == anchor
     if rule == "after_last_user":
+        return index > anchor
+    if rule == "after_last_answer":
         return index > anchor
     return anchor >= 0 and index > anchor
 
@@ -370,3 +389,42 @@ class TruthyPrompt(Prompt):
         """Whether the switch's value under ``options`` (its default when not given) is
         true."""
         return bool(options.get(self.switch, self.default))
+
+
+@dataclass(frozen=True)
+class Preamble:
+    """Template text before the first message, outside any turn (before the opening system
+    turn too), and how the parser skips it: blocks such as a tool-declaration message or a
+    thinking-effort message that the template writes from the tools and the options (Kimi
+    K3, LongCat-Flash-Chat).
+
+    ``write`` writes the whole preamble of a conversation (``""``: none); it is written once,
+    before the message at index 0 (before the generation prompt when there is no message).
+    ``blocks``: the ``(head, end)`` of each block it may write, in their order; the parser
+    skips each one that starts where it reads (up to and past the first ``end`` from there).
+    ``start_only``: skipped only at the start of the text (position 0), else before any turn.
+    A format sets it as :attr:`~tooletta.chat.ChatFormat.preamble`; the default
+    :meth:`~tooletta.chat.ChatFormat.before_turn` and
+    :meth:`~tooletta.chat.ChatFormat.skip_before_turn` read it.
+    """
+
+    write: Callable[[Conversation], str]
+    blocks: tuple[tuple[str, str], ...]
+    start_only: bool = False
+
+    def text(self, index: int, ctx: Conversation) -> str:
+        """The text written before the message at ``index`` (``index == len(ctx.messages)``:
+        after the last message): the preamble at index 0, else nothing."""
+        return self.write(ctx) if index == 0 else ""
+
+    def skip(self, text: str, pos: int) -> int:
+        """Where the blocks that start at ``pos`` of ``text`` end; ``pos`` when none starts
+        there."""
+        if self.start_only and pos:
+            return pos
+        for head, end in self.blocks:
+            if text.startswith(head, pos):
+                at = text.find(end, pos)
+                if at >= 0:
+                    pos = at + len(end)
+        return pos

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Literal
 from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from .conversation import Conversation, conversation, first_of, last_index, last_user
-from .declare import KeepRule, Prompt, SystemBlock, ToolsBlock, keeps
+from .declare import KeepRule, Preamble, Prompt, SystemBlock, ToolsBlock, keeps
 from .messages import text_of
 
 __all__ = [
@@ -185,6 +185,11 @@ class ChatFormat:
     (:class:`~tooletta.chat.declare.ToolsBlock`, Mistral's ``[AVAILABLE_TOOLS]``), written by
     the default :meth:`before_turn` and skipped by :meth:`skip_before_turn`; ``None``: none
     (or those hooks overridden)."""
+    preamble: ClassVar[Preamble | None] = None
+    """Text before the first message, outside any turn (:class:`~tooletta.chat.declare.Preamble`:
+    Kimi K3's tool-declaration and thinking-effort messages), written by the default
+    :meth:`before_turn` and skipped by :meth:`skip_before_turn`; ``None``: none (or those
+    hooks overridden)."""
     prompt: ClassVar[Prompt | None] = None
     """The generation prompt (:class:`~tooletta.chat.declare.Prompt`); ``None``: the
     assistant turn's header (or :meth:`generation_prompt` overridden)."""
@@ -324,15 +329,21 @@ class ChatFormat:
         """Template text written before the message at ``index`` (before its header), part of
         no message: Mistral's ``[AVAILABLE_TOOLS]`` block before the last user turn. Also asked
         once with ``index == len(ctx.messages)``, after the last message (before the
-        generation prompt). Default: the :attr:`tools_block` when declared, else nothing."""
-        block = self.tools_block
-        return "" if block is None else block.write(index, ctx, self.system_roles)
+        generation prompt). Default: the :attr:`preamble` and the :attr:`tools_block` when
+        declared, else nothing."""
+        preamble, block = self.preamble, self.tools_block
+        text = "" if preamble is None else preamble.text(index, ctx)
+        if block is not None:
+            text += block.write(index, ctx, self.system_roles)
+        return text
 
     def skip_before_turn(self, text: str, pos: int) -> int:
         """Where the text :meth:`before_turn` wrote at ``pos`` ends (the inverse, for the
         parser, which asks before every turn); ``pos`` when there is none there. Default:
-        past the :attr:`tools_block` when declared."""
-        block = self.tools_block
+        past the :attr:`preamble`'s blocks and the :attr:`tools_block` when declared."""
+        preamble, block = self.preamble, self.tools_block
+        if preamble is not None:
+            pos = preamble.skip(text, pos)
         return pos if block is None else block.skip(text, pos)
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:

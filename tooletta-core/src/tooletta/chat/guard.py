@@ -148,6 +148,7 @@ HOOK_CHECKS: Mapping[str, _Check] = {
     "prompt_start": _position,
     "expressible": _messages,
     "expressible_for": _messages,
+    "carried": _messages,
     "markup": _str_tuple,
     "turn_stop": _str,
 }

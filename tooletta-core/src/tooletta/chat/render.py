@@ -307,7 +307,9 @@ def _plan(fmt: ChatFormat) -> _Plan:
         system_roles=fmt.system_roles,
         system_text=fmt.system_text,
         before_turn=(
-            fmt.before_turn if overrides("before_turn") or fmt.tools_block is not None else None
+            fmt.before_turn
+            if overrides("before_turn") or fmt.tools_block is not None or fmt.preamble is not None
+            else None
         ),
         header=hook("header"),
         user_text=hook("user_text", trims=("user", "system")),
