@@ -205,6 +205,9 @@ from tooletta.toolkit.schema import (
     is_string_schema,
     schema_types,
 )
+from tooletta.toolkit.variant import (
+    variant_info,
+)
 from tooletta.toolkit.xmlcall import (
     FUNC,
     XmlTags,
@@ -347,5 +350,6 @@ __all__ = [
     "trim_text",
     "typed",
     "typed_value",
+    "variant_info",
     "write_literal",
 ]
