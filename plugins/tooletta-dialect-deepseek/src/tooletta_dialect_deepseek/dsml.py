@@ -109,14 +109,7 @@ def _invoke_reader(sp: Spelling) -> BlockReader:
             yield from r.ws()
             yield from r.expect(sp.invoke_close)
             return
-        while True:
-            yield from r.ws()
-            tag = yield from r.accept(sp.param, sp.invoke_close)
-            if tag == sp.invoke_close:
-                w.close()
-                return
-            if not tag:
-                raise r.fail(f"expected {sp.param!r} or {sp.invoke_close!r}")
+        while (yield from r.item_or_end(sp.param, sp.invoke_close)):
             attrs, _ = yield from read_attrs(r, (">",))
             key = attrs.get("name")
             if key is None:
@@ -124,6 +117,7 @@ def _invoke_reader(sp: Spelling) -> BlockReader:
             flag = attrs.get("string")
             declared: Declared = "string" if flag == "true" else "json" if flag == "false" else None
             yield from read_value(r, w, key, declared, sp.value_ends, _ERASED)
+        w.close()
 
     return read
 

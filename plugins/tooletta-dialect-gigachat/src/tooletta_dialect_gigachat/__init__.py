@@ -218,26 +218,14 @@ def _parameter(r: Reader, w: ArgsWriter) -> Read[None]:
 
 def read_tool_calls(r: Reader) -> Read[None]:
     """A ``<｜GCML｜tool_calls>`` block of invokes."""
-    while True:
-        yield from r.ws()
-        tag = yield from r.accept(INVOKE, TOOL_CALLS_END)
-        if tag == TOOL_CALLS_END:
-            return
-        if not tag:
-            raise r.fail(f"expected {INVOKE!r} or {TOOL_CALLS_END!r}")
+    while (yield from r.item_or_end(INVOKE, TOOL_CALLS_END)):
         attrs = yield from _attributes(r, "invoke")
         name = attrs.get("name")
         if not name:
             raise r.fail("an invoke without a name")
         r.start_call(name)
         w = ArgsWriter(r, name)
-        while True:
-            yield from r.ws()
-            tag = yield from r.accept(PARAMETER, INVOKE_END)
-            if tag == INVOKE_END:
-                break
-            if not tag:
-                raise r.fail(f"expected {PARAMETER!r} or {INVOKE_END!r}")
+        while (yield from r.item_or_end(PARAMETER, INVOKE_END)):
             yield from _parameter(r, w)
         w.close()
 
