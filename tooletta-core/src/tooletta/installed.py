@@ -33,7 +33,7 @@ def installed_table() -> dict[str, str]:
 
 def installed_model_table() -> dict[str, str]:
     """Every model-id pattern of the rows first-party dialect distributions register -> that
-    distribution (the source of :data:`tooletta.firstparty.MODEL_DISTRIBUTIONS`)."""
+    distribution (the source of ``tooletta.firstparty.MODEL_DISTRIBUTIONS``)."""
     dists = {p.name: p.distribution for p in get_plugins()}
     table: dict[str, str] = {}
     for entry in get_registry().model_entries():

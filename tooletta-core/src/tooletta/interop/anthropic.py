@@ -2,7 +2,7 @@
 turns, the system prompt as a top-level parameter (ECOSYSTEM.md §6), and reasoning as
 ``thinking`` / ``redacted_thinking`` blocks (:mod:`~tooletta.interop.reasoning`).
 
-The public home of :mod:`tooletta.shapes.anthropic`, which holds the code below the
+The public home of ``tooletta.shapes.anthropic``, which holds the code below the
 conversation layer (:mod:`tooletta.chat` reads these shapes without importing interop)."""
 
 from __future__ import annotations

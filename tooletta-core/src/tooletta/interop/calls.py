@@ -1,6 +1,6 @@
 """One tool call in each ecosystem's shape, both ways.
 
-The public home of :mod:`tooletta.shapes.calls`, which holds the code below the
+The public home of ``tooletta.shapes.calls``, which holds the code below the
 conversation layer (:mod:`tooletta.chat` reads these shapes without importing interop)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Chat-style messages: OpenAI Chat Completions, Hugging Face / TRL and tinker-cookbook.
 
-The public home of :mod:`tooletta.shapes.chat`, which holds the code below the
+The public home of ``tooletta.shapes.chat``, which holds the code below the
 conversation layer (:mod:`tooletta.chat` reads these shapes without importing interop)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Id policies per target, applied to a whole conversation so results follow their calls.
 
-The public home of :mod:`tooletta.shapes.ids`, which holds the code below the
+The public home of ``tooletta.shapes.ids``, which holds the code below the
 conversation layer (:mod:`tooletta.chat` reads these shapes without importing interop)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Read a conversation in any supported shape into neutral messages.
 
-The public home of :mod:`tooletta.shapes.read`, which holds the code below the
+The public home of ``tooletta.shapes.read``, which holds the code below the
 conversation layer (:mod:`tooletta.chat` reads these shapes without importing interop)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Where each shape keeps reasoning, and what writers do with reasoning they cannot sign.
 
-The public home of :mod:`tooletta.shapes.reasoning`, which holds the code below the
+The public home of ``tooletta.shapes.reasoning``, which holds the code below the
 conversation layer (:mod:`tooletta.chat` reads these shapes without importing interop)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """OpenAI Responses API items: messages, ``reasoning``, ``function_call`` and
 ``function_call_output``.
 
-The public home of :mod:`tooletta.shapes.responses`, which holds the code below the
+The public home of ``tooletta.shapes.responses``, which holds the code below the
 conversation layer (:mod:`tooletta.chat` reads these shapes without importing interop)."""
 
 from __future__ import annotations

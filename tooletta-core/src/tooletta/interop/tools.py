@@ -1,6 +1,6 @@
 """Tool definitions in each ecosystem's shape.
 
-The public home of :mod:`tooletta.shapes.tools`, which holds the code below the
+The public home of ``tooletta.shapes.tools``, which holds the code below the
 conversation layer (:mod:`tooletta.chat` reads these shapes without importing interop)."""
 
 from __future__ import annotations
