@@ -12,6 +12,7 @@ import pytest
 
 import tooletta
 from tooletta import firstparty
+from tooletta.installed import installed_model_table, installed_table
 from tooletta.precedence import is_first_party
 from tooletta.registry import Problem, Registry
 
@@ -24,7 +25,7 @@ HARMONY = (
 def test_the_table_matches_the_installed_plugins() -> None:
     """Every first-party plugin is installed in the workspace: the static table must say
     exactly what their registry says (regenerate: scripts/gen_firstparty.py)."""
-    installed = firstparty.installed_table()
+    installed = installed_table()
     assert len(set(installed.values())) >= 30  # really every plugin
     assert installed == firstparty.DIALECT_DISTRIBUTIONS, "run: python scripts/gen_firstparty.py"
     assert all(is_first_party(d) for d in installed.values())
@@ -87,7 +88,7 @@ def test_cli_openai_on_harmony_text_warns_on_stderr() -> None:
 
 def test_an_unknown_model_names_the_plugin_that_knows_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 24: a model id whose plugin is not loaded names the plugin and what to do."""
-    assert firstparty.installed_model_table() == firstparty.MODEL_DISTRIBUTIONS, (
+    assert installed_model_table() == firstparty.MODEL_DISTRIBUTIONS, (
         "run: python scripts/gen_firstparty.py"
     )
     assert firstparty.distribution_for_model("zai-org/GLM-4.6") == "tooletta-dialect-glm"

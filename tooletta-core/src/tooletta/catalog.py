@@ -29,7 +29,7 @@ from .errors import PluginError, ToolettaError, UnknownDialectError
 from .ir import DialectInfo
 from .plugins import CONTAINED, get_plugin_manager, get_plugins, get_registry
 from .precedence import is_first_party
-from .registry import ModelEntry, normalize_name
+from .registry import ModelEntry, format_check, normalize_name
 from .rows import Model, pattern_score, patterns_of
 
 if TYPE_CHECKING:
@@ -289,21 +289,6 @@ def _format_named(name: str) -> tuple[ChatFormat, Any]:
     raise UnknownDialectError(f"no dialect or chat format is named {name!r}")
 
 
-_format_guard: Any = None
-"""Installed by :mod:`tooletta.chat` (which sits above this module): a function of a dialect
-object and its plugin giving ``(problem, wrap)``: the problem of its declared formats (wrong
-types, :func:`tooletta.chat.guard.formats_problem`) or ``None``, and how to guard each
-format's hooks (:func:`tooletta.chat.guard.guarded`)."""
-
-
-def set_format_guard(guard: Any) -> None:
-    """Install the check and the guard of third-party conversation formats (done by
-    :mod:`tooletta.chat` when it is imported: every :class:`~tooletta.chat.ChatFormat`
-    subclass is defined after that)."""
-    global _format_guard
-    _format_guard = guard
-
-
 def _formats_of_entry(entry: Any, *, strict: bool) -> tuple[ChatFormat, ...]:
     """The chat formats of a registered dialect: a first party's as declared, a third
     party's checked (a :class:`~tooletta.PluginError` naming the plugin when ``strict``, else
@@ -313,11 +298,7 @@ def _formats_of_entry(entry: Any, *, strict: bool) -> tuple[ChatFormat, ...]:
         return chat_formats_of(obj)
     if not getattr(obj, "chat_formats", None):
         return ()
-    if _format_guard is None:  # tooletta.chat never imported: no object is a ChatFormat
-        problem: str | None = "its chat_formats are not tooletta.chat.ChatFormat declarations"
-        wrap = None
-    else:
-        problem, wrap = _format_guard(obj, entry.plugin)
+    problem, wrap = format_check(obj, entry.plugin)
     if problem is not None or wrap is None:
         if strict:
             raise PluginError(str(problem), plugin=entry.plugin)

@@ -4,8 +4,9 @@ Core knows the dialects of the installed plugins from the plugin registry; for a
 not know, :data:`DIALECT_DISTRIBUTIONS` says which first-party distribution (one of
 :data:`tooletta.precedence.FIRST_PARTY`) would bring it, so the error can say what to install
 (``pip install tooletta-dialect-glm``). The table is generated from the plugins' entry points
-and ``DialectInfo`` names (``scripts/gen_firstparty.py``) and a test keeps it equal to the
-registry of the workspace, where every plugin is installed.
+and ``DialectInfo`` names (``scripts/gen_firstparty.py``, from :mod:`tooletta.installed`)
+and a test keeps it equal to the registry of the workspace, where every plugin is installed.
+The module imports nothing of core: the registry asks it when a name is unknown.
 
 :data:`MISNAMED` lists names that mean something else elsewhere: vLLM's
 ``--tool-call-parser openai`` reads gpt-oss Harmony, while our ``openai`` is the OpenAI JSON
@@ -23,8 +24,6 @@ __all__ = [
     "MODEL_DISTRIBUTIONS",
     "distribution_for",
     "distribution_for_model",
-    "installed_model_table",
-    "installed_table",
     "misnamed_hint",
     "unknown_dialect_message",
     "unknown_model_message",
@@ -578,37 +577,3 @@ def misnamed_hint(dialect: str, text: str) -> str | None:
         f"no {dialect!r} calls found, but the text has {meant} markers ({found[0]}): "
         f"{why}; use -d {meant}"
     )
-
-
-def installed_table() -> dict[str, str]:
-    """The table as the installed plugins give it: every name and alias of every dialect a
-    first-party dialect distribution registers -> that distribution."""
-    from .plugins import get_plugins, get_registry
-    from .precedence import is_first_party
-
-    dists = {p.name: p.distribution for p in get_plugins()}
-    table: dict[str, str] = {}
-    for entry in get_registry().entries:
-        dist = dists.get(entry.plugin)
-        if dist is None or dist == "tooletta-core" or not is_first_party(dist):
-            continue
-        for name in (entry.info.name, *entry.info.aliases):
-            table[_key(name)] = dist
-    return table
-
-
-def installed_model_table() -> dict[str, str]:
-    """Every model-id pattern of the rows first-party dialect distributions register -> that
-    distribution (the source of :data:`MODEL_DISTRIBUTIONS`)."""
-    from .plugins import get_plugins, get_registry
-    from .precedence import is_first_party
-
-    dists = {p.name: p.distribution for p in get_plugins()}
-    table: dict[str, str] = {}
-    for entry in get_registry().model_entries():
-        dist = dists.get(entry.plugin)
-        if dist is None or dist == "tooletta-core" or not is_first_party(dist):
-            continue
-        for pattern in entry.row.patterns:
-            table.setdefault(pattern.lower(), dist)
-    return table

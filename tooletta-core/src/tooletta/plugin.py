@@ -141,6 +141,7 @@ from tooletta.toolkit.fastxml import (
     declared_value,
     kinds_of,
     one_shot,
+    scan_arguments,
     scan_attrs,
     skip_ws,
     tag_end,
@@ -199,6 +200,7 @@ from tooletta.toolkit.reading import (
     end_json_call,
     fast_header_call,
     fast_section,
+    header_call_reader,
     json_args,
     json_args_at,
     read_attrs,
@@ -210,6 +212,9 @@ from tooletta.toolkit.schema import (
     ToolSchemas,
     is_string_schema,
     schema_types,
+)
+from tooletta.toolkit.variant import (
+    variant_info,
 )
 from tooletta.toolkit.xmlcall import (
     FUNC,
@@ -301,6 +306,7 @@ __all__ = [
     "first_of",
     "free_of",
     "guarded",
+    "header_call_reader",
     "hookimpl",
     "invoke_render_value",
     "is_string_schema",
@@ -341,6 +347,7 @@ __all__ = [
     "render_pairs",
     "render_wrapped",
     "roles",
+    "scan_arguments",
     "scan_attrs",
     "scan_invoke",
     "scan_name",
@@ -359,5 +366,6 @@ __all__ = [
     "trim_text",
     "typed",
     "typed_value",
+    "variant_info",
     "write_literal",
 ]

@@ -137,19 +137,38 @@ def _best(
     return None
 
 
-FORMATS_CHECK: list[Callable[[Any], str | None]] = []
-"""The check of a dialect's declared ``chat_formats``, installed by :mod:`tooletta.chat` (which
-sits above this module): :func:`tooletta.chat.guard.formats_problem`."""
+FormatCheck = Callable[[Any, str | None], tuple[str | None, Callable[[Any], Any] | None]]
+"""A check of a dialect's declared ``chat_formats``: given the dialect object and its plugin,
+the problem (or ``None``) and how to guard each format's hooks so that their faults are the
+plugin's errors (``None``: nothing to guard with)."""
 
 
-def _formats_problem(dialect: Any) -> str | None:
-    """What is wrong with a dialect's declared ``chat_formats``. Before :mod:`tooletta.chat`
-    is imported nothing can be a conversation format (every one subclasses its
-    :class:`~tooletta.chat.ChatFormat`), so any declaration is wrong."""
-    if FORMATS_CHECK:
-        return FORMATS_CHECK[0](dialect)
+def _no_chat_layer(dialect: Any, plugin: str | None) -> tuple[str | None, None]:
+    """The check before :mod:`tooletta.chat` is imported: nothing can be a conversation format
+    then (every one subclasses its :class:`~tooletta.chat.ChatFormat`), so any declaration is
+    wrong."""
     name = getattr(getattr(dialect, "info", None), "name", "?")
-    return f"dialect {name!r}: chat_formats holds no tooletta.chat.ChatFormat declaration"
+    return f"dialect {name!r}: chat_formats holds no tooletta.chat.ChatFormat declaration", None
+
+
+_format_check: list[FormatCheck] = [_no_chat_layer]
+
+
+def install_format_check(check: FormatCheck) -> None:
+    """Install the one check of third-party conversation formats: done by :mod:`tooletta.chat`
+    when it is imported (it sits above this module and defines
+    :class:`~tooletta.chat.ChatFormat`), with :func:`tooletta.chat.guard.check_and_guard`. The
+    registry asks it when a plugin registers a dialect (a problem is listed), the catalog when
+    it hands out a third party's formats (refused or guarded)."""
+    _format_check[0] = check
+
+
+def format_check(
+    dialect: Any, plugin: str | None
+) -> tuple[str | None, Callable[[Any], Any] | None]:
+    """The installed check's answer for ``dialect`` of ``plugin``: its problem (``None``: the
+    declared formats are well typed) and the guard for each format."""
+    return _format_check[0](dialect, plugin)
 
 
 @dataclass(frozen=True)
@@ -210,7 +229,7 @@ class Registry:
     def add(self, dialect: Any, plugin: str, version: str | None = None) -> DialectEntry:
         """Register ``dialect`` (or a :class:`Pending` one); raise
         :class:`DuplicateDialectError` on a name clash. Chat formats of the wrong type
-        (:func:`tooletta.chat.guard.formats_problem`) are listed in :attr:`problems`; the
+        (:func:`format_check`) are listed in :attr:`problems`; the
         dialect is registered."""
         info = getattr(dialect, "info", None)
         if not isinstance(info, DialectInfo):
@@ -230,7 +249,7 @@ class Registry:
         if len(set(keys)) != len(keys):
             raise DuplicateDialectError(f"dialect {info.name!r} repeats a name in its aliases")
         if type(dialect) is not Pending and getattr(dialect, "chat_formats", None):
-            problem = _formats_problem(dialect)
+            problem, _ = format_check(dialect, plugin)
             if problem is not None:  # its parse and render still work: listed, not refused
                 self.problems.append(Problem(plugin, problem))
         entry = DialectEntry(dialect, info, plugin, version)

@@ -24,8 +24,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from tooletta import DialectInfo, ToolCall
-from tooletta.plugin import patterns_of
+from tooletta import ToolCall
+from tooletta.plugin import variant_info
 from tooletta_dialect_cohere.models import MODELS
 
 from . import CohereDialect
@@ -41,12 +41,11 @@ class CommandRPlusDialect(CohereDialect):
     ``parameters`` objects, closed by ``]```\\n``."""
 
     response_template = "tooletta_dialect_cohere.hf_template:COMMAND_R_PLUS"
-    info = DialectInfo(
-        name="command_r_plus",
+    info = variant_info(
+        CohereDialect.info,
+        "command_r_plus",
+        MODELS,
         aliases=("cohere_command_r_plus",),
-        variant_of="cohere",
-        priority=90,
-        models=patterns_of(MODELS, "command_r_plus"),
         description="Cohere Command R+: Action:\\n```json list of {tool_name, parameters}",
         source="ggml-org/llama.cpp models/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
     )

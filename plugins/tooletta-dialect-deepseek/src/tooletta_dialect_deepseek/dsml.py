@@ -55,6 +55,7 @@ from tooletta.plugin import (
     patterns_of,
     read_attrs,
     read_value,
+    scan_arguments,
     scan_attrs,
     section,
     skip_ws,
@@ -108,14 +109,7 @@ def _invoke_reader(sp: Spelling) -> BlockReader:
             yield from r.ws()
             yield from r.expect(sp.invoke_close)
             return
-        while True:
-            yield from r.ws()
-            tag = yield from r.accept(sp.param, sp.invoke_close)
-            if tag == sp.invoke_close:
-                w.close()
-                return
-            if not tag:
-                raise r.fail(f"expected {sp.param!r} or {sp.invoke_close!r}")
+        while (yield from r.item_or_end(sp.param, sp.invoke_close)):
             attrs, _ = yield from read_attrs(r, (">",))
             key = attrs.get("name")
             if key is None:
@@ -123,6 +117,7 @@ def _invoke_reader(sp: Spelling) -> BlockReader:
             flag = attrs.get("string")
             declared: Declared = "string" if flag == "true" else "json" if flag == "false" else None
             yield from read_value(r, w, key, declared, sp.value_ends, _ERASED)
+        w.close()
 
     return read
 
@@ -133,11 +128,24 @@ _INVOKE_TAG = re.compile(r'[ \t\r\n]*name="([^"]*)">')
 """An invoke's start tag in the common case, after ``<｜DSML｜invoke``."""
 
 
+def _param_tag(text: str, pos: int) -> tuple[str, str | None, int] | None:
+    """A parameter's start tag from after ``<｜DSML｜parameter``: its name and ``string`` flag."""
+    got = scan_attrs(text, pos, _PARAM_ATTRS)
+    if got is None or got[0].get("name") is None:
+        return None
+    attrs, _, pos = got
+    return attrs["name"], attrs.get("string"), pos
+
+
 def _fast_invoke(sp: Spelling) -> FastReader:
     """The one-shot shortcut of :func:`_invoke_reader`: an invoke of parameters (an arguments
     object as the body is left to the reader)."""
     param_tag = re.compile(f'[ \\t\\r\\n]*{re.escape(sp.param)} name="([^"]*)" string="([^"]*)">')
-    param, invoke_close, param_close = sp.param, sp.invoke_close, sp.param_close
+    param_close = sp.param_close
+
+    def common(text: str, pos: int) -> tuple[str, str | None, int] | None:
+        m = param_tag.match(text, pos)  # `<｜DSML｜parameter name="K" string="B">`
+        return None if m is None else (m.group(1), m.group(2), m.end())
 
     def fast(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
         m = _INVOKE_TAG.match(text, pos)
@@ -154,46 +162,36 @@ def _fast_invoke(sp: Spelling) -> FastReader:
                 return pos
         if not name:
             return -1
-        kinds, kind = kinds_of(tools, name)
-        values: dict[str, Any] = {}
+        tool = name
+        kinds, kind = kinds_of(tools, tool)
         pos = skip_ws(text, pos)
         if text.startswith("{", pos):
             return -1
-        while True:
-            m = param_tag.match(text, pos)
-            if m is not None:  # the common case: `<｜DSML｜parameter name="K" string="B">`
-                key, flag = m.group(1, 2)
-                pos = m.end()
-            else:
-                pos = skip_ws(text, pos)
-                if text.startswith(invoke_close, pos):
-                    calls.append(ToolCall(name, values))
-                    return pos + len(invoke_close)
-                if not text.startswith(param, pos):
-                    return -1
-                got = scan_attrs(text, pos + len(param), _PARAM_ATTRS)
-                if got is None:
-                    return -1
-                attrs, _, pos = got
-                found = attrs.get("name")
-                if found is None:
-                    return -1
-                key, flag = found, attrs.get("string")
+
+        def value(text: str, pos: int, key: str, flag: str | None) -> tuple[Any, int] | None:
             end = text.find(param_close, pos)
             if end < 0:
-                return -1
+                return None
             raw = text[pos:end]
             if EOS in raw:
                 raw = raw.replace(EOS, "")  # what read_value drops (_ERASED)
-            t, schema = kinds.get(key) or kind(name, key)
+            t, schema = kinds.get(key) or kind(tool, key)
             if flag == "true" and t == "string":
-                values[key] = raw
-            else:
-                declared: Declared = (
-                    "string" if flag == "true" else "json" if flag == "false" else None
-                )
-                values[key] = declared_value(raw, declared, t, schema)
-            pos = end + len(param_close)
+                return raw, end + len(param_close)
+            declared: Declared = "string" if flag == "true" else "json" if flag == "false" else None
+            return declared_value(raw, declared, t, schema), end + len(param_close)
+
+        return scan_arguments(
+            text,
+            pos,
+            tool,
+            calls,
+            opener=sp.param,
+            closer=sp.invoke_close,
+            common=common,
+            tag=_param_tag,
+            value=value,
+        )
 
     return one_shot(fast)
 

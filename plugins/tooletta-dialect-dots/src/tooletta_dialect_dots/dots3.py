@@ -14,15 +14,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from tooletta import DialectInfo, ToolCall
+from tooletta import ToolCall
 from tooletta.plugin import (
     Block,
     ChatFormat,
     Grammar,
     InvokeSyntax,
     erase,
-    patterns_of,
     quote_attribute,
+    variant_info,
 )
 from tooletta.plugin import invoke_render_value as render_value
 from tooletta_dialect_dots.models import MODELS
@@ -41,13 +41,11 @@ class Dots3Dialect(DotsDialect):
     """One ``<dots_function_call>`` block per call, values between line breaks (dots3-note)."""
 
     response_template = "tooletta_dialect_dots.hf_template:DOTS3"
-    info = DialectInfo(
-        name="dots3",
+    info = variant_info(
+        DotsDialect.info,
+        "dots3",
+        MODELS,
         aliases=("dots3_note",),
-        variant_of="dots",
-        priority=90,
-        markers=(),
-        models=patterns_of(MODELS, "dots3"),
         description="dots3-note: one <dots_function_call> block per call, values between newlines",
         source="dots-studio/dots3-note-prev chat_template.jinja",
     )

@@ -57,6 +57,7 @@ from tooletta.plugin import (
     one_shot,
     patterns_of,
     reasoning_region,
+    scan_arguments,
     skip_ws,
     typed,
     typed_value,
@@ -217,26 +218,14 @@ def _parameter(r: Reader, w: ArgsWriter) -> Read[None]:
 
 def read_tool_calls(r: Reader) -> Read[None]:
     """A ``<｜GCML｜tool_calls>`` block of invokes."""
-    while True:
-        yield from r.ws()
-        tag = yield from r.accept(INVOKE, TOOL_CALLS_END)
-        if tag == TOOL_CALLS_END:
-            return
-        if not tag:
-            raise r.fail(f"expected {INVOKE!r} or {TOOL_CALLS_END!r}")
+    while (yield from r.item_or_end(INVOKE, TOOL_CALLS_END)):
         attrs = yield from _attributes(r, "invoke")
         name = attrs.get("name")
         if not name:
             raise r.fail("an invoke without a name")
         r.start_call(name)
         w = ArgsWriter(r, name)
-        while True:
-            yield from r.ws()
-            tag = yield from r.accept(PARAMETER, INVOKE_END)
-            if tag == INVOKE_END:
-                break
-            if not tag:
-                raise r.fail(f"expected {PARAMETER!r} or {INVOKE_END!r}")
+        while (yield from r.item_or_end(PARAMETER, INVOKE_END)):
             yield from _parameter(r, w)
         w.close()
 
@@ -256,6 +245,21 @@ def _scan_attributes(text: str, pos: int) -> tuple[dict[str, str], int] | None:
     return dict(_ATTR.findall(tag)), end + 1
 
 
+def _fast_parameter(text: str, pos: int) -> tuple[str, str | None, int] | None:
+    """A parameter's start tag in the common case (:data:`_FAST_PARAMETER`)."""
+    m = _FAST_PARAMETER.match(text, pos)
+    return None if m is None else (m.group(1), m.group(2).lower(), m.end())
+
+
+def _parameter_tag(text: str, pos: int) -> tuple[str, str | None, int] | None:
+    """A parameter's start tag from after ``<｜GCML｜parameter``: its name, its ``string``
+    flag and the position after the ``>``."""
+    got = _scan_attributes(text, pos)
+    if got is None or got[0].get("name") is None:
+        return None
+    return got[0]["name"], got[0].get("string", "").lower(), got[1]
+
+
 def _scan_invoke(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
     """One invoke of :func:`read_tool_calls` from ``pos`` (after ``<｜GCML｜invoke``): the
     call appended, the position after ``</｜GCML｜invoke>`` returned (-1: the reader fails)."""
@@ -265,42 +269,37 @@ def _scan_invoke(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
     name = got[0].get("name")
     if not name:
         return -1
-    pos = got[1]
     kinds, kind = kinds_of(tools, name)
-    values: dict[str, Any] = {}
-    while True:
-        m = _FAST_PARAMETER.match(text, pos)
-        if m is not None:
-            key, flag = m.group(1), m.group(2).lower()
-            pos = m.end()
-        else:
-            pos = skip_ws(text, pos)
-            if text.startswith(INVOKE_END, pos):
-                calls.append(ToolCall(name, values))
-                return pos + len(INVOKE_END)
-            if not text.startswith(PARAMETER, pos):
-                return -1
-            got = _scan_attributes(text, pos + len(PARAMETER))
-            if got is None or got[0].get("name") is None:
-                return -1
-            key, flag, pos = got[0]["name"], got[0].get("string", "").lower(), got[1]
+
+    def value(text: str, pos: int, key: str, flag: str | None) -> tuple[Any, int] | None:
         end = text.find(PARAMETER_END, pos)
         if end < 0:
-            return -1
+            return None
         raw = text[pos:end]
         pos = end + len(PARAMETER_END)
         if flag == "true":
-            values[key] = raw
-        elif flag == "false":
+            return raw, pos
+        if flag == "false":
             try:
-                values[key] = decode_bounded(raw)
+                return decode_bounded(raw), pos
             except msgspec.DecodeError:
-                values[key] = coerce_value(raw, (kinds.get(key) or kind(name, key))[1])
+                return coerce_value(raw, (kinds.get(key) or kind(name, key))[1]), pos
             except UnicodeError:
-                values[key] = raw
-        else:
-            t, schema = kinds.get(key) or kind(name, key)
-            values[key] = typed(raw, t, schema)
+                return raw, pos
+        t, schema = kinds.get(key) or kind(name, key)
+        return typed(raw, t, schema), pos
+
+    return scan_arguments(
+        text,
+        got[1],
+        name,
+        calls,
+        opener=PARAMETER,
+        closer=INVOKE_END,
+        common=_fast_parameter,
+        tag=_parameter_tag,
+        value=value,
+    )
 
 
 @one_shot

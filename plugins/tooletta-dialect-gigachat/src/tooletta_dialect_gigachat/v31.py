@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tooletta import DialectInfo, ToolCall, to_json
-from tooletta.plugin import patterns_of
+from tooletta import ToolCall, to_json
+from tooletta.plugin import variant_info
 from tooletta_dialect_gigachat.models import MODELS
 
 from . import FUNCTION_CALL_INLINE, GigaChat3Dialect
@@ -26,12 +26,11 @@ class GigaChat31Dialect(GigaChat3Dialect):
     """``CONTENT<|function_call|>{"name": "NAME", "arguments": {...}}`` (GigaChat 3.1)."""
 
     response_template = "tooletta_dialect_gigachat.hf_template:GIGACHAT31"
-    info = DialectInfo(
-        name="gigachat31",
+    info = variant_info(
+        GigaChat3Dialect.info,
+        "gigachat31",
+        MODELS,
         aliases=("gigachat3_1",),
-        variant_of="gigachat3",
-        priority=90,
-        models=patterns_of(MODELS, "gigachat31"),
         description="GigaChat 3.1: CONTENT<|function_call|>{json}",
         source="ggml-org/llama.cpp models/templates/GigaChat3.1-10B-A1.8B.jinja",
     )

@@ -25,8 +25,6 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-import msgspec
-
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
 from tooletta.plugin import (
     Block,
@@ -42,6 +40,7 @@ from tooletta.plugin import (
     read_kv_call,
     reasoning_region,
     render_key,
+    variant_info,
 )
 from tooletta.plugin import kv_render_value as render_value
 from tooletta_dialect_glm.chat import Glm46Chat, Glm47Chat
@@ -168,15 +167,13 @@ class Glm46Dialect(Glm45Dialect):
     preceded by a newline (the 4.6 template's form). Parses like ``glm45``."""
 
     response_template = "tooletta_dialect_glm.hf_template:GLM46"
-    info = msgspec.structs.replace(
+    info = variant_info(
         Glm45Dialect.info,
-        name="glm46",
+        "glm46",
+        MODELS,
         aliases=("glm4_6", "glm45_newline"),
-        markers=(),
-        models=patterns_of(MODELS, "glm46"),
         description="GLM-4.5/4.6 newline form of glm45 (variant, rendering only)",
         source="zai-org/GLM-4.6 chat_template.jinja",
-        variant_of="glm45",
     )
     chat_formats = (Glm46Chat(),)
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from tooletta import DialectInfo, ToolCall
-from tooletta.plugin import ChatFormat, patterns_of
+from tooletta import ToolCall
+from tooletta.plugin import ChatFormat, variant_info
 from tooletta_dialect_jamba.models import MODELS
 
 from . import JambaDialect
@@ -27,12 +27,12 @@ class AprielDialect(JambaDialect):
     """``\\n<tool_calls>[{json}, ...]</tool_calls>`` after the content (Apriel 1.5 / 1.6)."""
 
     response_template = "tooletta_dialect_jamba.hf_template:APRIEL"
-    info = DialectInfo(
-        name="apriel",
+    info = variant_info(
+        JambaDialect.info,
+        "apriel",
+        MODELS,
         aliases=("apriel_1_5",),
-        variant_of="jamba",
         priority=90,
-        models=patterns_of(MODELS, "apriel"),
         description="Apriel 1.5/1.6: a line break, then <tool_calls>[{json}, ...]</tool_calls>",
         source="ggml-org/llama.cpp models/templates/unsloth-Apriel-1.5.jinja,"
         " Apriel-1.6-15b-Thinker-fixed.jinja",

@@ -27,12 +27,10 @@ from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
 from tooletta.plugin import (
     Block,
     Grammar,
-    Read,
-    Reader,
     erase,
     fast_header_call,
     fast_section,
-    json_args,
+    header_call_reader,
     patterns_of,
     section,
     think_region,
@@ -58,24 +56,8 @@ __all__ = ["KimiK2Dialect", "kimi_id", "split_id"]
 _MARKERS = (SECTION_END, SECTION_END_1, CALL_BEGIN, ARG_BEGIN, CALL_END)
 
 
-def read_call(r: Reader) -> Read[None]:
-    """One call, from after ``<|tool_call_begin|>``: the id, then the JSON arguments."""
-    header, marker = yield from r.until((ARG_BEGIN, CALL_END, CALL_BEGIN, SECTION_END))
-    if marker != ARG_BEGIN:
-        raise r.fail("expected <|tool_call_argument_begin|> after the call id")
-    call_id = header.strip()
-    name = split_id(call_id)
-    if not name:
-        raise r.fail("tool call has no name")
-    r.start_call(name, call_id)
-    yield from json_args(r, IM_END)
-    yield from r.ws()
-    if not (yield from r.at_end()):
-        yield from r.expect(CALL_END)
-
-
 def _header(text: str) -> tuple[str, str | None]:
-    """The name and id :func:`read_call` takes from a call header."""
+    """The name and id of a call header (``functions.NAME:IDX``: the id, NAME the name)."""
     call_id = text.strip()
     # the usual functions.NAME:IDX without the regular expression (same result)
     c = call_id.rfind(":")
@@ -86,14 +68,18 @@ def _header(text: str) -> tuple[str, str | None]:
     return split_id(call_id), call_id
 
 
-_fast_call = fast_header_call(
+_STOPS = (ARG_BEGIN, CALL_END, CALL_BEGIN, SECTION_END)
+read_call = header_call_reader(
     ARG_BEGIN,
     CALL_END,
-    (ARG_BEGIN, CALL_END, CALL_BEGIN, SECTION_END),
+    _STOPS,
     _header,
     IM_END,
-    then=CALL_BEGIN,
+    no_sep="expected <|tool_call_argument_begin|> after the call id",
+    no_name="tool call has no name",
 )
+"""One call, from after ``<|tool_call_begin|>``: the id, then the JSON arguments."""
+_fast_call = fast_header_call(ARG_BEGIN, CALL_END, _STOPS, _header, IM_END, then=CALL_BEGIN)
 """The one-shot shortcut of :func:`read_call`."""
 _FRAMES = (SECTION_END, SECTION_END_1, SECTION_BEGIN, SECTION_BEGIN_1)
 _fast_section = fast_section(CALL_BEGIN, _fast_call, _FRAMES)

@@ -54,9 +54,9 @@ from tooletta.plugin import (
     patterns_of,
     read_attrs,
     read_value,
+    scan_arguments,
     scan_attrs,
     section,
-    skip_ws,
     think_region,
 )
 from tooletta_dialect_kimi.models import MODELS
@@ -185,6 +185,23 @@ def _attrs_at(text: str, pos: int) -> tuple[dict[str, str], int] | None:
     return None if got is None else (got[0], got[2])
 
 
+def _fast_argument(text: str, pos: int) -> tuple[str, str | None, int] | None:
+    """An argument's start tag in the common case, `<|open|>argument key="K" type="T"<|sep|>`."""
+    m = _ARG_TAG.match(text, pos)
+    if m is None:
+        return None
+    return unescape_attr(m.group(1)), unescape_attr(m.group(2)), m.end()
+
+
+def _argument_tag(text: str, pos: int) -> tuple[str, str | None, int] | None:
+    """An argument's start tag from after ``<|open|>argument``: its key and type."""
+    got = _attrs_at(text, pos)
+    if got is None or got[0].get("key") is None:
+        return None
+    attrs, pos = got
+    return attrs["key"], attrs.get("type"), pos
+
+
 @one_shot
 def fast_call(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
     """The one-shot shortcut of :func:`read_call` for a call of ``argument`` elements (the
@@ -200,39 +217,30 @@ def fast_call(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
         name, pos = got[0].get("tool"), got[1]
     if not name:
         return -1
-    kinds, kind = kinds_of(tools, name)
-    values: dict[str, Any] = {}
-    flag: str | None
-    while True:
-        m = _ARG_TAG.match(text, pos)
-        if m is not None:  # the common case: `<|open|>argument key="K" type="T"<|sep|>`
-            key, flag = unescape_attr(m.group(1)), unescape_attr(m.group(2))
-            pos = m.end()
-        else:
-            pos = skip_ws(text, pos)
-            if text.startswith(CALL_CLOSE, pos):
-                calls.append(ToolCall(name, values))
-                return pos + len(CALL_CLOSE)
-            if not text.startswith(ARG_OPEN, pos):
-                return -1
-            got = _attrs_at(text, pos + len(ARG_OPEN))
-            if got is None:
-                return -1
-            attrs, pos = got
-            found, flag = attrs.get("key"), attrs.get("type")
-            if found is None:
-                return -1
-            key = found
+    tool = name
+    kinds, kind = kinds_of(tools, tool)
+
+    def value(text: str, pos: int, key: str, flag: str | None) -> tuple[Any, int] | None:
         end = text.find(ARG_CLOSE, pos)
         if end < 0:
-            return -1
-        t, schema = kinds.get(key) or kind(name, key)
+            return None
+        t, schema = kinds.get(key) or kind(tool, key)
         if flag == "string" and t == "string":
-            values[key] = text[pos:end]
-        else:
-            declared: Declared = None if flag is None else "string" if flag == "string" else "json"
-            values[key] = declared_value(text[pos:end], declared, t, schema)
-        pos = end + len(ARG_CLOSE)
+            return text[pos:end], end + len(ARG_CLOSE)
+        declared: Declared = None if flag is None else "string" if flag == "string" else "json"
+        return declared_value(text[pos:end], declared, t, schema), end + len(ARG_CLOSE)
+
+    return scan_arguments(
+        text,
+        pos,
+        tool,
+        calls,
+        opener=ARG_OPEN,
+        closer=CALL_CLOSE,
+        common=_fast_argument,
+        tag=_argument_tag,
+        value=value,
+    )
 
 
 class KimiK3Dialect(ScannerDialect):

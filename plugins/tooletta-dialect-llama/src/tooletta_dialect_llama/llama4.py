@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from tooletta import DialectInfo, ToolCall, to_json
-from tooletta.plugin import ChatFormat, patterns_of
+from tooletta import ToolCall, to_json
+from tooletta.plugin import ChatFormat, variant_info
 from tooletta_dialect_llama.models import MODELS
 
 from . import PYTHON_END, PYTHON_START, LlamaJsonDialect
@@ -34,13 +34,11 @@ class Llama4JsonDialect(LlamaJsonDialect):
     """``<|python_start|>content<|python_end|>{"name": ..., "parameters": ...}{...}``."""
 
     response_template = "tooletta_dialect_llama.hf_template:LLAMA4_JSON"
-    info = DialectInfo(
-        name="llama4_json",
+    info = variant_info(
+        LlamaJsonDialect.info,
+        "llama4_json",
+        MODELS,
         aliases=("llama4",),
-        variant_of="llama3_json",
-        priority=20,
-        markers=(),
-        models=patterns_of(MODELS, "llama4_json"),
         description="Llama 4 (its model repositories' template): <|python_start|>content"
         '<|python_end|>{"name": ..., "parameters": {...}}{...}',
         source="huggingface/transformers src/transformers/models/llama4/processing_llama4.py"

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from tooletta import DialectInfo, ToolCall
-from tooletta.plugin import ChatFormat, patterns_of
+from tooletta import ToolCall
+from tooletta.plugin import ChatFormat, variant_info
 from tooletta_dialect_longcat.models import MODELS
 
 from . import LongCatDialect, call_block
@@ -27,12 +27,10 @@ class LongCatFlashChatDialect(LongCatDialect):
     (LongCat-Flash-Chat's template)."""
 
     response_template = "tooletta_dialect_longcat.hf_template:LONGCAT_FLASH_CHAT"
-    info = DialectInfo(
-        name="longcat_flash_chat",
-        variant_of="longcat",
-        priority=90,
-        markers=(),
-        models=patterns_of(MODELS, "longcat_flash_chat"),
+    info = variant_info(
+        LongCatDialect.info,
+        "longcat_flash_chat",
+        MODELS,
         description="LongCat-Flash-Chat: <longcat_tool_call> blocks with no line break between",
         source="meituan-longcat/LongCat-Flash-Chat tokenizer_config.json chat_template",
     )

@@ -38,6 +38,7 @@ from tooletta.plugin import (
     one_shot_value,
     patterns_of,
     reasoning_region,
+    scan_arguments,
     skip_ws,
     tag_end,
     typed,
@@ -131,6 +132,24 @@ def _scan_attribute(text: str, pos: int) -> tuple[str, int] | None:
     return value, at + 1
 
 
+def _fast_param(text: str, pos: int) -> tuple[str, str | None, int] | None:
+    """Whitespace, a parameter's start tag in the common case (`<param name="K">`) and the
+    whitespace after it (which the reader skips there too)."""
+    m = _FAST_PARAM.match(text, pos)
+    if m is None:
+        return None
+    return m.group(1).strip(_WS), None, m.end()
+
+
+def _param_tag(text: str, pos: int) -> tuple[str, str | None, int] | None:
+    """A parameter's start tag from after ``<param name=``: its name and, after the ``>``,
+    the whitespace the reader skips."""
+    got = _scan_attribute(text, pos)
+    if got is None or not text.startswith(">", got[1]):
+        return None
+    return got[0], None, skip_ws(text, got[1] + 1)
+
+
 @one_shot
 def fast_call(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
     """The one-shot shortcut of :func:`read_call` (prose is left to the reader)."""
@@ -141,45 +160,39 @@ def fast_call(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
     at, end = _TAG_END.find(text, pos)
     if end != ">":
         return -1
-    pos = at + 1
     kinds, kind = kinds_of(tools, name)
-    values: dict[str, Any] = {}
-    while True:
-        m = _FAST_PARAM.match(text, pos)
-        if m is not None:  # the common case: `<param name="K">`
-            key = m.group(1).strip(_WS)
-            if not key:
-                return -1
-            pos = m.end()  # (after the whitespace the reader skips there too)
-        else:
-            pos = skip_ws(text, pos)
-            if text.startswith(CLOSE, pos):
-                calls.append(ToolCall(name, values))
-                return pos + len(CLOSE)
-            if not text.startswith(PARAM, pos):
-                return -1
-            got = _scan_attribute(text, pos + len(PARAM))
-            if got is None or not text.startswith(">", got[1]):
-                return -1
-            key, pos = got[0], skip_ws(text, got[1] + 1)
+
+    def value(text: str, pos: int, key: str, flag: str | None) -> tuple[Any, int] | None:
+        if not key:
+            return None
         t, schema = kinds.get(key) or kind(name, key)
         if text.startswith(CDATA, pos):
-            pos += len(CDATA)
-            at = text.find(CDATA_END, pos)
+            start = pos + len(CDATA)
+            at = text.find(CDATA_END, start)
             if at < 0:
-                return -1
-            values[key] = typed(text[pos:at], t, schema)
+                return None
             pos = skip_ws(text, at + len(CDATA_END))
             if not text.startswith(PARAM_END, pos):
-                return -1
-            pos += len(PARAM_END)
-        else:  # up to the first of PARAM_END and CLOSE, which must be PARAM_END
-            at = tag_end(text, pos, PARAM_END, _CLOSE)
-            if at < 0:
-                return -1
-            raw = text[pos:at].strip(_WS)  # trim "space"
-            values[key] = raw if t == "string" else one_shot_value(raw, t, schema)
-            pos = at + len(PARAM_END)
+                return None
+            return typed(text[start:at], t, schema), pos + len(PARAM_END)
+        # up to the first of PARAM_END and CLOSE, which must be PARAM_END
+        at = tag_end(text, pos, PARAM_END, _CLOSE)
+        if at < 0:
+            return None
+        raw = text[pos:at].strip(_WS)  # trim "space"
+        return (raw if t == "string" else one_shot_value(raw, t, schema)), at + len(PARAM_END)
+
+    return scan_arguments(
+        text,
+        at + 1,
+        name,
+        calls,
+        opener=PARAM,
+        closer=CLOSE,
+        common=_fast_param,
+        tag=_param_tag,
+        value=value,
+    )
 
 
 def _check_name(name: str, what: str, dialect: str) -> str:

@@ -14,8 +14,8 @@ the id part when the call has one), which Mistral-Small-3.2 writes. Its variants
 
 from __future__ import annotations
 
-from tooletta import DialectInfo, ToolCall, to_json
-from tooletta.plugin import patterns_of
+from tooletta import ToolCall, to_json
+from tooletta.plugin import variant_info
 from tooletta_dialect_mistral.models import MODELS
 
 from . import TOOL_CALLS, MistralDialect
@@ -31,11 +31,10 @@ class MistralV13Dialect(MistralDialect):
     """``[TOOL_CALLS]NAME[ARGS]{json}`` per call, never a call id (tokenizer v13)."""
 
     response_template = "tooletta_dialect_mistral.hf_template:MISTRAL_V13"
-    info = DialectInfo(
-        name="mistral_v13",
-        variant_of="mistral",
-        priority=90,
-        models=patterns_of(MODELS, "mistral_v13"),
+    info = variant_info(
+        MistralDialect.info,
+        "mistral_v13",
+        MODELS,
         description="Mistral tokenizer v13: [TOOL_CALLS]NAME[ARGS]{json} per call, no call id",
         source=f"{_SOURCE} (InstructTokenizerV13); Devstral-Small-2507 and Ministral-3 templates",
     )
@@ -50,12 +49,11 @@ class MistralV3Dialect(MistralDialect):
     """``[TOOL_CALLS][{"name", "arguments", "id"}, ...]`` (tokenizer v3, Mistral-Nemo)."""
 
     response_template = "tooletta_dialect_mistral.hf_template:MISTRAL_V3"
-    info = DialectInfo(
-        name="mistral_v3",
+    info = variant_info(
+        MistralDialect.info,
+        "mistral_v3",
+        MODELS,
         aliases=("mistral_nemo",),
-        variant_of="mistral",
-        priority=90,
-        models=patterns_of(MODELS, "mistral_v3"),
         description='Mistral tokenizer v3: [TOOL_CALLS][{"name", "arguments", "id"}, ...]',
         source=f"{_SOURCE} (InstructTokenizerV3); Mistral-Nemo-Instruct-2407 template",
     )

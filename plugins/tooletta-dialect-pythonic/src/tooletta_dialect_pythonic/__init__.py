@@ -47,6 +47,7 @@ from tooletta.plugin import (
     patterns_of,
     py_literal_at,
     reasoning_region,
+    variant_info,
 )
 from tooletta_dialect_pythonic.models import MODELS
 
@@ -291,11 +292,10 @@ class Olmo3InstructDialect(Olmo3Dialect):
     with JSON escapes). Parses like ``olmo3``."""
 
     response_template = "tooletta_dialect_pythonic.hf_template:OLMO3_INSTRUCT"
-    info = DialectInfo(
-        name="olmo3_instruct",
-        variant_of="olmo3",
-        priority=70,
-        models=patterns_of(MODELS, "olmo3_instruct"),
+    info = variant_info(
+        Olmo3Dialect.info,
+        "olmo3_instruct",
+        MODELS,
         description="OLMo 3 Instruct: the olmo3 block with tojson values, as Ai2's template",
         source="allenai/Olmo-3.1-32B-Instruct chat_template (tool_calls loop)",
     )
@@ -501,12 +501,11 @@ class Lfm25Dialect(Lfm2Dialect):
     it)."""
 
     response_template = "tooletta_dialect_pythonic.hf_template:LFM25"
-    info = DialectInfo(
-        name="lfm25",
+    info = variant_info(
+        Lfm2Dialect.info,
+        "lfm25",
+        MODELS,
         aliases=("lfm2.5",),
-        variant_of="lfm2",
-        priority=90,
-        models=patterns_of(MODELS, "lfm25"),
         description="LFM2.5: the lfm2 block with unescaped '...' strings",
         source="ggml-org/llama.cpp models/templates/LFM2.5-8B-A1B.jinja (format_arg_value)",
     )

@@ -14,9 +14,7 @@ The call itself (``<tool_call>\\n<function=NAME>\\n<parameter=KEY>\\nVALUE\\n</p
 
 from __future__ import annotations
 
-import msgspec
-
-from tooletta.plugin import patterns_of
+from tooletta.plugin import variant_info
 from tooletta_dialect_qwen.models import MODELS
 
 from . import Qwen3CoderDialect
@@ -29,15 +27,13 @@ class Nemotron3Dialect(Qwen3CoderDialect):
     """Nemotron 3 Nano: content, a newline, each call followed by a newline."""
 
     response_template = "tooletta_dialect_qwen.hf_template:NEMOTRON3"
-    info = msgspec.structs.replace(
+    info = variant_info(
         Qwen3CoderDialect.info,
-        name="nemotron3",
+        "nemotron3",
+        MODELS,
         aliases=("nemotron_v3", "nemotron3_nano"),
-        markers=(),
-        models=patterns_of(MODELS, "nemotron3"),
         description="Nemotron 3 Nano spelling of qwen3_coder (variant, rendering only)",
         source="nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 chat_template.jinja",
-        variant_of="qwen3_coder",
     )
     content_separator = "\n"
     call_joiner = ""
@@ -49,15 +45,13 @@ class Step35Dialect(Qwen3CoderDialect):
     """Step-3.5-Flash: the calls right after the content and after each other."""
 
     response_template = "tooletta_dialect_qwen.hf_template:STEP35"
-    info = msgspec.structs.replace(
+    info = variant_info(
         Qwen3CoderDialect.info,
-        name="step35",
+        "step35",
+        MODELS,
         aliases=("step3_5", "step35_flash"),
-        markers=(),
-        models=patterns_of(MODELS, "step35"),
         description="Step-3.5-Flash spelling of qwen3_coder (variant, rendering only)",
         source="stepfun-ai/Step-3.5-Flash chat_template.jinja",
-        variant_of="qwen3_coder",
     )
     content_separator = ""
     call_joiner = ""

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tooletta import DialectInfo, ToolCall
-from tooletta.plugin import patterns_of
+from tooletta import ToolCall
+from tooletta.plugin import variant_info
 from tooletta_dialect_seed.models import MODELS
 
 from . import SeedOssDialect
@@ -32,11 +32,10 @@ class SeedOssPyStrDialect(SeedOssDialect):
     """Seed-OSS with objects and arrays written as Python ``str()``, as its template does."""
 
     response_template = "tooletta_dialect_seed.hf_template:SEED_OSS_PYSTR"
-    info = DialectInfo(
-        name="seed_oss_pystr",
-        variant_of="seed_oss",
-        priority=90,
-        models=patterns_of(MODELS, "seed_oss_pystr"),
+    info = variant_info(
+        SeedOssDialect.info,
+        "seed_oss_pystr",
+        MODELS,
         description="Seed-OSS as its template writes it: non-string values as Python str()",
         source="ggml-org/llama.cpp models/templates/ByteDance-Seed-OSS.jinja",
     )

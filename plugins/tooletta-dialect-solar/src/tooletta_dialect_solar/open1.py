@@ -23,12 +23,10 @@ from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
 from tooletta.plugin import (
     Block,
     Grammar,
-    Read,
-    Reader,
     erase,
     fast_header_call,
     fast_section,
-    json_args,
+    header_call_reader,
     patterns_of,
     section,
     think_region,
@@ -64,21 +62,16 @@ def _header(text: str) -> tuple[str, str | None]:
     return (name.strip(), call_id.strip()) if sep else ("", None)
 
 
-def read_call(r: Reader) -> Read[None]:
-    """One call, from after ``<|tool_call:begin|>`` through ``<|tool_call:end|>``."""
-    head, marker = yield from r.until(_HEAD_STOPS)
-    if marker != ARGS:
-        raise r.fail(f"expected {ARGS!r} after the call header")
-    name, cid = _header(head)
-    if not name:
-        raise r.fail(f"a tool call without {NAME!r} and a name")
-    r.start_call(name, cid or None)
-    yield from json_args(r, END)
-    yield from r.ws()
-    if not (yield from r.at_end()):
-        yield from r.expect(CALL_END)
-
-
+read_call = header_call_reader(
+    ARGS,
+    CALL_END,
+    _HEAD_STOPS,
+    _header,
+    END,
+    no_sep=f"expected {ARGS!r} after the call header",
+    no_name=f"a tool call without {NAME!r} and a name",
+)
+"""One call, from after ``<|tool_call:begin|>`` through ``<|tool_call:end|>``."""
 _fast_call = fast_header_call(ARGS, CALL_END, _HEAD_STOPS, _header, END, then=CALL_BEGIN)
 _fast_section = fast_section(CALL_BEGIN, _fast_call, (CALLS, CALLS_END))
 

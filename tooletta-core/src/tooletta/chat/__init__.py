@@ -11,8 +11,7 @@ known format a model's own Jinja template is (byte for byte on a fixed probe sui
 
 from __future__ import annotations
 
-from ..catalog import set_format_guard
-from ..registry import FORMATS_CHECK
+from ..registry import install_format_check
 from .api import render_spans
 from .chatml import IM_END, IM_START, chatml, last_query
 from .declare import Preamble, Prompt, SystemBlock, ToolsBlock, ToolsTurn, TruthyPrompt, keeps
@@ -27,7 +26,7 @@ from .format import (
     last_user,
     roles,
 )
-from .guard import check_and_guard, formats_problem
+from .guard import check_and_guard
 from .identify import Identification, MessageForm, NearMiss, identify
 from .lookup import chat_formats_of, resolve_format
 from .messages import by_content, read_conversation, read_tool_definitions, text_of, tool_json
@@ -71,5 +70,4 @@ __all__ = [
     "tool_json",
 ]
 
-set_format_guard(check_and_guard)  # third-party formats are checked and guarded
-FORMATS_CHECK[:] = [formats_problem]  # and reported when their plugin registers
+install_format_check(check_and_guard)  # third-party formats: reported, refused or guarded

@@ -306,7 +306,7 @@ def _wrap_parse_turn(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def check_and_guard(dialect: Any, plugin: str | None) -> tuple[str | None, Callable[[Any], Any]]:
-    """What :func:`tooletta.catalog.set_format_guard` is given: the problem of a third-party
+    """What :func:`tooletta.registry.install_format_check` is given: the problem of a third-party
     dialect's declared formats (:func:`formats_problem`) and how to guard each of them
     (:func:`guarded`, for ``plugin``)."""
     return formats_problem(dialect), lambda fmt: guarded(fmt, plugin)

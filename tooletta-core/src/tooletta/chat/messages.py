@@ -150,7 +150,7 @@ def read_conversation(messages: Iterable[Any]) -> list[Message]:
         raise RenderError("messages must be a list of messages")
     if isinstance(messages, list) and all(type(m) is Message for m in messages):
         return [_lift_reasoning(m) for m in messages]
-    from ..interop.read import read_messages
+    from ..shapes.read import read_messages
 
     try:
         read = read_messages(messages)
@@ -185,7 +185,7 @@ def read_tool_definitions(tools: Iterable[Any] | None) -> list[dict[str, Any]]:
         if isinstance(tool, Mapping) and isinstance(tool.get("function"), Mapping):
             out.append(dict(tool))
             continue
-        from ..interop.tools import to_openai_tools  # only for other shapes (a lookup per call)
+        from ..shapes.tools import to_openai_tools  # only for other shapes (a lookup per call)
 
         try:
             out.extend(to_openai_tools([tool]))

@@ -244,6 +244,18 @@ class Reader:
                 return got
             yield
 
+    def item_or_end(self, item: str, end: str) -> Read[bool]:
+        """After whitespace, consume ``item`` (``True``: another item of a list follows) or
+        ``end`` (``False``: the list is closed); fail naming both when neither comes.
+
+        The head of the usual loop over a list's items:
+        ``while (yield from r.item_or_end("<parameter", "</invoke>")): ...``."""
+        yield from self.ws()
+        got = yield from self.accept(item, end)
+        if not got:
+            raise self.fail(f"expected {item!r} or {end!r}")
+        return got == item
+
     def expect(self, literal: str) -> Read[None]:
         """Consume ``literal`` or fail."""
         if self.buf.startswith(literal, self.pos):

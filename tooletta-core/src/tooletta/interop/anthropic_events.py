@@ -21,8 +21,8 @@ from collections.abc import Iterable
 from typing import Any, Literal
 
 from ..ir import StreamUpdate
+from ..shapes._util import stable_token
 from ._segments import Segments, Step
-from ._util import stable_token
 
 __all__ = ["AnthropicEventWriter", "updates_to_anthropic_events"]
 

@@ -14,7 +14,7 @@ import msgspec
 
 from ..engine.jsonread import decode_bounded
 from ..engine.reader import BlockError
-from ._util import as_dict, without_none
+from ..shapes._util import as_dict, without_none
 
 __all__ = ["AnthropicStreamAssembler", "assemble_anthropic_events"]
 

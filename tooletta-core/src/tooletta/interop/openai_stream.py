@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any, Literal
 
 from ..ir import StreamUpdate
-from ._util import as_dict, stable_token
+from ..shapes._util import as_dict, stable_token
 
 __all__ = ["ChunkWriter", "accumulate_delta", "assemble_chunks", "updates_to_chunks"]
 

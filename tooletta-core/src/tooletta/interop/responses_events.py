@@ -25,8 +25,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..ir import StreamUpdate
+from ..shapes._util import stable_token
 from ._segments import Segments, Step
-from ._util import stable_token
 
 __all__ = ["ResponsesEventWriter", "updates_to_responses_events"]
 

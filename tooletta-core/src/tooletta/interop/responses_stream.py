@@ -14,7 +14,7 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from ._util import as_dict
+from ..shapes._util import as_dict
 
 __all__ = ["ResponsesStreamAssembler", "assemble_responses_events"]
 

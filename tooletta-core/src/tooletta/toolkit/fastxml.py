@@ -16,7 +16,10 @@ the reader treats specially it declines (returns ``-1``) and the reader reads th
   :meth:`Reader.ws <tooletta.engine.Reader.ws>` skips, :func:`tag_end` finds a closing tag
   where :meth:`Reader.until <tooletta.engine.Reader.until>` finds it;
 * :func:`scan_attrs` reads ``key="value"`` attributes as
-  :func:`tooletta.toolkit.reading.read_attrs` does.
+  :func:`tooletta.toolkit.reading.read_attrs` does;
+* :func:`scan_arguments` reads the argument elements of one call (``<parameter name="K">V
+  </parameter>`` and its kin) through the call's closing tag: the loop every one-shot
+  reader of such a format runs, with the format's own start tags and values.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ __all__ = [
     "declared_value",
     "kinds_of",
     "one_shot",
+    "scan_arguments",
     "scan_attrs",
     "skip_ws",
     "tag_end",
@@ -54,6 +58,15 @@ _READ_ATTR_NAME = re.compile(r"[A-Za-z_][\w.:-]*\Z")
 """The attribute names :func:`~tooletta.toolkit.reading.read_attrs` accepts."""
 Kind = tuple[str, Mapping[str, Any] | None]
 """What a value is typed by (its one JSON type, "" when not one, and its schema)."""
+ArgumentTag = Callable[[str, int], "tuple[str, str | None, int] | None"]
+"""Reads an argument's start tag in the whole text from a position: ``(key, flag, position
+after the tag)``, ``flag`` being what the tag says of the value (a type or ``string="true"``
+attribute, ``None`` when it says nothing), or ``None`` where it is not one (see
+:func:`scan_arguments`)."""
+ArgumentValue = Callable[[str, int, str, "str | None"], "tuple[Any, int] | None"]
+"""Reads an argument's value and closing tag in the whole text from a position, given its key
+and flag: ``(value, position after the closing tag)``, or ``None`` where the reader would
+fail (see :func:`scan_arguments`)."""
 _NO_KINDS: Mapping[str, Kind] = {}
 
 
@@ -172,3 +185,46 @@ def scan_attrs(
         value = text[pos + 1 : close]
         attrs[key] = unescape(value) if unescape is not None else value
         pos = close + 1
+
+
+def scan_arguments(
+    text: str,
+    pos: int,
+    name: str,
+    calls: list[ToolCall],
+    *,
+    opener: str,
+    closer: str,
+    common: ArgumentTag,
+    tag: ArgumentTag,
+    value: ArgumentValue,
+) -> int:
+    """The argument elements of the call ``name`` from ``pos`` through ``closer`` (the call's
+    closing tag), the call appended to ``calls``: the position after ``closer``, or ``-1``
+    where the block's reader would fail.
+
+    Each argument is tried first with ``common`` (whitespace and the start tag as the model
+    usually writes it, one regular expression); otherwise whitespace is skipped, ``closer``
+    ends the call, and anything but ``opener`` (the start tag's fixed head) declines; ``tag``
+    reads the rest of the start tag from after ``opener``. ``value`` then reads the value and
+    its closing tag. A key written twice keeps its last value. Typing may raise (wrap the
+    fast reader in :func:`one_shot`).
+    """
+    values: dict[str, Any] = {}
+    while True:
+        got = common(text, pos)
+        if got is None:
+            pos = skip_ws(text, pos)
+            if text.startswith(closer, pos):
+                calls.append(ToolCall(name, values))
+                return pos + len(closer)
+            if not text.startswith(opener, pos):
+                return -1
+            got = tag(text, pos + len(opener))
+            if got is None:
+                return -1
+        key, flag, pos = got
+        read = value(text, pos, key, flag)
+        if read is None:
+            return -1
+        values[key], pos = read

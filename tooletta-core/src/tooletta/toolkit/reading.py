@@ -9,6 +9,7 @@ attributes, declared-type values, JSON arguments with end-of-turn tokens erased.
   typing it at its close otherwise;
 * :func:`json_args` streams JSON arguments verbatim, minus a leaked end-of-turn token, and
   ends the call (:func:`end_json_call` ends a call whose arguments streamed as JSON text);
+* :func:`header_call_reader` reads a ``HEADER SEP {json} CLOSE`` call (Kimi K2, Solar Open);
 * :func:`fast_section` and :func:`fast_header_call` are the one-shot shortcuts
   (``Block.fast``) of sections and of ``HEADER SEP {json} CLOSE`` calls: plain functions that
   read a whole well-formed block, or decline it; :func:`json_args_at` and
@@ -28,7 +29,16 @@ from typing import Any, Literal
 
 import msgspec
 
-from ..engine import Block, BlockError, FastReader, MarkerSet, Read, Reader, json_value
+from ..engine import (
+    Block,
+    BlockError,
+    BlockReader,
+    FastReader,
+    MarkerSet,
+    Read,
+    Reader,
+    json_value,
+)
 from ..engine.jsonread import decode_bounded
 from ..engine.trim import Trimmer
 from ..ir import ToolCall
@@ -44,6 +54,7 @@ __all__ = [
     "end_json_call",
     "fast_header_call",
     "fast_section",
+    "header_call_reader",
     "json_args",
     "json_args_at",
     "read_attrs",
@@ -306,6 +317,42 @@ def _holds_any(text: str, chars: str) -> bool:
     if len(chars) == 1:
         return chars in text
     return any(c in text for c in chars)
+
+
+def header_call_reader(
+    sep: str,
+    close: str,
+    stops: tuple[str, ...],
+    header: Callable[[str], tuple[str, str | None]] | None = None,
+    erased: str = "",
+    *,
+    no_sep: str = "",
+    no_name: str = "",
+) -> BlockReader:
+    """The reader of a call block ``HEADER SEP {json} CLOSE``, from after its opening marker:
+    the header up to the first of ``stops`` (which holds ``sep``; another stop first fails
+    with ``no_sep``), the call's name and id from it by ``header`` (``None``: the stripped
+    header is the name, there is no id; an empty name fails with ``no_name``), the arguments
+    streamed by :func:`json_args` with ``erased``, then whitespace and ``close``, which the
+    end of the text may stand for. :func:`fast_header_call` with the same arguments is its
+    one-shot shortcut."""
+    missing_sep = no_sep or f"expected {sep!r} after the call header"
+    missing_name = no_name or "a tool call without a name"
+
+    def read(r: Reader) -> Read[None]:
+        head, marker = yield from r.until(stops)
+        if marker != sep:
+            raise r.fail(missing_sep)
+        name, call_id = (head.strip(), None) if header is None else header(head)
+        if not name:
+            raise r.fail(missing_name)
+        r.start_call(name, call_id or None)
+        yield from json_args(r, erased)
+        yield from r.ws()
+        if not (yield from r.at_end()):
+            yield from r.expect(close)
+
+    return read
 
 
 def fast_header_call(

@@ -1,4 +1,4 @@
-"""Small helpers shared by the interop modules: object access, JSON text, stable tokens."""
+"""Small helpers of the shape modules and interop: object access, JSON text, stable tokens."""
 
 from __future__ import annotations
 
