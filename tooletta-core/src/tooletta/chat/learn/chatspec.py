@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from ...errors import RenderError
-from ...ir import Message, ParseResult
+from ...ir import Message, ParseResult, ToolCall
 from ..format import (
     ChatFormat,
     Conversation,
@@ -66,6 +66,41 @@ def tools_text(tools: Sequence[Mapping[str, Any]], spec: Mapping[str, Any]) -> s
             )
         )
     return str(spec["head"]) + str(spec["join"]).join(parts) + str(spec["tail"])
+
+
+def _with_written_ids(messages: Sequence[Message], calls_spec: Mapping[str, Any]) -> list[Message]:
+    """``messages`` with each assistant turn's calls carrying the ids the template writes
+    for them (it ignores those given): the ids the installed dialect writes for them, read
+    back from its text."""
+    from ...catalog import get_dialect
+
+    dialect = get_dialect(str(calls_spec["dialect"]))
+    out = []
+    for m in messages:
+        if m.role == "assistant" and m.tool_calls:
+            bare = [ToolCall(c.name, c.arguments) for c in m.tool_calls]
+            written = list(dialect.parse(dialect.render(bare, content="")).calls)
+            m = msgspec.structs.replace(m, tool_calls=written)
+        out.append(m)
+    return out
+
+
+def _own_turn_hooks(cls: type[LearnedChat], chat: Mapping[str, Any]) -> dict[str, Any]:
+    """The declarations and hooks of a format whose template writes the tool declarations in
+    a turn of their own before the opening system turn: every system message a turn of its
+    own, the declarations and the default system prompt written before the first message."""
+    attrs: dict[str, Any] = {
+        "merge_system": False,
+        "system_text": cls._opening_text,
+        "before_turn": cls._opening_turns,
+        "skip_before_turn": cls._skip_opening,
+        "parse_system": cls._own_parse_system,
+    }
+    if (chat.get("system_strip") or ["", ""]) != ["", ""] or (
+        chat.get("user_strip") or ["", ""]
+    ) != ["", ""]:
+        attrs["user_text"] = cls._role_text
+    return attrs
 
 
 class LearnedChat(ChatFormat):
@@ -122,7 +157,9 @@ class LearnedChat(ChatFormat):
             "result_wrap": (results["wrap"][0], results["wrap"][1]),
             "group_results": bool(results["grouped"]),
             "result_separator": results["separator"],
-            "keeps_ids": bool(spec["calls"].get("ids", False)),
+            "keeps_ids": bool(
+                spec["calls"].get("ids", False) or spec["calls"].get("written_ids", False)
+            ),
             "reasoning": Reasoning(
                 rsn["open"],
                 rsn["close"],
@@ -149,6 +186,11 @@ class LearnedChat(ChatFormat):
             attrs["find_end"] = cls._find_end
         if not chat.get("late_system", True):
             attrs["before_turn"] = cls._late_system
+        if results.get("id"):
+            attrs["result_text"] = cls._result_with_id
+            attrs["parse_result"] = cls._result_without_id
+        if (chat["tools"] or {}).get("own_turn"):
+            attrs.update(_own_turn_hooks(cls, chat))
         made = type(f"LearnedChat_{attrs['name']}", (cls,), attrs)
         return made(spec)  # type: ignore[no-any-return]
 
@@ -244,6 +286,8 @@ class LearnedChat(ChatFormat):
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """As the base, without a first system message equal to the default system prompt,
         answers' text stripped as the template strips it."""
+        if self.spec["calls"].get("written_ids"):
+            messages = _with_written_ids(messages, self.spec["calls"])
         out = super().expressible(messages)  # one per message
         strips = (("user", self._user), ("tool", self._result), ("system", self._system))
         for role, (left, right) in strips:
@@ -326,6 +370,105 @@ class LearnedChat(ChatFormat):
                 "after the first message (it would be dropped)"
             )
         return ""
+
+    # -- a result's turn writing its id (Kimi's ``## Return of ID``) ---------------------------
+
+    def _result_with_id(self, index: int, ctx: Conversation) -> str:
+        """The result's id (its own ``tool_call_id``, or the id written for the call it
+        answers, as learned), the text after it, then its text stripped as the template
+        strips it (installed as :meth:`result_text` only for such templates)."""
+        rule = self.spec["chat"]["results"]["id"]
+        after = str(rule["after"])
+        if rule["source"] == "message":
+            call_id = ctx.messages[index].tool_call_id or ""
+        else:
+            call_id = ctx.once("learned_result_ids", lambda: self._answered(ctx)).get(index, "")
+        if after in call_id:
+            raise RenderError(
+                f"the learned format {self.name!r}: message {index}: the result's id "
+                f"{call_id!r} holds {after!r}, which ends the id in its turn"
+            )
+        left, right = self._result
+        text = self.text(ctx.messages[index].content).lstrip(left).rstrip(right)
+        return call_id + after + text
+
+    def _answered(self, ctx: Conversation) -> dict[int, str]:
+        """Per tool result, the id written for the call it answers (by order)."""
+        messages = ctx.messages
+        if self.spec["calls"].get("written_ids"):
+            messages = _with_written_ids(messages, self.spec["calls"])
+        out: dict[int, str] = {}
+        pending: list[ToolCall] = []
+        for index, m in enumerate(messages):
+            if m.role == "assistant":
+                pending = list(m.tool_calls)
+            elif m.role == "tool" and pending:
+                out[index] = pending.pop(0).id or ""
+        return out
+
+    def _result_without_id(self, body: str) -> str:
+        """A result's text without the id before it (installed as :meth:`parse_result`)."""
+        after = str(self.spec["chat"]["results"]["id"]["after"])
+        _, sep, text = body.partition(after)
+        return text if sep else body
+
+    # -- the tool declarations in a turn of their own (Kimi's tool_declare) -------------------
+
+    def _opening_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """No opening system turn: :meth:`_opening_turns` writes the declarations' turn and
+        the default system turn, every system message is a turn of its own (installed as
+        :meth:`system_text` only for such templates)."""
+        if self._fixed:
+            self._check_fixed(ctx.options)
+        return None
+
+    def _opening_turns(self, index: int, ctx: Conversation) -> str:
+        """Before the first message: the declarations' turn, then the default system turn
+        when the conversation does not open with a system message (installed as
+        :meth:`before_turn` only for such templates)."""
+        if not self.spec["chat"].get("late_system", True):
+            self._late_system(index, ctx)
+        if index != 0:
+            return ""
+        out = ""
+        if ctx.tools and self._tools_block is not None:
+            out += self._tools_block(ctx.tools)
+        messages = ctx.messages
+        if self._default is not None and messages and messages[0].role != "system":
+            out += self._default_turn()
+        return out
+
+    def _default_turn(self) -> str:
+        turn = self.turns["system"]
+        return turn.header + str(self._default) + turn.footer
+
+    def _skip_opening(self, text: str, pos: int) -> int:
+        """Past the declarations' turn and the default system turn at the start (the inverse
+        of :meth:`_opening_turns`; installed as :meth:`skip_before_turn`)."""
+        if pos != len(self.bos):
+            return pos
+        tools_spec = self.spec["chat"]["tools"]
+        head, tail = str(tools_spec["head"]), str(tools_spec["tail"])
+        if text.startswith(head, pos):
+            end = text.find(tail, pos + len(head))
+            if end >= 0:
+                pos = end + len(tail)
+        if self._default is not None and text.startswith(self._default_turn(), pos):
+            pos += len(self._default_turn())
+        return pos
+
+    def _own_parse_system(self, body: str) -> str | None:
+        """A system turn's body is the system message, unless it is the default one
+        (installed as :meth:`parse_system` for such templates)."""
+        return None if body == self._default else body
+
+    def _role_text(self, index: int, ctx: Conversation) -> str:
+        """A user's or system message's text, stripped as the template strips that role's
+        (installed as :meth:`user_text` for such templates: their system messages are turns
+        of their own)."""
+        message = ctx.messages[index]
+        left, right = self._system if message.role == "system" else self._user
+        return self.text(message.content).lstrip(left).rstrip(right)
 
     def _check_fixed(self, options: Mapping[str, Any]) -> None:
         for key, allowed in self._fixed.items():

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...errors import LearnError
-from ...ir import ToolCall
+from ...ir import Message, ToolCall
 from .chatspec import tools_text
 from .dialects import InstalledCalls, JsonCalls, NoCalls, call_object
 from .oracle import Oracle
@@ -112,6 +112,8 @@ class _Inference:
         self.spec: dict[str, Any] = {}
         self.empty_block = ""
         self.result_strip: list[str | None] = ["", ""]
+        self.calls_spec: dict[str, Any] = {}
+        self.result_id: str | None = None
 
     # -- turns -------------------------------------------------------------------------------
 
@@ -281,7 +283,13 @@ class _Inference:
                 raise _fail(probe, "the tool declarations are not written in the system turn")
             return text[len(start) : end]
 
-        b1, b2 = system_body(r_t1, "tools"), system_body(r_t2, "tools")
+        try:
+            b1, b2 = system_body(r_t1, "tools"), system_body(r_t2, "tools")
+        except LearnError:
+            own = self.own_turn_tools(r_u, r_t1, r_t2, r_st)
+            if own is None:
+                raise
+            return own
         bs = system_body(r_st, "tools+system")
         for what, indent, seps, ascii_ in itertools.product(
             ("function", "tool"), (None, 2, 4), (None, (",", ":")), (False, True)
@@ -319,6 +327,38 @@ class _Inference:
                 "system_first": True,
             }
         raise _fail("tools", "the tool declarations are not tojson of each tool or function")
+
+    def own_turn_tools(self, r_u: str, r_t1: str, r_t2: str, r_st: str) -> dict[str, Any] | None:
+        """The tool declarations written in a turn of their own right after the start,
+        before the opening system turn (Kimi's ``<|im_system|>tool_declare<|im_middle|>``
+        turn): the same block inserted there with and without a system message, and the
+        rest of the text as without tools. ``None`` when the renders are not that."""
+        r_s = self.o.render([system(), user()])
+        at = len(self.spec["bos"])
+        blocks = []
+        for plain, declared in ((r_u, r_t1), (r_u, r_t2), (r_s, r_st)):
+            extra = len(declared) - len(plain)
+            if extra <= 0 or not declared.startswith(plain[:at]):
+                return None
+            if declared[at + extra :] != plain[at:]:
+                return None
+            blocks.append(declared[at : at + extra])
+        if blocks[2] != blocks[0]:
+            raise _fail(
+                "tools+system", "the tools' own turn is written otherwise with a system message"
+            )
+        found = _tool_items(blocks[0], blocks[1])
+        if found is None:
+            raise _fail("tools", "the tool declarations are not tojson of each tool or function")
+        if not _TOKEN.match(found["head"]):
+            return None  # no turn of its own: text the template adds to its first turn
+        return {
+            **found,
+            "with_system": "",
+            "without_system": "",
+            "system_first": True,
+            "own_turn": "start",
+        }
 
     # -- calls -------------------------------------------------------------------------------
 
@@ -367,6 +407,7 @@ class _Inference:
     def calls(self, bodies: Mapping[str, str]) -> dict[str, Any]:
         found = self._installed(bodies) or self._json(bodies)
         if found is not None:
+            self.calls_spec = found
             lead = found["lead_content"]
             if lead:  # content already ending with the lead: written again, or not?
                 one = CALL_SETS["one"]
@@ -398,6 +439,15 @@ class _Inference:
                 found = _try_dialect(dialect, ids, bodies)
                 if found is not None:
                     return {"kind": "installed", "dialect": entry.info.name, "ids": ids, **found}
+            found = _try_written_ids(dialect, bodies)
+            if found is not None:
+                return {
+                    "kind": "installed",
+                    "dialect": entry.info.name,
+                    "ids": False,
+                    "written_ids": True,
+                    **found,
+                }
         return None
 
     def _json(self, bodies: Mapping[str, str]) -> dict[str, Any] | None:
@@ -470,6 +520,7 @@ class _Inference:
             ],
             TOOLS,
         )
+        r1, r2, first_id = self._mark_result_ids(r1, r2)
         h_a, f_a = self.spec["turns"]["assistant"]
         h_u, f_u = self.spec["turns"]["user"]
 
@@ -486,7 +537,7 @@ class _Inference:
             return text[start:ir], text[ir + len(res) : at]
 
         pre, post = around(r1, S.RESULT, S.ANSWER, "result")
-        self.result_strip = self._result_strip(pre, post)
+        self.result_strip = self._result_strip(pre.replace(_MARK, first_id), post)
         pre2, _ = around(r2, S.RESULT, S.ANSWER2, "results")
         if pre2 != pre:
             raise _fail("results", "the result turn opens differently after parallel calls")
@@ -516,6 +567,69 @@ class _Inference:
             "wrap": [w0, w1],
             "grouped": True,
             "separator": sep,
+        }
+
+    def _mark_result_ids(self, r1: str, r2: str) -> tuple[str, str, str]:
+        """``r1`` (one result) and ``r2`` (two) with the id each result's turn writes replaced
+        by a mark, and the first result's id: the result's own ``tool_call_id`` when the
+        template writes that (K2-Instruct's first template: ``## Return of ID``), or the id
+        the template wrote for the call it answers (:attr:`result_id` says which, ``None``
+        when the results carry no id)."""
+        one, two = CALL_SETS["one"], CALL_SETS["two"]
+        given = Message(role="tool", content=S.RESULT, tool_call_id=_RESULT_ID, name=one[0].name)
+        probe = self.o.render([user(), calling(one), given, answer()], TOOLS)
+        ids: list[str] = []
+        if _RESULT_ID in probe:
+            self.result_id = "message"
+            ids = [str(c.id) for c in (*one, *two)]
+        elif self.calls_spec.get("written_ids"):
+            from ...catalog import get_dialect
+
+            dialect = get_dialect(str(self.calls_spec["dialect"]))
+            for calls in (one, two):
+                bare = [ToolCall(c.name, c.arguments) for c in calls]
+                ids += [str(c.id) for c in dialect.parse(dialect.render(bare)).calls]
+            self.result_id = "call"
+        if not ids or ids[0] not in r1[r1.find(S.USER) :]:
+            self.result_id = None
+            return r1, r2, ""
+
+        def mark(text: str, pairs: Sequence[tuple[str, str]]) -> str:
+            for call_id, sentinel in pairs:
+                end = text.find(sentinel)
+                at = text.rfind(call_id, 0, end)
+                if end < 0 or at < 0:
+                    raise _fail("results", f"the result {sentinel!r} is not written with its id")
+                text = text[:at] + _MARK + text[at + len(call_id) :]
+            return text
+
+        r1 = mark(r1, [(ids[0], S.RESULT)])
+        r2 = mark(r2, [(ids[1], S.RESULT), (ids[2], S.RESULT2)])
+        return r1, r2, ids[0]
+
+    def result_ids(self, found: dict[str, Any]) -> dict[str, Any]:
+        """The results' layout with the id their turn writes taken out of the header and the
+        wrap: the turn's header up to its last token, the text before the id as the wrap's
+        opening, the id's source and the text after it (``id``)."""
+        if self.result_id is None:
+            return found
+        header, footer = found["tool"]
+        w0, w1 = found["wrap"]
+        if _MARK in header:
+            at = header.index(_MARK)
+            ends = [m.end() for m in _TOKEN.finditer(header[:at])]
+            cut = ends[-1] if ends else 0
+            header, w0 = header[:cut], header[cut:] + w0
+        if _MARK not in w0 or _MARK in w1 + footer:
+            raise _fail("results", "the result's id is written outside its opening")
+        before, after = w0.split(_MARK, 1)
+        if not after:
+            raise _fail("results", "nothing ends the id the result's turn writes")
+        return {
+            **found,
+            "tool": [header, footer],
+            "wrap": [before, w1],
+            "id": {"source": self.result_id, "after": after},
         }
 
     def _result_strip(self, pre: str, post: str) -> list[str | None]:
@@ -717,6 +831,33 @@ class _Inference:
         return self.o.render(probe.messages, probe.tools, probe.prompt, **options)
 
 
+_MARK = "\x00"
+"""Stands for a result's id in the renders the results are learned from."""
+_RESULT_ID = "Qz7idA"
+"""A tool result's ``tool_call_id`` no call has: found in the text when the template writes
+the result's own id."""
+
+
+def _tool_items(one_tool: str, two_tools: str) -> dict[str, Any] | None:
+    """How the template writes the tool list, from its text with one tool and with two: each
+    tool as ``tojson`` of the tool (first: a tool's other keys are written too) or of its
+    function (indent, separators, escaping), the text before, between and after them.
+    ``None`` when no such form writes both."""
+    for what, indent, seps, ascii_ in itertools.product(
+        ("tool", "function"), (None, 2, 4), (None, (",", ":")), (False, True)
+    ):
+        item = {"what": what, "indent": indent, "separators": seps, "ensure_ascii": ascii_}
+        bare = {"item": item, "head": "", "join": "", "tail": ""}
+        one, two = tools_text(TOOLS[:1], bare), tools_text(TOOLS[1:], bare)
+        i1, i2 = two_tools.find(one), two_tools.find(two)
+        if i1 < 0 or i2 < i1 + len(one):
+            continue
+        head, join, tail = two_tools[:i1], two_tools[i1 + len(one) : i2], two_tools[i2 + len(two) :]
+        if one_tool == head + one + tail:
+            return {"item": item, "head": head, "join": join, "tail": tail}
+    return None
+
+
 def _try_dialect(dialect: Any, ids: bool, bodies: Mapping[str, str]) -> dict[str, str] | None:
     """The leads before an installed dialect's calls when it writes every probe call set as
     the template does (``None`` otherwise)."""
@@ -748,6 +889,43 @@ def _try_dialect(dialect: Any, ids: bool, bodies: Mapping[str, str]) -> dict[str
     return leads
 
 
+def _try_written_ids(dialect: Any, bodies: Mapping[str, str]) -> dict[str, str] | None:
+    """The leads before an installed dialect's calls when the template writes the calls'
+    ids itself, ignoring the ids given (Kimi K2's ``functions.NAME:IDX``), as that dialect
+    writes them for calls without ids: every probe call set written byte for byte and read
+    back with the same names, arguments and the ids written (``None`` otherwise)."""
+    bare = {key: [ToolCall(c.name, c.arguments) for c in calls] for key, calls in CALL_SETS.items()}
+    try:
+        written = {
+            key: list(dialect.parse(dialect.render(calls, content="")).calls)
+            for key, calls in bare.items()
+        }
+    except Exception:
+        return None
+    for key, calls in written.items():
+        if (
+            any(c.id is None for c in calls)
+            or [ToolCall(c.name, c.arguments) for c in calls] != bare[key]
+        ):
+            return None  # the text carries no ids, or not these calls
+    return _try_dialect(_Bare(dialect), False, bodies)
+
+
+class _Bare:
+    """A dialect whose parse forgets the ids it reads (to compare calls written with ids the
+    template chose against calls given without)."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+
+    def render(self, calls: Sequence[ToolCall], content: str = "") -> Any:
+        return self.inner.render(calls, content=content)
+
+    def parse(self, text: str) -> Any:
+        read = self.inner.parse(text)
+        return type("Read", (), {"calls": [ToolCall(c.name, c.arguments) for c in read.calls]})
+
+
 def infer_spec(
     oracle: Oracle, bos_token: str, switches: Sequence[str]
 ) -> tuple[dict[str, Any], list[Probe]]:
@@ -766,7 +944,7 @@ def infer_spec(
     writes_calls = inf.writes_calls()
     if writes_calls:
         calls = inf.calls(inf.call_bodies(chat["reasoning"]))
-        found = inf.results()
+        found = inf.result_ids(inf.results())
         chat["turns"]["tool"] = found.pop("tool")
         results = {**found, "strip": inf.result_strip}
     elif chat["tools"] is not None:

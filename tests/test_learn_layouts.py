@@ -1,0 +1,174 @@
+"""tooletta.learn on template layouts beyond one system turn: the tool declarations in a turn
+of their own, results that write an id, calls whose ids the template writes itself.
+
+Expected texts come from rendering the real templates (tests/fixtures/templates, see its
+SOURCES.md) with jinja2 (``tooletta.chat.jinja``); the learned formats render and parse
+without Jinja.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+
+import tooletta
+from tooletta import LearnError, Message, RenderError, ToolCall
+from tooletta.chat import read_conversation
+from tooletta.chat.jinja import load_chat_template, render_jinja
+from tooletta.chat.messages import read_tool_definitions
+from tooletta.testing.samples import PROBE_TOOLS, random_conversations
+
+pytest.importorskip("jinja2")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _forget_learned() -> Iterator[None]:
+    """The formats learned here are registered in-process: forgotten after this module."""
+    yield
+    from tooletta import plugins
+
+    plugins.reset()
+
+
+TEMPLATES = Path(__file__).parent / "fixtures" / "templates"
+KIMI_K2 = str(TEMPLATES / "moonshotai-Kimi-K2.jinja")
+KIMI_K2_THINKING = str(TEMPLATES / "Kimi-K2-Thinking.jinja")
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "Weather of a city.",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+        },
+    }
+]
+
+
+def _call(call_id: str, city: str) -> dict[str, Any]:
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": "get_weather", "arguments": {"city": city}},
+    }
+
+
+CONVERSATION: list[dict[str, Any]] = [
+    {"role": "system", "content": "Be brief."},
+    {"role": "user", "content": "Weather in Zürich and Bern?"},
+    {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [_call("c1", "Zürich"), _call("c2", "Bern")],
+    },
+    {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+    {"role": "tool", "tool_call_id": "c2", "content": "rain"},
+    {"role": "assistant", "content": "Sunny, then rain."},
+    {"role": "user", "content": "And Paris?"},
+    {"role": "assistant", "content": "Checking.", "tool_calls": [_call("c3", "Paris")]},
+    {"role": "tool", "tool_call_id": "c3", "content": "mild"},
+]
+
+
+def _jinja(path: str, messages: Any, **kwargs: Any) -> str:
+    template, tokens = load_chat_template(path)
+    if messages and isinstance(messages[0], dict):
+        messages = read_conversation(messages)
+    return render_jinja(template, messages, tokens=tokens, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def kimi() -> tooletta.chat.learn.Learned:
+    return tooletta.learn(KIMI_K2, name="test-kimi-k2")
+
+
+def test_kimi_k2_declarations_in_their_own_turn_are_learned(kimi: Any) -> None:
+    """Kimi K2 (July 2025) declares the tools in a ``tool_declare`` turn before the system
+    turn, writes the calls with the ids it numbers itself, and each result with the id its
+    message gives (``## Return of ID`` and a literal backslash-n)."""
+    chat, calls = kimi.spec["chat"], kimi.spec["calls"]
+    assert chat["tools"]["own_turn"] == "start"
+    assert chat["tools"]["head"] == "<|im_system|>tool_declare<|im_middle|>["
+    assert chat["tools"]["tail"] == "]<|im_end|>"
+    assert chat["default_system"] == "You are a helpful assistant"
+    assert (calls["kind"], calls["dialect"], calls["written_ids"]) == ("installed", "kimi_k2", True)
+    assert chat["turns"]["tool"] == ["<|im_system|>tool<|im_middle|>", "<|im_end|>"]
+    assert chat["results"]["wrap"] == ["## Return of ", ""]
+    assert chat["results"]["id"] == {"source": "message", "after": "\\n"}
+
+
+@pytest.mark.parametrize("prompt", [False, True])
+@pytest.mark.parametrize("tools", [None, TOOLS])
+@pytest.mark.parametrize("start", [0, 1])
+def test_kimi_k2_renders_as_its_template(kimi: Any, prompt: bool, tools: Any, start: int) -> None:
+    """With and without tools, a system message (else the default one) and a prompt."""
+    messages = CONVERSATION[start:]
+    got = tooletta.render_conversation(
+        messages, dialect=kimi.name, tools=tools, add_generation_prompt=prompt
+    )
+    assert got == _jinja(KIMI_K2, messages, tools=tools, add_generation_prompt=prompt)
+
+
+def test_kimi_k2_reads_its_template_back(kimi: Any) -> None:
+    """The calls carry the ids the template wrote (numbered per turn), the results the ids
+    of the calls they answer; the system message and the texts as given."""
+    read = tooletta.parse_conversation(
+        _jinja(KIMI_K2, CONVERSATION, tools=TOOLS), dialect=kimi.name
+    )
+    assert [m.role for m in read] == [m["role"] for m in CONVERSATION]
+    assert read[0].content == "Be brief."
+    assert [c.id for c in read[2].tool_calls] == [
+        "functions.get_weather:0",
+        "functions.get_weather:1",
+    ]
+    assert read[2].tool_calls[1].arguments == {"city": "Bern"}
+    assert [read[3].tool_call_id, read[4].tool_call_id] == [c.id for c in read[2].tool_calls]
+    assert (read[4].content, read[8].content) == ("rain", "mild")
+    assert read[7].tool_calls == [
+        ToolCall("get_weather", {"city": "Paris"}, "functions.get_weather:0")
+    ]
+    assert read[7].content == "Checking."
+
+
+def test_kimi_k2_default_system_turn_reads_back_as_no_message(kimi: Any) -> None:
+    text = _jinja(KIMI_K2, CONVERSATION[1:2], tools=TOOLS, add_generation_prompt=True)
+    assert text.startswith("<|im_system|>tool_declare<|im_middle|>")
+    read = tooletta.parse_conversation(text, dialect=kimi.name)
+    assert [(m.role, m.content) for m in read] == [("user", "Weather in Zürich and Bern?")]
+
+
+def test_kimi_k2_result_id_that_would_end_early_is_refused(kimi: Any) -> None:
+    """The id is ended by the text after it (a literal backslash-n): an id holding it would
+    read back cut there, so it is refused."""
+    messages = [*CONVERSATION[:3], {**CONVERSATION[3], "tool_call_id": "a\\nb"}]
+    with pytest.raises(RenderError, match="ends the id"):
+        tooletta.render_conversation(messages, dialect=kimi.name, tools=TOOLS)
+
+
+@settings(max_examples=30, deadline=None)
+@given(messages=random_conversations(trimmed=True))
+def test_kimi_k2_random_conversations(kimi: Any, messages: list[Message]) -> None:
+    """Any conversation renders as the template does and reads back to what its text
+    carries (the calls with the ids the template writes)."""
+    tools = read_tool_definitions(PROBE_TOOLS)
+    want = _jinja(KIMI_K2, messages, tools=tools)
+    assert tooletta.render_conversation(messages, dialect=kimi.name, tools=tools) == want
+    read = tooletta.parse_conversation(want, dialect=kimi.name, tools=tools)
+    expected = kimi.format.expressible(messages)
+    assert [(m.role, m.content, m.tool_calls) for m in read] == [
+        (m.role, m.content, m.tool_calls) for m in expected
+    ]
+
+
+def test_kimi_k2_thinking_copy_is_refused_with_the_reason() -> None:
+    """llama.cpp's copy of K2-Thinking appends to a list, which Hugging Face's immutable
+    sandbox refuses: no conversation with calls renders, so nothing can be learned."""
+    with pytest.raises(LearnError) as caught:
+        tooletta.learn(KIMI_K2_THINKING, name="test-kimi-k2-thinking")
+    assert "immutable sandbox" in caught.value.reason
+    assert "test-kimi-k2-thinking" not in {d.name for d in tooletta.list_dialects()}
