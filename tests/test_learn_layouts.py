@@ -172,3 +172,157 @@ def test_kimi_k2_thinking_copy_is_refused_with_the_reason() -> None:
         tooletta.learn(KIMI_K2_THINKING, name="test-kimi-k2-thinking")
     assert "immutable sandbox" in caught.value.reason
     assert "test-kimi-k2-thinking" not in {d.name for d in tooletta.list_dialects()}
+
+
+# -- QwQ: answers rewritten by their position ----------------------------------------------
+
+QWQ = str(TEMPLATES / "Qwen-QwQ-32B.jinja")
+QWQ_OWN = str(
+    Path(__file__).parent.parent
+    / "plugins/tooletta-dialect-hermes/tests/templates/Qwen-QwQ-32B.jinja"
+)
+
+THOUGHTS: list[dict[str, Any]] = [
+    {"role": "user", "content": "Weather in Zürich?"},
+    {
+        "role": "assistant",
+        "content": "Let me look.</think>\n\n",
+        "tool_calls": [_call("c1", "Zürich")],
+    },
+    {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+    {"role": "assistant", "content": "It is sunny.</think>\n\n Sunny. \n"},
+    {"role": "user", "content": "Thanks"},
+    {"role": "assistant", "content": "\n welcome</think>\n You are welcome. \n"},
+]
+
+
+@pytest.fixture(scope="module")
+def qwq() -> tooletta.chat.learn.Learned:
+    return tooletta.learn(QWQ, name="test-qwq")
+
+
+def test_qwq_position_rules_are_learned(qwq: Any) -> None:
+    """QwQ writes every answer but the last message cut after its ``</think>`` and with its
+    leading newlines stripped; the last message as given."""
+    chat = qwq.spec["chat"]
+    assert chat["history_strip"] == {"where": "not_last", "strip": ["\n", ""]}
+    assert chat["content_cut"] == {
+        "marker": "</think>",
+        "where": "not_last",
+        "which": "last",
+        "strip": ["\n", ""],
+        "lead": True,
+    }
+    assert chat["content_strip"] == {"block": ["", ""], "plain": ["", ""]}
+    assert qwq.spec["calls"]["dialect"] == "hermes"
+    assert [opts for opts, _ in chat["prompts"]] == [{}, {"enable_thinking": True}]
+
+
+@pytest.mark.parametrize("end", [2, 4, 5, 6])
+@pytest.mark.parametrize("prompt", [False, True])
+def test_qwq_renders_as_its_template(qwq: Any, end: int, prompt: bool) -> None:
+    """Each answer as the last message and as an earlier one; a call turn whose text is
+    all cut still writes the newline of a turn with text."""
+    messages = THOUGHTS[:end]
+    got = tooletta.render_conversation(
+        messages, dialect=qwq.name, tools=TOOLS, add_generation_prompt=prompt
+    )
+    assert got == _jinja(QWQ, messages, tools=TOOLS, add_generation_prompt=prompt)
+
+
+def test_qwq_reads_back_what_its_text_carries(qwq: Any) -> None:
+    read = tooletta.parse_conversation(_jinja(QWQ, THOUGHTS, tools=TOOLS), dialect=qwq.name)
+    assert [m.content for m in read] == [
+        "Weather in Zürich?",
+        "",
+        "sunny",
+        " Sunny. \n",
+        "Thanks",
+        "\n welcome</think>\n You are welcome. \n",
+    ]
+    assert read[1].tool_calls == [ToolCall("get_weather", {"city": "Zürich"})]
+    assert [(m.role, m.content) for m in read] == [
+        (m.role, m.content) for m in qwq.format.expressible(read_conversation(THOUGHTS))
+    ]
+
+
+def test_qwq_model_revision_learns_too() -> None:
+    """The model's own template (without llama.cpp's ``enable_thinking`` line): the same
+    rules, one generation prompt."""
+    learned = tooletta.learn(QWQ_OWN, name="test-qwq-own")
+    assert learned.spec["chat"]["history_strip"] == {"where": "not_last", "strip": ["\n", ""]}
+    assert [opts for opts, _ in learned.spec["chat"]["prompts"]] == [{}]
+
+
+@settings(max_examples=30, deadline=None)
+@given(messages=random_conversations(trimmed=True))
+def test_qwq_random_conversations(qwq: Any, messages: list[Message]) -> None:
+    tools = read_tool_definitions(PROBE_TOOLS)
+    want = _jinja(QWQ, messages, tools=tools)
+    assert tooletta.render_conversation(messages, dialect=qwq.name, tools=tools) == want
+    read = tooletta.parse_conversation(want, dialect=qwq.name, tools=tools)
+    expected = qwq.format.expressible(messages)
+    assert [(m.role, m.content, m.tool_calls) for m in read] == [
+        (m.role, m.content, [ToolCall(c.name, c.arguments) for c in m.tool_calls]) for m in expected
+    ]
+
+
+BEFORE_LAST_USER = (
+    "{% set ns = namespace(last=-1) %}"
+    "{% for m in messages %}{% if m.role == 'user' %}{% set ns.last = loop.index0 %}{% endif %}"
+    "{% endfor %}"
+    "{% for m in messages %}"
+    "{% if m.role == 'user' %}<|u|>{{ m.content }}<|end|>"
+    "{% elif m.role == 'system' %}<|s|>{{ m.content }}<|end|>"
+    "{% elif m.role == 'assistant' %}{% set c = m.content %}"
+    "{% if loop.index0 < ns.last %}{% set c = c.split('</think>')[-1].strip() %}{% endif %}"
+    "<|a|>{{ c }}<|end|>{% endif %}{% endfor %}"
+    "{% if add_generation_prompt %}<|a|>{% endif %}"
+)
+
+
+def test_rules_before_the_last_user_message_are_learned() -> None:
+    """A made-up template (the class, not a model): answers before the last user message cut
+    at ``</think>`` and stripped; those after it as given."""
+    learned = tooletta.learn(BEFORE_LAST_USER, name="test-before-last-user")
+    chat = learned.spec["chat"]
+    assert chat["history_strip"] == {"where": "before_last_user", "strip": [None, None]}
+    assert chat["content_cut"] == {
+        "marker": "</think>",
+        "where": "before_last_user",
+        "which": "last",
+        "strip": [None, None],
+    }
+    messages = [
+        {"role": "user", "content": "a"},
+        {"role": "assistant", "content": "x</think> b "},
+        {"role": "user", "content": "c"},
+        {"role": "assistant", "content": "y</think> d "},
+        {"role": "assistant", "content": " e "},
+    ]
+    text = tooletta.render_conversation(messages, dialect=learned.name)
+    assert text == render_jinja(BEFORE_LAST_USER, read_conversation(messages))
+    assert "<|a|>b<|end|>" in text and "<|a|>y</think> d <|end|>" in text
+
+
+def test_reka_edge_cuts_every_answer_at_its_first_tag() -> None:
+    """Reka Edge keeps what follows an answer's first ``</think>`` (newlines stripped) in
+    every answer, and writes a call turn whose text is all cut as a call-only turn."""
+    reka = str(TEMPLATES / "Reka-Edge.jinja")
+    learned = tooletta.learn(reka, name="test-reka-cut")
+    assert learned.spec["chat"]["content_cut"] == {
+        "marker": "</think>",
+        "where": "all",
+        "which": "first",
+        "strip": ["\n", ""],
+        "lead": False,
+    }
+    messages = [
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "content": "hm</think>\n\n", "tool_calls": [_call("c1", "Bern")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "rain"},
+        {"role": "assistant", "content": "a</think>\nb</think>\n c"},
+    ]
+    text = tooletta.render_conversation(messages, dialect=learned.name, tools=TOOLS)
+    assert text == _jinja(reka, messages, tools=TOOLS)
+    assert tooletta.parse_conversation(text, dialect=learned.name)[3].content == "b</think>\n c"

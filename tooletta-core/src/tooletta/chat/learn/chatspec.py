@@ -174,7 +174,7 @@ class LearnedChat(ChatFormat):
             "prompt_options": tuple(dict(opts) for opts, _ in chat["prompts"] if opts),
         }
         strip = chat.get("content_strip") or _NO_STRIP
-        if strip != _NO_STRIP or tail:
+        if strip != _NO_STRIP or tail or chat.get("content_cut") or chat.get("history_strip"):
             attrs["assistant_text"] = cls._assistant_text
         if (chat["results"].get("strip") or ["", ""]) != ["", ""]:
             attrs["result_text"] = cls._result_text
@@ -298,15 +298,14 @@ class LearnedChat(ChatFormat):
                     else m
                     for m in out
                 ]
-        if (self._blocked, self._plain) != (("", ""), ("", "")):
+        if (self._blocked, self._plain) != (("", ""), ("", "")) or self._rewrites:
             ctx = conversation(messages, (), self.options, None)
             last = len(messages) - 1
             for index, m in enumerate(out):
                 if m.role == "assistant" and isinstance(m.content, str):
                     kept = self.kept_in(index, ctx)
                     block = self.reasoning_text(messages[index].reasoning, kept, index == last)
-                    left, right = self._blocked if block else self._plain
-                    text = m.content.lstrip(left).rstrip(right)
+                    text = self._answer_text(index, ctx, m.content, bool(block))
                     out[index] = msgspec.structs.replace(m, content=text)
         default = self.spec["chat"]["default_system"]
         if out and out[0].role == "system" and out[0].content == default:
@@ -357,8 +356,15 @@ class LearnedChat(ChatFormat):
         content = message.content
         if type(content) is not str:
             content = self.text(content)
-        content = content.lstrip(left).rstrip(right)
         tail = "" if last and self._open_last else self._tail
+        if self._rewrites:
+            text = self._answer_text(index, ctx, content, bool(block))
+            calls = self.calls_text(ctx.dialect, message.tool_calls, text)
+            cut = self.spec["chat"].get("content_cut") or {}
+            if cut.get("lead") and content and not text and message.tool_calls:
+                calls = self._lead_of_text(calls)  # all cut: written as a turn with text
+            return block + calls + tail
+        content = content.lstrip(left).rstrip(right)
         return block + self.calls_text(ctx.dialect, message.tool_calls, content) + tail
 
     def _late_system(self, index: int, ctx: Conversation) -> str:
@@ -370,6 +376,51 @@ class LearnedChat(ChatFormat):
                 "after the first message (it would be dropped)"
             )
         return ""
+
+    # -- answers rewritten by their position (QwQ) or cut at a reasoning tag -----------------
+
+    @property
+    def _rewrites(self) -> bool:
+        chat = self.spec["chat"]
+        return bool(chat.get("content_cut") or chat.get("history_strip"))
+
+    def _answer_text(self, index: int, ctx: Conversation, content: str, block: bool) -> str:
+        """An answer's text as the template writes it: in the answers the cut applies to,
+        when it holds the tag, what follows the tag (its first or last), stripped as learned
+        for that; else stripped as an earlier answer in those the history strip applies to,
+        else as the answer's strip (after a reasoning block or not)."""
+        chat = self.spec["chat"]
+        cut = chat.get("content_cut")
+        tag = str(cut["marker"]) if cut else ""
+        if cut and tag in content and self._rewritten(str(cut["where"]), index, ctx):
+            if cut["which"] == "first":
+                content = content.split(tag, 1)[1]
+            else:
+                content = content.split(tag)[-1]
+            return content.lstrip(cut["strip"][0]).rstrip(cut["strip"][1])
+        history = chat.get("history_strip")
+        if history and self._rewritten(str(history["where"]), index, ctx):
+            left, right = history["strip"]
+        else:
+            left, right = self._blocked if block else self._plain
+        return content.lstrip(left).rstrip(right)
+
+    @staticmethod
+    def _rewritten(where: str, index: int, ctx: Conversation) -> bool:
+        """Whether the answer at ``index`` is one a rule for ``where`` rewrites (``all``,
+        ``not_last``: not the conversation's last message, ``before_last_user``)."""
+        if where == "not_last":
+            return index != len(ctx.messages) - 1
+        if where == "before_last_user":
+            return index < ctx.last_user
+        return True
+
+    def _lead_of_text(self, calls: str) -> str:
+        """The calls' text with the lead a turn with text writes before them, for a turn
+        whose text the template cut to nothing (it tests the text before cutting it)."""
+        spec = self.spec["calls"]
+        alone, lead = str(spec.get("lead_alone", "")), str(spec.get("lead_content", ""))
+        return lead + calls[len(alone) :] if calls.startswith(alone) else calls
 
     # -- a result's turn writing its id (Kimi's ``## Return of ID``) ---------------------------
 

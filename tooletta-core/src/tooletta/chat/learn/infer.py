@@ -113,6 +113,7 @@ class _Inference:
         self.empty_block = ""
         self.result_strip: list[str | None] = ["", ""]
         self.calls_spec: dict[str, Any] = {}
+        self.history_strip: dict[str, Any] | None = None
         self.result_id: str | None = None
 
     # -- turns -------------------------------------------------------------------------------
@@ -748,11 +749,133 @@ class _Inference:
             else:
                 raise _fail("answer-spaces", f"the template rewrites an answer's text: {seen!r}")
         if not blocked and rules["last"] != rules["earlier"]:
-            raise _fail(
-                "answer-spaces-history",
-                "the template strips the last answer's text otherwise than an earlier one's",
-            )
+            self.history_strip = self._history_strip(rules["last"], rules["earlier"])
+            return {"block": rules["last"], "plain": rules["last"]}
         return {"block": rules["last"], "plain": rules["earlier"]}
+
+    def _history_strip(self, last: list[str | None], earlier: list[str | None]) -> dict[str, Any]:
+        """Which answers the template strips as an earlier one (QwQ: every answer but the
+        conversation's last message, ``loop.last``; or those before the last user message),
+        found from two answers in a row: the first is after the last user message but not
+        the last message."""
+        h_a, f_a = self.spec["turns"]["assistant"]
+        f_u = self.spec["turns"]["user"][1]
+        raw = "\n " + S.ANSWER + " \n"
+        try:
+            text = self.o.render([user(), answer(raw), answer(S.ANSWER2)])
+        except LearnError:
+            text = ""
+        start = text.find(S.USER) + len(S.USER) + len(f_u) + len(h_a)
+        end = text.find(f_a + h_a + S.ANSWER2, start)
+        body = text[start:end] if text.startswith(h_a, start - len(h_a)) and end >= 0 else None
+        for where, rule in (("not_last", earlier), ("before_last_user", last)):
+            if body == raw.lstrip(rule[0]).rstrip(rule[1]):
+                return {"where": where, "strip": earlier}
+        raise _fail(
+            "answer-spaces-history",
+            "the template strips the last answer's text otherwise than an earlier one's, "
+            "by no rule of position learned (the last message, or after the last user message)",
+        )
+
+    def content_cut(self, reasoning: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        """Whether the template drops an answer's text up to a closing reasoning tag in it
+        (QwQ's history answers, RWKV World's and Reka Edge's every answer:
+        ``content.split('</think>')[-1]``), in which answers (``where``: ``all``, those that
+        are ``not_last`` message, or those ``before_last_user``), after the ``first`` or the
+        ``last`` tag (``which``), and what it strips from the rest (``strip``). Only for
+        templates that write no reasoning of their own (one that does moves such text into
+        its reasoning block: another rule)."""
+        if reasoning is not None:
+            return None
+        o = self.o
+        for marker in _CUT_MARKERS:
+            text = S.REASONING + marker + S.ANSWER
+
+            def cut(messages: list[Message], gone: str = S.REASONING) -> bool:
+                try:
+                    written = o.render(messages)
+                except LearnError:
+                    return False
+                return gone not in written and S.ANSWER in written
+
+            in_last = cut([user(), answer(text)])
+            in_history = cut([user(), answer(text), user(S.USER2)])
+            if not (in_last or in_history):
+                continue
+            if in_last != in_history and in_last:
+                raise _fail("content-cut", f"the template cuts the last answer at {marker!r} only")
+            if in_last:
+                where = "all"
+            else:
+                twice = cut([user(), answer(text), answer(S.ANSWER2)])
+                where = "not_last" if twice else "before_last_user"
+            history = where != "all"
+            two = S.REASONING + marker + S.REASONING2 + marker + S.ANSWER
+            if history:
+                last_tag = cut([user(), answer(two), user(S.USER2)], S.REASONING2)
+            else:
+                last_tag = cut([user(), answer(two)], S.REASONING2)
+            strips = [self._cut_strip(marker, history)]
+            if where == "all":
+                strips.append(self._cut_strip(marker, True))
+            if strips[0] != strips[-1]:
+                raise _fail("content-cut", "the text after the tag is stripped by its position")
+            return {
+                "marker": marker,
+                "where": where,
+                "which": "last" if last_tag else "first",
+                "strip": strips[0],
+            }
+        return None
+
+    def cut_lead(self, cut: Mapping[str, Any]) -> bool:
+        """Whether a call turn whose text the cut leaves empty is written with the lead of a
+        turn with text (QwQ tests the text before cutting it) or as a call-only turn (Reka
+        Edge tests it after)."""
+        one = CALL_SETS["one"]
+        h_a, f_a = self.spec["turns"]["assistant"]
+        f_u = self.spec["turns"]["user"][1]
+
+        def body(content: str) -> str:
+            messages = [user(), calling(one, content), result(one[0], S.RESULT), answer()]
+            text = self.o.render(messages, TOOLS)
+            start = text.find(S.USER) + len(S.USER) + len(f_u) + len(h_a)
+            end = text.find(f_a, start) if f_a else -1
+            if end < 0:
+                raise _fail("content-cut+call", "the call turn is not closed by its footer")
+            return text[start:end]
+
+        alone, emptied = body(""), body(S.REASONING + str(cut["marker"]))
+        if emptied == alone:
+            return False
+        lead_alone = str(self.calls_spec.get("lead_alone", ""))
+        lead = str(self.calls_spec.get("lead_content", ""))
+        if alone.startswith(lead_alone) and emptied == lead + alone[len(lead_alone) :]:
+            return True
+        raise _fail("content-cut+call", "a call turn whose text is all cut is written otherwise")
+
+    def _cut_strip(self, marker: str, history: bool) -> list[str | None]:
+        """What the template strips from the text after the tag it cuts an answer at (in an
+        earlier answer, or the last)."""
+        h_a, f_a = self.spec["turns"]["assistant"]
+        h_u, f_u = self.spec["turns"]["user"]
+        seen = []
+        for raw in ("\n " + S.ANSWER + " \n", " \n" + S.ANSWER + "\n "):
+            given = answer(S.REASONING + marker + raw)
+            if history:
+                text = self.o.render([user(), given, user(S.USER2)])
+                end = text.find(f_a + h_u + S.USER2)
+            else:
+                text = self.o.render([user(), given])
+                end = len(text) - (0 if self.spec.get("open_last") else len(f_a))
+            start = text.find(S.USER) + len(S.USER) + len(f_u) + len(h_a)
+            if start > end or end < 0:
+                raise _fail("content-cut", "an answer cut at its tag is written otherwise")
+            seen.append((raw, text[start:end]))
+        for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
+            if all(body == raw.lstrip(left).rstrip(right) for raw, body in seen):
+                return [left, right]
+        raise _fail("content-cut", f"the template rewrites the text after the tag: {seen!r}")
 
     def user_strip(self) -> list[str | None]:
         """What the template strips from a user's text, left and right (as
@@ -836,6 +959,44 @@ _MARK = "\x00"
 _RESULT_ID = "Qz7idA"
 """A tool result's ``tool_call_id`` no call has: found in the text when the template writes
 the result's own id."""
+
+
+_CUT_MARKERS = ("</think>",)
+"""Closing reasoning tags a template may cut an answer's text at (probed, in this order)."""
+
+
+def _cut_probes(cut: Mapping[str, Any] | None, calls: bool) -> list[Probe]:
+    """The probes of a learned cut: answers holding the tag, in the history and last, and a
+    call turn whose text is all cut (the template still writes the lead of a turn with text)."""
+    if not cut:
+        return []
+    tag = str(cut["marker"])
+    probes = [
+        Probe(
+            "content-cut",
+            [
+                user(),
+                answer(S.REASONING + tag + "\n\n" + S.ANSWER),
+                user(S.USER2),
+                answer(S.REASONING2 + tag + S.ANSWER2),
+            ],
+        )
+    ]
+    if calls:
+        one = CALL_SETS["one"]
+        probes.append(
+            Probe(
+                "content-cut+call",
+                [
+                    user(),
+                    calling(one, S.REASONING + tag + "\n\n"),
+                    result(one[0], S.RESULT),
+                    answer(),
+                ],
+                TOOLS,
+            )
+        )
+    return probes
 
 
 def _tool_items(one_tool: str, two_tools: str) -> dict[str, Any] | None:
@@ -936,6 +1097,8 @@ def infer_spec(
     chat["tools"] = inf.tools()
     chat["reasoning"] = inf.reasoning()
     chat["content_strip"] = inf.content_strip(chat["reasoning"])
+    chat["history_strip"] = inf.history_strip
+    chat["content_cut"] = inf.content_cut(chat["reasoning"])
     chat["late_system"] = inf.late_system()
     chat["user_strip"] = inf.user_strip()
     chat["system_strip"] = inf.system_strip()
@@ -954,12 +1117,15 @@ def infer_spec(
             "the calls inside the content)",
         )
     chat["results"] = results
+    if chat["content_cut"] and writes_calls:
+        chat["content_cut"]["lead"] = inf.cut_lead(chat["content_cut"])
     suite = probe_suite(
         reasoning=True,
         tools=writes_calls or chat["tools"] is not None,
         late_system=chat["late_system"],
         with_system=chat["system"],
     )
+    suite += _cut_probes(chat["content_cut"], writes_calls)
     prompts, fixed = inf.switches(switches, suite)
     chat["prompts"] = prompts
     chat["fixed"] = fixed
