@@ -326,3 +326,82 @@ def test_reka_edge_cuts_every_answer_at_its_first_tag() -> None:
     text = tooletta.render_conversation(messages, dialect=learned.name, tools=TOOLS)
     assert text == _jinja(reka, messages, tools=TOOLS)
     assert tooletta.parse_conversation(text, dialect=learned.name)[3].content == "b</think>\n c"
+
+
+# -- RWKV World: plain-text role headers, turns ending with a blank line --------------------
+
+RWKV = str(TEMPLATES / "llama-cpp-rwkv-world.jinja")
+
+
+@pytest.fixture(scope="module")
+def rwkv() -> tooletta.chat.learn.Learned:
+    return tooletta.learn(RWKV, name="test-rwkv-world")
+
+
+def test_rwkv_world_is_learned_with_plain_footers(rwkv: Any) -> None:
+    """``User: ...\\n\\nAssistant: ...\\n\\n``: the blank line that ends a turn may stand in
+    a message too, so a turn ends only where the next turn (or the prompt, or the end)
+    follows it; texts trimmed, answers cut after their last ``</think>``."""
+    chat = rwkv.spec["chat"]
+    assert rwkv.dialect is None
+    assert chat["plain_footers"] is True
+    assert chat["turns"]["user"] == ["User: ", "\n\n"]
+    assert chat["content_cut"] == {
+        "marker": "</think>",
+        "where": "all",
+        "which": "last",
+        "strip": [None, None],
+    }
+    assert [text for _, text in chat["prompts"]] == [
+        "Assistant:",
+        "Assistant: <think>",
+        "Assistant: <think>\n</think>",
+    ]
+
+
+PARAGRAPHS: list[dict[str, Any]] = [
+    {"role": "system", "content": "Be brief.\n\nAnswer in English."},
+    {"role": "user", "content": " First paragraph.\n\nSecond one. "},
+    {"role": "assistant", "content": "Hm.</think>\n\nOne.\n\n\nTwo.\n"},
+    {"role": "user", "content": "More?"},
+]
+
+
+@pytest.mark.parametrize("prompt", [False, True])
+@pytest.mark.parametrize("thinking", [None, True, False])
+def test_rwkv_world_blank_lines_in_messages(rwkv: Any, prompt: bool, thinking: Any) -> None:
+    options = {} if thinking is None else {"enable_thinking": thinking}
+    text = tooletta.render_conversation(
+        PARAGRAPHS, dialect=rwkv.name, add_generation_prompt=prompt, **options
+    )
+    assert text == _jinja(RWKV, PARAGRAPHS, add_generation_prompt=prompt, **options)
+    read = tooletta.parse_conversation(text, dialect=rwkv.name)
+    assert [(m.role, m.content) for m in read] == [
+        ("system", "Be brief.\n\nAnswer in English."),
+        ("user", "First paragraph.\n\nSecond one."),
+        ("assistant", "One.\n\n\nTwo."),
+        ("user", "More?"),
+    ]
+
+
+def test_rwkv_world_refuses_a_later_system_message(rwkv: Any) -> None:
+    """The template writes only the last system message, at the start: a later one would
+    move, so the learned format refuses it."""
+    late = [*PARAGRAPHS, {"role": "system", "content": "late"}]
+    with pytest.raises(RenderError, match="no system message after the first"):
+        tooletta.render_conversation(late, dialect=rwkv.name)
+
+
+@settings(max_examples=30, deadline=None)
+@given(messages=random_conversations(trimmed=True))
+def test_rwkv_world_random_conversations(rwkv: Any, messages: list[Message]) -> None:
+    """Conversations without calls (the template writes none) render as the template does
+    and read back to what its text carries."""
+    messages = [m for m in messages if m.role in ("user", "assistant") and not m.tool_calls]
+    if not messages:
+        return
+    want = _jinja(RWKV, messages)
+    assert tooletta.render_conversation(messages, dialect=rwkv.name) == want
+    read = tooletta.parse_conversation(want, dialect=rwkv.name)
+    expected = rwkv.format.expressible(messages)
+    assert [(m.role, m.content) for m in read] == [(m.role, m.content) for m in expected]

@@ -85,6 +85,27 @@ def _with_written_ids(messages: Sequence[Message], calls_spec: Mapping[str, Any]
     return out
 
 
+def _plain_footer_hooks(
+    cls: type[LearnedChat], chat: Mapping[str, Any], attrs: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The declarations of a format whose turns end with plain text (RWKV World's
+    ``\n\n``), which a message may hold: user and system turns declared without a footer
+    (their text ends with it, so that they are read up to the next turn's header), and an
+    answer's end found where the next turn or the generation prompt follows."""
+    turns = dict(attrs["turns"])
+    for role in ("user", "system"):
+        if role in turns:
+            turns[role] = Turn(turns[role].header, "")
+    return {
+        "turns": turns,
+        "system_text": cls._system_and_footer,
+        "parse_system": cls._system_without_footer,
+        "user_text": cls._text_and_footer,
+        "parse_user": cls._text_without_footer,
+        "find_end": cls._end_before_turn,
+    }
+
+
 def _own_turn_hooks(cls: type[LearnedChat], chat: Mapping[str, Any]) -> dict[str, Any]:
     """The declarations and hooks of a format whose template writes the tool declarations in
     a turn of their own before the opening system turn: every system message a turn of its
@@ -186,6 +207,8 @@ class LearnedChat(ChatFormat):
             attrs["find_end"] = cls._find_end
         if not chat.get("late_system", True):
             attrs["before_turn"] = cls._late_system
+        if chat.get("plain_footers"):
+            attrs.update(_plain_footer_hooks(cls, chat, attrs))
         if results.get("id"):
             attrs["result_text"] = cls._result_with_id
             attrs["parse_result"] = cls._result_without_id
@@ -421,6 +444,54 @@ class LearnedChat(ChatFormat):
         spec = self.spec["calls"]
         alone, lead = str(spec.get("lead_alone", "")), str(spec.get("lead_content", ""))
         return lead + calls[len(alone) :] if calls.startswith(alone) else calls
+
+    # -- plain-text footers (RWKV World's ``\n\n``) ---------------------------------------------
+
+    def _footer(self, role: str) -> str:
+        return str(self.spec["chat"]["turns"][role][1])
+
+    def _system_and_footer(self, system: str | None, ctx: Conversation) -> str | None:
+        """The system turn's body and its footer (installed as :meth:`system_text` for
+        formats whose footers are plain text)."""
+        body = LearnedChat.system_text(self, system, ctx)
+        return None if body is None else body + self._footer("system")
+
+    def _system_without_footer(self, body: str) -> str | None:
+        """The inverse (installed as :meth:`parse_system`)."""
+        footer = self._footer("system")
+        if body.endswith(footer):
+            body = body[: len(body) - len(footer)]
+        return LearnedChat.parse_system(self, body)
+
+    def _text_and_footer(self, index: int, ctx: Conversation) -> str:
+        """A user's or later system message's text, stripped as its role's, and its turn's
+        footer (installed as :meth:`user_text` for formats whose footers are plain text)."""
+        message = ctx.messages[index]
+        role = "system" if message.role == "system" else "user"
+        left, right = self._system if role == "system" else self._user
+        return self.text(message.content).lstrip(left).rstrip(right) + self._footer(role)
+
+    def _text_without_footer(self, body: str) -> str:
+        """The inverse (installed as :meth:`parse_user`): the user footer ends the body."""
+        footer = self._footer("user")
+        return body[: len(body) - len(footer)] if footer and body.endswith(footer) else body
+
+    def _end_before_turn(self, text: str, pos: int) -> tuple[int, str]:
+        """The first end-of-turn text after ``pos`` that the next turn's header, a generation
+        prompt or the end of the text follows (installed as :meth:`find_end`)."""
+        end = self.end_of_turn
+        rest = self.turns["assistant"].footer[len(end) :]
+        heads = tuple(t.header for t in self.turns.values() if t.header)
+        prompts = {p for _, p in self._prompts}
+        at = text.find(end, pos)
+        while at >= 0:
+            after = at + len(end) + len(rest)
+            if text.startswith(rest, at + len(end)) and (
+                after == len(text) or text.startswith(heads, after) or text[after:] in prompts
+            ):
+                return at, end
+            at = text.find(end, at + 1)
+        return -1, ""
 
     # -- a result's turn writing its id (Kimi's ``## Return of ID``) ---------------------------
 

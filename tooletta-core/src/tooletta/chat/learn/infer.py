@@ -965,6 +965,15 @@ _CUT_MARKERS = ("</think>",)
 """Closing reasoning tags a template may cut an answer's text at (probed, in this order)."""
 
 
+def _plain_footers(chat: Mapping[str, Any]) -> bool:
+    """Whether the user and assistant turns (and the system turn) end with plain text, no
+    special token (RWKV World's ``\n\n``): text a message may hold too, so a turn ends only
+    where its footer is followed by the next turn (or the generation prompt, or the end)."""
+    turns = chat["turns"]
+    footers = [turns[role][1] for role in ("user", "assistant", "system") if role in turns]
+    return all(f and not _TOKEN.search(f) for f in footers) and not chat.get("open_last")
+
+
 def _cut_probes(cut: Mapping[str, Any] | None, calls: bool) -> list[Probe]:
     """The probes of a learned cut: answers holding the tag, in the history and last, and a
     call turn whose text is all cut (the template still writes the lead of a turn with text)."""
@@ -1099,6 +1108,7 @@ def infer_spec(
     chat["content_strip"] = inf.content_strip(chat["reasoning"])
     chat["history_strip"] = inf.history_strip
     chat["content_cut"] = inf.content_cut(chat["reasoning"])
+    chat["plain_footers"] = _plain_footers(chat)
     chat["late_system"] = inf.late_system()
     chat["user_strip"] = inf.user_strip()
     chat["system_strip"] = inf.system_strip()
