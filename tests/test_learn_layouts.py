@@ -8,6 +8,7 @@ without Jinja.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -405,3 +406,25 @@ def test_rwkv_world_random_conversations(rwkv: Any, messages: list[Message]) -> 
     read = tooletta.parse_conversation(want, dialect=rwkv.name)
     expected = rwkv.format.expressible(messages)
     assert [(m.role, m.content) for m in read] == [(m.role, m.content) for m in expected]
+
+
+@pytest.mark.parametrize("which", ["kimi", "qwq", "rwkv"])
+def test_saved_specs_load_and_render_alike(
+    which: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """The new declarations are plain JSON: a saved spec, loaded without Jinja, writes and
+    reads the same text."""
+    learned = request.getfixturevalue(which)
+    path = tmp_path / "spec.json"
+    learned.save(path)
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    spec["name"] = f"{learned.name}-loaded"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    loaded = tooletta.load_learned(path)
+    messages = CONVERSATION if which != "rwkv" else PARAGRAPHS
+    tools = TOOLS if which != "rwkv" else None
+    text = tooletta.render_conversation(messages, dialect=learned.name, tools=tools)
+    assert tooletta.render_conversation(messages, dialect=loaded.name, tools=tools) == text
+    assert tooletta.parse_conversation(text, dialect=loaded.name) == tooletta.parse_conversation(
+        text, dialect=learned.name
+    )
