@@ -89,7 +89,7 @@ def _plain_footer_hooks(
     cls: type[LearnedChat], chat: Mapping[str, Any], attrs: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The declarations of a format whose turns end with plain text (RWKV World's
-    ``\n\n``), which a message may hold: user and system turns declared without a footer
+    ``\\n\\n``), which a message may hold: user and system turns declared without a footer
     (their text ends with it, so that they are read up to the next turn's header), and an
     answer's end found where the next turn or the generation prompt follows."""
     turns = dict(attrs["turns"])

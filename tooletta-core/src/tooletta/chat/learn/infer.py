@@ -967,11 +967,13 @@ _CUT_MARKERS = ("</think>",)
 
 def _plain_footers(chat: Mapping[str, Any]) -> bool:
     """Whether the user and assistant turns (and the system turn) end with plain text, no
-    special token (RWKV World's ``\n\n``): text a message may hold too, so a turn ends only
+    special token (RWKV World's ``\\n\\n``): text a message may hold too, so a turn ends only
     where its footer is followed by the next turn (or the generation prompt, or the end)."""
     turns = chat["turns"]
     footers = [turns[role][1] for role in ("user", "assistant", "system") if role in turns]
-    return all(f and not _TOKEN.search(f) for f in footers) and not chat.get("open_last")
+    if chat.get("open_last") or (chat.get("tools") or {}).get("own_turn"):
+        return False  # not learned together: such a template is refused by the closed loop
+    return all(f and not _TOKEN.search(f) for f in footers)
 
 
 def _cut_probes(cut: Mapping[str, Any] | None, calls: bool) -> list[Probe]:
