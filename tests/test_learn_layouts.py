@@ -428,3 +428,48 @@ def test_saved_specs_load_and_render_alike(
     assert tooletta.parse_conversation(text, dialect=loaded.name) == tooletta.parse_conversation(
         text, dialect=learned.name
     )
+
+
+# -- a result writing the id written for the call it answers (a made-up template) ----------
+
+CALL_IDS = (
+    "{%- set ns = namespace(calls=[], k=0) -%}"
+    "{%- if tools -%}"
+    "<|im_system|>tool_declare<|im_middle|>{{ tools | tojson }}<|im_end|>"
+    "{%- endif -%}"
+    "{%- for m in messages -%}"
+    "{%- if m.role == 'system' -%}<|im_system|>system<|im_middle|>{{ m.content }}<|im_end|>"
+    "{%- elif m.role == 'user' -%}<|im_user|>user<|im_middle|>{{ m.content }}<|im_end|>"
+    "{%- elif m.role == 'assistant' -%}"
+    "<|im_assistant|>assistant<|im_middle|>{{ m.content or '' }}"
+    "{%- if m.tool_calls -%}<|tool_calls_section_begin|>"
+    "{%- for c in m.tool_calls -%}"
+    "<|tool_call_begin|>functions.{{ c.function.name }}:{{ loop.index0 }}"
+    "<|tool_call_argument_begin|>{{ c.function.arguments | tojson }}<|tool_call_end|>"
+    "{%- endfor -%}"
+    "<|tool_calls_section_end|>{%- endif -%}<|im_end|>"
+    "{%- set ns.calls = m.tool_calls or [] -%}{%- set ns.k = 0 -%}"
+    "{%- elif m.role == 'tool' -%}<|im_system|>tool<|im_middle|>## Return of "
+    "{% if ns.k < ns.calls | length %}"
+    "functions.{{ ns.calls[ns.k].function.name }}:{{ ns.k }}"
+    "{% endif %}{{ '\\n' }}{{ m.content }}<|im_end|>"
+    "{%- set ns.k = ns.k + 1 -%}"
+    "{%- endif -%}"
+    "{%- endfor -%}"
+    "{%- if add_generation_prompt -%}<|im_assistant|>assistant<|im_middle|>{%- endif -%}"
+)
+"""Kimi's layout, except that a result's ``## Return of`` names the id the template wrote for
+the call it answers (by position), not the result's own ``tool_call_id``: the class, not a
+model."""
+
+
+def test_a_result_writing_its_calls_written_id_is_learned() -> None:
+    learned = tooletta.learn(CALL_IDS, name="test-call-ids")
+    assert learned.spec["chat"]["results"]["id"] == {"source": "call", "after": "\n"}
+    messages = [*CONVERSATION[:5], {**CONVERSATION[5], "content": "Both."}]
+    messages[4] = {**messages[4], "tool_call_id": "unknown"}  # paired by position anyway
+    text = tooletta.render_conversation(messages, dialect=learned.name, tools=TOOLS)
+    assert text == render_jinja(CALL_IDS, read_conversation(messages), tools=TOOLS)
+    assert "## Return of functions.get_weather:1\nrain" in text
+    read = tooletta.parse_conversation(text, dialect=learned.name)
+    assert [m.tool_call_id for m in read[3:5]] == [c.id for c in read[2].tool_calls]
