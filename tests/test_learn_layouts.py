@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tooletta
 from tooletta import LearnError, Message, RenderError, ToolCall
@@ -396,9 +397,14 @@ def test_rwkv_world_refuses_a_later_system_message(rwkv: Any) -> None:
 @settings(max_examples=30, deadline=None)
 @given(messages=random_conversations(trimmed=True))
 def test_rwkv_world_random_conversations(rwkv: Any, messages: list[Message]) -> None:
-    """Conversations without calls (the template writes none) render as the template does
-    and read back to what its text carries."""
-    messages = [m for m in messages if m.role in ("user", "assistant") and not m.tool_calls]
+    """Conversations without calls (the template writes none), with a first system message
+    or not, render as the template does and read back to what its text carries."""
+    messages = [
+        m
+        for index, m in enumerate(messages)
+        if (m.role in ("user", "assistant") or (m.role == "system" and index == 0))
+        and not m.tool_calls
+    ]
     if not messages:
         return
     want = _jinja(RWKV, messages)
@@ -473,3 +479,65 @@ def test_a_result_writing_its_calls_written_id_is_learned() -> None:
     assert "## Return of functions.get_weather:1\nrain" in text
     read = tooletta.parse_conversation(text, dialect=learned.name)
     assert [m.tool_call_id for m in read[3:5]] == [c.id for c in read[2].tool_calls]
+
+
+# -- an empty system message ------------------------------------------------------------------
+
+
+def test_an_empty_system_message_written_as_none(rwkv: Any) -> None:
+    """RWKV World writes the system turn only for a text ``!= ''``: the learned format too,
+    and the text carries no system message."""
+    assert rwkv.spec["chat"]["empty_system"] is True
+    messages = [{"role": "system", "content": ""}, *PARAGRAPHS[1:]]
+    text = tooletta.render_conversation(messages, dialect=rwkv.name)
+    assert text == _jinja(RWKV, messages)
+    assert [m.role for m in tooletta.parse_conversation(text, dialect=rwkv.name)] == [
+        "user",
+        "assistant",
+        "user",
+    ]
+
+
+FALLBACK = (
+    "{% for m in messages %}"
+    "{% if m.role == 'system' %}<|s|>{{ m.content or 'Be helpful.' }}<|end|>"
+    "{% elif m.role == 'user' %}<|u|>{{ m.content }}<|end|>"
+    "{% elif m.role == 'assistant' %}<|a|>{{ m.content }}<|end|>{% endif %}{% endfor %}"
+    "{% if add_generation_prompt %}<|a|>{% endif %}"
+)
+
+
+def test_an_empty_system_message_written_as_another_text() -> None:
+    """A made-up template that writes a fallback text for an empty system message."""
+    learned = tooletta.learn(FALLBACK, name="test-fallback")
+    assert learned.spec["chat"]["empty_system"] == "Be helpful."
+    messages = [{"role": "system", "content": ""}, {"role": "user", "content": "hi"}]
+    text = tooletta.render_conversation(messages, dialect=learned.name)
+    assert text == render_jinja(FALLBACK, read_conversation(messages))
+    read = tooletta.parse_conversation(text, dialect=learned.name)
+    assert [(m.role, m.content) for m in read] == [("system", "Be helpful."), ("user", "hi")]
+    assert read == learned.format.expressible(read_conversation(messages))
+
+
+_PARAGRAPH = st.text(alphabet="ab \n", min_size=0, max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    system_text=st.one_of(st.none(), _PARAGRAPH),
+    texts=st.lists(_PARAGRAPH, min_size=1, max_size=5),
+    prompt=st.booleans(),
+)
+def test_rwkv_world_texts_with_blank_lines(
+    rwkv: Any, system_text: str | None, texts: list[str], prompt: bool
+) -> None:
+    """Texts of blank lines, spaces and words in every role: rendered as the template does
+    and read back to what the text carries (a turn ends where the next one starts)."""
+    messages = [Message("system", system_text)] if system_text is not None else []
+    messages += [Message(("user", "assistant")[i % 2], t) for i, t in enumerate(texts)]
+    want = _jinja(RWKV, messages, add_generation_prompt=prompt)
+    got = tooletta.render_conversation(messages, dialect=rwkv.name, add_generation_prompt=prompt)
+    assert got == want
+    read = tooletta.parse_conversation(want, dialect=rwkv.name)
+    expected = rwkv.format.expressible(messages)
+    assert [(m.role, m.content) for m in read] == [(m.role, m.content) for m in expected]

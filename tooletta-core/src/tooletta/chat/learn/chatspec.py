@@ -220,9 +220,16 @@ class LearnedChat(ChatFormat):
     # -- hooks ------------------------------------------------------------------------------
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message and the tool declarations, as learned."""
+        """The system message and the tool declarations, as learned (an empty system
+        message as none, for a template that writes it so)."""
         if self._fixed:
             self._check_fixed(ctx.options)
+        if system == "":
+            empty = self.spec["chat"].get("empty_system")
+            if empty is True:
+                system = None
+            elif empty:
+                system = str(empty)
         if system is not None and self._system != ("", ""):
             system = system.lstrip(self._system[0]).rstrip(self._system[1])
         block = self._tools_block
@@ -330,6 +337,12 @@ class LearnedChat(ChatFormat):
                     block = self.reasoning_text(messages[index].reasoning, kept, index == last)
                     text = self._answer_text(index, ctx, m.content, bool(block))
                     out[index] = msgspec.structs.replace(m, content=text)
+        empty = self.spec["chat"].get("empty_system")
+        if empty and out and out[0].role == "system" and messages[0].content == "":
+            if empty is True:
+                out = out[1:]  # written as no system message
+            else:
+                out[0] = msgspec.structs.replace(out[0], content=str(empty))
         default = self.spec["chat"]["default_system"]
         if out and out[0].role == "system" and out[0].content == default:
             out = out[1:]

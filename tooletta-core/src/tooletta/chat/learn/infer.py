@@ -908,6 +908,29 @@ class _Inference:
                 return [left, right]
         raise _fail("system-spaces", "the template rewrites a system message's text")
 
+    def empty_system(self) -> bool | str:
+        """How the template writes an empty first system message (without tools): as no
+        system message (``True``: RWKV World writes the system turn only for a text
+        ``!= ''``, Reka Edge and Granite 4.1 only for one they hold), as another system
+        text (that text: Granite 4.0 writes its default prompt), or as it is (``False``)."""
+        if not self.spec["system"]:
+            return False
+        try:
+            empty = self.o.render([system(""), user()])
+        except LearnError:
+            return False
+        if empty == self.o.render([user()]):
+            return True
+        h_s, f_s = self.spec["turns"]["system"]
+        h_u = self.spec["turns"]["user"][0]
+        start = self.spec["bos"] + h_s
+        end = empty.find(f_s + h_u + S.USER)
+        if empty.startswith(start) and end > len(start):
+            text = empty[len(start) : end]
+            if self.o.render([system(text), user()]) == empty:
+                return text
+        return False
+
     def late_system(self) -> bool:
         """Whether the template writes a system message that is not the first message."""
         if not self.spec["system"]:
@@ -974,6 +997,12 @@ def _plain_footers(chat: Mapping[str, Any]) -> bool:
     if chat.get("open_last") or (chat.get("tools") or {}).get("own_turn"):
         return False  # not learned together: such a template is refused by the closed loop
     return all(f and not _TOKEN.search(f) for f in footers)
+
+
+def _empty_system_probes() -> list[Probe]:
+    """An empty system message. (Not with the tools: a template may write the tools with an
+    empty system message as without one, QwQ does, and the text then carries none.)"""
+    return [Probe("system-empty", [system(""), user(), answer()])]
 
 
 def _cut_probes(cut: Mapping[str, Any] | None, calls: bool) -> list[Probe]:
@@ -1112,6 +1141,7 @@ def infer_spec(
     chat["content_cut"] = inf.content_cut(chat["reasoning"])
     chat["plain_footers"] = _plain_footers(chat)
     chat["late_system"] = inf.late_system()
+    chat["empty_system"] = inf.empty_system()
     chat["user_strip"] = inf.user_strip()
     chat["system_strip"] = inf.system_strip()
     calls: dict[str, Any] = {"kind": "none"}
@@ -1138,6 +1168,8 @@ def infer_spec(
         with_system=chat["system"],
     )
     suite += _cut_probes(chat["content_cut"], writes_calls)
+    if chat["system"]:
+        suite += _empty_system_probes()
     prompts, fixed = inf.switches(switches, suite)
     chat["prompts"] = prompts
     chat["fixed"] = fixed
