@@ -1,5 +1,8 @@
-"""tooletta.learn on template layouts beyond one system turn: the tool declarations in a turn
-of their own, results that write an id, calls whose ids the template writes itself.
+"""tooletta.learn on template layouts beyond one system turn and plain strips: the tool
+declarations in a turn of their own, results that write an id, calls whose ids the template
+writes itself (Kimi K2); answers stripped by their position and cut at ``</think>`` (QwQ,
+Reka Edge); turns that end with plain text a message may hold (RWKV World); an empty system
+message written as none or as another text.
 
 Expected texts come from rendering the real templates (tests/fixtures/templates, see its
 SOURCES.md) with jinja2 (``tooletta.chat.jinja``); the learned formats render and parse
