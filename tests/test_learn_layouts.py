@@ -544,3 +544,17 @@ def test_rwkv_world_texts_with_blank_lines(
     read = tooletta.parse_conversation(want, dialect=rwkv.name)
     expected = rwkv.format.expressible(messages)
     assert [(m.role, m.content) for m in read] == [(m.role, m.content) for m in expected]
+
+
+def test_a_template_writing_names_in_headers_is_refused() -> None:
+    """Kimi K2's later templates write a message's ``name`` in its header; no declaration of
+    a learned format says so: refused on the probe with names, not learned as if none were
+    written."""
+    template = load_chat_template(KIMI_K2)[0].replace(
+        "<|im_user|>user<|im_middle|>",
+        "<|im_user|>{{ message.get('name') or 'user' }}<|im_middle|>",
+    )
+    with pytest.raises(LearnError) as caught:
+        tooletta.learn(template, name="test-named")
+    assert caught.value.probe == "named"
+    assert "Qz7nmU" in caught.value.reason

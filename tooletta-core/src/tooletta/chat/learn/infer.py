@@ -999,6 +999,14 @@ def _plain_footers(chat: Mapping[str, Any]) -> bool:
     return all(f and not _TOKEN.search(f) for f in footers)
 
 
+def _named_probe() -> Probe:
+    """A user and an assistant message with a ``name``: a template that writes names (Kimi
+    writes them in the headers) is refused, not learned as if it wrote none."""
+    named_user = Message(role="user", content=S.USER, name="Qz7nmU")
+    named_answer = Message(role="assistant", content=S.ANSWER, name="Qz7nmA")
+    return Probe("named", [named_user, named_answer, user(S.USER2)], prompt=True)
+
+
 def _empty_system_probes() -> list[Probe]:
     """An empty system message. (Not with the tools: a template may write the tools with an
     empty system message as without one, QwQ does, and the text then carries none.)"""
@@ -1170,6 +1178,7 @@ def infer_spec(
     suite += _cut_probes(chat["content_cut"], writes_calls)
     if chat["system"]:
         suite += _empty_system_probes()
+    suite.append(_named_probe())
     prompts, fixed = inf.switches(switches, suite)
     chat["prompts"] = prompts
     chat["fixed"] = fixed
