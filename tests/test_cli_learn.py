@@ -45,10 +45,11 @@ def test_learn_prints_the_verdict_and_saves(tmp_path: Path) -> None:
 
 
 def test_learn_refuses_with_the_reason() -> None:
-    template = str(TEMPLATES / "llama-cpp-rwkv-world.jinja")
-    result = CliRunner().invoke(cli, ["learn", template, "--name", "cli-rwkv"])
+    template = str(TEMPLATES / "Kimi-K2-Thinking.jinja")
+    result = CliRunner().invoke(cli, ["learn", template, "--name", "cli-kimi-thinking"])
     assert result.exit_code == 1
-    assert result.output.startswith("refused: probe 'multiline'")
+    assert result.output.startswith("refused: the template refuses a probe conversation")
+    assert "immutable sandbox" in result.output
 
 
 def test_learn_lenient_lists_deviations() -> None:

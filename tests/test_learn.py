@@ -219,8 +219,12 @@ def test_a_template_without_calls_learns_and_refuses_calls() -> None:
 
 
 def test_refused_with_the_probe_and_the_difference() -> None:
+    """A template that writes a user's line breaks as spaces: no declaration says so."""
+    template = load_chat_template(RWKV)[0].replace(
+        "message['content']|trim", "message['content']|trim|replace('\\n', ' ')", 1
+    )
     with pytest.raises(LearnError) as caught:
-        tooletta.learn(RWKV, name="test-rwkv")
+        tooletta.learn(template, name="test-rwkv")
     assert isinstance(caught.value, ToolettaError)
     assert caught.value.probe == "multiline"
     assert "multiline" in caught.value.reason

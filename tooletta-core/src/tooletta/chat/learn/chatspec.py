@@ -60,6 +60,62 @@ def tools_text(tools: Sequence[Mapping[str, Any]], spec: Mapping[str, Any]) -> s
     return str(spec["head"]) + str(spec["join"]).join(parts) + str(spec["tail"])
 
 
+def _with_written_ids(messages: Sequence[Message], calls_spec: Mapping[str, Any]) -> list[Message]:
+    """``messages`` with each assistant turn's calls carrying the ids the template writes
+    for them (it ignores those given): the ids the installed dialect writes for them, read
+    back from its text."""
+    from ...catalog import get_dialect
+
+    dialect = get_dialect(str(calls_spec["dialect"]))
+    out = []
+    for m in messages:
+        if m.role == "assistant" and m.tool_calls:
+            bare = [ToolCall(c.name, c.arguments) for c in m.tool_calls]
+            written = list(dialect.parse(dialect.render(bare, content="")).calls)
+            m = msgspec.structs.replace(m, tool_calls=written)
+        out.append(m)
+    return out
+
+
+def _plain_footer_hooks(
+    cls: type[LearnedChat], chat: Mapping[str, Any], attrs: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The declarations of a format whose turns end with plain text (RWKV World's
+    ``\\n\\n``), which a message may hold: user and system turns declared without a footer
+    (their text ends with it, so that they are read up to the next turn's header), and an
+    answer's end found where the next turn or the generation prompt follows."""
+    turns = dict(attrs["turns"])
+    for role in ("user", "system"):
+        if role in turns:
+            turns[role] = Turn(turns[role].header, "")
+    return {
+        "turns": turns,
+        "system_text": cls._system_and_footer,
+        "parse_system": cls._system_without_footer,
+        "user_text": cls._text_and_footer,
+        "parse_user": cls._text_without_footer,
+        "find_end": cls._end_before_turn,
+    }
+
+
+def _own_turn_hooks(cls: type[LearnedChat], chat: Mapping[str, Any]) -> dict[str, Any]:
+    """The declarations and hooks of a format whose template writes the tool declarations in
+    a turn of their own before the opening system turn: every system message a turn of its
+    own, the declarations and the default system prompt written before the first message."""
+    attrs: dict[str, Any] = {
+        "merge_system": False,
+        "system_text": cls._opening_text,
+        "before_turn": cls._opening_turns,
+        "skip_before_turn": cls._skip_opening,
+        "parse_system": cls._own_parse_system,
+    }
+    if (chat.get("system_strip") or ["", ""]) != ["", ""] or (
+        chat.get("user_strip") or ["", ""]
+    ) != ["", ""]:
+        attrs["user_text"] = cls._role_text
+    return attrs
+
+
 class LearnedChat(ChatFormat):
     """The :class:`~tooletta.chat.ChatFormat` a learned spec declares (one instance per spec)."""
 
@@ -114,7 +170,9 @@ class LearnedChat(ChatFormat):
             "result_wrap": (results["wrap"][0], results["wrap"][1]),
             "group_results": bool(results["grouped"]),
             "result_separator": results["separator"],
-            "keeps_ids": bool(spec["calls"].get("ids", False)),
+            "keeps_ids": bool(
+                spec["calls"].get("ids", False) or spec["calls"].get("written_ids", False)
+            ),
             "reasoning": Reasoning(
                 rsn["open"],
                 rsn["close"],
@@ -129,7 +187,7 @@ class LearnedChat(ChatFormat):
             "prompt_options": tuple(dict(opts) for opts, _ in chat["prompts"] if opts),
         }
         strip = chat.get("content_strip") or _NO_STRIP
-        if strip != _NO_STRIP or tail:
+        if strip != _NO_STRIP or tail or chat.get("content_cut") or chat.get("history_strip"):
             attrs["assistant_text"] = cls._assistant_text
         if (chat["results"].get("strip") or ["", ""]) != ["", ""]:
             attrs["result_text"] = cls._result_text
@@ -145,15 +203,29 @@ class LearnedChat(ChatFormat):
             attrs.update(_after_results_hooks(cls, str(chat["after_results"])))
         if chat.get("content_beside_calls") is False:
             attrs["calls_text"] = cls._calls_alone
+        if chat.get("plain_footers"):
+            attrs.update(_plain_footer_hooks(cls, chat, attrs))
+        if results.get("id"):
+            attrs["result_text"] = cls._result_with_id
+            attrs["parse_result"] = cls._result_without_id
+        if (chat["tools"] or {}).get("own_turn"):
+            attrs.update(_own_turn_hooks(cls, chat))
         made = type(f"LearnedChat_{attrs['name']}", (cls,), attrs)
         return made(spec)  # type: ignore[no-any-return]
 
     # -- hooks ------------------------------------------------------------------------------
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message and the tool declarations, as learned."""
+        """The system message and the tool declarations, as learned (an empty system
+        message as none, for a template that writes it so)."""
         if self._fixed:
             self._check_fixed(ctx.options)
+        if system == "":
+            empty = self.spec["chat"].get("empty_system")
+            if empty is True:
+                system = None
+            elif empty:
+                system = str(empty)
         if system is not None and self._system != ("", ""):
             system = system.lstrip(self._system[0]).rstrip(self._system[1])
         block = self._tools_block
@@ -243,6 +315,8 @@ class LearnedChat(ChatFormat):
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """As the base, without a first system message equal to the default system prompt,
         answers' text stripped as the template strips it."""
+        if self.spec["calls"].get("written_ids"):
+            messages = _with_written_ids(messages, self.spec["calls"])
         out = super().expressible(messages)  # one per message
         strips = (("user", self._user), ("tool", self._result), ("system", self._system))
         for role, (left, right) in strips:
@@ -253,16 +327,21 @@ class LearnedChat(ChatFormat):
                     else m
                     for m in out
                 ]
-        if (self._blocked, self._plain) != (("", ""), ("", "")):
+        if (self._blocked, self._plain) != (("", ""), ("", "")) or self._rewrites:
             ctx = conversation(messages, (), self.options, None)
             last = len(messages) - 1
             for index, m in enumerate(out):
                 if m.role == "assistant" and isinstance(m.content, str):
                     kept = self.kept_in(index, ctx)
                     block = self.reasoning_text(messages[index].reasoning, kept, index == last)
-                    left, right = self._blocked if block else self._plain
-                    text = m.content.lstrip(left).rstrip(right)
+                    text = self._answer_text(index, ctx, m.content, bool(block))
                     out[index] = msgspec.structs.replace(m, content=text)
+        empty = self.spec["chat"].get("empty_system")
+        if empty and out and out[0].role == "system" and messages[0].content == "":
+            if empty is True:
+                out = out[1:]  # written as no system message
+            else:
+                out[0] = msgspec.structs.replace(out[0], content=str(empty))
         default = self.spec["chat"]["default_system"]
         if out and out[0].role == "system" and out[0].content == default:
             out = out[1:]
@@ -312,8 +391,15 @@ class LearnedChat(ChatFormat):
         content = message.content
         if type(content) is not str:
             content = self.text(content)
-        content = content.lstrip(left).rstrip(right)
         tail = "" if last and self._open_last else self._tail
+        if self._rewrites:
+            text = self._answer_text(index, ctx, content, bool(block))
+            calls = self.calls_text(ctx.dialect, message.tool_calls, text)
+            cut = self.spec["chat"].get("content_cut") or {}
+            if cut.get("lead") and content and not text and message.tool_calls:
+                calls = self._lead_of_text(calls)  # all cut: written as a turn with text
+            return block + calls + tail
+        content = content.lstrip(left).rstrip(right)
         return block + self.calls_text(ctx.dialect, message.tool_calls, content) + tail
 
     def _late_system(self, index: int, ctx: Conversation) -> str:
@@ -358,6 +444,198 @@ class LearnedChat(ChatFormat):
                 "the calls and the text as two assistant messages"
             )
         return ChatFormat.calls_text(self, dialect, calls, content)
+
+    # -- answers rewritten by their position (QwQ) or cut at a reasoning tag -----------------
+
+    @property
+    def _rewrites(self) -> bool:
+        chat = self.spec["chat"]
+        return bool(chat.get("content_cut") or chat.get("history_strip"))
+
+    def _answer_text(self, index: int, ctx: Conversation, content: str, block: bool) -> str:
+        """An answer's text as the template writes it: in the answers the cut applies to,
+        when it holds the tag, what follows the tag (its first or last), stripped as learned
+        for that; else stripped as an earlier answer in those the history strip applies to,
+        else as the answer's strip (after a reasoning block or not)."""
+        chat = self.spec["chat"]
+        cut = chat.get("content_cut")
+        tag = str(cut["marker"]) if cut else ""
+        if cut and tag in content and self._rewritten(str(cut["where"]), index, ctx):
+            if cut["which"] == "first":
+                content = content.split(tag, 1)[1]
+            else:
+                content = content.split(tag)[-1]
+            return content.lstrip(cut["strip"][0]).rstrip(cut["strip"][1])
+        history = chat.get("history_strip")
+        if history and self._rewritten(str(history["where"]), index, ctx):
+            left, right = history["strip"]
+        else:
+            left, right = self._blocked if block else self._plain
+        return content.lstrip(left).rstrip(right)
+
+    @staticmethod
+    def _rewritten(where: str, index: int, ctx: Conversation) -> bool:
+        """Whether the answer at ``index`` is one a rule for ``where`` rewrites (``all``,
+        ``not_last``: not the conversation's last message, ``before_last_user``)."""
+        if where == "not_last":
+            return index != len(ctx.messages) - 1
+        if where == "before_last_user":
+            return index < ctx.last_user
+        return True
+
+    def _lead_of_text(self, calls: str) -> str:
+        """The calls' text with the lead a turn with text writes before them, for a turn
+        whose text the template cut to nothing (it tests the text before cutting it)."""
+        spec = self.spec["calls"]
+        alone, lead = str(spec.get("lead_alone", "")), str(spec.get("lead_content", ""))
+        return lead + calls[len(alone) :] if calls.startswith(alone) else calls
+
+    # -- plain-text footers (RWKV World's ``\n\n``) ---------------------------------------------
+
+    def _footer(self, role: str) -> str:
+        return str(self.spec["chat"]["turns"][role][1])
+
+    def _system_and_footer(self, system: str | None, ctx: Conversation) -> str | None:
+        """The system turn's body and its footer (installed as :meth:`system_text` for
+        formats whose footers are plain text)."""
+        body = LearnedChat.system_text(self, system, ctx)
+        return None if body is None else body + self._footer("system")
+
+    def _system_without_footer(self, body: str) -> str | None:
+        """The inverse (installed as :meth:`parse_system`)."""
+        footer = self._footer("system")
+        if body.endswith(footer):
+            body = body[: len(body) - len(footer)]
+        return LearnedChat.parse_system(self, body)
+
+    def _text_and_footer(self, index: int, ctx: Conversation) -> str:
+        """A user's or later system message's text, stripped as its role's, and its turn's
+        footer (installed as :meth:`user_text` for formats whose footers are plain text)."""
+        message = ctx.messages[index]
+        role = "system" if message.role == "system" else "user"
+        left, right = self._system if role == "system" else self._user
+        return self.text(message.content).lstrip(left).rstrip(right) + self._footer(role)
+
+    def _text_without_footer(self, body: str) -> str:
+        """The inverse (installed as :meth:`parse_user`): the user footer ends the body."""
+        footer = self._footer("user")
+        return body[: len(body) - len(footer)] if footer and body.endswith(footer) else body
+
+    def _end_before_turn(self, text: str, pos: int) -> tuple[int, str]:
+        """The first end-of-turn text after ``pos`` that the next turn's header, a generation
+        prompt or the end of the text follows (installed as :meth:`find_end`)."""
+        end = self.end_of_turn
+        rest = self.turns["assistant"].footer[len(end) :]
+        heads = tuple(t.header for t in self.turns.values() if t.header)
+        prompts = {p for _, p in self._prompts}
+        at = text.find(end, pos)
+        while at >= 0:
+            after = at + len(end) + len(rest)
+            if text.startswith(rest, at + len(end)) and (
+                after == len(text) or text.startswith(heads, after) or text[after:] in prompts
+            ):
+                return at, end
+            at = text.find(end, at + 1)
+        return -1, ""
+
+    # -- a result's turn writing its id (Kimi's ``## Return of ID``) ---------------------------
+
+    def _result_with_id(self, index: int, ctx: Conversation) -> str:
+        """The result's id (its own ``tool_call_id``, or the id written for the call it
+        answers, as learned), the text after it, then its text stripped as the template
+        strips it (installed as :meth:`result_text` only for such templates)."""
+        rule = self.spec["chat"]["results"]["id"]
+        after = str(rule["after"])
+        if rule["source"] == "message":
+            call_id = ctx.messages[index].tool_call_id or ""
+        else:
+            call_id = ctx.once("learned_result_ids", lambda: self._answered(ctx)).get(index, "")
+        if after in call_id:
+            raise RenderError(
+                f"the learned format {self.name!r}: message {index}: the result's id "
+                f"{call_id!r} holds {after!r}, which ends the id in its turn"
+            )
+        left, right = self._result
+        text = self.text(ctx.messages[index].content).lstrip(left).rstrip(right)
+        return call_id + after + text
+
+    def _answered(self, ctx: Conversation) -> dict[int, str]:
+        """Per tool result, the id written for the call it answers (by order)."""
+        messages = ctx.messages
+        if self.spec["calls"].get("written_ids"):
+            messages = _with_written_ids(messages, self.spec["calls"])
+        out: dict[int, str] = {}
+        pending: list[ToolCall] = []
+        for index, m in enumerate(messages):
+            if m.role == "assistant":
+                pending = list(m.tool_calls)
+            elif m.role == "tool" and pending:
+                out[index] = pending.pop(0).id or ""
+        return out
+
+    def _result_without_id(self, body: str) -> str:
+        """A result's text without the id before it (installed as :meth:`parse_result`)."""
+        after = str(self.spec["chat"]["results"]["id"]["after"])
+        _, sep, text = body.partition(after)
+        return text if sep else body
+
+    # -- the tool declarations in a turn of their own (Kimi's tool_declare) -------------------
+
+    def _opening_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """No opening system turn: :meth:`_opening_turns` writes the declarations' turn and
+        the default system turn, every system message is a turn of its own (installed as
+        :meth:`system_text` only for such templates)."""
+        if self._fixed:
+            self._check_fixed(ctx.options)
+        return None
+
+    def _opening_turns(self, index: int, ctx: Conversation) -> str:
+        """Before the first message: the declarations' turn, then the default system turn
+        when the conversation does not open with a system message (installed as
+        :meth:`before_turn` only for such templates)."""
+        if not self.spec["chat"].get("late_system", True):
+            self._late_system(index, ctx)
+        if index != 0:
+            return ""
+        out = ""
+        if ctx.tools and self._tools_block is not None:
+            out += self._tools_block(ctx.tools)
+        messages = ctx.messages
+        if self._default is not None and messages and messages[0].role != "system":
+            out += self._default_turn()
+        return out
+
+    def _default_turn(self) -> str:
+        turn = self.turns["system"]
+        return turn.header + str(self._default) + turn.footer
+
+    def _skip_opening(self, text: str, pos: int) -> int:
+        """Past the declarations' turn and the default system turn at the start (the inverse
+        of :meth:`_opening_turns`; installed as :meth:`skip_before_turn`)."""
+        if pos != len(self.bos):
+            return pos
+        tools_spec = self.spec["chat"]["tools"]
+        head, tail = str(tools_spec["head"]), str(tools_spec["tail"])
+        if text.startswith(head, pos):
+            end = text.find(tail, pos + len(head))
+            if end >= 0:
+                pos = end + len(tail)
+        if self._default is not None and text.startswith(self._default_turn(), pos):
+            pos += len(self._default_turn())
+        return pos
+
+    def _own_parse_system(self, body: str) -> str | None:
+        """A system turn's body is the system message, unless it is the default one
+        (installed as :meth:`parse_system` for such templates)."""
+        return None if body == self._default else body
+
+    def _role_text(self, index: int, ctx: Conversation) -> str:
+        """A user's or system message's text, stripped as the template strips that role's
+        (installed as :meth:`user_text` for such templates: their system messages are turns
+        of their own)."""
+        message = ctx.messages[index]
+        left, right = self._system if message.role == "system" else self._user
+        return self.text(message.content).lstrip(left).rstrip(right)
 
     def _check_fixed(self, options: Mapping[str, Any]) -> None:
         for key, allowed in self._fixed.items():

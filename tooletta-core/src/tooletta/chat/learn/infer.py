@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from ...errors import LearnError
-from ...ir import ToolCall
+from ...ir import Message, ToolCall
 from .chatspec import tools_text
 from .dialects import InstalledCalls, JsonCalls, NoCalls, call_object
 from .oracle import Oracle
@@ -115,6 +115,9 @@ class _Inference:
         self.spec: dict[str, Any] = {}
         self.empty_block = ""
         self.result_strip: list[str | None] = ["", ""]
+        self.calls_spec: dict[str, Any] = {}
+        self.history_strip: dict[str, Any] | None = None
+        self.result_id: str | None = None
 
     # -- turns -------------------------------------------------------------------------------
 
@@ -284,7 +287,13 @@ class _Inference:
                 raise _fail(probe, "the tool declarations are not written in the system turn")
             return text[len(start) : end]
 
-        b1, b2 = system_body(r_t1, "tools"), system_body(r_t2, "tools")
+        try:
+            b1, b2 = system_body(r_t1, "tools"), system_body(r_t2, "tools")
+        except LearnError:
+            own = self.own_turn_tools(r_u, r_t1, r_t2, r_st)
+            if own is None:
+                raise
+            return own
         bs = system_body(r_st, "tools+system")
         for what, indent, seps, ascii_ in itertools.product(
             ("function", "tool"), (None, 2, 4), (None, (",", ":")), (False, True)
@@ -322,6 +331,38 @@ class _Inference:
                 "system_first": True,
             }
         raise _fail("tools", "the tool declarations are not tojson of each tool or function")
+
+    def own_turn_tools(self, r_u: str, r_t1: str, r_t2: str, r_st: str) -> dict[str, Any] | None:
+        """The tool declarations written in a turn of their own right after the start,
+        before the opening system turn (Kimi's ``<|im_system|>tool_declare<|im_middle|>``
+        turn): the same block inserted there with and without a system message, and the
+        rest of the text as without tools. ``None`` when the renders are not that."""
+        r_s = self.o.render([system(), user()])
+        at = len(self.spec["bos"])
+        blocks = []
+        for plain, declared in ((r_u, r_t1), (r_u, r_t2), (r_s, r_st)):
+            extra = len(declared) - len(plain)
+            if extra <= 0 or not declared.startswith(plain[:at]):
+                return None
+            if declared[at + extra :] != plain[at:]:
+                return None
+            blocks.append(declared[at : at + extra])
+        if blocks[2] != blocks[0]:
+            raise _fail(
+                "tools+system", "the tools' own turn is written otherwise with a system message"
+            )
+        found = _tool_items(blocks[0], blocks[1])
+        if found is None:
+            raise _fail("tools", "the tool declarations are not tojson of each tool or function")
+        if not _TOKEN.match(found["head"]):
+            return None  # no turn of its own: text the template adds to its first turn
+        return {
+            **found,
+            "with_system": "",
+            "without_system": "",
+            "system_first": True,
+            "own_turn": "start",
+        }
 
     # -- calls -------------------------------------------------------------------------------
 
@@ -406,6 +447,7 @@ class _Inference:
     def calls(self, bodies: Mapping[str, str]) -> dict[str, Any]:
         found = self._installed(bodies) or self._json(bodies)
         if found is not None:
+            self.calls_spec = found
             lead = found["lead_content"]
             if lead:  # content already ending with the lead: written again, or not?
                 one = CALL_SETS["one"]
@@ -437,6 +479,15 @@ class _Inference:
                 found = _try_dialect(dialect, ids, bodies)
                 if found is not None:
                     return {"kind": "installed", "dialect": entry.info.name, "ids": ids, **found}
+            found = _try_written_ids(dialect, bodies)
+            if found is not None:
+                return {
+                    "kind": "installed",
+                    "dialect": entry.info.name,
+                    "ids": False,
+                    "written_ids": True,
+                    **found,
+                }
         return None
 
     def _json(self, bodies: Mapping[str, str]) -> dict[str, Any] | None:
@@ -510,6 +561,7 @@ class _Inference:
             ],
             TOOLS,
         )
+        r1, r2, first_id = self._mark_result_ids(r1, r2)
         h_a, f_a = self.spec["turns"]["assistant"]
         h_u, f_u = self.spec["turns"]["user"]
 
@@ -527,7 +579,7 @@ class _Inference:
             return text[start:ir], text[ir + len(res) : at]
 
         pre, post = around(r1, S.RESULT, S.ANSWER, "result")
-        self.result_strip = self._result_strip(pre, post)
+        self.result_strip = self._result_strip(pre.replace(_MARK, first_id), post)
         pre2, _ = around(r2, S.RESULT, S.ANSWER2, "results")
         if pre2 != pre:
             raise _fail("results", "the result turn opens differently after parallel calls")
@@ -579,6 +631,69 @@ class _Inference:
             raise _fail("result+prompt", "the generation prompt changes the text before it")
         self.spec["prompt_after_results"] = prompted[len(ended) :]
         return post
+
+    def _mark_result_ids(self, r1: str, r2: str) -> tuple[str, str, str]:
+        """``r1`` (one result) and ``r2`` (two) with the id each result's turn writes replaced
+        by a mark, and the first result's id: the result's own ``tool_call_id`` when the
+        template writes that (K2-Instruct's first template: ``## Return of ID``), or the id
+        the template wrote for the call it answers (:attr:`result_id` says which, ``None``
+        when the results carry no id)."""
+        one, two = CALL_SETS["one"], CALL_SETS["two"]
+        given = Message(role="tool", content=S.RESULT, tool_call_id=_RESULT_ID, name=one[0].name)
+        probe = self.o.render([user(), calling(one), given, answer()], TOOLS)
+        ids: list[str] = []
+        if _RESULT_ID in probe:
+            self.result_id = "message"
+            ids = [str(c.id) for c in (*one, *two)]
+        elif self.calls_spec.get("written_ids"):
+            from ...catalog import get_dialect
+
+            dialect = get_dialect(str(self.calls_spec["dialect"]))
+            for calls in (one, two):
+                bare = [ToolCall(c.name, c.arguments) for c in calls]
+                ids += [str(c.id) for c in dialect.parse(dialect.render(bare)).calls]
+            self.result_id = "call"
+        if not ids or ids[0] not in r1[r1.find(S.USER) :]:
+            self.result_id = None
+            return r1, r2, ""
+
+        def mark(text: str, pairs: Sequence[tuple[str, str]]) -> str:
+            for call_id, sentinel in pairs:
+                end = text.find(sentinel)
+                at = text.rfind(call_id, 0, end)
+                if end < 0 or at < 0:
+                    raise _fail("results", f"the result {sentinel!r} is not written with its id")
+                text = text[:at] + _MARK + text[at + len(call_id) :]
+            return text
+
+        r1 = mark(r1, [(ids[0], S.RESULT)])
+        r2 = mark(r2, [(ids[1], S.RESULT), (ids[2], S.RESULT2)])
+        return r1, r2, ids[0]
+
+    def result_ids(self, found: dict[str, Any]) -> dict[str, Any]:
+        """The results' layout with the id their turn writes taken out of the header and the
+        wrap: the turn's header up to its last token, the text before the id as the wrap's
+        opening, the id's source and the text after it (``id``)."""
+        if self.result_id is None:
+            return found
+        header, footer = found["tool"]
+        w0, w1 = found["wrap"]
+        if _MARK in header:
+            at = header.index(_MARK)
+            ends = [m.end() for m in _TOKEN.finditer(header[:at])]
+            cut = ends[-1] if ends else 0
+            header, w0 = header[:cut], header[cut:] + w0
+        if _MARK not in w0 or _MARK in w1 + footer:
+            raise _fail("results", "the result's id is written outside its opening")
+        before, after = w0.split(_MARK, 1)
+        if not after:
+            raise _fail("results", "nothing ends the id the result's turn writes")
+        return {
+            **found,
+            "tool": [header, footer],
+            "wrap": [before, w1],
+            "id": {"source": self.result_id, "after": after},
+        }
 
     def _result_strip(self, pre: str, post: str) -> list[str | None]:
         """What the template strips from a tool result's text, left and right (Qwen3.5)."""
@@ -696,11 +811,133 @@ class _Inference:
             else:
                 raise _fail("answer-spaces", f"the template rewrites an answer's text: {seen!r}")
         if not blocked and rules["last"] != rules["earlier"]:
-            raise _fail(
-                "answer-spaces-history",
-                "the template strips the last answer's text otherwise than an earlier one's",
-            )
+            self.history_strip = self._history_strip(rules["last"], rules["earlier"])
+            return {"block": rules["last"], "plain": rules["last"]}
         return {"block": rules["last"], "plain": rules["earlier"]}
+
+    def _history_strip(self, last: list[str | None], earlier: list[str | None]) -> dict[str, Any]:
+        """Which answers the template strips as an earlier one (QwQ: every answer but the
+        conversation's last message, ``loop.last``; or those before the last user message),
+        found from two answers in a row: the first is after the last user message but not
+        the last message."""
+        h_a, f_a = self.spec["turns"]["assistant"]
+        f_u = self.spec["turns"]["user"][1]
+        raw = "\n " + S.ANSWER + " \n"
+        try:
+            text = self.o.render([user(), answer(raw), answer(S.ANSWER2)])
+        except LearnError:
+            text = ""
+        start = text.find(S.USER) + len(S.USER) + len(f_u) + len(h_a)
+        end = text.find(f_a + h_a + S.ANSWER2, start)
+        body = text[start:end] if text.startswith(h_a, start - len(h_a)) and end >= 0 else None
+        for where, rule in (("not_last", earlier), ("before_last_user", last)):
+            if body == raw.lstrip(rule[0]).rstrip(rule[1]):
+                return {"where": where, "strip": earlier}
+        raise _fail(
+            "answer-spaces-history",
+            "the template strips the last answer's text otherwise than an earlier one's, "
+            "by no rule of position learned (the last message, or after the last user message)",
+        )
+
+    def content_cut(self, reasoning: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        """Whether the template drops an answer's text up to a closing reasoning tag in it
+        (QwQ's history answers, RWKV World's and Reka Edge's every answer:
+        ``content.split('</think>')[-1]``), in which answers (``where``: ``all``, those that
+        are ``not_last`` message, or those ``before_last_user``), after the ``first`` or the
+        ``last`` tag (``which``), and what it strips from the rest (``strip``). Only for
+        templates that write no reasoning of their own (one that does moves such text into
+        its reasoning block: another rule)."""
+        if reasoning is not None:
+            return None
+        o = self.o
+        for marker in _CUT_MARKERS:
+            text = S.REASONING + marker + S.ANSWER
+
+            def cut(messages: list[Message], gone: str = S.REASONING) -> bool:
+                try:
+                    written = o.render(messages)
+                except LearnError:
+                    return False
+                return gone not in written and S.ANSWER in written
+
+            in_last = cut([user(), answer(text)])
+            in_history = cut([user(), answer(text), user(S.USER2)])
+            if not (in_last or in_history):
+                continue
+            if in_last != in_history and in_last:
+                raise _fail("content-cut", f"the template cuts the last answer at {marker!r} only")
+            if in_last:
+                where = "all"
+            else:
+                twice = cut([user(), answer(text), answer(S.ANSWER2)])
+                where = "not_last" if twice else "before_last_user"
+            history = where != "all"
+            two = S.REASONING + marker + S.REASONING2 + marker + S.ANSWER
+            if history:
+                last_tag = cut([user(), answer(two), user(S.USER2)], S.REASONING2)
+            else:
+                last_tag = cut([user(), answer(two)], S.REASONING2)
+            strips = [self._cut_strip(marker, history)]
+            if where == "all":
+                strips.append(self._cut_strip(marker, True))
+            if strips[0] != strips[-1]:
+                raise _fail("content-cut", "the text after the tag is stripped by its position")
+            return {
+                "marker": marker,
+                "where": where,
+                "which": "last" if last_tag else "first",
+                "strip": strips[0],
+            }
+        return None
+
+    def cut_lead(self, cut: Mapping[str, Any]) -> bool:
+        """Whether a call turn whose text the cut leaves empty is written with the lead of a
+        turn with text (QwQ tests the text before cutting it) or as a call-only turn (Reka
+        Edge tests it after)."""
+        one = CALL_SETS["one"]
+        h_a, f_a = self.spec["turns"]["assistant"]
+        f_u = self.spec["turns"]["user"][1]
+
+        def body(content: str) -> str:
+            messages = [user(), calling(one, content), result(one[0], S.RESULT), answer()]
+            text = self.o.render(messages, TOOLS)
+            start = text.find(S.USER) + len(S.USER) + len(f_u) + len(h_a)
+            end = text.find(f_a, start) if f_a else -1
+            if end < 0:
+                raise _fail("content-cut+call", "the call turn is not closed by its footer")
+            return text[start:end]
+
+        alone, emptied = body(""), body(S.REASONING + str(cut["marker"]))
+        if emptied == alone:
+            return False
+        lead_alone = str(self.calls_spec.get("lead_alone", ""))
+        lead = str(self.calls_spec.get("lead_content", ""))
+        if alone.startswith(lead_alone) and emptied == lead + alone[len(lead_alone) :]:
+            return True
+        raise _fail("content-cut+call", "a call turn whose text is all cut is written otherwise")
+
+    def _cut_strip(self, marker: str, history: bool) -> list[str | None]:
+        """What the template strips from the text after the tag it cuts an answer at (in an
+        earlier answer, or the last)."""
+        h_a, f_a = self.spec["turns"]["assistant"]
+        h_u, f_u = self.spec["turns"]["user"]
+        seen = []
+        for raw in ("\n " + S.ANSWER + " \n", " \n" + S.ANSWER + "\n "):
+            given = answer(S.REASONING + marker + raw)
+            if history:
+                text = self.o.render([user(), given, user(S.USER2)])
+                end = text.find(f_a + h_u + S.USER2)
+            else:
+                text = self.o.render([user(), given])
+                end = len(text) - (0 if self.spec.get("open_last") else len(f_a))
+            start = text.find(S.USER) + len(S.USER) + len(f_u) + len(h_a)
+            if start > end or end < 0:
+                raise _fail("content-cut", "an answer cut at its tag is written otherwise")
+            seen.append((raw, text[start:end]))
+        for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
+            if all(body == raw.lstrip(left).rstrip(right) for raw, body in seen):
+                return [left, right]
+        raise _fail("content-cut", f"the template rewrites the text after the tag: {seen!r}")
 
     def user_strip(self) -> list[str | None]:
         """What the template strips from a user's text, left and right (as
@@ -732,6 +969,29 @@ class _Inference:
             if all(h_s + raw.lstrip(left).rstrip(right) + f_s + h_u in text for raw, text in texts):
                 return [left, right]
         raise _fail("system-spaces", "the template rewrites a system message's text")
+
+    def empty_system(self) -> bool | str:
+        """How the template writes an empty first system message (without tools): as no
+        system message (``True``: RWKV World writes the system turn only for a text
+        ``!= ''``, Reka Edge and Granite 4.1 only for one they hold), as another system
+        text (that text: Granite 4.0 writes its default prompt), or as it is (``False``)."""
+        if not self.spec["system"]:
+            return False
+        try:
+            empty = self.o.render([system(""), user()])
+        except LearnError:
+            return False
+        if empty == self.o.render([user()]):
+            return True
+        h_s, f_s = self.spec["turns"]["system"]
+        h_u = self.spec["turns"]["user"][0]
+        start = self.spec["bos"] + h_s
+        end = empty.find(f_s + h_u + S.USER)
+        if empty.startswith(start) and end > len(start):
+            text = empty[len(start) : end]
+            if self.o.render([system(text), user()]) == empty:
+                return text
+        return False
 
     def late_system(self) -> bool:
         """Whether the template writes a system message that is not the first message."""
@@ -779,6 +1039,96 @@ class _Inference:
         return self.o.render(probe.messages, probe.tools, probe.prompt, **options)
 
 
+_MARK = "\x00"
+"""Stands for a result's id in the renders the results are learned from."""
+_RESULT_ID = "Qz7idA"
+"""A tool result's ``tool_call_id`` no call has: found in the text when the template writes
+the result's own id."""
+
+
+_CUT_MARKERS = ("</think>",)
+"""Closing reasoning tags a template may cut an answer's text at (probed, in this order)."""
+
+
+def _plain_footers(chat: Mapping[str, Any]) -> bool:
+    """Whether the user and assistant turns (and the system turn) end with plain text, no
+    special token (RWKV World's ``\\n\\n``): text a message may hold too, so a turn ends only
+    where its footer is followed by the next turn (or the generation prompt, or the end)."""
+    turns = chat["turns"]
+    footers = [turns[role][1] for role in ("user", "assistant", "system") if role in turns]
+    if chat.get("open_last") or (chat.get("tools") or {}).get("own_turn"):
+        return False  # not learned together: such a template is refused by the closed loop
+    return all(f and not _TOKEN.search(f) for f in footers)
+
+
+def _named_probe() -> Probe:
+    """A user and an assistant message with a ``name``: a template that writes names (Kimi
+    writes them in the headers) is refused, not learned as if it wrote none."""
+    named_user = Message(role="user", content=S.USER, name="Qz7nmU")
+    named_answer = Message(role="assistant", content=S.ANSWER, name="Qz7nmA")
+    return Probe("named", [named_user, named_answer, user(S.USER2)], prompt=True)
+
+
+def _empty_system_probes() -> list[Probe]:
+    """An empty system message. (Not with the tools: a template may write the tools with an
+    empty system message as without one, QwQ does, and the text then carries none.)"""
+    return [Probe("system-empty", [system(""), user(), answer()])]
+
+
+def _cut_probes(cut: Mapping[str, Any] | None, calls: bool) -> list[Probe]:
+    """The probes of a learned cut: answers holding the tag, in the history and last, and a
+    call turn whose text is all cut (the template still writes the lead of a turn with text)."""
+    if not cut:
+        return []
+    tag = str(cut["marker"])
+    probes = [
+        Probe(
+            "content-cut",
+            [
+                user(),
+                answer(S.REASONING + tag + "\n\n" + S.ANSWER),
+                user(S.USER2),
+                answer(S.REASONING2 + tag + S.ANSWER2),
+            ],
+        )
+    ]
+    if calls:
+        one = CALL_SETS["one"]
+        probes.append(
+            Probe(
+                "content-cut+call",
+                [
+                    user(),
+                    calling(one, S.REASONING + tag + "\n\n"),
+                    result(one[0], S.RESULT),
+                    answer(),
+                ],
+                TOOLS,
+            )
+        )
+    return probes
+
+
+def _tool_items(one_tool: str, two_tools: str) -> dict[str, Any] | None:
+    """How the template writes the tool list, from its text with one tool and with two: each
+    tool as ``tojson`` of the tool (first: a tool's other keys are written too) or of its
+    function (indent, separators, escaping), the text before, between and after them.
+    ``None`` when no such form writes both."""
+    for what, indent, seps, ascii_ in itertools.product(
+        ("tool", "function"), (None, 2, 4), (None, (",", ":")), (False, True)
+    ):
+        item = {"what": what, "indent": indent, "separators": seps, "ensure_ascii": ascii_}
+        bare = {"item": item, "head": "", "join": "", "tail": ""}
+        one, two = tools_text(TOOLS[:1], bare), tools_text(TOOLS[1:], bare)
+        i1, i2 = two_tools.find(one), two_tools.find(two)
+        if i1 < 0 or i2 < i1 + len(one):
+            continue
+        head, join, tail = two_tools[:i1], two_tools[i1 + len(one) : i2], two_tools[i2 + len(two) :]
+        if one_tool == head + one + tail:
+            return {"item": item, "head": head, "join": join, "tail": tail}
+    return None
+
+
 def _try_dialect(dialect: Any, ids: bool, bodies: Mapping[str, str]) -> dict[str, str] | None:
     """The leads before an installed dialect's calls when it writes every probe call set as
     the template does (``None`` otherwise)."""
@@ -810,6 +1160,43 @@ def _try_dialect(dialect: Any, ids: bool, bodies: Mapping[str, str]) -> dict[str
     return leads
 
 
+def _try_written_ids(dialect: Any, bodies: Mapping[str, str]) -> dict[str, str] | None:
+    """The leads before an installed dialect's calls when the template writes the calls'
+    ids itself, ignoring the ids given (Kimi K2's ``functions.NAME:IDX``), as that dialect
+    writes them for calls without ids: every probe call set written byte for byte and read
+    back with the same names, arguments and the ids written (``None`` otherwise)."""
+    bare = {key: [ToolCall(c.name, c.arguments) for c in calls] for key, calls in CALL_SETS.items()}
+    try:
+        written = {
+            key: list(dialect.parse(dialect.render(calls, content="")).calls)
+            for key, calls in bare.items()
+        }
+    except Exception:
+        return None
+    for key, calls in written.items():
+        if (
+            any(c.id is None for c in calls)
+            or [ToolCall(c.name, c.arguments) for c in calls] != bare[key]
+        ):
+            return None  # the text carries no ids, or not these calls
+    return _try_dialect(_Bare(dialect), False, bodies)
+
+
+class _Bare:
+    """A dialect whose parse forgets the ids it reads (to compare calls written with ids the
+    template chose against calls given without)."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+
+    def render(self, calls: Sequence[ToolCall], content: str = "") -> Any:
+        return self.inner.render(calls, content=content)
+
+    def parse(self, text: str) -> Any:
+        read = self.inner.parse(text)
+        return type("Read", (), {"calls": [ToolCall(c.name, c.arguments) for c in read.calls]})
+
+
 def infer_spec(
     oracle: Oracle, bos_token: str, switches: Sequence[str]
 ) -> tuple[dict[str, Any], list[Probe]]:
@@ -820,7 +1207,11 @@ def infer_spec(
     chat["tools"] = inf.tools()
     chat["reasoning"] = inf.reasoning()
     chat["content_strip"] = inf.content_strip(chat["reasoning"])
+    chat["history_strip"] = inf.history_strip
+    chat["content_cut"] = inf.content_cut(chat["reasoning"])
+    chat["plain_footers"] = _plain_footers(chat)
     chat["late_system"] = inf.late_system()
+    chat["empty_system"] = inf.empty_system()
     chat["user_strip"] = inf.user_strip()
     chat["system_strip"] = inf.system_strip()
     calls: dict[str, Any] = {"kind": "none"}
@@ -828,7 +1219,7 @@ def infer_spec(
     writes_calls = inf.writes_calls()
     if writes_calls:
         calls = inf.calls(inf.call_bodies(chat["reasoning"]))
-        found = inf.results()
+        found = inf.result_ids(inf.results())
         chat["turns"]["tool"] = found.pop("tool")
         results = {**found, "strip": inf.result_strip}
     elif chat["tools"] is not None:
@@ -838,12 +1229,18 @@ def infer_spec(
             "the calls inside the content)",
         )
     chat["results"] = results
+    if chat["content_cut"] and writes_calls:
+        chat["content_cut"]["lead"] = inf.cut_lead(chat["content_cut"])
     suite = probe_suite(
         reasoning=True,
         tools=writes_calls or chat["tools"] is not None,
         late_system=chat["late_system"],
         with_system=chat["system"],
     )
+    suite += _cut_probes(chat["content_cut"], writes_calls)
+    if chat["system"]:
+        suite += _empty_system_probes()
+    suite.append(_named_probe())
     if chat.get("content_beside_calls") is False:
         suite = fit_suite(chat, suite)
     prompts, fixed = inf.switches(switches, suite)

@@ -15,6 +15,19 @@ from ..jinja import render_jinja
 __all__ = ["Oracle"]
 
 
+def _why(failure: str) -> str:
+    """What a template failure means, when it is a known kind: a template that changes a
+    list in place (llama.cpp's copies of Kimi K2's, written for llama.cpp's own engine) is
+    refused by Hugging Face's immutable sandbox, so transformers renders none of the
+    conversations it fails on."""
+    if "SecurityError" in failure and "of 'list' object is unsafe" in failure:
+        return (
+            " (the template changes a list in place, which Hugging Face's immutable sandbox"
+            " refuses: transformers cannot render this conversation with it either)"
+        )
+    return ""
+
+
 class Oracle:
     """Renders conversations with ``template`` (its special ``tokens`` and fixed ``options``)."""
 
@@ -125,7 +138,9 @@ class Oracle:
                     return self._render_empty_tools(given, prompt, options)
                 except LearnError:
                     self.empty_tools = False
-            raise LearnError(f"the template refuses a probe conversation: {exc}") from None
+            raise LearnError(
+                f"the template refuses a probe conversation: {exc}{_why(str(exc))}"
+            ) from None
 
     def _render_empty_tools(
         self, messages: list[Message], prompt: bool, options: Mapping[str, Any]
