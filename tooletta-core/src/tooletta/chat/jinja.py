@@ -99,6 +99,7 @@ def to_template_messages(
     string_arguments: bool = False,
     call_content: str | None = "",
     reasoning_key: str = "reasoning_content",
+    tool_results: str = "messages",
 ) -> list[dict[str, Any]]:
     """Messages as chat templates receive them (transformers' convention): ``content`` as
     given, ``tool_calls`` with dict arguments, ``reasoning_content`` when there is reasoning.
@@ -108,7 +109,10 @@ def to_template_messages(
     the R1 distills' own templates raise on a dict). ``call_content``: the content of an
     assistant turn that has calls and no text (``""``, or ``None`` for templates that test
     ``content is none``). ``reasoning_key``: the key the reasoning goes under
-    (``reasoning_content``; ``reasoning`` or ``thinking`` for templates that read those)."""
+    (``reasoning_content``; ``reasoning`` or ``thinking`` for templates that read those).
+    ``tool_results``: ``"messages"`` (each result a ``role: tool`` message) or
+    ``"tool_responses"`` (results folded into the assistant message that made the calls, as
+    llama.cpp does for Gemma 4 templates: :mod:`tooletta.chat.toolresponses`)."""
     from ..jsonout import to_json
 
     out: list[dict[str, Any]] = []
@@ -137,7 +141,15 @@ def to_template_messages(
             item["name"] = m.name
         item.update(m.extra)
         out.append(item)
-    return out
+    if tool_results == "messages":
+        return out
+    from .toolresponses import TOOL_RESPONSES, fold_tool_responses
+
+    if tool_results != TOOL_RESPONSES:
+        raise ToolettaError(
+            f"tool_results is 'messages' or {TOOL_RESPONSES!r}, not {tool_results!r}"
+        )
+    return fold_tool_responses(out, reasoning_key)
 
 
 def _tojson(
@@ -204,13 +216,14 @@ def render_jinja(
     string_arguments: bool = False,
     call_content: str | None = "",
     reasoning_key: str = "reasoning_content",
+    tool_results: str = "messages",
     **options: Any,
 ) -> str:
     """Render ``template`` for ``messages`` as transformers' ``apply_chat_template`` would
     (``tokenize=False``). ``tokens`` are the special tokens the template reads
     (``bos_token``...); ``options`` the template's switches; ``string_arguments`` passes
-    call arguments as JSON text, ``call_content`` and ``reasoning_key`` the other forms of
-    :func:`to_template_messages`."""
+    call arguments as JSON text, ``call_content``, ``reasoning_key`` and ``tool_results`` the
+    other forms of :func:`to_template_messages`."""
     compiled = _compile(template)
     variables: dict[str, Any] = {"bos_token": "", "eos_token": "", **(tokens or {}), **options}
     try:
@@ -221,6 +234,7 @@ def render_jinja(
                     string_arguments=string_arguments,
                     call_content=call_content,
                     reasoning_key=reasoning_key,
+                    tool_results=tool_results,
                 ),
                 tools=list(tools) if tools else None,
                 add_generation_prompt=add_generation_prompt,

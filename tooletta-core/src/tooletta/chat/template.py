@@ -297,5 +297,6 @@ def render_template_conversation(
         string_arguments=ident.form.string_arguments,
         call_content=ident.form.call_content,
         reasoning_key=ident.form.reasoning_key,
+        tool_results=ident.form.tool_results,
         **options,
     )
