@@ -396,11 +396,17 @@ def _dimensions(source: str) -> dict[str, list[Any]]:
 
 def _tool_results(source: str) -> list[str]:
     """The tool-result forms to try: ``role: tool`` messages, and results on the assistant
-    message when the template's source reads ``tool_responses``."""
+    message when the template's source reads ``tool_responses`` and never tests a message's
+    role against ``tool`` (one that does reads the results as messages already: Gemma 4's
+    official template reads both)."""
     from .toolresponses import TOOL_RESPONSES
 
-    found = re.search(rf"(?:\.|\[\s*['\"]){TOOL_RESPONSES}\b", source) is not None
-    return ["messages", TOOL_RESPONSES] if found else ["messages"]
+    reads = re.search(rf"(?:\.|\[\s*['\"]){TOOL_RESPONSES}\b", source) is not None
+    return ["messages", TOOL_RESPONSES] if reads and not _ROLE_TOOL.search(source) else ["messages"]
+
+
+_ROLE_TOOL = re.compile(r"""role['"]?\]?\s*[!=]=\s*['"]tool['"]|['"]tool['"]\s*[!=]=""")
+"""A test of a message's role against ``tool`` in a template's source."""
 
 
 def _form_key(probe: Probe, form: MessageForm) -> tuple[Any, ...]:
@@ -460,7 +466,10 @@ class _Identifier:
         _compile(self.plain)
         near: dict[str, NearMiss] = {}
         seen: set[tuple[Any, ...]] = set()
-        default = MessageForm(reasoning_key=_reasoning_keys(self.scan)[0])
+        default = MessageForm(  # results folded when the template reads no tool message
+            reasoning_key=_reasoning_keys(self.scan)[0],
+            tool_results=_tool_results(self.scan)[-1],
+        )
         suite = {p.name: p for p in self.suite}
         if not any(
             isinstance(self._template(suite[n], default), ToolettaError) for n in _FORM_PROBES

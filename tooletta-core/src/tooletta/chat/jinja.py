@@ -172,8 +172,13 @@ def _strftime_now(fmt: str) -> str:
     return clock.now().strftime(fmt)
 
 
-@lru_cache(maxsize=16)
-def _compile(template: str) -> Any:
+@lru_cache(maxsize=1)
+def _environment() -> Any:
+    """The one jinja2 environment every template is compiled in (Hugging Face's settings),
+    built once and set for compiling fast: a template is compiled once per process (the
+    compiled template is kept) and its first render is paid in full by :func:`identify`, so
+    jinja2's optimizer (constant folding, which renders nothing differently and costs about
+    a third of the compile) is off, and the environment keeps no template cache."""
     try:
         import jinja2
         from jinja2 import nodes
@@ -196,10 +201,21 @@ def _compile(template: str) -> Any:
         trim_blocks=True,
         lstrip_blocks=True,
         extensions=[_Generation, jinja2.ext.loopcontrols],
+        auto_reload=False,
+        cache_size=0,
+        optimized=False,
     )
     env.filters["tojson"] = _tojson
     env.globals["raise_exception"] = _raise_exception
     env.globals["strftime_now"] = _strftime_now
+    return env
+
+
+@lru_cache(maxsize=16)
+def _compile(template: str) -> Any:
+    env = _environment()
+    import jinja2
+
     try:
         return env.from_string(template)
     except jinja2.TemplateError as exc:
