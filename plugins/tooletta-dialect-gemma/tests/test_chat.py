@@ -346,7 +346,7 @@ def test_random_conversations_without_content_beside_calls_match_the_template(
     )
 
 
-# -- llama.cpp's "interleaved" template: not a model's template, no format of its own ----------
+# -- llama.cpp's "interleaved" template: not a model's (its format: test_interleaved.py) -------
 
 INTERLEAVED = TEMPLATES / "google-gemma-4-31B-it-interleaved.jinja"
 

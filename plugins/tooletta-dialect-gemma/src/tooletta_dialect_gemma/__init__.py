@@ -43,11 +43,13 @@ from tooletta.plugin import (
 from tooletta_dialect_gemma.models import MODELS
 
 from .chat import Gemma4Chat
+from .interleaved import Gemma4InterleavedChat
 
 __all__ = [
     "FunctionGemmaDialect",
     "Gemma4Chat",
     "Gemma4Dialect",
+    "Gemma4InterleavedChat",
     "Syntax",
     "plain_calls",
     "read_arguments",
@@ -599,7 +601,7 @@ class Gemma4Dialect(_GemmaBase):
             erase("<eos>"),
         )
     )
-    chat_formats = (Gemma4Chat(),)
+    chat_formats = (Gemma4Chat(), Gemma4InterleavedChat())
 
     def render(self, calls: Any, content: str = "") -> str:
         """The calls, then the content, as the Gemma 4 template orders the model turn.

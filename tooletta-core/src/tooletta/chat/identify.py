@@ -10,7 +10,9 @@ What the caller does not say is found by probing, not asked:
 * the form messages reach the template in (:class:`MessageForm`): call arguments as a dict
   or as JSON text, the content of a call-only turn as ``""`` or ``None``, reasoning under
   ``reasoning_content``, ``reasoning`` or ``thinking`` (the keys the template's source
-  reads), call ids opaque or Kimi's ``functions.NAME:INDEX``;
+  reads), call ids opaque or Kimi's ``functions.NAME:INDEX``, tool results as ``role: tool``
+  messages or folded into the assistant message as ``tool_responses`` (tried when the
+  template's source reads that key: :mod:`tooletta.chat.toolresponses`);
 * the ``bos_token`` and ``eos_token`` the template reads, when not given: the template is
   rendered with a placeholder for each, bound per candidate to the text the format writes
   there (the same text in every probe), and reported in :attr:`tooletta.chat.Identification.tokens`.
@@ -88,15 +90,19 @@ class MessageForm:
     call arguments as JSON text (``string_arguments``) or a dict, a call-only turn's
     ``content`` (``""`` or ``None``), the key reasoning goes under, and the calls' ids
     (``call_ids``: ``"opaque"`` such as ``call00001``, or ``"functions"``: Kimi's
-    ``functions.NAME:INDEX``, counted over the conversation), and whether every text
-    content is given as a list of text parts (``content_parts``: templates that read
-    ``content[0]['text']``, MiniMax-M1's; tried only when the template raises on text)."""
+    ``functions.NAME:INDEX``, counted over the conversation), whether every text content is
+    given as a list of text parts (``content_parts``: templates that read
+    ``content[0]['text']``, MiniMax-M1's; tried only when the template raises on text), and
+    the tool results (``tool_results``: ``"messages"``, each a ``role: tool`` message, or
+    ``"tool_responses"``, folded into the assistant message that made the calls as llama.cpp
+    does for Gemma 4: :mod:`tooletta.chat.toolresponses`)."""
 
     string_arguments: bool = False
     call_content: str | None = ""
     reasoning_key: str = "reasoning_content"
     call_ids: str = "opaque"
     content_parts: bool = False
+    tool_results: str = "messages"
 
     def messages(self, messages: Sequence[Message]) -> tuple[Message, ...]:
         """``messages`` with their calls' ids (and the results' ``tool_call_id``) in this
@@ -125,6 +131,7 @@ class MessageForm:
             "call_content": self.call_content,
             "reasoning_key": self.reasoning_key,
             "content_parts": self.content_parts,
+            "tool_results": self.tool_results,
         }
 
 
@@ -387,7 +394,23 @@ def _dimensions(source: str) -> dict[str, list[Any]]:
         "call_content": ["", None] if re.search(r"\bnone\b", source, re.IGNORECASE) else [""],
         "reasoning_key": _reasoning_keys(source),
         "call_ids": ["opaque", "functions"],
+        "tool_results": _tool_results(source),
     }
+
+
+def _tool_results(source: str) -> list[str]:
+    """The tool-result forms to try: ``role: tool`` messages, and results on the assistant
+    message when the template's source reads ``tool_responses`` and never tests a message's
+    role against ``tool`` (one that does reads the results as messages already: Gemma 4's
+    official template reads both)."""
+    from .toolresponses import TOOL_RESPONSES
+
+    reads = re.search(rf"(?:\.|\[\s*['\"]){TOOL_RESPONSES}\b", source) is not None
+    return ["messages", TOOL_RESPONSES] if reads and not _ROLE_TOOL.search(source) else ["messages"]
+
+
+_ROLE_TOOL = re.compile(r"""role['"]?\]?\s*[!=]=\s*['"]tool['"]|['"]tool['"]\s*[!=]=""")
+"""A test of a message's role against ``tool`` in a template's source."""
 
 
 def _form_key(probe: Probe, form: MessageForm) -> tuple[Any, ...]:
@@ -401,6 +424,7 @@ def _form_key(probe: Probe, form: MessageForm) -> tuple[Any, ...]:
         form.reasoning_key if thought else None,
         form.call_ids if calls else None,
         form.content_parts,
+        form.tool_results if calls else None,
     )
 
 
@@ -447,7 +471,10 @@ class _Identifier:
         _compile(self.plain)
         near: dict[str, NearMiss] = {}
         seen: set[tuple[Any, ...]] = set()
-        default = MessageForm(reasoning_key=_reasoning_keys(self.scan)[0])
+        default = MessageForm(  # results folded when the template reads no tool message
+            reasoning_key=_reasoning_keys(self.scan)[0],
+            tool_results=_tool_results(self.scan)[-1],
+        )
         suite = {p.name: p for p in self.suite}
         if not any(
             isinstance(self._template(suite[n], default), ToolettaError) for n in _FORM_PROBES
@@ -523,7 +550,7 @@ class _Identifier:
         then only the forms under which it raises on the fewest probes without switches."""
         dimensions = _dimensions(self.scan)
         suite = {p.name: p for p in self.suite}
-        call_fields = ("string_arguments", "call_content", "call_ids")
+        call_fields = ("string_arguments", "call_content", "call_ids", "tool_results")
         parts = self._content_parts()
         default = MessageForm(content_parts=parts)
         written_default = self._written(default)
@@ -675,6 +702,7 @@ class _Identifier:
                     call_content=form.call_content,
                     reasoning_key=form.reasoning_key,
                     content_parts=form.content_parts,
+                    tool_results=form.tool_results,
                     **{**self.base, **probe.options},
                 )
             except ToolettaError as exc:

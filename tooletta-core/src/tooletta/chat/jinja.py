@@ -100,6 +100,7 @@ def to_template_messages(
     call_content: str | None = "",
     reasoning_key: str = "reasoning_content",
     content_parts: bool = False,
+    tool_results: str = "messages",
 ) -> list[dict[str, Any]]:
     """Messages as chat templates receive them (transformers' convention): ``content`` as
     given, ``tool_calls`` with dict arguments, ``reasoning_content`` when there is reasoning.
@@ -113,7 +114,10 @@ def to_template_messages(
     ``content_parts=True`` gives every text content as a list of one text part
     (``[{"type": "text", "text": ...}]``, the part of a tool result carrying the result's
     ``name`` too, or the name of the call it answers), for templates that read
-    ``content[0]['text']`` (MiniMax-M1's own)."""
+    ``content[0]['text']`` (MiniMax-M1's own).
+    ``tool_results``: ``"messages"`` (each result a ``role: tool`` message) or
+    ``"tool_responses"`` (results folded into the assistant message that made the calls, as
+    llama.cpp does for Gemma 4 templates: :mod:`tooletta.chat.toolresponses`)."""
     from ..jsonout import to_json
 
     out: list[dict[str, Any]] = []
@@ -145,7 +149,15 @@ def to_template_messages(
             item["name"] = m.name
         item.update(m.extra)
         out.append(item)
-    return out
+    if tool_results == "messages":
+        return out
+    from .toolresponses import TOOL_RESPONSES, fold_tool_responses
+
+    if tool_results != TOOL_RESPONSES:
+        raise ToolettaError(
+            f"tool_results is 'messages' or {TOOL_RESPONSES!r}, not {tool_results!r}"
+        )
+    return fold_tool_responses(out, reasoning_key)
 
 
 def _answered(messages: Sequence[Message], index: int) -> str | None:
@@ -193,8 +205,13 @@ def _strftime_now(fmt: str) -> str:
     return clock.now().strftime(fmt)
 
 
-@lru_cache(maxsize=16)
-def _compile(template: str) -> Any:
+@lru_cache(maxsize=1)
+def _environment() -> Any:
+    """The one jinja2 environment every template is compiled in (Hugging Face's settings),
+    built once and set for compiling fast: a template is compiled once per process (the
+    compiled template is kept) and its first render is paid in full by :func:`identify`, so
+    jinja2's optimizer (constant folding, which renders nothing differently and costs about
+    a third of the compile) is off, and the environment keeps no template cache."""
     try:
         import jinja2
         from jinja2 import nodes
@@ -217,10 +234,21 @@ def _compile(template: str) -> Any:
         trim_blocks=True,
         lstrip_blocks=True,
         extensions=[_Generation, jinja2.ext.loopcontrols],
+        auto_reload=False,
+        cache_size=0,
+        optimized=False,
     )
     env.filters["tojson"] = _tojson
     env.globals["raise_exception"] = _raise_exception
     env.globals["strftime_now"] = _strftime_now
+    return env
+
+
+@lru_cache(maxsize=16)
+def _compile(template: str) -> Any:
+    env = _environment()
+    import jinja2
+
     try:
         return env.from_string(template)
     except jinja2.TemplateError as exc:
@@ -238,6 +266,7 @@ def render_jinja(
     call_content: str | None = "",
     reasoning_key: str = "reasoning_content",
     content_parts: bool = False,
+    tool_results: str = "messages",
     **options: Any,
 ) -> str:
     """Render ``template`` for ``messages`` as transformers' ``apply_chat_template`` would
@@ -245,8 +274,8 @@ def render_jinja(
     (``bos_token``...); ``options`` the template's switches (a variable the model's tooling
     passes that the template cannot do without and ``options`` lacks, such as FireFunction
     v2's ``functions``, is filled in: :mod:`tooletta.chat.variables`); ``string_arguments`` passes
-    call arguments as JSON text, ``call_content``, ``reasoning_key`` and ``content_parts``
-    the other forms of :func:`to_template_messages`."""
+    call arguments as JSON text, ``call_content``, ``reasoning_key``, ``content_parts`` and
+    ``tool_results`` the other forms of :func:`to_template_messages`."""
     from .variables import filling_variables
 
     compiled = _compile(template)
@@ -257,6 +286,7 @@ def render_jinja(
         call_content=call_content,
         reasoning_key=reasoning_key,
         content_parts=content_parts,
+        tool_results=tool_results,
     )
     listed = list(tools) if tools else None
 

@@ -3,7 +3,10 @@
 Prints the verdict with its evidence: identified as a known format (when
 :mod:`tooletta.chat.identify` is installed and one reproduces the template), learned (the
 tool-call dialect, the closed-loop checks passed, any recorded deviation), or refused (the
-probe and the first difference; exit code 1).
+probe and the first difference; exit code 1). ``--save`` keeps the learned spec,
+``--emit-plugin`` writes a plugin distribution, ``--export-hf`` the format's Hugging Face
+``response_template`` where the spec can express it (:mod:`tooletta.chat.learn.hfexport`;
+else the one-line reason is printed).
 """
 
 from __future__ import annotations
@@ -65,6 +68,12 @@ def _identified(template: str, tokens: dict[str, str], options: dict[str, Any]) 
     help="Write a plugin distribution (spec, vendored template, conformance tests) here.",
 )
 @click.option(
+    "--export-hf",
+    type=click.Path(dir_okay=False),
+    help="Write the learned format's Hugging Face response_template (JSON), where one can "
+    "express it (else say why).",
+)
+@click.option(
     "--lenient",
     is_flag=True,
     help="Accept a template that contradicts itself; the deviations are listed.",
@@ -83,6 +92,7 @@ def learn_cmd(
     name: str | None,
     save: str | None,
     emit_plugin: str | None,
+    export_hf: str | None,
     lenient: bool,
     options: tuple[str, ...],
 ) -> None:
@@ -102,7 +112,7 @@ def learn_cmd(
         known = api.dialect_for_model(model)
         echo_line(f"model {model}: known dialect {known or 'none'}")
     identified = _identified(text, tokens, switches)
-    if identified is not None and save is None and emit_plugin is None:
+    if identified is not None and save is None and emit_plugin is None and export_hf is None:
         echo_line(f"identified as {identified}")
         return
     try:
@@ -127,3 +137,22 @@ def learn_cmd(
         from ..chat.learn.emit import emit_plugin as emit
 
         echo_line(f"plugin written to {emit(learned, template, emit_plugin)}")
+    if export_hf is not None:
+        _export_hf(learned.spec, export_hf)
+
+
+def _export_hf(spec: dict[str, Any], path: str) -> None:
+    """Write the learned format's ``response_template`` to ``path``, or say why there is none
+    (the verdict stands: the exit code is 0 either way)."""
+    import json
+    from pathlib import Path
+
+    from ..chat.learn.hfexport import hf_gap, learned_response_template
+
+    gap = hf_gap(spec)
+    if gap:
+        echo_line(f"no HF response template: {gap}")
+        return
+    text = json.dumps(learned_response_template(spec), indent=2, ensure_ascii=False)
+    Path(path).write_text(text + "\n", encoding="utf-8")
+    echo_line(f"HF response template written to {path}")

@@ -82,13 +82,15 @@ def check_matches_template(
     add_generation_prompt: bool = False,
     string_arguments: bool = False,
     allow_markup: bool = False,
+    tool_results: str = "messages",
     **options: Any,
 ) -> None:
     """``render_conversation`` equals the Jinja ``template`` rendered with Hugging Face's
     semantics, byte for byte (the assertion shows where they part). ``string_arguments``:
     the template receives call arguments as JSON text (templates that concatenate them).
     ``allow_markup``: the messages hold the format's markup on purpose (inline reasoning a
-    template cuts), written as is."""
+    template cuts), written as is. ``tool_results``: the template reads results folded into
+    the assistant message (``"tool_responses"``, :mod:`tooletta.chat.toolresponses`)."""
     native = api.render_conversation(
         messages,
         model=model,
@@ -105,6 +107,7 @@ def check_matches_template(
         add_generation_prompt=add_generation_prompt,
         tokens=tokens,
         string_arguments=string_arguments,
+        tool_results=tool_results,
         **options,
     )
     if native != expected:
@@ -219,7 +222,9 @@ class ConversationTests(ConversationLawTests):
     the format writes the parts' text, as a correct template would).
     ``allow_markup``: the class's own sample conversations hold the format's markup on
     purpose (reasoning inline in the content, which the template cuts) and are rendered with
-    ``allow_markup=True``.
+    ``allow_markup=True``. ``tool_results``: ``"tool_responses"`` for a template that reads
+    tool results folded into the assistant message, as llama.cpp feeds Gemma 4 templates
+    (:mod:`tooletta.chat.toolresponses`).
     """
 
     model: ClassVar[str | None] = None
@@ -233,6 +238,7 @@ class ConversationTests(ConversationLawTests):
     tools: ClassVar[Sequence[Mapping[str, Any]]] = SAMPLE_TOOLS
     list_content: ClassVar[Sequence[str]] = ()
     allow_markup: ClassVar[bool] = False
+    tool_results: ClassVar[str] = "messages"
 
     def test_list_content(self) -> None:
         """Content given as a list of text parts renders as the template writes it, for the
@@ -251,6 +257,7 @@ class ConversationTests(ConversationLawTests):
                         tools=self.tools if role == "tool" else None,
                         tokens=self.tokens,
                         string_arguments=self.string_arguments,
+                        tool_results=self.tool_results,
                         **opts,
                     )
             check_conversation_round_trip(
@@ -289,6 +296,7 @@ class ConversationTests(ConversationLawTests):
                             tokens=self.tokens,
                             add_generation_prompt=prompt,
                             string_arguments=self.string_arguments,
+                            tool_results=self.tool_results,
                             allow_markup=self.allow_markup,
                             **opts,
                         )

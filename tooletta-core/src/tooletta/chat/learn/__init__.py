@@ -28,6 +28,7 @@ from ...errors import LearnError, ToolettaError
 from ..jinja import load_chat_template
 from .chatspec import SPEC_VERSION, LearnedChat
 from .dialects import make_dialect
+from .hfexport import declare_export
 from .infer import fit_suite, infer_spec, spec_json, switches_of
 from .oracle import Oracle
 from .probes import SUITE_VERSION
@@ -215,7 +216,9 @@ def _build(spec: Mapping[str, Any]) -> tuple[LearnedChat, Any]:
     rsn = spec["chat"]["reasoning"]
     markers = (rsn["open"], rsn["close"]) if rsn else None
     calls = {**spec["calls"], "source": spec["source"]}
-    return fmt, make_dialect(str(spec["name"]), calls, markers, (fmt,))
+    dialect = make_dialect(str(spec["name"]), calls, markers, (fmt,))
+    declare_export(dialect, spec)  # its HF response_template, built when asked for
+    return fmt, dialect
 
 
 def _registered(learned: Learned) -> bool:
