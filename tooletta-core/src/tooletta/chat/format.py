@@ -256,12 +256,13 @@ class ChatFormat:
 
         ``system`` is the first message's content when it is a system message. The default
         writes it as :attr:`system_block` declares (trimmed when :attr:`trim` holds
-        ``"system"``), or as it is and without the tools when nothing is declared.
+        ``"system"``; a dated default with :meth:`Conversation.strftime_now`), or as it is
+        and without the tools when nothing is declared.
         """
         if system is not None and "system" in self.trim:
             system = system.strip()
         block = self.system_block
-        return system if block is None else block.write(system, ctx.tools)
+        return system if block is None else block.write(system, ctx.tools, ctx.strftime_now)
 
     def parse_system(self, body: str) -> str | None:
         """The system message's content from the opening system turn's body (the inverse of
@@ -476,6 +477,10 @@ class ChatFormat:
         if not prompt.after_assistant:
             messages = ctx.messages
             if not messages or messages[-1].role == "assistant":
+                return self.after_conversation(ctx)
+        if not prompt.after_system:
+            messages = ctx.messages
+            if len(messages) == 1 and messages[0].role in self.system_roles:
                 return self.after_conversation(ctx)
         return prompt.text(header, ctx.options)
 
