@@ -1,7 +1,8 @@
 """The declarations added for the Apertus, Granite 3.3 and gpt-oss formats:
 :attr:`tooletta.chat.SystemBlock.dated` (a default system message holding today's date),
-:attr:`tooletta.chat.Prompt.after_system` (no prompt after the opening system message alone)
-and the keep rules ``"after_last_answer"`` and ``"until_answer"``."""
+:attr:`tooletta.chat.Prompt.after_system` (no prompt after the opening system message alone),
+the keep rules ``"after_last_answer"`` and ``"until_answer"`` and
+:attr:`tooletta.chat.ChatFormat.turn_stops` (what ends a turn with calls and one without)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tooletta import Message, ToolCall
 from tooletta.chat import ChatFormat, Prompt, Reasoning, SystemBlock, Turn, roles
 from tooletta.chat.declare import keeps
 from tooletta.chat.format import conversation
+from tooletta.chat.guard import format_problem
 
 DEFAULT = "Helpful. Today: {date}. Be brief."
 
@@ -173,3 +175,23 @@ def test_kept_in_agrees_with_keeps_reasoning_for_the_answer_rules() -> None:
     ctx = conversation(messages, (), {}, None)
     for index in (1, 3, 4):
         assert fmt.kept_in(index, ctx) == fmt.keeps_reasoning(index, messages)
+
+
+class _Stops(_Fmt):
+    turn_stops = ("<calls-end>", "<answer-end>")
+
+
+def test_turn_stops_name_the_stop_of_a_turn_with_calls_and_of_one_without() -> None:
+    messages = [Message("user", "q"), _call(), Message("tool", "r"), _answer()]
+    ctx = conversation(messages, (), {}, None)
+    assert [_Stops().turn_stop(i, ctx) for i in (1, 3)] == ["<calls-end>", "<answer-end>"]
+    assert [_Fmt().turn_stop(i, ctx) for i in (1, 3)] == ["</a>", "</a>"]
+    assert format_problem(_Stops()) is None
+
+
+def test_a_turn_stops_declaration_that_is_no_pair_of_str_is_a_problem() -> None:
+    for bad in (("<x>",), ["<x>", "<y>"], ("<x>", 1), "<x><y>"):
+        fmt = _Fmt()
+        fmt.turn_stops = bad  # type: ignore[misc,assignment]
+        problem = format_problem(fmt)
+        assert problem is not None and "turn_stops" in problem

@@ -166,6 +166,11 @@ class ChatFormat:
     """For formats without an end-of-turn token, the tokens the model generates to end its
     turn, which the template writes as the start of the next turn (GLM's ``<|observation|>``
     and ``<|user|>``). They count as the assistant turn's generated text."""
+    turn_stops: ClassVar[tuple[str, str] | None] = None
+    """What the model generates to end a turn with calls, and a turn without, when the two
+    differ and neither is the turn's :meth:`end_token` (Apertus stops at the
+    ``<|tools_suffix|>`` closing its calls, the results following in the same turn, else at
+    ``<|assistant_end|>``): the default :meth:`turn_stop`. ``None``: the end token."""
     options: ClassVar[Mapping[str, Any]] = {}
     """The template's switches and their defaults (``enable_thinking``, ``date_string``...)."""
     part_separator: ClassVar[str] = ""
@@ -369,9 +374,13 @@ class ChatFormat:
         :attr:`end_of_turn` (a template that leaves the conversation's last turn open, such
         as Hunyuan-A13B without ``is_training``, still ends it so at inference). A format
         whose turn ends at the next role token (GLM: ``<|observation|>`` after calls,
-        ``<|user|>`` else) or inside its own body (Solar Open's ``<|end|>``) overrides this.
+        ``<|user|>`` else) or inside its own body (Solar Open's ``<|end|>``) declares it in
+        :attr:`turn_stops` or overrides this.
         :mod:`tooletta.training` trains it on the conversation's last assistant turn too: the
         text is extended with it where the template does not write it there."""
+        stops = self.turn_stops
+        if stops is not None:
+            return stops[0] if ctx.messages[index].tool_calls else stops[1]
         return self.end_token(index, ctx) or self.end_of_turn
 
     def assistant_footer(self, index: int, ctx: Conversation) -> str:
