@@ -79,6 +79,10 @@ class ApertusChat(ChatFormat):
         tool=Turn("", "]"),
     )
     stop_tokens = (ASSISTANT_END,)
+    turn_stops = (TOOLS_SUFFIX, ASSISTANT_END)
+    """The model stops at ``<|tools_suffix|>`` closing a call list (the body writes it: the
+    results follow in the same turn), else at ``<|assistant_end|>`` (written before the next
+    user turn, trained on the conversation's last turn too)."""
     special_tokens: ClassVar[tuple[str, ...]] = (
         SYSTEM_START,
         SYSTEM_END,
@@ -145,12 +149,6 @@ class ApertusChat(ChatFormat):
         if role != "assistant" and inside:
             return ASSISTANT_END + self.turns[role].header
         return self.turns[role].header
-
-    def turn_stop(self, index: int, ctx: Conversation) -> str:
-        """Oddity: the model stops at ``<|tools_suffix|>`` closing a call list (the body
-        writes it: the results follow in the same turn), else at ``<|assistant_end|>``
-        (written before the next user turn, trained on the conversation's last turn too)."""
-        return TOOLS_SUFFIX if ctx.messages[index].tool_calls else ASSISTANT_END
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
         """Oddity: ``<|assistant_end|>`` is written as part of the next user (or later
