@@ -1,21 +1,24 @@
 """The declarations added for the Apertus, Granite 3.3 and gpt-oss formats:
 :attr:`tooletta.chat.SystemBlock.dated` (a default system message holding today's date),
 :attr:`tooletta.chat.Prompt.after_system` (no prompt after the opening system message alone),
-the keep rules ``"after_last_answer"`` and ``"until_answer"`` and
-:attr:`tooletta.chat.ChatFormat.turn_stops` (what ends a turn with calls and one without)."""
+the keep rules ``"after_last_answer"`` and ``"until_answer"``,
+:attr:`tooletta.chat.ChatFormat.turn_stops` (what ends a turn with calls and one without)
+and :attr:`tooletta.chat.ChatFormat.open_last` (a last turn left without its end token)."""
 
 from __future__ import annotations
 
 from datetime import date
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tooletta import Message, ToolCall
+from tooletta import Message, ParseError, ToolCall, get_dialect
 from tooletta.chat import ChatFormat, Prompt, Reasoning, SystemBlock, Turn, roles
 from tooletta.chat.declare import keeps
 from tooletta.chat.format import conversation
 from tooletta.chat.guard import format_problem
+from tooletta.chat.parse import parse_format
 
 DEFAULT = "Helpful. Today: {date}. Be brief."
 
@@ -195,3 +198,27 @@ def test_a_turn_stops_declaration_that_is_no_pair_of_str_is_a_problem() -> None:
         fmt.turn_stops = bad  # type: ignore[misc,assignment]
         problem = format_problem(fmt)
         assert problem is not None and "turn_stops" in problem
+
+
+class _Open(_Fmt):
+    open_last = True
+
+
+def test_open_last_reads_a_last_turn_without_its_end_token_to_the_end() -> None:
+    dialect = get_dialect("hermes")
+    text = "<u>hi</u><a>first</a><u>again</u><a>left open"
+    read = parse_format(_Open(), dialect, text, [])
+    assert [(m.role, m.content) for m in read] == [
+        ("user", "hi"),
+        ("assistant", "first"),
+        ("user", "again"),
+        ("assistant", "left open"),
+    ]
+    closed = parse_format(_Open(), dialect, "<u>hi</u><a>done</a>", [])
+    assert closed == parse_format(_Fmt(), dialect, "<u>hi</u><a>done</a>", [])
+    with pytest.raises(ParseError):
+        parse_format(_Fmt(), dialect, text, [])
+    fmt = _Fmt()
+    fmt.open_last = 1  # type: ignore[misc,assignment]
+    problem = format_problem(fmt)
+    assert problem is not None and "open_last" in problem

@@ -166,6 +166,10 @@ class ChatFormat:
     """For formats without an end-of-turn token, the tokens the model generates to end its
     turn, which the template writes as the start of the next turn (GLM's ``<|observation|>``
     and ``<|user|>``). They count as the assistant turn's generated text."""
+    open_last: ClassVar[bool] = False
+    """The template may leave the conversation's last assistant turn without its end token
+    (Hy3 without ``is_training``: :meth:`end_token` gives ``""`` there): read back, a turn
+    whose end token never comes runs to the end of the text (else the text is refused)."""
     turn_stops: ClassVar[tuple[str, str] | None] = None
     """What the model generates to end a turn with calls, and a turn without, when the two
     differ and neither is the turn's :meth:`end_token` (Apertus stops at the
