@@ -168,6 +168,9 @@ class Hy3Chat(ChatFormat):
     result_wrap = (f"<tool_response{_S}>\n", f"\n</tool_response{_S}>\n")
     group_results = True
     keeps_ids = False
+    open_last = True
+    """The last answer has no end token (:meth:`end_token`): a turn without one runs to the
+    end of the text."""
     options = defaults(
         reasoning_effort="no_think",
         is_training=False,
@@ -259,11 +262,6 @@ class Hy3Chat(ChatFormat):
             if not options.get("is_training") or options.get("raw_last_assistant"):
                 return ""
         return EOS
-
-    def assistant_end(self, text: str, pos: int) -> int | None:
-        """Oddity: the last answer has no end token (:meth:`end_token`); a turn without one
-        runs to the end of the text."""
-        return None if text.find(EOS, pos) >= 0 else len(text)
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """The assistant header and a closed (``no_think``) or open think block. Oddity:
