@@ -2,8 +2,10 @@
 :attr:`tooletta.chat.SystemBlock.dated` (a default system message holding today's date),
 :attr:`tooletta.chat.Prompt.after_system` (no prompt after the opening system message alone),
 the keep rules ``"after_last_answer"`` and ``"until_answer"``,
-:attr:`tooletta.chat.ChatFormat.turn_stops` (what ends a turn with calls and one without)
-and :attr:`tooletta.chat.ChatFormat.open_last` (a last turn left without its end token)."""
+:attr:`tooletta.chat.ChatFormat.turn_stops` (what ends a turn with calls and one without),
+:attr:`tooletta.chat.ChatFormat.open_last` (a last turn left without its end token) and
+:attr:`~tooletta.chat.ChatFormat.calls_end` / :attr:`~tooletta.chat.ChatFormat.last_end` (the
+end token and what follows it of a turn with calls, of the last message)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from tooletta.chat.declare import keeps
 from tooletta.chat.format import conversation
 from tooletta.chat.guard import format_problem
 from tooletta.chat.parse import parse_format
+from tooletta.chat.render import render_format, render_text
 
 DEFAULT = "Helpful. Today: {date}. Be brief."
 
@@ -193,11 +196,12 @@ def test_turn_stops_name_the_stop_of_a_turn_with_calls_and_of_one_without() -> N
 
 
 def test_a_turn_stops_declaration_that_is_no_pair_of_str_is_a_problem() -> None:
-    for bad in (("<x>",), ["<x>", "<y>"], ("<x>", 1), "<x><y>"):
-        fmt = _Fmt()
-        fmt.turn_stops = bad  # type: ignore[misc,assignment]
-        problem = format_problem(fmt)
-        assert problem is not None and "turn_stops" in problem
+    for attr in ("turn_stops", "calls_end", "last_end"):
+        for bad in (("<x>",), ["<x>", "<y>"], ("<x>", 1), "<x><y>"):
+            fmt = _Fmt()
+            setattr(fmt, attr, bad)
+            problem = format_problem(fmt)
+            assert problem is not None and attr in problem
 
 
 class _Open(_Fmt):
@@ -222,3 +226,39 @@ def test_open_last_reads_a_last_turn_without_its_end_token_to_the_end() -> None:
     fmt.open_last = 1  # type: ignore[misc,assignment]
     problem = format_problem(fmt)
     assert problem is not None and "open_last" in problem
+
+
+class _Ends(ChatFormat):
+    name = "declD_ends"
+    end_of_turn = "</a>"
+    turns = roles(
+        user=Turn("<u>", "</u>\n"),
+        assistant=Turn("<a>", "</a>\n"),
+        tool=Turn("<t>", "</t>\n"),
+    )
+    end_tokens = ("<eom>", "<eos>")
+    calls_end = ("<eom>", "")
+    last_end = ("<eos>", "")
+
+
+def test_calls_end_and_last_end_write_the_declared_end_and_what_follows() -> None:
+    fmt = _Ends()
+    messages = [
+        Message("user", "q"),
+        _call(),
+        Message("tool", "r"),
+        _answer(),
+        Message("user", "q2"),
+        _call(),
+    ]
+    ctx = conversation(messages, (), {}, None)
+    ends = [(fmt.end_token(i, ctx), fmt.assistant_footer(i, ctx)) for i in (1, 3, 5)]
+    assert ends == [("<eom>", ""), ("</a>", "\n"), ("<eos>", "")]
+    dialect = get_dialect("hermes")
+    full = render_format(fmt, dialect, messages, [], False, {}).text
+    fast = render_text(fmt, dialect, messages, [], False, {})
+    assert full == fast
+    call = str(dialect.render([ToolCall("f", {})], content=""))
+    assert full == (f"<u>q</u>\n<a>{call}<eom><t>r</t>\n<a>done</a>\n<u>q2</u>\n<a>{call}<eos>")
+    plain = _Fmt()
+    assert (plain.end_token(1, ctx), plain.assistant_footer(1, ctx)) == ("</a>", "")

@@ -170,6 +170,15 @@ class ChatFormat:
     """The template may leave the conversation's last assistant turn without its end token
     (Hy3 without ``is_training``: :meth:`end_token` gives ``""`` there): read back, a turn
     whose end token never comes runs to the end of the text (else the text is refused)."""
+    calls_end: ClassVar[tuple[str, str] | None] = None
+    """How an assistant turn with calls ends when not as the assistant footer says: its end
+    token (one of :attr:`end_tokens`) and the template text after it (Functionary's
+    ``<|eom_id|>`` and nothing): the default :meth:`end_token` and :meth:`assistant_footer`.
+    ``None``: as the footer says."""
+    last_end: ClassVar[tuple[str, str] | None] = None
+    """How the conversation's last message, an assistant turn, ends when not as the footer
+    says (before :attr:`calls_end`): its end token and the text after it (Olmo 3.1 ends it
+    with the ``eos_token`` ``<|endoftext|>`` and nothing). ``None``: as the footer says."""
     turn_stops: ClassVar[tuple[str, str] | None] = None
     """What the model generates to end a turn with calls, and a turn without, when the two
     differ and neither is the turn's :meth:`end_token` (Apertus stops at the
@@ -368,8 +377,21 @@ class ChatFormat:
         one of :attr:`end_tokens` for a template whose end token depends on the turn, ``""``
         for a turn after which the template writes none (Command R+ ends a turn with calls
         right before the next turn's header; such a format reads its turns' ends back with
-        :meth:`assistant_end`)."""
-        return self.end_of_turn
+        :meth:`assistant_end`). A turn with calls, or the last message, may declare its own
+        (:attr:`calls_end`, :attr:`last_end`)."""
+        end = self._declared_end(index, ctx)
+        return self.end_of_turn if end is None else end[0]
+
+    def _declared_end(self, index: int, ctx: Conversation) -> tuple[str, str] | None:
+        """The declared end (:attr:`last_end`, :attr:`calls_end`) of the assistant turn at
+        ``index``, ``None`` when its footer says how it ends."""
+        last = self.last_end
+        if last is not None and index == len(ctx.messages) - 1:
+            return last
+        calls = self.calls_end
+        if calls is not None and ctx.messages[index].tool_calls:
+            return calls
+        return None
 
     def turn_stop(self, index: int, ctx: Conversation) -> str:
         """What the model generates to end the assistant turn at ``index`` (the text that
@@ -392,7 +414,11 @@ class ChatFormat:
         (not generated): the rest of ``turns["assistant"].footer`` by default. A template that
         writes tool results inside the assistant's turn overrides this to write nothing after a
         turn with calls (see the class docstring); the parser skips the default rest only where
-        it is there."""
+        it is there. A turn whose end is declared (:attr:`calls_end`, :attr:`last_end`): the
+        text declared after its end token."""
+        end = self._declared_end(index, ctx)
+        if end is not None:
+            return end[1]
         footer = self.turns["assistant"].footer
         return footer[len(self.end_of_turn) :]
 
