@@ -50,6 +50,9 @@ class Olmo31InstructChat(ChatFormat):
     )
     end_of_turn = _END
     end_tokens = (_EOS,)
+    last_end = (_EOS, "")
+    """``<|endoftext|>`` (the template's ``eos_token``) ends the conversation's last message,
+    and nothing follows it; every other assistant turn ends with ``<|im_end|>\\n``."""
     special_tokens = (
         "<|im_start|>",
         _END,
@@ -113,16 +116,6 @@ class Olmo31InstructChat(ChatFormat):
         """A user (or later system) turn's content without trailing declarations (the inverse
         of :meth:`user_text`'s oddity)."""
         return _undeclared(body)
-
-    def end_token(self, index: int, ctx: Conversation) -> str:
-        """Oddity: ``<|endoftext|>`` (the template's ``eos_token``) ends the conversation's
-        last message, ``<|im_end|>`` every other assistant turn."""
-        return _EOS if index == len(ctx.messages) - 1 else _END
-
-    def assistant_footer(self, index: int, ctx: Conversation) -> str:
-        """Oddity: nothing after the last message's ``<|endoftext|>`` (``\\n`` after
-        ``<|im_end|>``)."""
-        return "" if index == len(ctx.messages) - 1 else "\n"
 
 
 def _declared(ctx: Conversation) -> str:
