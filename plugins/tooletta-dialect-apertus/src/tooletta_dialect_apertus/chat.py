@@ -23,7 +23,6 @@ reasoning itself); ``render(model=..., reasoning=...)`` writes the block the mod
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -32,6 +31,7 @@ from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
+    SystemBlock,
     Turn,
     defaults,
     first_of,
@@ -57,7 +57,6 @@ DEFAULT_SYSTEM = (
     "Knowledge cutoff: 2024-04\nCurrent date: "
 )
 """The system prompt the template writes when there is no system message (then the date)."""
-_DEFAULT = re.compile(re.escape(DEFAULT_SYSTEM) + r"\d{4}-\d{2}-\d{2}")
 _IN_ASSISTANT = frozenset({"assistant", "tool"})
 _DECODE = json.JSONDecoder().raw_decode
 _OPENS = (USER_START, SYSTEM_START)
@@ -80,6 +79,10 @@ class ApertusChat(ChatFormat):
         tool=Turn("", "]"),
     )
     stop_tokens = (ASSISTANT_END,)
+    turn_stops = (TOOLS_SUFFIX, ASSISTANT_END)
+    """The model stops at ``<|tools_suffix|>`` closing a call list (the body writes it: the
+    results follow in the same turn), else at ``<|assistant_end|>`` (written before the next
+    user turn, trained on the conversation's last turn too)."""
     special_tokens: ClassVar[tuple[str, ...]] = (
         SYSTEM_START,
         SYSTEM_END,
@@ -99,17 +102,13 @@ class ApertusChat(ChatFormat):
     result_separator = ", "
     keeps_ids = False
     options = defaults(enable_thinking=False)
-
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message, or the template's own prompt with today's date."""
-        return DEFAULT_SYSTEM + ctx.strftime_now("%Y-%m-%d") if system is None else system
-
-    def parse_system(self, body: str) -> str | None:
-        """``None`` for the template's own prompt (any date)."""
-        return None if _DEFAULT.fullmatch(body) else body
+    system_block = SystemBlock(default=DEFAULT_SYSTEM + "{date}", dated="%Y-%m-%d")
+    """The system message, or the template's own prompt with today's date (read back as no
+    message whatever its date)."""
 
     def before_turn(self, index: int, ctx: Conversation) -> str:
-        """The developer turn, after the system turn: deliberation and tool capabilities."""
+        """The developer turn, after the system turn: deliberation and tool capabilities.
+        Oddity: written even without tools, and it holds the ``enable_thinking`` switch."""
         messages = ctx.messages
         first = 1 if messages and messages[0].role == "system" else 0
         if index != first:
@@ -123,20 +122,22 @@ class ApertusChat(ChatFormat):
         return f"{DEVELOPER_START}Deliberation: {mode}\n{tools}{DEVELOPER_END}"
 
     def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past the developer turn when it starts at ``pos``."""
+        """Past the developer turn when it starts at ``pos`` (the inverse of
+        :meth:`before_turn`'s oddity: a turn the template always writes; to the end of the
+        text when it is left open)."""
         if not text.startswith(DEVELOPER_START, pos):
             return pos
         end = text.find(DEVELOPER_END, pos)
         return len(text) if end < 0 else end + len(DEVELOPER_END)
 
     def header(self, index: int, ctx: Conversation) -> str:
-        """No assistant header inside an open assistant turn (after a call's results or
-        another assistant message); ``<|assistant_end|>`` closes it before a user turn (and a
-        later system turn, which the template refuses);
-        results open with ``[``. An assistant message right after one without calls is
-        refused (the template writes their texts back to back: they would read back as one),
-        as is one starting with ``[`` right after a call list (it would read back as
-        results)."""
+        """Oddity: one assistant turn spans calls, results and answer: no assistant header
+        inside an open assistant turn (after a call's results or another assistant message);
+        ``<|assistant_end|>`` closes it before a user turn (and a later system turn, which
+        the template refuses); results open with ``[``. An assistant message right after one
+        without calls is refused (the template writes their texts back to back: they would
+        read back as one), as is one starting with ``[`` right after a call list (it would
+        read back as results)."""
         messages = ctx.messages
         role = messages[index].role
         inside = index > 0 and messages[index - 1].role in _IN_ASSISTANT
@@ -149,15 +150,9 @@ class ApertusChat(ChatFormat):
             return ASSISTANT_END + self.turns[role].header
         return self.turns[role].header
 
-    def turn_stop(self, index: int, ctx: Conversation) -> str:
-        """``<|tools_suffix|>`` closing a call list (the body writes it: the results follow
-        in the same turn), else ``<|assistant_end|>`` (written before the next user turn,
-        trained on the conversation's last turn too)."""
-        return TOOLS_SUFFIX if ctx.messages[index].tool_calls else ASSISTANT_END
-
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
-        """A user (or later system) turn closing the assistant turn, or results after a
-        call list."""
+        """Oddity: ``<|assistant_end|>`` is written as part of the next user (or later
+        system) turn's header, and results open with a bare ``[`` after a call list."""
         for role, start in (("user", USER_START), ("system", SYSTEM_START)):
             if text.startswith(ASSISTANT_END + start, pos):
                 return role, pos + len(ASSISTANT_END + start)
@@ -166,12 +161,14 @@ class ApertusChat(ChatFormat):
         return None
 
     def implicit_role(self, previous: str | None) -> str | None:
-        """An assistant message goes on without a header after results or another one."""
+        """Oddity: an assistant message goes on without a header after results or another
+        one (one assistant turn per user turn)."""
         return "assistant" if previous in _IN_ASSISTANT else None
 
     def assistant_end(self, text: str, pos: int) -> int | None:
-        """After the call list, or before ``<|assistant_end|>``, the generation prompt or the
-        end of the text (a lone ``<|assistant_end|>`` is consumed)."""
+        """Oddity: the turn has no end token of its own: it ends after the call list, or
+        before ``<|assistant_end|>``, the generation prompt or the end of the text (a lone
+        ``<|assistant_end|>`` is consumed)."""
         at, _ = first_of(text, (TOOLS_PREFIX, ASSISTANT_END, ASSISTANT_START), pos)
         if at < 0:
             at = len(text)
@@ -184,7 +181,8 @@ class ApertusChat(ChatFormat):
         return at
 
     def read_results(self, text: str, pos: int, pending: int) -> tuple[list[str], int] | None:
-        """The results in ``[r1, r2]``: each a JSON value when one is there (JSON text holds
+        """Oddity: the results are one list ``[r1, r2]`` whose separators a result may hold:
+        each a JSON value when one is there (JSON text holds
         ``", "``), else the text up to ``", "`` (while calls await results) or ``]``."""
         # the results lie inside the assistant turn: read them in that turn's text alone, so
         # that a JSON decode failing there (whose error counts the lines before it) costs
@@ -196,8 +194,9 @@ class ApertusChat(ChatFormat):
         return read[0], pos + read[1]
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """The result's content as given; the first result of a run refuses the run when it
-        would not read back as written (:func:`_check_run`)."""
+        """The result's content as given. Oddity: results are joined by ``", "`` in one
+        list, so the first result of a run refuses the run when it would not read back as
+        written (:func:`_check_run`)."""
         messages = ctx.messages
         text = text_of(messages[index].content)
         if index == 0 or messages[index - 1].role != "tool":  # the first of a run: check it
@@ -205,16 +204,9 @@ class ApertusChat(ChatFormat):
             _check_run(messages, index, slots[index][1])
         return text
 
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, without a first system message that is the template's own prompt."""
-        out = super().expressible(messages)
-        if out and out[0].role == "system" and _DEFAULT.fullmatch(str(out[0].content)):
-            out = out[1:]
-        return out
-
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`, without an empty assistant turn ending the text: the
-        template leaves the last answer open (no end token), so an empty one is written as
+        """As :meth:`expressible`, without an empty assistant turn ending the text. Oddity:
+        the template leaves the last answer open (no end token), so an empty one is written as
         ``<|assistant_start|>`` alone, the same text as the generation prompt, which reads
         back as no message."""
         out = self.expressible(messages)

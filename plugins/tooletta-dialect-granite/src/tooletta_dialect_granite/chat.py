@@ -20,12 +20,11 @@ the content and a newline). Reasoning is not written (the template has no place 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from tooletta import Message, RenderError
+from tooletta import RenderError
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     ToolsBlock,
     Turn,
     defaults,
@@ -68,10 +67,6 @@ def _turn(role: str) -> Turn:
     return Turn(f"{_START}{role}{_END_ROLE}", f"{_EOT}\n")
 
 
-def _first(messages: Sequence[Message]) -> int:
-    return 1 if messages and messages[0].role == "system" else 0
-
-
 class Granite33Chat(ChatFormat):
     """Granite 3.3 Instruct's chat template. Options: ``thinking`` (the default system
     message's thinking instructions; default off) and ``strftime_now`` to pin the date.
@@ -96,9 +91,14 @@ class Granite33Chat(ChatFormat):
         _EOT + "\n",
     )
     """The ``available_tools`` turn, right after the system turn."""
+    prompt = Prompt(after_system=False)
+    """The assistant header; nothing when only a system message was given (the template
+    writes the prompt in its loop over the messages after the system message)."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message, or the template's default one (always a system turn)."""
+        """The system message, or the template's default one (always a system turn). Oddity:
+        the default holds today's date and a sentence chosen by the tools and the
+        ``thinking`` switch; the ``documents`` and ``controls`` switches are refused."""
         options = ctx.options
         if options.get("documents") or options.get("controls"):
             name = "documents" if options.get("documents") else "controls"
@@ -114,16 +114,10 @@ class Granite33Chat(ChatFormat):
         return _CUTOFF + ctx.strftime_now("%B %d, %Y") + _IDENTITY + tail
 
     def parse_system(self, body: str) -> str | None:
-        """The system message (``None`` for the template's default one)."""
+        """The system message (``None`` for the template's default one, any date and any of
+        its three sentences: the inverse of :meth:`system_text`'s oddity)."""
         if body.startswith(_CUTOFF):
             _, found, tail = body.partition(_IDENTITY)
             if found and tail in _DEFAULT_TAILS:
                 return None
         return body
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """The assistant header; nothing when only a system message was given (the template
-        writes the prompt after the last non-system message)."""
-        if ctx.messages and _first(ctx.messages) == len(ctx.messages):
-            return ""
-        return self.turns["assistant"].header

@@ -42,7 +42,6 @@ from tooletta.plugin import (
     by_content,
     defaults,
     first_of,
-    last_index,
     patterns_of,
     roles,
     text_of,
@@ -128,12 +127,6 @@ def _first_token_after_opening(body: str) -> int:
     return start
 
 
-def _has_answer_after(index: int, messages: Sequence[Message]) -> bool:
-    """An assistant message without calls follows ``index`` (the template then drops the
-    analysis of the turn at ``index``)."""
-    return any(m.role == "assistant" and not m.tool_calls for m in messages[index + 1 :])
-
-
 class GptOssChat(ChatFormat):
     """gpt-oss's chat template (Harmony). Options: ``reasoning_effort`` (``"medium"``),
     ``model_identity``, ``builtin_tools`` (``["browser", "python"]``), and ``strftime_now``
@@ -151,7 +144,10 @@ class GptOssChat(ChatFormat):
     end_of_turn = RETURN
     end_tokens = (CALL, END)
     special_tokens = (START, MESSAGE, CHANNEL, END, CALL, RETURN)
-    reasoning = Reasoning(_ANALYSIS, END + _ASSISTANT, strip="")
+    reasoning = Reasoning(_ANALYSIS, END + _ASSISTANT, strip="", keep="until_answer")
+    """The analysis channel. The history rule: a turn with calls keeps its analysis until an
+    answer (a turn without calls) follows it; an answer keeps its reasoning only as the last
+    message (and without a generation prompt: see :meth:`assistant_text`)."""
     system_roles = frozenset({"system", "developer"})
     keeps_ids = False
     options = defaults(
@@ -162,7 +158,9 @@ class GptOssChat(ChatFormat):
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The system message (identity, dates, reasoning effort, built-in tools, channels),
-        then the developer message (instructions and tools) when there is either."""
+        then the developer message (instructions and tools) when there is either. Oddity: the
+        opening is two messages built from the options, the given system message becoming
+        the developer's ``# Instructions``."""
         identity = ctx.options.get("model_identity")
         identity = DEFAULT_IDENTITY if identity is None else str(identity)
         text = (
@@ -187,7 +185,8 @@ class GptOssChat(ChatFormat):
         return text + END
 
     def parse_system(self, body: str) -> str | None:
-        """The instructions of the developer message (``None`` when there are none). The body
+        """The instructions of the developer message (``None`` when there are none): the
+        inverse of :meth:`system_text`'s oddity, two messages in one opening. The body
         runs to the first turn header the parser knows, so it must be the system message and
         the developer message and nothing else: anything after them (a turn whose header is
         damaged, which the template never writes) is refused with a
@@ -204,8 +203,9 @@ class GptOssChat(ChatFormat):
         return developer.removesuffix("\n\n")
 
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """The user's content; a system or developer message after the first is refused
-        (the template drops it)."""
+        """The user's content. Oddity: a system or developer message after the first is
+        refused (the template drops it), and a Harmony token in the text is refused even
+        with ``allow_markup`` (it would end the message)."""
         message = ctx.messages[index]
         if message.role != "user":
             raise RenderError(
@@ -217,8 +217,9 @@ class GptOssChat(ChatFormat):
     # -- tool results ---------------------------------------------------------------------
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """``NAME to=assistant<|channel|>commentary<|message|>`` and the content through
-        ``tojson`` (``NAME`` after the header's ``functions.``)."""
+        """Oddity: the result's header holds the name of the call it answers, and its content
+        is written through ``tojson``: ``NAME to=assistant<|channel|>commentary<|message|>``
+        and the JSON (``NAME`` after the header's ``functions.``)."""
         content = ctx.messages[index].content
         try:
             body = (
@@ -262,7 +263,8 @@ class GptOssChat(ChatFormat):
         return result.name or calls[0].name
 
     def parse_result(self, body: str) -> str:
-        """The content: the JSON string after the header (other JSON as written)."""
+        """The content: the JSON string after the header (other JSON as written); the inverse
+        of :meth:`result_text`'s oddity (the name and ``tojson``)."""
         _, found, text = body.partition(MESSAGE)
         if not found:
             return body
@@ -274,30 +276,10 @@ class GptOssChat(ChatFormat):
 
     # -- assistant turns ------------------------------------------------------------------
 
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """A turn with calls keeps its analysis until an answer follows it; an answer keeps
-        its reasoning only as the last message (and without a generation prompt: see
-        :meth:`assistant_text`)."""
-        if messages[index].tool_calls:
-            return not _has_answer_after(index, messages)
-        return index == len(messages) - 1
-
-    def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """:meth:`keeps_reasoning`, the last answer (assistant turn without calls) found once
-        per conversation: an answer follows a turn exactly when the last one does."""
-        messages = ctx.messages
-        if not messages[index].tool_calls:
-            return index == len(messages) - 1
-        last = ctx.once(
-            "harmony_last_answer",
-            lambda: last_index(messages, lambda m: m.role == "assistant" and not m.tool_calls),
-        )
-        return not last > index
-
     def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The turn's Harmony messages; an answer followed by a generation prompt is history
-        (its reasoning dropped). A turn that starts with a call right after a turn with calls
-        is refused: the template writes them as one turn's calls, read back as one message."""
+        """The turn's Harmony messages. Oddity: an answer followed by a generation prompt is history
+        (its reasoning dropped). A turn that starts with a call right after a turn with calls is
+        refused: the template writes them as one turn's calls, read back as one message."""
         messages = ctx.messages
         kept = self.kept_in(index, ctx)
         last = index == len(messages) - 1
@@ -319,9 +301,9 @@ class GptOssChat(ChatFormat):
         return body
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
-        """The Harmony messages of a turn, joined by ``<|start|>assistant``, without the
-        turn's end token: the analysis when kept, a ``commentary`` preamble (content beside
-        calls and reasoning), the calls, or the ``final`` answer."""
+        """Oddity: a turn is several Harmony messages (channels), joined by ``<|start|>assistant``,
+        written without the turn's end token: the analysis when kept, a ``commentary`` preamble
+        (content beside calls and reasoning), the calls, or the ``final`` answer."""
         reasoning = _checked(message.reasoning, "reasoning")
         content = _checked(text_of(message.content), "content")
         parts = []
@@ -340,8 +322,9 @@ class GptOssChat(ChatFormat):
         return _ASSISTANT.join(parts)
 
     def end_token(self, index: int, ctx: Conversation) -> str:
-        """``<|call|>`` after calls, ``<|return|>`` after the last answer, ``<|end|>`` after
-        an answer in history (or before a generation prompt)."""
+        """Oddity: the end token depends on the turn: ``<|call|>`` after calls,
+        ``<|return|>`` after the last answer, ``<|end|>`` after an answer in history (or
+        before a generation prompt)."""
         if ctx.messages[index].tool_calls:
             return CALL
         if index == len(ctx.messages) - 1 and not ctx.add_generation_prompt:
@@ -349,7 +332,8 @@ class GptOssChat(ChatFormat):
         return END
 
     def find_end(self, text: str, pos: int) -> tuple[int, str]:
-        """The end token after which no Harmony message of the same turn follows: a
+        """Oddity: ``<|end|>`` also ends each Harmony message inside a turn. The end token
+        after which no Harmony message of the same turn follows: a
         ``<|return|>``, the end of a ``final`` message, or an end token not followed by
         ``<|start|>assistant`` and a channel or recipient."""
         start = pos
@@ -370,8 +354,9 @@ class GptOssChat(ChatFormat):
             start = pos = nxt
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """What the text carries: no ids, bodies without surrounding whitespace, the analysis
-        of a turn with calls as its reasoning (its content when it has no reasoning: the
+        """Oddity: the analysis channel holds a call turn's content when it has no
+        reasoning. What the text carries: no ids, bodies without surrounding whitespace, the
+        analysis of a turn with calls as its reasoning (its content when it has no reasoning: the
         template's convention) only while kept, an answer's reasoning only in the last
         message, no empty system message, and a tool result given as a list of parts as
         the template writes it (the list's JSON, read back as that text)."""
@@ -402,8 +387,8 @@ class GptOssChat(ChatFormat):
         return out
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`; before a generation prompt the last answer is history, its
-        reasoning dropped (see :meth:`assistant_text`)."""
+        """As :meth:`expressible`. Oddity: before a generation prompt the last answer is
+        history, its reasoning dropped (see :meth:`assistant_text`)."""
         out = self.expressible(messages)
         last = out[-1] if out else None
         if ctx.add_generation_prompt and last and last.role == "assistant" and not last.tool_calls:

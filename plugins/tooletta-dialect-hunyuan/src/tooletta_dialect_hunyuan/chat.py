@@ -155,10 +155,22 @@ class Hy3Chat(ChatFormat):
     )
     end_of_turn = EOS
     special_tokens = _SPECIAL
-    reasoning = Reasoning(THINK_OPEN, THINK_CLOSE, strip="", keep="all", empty="kept")
+    reasoning = Reasoning(
+        THINK_OPEN,
+        THINK_CLOSE,
+        strip="",
+        keep="all",
+        empty="kept",
+        dropped=THINK_OPEN + THINK_CLOSE,
+    )
+    """``<think:opensource>R</think:opensource>`` as given, an empty block when the turn keeps
+    no reasoning (or has none)."""
     result_wrap = (f"<tool_response{_S}>\n", f"\n</tool_response{_S}>\n")
     group_results = True
     keeps_ids = False
+    open_last = True
+    """The last answer has no end token (:meth:`end_token`): a turn without one runs to the
+    end of the text."""
     options = defaults(
         reasoning_effort="no_think",
         is_training=False,
@@ -171,7 +183,9 @@ class Hy3Chat(ChatFormat):
     always closes its think block."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """Every system message's text, then the reasoning mode or the tool declarations."""
+        """Every system message's text, then the reasoning mode or the tool declarations.
+        Oddity: the template gathers all system messages (wherever they stand) at the start,
+        and ends the block with the ``reasoning_effort`` option's mode."""
         effort = _effort(ctx.options)
         text = "".join(text_of(m.content) for m in ctx.messages if m.role == "system")
         if not ctx.tools:
@@ -181,7 +195,8 @@ class Hy3Chat(ChatFormat):
         return text + lead + _TOOLS_HEAD + tools + _TOOLS_TAIL + MODE + effort
 
     def parse_system(self, body: str) -> str | None:
-        """The system text before the tool declarations or the reasoning mode."""
+        """The system text before the tool declarations or the reasoning mode (the inverse
+        of :meth:`system_text`'s oddity: the last declarations block, the option's mode)."""
         at = body.rfind(_TOOLS_HEAD)
         if at >= 0:
             text = body[:at]
@@ -192,8 +207,8 @@ class Hy3Chat(ChatFormat):
         return text or None
 
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """A user's text; a later system message writes nothing here (the template moves its
-        text to the start)."""
+        """A user's text. Oddity: a later system message writes nothing here (the template
+        moves its text to the start)."""
         message = ctx.messages[index]
         return "" if message.role == "system" else text_of(message.content)
 
@@ -206,27 +221,23 @@ class Hy3Chat(ChatFormat):
         return index > (ctx.last_user if messages is ctx.messages else last_user(messages))
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """The template's history rule, which depends on the tools: every turn keeps its
+        """Oddity: the template's history rule depends on the tools: every turn keeps its
         reasoning when tools are declared (``preserved_thinking``) or ``is_training`` is set,
         else only the turns after the last user message."""
         return self._kept(index, ctx.messages, ctx)
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The turn's body; with ``raw_last_assistant``, the conversation's last answer (no
-        calls) is its content alone, checked by the dialect as any content is."""
+        """The turn's body. Oddity: with ``raw_last_assistant``, the last answer (no calls)
+        is its content alone, checked by the dialect as any content is."""
         if _raw_last(index, ctx):
             message = ctx.messages[index]
             return self.calls_text(ctx.dialect, (), text_of(message.content))
         return super().assistant_text(index, ctx)
 
-    def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
-        """``<think:opensource>R</think:opensource>``, empty when the turn keeps none."""
-        return THINK_OPEN + (reasoning if kept else "") + THINK_CLOSE
-
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
-        """The turn's texts as written (the dialect's parse trims the reasoning and the
-        content before calls): the think block's text, the content up to the calls, then the
-        calls read by the dialect."""
+        """The turn's texts as written. Oddity: the dialect's parse trims the reasoning and
+        the content before calls, which the template writes as given: the think block's
+        text, the content up to the calls, then the calls read by the dialect."""
         reasoning = None
         end = body.find(THINK_CLOSE) if body.startswith(THINK_OPEN) else -1
         if end >= 0:
@@ -241,8 +252,8 @@ class Hy3Chat(ChatFormat):
         return result
 
     def end_token(self, index: int, ctx: Conversation) -> str:
-        """``<｜hy_eos:opensource｜>``, except after the conversation's last assistant turn
-        when it has no calls (the template leaves it open) and ``is_training`` is off or
+        """``<｜hy_eos:opensource｜>``. Oddity: none after the conversation's last assistant
+        turn when it has no calls (the template leaves it open) and ``is_training`` is off or
         ``raw_last_assistant`` on."""
         message = ctx.messages[index]
         last = index == len(ctx.messages) - 1
@@ -252,13 +263,10 @@ class Hy3Chat(ChatFormat):
                 return ""
         return EOS
 
-    def assistant_end(self, text: str, pos: int) -> int | None:
-        """A turn without an end token runs to the end of the text."""
-        return None if text.find(EOS, pos) >= 0 else len(text)
-
     def generation_prompt(self, ctx: Conversation) -> str:
-        """The assistant header and a closed (``no_think``) or open think block; nothing when
-        the conversation ends with an assistant turn or under the retry fallback strategy."""
+        """The assistant header and a closed (``no_think``) or open think block. Oddity:
+        nothing when the conversation ends with an assistant turn or under the retry fallback
+        strategy (and an unknown ``reasoning_effort`` is refused here too)."""
         effort = _effort(ctx.options)
         messages = ctx.messages
         if ctx.add_generation_prompt and messages and messages[-1].role == "assistant":
@@ -268,21 +276,22 @@ class Hy3Chat(ChatFormat):
         return ASSISTANT + THINK_OPEN + (THINK_CLOSE if effort == "no_think" else "")
 
     def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """The default rule without the tool definitions at hand (see
-        :meth:`expressible_for`): every turn of a conversation with calls or results, else the
-        turns after the last user."""
+        """Oddity: the history rule depends on the tools (:meth:`kept_in`); this is its guess
+        without the tool definitions at hand (see :meth:`expressible_for`): every turn of a
+        conversation with calls or results, else the turns after the last user."""
         if _uses_tools(messages):
             return True
         return index > last_user(messages)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """What the text carries: one system message holding every system message's text
+        """Oddity: the text carries one system message holding every system message's text
         (first), reasoning as :meth:`keeps_reasoning` guesses the history rule."""
         return self._carried(messages, self.keeps_reasoning)
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """What the text rendered with ``ctx``'s tools and options carries (the history rule
-        known exactly; a raw last answer carries no reasoning). An empty assistant turn (no
+        """Oddity: the history rule depends on ``ctx``'s tools and options; what the text
+        rendered with them carries (the history rule known exactly; a raw last answer carries
+        no reasoning). An empty assistant turn (no
         content, reasoning or calls) ending the conversation is written as the generation
         prompt with ``no_think`` is (``<｜hy_Assistant:opensource｜>`` and an empty think
         block; no prompt follows an assistant turn), which reads back as no message (a raw

@@ -50,6 +50,9 @@ class Olmo31InstructChat(ChatFormat):
     )
     end_of_turn = _END
     end_tokens = (_EOS,)
+    last_end = (_EOS, "")
+    """``<|endoftext|>`` (the template's ``eos_token``) ends the conversation's last message,
+    and nothing follows it; every other assistant turn ends with ``<|im_end|>\\n``."""
     special_tokens = (
         "<|im_start|>",
         _END,
@@ -77,9 +80,10 @@ class Olmo31InstructChat(ChatFormat):
     """What follows the default system prompt before the declared tools."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The system message (or the default prompt and its instruction), then the tools;
-        no opening turn when a later message is a system message (the template writes its
-        default prompt only when no message is)."""
+        """The system message (or the default prompt and its instruction), then the tools.
+        Oddity: the default prompt's instruction depends on the tools (a sentence saying
+        there are none), and there is no opening turn when a later message is a system
+        message (the template writes its default prompt only when no message is)."""
         declared = _declared(ctx)
         if system is not None:
             return system + declared
@@ -90,7 +94,9 @@ class Olmo31InstructChat(ChatFormat):
         return self.default_system + self.no_functions
 
     def parse_system(self, body: str) -> str | None:
-        """The system message without the declarations; ``None`` for the default prompt."""
+        """The system message without the declarations; ``None`` for the default prompt
+        (the inverse of :meth:`system_text`'s oddity: two defaults; the declarations found
+        as the trailing ``<functions>`` block that holds a JSON list)."""
         default = self.default_system
         if body == default + self.no_functions or body.startswith(
             default + self.with_functions + _OPEN
@@ -99,25 +105,17 @@ class Olmo31InstructChat(ChatFormat):
         return _undeclared(body)
 
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """A user turn's content; a later system message's with the tools after it (the
-        template declares them after every system message)."""
+        """A user turn's content. Oddity: a later system message's with the tools after it
+        (the template declares them after every system message)."""
         text = self.text(ctx.messages[index].content)
         if ctx.messages[index].role == "system":
             return text + _declared(ctx)
         return text
 
     def parse_user(self, body: str) -> str:
-        """A user (or later system) turn's content without trailing declarations."""
+        """A user (or later system) turn's content without trailing declarations (the inverse
+        of :meth:`user_text`'s oddity)."""
         return _undeclared(body)
-
-    def end_token(self, index: int, ctx: Conversation) -> str:
-        """``<|endoftext|>`` (the template's ``eos_token``) for the conversation's last
-        message, ``<|im_end|>`` for every other assistant turn."""
-        return _EOS if index == len(ctx.messages) - 1 else _END
-
-    def assistant_footer(self, index: int, ctx: Conversation) -> str:
-        """Nothing after the last message's ``<|endoftext|>``, ``\\n`` after ``<|im_end|>``."""
-        return "" if index == len(ctx.messages) - 1 else "\n"
 
 
 def _declared(ctx: Conversation) -> str:

@@ -23,11 +23,13 @@ template whose piece is odd still overrides the hook.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..ir import Message
+from . import clock
 from .conversation import Conversation, last_user
 from .messages import text_of
 
@@ -55,6 +57,7 @@ KeepRule = Literal[
     "last_assistant",
     "with_calls",
     "after_last_answer",
+    "until_answer",
 ]
 """A template's history rule for reasoning, ``Reasoning.keep``: which assistant turns write
 their reasoning back (see :func:`tooletta.chat.keeps`)."""
@@ -69,6 +72,7 @@ KEEP_RULES: tuple[str, ...] = (
     "last_assistant",
     "with_calls",
     "after_last_answer",
+    "until_answer",
 )
 """Every :data:`KeepRule`, for checks of a declaration."""
 
@@ -98,22 +102,11 @@ def _last_assistant(messages: Sequence[Message]) -> int:
     return -1
 
 
-def _last_answer(messages: Sequence[Message]) -> int:
-    """The index of the last assistant message without tool calls (an answer, not a step of
-    a tool-use run), ``-1`` when there is none."""
-    for index in range(len(messages) - 1, -1, -1):
-        message = messages[index]
-        if message.role == "assistant" and not message.tool_calls:
-            return index
-    return -1
-
-
 _ANCHORS: dict[str, Callable[[Sequence[Message]], int]] = {
     "after_last_user": last_user,
     "after_last_query": last_query,
     "after_last_stripped_query": lambda messages: last_query(messages, strip=True),
     "last_assistant": _last_assistant,
-    "after_last_answer": _last_answer,
 }
 """The rules that compare a turn's index with one found per conversation."""
 
@@ -134,8 +127,10 @@ def keeps(
     * ``"last"``: only the conversation's last message (QwQ, Apriel 1.6, Nemotron Nano v2);
       ``"last_assistant"``: only the last assistant turn (LFM2.5 Instruct);
     * ``"with_calls"``: only turns with tool calls (Command R7B);
-    * ``"after_last_answer"``: the turns after the last assistant turn without calls, the
-      current tool-use run (Kimi K2-Thinking; every turn when there is none).
+    * ``"after_last_answer"``: the turns after the last answer, an assistant turn without
+      calls (Kimi K2-Thinking; every turn when there is none); ``"until_answer"``: the same
+      and the conversation's last message (gpt-oss: a turn with calls keeps its reasoning
+      until an answer follows it, an answer only when it ends the conversation).
 
     ``ctx``: the conversation being rendered, where the anchor of a rule is found once
     (memoised) instead of once per turn.
@@ -148,15 +143,44 @@ def keeps(
         return index == len(messages) - 1
     if rule == "with_calls":
         return bool(messages[index].tool_calls)
+    if rule in _ANSWER_RULES:
+        return _after_answer(rule, index, messages, ctx)
     find = _ANCHORS[rule]
     anchor = find(messages) if ctx is None else ctx.once("keep:" + rule, lambda: find(messages))
     if rule == "last_assistant":
         return index == anchor
     if rule == "after_last_user":
         return index > anchor
-    if rule == "after_last_answer":
-        return index > anchor
     return anchor >= 0 and index > anchor
+
+
+def _last_answer(messages: Sequence[Message]) -> int:
+    """The index of the last answer, an assistant message without tool calls (``-1``:
+    none)."""
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if message.role == "assistant" and not message.tool_calls:
+            return index
+    return -1
+
+
+_ANSWER_RULES = frozenset({"after_last_answer", "until_answer"})
+"""The rules anchored at the last answer (:func:`_last_answer`)."""
+
+
+def _after_answer(
+    rule: str, index: int, messages: Sequence[Message], ctx: Conversation | None
+) -> bool:
+    """:func:`keeps` for ``"after_last_answer"`` and ``"until_answer"`` (the anchor found
+    once per conversation when ``ctx`` is given)."""
+    if rule == "until_answer" and index == len(messages) - 1:
+        return True
+    anchor = (
+        _last_answer(messages)
+        if ctx is None
+        else ctx.once("keep:last_answer", lambda: _last_answer(messages))
+    )
+    return index > anchor
 
 
 @dataclass(frozen=True)
@@ -184,6 +208,9 @@ class Prompt:
     :meth:`ending`. ``after_assistant=False``: after an assistant message, or when there is
     no message, the template writes no prompt, only its ending
     (:meth:`~tooletta.chat.ChatFormat.after_conversation`; the Apriel templates).
+    ``after_system=False``: when the only message is the opening system message, the
+    template writes no prompt either, only its ending (Granite 3.3, whose loop over the
+    messages after the system message writes the prompt).
     """
 
     on: str = ""
@@ -195,6 +222,7 @@ class Prompt:
     before: str = ""
     always: bool = False
     after_assistant: bool = True
+    after_system: bool = True
 
     def thinking(self, options: Mapping[str, Any]) -> bool:
         """Whether the switch is on under ``options``."""
@@ -253,6 +281,11 @@ class SystemBlock:
     as by ``if system``). ``always``: a turn (with an empty body) even without a system
     message or tools. (A template that trims the system message declares it in the format's
     :attr:`~tooletta.chat.ChatFormat.trim`.)
+
+    ``dated``: a ``strftime`` format; the ``default`` holds ``{date}`` where the template
+    writes today's date in it (its ``strftime_now``: Apertus's ``Current date: %Y-%m-%d``),
+    and reads back as the default whatever the date written there (each directive matches
+    the text it can write: ``%Y`` four digits, ``%B`` a word...).
     """
 
     tools: Declarations | None = None
@@ -266,14 +299,30 @@ class SystemBlock:
     empty_turn: bool = True
     empty_joins: bool = True
     always: bool = False
+    dated: str = ""
+    _dated: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
 
-    def write(self, system: str | None, tools: Sequence[Mapping[str, Any]]) -> str | None:
+    def __post_init__(self) -> None:
+        """The pattern a dated default reads back by."""
+        if self.dated and self.default is not None:
+            object.__setattr__(self, "_dated", _dated_pattern(self.default, self.dated))
+
+    def write(
+        self,
+        system: str | None,
+        tools: Sequence[Mapping[str, Any]],
+        today: Callable[[str], str] | None = None,
+    ) -> str | None:
         """The turn's body for ``system`` (the first system message's text, ``None`` when
-        there is none) and ``tools``; ``None``: no turn."""
+        there is none) and ``tools``; ``None``: no turn. ``today``: the date in a
+        ``strftime`` format, for a :attr:`dated` default (the clock's when not given)."""
         if system == "" and self.empty_is_none:
             system = None
         if system is None and self.default is not None and (tools or not self.default_with_tools):
             system = self.default
+            if self.dated:
+                date = (clock.formatted if today is None else today)(self.dated)
+                system = system.replace("{date}", date)
         declared = self.tools(tools) if tools and self.tools is not None else None
         if declared is None:
             if system is None or (not system and not self.empty_turn):
@@ -303,9 +352,54 @@ class SystemBlock:
                 system, found = body[:at], True
         if system == "" and (self.empty_is_none or (self.always and not self.empty_turn)):
             return None
-        if system is not None and system == self.default and (found or not self.default_with_tools):
+        if (
+            system is not None
+            and self.is_default(system)
+            and (found or not self.default_with_tools)
+        ):
             return None
         return system
+
+    def is_default(self, system: str) -> bool:
+        """Whether ``system`` is the :attr:`default` message (a :attr:`dated` one with any
+        date)."""
+        if self._dated is not None:
+            return self._dated.fullmatch(system) is not None
+        return system == self.default
+
+
+_DIRECTIVES = {
+    "Y": r"\d{4}",
+    "G": r"\d{4}",
+    "y": r"\d{2}",
+    "m": r"\d{2}",
+    "d": r"\d{2}",
+    "H": r"\d{2}",
+    "I": r"\d{2}",
+    "M": r"\d{2}",
+    "S": r"\d{2}",
+    "j": r"\d{3}",
+    "B": r"[^\W\d_]+",
+    "b": r"[^\W\d_]+",
+    "A": r"[^\W\d_]+",
+    "a": r"[^\W\d_]+",
+    "p": r"[^\W\d_]+",
+    "%": "%",
+}
+"""What a ``strftime`` directive writes, as a pattern (any other directive: any text)."""
+
+
+def _dated_pattern(text: str, fmt: str) -> re.Pattern[str]:
+    """The pattern of ``text`` whose ``{date}`` is a date written in the ``strftime`` format
+    ``fmt`` (any date), for :attr:`SystemBlock.dated`."""
+    date = re.sub(
+        r"%(.)|[^%]+",
+        lambda m: (
+            re.escape(m.group()) if m.group(1) is None else _DIRECTIVES.get(m.group(1), ".*?")
+        ),
+        fmt,
+    )
+    return re.compile(("(?:" + date + ")").join(map(re.escape, text.split("{date}"))), re.DOTALL)
 
 
 @dataclass(frozen=True)

@@ -164,6 +164,24 @@ class ChatFormat:
     """For formats without an end-of-turn token, the tokens the model generates to end its
     turn, which the template writes as the start of the next turn (GLM's ``<|observation|>``
     and ``<|user|>``). They count as the assistant turn's generated text."""
+    open_last: ClassVar[bool] = False
+    """The template may leave the conversation's last assistant turn without its end token
+    (Hy3 without ``is_training``: :meth:`end_token` gives ``""`` there): read back, a turn
+    whose end token never comes runs to the end of the text (else the text is refused)."""
+    calls_end: ClassVar[tuple[str, str] | None] = None
+    """How an assistant turn with calls ends when not as the assistant footer says: its end
+    token (one of :attr:`end_tokens`) and the template text after it (Functionary's
+    ``<|eom_id|>`` and nothing): the default :meth:`end_token` and :meth:`assistant_footer`.
+    ``None``: as the footer says."""
+    last_end: ClassVar[tuple[str, str] | None] = None
+    """How the conversation's last message, an assistant turn, ends when not as the footer
+    says (before :attr:`calls_end`): its end token and the text after it (Olmo 3.1 ends it
+    with the ``eos_token`` ``<|endoftext|>`` and nothing). ``None``: as the footer says."""
+    turn_stops: ClassVar[tuple[str, str] | None] = None
+    """What the model generates to end a turn with calls, and a turn without, when the two
+    differ and neither is the turn's :meth:`end_token` (Apertus stops at the
+    ``<|tools_suffix|>`` closing its calls, the results following in the same turn, else at
+    ``<|assistant_end|>``): the default :meth:`turn_stop`. ``None``: the end token."""
     options: ClassVar[Mapping[str, Any]] = {}
     """The template's switches and their defaults (``enable_thinking``, ``date_string``...)."""
     part_separator: ClassVar[str] = ""
@@ -260,12 +278,13 @@ class ChatFormat:
 
         ``system`` is the first message's content when it is a system message. The default
         writes it as :attr:`system_block` declares (trimmed when :attr:`trim` holds
-        ``"system"``), or as it is and without the tools when nothing is declared.
+        ``"system"``; a dated default with :meth:`Conversation.strftime_now`), or as it is
+        and without the tools when nothing is declared.
         """
         if system is not None and "system" in self.trim:
             system = system.strip()
         block = self.system_block
-        return system if block is None else block.write(system, ctx.tools)
+        return system if block is None else block.write(system, ctx.tools, ctx.strftime_now)
 
     def parse_system(self, body: str) -> str | None:
         """The system message's content from the opening system turn's body (the inverse of
@@ -367,8 +386,21 @@ class ChatFormat:
         one of :attr:`end_tokens` for a template whose end token depends on the turn, ``""``
         for a turn after which the template writes none (Command R+ ends a turn with calls
         right before the next turn's header; such a format reads its turns' ends back with
-        :meth:`assistant_end`)."""
-        return self.end_of_turn
+        :meth:`assistant_end`). A turn with calls, or the last message, may declare its own
+        (:attr:`calls_end`, :attr:`last_end`)."""
+        end = self._declared_end(index, ctx)
+        return self.end_of_turn if end is None else end[0]
+
+    def _declared_end(self, index: int, ctx: Conversation) -> tuple[str, str] | None:
+        """The declared end (:attr:`last_end`, :attr:`calls_end`) of the assistant turn at
+        ``index``, ``None`` when its footer says how it ends."""
+        last = self.last_end
+        if last is not None and index == len(ctx.messages) - 1:
+            return last
+        calls = self.calls_end
+        if calls is not None and ctx.messages[index].tool_calls:
+            return calls
+        return None
 
     def turn_stop(self, index: int, ctx: Conversation) -> str:
         """What the model generates to end the assistant turn at ``index`` (the text that
@@ -377,9 +409,13 @@ class ChatFormat:
         :attr:`end_of_turn` (a template that leaves the conversation's last turn open, such
         as Hunyuan-A13B without ``is_training``, still ends it so at inference). A format
         whose turn ends at the next role token (GLM: ``<|observation|>`` after calls,
-        ``<|user|>`` else) or inside its own body (Solar Open's ``<|end|>``) overrides this.
+        ``<|user|>`` else) or inside its own body (Solar Open's ``<|end|>``) declares it in
+        :attr:`turn_stops` or overrides this.
         :mod:`tooletta.training` trains it on the conversation's last assistant turn too: the
         text is extended with it where the template does not write it there."""
+        stops = self.turn_stops
+        if stops is not None:
+            return stops[0] if ctx.messages[index].tool_calls else stops[1]
         return self.end_token(index, ctx) or self.end_of_turn
 
     def assistant_footer(self, index: int, ctx: Conversation) -> str:
@@ -387,7 +423,11 @@ class ChatFormat:
         (not generated): the rest of ``turns["assistant"].footer`` by default. A template that
         writes tool results inside the assistant's turn overrides this to write nothing after a
         turn with calls (see the class docstring); the parser skips the default rest only where
-        it is there."""
+        it is there. A turn whose end is declared (:attr:`calls_end`, :attr:`last_end`): the
+        text declared after its end token."""
+        end = self._declared_end(index, ctx)
+        if end is not None:
+            return end[1]
         footer = self.turns["assistant"].footer
         return footer[len(self.end_of_turn) :]
 
@@ -485,6 +525,10 @@ class ChatFormat:
         if not prompt.after_assistant:
             messages = ctx.messages
             if not messages or messages[-1].role == "assistant":
+                return self.after_conversation(ctx)
+        if not prompt.after_system:
+            messages = ctx.messages
+            if len(messages) == 1 and messages[0].role in self.system_roles:
                 return self.after_conversation(ctx)
         return prompt.text(header, ctx.options)
 

@@ -186,11 +186,17 @@ def format_problem(fmt: Any) -> str | None:
     wrap = getattr(fmt, "result_wrap", None)
     if type(wrap) is not tuple or len(wrap) != 2 or not all(isinstance(w, str) for w in wrap):
         return f"chat format {name!r}: result_wrap is a {_kind(wrap)}, not a pair of str"
+    for attr in ("turn_stops", "calls_end", "last_end"):
+        pair = getattr(fmt, attr, None)
+        if pair is not None and (
+            type(pair) is not tuple or len(pair) != 2 or not all(isinstance(s, str) for s in pair)
+        ):
+            return f"chat format {name!r}: {attr} is a {_kind(pair)}, not None or a pair of str"
     if not (fmt.reasoning is None or type(fmt.reasoning) is Reasoning):
         return f"chat format {name!r}: reasoning is a {_kind(fmt.reasoning)}, not a Reasoning"
     if not isinstance(fmt.options, Mapping):
         return f"chat format {name!r}: options is a {_kind(fmt.options)}, not a mapping"
-    for attr in ("group_results", "merge_system", "keeps_ids"):
+    for attr in ("group_results", "merge_system", "keeps_ids", "open_last"):
         if type(getattr(fmt, attr, None)) is not bool:
             return (
                 f"chat format {name!r}: {attr} is a {_kind(getattr(fmt, attr, None))}, not a bool"

@@ -185,6 +185,8 @@ class _ConversationReader:
             self.pos = end
         elif fmt.end_of_turn:
             at, token = fmt.find_end(self.text, self.pos)
+            if at < 0 and fmt.open_last:
+                at, token = len(self.text), ""  # the last turn, left open: to the end
             if at < 0:
                 raise self.error(f"turn never ends (no {fmt.end_of_turn!r})")
             body = self.text[self.pos : at]

@@ -318,7 +318,11 @@ def _plan(fmt: ChatFormat) -> _Plan:
             fmt.reasoning is not None or overrides("keeps_reasoning") or overrides("reasoning_text")
         ),
         content_text=hook("content_text", trims=("assistant",)),
-        end_token=hook("end_token", "assistant_footer"),
+        end_token=(
+            fmt.end_token
+            if fmt.calls_end is not None or fmt.last_end is not None
+            else hook("end_token", "assistant_footer")
+        ),
         footer_ok=assistant is None or assistant.footer.startswith(fmt.end_of_turn),
         result_text=hook("result_text", trims=("tool",)),
         result_footer=hook("result_footer"),
