@@ -55,6 +55,7 @@ KeepRule = Literal[
     "last_assistant",
     "with_calls",
     "after_last_answer",
+    "with_calls_after_last_user",
 ]
 """A template's history rule for reasoning, ``Reasoning.keep``: which assistant turns write
 their reasoning back (see :func:`tooletta.chat.keeps`)."""
@@ -69,6 +70,7 @@ KEEP_RULES: tuple[str, ...] = (
     "last_assistant",
     "with_calls",
     "after_last_answer",
+    "with_calls_after_last_user",
 )
 """Every :data:`KeepRule`, for checks of a declaration."""
 
@@ -135,7 +137,9 @@ def keeps(
       ``"last_assistant"``: only the last assistant turn (LFM2.5 Instruct);
     * ``"with_calls"``: only turns with tool calls (Command R7B);
     * ``"after_last_answer"``: the turns after the last assistant turn without calls, the
-      current tool-use run (Kimi K2-Thinking; every turn when there is none).
+      current tool-use run (Kimi K2-Thinking; every turn when there is none);
+    * ``"with_calls_after_last_user"``: the turns with tool calls after the last user
+      message (Gemma 4; every turn with calls when there is none).
 
     ``ctx``: the conversation being rendered, where the anchor of a rule is found once
     (memoised) instead of once per turn.
@@ -148,6 +152,8 @@ def keeps(
         return index == len(messages) - 1
     if rule == "with_calls":
         return bool(messages[index].tool_calls)
+    if rule == "with_calls_after_last_user":
+        return _calls_after_last_user(index, messages, ctx)
     find = _ANCHORS[rule]
     anchor = find(messages) if ctx is None else ctx.once("keep:" + rule, lambda: find(messages))
     if rule == "last_assistant":
@@ -157,6 +163,19 @@ def keeps(
     if rule == "after_last_answer":
         return index > anchor
     return anchor >= 0 and index > anchor
+
+
+def _calls_after_last_user(
+    index: int, messages: Sequence[Message], ctx: Conversation | None = None
+) -> bool:
+    """The ``"with_calls_after_last_user"`` rule of :func:`keeps`: whether the assistant turn
+    at ``index`` has tool calls and comes after the last user message (every turn with calls
+    when there is none). Gemma 4's templates write reasoning back only into such turns, the
+    steps of the current tool-use run. ``ctx``: the conversation, where the last user message
+    is found once."""
+    if not messages[index].tool_calls:
+        return False
+    return index > (last_user(messages) if ctx is None else ctx.last_user)
 
 
 @dataclass(frozen=True)
