@@ -21,7 +21,7 @@ names them all after the turn's last call).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import msgspec
@@ -46,6 +46,7 @@ __all__ = [
     "G4_SPECIAL",
     "Gemma4Chat",
     "declaration",
+    "declaration_with",
     "format_argument",
     "result_name",
     "strip_thinking",
@@ -207,6 +208,14 @@ def declaration(tool: Mapping[str, Any]) -> str:
     Written as the template writes it, including its quirks: a ``parameters`` object without
     ``type`` is left unclosed, as is a ``response`` whose type is not ``object``.
     """
+    return declaration_with(tool, _parameters)
+
+
+def declaration_with(
+    tool: Mapping[str, Any], parameters: Callable[[Mapping[str, Any]], str]
+) -> str:
+    """:func:`declaration` with another ``format_parameters`` macro, ``parameters`` (the
+    interleaved template's differs only there)."""
     function = _get(tool, "function")
     text = "declaration:" + _text(_get(function, "name"))
     text += "{description:" + STR + _text(_get(function, "description")) + STR
@@ -215,7 +224,7 @@ def declaration(tool: Mapping[str, Any]) -> str:
         text += ",parameters:{"
         properties = _get(params, "properties")
         if properties:
-            text += "properties:{" + _parameters(properties) + "},"
+            text += "properties:{" + parameters(properties) + "},"
         required = _get(params, "required")
         if required:
             text += "required:" + _required(required) + ","

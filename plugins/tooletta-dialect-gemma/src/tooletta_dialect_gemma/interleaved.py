@@ -58,6 +58,7 @@ from tooletta_dialect_gemma.chat import (
     _required,
     _text,
     _upper,
+    declaration_with,
     format_argument,
 )
 
@@ -111,31 +112,9 @@ def _parameters(properties: Mapping[str, Any]) -> str:
 
 
 def interleaved_declaration(tool: Mapping[str, Any]) -> str:
-    """One tool as the interleaved template's ``format_function_declaration`` writes it."""
-    function = _get(tool, "function")
-    text = "declaration:" + _text(_get(function, "name"))
-    text += "{description:" + STR + _text(_get(function, "description")) + STR
-    params = _get(function, "parameters")
-    if params:
-        text += ",parameters:{"
-        properties = _get(params, "properties")
-        if properties:
-            text += "properties:{" + _parameters(properties) + "},"
-        required = _get(params, "required")
-        if required:
-            text += "required:" + _required(required) + ","
-        kind = _get(params, "type")
-        if kind:
-            text += "type:" + STR + _upper(kind) + STR + "}"
-    if isinstance(function, Mapping) and "response" in function:
-        response = function["response"]
-        text += ",response:{"
-        description = _get(response, "description")
-        if description:
-            text += "description:" + STR + _text(description) + STR + ","
-        if _upper(_get(response, "type")) == "OBJECT":
-            text += "type:" + STR + "OBJECT" + STR + "}"
-    return (text + "}").strip()
+    """One tool as the interleaved template's ``format_function_declaration`` writes it (as
+    ``gemma4``'s, with this template's ``format_parameters``)."""
+    return declaration_with(tool, _parameters)
 
 
 @by_content
