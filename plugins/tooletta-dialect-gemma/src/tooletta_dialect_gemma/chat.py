@@ -21,7 +21,7 @@ names them all after the turn's last call).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import msgspec
@@ -30,7 +30,9 @@ from tooletta import Message, ParseError, RenderError
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Prompt,
     Reasoning,
+    SystemBlock,
     Turn,
     by_content,
     defaults,
@@ -44,6 +46,7 @@ __all__ = [
     "G4_SPECIAL",
     "Gemma4Chat",
     "declaration",
+    "declaration_with",
     "format_argument",
     "result_name",
     "strip_thinking",
@@ -205,6 +208,14 @@ def declaration(tool: Mapping[str, Any]) -> str:
     Written as the template writes it, including its quirks: a ``parameters`` object without
     ``type`` is left unclosed, as is a ``response`` whose type is not ``object``.
     """
+    return declaration_with(tool, _parameters)
+
+
+def declaration_with(
+    tool: Mapping[str, Any], parameters: Callable[[Mapping[str, Any]], str]
+) -> str:
+    """:func:`declaration` with another ``format_parameters`` macro, ``parameters`` (the
+    interleaved template's differs only there)."""
     function = _get(tool, "function")
     text = "declaration:" + _text(_get(function, "name"))
     text += "{description:" + STR + _text(_get(function, "description")) + STR
@@ -213,7 +224,7 @@ def declaration(tool: Mapping[str, Any]) -> str:
         text += ",parameters:{"
         properties = _get(params, "properties")
         if properties:
-            text += "properties:{" + _parameters(properties) + "},"
+            text += "properties:{" + parameters(properties) + "},"
         required = _get(params, "required")
         if required:
             text += "required:" + _required(required) + ","
@@ -285,6 +296,18 @@ def result_name(index: int, messages: Sequence[Message]) -> str:
     return "unknown"
 
 
+def _in_model_turn(fmt: ChatFormat, ctx: Conversation) -> bool:
+    """Whether ``ctx``'s conversation ends inside the model's turn: after results, or after
+    a calls turn that ``fmt`` ends with ``<|tool_response>`` (its results to come)."""
+    if not ctx.messages:
+        return False
+    last = ctx.messages[-1]
+    if last.role == "tool":
+        return True
+    index = len(ctx.messages) - 1
+    return last.role == "assistant" and fmt.end_token(index, ctx) == RESULT_OPEN
+
+
 class Gemma4Chat(ChatFormat):
     """Gemma 4's chat template (``google/gemma-4-31B-it``), ``enable_thinking`` off by
     default; tool results are written inside the model's turn."""
@@ -302,46 +325,44 @@ class Gemma4Chat(ChatFormat):
     end_of_turn = TURN_END
     end_tokens = (RESULT_OPEN,)
     special_tokens: ClassVar[tuple[str, ...]] = G4_SPECIAL
-    reasoning = Reasoning(THOUGHT, "\n" + CHANNEL_CLOSE, strip="", keep="after_last_user")
+    reasoning = Reasoning(
+        THOUGHT, "\n" + CHANNEL_CLOSE, strip="", keep="with_calls_after_last_user"
+    )
     system_roles = frozenset({"system", "developer"})
+    system_block = SystemBlock(tools=_declarations, head=TOOL_OPEN, joiner="")
+    """The system message (trimmed) right before the ``<|tool>`` declarations."""
+    trim = frozenset({"system", "user"})
     options = defaults(enable_thinking=False)
-    prompt_options = ({"enable_thinking": True},)
-    """Thinking on's prompt (the bare model header), read back as no message."""
+    prompt = Prompt(off=EMPTY_THOUGHT, default=False)
+    """``<|turn>model\\n``, then the empty thought channel unless thinking is on (thinking
+    on's bare header reads back as no message too)."""
+    in_turn_prompt: ClassVar[Prompt | None] = None
+    """The generation prompt of a conversation that ends inside the model's turn (see
+    :meth:`generation_prompt`): ``None``, none (the model goes on in its turn)."""
     keeps_ids = False
 
     # -- the system turn ---------------------------------------------------------------------
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """``<|think|>\\n`` (thinking on), the system message trimmed, the tool declarations;
-        no system turn when there is none of them."""
-        thinking = bool(ctx.options.get("enable_thinking"))
-        if not (thinking or ctx.tools or system is not None):
-            return None
-        body = THINK_FLAG if thinking else ""
-        if system is not None:
-            body += system.strip()
-        if ctx.tools:
-            body += _declarations(ctx.tools)
-        return body
+        """Oddity: ``<|think|>\\n`` opens the system turn when ``enable_thinking`` is on
+        (and makes one alone); then :attr:`system_block`'s body."""
+        body = super().system_text(system, ctx)
+        if not ctx.options.get("enable_thinking"):
+            return body
+        return THINK_FLAG + (body or "")
 
     def parse_system(self, body: str) -> str | None:
-        """The system message: the body without the thinking flag and the declarations."""
-        if body.startswith(THINK_FLAG):
-            body = body[len(THINK_FLAG) :]
-        cut = body.find(TOOL_OPEN)
-        text = body if cut < 0 else body[:cut]
-        return text or None
-
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """The content, trimmed."""
-        return text_of(ctx.messages[index].content).strip()
+        """Oddity: the thinking flag comes off first, and an empty system message (a turn
+        the template still writes) reads back as none."""
+        return super().parse_system(body.removeprefix(THINK_FLAG)) or None
 
     # -- the model's turn, results inside it -------------------------------------------------
 
     def header(self, index: int, ctx: Conversation) -> str:
-        """No ``<|turn>model\\n`` for an assistant turn continuing the model's turn (after
-        its results, or right after another assistant message); no ``<|tool_response>`` for
-        the first result after a turn with calls (the model's end token wrote it)."""
+        """Oddity (results inside the model's turn): no ``<|turn>model\\n`` for an
+        assistant turn continuing the model's turn (after its results, or right after
+        another assistant message); no ``<|tool_response>`` for the first result after a
+        turn with calls (the model's end token wrote it)."""
         messages = ctx.messages
         role = messages[index].role
         if role == "assistant" and _previous_speaker(messages, index) == "assistant":
@@ -353,32 +374,23 @@ class Gemma4Chat(ChatFormat):
         return super().header(index, ctx)
 
     def end_token(self, index: int, ctx: Conversation) -> str:
-        """``<|tool_response>`` ends a turn with calls (the model stops there for the
+        """Oddity: ``<|tool_response>`` ends a turn with calls (the model stops there for the
         results), ``<turn|>`` any other."""
         return RESULT_OPEN if ctx.messages[index].tool_calls else TURN_END
 
     def assistant_footer(self, index: int, ctx: Conversation) -> str:
-        """``\\n`` after ``<turn|>``; nothing after ``<|tool_response>`` (the result follows
-        in the same turn)."""
-        return "" if ctx.messages[index].tool_calls else "\n"
-
-    def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
-        """Only a turn with calls after the last user message writes its reasoning."""
-        return bool(messages[index].tool_calls) and super().keeps_reasoning(index, messages)
-
-    def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """:meth:`keeps_reasoning`, the last user turn found once per conversation."""
-        rule = self.reasoning
-        if rule is None or rule.keep == "none" or not ctx.messages[index].tool_calls:
-            return False
-        return rule.keep == "all" or index > ctx.last_user
+        """Oddity: nothing after ``<|tool_response>`` (the result follows in the same turn),
+        ``\\n`` after ``<turn|>``."""
+        return "" if self.end_token(index, ctx) == RESULT_OPEN else "\n"
 
     def content_text(self, content: str, after_reasoning: bool) -> str:
-        """The content as ``strip_thinking`` leaves it (thought channels out, trimmed)."""
+        """Oddity: the content as the template's ``strip_thinking`` leaves it (thought
+        channels out, trimmed)."""
         return strip_thinking(content)
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """``response:NAME{value:<|"|>TEXT<|"|>}`` (the template's text-result form)."""
+        """Oddity: ``response:NAME{value:<|"|>TEXT<|"|>}`` (the template's text-result form,
+        named after the call it answers)."""
         content = text_of(ctx.messages[index].content)
         if RESULT_CLOSE in content:
             raise RenderError(f"a gemma4 tool result cannot hold {RESULT_CLOSE!r}")
@@ -386,7 +398,7 @@ class Gemma4Chat(ChatFormat):
         return f"response:{name}{{value:{STR}{content}{STR}}}"
 
     def parse_result(self, body: str) -> str:
-        """The text of ``response:NAME{value:<|"|>TEXT<|"|>}``."""
+        """Oddity: the text of ``response:NAME{value:<|"|>TEXT<|"|>}``."""
         head = body.find("{value:" + STR)
         if not body.startswith("response:") or head < 0 or not body.endswith(STR + "}"):
             raise ParseError(f"gemma4 conversation: not a text tool result: {body[:40]!r}")
@@ -394,39 +406,35 @@ class Gemma4Chat(ChatFormat):
         return body[start : len(body) - len(STR) - 1]
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
-        """A result right after the model's ``<|tool_response>`` end token has no header."""
+        """Oddity: a result right after the model's ``<|tool_response>`` end token has no
+        header."""
         if text.startswith("response:", pos) and text.endswith(RESULT_OPEN, 0, pos):
             return "tool", pos
         return None
 
     def implicit_role(self, previous: str | None) -> str | None:
-        """After results (or a closed model turn) the model's text goes on with no header."""
+        """Oddity: after results (or a closed model turn) the model's text goes on with no
+        header."""
         return "assistant" if previous in ("tool", "assistant") else None
 
     def generation_prompt(self, ctx: Conversation) -> str:
-        """``<|turn>model\\n`` and, thinking off, the empty thought channel; nothing when the
-        conversation ends inside the model's turn (after calls or results)."""
-        if ctx.messages:
-            last = ctx.messages[-1]
-            if last.role == "tool" or (last.role == "assistant" and last.tool_calls):
-                return ""
-        thinking = bool(ctx.options.get("enable_thinking"))
-        return MODEL if thinking else MODEL + EMPTY_THOUGHT
+        """Oddity: a conversation that ends inside the model's turn (after results, or after
+        calls whose results are to come) gets :attr:`in_turn_prompt` (none: the turn goes
+        on); any other, :attr:`prompt`."""
+        if _in_model_turn(self, ctx):
+            inside = self.in_turn_prompt
+            return "" if inside is None else inside.text(MODEL, ctx.options)
+        return super().generation_prompt(ctx)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """Texts trimmed (contents without thought channels), reasoning only in the turns
-        with calls after the last user message, no call ids; the opening system (or
-        developer) message reads back as a system message, none when empty."""
-        out = []
-        for i, m in enumerate(super().expressible(messages)):
-            if i == 0 and m.role in self.system_roles:
-                if not text_of(m.content).strip():
-                    continue
-                m = msgspec.structs.replace(m, role="system")  # a developer message too
+        """Oddity: the contents as ``strip_thinking`` leaves them, the kept reasoning trimmed
+        (as the dialect reads it), and an opening developer message read back as the system
+        message (it is written in the system turn); the rest as declared."""
+        out = super().expressible(messages)
+        if len(out) == len(messages) and out and out[0].role == "developer":
+            out[0] = msgspec.structs.replace(out[0], role="system")  # read back in the system turn
+        for i, m in enumerate(out):
             if m.role == "assistant":
                 content = strip_thinking(text_of(m.content))
-                m = msgspec.structs.replace(m, content=content, reasoning=m.reasoning.strip())
-            elif m.role != "tool":
-                m = msgspec.structs.replace(m, content=text_of(m.content).strip())
-            out.append(m)
+                out[i] = msgspec.structs.replace(m, content=content, reasoning=m.reasoning.strip())
         return out

@@ -38,7 +38,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseError, RenderError
-from tooletta.plugin import Conversation, Reasoning, by_content, text_of
+from tooletta.plugin import Conversation, Prompt, Reasoning, SystemBlock, by_content, text_of
 from tooletta_dialect_gemma.chat import (
     _STANDARD_KEYS,
     CHANNEL_CLOSE,
@@ -47,7 +47,6 @@ from tooletta_dialect_gemma.chat import (
     RESULT_CLOSE,
     RESULT_OPEN,
     STR,
-    THINK_FLAG,
     THOUGHT,
     TOOL_CLOSE,
     TOOL_OPEN,
@@ -59,6 +58,7 @@ from tooletta_dialect_gemma.chat import (
     _required,
     _text,
     _upper,
+    declaration_with,
     format_argument,
 )
 
@@ -112,31 +112,9 @@ def _parameters(properties: Mapping[str, Any]) -> str:
 
 
 def interleaved_declaration(tool: Mapping[str, Any]) -> str:
-    """One tool as the interleaved template's ``format_function_declaration`` writes it."""
-    function = _get(tool, "function")
-    text = "declaration:" + _text(_get(function, "name"))
-    text += "{description:" + STR + _text(_get(function, "description")) + STR
-    params = _get(function, "parameters")
-    if params:
-        text += ",parameters:{"
-        properties = _get(params, "properties")
-        if properties:
-            text += "properties:{" + _parameters(properties) + "},"
-        required = _get(params, "required")
-        if required:
-            text += "required:" + _required(required) + ","
-        kind = _get(params, "type")
-        if kind:
-            text += "type:" + STR + _upper(kind) + STR + "}"
-    if isinstance(function, Mapping) and "response" in function:
-        response = function["response"]
-        text += ",response:{"
-        description = _get(response, "description")
-        if description:
-            text += "description:" + STR + _text(description) + STR + ","
-        if _upper(_get(response, "type")) == "OBJECT":
-            text += "type:" + STR + "OBJECT" + STR + "}"
-    return (text + "}").strip()
+    """One tool as the interleaved template's ``format_function_declaration`` writes it (as
+    ``gemma4``'s, with this template's ``format_parameters``)."""
+    return declaration_with(tool, _parameters)
 
 
 @by_content
@@ -187,25 +165,20 @@ class Gemma4InterleavedChat(Gemma4Chat):
     name = "gemma4-interleaved"
     models: ClassVar[tuple[str, ...]] = ()
     source = _SOURCE
-    reasoning = Reasoning(THOUGHT, CHANNEL_CLOSE, strip="", keep="after_last_user")
-
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """As ``gemma4``'s, the tools declared by this template's macro."""
-        thinking = bool(ctx.options.get("enable_thinking"))
-        if not (thinking or ctx.tools or system is not None):
-            return None
-        body = THINK_FLAG if thinking else ""
-        if system is not None:
-            body += system.strip()
-        if ctx.tools:
-            body += _declarations(ctx.tools)
-        return body
+    reasoning = Reasoning(THOUGHT, CHANNEL_CLOSE, strip="", keep="with_calls_after_last_user")
+    """Closed with no newline before ``<channel|>``."""
+    system_block = SystemBlock(tools=_declarations, head=TOOL_OPEN, joiner="")
+    """As ``gemma4``'s, the tools declared by this template's macro."""
+    in_turn_prompt = Prompt(off=EMPTY_THOUGHT, default=False, head="")
+    """After results, inside the model's turn: the empty thought channel (thinking off) with
+    no header."""
 
     def header(self, index: int, ctx: Conversation) -> str:
-        """No header for a result (the first is opened by the calls turn's end token, the
-        others by their own ``<|tool_response>``), nor for a turn continuing after results
-        (one with calls, or the answer: llama.cpp folds it into the calls turn); any other
-        turn has its header."""
+        """Oddity (llama.cpp's folding): no header for a result (the first is opened by the
+        calls turn's end token, the others by their own ``<|tool_response>``), nor for a turn
+        continuing after results (one with calls, or the answer: llama.cpp folds it into the
+        calls turn); any other turn, even right after another assistant turn, has its
+        header."""
         messages = ctx.messages
         message = messages[index]
         if message.role == "assistant" and _follows_calls(index, messages):
@@ -217,17 +190,15 @@ class Gemma4InterleavedChat(Gemma4Chat):
         return super().header(index, ctx)
 
     def end_token(self, index: int, ctx: Conversation) -> str:
-        """``<|tool_response>`` ends a calls turn that results follow, ``<turn|>`` any other."""
+        """Oddity: ``<|tool_response>`` ends a calls turn that results follow (a calls turn
+        without results has no ``tool_responses`` to write), ``<turn|>`` any other."""
         messages = ctx.messages
         results = index + 1 < len(messages) and messages[index + 1].role == "tool"
         return RESULT_OPEN if messages[index].tool_calls and results else TURN_END
 
-    def assistant_footer(self, index: int, ctx: Conversation) -> str:
-        """Nothing after ``<|tool_response>``, ``\\n`` after ``<turn|>``."""
-        return "" if self.end_token(index, ctx) == RESULT_OPEN else "\n"
-
     def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The turn's body; a calls turn's own content is not written (llama.cpp drops it)."""
+        """Oddity: a calls turn's own content is not written (llama.cpp drops it when it
+        folds the turn); the body as declared otherwise."""
         message = ctx.messages[index]
         if message.tool_calls and text_of(message.content):
             message = msgspec.structs.replace(message, content="")
@@ -235,8 +206,8 @@ class Gemma4InterleavedChat(Gemma4Chat):
         return self.turn_body(message, kept, index == len(ctx.messages) - 1, ctx)
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """``response:NAME{...}``: JSON text decoded (see the module docs), other text
-        between ``<|"|>``; refused when it would not read back as written."""
+        """Oddity: ``response:NAME{...}`` with JSON text decoded (see the module docs), other
+        text between ``<|"|>``; refused when it would not read back as written."""
         content = text_of(ctx.messages[index].content)
         name = _result_name(index, ctx.messages)
         is_json, value = _decoded(content)
@@ -258,7 +229,8 @@ class Gemma4InterleavedChat(Gemma4Chat):
         return text
 
     def parse_result(self, body: str) -> str:
-        """The result's text: a ``<|"|>``-delimited text as is, a decoded value as its JSON."""
+        """Oddity: the result's text from ``response:NAME{...}``: a ``<|"|>``-delimited text
+        as is, a decoded value as its JSON."""
         if not body.startswith("response:") or "{" not in body or not body.endswith("}"):
             raise ParseError(f"gemma4-interleaved conversation: not a tool result: {body[:40]!r}")
         inner = body[body.index("{") :]
@@ -272,21 +244,12 @@ class Gemma4InterleavedChat(Gemma4Chat):
         return json.dumps(value, ensure_ascii=False)
 
     def implicit_role(self, previous: str | None) -> str | None:
-        """Only after results does the model's text go on with no header."""
+        """Oddity: only after results does the model's text go on with no header."""
         return "assistant" if previous == "tool" else None
 
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """After results (inside the model's turn): the empty thought channel (thinking off)
-        and no header; else ``<|turn>model\\n`` and it."""
-        thinking = bool(ctx.options.get("enable_thinking"))
-        thought = "" if thinking else EMPTY_THOUGHT
-        if ctx.messages and ctx.messages[-1].role == "tool":
-            return thought
-        return MODEL + thought
-
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """``gemma4``'s, with a calls turn's content dropped and each JSON result as the
-        JSON text it reads back as."""
+        """Oddity: ``gemma4``'s, with a calls turn's content dropped and each JSON result as
+        the JSON text it reads back as."""
         out = []
         for m in super().expressible(messages):
             if m.role == "assistant" and m.tool_calls and m.content:

@@ -58,6 +58,7 @@ KeepRule = Literal[
     "with_calls",
     "after_last_answer",
     "until_answer",
+    "with_calls_after_last_user",
 ]
 """A template's history rule for reasoning, ``Reasoning.keep``: which assistant turns write
 their reasoning back (see :func:`tooletta.chat.keeps`)."""
@@ -73,6 +74,7 @@ KEEP_RULES: tuple[str, ...] = (
     "with_calls",
     "after_last_answer",
     "until_answer",
+    "with_calls_after_last_user",
 )
 """Every :data:`KeepRule`, for checks of a declaration."""
 
@@ -131,6 +133,8 @@ def keeps(
       calls (Kimi K2-Thinking; every turn when there is none); ``"until_answer"``: the same
       and the conversation's last message (gpt-oss: a turn with calls keeps its reasoning
       until an answer follows it, an answer only when it ends the conversation).
+    * ``"with_calls_after_last_user"``: the turns with tool calls after the last user
+      message (Gemma 4; every turn with calls when there is none).
 
     ``ctx``: the conversation being rendered, where the anchor of a rule is found once
     (memoised) instead of once per turn.
@@ -145,6 +149,8 @@ def keeps(
         return bool(messages[index].tool_calls)
     if rule in _ANSWER_RULES:
         return _after_answer(rule, index, messages, ctx)
+    if rule == "with_calls_after_last_user":
+        return _calls_after_last_user(index, messages, ctx)
     find = _ANCHORS[rule]
     anchor = find(messages) if ctx is None else ctx.once("keep:" + rule, lambda: find(messages))
     if rule == "last_assistant":
@@ -181,6 +187,19 @@ def _after_answer(
         else ctx.once("keep:last_answer", lambda: _last_answer(messages))
     )
     return index > anchor
+
+
+def _calls_after_last_user(
+    index: int, messages: Sequence[Message], ctx: Conversation | None = None
+) -> bool:
+    """The ``"with_calls_after_last_user"`` rule of :func:`keeps`: whether the assistant turn
+    at ``index`` has tool calls and comes after the last user message (every turn with calls
+    when there is none). Gemma 4's templates write reasoning back only into such turns, the
+    steps of the current tool-use run. ``ctx``: the conversation, where the last user message
+    is found once."""
+    if not messages[index].tool_calls:
+        return False
+    return index > (last_user(messages) if ctx is None else ctx.last_user)
 
 
 @dataclass(frozen=True)
