@@ -17,10 +17,10 @@ import tooletta
 from tooletta import Message, ToolCall, ToolettaError
 from tooletta.chat.identify import _tool_results
 from tooletta.chat.jinja import _environment, render_jinja
-from tooletta.chat.learn.hfexport import hf_gap, learned_response_template
 from tooletta.chat.probes import base_probes
 from tooletta.cli import cli
 from tooletta.interop import hf
+from tooletta.interop.hf.learned import hf_gap, learned_response_template
 
 pytest.importorskip("jinja2")
 

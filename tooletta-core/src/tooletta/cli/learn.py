@@ -5,7 +5,7 @@ Prints the verdict with its evidence: identified as a known format (when
 tool-call dialect, the closed-loop checks passed, any recorded deviation), or refused (the
 probe and the first difference; exit code 1). ``--save`` keeps the learned spec,
 ``--emit-plugin`` writes a plugin distribution, ``--export-hf`` the format's Hugging Face
-``response_template`` where the spec can express it (:mod:`tooletta.chat.learn.hfexport`;
+``response_template`` where the spec can express it (:mod:`tooletta.interop.hf.learned`;
 else the one-line reason is printed).
 """
 
@@ -147,7 +147,7 @@ def _export_hf(spec: dict[str, Any], path: str) -> None:
     import json
     from pathlib import Path
 
-    from ..chat.learn.hfexport import hf_gap, learned_response_template
+    from ..interop.hf.learned import hf_gap, learned_response_template
 
     gap = hf_gap(spec)
     if gap:

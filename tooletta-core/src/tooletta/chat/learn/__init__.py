@@ -28,7 +28,6 @@ from ...errors import LearnError, ToolettaError
 from ..jinja import load_chat_template
 from .chatspec import SPEC_VERSION, LearnedChat
 from .dialects import make_dialect
-from .hfexport import declare_export
 from .infer import fit_suite, infer_spec, spec_json, switches_of
 from .oracle import Oracle
 from .probes import SUITE_VERSION
@@ -217,7 +216,7 @@ def _build(spec: Mapping[str, Any]) -> tuple[LearnedChat, Any]:
     markers = (rsn["open"], rsn["close"]) if rsn else None
     calls = {**spec["calls"], "source": spec["source"]}
     dialect = make_dialect(str(spec["name"]), calls, markers, (fmt,))
-    declare_export(dialect, spec)  # its HF response_template, built when asked for
+    vars(dialect)["learned_spec"] = spec  # tooletta.interop.hf exports it from the spec
     return fmt, dialect
 
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from ...errors import ParseError
 from ...ir import DialectInfo, ParseResult
+from . import learned as _learned  # noqa: F401  (registers the learned formats' export)
 from ._dialect import TemplateDialect, detect_markers
 from ._export import TEMPLATE_GAPS, TEMPLATE_NOTES, exportable_dialects, to_response_template
 from ._template import TemplateError, load_template

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ...errors import ToolettaError
@@ -22,6 +22,12 @@ __all__ = [
     "exportable_dialects",
     "to_response_template",
 ]
+
+
+LEARNED_EXPORT: list[Callable[[Mapping[str, Any]], Export]] = []
+"""How a format :func:`tooletta.learn` built (a dialect with a ``learned_spec``) is exported:
+filled by :mod:`tooletta.interop.hf.learned`, which :mod:`tooletta.interop.hf` imports (this
+module imports nothing of it: no cycle)."""
 
 
 def _resolve(reference: str, dialect_name: str) -> Any:
@@ -54,6 +60,9 @@ def declared_export(dialect: Any) -> Export | None:
     info = getattr(dialect, "info", None)
     name = str(getattr(info, "name", type(dialect).__name__))
     value = getattr(dialect, "response_template", None)
+    spec = getattr(dialect, "learned_spec", None)
+    if value is None and isinstance(spec, Mapping) and LEARNED_EXPORT:  # tooletta.learn's
+        return LEARNED_EXPORT[0](spec)
     if isinstance(value, str):
         value = _resolve(value, name)
     if isinstance(value, Export):

@@ -26,8 +26,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import ToolettaError
+from ._export import LEARNED_EXPORT, declared_export, to_response_template
+from .spec import Export
 
-__all__ = ["declare_export", "hf_gap", "learned_response_template"]
+__all__ = ["hf_gap", "learned_export", "learned_response_template"]
 
 _WORD = re.compile(r"\w+")
 
@@ -43,7 +45,6 @@ def _anchor(chat: Mapping[str, Any]) -> str:
 
 def _installed_gap(name: str) -> str:
     from ...catalog import get_dialect
-    from ...interop.hf._export import declared_export
 
     try:
         export = declared_export(get_dialect(name))
@@ -64,17 +65,15 @@ def hf_gap(spec: Mapping[str, Any]) -> str:
     return _installed_gap(str(spec["calls"]["dialect"]))
 
 
-def declare_export(dialect: Any, spec: Mapping[str, Any]) -> None:
-    """Give a learned format's dialect object its ``response_template`` declaration (see
-    :mod:`tooletta.interop.hf.spec`), so that :func:`tooletta.interop.hf.to_response_template`
-    answers for it by name: the template, built when asked for (nothing of
-    :mod:`tooletta.interop` is imported before), or the reason it cannot be written."""
+def learned_export(spec: Mapping[str, Any]) -> Export:
+    """A learned format's ``response_template`` declaration
+    (:class:`~tooletta.interop.hf.spec.Export`): the template, built when asked for, or the
+    reason it cannot be written. :func:`~tooletta.interop.hf.to_response_template` asks it
+    for a dialect that :func:`tooletta.learn` built (its ``learned_spec``)."""
     gap = _own_gap(spec)
     if gap:
-        vars(dialect)["response_template"] = None
-        vars(dialect)["response_template_gap"] = gap
-    else:
-        vars(dialect)["response_template"] = lambda: learned_response_template(spec)
+        return Export(gap=gap)
+    return Export(lambda: learned_response_template(spec))
 
 
 def _own_gap(spec: Mapping[str, Any]) -> str:
@@ -109,7 +108,7 @@ def learned_response_template(spec: Mapping[str, Any]) -> dict[str, Any]:
     gap = hf_gap(spec)
     if gap:
         raise ToolettaError(f"learned format {spec.get('name')!r} has no response_template: {gap}")
-    from ...interop.hf.spec import FUNCTION, escape, region, template, think
+    from .spec import FUNCTION, escape, region, template, think
 
     calls, chat = spec["calls"], spec["chat"]
     end = str(chat["end_of_turn"]).strip()
@@ -141,8 +140,7 @@ def _reanchored(
 ) -> dict[str, Any]:
     """``dialect``'s own template, starting after ``anchor``, its content ending at ``ends``
     and its reasoning (when the learned format has one) between the learned tags."""
-    from ...interop.hf import to_response_template
-    from ...interop.hf.spec import escape
+    from .spec import escape
 
     out = to_response_template(dialect)
     out["start_anchor"] = anchor
@@ -155,3 +153,6 @@ def _reanchored(
     if reasoning is not None:
         fields["reasoning_content"] = reasoning
     return out
+
+
+LEARNED_EXPORT[:] = [learned_export]
