@@ -30,6 +30,10 @@ TEMPLATES: list[tuple[str, Path, str | None, dict[str, Any]]] = [
     ("Qwen2.5-7B-Instruct", HERMES / "Qwen-Qwen2.5-7B-Instruct.jinja", "qwen25", {}),
     ("Qwen3", HERMES / "Qwen3.jinja", "qwen3", {}),
     ("Granite-4.0", HERMES / "ibm-granite-granite-4.0.jinja", "granite40", {}),
+    ("Kimi-K2 (llama.cpp)", FIXTURES / "moonshotai-Kimi-K2.jinja", None, {}),
+    ("QwQ-32B (llama.cpp)", FIXTURES / "Qwen-QwQ-32B.jinja", "qwq", {}),
+    ("RWKV-World (llama.cpp)", FIXTURES / "llama-cpp-rwkv-world.jinja", None, {}),
+    ("DeepSeek-V3.1 (llama.cpp)", FIXTURES / "deepseek-ai-DeepSeek-V3.1.jinja", None, {}),
 ]
 """(label, template, the native format of that template or None, options)."""
 

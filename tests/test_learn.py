@@ -20,6 +20,8 @@ import tooletta
 from tooletta import LearnError, Message, RenderError, ToolCall, ToolettaError
 from tooletta.chat import read_conversation
 from tooletta.chat.jinja import load_chat_template, render_jinja
+from tooletta.chat.learn.chatspec import SPEC_VERSION
+from tooletta.chat.learn.probes import SUITE_VERSION
 from tooletta.chat.messages import read_tool_definitions
 from tooletta.testing.samples import PROBE_TOOLS, random_conversations
 from tooletta.testing.strategies import calls_strategy
@@ -272,7 +274,7 @@ def test_save_and_load(tmp_path: Path, reka: Any) -> None:
     path = tmp_path / "reka.json"
     reka.save(path)
     spec = json.loads(path.read_text(encoding="utf-8"))
-    assert spec["spec_version"] == 1 and spec["probe_suite"] == 1
+    assert spec["spec_version"] == SPEC_VERSION and spec["probe_suite"] == SUITE_VERSION
     assert len(spec["template_sha256"]) == 64
     assert tooletta.load_learned(path).name == reka.name  # the same spec: already registered
     spec["name"] = "test-reka-loaded"

@@ -217,6 +217,7 @@ def test_qwq_position_rules_are_learned(qwq: Any) -> None:
         "which": "last",
         "strip": ["\n", ""],
         "lead": True,
+        "spared": [],
     }
     assert chat["content_strip"] == {"block": ["", ""], "plain": ["", ""]}
     assert qwq.spec["calls"]["dialect"] == "hermes"
@@ -321,6 +322,7 @@ def test_reka_edge_cuts_every_answer_at_its_first_tag() -> None:
         "which": "first",
         "strip": ["\n", ""],
         "lead": False,
+        "spared": [],
     }
     messages = [
         {"role": "user", "content": "Weather?"},
@@ -331,6 +333,62 @@ def test_reka_edge_cuts_every_answer_at_its_first_tag() -> None:
     text = tooletta.render_conversation(messages, dialect=learned.name, tools=TOOLS)
     assert text == _jinja(reka, messages, tools=TOOLS)
     assert tooletta.parse_conversation(text, dialect=learned.name)[3].content == "b</think>\n c"
+
+
+def _spared_template(condition: str) -> str:
+    """A made-up template (the class, not a model) that cuts an answer at its first
+    ``</think>`` only where ``condition`` holds (DeepSeek V3.1's edit: not in a turn with
+    calls, nor in an answer right after tool results)."""
+    return (
+        "{% if tools %}<|s|>TOOLS:{% for t in tools %}\n{{ t | tojson }}{% endfor %}<|end|>"
+        "{% endif %}{% for m in messages %}"
+        "{% if m.role == 'user' %}<|u|>{{ m.content }}<|end|>"
+        "{% elif m.role == 'system' %}<|s|>{{ m.content }}<|end|>"
+        "{% elif m.role == 'tool' %}<|t|>{{ m.content }}<|end|>"
+        "{% elif m.role == 'assistant' %}{% set c = m.content %}"
+        "{% set after = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' %}"
+        "{% if (" + condition + ") and '</think>' in c %}"
+        "{% set c = c.split('</think>', 1)[1] %}{% endif %}"
+        "<|a|>{{ c }}{% for t in m.tool_calls or [] %}<call>{{ {'name': t.function.name,"
+        " 'arguments': t.function.arguments} | tojson }}</call>{% endfor %}<|end|>"
+        "{% endif %}{% endfor %}{% if add_generation_prompt %}<|a|>{% endif %}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("condition", "spared"),
+    [
+        ("true", []),
+        ("not m.tool_calls", ["calls"]),
+        ("not after", ["after_results"]),
+        ("not m.tool_calls and not after", ["calls", "after_results"]),
+    ],
+)
+def test_answers_the_cut_spares_are_learned(condition: str, spared: list[str]) -> None:
+    """Which kinds of answer a cut leaves as given (a turn with calls, an answer right after
+    tool results) is probed in the history, and each is written and read as the template."""
+    template = _spared_template(condition)
+    name = "test-spared-" + "-".join(spared or ["none"])
+    learned = tooletta.learn(template, name=name)
+    cut = learned.spec["chat"]["content_cut"]
+    assert (cut["where"], cut["which"], cut["spared"]) == ("all", "first", spared)
+    messages = [
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "content": "hm</think>x", "tool_calls": [_call("c1", "Bern")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "rain"},
+        {"role": "assistant", "content": "so</think>Rain."},
+        {"role": "user", "content": "Thanks"},
+        {"role": "assistant", "content": "ok</think>You are welcome."},
+    ]
+    text = tooletta.render_conversation(messages, dialect=name, tools=TOOLS)
+    assert text == render_jinja(template, read_conversation(messages), tools=TOOLS)
+    read = tooletta.parse_conversation(text, dialect=name)
+    assert [m.content for m in read] == [
+        m.content for m in learned.format.expressible(read_conversation(messages))
+    ]
+    assert read[5].content == "You are welcome."
+    assert (read[1].content == "hm</think>x") == ("calls" in spared)
+    assert (read[3].content == "so</think>Rain.") == ("after_results" in spared)
 
 
 # -- RWKV World: plain-text role headers, turns ending with a blank line --------------------

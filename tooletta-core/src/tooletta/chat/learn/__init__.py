@@ -26,7 +26,7 @@ from typing import Any
 
 from ...errors import LearnError, ToolettaError
 from ..jinja import load_chat_template
-from .chatspec import SPEC_VERSION, LearnedChat
+from .chatspec import SPEC_VERSION, SPEC_VERSIONS_READ, LearnedChat
 from .dialects import make_dialect
 from .infer import fit_suite, infer_spec, spec_json, switches_of
 from .oracle import Oracle
@@ -259,10 +259,26 @@ def dialect_from_spec(spec: Mapping[str, Any]) -> Any:
     """The dialect object a saved spec declares (its ``chat_formats`` hold the learned
     conversation format), not registered: what a plugin shipping a learned format registers
     from its ``register_dialects`` hook."""
+    _check_version(dict(spec) if isinstance(spec, Mapping) else spec, "the learned spec")
     try:
         return _build(spec)[1]
     except (KeyError, TypeError, ValueError) as exc:
         raise LearnError(f"malformed learned spec ({type(exc).__name__}: {exc})") from None
+
+
+def _check_version(spec: Any, path: str | Path) -> None:
+    """Refuse what is no learned spec, or one of a layout this version does not read (a
+    newer one: written by a later tooletta)."""
+    version = spec.get("spec_version") if isinstance(spec, dict) else None
+    if type(version) is not int:
+        raise LearnError(f"{path}: not a learned spec (no integer spec_version)")
+    if version not in SPEC_VERSIONS_READ:
+        newer = version > SPEC_VERSION
+        raise LearnError(
+            f"{path}: a learned spec of version {version}; this tooletta reads versions "
+            f"{', '.join(map(str, sorted(SPEC_VERSIONS_READ)))}"
+            + (" (upgrade tooletta, or learn the template again)" if newer else "")
+        )
 
 
 def load_learned(path: str | Path) -> Learned:
@@ -274,8 +290,7 @@ def load_learned(path: str | Path) -> Learned:
         spec = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise LearnError(f"cannot read the learned spec {path}: {exc}") from None
-    if not isinstance(spec, dict) or spec.get("spec_version") != SPEC_VERSION:
-        raise LearnError(f"{path}: not a learned spec of version {SPEC_VERSION}")
+    _check_version(spec, path)
     try:
         fmt, dialect = _build(spec)
     except (KeyError, TypeError, ValueError) as exc:

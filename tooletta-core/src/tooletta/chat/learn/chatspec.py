@@ -18,19 +18,27 @@ from typing import Any
 
 import msgspec
 
-from ...errors import RenderError
+from ...errors import RenderError, ToolettaError
 from ...ir import Message, ParseResult, ToolCall
 from ..conversation import Conversation, conversation, first_of
 from ..format import ChatFormat, Reasoning, Turn, defaults, roles
 from ..messages import by_content
 
-__all__ = ["SPEC_VERSION", "LearnedChat", "tools_text"]
+__all__ = ["SPEC_VERSION", "SPEC_VERSIONS_READ", "LearnedChat", "tools_text"]
 
 _NO_STRIP = {"block": ["", ""], "plain": ["", ""]}
 
-SPEC_VERSION = 1
+SPEC_VERSION = 2
 """The version of the spec layout (saved in every spec; :func:`~tooletta.chat.learn.load_learned`
-checks it)."""
+checks it). Version 2 added optional keys only (the tools' ``own_turn``, the results' ``id``,
+the calls' ``written_ids``, the chat's ``content_cut`` (with its ``lead`` and ``spared``),
+``history_strip``, ``plain_footers``, ``empty_system``, ``after_results``,
+``prompt_after_results``, ``content_beside_calls`` and ``content_parts``): a version 1 spec,
+which has none of them, reads as it did; see :data:`SPEC_VERSIONS_READ`."""
+
+SPEC_VERSIONS_READ = frozenset({1, 2})
+"""The spec versions :func:`~tooletta.chat.learn.load_learned` reads (a newer one is refused:
+it may hold keys this version would ignore)."""
 
 
 def _body_tail(footer: str, end_of_turn: str) -> str:
@@ -73,6 +81,32 @@ def _with_written_ids(messages: Sequence[Message], calls_spec: Mapping[str, Any]
             bare = [ToolCall(c.name, c.arguments) for c in m.tool_calls]
             written = list(dialect.parse(dialect.render(bare, content="")).calls)
             m = msgspec.structs.replace(m, tool_calls=written)
+        out.append(m)
+    return out
+
+
+def _as_read_beside_calls(messages: list[Message], spec: Mapping[str, Any]) -> list[Message]:
+    """``messages`` with the text beside each turn's calls as the learned format's dialect
+    reads it back from what it writes (DeepSeek's, and calls learned as JSON, read the text
+    before the calls without its trailing whitespace): what
+    :func:`~tooletta.parse_conversation` can give back."""
+    if spec["calls"].get("kind") not in ("installed", "json"):
+        return messages
+    from .dialects import make_dialect
+
+    rsn = spec["chat"].get("reasoning")
+    markers = (rsn["open"], rsn["close"]) if rsn else None
+    dialect = make_dialect(str(spec.get("name", "learned")), spec["calls"], markers)
+    out = []
+    for m in messages:
+        if m.role == "assistant" and m.tool_calls and isinstance(m.content, str) and m.content:
+            bare = [ToolCall(c.name, c.arguments) for c in m.tool_calls]
+            try:
+                read = dialect.parse(dialect.render(bare, content=m.content)).content
+            except ToolettaError:  # refused when rendered: the closed loop says so
+                read = m.content
+            if isinstance(read, str) and read != m.content:
+                m = msgspec.structs.replace(m, content=read)
         out.append(m)
     return out
 
@@ -345,7 +379,7 @@ class LearnedChat(ChatFormat):
         default = self.spec["chat"]["default_system"]
         if out and out[0].role == "system" and out[0].content == default:
             out = out[1:]
-        return out
+        return _as_read_beside_calls(out, self.spec)
 
     def _result_text(self, index: int, ctx: Conversation) -> str:
         """A tool result's text stripped as the template strips it (installed as
@@ -460,7 +494,12 @@ class LearnedChat(ChatFormat):
         chat = self.spec["chat"]
         cut = chat.get("content_cut")
         tag = str(cut["marker"]) if cut else ""
-        if cut and tag in content and self._rewritten(str(cut["where"]), index, ctx):
+        if (
+            cut
+            and tag in content
+            and self._rewritten(str(cut["where"]), index, ctx)
+            and not self._spared(cut.get("spared") or (), index, ctx)
+        ):
             if cut["which"] == "first":
                 content = content.split(tag, 1)[1]
             else:
@@ -482,6 +521,17 @@ class LearnedChat(ChatFormat):
         if where == "before_last_user":
             return index < ctx.last_user
         return True
+
+    @staticmethod
+    def _spared(spared: Sequence[str], index: int, ctx: Conversation) -> bool:
+        """Whether the answer at ``index`` is of a kind the cut leaves as given (the learned
+        cut's ``spared``: ``calls``, a turn with calls; ``after_results``, an answer right
+        after tool results. DeepSeek V3.1's edit cuts neither; older specs name none)."""
+        message = ctx.messages[index]
+        if "calls" in spared and message.tool_calls:
+            return True
+        previous = ctx.messages[index - 1].role if index > 0 else None
+        return "after_results" in spared and previous == "tool" and not message.tool_calls
 
     def _lead_of_text(self, calls: str) -> str:
         """The calls' text with the lead a turn with text writes before them, for a turn

@@ -900,6 +900,7 @@ class _Inference:
 
         def body(content: str) -> str:
             messages = [user(), calling(one, content), result(one[0], S.RESULT), answer()]
+            messages += _LATER  # the call turn in the history: every rule's place
             text = self.o.render(messages, TOOLS)
             start = text.find(S.USER) + len(S.USER) + len(f_u) + len(h_a)
             end = text.find(f_a, start) if f_a else -1
@@ -915,6 +916,29 @@ class _Inference:
         if alone.startswith(lead_alone) and emptied == lead + alone[len(lead_alone) :]:
             return True
         raise _fail("content-cut+call", "a call turn whose text is all cut is written otherwise")
+
+    def cut_spared(self, cut: Mapping[str, Any]) -> list[str]:
+        """The kinds of answer the cut leaves as given though its rule's place applies
+        (DeepSeek V3.1's edit cuts only answers with no calls, and not those right after tool
+        results): ``calls``, a turn with calls, and ``after_results``, an answer right after
+        tool results, each probed in the history (before a later user message)."""
+        one = CALL_SETS["one"]
+        tagged = S.REASONING + str(cut["marker"]) + "\n\n"
+        kinds = {
+            "calls": [user(), calling(one, tagged), result(one[0], S.RESULT), answer()],
+            "after_results": [
+                user(),
+                calling(one),
+                result(one[0], S.RESULT),
+                answer(tagged + S.ANSWER),
+            ],
+        }
+        spared = []
+        for kind, messages in kinds.items():
+            text = self.o.render([*messages, *_LATER], TOOLS)
+            if S.REASONING in text[_find(text, S.USER, "content-cut+results") :]:
+                spared.append(kind)
+        return spared
 
     def _cut_strip(self, marker: str, history: bool) -> list[str | None]:
         """What the template strips from the text after the tag it cuts an answer at (in an
@@ -1048,6 +1072,8 @@ the result's own id."""
 
 _CUT_MARKERS = ("</think>",)
 """Closing reasoning tags a template may cut an answer's text at (probed, in this order)."""
+_LATER = (user(S.USER2), answer(S.ANSWER2))
+"""A later exchange: an answer before it is in the history, where every cut rule applies."""
 
 
 def _plain_footers(chat: Mapping[str, Any]) -> bool:
@@ -1102,6 +1128,19 @@ def _cut_probes(cut: Mapping[str, Any] | None, calls: bool) -> list[Probe]:
                     calling(one, S.REASONING + tag + "\n\n"),
                     result(one[0], S.RESULT),
                     answer(),
+                ],
+                TOOLS,
+            )
+        )
+        probes.append(
+            Probe(
+                "content-cut+results",
+                [
+                    user(),
+                    calling(one, S.REASONING + tag + "\n\n"),
+                    result(one[0], S.RESULT),
+                    answer(S.REASONING2 + tag + S.ANSWER),
+                    *_LATER,
                 ],
                 TOOLS,
             )
@@ -1230,7 +1269,9 @@ def infer_spec(
         )
     chat["results"] = results
     if chat["content_cut"] and writes_calls:
-        chat["content_cut"]["lead"] = inf.cut_lead(chat["content_cut"])
+        spared = inf.cut_spared(chat["content_cut"])
+        chat["content_cut"]["spared"] = spared
+        chat["content_cut"]["lead"] = "calls" not in spared and inf.cut_lead(chat["content_cut"])
     suite = probe_suite(
         reasoning=True,
         tools=writes_calls or chat["tools"] is not None,

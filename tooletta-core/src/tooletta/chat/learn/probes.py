@@ -24,8 +24,11 @@ __all__ = [
     "probe_suite",
 ]
 
-SUITE_VERSION = 1
-"""The version of the probe suite (saved in every learned spec)."""
+SUITE_VERSION = 2
+"""The version of the probe suite (saved in every learned spec). Version 2: the probes
+:func:`~tooletta.chat.learn.infer.infer_spec` adds for what it learned (``system-empty``,
+``named``, ``content-cut``, ``content-cut+call``, ``content-cut+results``) and the suite fitted
+to a template that writes no text beside calls."""
 
 
 class S:
