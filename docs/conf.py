@@ -40,7 +40,7 @@ def _annotated_object(target: str, module: str | None, cls: str | None) -> Any:
         if module and cls:
             owner = getattr(importlib.import_module(module), cls.split(".")[0])
             return getattr(owner.__init__, "__globals__", {}).get(target)
-    except (ImportError, AttributeError):
+    except (ImportError, AttributeError, ValueError):  # ValueError: a relative target
         return None
     return None
 
