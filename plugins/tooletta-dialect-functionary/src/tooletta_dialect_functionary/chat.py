@@ -175,12 +175,14 @@ class FunctionaryV32Chat(_FunctionaryChat):
 
     def calls_text(self, dialect: Any, calls: Sequence[Any], content: str) -> str:
         """``>>>`` and the parts as the dialect writes them after the prompt's ``>>>``
-        (nothing for an empty turn)."""
+        (nothing for an empty turn). Oddity: the turn's first ``>>>`` is written by the
+        generation prompt, so the dialect's text lacks it."""
         text = str(dialect.render(list(calls), content=content))
         return ">>>" + text if text else ""
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
-        """The parts after the first ``>>>`` (the dialect reads a completion of the prompt)."""
+        """The parts after the first ``>>>`` (the dialect reads a completion of the prompt).
+        Oddity: the reader of :meth:`calls_text`'s leading ``>>>``."""
         return dialect.parse(body.removeprefix(">>>"), tools=list(tools) or None)
 
     prompt = Prompt(on=">>>", off=">>>")
