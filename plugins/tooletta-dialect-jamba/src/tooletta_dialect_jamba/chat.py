@@ -316,6 +316,9 @@ class Apriel16Chat(_AprielChat):
     """``\\n<|begin_assistant|>\\nHere are my reasoning steps:\\n`` after a message that is not
     an assistant's; after an ended assistant turn only the ending (:meth:`after_conversation`,
     the line break closing it)."""
+    turn_stops = ("\n" + END, "\n" + END)
+    """``\\n<|end|>`` after a turn with calls or without, as every ended turn (and the last with
+    ``training_prompt``) writes it: the model ends its turn so at inference too."""
 
     def _ends(self, index: int, ctx: Conversation) -> bool:
         """The assistant turn at ``index`` writes ``\\n<|end|>\\n`` (all but the last message,
@@ -385,11 +388,6 @@ class Apriel16Chat(_AprielChat):
         if index < len(ctx.messages) - 1 or ctx.options.get("training_prompt"):
             return END
         return ""
-
-    def turn_stop(self, index: int, ctx: Conversation) -> str:
-        """``\\n<|end|>``, as every ended turn (and the last with ``training_prompt``) writes
-        it: the model ends its turn so at inference too."""
-        return "\n" + END
 
     def assistant_end(self, text: str, pos: int) -> int | None:
         """Past ``<|end|>``; the conversation's last message, without it, at the end."""
