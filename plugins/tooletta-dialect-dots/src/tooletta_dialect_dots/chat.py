@@ -188,38 +188,35 @@ class Dots3Chat(ChatFormat):
         result: ParseResult = dialect.parse(body, tools=list(tools) or None)
         return msgspec.structs.replace(result, reasoning=reasoning) if reasoning else result
 
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+    def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """As the base (the reasoning trimmed), without a first system message equal to the
-        default prompt, and later system messages as user messages: the template's oddity is
-        to write them as user turns."""
-        out = super().expressible(messages)
+        default prompt, later system messages as user messages, and the switches' history of
+        ``ctx.options``: ``enable_thinking=False`` clears every turn's reasoning and appends
+        ``<no_think>`` to every user text (read back as the user's text, as it is written),
+        ``clear_thinking`` clears the reasoning of the turns before the last user message
+        (:meth:`expressible` is this under the defaults, :meth:`expressible_for` under the
+        rendering's options).
+
+        Oddity: later system messages are written as user turns, and the switches change the
+        history (see :meth:`assistant_text` and :meth:`user_text`)."""
+        options = ctx.options
+        off = options.get("enable_thinking") is False
+        if off or options.get("clear_thinking"):
+            last_user = last_index(messages, lambda m: m.role == "user")
+            written = []
+            for i, m in enumerate(messages):
+                if m.role == "assistant" and (off or i < last_user):
+                    m = msgspec.structs.replace(m, reasoning="")
+                elif off and m.role == "user":
+                    content = text_of(m.content)
+                    if not content.endswith(NO_THINK):
+                        m = msgspec.structs.replace(m, content=content + NO_THINK)
+                written.append(m)
+            messages = written
+        out = super().carried(messages, ctx)
         if out and out[0].role == "system" and out[0].content == DEFAULT_SYSTEM:
             out = out[1:]
         return [
             Message("user", m.content) if m.role == "system" and index > 0 else m
             for index, m in enumerate(out)
         ]
-
-    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`, with the switches' history: ``enable_thinking=False`` clears
-        every turn's reasoning and appends ``<no_think>`` to every user text (read back as the
-        user's text, as it is written), ``clear_thinking`` clears the reasoning of the turns
-        before the last user message.
-
-        Oddity: the switches change the history (see :meth:`assistant_text` and
-        :meth:`user_text`)."""
-        options = ctx.options
-        off = options.get("enable_thinking") is False
-        if not (off or options.get("clear_thinking")):
-            return self.expressible(messages)
-        last_user = last_index(messages, lambda m: m.role == "user")
-        written = []
-        for i, m in enumerate(messages):
-            if m.role == "assistant" and (off or i < last_user):
-                m = msgspec.structs.replace(m, reasoning="")
-            elif off and m.role == "user":
-                content = text_of(m.content)
-                if not content.endswith(NO_THINK):
-                    m = msgspec.structs.replace(m, content=content + NO_THINK)
-            written.append(m)
-        return self.expressible(written)
