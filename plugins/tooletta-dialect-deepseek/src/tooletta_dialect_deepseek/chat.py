@@ -256,9 +256,12 @@ class _DeepSeekChat(ChatFormat):
         return self.turn_body(message, kept, index == len(ctx.messages) - 1, ctx)
 
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """The templates' oddities: the system messages become one at the start (joined by a
-        blank line); contents are cut at ``</think>`` where the template cuts them. The rest
-        as the base carries it (for the conversation without its system messages)."""
+        """The system messages as one at the start (joined by a blank line), contents cut at
+        ``</think>`` where the template cuts them; the rest as the base carries it (for the
+        conversation without its system messages).
+
+        Oddity: system messages anywhere go to the start, and history contents are cut at
+        ``</think>``."""
         texts = [text_of(m.content) for m in messages if m.role == "system"]
         rest = [
             self._cut(m) if m.role == "assistant" and self.cuts_content(i, messages) else m
