@@ -334,6 +334,10 @@ class Apriel16Chat(_AprielChat):
     """``\\n<|begin_assistant|>\\nHere are my reasoning steps:\\n`` after a message that is not
     an assistant's; after an ended assistant turn only the ending (:meth:`after_conversation`,
     the line break closing it)."""
+    prompt_options = ({"training_prompt": True},)
+    """The ending ``training_prompt`` writes after a last assistant turn (the line break
+    closing its ``<|end|>``, :meth:`after_conversation`), read back as no message; the
+    parser's default options do not write it."""
     turn_stops = ("\n" + END, "\n" + END)
     """``\\n<|end|>`` after a turn with calls or without, as every ended turn (and the last with
     ``training_prompt``) writes it: the model ends its turn so at inference too."""
@@ -378,16 +382,6 @@ class Apriel16Chat(_AprielChat):
         if index > 0 and messages[index - 1].role == "assistant":
             return _AFTER_END[role]
         return self.turns[role].header
-
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """The end of the text when all that is left is the line break closing the last
-        turn's ``<|end|>`` (what ``training_prompt`` writes at the end, which the parser's
-        default options do not): anywhere else that line break comes before a header.
-
-        Oddity: ``training_prompt`` writes that line break at the end of the text too."""
-        if len(text) - pos == 1 and text.endswith("\n") and text.endswith(END, 0, pos):
-            return len(text)
-        return pos
 
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
         """A declared header, after the line break that closes ``<|end|>``.
