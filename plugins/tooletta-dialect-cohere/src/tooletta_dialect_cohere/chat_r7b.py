@@ -381,13 +381,18 @@ class CommandR7BChat(ChatFormat):
         return texts[1] + system if system else texts[0]
 
     def parse_system(self, body: str) -> str | None:
-        """The system message: what follows the developer preamble's introduction."""
+        """The system message: what follows the developer preamble's introduction.
+
+        Oddity: the system message comes last, after the fixed preambles."""
         _, found, system = body.partition(DEFAULT_PREAMBLE + DEVELOPER_PREAMBLE)
         return system if found else None
 
     def before_turn(self, index: int, ctx: Conversation) -> str:
         """An empty first system message is no developer preamble: the template writes it as
-        an empty system turn of its own after the preamble."""
+        an empty system turn of its own after the preamble.
+
+        Oddity: an empty system message is written as a turn of its own, not as an empty
+        developer preamble."""
         if index != 1:
             return ""
         first = ctx.messages[0]
@@ -405,7 +410,10 @@ class CommandR7BChat(ChatFormat):
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The turn as the model writes it alone (``render(model=...)``): calls from ``"0"``;
-        reasoning beside an answer as a plan before the response."""
+        reasoning beside an answer as a plan before the response.
+
+        Oddity: an answer's content stands inside ``<|START_RESPONSE|>``, a turn with calls
+        has its plan between the content and the action block."""
         if message.tool_calls or not (kept and message.reasoning):
             return self._body(message, 0, ctx)
         return self._plan(message.reasoning) + self._body(message, 0, ctx)
@@ -433,7 +441,10 @@ class CommandR7BChat(ChatFormat):
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """The turn read back with its texts as written (whitespace kept): the content before
         the plan, the plan as reasoning, then a response (its content) or the action block
-        (read by the dialect). A body in another layout is read by the dialect alone."""
+        (read by the dialect). A body in another layout is read by the dialect alone.
+
+        Oddity: the plan, the response and the action block are sections of their own, the
+        content outside them."""
         head, reasoning, tail = "", "", body
         at = body.find(THINKING)
         end = body.find(THINKING_END, at)
@@ -474,7 +485,9 @@ class CommandR7BChat(ChatFormat):
         return str(numbers[turn] + answered)
 
     def parse_result(self, body: str) -> str:
-        """The result's content (the JSON string the template wrote)."""
+        """The result's content (the JSON string the template wrote).
+
+        Oddity: the reader of :meth:`result_text`'s JSON objects."""
         found = _RESULT.fullmatch(body)
         if found is None:
             raise ValueError("a tool result is not in the template's layout")
@@ -482,7 +495,9 @@ class CommandR7BChat(ChatFormat):
         return value if isinstance(value, str) else to_json(value)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, with each call's id replaced by its number in the conversation."""
+        """As the base, with each call's id replaced by its number in the conversation.
+
+        Oddity: the template renumbers every call id (its place among the conversation's calls)."""
         out = super().expressible(messages)
         return [
             msgspec.structs.replace(m, tool_calls=_numbered(m.tool_calls, first))

@@ -231,7 +231,9 @@ class CommandRPlusChat(ChatFormat):
         return PREAMBLE + task + TOOLS_HEAD + python_signatures(ctx.tools)
 
     def parse_system(self, body: str) -> str | None:
-        """The system message (``None`` when the turn holds the default description)."""
+        """The system message (``None`` when the turn holds the default description).
+
+        Oddity: the reader of :meth:`system_text`'s preamble and tool heading."""
         if not body.startswith(PREAMBLE):
             return body
         system, found, _ = body[len(PREAMBLE) :].rpartition(TOOLS_HEAD)
@@ -241,21 +243,28 @@ class CommandRPlusChat(ChatFormat):
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The trimmed content and the calls (as the ``command_r_plus`` dialect writes them).
-        Reasoning has no place: refused."""
+        Reasoning has no place: refused.
+
+        Oddity: reasoning has no place in the template: refused rather than lost."""
         if kept and message.reasoning:
             raise RenderError("Command R+ has no place for reasoning", dialect="command_r_plus")
         return self.calls_text(ctx.dialect, message.tool_calls, text_of(message.content))
 
     def end_token(self, index: int, ctx: Conversation) -> str:
         """No end-of-turn token after a turn with calls (unless ``end_call_turns``);
-        ``<|END_OF_TURN_TOKEN|>`` else."""
+        ``<|END_OF_TURN_TOKEN|>`` else.
+
+        Oddity: no end token after a turn with calls, unless the ``end_call_turns`` option asks
+        for one."""
         if ctx.messages[index].tool_calls and not ctx.options.get("end_call_turns"):
             return ""
         return END_OF_TURN
 
     def assistant_end(self, text: str, pos: int) -> int | None:
         """A turn ends with its end-of-turn token, or (a turn with calls) right before the
-        next turn."""
+        next turn.
+
+        Oddity: a turn with calls has no end token (the reader of :meth:`end_token`)."""
         end = text.find(END_OF_TURN, pos)
         start = text.find(START_OF_TURN, pos)
         if start >= 0 and (end < 0 or start < end):
@@ -264,7 +273,10 @@ class CommandRPlusChat(ChatFormat):
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """The content before ``Action:`` and the calls of the list; a turn without one is
-        its content."""
+        its content.
+
+        Oddity: the content and the ``Action:`` list are read apart (the template writes no
+        markup between them)."""
         body = body.removesuffix(END_OF_TURN)
         at = body.find(_ACTION)
         if at < 0:

@@ -188,13 +188,16 @@ class _DeepSeekChat(ChatFormat):
     special_tokens: ClassVar[tuple[str, ...]] = _SPECIAL
     end_of_turn = EOS
     keeps_ids = False
+    system_block = SystemBlock(empty_is_none=True)
+    """The system prompt as given, an empty one none (the templates write nothing for it);
+    V3.2 adds the tool declarations."""
     cut_before: ClassVar[str | None] = None
     """Where a content holding ``</think>`` is cut: ``"first"`` or ``"last"`` occurrence."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The templates' oddity: every system message, joined by a blank line (``None`` when
-        there is none), is the system prompt; written as :attr:`system_block` declares when
-        it does (V3.2's tool declarations)."""
+        there is none), is the system prompt, written as :attr:`system_block` declares (an
+        empty one is none; V3.2's tool declarations)."""
         texts = [m.content for m in ctx.messages if m.role == "system"]
         if not texts:
             prompt = None
@@ -204,12 +207,6 @@ class _DeepSeekChat(ChatFormat):
             prompt = "\n\n".join([text_of(t) for t in texts])
         block = self.system_block
         return prompt if block is None else block.write(prompt, ctx.tools)
-
-    def parse_system(self, body: str) -> str | None:
-        """The system prompt as :attr:`system_block` reads it; the templates' oddity: an
-        empty one is none (they write nothing for it)."""
-        block = self.system_block
-        return (body if block is None else block.read(body)) or None
 
     def user_text(self, index: int, ctx: Conversation) -> str:
         """A user turn's text; a later system message writes nothing here (it went to the
@@ -256,9 +253,12 @@ class _DeepSeekChat(ChatFormat):
         return self.turn_body(message, kept, index == len(ctx.messages) - 1, ctx)
 
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """The templates' oddities: the system messages become one at the start (joined by a
-        blank line); contents are cut at ``</think>`` where the template cuts them. The rest
-        as the base carries it (for the conversation without its system messages)."""
+        """The system messages as one at the start (joined by a blank line), contents cut at
+        ``</think>`` where the template cuts them; the rest as the base carries it (for the
+        conversation without its system messages).
+
+        Oddity: system messages anywhere go to the start, and history contents are cut at
+        ``</think>``."""
         texts = [text_of(m.content) for m in messages if m.role == "system"]
         rest = [
             self._cut(m) if m.role == "assistant" and self.cuts_content(i, messages) else m
@@ -424,10 +424,10 @@ class DeepSeekV32Chat(_DeepSeekChat):
             [t["function"] for t in tools if t.get("type", "function") == "function"]
         ),
         head=V32_TOOLS_HEAD,
-        empty_joins=False,
+        empty_is_none=True,
     )
     """The system prompt, then (after a blank line, when it is not empty) the tool
-    declarations."""
+    declarations; an empty prompt is none."""
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """The encoder's oddity: in thinking mode (``thinking``, else ``enable_thinking``)

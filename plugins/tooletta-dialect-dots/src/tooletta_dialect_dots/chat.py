@@ -125,20 +125,27 @@ class Dots3Chat(ChatFormat):
 
     def parse_system(self, body: str) -> str | None:
         """The system message (``None`` for the default prompt), inside the turn's markers
-        (:meth:`system_text`)."""
+        (:meth:`system_text`).
+
+        Oddity: the reader of :meth:`system_text`'s turn, markers included."""
         if body.startswith(SYSTEM) and body.endswith(END_SYSTEM):
             body = body[len(SYSTEM) : -len(END_SYSTEM)]
         head = body.partition(TOOLS_HEAD)[0]
         return None if head == DEFAULT_SYSTEM else head
 
     def header(self, index: int, ctx: Conversation) -> str:
-        """The declared header; a later system message opens a user turn."""
+        """The declared header; a later system message opens a user turn.
+
+        Oddity: a later system message is written as a user turn."""
         role = ctx.messages[index].role
         return USER if role == "system" else self.turns[role].header
 
     def user_text(self, index: int, ctx: Conversation) -> str:
         """The content (``<no_think>`` after a user message with ``enable_thinking=False``);
-        a later system message's turn also closes here (its turn is a user turn)."""
+        a later system message's turn also closes here (its turn is a user turn).
+
+        Oddity: ``<no_think>`` follows each user message with thinking off, and a later system
+        message's user turn is closed here."""
         message = ctx.messages[index]
         content = text_of(message.content)
         if message.role == "system":
@@ -149,7 +156,10 @@ class Dots3Chat(ChatFormat):
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """An empty reasoning block with ``enable_thinking=False`` (every turn) or
-        ``clear_thinking=True`` (turns before the last user message); else the kept one."""
+        ``clear_thinking=True`` (turns before the last user message); else the kept one.
+
+        Oddity: two switches empty the reasoning blocks of history (``enable_thinking=False``
+        every turn's, ``clear_thinking`` those before the last user message)."""
         message = ctx.messages[index]
         options = ctx.options
         cleared = options.get("enable_thinking") is False
@@ -166,7 +176,9 @@ class Dots3Chat(ChatFormat):
         return block + self.calls_text(ctx.dialect, message.tool_calls, content)
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
-        """The reasoning block taken off, then the dialect's parse of the rest."""
+        """The reasoning block taken off, then the dialect's parse of the rest.
+
+        Oddity: the dialect does not read the reasoning block: it is taken off here."""
         reasoning = ""
         if body.startswith(THINK_OPEN):
             end = body.find(THINK_CLOSE, len(THINK_OPEN) - 1)
@@ -176,35 +188,35 @@ class Dots3Chat(ChatFormat):
         result: ParseResult = dialect.parse(body, tools=list(tools) or None)
         return msgspec.structs.replace(result, reasoning=reasoning) if reasoning else result
 
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+    def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """As the base (the reasoning trimmed), without a first system message equal to the
-        default prompt, and later system messages as user messages: the template's oddity is
-        to write them as user turns."""
-        out = super().expressible(messages)
+        default prompt, later system messages as user messages, and the switches' history of
+        ``ctx.options``: ``enable_thinking=False`` clears every turn's reasoning and appends
+        ``<no_think>`` to every user text (read back as the user's text, as it is written),
+        ``clear_thinking`` clears the reasoning of the turns before the last user message
+        (:meth:`expressible` is this under the defaults, :meth:`expressible_for` under the
+        rendering's options).
+
+        Oddity: later system messages are written as user turns, and the switches change the
+        history (see :meth:`assistant_text` and :meth:`user_text`)."""
+        options = ctx.options
+        off = options.get("enable_thinking") is False
+        if off or options.get("clear_thinking"):
+            last_user = last_index(messages, lambda m: m.role == "user")
+            written = []
+            for i, m in enumerate(messages):
+                if m.role == "assistant" and (off or i < last_user):
+                    m = msgspec.structs.replace(m, reasoning="")
+                elif off and m.role == "user":
+                    content = text_of(m.content)
+                    if not content.endswith(NO_THINK):
+                        m = msgspec.structs.replace(m, content=content + NO_THINK)
+                written.append(m)
+            messages = written
+        out = super().carried(messages, ctx)
         if out and out[0].role == "system" and out[0].content == DEFAULT_SYSTEM:
             out = out[1:]
         return [
             Message("user", m.content) if m.role == "system" and index > 0 else m
             for index, m in enumerate(out)
         ]
-
-    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`, with the switches' history: ``enable_thinking=False`` clears
-        every turn's reasoning and appends ``<no_think>`` to every user text (read back as the
-        user's text, as it is written), ``clear_thinking`` clears the reasoning of the turns
-        before the last user message."""
-        options = ctx.options
-        off = options.get("enable_thinking") is False
-        if not (off or options.get("clear_thinking")):
-            return self.expressible(messages)
-        last_user = last_index(messages, lambda m: m.role == "user")
-        written = []
-        for i, m in enumerate(messages):
-            if m.role == "assistant" and (off or i < last_user):
-                m = msgspec.structs.replace(m, reasoning="")
-            elif off and m.role == "user":
-                content = text_of(m.content)
-                if not content.endswith(NO_THINK):
-                    m = msgspec.structs.replace(m, content=content + NO_THINK)
-            written.append(m)
-        return self.expressible(written)

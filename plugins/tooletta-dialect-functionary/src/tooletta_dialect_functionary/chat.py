@@ -29,6 +29,7 @@ from tooletta.plugin import (
     Conversation,
     Prompt,
     SystemBlock,
+    ToolsTurn,
     Turn,
     by_content,
     patterns_of,
@@ -119,10 +120,6 @@ class _FunctionaryChat(ChatFormat):
     keeps_ids = False
     merge_system = False
 
-    def parse_system(self, body: str) -> str | None:
-        """The opening turn holds only template text."""
-        return None
-
 
 class FunctionaryV31Chat(_FunctionaryChat):
     """Functionary v3.1's chat template (Llama 3.1 based)."""
@@ -148,13 +145,9 @@ class FunctionaryV31Chat(_FunctionaryChat):
     """The knowledge cut-off and, with tools, their descriptions and the instructions (no
     system message: every one is a turn of its own)."""
 
-    def end_token(self, index: int, ctx: Conversation) -> str:
-        """``<|eom_id|>`` after calls, ``<|eot_id|>`` otherwise."""
-        return _EOM if ctx.messages[index].tool_calls else _EOT
-
-    def assistant_footer(self, index: int, ctx: Conversation) -> str:
-        """Nothing after the end token (the declared footer is the end token alone)."""
-        return ""
+    calls_end = (_EOM, "")
+    """A turn with calls ends with ``<|eom_id|>`` (and nothing after it), others with
+    ``<|eot_id|>``."""
 
 
 class FunctionaryV32Chat(_FunctionaryChat):
@@ -170,18 +163,26 @@ class FunctionaryV32Chat(_FunctionaryChat):
         tool=Turn(_header("tool"), _EOT),
     )
 
+    system_block = ToolsTurn(lambda tools: V32_SYSTEM + _v32_tools(tools), head=V32_SYSTEM)
+    """The instructions and the TypeScript-like tool declarations, a turn of their own (read
+    back as no message: every system message is a turn of its own)."""
+
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The instructions and the TypeScript-like tool declarations."""
+        """The instructions and the TypeScript-like tool declarations (:attr:`system_block`).
+        Oddity: the template writes the turn, an empty ``namespace functions``, without
+        tools too."""
         return V32_SYSTEM + _v32_tools(ctx.tools)
 
     def calls_text(self, dialect: Any, calls: Sequence[Any], content: str) -> str:
         """``>>>`` and the parts as the dialect writes them after the prompt's ``>>>``
-        (nothing for an empty turn)."""
+        (nothing for an empty turn). Oddity: the turn's first ``>>>`` is written by the
+        generation prompt, so the dialect's text lacks it."""
         text = str(dialect.render(list(calls), content=content))
         return ">>>" + text if text else ""
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
-        """The parts after the first ``>>>`` (the dialect reads a completion of the prompt)."""
+        """The parts after the first ``>>>`` (the dialect reads a completion of the prompt).
+        Oddity: the reader of :meth:`calls_text`'s leading ``>>>``."""
         return dialect.parse(body.removeprefix(">>>"), tools=list(tools) or None)
 
     prompt = Prompt(on=">>>", off=">>>")

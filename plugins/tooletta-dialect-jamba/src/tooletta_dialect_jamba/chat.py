@@ -165,7 +165,10 @@ class Apriel15Chat(_AprielChat):
         Without one: the tool turn (definitions and instructions) when there are tools, then,
         when no message is a system message, the turn holding only the reasoning prompt (both
         written here, the second's header and the first's footer between them: the template
-        writes that turn right before the first message, where this turn ends)."""
+        writes that turn right before the first message, where this turn ends).
+
+        Oddity: the reasoning prompt starts every system turn, and without a system message the
+        template writes two turns (the tool turn, then the reasoning prompt alone)."""
         tools = ctx.tools
         if system is not None:
             if not tools:
@@ -183,7 +186,9 @@ class Apriel15Chat(_AprielChat):
 
     def parse_system(self, body: str) -> str | None:
         """The system message; ``None`` for the turns written without one (the tool turn, the
-        reasoning prompt alone: an empty system message without tools reads back as none)."""
+        reasoning prompt alone: an empty system message without tools reads back as none).
+
+        Oddity: the reader of :meth:`system_text`'s turns written without a system message."""
         if body == APRIEL15_REASONING_PROMPT:
             return None
         if body.startswith(APRIEL15_REASONING_PROMPT + APRIEL15_TOOLS_HEAD):
@@ -191,18 +196,25 @@ class Apriel15Chat(_AprielChat):
         return self.parse_user(body)
 
     def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past the reasoning-prompt-only turn when it is at ``pos`` (after the tool turn)."""
+        """Past the reasoning-prompt-only turn when it is at ``pos`` (after the tool turn).
+
+        Oddity: the reasoning-prompt turn written after the tool turn holds no message."""
         return pos + len(_PROMPT_TURN15) if text.startswith(_PROMPT_TURN15, pos) else pos
 
     def parse_user(self, body: str) -> str:
-        """The content (a system turn's without the reasoning prompt and definitions)."""
+        """The content (a system turn's without the reasoning prompt and definitions).
+
+        Oddity: a later system turn starts with the reasoning prompt too (:meth:`user_text`)."""
         if not body.startswith(APRIEL15_REASONING_PROMPT):
             return body
         return body[len(APRIEL15_REASONING_PROMPT) :].partition("\n" + APRIEL15_TOOLS_HEAD)[0]
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The content, the calls after a line break (ids left out in the conversation's last
-        message), then the line break before ``<|end|>``."""
+        message), then the line break before ``<|end|>``.
+
+        Oddity: a line break before ``<|end|>``, and no call ids in the conversation's last
+        message."""
         calls = message.tool_calls
         if last and calls:
             calls = _without_ids(calls)
@@ -212,11 +224,15 @@ class Apriel15Chat(_AprielChat):
         return self.calls_text(ctx.dialect, calls, content) + "\n"
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
-        """The body without the line break before ``<|end|>``, read by the dialect."""
+        """The body without the line break before ``<|end|>``, read by the dialect.
+
+        Oddity: the reader of :meth:`turn_body`'s line break."""
         return super().parse_turn(body.removesuffix("\n"), dialect, tools)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, without the ids of the last message's calls (never written)."""
+        """As the base, without the ids of the last message's calls (never written).
+
+        Oddity: the last message's calls are written without their ids."""
         out = super().expressible(messages)
         if out and out[-1].tool_calls:
             last = out[-1]
@@ -230,7 +246,9 @@ class Apriel15Chat(_AprielChat):
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """As :meth:`expressible`, without the empty system messages when there are no
         tools: the template writes such a turn as the reasoning prompt alone, the turn it
-        writes without a system message (:meth:`parse_system` reads it as none)."""
+        writes without a system message (:meth:`parse_system` reads it as none).
+
+        Oddity: an empty system message without tools is written as the turn written for none."""
         out = self.expressible(messages)
         if ctx.tools:
             return out
@@ -316,6 +334,13 @@ class Apriel16Chat(_AprielChat):
     """``\\n<|begin_assistant|>\\nHere are my reasoning steps:\\n`` after a message that is not
     an assistant's; after an ended assistant turn only the ending (:meth:`after_conversation`,
     the line break closing it)."""
+    prompt_options = ({"training_prompt": True},)
+    """The ending ``training_prompt`` writes after a last assistant turn (the line break
+    closing its ``<|end|>``, :meth:`after_conversation`), read back as no message; the
+    parser's default options do not write it."""
+    turn_stops = ("\n" + END, "\n" + END)
+    """``\\n<|end|>`` after a turn with calls or without, as every ended turn (and the last with
+    ``training_prompt``) writes it: the model ends its turn so at inference too."""
 
     def _ends(self, index: int, ctx: Conversation) -> bool:
         """The assistant turn at ``index`` writes ``\\n<|end|>\\n`` (all but the last message,
@@ -324,7 +349,10 @@ class Apriel16Chat(_AprielChat):
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The reasoning prompt, the system message and (with tools) the declarations, each
-        followed by a line break (the template writes this turn for every conversation)."""
+        followed by a line break (the template writes this turn for every conversation).
+
+        Oddity: the turn is written for every conversation, the reasoning prompt first and a
+        line break after the system message."""
         if not ctx.messages:
             return None
         tools = ctx.tools
@@ -335,7 +363,9 @@ class Apriel16Chat(_AprielChat):
         return _PROMPT16 + system + "\n" + _python_tools16(tools)
 
     def parse_system(self, body: str) -> str | None:
-        """The system message; ``None`` when the turn holds none."""
+        """The system message; ``None`` when the turn holds none.
+
+        Oddity: the reader of :meth:`system_text`'s reasoning prompt and line break."""
         rest = body.removeprefix(APRIEL16_REASONING_PROMPT + "\n")
         if not rest or rest.startswith(APRIEL16_TOOLS_HEAD):
             return None
@@ -343,23 +373,20 @@ class Apriel16Chat(_AprielChat):
 
     def header(self, index: int, ctx: Conversation) -> str:
         """The declared header; after an assistant turn that ended, first the line break
-        that closes ``<|end|>``."""
+        that closes ``<|end|>``.
+
+        Oddity: the line break closing ``<|end|>`` is written before the next header, not after
+        the token."""
         messages = ctx.messages
         role = messages[index].role
         if index > 0 and messages[index - 1].role == "assistant":
             return _AFTER_END[role]
         return self.turns[role].header
 
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """The end of the text when all that is left is the line break closing the last
-        turn's ``<|end|>`` (what ``training_prompt`` writes at the end, which the parser's
-        default options do not): anywhere else that line break comes before a header."""
-        if len(text) - pos == 1 and text.endswith("\n") and text.endswith(END, 0, pos):
-            return len(text)
-        return pos
-
     def read_header(self, text: str, pos: int) -> tuple[str, int] | None:
-        """A declared header, after the line break that closes ``<|end|>``."""
+        """A declared header, after the line break that closes ``<|end|>``.
+
+        Oddity: the reader of :meth:`header`'s line break."""
         if text.startswith("\n", pos) and text.endswith(END, 0, pos):
             for role, turn in self.turns.items():
                 if text.startswith(turn.header, pos + 1):
@@ -367,32 +394,37 @@ class Apriel16Chat(_AprielChat):
         return None
 
     def parse_user(self, body: str) -> str:
-        """The content (a system turn's without the reasoning prompt and declarations)."""
+        """The content (a system turn's without the reasoning prompt and declarations).
+
+        Oddity: a later system turn starts with the reasoning prompt too (:meth:`user_text`)."""
         if not body.startswith(APRIEL16_REASONING_PROMPT + "\n"):
             return body
         return str(self.parse_system(body) or "")
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """The result, then the line breaks that follow it."""
+        """The result, then the line breaks that follow it.
+
+        Oddity: three line breaks follow every result."""
         return text_of(ctx.messages[index].content) + _RESULT_END
 
     def parse_result(self, body: str) -> str:
-        """The result without the line breaks that follow it."""
+        """The result without the line breaks that follow it.
+
+        Oddity: the reader of :meth:`result_text`'s line breaks."""
         return body.removesuffix(_RESULT_END)
 
     def end_token(self, index: int, ctx: Conversation) -> str:
-        """``<|end|>``, except after the conversation's last message (see :meth:`_ends`)."""
+        """``<|end|>``, except after the conversation's last message (see :meth:`_ends`).
+
+        Oddity: the last message has no end token unless ``training_prompt`` is set."""
         if index < len(ctx.messages) - 1 or ctx.options.get("training_prompt"):
             return END
         return ""
 
-    def turn_stop(self, index: int, ctx: Conversation) -> str:
-        """``\\n<|end|>``, as every ended turn (and the last with ``training_prompt``) writes
-        it: the model ends its turn so at inference too."""
-        return "\n" + END
-
     def assistant_end(self, text: str, pos: int) -> int | None:
-        """Past ``<|end|>``; the conversation's last message, without it, at the end."""
+        """Past ``<|end|>``; the conversation's last message, without it, at the end.
+
+        Oddity: the reader of :meth:`end_token`'s last turn without its token."""
         at = text.find(END, pos)
         return len(text) if at < 0 else at + len(END)
 
@@ -400,7 +432,10 @@ class Apriel16Chat(_AprielChat):
         """Reasoning and ``[BEGIN FINAL RESPONSE]`` (last message), the content (earlier
         messages keep only what follows their ``[BEGIN FINAL RESPONSE]``, trimmed), the calls
         after a line break (ids left out in the last message), and the line break before
-        ``<|end|>`` when the turn ends."""
+        ``<|end|>`` when the turn ends.
+
+        Oddity: history keeps only what follows ``[BEGIN FINAL RESPONSE]``, the last message its
+        reasoning before that marker; no call ids in the last message."""
         content = message.content
         if type(content) is not str:
             content = text_of(content)
@@ -419,7 +454,10 @@ class Apriel16Chat(_AprielChat):
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """The reasoning before ``\\n[BEGIN FINAL RESPONSE]\\n`` (only the last message has
-        one), then the body read by the dialect."""
+        one), then the body read by the dialect.
+
+        Oddity: the reasoning is read before ``[BEGIN FINAL RESPONSE]``, a marker the dialect
+        does not know."""
         reasoning, marker, rest = body.partition(_FINAL_LINE)
         if not marker:
             reasoning, rest = "", body
@@ -427,7 +465,9 @@ class Apriel16Chat(_AprielChat):
         return msgspec.structs.replace(result, reasoning=reasoning) if marker else result
 
     def after_conversation(self, ctx: Conversation) -> str:
-        """The line break closing ``<|end|>`` when the last (assistant) turn ended."""
+        """The line break closing ``<|end|>`` when the last (assistant) turn ended.
+
+        Oddity: ``training_prompt`` closes the last turn's ``<|end|>`` with a line break."""
         messages = ctx.messages
         if messages and messages[-1].role == "assistant" and ctx.options.get("training_prompt"):
             return "\n"
@@ -435,7 +475,10 @@ class Apriel16Chat(_AprielChat):
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """As the base, with earlier messages' content cut after ``[BEGIN FINAL RESPONSE]``
-        and without the ids of the last message's calls."""
+        and without the ids of the last message's calls.
+
+        Oddity: history keeps only what follows ``[BEGIN FINAL RESPONSE]``; the last message's
+        calls lose their ids."""
         out = super().expressible(messages)
         for i, m in enumerate(out):
             if m.role != "assistant":

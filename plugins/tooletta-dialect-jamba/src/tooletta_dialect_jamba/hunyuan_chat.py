@@ -185,7 +185,10 @@ class HunyuanA13bChat(ChatFormat):
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """With tools: the tool prompt (and the system text as extra requirements), written
         with the first message (none for an empty conversation); without: the system text,
-        when it is not empty."""
+        when it is not empty.
+
+        Oddity: two layouts: with tools the tool prompt (the system message as extra
+        requirements, the date and weekday), without the bare system text."""
         self._check(ctx)
         if not ctx.tools or not ctx.messages:
             return system or None  # no message: the template writes no tool prompt either
@@ -197,7 +200,10 @@ class HunyuanA13bChat(ChatFormat):
     def header(self, index: int, ctx: Conversation) -> str:
         """``用户：`` (tools) or ``<|startoftext|>`` (no tools; none for the first user, whose
         start token is the conversation's) before a user; nothing before other turns. A
-        system message after the first is refused."""
+        system message after the first is refused.
+
+        Oddity: no role headers: the user's header is a tag with tools, a start token without
+        (none for the first user)."""
         messages = ctx.messages
         role = messages[index].role
         if role == "user":
@@ -224,7 +230,9 @@ class HunyuanA13bChat(ChatFormat):
         none). With tools, an answer (a turn without calls) starts with ``助手：``: the
         template has no generation prompt and its tool prompt asks the model to start answers
         with the tag, so the model writes it (it is generated text, trained).
-        ``render(model=...)`` knows no tools and writes the answer without it."""
+        ``render(model=...)`` knows no tools and writes the answer without it.
+
+        Oddity: with tools an answer starts with ``助手：``, and calls are written without ids."""
         content = message.content
         if type(content) is not str:
             content = self.text(content)
@@ -235,18 +243,24 @@ class HunyuanA13bChat(ChatFormat):
         return ASSISTANT_TAG + body if ctx.tools and not calls else body
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """``<tool_response>TEXT</tool_response>`` with tools, the bare text without."""
+        """``<tool_response>TEXT</tool_response>`` with tools, the bare text without.
+
+        Oddity: results are wrapped in ``<tool_response>`` only when tools are declared."""
         text = text_of(ctx.messages[index].content)
         return RESULT_OPEN + text + RESULT_CLOSE if ctx.tools else text
 
     def parse_result(self, body: str) -> str:
-        """The text inside ``<tool_response>``, or the body."""
+        """The text inside ``<tool_response>``, or the body.
+
+        Oddity: the reader of :meth:`result_text`'s two forms."""
         if body.startswith(RESULT_OPEN) and body.endswith(RESULT_CLOSE):
             return body[len(RESULT_OPEN) : -len(RESULT_CLOSE)]
         return body
 
     def parse_user(self, body: str) -> str:
-        """A user's text; for the opening block with tools, the system text in it."""
+        """A user's text; for the opening block with tools, the system text in it.
+
+        Oddity: the opening block with tools holds the system message inside the tool prompt."""
         if not body.startswith(_HEAD):
             return body
         start = body.find(_EXTRA)
@@ -257,7 +271,10 @@ class HunyuanA13bChat(ChatFormat):
         """The turn starting at ``pos``: the opening block, a tagged user or tool result, an
         assistant turn (with tools every untagged turn; without, one whose first footer token
         is ``<|eos|>``), or ``None`` (an untagged turn ending with ``<|extra_0|>``:
-        :meth:`implicit_role`)."""
+        :meth:`implicit_role`).
+
+        Oddity: no role headers: a turn's role is read from its tag, its end token or the
+        layout."""
         tools = _tools_mode(text)
         if pos == len(SOT):
             if tools:
@@ -286,12 +303,16 @@ class HunyuanA13bChat(ChatFormat):
     def implicit_role(self, previous: str | None) -> str | None:
         """Untagged turns without tools that end with ``<|extra_0|>`` (:meth:`read_header`
         reads those ending with ``<|eos|>`` as assistant turns): a user after the system turn
-        or after the first user, a (bare) result after an assistant turn or a result."""
+        or after the first user, a (bare) result after an assistant turn or a result.
+
+        Oddity: untagged turns without tools (the reader of :meth:`header`'s missing headers)."""
         return _IMPLICIT.get(previous) if previous is not None else None
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """The default, without reasoning; an empty first system message is no message when
-        no tools are used (nothing is written for it)."""
+        no tools are used (nothing is written for it).
+
+        Oddity: an empty system message is written as nothing without tools."""
         out = super().expressible(messages)
         uses_tools = any(m.tool_calls or m.role == "tool" for m in messages)
         if out and out[0].role == "system" and out[0].content == "" and not uses_tools:
@@ -301,7 +322,10 @@ class HunyuanA13bChat(ChatFormat):
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """:meth:`expressible`, with the layout known: an empty first system message is no
         message exactly when no tools are declared (the tools layout writes it as empty extra
-        requirements, which read back)."""
+        requirements, which read back).
+
+        Oddity: an empty system message is written as nothing without tools (known here from the
+        declared tools)."""
         out = super().expressible(messages)
         if out and out[0].role == "system" and out[0].content == "" and not ctx.tools:
             out = out[1:]
@@ -310,7 +334,9 @@ class HunyuanA13bChat(ChatFormat):
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """The turn's texts as written: after the ``助手：`` tag its header wrote (exactly the
         tag: the dialect's parse would also drop the whitespace after it), the content up to
-        the calls (the dialect's parse trims it), then the calls read by the dialect."""
+        the calls (the dialect's parse trims it), then the calls read by the dialect.
+
+        Oddity: the ``助手：`` tag and the content's whitespace are kept as written."""
         if body.startswith(ASSISTANT_TAG):
             body = body[len(ASSISTANT_TAG) :]
         at = body.find(CALLS_OPEN)

@@ -202,7 +202,10 @@ class SeedOssChat(ChatFormat):
 
     def parse_system(self, body: str) -> str | None:
         """The system message without the declarations; ``None`` for the Doubao prompt (with
-        tools) and for a budget turn (the first turn when there is neither)."""
+        tools) and for a budget turn (the first turn when there is neither).
+
+        Oddity: the reader of :meth:`system_text`'s two declaration forms and of the budget
+        turn."""
         if self._budget_body(body):
             return None
         head, tools = body, body.endswith("\n" + TOOL_CALL_INSTRUCTIONS)
@@ -220,7 +223,10 @@ class SeedOssChat(ChatFormat):
         )
 
     def before_turn(self, index: int, ctx: Conversation) -> str:
-        """The thinking-budget system turn, after the opening system turn."""
+        """The thinking-budget system turn, after the opening system turn.
+
+        Oddity: the ``thinking_budget`` switch writes a system turn of the template's own after
+        the opening one."""
         if index > 1:  # past the first turn (0, or 1 after a system message)
             return ""
         messages = ctx.messages
@@ -240,7 +246,10 @@ class SeedOssChat(ChatFormat):
 
     def skip_before_turn(self, text: str, pos: int) -> int:
         """Past a thinking-budget turn, or past a ``thinking_budget=0`` generation prompt
-        that ends the text."""
+        that ends the text.
+
+        Oddity: the reader of :meth:`before_turn`'s budget turn (and of the budget-0 prompt,
+        which no option set names)."""
         prompt = self.turns["assistant"].header + ZERO_BUDGET_THINK
         if text.startswith(prompt, pos) and len(text) - pos == len(prompt):
             return len(text)

@@ -126,6 +126,9 @@ class SolarOpenChat(ChatFormat):
     )
     """``<|begin|>assistant``, after an empty think block for low or minimal effort (read back
     as no message: the derived ``prompt_options``, low effort's)."""
+    turn_stops = (CALLS_END, END)
+    """What closes the turn's last block, written in its body: ``<|calls|>`` after calls,
+    ``<|end|>`` after content."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The provider prompt, the system message and the tool instructions, as present.
@@ -141,7 +144,8 @@ class SolarOpenChat(ChatFormat):
         return "\n\n".join(parts) if parts else None
 
     def parse_system(self, body: str) -> str | None:
-        """The system message between ``## System Prompt`` and ``## Tools``, if any."""
+        """The system message between ``## System Prompt`` and ``## Tools``, if any.
+        Oddity: the reader of :meth:`system_text`'s headed sections."""
         at = body.find(SYSTEM_HEAD)
         if at < 0:
             return None
@@ -151,7 +155,8 @@ class SolarOpenChat(ChatFormat):
     def result_text(self, index: int, ctx: Conversation) -> str:
         """``ID<|tool_response:name|>NAME<|tool_response:result|>CONTENT``; the name is that
         of the call with this id, as the template looks it up. A result without an id
-        answers the call at its place among the results (with the id rendering gave it)."""
+        answers the call at its place among the results (with the id rendering gave it).
+        Oddity: each result carries its call's id and the name looked up by it."""
         message = ctx.messages[index]
         call_id = message.tool_call_id
         if call_id is None:
@@ -169,13 +174,15 @@ class SolarOpenChat(ChatFormat):
         return f"{call_id}{RESULT_NAME}{''.join(names)}{RESULT_TEXT}{text_of(message.content)}"
 
     def parse_result(self, body: str) -> str:
-        """The result's content, after its id and name."""
+        """The result's content, after its id and name. Oddity: the reader of
+        :meth:`result_text`'s id and name."""
         return body.partition(RESULT_TEXT)[2]
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The reasoning block, then ``<|content|>CONTENT<|end|>`` or the calls. Content
         beside calls (which the template drops) is written as a content block of its own
-        before them."""
+        before them. Oddity: content and calls are blocks of their own, never side by
+        side."""
         block = self.reasoning_text(message.reasoning, kept, last)
         content = text_of(message.content)
         if not message.tool_calls:
@@ -186,16 +193,11 @@ class SolarOpenChat(ChatFormat):
             ctx.dialect.check_content(content)
         return block + lead + self.calls_text(ctx.dialect, message.tool_calls, "")
 
-    def turn_stop(self, index: int, ctx: Conversation) -> str:
-        """What closes the turn's last block, written in its body: ``<|calls|>`` after
-        calls, ``<|end|>`` after content."""
-        return CALLS_END if ctx.messages[index].tool_calls else END
-
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The turn's body (:meth:`turn_body`). A turn that opens with its calls right after
         an answer is refused: the text is the one an answer with calls beside its content
         is written as (a content block, then the calls), so it would read back as one
-        message."""
+        message. Oddity: two turns the template writes alike are refused."""
         body = super().assistant_text(index, ctx)
         before = ctx.messages[index - 1] if index else None
         if (
@@ -213,7 +215,8 @@ class SolarOpenChat(ChatFormat):
     def assistant_end(self, text: str, pos: int) -> int | None:
         """Past the turn's last block: a reasoning block is followed by
         ``<|begin|>assistant``, a content block by it only when calls follow, and the calls
-        end with ``<|calls|>``."""
+        end with ``<|calls|>``. Oddity: the turn holds ``<|begin|>assistant`` again and
+        ``<|end|>`` inside its body."""
         i = pos
         if text.startswith(THINK, i):
             j = text.find(END, i + len(THINK))
@@ -237,7 +240,8 @@ class SolarOpenChat(ChatFormat):
         return i if i > pos else None
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the default, with the ids rendering gives calls that have none."""
+        """As the default, with the ids rendering gives calls that have none. Oddity: the
+        template writes an id for every call (``ids.call_id``)."""
         out = []
         for m in super().expressible(messages):
             if m.tool_calls:
