@@ -334,7 +334,7 @@ class SystemBlock:
     ) -> str | None:
         """The turn's body for ``system`` (the first system message's text, ``None`` when
         there is none) and ``tools``; ``None``: no turn. ``today``: the date in a
-        ``strftime`` format, for a :attr:`dated` default (the clock's when not given)."""
+        ``strftime`` format, for a ``dated`` default (the clock's when not given)."""
         if system == "" and self.empty_is_none:
             system = None
         if system is None and self.default is not None and (tools or not self.default_with_tools):
@@ -380,7 +380,7 @@ class SystemBlock:
         return system
 
     def is_default(self, system: str) -> bool:
-        """Whether ``system`` is the :attr:`default` message (a :attr:`dated` one with any
+        """Whether ``system`` is the ``default`` message (a ``dated`` one with any
         date)."""
         if self._dated is not None:
             return self._dated.fullmatch(system) is not None

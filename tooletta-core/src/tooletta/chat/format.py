@@ -169,7 +169,7 @@ class ChatFormat:
     (Hy3 without ``is_training``: :meth:`end_token` gives ``""`` there): read back, a turn
     whose end token never comes runs to the end of the text (else the text is refused)."""
     calls_end: ClassVar[tuple[str, str] | None] = None
-    """How an assistant turn with calls ends when not as the assistant footer says: its end
+    """How an assistant turn with calls ends, when not as the assistant footer says; its end
     token (one of :attr:`end_tokens`) and the template text after it (Functionary's
     ``<|eom_id|>`` and nothing): the default :meth:`end_token` and :meth:`assistant_footer`.
     ``None``: as the footer says."""

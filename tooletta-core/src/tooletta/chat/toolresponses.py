@@ -29,7 +29,7 @@ from typing import Any
 __all__ = ["TOOL_RESPONSES", "fold_tool_responses"]
 
 TOOL_RESPONSES = "tool_responses"
-"""The name of this message form (:attr:`tooletta.chat.MessageForm.tool_results`)."""
+"""The name of this message form (``tool_results`` of :class:`tooletta.chat.MessageForm`)."""
 
 
 def fold_tool_responses(

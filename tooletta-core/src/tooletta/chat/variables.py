@@ -13,7 +13,7 @@ transformers renders it, without), again with the variables of :func:`tooling_va
 * ``functions``: the ``tools`` as ``json.dumps(tools, indent=2)`` (UTF-8 kept), ``""``
   without tools;
 * ``datetime``: ``strftime_now("%b %d %Y %H:%M:%S GMT")`` (the clock of
-  :mod:`tooletta.chat.clock`, or the ``strftime_now`` option given).
+  ``tooletta.chat.clock``, or the ``strftime_now`` option given).
 
 Source: llama.cpp's FireFunction v2 handler (``common/chat.cpp``,
 ``common_chat_params_init_firefunction_v2``, from commit 8b576b6c5 "Tool call support ...
@@ -54,7 +54,8 @@ def _datetime(tools: Sequence[Mapping[str, Any]] | None, options: Mapping[str, A
 TOOLING_VARIABLES: Mapping[
     str, Callable[[Sequence[Mapping[str, Any]] | None, Mapping[str, Any]], str]
 ] = {"functions": _functions, "datetime": _datetime}
-"""Each variable filled in and how: from the tools given and the render's options."""
+"""Each variable filled in, and how it is written from the tools given and the render's
+options."""
 
 _NAMES = re.compile(r"\b(?:" + "|".join(TOOLING_VARIABLES) + r")\b")
 

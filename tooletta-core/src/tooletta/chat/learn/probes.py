@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 SUITE_VERSION = 2
-"""The version of the probe suite (saved in every learned spec). Version 2: the probes
+"""The version of the probe suite, saved in every learned spec. Version 2 adds the probes
 :func:`~tooletta.chat.learn.infer.infer_spec` adds for what it learned (``system-empty``,
 ``named``, ``content-cut``, ``content-cut+call``, ``content-cut+results``) and the suite fitted
 to a template that writes no text beside calls."""
