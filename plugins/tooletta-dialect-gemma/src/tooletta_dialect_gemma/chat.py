@@ -324,6 +324,9 @@ class Gemma4Chat(ChatFormat):
     )
     end_of_turn = TURN_END
     end_tokens = (RESULT_OPEN,)
+    calls_end: ClassVar[tuple[str, str] | None] = (RESULT_OPEN, "")
+    """A turn with calls ends with ``<|tool_response>`` (the model stops there for the
+    results) and nothing after it: the result follows in the same turn."""
     special_tokens: ClassVar[tuple[str, ...]] = G4_SPECIAL
     reasoning = Reasoning(
         THOUGHT, "\n" + CHANNEL_CLOSE, strip="", keep="with_calls_after_last_user"
@@ -372,16 +375,6 @@ class Gemma4Chat(ChatFormat):
             if before.role == "assistant" and before.tool_calls:
                 return ""
         return super().header(index, ctx)
-
-    def end_token(self, index: int, ctx: Conversation) -> str:
-        """Oddity: ``<|tool_response>`` ends a turn with calls (the model stops there for the
-        results), ``<turn|>`` any other."""
-        return RESULT_OPEN if ctx.messages[index].tool_calls else TURN_END
-
-    def assistant_footer(self, index: int, ctx: Conversation) -> str:
-        """Oddity: nothing after ``<|tool_response>`` (the result follows in the same turn),
-        ``\\n`` after ``<turn|>``."""
-        return "" if self.end_token(index, ctx) == RESULT_OPEN else "\n"
 
     def content_text(self, content: str, after_reasoning: bool) -> str:
         """Oddity: the content as the template's ``strip_thinking`` leaves it (thought
