@@ -284,7 +284,9 @@ class ChatFormat:
         if system is not None and "system" in self.trim:
             system = system.strip()
         block = self.system_block
-        return system if block is None else block.write(system, ctx.tools, ctx.strftime_now)
+        if block is None:
+            return system
+        return block.write(system, ctx.tools, ctx.strftime_now, ctx.options)
 
     def parse_system(self, body: str) -> str | None:
         """The system message's content from the opening system turn's body (the inverse of
