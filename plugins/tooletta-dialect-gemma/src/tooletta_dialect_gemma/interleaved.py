@@ -47,6 +47,7 @@ from tooletta_dialect_gemma.chat import (
     RESULT_CLOSE,
     RESULT_OPEN,
     STR,
+    THINK_FLAG,
     THOUGHT,
     TOOL_CLOSE,
     TOOL_OPEN,
@@ -57,6 +58,7 @@ from tooletta_dialect_gemma.chat import (
     _items,
     _required,
     _text,
+    _think_flag,
     _upper,
     declaration_with,
     format_argument,
@@ -167,7 +169,9 @@ class Gemma4InterleavedChat(Gemma4Chat):
     source = _SOURCE
     reasoning = Reasoning(THOUGHT, CHANNEL_CLOSE, strip="", keep="with_calls_after_last_user")
     """Closed with no newline before ``<channel|>``."""
-    system_block = SystemBlock(tools=_declarations, head=TOOL_OPEN, joiner="")
+    system_block = SystemBlock(
+        tools=_declarations, head=TOOL_OPEN, joiner="", lead=_think_flag, leads=(THINK_FLAG,)
+    )
     """As ``gemma4``'s, the tools declared by this template's macro."""
     calls_end = None
     """The calls turn's end is :meth:`end_token`'s (it depends on the results after it)."""
