@@ -89,6 +89,10 @@ class _GlmChat(ChatFormat):
     group_results = True
     keeps_ids = False
     options = defaults(enable_thinking=True)
+    turn_stops = ("<|observation|>", "<|user|>")
+    """No end-of-turn token: the model ends its turn with the next role token,
+    ``<|observation|>`` after calls (the results follow), ``<|user|>`` else (trained on the
+    conversation's last turn too, where the template writes nothing after it)."""
     prompt_options = ({"enable_thinking": False},)
     """Thinking off's prompt (4.6: ``<|assistant|>\\n<think></think>``; 4.7:
     ``<|assistant|></think>``), read back as no message. It is also what an empty assistant
@@ -116,12 +120,6 @@ class _GlmChat(ChatFormat):
         ):
             return out[:-1]
         return out
-
-    def turn_stop(self, index: int, ctx: Conversation) -> str:
-        """Oddity (no end-of-turn token): the role token the model generates to end its
-        turn: ``<|observation|>`` after calls (the results follow), ``<|user|>`` else (trained
-        on the conversation's last turn too, where the template writes nothing after it)."""
-        return "<|observation|>" if ctx.messages[index].tool_calls else "<|user|>"
 
     no_think: ClassVar[str] = "</think>"
     """What a turn writes in place of a reasoning block it does not keep (or has none)."""
