@@ -1,8 +1,9 @@
-"""The declaration added in the second conversion pass for Gemma 4 and GLM-5.2:
+"""The declarations added in the second conversion pass for Gemma 4, GLM-5.2 and Kimi K3:
 :attr:`tooletta.chat.SystemBlock.lead` (text the template writes at the start of the opening
 system turn from its options, such as Gemma 4's ``<|think|>`` flag), with
 :attr:`~tooletta.chat.SystemBlock.lead_joiner` and :attr:`~tooletta.chat.SystemBlock.leads`
-(what the reader takes off)."""
+(what the reader takes off); :attr:`tooletta.chat.Reasoning.switch` (an option that changes
+the history rule to :attr:`~tooletta.chat.Reasoning.switched`)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tooletta import Message, get_dialect
-from tooletta.chat import ChatFormat, SystemBlock, ToolsTurn, Turn, roles
+from tooletta.chat import ChatFormat, Reasoning, SystemBlock, ToolsTurn, Turn, keeps, roles
 from tooletta.chat.conversation import conversation
 from tooletta.chat.parse import parse_format
 from tooletta.chat.render import render_format, render_text
@@ -129,3 +130,69 @@ def test_the_format_passes_its_options_to_the_lead() -> None:
     assert parse_format(fmt, dialect, alone, ()) == [Message("user", "hi")]
     ctx = conversation(messages, (), {"thinking": True}, dialect)
     assert fmt.expressible_for(messages, ctx) == messages
+
+
+# -- Reasoning.switch: an option that changes the history rule ------------------------------
+
+SWITCHED = Reasoning("<think>", "</think>", keep="after_last_user", switch="clear", switched="all")
+
+
+def test_the_switch_picks_the_rule_by_the_options_truth() -> None:
+    assert SWITCHED.rule({}) == "after_last_user"
+    assert SWITCHED.rule({"clear": True}) == "after_last_user"
+    for off in (False, None, 0, ""):
+        assert SWITCHED.rule({"clear": off}) == "all"
+    assert Reasoning("<t>", "</t>", keep="last").rule({"clear": False}) == "last"
+
+
+class _Switched(ChatFormat):
+    """A format whose history rule an option switches."""
+
+    name = "switched_test"
+    turns = roles(
+        user=Turn("<u>", "</u>"),
+        assistant=Turn("<a>", "</a>"),
+    )
+    end_of_turn = "</a>"
+    reasoning = SWITCHED
+
+
+_TURNS = st.lists(
+    st.sampled_from(
+        [Message("user", "q"), Message("assistant", "a", reasoning="r"), Message("assistant", "b")]
+    ),
+    max_size=6,
+)
+
+
+@given(_TURNS, st.sampled_from([{}, {"clear": True}, {"clear": False}, {"clear": None}]))
+def test_kept_in_follows_the_switched_rule(
+    messages: list[Message], options: dict[str, Any]
+) -> None:
+    fmt = _Switched()
+    ctx = conversation(messages, (), options, None)
+    rule = SWITCHED.rule(options)
+    for index, message in enumerate(messages):
+        if message.role == "assistant":
+            assert fmt.kept_in(index, ctx) == keeps(rule, index, messages)
+    expected = [
+        m if m.role != "assistant" or keeps(rule, i, messages) else Message("assistant", m.content)
+        for i, m in enumerate(messages)
+    ]
+    assert fmt.expressible_for(messages, ctx) == expected
+
+
+def test_a_switched_rule_renders_and_reads_back() -> None:
+    fmt = _Switched()
+    dialect = get_dialect("hermes")
+    messages = [
+        Message("user", "q"),
+        Message("assistant", "a", reasoning="r"),
+        Message("user", "q2"),
+        Message("assistant", "b", reasoning="s"),
+    ]
+    kept = render_text(fmt, dialect, messages, (), False, {"clear": False})
+    assert kept == "<u>q</u><a><think>r</think>a</a><u>q2</u><a><think>s</think>b</a>"
+    cleared = render_text(fmt, dialect, messages, (), False, {})
+    assert cleared == "<u>q</u><a>a</a><u>q2</u><a><think>s</think>b</a>"
+    assert parse_format(fmt, dialect, kept, ()) == messages
