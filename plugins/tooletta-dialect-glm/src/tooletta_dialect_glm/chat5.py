@@ -112,8 +112,17 @@ class Glm52Chat(_GlmCompact):
     """``<|assistant|><think>``, or ``<|assistant|><think></think>`` with thinking off (read
     back as no message): the template reads the switch by its truth (``not
     enable_thinking``)."""
-    reasoning = Reasoning("<think>", "</think>", strip=None, keep="after_last_user")
-    """Read back stripped; written as given (:meth:`reasoning_text`)."""
+    reasoning = Reasoning(
+        "<think>",
+        "</think>",
+        strip=None,
+        keep="after_last_user",
+        switch="clear_thinking",
+        switched="all",
+    )
+    """Read back stripped; written as given (:meth:`reasoning_text`). The history rule is
+    switched by an option: after the last user message, or every turn with
+    ``clear_thinking=False`` (any false value)."""
     no_think = "<think></think>"
     system_block = ToolsTurn(
         lambda tools: _TOOLS_HEAD + _declarations(list(tools)) + _GlmCompact.tools_tail,
@@ -133,11 +142,6 @@ class Glm52Chat(_GlmCompact):
             return pos
         end = text.find(self.tools_tail, pos + len(_TOOLS_START))
         return pos if end < 0 else end + len(self.tools_tail)
-
-    def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """Oddity: the history rule is switched by an option: after the last user message, or
-        every turn with ``clear_thinking=False``."""
-        return not _clearing(ctx.options) or index > ctx.last_user
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
         """Oddity: the reasoning as given (unstripped) between ``<think>`` and ``</think>``, or
