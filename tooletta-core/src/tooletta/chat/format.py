@@ -465,7 +465,7 @@ class ChatFormat:
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """:meth:`keeps_reasoning` for the turn at ``index`` of ``ctx.messages``, under
-        ``ctx.options`` (the rule a :attr:`Reasoning.switch` option picks); when the format
+        ``ctx.options`` (the rule a ``Reasoning.switch`` option picks); when the format
         keeps the default rule, the last user turn is found once per conversation
         (:attr:`Conversation.last_user`), not once per turn."""
         if type(
