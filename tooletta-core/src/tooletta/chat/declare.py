@@ -346,7 +346,7 @@ class SystemBlock:
         """The turn's body for ``system`` (the first system message's text, ``None`` when
         there is none) and ``tools``; ``None``: no turn. ``today``: the date in a
         ``strftime`` format, for a :attr:`dated` default (the clock's when not given);
-        ``options``: the template's options, for a :attr:`lead` (none when not given)."""
+        ``options``: the template's options, for a ``lead`` (none when not given)."""
         body = self._body(system, tools, today)
         lead = self.lead(options or {}) if self.lead is not None else ""
         if not lead:
@@ -359,7 +359,7 @@ class SystemBlock:
         tools: Sequence[Mapping[str, Any]],
         today: Callable[[str], str] | None,
     ) -> str | None:
-        """:meth:`write` without the :attr:`lead`."""
+        """:meth:`write` without the ``lead``."""
         if system == "" and self.empty_is_none:
             system = None
         if system is None and self.default is not None and (tools or not self.default_with_tools):
@@ -408,7 +408,7 @@ class SystemBlock:
         return system
 
     def unlead(self, body: str) -> tuple[str, bool]:
-        """``body`` without the :attr:`leads` one that starts it (and the joiner after it),
+        """``body`` without the one of ``leads`` that starts it (and the joiner after it),
         and whether the body was that lead alone."""
         for lead in self.leads:
             if body == lead:

@@ -92,8 +92,8 @@ class Reasoning:
         return self.open + reasoning.strip(self.strip) + self.close
 
     def rule(self, options: Mapping[str, Any]) -> str:
-        """The history rule under ``options``: :attr:`switched` when the :attr:`switch`
-        option is off, else :attr:`keep`."""
+        """The history rule under ``options``: ``switched`` when the ``switch`` option is
+        off, else ``keep``."""
         if self.switch and not options.get(self.switch, True):
             return self.switched
         return self.keep
