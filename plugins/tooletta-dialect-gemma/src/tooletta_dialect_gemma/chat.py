@@ -296,6 +296,11 @@ def result_name(index: int, messages: Sequence[Message]) -> str:
     return "unknown"
 
 
+def _think_flag(options: Mapping[str, Any]) -> str:
+    """The system turn's lead: ``<|think|>\\n`` when ``enable_thinking`` is on."""
+    return THINK_FLAG if options.get("enable_thinking") else ""
+
+
 def _in_model_turn(fmt: ChatFormat, ctx: Conversation) -> bool:
     """Whether ``ctx``'s conversation ends inside the model's turn: after results, or after
     a calls turn that ``fmt`` ends with ``<|tool_response>`` (its results to come)."""
@@ -324,13 +329,20 @@ class Gemma4Chat(ChatFormat):
     )
     end_of_turn = TURN_END
     end_tokens = (RESULT_OPEN,)
+    calls_end: ClassVar[tuple[str, str] | None] = (RESULT_OPEN, "")
+    """A turn with calls ends with ``<|tool_response>`` (the model stops there for the
+    results) and nothing after it: the result follows in the same turn."""
     special_tokens: ClassVar[tuple[str, ...]] = G4_SPECIAL
     reasoning = Reasoning(
         THOUGHT, "\n" + CHANNEL_CLOSE, strip="", keep="with_calls_after_last_user"
     )
     system_roles = frozenset({"system", "developer"})
-    system_block = SystemBlock(tools=_declarations, head=TOOL_OPEN, joiner="")
-    """The system message (trimmed) right before the ``<|tool>`` declarations."""
+    system_block = SystemBlock(
+        tools=_declarations, head=TOOL_OPEN, joiner="", lead=_think_flag, leads=(THINK_FLAG,)
+    )
+    """``<|think|>\\n`` when ``enable_thinking`` is on (a turn of its own without a system
+    message or tools), then the system message (trimmed) right before the ``<|tool>``
+    declarations."""
     trim = frozenset({"system", "user"})
     options = defaults(enable_thinking=False)
     prompt = Prompt(off=EMPTY_THOUGHT, default=False)
@@ -343,18 +355,10 @@ class Gemma4Chat(ChatFormat):
 
     # -- the system turn ---------------------------------------------------------------------
 
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """Oddity: ``<|think|>\\n`` opens the system turn when ``enable_thinking`` is on
-        (and makes one alone); then :attr:`system_block`'s body."""
-        body = super().system_text(system, ctx)
-        if not ctx.options.get("enable_thinking"):
-            return body
-        return THINK_FLAG + (body or "")
-
     def parse_system(self, body: str) -> str | None:
-        """Oddity: the thinking flag comes off first, and an empty system message (a turn
-        the template still writes) reads back as none."""
-        return super().parse_system(body.removeprefix(THINK_FLAG)) or None
+        """Oddity: an empty system message (a turn the template still writes) reads back as
+        none."""
+        return super().parse_system(body) or None
 
     # -- the model's turn, results inside it -------------------------------------------------
 
@@ -372,16 +376,6 @@ class Gemma4Chat(ChatFormat):
             if before.role == "assistant" and before.tool_calls:
                 return ""
         return super().header(index, ctx)
-
-    def end_token(self, index: int, ctx: Conversation) -> str:
-        """Oddity: ``<|tool_response>`` ends a turn with calls (the model stops there for the
-        results), ``<turn|>`` any other."""
-        return RESULT_OPEN if ctx.messages[index].tool_calls else TURN_END
-
-    def assistant_footer(self, index: int, ctx: Conversation) -> str:
-        """Oddity: nothing after ``<|tool_response>`` (the result follows in the same turn),
-        ``\\n`` after ``<turn|>``."""
-        return "" if self.end_token(index, ctx) == RESULT_OPEN else "\n"
 
     def content_text(self, content: str, after_reasoning: bool) -> str:
         """Oddity: the content as the template's ``strip_thinking`` leaves it (thought

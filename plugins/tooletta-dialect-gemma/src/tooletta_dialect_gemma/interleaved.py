@@ -47,6 +47,7 @@ from tooletta_dialect_gemma.chat import (
     RESULT_CLOSE,
     RESULT_OPEN,
     STR,
+    THINK_FLAG,
     THOUGHT,
     TOOL_CLOSE,
     TOOL_OPEN,
@@ -57,6 +58,7 @@ from tooletta_dialect_gemma.chat import (
     _items,
     _required,
     _text,
+    _think_flag,
     _upper,
     declaration_with,
     format_argument,
@@ -167,8 +169,12 @@ class Gemma4InterleavedChat(Gemma4Chat):
     source = _SOURCE
     reasoning = Reasoning(THOUGHT, CHANNEL_CLOSE, strip="", keep="with_calls_after_last_user")
     """Closed with no newline before ``<channel|>``."""
-    system_block = SystemBlock(tools=_declarations, head=TOOL_OPEN, joiner="")
+    system_block = SystemBlock(
+        tools=_declarations, head=TOOL_OPEN, joiner="", lead=_think_flag, leads=(THINK_FLAG,)
+    )
     """As ``gemma4``'s, the tools declared by this template's macro."""
+    calls_end = None
+    """The calls turn's end is :meth:`end_token`'s (it depends on the results after it)."""
     in_turn_prompt = Prompt(off=EMPTY_THOUGHT, default=False, head="")
     """After results, inside the model's turn: the empty thought channel (thinking off) with
     no header."""
@@ -195,6 +201,12 @@ class Gemma4InterleavedChat(Gemma4Chat):
         messages = ctx.messages
         results = index + 1 < len(messages) and messages[index + 1].role == "tool"
         return RESULT_OPEN if messages[index].tool_calls and results else TURN_END
+
+    def assistant_footer(self, index: int, ctx: Conversation) -> str:
+        """Oddity: nothing after ``<|tool_response>`` (the result follows in the same turn),
+        ``\\n`` after ``<turn|>``, as :meth:`end_token` ends the turn (``gemma4``'s
+        :attr:`calls_end` would end a calls turn without results so too)."""
+        return "" if self.end_token(index, ctx) == RESULT_OPEN else "\n"
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """Oddity: a calls turn's own content is not written (llama.cpp drops it when it

@@ -89,16 +89,47 @@ class _GlmChat(ChatFormat):
     group_results = True
     keeps_ids = False
     options = defaults(enable_thinking=True)
+    turn_stops = ("<|observation|>", "<|user|>")
+    """No end-of-turn token: the model ends its turn with the next role token,
+    ``<|observation|>`` after calls (the results follow), ``<|user|>`` else (trained on the
+    conversation's last turn too, where the template writes nothing after it)."""
     prompt_options = ({"enable_thinking": False},)
     """Thinking off's prompt (4.6: ``<|assistant|>\\n<think></think>``; 4.7:
     ``<|assistant|></think>``), read back as no message. It is also what an empty assistant
     turn ending the conversation writes (no end token): a text ending so reads as a prompt
     (see the plugin README)."""
 
+    user_nothink: ClassVar[str] = ""
+    """What the template appends to a user's text when thinking is off (GLM-4.6:
+    ``/nothink``, unless the text already ends with it); read back as the user's text."""
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """Oddity: the content, with :attr:`user_nothink` appended to a user's when thinking
+        is off (read back as the user's text: it may be their own)."""
+        message = ctx.messages[index]
+        text = self.text(message.content)
+        suffix = self.user_nothink
+        if not suffix or message.role != "user":
+            return text
+        if not ctx.options.get("enable_thinking", True) and not text.endswith(suffix):
+            text += suffix
+        return text
+
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """Oddity: an empty assistant turn ending the text is written as thinking off's
-        prompt, so reads back as none (see :meth:`without_prompt_like_end`)."""
-        return self.without_prompt_like_end(self.expressible(messages), ctx)
+        prompt, so reads back as none (see :meth:`without_prompt_like_end`); with thinking
+        off every user text carries the :attr:`user_nothink` the template appends (see
+        :meth:`user_text`)."""
+        out = self.without_prompt_like_end(self.expressible(messages), ctx)
+        suffix = self.user_nothink
+        if not suffix or ctx.options.get("enable_thinking", True):
+            return out
+        return [
+            msgspec.structs.replace(m, content=m.content + suffix)
+            if m.role == "user" and isinstance(m.content, str) and not m.content.endswith(suffix)
+            else m
+            for m in out
+        ]
 
     def without_prompt_like_end(self, out: list[Message], ctx: Conversation) -> list[Message]:
         """``out`` without its last message when that is an assistant turn with no content,
@@ -116,12 +147,6 @@ class _GlmChat(ChatFormat):
         ):
             return out[:-1]
         return out
-
-    def turn_stop(self, index: int, ctx: Conversation) -> str:
-        """Oddity (no end-of-turn token): the role token the model generates to end its
-        turn: ``<|observation|>`` after calls (the results follow), ``<|user|>`` else (trained
-        on the conversation's last turn too, where the template writes nothing after it)."""
-        return "<|observation|>" if ctx.messages[index].tool_calls else "<|user|>"
 
     no_think: ClassVar[str] = "</think>"
     """What a turn writes in place of a reasoning block it does not keep (or has none)."""
@@ -167,33 +192,7 @@ class Glm46Chat(_GlmChat):
     defined and not enable_thinking``)."""
     no_think = "\n<think></think>"
     content_lead = "\n"
-
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: the content, with ``/nothink`` appended to a user's when thinking is off
-        (read back as the user's text: it may be their own)."""
-        message = ctx.messages[index]
-        text = self.text(message.content)
-        if message.role != "user":
-            return text
-        if not ctx.options.get("enable_thinking", True) and not text.endswith("/nothink"):
-            text += "/nothink"
-        return text
-
-    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """Oddity: as :meth:`_GlmChat.expressible_for`; with thinking off every user text
-        carries the ``/nothink`` the template appends (read back as the user's: see
-        :meth:`user_text`)."""
-        out = self.without_prompt_like_end(self.expressible(messages), ctx)
-        if ctx.options.get("enable_thinking", True):
-            return out
-        return [
-            msgspec.structs.replace(m, content=m.content + "/nothink")
-            if m.role == "user"
-            and isinstance(m.content, str)
-            and not m.content.endswith("/nothink")
-            else m
-            for m in out
-        ]
+    user_nothink = "/nothink"
 
 
 class _GlmCompact(_GlmChat):

@@ -30,6 +30,7 @@ from tooletta import Message, RenderError
 from tooletta.plugin import (
     Conversation,
     Reasoning,
+    ToolsTurn,
     TruthyPrompt,
     by_content,
     defaults,
@@ -55,6 +56,11 @@ _EFFORT_TURNS = frozenset({EFFORT_HEAD + "Max", EFFORT_HEAD + "High"})
 def _thinking(options: Mapping[str, Any]) -> bool:
     """The template's ``enable_thinking`` (on unless given and false)."""
     return bool(options.get("enable_thinking", True))
+
+
+def _effort(options: Mapping[str, Any]) -> str:
+    """The effort turn's text (thinking on), ``""`` with thinking off."""
+    return EFFORT_HEAD + effort_level(options) if _thinking(options) else ""
 
 
 def _clearing(options: Mapping[str, Any]) -> bool:
@@ -106,26 +112,28 @@ class Glm52Chat(_GlmCompact):
     """``<|assistant|><think>``, or ``<|assistant|><think></think>`` with thinking off (read
     back as no message): the template reads the switch by its truth (``not
     enable_thinking``)."""
-    reasoning = Reasoning("<think>", "</think>", strip=None, keep="after_last_user")
-    """Read back stripped; written as given (:meth:`reasoning_text`)."""
+    reasoning = Reasoning(
+        "<think>",
+        "</think>",
+        strip=None,
+        keep="after_last_user",
+        switch="clear_thinking",
+        switched="all",
+    )
+    """Read back stripped; written as given (:meth:`reasoning_text`). The history rule is
+    switched by an option: after the last user message, or every turn with
+    ``clear_thinking=False`` (any false value)."""
     no_think = "<think></think>"
-
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """Oddity: the opening system turn(s) the template writes itself: the reasoning effort (with
-        thinking on), then the tool declarations in a turn of their own."""
-        parts = []
-        if _thinking(ctx.options):
-            parts.append(EFFORT_HEAD + effort_level(ctx.options))
-        if ctx.tools:
-            parts.append(_TOOLS_HEAD + _declarations(list(ctx.tools)) + self.tools_tail)
-        return "<|system|>".join(parts) or None
-
-    def parse_system(self, body: str) -> str | None:
-        """Oddity (the inverse of :meth:`system_text`): the effort turn and the declarations
-        are the template's, not a message."""
-        if body.startswith(_TOOLS_HEAD) or body in _EFFORT_TURNS:
-            return None
-        return body
+    system_block = ToolsTurn(
+        lambda tools: _TOOLS_HEAD + _declarations(list(tools)) + _GlmCompact.tools_tail,
+        head=_TOOLS_HEAD,
+        lead=_effort,
+        lead_joiner="<|system|>",
+        leads=tuple(sorted(_EFFORT_TURNS)),
+    )
+    """The opening system turn(s) the template writes itself: the reasoning effort (with
+    thinking on), then the tool declarations in a turn of their own (system messages are
+    turns of theirs); the effort turn alone, or the declarations, read back as no message."""
 
     def skip_before_turn(self, text: str, pos: int) -> int:
         """Oddity: past the declarations turn that follows the effort turn (the first turn is read
@@ -134,11 +142,6 @@ class Glm52Chat(_GlmCompact):
             return pos
         end = text.find(self.tools_tail, pos + len(_TOOLS_START))
         return pos if end < 0 else end + len(self.tools_tail)
-
-    def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """Oddity: the history rule is switched by an option: after the last user message, or
-        every turn with ``clear_thinking=False``."""
-        return not _clearing(ctx.options) or index > ctx.last_user
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
         """Oddity: the reasoning as given (unstripped) between ``<think>`` and ``</think>``, or

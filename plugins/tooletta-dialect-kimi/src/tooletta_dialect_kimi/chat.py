@@ -36,6 +36,7 @@ from tooletta import Message, RenderError, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Preamble,
     Prompt,
     Reasoning,
     Turn,
@@ -140,6 +141,9 @@ class KimiK2Chat(ChatFormat):
     """Template text after that default turn."""
     default_when_empty: ClassVar[bool] = False
     """The default system turn is written for a conversation without messages too."""
+    preamble: ClassVar[Preamble | None] = None
+    """The opening of a conversation without messages (:func:`opening_alone`: set for each
+    format below its class); with messages, the first header writes it."""
 
     def ids(self, messages: Sequence[Message]) -> tuple[dict[int, list[str]], dict[int, str]]:
         """:func:`written_ids` of ``messages`` (:meth:`ids_in` remembers them for one
@@ -257,32 +261,6 @@ class KimiK2Chat(ChatFormat):
         content = self.content_text(content, bool(block))
         return block + self.calls_text(ctx.dialect, calls, content)
 
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """The template's oddity: the prompt (:attr:`prompt`) after the opening when there is
-        no message (the opening is written before the first message's header)."""
-        lead = "" if ctx.messages else self.opening(ctx)
-        return lead + super().generation_prompt(ctx)
-
-    def after_conversation(self, ctx: Conversation) -> str:
-        """The opening alone, for a conversation without messages.
-
-        Oddity: an empty conversation still writes the opening."""
-        return "" if ctx.messages else self.opening(ctx)
-
-    def generation_prompts(self, ctx: Conversation) -> tuple[str, ...]:
-        """The default forms, except that after no message the default system turn an empty
-        conversation's opening holds (K2-Thinking) is not part of them: it reads back as the
-        system message it is (:meth:`expressible`), with tools or without, as it does
-        before a first user message.
-
-        Oddity: the default system turn of an empty conversation is a message."""
-        forms = super().generation_prompts(ctx)
-        if ctx.messages or not self.default_when_empty or self.default_system is None:
-            return forms
-        turn = _head("system", "system") + self.default_system + IM_END
-        cut = {form.replace(turn + self.after_default_system, "", 1) for form in forms}
-        return tuple(sorted(cut, key=len, reverse=True))
-
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """The default system message where the template writes it (K2-Thinking: in an empty
         conversation too), the calls with their written ids, reasoning where kept, results
@@ -366,3 +344,21 @@ class KimiK25Chat(KimiK2ThinkingChat):
         """``tools_ts_str`` when given, else the compact JSON."""
         given = ctx.options.get("tools_ts_str")
         return str(given) if given else super().declarations(ctx)
+
+
+def opening_alone(cls: type[KimiK2Chat]) -> Preamble:
+    """The preamble of the format ``cls``: its :meth:`~KimiK2Chat.opening` when the
+    conversation has no message (written before the generation prompt, or alone), nothing
+    otherwise (the first message's header writes it there, in that message's segment). The
+    reader skips the tool declarations at the start of the text; a default system turn is
+    read back as the system message it is (:meth:`KimiK2Chat.expressible`)."""
+    fmt = cls()
+    declare = (_head("system", "tool_declare"), IM_END)
+    return Preamble(
+        lambda ctx: "" if ctx.messages else fmt.opening(ctx), (declare,), start_only=True
+    )
+
+
+KimiK2Chat.preamble = opening_alone(KimiK2Chat)
+KimiK2ThinkingChat.preamble = opening_alone(KimiK2ThinkingChat)
+KimiK25Chat.preamble = opening_alone(KimiK25Chat)

@@ -144,7 +144,17 @@ class KimiK3Chat(ChatFormat):
     )
     end_of_turn = END_OF_MSG
     special_tokens = (OPEN, CLOSE, SEP, END_OF_MSG)
-    reasoning = Reasoning(THINK_OPEN, THINK_CLOSE, strip="", keep="all", empty="kept")
+    reasoning = Reasoning(
+        THINK_OPEN,
+        THINK_CLOSE,
+        strip="",
+        keep="all",
+        empty="kept",
+        switch="thinking",
+        switched="none",
+    )
+    """The encoder writes every turn's think channel when thinking is on (:attr:`prompt`'s
+    switch, read by its truth value), none when it is off."""
     merge_system = False
     keeps_ids = False
     options = defaults(thinking=True, thinking_effort="max")
@@ -177,13 +187,6 @@ class KimiK3Chat(ChatFormat):
         if quote < 0 or end < 0:
             return None
         return text[at:quote], end + len(SEP)
-
-    def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """The encoder's oddity: every turn writes its think channel when thinking is on
-        (:attr:`prompt`'s switch), none when it is off; with the default options every turn
-        keeps its reasoning, as :attr:`reasoning` declares (what :meth:`expressible_for`
-        asks for the options given)."""
-        return self.prompt.thinking(ctx.options)
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
         """The think channel: the reasoning as given, empty when it is only whitespace.

@@ -181,8 +181,8 @@ class _LlamaFamily(ChatFormat):
         return super().user_text(index, ctx)
 
     def parse_user(self, body: str) -> str:
-        """The user's content without the tool declarations (the inverse of
-        :meth:`user_text`)."""
+        """Oddity (the inverse of :meth:`user_text`'s): the user's content without the tool
+        declarations the first user turn carries."""
         if body.startswith(USER_TOOLS_HEAD):
             return body[skip_tool_list(body, len(USER_TOOLS_HEAD)) :]
         return body
@@ -193,8 +193,8 @@ class _LlamaFamily(ChatFormat):
         return json_result(ctx.messages[index].content)
 
     def parse_result(self, body: str) -> str:
-        """The text of a JSON string literal; any other body as written (the inverse of
-        :meth:`result_text`)."""
+        """Oddity (the inverse of :meth:`result_text`'s ``tojson``): the text of a JSON string
+        literal; any other body as written."""
         return read_json_result(body)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
@@ -265,8 +265,8 @@ class LlamaChat(_LlamaFamily):
         return head + tool_list(tools) + system
 
     def parse_system(self, body: str) -> str | None:
-        """The system message after the environment, date and tool lines (``None`` if empty;
-        the inverse of :meth:`system_text`)."""
+        """Oddity (the inverse of :meth:`system_text`'s): the system message after the
+        environment, date and tool lines (``None`` if empty)."""
         m = _DATES.match(body)
         if m is None:
             return body
@@ -379,8 +379,9 @@ class Llama4Chat(_LlamaFamily):
         return _ENVIRONMENT + SYSTEM_TOOLS_HEAD + tool_list(tools) + (system or "").strip()
 
     def parse_system(self, body: str) -> str | None:
-        """The system message after the environment line and the tool declarations (``None``
-        when the turn holds only those)."""
+        """Oddity (the inverse of :meth:`system_text`'s): the system message after the
+        environment line and the tool declarations (``None`` when the turn holds only
+        those)."""
         rest, tools = _strip_environment(body)
         if tools and rest.startswith(SYSTEM_TOOLS_HEAD):
             rest = rest[skip_tool_list(rest, len(SYSTEM_TOOLS_HEAD)) :]

@@ -190,8 +190,9 @@ class MistralSmall32Chat(_WrittenIds):
         return SMALL32_SYSTEM_HEAD + ctx.strftime_now("%Y-%m-%d") + SMALL32_SYSTEM_TAIL
 
     def parse_system(self, body: str) -> str | None:
-        """``None`` for the default system prompt (on any date), else the system message (the
-        inverse of :meth:`system_text`)."""
+        """Oddity (the inverse of :meth:`system_text`'s): ``None`` for the default system
+        prompt, whatever the text where its date stands (a pinned ``strftime_now`` may write
+        any), else the system message."""
         return None if self.is_default_system(body) else body
 
     def is_default_system(self, text: str) -> bool:
@@ -210,7 +211,8 @@ class MistralSmall32Chat(_WrittenIds):
         return result_id(messages, index) + _TOOL_CONTENT + content
 
     def parse_result(self, body: str) -> str:
-        """The content after ``ID[TOOL_CONTENT]``."""
+        """Oddity (the inverse of :meth:`result_text`'s): the content after
+        ``ID[TOOL_CONTENT]``."""
         _, sep, content = body.partition(_TOOL_CONTENT)
         return content if sep else body
 
@@ -302,7 +304,8 @@ class MistralNemoChat(_WrittenIds):
         return f'{{"content": {_nemo_content(content)}, "call_id": "{result_id(messages, index)}"}}'
 
     def parse_result(self, body: str) -> str:
-        """The content inside ``{"content": ..., "call_id": ...}`` (a JSON string unquoted)."""
+        """Oddity (the inverse of :meth:`result_text`'s): the content inside ``{"content":
+        ..., "call_id": ...}`` (a JSON string unquoted)."""
         m = _NEMO_RESULT.fullmatch(body)
         if m is None:
             return body

@@ -143,7 +143,8 @@ class NemotronNanoV2Chat(ChatFormat):
         return text + "\n\n"
 
     def parse_system(self, body: str) -> str | None:
-        """The system message without the tool instructions (``None`` when there is none)."""
+        """Oddity (the inverse of :meth:`system_text`'s): the system message without the
+        tool instructions and the closing blank line (``None`` when there is none)."""
         body = body.removesuffix("\n\n")
         if body.startswith(NANO_V2_TOOLS_HEAD):
             return None
@@ -166,7 +167,8 @@ class NemotronNanoV2Chat(ChatFormat):
         return _clean(text_of(message.content)) + "\n"
 
     def parse_user(self, body: str) -> str:
-        """The content without the turn's closing newline."""
+        """Oddity (the inverse of :meth:`user_text`'s): the content without the closing
+        newline the template writes in place of an end token."""
         return body.removesuffix("\n")
 
     # -- tool results -----------------------------------------------------------------------
@@ -196,8 +198,9 @@ class NemotronNanoV2Chat(ChatFormat):
         return text
 
     def split_results(self, body: str, pending: int) -> list[str]:
-        """The results joined by ``", "``: one per pending call, a result that is a JSON
-        value read whole (its own ``", "`` are not separators), the last taking the rest."""
+        """Oddity (results joined by ``", "`` and no closing wrap): one result per pending
+        call, a result that is a JSON value read whole (its own ``", "`` are not
+        separators), the last taking the rest."""
         parts: list[str] = []
         pos = 0
         while len(parts) < pending - 1:

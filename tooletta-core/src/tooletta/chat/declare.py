@@ -305,6 +305,13 @@ class SystemBlock:
     writes today's date in it (its ``strftime_now``: Apertus's ``Current date: %Y-%m-%d``),
     and reads back as the default whatever the date written there (each directive matches
     the text it can write: ``%Y`` four digits, ``%B`` a word...).
+
+    ``lead``: text the template writes at the start of the turn from its options (Gemma 4's
+    ``<|think|>`` flag when thinking is on, GLM-5.2's reasoning-effort line): called with the
+    options, ``""`` for none. A lead makes a turn even without a body (the lead alone), and
+    stands before a body with ``lead_joiner`` between them. ``leads``: every text the lead may
+    write, which the reader takes off the start of a body (a body that is a lead alone reads
+    as no message).
     """
 
     tools: Declarations | None = None
@@ -319,6 +326,9 @@ class SystemBlock:
     empty_joins: bool = True
     always: bool = False
     dated: str = ""
+    lead: Callable[[Mapping[str, Any]], str] | None = None
+    lead_joiner: str = ""
+    leads: tuple[str, ...] = ()
     _dated: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -331,10 +341,25 @@ class SystemBlock:
         system: str | None,
         tools: Sequence[Mapping[str, Any]],
         today: Callable[[str], str] | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> str | None:
         """The turn's body for ``system`` (the first system message's text, ``None`` when
         there is none) and ``tools``; ``None``: no turn. ``today``: the date in a
-        ``strftime`` format, for a ``dated`` default (the clock's when not given)."""
+        ``strftime`` format, for a ``dated`` default (the clock's when not given);
+        ``options``: the template's options, for a ``lead`` (none when not given)."""
+        body = self._body(system, tools, today)
+        lead = self.lead(options or {}) if self.lead is not None else ""
+        if not lead:
+            return body
+        return lead if body is None else lead + self.lead_joiner + body
+
+    def _body(
+        self,
+        system: str | None,
+        tools: Sequence[Mapping[str, Any]],
+        today: Callable[[str], str] | None,
+    ) -> str | None:
+        """:meth:`write` without the ``lead``."""
         if system == "" and self.empty_is_none:
             system = None
         if system is None and self.default is not None and (tools or not self.default_with_tools):
@@ -356,6 +381,9 @@ class SystemBlock:
     def read(self, body: str) -> str | None:
         """The system message from a body :meth:`write` wrote (``None``: none was given, or
         the default one)."""
+        body, alone = self.unlead(body)
+        if alone:
+            return None
         system: str | None = body
         found = False
         if self.tools is not None and self.head and body.startswith(self.head):
@@ -378,6 +406,16 @@ class SystemBlock:
         ):
             return None
         return system
+
+    def unlead(self, body: str) -> tuple[str, bool]:
+        """``body`` without the one of ``leads`` that starts it (and the joiner after it),
+        and whether the body was that lead alone."""
+        for lead in self.leads:
+            if body == lead:
+                return "", True
+            if body.startswith(lead + self.lead_joiner):
+                return body[len(lead) + len(self.lead_joiner) :], False
+        return body, False
 
     def is_default(self, system: str) -> bool:
         """Whether ``system`` is the ``default`` message (a ``dated`` one with any
@@ -435,7 +473,11 @@ class ToolsTurn(SystemBlock):
     """
 
     def read(self, body: str) -> str | None:
-        """``None`` for the declarations (a body starting with ``head``), else ``body``."""
+        """``None`` for the declarations (a body starting with ``head``) or a lead alone,
+        else ``body`` (without its lead)."""
+        body, alone = self.unlead(body)
+        if alone:
+            return None
         if self.tools is not None and self.head and body.startswith(self.head):
             return None
         return body

@@ -69,6 +69,12 @@ class Reasoning:
     ``<think></think>``). ``strip=None`` strips whitespace. ``strip_first``: the template
     strips the reasoning before asking whether there is any, so reasoning made only of
     ``strip`` characters is none (Seed-OSS, dots3 write no block for it).
+
+    ``switch``: a template option that changes the history rule: when the option is off (by
+    its truth value, Jinja's ``if not X``: ``False``, ``None``, ``0``, ``""``; on when not
+    given), the rule is ``switched`` instead of ``keep`` (GLM-5.2's ``clear_thinking=False``
+    keeps every turn's reasoning, ``"all"``; Kimi K3's ``thinking=False`` none, ``"none"``).
+    ``""``: no such option.
     """
 
     open: str
@@ -78,10 +84,19 @@ class Reasoning:
     empty: Literal["never", "last", "kept"] = "never"
     dropped: str = ""
     strip_first: bool = False
+    switch: str = ""
+    switched: KeepRule = "all"
 
     def block(self, reasoning: str) -> str:
         """The reasoning as the template writes it."""
         return self.open + reasoning.strip(self.strip) + self.close
+
+    def rule(self, options: Mapping[str, Any]) -> str:
+        """The history rule under ``options``: ``switched`` when the ``switch`` option is
+        off, else ``keep``."""
+        if self.switch and not options.get(self.switch, True):
+            return self.switched
+        return self.keep
 
 
 def roles(**turns: Turn) -> Mapping[str, Turn]:
@@ -284,7 +299,9 @@ class ChatFormat:
         if system is not None and "system" in self.trim:
             system = system.strip()
         block = self.system_block
-        return system if block is None else block.write(system, ctx.tools, ctx.strftime_now)
+        if block is None:
+            return system
+        return block.write(system, ctx.tools, ctx.strftime_now, ctx.options)
 
     def parse_system(self, body: str) -> str | None:
         """The system message's content from the opening system turn's body (the inverse of
@@ -447,21 +464,25 @@ class ChatFormat:
         return keeps(rule.keep, index, messages)
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
-        """:meth:`keeps_reasoning` for the turn at ``index`` of ``ctx.messages``; when the
-        format keeps the default rule, the last user turn is found once per conversation
+        """:meth:`keeps_reasoning` for the turn at ``index`` of ``ctx.messages``, under
+        ``ctx.options`` (the rule a ``Reasoning.switch`` option picks); when the format
+        keeps the default rule, the last user turn is found once per conversation
         (:attr:`Conversation.last_user`), not once per turn."""
         if type(
             self
         ).keeps_reasoning is not ChatFormat.keeps_reasoning or "keeps_reasoning" in vars(self):
             return self.keeps_reasoning(index, ctx.messages)
         rule = self.reasoning
-        if rule is None or rule.keep == "none":
+        if rule is None:
             return False
-        if rule.keep == "all":
+        keep = rule.keep if not rule.switch else rule.rule(ctx.options)
+        if keep == "none":
+            return False
+        if keep == "all":
             return True
-        if rule.keep == "after_last_user":
+        if keep == "after_last_user":
             return index > ctx.last_user
-        return keeps(rule.keep, index, ctx.messages, ctx)
+        return keeps(keep, index, ctx.messages, ctx)
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
         """The reasoning block of an assistant turn (empty when none is written); ``last``:
