@@ -171,17 +171,23 @@ def render_targets(
     return _with_stop(rendered, fmt, ctx)
 
 
-def rewritten(fmt: ChatFormat, rendered: RenderedConversation, index: int) -> bool:
+def rewritten(
+    fmt: ChatFormat,
+    rendered: RenderedConversation,
+    index: int,
+    span: tuple[int, int] | None = None,
+) -> bool:
     """Whether the template dropped the reasoning of the assistant turn at ``index`` from
     ``rendered`` (given as its ``reasoning`` or inside its content): the turn's text there is
     not what the model generated. A format without reasoning (:attr:`ChatFormat.reasoning`
     ``None``: a model that does not think) rewrites nothing, nor does the last message (its
-    turn is written as :func:`render_targets` decides: as generated in the template's mode)."""
+    turn is written as :func:`render_targets` decides: as generated in the template's mode).
+    ``span``: the message's :meth:`~RenderedConversation.span`, when already known."""
     if fmt.reasoning is None or index == len(rendered.messages) - 1:
         return False
     message = with_inline_reasoning(fmt, rendered.messages[index])
     reasoning = message.reasoning.strip()
     if not reasoning:
         return False
-    start, end = rendered.span(index)
+    start, end = rendered.span(index) if span is None else span
     return reasoning not in rendered.text[start:end]

@@ -98,34 +98,63 @@ def tokenize_rendered(
     (``tooletta.training.safe``)."""
     adapter = adapter_for(tokenizer)
     adapter.check_single(tuple(special_tokens))
-    wanted = set(trained)
+    return _tokenize(
+        rendered, adapter, set(trained), train_on, train_reasoning, message_text, _spans(rendered)
+    )
+
+
+def _tokenize(
+    rendered: RenderedConversation,
+    adapter: TokenizerAdapter,
+    wanted: set[int],
+    train_on: str,
+    train_reasoning: bool,
+    message_text: Sequence[tuple[int, int]],
+    spans: list[tuple[int, int]],
+) -> TokenizedConversation:
+    """:func:`tokenize_rendered` once the special tokens are checked and the message spans
+    found (:func:`_spans`). The text is cut wherever the state ``(generated, weight)`` of its
+    segments changes; each piece is encoded on its own."""
     text = rendered.text
-    starts: list[int] = []
+    messages = rendered.messages
+    weights_of: dict[int, float] = {}
+    cuts: list[int] = []
     piece_weights: list[float] = []
-    start, state = 0, (False, 0.0)
+    start, generated, weight = 0, False, 0.0
     for seg in rendered.segments:
-        weight = 0.0
-        if seg.generated and seg.message in wanted and (train_reasoning or not seg.reasoning):
-            weight = _message_weight(rendered.messages[seg.message])
-        if (seg.generated, weight) != state:
-            if seg.start > start:
-                starts.append(start)
-                piece_weights.append(state[1])
-            start, state = seg.start, (seg.generated, weight)
+        if seg.generated:
+            index = seg.message
+            seg_weight = 0.0
+            if index is not None and index in wanted and (train_reasoning or not seg.reasoning):
+                found = weights_of.get(index)
+                if found is None:
+                    found = weights_of[index] = _message_weight(messages[index])
+                seg_weight = found
+            if generated and (seg_weight is weight or seg_weight == weight):
+                continue  # the state (generated, weight) is unchanged: as tuples compare
+        elif not generated:
+            continue
+        else:
+            seg_weight = 0.0
+        if seg.start > start:
+            cuts.append(start)
+            piece_weights.append(weight)
+        start, generated, weight = seg.start, seg.generated, seg_weight
     if len(text) > start:
-        starts.append(start)
-        piece_weights.append(state[1])
-    bounds = list(zip(starts, [*starts[1:], len(text)]))
+        cuts.append(start)
+        piece_weights.append(weight)
+    ends = [*cuts[1:], len(text)]
     if message_text:
-        encoded = [_encode_guarded(adapter, text, a, b, message_text) for a, b in bounds]
+        encoded = [_encode_guarded(adapter, text, a, b, message_text) for a, b in zip(cuts, ends)]
     else:
-        encoded = adapter.encode_many([text[a:b] for a, b in bounds])
+        encoded = adapter.encode_many([text[a:b] for a, b in zip(cuts, ends)])
     ids: list[int] = []
     weights: list[float] = []
+    every = train_on == "all"
     for piece, weight in zip(encoded, piece_weights):
-        ids.extend(piece)
-        weights.extend([1.0 if train_on == "all" else weight] * len(piece))
-    return TokenizedConversation(ids, weights, text, _spans(rendered), sorted(wanted))
+        ids += piece
+        weights += [1.0 if every else weight] * len(piece)
+    return TokenizedConversation(ids, weights, text, spans, sorted(wanted))
 
 
 def _spans(rendered: RenderedConversation) -> list[tuple[int, int]]:
@@ -387,15 +416,10 @@ def tokenize_conversation(
             examples.append(example)
         return examples
     rendered, guarded = _targets(fmt, obj, read, tool_defs, options, adapter)
-    example = tokenize_rendered(
-        rendered,
-        adapter,
-        [i for i in targets if not rewritten(fmt, rendered, i)],
-        train_on=train_on,
-        train_reasoning=train_reasoning,
-        special_tokens=specials,
-        message_text=guarded,
-    )
+    adapter.check_single(specials)
+    spans = _spans(rendered)
+    wanted = {i for i in targets if not rewritten(fmt, rendered, i, spans[i])}
+    example = _tokenize(rendered, adapter, wanted, train_on, train_reasoning, guarded, spans)
     example.extends = extends
     return [example] if split == "auto" else example
 
