@@ -27,11 +27,11 @@ from ..chat.checks import check_conversation
 from ..chat.format import ChatFormat
 from ..chat.lookup import resolve_format
 from ..chat.messages import read_conversation, read_tool_definitions
-from ..chat.render import RenderedConversation, render_format
+from ..chat.render import Mark, RenderedConversation, Segment, render_format
 from ..errors import ToolettaError
 from ..ir import Message
 from .safe import check_restored, defuse
-from .targets import render_targets, rewritten, with_inline_reasoning
+from .targets import marks_of, render_targets, rewritten_in, target_marks, with_inline_reasoning
 from .tokenizer import TokenizerAdapter, adapter_for
 
 __all__ = [
@@ -98,13 +98,18 @@ def tokenize_rendered(
     (``tooletta.training.safe``)."""
     adapter = adapter_for(tokenizer)
     adapter.check_single(tuple(special_tokens))
+    marks = marks_of(rendered)
+    text, messages = rendered.text, rendered.messages
+    spans = _spans(marks, len(messages))
     return _tokenize(
-        rendered, adapter, set(trained), train_on, train_reasoning, message_text, _spans(rendered)
+        text, marks, messages, adapter, set(trained), train_on, train_reasoning, message_text, spans
     )
 
 
 def _tokenize(
-    rendered: RenderedConversation,
+    text: str,
+    marks: Sequence[Mark],
+    messages: Sequence[Message],
     adapter: TokenizerAdapter,
     wanted: set[int],
     train_on: str,
@@ -112,20 +117,18 @@ def _tokenize(
     message_text: Sequence[tuple[int, int]],
     spans: list[tuple[int, int]],
 ) -> TokenizedConversation:
-    """:func:`tokenize_rendered` once the special tokens are checked and the message spans
-    found (:func:`_spans`). The text is cut wherever the state ``(generated, weight)`` of its
+    """:func:`tokenize_rendered` on a rendering's text, segments (:data:`Mark` tuples) and
+    messages, once the special tokens are checked and the message spans found
+    (:func:`_spans`). The text is cut wherever the state ``(generated, weight)`` of its
     segments changes; each piece is encoded on its own."""
-    text = rendered.text
-    messages = rendered.messages
     weights_of: dict[int, float] = {}
     cuts: list[int] = []
     piece_weights: list[float] = []
     start, generated, weight = 0, False, 0.0
-    for seg in rendered.segments:
-        if seg.generated:
-            index = seg.message
+    for seg_start, _, index, seg_generated, reasoning in marks:
+        if seg_generated:
             seg_weight = 0.0
-            if index is not None and index in wanted and (train_reasoning or not seg.reasoning):
+            if index is not None and index in wanted and (train_reasoning or not reasoning):
                 found = weights_of.get(index)
                 if found is None:
                     found = weights_of[index] = _message_weight(messages[index])
@@ -136,10 +139,10 @@ def _tokenize(
             continue
         else:
             seg_weight = 0.0
-        if seg.start > start:
+        if seg_start > start:
             cuts.append(start)
             piece_weights.append(weight)
-        start, generated, weight = seg.start, seg.generated, seg_weight
+        start, generated, weight = seg_start, seg_generated, seg_weight
     if len(text) > start:
         cuts.append(start)
         piece_weights.append(weight)
@@ -157,18 +160,18 @@ def _tokenize(
     return TokenizedConversation(ids, weights, text, spans, sorted(wanted))
 
 
-def _spans(rendered: RenderedConversation) -> list[tuple[int, int]]:
-    """:meth:`RenderedConversation.span` of every message, in one pass over the segments."""
-    spans = [(-1, -1)] * len(rendered.messages)
-    for seg in rendered.segments:
-        index = seg.message
+def _spans(marks: Sequence[Mark], count: int) -> list[tuple[int, int]]:
+    """:meth:`RenderedConversation.span` of each of ``count`` messages, in one pass over the
+    segments."""
+    spans = [(-1, -1)] * count
+    for seg_start, seg_end, index, _, _ in marks:
         if index is None:
             continue
         start, end = spans[index]
         if start < 0:
-            spans[index] = (seg.start, seg.end)
+            spans[index] = (seg_start, seg_end)
         else:
-            spans[index] = (min(start, seg.start), max(end, seg.end))
+            spans[index] = (min(start, seg_start), max(end, seg_end))
     return spans
 
 
@@ -206,19 +209,21 @@ def _targets(
     tools: Sequence[Mapping[str, Any]],
     options: Mapping[str, Any],
     adapter: TokenizerAdapter,
-) -> tuple[RenderedConversation, list[tuple[int, int]]]:
-    """The training text (:func:`~tooletta.training.targets.render_targets`) and the spans of
-    its message text that holds the tokenizer's special tokens (:mod:`.safe`)."""
-    plain = render_targets(fmt, obj, read, tools, options)
+) -> tuple[str, list[Mark], list[Message], list[tuple[int, int]]]:
+    """The training text (:func:`~tooletta.training.targets.render_targets`: its text,
+    segments and messages) and the spans of its message text that holds the tokenizer's
+    special tokens (:mod:`.safe`)."""
+    text, marks, messages = target_marks(fmt, obj, read, tools, options)
     rule = fmt.reasoning
     markers = (rule.open.strip(), rule.close.strip()) if rule is not None else ()
     defused = defuse(read, tools, adapter.special_pattern(markers))
     if defused is None:
-        return plain, []
+        return text, marks, messages, []
+    plain = RenderedConversation(text, [Segment(*m) for m in marks], messages, fmt.name)
     marked = render_targets(fmt, obj, defused.messages, defused.tools, options)
     restored, spans = defused.restore(marked, plain.messages)
     check_restored(restored.text, plain.text)
-    return restored, spans
+    return restored.text, marks_of(restored), restored.messages, spans
 
 
 def special_tokens_of(fmt: Any) -> tuple[str, ...]:
@@ -402,24 +407,24 @@ def tokenize_conversation(
     if split == "per_turn" or (split == "auto" and not extends):
         examples = []
         for i in targets:
-            rendered, guarded = _targets(fmt, obj, read[: i + 1], tool_defs, options, adapter)
-            example = tokenize_rendered(
-                rendered,
-                adapter,
-                [i],
-                train_on=train_on,
-                train_reasoning=train_reasoning,
-                special_tokens=specials,
-                message_text=guarded,
+            text, marks, messages, guarded = _targets(
+                fmt, obj, read[: i + 1], tool_defs, options, adapter
+            )
+            adapter.check_single(specials)
+            spans = _spans(marks, len(messages))
+            example = _tokenize(
+                text, marks, messages, adapter, {i}, train_on, train_reasoning, guarded, spans
             )
             example.extends = extends
             examples.append(example)
         return examples
-    rendered, guarded = _targets(fmt, obj, read, tool_defs, options, adapter)
+    text, marks, messages, guarded = _targets(fmt, obj, read, tool_defs, options, adapter)
     adapter.check_single(specials)
-    spans = _spans(rendered)
-    wanted = {i for i in targets if not rewritten(fmt, rendered, i, spans[i])}
-    example = _tokenize(rendered, adapter, wanted, train_on, train_reasoning, guarded, spans)
+    spans = _spans(marks, len(messages))
+    wanted = {i for i in targets if not rewritten_in(fmt, text, messages, i, spans[i])}
+    example = _tokenize(
+        text, marks, messages, adapter, wanted, train_on, train_reasoning, guarded, spans
+    )
     example.extends = extends
     return [example] if split == "auto" else example
 
