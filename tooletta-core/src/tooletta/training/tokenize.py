@@ -148,15 +148,20 @@ def _tokenize(
         piece_weights.append(weight)
     ends = [*cuts[1:], len(text)]
     if message_text:
-        encoded = [_encode_guarded(adapter, text, a, b, message_text) for a, b in zip(cuts, ends)]
+        ids: list[int] = []
+        sizes: list[int] = []
+        for a, b in zip(cuts, ends):
+            piece = _encode_guarded(adapter, text, a, b, message_text)
+            ids += piece
+            sizes.append(len(piece))
     else:
-        encoded = adapter.encode_many([text[a:b] for a, b in zip(cuts, ends)])
-    ids: list[int] = []
+        ids, sizes = adapter.encode_pieces([text[a:b] for a, b in zip(cuts, ends)])
     weights: list[float] = []
-    every = train_on == "all"
-    for piece, weight in zip(encoded, piece_weights):
-        ids += piece
-        weights += [1.0 if every else weight] * len(piece)
+    if train_on == "all":
+        weights = [1.0] * len(ids)
+    else:
+        for size, weight in zip(sizes, piece_weights):
+            weights += [weight] * size
     return TokenizedConversation(ids, weights, text, spans, sorted(wanted))
 
 
