@@ -27,7 +27,7 @@ from ..chat.checks import check_conversation
 from ..chat.format import ChatFormat
 from ..chat.lookup import resolve_format
 from ..chat.messages import read_conversation, read_tool_definitions
-from ..chat.render import Mark, RenderedConversation, Segment, render_format
+from ..chat.render import Mark, RenderedConversation, render_format
 from ..errors import ToolettaError
 from ..ir import Message
 from .safe import check_restored, defuse
@@ -224,10 +224,9 @@ def _targets(
     defused = defuse(read, tools, adapter.special_pattern(markers))
     if defused is None:
         return text, marks, messages, []
-    plain = RenderedConversation(text, [Segment(*m) for m in marks], messages, fmt.name)
     marked = render_targets(fmt, obj, defused.messages, defused.tools, options)
-    restored, spans = defused.restore(marked, plain.messages)
-    check_restored(restored.text, plain.text)
+    restored, spans = defused.restore(marked, messages)
+    check_restored(restored.text, text)
     return restored.text, marks_of(restored), restored.messages, spans
 
 
