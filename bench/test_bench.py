@@ -176,4 +176,13 @@ def test_training_bench_runs() -> None:
 
     pytest.importorskip("tokenizers")
     result = training.measure("qwen3", _conversations()[:8], 1)
-    assert set(result) == {"render", "encode", "floor", "tokenize", "ratio", "bare"}
+    assert set(result) == {
+        "render",
+        "encode",
+        "floor",
+        "floor_fast",
+        "tokenize",
+        "ratio",
+        "ratio_fast",
+        "bare",
+    }

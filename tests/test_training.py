@@ -313,3 +313,53 @@ def test_pieces_encode_as_the_whole_text_on_random_conversations(name: str) -> N
         assert whole_text_agrees(example, tok), example.text
 
     check()
+
+
+@pytest.mark.parametrize("name", ["qwen3", "glm46", "llama31", "deepseek_v31", "deepseek_r1"])
+def test_the_fast_path_gives_what_the_segments_give_on_random_conversations(name: str) -> None:
+    """Property (issue 23's speed): ``tokenize_conversation`` reads the rendering as tuples
+    and encodes the pieces without offsets; the public path on ``Segment`` objects
+    (``render_targets`` then ``tokenize_rendered``, one ``encode`` per piece) gives the same
+    example on random conversations."""
+    from hypothesis import HealthCheck, given, settings
+
+    from tooletta.testing.samples import PROBE_TOOLS, random_conversations
+    from tooletta.training import tokenize_rendered
+    from tooletta.training.tokenize import special_tokens_of
+
+    tok = _tokenizer(name)
+    fmt, obj = resolve_format(None, name)
+
+    class OneByOne:
+        """The tokenizer, seen without ``encode_batch_fast``: one ``encode`` per piece."""
+
+        def encode(self, text: str, add_special_tokens: bool = False) -> Any:
+            return tok.encode(text, add_special_tokens=add_special_tokens)
+
+        def decode(self, ids: list[int], skip_special_tokens: bool = False) -> str:
+            return str(tok.decode(ids, skip_special_tokens=skip_special_tokens))
+
+    plain = OneByOne()
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(random_conversations())
+    def check(messages: list[Message]) -> None:
+        try:
+            example = tokenize_conversation(messages, tok, dialect=name, tools=PROBE_TOOLS)
+        except tooletta.ToolettaError:
+            return  # a conversation the format refuses
+        read = read_conversation(messages)
+        rendered = render_targets(fmt, obj, read, read_tool_definitions(PROBE_TOOLS), {})
+        assert rendered.text == example.text
+        trained = [
+            i
+            for i, m in enumerate(read)
+            if m.role == "assistant" and not rewritten(fmt, rendered, i)
+        ]
+        want = tokenize_rendered(rendered, plain, trained, special_tokens=special_tokens_of(fmt))
+        assert want.input_ids == example.input_ids
+        assert want.weights == example.weights
+        assert want.spans == example.spans
+        assert want.trained == example.trained
+
+    check()

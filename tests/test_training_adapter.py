@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tooletta import Message
 from tooletta.training import TokenizerAdapter, TokenizerError, tokenize_conversation
@@ -116,3 +118,68 @@ def test_pieces_are_batched_only_from_batch_from_on(count: int) -> None:
     assert out == [tok._ids(t) for t in texts]
     assert tok.batches == (1 if count >= BATCH_FROM else 0)
     assert len(tok.encoded) == (0 if count >= BATCH_FROM else count)
+
+
+# -- encode_pieces: one encode_batch_fast call, the ids of encoding each piece on its own --
+
+PIECE_ALPHABET = ["a", "b", " ", "  ", "\n", "\n\n", "é", "日本", "1", "<|im_end|>", "<|im_start|>"]
+
+
+def _real_tokenizers() -> list[Any]:
+    """A byte-level BPE (the fixtures') and a Metaspace BPE whose pre-tokenizer treats a
+    text's start apart (``prepend_scheme="first"``, as SentencePiece conversions do)."""
+    pytest.importorskip("tokenizers")
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+
+    from tooletta.testing.training import bpe_tokenizer
+
+    corpus = ["ab ba  a\n\nb é日本 1 ab\nab " * 4, "<|im_start|>user\nab<|im_end|>\n"]
+    byte_level = bpe_tokenizer(corpus, ["<|im_start|>", "<|im_end|>"])
+    meta = Tokenizer(models.BPE(unk_token="<unk>"))
+    meta.normalizer = normalizers.NFKC()
+    meta.pre_tokenizer = pre_tokenizers.Metaspace(prepend_scheme="first")
+    trainer = trainers.BpeTrainer(vocab_size=200, special_tokens=["<unk>"], show_progress=False)
+    meta.train_from_iterator(corpus, trainer=trainer)
+    meta.add_special_tokens(["<|im_start|>", "<|im_end|>"])
+    return [byte_level, meta]
+
+
+REAL = _real_tokenizers()
+
+
+@given(
+    pieces=st.lists(
+        st.lists(st.sampled_from(PIECE_ALPHABET), min_size=1, max_size=8).map("".join),
+        min_size=1,
+        max_size=10,
+    )
+)
+@settings(max_examples=150, deadline=None)
+def test_encode_pieces_equals_encoding_each_piece(pieces: list[str]) -> None:
+    for tok in REAL:
+        adapter = TokenizerAdapter(tok)
+        assert adapter._fast() is not None
+        each = [tok.encode(p, add_special_tokens=False).ids for p in pieces]
+        ids, sizes = adapter.encode_pieces(pieces)
+        assert sizes == [len(e) for e in each]
+        assert ids == [i for e in each for i in e]
+
+
+def test_a_truncating_tokenizer_encodes_each_piece_as_before() -> None:
+    from tooletta.testing.training import bpe_tokenizer
+
+    tok = bpe_tokenizer(["ab ba ab ba"], ["<|im_end|>"])
+    tok.enable_truncation(max_length=3)
+    adapter = TokenizerAdapter(tok)
+    assert adapter._fast() is None
+    pieces = ["ab ba ab ba", "<|im_end|>", "ba ab ba ab"]
+    each = adapter.encode_many(pieces)
+    assert adapter.encode_pieces(pieces) == ([i for e in each for i in e], [len(e) for e in each])
+    assert all(len(e) <= 3 for e in each)
+
+
+def test_a_tokenizer_in_the_shape_of_tokenizers_is_not_asked_for_encode_batch_fast() -> None:
+    tok = CountingTokenizer()
+    adapter = TokenizerAdapter(tok)
+    assert adapter._fast() is None  # not a tokenizers.Tokenizer
+    assert adapter.encode_pieces(["ab", "<|im_end|>"]) == ([97, 98, 100_001], [2, 1])

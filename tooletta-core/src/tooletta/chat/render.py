@@ -13,9 +13,18 @@ from typing import Any
 
 from ..errors import RenderError
 from ..ir import Message
-from .format import ChatFormat, Conversation
+from .conversation import Conversation, conversation
+from .format import ChatFormat
 
-__all__ = ["RenderedConversation", "Segment", "prompt_tail", "render_format", "render_text"]
+__all__ = [
+    "Mark",
+    "RenderedConversation",
+    "Segment",
+    "prompt_tail",
+    "render_format",
+    "render_marks",
+    "render_text",
+]
 
 
 @dataclass(frozen=True)
@@ -64,10 +73,16 @@ class RenderedConversation:
         return out
 
 
+Mark = tuple[int, int, int | None, bool, bool]
+"""A segment as a plain tuple ``(start, end, message, generated, reasoning)`` (the fields of
+:class:`Segment`, in order): what :func:`render_marks` gives, without building an object per
+piece of text."""
+
+
 @dataclass
 class _Writer:
     parts: list[str] = field(default_factory=list)
-    segments: list[Segment] = field(default_factory=list)
+    marks: list[Mark] = field(default_factory=list)
     size: int = 0
     stop_owner: int | None = None
     """An assistant turn whose stop token starts the next text written (see
@@ -75,14 +90,16 @@ class _Writer:
     stops: tuple[str, ...] = ()
     track: bool = True
     """Record segments (``False``: only the text is wanted)."""
+    tail: str | None = None
+    """:func:`prompt_tail` of the conversation, found at the first assistant turn."""
 
     def add(
         self, text: str, message: int | None, generated: bool = False, reasoning: bool = False
     ) -> None:
         if not text:
             return
-        owner, self.stop_owner = self.stop_owner, None
-        if owner is not None:
+        if self.stop_owner is not None:
+            owner, self.stop_owner = self.stop_owner, None
             stop = next((t for t in self.stops if text.startswith(t)), "")
             if stop:
                 self.add(stop, owner, generated=True)
@@ -91,13 +108,19 @@ class _Writer:
                     return
         self.parts.append(text)
         if self.track:
-            end = self.size + len(text)
-            segment = _new(Segment)  # Segment(...) without the frozen __init__'s setattr calls
-            segment.__dict__.update(
-                start=self.size, end=end, message=message, generated=generated, reasoning=reasoning
-            )
-            self.segments.append(segment)
-            self.size = end
+            start = self.size
+            self.size = end = start + len(text)
+            self.marks.append((start, end, message, generated, reasoning))
+
+
+def _segment(mark: Mark) -> Segment:
+    """``Segment(*mark)`` without the frozen ``__init__``'s ``setattr`` calls."""
+    segment: Segment = _new(Segment)
+    start, end, message, generated, reasoning = mark
+    segment.__dict__.update(
+        start=start, end=end, message=message, generated=generated, reasoning=reasoning
+    )
+    return segment
 
 
 def render_format(
@@ -111,7 +134,33 @@ def render_format(
 ) -> RenderedConversation:
     """Render ``messages`` as the template declared by ``fmt`` writes them (``segments=False``:
     the text only, faster; the result's ``segments`` are then empty)."""
-    ctx = Conversation(
+    text, marks = _render(fmt, dialect, messages, tools, add_generation_prompt, options, segments)
+    return RenderedConversation(text, [_segment(m) for m in marks], list(messages), fmt.name)
+
+
+def render_marks(
+    fmt: ChatFormat,
+    dialect: Any,
+    messages: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]],
+    add_generation_prompt: bool,
+    options: Mapping[str, Any],
+) -> tuple[str, list[Mark]]:
+    """:func:`render_format`'s text and segments, the segments as :data:`Mark` tuples (what
+    :mod:`tooletta.training` reads for every conversation of a data set)."""
+    return _render(fmt, dialect, messages, tools, add_generation_prompt, options, True)
+
+
+def _render(
+    fmt: ChatFormat,
+    dialect: Any,
+    messages: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]],
+    add_generation_prompt: bool,
+    options: Mapping[str, Any],
+    segments: bool,
+) -> tuple[str, list[Mark]]:
+    ctx = conversation(
         messages,
         tools,
         {**fmt.options, **options} if options else fmt.options,
@@ -143,7 +192,7 @@ def render_format(
         out.add(fmt.generation_prompt(ctx), None)
     else:
         out.add(fmt.after_conversation(ctx), None)
-    return RenderedConversation("".join(out.parts), out.segments, list(messages), fmt.name)
+    return "".join(out.parts), out.marks
 
 
 def render_text(
@@ -416,7 +465,9 @@ def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer
             out.add(fmt.end_token(index, ctx) + fmt.assistant_footer(index, ctx), index)
             return
         block = _reasoning_block(fmt, ctx, index)
-        tail = prompt_tail(fmt, ctx)
+        tail = out.tail
+        if tail is None:
+            tail = out.tail = prompt_tail(fmt, ctx)  # the same for every turn of ctx
         if tail and body.startswith(tail):
             out.add(tail, index)  # the generation prompt wrote it: the model did not
             body = body[len(tail) :]

@@ -23,17 +23,23 @@ it) counts as the turn's reasoning there.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 import msgspec
 
 from ..chat.conversation import Conversation, conversation
 from ..chat.format import ChatFormat
-from ..chat.render import RenderedConversation, Segment, render_format
+from ..chat.render import Mark, RenderedConversation, Segment, render_format, render_marks
 from ..ir import Message
 
-__all__ = ["render_targets", "rewritten", "with_inline_reasoning"]
+__all__ = [
+    "marks_of",
+    "render_targets",
+    "rewritten",
+    "rewritten_in",
+    "target_marks",
+    "with_inline_reasoning",
+]
 
 
 def with_inline_reasoning(fmt: ChatFormat, message: Message) -> Message:
@@ -111,44 +117,76 @@ def _generated_turn(
     return RenderedConversation(text, segments, list(messages), fmt.name)
 
 
-def _last_generated(rendered: RenderedConversation, index: int) -> tuple[int, int]:
+def _last_generated(marks: Sequence[Mark], index: int) -> tuple[int, int]:
     """The span of the last run of generated text, when message ``index`` owns it (else
     ``(-1, -1)``): :meth:`RenderedConversation.generated_spans`' last, found from the end."""
     start = end = -1
-    for seg in reversed(rendered.segments):
+    for seg_start, seg_end, message, generated, _ in reversed(marks):
         if end < 0:
-            if seg.generated and seg.end > seg.start:
-                if seg.message != index:
+            if generated and seg_end > seg_start:
+                if message != index:
                     return -1, -1
-                start, end = seg.start, seg.end
-        elif seg.generated and seg.message == index and seg.end == start:
-            start = seg.start
+                start, end = seg_start, seg_end
+        elif generated and message == index and seg_end == start:
+            start = seg_start
         else:
             break
     return start, end
 
 
 def _with_stop(
-    rendered: RenderedConversation, fmt: ChatFormat, ctx: Conversation
-) -> RenderedConversation:
-    """``rendered`` with the last assistant turn's :meth:`~ChatFormat.turn_stop` after its
-    generated text, where the template does not write it there."""
-    last = len(rendered.messages) - 1
+    text: str, marks: list[Mark], fmt: ChatFormat, ctx: Conversation
+) -> tuple[str, list[Mark]]:
+    """``text`` and its ``marks`` with the last assistant turn's
+    :meth:`~ChatFormat.turn_stop` after its generated text, where the template does not write
+    it there."""
+    last = len(ctx.messages) - 1
     stop = fmt.turn_stop(last, ctx)
-    start, end = _last_generated(rendered, last)
-    text = rendered.text
+    start, end = _last_generated(marks, last)
     if not stop or end < 0 or text[start:end].endswith(stop):
-        return rendered
-    segments: list[Segment] = []
-    for seg in rendered.segments:
-        if seg.start >= end:
-            seg = replace(seg, start=seg.start + len(stop), end=seg.end + len(stop))
-        segments.append(seg)
-        if seg.end == end and seg.message == last and seg.generated:
-            segments.append(Segment(end, end + len(stop), last, True))
-    return RenderedConversation(
-        text[:end] + stop + text[end:], segments, rendered.messages, rendered.format
-    )
+        return text, marks
+    size = len(stop)
+    out: list[Mark] = []
+    for mark in marks:
+        seg_start, seg_end, message, generated, reasoning = mark
+        if seg_start >= end:
+            seg_start, seg_end = seg_start + size, seg_end + size
+            mark = (seg_start, seg_end, message, generated, reasoning)
+        out.append(mark)
+        if seg_end == end and message == last and generated:
+            out.append((end, end + size, last, True, False))
+    return text[:end] + stop + text[end:], out
+
+
+def target_marks(
+    fmt: ChatFormat,
+    dialect: Any,
+    messages: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]],
+    options: Mapping[str, Any],
+) -> tuple[str, list[Mark], list[Message]]:
+    """:func:`render_targets` as its text, its segments as
+    :data:`~tooletta.chat.render.Mark` tuples and its messages (what
+    :func:`~tooletta.training.tokenize_conversation` reads: no object per segment)."""
+    if not messages or messages[-1].role != "assistant":
+        text, marks = render_marks(fmt, dialect, messages, tools, False, options)
+        return text, marks, list(messages)
+    last = with_inline_reasoning(fmt, messages[-1])
+    inline = [*messages[:-1], last] if last is not messages[-1] else messages
+    rendered = _generated_turn(fmt, dialect, inline, tools, options)
+    if rendered is None:
+        text, marks = render_marks(fmt, dialect, messages, tools, False, options)
+        read = list(messages)
+    else:
+        text, marks, read = rendered.text, marks_of(rendered), rendered.messages
+    ctx = conversation(read, tools, {**fmt.options, **options}, dialect)
+    text, marks = _with_stop(text, marks, fmt, ctx)
+    return text, marks, read
+
+
+def marks_of(rendered: RenderedConversation) -> list[Mark]:
+    """The segments of ``rendered`` as :data:`~tooletta.chat.render.Mark` tuples."""
+    return [(s.start, s.end, s.message, s.generated, s.reasoning) for s in rendered.segments]
 
 
 def render_targets(
@@ -161,28 +199,37 @@ def render_targets(
     """The training text of ``messages`` with its segments (see the module docstring): the
     template's rendering, the last assistant turn as the model generates it and ended by its
     :meth:`~tooletta.chat.ChatFormat.turn_stop`."""
-    if not messages or messages[-1].role != "assistant":
-        return render_format(fmt, dialect, messages, tools, False, options)
-    last = with_inline_reasoning(fmt, messages[-1])
-    inline = [*messages[:-1], last] if last is not messages[-1] else messages
-    rendered = _generated_turn(fmt, dialect, inline, tools, options)
-    if rendered is None:
-        rendered = render_format(fmt, dialect, messages, tools, False, options)
-    ctx = conversation(rendered.messages, tools, {**fmt.options, **options}, dialect)
-    return _with_stop(rendered, fmt, ctx)
+    text, marks, read = target_marks(fmt, dialect, messages, tools, options)
+    return RenderedConversation(text, [Segment(*m) for m in marks], read, fmt.name)
 
 
-def rewritten(fmt: ChatFormat, rendered: RenderedConversation, index: int) -> bool:
+def rewritten(
+    fmt: ChatFormat,
+    rendered: RenderedConversation,
+    index: int,
+    span: tuple[int, int] | None = None,
+) -> bool:
     """Whether the template dropped the reasoning of the assistant turn at ``index`` from
     ``rendered`` (given as its ``reasoning`` or inside its content): the turn's text there is
     not what the model generated. A format without reasoning (:attr:`ChatFormat.reasoning`
     ``None``: a model that does not think) rewrites nothing, nor does the last message (its
-    turn is written as :func:`render_targets` decides: as generated in the template's mode)."""
-    if fmt.reasoning is None or index == len(rendered.messages) - 1:
+    turn is written as :func:`render_targets` decides: as generated in the template's mode).
+    ``span``: the message's :meth:`~RenderedConversation.span`, when already known."""
+    if span is None:
+        span = rendered.span(index)
+    return rewritten_in(fmt, rendered.text, rendered.messages, index, span)
+
+
+def rewritten_in(
+    fmt: ChatFormat, text: str, messages: Sequence[Message], index: int, span: tuple[int, int]
+) -> bool:
+    """:func:`rewritten` on a rendering given as its ``text``, its ``messages`` and the
+    message's ``span`` in the text."""
+    if fmt.reasoning is None or index == len(messages) - 1:
         return False
-    message = with_inline_reasoning(fmt, rendered.messages[index])
+    message = with_inline_reasoning(fmt, messages[index])
     reasoning = message.reasoning.strip()
     if not reasoning:
         return False
-    start, end = rendered.span(index)
-    return reasoning not in rendered.text[start:end]
+    start, end = span
+    return reasoning not in text[start:end]

@@ -27,11 +27,11 @@ from ..chat.checks import check_conversation
 from ..chat.format import ChatFormat
 from ..chat.lookup import resolve_format
 from ..chat.messages import read_conversation, read_tool_definitions
-from ..chat.render import RenderedConversation, render_format
+from ..chat.render import Mark, RenderedConversation, render_format
 from ..errors import ToolettaError
 from ..ir import Message
 from .safe import check_restored, defuse
-from .targets import render_targets, rewritten, with_inline_reasoning
+from .targets import marks_of, render_targets, rewritten_in, target_marks, with_inline_reasoning
 from .tokenizer import TokenizerAdapter, adapter_for
 
 __all__ = [
@@ -98,48 +98,85 @@ def tokenize_rendered(
     (``tooletta.training.safe``)."""
     adapter = adapter_for(tokenizer)
     adapter.check_single(tuple(special_tokens))
-    wanted = set(trained)
-    text = rendered.text
-    starts: list[int] = []
+    marks = marks_of(rendered)
+    text, messages = rendered.text, rendered.messages
+    spans = _spans(marks, len(messages))
+    return _tokenize(
+        text, marks, messages, adapter, set(trained), train_on, train_reasoning, message_text, spans
+    )
+
+
+def _tokenize(
+    text: str,
+    marks: Sequence[Mark],
+    messages: Sequence[Message],
+    adapter: TokenizerAdapter,
+    wanted: set[int],
+    train_on: str,
+    train_reasoning: bool,
+    message_text: Sequence[tuple[int, int]],
+    spans: list[tuple[int, int]],
+) -> TokenizedConversation:
+    """:func:`tokenize_rendered` on a rendering's text, segments (:data:`Mark` tuples) and
+    messages, once the special tokens are checked and the message spans found
+    (:func:`_spans`). The text is cut wherever the state ``(generated, weight)`` of its
+    segments changes; each piece is encoded on its own."""
+    weights_of: dict[int, float] = {}
+    cuts: list[int] = []
     piece_weights: list[float] = []
-    start, state = 0, (False, 0.0)
-    for seg in rendered.segments:
-        weight = 0.0
-        if seg.generated and seg.message in wanted and (train_reasoning or not seg.reasoning):
-            weight = _message_weight(rendered.messages[seg.message])
-        if (seg.generated, weight) != state:
-            if seg.start > start:
-                starts.append(start)
-                piece_weights.append(state[1])
-            start, state = seg.start, (seg.generated, weight)
+    start, generated, weight = 0, False, 0.0
+    for seg_start, _, index, seg_generated, reasoning in marks:
+        if seg_generated:
+            seg_weight = 0.0
+            if index is not None and index in wanted and (train_reasoning or not reasoning):
+                found = weights_of.get(index)
+                if found is None:
+                    found = weights_of[index] = _message_weight(messages[index])
+                seg_weight = found
+            if generated and (seg_weight is weight or seg_weight == weight):
+                continue  # the state (generated, weight) is unchanged: as tuples compare
+        elif not generated:
+            continue
+        else:
+            seg_weight = 0.0
+        if seg_start > start:
+            cuts.append(start)
+            piece_weights.append(weight)
+        start, generated, weight = seg_start, seg_generated, seg_weight
     if len(text) > start:
-        starts.append(start)
-        piece_weights.append(state[1])
-    bounds = list(zip(starts, [*starts[1:], len(text)]))
+        cuts.append(start)
+        piece_weights.append(weight)
+    ends = [*cuts[1:], len(text)]
     if message_text:
-        encoded = [_encode_guarded(adapter, text, a, b, message_text) for a, b in bounds]
+        ids: list[int] = []
+        sizes: list[int] = []
+        for a, b in zip(cuts, ends):
+            piece = _encode_guarded(adapter, text, a, b, message_text)
+            ids += piece
+            sizes.append(len(piece))
     else:
-        encoded = adapter.encode_many([text[a:b] for a, b in bounds])
-    ids: list[int] = []
+        ids, sizes = adapter.encode_pieces([text[a:b] for a, b in zip(cuts, ends)])
     weights: list[float] = []
-    for piece, weight in zip(encoded, piece_weights):
-        ids.extend(piece)
-        weights.extend([1.0 if train_on == "all" else weight] * len(piece))
-    return TokenizedConversation(ids, weights, text, _spans(rendered), sorted(wanted))
+    if train_on == "all":
+        weights = [1.0] * len(ids)
+    else:
+        for size, weight in zip(sizes, piece_weights):
+            weights += [weight] * size
+    return TokenizedConversation(ids, weights, text, spans, sorted(wanted))
 
 
-def _spans(rendered: RenderedConversation) -> list[tuple[int, int]]:
-    """:meth:`RenderedConversation.span` of every message, in one pass over the segments."""
-    spans = [(-1, -1)] * len(rendered.messages)
-    for seg in rendered.segments:
-        index = seg.message
+def _spans(marks: Sequence[Mark], count: int) -> list[tuple[int, int]]:
+    """:meth:`RenderedConversation.span` of each of ``count`` messages, in one pass over the
+    segments."""
+    spans = [(-1, -1)] * count
+    for seg_start, seg_end, index, _, _ in marks:
         if index is None:
             continue
         start, end = spans[index]
         if start < 0:
-            spans[index] = (seg.start, seg.end)
+            spans[index] = (seg_start, seg_end)
         else:
-            spans[index] = (min(start, seg.start), max(end, seg.end))
+            spans[index] = (min(start, seg_start), max(end, seg_end))
     return spans
 
 
@@ -177,19 +214,20 @@ def _targets(
     tools: Sequence[Mapping[str, Any]],
     options: Mapping[str, Any],
     adapter: TokenizerAdapter,
-) -> tuple[RenderedConversation, list[tuple[int, int]]]:
-    """The training text (:func:`~tooletta.training.targets.render_targets`) and the spans of
-    its message text that holds the tokenizer's special tokens (:mod:`.safe`)."""
-    plain = render_targets(fmt, obj, read, tools, options)
+) -> tuple[str, list[Mark], list[Message], list[tuple[int, int]]]:
+    """The training text (:func:`~tooletta.training.targets.render_targets`: its text,
+    segments and messages) and the spans of its message text that holds the tokenizer's
+    special tokens (:mod:`.safe`)."""
+    text, marks, messages = target_marks(fmt, obj, read, tools, options)
     rule = fmt.reasoning
     markers = (rule.open.strip(), rule.close.strip()) if rule is not None else ()
     defused = defuse(read, tools, adapter.special_pattern(markers))
     if defused is None:
-        return plain, []
+        return text, marks, messages, []
     marked = render_targets(fmt, obj, defused.messages, defused.tools, options)
-    restored, spans = defused.restore(marked, plain.messages)
-    check_restored(restored.text, plain.text)
-    return restored, spans
+    restored, spans = defused.restore(marked, messages)
+    check_restored(restored.text, text)
+    return restored.text, marks_of(restored), restored.messages, spans
 
 
 def special_tokens_of(fmt: Any) -> tuple[str, ...]:
@@ -373,28 +411,23 @@ def tokenize_conversation(
     if split == "per_turn" or (split == "auto" and not extends):
         examples = []
         for i in targets:
-            rendered, guarded = _targets(fmt, obj, read[: i + 1], tool_defs, options, adapter)
-            example = tokenize_rendered(
-                rendered,
-                adapter,
-                [i],
-                train_on=train_on,
-                train_reasoning=train_reasoning,
-                special_tokens=specials,
-                message_text=guarded,
+            text, marks, messages, guarded = _targets(
+                fmt, obj, read[: i + 1], tool_defs, options, adapter
+            )
+            adapter.check_single(specials)
+            spans = _spans(marks, len(messages))
+            example = _tokenize(
+                text, marks, messages, adapter, {i}, train_on, train_reasoning, guarded, spans
             )
             example.extends = extends
             examples.append(example)
         return examples
-    rendered, guarded = _targets(fmt, obj, read, tool_defs, options, adapter)
-    example = tokenize_rendered(
-        rendered,
-        adapter,
-        [i for i in targets if not rewritten(fmt, rendered, i)],
-        train_on=train_on,
-        train_reasoning=train_reasoning,
-        special_tokens=specials,
-        message_text=guarded,
+    text, marks, messages, guarded = _targets(fmt, obj, read, tool_defs, options, adapter)
+    adapter.check_single(specials)
+    spans = _spans(marks, len(messages))
+    wanted = {i for i in targets if not rewritten_in(fmt, text, messages, i, spans[i])}
+    example = _tokenize(
+        text, marks, messages, adapter, wanted, train_on, train_reasoning, guarded, spans
     )
     example.extends = extends
     return [example] if split == "auto" else example
