@@ -181,7 +181,7 @@ class GigaChat3Chat(ChatFormat):
     keeps_ids = False
 
     def text(self, content: Any) -> str:
-        """Content that is not a string (a list of parts) as the templates write it: JSON
+        """Oddity: content that is not a string (a list of parts) as the templates write it: JSON
         (``tojson(ensure_ascii=False)``); no content is empty."""
         if type(content) is str:
             return content
@@ -193,8 +193,8 @@ class GigaChat3Chat(ChatFormat):
     """The ``function descriptions`` message (with tools), after the system message."""
 
     def generation_prompt(self, ctx: Conversation) -> str:
-        """``assistant<|role_sep|>\\n``, only after a last message that is not the assistant's
-        (and not the opening system message)."""
+        """Oddity: ``assistant<|role_sep|>\\n``, only after a last message that is not the
+        assistant's (and not the opening system message)."""
         messages = ctx.messages
         rest = messages[1:] if messages and messages[0].role == "system" else messages
         if not rest or rest[-1].role == "assistant":
@@ -202,7 +202,7 @@ class GigaChat3Chat(ChatFormat):
         return self.turns["assistant"].header
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
-        """The dialect's reading of the turn, with the content exactly as written: the text
+        """Oddity: the dialect's reading of the turn, with the content exactly as written: the text
         before the first call (the dialect trims the whitespace before a call)."""
         result = dialect.parse(body, tools=list(tools) or None)
         if result.unparsed or not result.calls:
@@ -211,7 +211,7 @@ class GigaChat3Chat(ChatFormat):
         return msgspec.structs.replace(result, content=body[:cut])
 
     def find_end(self, text: str, pos: int) -> tuple[int, str]:
-        """The first ``<|message_sep|>\\n\\n`` after ``pos`` that no ``function call``
+        """Oddity: the first ``<|message_sep|>\\n\\n`` after ``pos`` that no ``function call``
         message of the same turn follows."""
         while True:
             at = text.find(_FOOTER, pos)

@@ -119,7 +119,7 @@ class Granite4Chat(ChatFormat):
     """The system prompt written when the system turn would be empty (``None``: no turn)."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The template's oddities: the ``documents`` option's declarations after the block,
+        """Oddity: the template's oddities: the ``documents`` option's declarations after the block,
         joined by a blank line, and :attr:`default_system` when all three are absent or
         empty."""
         text = self.system_block.write(system, ctx.tools) if self.system_block else system
@@ -130,7 +130,7 @@ class Granite4Chat(ChatFormat):
         return text or self.default_system
 
     def parse_system(self, body: str) -> str | None:
-        """The system message without the declarations (``None`` when the turn held only
+        """Oddity: the system message without the declarations (``None`` when the turn held only
         those, or only the default system prompt): the block's reading, then the documents'
         (the oddities of :meth:`system_text`)."""
         if body == self.default_system:

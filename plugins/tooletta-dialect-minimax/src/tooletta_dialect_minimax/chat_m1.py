@@ -83,14 +83,14 @@ class MinimaxM1Chat(ChatFormat):
     system turn only for a non-empty prompt)."""
 
     def result_text(self, index: int, ctx: Conversation) -> str:
-        """``NAME\\ntool result: CONTENT`` (after ``tool name: ``): the result's name, or the
-        name of the call it answers."""
+        """Oddity: ``NAME\\ntool result: CONTENT`` (after ``tool name: ``): the result's name, or
+        the name of the call it answers."""
         message = ctx.messages[index]
         name = message.name or _answered(ctx.messages, index)
         return f"{name}{_RESULT}{self.text(message.content)}"
 
     def parse_result(self, body: str) -> str:
-        """The result's content (after ``tool result: ``)."""
+        """Oddity: the result's content (after ``tool result: ``)."""
         _, found, content = body.partition(_RESULT)
         return content if found else body
 

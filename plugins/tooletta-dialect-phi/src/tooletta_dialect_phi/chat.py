@@ -97,7 +97,7 @@ class FireFunctionV2Chat(ChatFormat):
         return f"{head}\n{FIREFUNCTION_INSTRUCTIONS}\n{functions}\nToday is {when}."
 
     def parse_system(self, body: str) -> str | None:
-        """The system message (``None`` for the default one), before the instructions
+        """Oddity: the system message (``None`` for the default one), before the instructions
         :meth:`system_text` writes (their inverse)."""
         cut = body.rfind("\n" + FIREFUNCTION_INSTRUCTIONS + "\n")
         if cut < 0:

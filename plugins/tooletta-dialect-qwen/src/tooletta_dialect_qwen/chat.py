@@ -99,13 +99,13 @@ class Qwen3CoderChat(_ChatML):
     )
 
     def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
-        """The calls after the trimmed content; without calls the content as given."""
+        """Oddity: the calls after the trimmed content; without calls the content as given."""
         if not calls:
             return content
         return str(dialect.render(list(calls), content=content.strip()))
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, the content of turns with calls trimmed."""
+        """Oddity: as the base, the content of turns with calls trimmed."""
         return [
             msgspec.structs.replace(m, content=text_of(m.content).strip()) if m.tool_calls else m
             for m in super().expressible(messages)
@@ -172,18 +172,18 @@ class Nemotron3Chat(_ChatML):
     prompt = Prompt(on="<think>\n", off="<think></think>")
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The turn's body; with ``truncate_history_thinking=False`` every turn keeps its
+        """Oddity: the turn's body; with ``truncate_history_thinking=False`` every turn keeps its
         reasoning."""
         kept = not ctx.options.get("truncate_history_thinking", True) or self.kept_in(index, ctx)
         last = index == len(ctx.messages) - 1
         return self.turn_body(ctx.messages[index], kept, last, ctx)
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
-        """``<think>\\nR\\n</think>\\n`` for kept, non-blank reasoning."""
+        """Oddity: ``<think>\\nR\\n</think>\\n`` for kept, non-blank reasoning."""
         return f"<think>\n{reasoning}\n</think>\n" if kept and reasoning.strip() else ""
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
-        """The template's assistant turn: the think block and the content (trimmed together),
+        """Oddity: the assistant turn is the think block and the content (trimmed together),
         then a newline and the calls; a truncated turn keeps only what follows ``</think>``
         behind an empty block."""
         content = text_of(message.content)
@@ -214,7 +214,7 @@ class Nemotron3Chat(_ChatML):
         return head + str(ctx.dialect.render(list(message.tool_calls)))
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As the base (assistant texts and reasoning trimmed: the turn is trimmed whole);
+        """Oddity: as the base (assistant texts and reasoning trimmed: the turn is trimmed whole);
         with ``truncate_history_thinking=False`` every turn keeps its reasoning."""
         out = [
             msgspec.structs.replace(m, reasoning=m.reasoning.strip())

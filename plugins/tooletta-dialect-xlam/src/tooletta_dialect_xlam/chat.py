@@ -95,7 +95,7 @@ class XlamQwenChat(ChatFormat):
     trim = frozenset(("system", "user", "assistant"))
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The trimmed system message (or the default prompt, then the format instruction
+        """Oddity: the trimmed system message (or the default prompt, then the format instruction
         when there are tools), a newline, then the tool definitions."""
         tools = tools_block(ctx.tools) if ctx.tools else ""
         if system is not None:
@@ -105,7 +105,7 @@ class XlamQwenChat(ChatFormat):
         return DEFAULT_SYSTEM + "\n" + FORMAT_INSTRUCTION + "\n\n" + tools
 
     def parse_system(self, body: str) -> str | None:
-        """The system message without the tool definitions; ``None`` for the default prompt
+        """Oddity: the system message without the tool definitions; ``None`` for the default prompt
         (with or without the format instruction)."""
         default = DEFAULT_SYSTEM + "\n"
         if body == default or body.startswith(default + FORMAT_INSTRUCTION + "\n\n"):
@@ -114,7 +114,7 @@ class XlamQwenChat(ChatFormat):
         return body[:at] if at >= 0 else body.removesuffix("\n")
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base (no reasoning, no ids, the texts the template trims trimmed), without
+        """Oddity: as the base (no reasoning, no ids, the texts the template trims trimmed), without
         a first system message equal to the default prompt (the text is the same as with
         none, when there are no tools)."""
         out = super().expressible(messages)

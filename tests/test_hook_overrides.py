@@ -1,0 +1,50 @@
+"""Issue 20 item 6: conversation formats are declarations; a hook a format overrides is one
+of its template's oddities, and says which.
+
+The declarations that both write and read (:mod:`tooletta.chat.declare`) took over what the
+formats wrote by hand: the count below only goes down (``scripts/hook_overrides.py -v``
+lists them), and every remaining override's docstring names the oddity it is.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_OVERRIDES = 231
+"""The hook overrides of the first-party formats (383 before the declarations)."""
+
+
+def _script() -> object:
+    spec = importlib.util.spec_from_file_location(
+        "hook_overrides", ROOT / "scripts" / "hook_overrides.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def overrides() -> set[tuple[type, str]]:
+    found: set[tuple[type, str]] = _script().overrides()  # type: ignore[attr-defined]
+    return found
+
+
+def test_overrides_do_not_grow(overrides: set[tuple[type, str]]) -> None:
+    assert len(overrides) <= MAX_OVERRIDES, (
+        f"{len(overrides)} hook overrides (at most {MAX_OVERRIDES}): declare the piece "
+        "(tooletta.chat.declare) instead of overriding its hook"
+    )
+
+
+def test_every_override_names_its_oddity(overrides: set[tuple[type, str]]) -> None:
+    silent = sorted(
+        f"{cls.__module__}.{cls.__qualname__}.{name}"
+        for cls, name in overrides
+        if "oddity" not in (vars(cls)[name].__doc__ or "").lower()
+    )
+    assert not silent, f"overrides whose docstring names no template oddity: {silent}"
