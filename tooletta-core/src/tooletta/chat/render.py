@@ -146,8 +146,8 @@ def render_marks(
     add_generation_prompt: bool,
     options: Mapping[str, Any],
 ) -> tuple[str, list[Mark]]:
-    """:func:`render_format`'s text and segments, the segments as :data:`Mark` tuples (what
-    :mod:`tooletta.training` reads for every conversation of a data set)."""
+    """:func:`~tooletta.chat.render_format`'s text and segments, the segments as :data:`Mark`
+    tuples (what :mod:`tooletta.training` reads for every conversation of a data set)."""
     return _render(fmt, dialect, messages, tools, add_generation_prompt, options, True)
 
 

@@ -7,16 +7,5 @@ conversation layer (:mod:`tooletta.chat` reads these shapes without importing in
 
 from __future__ import annotations
 
-from ..shapes.anthropic import (
-    anthropic_thinking_blocks,
-    is_anthropic_message,
-    read_anthropic_message,
-    write_anthropic,
-)
-
-__all__ = [
-    "anthropic_thinking_blocks",
-    "is_anthropic_message",
-    "read_anthropic_message",
-    "write_anthropic",
-]
+from ..shapes.anthropic import *  # noqa: F403 (this module is their public home)
+from ..shapes.anthropic import __all__ as __all__

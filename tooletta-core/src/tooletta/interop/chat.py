@@ -5,12 +5,5 @@ conversation layer (:mod:`tooletta.chat` reads these shapes without importing in
 
 from __future__ import annotations
 
-from ..shapes.chat import (
-    read_chat_message,
-    write_chat,
-)
-
-__all__ = [
-    "read_chat_message",
-    "write_chat",
-]
+from ..shapes.chat import *  # noqa: F403 (this module is their public home)
+from ..shapes.chat import __all__ as __all__

@@ -5,20 +5,5 @@ conversation layer (:mod:`tooletta.chat` reads these shapes without importing in
 
 from __future__ import annotations
 
-from ..shapes.ids import (
-    ID_POLICIES,
-    IdMapper,
-    IdPolicy,
-    adopt_result_ids,
-    ensure_ids,
-    map_ids,
-)
-
-__all__ = [
-    "ID_POLICIES",
-    "IdMapper",
-    "IdPolicy",
-    "adopt_result_ids",
-    "ensure_ids",
-    "map_ids",
-]
+from ..shapes.ids import *  # noqa: F403 (this module is their public home)
+from ..shapes.ids import __all__ as __all__

@@ -6,12 +6,5 @@ conversation layer (:mod:`tooletta.chat` reads these shapes without importing in
 
 from __future__ import annotations
 
-from ..shapes.message import (
-    Message,
-    pair_results,
-)
-
-__all__ = [
-    "Message",
-    "pair_results",
-]
+from ..shapes.message import *  # noqa: F403 (this module is their public home)
+from ..shapes.message import __all__ as __all__

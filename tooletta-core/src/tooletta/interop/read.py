@@ -5,10 +5,5 @@ conversation layer (:mod:`tooletta.chat` reads these shapes without importing in
 
 from __future__ import annotations
 
-from ..shapes.read import (
-    read_messages,
-)
-
-__all__ = [
-    "read_messages",
-]
+from ..shapes.read import *  # noqa: F403 (this module is their public home)
+from ..shapes.read import __all__ as __all__

@@ -5,24 +5,5 @@ conversation layer (:mod:`tooletta.chat` reads these shapes without importing in
 
 from __future__ import annotations
 
-from ..shapes.reasoning import (
-    ITEM_IDS,
-    REASONING_ITEMS,
-    REASONING_POLICIES,
-    RESPONSES_ONLY,
-    THINKING_BLOCKS,
-    ReasoningPolicy,
-    check_policy,
-    join_texts,
-)
-
-__all__ = [
-    "ITEM_IDS",
-    "REASONING_ITEMS",
-    "REASONING_POLICIES",
-    "RESPONSES_ONLY",
-    "THINKING_BLOCKS",
-    "ReasoningPolicy",
-    "check_policy",
-    "join_texts",
-]
+from ..shapes.reasoning import *  # noqa: F403 (this module is their public home)
+from ..shapes.reasoning import __all__ as __all__

@@ -6,20 +6,5 @@ conversation layer (:mod:`tooletta.chat` reads these shapes without importing in
 
 from __future__ import annotations
 
-from ..shapes.responses import (
-    add_responses_item,
-    is_responses_item,
-    read_responses_item,
-    reasoning_item_text,
-    responses_reasoning_items,
-    write_responses,
-)
-
-__all__ = [
-    "add_responses_item",
-    "is_responses_item",
-    "read_responses_item",
-    "reasoning_item_text",
-    "responses_reasoning_items",
-    "write_responses",
-]
+from ..shapes.responses import *  # noqa: F403 (this module is their public home)
+from ..shapes.responses import __all__ as __all__

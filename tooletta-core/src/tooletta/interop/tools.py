@@ -5,20 +5,5 @@ conversation layer (:mod:`tooletta.chat` reads these shapes without importing in
 
 from __future__ import annotations
 
-from ..shapes.tools import (
-    ToolSpec,
-    read_tools,
-    to_anthropic_tools,
-    to_openai_tools,
-    to_responses_tools,
-    to_tinker_tools,
-)
-
-__all__ = [
-    "ToolSpec",
-    "read_tools",
-    "to_anthropic_tools",
-    "to_openai_tools",
-    "to_responses_tools",
-    "to_tinker_tools",
-]
+from ..shapes.tools import *  # noqa: F403 (this module is their public home)
+from ..shapes.tools import __all__ as __all__
