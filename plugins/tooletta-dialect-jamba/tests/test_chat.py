@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import tooletta
-from tooletta import Message, ToolCall
+from tooletta import Message, RenderError, ToolCall
 from tooletta.testing import DialectTests
 from tooletta.testing.conversations import (
     SAMPLE_TOOLS,
@@ -257,3 +259,25 @@ def test_apriel15_empty_system_message_is_written_as_none() -> None:
     assert tooletta.parse_conversation(text, model=APRIEL15) == chat
     check_conversation_law(empty, model=APRIEL15)
     check_conversation_law(empty, model=APRIEL15, tools=SAMPLE_TOOLS)
+
+
+@pytest.mark.parametrize("dialect", ["apriel15", "apriel16"])
+def test_a_later_system_message_holding_the_tools_head_never_changes(dialect: str) -> None:
+    """A later system message is written in a system turn after the reasoning prompt; one
+    whose text would read back as another (Apriel 1.6 read one starting with its tools head
+    as ``""``) is refused, never changed silently."""
+    import tooletta_dialect_jamba.chat as chat
+
+    head = chat.APRIEL16_TOOLS_HEAD if dialect == "apriel16" else chat.APRIEL15_TOOLS_HEAD
+    messages = [
+        Message("user", "hi"),
+        Message("assistant", "ok"),
+        Message("system", head + "x"),
+        Message("user", "go"),
+    ]
+    try:
+        text = tooletta.render_conversation(messages, dialect=dialect)
+    except RenderError as exc:
+        assert "would not read back" in str(exc)
+        return
+    assert tooletta.parse_conversation(text, dialect=dialect) == messages

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from tooletta import Message, ToolCall
+from tooletta import Message, RenderError, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
@@ -128,7 +128,15 @@ class _AprielChat(ChatFormat):
         message = ctx.messages[index]
         if message.role != "system":
             return text_of(message.content)
-        return str(self.system_text(text_of(message.content), ctx))
+        content = text_of(message.content)
+        written = str(self.system_text(content, ctx))
+        if self.parse_user(written) != content:  # it would read back as another text
+            raise RenderError(
+                f"{self.name}: message {index}: a later system message is written in a system "
+                "turn after the reasoning prompt, where this text would not read back as "
+                "written (it holds the turn's own prompt or declarations text)"
+            )
+        return written
 
 
 class Apriel15Chat(_AprielChat):
