@@ -183,3 +183,20 @@ def test_tools_block_written_once_after_the_system_message_and_skipped() -> None
     assert block.skip(text, 1) == len(text) - 1
     assert block.skip(text, 0) == 0
     assert block.skip("x" + HEAD + "unclosed", 1) == 1
+
+
+@given(label=st.text(max_size=12), text=st.text(max_size=20))
+def test_result_head_reads_back_the_content_or_refuses(label: str, text: str) -> None:
+    from tooletta import RenderError
+    from tooletta.chat import ResultHead
+    from tooletta.chat.format import conversation
+
+    head = ResultHead(lambda index, ctx: label, "[TOOL_CONTENT]")
+    ctx = conversation([Message("tool", text)], (), {}, None)
+    if "[TOOL_CONTENT]" in label:
+        with pytest.raises(RenderError, match="would not read back"):
+            head.write(0, ctx, text, "fmt")
+        return
+    written = head.write(0, ctx, text, "fmt")
+    assert written == label + "[TOOL_CONTENT]" + text
+    assert head.read(written) == text

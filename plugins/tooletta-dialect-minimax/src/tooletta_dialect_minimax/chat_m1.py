@@ -21,7 +21,7 @@ from typing import Any
 from tooletta import Message
 from tooletta.plugin import (
     ChatFormat,
-    Conversation,
+    ResultHead,
     SystemBlock,
     ToolsBlock,
     Turn,
@@ -78,21 +78,14 @@ class MinimaxM1Chat(ChatFormat):
 
     tools_block = ToolsBlock(lambda tools: _tools_turn(list(tools)), TOOLS_HEAD, TOOLS_TAIL)
     """The tool turn, after the system turn (before the first other message)."""
+    result_head = ResultHead(
+        lambda index, ctx: ctx.messages[index].name or _answered(ctx.messages, index), _RESULT
+    )
+    """``NAME\\ntool result: CONTENT`` (after ``tool name: ``): the result's name, or the name
+    of the call it answers."""
     system_block = SystemBlock(empty_is_none=True)
     """The system message; no turn when it is missing or empty (the template writes its
     system turn only for a non-empty prompt)."""
-
-    def result_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: ``NAME\\ntool result: CONTENT`` (after ``tool name: ``): the result's name, or
-        the name of the call it answers."""
-        message = ctx.messages[index]
-        name = message.name or _answered(ctx.messages, index)
-        return f"{name}{_RESULT}{self.text(message.content)}"
-
-    def parse_result(self, body: str) -> str:
-        """Oddity: the result's content (after ``tool result: ``)."""
-        _, found, content = body.partition(_RESULT)
-        return content if found else body
 
 
 def _answered(messages: Sequence[Message], index: int) -> str:

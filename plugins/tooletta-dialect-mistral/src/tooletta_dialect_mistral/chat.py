@@ -34,6 +34,7 @@ from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Reasoning,
+    ResultHead,
     SystemBlock,
     ToolsBlock,
     Turn,
@@ -181,6 +182,8 @@ class MistralSmall32Chat(_WrittenIds):
         "mistralai/Mistral-Small-3.2-24B-Instruct-2506 chat_template.jinja "
         f"({_TEMPLATES}Mistral-Small-3.2-24B-Instruct-2506.jinja)"
     )
+    result_head = ResultHead(lambda index, ctx: result_id(ctx.messages, index), _TOOL_CONTENT)
+    """The call id before the content: ``ID[TOOL_CONTENT]content``."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """Oddity: the template's default system prompt, with today's date, when the
@@ -201,20 +204,6 @@ class MistralSmall32Chat(_WrittenIds):
         if len(text) < len(head) + len(tail) or not text.startswith(head):
             return False
         return text.endswith(tail) and "\n" not in text[len(head) : len(text) - len(tail)]
-
-    def result_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: the call id before the content, ``ID[TOOL_CONTENT]content``."""
-        messages = ctx.messages
-        content = messages[index].content
-        if type(content) is not str:
-            content = text_of(content)
-        return result_id(messages, index) + _TOOL_CONTENT + content
-
-    def parse_result(self, body: str) -> str:
-        """Oddity (the inverse of :meth:`result_text`'s): the content after
-        ``ID[TOOL_CONTENT]``."""
-        _, sep, content = body.partition(_TOOL_CONTENT)
-        return content if sep else body
 
 
 _JSON_STARTS = frozenset("{[-0123456789tfnNI")

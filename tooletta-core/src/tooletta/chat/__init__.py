@@ -14,7 +14,16 @@ from __future__ import annotations
 from ..registry import install_format_check
 from .api import render_spans
 from .chatml import IM_END, IM_START, chatml, last_query
-from .declare import Preamble, Prompt, SystemBlock, ToolsBlock, ToolsTurn, TruthyPrompt, keeps
+from .declare import (
+    Preamble,
+    Prompt,
+    ResultHead,
+    SystemBlock,
+    ToolsBlock,
+    ToolsTurn,
+    TruthyPrompt,
+    keeps,
+)
 from .format import (
     ChatFormat,
     Conversation,
@@ -44,6 +53,7 @@ __all__ = [
     "Prompt",
     "Reasoning",
     "RenderedConversation",
+    "ResultHead",
     "Segment",
     "SystemBlock",
     "ToolsBlock",

@@ -28,6 +28,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..errors import RenderError
 from ..ir import Message
 from . import clock
 from .conversation import Conversation, last_user
@@ -38,6 +39,7 @@ __all__ = [
     "KeepRule",
     "Preamble",
     "Prompt",
+    "ResultHead",
     "SystemBlock",
     "ToolsBlock",
     "ToolsPlace",
@@ -583,3 +585,39 @@ class Preamble:
                 if at >= 0:
                     pos = at + len(end)
         return pos
+
+
+@dataclass(frozen=True)
+class ResultHead:
+    """A tool result written after a label the template makes from the conversation (the id
+    of the call it answers, Mistral Small 3.2's ``ID[TOOL_CONTENT]``; the function's name,
+    MiniMax-M1's ``NAME\\ntool result: ``) and the fixed text ``after`` that ends the label,
+    inside :attr:`~tooletta.chat.ChatFormat.result_wrap`; the reader takes the content after
+    the first ``after``.
+
+    ``label(index, ctx)`` gives the label of the result at ``index``. A label holding
+    ``after`` would end early and read back into the content: it is refused
+    (:class:`~tooletta.RenderError`). A format sets it as
+    :attr:`~tooletta.chat.ChatFormat.result_head`; the default
+    :meth:`~tooletta.chat.ChatFormat.result_text` and
+    :meth:`~tooletta.chat.ChatFormat.parse_result` read it.
+    """
+
+    label: Callable[[int, Conversation], str]
+    after: str
+
+    def write(self, index: int, ctx: Conversation, text: str, name: str) -> str:
+        """The result at ``index`` (its content ``text``) with its label; ``name``: the
+        format's name, for the refusal."""
+        label = self.label(index, ctx)
+        if self.after in label:
+            raise RenderError(
+                f"{name}: message {index}: the tool result's label {label!r} holds "
+                f"{self.after!r}, which ends the label: it would not read back as written"
+            )
+        return label + self.after + text
+
+    def read(self, body: str) -> str:
+        """The content of a result :meth:`write` wrote (``body`` as it is without ``after``)."""
+        _, found, content = body.partition(self.after)
+        return content if found else body

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Literal
 from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from .conversation import Conversation, conversation, first_of, last_index, last_user
-from .declare import KeepRule, Preamble, Prompt, SystemBlock, ToolsBlock, keeps
+from .declare import KeepRule, Preamble, Prompt, ResultHead, SystemBlock, ToolsBlock, keeps
 from .messages import text_of
 
 __all__ = [
@@ -223,6 +223,9 @@ class ChatFormat:
     Kimi K3's tool-declaration and thinking-effort messages), written by the default
     :meth:`before_turn` and skipped by :meth:`skip_before_turn`; ``None``: none (or those
     hooks overridden)."""
+    result_head: ClassVar[ResultHead | None] = None
+    """A label written before each tool result's content (:class:`~tooletta.chat.ResultHead`:
+    the call's id, the function's name), read off by :meth:`parse_result`; ``None``: none."""
     prompt: ClassVar[Prompt | None] = None
     """The generation prompt (:class:`~tooletta.chat.declare.Prompt`); ``None``: the
     assistant turn's header (or :meth:`generation_prompt` overridden)."""
@@ -322,9 +325,12 @@ class ChatFormat:
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """The tool result at ``index`` as written inside :attr:`result_wrap` (trimmed when
-        :attr:`trim` holds ``"tool"``)."""
+        :attr:`trim` holds ``"tool"``), after its :attr:`result_head` label when declared."""
         text = self.text(ctx.messages[index].content)
-        return text.strip() if "tool" in self.trim else text
+        if "tool" in self.trim:
+            text = text.strip()
+        head = self.result_head
+        return text if head is None else head.write(index, ctx, text, self.name)
 
     def result_footer(self, index: int, ctx: Conversation) -> str:
         """The footer that closes the tool-result turn whose last result is at ``index``
@@ -350,8 +356,10 @@ class ChatFormat:
 
     def parse_result(self, body: str) -> str:
         """A tool result's content from the text inside :attr:`result_wrap` (the inverse of
-        :meth:`result_text`: a call id or a JSON quoting the template adds comes off here)."""
-        return body
+        :meth:`result_text`: a :attr:`result_head` label comes off here, as a call id or a JSON
+        quoting a template adds does in an override)."""
+        head = self.result_head
+        return body if head is None else head.read(body)
 
     def split_results(self, body: str, pending: int) -> list[str]:
         """The results of one tool-result turn whose results have no closing wrap (the

@@ -373,7 +373,9 @@ def _plan(fmt: ChatFormat) -> _Plan:
             else hook("end_token", "assistant_footer")
         ),
         footer_ok=assistant is None or assistant.footer.startswith(fmt.end_of_turn),
-        result_text=hook("result_text", trims=("tool",)),
+        result_text=(
+            fmt.result_text if fmt.result_head is not None else hook("result_text", trims=("tool",))
+        ),
         result_footer=hook("result_footer"),
         after_conversation=(
             fmt.after_conversation
