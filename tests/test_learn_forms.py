@@ -278,7 +278,8 @@ def test_another_header_after_results_is_learned() -> None:
 
 def test_deepseek_r1_distill_llama_edit_is_refused_with_the_reason() -> None:
     """llama.cpp's copy of the R1 distills' template (reformatted) closes a turn with calls
-    only after a second call: a bug no format reproduces."""
+    only after a second call: a bug no format reproduces (``identify`` knows the text by
+    digest as ``deepseek_r1``, which writes what a correct template would)."""
     with pytest.raises(LearnError) as caught:
         tooletta.learn(R1_LLAMA, name="test-r1-llama")
     assert caught.value.probe == "call"
