@@ -17,6 +17,8 @@ MODELS: tuple[Model, ...] = (
             # deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja
             # deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja
             "56a1447ad31926fdc21fb07e56e5642bd9c850c4f52d8c8af7bbe5f079a84f5f",
+            # llama-cpp-deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja
+            "dd2675619a64a449cdcdd2b93e605a0a50764cee41e344f244752bc93643936c",
         ),
         source="deepseek-ai/DeepSeek-R1-Distill-Qwen-32B tokenizer_config.json chat_template",
     ),

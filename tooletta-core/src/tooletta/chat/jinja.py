@@ -8,6 +8,12 @@ and takes ``indent``/``separators``/``sort_keys``, the ``raise_exception`` and
 ``strftime_now`` globals, and the ``{% generation %}`` block (which marks the assistant's
 generated text; here it only renders its body). Install jinja2 with
 ``pip install 'tooletta-core[jinja]'``.
+
+One documented departure, a fallback: a template written for llama.cpp's engine that raises
+with these semantics on exactly one of two constructs that engine renders (a list method
+changing a list the template built; ``tojson`` of a generator) is rendered again as that
+engine would (:mod:`tooletta.chat.enginefallback`; ``engine_fallback=False`` refuses it as
+transformers does). A template that renders with Hugging Face's semantics never reaches it.
 """
 
 from __future__ import annotations
@@ -213,12 +219,18 @@ def _environment() -> Any:
     jinja2's optimizer (constant folding, which renders nothing differently and costs about
     a third of the compile) is off, and the environment keeps no template cache."""
     try:
-        import jinja2
-        from jinja2 import nodes
-        from jinja2.ext import Extension
         from jinja2.sandbox import ImmutableSandboxedEnvironment
     except ImportError:  # pragma: no cover - exercised without the extra
         raise ToolettaError(_MISSING) from None
+    return make_environment(ImmutableSandboxedEnvironment)
+
+
+def make_environment(cls: Any) -> Any:
+    """An environment of class ``cls`` (a jinja2 sandbox) with Hugging Face's settings,
+    filters, globals and extensions (see the module docs)."""
+    import jinja2
+    from jinja2 import nodes
+    from jinja2.ext import Extension
 
     class _Generation(Extension):
         """``{% generation %}...{% endgeneration %}``: renders its body."""
@@ -230,7 +242,7 @@ def _environment() -> Any:
             body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
             return nodes.Scope(body, lineno=lineno)
 
-    env = ImmutableSandboxedEnvironment(
+    env = cls(
         trim_blocks=True,
         lstrip_blocks=True,
         extensions=[_Generation, jinja2.ext.loopcontrols],
@@ -267,6 +279,7 @@ def render_jinja(
     reasoning_key: str = "reasoning_content",
     content_parts: bool = False,
     tool_results: str = "messages",
+    engine_fallback: bool = True,
     **options: Any,
 ) -> str:
     """Render ``template`` for ``messages`` as transformers' ``apply_chat_template`` would
@@ -275,7 +288,15 @@ def render_jinja(
     passes that the template cannot do without and ``options`` lacks, such as FireFunction
     v2's ``functions``, is filled in: :mod:`tooletta.chat.variables`); ``string_arguments`` passes
     call arguments as JSON text, ``call_content``, ``reasoning_key``, ``content_parts`` and
-    ``tool_results`` the other forms of :func:`to_template_messages`."""
+    ``tool_results`` the other forms of :func:`to_template_messages`.
+
+    A template written for llama.cpp's engine that raises with Hugging Face's semantics on
+    exactly one of the two constructs that engine renders (a list method changing a list the
+    template built; ``tojson`` of a generator) is rendered again as that engine would
+    (:mod:`tooletta.chat.enginefallback`); ``engine_fallback=False`` raises instead, as
+    transformers does. A template that renders with Hugging Face's semantics is never
+    rendered otherwise."""
+    from .enginefallback import engine_construct
     from .variables import filling_variables
 
     compiled = _compile(template)
@@ -302,8 +323,45 @@ def render_jinja(
     except ToolettaError:
         raise
     except Exception as exc:
+        if not engine_fallback or not engine_construct(exc):
+            raise RenderError(
+                f"the chat template failed: {type(exc).__name__}: {exc}{_hint(exc)}"
+            ) from None
+        failure = f"{type(exc).__name__}: {exc}{_hint(exc)}"
+    return _render_fallback(template, given, listed, add_generation_prompt, variables, failure)
+
+
+def _render_fallback(
+    template: str,
+    given: list[dict[str, Any]],
+    listed: list[Mapping[str, Any]] | None,
+    add_generation_prompt: bool,
+    variables: Mapping[str, Any],
+    failure: str,
+) -> str:
+    """The render of a template written for llama.cpp's engine, after Hugging Face's
+    semantics raised ``failure`` on one of its constructs (:mod:`tooletta.chat.enginefallback`)."""
+    from .enginefallback import compile_fallback, input_lists, rendering
+    from .variables import filling_variables
+
+    compiled = compile_fallback(template)
+
+    def render(values: Mapping[str, Any]) -> str:
+        return str(
+            compiled.render(
+                messages=given, tools=listed, add_generation_prompt=add_generation_prompt, **values
+            )
+        )
+
+    try:
+        with rendering(input_lists(given, listed, dict(variables))):
+            return filling_variables(render, template, listed, variables)
+    except ToolettaError:
+        raise
+    except Exception as exc:
         raise RenderError(
-            f"the chat template failed: {type(exc).__name__}: {exc}{_hint(exc)}"
+            f"the chat template failed: {failure}; rendered as llama.cpp's engine would, "
+            f"it fails too: {type(exc).__name__}: {exc}"
         ) from None
 
 
