@@ -115,7 +115,7 @@ def _tojson(
 def _environment() -> Any:
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    from .jinja import make_environment
+    from .jinjaenv import make_environment
 
     class _Own(ImmutableSandboxedEnvironment):
         """Hugging Face's sandbox, but a list the template built may be changed in place."""

@@ -28,7 +28,7 @@ from typing import Any
 from ..errors import RenderError, ToolettaError
 from ..extras import install_hint
 from ..ir import Message
-from . import clock
+from .jinjaenv import make_environment
 
 __all__ = ["load_chat_template", "render_jinja", "to_template_messages"]
 
@@ -191,26 +191,6 @@ def _text_part(text: str, name: str | None) -> dict[str, Any]:
     return part
 
 
-def _tojson(
-    value: Any,
-    ensure_ascii: bool = False,
-    indent: int | None = None,
-    separators: tuple[str, str] | None = None,
-    sort_keys: bool = False,
-) -> str:
-    return json.dumps(
-        value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys
-    )
-
-
-def _raise_exception(message: str) -> None:
-    raise RenderError(f"the chat template refused the conversation: {message}")
-
-
-def _strftime_now(fmt: str) -> str:
-    return clock.now().strftime(fmt)
-
-
 @lru_cache(maxsize=1)
 def _environment() -> Any:
     """The one jinja2 environment every template is compiled in (Hugging Face's settings),
@@ -223,37 +203,6 @@ def _environment() -> Any:
     except ImportError:  # pragma: no cover - exercised without the extra
         raise ToolettaError(_MISSING) from None
     return make_environment(ImmutableSandboxedEnvironment)
-
-
-def make_environment(cls: Any) -> Any:
-    """An environment of class ``cls`` (a jinja2 sandbox) with Hugging Face's settings,
-    filters, globals and extensions (see the module docs)."""
-    import jinja2
-    from jinja2 import nodes
-    from jinja2.ext import Extension
-
-    class _Generation(Extension):
-        """``{% generation %}...{% endgeneration %}``: renders its body."""
-
-        tags = {"generation"}  # noqa: RUF012 - jinja2's declared API
-
-        def parse(self, parser: Any) -> Any:
-            lineno = next(parser.stream).lineno
-            body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
-            return nodes.Scope(body, lineno=lineno)
-
-    env = cls(
-        trim_blocks=True,
-        lstrip_blocks=True,
-        extensions=[_Generation, jinja2.ext.loopcontrols],
-        auto_reload=False,
-        cache_size=0,
-        optimized=False,
-    )
-    env.filters["tojson"] = _tojson
-    env.globals["raise_exception"] = _raise_exception
-    env.globals["strftime_now"] = _strftime_now
-    return env
 
 
 @lru_cache(maxsize=16)

@@ -1,0 +1,67 @@
+"""The jinja2 environment chat templates are rendered in, with Hugging Face's settings: the
+sandbox class given, ``trim_blocks``/``lstrip_blocks``, the ``{% generation %}`` and loop-control
+extensions, the ``tojson`` filter as ``json.dumps``, the ``raise_exception`` and
+``strftime_now`` globals. A leaf: :mod:`tooletta.chat.jinja` and
+:mod:`tooletta.chat.enginefallback` both build theirs here (jinja2 is imported when one is
+built)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import RenderError
+from . import clock
+
+__all__ = ["make_environment"]
+
+
+def _tojson(
+    value: Any,
+    ensure_ascii: bool = False,
+    indent: int | None = None,
+    separators: tuple[str, str] | None = None,
+    sort_keys: bool = False,
+) -> str:
+    return json.dumps(
+        value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys
+    )
+
+
+def _raise_exception(message: str) -> None:
+    raise RenderError(f"the chat template refused the conversation: {message}")
+
+
+def _strftime_now(fmt: str) -> str:
+    return clock.now().strftime(fmt)
+
+
+def make_environment(cls: Any) -> Any:
+    """An environment of class ``cls`` (a jinja2 sandbox) with Hugging Face's settings,
+    filters, globals and extensions (see the module docs)."""
+    import jinja2
+    from jinja2 import nodes
+    from jinja2.ext import Extension
+
+    class _Generation(Extension):
+        """``{% generation %}...{% endgeneration %}``: renders its body."""
+
+        tags = {"generation"}  # noqa: RUF012 - jinja2's declared API
+
+        def parse(self, parser: Any) -> Any:
+            lineno = next(parser.stream).lineno
+            body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
+            return nodes.Scope(body, lineno=lineno)
+
+    env = cls(
+        trim_blocks=True,
+        lstrip_blocks=True,
+        extensions=[_Generation, jinja2.ext.loopcontrols],
+        auto_reload=False,
+        cache_size=0,
+        optimized=False,
+    )
+    env.filters["tojson"] = _tojson
+    env.globals["raise_exception"] = _raise_exception
+    env.globals["strftime_now"] = _strftime_now
+    return env
