@@ -22,6 +22,7 @@ from ...errors import RenderError, ToolettaError
 from ...ir import Message, ParseResult, ToolCall
 from ..conversation import Conversation, conversation, first_of
 from ..format import ChatFormat, Reasoning, Turn, defaults, roles
+from ..guard import trusted
 from ..messages import by_content
 
 __all__ = ["SPEC_VERSION", "SPEC_VERSIONS_READ", "LearnedChat", "tools_text"]
@@ -244,7 +245,7 @@ class LearnedChat(ChatFormat):
             attrs["parse_result"] = cls._result_without_id
         if (chat["tools"] or {}).get("own_turn"):
             attrs.update(_own_turn_hooks(cls, chat))
-        made = type(f"LearnedChat_{attrs['name']}", (cls,), attrs)
+        made = trusted(type(f"LearnedChat_{attrs['name']}", (cls,), attrs))
         return made(spec)  # type: ignore[no-any-return]
 
     # -- hooks ------------------------------------------------------------------------------
