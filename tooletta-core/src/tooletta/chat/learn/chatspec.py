@@ -185,9 +185,9 @@ class LearnedChat(ChatFormat):
         self._empty_system: Any = chat.get("empty_system")
         self._prompt_after_results: Any = chat.get("prompt_after_results")
         self._rewrites = bool(chat.get("content_cut") or chat.get("history_strip"))
-        self._refuse_late = not chat.get("late_system", True) and not (chat["tools"] or {}).get(
-            "own_turn"
-        )
+        self._no_late = not chat.get("late_system", True)
+        self._refuse_late = self._no_late and not (chat["tools"] or {}).get("own_turn")
+        self._after_results = str(chat.get("after_results", ""))
 
     @classmethod
     def of(cls, spec: Mapping[str, Any]) -> LearnedChat:
@@ -474,7 +474,7 @@ class LearnedChat(ChatFormat):
         turn; installed as :meth:`header` only for such templates)."""
         message = ctx.messages[index]
         if message.role == "assistant" and index > 0 and ctx.messages[index - 1].role == "tool":
-            return str(self.spec["chat"]["after_results"])
+            return self._after_results
         return self.turns[message.role].header
 
     def _implicit_after_results(self, previous: str | None) -> str | None:
@@ -485,7 +485,7 @@ class LearnedChat(ChatFormat):
     def _read_after_results(self, text: str, pos: int) -> tuple[str, int] | None:
         """The learned ``after_results`` header opens an assistant turn (installed as
         :meth:`read_header` only when that header is not empty)."""
-        header = str(self.spec["chat"]["after_results"])
+        header = self._after_results
         if text.startswith(header, pos):
             return "assistant", pos + len(header)
         return None
@@ -660,9 +660,9 @@ class LearnedChat(ChatFormat):
         """Before the first message: the declarations' turn, then the default system turn
         when the conversation does not open with a system message (installed as
         :meth:`before_turn` only for such templates)."""
-        if not self.spec["chat"].get("late_system", True):
-            self._late_system(index, ctx)
         if index != 0:
+            if self._no_late:
+                self._late_system(index, ctx)
             return ""
         out = ""
         if ctx.tools and self._tools_block is not None:
