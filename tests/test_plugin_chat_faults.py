@@ -190,3 +190,45 @@ def test_every_hook_is_checked() -> None:
         if callable(value) and not name.startswith("_")
     }
     assert hooks - set(HOOK_CHECKS) == {"parse_turn"}
+
+
+def test_a_learned_format_is_trusted_but_not_a_subclass_of_it() -> None:
+    """A learned format's class is built by tooletta (every hook core code): the guard
+    returns it as it is; a subclass written elsewhere is guarded like any plugin's."""
+    from tooletta.chat.guard import guarded, trusted
+
+    class _Made(_Base):
+        name = "trusted_made"
+
+        def header(self, index: int, ctx: Conversation) -> str:
+            return "<x>"
+
+    trusted(_Made)
+    fmt = _Made()
+    assert guarded(fmt, PLUGIN) is fmt
+
+    class _Foreign(_Made):
+        name = "trusted_foreign"
+
+    foreign = _Foreign()
+    wrapped = guarded(foreign, PLUGIN)
+    assert wrapped is not foreign and type(wrapped) is not _Foreign
+    assert type(wrapped).header is not _Foreign.header  # wrapped: its faults are plugin errors
+
+
+def test_a_learned_format_renders_unguarded() -> None:
+    """The format a learned dialect resolves to is the learned class's own instance."""
+    pytest.importorskip("jinja2")
+    from pathlib import Path
+
+    from tooletta.catalog import resolve_format
+    from tooletta.chat.guard import _TRUSTED
+
+    template = Path(__file__).parent / "fixtures" / "templates" / "HuggingFaceTB-SmolLM3-3B.jinja"
+    try:
+        learned = tooletta.learn(str(template), name="trusted_smollm3")
+        fmt, _ = resolve_format(None, learned.name)
+        assert type(fmt) in _TRUSTED and fmt is learned.format
+        assert tooletta.render_conversation(MESSAGES, dialect=learned.name)
+    finally:
+        plugins.reset()

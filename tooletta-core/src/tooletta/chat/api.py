@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import ParseError, ToolettaError
 from ..ir import Message
-from .checks import check_conversation, guarded
+from .checks import check_conversation, guarded, write_fault
 from .lookup import resolve_format
 from .messages import read_conversation, read_tool_definitions
 from .parse import parse_format
@@ -60,7 +60,13 @@ def render_conversation_text(
     if options:
         warn_misspelled(fmt, options, stacklevel=5)
     check_conversation(fmt, obj, read, defs, allow_markup)
-    return guarded(lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options))
+    try:  # guarded() inline: no closure per conversation
+        return render_text(fmt, obj, read, defs, add_generation_prompt, options)
+    except (UnicodeEncodeError, RecursionError) as exc:
+        error = write_fault(exc)
+        if error is None:
+            raise
+        raise error from None
 
 
 def parse_conversation_text(

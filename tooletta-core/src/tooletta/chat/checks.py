@@ -35,7 +35,7 @@ from ..ir import Message, ToolCall
 from .markup import Markup, find_markup, markup_of
 from .messages import text_of
 
-__all__ = ["check_conversation", "guarded"]
+__all__ = ["check_conversation", "guarded", "write_fault"]
 
 _T = TypeVar("_T")
 
@@ -412,12 +412,22 @@ def guarded(write: Callable[[], _T]) -> _T:
     :class:`~tooletta.RenderError`."""
     try:
         return write()
-    except UnicodeEncodeError as exc:
-        if not _SURROGATE.match(exc.object, exc.start):
+    except (UnicodeEncodeError, RecursionError) as exc:
+        error = write_fault(exc)
+        if error is None:
             raise
-        raise RenderError(_surrogate(exc.object[exc.start])) from None
-    except RecursionError:
-        raise RenderError("the conversation is nested too deeply to write") from None
+        raise error from None
+
+
+def write_fault(exc: UnicodeEncodeError | RecursionError) -> RenderError | None:
+    """The :class:`~tooletta.RenderError` :func:`guarded` raises for ``exc`` (``None``: none,
+    ``exc`` goes on as it is); for a caller that writes inside its own ``try`` rather than
+    through a closure (:func:`tooletta.render_conversation`, once per conversation)."""
+    if isinstance(exc, RecursionError):
+        return RenderError("the conversation is nested too deeply to write")
+    if not _SURROGATE.match(exc.object, exc.start):
+        return None
+    return RenderError(_surrogate(exc.object[exc.start]))
 
 
 def _surrogate(char: str) -> str:

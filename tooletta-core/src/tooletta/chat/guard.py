@@ -11,12 +11,16 @@ At use (:func:`guarded`), a third party's format is a copy whose overridden hook
 an exception that is not tooletta's becomes a :class:`~tooletta.PluginError` naming the
 plugin, the format and the hook, and so does a return value of the wrong type or a position
 outside the text (which could make the parser loop). Hooks the format leaves as
-:class:`~tooletta.chat.ChatFormat` defines them are core code and are not wrapped.
+:class:`~tooletta.chat.ChatFormat` defines them are core code and are not wrapped; nor is a
+format whose class tooletta built itself (:func:`trusted`: a learned format's class, made by
+:meth:`tooletta.chat.learn.LearnedChat.of` from a validated spec, whose hooks are all core
+code). Its declarations are still checked at registration, as every plugin's are.
 """
 
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -25,7 +29,14 @@ from ..errors import PluginError, ToolettaError
 from ..ir import Message
 from .format import ChatFormat, Reasoning, Turn
 
-__all__ = ["HOOK_CHECKS", "check_and_guard", "format_problem", "formats_problem", "guarded"]
+__all__ = [
+    "HOOK_CHECKS",
+    "check_and_guard",
+    "format_problem",
+    "formats_problem",
+    "guarded",
+    "trusted",
+]
 
 
 def _kind(value: Any) -> str:
@@ -233,12 +244,25 @@ def formats_problem(dialect: Any) -> str | None:
 
 _GUARDED: dict[int, tuple[ChatFormat, ChatFormat]] = {}
 _CLASSES: dict[type[Any], type[Any]] = {}
+_TRUSTED: weakref.WeakSet[type[Any]] = weakref.WeakSet()
+
+
+def trusted(cls: type[Any]) -> type[Any]:
+    """Mark ``cls``, a chat format class tooletta's own code built (every hook core code), as
+    needing no guard: :func:`guarded` returns its instances as they are. Only the class
+    itself is trusted, not a subclass of it (a third party's subclass is guarded). Returns
+    ``cls``."""
+    _TRUSTED.add(cls)
+    return cls
 
 
 def guarded(fmt: ChatFormat, plugin: str | None) -> ChatFormat:
     """A copy of a third party's ``fmt`` whose overridden hooks report their faults as
     :class:`~tooletta.PluginError` naming ``plugin`` (see the module docstring); remembered
-    per format object. A format whose instance holds no ``__dict__`` is returned as is."""
+    per format object. A format whose instance holds no ``__dict__``, or whose class is
+    :func:`trusted`, is returned as is."""
+    if type(fmt) in _TRUSTED:
+        return fmt
     found = _GUARDED.get(id(fmt))
     if found is not None and found[0] is fmt:
         return found[1]

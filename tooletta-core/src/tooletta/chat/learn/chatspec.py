@@ -22,6 +22,7 @@ from ...errors import RenderError, ToolettaError
 from ...ir import Message, ParseResult, ToolCall
 from ..conversation import Conversation, conversation, first_of
 from ..format import ChatFormat, Reasoning, Turn, defaults, roles
+from ..guard import trusted
 from ..messages import by_content
 
 __all__ = ["SPEC_VERSION", "SPEC_VERSIONS_READ", "LearnedChat", "tools_text"]
@@ -181,6 +182,12 @@ class LearnedChat(ChatFormat):
         self._system: tuple[Any, Any] = (system_strip[0], system_strip[1])
         user_strip = chat.get("user_strip") or ["", ""]
         self._user: tuple[Any, Any] = (user_strip[0], user_strip[1])
+        self._empty_system: Any = chat.get("empty_system")
+        self._prompt_after_results: Any = chat.get("prompt_after_results")
+        self._rewrites = bool(chat.get("content_cut") or chat.get("history_strip"))
+        self._no_late = not chat.get("late_system", True)
+        self._refuse_late = self._no_late and not (chat["tools"] or {}).get("own_turn")
+        self._after_results = str(chat.get("after_results", ""))
 
     @classmethod
     def of(cls, spec: Mapping[str, Any]) -> LearnedChat:
@@ -231,8 +238,8 @@ class LearnedChat(ChatFormat):
             attrs["end_token"] = cls._end_token
             attrs["assistant_footer"] = cls._assistant_footer
             attrs["find_end"] = cls._find_end
-        if not chat.get("late_system", True):
-            attrs["before_turn"] = cls._late_system
+        if str(chat["after"]):
+            attrs["after_conversation"] = cls._after_conversation
         if "after_results" in chat:
             attrs.update(_after_results_hooks(cls, str(chat["after_results"])))
         if chat.get("content_beside_calls") is False:
@@ -244,7 +251,7 @@ class LearnedChat(ChatFormat):
             attrs["parse_result"] = cls._result_without_id
         if (chat["tools"] or {}).get("own_turn"):
             attrs.update(_own_turn_hooks(cls, chat))
-        made = type(f"LearnedChat_{attrs['name']}", (cls,), attrs)
+        made = trusted(type(f"LearnedChat_{attrs['name']}", (cls,), attrs))
         return made(spec)  # type: ignore[no-any-return]
 
     # -- hooks ------------------------------------------------------------------------------
@@ -254,8 +261,10 @@ class LearnedChat(ChatFormat):
         message as none, for a template that writes it so)."""
         if self._fixed:
             self._check_fixed(ctx.options)
+        if self._refuse_late:
+            self._no_late_system(ctx.messages)
         if system == "":
-            empty = self.spec["chat"].get("empty_system")
+            empty = self._empty_system
             if empty is True:
                 system = None
             elif empty:
@@ -332,7 +341,7 @@ class LearnedChat(ChatFormat):
             messages = ctx.messages
             if messages and messages[-1].role == "assistant":
                 return ""
-        after = self.spec["chat"].get("prompt_after_results")
+        after = self._prompt_after_results
         if after is not None and ctx.messages and ctx.messages[-1].role == "tool":
             return str(after)
         best = ""
@@ -342,8 +351,11 @@ class LearnedChat(ChatFormat):
                 best, best_size = text, len(opts)
         return best
 
-    def after_conversation(self, ctx: Conversation) -> str:
-        """What the template writes after the last message without a generation prompt."""
+    def _after_conversation(self, ctx: Conversation) -> str:
+        """What the template writes after the last message without a generation prompt
+        (installed as :meth:`after_conversation` only for templates that write some: else
+        :class:`~tooletta.chat.ChatFormat`'s, which writes nothing, and the renderer asks no
+        hook)."""
         return str(self.spec["chat"]["after"])
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
@@ -437,14 +449,24 @@ class LearnedChat(ChatFormat):
         return block + self.calls_text(ctx.dialect, message.tool_calls, content) + tail
 
     def _late_system(self, index: int, ctx: Conversation) -> str:
-        """Refuse a system message after the first message: the template does not write it
-        (installed as :meth:`before_turn` only for such templates)."""
+        """Refuse a system message at ``index`` after the first message: the template does
+        not write it (asked by :meth:`_opening_turns` for such templates)."""
         if index < len(ctx.messages) and index > 0 and ctx.messages[index].role == "system":
-            raise RenderError(
-                f"the learned format {self.name!r}: its template writes no system message "
-                "after the first message (it would be dropped)"
-            )
+            self._late_refused()
         return ""
+
+    def _no_late_system(self, messages: Sequence[Message]) -> None:
+        """Refuse a system message after the first message, all at once (asked by
+        :meth:`system_text`, once per conversation, for such templates: no hook per turn)."""
+        for message in messages[1:]:
+            if message.role == "system":
+                self._late_refused()
+
+    def _late_refused(self) -> None:
+        raise RenderError(
+            f"the learned format {self.name!r}: its template writes no system message "
+            "after the first message (it would be dropped)"
+        )
 
     def _header_after_results(self, index: int, ctx: Conversation) -> str:
         """The header of the message at ``index``: an answer right after tool results has
@@ -452,7 +474,7 @@ class LearnedChat(ChatFormat):
         turn; installed as :meth:`header` only for such templates)."""
         message = ctx.messages[index]
         if message.role == "assistant" and index > 0 and ctx.messages[index - 1].role == "tool":
-            return str(self.spec["chat"]["after_results"])
+            return self._after_results
         return self.turns[message.role].header
 
     def _implicit_after_results(self, previous: str | None) -> str | None:
@@ -463,7 +485,7 @@ class LearnedChat(ChatFormat):
     def _read_after_results(self, text: str, pos: int) -> tuple[str, int] | None:
         """The learned ``after_results`` header opens an assistant turn (installed as
         :meth:`read_header` only when that header is not empty)."""
-        header = str(self.spec["chat"]["after_results"])
+        header = self._after_results
         if text.startswith(header, pos):
             return "assistant", pos + len(header)
         return None
@@ -480,11 +502,6 @@ class LearnedChat(ChatFormat):
         return ChatFormat.calls_text(self, dialect, calls, content)
 
     # -- answers rewritten by their position (QwQ) or cut at a reasoning tag -----------------
-
-    @property
-    def _rewrites(self) -> bool:
-        chat = self.spec["chat"]
-        return bool(chat.get("content_cut") or chat.get("history_strip"))
 
     def _answer_text(self, index: int, ctx: Conversation, content: str, block: bool) -> str:
         """An answer's text as the template writes it: in the answers the cut applies to,
@@ -643,9 +660,9 @@ class LearnedChat(ChatFormat):
         """Before the first message: the declarations' turn, then the default system turn
         when the conversation does not open with a system message (installed as
         :meth:`before_turn` only for such templates)."""
-        if not self.spec["chat"].get("late_system", True):
-            self._late_system(index, ctx)
         if index != 0:
+            if self._no_late:
+                self._late_system(index, ctx)
             return ""
         out = ""
         if ctx.tools and self._tools_block is not None:
