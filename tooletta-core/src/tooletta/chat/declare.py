@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from ..errors import RenderError
 from ..ir import Message
@@ -65,19 +65,7 @@ KeepRule = Literal[
 """A template's history rule for reasoning, ``Reasoning.keep``: which assistant turns write
 their reasoning back (see :func:`tooletta.chat.keeps`)."""
 
-KEEP_RULES: tuple[str, ...] = (
-    "all",
-    "after_last_user",
-    "none",
-    "after_last_query",
-    "after_last_stripped_query",
-    "last",
-    "last_assistant",
-    "with_calls",
-    "after_last_answer",
-    "until_answer",
-    "with_calls_after_last_user",
-)
+KEEP_RULES: tuple[str, ...] = get_args(KeepRule)
 """Every :data:`KeepRule`, for checks of a declaration."""
 
 
