@@ -6,8 +6,12 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from tooletta import Message
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,3 +28,36 @@ def run(cmd: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
     if proc.returncode != 0:
         pytest.fail(f"{' '.join(map(str, cmd))} failed:\n{proc.stdout}\n{proc.stderr}")
     return proc  # type: ignore[no-any-return]
+
+
+def rule_chat(rule: str) -> type:
+    """A toy conversation format whose reasoning history rule is ``rule`` (``[U]``/``[A]``/
+    ``[T]`` turns, ``<e>`` ending the assistant's, ``<t>...</t>`` reasoning): the keep-rule
+    tests of :mod:`tooletta.chat.declare` render and read it."""
+    from tooletta.chat import ChatFormat, Reasoning, Turn, roles
+
+    class RuleChat(ChatFormat):
+        """A toy format declaring the rule."""
+
+        name = f"toy_{rule}"
+        turns = roles(
+            user=Turn("[U]", "[/U]"), assistant=Turn("[A]", "<e>"), tool=Turn("[T]", "[/T]")
+        )
+        end_of_turn = "<e>"
+        reasoning = Reasoning("<t>", "</t>", strip="", keep=rule)  # type: ignore[arg-type]
+
+    return RuleChat
+
+
+def kind_message(kind: int) -> Message:
+    """A message of a kind the keep-rule tests draw: 0 a user query, 1 an answer with
+    reasoning, 2 a call turn with reasoning, else a tool result."""
+    from tooletta import Message, ToolCall
+
+    if kind == 0:
+        return Message("user", "q")
+    if kind == 1:
+        return Message("assistant", "answer", reasoning="r")
+    if kind == 2:
+        return Message("assistant", "", tool_calls=[ToolCall("f", {})], reasoning="r")
+    return Message("tool", "result")

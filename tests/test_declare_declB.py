@@ -13,30 +13,14 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tooletta import Message, ToolCall, catalog
+from support import kind_message, rule_chat
+from tooletta import Message, catalog
 from tooletta.chat import ChatFormat, Conversation, Preamble, Turn, keeps, render_format, roles
 from tooletta.chat.declare import KEEP_RULES
-from tooletta.chat.format import Reasoning
 from tooletta.chat.parse import parse_format
 
-
-class _RunChat(ChatFormat):
-    """A toy format declaring the rule."""
-
-    name = "toy_after_last_answer"
-    turns = roles(user=Turn("[U]", "[/U]"), assistant=Turn("[A]", "<e>"), tool=Turn("[T]", "[/T]"))
-    end_of_turn = "<e>"
-    reasoning = Reasoning("<t>", "</t>", strip="", keep="after_last_answer")
-
-
-def _message(kind: int) -> Message:
-    if kind == 0:
-        return Message("user", "q")
-    if kind == 1:
-        return Message("assistant", "answer", reasoning="r")
-    if kind == 2:
-        return Message("assistant", "", tool_calls=[ToolCall("f", {})], reasoning="r")
-    return Message("tool", "result")
+_RunChat = rule_chat("after_last_answer")
+_message = kind_message
 
 
 def _expected(messages: list[Message], index: int) -> bool:

@@ -9,31 +9,16 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tooletta import Message, ToolCall, catalog
-from tooletta.chat import ChatFormat, Conversation, Turn, keeps, render_format, roles
+from support import kind_message, rule_chat
+from tooletta import Message, catalog
+from tooletta.chat import Conversation, keeps, render_format
 from tooletta.chat.declare import KEEP_RULES
-from tooletta.chat.format import Reasoning
 
 RULE = "with_calls_after_last_user"
 
 
-class _CallsChat(ChatFormat):
-    """A toy format declaring the rule."""
-
-    name = "toy_calls_after_last_user"
-    turns = roles(user=Turn("[U]", "[/U]"), assistant=Turn("[A]", "<e>"), tool=Turn("[T]", "[/T]"))
-    end_of_turn = "<e>"
-    reasoning = Reasoning("<t>", "</t>", strip="", keep="with_calls_after_last_user")
-
-
-def _message(kind: int) -> Message:
-    if kind == 0:
-        return Message("user", "q")
-    if kind == 1:
-        return Message("assistant", "answer", reasoning="r")
-    if kind == 2:
-        return Message("assistant", "", tool_calls=[ToolCall("f", {})], reasoning="r")
-    return Message("tool", "result")
+_CallsChat = rule_chat("with_calls_after_last_user")
+_message = kind_message
 
 
 def _expected(messages: list[Message], index: int) -> bool:
