@@ -92,25 +92,6 @@ def _materialised(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-def _tojson(
-    value: Any,
-    ensure_ascii: bool = False,
-    indent: int | None = None,
-    separators: tuple[str, str] | None = None,
-    sort_keys: bool = False,
-) -> str:
-    import json
-
-    return json.dumps(
-        value,
-        ensure_ascii=ensure_ascii,
-        indent=indent,
-        separators=separators,
-        sort_keys=sort_keys,
-        default=_materialised,
-    )
-
-
 @lru_cache(maxsize=1)
 def _environment() -> Any:
     from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -127,9 +108,7 @@ def _environment() -> Any:
                 )
             return bool(super().is_safe_attribute(obj, attr, value))
 
-    env = make_environment(_Own)
-    env.filters["tojson"] = _tojson
-    return env
+    return make_environment(_Own, json_default=_materialised)
 
 
 @lru_cache(maxsize=16)

@@ -8,6 +8,7 @@ built)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import RenderError
@@ -16,16 +17,28 @@ from . import clock
 __all__ = ["make_environment"]
 
 
-def _tojson(
-    value: Any,
-    ensure_ascii: bool = False,
-    indent: int | None = None,
-    separators: tuple[str, str] | None = None,
-    sort_keys: bool = False,
-) -> str:
-    return json.dumps(
-        value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys
-    )
+def _tojson_filter(default: Callable[[Any], Any] | None) -> Callable[..., str]:
+    """Hugging Face's ``tojson`` filter (``json.dumps`` with its arguments); ``default``:
+    ``json.dumps``' hook for values JSON cannot write (``None``: they raise, as in
+    transformers)."""
+
+    def tojson(
+        value: Any,
+        ensure_ascii: bool = False,
+        indent: int | None = None,
+        separators: tuple[str, str] | None = None,
+        sort_keys: bool = False,
+    ) -> str:
+        return json.dumps(
+            value,
+            ensure_ascii=ensure_ascii,
+            indent=indent,
+            separators=separators,
+            sort_keys=sort_keys,
+            default=default,
+        )
+
+    return tojson
 
 
 def _raise_exception(message: str) -> None:
@@ -36,9 +49,11 @@ def _strftime_now(fmt: str) -> str:
     return clock.now().strftime(fmt)
 
 
-def make_environment(cls: Any) -> Any:
+def make_environment(cls: Any, json_default: Callable[[Any], Any] | None = None) -> Any:
     """An environment of class ``cls`` (a jinja2 sandbox) with Hugging Face's settings,
-    filters, globals and extensions (see the module docs)."""
+    filters, globals and extensions (see the module docs); ``json_default``: what ``tojson``
+    writes for a value JSON cannot (the engine fallback's iterators), else such a value
+    raises."""
     import jinja2
     from jinja2 import nodes
     from jinja2.ext import Extension
@@ -61,7 +76,7 @@ def make_environment(cls: Any) -> Any:
         cache_size=0,
         optimized=False,
     )
-    env.filters["tojson"] = _tojson
+    env.filters["tojson"] = _tojson_filter(json_default)
     env.globals["raise_exception"] = _raise_exception
     env.globals["strftime_now"] = _strftime_now
     return env
