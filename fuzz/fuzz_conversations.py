@@ -259,22 +259,10 @@ def one_input(data: bytes) -> None:
 
 
 def main() -> None:
-    import atheris
+    """Fuzz :func:`one_input` with atheris (``fuzzmain.run``)."""
+    import fuzzmain
 
-    atheris.enabled_hooks.add("str")
-    with atheris.instrument_imports(include=["tooletta", *_plugin_modules()]):
-        import tooletta
-
-        tooletta.list_dialects()  # imports every plugin, instrumented
-        _setup()
-    atheris.Setup(sys.argv, one_input)
-    atheris.Fuzz()
-
-
-def _plugin_modules() -> list[str]:
-    from importlib import metadata
-
-    return sorted({ep.value.split(":")[0] for ep in metadata.entry_points(group="tooletta")})
+    fuzzmain.run(one_input, _setup)
 
 
 if __name__ == "__main__":
