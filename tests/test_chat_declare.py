@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import tooletta
 from tooletta import Message, ToolCall
 from tooletta.chat import ChatFormat, Prompt, Reasoning, SystemBlock, ToolsBlock, keeps
 from tooletta.chat.declare import KEEP_RULES
@@ -200,3 +201,21 @@ def test_result_head_reads_back_the_content_or_refuses(label: str, text: str) ->
     written = head.write(0, ctx, text, "fmt")
     assert written == label + "[TOOL_CONTENT]" + text
     assert head.read(written) == text
+
+
+def test_a_system_message_holding_the_declarations_head_is_refused_not_cut() -> None:
+    """A system message holding the joiner and the declarations' head would read back cut
+    there (Qwen3's turn read ``"Be brief."`` back from ``"Be brief.\\n\\n# Tools..."``): the
+    block refuses it, as every format declaring a system block does."""
+    from tooletta import RenderError
+
+    block = BLOCKS["after"]
+    with pytest.raises(RenderError, match="would not read back"):
+        block.write("Be brief.\n\n" + HEAD + "x", TOOLS)
+    assert block.read(block.write("Be brief. " + HEAD, TOOLS) or "") == "Be brief. " + HEAD
+
+    hermes = pytest.importorskip("tooletta_dialect_hermes.chat")
+    messages = [Message("system", "Be brief.\n\n" + hermes.QWEN_TOOLS_HEAD), Message("user", "hi")]
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {}}}]
+    with pytest.raises(RenderError, match="would not read back"):
+        tooletta.render_conversation(messages, model="Qwen/Qwen3-8B", tools=tools)

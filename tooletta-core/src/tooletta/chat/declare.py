@@ -334,14 +334,26 @@ class SystemBlock:
         options: Mapping[str, Any] | None = None,
     ) -> str | None:
         """The turn's body for ``system`` (the first system message's text, ``None`` when
-        there is none) and ``tools``; ``None``: no turn. ``today``: the date in a
+        there is none) and ``tools``; ``None``: no turn. A system message that :meth:`read`
+        would not give back (it holds the declarations' opening text) is refused with a
+        :class:`~tooletta.RenderError`, never changed silently. ``today``: the date in a
         ``strftime`` format, for a ``dated`` default (the clock's when not given);
         ``options``: the template's options, for a ``lead`` (none when not given)."""
         body = self._body(system, tools, today)
         lead = self.lead(options or {}) if self.lead is not None else ""
-        if not lead:
-            return body
-        return lead if body is None else lead + self.lead_joiner + body
+        if lead:
+            body = lead if body is None else lead + self.lead_joiner + body
+        if (  # a message that would read back as another text
+            system
+            and body is not None
+            and not self.is_default(system)
+            and self.read(body) != system
+        ):
+            raise RenderError(
+                "the system message would not read back as written: it holds the text "
+                f"that opens the tool declarations ({self.head[:40]!r}) or what ends them"
+            )
+        return body
 
     def _body(
         self,
