@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import (
     AmbiguousDialectError,
     DuplicateDialectError,
+    LearnedSpecError,
     LearnError,
     ParseError,
     PluginError,
@@ -95,6 +96,7 @@ __all__ = [
     "DialectInfo",
     "DuplicateDialectError",
     "LearnError",
+    "LearnedSpecError",
     "Message",
     "ParseError",
     "ParseResult",

@@ -6,6 +6,7 @@ __all__ = [
     "AmbiguousDialectError",
     "DuplicateDialectError",
     "LearnError",
+    "LearnedSpecError",
     "ParseError",
     "PluginError",
     "RenderError",
@@ -101,6 +102,19 @@ class LearnError(ToolettaError):
         self.reason = reason
         self.probe = probe
         super().__init__(f"cannot learn this chat template: {reason}")
+
+
+class LearnedSpecError(LearnError):
+    """A saved learned spec cannot be read (:func:`~tooletta.chat.learn.load_learned`,
+    :func:`~tooletta.chat.learn.dialect_from_spec`): not a learned spec, one of a version this
+    tooletta does not read, or one holding an unknown key or a value of the wrong type (the
+    message names the key's path, such as ``$.chat.reasoning.keep``).
+    """
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        self.probe = None
+        ToolettaError.__init__(self, reason)
 
 
 class ToolettaWarning(UserWarning):

@@ -24,13 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...errors import LearnError, ToolettaError
+from ...errors import LearnedSpecError, LearnError, ToolettaError
 from ..jinja import load_chat_template
 from .chatspec import SPEC_VERSION, SPEC_VERSIONS_READ, LearnedChat
 from .dialects import make_dialect
 from .infer import fit_suite, infer_spec, spec_json, switches_of
 from .oracle import Oracle
 from .probes import SUITE_VERSION
+from .specschema import check_spec
 from .verify import check_probe, sample_probes, verify
 
 __all__ = ["Learned", "dialect_from_spec", "learn", "learned_formats", "load_learned"]
@@ -210,7 +211,8 @@ def _calls_dialect(spec: Mapping[str, Any]) -> str | None:
     return str(spec["name"]) if calls["kind"] == "json" else None
 
 
-def _build(spec: Mapping[str, Any]) -> tuple[LearnedChat, Any]:
+def _build(spec: Mapping[str, Any], where: str = "the learned spec") -> tuple[LearnedChat, Any]:
+    check_spec(spec, where)
     fmt = LearnedChat.of(spec)
     rsn = spec["chat"]["reasoning"]
     markers = (rsn["open"], rsn["close"]) if rsn else None
@@ -263,7 +265,7 @@ def dialect_from_spec(spec: Mapping[str, Any]) -> Any:
     try:
         return _build(spec)[1]
     except (KeyError, TypeError, ValueError) as exc:
-        raise LearnError(f"malformed learned spec ({type(exc).__name__}: {exc})") from None
+        raise LearnedSpecError(f"malformed learned spec ({type(exc).__name__}: {exc})") from None
 
 
 def _check_version(spec: Any, path: str | Path) -> None:
@@ -271,10 +273,10 @@ def _check_version(spec: Any, path: str | Path) -> None:
     newer one: written by a later tooletta)."""
     version = spec.get("spec_version") if isinstance(spec, dict) else None
     if type(version) is not int:
-        raise LearnError(f"{path}: not a learned spec (no integer spec_version)")
+        raise LearnedSpecError(f"{path}: not a learned spec (no integer spec_version)")
     if version not in SPEC_VERSIONS_READ:
         newer = version > SPEC_VERSION
-        raise LearnError(
+        raise LearnedSpecError(
             f"{path}: a learned spec of version {version}; this tooletta reads versions "
             f"{', '.join(map(str, sorted(SPEC_VERSIONS_READ)))}"
             + (" (upgrade tooletta, or learn the template again)" if newer else "")
@@ -289,12 +291,14 @@ def load_learned(path: str | Path) -> Learned:
     try:
         spec = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise LearnError(f"cannot read the learned spec {path}: {exc}") from None
+        raise LearnedSpecError(f"cannot read the learned spec {path}: {exc}") from None
     _check_version(spec, path)
     try:
-        fmt, dialect = _build(spec)
+        fmt, dialect = _build(spec, str(path))
     except (KeyError, TypeError, ValueError) as exc:
-        raise LearnError(f"{path}: malformed learned spec ({type(exc).__name__}: {exc})") from None
+        raise LearnedSpecError(
+            f"{path}: malformed learned spec ({type(exc).__name__}: {exc})"
+        ) from None
     learned = Learned(str(spec["name"]), _calls_dialect(spec), spec, fmt)
     _register(learned, dialect)
     return learned
