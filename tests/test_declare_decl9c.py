@@ -1,9 +1,11 @@
 """The history declarations of :mod:`tooletta.chat.declare_history` (issue 20 item 6, the
-DeepSeek and Hy3 formats): system messages gathered in the opening turn
+DeepSeek, Hy3 and gpt-oss formats): system messages gathered in the opening turn
 (:attr:`~tooletta.chat.ChatFormat.gather_system`), the content a template cuts at a marker
 (:class:`~tooletta.chat.declare_history.ContentCut`), the generation prompt by the last
 message's role (:class:`~tooletta.chat.declare_history.RolePrompt`) and the headerless
-assistant turn read back (:attr:`~tooletta.chat.ChatFormat.headless_after`).
+assistant turn read back (:attr:`~tooletta.chat.ChatFormat.headless_after`); and the keep rule
+``"until_unprompted_answer"`` of :func:`tooletta.chat.keeps` (gpt-oss: the last answer keeps its
+reasoning only when no generation prompt follows it).
 
 Each is written and read by the same declaration: what a toy format renders with it reads back
 as what the format says it carries (:meth:`~tooletta.chat.ChatFormat.expressible_for`).
@@ -17,8 +19,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from support import kind_message, rule_chat
 from tooletta import Message, catalog
-from tooletta.chat import ChatFormat, Conversation, Turn, render_format, roles
+from tooletta.chat import ChatFormat, Conversation, Turn, keeps, render_format, roles
+from tooletta.chat.declare import KEEP_RULES
 from tooletta.chat.declare_history import ContentCut, RolePrompt, gathered_system, last_role
 from tooletta.chat.parse import parse_format
 from tooletta.chat.render import render_text
@@ -26,6 +30,7 @@ from tooletta.plugin import ContentCut as FaceCut
 from tooletta.plugin import RolePrompt as FacePrompt
 
 _HERMES = catalog.get_dialect("hermes")
+_Unprompted = rule_chat("until_unprompted_answer")
 _TEXT = st.text(st.sampled_from(list("ab c\n")), max_size=6)
 _CUT_TEXT = st.lists(st.sampled_from(["a", "b", " ", "\n", "</think>"]), max_size=6).map("".join)
 
@@ -236,3 +241,40 @@ def test_the_headless_turn_reads_back_as_the_assistants() -> None:
     text = render_format(fmt, _HERMES, messages, (), False, {}).text
     assert text == "[U]q[/U][T]r[/T]a<e>"
     assert parse_format(fmt, _HERMES, text, ()) == fmt.expressible(messages)
+
+
+# -- the "until_unprompted_answer" history rule (gpt-oss) -----------------------------------
+
+
+def test_the_unprompted_rule_is_declared() -> None:
+    assert "until_unprompted_answer" in KEEP_RULES
+
+
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=10), st.booleans())
+def test_the_last_answer_keeps_only_without_a_prompt(kinds: list[int], prompted: bool) -> None:
+    messages = [kind_message(k) for k in kinds]
+    ctx = Conversation(messages, (), {}, None, prompted)
+    fmt = _Unprompted()
+    last = len(messages) - 1
+    for index, message in enumerate(messages):
+        if message.role != "assistant":
+            continue
+        until = keeps("until_answer", index, messages)
+        got = keeps("until_unprompted_answer", index, messages, ctx)
+        if index == last and prompted and not message.tool_calls:
+            assert got is False  # the answer before a prompt is history
+        else:
+            assert got is until
+        assert fmt.kept_in(index, ctx) is got
+        assert keeps("until_unprompted_answer", index, messages) is until  # no ctx: no prompt
+
+
+def test_the_prompted_last_answer_is_written_without_its_reasoning() -> None:
+    messages = [kind_message(0), kind_message(1)]
+    dialect = catalog.get_dialect("hermes")
+    asked = render_format(_Unprompted(), dialect, messages, (), True, {}).text
+    plain = render_format(_Unprompted(), dialect, messages, (), False, {}).text
+    assert "<t>r</t>" in plain
+    assert "<t>r</t>" not in asked
+    ctx = Conversation(messages, (), {}, dialect, True)
+    assert _Unprompted().expressible_for(messages, ctx)[-1].reasoning == ""
