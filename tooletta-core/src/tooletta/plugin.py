@@ -73,6 +73,10 @@ from tooletta.chat import (
     text_of,
     tool_json,
 )
+from tooletta.chat.declare_history import (
+    ContentCut,
+    RolePrompt,
+)
 from tooletta.chat.messages import (
     content_key,
 )
@@ -234,6 +238,7 @@ __all__ = [
     "BlockReader",
     "CallDelta",
     "ChatFormat",
+    "ContentCut",
     "Conversation",
     "Declared",
     "Decline",
@@ -257,6 +262,7 @@ __all__ = [
     "Reasoning",
     "RenderError",
     "ResultHead",
+    "RolePrompt",
     "ScannerDialect",
     "StreamUpdate",
     "SystemBlock",

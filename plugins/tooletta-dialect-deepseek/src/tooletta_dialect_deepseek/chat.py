@@ -36,13 +36,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-import msgspec
-
 from tooletta import Message, RenderError
 from tooletta.plugin import (
     ChatFormat,
+    ContentCut,
     Conversation,
     Reasoning,
+    RolePrompt,
     SystemBlock,
     Turn,
     by_content,
@@ -51,7 +51,6 @@ from tooletta.plugin import (
     last_index,
     patterns_of,
     roles,
-    text_of,
 )
 from tooletta_dialect_deepseek.models import MODELS
 
@@ -154,19 +153,11 @@ def _headless_first(fmt: ChatFormat, index: int) -> RenderError:
     )
 
 
-def _last_role(ctx: Conversation) -> str | None:
-    return _previous_role(ctx.messages, len(ctx.messages))
-
-
 def _thinking(options: Mapping[str, Any]) -> bool:
     """The templates' switch: ``thinking``, else ``enable_thinking``, else off."""
     if options.get("thinking") is not None:
         return bool(options["thinking"])
     return bool(options.get("enable_thinking"))
-
-
-def _replace(message: Message, **changes: Any) -> Message:
-    return msgspec.structs.replace(message, **changes)
 
 
 @by_content
@@ -182,7 +173,9 @@ def _json(value: Any) -> str:
 
 
 class _DeepSeekChat(ChatFormat):
-    """What the DeepSeek formats share: the start, the system prompt, user turns."""
+    """What the DeepSeek formats share: the start, the system prompt (every system message,
+    wherever it stands, joined by a blank line), user turns, the assistant going on without a
+    header after tool results."""
 
     bos = BOS
     special_tokens: ClassVar[tuple[str, ...]] = _SPECIAL
@@ -191,84 +184,11 @@ class _DeepSeekChat(ChatFormat):
     system_block = SystemBlock(empty_is_none=True)
     """The system prompt as given, an empty one none (the templates write nothing for it);
     V3.2 adds the tool declarations."""
-    cut_before: ClassVar[str | None] = None
-    """Where a content holding ``</think>`` is cut: ``"first"`` or ``"last"`` occurrence."""
-
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The templates' oddity: every system message, joined by a blank line (``None`` when
-        there is none), is the system prompt, written as :attr:`system_block` declares (an
-        empty one is none; V3.2's tool declarations)."""
-        texts = [m.content for m in ctx.messages if m.role == "system"]
-        if not texts:
-            prompt = None
-        elif len(texts) == 1 and type(texts[0]) is str:
-            prompt = texts[0]
-        else:
-            prompt = "\n\n".join([text_of(t) for t in texts])
-        block = self.system_block
-        return prompt if block is None else block.write(prompt, ctx.tools)
-
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """A user turn's text; a later system message writes nothing here (it went to the
-        start with the others).
-
-        Oddity: system messages anywhere go to the start."""
-        message = ctx.messages[index]
-        if message.role == "system":
-            return ""
-        return self.text(message.content)
-
-    def implicit_role(self, previous: str | None) -> str | None:
-        """After tool results (or another assistant turn) the assistant continues without a
-        header.
-
-        Oddity: no assistant header after tool results (the reader of :meth:`header`)."""
-        return "assistant" if previous in ("tool", "assistant") else None
-
-    def cuts_content(self, index: int, messages: Sequence[Message]) -> bool:
-        """Whether the template cuts the content of the assistant turn at ``index`` at
-        ``</think>``."""
-        return False
-
-    def _cut(self, message: Message) -> Message:
-        content = message.content
-        if type(content) is not str:
-            content = text_of(content)
-        if END_THINK not in content:
-            return message
-        if self.cut_before == "first":
-            content = content.split(END_THINK, 1)[1]
-        else:
-            content = content.rsplit(END_THINK, 1)[1]
-        return _replace(message, content=content)
-
-    def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The turn's body, its content cut at ``</think>`` where the template cuts it.
-
-        Oddity: history contents cut at ``</think>``."""
-        message = ctx.messages[index]
-        if self.cuts_content(index, ctx.messages):
-            message = self._cut(message)
-        kept = self.keeps_reasoning(index, ctx.messages)
-        return self.turn_body(message, kept, index == len(ctx.messages) - 1, ctx)
-
-    def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """The system messages as one at the start (joined by a blank line), contents cut at
-        ``</think>`` where the template cuts them; the rest as the base carries it (for the
-        conversation without its system messages).
-
-        Oddity: system messages anywhere go to the start, and history contents are cut at
-        ``</think>``."""
-        texts = [text_of(m.content) for m in messages if m.role == "system"]
-        rest = [
-            self._cut(m) if m.role == "assistant" and self.cuts_content(i, messages) else m
-            for i, m in enumerate(messages)
-            if m.role != "system"
-        ]
-        inner = Conversation(rest, ctx.tools, ctx.options, ctx.dialect, ctx.add_generation_prompt)
-        out = super().carried(rest, inner)
-        joined = "\n\n".join(texts)
-        return [Message("system", joined), *out] if joined else out
+    gather_system = "\n\n"
+    """The templates move every system message to the start, joined by a blank line."""
+    headless_after = frozenset({"tool", "assistant"})
+    """After tool results (or another assistant turn) the assistant goes on without a header
+    (the reader of each format's :meth:`header`)."""
 
 
 class DeepSeekV31Chat(_DeepSeekChat):
@@ -286,9 +206,25 @@ class DeepSeekV31Chat(_DeepSeekChat):
     )
     reasoning = Reasoning(THINK, END_THINK, strip="", keep="none")
     options = defaults(enable_thinking=False)
-    prompt_options = ({"thinking": True},)
-    """Thinking mode's generation prompt (``<｜Assistant｜><think>``), read back as no message."""
-    cut_before = "first"
+    prompt = RolePrompt(
+        on=THINK,
+        off=END_THINK,
+        switch="thinking",
+        default=False,
+        alias="enable_thinking",
+        heads=(("user", ASSISTANT),),
+        passed=frozenset({"system"}),
+    )
+    """After a user turn only: ``<｜Assistant｜></think>``, or ``<｜Assistant｜><think>`` in
+    thinking mode (``thinking``, else ``enable_thinking``); thinking mode's prompt reads back
+    as no message (the derived ``prompt_options``)."""
+    content_cut = ContentCut(
+        END_THINK,
+        where=lambda index, messages: (
+            not messages[index].tool_calls and _previous_role(messages, index) == "user"
+        ),
+    )
+    """A turn without calls right after a user turn drops what precedes ``</think>``."""
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``<｜Assistant｜></think>`` only right after a user turn; a first turn (after the
@@ -304,19 +240,6 @@ class DeepSeekV31Chat(_DeepSeekChat):
         if previous is None:
             raise _headless_first(self, index)
         return ""
-
-    def cuts_content(self, index: int, messages: Sequence[Message]) -> bool:
-        """A turn without calls right after a user turn drops what precedes ``</think>``."""
-        return not messages[index].tool_calls and _previous_role(messages, index) == "user"
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """After a user turn only: ``<｜Assistant｜></think>``, or ``<｜Assistant｜><think>`` in
-        thinking mode.
-
-        Oddity: the prompt only after a user turn, two thinking switches."""
-        if _last_role(ctx) != "user":
-            return ""
-        return ASSISTANT + (THINK if _thinking(ctx.options) else END_THINK)
 
 
 class DeepSeekR1Chat(_DeepSeekChat):
@@ -339,7 +262,21 @@ class DeepSeekR1Chat(_DeepSeekChat):
     result_wrap = (OUTPUT_BEGIN, OUTPUT_END)
     group_results = True
     result_separator = "\n"
-    cut_before = "last"
+    content_cut = ContentCut(
+        END_THINK,
+        last=True,
+        where=lambda index, messages: _previous_role(messages, index) != "tool",
+    )
+    """A turn with its header (not after tool results) drops what precedes the last
+    ``</think>``."""
+    prompt = RolePrompt(
+        on=THINK + "\n",
+        off=THINK + "\n",
+        heads=(("tool", None),),
+        otherwise=ASSISTANT,
+        passed=frozenset({"system"}),
+    )
+    """``<｜Assistant｜><think>\\n``; nothing after tool results (the model goes on)."""
 
     def header(self, index: int, ctx: Conversation) -> str:
         """``<｜Assistant｜>`` unless the turn continues after tool results.
@@ -351,19 +288,6 @@ class DeepSeekR1Chat(_DeepSeekChat):
         if _previous_role(ctx.messages, index) == "tool":
             return ""
         return ASSISTANT
-
-    def cuts_content(self, index: int, messages: Sequence[Message]) -> bool:
-        """A turn with its header (not after tool results) drops what precedes the last
-        ``</think>``."""
-        return _previous_role(messages, index) != "tool"
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<｜Assistant｜><think>\\n``; nothing after tool results (the model continues).
-
-        Oddity: no prompt after tool results."""
-        if _last_role(ctx) == "tool":
-            return ""
-        return ASSISTANT + THINK + "\n"
 
     def assistant_end(self, text: str, pos: int) -> int | None:
         """Where a call turn the distills' template left open ends: that template closes a
@@ -416,8 +340,20 @@ class DeepSeekV32Chat(_DeepSeekChat):
     result_wrap = ("\n<result>", "</result>")
     group_results = True
     options = defaults(enable_thinking=False)
-    prompt_options = ({"thinking": True},)
-    """Thinking mode's openings (``<think>`` for ``</think>``), read back as no message."""
+    prompt = RolePrompt(
+        on=THINK,
+        off=END_THINK,
+        switch="thinking",
+        default=False,
+        alias="enable_thinking",
+        heads=(("user", ASSISTANT), ("tool", "\n\n")),
+        passed=frozenset({"system"}),
+        always=True,
+    )
+    """``<｜Assistant｜></think>`` after a user turn, ``\\n\\n</think>`` after tool results
+    (``<think>`` in thinking mode); nothing after an assistant turn. The encoder writes this
+    opening even without a generation prompt (it is part of those messages: ``always``);
+    thinking mode's openings read back as no message (the derived ``prompt_options``)."""
 
     system_block = SystemBlock(
         lambda tools: _v32_tools(
@@ -482,23 +418,3 @@ class DeepSeekV32Chat(_DeepSeekChat):
         thinks = self.kept_in(index, ctx)
         body = self.turn_body(message, thinks, index == len(ctx.messages) - 1, ctx)
         return END_THINK + body if thinks and not message.reasoning else body
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """``<｜Assistant｜></think>`` after a user turn, ``\\n\\n</think>`` after tool results
-        (``<think>`` in thinking mode); nothing after an assistant turn.
-
-        Oddity: the opening depends on the previous role and the thinking mode."""
-        tag = THINK if _thinking(ctx.options) else END_THINK
-        last = _last_role(ctx)
-        if last == "tool":
-            return "\n\n" + tag
-        if last == "user":
-            return ASSISTANT + tag
-        return ""
-
-    def after_conversation(self, ctx: Conversation) -> str:
-        """The encoder writes the assistant's opening after a user turn or tool results even
-        without a generation prompt (it is part of those messages).
-
-        Oddity: the encoder writes the opening even without a prompt."""
-        return self.generation_prompt(ctx)

@@ -144,10 +144,10 @@ class GptOssChat(ChatFormat):
     end_of_turn = RETURN
     end_tokens = (CALL, END)
     special_tokens = (START, MESSAGE, CHANNEL, END, CALL, RETURN)
-    reasoning = Reasoning(_ANALYSIS, END + _ASSISTANT, strip="", keep="until_answer")
+    reasoning = Reasoning(_ANALYSIS, END + _ASSISTANT, strip="", keep="until_unprompted_answer")
     """The analysis channel. The history rule: a turn with calls keeps its analysis until an
     answer (a turn without calls) follows it; an answer keeps its reasoning only as the last
-    message (and without a generation prompt: see :meth:`assistant_text`)."""
+    message and without a generation prompt (before one it is history)."""
     system_roles = frozenset({"system", "developer"})
     keeps_ids = False
     options = defaults(
@@ -277,14 +277,12 @@ class GptOssChat(ChatFormat):
     # -- assistant turns ------------------------------------------------------------------
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The turn's Harmony messages. Oddity: an answer followed by a generation prompt is history
-        (its reasoning dropped). A turn that starts with a call right after a turn with calls is
-        refused: the template writes them as one turn's calls, read back as one message."""
+        """The turn's Harmony messages. Oddity: a turn that starts with a call right after a
+        turn with calls is refused: the template writes them as one turn's calls, read back as
+        one message."""
         messages = ctx.messages
         kept = self.kept_in(index, ctx)
         last = index == len(messages) - 1
-        if not messages[index].tool_calls and ctx.add_generation_prompt:
-            kept = False
         body = self.turn_body(messages[index], kept, last, ctx)
         before = messages[index - 1] if index else None
         if (
@@ -353,14 +351,15 @@ class GptOssChat(ChatFormat):
                 return at, token  # after its calls a turn holds only more calls
             start = pos = nxt
 
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+    def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """Oddity: the analysis channel holds a call turn's content when it has no
         reasoning. What the text carries: no ids, bodies without surrounding whitespace, the
         analysis of a turn with calls as its reasoning (its content when it has no reasoning: the
         template's convention) only while kept, an answer's reasoning only in the last
-        message, no empty system message, and a tool result given as a list of parts as
-        the template writes it (the list's JSON, read back as that text)."""
-        out = super().expressible(messages)
+        message without a generation prompt, no empty system message, and a tool result given
+        as a list of parts as the template writes it (the list's JSON, read back as that
+        text)."""
+        out = super().carried(messages, ctx)
         for index, m in enumerate(messages):
             if m.role == "tool" and isinstance(m.content, list):
                 try:
@@ -370,7 +369,7 @@ class GptOssChat(ChatFormat):
                 out[index] = msgspec.structs.replace(out[index], content=written)
             if m.role != "assistant":
                 continue
-            kept = self.keeps_reasoning(index, messages)
+            kept = self.kept_in(index, ctx)
             reasoning, content = m.reasoning, text_of(m.content)
             if m.tool_calls and not reasoning:
                 reasoning, content = content, ""
@@ -384,13 +383,4 @@ class GptOssChat(ChatFormat):
             first = out.pop(0)
             if first.content:
                 out.insert(0, Message(role="system", content=first.content))
-        return out
-
-    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`. Oddity: before a generation prompt the last answer is
-        history, its reasoning dropped (see :meth:`assistant_text`)."""
-        out = self.expressible(messages)
-        last = out[-1] if out else None
-        if ctx.add_generation_prompt and last and last.role == "assistant" and not last.tool_calls:
-            out[-1] = msgspec.structs.replace(last, reasoning="")
         return out

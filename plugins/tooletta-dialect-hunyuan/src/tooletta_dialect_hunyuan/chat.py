@@ -181,13 +181,16 @@ class Hy3Chat(ChatFormat):
     """The ``low``/``high`` generation prompt (the assistant header and an open think block;
     the defaults write the ``no_think`` one), read back as no message: an assistant turn
     always closes its think block."""
+    gather_system = ""
+    """The template writes every system message's text (wherever it stands) at the start,
+    joined by nothing; a later one writes nothing where it stands."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """Every system message's text, then the reasoning mode or the tool declarations.
         Oddity: the template gathers all system messages (wherever they stand) at the start,
         and ends the block with the ``reasoning_effort`` option's mode."""
         effort = _effort(ctx.options)
-        text = "".join(text_of(m.content) for m in ctx.messages if m.role == "system")
+        text = super().system_text(system, ctx) or ""  # every system message's (gather_system)
         if not ctx.tools:
             return text + MODE + effort
         tools = "\n".join(tool_json(t) for t in ctx.tools)
@@ -205,12 +208,6 @@ class Hy3Chat(ChatFormat):
             at = body.rfind(MODE)
             text = body[:at] if at >= 0 else body
         return text or None
-
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """A user's text. Oddity: a later system message writes nothing here (the template
-        moves its text to the start)."""
-        message = ctx.messages[index]
-        return "" if message.role == "system" else text_of(message.content)
 
     def _kept(self, index: int, messages: Sequence[Message], ctx: Conversation) -> bool:
         opts = ctx.options

@@ -61,6 +61,7 @@ KeepRule = Literal[
     "after_last_answer",
     "until_answer",
     "with_calls_after_last_user",
+    "until_unprompted_answer",
 ]
 """A template's history rule for reasoning, ``Reasoning.keep``: which assistant turns write
 their reasoning back (see :func:`tooletta.chat.keeps`)."""
@@ -125,6 +126,9 @@ def keeps(
       until an answer follows it, an answer only when it ends the conversation).
     * ``"with_calls_after_last_user"``: the turns with tool calls after the last user
       message (Gemma 4; every turn with calls when there is none).
+    * ``"until_unprompted_answer"``: ``"until_answer"``, but the conversation's last message,
+      an answer, keeps its reasoning only when no generation prompt follows it (gpt-oss's
+      ``loop.last and not add_generation_prompt``; read from ``ctx``, none asked without it).
 
     ``ctx``: the conversation being rendered, where the anchor of a rule is found once
     (memoised) instead of once per turn.
@@ -160,7 +164,7 @@ def _last_answer(messages: Sequence[Message]) -> int:
     return -1
 
 
-_ANSWER_RULES = frozenset({"after_last_answer", "until_answer"})
+_ANSWER_RULES = frozenset({"after_last_answer", "until_answer", "until_unprompted_answer"})
 """The rules anchored at the last answer (:func:`_last_answer`)."""
 
 
@@ -170,6 +174,12 @@ def _after_answer(
     """:func:`keeps` for ``"after_last_answer"`` and ``"until_answer"`` (the anchor found
     once per conversation when ``ctx`` is given)."""
     if rule == "until_answer" and index == len(messages) - 1:
+        return True
+    if (
+        rule == "until_unprompted_answer"
+        and index == len(messages) - 1
+        and (ctx is None or not ctx.add_generation_prompt)
+    ):
         return True
     anchor = (
         _last_answer(messages)

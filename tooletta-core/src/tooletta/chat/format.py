@@ -24,6 +24,7 @@ from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from .conversation import Conversation, conversation, first_of, last_index, last_user
 from .declare import KeepRule, Preamble, Prompt, ResultHead, SystemBlock, ToolsBlock, keeps
+from .declare_history import ContentCut, RolePrompt, gathered_carried, gathered_system
 from .messages import text_of
 
 __all__ = [
@@ -239,6 +240,21 @@ class ChatFormat:
     ``{"enable_thinking": False}`` empty think block): :meth:`generation_prompts` lists those
     forms too, so that :func:`~tooletta.parse_conversation`, which is not told the options a
     text was rendered with, reads any of them at the end of the text as no message."""
+    gather_system: ClassVar[str | None] = None
+    """Every system message (of :attr:`system_roles`), wherever it stands, is written in the
+    opening system turn, their texts joined by this (DeepSeek: a blank line; Hy3: nothing),
+    and a later one writes nothing where it stands; :meth:`expressible` gives them back as
+    one system message first. ``None``: only a first system message goes there."""
+    content_cut: ClassVar[ContentCut | None] = None
+    """The part of an assistant turn's content the template drops
+    (:class:`~tooletta.chat.declare_history.ContentCut`: DeepSeek and QwQ write a past
+    turn's content after its ``</think>``), written cut by the default
+    :meth:`assistant_text` and carried cut; ``None``: as given."""
+    headless_after: ClassVar[frozenset[str | None]] = frozenset()
+    """The roles of the message after which the template may write an assistant turn without
+    its header (the model goes on with its turn: DeepSeek after tool results); the default
+    :meth:`implicit_role` reads headerless text there as the assistant's (``None`` in it: at
+    the start). The writer is :meth:`header`."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass that overrides :meth:`keeps_reasoning` without its own :meth:`kept_in`
@@ -288,8 +304,9 @@ class ChatFormat:
     def implicit_role(self, previous: str | None) -> str | None:
         """The role of a turn the template writes without a header after a message of role
         ``previous`` (DeepSeek continues the assistant right after tool outputs); ``None``:
-        every turn has a header. Used by :func:`~tooletta.parse_conversation`."""
-        return None
+        every turn has a header. Default: the assistant's after a role of
+        :attr:`headless_after`. Used by :func:`~tooletta.parse_conversation`."""
+        return "assistant" if previous in self.headless_after else None
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The body of the opening system turn, or ``None`` for no such turn.
@@ -297,8 +314,11 @@ class ChatFormat:
         ``system`` is the first message's content when it is a system message. The default
         writes it as :attr:`system_block` declares (trimmed when :attr:`trim` holds
         ``"system"``; a dated default with :meth:`Conversation.strftime_now`), or as it is
-        and without the tools when nothing is declared.
+        and without the tools when nothing is declared. With :attr:`gather_system`, ``system``
+        is every system message's text, joined.
         """
+        if self.gather_system is not None:
+            system = gathered_system(ctx.messages, self.system_roles, self.text, self.gather_system)
         if system is not None and "system" in self.trim:
             system = system.strip()
         block = self.system_block
@@ -522,10 +542,15 @@ class ChatFormat:
         return text if type(text) is str else str(text)
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The body of the assistant turn at ``index`` (the history rule applied)."""
+        """The body of the assistant turn at ``index`` (the history rule applied; its content
+        cut as :attr:`content_cut` says)."""
         messages = ctx.messages
         kept = self.kept_in(index, ctx)
-        return self.turn_body(messages[index], kept, index == len(messages) - 1, ctx)
+        message = messages[index]
+        cut = self.content_cut
+        if cut is not None and cut.applies(index, messages):
+            message = cut.cut(message)
+        return self.turn_body(message, kept, index == len(messages) - 1, ctx)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """An assistant turn's body: reasoning block, content and calls. ``kept``: the turn
@@ -546,11 +571,14 @@ class ChatFormat:
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """What ends the prompt so that the model writes the next assistant turn: as
-        :attr:`prompt` declares, else the assistant turn's header."""
+        :attr:`prompt` declares (a :class:`~tooletta.chat.declare_history.RolePrompt` by the
+        last message's role), else the assistant turn's header."""
         prompt = self.prompt
         header = self.turns["assistant"].header
         if prompt is None:
             return header
+        if isinstance(prompt, RolePrompt):
+            return prompt.write(ctx, True)
         if not prompt.after_assistant:
             messages = ctx.messages
             if not messages or messages[-1].role == "assistant":
@@ -568,6 +596,8 @@ class ChatFormat:
         prompt = self.prompt
         if prompt is None or not prompt.ends():
             return ""
+        if isinstance(prompt, RolePrompt):
+            return prompt.write(ctx, False)
         return prompt.ending(self.turns["assistant"].header, ctx.options)
 
     def generation_prompts(self, ctx: Conversation) -> tuple[str, ...]:
@@ -619,7 +649,26 @@ class ChatFormat:
 
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """:meth:`expressible` for the text rendered with ``ctx`` (the declarations applied:
-        :attr:`trim`, the history rule, :attr:`keeps_ids`, :attr:`system_block`)."""
+        :attr:`trim`, the history rule, :attr:`keeps_ids`, :attr:`system_block`,
+        :attr:`content_cut`, :attr:`gather_system`)."""
+        cut = self.content_cut
+        if cut is not None:
+            messages = cut.over(messages)
+        joiner = self.gather_system
+        if joiner is not None:
+            return gathered_carried(
+                messages,
+                ctx,
+                self.system_roles,
+                self.text,
+                joiner,
+                self._carried,
+                self.system_block,
+            )
+        return self._carried(messages, ctx)
+
+    def _carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """:meth:`carried` of messages already cut, none of them gathered."""
         out = []
         pending: list[ToolCall] = []
         trim = self.trim

@@ -242,6 +242,8 @@ def render_text(
             append(before_turn(index, ctx))
         message = messages[index]
         role = message.role
+        if role in plan.gathered:
+            continue  # written in the opening system turn (gather_system)
         turn = turns.get(role)
         if turn is None:
             raise RenderError(f"the {fmt.name} chat format has no {role!r} turn")
@@ -333,6 +335,10 @@ class _Plan:
     separator: str
     wrap_open: str
     wrap_close: str
+    gathered: Any = frozenset()
+    """The roles of the messages written in the opening system turn wherever they stand
+    (:attr:`ChatFormat.system_roles` when :attr:`ChatFormat.gather_system` is set), which
+    write nothing where they stand."""
 
 
 _PLANS: dict[int, _Plan] = {}
@@ -362,7 +368,11 @@ def _plan(fmt: ChatFormat) -> _Plan:
         ),
         header=hook("header"),
         user_text=hook("user_text", trims=("user", "system")),
-        assistant_text=hook("assistant_text", "turn_body"),
+        assistant_text=(
+            fmt.assistant_text
+            if fmt.content_cut is not None
+            else hook("assistant_text", "turn_body")
+        ),
         reasoning=(
             fmt.reasoning is not None or overrides("keeps_reasoning") or overrides("reasoning_text")
         ),
@@ -388,6 +398,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
         separator=fmt.result_separator,
         wrap_open=fmt.result_wrap[0],
         wrap_close=fmt.result_wrap[1],
+        gathered=fmt.system_roles if fmt.gather_system is not None else frozenset(),
     )
     if len(_PLANS) > 256:
         _PLANS.clear()
@@ -455,6 +466,8 @@ def _reasoning_block(fmt: ChatFormat, ctx: Conversation, index: int) -> str:
 def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer) -> None:
     message = ctx.messages[index]
     role = message.role
+    if fmt.gather_system is not None and role in fmt.system_roles:
+        return  # written in the opening system turn
     if role == "assistant":
         turn = _turn(fmt, "assistant")
         out.add(fmt.header(index, ctx), index)
