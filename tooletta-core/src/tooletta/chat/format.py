@@ -239,6 +239,20 @@ class ChatFormat:
     ``{"enable_thinking": False}`` empty think block): :meth:`generation_prompts` lists those
     forms too, so that :func:`~tooletta.parse_conversation`, which is not told the options a
     text was rendered with, reads any of them at the end of the text as no message."""
+    implicit_roles: ClassVar[Mapping[str | None, str]] = MappingProxyType({})
+    """The role of a turn the template writes without a header, by the role of the message
+    before it (``None``: at the start), for :func:`~tooletta.parse_conversation` (the default
+    :meth:`implicit_role`): Gemma 4 and DeepSeek go on with the assistant's text after tool
+    results, ``implicit_after("tool", "assistant")``
+    (:func:`~tooletta.chat.declare.implicit_after`). Empty: every turn has a header. The
+    headers left out are the :meth:`header` hook's."""
+    results_end: ClassVar[tuple[str, str] | None] = None
+    """How an assistant turn with calls that a tool result follows ends, when not as the
+    footer says (before :attr:`calls_end`, after :attr:`last_end`): its end token (one of
+    :attr:`end_tokens`) and the text after it (llama.cpp's interleaved Gemma 4 template ends
+    such a turn with ``<|tool_response>`` and nothing, the results following in the same turn,
+    and a turn with calls and no results as any other). ``None``: as :attr:`calls_end` or the
+    footer says."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass that overrides :meth:`keeps_reasoning` without its own :meth:`kept_in`
@@ -288,8 +302,9 @@ class ChatFormat:
     def implicit_role(self, previous: str | None) -> str | None:
         """The role of a turn the template writes without a header after a message of role
         ``previous`` (DeepSeek continues the assistant right after tool outputs); ``None``:
-        every turn has a header. Used by :func:`~tooletta.parse_conversation`."""
-        return None
+        every turn has a header. Used by :func:`~tooletta.parse_conversation`. Default: as
+        :attr:`implicit_roles` declares."""
+        return self.implicit_roles.get(previous)
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The body of the opening system turn, or ``None`` for no such turn.
@@ -417,11 +432,16 @@ class ChatFormat:
         return self.end_of_turn if end is None else end[0]
 
     def _declared_end(self, index: int, ctx: Conversation) -> tuple[str, str] | None:
-        """The declared end (:attr:`last_end`, :attr:`calls_end`) of the assistant turn at
-        ``index``, ``None`` when its footer says how it ends."""
+        """The declared end (:attr:`last_end`, :attr:`results_end`, :attr:`calls_end`) of the
+        assistant turn at ``index``, ``None`` when its footer says how it ends."""
         last = self.last_end
         if last is not None and index == len(ctx.messages) - 1:
             return last
+        results = self.results_end
+        if results is not None and ctx.messages[index].tool_calls:
+            after = index + 1
+            if after < len(ctx.messages) and ctx.messages[after].role == "tool":
+                return results
         calls = self.calls_end
         if calls is not None and ctx.messages[index].tool_calls:
             return calls

@@ -1,0 +1,213 @@
+"""The declarations added for the Gemma 4 formats (session 9):
+:attr:`tooletta.chat.ChatFormat.implicit_roles` and :func:`tooletta.chat.implicit_after` (the
+role of a turn written without a header, by the role before it),
+:attr:`tooletta.chat.ChatFormat.results_end` (how a turn with calls that results follow ends)
+and ``SystemBlock.empty_reads_none`` (an empty system message, written, reads back as none).
+Each is checked as a writer and its reader: rendered conversations read back as
+:meth:`~tooletta.chat.ChatFormat.expressible` says."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tooletta import Message, ParseError, ToolCall, get_dialect
+from tooletta.chat import ChatFormat, Conversation, SystemBlock, Turn, implicit_after, roles
+from tooletta.chat.conversation import conversation
+from tooletta.chat.guard import format_problem
+from tooletta.chat.parse import parse_format
+from tooletta.chat.render import render_format, render_text
+from tooletta.plugin import implicit_after as face_implicit_after
+
+_KINDS = st.lists(st.sampled_from(["user", "call", "answer", "tool"]), max_size=10)
+
+
+def _message(kind: str, n: int) -> Message:
+    if kind == "call":
+        return Message("assistant", "", tool_calls=[ToolCall("f", {"n": n})])
+    if kind == "answer":
+        return Message("assistant", f"done {n}")
+    return Message(kind, f"{kind} {n}")
+
+
+def _messages(kinds: Sequence[str]) -> list[Message]:
+    return [_message(kind, n) for n, kind in enumerate(kinds)]
+
+
+def _round_trip(fmt: ChatFormat, messages: list[Message]) -> str:
+    """Render ``messages`` (both renderers agree) and check they read back as
+    :meth:`~tooletta.chat.ChatFormat.expressible` says; the text."""
+    dialect = get_dialect("hermes")
+    text = render_format(fmt, dialect, messages, [], False, {}).text
+    assert render_text(fmt, dialect, messages, [], False, {}) == text
+    assert parse_format(fmt, dialect, text, []) == fmt.expressible(messages)
+    return text
+
+
+class _Base(ChatFormat):
+    name = "decl9b_base"
+    end_of_turn = "</a>"
+    turns = roles(
+        system=Turn("<s>", "</s>\n"),
+        user=Turn("<u>", "</u>\n"),
+        assistant=Turn("<a>", "</a>\n"),
+        tool=Turn("<t>", "</t>\n"),
+    )
+
+
+# -- implicit_roles ---------------------------------------------------------------------------
+
+
+def test_implicit_after_maps_each_previous_role_to_the_role() -> None:
+    table = implicit_after("tool", "assistant")
+    assert dict(table) == {"tool": "assistant", "assistant": "assistant"}
+    assert dict(implicit_after(None, "system", role="user")) == {None: "user", "system": "user"}
+    assert dict(implicit_after()) == {}
+    with pytest.raises(TypeError):
+        table["user"] = "assistant"  # type: ignore[index]
+    assert face_implicit_after is implicit_after
+
+
+def test_implicit_role_answers_from_the_table() -> None:
+    class Continued(_Base):
+        implicit_roles = implicit_after("tool")
+
+    assert [Continued().implicit_role(p) for p in ("tool", "user", None)] == [
+        "assistant",
+        None,
+        None,
+    ]
+    assert [_Base().implicit_role(p) for p in ("tool", "assistant", "user", None)] == [None] * 4
+
+
+class _Headerless(_Base):
+    """The assistant goes on without a header after tool results (as Gemma 4's turn does)."""
+
+    name = "decl9b_headerless"
+    implicit_roles = implicit_after("tool")
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        messages = ctx.messages
+        if messages[index].role == "assistant" and index and messages[index - 1].role == "tool":
+            return ""
+        return super().header(index, ctx)
+
+
+@settings(deadline=None)
+@given(_KINDS)
+def test_headerless_turns_read_back_by_the_declared_role(kinds: list[str]) -> None:
+    messages = _messages(kinds)
+    text = _round_trip(_Headerless(), messages)
+    continued = any(a == "tool" and b in ("call", "answer") for a, b in itertools.pairwise(kinds))
+    if continued:  # without the declaration, the headerless turn is no turn
+        with pytest.raises(ParseError):
+            parse_format(_Base(), get_dialect("hermes"), text, [])
+
+
+def test_a_bad_implicit_roles_table_is_a_problem() -> None:
+    for bad in (("tool", "assistant"), {"tool": 1}, {1: "assistant"}, None):
+        fmt = _Base()
+        fmt.implicit_roles = bad  # type: ignore[misc,assignment]
+        problem = format_problem(fmt)
+        assert problem is not None and "implicit_roles" in problem
+    assert format_problem(_Headerless()) is None
+
+
+# -- results_end ------------------------------------------------------------------------------
+
+
+class _ResultsEnd(_Base):
+    name = "decl9b_results_end"
+    end_tokens: ClassVar[tuple[str, ...]] = ("<eom>",)
+    results_end = ("<eom>", "")
+
+
+def _expected_end(messages: Sequence[Message], index: int) -> tuple[str, str]:
+    follows = index + 1 < len(messages) and messages[index + 1].role == "tool"
+    return ("<eom>", "") if messages[index].tool_calls and follows else ("</a>", "\n")
+
+
+@settings(deadline=None)
+@given(_KINDS)
+def test_results_end_ends_only_the_calls_turns_that_results_follow(kinds: list[str]) -> None:
+    messages = _messages(kinds)
+    fmt = _ResultsEnd()
+    ctx = conversation(messages, (), {}, None)
+    for index, message in enumerate(messages):
+        if message.role == "assistant":
+            ends = (fmt.end_token(index, ctx), fmt.assistant_footer(index, ctx))
+            assert ends == _expected_end(messages, index)
+            assert fmt.turn_stop(index, ctx) == ends[0]
+    _round_trip(fmt, messages)
+
+
+def test_results_end_comes_after_last_end_and_before_calls_end() -> None:
+    class Both(_ResultsEnd):
+        end_tokens = ("<eom>", "<eoc>", "<eos>")
+        calls_end = ("<eoc>", "")
+        last_end = ("<eos>", "")
+
+    messages = _messages(["user", "call", "tool", "call", "user", "call"])
+    ctx = conversation(messages, (), {}, None)
+    fmt = Both()
+    assert [fmt.end_token(i, ctx) for i in (1, 3, 5)] == ["<eom>", "<eoc>", "<eos>"]
+    _round_trip(fmt, messages)
+
+
+def test_a_results_end_that_is_no_pair_of_str_is_a_problem() -> None:
+    for bad in (("<x>",), ["<x>", ""], ("<x>", 1)):
+        fmt = _ResultsEnd()
+        fmt.results_end = bad  # type: ignore[misc,assignment]
+        problem = format_problem(fmt)
+        assert problem is not None and "results_end" in problem
+    assert format_problem(_ResultsEnd()) is None
+
+
+# -- SystemBlock.empty_reads_none -------------------------------------------------------------
+
+
+def _tools(tools: Sequence[Mapping[str, Any]]) -> str:
+    return "".join(f"<tool>{t['name']}</tool>" for t in tools)
+
+
+_BLOCK = SystemBlock(tools=_tools, head="<tool>", joiner="", empty_reads_none=True)
+_TEXT = st.text(st.sampled_from("ab <>/\n"), max_size=12)
+
+
+@given(_TEXT, st.booleans())
+def test_an_empty_system_message_is_written_and_reads_back_as_none(
+    system: str, with_tools: bool
+) -> None:
+    tools = [{"name": "f"}] if with_tools else []
+    try:
+        body = _BLOCK.write(system, tools)
+    except Exception:  # refused: it would not read back as written (it holds the head)
+        assert "<tool>" in system
+        return
+    plain = SystemBlock(tools=_tools, head="<tool>", joiner="")
+    assert body == plain.write(system, tools)  # written as without the field
+    assert body is not None
+    assert _BLOCK.read(body) == (system or None)
+    assert plain.read(body) == (None if with_tools and not system else system)
+
+
+class _EmptyNone(_Base):
+    name = "decl9b_empty_none"
+    system_block = _BLOCK
+
+
+@settings(deadline=None)
+@given(_TEXT.filter(lambda s: "<" not in s), _KINDS)
+def test_a_format_drops_an_empty_system_message_it_writes(system: str, kinds: list[str]) -> None:
+    messages = [Message("system", system), *_messages(kinds)]
+    fmt = _EmptyNone()
+    text = _round_trip(fmt, messages)
+    assert text.startswith("<s>" + system + "</s>\n")
+    assert [m.role for m in fmt.expressible(messages)][:1] == (
+        ["system"] if system else [m.role for m in messages[1:2]]
+    )
