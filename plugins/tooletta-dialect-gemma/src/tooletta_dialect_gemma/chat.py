@@ -36,6 +36,7 @@ from tooletta.plugin import (
     Turn,
     by_content,
     defaults,
+    implicit_after,
     patterns_of,
     roles,
     text_of,
@@ -338,11 +339,17 @@ class Gemma4Chat(ChatFormat):
     )
     system_roles = frozenset({"system", "developer"})
     system_block = SystemBlock(
-        tools=_declarations, head=TOOL_OPEN, joiner="", lead=_think_flag, leads=(THINK_FLAG,)
+        tools=_declarations,
+        head=TOOL_OPEN,
+        joiner="",
+        lead=_think_flag,
+        leads=(THINK_FLAG,),
+        empty_reads_none=True,
     )
     """``<|think|>\\n`` when ``enable_thinking`` is on (a turn of its own without a system
     message or tools), then the system message (trimmed) right before the ``<|tool>``
-    declarations."""
+    declarations; an empty system message (a turn the template still writes) reads back as
+    none."""
     trim = frozenset({"system", "user"})
     options = defaults(enable_thinking=False)
     prompt = Prompt(off=EMPTY_THOUGHT, default=False)
@@ -352,13 +359,9 @@ class Gemma4Chat(ChatFormat):
     """The generation prompt of a conversation that ends inside the model's turn (see
     :meth:`generation_prompt`): ``None``, none (the model goes on in its turn)."""
     keeps_ids = False
-
-    # -- the system turn ---------------------------------------------------------------------
-
-    def parse_system(self, body: str) -> str | None:
-        """Oddity: an empty system message (a turn the template still writes) reads back as
-        none."""
-        return super().parse_system(body) or None
+    implicit_roles = implicit_after("tool", "assistant")
+    """After results (or a closed model turn) the model's text goes on with no header (the
+    headers :meth:`header` leaves out)."""
 
     # -- the model's turn, results inside it -------------------------------------------------
 
@@ -405,11 +408,6 @@ class Gemma4Chat(ChatFormat):
         if text.startswith("response:", pos) and text.endswith(RESULT_OPEN, 0, pos):
             return "tool", pos
         return None
-
-    def implicit_role(self, previous: str | None) -> str | None:
-        """Oddity: after results (or a closed model turn) the model's text goes on with no
-        header."""
-        return "assistant" if previous in ("tool", "assistant") else None
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """Oddity: a conversation that ends inside the model's turn (after results, or after
