@@ -17,7 +17,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tooletta import Message, ParseError, ToolCall, get_dialect
-from tooletta.chat import ChatFormat, Conversation, SystemBlock, Turn, implicit_after, roles
+from tooletta.chat import (
+    ChatFormat,
+    Conversation,
+    Prompt,
+    SystemBlock,
+    Turn,
+    implicit_after,
+    roles,
+)
 from tooletta.chat.conversation import conversation
 from tooletta.chat.guard import format_problem
 from tooletta.chat.parse import parse_format
@@ -211,3 +219,65 @@ def test_a_format_drops_an_empty_system_message_it_writes(system: str, kinds: li
     assert [m.role for m in fmt.expressible(messages)][:1] == (
         ["system"] if system else [m.role for m in messages[1:2]]
     )
+
+
+# -- continue_prompt --------------------------------------------------------------------------
+
+
+class _Continued(_ResultsEnd):
+    """Results inside the model's turn (as Gemma 4's): a calls turn that results follow
+    ends with ``<eom>``, the results and the answer after them have no header of their own."""
+
+    name = "decl9b_continued"
+    turns = roles(
+        system=Turn("<s>", "</s>\n"),
+        user=Turn("<u>", "</u>\n"),
+        assistant=Turn("<a>", "</a>\n"),
+        tool=Turn("<t>", "</t>"),
+    )
+    implicit_roles = implicit_after("tool")
+    prompt = Prompt(off="<think></think>", default=False)
+    continue_prompt = Prompt(off="<go>", default=False, head="")
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        messages = ctx.messages
+        if messages[index].role == "assistant" and index and messages[index - 1].role == "tool":
+            return ""
+        return super().header(index, ctx)
+
+
+def _inside(messages: Sequence[Message]) -> bool:
+    return bool(messages) and messages[-1].role == "tool"
+
+
+@settings(deadline=None)
+@given(_KINDS, st.sampled_from([{}, {"enable_thinking": True}, {"enable_thinking": False}]))
+def test_continue_prompt_is_the_prompt_inside_the_models_turn(
+    kinds: list[str], options: dict[str, Any]
+) -> None:
+    messages = _messages(kinds)
+    fmt = _Continued()
+    ctx = conversation(messages, (), options, None, True)
+    thinking = options.get("enable_thinking", False)
+    if _inside(messages):
+        assert fmt.generation_prompt(ctx) == ("" if thinking else "<go>")
+    else:
+        assert fmt.generation_prompt(ctx) == "<a>" + ("" if thinking else "<think></think>")
+    plain = _ResultsEnd()
+    assert plain.generation_prompt(ctx) == "<a>"  # undeclared: the header everywhere
+    dialect = get_dialect("hermes")
+    text = render_format(fmt, dialect, messages, [], True, options).text
+    assert render_text(fmt, dialect, messages, [], True, options) == text
+    assert parse_format(fmt, dialect, text, []) == fmt.expressible(messages)
+
+
+def test_a_turn_its_end_token_leaves_open_ends_inside_the_models_turn() -> None:
+    class Open(_Continued):
+        calls_end = ("<eom>", "")
+
+    messages = _messages(["user", "call"])
+    ctx = conversation(messages, (), {}, None, True)
+    assert Open().generation_prompt(ctx) == "<go>"  # the call's results are to come
+    assert _Continued().generation_prompt(ctx) == "<a><think></think>"  # closed by </a>
+    empty = conversation([], (), {}, None, True)
+    assert Open().generation_prompt(empty) == "<a><think></think>"

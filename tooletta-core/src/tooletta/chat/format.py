@@ -246,6 +246,13 @@ class ChatFormat:
     results, ``implicit_after("tool", "assistant")``
     (:func:`~tooletta.chat.declare.implicit_after`). Empty: every turn has a header. The
     headers left out are the :meth:`header` hook's."""
+    continue_prompt: ClassVar[Prompt | None] = None
+    """The generation prompt of a conversation that ends inside the model's turn, for a
+    template that writes tool results inside it: after a tool result, or after an assistant
+    turn that its end token (one of :attr:`end_tokens`, not :attr:`end_of_turn`) leaves open
+    for the results (Gemma 4's ``<|tool_response>``); the default :meth:`generation_prompt`.
+    ``Prompt(head="")`` writes nothing there (the model goes on in its turn). ``None``: as
+    :attr:`prompt` says everywhere."""
     results_end: ClassVar[tuple[str, str] | None] = None
     """How an assistant turn with calls that a tool result follows ends, when not as the
     footer says (before :attr:`calls_end`, after :attr:`last_end`): its end token (one of
@@ -566,7 +573,11 @@ class ChatFormat:
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """What ends the prompt so that the model writes the next assistant turn: as
-        :attr:`prompt` declares, else the assistant turn's header."""
+        :attr:`prompt` declares (:attr:`continue_prompt` inside the model's turn), else the
+        assistant turn's header."""
+        going_on = self.continue_prompt
+        if going_on is not None and self._ends_in_turn(ctx):
+            return going_on.text(self.turns["assistant"].header, ctx.options)
         prompt = self.prompt
         header = self.turns["assistant"].header
         if prompt is None:
@@ -580,6 +591,19 @@ class ChatFormat:
             if len(messages) == 1 and messages[0].role in self.system_roles:
                 return self.after_conversation(ctx)
         return prompt.text(header, ctx.options)
+
+    def _ends_in_turn(self, ctx: Conversation) -> bool:
+        """Whether ``ctx``'s conversation ends inside the model's turn (see
+        :attr:`continue_prompt`): its last message is a tool result, or an assistant turn
+        whose :meth:`end_token` is not :attr:`end_of_turn`."""
+        messages = ctx.messages
+        if not messages:
+            return False
+        last = messages[-1]
+        if last.role == "tool":
+            return True
+        index = len(messages) - 1
+        return last.role == "assistant" and self.end_token(index, ctx) != self.end_of_turn
 
     def after_conversation(self, ctx: Conversation) -> str:
         """Text a template writes after the last message when no generation prompt is asked:
