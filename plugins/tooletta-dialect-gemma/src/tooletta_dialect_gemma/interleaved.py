@@ -188,7 +188,7 @@ class Gemma4InterleavedChat(Gemma4Chat):
     :attr:`calls_end` would end it with ``<|tool_response>`` too)."""
     implicit_roles = implicit_after("tool")
     """Only after results does the model's text go on with no header."""
-    in_turn_prompt = Prompt(off=EMPTY_THOUGHT, default=False, head="")
+    continue_prompt = Prompt(off=EMPTY_THOUGHT, default=False, head="")
     """After results, inside the model's turn: the empty thought channel (thinking off) with
     no header."""
 
