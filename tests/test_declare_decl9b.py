@@ -281,3 +281,99 @@ def test_a_turn_its_end_token_leaves_open_ends_inside_the_models_turn() -> None:
     assert _Continued().generation_prompt(ctx) == "<a><think></think>"  # closed by </a>
     empty = conversation([], (), {}, None, True)
     assert Open().generation_prompt(empty) == "<a><think></think>"
+
+
+# -- calls_content ----------------------------------------------------------------------------
+
+
+class _NoCallsContent(_Base):
+    name = "decl9b_no_calls_content"
+    calls_content = False
+
+
+_CONTENTS = st.lists(
+    st.tuples(st.sampled_from(["user", "call", "answer", "tool"]), _TEXT), max_size=8
+)
+
+
+def _with_contents(items: list[tuple[str, str]]) -> list[Message]:
+    out = []
+    for n, (kind, text) in enumerate(items):
+        m = _message(kind, n)
+        out.append(Message(m.role, text.replace("<", "").strip() or "x", tool_calls=m.tool_calls))
+    return out
+
+
+@settings(deadline=None)
+@given(_CONTENTS)
+def test_a_calls_turn_is_written_without_its_content(items: list[tuple[str, str]]) -> None:
+    messages = _with_contents(items)
+    fmt = _NoCallsContent()
+    _round_trip(fmt, messages)
+    dialect = get_dialect("hermes")
+    ctx = conversation(messages, (), {}, dialect)
+    for index, m in enumerate(messages):
+        if m.role != "assistant":
+            continue
+        body = fmt.assistant_text(index, ctx)
+        bare = Message("assistant", "", tool_calls=m.tool_calls)
+        assert body == _Base().turn_body(bare if m.tool_calls else m, False, False, ctx)
+    carried = fmt.expressible(messages)
+    assert [m.content for m in carried if m.tool_calls] == ["" for m in messages if m.tool_calls]
+    assert [m.content for m in carried if not m.tool_calls] == [
+        m.content for m in messages if not m.tool_calls
+    ]
+
+
+def test_a_calls_content_that_is_no_bool_is_a_problem() -> None:
+    fmt = _NoCallsContent()
+    fmt.calls_content = 0  # type: ignore[misc,assignment]
+    problem = format_problem(fmt)
+    assert problem is not None and "calls_content" in problem
+
+
+# -- trim_opening -----------------------------------------------------------------------------
+
+
+class _Trimmed(_Base):
+    name = "decl9b_trimmed"
+    trim = frozenset({"system", "user"})
+
+
+class _OpeningAsGiven(_Trimmed):
+    name = "decl9b_opening_as_given"
+    trim_opening = False
+
+
+class _OnlyOpening(_Base):
+    name = "decl9b_only_opening"
+    trim_opening = True
+
+
+_SPACED = st.text(st.sampled_from("ab \n"), max_size=8).filter(lambda s: s.strip())
+
+
+@settings(deadline=None)
+@given(_SPACED, _SPACED, _KINDS)
+def test_trim_opening_trims_the_first_system_message_apart(
+    first: str, later: str, kinds: list[str]
+) -> None:
+    messages = [Message("system", first), *_messages(kinds), Message("system", later)]
+    for fmt, opening, rest in (
+        (_Trimmed(), first.strip(), later.strip()),
+        (_OpeningAsGiven(), first, later.strip()),
+        (_OnlyOpening(), first.strip(), later),
+        (_Base(), first, later),
+    ):
+        text = _round_trip(fmt, messages)
+        assert text.startswith("<s>" + opening + "</s>\n")
+        assert text.endswith("<s>" + rest + "</s>\n")
+        carried = fmt.expressible(messages)
+        assert (carried[0].content, carried[-1].content) == (opening, rest)
+
+
+def test_a_trim_opening_that_is_no_bool_is_a_problem() -> None:
+    fmt = _OpeningAsGiven()
+    fmt.trim_opening = "no"  # type: ignore[misc,assignment]
+    problem = format_problem(fmt)
+    assert problem is not None and "trim_opening" in problem

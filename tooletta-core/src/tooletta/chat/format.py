@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
+import msgspec
+
 from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from .conversation import Conversation, conversation, first_of, last_index, last_user
@@ -246,6 +248,17 @@ class ChatFormat:
     results, ``implicit_after("tool", "assistant")``
     (:func:`~tooletta.chat.declare.implicit_after`). Empty: every turn has a header. The
     headers left out are the :meth:`header` hook's."""
+    calls_content: ClassVar[bool] = True
+    """The template writes an assistant turn's content beside its calls. ``False``: a turn
+    with calls is written without its content (the default :meth:`assistant_text`; llama.cpp
+    folds Gemma 4's calls turn and keeps only the answer after its results), and
+    :meth:`expressible` drops it so."""
+    trim_opening: ClassVar[bool | None] = None
+    """Whether the template trims the first system message, the one merged into the opening
+    system turn, when it does not as it trims later system messages (``"system"`` in
+    :attr:`trim`): ``False``, Command R+ writes it as given and trims every other text. The
+    default :meth:`system_text` and :meth:`expressible` follow it. ``None``: as :attr:`trim`
+    says."""
     continue_prompt: ClassVar[Prompt | None] = None
     """The generation prompt of a conversation that ends inside the model's turn, for a
     template that writes tool results inside it: after a tool result, or after an assistant
@@ -321,7 +334,8 @@ class ChatFormat:
         ``"system"``; a dated default with :meth:`Conversation.strftime_now`), or as it is
         and without the tools when nothing is declared.
         """
-        if system is not None and "system" in self.trim:
+        opening = self.trim_opening
+        if system is not None and ("system" in self.trim if opening is None else opening):
             system = system.strip()
         block = self.system_block
         if block is None:
@@ -549,10 +563,14 @@ class ChatFormat:
         return text if type(text) is str else str(text)
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The body of the assistant turn at ``index`` (the history rule applied)."""
+        """The body of the assistant turn at ``index`` (the history rule applied; without its
+        content beside calls unless :attr:`calls_content`)."""
         messages = ctx.messages
         kept = self.kept_in(index, ctx)
-        return self.turn_body(messages[index], kept, index == len(messages) - 1, ctx)
+        message = messages[index]
+        if message.tool_calls and not self.calls_content:
+            message = msgspec.structs.replace(message, content="")
+        return self.turn_body(message, kept, index == len(messages) - 1, ctx)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """An assistant turn's body: reasoning block, content and calls. ``kept``: the turn
@@ -663,11 +681,13 @@ class ChatFormat:
 
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """:meth:`expressible` for the text rendered with ``ctx`` (the declarations applied:
-        :attr:`trim`, the history rule, :attr:`keeps_ids`, :attr:`system_block`)."""
+        :attr:`trim` and :attr:`trim_opening`, the history rule, :attr:`keeps_ids`,
+        :attr:`calls_content`, :attr:`system_block`)."""
         out = []
         pending: list[ToolCall] = []
         trim = self.trim
         rule = self.reasoning
+        opening = self.trim_opening
         for index, m in enumerate(messages):
             reasoning = m.reasoning if m.reasoning and self.kept_in(index, ctx) else ""
             if reasoning and rule is not None and rule.strip != "":
@@ -679,11 +699,14 @@ class ChatFormat:
             elif m.role == "tool" and pending:
                 call = pending.pop(0)
                 name, call_id = call.name, call.id
-            content = self.text(m.content)
+            content = "" if calls and not self.calls_content else self.text(m.content)
+            trims = m.role in trim
+            if opening is not None and index == 0 and self.merge_system:
+                trims = opening if m.role in self.system_roles else trims
             out.append(
                 Message(
                     role=m.role,
-                    content=content.strip() if m.role in trim else content,
+                    content=content.strip() if trims else content,
                     tool_calls=calls,
                     reasoning=reasoning if m.role == "assistant" else "",
                     name=name,

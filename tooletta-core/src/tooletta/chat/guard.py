@@ -203,6 +203,9 @@ def format_problem(fmt: Any) -> str | None:
             type(pair) is not tuple or len(pair) != 2 or not all(isinstance(s, str) for s in pair)
         ):
             return f"chat format {name!r}: {attr} is a {_kind(pair)}, not None or a pair of str"
+    opening = getattr(fmt, "trim_opening", None)
+    if opening is not None and type(opening) is not bool:
+        return f"chat format {name!r}: trim_opening is a {_kind(opening)}, not None or a bool"
     implicit = getattr(fmt, "implicit_roles", None)
     if not isinstance(implicit, Mapping) or not all(
         isinstance(k, (str, type(None))) and isinstance(v, str) for k, v in implicit.items()
@@ -212,7 +215,7 @@ def format_problem(fmt: Any) -> str | None:
         return f"chat format {name!r}: reasoning is a {_kind(fmt.reasoning)}, not a Reasoning"
     if not isinstance(fmt.options, Mapping):
         return f"chat format {name!r}: options is a {_kind(fmt.options)}, not a mapping"
-    for attr in ("group_results", "merge_system", "keeps_ids", "open_last"):
+    for attr in ("group_results", "merge_system", "keeps_ids", "open_last", "calls_content"):
         if type(getattr(fmt, attr, None)) is not bool:
             return (
                 f"chat format {name!r}: {attr} is a {_kind(getattr(fmt, attr, None))}, not a bool"

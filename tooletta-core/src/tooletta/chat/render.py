@@ -362,7 +362,9 @@ def _plan(fmt: ChatFormat) -> _Plan:
         ),
         header=hook("header"),
         user_text=hook("user_text", trims=("user", "system")),
-        assistant_text=hook("assistant_text", "turn_body"),
+        assistant_text=(
+            fmt.assistant_text if not fmt.calls_content else hook("assistant_text", "turn_body")
+        ),
         reasoning=(
             fmt.reasoning is not None or overrides("keeps_reasoning") or overrides("reasoning_text")
         ),
