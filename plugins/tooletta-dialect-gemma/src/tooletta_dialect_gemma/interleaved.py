@@ -186,6 +186,9 @@ class Gemma4InterleavedChat(Gemma4Chat):
     (the result follows in the same turn); a calls turn without results (no
     ``tool_responses`` to write) ends with ``<turn|>\\n`` like any turn (``gemma4``'s
     :attr:`calls_end` would end it with ``<|tool_response>`` too)."""
+    calls_content = False
+    """A calls turn's own content is not written (llama.cpp drops it when it folds the turn);
+    :meth:`expressible` drops it so."""
     implicit_roles = implicit_after("tool")
     """Only after results does the model's text go on with no header."""
     continue_prompt = Prompt(off=EMPTY_THOUGHT, default=False, head="")
@@ -207,15 +210,6 @@ class Gemma4InterleavedChat(Gemma4Chat):
         if message.role == "assistant":
             return MODEL
         return super().header(index, ctx)
-
-    def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: a calls turn's own content is not written (llama.cpp drops it when it
-        folds the turn); the body as declared otherwise."""
-        message = ctx.messages[index]
-        if message.tool_calls and text_of(message.content):
-            message = msgspec.structs.replace(message, content="")
-        kept = self.kept_in(index, ctx)
-        return self.turn_body(message, kept, index == len(ctx.messages) - 1, ctx)
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """Oddity: ``response:NAME{...}`` with JSON text decoded (see the module docs), other
@@ -256,13 +250,11 @@ class Gemma4InterleavedChat(Gemma4Chat):
         return json.dumps(value, ensure_ascii=False)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """Oddity: ``gemma4``'s, with a calls turn's content dropped and each JSON result as
-        the JSON text it reads back as."""
+        """Oddity: ``gemma4``'s (a calls turn's content dropped, :attr:`calls_content`), each
+        JSON result as the JSON text it reads back as."""
         out = []
         for m in super().expressible(messages):
-            if m.role == "assistant" and m.tool_calls and m.content:
-                m = msgspec.structs.replace(m, content="")
-            elif m.role == "tool":
+            if m.role == "tool":
                 content = text_of(m.content)
                 ok, value = _decoded(content)
                 if ok:
