@@ -32,12 +32,11 @@ from tooletta.plugin import (
     by_content,
     defaults,
     patterns_of,
-    roles,
     text_of,
 )
 from tooletta_dialect_cohere.models import MODELS
 
-from .chat_r7b import BOS, CHATBOT, START_OF_TURN, SYSTEM, USER
+from .chat_r7b import BOS, START_OF_TURN, SYSTEM, TURN_TOKENS, cohere_turns
 from .tokens import END_OF_TURN
 
 __all__ = [
@@ -195,21 +194,9 @@ class CommandRPlusChat(ChatFormat):
         " (the tool_use chat template of CohereForAI/c4ai-command-r-plus)"
     )
     bos = BOS
-    turns = roles(
-        system=Turn(SYSTEM, END_OF_TURN),
-        user=Turn(USER, END_OF_TURN),
-        assistant=Turn(CHATBOT, END_OF_TURN),
-        tool=Turn(SYSTEM, END_OF_TURN),
-    )
+    turns = cohere_turns(Turn(SYSTEM, END_OF_TURN))
     end_of_turn = END_OF_TURN
-    special_tokens: ClassVar[tuple[str, ...]] = (
-        BOS,
-        START_OF_TURN,
-        "<|SYSTEM_TOKEN|>",
-        "<|USER_TOKEN|>",
-        "<|CHATBOT_TOKEN|>",
-        END_OF_TURN,
-    )
+    special_tokens: ClassVar[tuple[str, ...]] = TURN_TOKENS
     result_wrap = _RESULTS
     keeps_ids = False
     options = defaults(end_call_turns=False)
