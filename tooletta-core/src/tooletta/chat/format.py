@@ -246,7 +246,7 @@ class ChatFormat:
     before it (``None``: at the start), for :func:`~tooletta.parse_conversation` (the default
     :meth:`implicit_role`): Gemma 4 and DeepSeek go on with the assistant's text after tool
     results, ``implicit_after("tool", "assistant")``
-    (:func:`~tooletta.chat.declare.implicit_after`). Empty: every turn has a header. The
+    (:func:`~tooletta.chat.implicit_after`). Empty: every turn has a header. The
     headers left out are the :meth:`header` hook's."""
     calls_content: ClassVar[bool] = True
     """The template writes an assistant turn's content beside its calls. ``False``: a turn
