@@ -3,7 +3,7 @@ DeepSeek, Hy3 and gpt-oss formats): system messages gathered in the opening turn
 (:attr:`~tooletta.chat.ChatFormat.gather_system`), the content a template cuts at a marker
 (:class:`~tooletta.chat.declare_history.ContentCut`), the generation prompt by the last
 message's role (:class:`~tooletta.chat.declare_history.RolePrompt`) and the headerless
-assistant turn read back (:attr:`~tooletta.chat.ChatFormat.headless_after`); and the keep rule
+assistant turn read back (:attr:`~tooletta.chat.ChatFormat.implicit_roles`); and the keep rule
 ``"until_unprompted_answer"`` of :func:`tooletta.chat.keeps` (gpt-oss: the last answer keeps its
 reasoning only when no generation prompt follows it).
 
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from support import kind_message, rule_chat
 from tooletta import Message, catalog
 from tooletta.chat import ChatFormat, Conversation, Turn, keeps, render_format, roles
-from tooletta.chat.declare import KEEP_RULES
+from tooletta.chat.declare import KEEP_RULES, implicit_after
 from tooletta.chat.declare_history import ContentCut, RolePrompt, gathered_system, last_role
 from tooletta.chat.parse import parse_format
 from tooletta.chat.render import render_text
@@ -214,7 +214,7 @@ def test_a_prompt_reads_back_as_no_message(messages: list[Message], thinking: bo
     assert parse_format(fmt, _HERMES, text, ()) == fmt.expressible_for(messages, ctx)
 
 
-# -- headless_after --------------------------------------------------------------------------
+# -- implicit_roles --------------------------------------------------------------------------
 
 
 class _Headless(ChatFormat):
@@ -223,7 +223,7 @@ class _Headless(ChatFormat):
     name = "toy_headless"
     turns = roles(user=Turn("[U]", "[/U]"), assistant=Turn("[A]", "<e>"), tool=Turn("[T]", "[/T]"))
     end_of_turn = "<e>"
-    headless_after = frozenset({"tool"})
+    implicit_roles = implicit_after("tool")
 
     def header(self, index: int, ctx: Conversation) -> str:
         """Oddity (toy): no assistant header after tool results."""

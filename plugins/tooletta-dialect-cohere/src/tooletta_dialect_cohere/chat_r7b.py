@@ -70,9 +70,11 @@ __all__ = [
     "TOOL_RESULT",
     "TOOL_RESULT_END",
     "TOOL_USE",
+    "TURN_TOKENS",
     "USER",
     "CommandR7BChat",
     "call_numbers",
+    "cohere_turns",
     "tool_line",
     "tool_list",
 ]
@@ -236,6 +238,29 @@ _RESULT_TAIL = '\n        },\n        "is_error": null'
 _THINKING_OFF = THINKING + THINKING_END
 
 
+TURN_TOKENS = (
+    BOS,
+    START_OF_TURN,
+    "<|SYSTEM_TOKEN|>",
+    "<|USER_TOKEN|>",
+    "<|CHATBOT_TOKEN|>",
+    END_OF_TURN,
+)
+"""The tokens of every Cohere template's turns (single ids in its tokenizer)."""
+
+
+def cohere_turns(tool: Turn) -> Mapping[str, Turn]:
+    """The turns of a Cohere template: ``<|START_OF_TURN_TOKEN|><|ROLE_TOKEN|>`` ...
+    ``<|END_OF_TURN_TOKEN|>`` for the system, user and assistant, and ``tool``, the
+    template's tool-result turn."""
+    return roles(
+        system=Turn(SYSTEM, END_OF_TURN),
+        user=Turn(USER, END_OF_TURN),
+        assistant=Turn(CHATBOT, END_OF_TURN),
+        tool=tool,
+    )
+
+
 def tool_line(tool: Mapping[str, Any]) -> str:
     """One tool of the list as the template writes it: name and description as they are (not
     JSON-quoted), the parameters through ``tojson``, ``"responses": null``. A definition
@@ -331,20 +356,10 @@ class CommandR7BChat(ChatFormat):
         " (the tool_use chat template of CohereForAI/c4ai-command-r7b-12-2024)"
     )
     bos = BOS
-    turns = roles(
-        system=Turn(SYSTEM, END_OF_TURN),
-        user=Turn(USER, END_OF_TURN),
-        assistant=Turn(CHATBOT, END_OF_TURN),
-        tool=Turn(SYSTEM + TOOL_RESULT + "[\n", "\n]" + TOOL_RESULT_END + END_OF_TURN),
-    )
+    turns = cohere_turns(Turn(SYSTEM + TOOL_RESULT + "[\n", "\n]" + TOOL_RESULT_END + END_OF_TURN))
     end_of_turn = END_OF_TURN
     special_tokens: ClassVar[tuple[str, ...]] = (
-        BOS,
-        START_OF_TURN,
-        "<|SYSTEM_TOKEN|>",
-        "<|USER_TOKEN|>",
-        "<|CHATBOT_TOKEN|>",
-        END_OF_TURN,
+        *TURN_TOKENS,
         THINKING,
         THINKING_END,
         ACTION,

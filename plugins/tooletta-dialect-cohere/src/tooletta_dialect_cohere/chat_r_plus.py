@@ -32,12 +32,11 @@ from tooletta.plugin import (
     by_content,
     defaults,
     patterns_of,
-    roles,
     text_of,
 )
 from tooletta_dialect_cohere.models import MODELS
 
-from .chat_r7b import BOS, CHATBOT, START_OF_TURN, SYSTEM, USER
+from .chat_r7b import BOS, START_OF_TURN, SYSTEM, TURN_TOKENS, cohere_turns
 from .tokens import END_OF_TURN
 
 __all__ = [
@@ -195,21 +194,9 @@ class CommandRPlusChat(ChatFormat):
         " (the tool_use chat template of CohereForAI/c4ai-command-r-plus)"
     )
     bos = BOS
-    turns = roles(
-        system=Turn(SYSTEM, END_OF_TURN),
-        user=Turn(USER, END_OF_TURN),
-        assistant=Turn(CHATBOT, END_OF_TURN),
-        tool=Turn(SYSTEM, END_OF_TURN),
-    )
+    turns = cohere_turns(Turn(SYSTEM, END_OF_TURN))
     end_of_turn = END_OF_TURN
-    special_tokens: ClassVar[tuple[str, ...]] = (
-        BOS,
-        START_OF_TURN,
-        "<|SYSTEM_TOKEN|>",
-        "<|USER_TOKEN|>",
-        "<|CHATBOT_TOKEN|>",
-        END_OF_TURN,
-    )
+    special_tokens: ClassVar[tuple[str, ...]] = TURN_TOKENS
     result_wrap = _RESULTS
     keeps_ids = False
     options = defaults(end_call_turns=False)
@@ -217,8 +204,10 @@ class CommandRPlusChat(ChatFormat):
     the template's text: for training data in which the model learns to stop after calls, as
     it does when generating)."""
     trim = frozenset(("system", "user", "tool", "assistant"))
-    """Every text is trimmed but the first system message's (:meth:`system_text`,
-    :meth:`expressible`)."""
+    """Every text is trimmed but the first system message's (:attr:`trim_opening`)."""
+    trim_opening = False
+    """The template's oddity: it trims every text but the first system message (written as
+    given by :meth:`system_text`, and so given back by :meth:`expressible`)."""
     prompt = Prompt(before=SYSTEM + INSTRUCTION + END_OF_TURN)
     """The template asks for an ``Action:`` list after the last message, always; then (with
     a generation prompt) the assistant header."""
@@ -283,11 +272,3 @@ class CommandRPlusChat(ChatFormat):
             return ParseResult(content=body, dialect=dialect.info.name)
         result = dialect.parse(body[at + 1 :], tools=list(tools) or None)
         return msgspec.structs.replace(result, content=body[:at] + result.content.strip())
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base (every text trimmed, :attr:`trim`), but the first system message as
-        given: the template's oddity is to trim every text but that one."""
-        out = super().expressible(messages)
-        if out and out[0].role == "system":
-            out[0] = msgspec.structs.replace(out[0], content=self.text(messages[0].content))
-        return out

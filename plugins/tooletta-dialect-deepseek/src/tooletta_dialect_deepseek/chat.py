@@ -48,6 +48,7 @@ from tooletta.plugin import (
     by_content,
     defaults,
     first_of,
+    implicit_after,
     last_index,
     patterns_of,
     roles,
@@ -186,7 +187,7 @@ class _DeepSeekChat(ChatFormat):
     V3.2 adds the tool declarations."""
     gather_system = "\n\n"
     """The templates move every system message to the start, joined by a blank line."""
-    headless_after = frozenset({"tool", "assistant"})
+    implicit_roles = implicit_after("tool", "assistant")
     """After tool results (or another assistant turn) the assistant goes on without a header
     (the reader of each format's :meth:`header`)."""
 

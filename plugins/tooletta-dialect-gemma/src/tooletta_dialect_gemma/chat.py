@@ -36,6 +36,7 @@ from tooletta.plugin import (
     Turn,
     by_content,
     defaults,
+    implicit_after,
     patterns_of,
     roles,
     text_of,
@@ -301,18 +302,6 @@ def _think_flag(options: Mapping[str, Any]) -> str:
     return THINK_FLAG if options.get("enable_thinking") else ""
 
 
-def _in_model_turn(fmt: ChatFormat, ctx: Conversation) -> bool:
-    """Whether ``ctx``'s conversation ends inside the model's turn: after results, or after
-    a calls turn that ``fmt`` ends with ``<|tool_response>`` (its results to come)."""
-    if not ctx.messages:
-        return False
-    last = ctx.messages[-1]
-    if last.role == "tool":
-        return True
-    index = len(ctx.messages) - 1
-    return last.role == "assistant" and fmt.end_token(index, ctx) == RESULT_OPEN
-
-
 class Gemma4Chat(ChatFormat):
     """Gemma 4's chat template (``google/gemma-4-31B-it``), ``enable_thinking`` off by
     default; tool results are written inside the model's turn."""
@@ -338,27 +327,30 @@ class Gemma4Chat(ChatFormat):
     )
     system_roles = frozenset({"system", "developer"})
     system_block = SystemBlock(
-        tools=_declarations, head=TOOL_OPEN, joiner="", lead=_think_flag, leads=(THINK_FLAG,)
+        tools=_declarations,
+        head=TOOL_OPEN,
+        joiner="",
+        lead=_think_flag,
+        leads=(THINK_FLAG,),
+        empty_reads_none=True,
     )
     """``<|think|>\\n`` when ``enable_thinking`` is on (a turn of its own without a system
     message or tools), then the system message (trimmed) right before the ``<|tool>``
-    declarations."""
+    declarations; an empty system message (a turn the template still writes) reads back as
+    none."""
     trim = frozenset({"system", "user"})
     options = defaults(enable_thinking=False)
     prompt = Prompt(off=EMPTY_THOUGHT, default=False)
     """``<|turn>model\\n``, then the empty thought channel unless thinking is on (thinking
     on's bare header reads back as no message too)."""
-    in_turn_prompt: ClassVar[Prompt | None] = None
-    """The generation prompt of a conversation that ends inside the model's turn (see
-    :meth:`generation_prompt`): ``None``, none (the model goes on in its turn)."""
+    continue_prompt: ClassVar[Prompt | None] = Prompt(head="")
+    """A conversation that ends inside the model's turn (after results, or after calls whose
+    results are to come: the turn ended by ``<|tool_response>``) gets no prompt: the model
+    goes on in its turn."""
     keeps_ids = False
-
-    # -- the system turn ---------------------------------------------------------------------
-
-    def parse_system(self, body: str) -> str | None:
-        """Oddity: an empty system message (a turn the template still writes) reads back as
-        none."""
-        return super().parse_system(body) or None
+    implicit_roles = implicit_after("tool", "assistant")
+    """After results (or a closed model turn) the model's text goes on with no header (the
+    headers :meth:`header` leaves out)."""
 
     # -- the model's turn, results inside it -------------------------------------------------
 
@@ -405,20 +397,6 @@ class Gemma4Chat(ChatFormat):
         if text.startswith("response:", pos) and text.endswith(RESULT_OPEN, 0, pos):
             return "tool", pos
         return None
-
-    def implicit_role(self, previous: str | None) -> str | None:
-        """Oddity: after results (or a closed model turn) the model's text goes on with no
-        header."""
-        return "assistant" if previous in ("tool", "assistant") else None
-
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """Oddity: a conversation that ends inside the model's turn (after results, or after
-        calls whose results are to come) gets :attr:`in_turn_prompt` (none: the turn goes
-        on); any other, :attr:`prompt`."""
-        if _in_model_turn(self, ctx):
-            inside = self.in_turn_prompt
-            return "" if inside is None else inside.text(MODEL, ctx.options)
-        return super().generation_prompt(ctx)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """Oddity: the contents as ``strip_thinking`` leaves them, the kept reasoning trimmed

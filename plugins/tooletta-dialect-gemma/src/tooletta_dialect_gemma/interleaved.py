@@ -38,7 +38,15 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import Message, ParseError, RenderError
-from tooletta.plugin import Conversation, Prompt, Reasoning, SystemBlock, by_content, text_of
+from tooletta.plugin import (
+    Conversation,
+    Prompt,
+    Reasoning,
+    SystemBlock,
+    by_content,
+    implicit_after,
+    text_of,
+)
 from tooletta_dialect_gemma.chat import (
     _STANDARD_KEYS,
     CHANNEL_CLOSE,
@@ -51,7 +59,6 @@ from tooletta_dialect_gemma.chat import (
     THOUGHT,
     TOOL_CLOSE,
     TOOL_OPEN,
-    TURN_END,
     Gemma4Chat,
     _dictsort,
     _get,
@@ -174,8 +181,17 @@ class Gemma4InterleavedChat(Gemma4Chat):
     )
     """As ``gemma4``'s, the tools declared by this template's macro."""
     calls_end = None
-    """The calls turn's end is :meth:`end_token`'s (it depends on the results after it)."""
-    in_turn_prompt = Prompt(off=EMPTY_THOUGHT, default=False, head="")
+    results_end: ClassVar[tuple[str, str] | None] = (RESULT_OPEN, "")
+    """A calls turn that results follow ends with ``<|tool_response>`` and nothing after it
+    (the result follows in the same turn); a calls turn without results (no
+    ``tool_responses`` to write) ends with ``<turn|>\\n`` like any turn (``gemma4``'s
+    :attr:`calls_end` would end it with ``<|tool_response>`` too)."""
+    calls_content = False
+    """A calls turn's own content is not written (llama.cpp drops it when it folds the turn);
+    :meth:`expressible` drops it so."""
+    implicit_roles = implicit_after("tool")
+    """Only after results does the model's text go on with no header."""
+    continue_prompt = Prompt(off=EMPTY_THOUGHT, default=False, head="")
     """After results, inside the model's turn: the empty thought channel (thinking off) with
     no header."""
 
@@ -194,28 +210,6 @@ class Gemma4InterleavedChat(Gemma4Chat):
         if message.role == "assistant":
             return MODEL
         return super().header(index, ctx)
-
-    def end_token(self, index: int, ctx: Conversation) -> str:
-        """Oddity: ``<|tool_response>`` ends a calls turn that results follow (a calls turn
-        without results has no ``tool_responses`` to write), ``<turn|>`` any other."""
-        messages = ctx.messages
-        results = index + 1 < len(messages) and messages[index + 1].role == "tool"
-        return RESULT_OPEN if messages[index].tool_calls and results else TURN_END
-
-    def assistant_footer(self, index: int, ctx: Conversation) -> str:
-        """Oddity: nothing after ``<|tool_response>`` (the result follows in the same turn),
-        ``\\n`` after ``<turn|>``, as :meth:`end_token` ends the turn (``gemma4``'s
-        :attr:`calls_end` would end a calls turn without results so too)."""
-        return "" if self.end_token(index, ctx) == RESULT_OPEN else "\n"
-
-    def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: a calls turn's own content is not written (llama.cpp drops it when it
-        folds the turn); the body as declared otherwise."""
-        message = ctx.messages[index]
-        if message.tool_calls and text_of(message.content):
-            message = msgspec.structs.replace(message, content="")
-        kept = self.kept_in(index, ctx)
-        return self.turn_body(message, kept, index == len(ctx.messages) - 1, ctx)
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """Oddity: ``response:NAME{...}`` with JSON text decoded (see the module docs), other
@@ -255,18 +249,12 @@ class Gemma4InterleavedChat(Gemma4Chat):
             raise ParseError(f"gemma4-interleaved conversation: unreadable result {body[:40]!r}")
         return json.dumps(value, ensure_ascii=False)
 
-    def implicit_role(self, previous: str | None) -> str | None:
-        """Oddity: only after results does the model's text go on with no header."""
-        return "assistant" if previous == "tool" else None
-
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """Oddity: ``gemma4``'s, with a calls turn's content dropped and each JSON result as
-        the JSON text it reads back as."""
+        """Oddity: ``gemma4``'s (a calls turn's content dropped, :attr:`calls_content`), each
+        JSON result as the JSON text it reads back as."""
         out = []
         for m in super().expressible(messages):
-            if m.role == "assistant" and m.tool_calls and m.content:
-                m = msgspec.structs.replace(m, content="")
-            elif m.role == "tool":
+            if m.role == "tool":
                 content = text_of(m.content)
                 ok, value = _decoded(content)
                 if ok:

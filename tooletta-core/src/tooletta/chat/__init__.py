@@ -22,6 +22,7 @@ from .declare import (
     ToolsBlock,
     ToolsTurn,
     TruthyPrompt,
+    implicit_after,
     keeps,
 )
 from .format import (
@@ -66,6 +67,7 @@ __all__ = [
     "defaults",
     "first_of",
     "identify",
+    "implicit_after",
     "keeps",
     "last_index",
     "last_query",

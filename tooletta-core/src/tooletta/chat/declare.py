@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 from ..errors import RenderError
@@ -45,6 +46,7 @@ __all__ = [
     "ToolsPlace",
     "ToolsTurn",
     "TruthyPrompt",
+    "implicit_after",
     "keeps",
     "last_query",
 ]
@@ -312,6 +314,10 @@ class SystemBlock:
     stands before a body with ``lead_joiner`` between them. ``leads``: every text the lead may
     write, which the reader takes off the start of a body (a body that is a lead alone reads
     as no message).
+
+    ``empty_reads_none``: an empty system message, written as it is (an empty turn, as
+    ``empty_turn`` says), reads back as none (Gemma 4: parsing gives no message for the empty
+    turn, and :meth:`~tooletta.chat.ChatFormat.expressible` drops it).
     """
 
     tools: Declarations | None = None
@@ -329,6 +335,7 @@ class SystemBlock:
     lead: Callable[[Mapping[str, Any]], str] | None = None
     lead_joiner: str = ""
     leads: tuple[str, ...] = ()
+    empty_reads_none: bool = False
     _dated: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -409,7 +416,9 @@ class SystemBlock:
             at = body.find(self.joiner + self.head)
             if at >= 0:
                 system, found = body[:at], True
-        if system == "" and (self.empty_is_none or (self.always and not self.empty_turn)):
+        if system == "" and (
+            self.empty_is_none or self.empty_reads_none or (self.always and not self.empty_turn)
+        ):
             return None
         if (
             system is not None
@@ -631,3 +640,16 @@ class ResultHead:
         """The content of a result :meth:`write` wrote (``body`` as it is without ``after``)."""
         _, found, content = body.partition(self.after)
         return content if found else body
+
+
+# -- headerless turns (decl9b) -------------------------------------------------------------
+
+
+def implicit_after(*previous: str | None, role: str = "assistant") -> Mapping[str | None, str]:
+    """A read-only :attr:`~tooletta.chat.ChatFormat.implicit_roles` table: a turn written
+    without a header right after a message of one of the ``previous`` roles (``None``: at the
+    start of the conversation) is a ``role`` turn. ``implicit_after("tool", "assistant")``:
+    the model's text goes on without a header after tool results and after its own turn
+    (Gemma 4, DeepSeek, Apertus). Tables for several roles merge as mappings do
+    (``{**implicit_after("system", role="user"), **implicit_after("tool")}``)."""
+    return MappingProxyType(dict.fromkeys(previous, role))

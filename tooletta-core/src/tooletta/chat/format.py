@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
+import msgspec
+
 from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from .conversation import Conversation, conversation, first_of, last_index, last_user
@@ -250,11 +252,38 @@ class ChatFormat:
     (:class:`~tooletta.chat.declare_history.ContentCut`: DeepSeek and QwQ write a past
     turn's content after its ``</think>``), written cut by the default
     :meth:`assistant_text` and carried cut; ``None``: as given."""
-    headless_after: ClassVar[frozenset[str | None]] = frozenset()
-    """The roles of the message after which the template may write an assistant turn without
-    its header (the model goes on with its turn: DeepSeek after tool results); the default
-    :meth:`implicit_role` reads headerless text there as the assistant's (``None`` in it: at
-    the start). The writer is :meth:`header`."""
+    implicit_roles: ClassVar[Mapping[str | None, str]] = MappingProxyType({})
+    """The role of a turn the template writes without a header, by the role of the message
+    before it (``None``: at the start), for :func:`~tooletta.parse_conversation` (the default
+    :meth:`implicit_role`): Gemma 4 and DeepSeek go on with the assistant's text after tool
+    results, ``implicit_after("tool", "assistant")``
+    (:func:`~tooletta.chat.implicit_after`). Empty: every turn has a header. The
+    headers left out are the :meth:`header` hook's."""
+    calls_content: ClassVar[bool] = True
+    """The template writes an assistant turn's content beside its calls. ``False``: a turn
+    with calls is written without its content (the default :meth:`assistant_text`; llama.cpp
+    folds Gemma 4's calls turn and keeps only the answer after its results), and
+    :meth:`expressible` drops it so."""
+    trim_opening: ClassVar[bool | None] = None
+    """Whether the template trims the first system message, the one merged into the opening
+    system turn, when it does not as it trims later system messages (``"system"`` in
+    :attr:`trim`): ``False``, Command R+ writes it as given and trims every other text. The
+    default :meth:`system_text` and :meth:`expressible` follow it. ``None``: as :attr:`trim`
+    says."""
+    continue_prompt: ClassVar[Prompt | None] = None
+    """The generation prompt of a conversation that ends inside the model's turn, for a
+    template that writes tool results inside it: after a tool result, or after an assistant
+    turn that its end token (one of :attr:`end_tokens`, not :attr:`end_of_turn`) leaves open
+    for the results (Gemma 4's ``<|tool_response>``); the default :meth:`generation_prompt`.
+    ``Prompt(head="")`` writes nothing there (the model goes on in its turn). ``None``: as
+    :attr:`prompt` says everywhere."""
+    results_end: ClassVar[tuple[str, str] | None] = None
+    """How an assistant turn with calls that a tool result follows ends, when not as the
+    footer says (before :attr:`calls_end`, after :attr:`last_end`): its end token (one of
+    :attr:`end_tokens`) and the text after it (llama.cpp's interleaved Gemma 4 template ends
+    such a turn with ``<|tool_response>`` and nothing, the results following in the same turn,
+    and a turn with calls and no results as any other). ``None``: as :attr:`calls_end` or the
+    footer says."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass that overrides :meth:`keeps_reasoning` without its own :meth:`kept_in`
@@ -304,9 +333,9 @@ class ChatFormat:
     def implicit_role(self, previous: str | None) -> str | None:
         """The role of a turn the template writes without a header after a message of role
         ``previous`` (DeepSeek continues the assistant right after tool outputs); ``None``:
-        every turn has a header. Default: the assistant's after a role of
-        :attr:`headless_after`. Used by :func:`~tooletta.parse_conversation`."""
-        return "assistant" if previous in self.headless_after else None
+        every turn has a header. Used by :func:`~tooletta.parse_conversation`. Default: as
+        :attr:`implicit_roles` declares."""
+        return self.implicit_roles.get(previous)
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The body of the opening system turn, or ``None`` for no such turn.
@@ -319,7 +348,8 @@ class ChatFormat:
         """
         if self.gather_system is not None:
             system = gathered_system(ctx.messages, self.system_roles, self.text, self.gather_system)
-        if system is not None and "system" in self.trim:
+        opening = self.trim_opening
+        if system is not None and ("system" in self.trim if opening is None else opening):
             system = system.strip()
         block = self.system_block
         if block is None:
@@ -437,11 +467,16 @@ class ChatFormat:
         return self.end_of_turn if end is None else end[0]
 
     def _declared_end(self, index: int, ctx: Conversation) -> tuple[str, str] | None:
-        """The declared end (:attr:`last_end`, :attr:`calls_end`) of the assistant turn at
-        ``index``, ``None`` when its footer says how it ends."""
+        """The declared end (:attr:`last_end`, :attr:`results_end`, :attr:`calls_end`) of the
+        assistant turn at ``index``, ``None`` when its footer says how it ends."""
         last = self.last_end
         if last is not None and index == len(ctx.messages) - 1:
             return last
+        results = self.results_end
+        if results is not None and ctx.messages[index].tool_calls:
+            after = index + 1
+            if after < len(ctx.messages) and ctx.messages[after].role == "tool":
+                return results
         calls = self.calls_end
         if calls is not None and ctx.messages[index].tool_calls:
             return calls
@@ -543,13 +578,15 @@ class ChatFormat:
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The body of the assistant turn at ``index`` (the history rule applied; its content
-        cut as :attr:`content_cut` says)."""
+        cut as :attr:`content_cut` says, and left out beside calls unless :attr:`calls_content`)."""
         messages = ctx.messages
         kept = self.kept_in(index, ctx)
         message = messages[index]
         cut = self.content_cut
         if cut is not None and cut.applies(index, messages):
             message = cut.cut(message)
+        if message.tool_calls and not self.calls_content:
+            message = msgspec.structs.replace(message, content="")
         return self.turn_body(message, kept, index == len(messages) - 1, ctx)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
@@ -572,7 +609,11 @@ class ChatFormat:
     def generation_prompt(self, ctx: Conversation) -> str:
         """What ends the prompt so that the model writes the next assistant turn: as
         :attr:`prompt` declares (a :class:`~tooletta.chat.declare_history.RolePrompt` by the
-        last message's role), else the assistant turn's header."""
+        last message's role; :attr:`continue_prompt` inside the model's turn), else the
+        assistant turn's header."""
+        going_on = self.continue_prompt
+        if going_on is not None and self._ends_in_turn(ctx):
+            return going_on.text(self.turns["assistant"].header, ctx.options)
         prompt = self.prompt
         header = self.turns["assistant"].header
         if prompt is None:
@@ -588,6 +629,19 @@ class ChatFormat:
             if len(messages) == 1 and messages[0].role in self.system_roles:
                 return self.after_conversation(ctx)
         return prompt.text(header, ctx.options)
+
+    def _ends_in_turn(self, ctx: Conversation) -> bool:
+        """Whether ``ctx``'s conversation ends inside the model's turn (see
+        :attr:`continue_prompt`): its last message is a tool result, or an assistant turn
+        whose :meth:`end_token` is not :attr:`end_of_turn`."""
+        messages = ctx.messages
+        if not messages:
+            return False
+        last = messages[-1]
+        if last.role == "tool":
+            return True
+        index = len(messages) - 1
+        return last.role == "assistant" and self.end_token(index, ctx) != self.end_of_turn
 
     def after_conversation(self, ctx: Conversation) -> str:
         """Text a template writes after the last message when no generation prompt is asked:
@@ -649,8 +703,8 @@ class ChatFormat:
 
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """:meth:`expressible` for the text rendered with ``ctx`` (the declarations applied:
-        :attr:`trim`, the history rule, :attr:`keeps_ids`, :attr:`system_block`,
-        :attr:`content_cut`, :attr:`gather_system`)."""
+        :attr:`trim` and :attr:`trim_opening`, the history rule, :attr:`keeps_ids`,
+        :attr:`calls_content`, :attr:`system_block`, :attr:`content_cut`, :attr:`gather_system`)."""
         cut = self.content_cut
         if cut is not None:
             messages = cut.over(messages)
@@ -673,6 +727,7 @@ class ChatFormat:
         pending: list[ToolCall] = []
         trim = self.trim
         rule = self.reasoning
+        opening = self.trim_opening
         for index, m in enumerate(messages):
             reasoning = m.reasoning if m.reasoning and self.kept_in(index, ctx) else ""
             if reasoning and rule is not None and rule.strip != "":
@@ -684,11 +739,14 @@ class ChatFormat:
             elif m.role == "tool" and pending:
                 call = pending.pop(0)
                 name, call_id = call.name, call.id
-            content = self.text(m.content)
+            content = "" if calls and not self.calls_content else self.text(m.content)
+            trims = m.role in trim
+            if opening is not None and index == 0 and self.merge_system:
+                trims = opening if m.role in self.system_roles else trims
             out.append(
                 Message(
                     role=m.role,
-                    content=content.strip() if m.role in trim else content,
+                    content=content.strip() if trims else content,
                     tool_calls=calls,
                     reasoning=reasoning if m.role == "assistant" else "",
                     name=name,

@@ -197,17 +197,25 @@ def format_problem(fmt: Any) -> str | None:
     wrap = getattr(fmt, "result_wrap", None)
     if type(wrap) is not tuple or len(wrap) != 2 or not all(isinstance(w, str) for w in wrap):
         return f"chat format {name!r}: result_wrap is a {_kind(wrap)}, not a pair of str"
-    for attr in ("turn_stops", "calls_end", "last_end"):
+    for attr in ("turn_stops", "calls_end", "last_end", "results_end"):
         pair = getattr(fmt, attr, None)
         if pair is not None and (
             type(pair) is not tuple or len(pair) != 2 or not all(isinstance(s, str) for s in pair)
         ):
             return f"chat format {name!r}: {attr} is a {_kind(pair)}, not None or a pair of str"
+    opening = getattr(fmt, "trim_opening", None)
+    if opening is not None and type(opening) is not bool:
+        return f"chat format {name!r}: trim_opening is a {_kind(opening)}, not None or a bool"
+    implicit = getattr(fmt, "implicit_roles", None)
+    if not isinstance(implicit, Mapping) or not all(
+        isinstance(k, (str, type(None))) and isinstance(v, str) for k, v in implicit.items()
+    ):
+        return f"chat format {name!r}: implicit_roles is a {_kind(implicit)}, not a role mapping"
     if not (fmt.reasoning is None or type(fmt.reasoning) is Reasoning):
         return f"chat format {name!r}: reasoning is a {_kind(fmt.reasoning)}, not a Reasoning"
     if not isinstance(fmt.options, Mapping):
         return f"chat format {name!r}: options is a {_kind(fmt.options)}, not a mapping"
-    for attr in ("group_results", "merge_system", "keeps_ids", "open_last"):
+    for attr in ("group_results", "merge_system", "keeps_ids", "open_last", "calls_content"):
         if type(getattr(fmt, attr, None)) is not bool:
             return (
                 f"chat format {name!r}: {attr} is a {_kind(getattr(fmt, attr, None))}, not a bool"

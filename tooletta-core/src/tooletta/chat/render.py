@@ -370,7 +370,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
         user_text=hook("user_text", trims=("user", "system")),
         assistant_text=(
             fmt.assistant_text
-            if fmt.content_cut is not None
+            if fmt.content_cut is not None or not fmt.calls_content
             else hook("assistant_text", "turn_body")
         ),
         reasoning=(
@@ -379,7 +379,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
         content_text=hook("content_text", trims=("assistant",)),
         end_token=(
             fmt.end_token
-            if fmt.calls_end is not None or fmt.last_end is not None
+            if fmt.calls_end is not None or fmt.last_end is not None or fmt.results_end is not None
             else hook("end_token", "assistant_footer")
         ),
         footer_ok=assistant is None or assistant.footer.startswith(fmt.end_of_turn),
