@@ -32,7 +32,9 @@ _NO_STRIP = {"block": ["", ""], "plain": ["", ""]}
 SPEC_VERSION = 2
 """The version of the spec layout (saved in every spec; :func:`~tooletta.chat.learn.load_learned`
 checks it). Version 2 added optional keys only (the tools' ``own_turn``, the results' ``id``,
-the calls' ``written_ids``, the chat's ``content_cut`` (with its ``lead`` and ``spared``),
+the calls' ``written_ids`` (and ``ids_across``: their numbering goes on across the
+conversation's turns, llama.cpp's Kimi K2-Thinking copy), the chat's ``content_cut`` (with
+its ``lead`` and ``spared``),
 ``history_strip``, ``plain_footers``, ``empty_system``, ``after_results``,
 ``prompt_after_results``, ``content_beside_calls`` and ``content_parts``): a version 1 spec,
 which has none of them, reads as it did; see :data:`SPEC_VERSIONS_READ`."""
@@ -76,12 +78,16 @@ def _with_written_ids(messages: Sequence[Message], calls_spec: Mapping[str, Any]
     from ...catalog import get_dialect
 
     dialect = get_dialect(str(calls_spec["dialect"]))
+    across = bool(calls_spec.get("ids_across"))
+    before: list[ToolCall] = []  # the calls of earlier turns, when their count goes on
     out = []
     for m in messages:
         if m.role == "assistant" and m.tool_calls:
             bare = [ToolCall(c.name, c.arguments) for c in m.tool_calls]
-            written = list(dialect.parse(dialect.render(bare, content="")).calls)
-            m = msgspec.structs.replace(m, tool_calls=written)
+            written = list(dialect.parse(dialect.render([*before, *bare], content="")).calls)
+            m = msgspec.structs.replace(m, tool_calls=written[len(before) :])
+            if across:
+                before += bare
         out.append(m)
     return out
 
@@ -228,7 +234,13 @@ class LearnedChat(ChatFormat):
             "prompt_options": tuple(dict(opts) for opts, _ in chat["prompts"] if opts),
         }
         strip = chat.get("content_strip") or _NO_STRIP
-        if strip != _NO_STRIP or tail or chat.get("content_cut") or chat.get("history_strip"):
+        if (
+            strip != _NO_STRIP
+            or tail
+            or chat.get("content_cut")
+            or chat.get("history_strip")
+            or spec["calls"].get("ids_across")
+        ):
             attrs["assistant_text"] = cls._assistant_text
         if (chat["results"].get("strip") or ["", ""]) != ["", ""]:
             attrs["result_text"] = cls._result_text
@@ -251,6 +263,10 @@ class LearnedChat(ChatFormat):
             attrs["parse_result"] = cls._result_without_id
         if (chat["tools"] or {}).get("own_turn"):
             attrs.update(_own_turn_hooks(cls, chat))
+        if chat.get("names"):
+            from .names import name_hooks
+
+            attrs.update(name_hooks(chat))
         made = trusted(type(f"LearnedChat_{attrs['name']}", (cls,), attrs))
         return made(spec)  # type: ignore[no-any-return]
 
@@ -429,8 +445,13 @@ class LearnedChat(ChatFormat):
     def _assistant_text(self, index: int, ctx: Conversation) -> str:
         """The assistant turn's body with its text stripped as the template strips it there
         and the text before the end-of-turn token after it (installed as :meth:`assistant_text`
-        only for templates that strip or write such text)."""
+        only for templates that strip or write such text, or number written call ids
+        across the conversation)."""
         message = ctx.messages[index]
+        if message.tool_calls and self.spec["calls"].get("ids_across"):
+            message = ctx.once(
+                "learned_ids_across", lambda: _with_written_ids(ctx.messages, self.spec["calls"])
+            )[index]
         last = index == len(ctx.messages) - 1
         block = self.reasoning_text(message.reasoning, self.kept_in(index, ctx), last)
         left, right = self._blocked if block else self._plain
