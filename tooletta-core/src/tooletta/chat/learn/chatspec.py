@@ -55,6 +55,20 @@ def tools_text(tools: Sequence[Mapping[str, Any]], spec: Mapping[str, Any]) -> s
     """The tool declarations as the template writes them (``spec``: the ``tools`` spec)."""
     item = spec["item"]
     separators = item["separators"]
+    if item.get("list"):  # one JSON list of them all (its items indented inside it)
+        values = [
+            tool.get("function", tool)
+            if item["what"] == "function" and isinstance(tool, Mapping)
+            else tool
+            for tool in tools
+        ]
+        listed = json.dumps(
+            values,
+            ensure_ascii=item["ensure_ascii"],
+            indent=item["indent"],
+            separators=tuple(separators) if separators else None,
+        )
+        return str(spec["head"]) + listed + str(spec["tail"])
     parts = []
     for tool in tools:
         value = tool
@@ -305,7 +319,9 @@ class LearnedChat(ChatFormat):
         if tools_spec and not self._system_first:
             if body.startswith(tools_spec["head"]):
                 _, sep, system = body.rpartition(tools_spec["tail"] + self._with_system)
-                return system if sep else None
+                # nothing after the declarations, nothing joining them to a system message:
+                # no system message (llama.cpp's DeepSeek-R1 template)
+                return system if sep and (system or self._with_system) else None
         elif tools_spec:
             head = tools_spec["head"]
             if head and body.startswith(tools_spec["without_system"] + head):

@@ -357,7 +357,56 @@ class _Inference:
                 "without_system": head[: len(head) - n],
                 "system_first": True,
             }
+        listed = self._listed_tools(b1, b2, bs)
+        if listed is not None:
+            return listed
         raise _fail("tools", "the tool declarations are not tojson of each tool or function")
+
+    def _listed_tools(self, b1: str, b2: str, bs: str) -> dict[str, Any] | None:
+        """The tool declarations written as one JSON list (llama.cpp's DeepSeek-R1 template:
+        ``tools | map(attribute='function') | tojson(indent=2)``, whose items are indented
+        inside the list), in the system turn's body ``b1`` (one tool), ``b2`` (two) and
+        ``bs`` (one tool and the system message): the spec's ``item`` says ``list``.
+        ``None`` when the bodies are not that."""
+        for what, indent, seps, ascii_ in itertools.product(
+            ("function", "tool"), (None, 2, 4), (None, (",", ":")), (False, True)
+        ):
+            item = {
+                "what": what,
+                "indent": indent,
+                "separators": seps,
+                "ensure_ascii": ascii_,
+                "list": True,
+            }
+            bare = {"item": item, "head": "", "join": "", "tail": ""}
+            one, two = tools_text(TOOLS[:1], bare), tools_text(TOOLS, bare)
+            at = b2.find(two)
+            if at < 0:
+                continue
+            head, tail = b2[:at], b2[at + len(two) :]
+            if b1 != head + one + tail:
+                continue
+            layout = {"item": item, "head": head, "join": "", "tail": tail}
+            if bs.endswith(S.SYSTEM) and bs.startswith(b1):  # the tools first
+                with_system = bs[len(b1) : len(bs) - len(S.SYSTEM)]
+                return {
+                    **layout,
+                    "with_system": with_system,
+                    "without_system": "",
+                    "system_first": False,
+                }
+            if not bs.startswith(S.SYSTEM) or not bs.endswith(one + tail):
+                raise _fail("tools+system", "the tools are written around the system message")
+            before = bs[len(S.SYSTEM) : len(bs) - len(one + tail)]
+            n = _common_suffix(head, before)
+            return {
+                **layout,
+                "head": head[len(head) - n :],
+                "with_system": before[: len(before) - n],
+                "without_system": head[: len(head) - n],
+                "system_first": True,
+            }
+        return None
 
     def own_turn_tools(self, r_u: str, r_t1: str, r_t2: str, r_st: str) -> dict[str, Any] | None:
         """The tool declarations written in a turn of their own right after the start,
@@ -1415,7 +1464,11 @@ def infer_spec(
     if chat["content_cut"] and writes_calls:
         spared = inf.cut_spared(chat["content_cut"])
         chat["content_cut"]["spared"] = spared
-        chat["content_cut"]["lead"] = "calls" not in spared and inf.cut_lead(chat["content_cut"])
+        # no text beside calls (the learned format refuses it): no cut text beside them either
+        beside = chat.get("content_beside_calls", True)
+        chat["content_cut"]["lead"] = (
+            "calls" not in spared and beside and inf.cut_lead(chat["content_cut"])
+        )
     suite = probe_suite(
         reasoning=True,
         tools=writes_calls or chat["tools"] is not None,
