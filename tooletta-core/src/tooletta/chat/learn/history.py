@@ -70,19 +70,24 @@ class Observation:
         return tuple(i for i in self.assistants if keeps(rule, i, self.messages))
 
 
-def finders() -> list[tuple[list[Message], str, str]]:
-    """Conversations that end with an answer holding the reasoning :attr:`S.REASONING`, each
-    with the sentinel of the user message before that answer and of the answer's content:
-    the answer alone after a user message, and the answer after an earlier exchange (a
+def finders() -> list[tuple[list[Message], str, str, bool]]:
+    """Conversations whose last assistant turn holds the reasoning :attr:`S.REASONING` and
+    the text :attr:`S.ANSWER` or :attr:`S.ANSWER2`, each with the sentinel of the user
+    message before that turn, of its text, and whether it has calls (rendered with the probe
+    tools): the answer alone after a user message; the answer after an earlier exchange (a
     template that drops the first answer's reasoning, as llama.cpp's Kimi K2-Thinking copy
-    does, writes this one's)."""
+    does, writes this one's); a turn with text and calls ending the conversation (one that
+    keeps reasoning only in the tool-use run after the last answer)."""
+    one = CALL_SETS["one"]
     return [
-        ([user(), answer(reasoning=S.REASONING)], S.USER, S.ANSWER),
+        ([user(), answer(reasoning=S.REASONING)], S.USER, S.ANSWER, False),
         (
             [user(), answer(), user(S.USER2), answer(S.ANSWER2, reasoning=S.REASONING)],
             S.USER2,
             S.ANSWER2,
+            False,
         ),
+        ([user(), calling(one, S.ANSWER, reasoning=S.REASONING)], S.USER, S.ANSWER, True),
     ]
 
 

@@ -234,8 +234,12 @@ class _Inference:
         (the first one when none does), and the sentinel of the user message before the
         answer holding it."""
         found = None
-        for messages, last_user, _ in finders():
-            text = self.o.render(messages)
+        for messages, last_user, _, calls in finders():
+            try:
+                with self.o.trying():  # a turn with calls must not fix the calls' form yet
+                    text = self.o.render(messages, TOOLS if calls else None)
+            except LearnError:
+                continue
             found = found or (text, last_user)
             if S.REASONING in text:
                 return text, last_user
@@ -790,28 +794,43 @@ class _Inference:
         found = None
         for key in ("reasoning_content", "reasoning", "thinking"):
             o.reasoning_key = key  # the key the template reads reasoning from
-            for messages, _, content in finders():
-                text = o.render(messages)
-                body = self._body(text, "reasoning")
+            for messages, _, content, calls in finders():
+                tools = TOOLS if calls else None
+                try:
+                    with o.trying():  # a turn with calls must not fix the calls' form yet
+                        text = o.render(messages, tools)
+                        body = self._body(text, "reasoning") if not calls else text
+                except LearnError:
+                    continue
                 at = body.find(S.REASONING)
                 if at >= 0:
-                    found = messages, content
+                    found = messages, content, tools
                     break
             if found:
                 break
         else:
             o.reasoning_key = "reasoning_content"
             return None
-        messages, content = found
-        if not body.endswith(content):
+        messages, content, tools = found
+        end = body.find(content, at) if tools else len(body) - len(content)
+        if end < 0 or (not tools and not body.endswith(content)):
             raise _fail("reasoning", "the content does not follow the reasoning")
+        if tools:  # the whole text: the reasoning's opening after the assistant header
+            h_a = self.spec["turns"]["assistant"][0]
+            start = body.rfind(h_a, 0, at) + len(h_a) if h_a else -1
+            if start < len(h_a) or start > at:
+                raise _fail("reasoning", "the assistant turn is not written with its header")
+            body, at, end = body[start:], at - start, end - start
         open_ = body[:at]
-        close = body[at + len(S.REASONING) : len(body) - len(content)]
+        close = body[at + len(S.REASONING) : end]
         if not open_ or not close:
             raise _fail("reasoning", "the reasoning is not between an opening and a closing")
+        last = messages[-1]
 
         def same(text_: str) -> bool:
-            return o.render([*messages[:-1], answer(content, reasoning=text_)]) == text
+            changed = msgspec.structs.replace(last, reasoning=text_)
+            with o.trying():
+                return o.render([*messages[:-1], changed], tools) == text
 
         strip: str | None = ""
         if same("\n" + S.REASONING + "\n"):
@@ -876,9 +895,9 @@ class _Inference:
 
     def _history_blocks(self, keep: str, block: str) -> tuple[str, str]:
         """``Reasoning.dropped`` and ``Reasoning.empty`` under ``keep``, read from the
-        observations' answers: what an answer whose reasoning is not kept holds before its
-        text, and whether a kept answer without reasoning writes the empty ``block``, when it
-        ends the conversation or always."""
+        observations: what an answer whose reasoning is not kept holds before its text, and
+        whether a kept turn without reasoning (an answer, or a turn with calls) writes the
+        empty ``block``, when it ends the conversation or always."""
         h_a = self.spec["turns"]["assistant"][0]
 
         def before(text: str, message: Message) -> str:
@@ -886,20 +905,35 @@ class _Inference:
             at = _find(text, message.content, "reasoning-history")
             return text[text.rfind(h_a, 0, at) + len(h_a) : at]
 
+        def body_at(text: str, n: int) -> str | None:
+            """The text after the ``n``-th assistant header (``None``: not found)."""
+            at = text.find(S.USER)
+            for _ in range(n + 1):
+                at = text.find(h_a, at + 1) if h_a and at >= 0 else -1
+            return text[at + len(h_a) :] if at >= 0 else None
+
         dropped: str | None = None
         kept_last: bool | None = None
         kept_earlier: bool | None = None
         for obs in self.history:
-            if obs.tools:
+            try:
+                with self.o.trying():
+                    plain = self.o.render(
+                        without_reasoning(obs.messages), TOOLS if obs.tools else None
+                    )
+            except LearnError:
                 continue
-            plain = self.o.render(without_reasoning(obs.messages))
             last = len(obs.messages) - 1
-            for index in obs.assistants:
+            for n, index in enumerate(obs.assistants):
                 message = obs.messages[index]
                 if index not in obs.kept:
-                    dropped = before(obs.text, message) if dropped is None else dropped
+                    if dropped is None and not message.tool_calls:
+                        dropped = before(obs.text, message)
                     continue
-                writes = before(plain, message) == block
+                body = body_at(plain, n)
+                if body is None:
+                    continue
+                writes = body.startswith(block)
                 if index == last:
                     kept_last = writes if kept_last is None else kept_last
                 else:
