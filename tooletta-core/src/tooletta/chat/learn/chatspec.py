@@ -32,12 +32,14 @@ _NO_STRIP = {"block": ["", ""], "plain": ["", ""]}
 SPEC_VERSION = 2
 """The version of the spec layout (saved in every spec; :func:`~tooletta.chat.learn.load_learned`
 checks it). Version 2 added optional keys only (the tools' ``own_turn``, the results' ``id``,
-the calls' ``written_ids`` (and ``ids_across``: their numbering goes on across the
-conversation's turns, llama.cpp's Kimi K2-Thinking copy), the chat's ``content_cut`` (with
-its ``lead`` and ``spared``),
+the calls' ``written_ids``, the chat's ``content_cut`` (with its ``lead`` and ``spared``),
 ``history_strip``, ``plain_footers``, ``empty_system``, ``after_results``,
 ``prompt_after_results``, ``content_beside_calls`` and ``content_parts``): a version 1 spec,
-which has none of them, reads as it did; see :data:`SPEC_VERSIONS_READ`."""
+which has none of them, reads as it did; see :data:`SPEC_VERSIONS_READ`. Later optional keys
+of version 2, absent from every spec written before them (which reads as it did): the
+calls' ``ids_across`` (written ids numbered across the conversation's turns), the chat's
+``names`` (headers that name the message, :mod:`.names`), the tools' ``item.list`` (one JSON
+list of them all), and the history rule ``after_first_answer``."""
 
 SPEC_VERSIONS_READ = frozenset({1, 2})
 """The spec versions :func:`~tooletta.chat.learn.load_learned` reads (a newer one is refused:

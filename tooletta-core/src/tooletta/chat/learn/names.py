@@ -125,14 +125,6 @@ def result_names(oracle: Oracle) -> tuple[str, tuple[int, str]] | None:
     return plain, found
 
 
-def nameless(messages: Sequence[Message]) -> list[Message]:
-    """``messages`` with the tool results' names taken off."""
-    return [
-        msgspec.structs.replace(m, name=None) if m.role == "tool" and m.name else m
-        for m in messages
-    ]
-
-
 def name_hooks(chat: Mapping[str, Any]) -> dict[str, Any]:
     """The ``header`` and ``read_header`` hooks of a learned format whose headers name the
     message (``chat["names"]``)."""
