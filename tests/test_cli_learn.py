@@ -44,11 +44,21 @@ def test_learn_prints_the_verdict_and_saves(tmp_path: Path) -> None:
     assert rows["hermes"]["learned"] is False
 
 
-def test_learn_refuses_with_the_reason() -> None:
-    template = str(TEMPLATES / "Kimi-K2-Thinking.jinja")
-    result = CliRunner().invoke(cli, ["learn", template, "--name", "cli-kimi-thinking"])
+ODD_HISTORY = (
+    "{% for m in messages %}{% if m.role == 'assistant' %}<|a|>"
+    "{% if loop.index0 % 4 == 3 %}<think>{{ m.reasoning_content or '' }}</think>{% endif %}"
+    "{{ m.content }}<|end|>{% else %}<|{{ m.role[0] }}|>{{ m.content }}<|end|>{% endif %}"
+    "{% endfor %}{% if add_generation_prompt %}<|a|>{% endif %}"
+)
+"""A made-up template keeping the reasoning of every other assistant turn: no history rule."""
+
+
+def test_learn_refuses_with_the_reason(tmp_path: Path) -> None:
+    template = tmp_path / "odd.jinja"
+    template.write_text(ODD_HISTORY, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["learn", str(template), "--name", "cli-odd"])
     assert result.exit_code == 1
-    assert result.output.startswith("refused: probe 'reasoning-history'")
+    assert result.output.startswith("refused: probe 'reasoning-history': no history rule")
 
 
 def test_learn_lenient_lists_deviations() -> None:

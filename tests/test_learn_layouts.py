@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tooletta
-from tooletta import LearnError, Message, RenderError, ToolCall
+from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import read_conversation
 from tooletta.chat.jinja import load_chat_template, render_jinja
 from tooletta.chat.messages import read_tool_definitions
@@ -170,15 +170,14 @@ def test_kimi_k2_random_conversations(kimi: Any, messages: list[Message]) -> Non
     ]
 
 
-def test_kimi_k2_thinking_copy_is_refused_with_the_reason() -> None:
+def test_kimi_k2_thinking_copy_is_learned() -> None:
     """llama.cpp's copy of K2-Thinking appends to a list, which Hugging Face's immutable
     sandbox refuses; the renderer's fallback renders it as llama.cpp's engine does, and
-    learn then refuses it on its reasoning history (kept only after the last plain answer)."""
-    with pytest.raises(LearnError) as caught:
-        tooletta.learn(KIMI_K2_THINKING, name="test-kimi-k2-thinking")
-    assert "immutable sandbox" not in caught.value.reason
-    assert caught.value.reason.startswith("probe 'reasoning-history'")
-    assert "test-kimi-k2-thinking" not in {d.name for d in tooletta.list_dialects()}
+    learn learns its reasoning history (kept only after the first plain answer:
+    ``after_first_answer``; tests/test_learn_history9.py has the rest)."""
+    learned = tooletta.learn(KIMI_K2_THINKING, name="test-kimi-k2-thinking")
+    assert learned.spec["chat"]["reasoning"]["keep"] == "after_first_answer"
+    assert "test-kimi-k2-thinking" in {d.name for d in tooletta.list_dialects()}
 
 
 # -- QwQ: answers rewritten by their position ----------------------------------------------
@@ -606,15 +605,20 @@ def test_rwkv_world_texts_with_blank_lines(
     assert [(m.role, m.content) for m in read] == [(m.role, m.content) for m in expected]
 
 
-def test_a_template_writing_names_in_headers_is_refused() -> None:
-    """Kimi K2's later templates write a message's ``name`` in its header; no declaration of
-    a learned format says so: refused on the probe with names, not learned as if none were
-    written."""
+def test_a_template_writing_names_in_headers_is_learned_with_the_names() -> None:
+    """Kimi K2's later templates write a message's ``name`` in its header (the role when it
+    has none): learned as a header naming the message (``chat["names"]``), not as if no name
+    were written."""
     template = load_chat_template(KIMI_K2)[0].replace(
         "<|im_user|>user<|im_middle|>",
         "<|im_user|>{{ message.get('name') or 'user' }}<|im_middle|>",
     )
-    with pytest.raises(LearnError) as caught:
-        tooletta.learn(template, name="test-named")
-    assert caught.value.probe == "named"
-    assert "Qz7nmU" in caught.value.reason
+    learned = tooletta.learn(template, name="test-named")
+    assert learned.spec["chat"]["names"] == {"user": ["<|im_user|>", "<|im_middle|>", "user"]}
+    messages = [
+        {"role": "user", "content": "Hi", "name": "ada"},
+        {"role": "assistant", "content": "Hello."},
+    ]
+    want = render_jinja(template, read_conversation(messages))
+    assert "<|im_user|>ada<|im_middle|>Hi" in want
+    assert tooletta.render_conversation(messages, dialect="test-named") == want

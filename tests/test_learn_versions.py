@@ -102,9 +102,9 @@ def saved() -> dict[str, Any]:
 
 
 def test_the_versions_saved_are_the_current_ones(saved: dict[str, Any]) -> None:
-    assert saved["spec_version"] == SPEC_VERSION == 2
-    assert saved["probe_suite"] == SUITE_VERSION == 2
-    assert sorted(SPEC_VERSIONS_READ) == [1, 2]
+    assert saved["spec_version"] == SPEC_VERSION == 3
+    assert saved["probe_suite"] == SUITE_VERSION == 3
+    assert sorted(SPEC_VERSIONS_READ) == [1, 2, 3]
 
 
 def test_a_version_1_spec_still_loads(tmp_path: Path, saved: dict[str, Any]) -> None:

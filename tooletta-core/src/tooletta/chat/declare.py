@@ -64,6 +64,7 @@ KeepRule = Literal[
     "until_answer",
     "with_calls_after_last_user",
     "until_unprompted_answer",
+    "after_first_answer",
 ]
 """A template's history rule for reasoning, ``Reasoning.keep``: which assistant turns write
 their reasoning back (see :func:`tooletta.chat.keeps`)."""
@@ -131,6 +132,10 @@ def keeps(
     * ``"until_unprompted_answer"``: ``"until_answer"``, but the conversation's last message,
       an answer, keeps its reasoning only when no generation prompt follows it (gpt-oss's
       ``loop.last and not add_generation_prompt``; read from ``ctx``, none asked without it).
+    * ``"after_first_answer"``: the turns after the *first* answer, an assistant turn without
+      calls (every turn when there is none): llama.cpp's copy of Kimi K2-Thinking's template,
+      whose scan for the last answer runs backwards without stopping and so ends at the
+      first one.
 
     ``ctx``: the conversation being rendered, where the anchor of a rule is found once
     (memoised) instead of once per turn.
@@ -166,15 +171,27 @@ def _last_answer(messages: Sequence[Message]) -> int:
     return -1
 
 
-_ANSWER_RULES = frozenset({"after_last_answer", "until_answer", "until_unprompted_answer"})
-"""The rules anchored at the last answer (:func:`_last_answer`)."""
+def _first_answer(messages: Sequence[Message]) -> int:
+    """The index of the first answer, an assistant message without tool calls (``-1``:
+    none)."""
+    for index, message in enumerate(messages):
+        if message.role == "assistant" and not message.tool_calls:
+            return index
+    return -1
+
+
+_ANSWER_RULES = frozenset(
+    {"after_last_answer", "until_answer", "until_unprompted_answer", "after_first_answer"}
+)
+"""The rules anchored at an answer (:func:`_last_answer`, :func:`_first_answer`)."""
 
 
 def _after_answer(
     rule: str, index: int, messages: Sequence[Message], ctx: Conversation | None
 ) -> bool:
-    """:func:`keeps` for ``"after_last_answer"`` and ``"until_answer"`` (the anchor found
-    once per conversation when ``ctx`` is given)."""
+    """:func:`keeps` for ``"after_last_answer"``, ``"until_answer"``,
+    ``"until_unprompted_answer"`` and ``"after_first_answer"`` (the anchor found once per
+    conversation when ``ctx`` is given)."""
     if rule == "until_answer" and index == len(messages) - 1:
         return True
     if (
@@ -183,6 +200,13 @@ def _after_answer(
         and (ctx is None or not ctx.add_generation_prompt)
     ):
         return True
+    if rule == "after_first_answer":
+        first = (
+            _first_answer(messages)
+            if ctx is None
+            else ctx.once("keep:first_answer", lambda: _first_answer(messages))
+        )
+        return index > first
     anchor = (
         _last_answer(messages)
         if ctx is None

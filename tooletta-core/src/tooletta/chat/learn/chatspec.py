@@ -29,15 +29,20 @@ __all__ = ["SPEC_VERSION", "SPEC_VERSIONS_READ", "LearnedChat", "tools_text"]
 
 _NO_STRIP = {"block": ["", ""], "plain": ["", ""]}
 
-SPEC_VERSION = 2
+SPEC_VERSION = 3
 """The version of the spec layout (saved in every spec; :func:`~tooletta.chat.learn.load_learned`
 checks it). Version 2 added optional keys only (the tools' ``own_turn``, the results' ``id``,
 the calls' ``written_ids``, the chat's ``content_cut`` (with its ``lead`` and ``spared``),
 ``history_strip``, ``plain_footers``, ``empty_system``, ``after_results``,
 ``prompt_after_results``, ``content_beside_calls`` and ``content_parts``): a version 1 spec,
-which has none of them, reads as it did; see :data:`SPEC_VERSIONS_READ`."""
+which has none of them, reads as it did; see :data:`SPEC_VERSIONS_READ`. Version 3 added
+optional keys again (a version 1 or 2 spec reads as it did): the calls' ``ids_across``
+(written ids numbered across the conversation's turns), the chat's ``names`` (headers that
+name the message, :mod:`.names`), the tools' ``item.list`` (one JSON list of them all), and
+the history rule ``after_first_answer``; a tooletta that reads only versions 1 and 2 refuses
+such a spec instead of rendering it without them."""
 
-SPEC_VERSIONS_READ = frozenset({1, 2})
+SPEC_VERSIONS_READ = frozenset({1, 2, 3})
 """The spec versions :func:`~tooletta.chat.learn.load_learned` reads (a newer one is refused:
 it may hold keys this version would ignore)."""
 
@@ -53,6 +58,20 @@ def tools_text(tools: Sequence[Mapping[str, Any]], spec: Mapping[str, Any]) -> s
     """The tool declarations as the template writes them (``spec``: the ``tools`` spec)."""
     item = spec["item"]
     separators = item["separators"]
+    if item.get("list"):  # one JSON list of them all (its items indented inside it)
+        values = [
+            tool.get("function", tool)
+            if item["what"] == "function" and isinstance(tool, Mapping)
+            else tool
+            for tool in tools
+        ]
+        listed = json.dumps(
+            values,
+            ensure_ascii=item["ensure_ascii"],
+            indent=item["indent"],
+            separators=tuple(separators) if separators else None,
+        )
+        return str(spec["head"]) + listed + str(spec["tail"])
     parts = []
     for tool in tools:
         value = tool
@@ -76,12 +95,16 @@ def _with_written_ids(messages: Sequence[Message], calls_spec: Mapping[str, Any]
     from ...catalog import get_dialect
 
     dialect = get_dialect(str(calls_spec["dialect"]))
+    across = bool(calls_spec.get("ids_across"))
+    before: list[ToolCall] = []  # the calls of earlier turns, when their count goes on
     out = []
     for m in messages:
         if m.role == "assistant" and m.tool_calls:
             bare = [ToolCall(c.name, c.arguments) for c in m.tool_calls]
-            written = list(dialect.parse(dialect.render(bare, content="")).calls)
-            m = msgspec.structs.replace(m, tool_calls=written)
+            written = list(dialect.parse(dialect.render([*before, *bare], content="")).calls)
+            m = msgspec.structs.replace(m, tool_calls=written[len(before) :])
+            if across:
+                before += bare
         out.append(m)
     return out
 
@@ -228,7 +251,13 @@ class LearnedChat(ChatFormat):
             "prompt_options": tuple(dict(opts) for opts, _ in chat["prompts"] if opts),
         }
         strip = chat.get("content_strip") or _NO_STRIP
-        if strip != _NO_STRIP or tail or chat.get("content_cut") or chat.get("history_strip"):
+        if (
+            strip != _NO_STRIP
+            or tail
+            or chat.get("content_cut")
+            or chat.get("history_strip")
+            or spec["calls"].get("ids_across")
+        ):
             attrs["assistant_text"] = cls._assistant_text
         if (chat["results"].get("strip") or ["", ""]) != ["", ""]:
             attrs["result_text"] = cls._result_text
@@ -251,6 +280,10 @@ class LearnedChat(ChatFormat):
             attrs["parse_result"] = cls._result_without_id
         if (chat["tools"] or {}).get("own_turn"):
             attrs.update(_own_turn_hooks(cls, chat))
+        if chat.get("names"):
+            from .names import name_hooks
+
+            attrs.update(name_hooks(chat))
         made = trusted(type(f"LearnedChat_{attrs['name']}", (cls,), attrs))
         return made(spec)  # type: ignore[no-any-return]
 
@@ -289,7 +322,9 @@ class LearnedChat(ChatFormat):
         if tools_spec and not self._system_first:
             if body.startswith(tools_spec["head"]):
                 _, sep, system = body.rpartition(tools_spec["tail"] + self._with_system)
-                return system if sep else None
+                # nothing after the declarations, nothing joining them to a system message:
+                # no system message (llama.cpp's DeepSeek-R1 template)
+                return system if sep and (system or self._with_system) else None
         elif tools_spec:
             head = tools_spec["head"]
             if head and body.startswith(tools_spec["without_system"] + head):
@@ -429,8 +464,13 @@ class LearnedChat(ChatFormat):
     def _assistant_text(self, index: int, ctx: Conversation) -> str:
         """The assistant turn's body with its text stripped as the template strips it there
         and the text before the end-of-turn token after it (installed as :meth:`assistant_text`
-        only for templates that strip or write such text)."""
+        only for templates that strip or write such text, or number written call ids
+        across the conversation)."""
         message = ctx.messages[index]
+        if message.tool_calls and self.spec["calls"].get("ids_across"):
+            message = ctx.once(
+                "learned_ids_across", lambda: _with_written_ids(ctx.messages, self.spec["calls"])
+            )[index]
         last = index == len(ctx.messages) - 1
         block = self.reasoning_text(message.reasoning, self.kept_in(index, ctx), last)
         left, right = self._blocked if block else self._plain

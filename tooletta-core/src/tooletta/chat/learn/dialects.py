@@ -112,7 +112,9 @@ class InstalledCalls:
     def __init__(self, name: str, inner: Any, spec: Mapping[str, Any]):
         self.inner = inner
         self.spec = dict(spec)
-        self.keeps_ids = bool(spec.get("ids", True))
+        self.keeps_ids = bool(spec.get("ids", True) or spec.get("ids_across"))
+        """Calls keep their ids (the template writes the ids given, or the learned chat
+        format gives the ids the template numbers across the conversation)."""
         self._alone = str(spec["lead_alone"])
         self.max_depth = getattr(inner, "max_depth", None)
         inner_info = inner.info

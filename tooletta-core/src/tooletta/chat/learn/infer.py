@@ -20,10 +20,21 @@ from typing import Any
 
 import msgspec
 
-from ...errors import LearnError
+from ...errors import LearnError, ToolettaError
 from ...ir import Message, ToolCall
+from ..declare import keeps
 from .chatspec import tools_text
 from .dialects import InstalledCalls, JsonCalls, NoCalls, call_object
+from .history import (
+    Observation,
+    finders,
+    fit_rules,
+    history_probes,
+    observe,
+    unexplained,
+    without_reasoning,
+)
+from .names import header_names, result_names, slot_in
 from .oracle import Oracle
 from .probes import (
     CALL_SETS,
@@ -118,6 +129,9 @@ class _Inference:
         self.calls_spec: dict[str, Any] = {}
         self.history_strip: dict[str, Any] | None = None
         self.result_id: str | None = None
+        self.history: list[Observation] = []
+        """What each history observation kept (:mod:`.history`), when the template writes
+        reasoning."""
 
     # -- turns -------------------------------------------------------------------------------
 
@@ -138,8 +152,8 @@ class _Inference:
         if not to_answer.startswith(f_u):
             raise _fail("chat", "the user turn is written differently once an answer follows")
         h_a = to_answer[len(f_u) :]
-        r_r = o.render([user(), answer(reasoning=S.REASONING)])
-        after = r_r[_find(r_r, A, "reasoning") + len(A) + len(f_u) :]
+        r_r, last_user = self._reasoning_render()
+        after = r_r[_find(r_r, last_user, "reasoning") + len(last_user) + len(f_u) :]
         if S.REASONING in after:  # the header ends where a reasoning block may start
             h_a = h_a[: _common_prefix(h_a, after)]
             if after.startswith(h_a + S.REASONING):  # it took the opening tag (GLM's <think>)
@@ -214,6 +228,23 @@ class _Inference:
             system=True,
         )
         return self.spec
+
+    def _reasoning_render(self) -> tuple[str, str]:
+        """The first :func:`~.history.finders` conversation whose render holds its reasoning
+        (the first one when none does), and the sentinel of the user message before the
+        answer holding it."""
+        found = None
+        for messages, last_user, _, calls in finders():
+            try:
+                with self.o.trying():  # a turn with calls must not fix the calls' form yet
+                    text = self.o.render(messages, TOOLS if calls else None)
+            except LearnError:
+                continue
+            found = found or (text, last_user)
+            if S.REASONING in text:
+                return text, last_user
+        assert found is not None
+        return found
 
     def _system(self, bos: str, opening: str, h_u: str) -> tuple[str, str, str | None]:
         """The system turn's header and footer, and the default system prompt, with ``bos``."""
@@ -330,7 +361,56 @@ class _Inference:
                 "without_system": head[: len(head) - n],
                 "system_first": True,
             }
+        listed = self._listed_tools(b1, b2, bs)
+        if listed is not None:
+            return listed
         raise _fail("tools", "the tool declarations are not tojson of each tool or function")
+
+    def _listed_tools(self, b1: str, b2: str, bs: str) -> dict[str, Any] | None:
+        """The tool declarations written as one JSON list (llama.cpp's DeepSeek-R1 template:
+        ``tools | map(attribute='function') | tojson(indent=2)``, whose items are indented
+        inside the list), in the system turn's body ``b1`` (one tool), ``b2`` (two) and
+        ``bs`` (one tool and the system message): the spec's ``item`` says ``list``.
+        ``None`` when the bodies are not that."""
+        for what, indent, seps, ascii_ in itertools.product(
+            ("function", "tool"), (None, 2, 4), (None, (",", ":")), (False, True)
+        ):
+            item = {
+                "what": what,
+                "indent": indent,
+                "separators": seps,
+                "ensure_ascii": ascii_,
+                "list": True,
+            }
+            bare = {"item": item, "head": "", "join": "", "tail": ""}
+            one, two = tools_text(TOOLS[:1], bare), tools_text(TOOLS, bare)
+            at = b2.find(two)
+            if at < 0:
+                continue
+            head, tail = b2[:at], b2[at + len(two) :]
+            if b1 != head + one + tail:
+                continue
+            layout = {"item": item, "head": head, "join": "", "tail": tail}
+            if bs.endswith(S.SYSTEM) and bs.startswith(b1):  # the tools first
+                with_system = bs[len(b1) : len(bs) - len(S.SYSTEM)]
+                return {
+                    **layout,
+                    "with_system": with_system,
+                    "without_system": "",
+                    "system_first": False,
+                }
+            if not bs.startswith(S.SYSTEM) or not bs.endswith(one + tail):
+                raise _fail("tools+system", "the tools are written around the system message")
+            before = bs[len(S.SYSTEM) : len(bs) - len(one + tail)]
+            n = _common_suffix(head, before)
+            return {
+                **layout,
+                "head": head[len(head) - n :],
+                "with_system": before[: len(before) - n],
+                "without_system": head[: len(head) - n],
+                "system_first": True,
+            }
+        return None
 
     def own_turn_tools(self, r_u: str, r_t1: str, r_t2: str, r_st: str) -> dict[str, Any] | None:
         """The tool declarations written in a turn of their own right after the start,
@@ -711,29 +791,62 @@ class _Inference:
 
     def reasoning(self) -> dict[str, Any] | None:
         o = self.o
+        found = None
         for key in ("reasoning_content", "reasoning", "thinking"):
             o.reasoning_key = key  # the key the template reads reasoning from
-            text = o.render([user(), answer(reasoning=S.REASONING)])
-            body = self._body(text, "reasoning")
-            at = body.find(S.REASONING)
-            if at >= 0:
+            for messages, _, content, calls in finders():
+                tools = TOOLS if calls else None
+                try:
+                    with o.trying():  # a turn with calls must not fix the calls' form yet
+                        text = o.render(messages, tools)
+                        body = self._body(text, "reasoning") if not calls else text
+                except LearnError:
+                    continue
+                at = body.find(S.REASONING)
+                if at >= 0:
+                    found = messages, content, tools
+                    break
+            if found:
                 break
         else:
             o.reasoning_key = "reasoning_content"
             return None
-        if not body.endswith(S.ANSWER):
+        messages, content, tools = found
+        end = body.find(content, at) if tools else len(body) - len(content)
+        if end < 0 or (not tools and not body.endswith(content)):
             raise _fail("reasoning", "the content does not follow the reasoning")
+        if tools:  # the whole text: the reasoning's opening after the assistant header
+            h_a = self.spec["turns"]["assistant"][0]
+            start = body.rfind(h_a, 0, at) + len(h_a) if h_a else -1
+            if start < len(h_a) or start > at:
+                raise _fail("reasoning", "the assistant turn is not written with its header")
+            body, at, end = body[start:], at - start, end - start
         open_ = body[:at]
-        close = body[at + len(S.REASONING) : len(body) - len(S.ANSWER)]
+        close = body[at + len(S.REASONING) : end]
         if not open_ or not close:
             raise _fail("reasoning", "the reasoning is not between an opening and a closing")
+        last = messages[-1]
 
         def same(text_: str) -> bool:
-            return o.render([user(), answer(reasoning=text_)]) == text
+            changed = msgspec.structs.replace(last, reasoning=text_)
+            with o.trying():
+                return o.render([*messages[:-1], changed], tools) == text
 
         strip: str | None = ""
         if same("\n" + S.REASONING + "\n"):
             strip = None if same(" " + S.REASONING + " ") else "\n"
+        keep = self._history_rule()
+        if keep not in ("all", "after_last_user", "after_last_query", "after_last_stripped_query"):
+            dropped, empty = self._history_blocks(keep, open_ + close)
+            return {
+                "key": o.reasoning_key,
+                "open": open_,
+                "close": close,
+                "strip": strip,
+                "keep": keep,
+                "empty": empty,
+                "dropped": dropped,
+            }
         hist = o.render(
             [
                 user(),
@@ -742,15 +855,9 @@ class _Inference:
                 answer(S.ANSWER2, reasoning=S.REASONING2),
             ]
         )
-        first, last = S.REASONING in hist, S.REASONING2 in hist
-        if first and last:
-            keep = "all"
-        elif last:
-            keep = "after_last_user"
-        else:
-            raise _fail("reasoning-history", "the last turn's reasoning is not written")
+        like = "all" if keep == "all" else "after_last_user"  # alike on these probes
         dropped = ""
-        if keep != "all":
+        if like != "all":
             i_b = _find(hist, S.ANSWER, "reasoning-history")
             h_a = self.spec["turns"]["assistant"][0]
             dropped = hist[hist.rfind(h_a, 0, i_b) + len(h_a) : i_b]
@@ -759,9 +866,9 @@ class _Inference:
         if self._body(plain, "no-reasoning").startswith(open_ + close):
             empty = "last"
             first_body = plain[: plain.find(S.ANSWER)]
-            if keep == "all" and first_body.endswith(open_ + close):
+            if like == "all" and first_body.endswith(open_ + close):
                 empty = "kept"
-            elif keep == "after_last_user":
+            elif like == "after_last_user":
                 twice = o.render([user(), answer(), answer(S.ANSWER2)])
                 if twice[: twice.find(S.ANSWER)].endswith(open_ + close):
                     empty = "kept"
@@ -775,6 +882,65 @@ class _Inference:
             "dropped": dropped,
         }
 
+    def _history_rule(self) -> str:
+        """The history rule the observations (:mod:`.history`) fit, the first of
+        :data:`~tooletta.chat.declare.KEEP_RULES` that does; refused when none does."""
+        o = self.o
+        with o.trying():  # conversations with calls must not fix the calls' form yet
+            self.history = observe(o.render, tools=True)
+        rules = fit_rules(self.history)
+        if not rules:
+            raise _fail("reasoning-history", unexplained(self.history))
+        return rules[0]
+
+    def _history_blocks(self, keep: str, block: str) -> tuple[str, str]:
+        """``Reasoning.dropped`` and ``Reasoning.empty`` under ``keep``, read from the
+        observations: what an answer whose reasoning is not kept holds before its text, and
+        whether a kept turn without reasoning (an answer, or a turn with calls) writes the
+        empty ``block``, when it ends the conversation or always."""
+        h_a = self.spec["turns"]["assistant"][0]
+
+        def before(text: str, message: Message) -> str:
+            assert isinstance(message.content, str)
+            at = _find(text, message.content, "reasoning-history")
+            return text[text.rfind(h_a, 0, at) + len(h_a) : at]
+
+        def body_at(text: str, n: int) -> str | None:
+            """The text after the ``n``-th assistant header (``None``: not found)."""
+            at = text.find(S.USER)
+            for _ in range(n + 1):
+                at = text.find(h_a, at + 1) if h_a and at >= 0 else -1
+            return text[at + len(h_a) :] if at >= 0 else None
+
+        dropped: str | None = None
+        kept_last: bool | None = None
+        kept_earlier: bool | None = None
+        for obs in self.history:
+            try:
+                with self.o.trying():
+                    plain = self.o.render(
+                        without_reasoning(obs.messages), TOOLS if obs.tools else None
+                    )
+            except LearnError:
+                continue
+            last = len(obs.messages) - 1
+            for n, index in enumerate(obs.assistants):
+                message = obs.messages[index]
+                if index not in obs.kept:
+                    if dropped is None and not message.tool_calls:
+                        dropped = before(obs.text, message)
+                    continue
+                body = body_at(plain, n)
+                if body is None:
+                    continue
+                writes = body.startswith(block)
+                if index == last:
+                    kept_last = writes if kept_last is None else kept_last
+                else:
+                    kept_earlier = writes if kept_earlier is None else kept_earlier
+        empty = "kept" if kept_earlier else "last" if kept_last else "never"
+        return dropped or "", empty
+
     # -- content and late system messages ---------------------------------------------------
 
     def content_strip(self, reasoning: Mapping[str, Any] | None) -> dict[str, list[str | None]]:
@@ -783,9 +949,8 @@ class _Inference:
         block (``block``) and in one that does not (``plain``): Qwen3 strips newlines only
         after a reasoning block. A template whose strip depends on anything else (QwQ strips
         only earlier turns) is refused."""
-        empty = ""
-        if reasoning and reasoning["empty"] != "never":
-            empty = reasoning["open"] + reasoning["close"]
+        empty = _lead(reasoning, [user(), answer()], 1)
+        lead = _lead(reasoning, [user(), answer(), user(S.USER2)], 1)
         h_a, f_a = self.spec["turns"]["assistant"]
         h_u = self.spec["turns"]["user"][0]
         last, earlier = [], []
@@ -801,7 +966,10 @@ class _Inference:
             end = text.find(f_a + h_u + S.USER2, start)
             if not text.startswith(h_a, start) or end < 0:
                 raise _fail("answer-spaces-history", "an earlier answer is written otherwise")
-            earlier.append((raw, text[start + len(h_a) : end]))
+            body = text[start + len(h_a) : end]
+            if blocked and lead and body.startswith(lead):  # a block here too (Kimi's copy)
+                body = body[len(lead) :]
+            earlier.append((raw, body))
         rules = {}
         for key, seen in (("last", last), ("earlier", earlier)):
             for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
@@ -812,6 +980,14 @@ class _Inference:
                 raise _fail("answer-spaces", f"the template rewrites an answer's text: {seen!r}")
         if not blocked and rules["last"] != rules["earlier"]:
             self.history_strip = self._history_strip(rules["last"], rules["earlier"])
+            return {"block": rules["last"], "plain": rules["last"]}
+        if blocked and lead:  # both answers follow a block: one strip rule for both
+            if rules["last"] != rules["earlier"]:
+                raise _fail(
+                    "answer-spaces-history",
+                    "the template strips an earlier answer otherwise than the last, both "
+                    "after a reasoning block",
+                )
             return {"block": rules["last"], "plain": rules["last"]}
         return {"block": rules["last"], "plain": rules["earlier"]}
 
@@ -1076,6 +1252,47 @@ _LATER = (user(S.USER2), answer(S.ANSWER2))
 """A later exchange: an answer before it is in the history, where every cut rule applies."""
 
 
+def _ids_across(oracle: Oracle, calls: Mapping[str, Any]) -> bool:
+    """Whether a template that writes the calls' ids itself (``written_ids``) numbers them
+    across the conversation, not per turn (llama.cpp's Kimi K2-Thinking copy counts every
+    call before): in two call turns in a row, the second turn's call has the id the
+    installed dialect writes for it after the first turn's call, not alone."""
+    from ...catalog import get_dialect
+
+    dialect = get_dialect(str(calls["dialect"]))
+    one, other = CALL_SETS["one"], CALL_SETS["empty"]
+    bare = [ToolCall(c.name, c.arguments) for c in (*one, *other)]
+    try:
+        alone = dialect.parse(dialect.render(bare[len(one) :], content="")).calls[0].id
+        after = dialect.parse(dialect.render(bare, content="")).calls[-1].id
+        text = oracle.render(
+            [
+                user(),
+                calling(one),
+                result(one[0], S.RESULT),
+                calling(other),
+                result(other[0], S.RESULT2),
+            ],
+            TOOLS,
+        )
+    except (LearnError, ToolettaError, IndexError):
+        return False
+    return bool(after) and after != alone and after in text and alone not in text
+
+
+def _lead(reasoning: Mapping[str, Any] | None, messages: list[Message], index: int) -> str:
+    """What the learned ``reasoning`` writes before the text of the answer without reasoning
+    at ``index`` of ``messages``: ``dropped`` when its history rule does not keep the turn,
+    the empty block when ``empty`` says so, else nothing."""
+    if not reasoning:
+        return ""
+    block = str(reasoning["open"]) + str(reasoning["close"])
+    if not keeps(str(reasoning["keep"]), index, messages):
+        return str(reasoning["dropped"])
+    last = index == len(messages) - 1
+    return block if reasoning["empty"] == "kept" or (reasoning["empty"] == "last" and last) else ""
+
+
 def _plain_footers(chat: Mapping[str, Any]) -> bool:
     """Whether the user and assistant turns (and the system turn) end with plain text, no
     special token (RWKV World's ``\\n\\n``): text a message may hold too, so a turn ends only
@@ -1243,6 +1460,7 @@ def infer_spec(
     the probe suite that fits it (the closed loop runs it)."""
     inf = _Inference(oracle, bos_token)
     chat = inf.turns()
+    names = header_names(oracle, chat["turns"])
     chat["tools"] = inf.tools()
     chat["reasoning"] = inf.reasoning()
     chat["content_strip"] = inf.content_strip(chat["reasoning"])
@@ -1258,8 +1476,17 @@ def infer_spec(
     writes_calls = inf.writes_calls()
     if writes_calls:
         calls = inf.calls(inf.call_bodies(chat["reasoning"]))
+        if calls.get("written_ids") and _ids_across(inf.o, calls):
+            calls["ids_across"] = True
+        named = result_names(oracle)
+        oracle.nameless_results = named is not None  # learn the layout without the names
         found = inf.result_ids(inf.results())
         chat["turns"]["tool"] = found.pop("tool")
+        if named is not None:
+            slot = slot_in(named[0], chat["turns"]["tool"][0], named[1])
+            if slot is None:
+                raise _fail("result", "the template writes a tool result's name outside its header")
+            names["tool"] = slot
         results = {**found, "strip": inf.result_strip}
     elif chat["tools"] is not None:
         raise _fail(
@@ -1271,7 +1498,11 @@ def infer_spec(
     if chat["content_cut"] and writes_calls:
         spared = inf.cut_spared(chat["content_cut"])
         chat["content_cut"]["spared"] = spared
-        chat["content_cut"]["lead"] = "calls" not in spared and inf.cut_lead(chat["content_cut"])
+        # no text beside calls (the learned format refuses it): no cut text beside them either
+        beside = chat.get("content_beside_calls", True)
+        chat["content_cut"]["lead"] = (
+            "calls" not in spared and beside and inf.cut_lead(chat["content_cut"])
+        )
     suite = probe_suite(
         reasoning=True,
         tools=writes_calls or chat["tools"] is not None,
@@ -1279,11 +1510,17 @@ def infer_spec(
         with_system=chat["system"],
     )
     suite += _cut_probes(chat["content_cut"], writes_calls)
+    suite += history_probes(inf.history, writes_calls)
     if chat["system"]:
         suite += _empty_system_probes()
     suite.append(_named_probe())
     if chat.get("content_beside_calls") is False:
         suite = fit_suite(chat, suite)
+    oracle.nameless_results = False
+    if names:
+        if "after_results" in chat:
+            raise _fail("named", "a header naming the message and another after tool results")
+        chat["names"] = names
     prompts, fixed = inf.switches(switches, suite)
     chat["prompts"] = prompts
     chat["fixed"] = fixed

@@ -5,7 +5,8 @@ on text)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from ...errors import LearnError, ToolettaError
@@ -48,11 +49,24 @@ class Oracle:
         ``content[0]['text']``): found on the first conversation the template refuses as
         text and renders as parts."""
         self._content_decided = False
+        self.nameless_results = False
+        """Tool results are given without their ``name`` (while learning the layout of a
+        template that writes a result's name in its header: :mod:`.names`)."""
 
     def fix_form(self, call_content: str | None, string_arguments: bool) -> None:
         """Give call-only turns' content and call arguments in this form from now on."""
         self.call_content, self.string_arguments = call_content, string_arguments
         self._form_found = True
+
+    @contextmanager
+    def trying(self) -> Iterator[None]:
+        """Renders inside leave the message form of calls as it was (conversations rendered
+        before the form is fixed, which must not fix it)."""
+        form = self.call_content, self.string_arguments, self._form_found
+        try:
+            yield
+        finally:
+            self.call_content, self.string_arguments, self._form_found = form
 
     def render(
         self,
@@ -173,6 +187,15 @@ class Oracle:
         return str(text)
 
     def _form(self, message: Message) -> Message:
+        if self.nameless_results and message.role == "tool" and message.name:
+            message = Message(
+                role=message.role,
+                content=message.content,
+                tool_calls=message.tool_calls,
+                reasoning=message.reasoning,
+                tool_call_id=message.tool_call_id,
+                extra=message.extra,
+            )
         content = message.content
         if message.tool_calls and not content and self.call_content is None:
             content = None

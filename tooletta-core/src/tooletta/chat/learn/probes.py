@@ -24,11 +24,12 @@ __all__ = [
     "probe_suite",
 ]
 
-SUITE_VERSION = 2
+SUITE_VERSION = 3
 """The version of the probe suite, saved in every learned spec. Version 2 adds the probes
 :func:`~tooletta.chat.learn.infer.infer_spec` adds for what it learned (``system-empty``,
 ``named``, ``content-cut``, ``content-cut+call``, ``content-cut+results``) and the suite fitted
-to a template that writes no text beside calls."""
+to a template that writes no text beside calls. Version 3 adds, for a template that writes
+reasoning, the history observations (``history ...``, :mod:`~tooletta.chat.learn.history`)."""
 
 
 class S:

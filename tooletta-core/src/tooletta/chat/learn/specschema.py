@@ -6,7 +6,7 @@ read it). One saved by :func:`tooletta.learn` is right by construction; one edit
 damaged, may hold a value of the wrong type or a word the format does not know (a history rule
 that does not exist), which would otherwise surface as a raw ``KeyError`` or ``TypeError`` in
 the middle of a render. :func:`check_spec` reads the document against the structs below
-(every key of versions 1 and 2, each with its type and, where it is one of a few words, the
+(every key of versions 1 to 3, each with its type and, where it is one of a few words, the
 words) and raises :class:`~tooletta.LearnedSpecError` naming the key's path and what is wrong.
 
 The structs mirror the spec; the formats keep reading the plain dict.
@@ -46,6 +46,7 @@ class InstalledCallsSpec(_Spec, tag_field="kind", tag="installed"):
     ids: bool = True
     lead_if_missing: bool = False
     written_ids: bool = False
+    ids_across: bool = False
 
 
 class JsonCallsSpec(_Spec, tag_field="kind", tag="json"):
@@ -81,6 +82,7 @@ class ToolItemSpec(_Spec):
     indent: int | None
     separators: Pair | None
     ensure_ascii: bool
+    list: bool = False
 
 
 class ToolsSpec(_Spec):
@@ -188,6 +190,7 @@ class ChatSpec(_Spec):
     after_results: str = ""
     content_beside_calls: bool = False
     content_parts: bool = False
+    names: dict[Literal["system", "user", "assistant", "tool"], tuple[str, str, str]] | None = None
 
 
 class LearnedSpec(_Spec):
