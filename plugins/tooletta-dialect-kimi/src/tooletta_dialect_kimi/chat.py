@@ -28,6 +28,7 @@ the call it answers (its ``tool_call_id``, else the next unanswered call); an un
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import msgspec
@@ -39,6 +40,7 @@ from tooletta.plugin import (
     Preamble,
     Prompt,
     Reasoning,
+    ResultHead,
     Turn,
     defaults,
     patterns_of,
@@ -116,6 +118,40 @@ def _with_id(call: ToolCall, call_id: str) -> ToolCall:
     return msgspec.structs.replace(call, id=call_id)
 
 
+def _return_line(index: int, ctx: Conversation) -> str:
+    """``## Return of`` and the id written for the result at ``index`` (the ids found once
+    per conversation)."""
+    return RETURN + ctx.once("kimi_ids", lambda: written_ids(ctx.messages))[1].get(index, "")
+
+
+@dataclass(frozen=True)
+class ReturnHead(ResultHead):
+    """The ``## Return of ID`` line before a result's content (:attr:`KimiK2Chat.result_head`).
+
+    Oddity: an id holding a line break (an unknown ``tool_call_id``, written as given) is
+    refused as such (its line would end there and the rest of the id read back as the
+    content's), and a body that is not such a line and its content reads back as it is (a
+    ``## Return of`` line without a line break after it: an empty content)."""
+
+    def write(self, index: int, ctx: Conversation, text: str, name: str) -> str:
+        """The line and the content; refused when the id holds a line break."""
+        label = self.label(index, ctx)
+        if self.after in label:
+            raise RenderError(
+                f"{name}: message {index}: tool_call_id {label[len(RETURN) :]!r} holds a line "
+                "break, which would end its '## Return of' line"
+            )
+        return label + self.after + text
+
+    def read(self, body: str) -> str:
+        """The content after the ``## Return of ID`` line (``""`` when no line break ends
+        it); a body without that line as it is."""
+        if not body.startswith(RETURN):
+            return body
+        _, newline, content = body.partition(self.after)
+        return content if newline else ""
+
+
 _TURNS = {
     "system": Turn(_head("system", "system"), IM_END),
     "user": Turn(_head("user", "user"), IM_END),
@@ -144,6 +180,9 @@ class KimiK2Chat(ChatFormat):
     preamble: ClassVar[Preamble | None] = None
     """The opening of a conversation without messages (:func:`opening_alone`: set for each
     format below its class); with messages, the first header writes it."""
+    result_head: ClassVar[ResultHead | None] = ReturnHead(_return_line, "\n")
+    """``## Return of ID`` (the written id of the call the result answers), then the content
+    on the next line."""
 
     def ids(self, messages: Sequence[Message]) -> tuple[dict[int, list[str]], dict[int, str]]:
         """:func:`written_ids` of ``messages`` (:meth:`ids_in` remembers them for one
@@ -208,31 +247,6 @@ class KimiK2Chat(ChatFormat):
         if kind == "system":
             return ("tool" if text.startswith(RETURN, end) else "system"), end
         return kind, end
-
-    def result_text(self, index: int, ctx: Conversation) -> str:
-        """``## Return of ID`` and the content on the next line. An id holding a line break
-        (an unknown ``tool_call_id``, written as given) is refused: its line would end there
-        and the rest of the id read back as the content's.
-
-        Oddity: a result names its call's written id."""
-        content = ctx.messages[index].content
-        text = content if type(content) is str else text_of(content)
-        call_id = self.ids_in(ctx)[1].get(index, "")
-        if "\n" in call_id:
-            raise RenderError(
-                f"{self.name}: message {index}: tool_call_id {call_id!r} holds a line break,"
-                " which would end its '## Return of' line"
-            )
-        return RETURN + call_id + "\n" + text
-
-    def parse_result(self, body: str) -> str:
-        """The content after the ``## Return of ID`` line.
-
-        Oddity: the reader of :meth:`result_text`."""
-        if not body.startswith(RETURN):
-            return body
-        _, newline, content = body.partition("\n")
-        return content if newline else ""
 
     def thinking(self, options: Mapping[str, Any]) -> bool:
         """Whether the template's thinking switch (:attr:`prompt`'s, only K2.5 has one) is
