@@ -24,6 +24,7 @@ from .declare import (
     TruthyPrompt,
     keeps,
 )
+from .declare_turns import CallIds, Headerless
 from .format import (
     ChatFormat,
     Conversation,
@@ -44,8 +45,10 @@ from .render import RenderedConversation, Segment, render_format
 __all__ = [
     "IM_END",
     "IM_START",
+    "CallIds",
     "ChatFormat",
     "Conversation",
+    "Headerless",
     "Identification",
     "MessageForm",
     "NearMiss",

@@ -24,6 +24,7 @@ from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from .conversation import Conversation, conversation, first_of, last_index, last_user
 from .declare import KeepRule, Preamble, Prompt, ResultHead, SystemBlock, ToolsBlock, keeps
+from .declare_turns import CallIds, Headerless
 from .messages import text_of
 
 __all__ = [
@@ -239,6 +240,16 @@ class ChatFormat:
     ``{"enable_thinking": False}`` empty think block): :meth:`generation_prompts` lists those
     forms too, so that :func:`~tooletta.parse_conversation`, which is not told the options a
     text was rendered with, reads any of them at the end of the text as no message."""
+    headerless: ClassVar[Headerless | None] = None
+    """Turns of a role the template writes without a header after some roles
+    (:class:`~tooletta.chat.declare_turns.Headerless`: Mistral's assistant turns), written by
+    the default :meth:`header` and read back by :meth:`implicit_role`; ``None``: every turn
+    has its declared header (or those hooks overridden)."""
+    call_ids: ClassVar[CallIds | None] = None
+    """The ids the template writes for a turn's calls when not their own
+    (:class:`~tooletta.chat.declare_turns.CallIds`: Mistral derives a missing or invalid
+    one), written by the default :meth:`calls_text` and given back by :meth:`expressible`;
+    ``None``: the calls' own ids."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass that overrides :meth:`keeps_reasoning` without its own :meth:`kept_in`
@@ -282,14 +293,23 @@ class ChatFormat:
     def header(self, index: int, ctx: Conversation) -> str:
         """The header of the message at ``index`` (``turns[role].header`` by default; a
         template whose headers depend on the turn before, such as DeepSeek's assistant header
-        written only after a user turn, overrides this)."""
+        written only after a user turn, overrides this). A turn :attr:`headerless` declares
+        has none."""
+        bare = self.headerless
+        if bare is not None:
+            messages = ctx.messages
+            previous = messages[index - 1].role if index else None
+            if bare.omits(messages[index].role, previous):
+                return ""
         return self.turns[ctx.messages[index].role].header
 
     def implicit_role(self, previous: str | None) -> str | None:
         """The role of a turn the template writes without a header after a message of role
         ``previous`` (DeepSeek continues the assistant right after tool outputs); ``None``:
-        every turn has a header. Used by :func:`~tooletta.parse_conversation`."""
-        return None
+        every turn has a header. Used by :func:`~tooletta.parse_conversation`. Default: as
+        :attr:`headerless` declares."""
+        bare = self.headerless
+        return None if bare is None else bare.implicit(previous)
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The body of the opening system turn, or ``None`` for no such turn.
@@ -514,9 +534,13 @@ class ChatFormat:
     def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
         """Content and calls as the dialect writes them (its ``render``), refused with a
         :class:`~tooletta.RenderError` as :func:`~tooletta.render` refuses them when no parse
-        reads them back (:func:`~tooletta.expressible.check_calls`)."""
+        reads them back (:func:`~tooletta.expressible.check_calls`); with the ids
+        :attr:`call_ids` declares."""
         items = calls if type(calls) is list else list(calls)
         if items:
+            ids = self.call_ids
+            if ids is not None:  # the ids the template writes for them
+                items = ids.apply(items)
             check_calls(items, dialect.info.name, max_depth_of(dialect))
         text = dialect.render(items, content=content)
         return text if type(text) is str else str(text)
@@ -619,17 +643,20 @@ class ChatFormat:
 
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """:meth:`expressible` for the text rendered with ``ctx`` (the declarations applied:
-        :attr:`trim`, the history rule, :attr:`keeps_ids`, :attr:`system_block`)."""
+        :attr:`trim`, the history rule, :attr:`keeps_ids`, :attr:`system_block`,
+        :attr:`call_ids`)."""
         out = []
         pending: list[ToolCall] = []
         trim = self.trim
         rule = self.reasoning
+        ids = self.call_ids
         for index, m in enumerate(messages):
             reasoning = m.reasoning if m.reasoning and self.kept_in(index, ctx) else ""
             if reasoning and rule is not None and rule.strip != "":
                 reasoning = reasoning.strip(rule.strip)
             name, call_id = None, None
-            calls = [c if self.keeps_ids else ToolCall(c.name, c.arguments) for c in m.tool_calls]
+            own = m.tool_calls if ids is None else ids.apply(m.tool_calls)
+            calls = [c if self.keeps_ids else ToolCall(c.name, c.arguments) for c in own]
             if m.role == "assistant":
                 pending = list(calls)
             elif m.role == "tool" and pending:

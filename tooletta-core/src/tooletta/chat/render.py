@@ -360,7 +360,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
             if overrides("before_turn") or fmt.tools_block is not None or fmt.preamble is not None
             else None
         ),
-        header=hook("header"),
+        header=fmt.header if fmt.headerless is not None else hook("header"),
         user_text=hook("user_text", trims=("user", "system")),
         assistant_text=hook("assistant_text", "turn_body"),
         reasoning=(

@@ -1,0 +1,207 @@
+"""The declarations of :mod:`tooletta.chat.declare_turns` write what they read back.
+
+* :class:`~tooletta.chat.Headerless`: a turn of the declared role written without a header
+  after the declared roles (always, with ``after=None``) is read back as that role, for any
+  conversation; every other turn keeps its header.
+* :class:`~tooletta.chat.CallIds`: the calls are written with the ids the declaration gives
+  them, and the text reads back as :meth:`~tooletta.chat.ChatFormat.expressible` says (the
+  written ids, results named after the calls they answer).
+
+Both render paths (with segments and text only) are checked to write the same text. The
+formats using them (Mistral, Apertus) are checked byte for byte against their real templates
+by their plugins' tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+from hypothesis import given
+from hypothesis import strategies as st
+
+import tooletta
+from tooletta import Message, ToolCall
+from tooletta.chat import CallIds, ChatFormat, Conversation, Headerless, Turn, render_format, roles
+from tooletta.chat.parse import parse_format
+from tooletta.plugin import CallIds as PluginCallIds
+from tooletta.plugin import Headerless as PluginHeaderless
+
+TOOLS = [{"type": "function", "function": {"name": "f", "parameters": {}}}]
+DIALECT = tooletta.get_dialect("canonical")
+
+
+class _Toy(ChatFormat):
+    """``[U]``/``[A]``/``[T]`` turns, ``<e>`` ending the assistant's (subclasses declare
+    which turns have no header)."""
+
+    name = "toy_headerless"
+    turns = roles(
+        system=Turn("[S]", "[/S]"),
+        user=Turn("[U]", "[/U]"),
+        assistant=Turn("[A]", "<e>"),
+        tool=Turn("[T]", "[/T]"),
+    )
+    end_of_turn = "<e>"
+
+
+class AfterResults(_Toy):
+    """The assistant goes on without a header after results (Gemma 4's interleaved turns)."""
+
+    headerless = Headerless("assistant", frozenset({"tool"}))
+
+
+class AfterResultsAndAnswers(_Toy):
+    """The assistant goes on without a header after results or another assistant turn
+    (Apertus, DeepSeek)."""
+
+    headerless = Headerless("assistant", frozenset({"tool", "assistant"}))
+
+
+class Always(_Toy):
+    """No assistant turn has a header (Mistral), though one is declared for the prompt."""
+
+    headerless = Headerless()
+
+
+def _written(index: int, call: ToolCall) -> ToolCall:
+    return call if call.id else msgspec.structs.replace(call, id=f"w{index}")
+
+
+def _write_ids(calls: Sequence[ToolCall]) -> list[ToolCall]:
+    """A toy id rule: a call without an id gets ``w`` and its place in the turn."""
+    return [_written(i, c) for i, c in enumerate(calls)]
+
+
+class WrittenIds(_Toy):
+    """Every call with an id (derived when missing)."""
+
+    call_ids = CallIds(_write_ids)
+
+
+_texts = st.text(st.sampled_from("ab"), max_size=3)
+
+
+@st.composite
+def conversations(draw: st.DrawFn) -> list[Message]:
+    """A conversation: an optional system message, then user queries, answers, call turns
+    (calls with and without ids) each followed by a result per call."""
+    out: list[Message] = []
+    if draw(st.booleans()):
+        out.append(Message("system", draw(_texts)))
+    for kind in draw(st.lists(st.integers(0, 2), max_size=6)):
+        if kind == 0:
+            out.append(Message("user", draw(_texts)))
+        elif kind == 1:
+            out.append(Message("assistant", draw(_texts)))
+        else:
+            ids = draw(st.lists(st.sampled_from([None, "c1", "c2"]), min_size=1, max_size=2))
+            calls = [ToolCall("f", {"n": i}, ident) for i, ident in enumerate(ids)]
+            out.append(Message("assistant", "", tool_calls=calls))
+            out += [Message("tool", draw(_texts)) for _ in calls]
+    return out
+
+
+def _round_trip(fmt: ChatFormat, messages: list[Message]) -> str:
+    text = render_format(fmt, DIALECT, messages, TOOLS, False, {}).text
+    assert render_format(fmt, DIALECT, messages, TOOLS, False, {}, segments=False).text == text
+    assert parse_format(fmt, DIALECT, text, TOOLS) == fmt.expressible(messages)
+    return text
+
+
+def _headers(fmt: ChatFormat, messages: list[Message]) -> list[str]:
+    ctx = Conversation(messages, TOOLS, {}, DIALECT)
+    return [fmt.header(i, ctx) for i in range(len(messages))]
+
+
+def test_the_plugin_face_exports_them() -> None:
+    assert PluginHeaderless is Headerless
+    assert PluginCallIds is CallIds
+
+
+@given(conversations())
+def test_a_turn_after_results_has_no_header_and_reads_back(messages: list[Message]) -> None:
+    fmt = AfterResults()
+    _round_trip(fmt, messages)
+    for index, header in enumerate(_headers(fmt, messages)):
+        role = messages[index].role
+        bare = role == "assistant" and index > 0 and messages[index - 1].role == "tool"
+        assert header == ("" if bare else fmt.turns[role].header)
+
+
+@given(conversations())
+def test_a_turn_after_results_or_answers_reads_back(messages: list[Message]) -> None:
+    fmt = AfterResultsAndAnswers()
+    _round_trip(fmt, messages)
+    for index, header in enumerate(_headers(fmt, messages)):
+        role = messages[index].role
+        before = messages[index - 1].role if index else None
+        bare = role == "assistant" and before in ("tool", "assistant")
+        assert header == ("" if bare else fmt.turns[role].header)
+
+
+@given(conversations())
+def test_always_headerless_turns_read_back(messages: list[Message]) -> None:
+    fmt = Always()
+    text = _round_trip(fmt, messages)
+    assert "[A]" not in text
+    assert all(
+        h == ("" if m.role == "assistant" else fmt.turns[m.role].header)
+        for m, h in zip(messages, _headers(fmt, messages))
+    )
+
+
+def test_implicit_role_answers_as_declared() -> None:
+    assert AfterResults().implicit_role("tool") == "assistant"
+    assert AfterResults().implicit_role("assistant") is None
+    assert AfterResults().implicit_role(None) is None
+    assert AfterResultsAndAnswers().implicit_role("assistant") == "assistant"
+    assert AfterResultsAndAnswers().implicit_role("user") is None
+    assert all(Always().implicit_role(r) == "assistant" for r in (None, "user", "tool"))
+    assert _Toy().implicit_role("tool") is None  # nothing declared: every turn has a header
+
+
+def test_without_a_declaration_the_headers_are_the_declared_ones() -> None:
+    messages = [
+        Message("user", "q"),
+        Message("assistant", "", tool_calls=[ToolCall("f", {})]),
+        Message("tool", "r"),
+        Message("assistant", "a"),
+    ]
+    assert _headers(_Toy(), messages) == ["[U]", "[A]", "[T]", "[A]"]
+    assert _headers(AfterResults(), messages) == ["[U]", "[A]", "[T]", ""]
+
+
+@given(conversations())
+def test_written_ids_are_written_and_read_back(messages: list[Message]) -> None:
+    fmt = WrittenIds()
+    text = _round_trip(fmt, messages)
+    back = fmt.expressible(messages)
+    for m, carried in zip(messages, back):
+        assert carried.tool_calls == _write_ids(m.tool_calls)
+        for call in carried.tool_calls:
+            assert f'"id": "{call.id}"' in text
+    pending: list[ToolCall] = []
+    for carried in back:
+        if carried.role == "assistant":
+            pending = list(carried.tool_calls)
+        elif carried.role == "tool" and pending:
+            assert carried.tool_call_id == pending.pop(0).id
+
+
+def test_calls_text_writes_the_declared_ids() -> None:
+    calls = [ToolCall("f", {}), ToolCall("f", {"a": 1}, "own")]
+    text = WrittenIds().calls_text(DIALECT, calls, "")
+    assert '"id": "w0"' in text and '"id": "own"' in text
+    assert '"id"' not in _Toy().calls_text(DIALECT, [ToolCall("f", {})], "")
+    assert CallIds(_write_ids).apply([]) == []
+
+
+def test_written_ids_without_ids_in_the_text() -> None:
+    """``keeps_ids=False`` still drops the ids (written or not) from what the text carries."""
+
+    class NoIds(WrittenIds):
+        keeps_ids = False
+
+    messages = [Message("user", "q"), Message("assistant", "", tool_calls=[ToolCall("f", {})])]
+    assert NoIds().expressible(messages)[1].tool_calls == [ToolCall("f", {})]
