@@ -32,8 +32,10 @@ import msgspec
 
 from tooletta import Message, ToolCall, to_json
 from tooletta.plugin import (
+    CallIds,
     ChatFormat,
     Conversation,
+    Headerless,
     Reasoning,
     ResultHead,
     SystemBlock,
@@ -135,29 +137,17 @@ class MistralChat(ChatFormat):
     tools_block = ToolsBlock(_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user")
     """``[AVAILABLE_TOOLS]`` + ``tools|tojson`` + ``[/AVAILABLE_TOOLS]`` outside any turn,
     before the last user turn (v13: before the first turn after the system prompt)."""
-
-    def implicit_role(self, previous: str | None) -> str | None:
-        """Oddity: the assistant's turn has no header: text where no header starts is one."""
-        return "assistant"
+    headerless = Headerless("assistant")
+    """The assistant's turn never has a header: text where no header starts is one."""
 
 
 class _WrittenIds(MistralChat):
     """Formats that write an id for every call and result (the templates refuse any call or
     result without a 9-character id: a missing or invalid one is derived)."""
 
-    def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
-        """Oddity: the dialect's calls, each with its written id (derived when missing)."""
-        return super().calls_text(dialect, with_written_ids(calls) if calls else calls, content)
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """Oddity: as the default, the calls with the ids written for them."""
-        written = [
-            msgspec.structs.replace(m, tool_calls=with_written_ids(m.tool_calls))
-            if m.tool_calls
-            else m
-            for m in messages
-        ]
-        return super().expressible(written)
+    call_ids = CallIds(with_written_ids)
+    """Each call with its written id (:func:`~tooletta_dialect_mistral.ids.written_id`:
+    its own when valid, else derived)."""
 
 
 @dataclass(frozen=True)
