@@ -30,6 +30,7 @@ from tooletta import Message, RenderError
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Headerless,
     Reasoning,
     SystemBlock,
     Turn,
@@ -105,6 +106,10 @@ class ApertusChat(ChatFormat):
     system_block = SystemBlock(default=DEFAULT_SYSTEM + "{date}", dated="%Y-%m-%d")
     """The system message, or the template's own prompt with today's date (read back as no
     message whatever its date)."""
+    headerless = Headerless("assistant", _IN_ASSISTANT)
+    """An assistant message goes on without a header after results or another one (one
+    assistant turn per user turn): read back so (:meth:`header` writes it, with its other
+    oddities)."""
 
     def before_turn(self, index: int, ctx: Conversation) -> str:
         """The developer turn, after the system turn: deliberation and tool capabilities.
@@ -159,11 +164,6 @@ class ApertusChat(ChatFormat):
         if text.startswith("[", pos) and text.endswith(TOOLS_SUFFIX, 0, pos):
             return "tool", pos + 1
         return None
-
-    def implicit_role(self, previous: str | None) -> str | None:
-        """Oddity: an assistant message goes on without a header after results or another
-        one (one assistant turn per user turn)."""
-        return "assistant" if previous in _IN_ASSISTANT else None
 
     def assistant_end(self, text: str, pos: int) -> int | None:
         """Oddity: the turn has no end token of its own: it ends after the call list, or
