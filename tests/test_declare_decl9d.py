@@ -6,6 +6,9 @@
 * :class:`~tooletta.chat.CallIds`: the calls are written with the ids the declaration gives
   them, and the text reads back as :meth:`~tooletta.chat.ChatFormat.expressible` says (the
   written ids, results named after the calls they answer).
+* :class:`~tooletta.chat.JsonResults`: tool results written through ``tojson`` read back as
+  their text (a list of parts as the JSON of that list), after a
+  :class:`~tooletta.chat.ResultHead` label too.
 
 Both render paths (with segments and text only) are checked to write the same text. The
 formats using them (Mistral, Apertus) are checked byte for byte against their real templates
@@ -17,15 +20,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import msgspec
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import tooletta
-from tooletta import Message, ToolCall
-from tooletta.chat import CallIds, ChatFormat, Conversation, Headerless, Turn, render_format, roles
+from tooletta import Message, RenderError, ToolCall
+from tooletta.chat import (
+    CallIds,
+    ChatFormat,
+    Conversation,
+    Headerless,
+    JsonResults,
+    ResultHead,
+    Turn,
+    render_format,
+    roles,
+)
 from tooletta.chat.parse import parse_format
 from tooletta.plugin import CallIds as PluginCallIds
 from tooletta.plugin import Headerless as PluginHeaderless
+from tooletta.plugin import JsonResults as PluginJsonResults
 
 TOOLS = [{"type": "function", "function": {"name": "f", "parameters": {}}}]
 DIALECT = tooletta.get_dialect("canonical")
@@ -117,6 +132,7 @@ def _headers(fmt: ChatFormat, messages: list[Message]) -> list[str]:
 def test_the_plugin_face_exports_them() -> None:
     assert PluginHeaderless is Headerless
     assert PluginCallIds is CallIds
+    assert PluginJsonResults is JsonResults
 
 
 @given(conversations())
@@ -205,3 +221,83 @@ def test_written_ids_without_ids_in_the_text() -> None:
 
     messages = [Message("user", "q"), Message("assistant", "", tool_calls=[ToolCall("f", {})])]
     assert NoIds().expressible(messages)[1].tool_calls == [ToolCall("f", {})]
+
+
+class JsonToy(_Toy):
+    """Tool results through ``tojson`` (Llama's)."""
+
+    result_json = JsonResults()
+    keeps_ids = False
+
+
+class LabelledJsonToy(JsonToy):
+    """A label, then the result through ``tojson``."""
+
+    result_head = ResultHead(lambda index, ctx: f"r{index}", ":")
+
+
+_any_text = st.text(
+    st.characters(blacklist_categories=["Cs"], blacklist_characters="[<"), max_size=12
+)
+_parts = st.lists(
+    st.one_of(_any_text, st.builds(lambda t: {"type": "text", "text": t}, _any_text)),
+    max_size=3,
+)
+
+
+@given(_any_text)
+def test_a_text_result_is_a_json_string_that_reads_back(text: str) -> None:
+    block = JsonResults()
+    written = block.write(text)
+    assert written.startswith('"') and written.endswith('"')
+    assert block.read(written) == text
+    assert block.carried(text, text) == text
+
+
+@given(_parts)
+def test_a_list_result_is_its_json_and_reads_back_as_that_json(parts: list[object]) -> None:
+    block = JsonResults()
+    written = block.write(parts)
+    assert written.startswith("[")
+    assert block.read(written) == written
+    assert block.carried(parts, "ignored") == written
+
+
+def test_a_result_that_is_no_json_is_refused() -> None:
+    with pytest.raises(RenderError, match="not JSON"):
+        JsonResults().write([float("nan")])
+    assert JsonResults().write(None) == '""'
+    assert JsonResults().read("{not json") == "{not json"
+
+
+@st.composite
+def result_conversations(draw: st.DrawFn) -> list[Message]:
+    """A user query, a call turn, then one result per call (text or parts)."""
+    count = draw(st.integers(1, 3))
+    contents = draw(st.lists(st.one_of(_any_text, _parts), min_size=count, max_size=count))
+    calls = [ToolCall("f", {"n": i}) for i in range(count)]
+    return [
+        Message("user", "q"),
+        Message("assistant", "", tool_calls=calls),
+        *(Message("tool", c) for c in contents),
+    ]
+
+
+@pytest.mark.parametrize("fmt", [JsonToy(), LabelledJsonToy()], ids=["plain", "labelled"])
+@given(messages=result_conversations())
+def test_json_results_are_written_and_read_back(fmt: ChatFormat, messages: list[Message]) -> None:
+    text = render_format(fmt, DIALECT, messages, TOOLS, False, {}, segments=False).text
+    assert render_format(fmt, DIALECT, messages, TOOLS, False, {}).text == text
+    assert parse_format(fmt, DIALECT, text, TOOLS) == fmt.expressible(messages)
+    label = "r2:" if fmt.result_head is not None else ""
+    assert f"[T]{label}{JsonResults().write(messages[2].content)}[/T]" in text
+
+
+def test_without_the_declaration_a_result_is_its_text() -> None:
+    messages = [
+        Message("user", "q"),
+        Message("assistant", "", tool_calls=[ToolCall("f", {})]),
+        Message("tool", "a b"),
+    ]
+    assert "[T]a b[/T]" in render_format(_Toy(), DIALECT, messages, TOOLS, False, {}).text
+    assert '[T]"a b"[/T]' in render_format(JsonToy(), DIALECT, messages, TOOLS, False, {}).text

@@ -24,6 +24,7 @@ from .declare import (
     TruthyPrompt,
     keeps,
 )
+from .declare_results import JsonResults
 from .declare_turns import CallIds, Headerless
 from .format import (
     ChatFormat,
@@ -50,6 +51,7 @@ __all__ = [
     "Conversation",
     "Headerless",
     "Identification",
+    "JsonResults",
     "MessageForm",
     "NearMiss",
     "Preamble",

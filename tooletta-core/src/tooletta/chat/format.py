@@ -24,6 +24,7 @@ from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from .conversation import Conversation, conversation, first_of, last_index, last_user
 from .declare import KeepRule, Preamble, Prompt, ResultHead, SystemBlock, ToolsBlock, keeps
+from .declare_results import JsonResults
 from .declare_turns import CallIds, Headerless
 from .messages import text_of
 
@@ -250,6 +251,11 @@ class ChatFormat:
     (:class:`~tooletta.chat.declare_turns.CallIds`: Mistral derives a missing or invalid
     one), written by the default :meth:`calls_text` and given back by :meth:`expressible`;
     ``None``: the calls' own ids."""
+    result_json: ClassVar[JsonResults | None] = None
+    """Tool results written through the template's ``tojson``
+    (:class:`~tooletta.chat.declare_results.JsonResults`: Llama's text results as JSON string
+    literals), by the default :meth:`result_text` (inside the :attr:`result_head` label) and
+    read back by :meth:`parse_result`; ``None``: the content as it is."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass that overrides :meth:`keeps_reasoning` without its own :meth:`kept_in`
@@ -345,10 +351,15 @@ class ChatFormat:
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """The tool result at ``index`` as written inside :attr:`result_wrap` (trimmed when
-        :attr:`trim` holds ``"tool"``), after its :attr:`result_head` label when declared."""
-        text = self.text(ctx.messages[index].content)
-        if "tool" in self.trim:
-            text = text.strip()
+        :attr:`trim` holds ``"tool"``), after its :attr:`result_head` label when declared;
+        through ``tojson`` when :attr:`result_json` declares it (then untrimmed)."""
+        encoded = self.result_json
+        if encoded is not None:
+            text = encoded.write(ctx.messages[index].content)
+        else:
+            text = self.text(ctx.messages[index].content)
+            if "tool" in self.trim:
+                text = text.strip()
         head = self.result_head
         return text if head is None else head.write(index, ctx, text, self.name)
 
@@ -377,9 +388,12 @@ class ChatFormat:
     def parse_result(self, body: str) -> str:
         """A tool result's content from the text inside :attr:`result_wrap` (the inverse of
         :meth:`result_text`: a :attr:`result_head` label comes off here, as a call id or a JSON
-        quoting a template adds does in an override)."""
+        quoting a template adds does in an override; a :attr:`result_json` content is
+        decoded)."""
         head = self.result_head
-        return body if head is None else head.read(body)
+        body = body if head is None else head.read(body)
+        encoded = self.result_json
+        return body if encoded is None else encoded.read(body)
 
     def split_results(self, body: str, pending: int) -> list[str]:
         """The results of one tool-result turn whose results have no closing wrap (the
@@ -663,6 +677,8 @@ class ChatFormat:
                 call = pending.pop(0)
                 name, call_id = call.name, call.id
             content = self.text(m.content)
+            if m.role == "tool" and self.result_json is not None:
+                content = self.result_json.carried(m.content, content)
             out.append(
                 Message(
                     role=m.role,
