@@ -9,6 +9,10 @@
 * :class:`~tooletta.chat.JsonResults`: tool results written through ``tojson`` read back as
   their text (a list of parts as the JSON of that list), after a
   :class:`~tooletta.chat.ResultHead` label too.
+* :class:`~tooletta.chat.AfterSystem`: text written once right after the opening system turn
+  (before the first message after a leading system message, or before the prompt) is part of
+  no message and skipped by the reader, an unclosed block to the end of the text with
+  ``open_ends``.
 
 Both render paths (with segments and text only) are checked to write the same text. The
 formats using them (Mistral, Apertus) are checked byte for byte against their real templates
@@ -27,6 +31,7 @@ from hypothesis import strategies as st
 import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import (
+    AfterSystem,
     CallIds,
     ChatFormat,
     Conversation,
@@ -38,6 +43,7 @@ from tooletta.chat import (
     roles,
 )
 from tooletta.chat.parse import parse_format
+from tooletta.plugin import AfterSystem as PluginAfterSystem
 from tooletta.plugin import CallIds as PluginCallIds
 from tooletta.plugin import Headerless as PluginHeaderless
 from tooletta.plugin import JsonResults as PluginJsonResults
@@ -133,6 +139,7 @@ def test_the_plugin_face_exports_them() -> None:
     assert PluginHeaderless is Headerless
     assert PluginCallIds is CallIds
     assert PluginJsonResults is JsonResults
+    assert PluginAfterSystem is AfterSystem
 
 
 @given(conversations())
@@ -301,3 +308,46 @@ def test_without_the_declaration_a_result_is_its_text() -> None:
     ]
     assert "[T]a b[/T]" in render_format(_Toy(), DIALECT, messages, TOOLS, False, {}).text
     assert '[T]"a b"[/T]' in render_format(JsonToy(), DIALECT, messages, TOOLS, False, {}).text
+
+
+def _developer(ctx: Conversation) -> str:
+    on = "on" if ctx.options.get("think") else "off"
+    return f"<dev>{on}:{len(ctx.tools)}</dev>"
+
+
+class AfterSystemToy(_Toy):
+    """A developer turn of the template's own after the system turn (Apertus's)."""
+
+    preamble = AfterSystem(_developer, (("<dev>", "</dev>"),), open_ends=True)
+
+
+@given(messages=conversations(), think=st.booleans(), tools=st.booleans())
+def test_the_turn_after_the_system_turn_is_written_once_and_skipped(
+    messages: list[Message], think: bool, tools: bool
+) -> None:
+    fmt = AfterSystemToy()
+    declared = TOOLS if tools else []
+    text = render_format(fmt, DIALECT, messages, declared, False, {"think": think}).text
+    fast = render_format(fmt, DIALECT, messages, declared, False, {"think": think}, False)
+    assert fast.text == text
+    turn = f"<dev>{'on' if think else 'off'}:{len(declared)}</dev>"
+    assert text.count("<dev>") == 1
+    system = bool(messages) and messages[0].role == "system"
+    before = text.index(turn)
+    assert before == (text.index("[/S]") + 4 if system else 0)
+    assert parse_format(fmt, DIALECT, text, declared) == fmt.expressible(messages)
+
+
+def test_the_turn_stands_before_the_prompt_without_messages() -> None:
+    fmt = AfterSystemToy()
+    assert render_format(fmt, DIALECT, [], [], True, {}).text == "<dev>off:0</dev>[A]"
+    only = [Message("system", "s")]
+    assert render_format(fmt, DIALECT, only, [], False, {}).text == "[S]s[/S]<dev>off:0</dev>"
+
+
+def test_an_open_block_is_skipped_to_the_end_only_when_declared() -> None:
+    text = "[S]s[/S]<dev>on"
+    assert AfterSystem(_developer, (("<dev>", "</dev>"),), open_ends=True).skip(text, 8) == 15
+    assert AfterSystem(_developer, (("<dev>", "</dev>"),)).skip(text, 8) == 8
+    assert AfterSystem(_developer, (("<dev>", "</dev>"),)).skip(text + "</dev>[U]", 8) == 21
+    assert AfterSystem(_developer, (("<dev>", "</dev>"),)).skip(text, 0) == 0

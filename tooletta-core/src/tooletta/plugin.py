@@ -49,6 +49,7 @@ from tooletta.catalog import (
 from tooletta.chat import (
     IM_END,
     IM_START,
+    AfterSystem,
     CallIds,
     ChatFormat,
     Conversation,
@@ -231,6 +232,7 @@ __all__ = [
     "FUNC",
     "IM_END",
     "IM_START",
+    "AfterSystem",
     "ArgsWriter",
     "Block",
     "BlockError",

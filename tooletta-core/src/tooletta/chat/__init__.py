@@ -24,6 +24,7 @@ from .declare import (
     TruthyPrompt,
     keeps,
 )
+from .declare_after_system import AfterSystem
 from .declare_results import JsonResults
 from .declare_turns import CallIds, Headerless
 from .format import (
@@ -46,6 +47,7 @@ from .render import RenderedConversation, Segment, render_format
 __all__ = [
     "IM_END",
     "IM_START",
+    "AfterSystem",
     "CallIds",
     "ChatFormat",
     "Conversation",
