@@ -4,8 +4,9 @@
   after the declared roles (always, with ``after=None``) is read back as that role, for any
   conversation; every other turn keeps its header.
 * :class:`~tooletta.chat.CallIds`: the calls are written with the ids the declaration gives
-  them, and the text reads back as :meth:`~tooletta.chat.ChatFormat.expressible` says (the
-  written ids, results named after the calls they answer).
+  them (per turn, or across the conversation), and the text reads back as
+  :meth:`~tooletta.chat.ChatFormat.expressible` says (the written ids, results named after the
+  calls they answer); a turn written alone keeps its own ids under ``across``.
 * :class:`~tooletta.chat.JsonResults`: tool results written through ``tojson`` read back as
   their text (a list of parts as the JSON of that list), after a
   :class:`~tooletta.chat.ResultHead` label too.
@@ -195,13 +196,51 @@ def test_without_a_declaration_the_headers_are_the_declared_ones() -> None:
     assert _headers(AfterResults(), messages) == ["[U]", "[A]", "[T]", ""]
 
 
-@given(conversations())
-def test_written_ids_are_written_and_read_back(messages: list[Message]) -> None:
-    fmt = WrittenIds()
+def _counted(messages: Sequence[Message]) -> dict[int, list[str]]:
+    """A toy rule across the conversation: every call numbered by the calls before it."""
+    out: dict[int, list[str]] = {}
+    count = 0
+    for index, m in enumerate(messages):
+        if m.tool_calls:
+            out[index] = [f"n{count + i}" for i in range(len(m.tool_calls))]
+            count += len(m.tool_calls)
+    return out
+
+
+class CountedIds(_Toy):
+    """Every call numbered across the conversation (Kimi K2's rule, in short)."""
+
+    call_ids = CallIds(across=_counted)
+
+
+class CountedThenWritten(_Toy):
+    """Both: the ids across the conversation, then the per-turn rule over them."""
+
+    call_ids = CallIds(_write_ids, _counted)
+
+
+def _expected_ids(fmt: ChatFormat, messages: list[Message]) -> list[list[ToolCall]]:
+    numbers = _counted(messages)
+    out = []
+    for index, m in enumerate(messages):
+        calls = list(m.tool_calls)
+        if isinstance(fmt, (CountedIds, CountedThenWritten)) and index in numbers:
+            calls = [msgspec.structs.replace(c, id=i) for c, i in zip(calls, numbers[index])]
+        if isinstance(fmt, (WrittenIds, CountedThenWritten)):
+            calls = _write_ids(calls)
+        out.append(calls)
+    return out
+
+
+@pytest.mark.parametrize(
+    "fmt", [WrittenIds(), CountedIds(), CountedThenWritten()], ids=["turn", "across", "both"]
+)
+@given(messages=conversations())
+def test_written_ids_are_written_and_read_back(fmt: ChatFormat, messages: list[Message]) -> None:
     text = _round_trip(fmt, messages)
     back = fmt.expressible(messages)
-    for m, carried in zip(messages, back):
-        assert carried.tool_calls == _write_ids(m.tool_calls)
+    for expected, carried in zip(_expected_ids(fmt, messages), back):
+        assert carried.tool_calls == expected
         for call in carried.tool_calls:
             assert f'"id": "{call.id}"' in text
     pending: list[ToolCall] = []
@@ -218,6 +257,19 @@ def test_calls_text_writes_the_declared_ids() -> None:
     assert '"id": "w0"' in text and '"id": "own"' in text
     assert '"id"' not in _Toy().calls_text(DIALECT, [ToolCall("f", {})], "")
     assert CallIds(_write_ids).apply([]) == []
+
+
+def test_a_turn_written_alone_keeps_its_own_ids_across() -> None:
+    """``across`` numbers a conversation's turns; the turn the model writes alone
+    (:meth:`~tooletta.chat.ChatFormat.turn_body`, ``render(model=...)``) keeps its ids."""
+    message = Message("assistant", "", tool_calls=[ToolCall("f", {}, "own")])
+    ctx = Conversation([message], TOOLS, {}, DIALECT)
+    assert '"id": "own"' in CountedIds().turn_body(message, True, True, ctx)
+    assert '"id": "n0"' in CountedIds().assistant_text(0, ctx)
+    assert CallIds(across=_counted).turn(0, ctx).tool_calls == [ToolCall("f", {}, "n0")]
+    assert CallIds().turn(0, ctx) is message
+    user = Conversation([Message("user", "q")], TOOLS, {}, DIALECT)
+    assert CallIds(across=_counted).turn(0, user) is user.messages[0]
 
 
 def test_written_ids_without_ids_in_the_text() -> None:

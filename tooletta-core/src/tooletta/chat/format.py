@@ -560,10 +560,13 @@ class ChatFormat:
         return text if type(text) is str else str(text)
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The body of the assistant turn at ``index`` (the history rule applied)."""
+        """The body of the assistant turn at ``index`` (the history rule applied; its calls
+        with the ids :attr:`call_ids` gives them across the conversation)."""
         messages = ctx.messages
         kept = self.kept_in(index, ctx)
-        return self.turn_body(messages[index], kept, index == len(messages) - 1, ctx)
+        ids = self.call_ids
+        message = messages[index] if ids is None else ids.turn(index, ctx)
+        return self.turn_body(message, kept, index == len(messages) - 1, ctx)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """An assistant turn's body: reasoning block, content and calls. ``kept``: the turn
@@ -664,12 +667,17 @@ class ChatFormat:
         trim = self.trim
         rule = self.reasoning
         ids = self.call_ids
+        across = None if ids is None or ids.across is None else ids.across(messages)
         for index, m in enumerate(messages):
             reasoning = m.reasoning if m.reasoning and self.kept_in(index, ctx) else ""
             if reasoning and rule is not None and rule.strip != "":
                 reasoning = reasoning.strip(rule.strip)
             name, call_id = None, None
-            own = m.tool_calls if ids is None else ids.apply(m.tool_calls)
+            own = m.tool_calls
+            if ids is not None and own:
+                if across is not None:
+                    own = ids.in_conversation(index, messages, across)
+                own = ids.apply(own)
             calls = [c if self.keeps_ids else ToolCall(c.name, c.arguments) for c in own]
             if m.role == "assistant":
                 pending = list(calls)

@@ -403,6 +403,9 @@ def _assistant_body(
     """:meth:`ChatFormat.assistant_text` as the default hooks write it, without asking the
     hooks a format leaves as they are for what they answer (no reasoning block in a format
     without reasoning, the content unchanged)."""
+    ids = fmt.call_ids
+    if ids is not None:  # the calls with the ids the template writes across the conversation
+        message = ids.turn(index, ctx)
     if plan.reasoning:
         kept = fmt.kept_in(index, ctx)
         block = fmt.reasoning_text(message.reasoning, kept, index == len(ctx.messages) - 1)
