@@ -249,8 +249,9 @@ class ChatFormat:
     call_ids: ClassVar[CallIds | None] = None
     """The ids the template writes for a turn's calls when not their own
     (:class:`~tooletta.chat.declare_turns.CallIds`: Mistral derives a missing or invalid
-    one), written by the default :meth:`calls_text` and given back by :meth:`expressible`;
-    ``None``: the calls' own ids."""
+    one, Kimi K2 counts the calls before them), written by the default :meth:`calls_text`
+    (per turn) and :meth:`assistant_text` (across the conversation) and given back by
+    :meth:`expressible`; ``None``: the calls' own ids."""
     result_json: ClassVar[JsonResults | None] = None
     """Tool results written through the template's ``tojson``
     (:class:`~tooletta.chat.declare_results.JsonResults`: Llama's text results as JSON string
@@ -685,12 +686,13 @@ class ChatFormat:
                 call = pending.pop(0)
                 name, call_id = call.name, call.id
             content = self.text(m.content)
-            if m.role == "tool" and self.result_json is not None:
-                content = self.result_json.carried(m.content, content)
+            trimmed = m.role in trim
+            if m.role == "tool" and self.result_json is not None:  # written whole
+                content, trimmed = self.result_json.carried(m.content, content), False
             out.append(
                 Message(
                     role=m.role,
-                    content=content.strip() if m.role in trim else content,
+                    content=content.strip() if trimmed else content,
                     tool_calls=calls,
                     reasoning=reasoning if m.role == "assistant" else "",
                     name=name,
