@@ -403,3 +403,19 @@ def test_an_open_block_is_skipped_to_the_end_only_when_declared() -> None:
     assert AfterSystem(_developer, (("<dev>", "</dev>"),)).skip(text, 8) == 8
     assert AfterSystem(_developer, (("<dev>", "</dev>"),)).skip(text + "</dev>[U]", 8) == 21
     assert AfterSystem(_developer, (("<dev>", "</dev>"),)).skip(text, 0) == 0
+
+
+def test_a_json_result_is_written_whole_whatever_trim_says() -> None:
+    class Trimmed(JsonToy):
+        trim = frozenset({"tool", "user"})
+
+    messages = [
+        Message("user", " q "),
+        Message("assistant", "", tool_calls=[ToolCall("f", {})]),
+        Message("tool", " r "),
+    ]
+    fmt = Trimmed()
+    text = render_format(fmt, DIALECT, messages, TOOLS, False, {}).text
+    assert "[U]q[/U]" in text and '[T]" r "[/T]' in text
+    assert parse_format(fmt, DIALECT, text, TOOLS) == fmt.expressible(messages)
+    assert fmt.expressible(messages)[2].content == " r "
