@@ -28,8 +28,10 @@ from typing import ClassVar
 
 from tooletta import Message, RenderError
 from tooletta.plugin import (
+    AfterSystem,
     ChatFormat,
     Conversation,
+    Headerless,
     Reasoning,
     SystemBlock,
     Turn,
@@ -62,6 +64,18 @@ _DECODE = json.JSONDecoder().raw_decode
 _OPENS = (USER_START, SYSTEM_START)
 _TURN_ENDS = (ASSISTANT_END, USER_START, SYSTEM_START)
 """What ends the assistant turn a results list is in (the list holds none of them)."""
+
+
+def _developer_turn(ctx: Conversation) -> str:
+    """The developer turn: ``Deliberation: enabled`` (``enable_thinking``) or ``disabled``,
+    then the tool declarations (:mod:`.tools`) or ``Tool Capabilities: disabled``."""
+    mode = "enabled" if ctx.options.get("enable_thinking") else "disabled"
+    tools = (
+        "Tool Capabilities:\n" + render_tools(ctx.tools)
+        if ctx.tools
+        else ("Tool Capabilities: disabled")
+    )
+    return f"{DEVELOPER_START}Deliberation: {mode}\n{tools}{DEVELOPER_END}"
 
 
 class ApertusChat(ChatFormat):
@@ -105,30 +119,14 @@ class ApertusChat(ChatFormat):
     system_block = SystemBlock(default=DEFAULT_SYSTEM + "{date}", dated="%Y-%m-%d")
     """The system message, or the template's own prompt with today's date (read back as no
     message whatever its date)."""
-
-    def before_turn(self, index: int, ctx: Conversation) -> str:
-        """The developer turn, after the system turn: deliberation and tool capabilities.
-        Oddity: written even without tools, and it holds the ``enable_thinking`` switch."""
-        messages = ctx.messages
-        first = 1 if messages and messages[0].role == "system" else 0
-        if index != first:
-            return ""
-        mode = "enabled" if ctx.options.get("enable_thinking") else "disabled"
-        tools = (
-            "Tool Capabilities:\n" + render_tools(ctx.tools)
-            if ctx.tools
-            else ("Tool Capabilities: disabled")
-        )
-        return f"{DEVELOPER_START}Deliberation: {mode}\n{tools}{DEVELOPER_END}"
-
-    def skip_before_turn(self, text: str, pos: int) -> int:
-        """Past the developer turn when it starts at ``pos`` (the inverse of
-        :meth:`before_turn`'s oddity: a turn the template always writes; to the end of the
-        text when it is left open)."""
-        if not text.startswith(DEVELOPER_START, pos):
-            return pos
-        end = text.find(DEVELOPER_END, pos)
-        return len(text) if end < 0 else end + len(DEVELOPER_END)
+    preamble = AfterSystem(_developer_turn, ((DEVELOPER_START, DEVELOPER_END),), open_ends=True)
+    """The developer turn, after the system turn: deliberation and tool capabilities, written
+    even without tools (it holds the ``enable_thinking`` switch); read past to the end of
+    the text when left open."""
+    headerless = Headerless("assistant", _IN_ASSISTANT)
+    """An assistant message goes on without a header after results or another one (one
+    assistant turn per user turn): read back so (:meth:`header` writes it, with its other
+    oddities)."""
 
     def header(self, index: int, ctx: Conversation) -> str:
         """Oddity: one assistant turn spans calls, results and answer: no assistant header
@@ -159,11 +157,6 @@ class ApertusChat(ChatFormat):
         if text.startswith("[", pos) and text.endswith(TOOLS_SUFFIX, 0, pos):
             return "tool", pos + 1
         return None
-
-    def implicit_role(self, previous: str | None) -> str | None:
-        """Oddity: an assistant message goes on without a header after results or another
-        one (one assistant turn per user turn)."""
-        return "assistant" if previous in _IN_ASSISTANT else None
 
     def assistant_end(self, text: str, pos: int) -> int | None:
         """Oddity: the turn has no end token of its own: it ends after the call list, or

@@ -28,17 +28,20 @@ the call it answers (its ``tool_call_id``, else the next unanswered call); an un
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import msgspec
 
 from tooletta import Message, RenderError, ToolCall
 from tooletta.plugin import (
+    CallIds,
     ChatFormat,
     Conversation,
     Preamble,
     Prompt,
     Reasoning,
+    ResultHead,
     Turn,
     defaults,
     patterns_of,
@@ -109,11 +112,57 @@ def written_ids(messages: Sequence[Message]) -> tuple[dict[int, list[str]], dict
     return calls, results
 
 
-def _with_id(call: ToolCall, call_id: str) -> ToolCall:
-    """``call`` with the id ``call_id``."""
-    if type(call) is ToolCall:
-        return ToolCall(call.name, call.arguments, call_id)
-    return msgspec.structs.replace(call, id=call_id)
+def _written_call_ids(messages: Sequence[Message]) -> dict[int, list[str]]:
+    """The ids written for the calls of ``messages``, per assistant message index."""
+    return written_ids(messages)[0]
+
+
+def _return_line(index: int, ctx: Conversation) -> str:
+    """``## Return of`` and the id written for the result at ``index`` (the ids found once
+    per conversation)."""
+    return RETURN + ctx.once("kimi_ids", lambda: written_ids(ctx.messages))[1].get(index, "")
+
+
+@dataclass(frozen=True)
+class ReturnHead(ResultHead):
+    """The ``## Return of ID`` line before a result's content (:attr:`KimiK2Chat.result_head`).
+
+    Oddity: an id holding a line break (an unknown ``tool_call_id``, written as given) is
+    refused as such (its line would end there and the rest of the id read back as the
+    content's), and a body that is not such a line and its content reads back as it is (a
+    ``## Return of`` line without a line break after it: an empty content)."""
+
+    def write(self, index: int, ctx: Conversation, text: str, name: str) -> str:
+        """The line and the content; refused when the id holds a line break."""
+        label = self.label(index, ctx)
+        if self.after in label:
+            raise RenderError(
+                f"{name}: message {index}: tool_call_id {label[len(RETURN) :]!r} holds a line "
+                "break, which would end its '## Return of' line"
+            )
+        return label + self.after + text
+
+    def read(self, body: str) -> str:
+        """The content after the ``## Return of ID`` line (``""`` when no line break ends
+        it); a body without that line as it is."""
+        if not body.startswith(RETURN):
+            return body
+        _, newline, content = body.partition(self.after)
+        return content if newline else ""
+
+
+@dataclass(frozen=True)
+class FalseSwitch(Reasoning):
+    """A :class:`~tooletta.chat.Reasoning` whose ``switch`` is off only when it is ``False``
+    (K2.5's ``thinking is defined and thinking is false``), as its generation prompt's.
+
+    Oddity: the core rule reads the switch by its truth value (``None`` and ``0`` off too)."""
+
+    def rule(self, options: Mapping[str, Any]) -> str:
+        """``switched`` when the switch is ``False`` under ``options``, else ``keep``."""
+        if self.switch and options.get(self.switch, True) is False:
+            return self.switched
+        return self.keep
 
 
 _TURNS = {
@@ -144,16 +193,12 @@ class KimiK2Chat(ChatFormat):
     preamble: ClassVar[Preamble | None] = None
     """The opening of a conversation without messages (:func:`opening_alone`: set for each
     format below its class); with messages, the first header writes it."""
-
-    def ids(self, messages: Sequence[Message]) -> tuple[dict[int, list[str]], dict[int, str]]:
-        """:func:`written_ids` of ``messages`` (:meth:`ids_in` remembers them for one
-        conversation)."""
-        return written_ids(messages)
-
-    def ids_in(self, ctx: Conversation) -> tuple[dict[int, list[str]], dict[int, str]]:
-        """:func:`written_ids` of the conversation, found once per conversation (every call
-        turn and result asks)."""
-        return ctx.once("kimi_ids", lambda: written_ids(ctx.messages))
+    result_head: ClassVar[ResultHead | None] = ReturnHead(_return_line, "\n")
+    """``## Return of ID`` (the written id of the call the result answers), then the content
+    on the next line."""
+    call_ids: ClassVar[CallIds | None] = CallIds(across=_written_call_ids)
+    """Each call with the id written for it in the conversation (:func:`written_ids`: its
+    own when it is a Kimi id for its tool, else ``functions.NAME:IDX``)."""
 
     def declarations(self, ctx: Conversation) -> str:
         """The body of the ``tool_declare`` turn: the tool list as ``tojson`` writes it."""
@@ -208,58 +253,6 @@ class KimiK2Chat(ChatFormat):
         if kind == "system":
             return ("tool" if text.startswith(RETURN, end) else "system"), end
         return kind, end
-
-    def result_text(self, index: int, ctx: Conversation) -> str:
-        """``## Return of ID`` and the content on the next line. An id holding a line break
-        (an unknown ``tool_call_id``, written as given) is refused: its line would end there
-        and the rest of the id read back as the content's.
-
-        Oddity: a result names its call's written id."""
-        content = ctx.messages[index].content
-        text = content if type(content) is str else text_of(content)
-        call_id = self.ids_in(ctx)[1].get(index, "")
-        if "\n" in call_id:
-            raise RenderError(
-                f"{self.name}: message {index}: tool_call_id {call_id!r} holds a line break,"
-                " which would end its '## Return of' line"
-            )
-        return RETURN + call_id + "\n" + text
-
-    def parse_result(self, body: str) -> str:
-        """The content after the ``## Return of ID`` line.
-
-        Oddity: the reader of :meth:`result_text`."""
-        if not body.startswith(RETURN):
-            return body
-        _, newline, content = body.partition("\n")
-        return content if newline else ""
-
-    def thinking(self, options: Mapping[str, Any]) -> bool:
-        """Whether the template's thinking switch (:attr:`prompt`'s, only K2.5 has one) is
-        on."""
-        return self.prompt is None or self.prompt.thinking(options)
-
-    def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The turn's body with its calls' written ids: :meth:`turn_body`'s reasoning block,
-        content and calls, the calls carrying those ids.
-
-        Oddity: calls carry written ids; K2.5's switch drops kept reasoning."""
-        messages = ctx.messages
-        message = messages[index]
-        calls = message.tool_calls
-        if calls:
-            ids = self.ids_in(ctx)[0][index]
-            calls = [c if c.id == i else _with_id(c, i) for c, i in zip(calls, ids)]
-        if self.reasoning is None:
-            block = ""
-        else:
-            kept = self.kept_in(index, ctx) and self.thinking(ctx.options)
-            block = self.reasoning_text(message.reasoning, kept, index == len(messages) - 1)
-        content = message.content
-        if type(content) is not str:
-            content = self.text(content)
-        content = self.content_text(content, bool(block))
-        return block + self.calls_text(ctx.dialect, calls, content)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """The default system message where the template writes it (K2-Thinking: in an empty
@@ -336,6 +329,18 @@ class KimiK25Chat(KimiK2ThinkingChat):
     source = "moonshotai/Kimi-K2.5 chat_template.jinja"
     default_system = None
     options = defaults(thinking=True, tools_ts_str=None)
+    reasoning = FalseSwitch(
+        "<think>",
+        "</think>",
+        strip="",
+        keep="after_last_answer",
+        empty="kept",
+        dropped="<think></think>",
+        switch="thinking",
+        switched="none",
+    )
+    """K2-Thinking's rule; with ``thinking=False`` no turn keeps its reasoning (each writes
+    ``<think></think>``)."""
     prompt = Prompt(on="<think>", off="<think></think>", switch="thinking")
     """The assistant header, then ``<think>`` (``<think></think>`` with ``thinking=False``:
     the template tests ``thinking is false``; that prompt read back as no message)."""

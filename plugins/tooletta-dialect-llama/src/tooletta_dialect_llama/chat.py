@@ -35,10 +35,11 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from tooletta import Message, RenderError, to_json
+from tooletta import Message, RenderError
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    JsonResults,
     Turn,
     by_content,
     defaults,
@@ -135,42 +136,14 @@ def _check_first_user(name: str, ctx: Conversation) -> None:
         )
 
 
-def json_result(content: Any) -> str:
-    """A tool result through the templates' ``tojson`` (strings and lists are iterable in
-    Jinja, so a text result becomes a JSON string literal)."""
-    if type(content) is str:
-        return to_json(content)  # a string is always JSON
-    try:
-        return to_json(content if isinstance(content, list) else text_of(content))
-    except RenderError as exc:
-        raise RenderError(f"tool result is not JSON: {exc}") from None
-
-
-def read_json_result(body: str) -> str:
-    """The text of a JSON string literal written by :func:`json_result`; any other body as
-    written."""
-    try:
-        value = json.loads(body)
-    except (ValueError, RecursionError):
-        return body
-    return value if isinstance(value, str) else body
-
-
-def results_as_written(messages: Sequence[Message], out: list[Message]) -> list[Message]:
-    """``out`` (what the text carries of ``messages``, one for one) with each tool result
-    given as a list of parts as the templates write it: the list's JSON (``tojson``), which
-    reads back as that text."""
-    for index, message in enumerate(messages):
-        if message.role == "tool" and isinstance(message.content, list):
-            text = read_json_result(json_result(message.content))
-            out[index] = msgspec.structs.replace(out[index], content=text)
-    return out
-
-
 class _LlamaFamily(ChatFormat):
     """What the Llama 3.x and Llama 4 templates share: the tool declarations in the first
     user turn (``tools_in_user_message``, the default), tool results through ``tojson``, and
     the text a system turn carries back."""
+
+    result_json = JsonResults()
+    """Tool results through ``tojson`` (strings and lists are iterable in Jinja, so a text
+    result becomes a JSON string literal, a list of parts the JSON of that list)."""
 
     def user_text(self, index: int, ctx: Conversation) -> str:
         """Oddity: the first user turn carries the tool declarations
@@ -187,27 +160,16 @@ class _LlamaFamily(ChatFormat):
             return body[skip_tool_list(body, len(USER_TOOLS_HEAD)) :]
         return body
 
-    def result_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: the result through ``tojson``, as the template writes it (strings and lists
-        are iterable in Jinja, so a text result becomes a JSON string literal)."""
-        return json_result(ctx.messages[index].content)
-
-    def parse_result(self, body: str) -> str:
-        """Oddity (the inverse of :meth:`result_text`'s ``tojson``): the text of a JSON string
-        literal; any other body as written."""
-        return read_json_result(body)
-
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """Oddity: as the default (texts trimmed where :attr:`trim` says), and the first system
         message and the content beside calls trimmed (the parser drops the whitespace around
-        them), tool results given as parts as written (:func:`results_as_written`), no system
-        message when its trimmed content is empty (the template writes the same then)."""
+        them), no system message when its trimmed content is empty (the template writes the
+        same then)."""
         out = []
         for i, m in enumerate(super().expressible(messages)):
             if (m.role == "system" and i == 0) or m.tool_calls:
                 m = msgspec.structs.replace(m, content=text_of(m.content).strip())
             out.append(m)
-        out = results_as_written(messages, out)
         if out and out[0].role == "system" and not out[0].content:
             out = out[1:]
         return out

@@ -25,14 +25,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
 from tooletta import Message, ToolCall, to_json
 from tooletta.plugin import (
+    CallIds,
     ChatFormat,
     Conversation,
+    Headerless,
     Reasoning,
     ResultHead,
     SystemBlock,
@@ -134,38 +137,31 @@ class MistralChat(ChatFormat):
     tools_block = ToolsBlock(_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user")
     """``[AVAILABLE_TOOLS]`` + ``tools|tojson`` + ``[/AVAILABLE_TOOLS]`` outside any turn,
     before the last user turn (v13: before the first turn after the system prompt)."""
-
-    def is_default_system(self, text: str) -> bool:
-        """Whether ``text`` is a default system prompt the template writes with a date in it
-        (Small 3.2's, on any date); the fixed ones are declared in :attr:`system_block`."""
-        return False
-
-    def implicit_role(self, previous: str | None) -> str | None:
-        """Oddity: the assistant's turn has no header: text where no header starts is one."""
-        return "assistant"
+    headerless = Headerless("assistant")
+    """The assistant's turn never has a header: text where no header starts is one."""
 
 
 class _WrittenIds(MistralChat):
     """Formats that write an id for every call and result (the templates refuse any call or
     result without a 9-character id: a missing or invalid one is derived)."""
 
-    def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
-        """Oddity: the dialect's calls, each with its written id (derived when missing)."""
-        return super().calls_text(dialect, with_written_ids(calls) if calls else calls, content)
+    call_ids = CallIds(with_written_ids)
+    """Each call with its written id (:func:`~tooletta_dialect_mistral.ids.written_id`:
+    its own when valid, else derived)."""
 
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """Oddity: as the default, the calls with the ids written for them; without a first
-        system message that is the dated default system prompt (:meth:`is_default_system`)."""
-        written = [
-            msgspec.structs.replace(m, tool_calls=with_written_ids(m.tool_calls))
-            if m.tool_calls
-            else m
-            for m in messages
-        ]
-        out = super().expressible(written)
-        if out and out[0].role == "system" and self.is_default_system(text_of(out[0].content)):
-            out = out[1:]
-        return out
+
+@dataclass(frozen=True)
+class _Small32System(SystemBlock):
+    """Small 3.2's dated default system prompt. Oddity: read back as the default whatever
+    one line stands where the template writes the date (a pinned ``strftime_now`` may write
+    any text there), not only a ``%Y-%m-%d`` date."""
+
+    def is_default(self, system: str) -> bool:
+        """Whether ``system`` is the default prompt, with any one line as its date."""
+        head, tail = SMALL32_SYSTEM_HEAD, SMALL32_SYSTEM_TAIL
+        if len(system) < len(head) + len(tail) or not system.startswith(head):
+            return False
+        return system.endswith(tail) and "\n" not in system[len(head) : len(system) - len(tail)]
 
 
 class MistralSmall32Chat(_WrittenIds):
@@ -185,25 +181,11 @@ class MistralSmall32Chat(_WrittenIds):
     result_head = ResultHead(lambda index, ctx: result_id(ctx.messages, index), _TOOL_CONTENT)
     """The call id before the content: ``ID[TOOL_CONTENT]content``."""
 
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """Oddity: the template's default system prompt, with today's date, when the
-        conversation has none; else the system message."""
-        if system is not None:
-            return system
-        return SMALL32_SYSTEM_HEAD + ctx.strftime_now("%Y-%m-%d") + SMALL32_SYSTEM_TAIL
-
-    def parse_system(self, body: str) -> str | None:
-        """Oddity (the inverse of :meth:`system_text`'s): ``None`` for the default system
-        prompt, whatever the text where its date stands (a pinned ``strftime_now`` may write
-        any), else the system message."""
-        return None if self.is_default_system(body) else body
-
-    def is_default_system(self, text: str) -> bool:
-        """The default system prompt, whatever the date in it."""
-        head, tail = SMALL32_SYSTEM_HEAD, SMALL32_SYSTEM_TAIL
-        if len(text) < len(head) + len(tail) or not text.startswith(head):
-            return False
-        return text.endswith(tail) and "\n" not in text[len(head) : len(text) - len(tail)]
+    system_block = _Small32System(
+        default=SMALL32_SYSTEM_HEAD + "{date}" + SMALL32_SYSTEM_TAIL, dated="%Y-%m-%d"
+    )
+    """The system message, or the template's default system prompt with today's date (read
+    back as no message whatever the text where its date stands)."""
 
 
 _JSON_STARTS = frozenset("{[-0123456789tfnNI")

@@ -25,6 +25,9 @@ from .declare import (
     implicit_after,
     keeps,
 )
+from .declare_after_system import AfterSystem
+from .declare_results import JsonResults
+from .declare_turns import CallIds, Headerless
 from .format import (
     ChatFormat,
     Conversation,
@@ -45,9 +48,13 @@ from .render import RenderedConversation, Segment, render_format
 __all__ = [
     "IM_END",
     "IM_START",
+    "AfterSystem",
+    "CallIds",
     "ChatFormat",
     "Conversation",
+    "Headerless",
     "Identification",
+    "JsonResults",
     "MessageForm",
     "NearMiss",
     "Preamble",

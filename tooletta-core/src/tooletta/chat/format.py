@@ -27,6 +27,8 @@ from ..ir import Message, ToolCall
 from .conversation import Conversation, conversation, first_of, last_index, last_user
 from .declare import KeepRule, Preamble, Prompt, ResultHead, SystemBlock, ToolsBlock, keeps
 from .declare_history import ContentCut, RolePrompt, gathered_carried, gathered_system
+from .declare_results import JsonResults
+from .declare_turns import CallIds, Headerless
 from .messages import text_of
 
 __all__ = [
@@ -284,6 +286,22 @@ class ChatFormat:
     such a turn with ``<|tool_response>`` and nothing, the results following in the same turn,
     and a turn with calls and no results as any other). ``None``: as :attr:`calls_end` or the
     footer says."""
+    headerless: ClassVar[Headerless | None] = None
+    """Turns of a role the template writes without a header after some roles
+    (:class:`~tooletta.chat.declare_turns.Headerless`: Mistral's assistant turns), written by
+    the default :meth:`header` and read back by :meth:`implicit_role`; ``None``: every turn
+    has its declared header (or those hooks overridden)."""
+    call_ids: ClassVar[CallIds | None] = None
+    """The ids the template writes for a turn's calls when not their own
+    (:class:`~tooletta.chat.declare_turns.CallIds`: Mistral derives a missing or invalid
+    one, Kimi K2 counts the calls before them), written by the default :meth:`calls_text`
+    (per turn) and :meth:`assistant_text` (across the conversation) and given back by
+    :meth:`expressible`; ``None``: the calls' own ids."""
+    result_json: ClassVar[JsonResults | None] = None
+    """Tool results written through the template's ``tojson``
+    (:class:`~tooletta.chat.declare_results.JsonResults`: Llama's text results as JSON string
+    literals), by the default :meth:`result_text` (inside the :attr:`result_head` label) and
+    read back by :meth:`parse_result`; ``None``: the content as it is."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass that overrides :meth:`keeps_reasoning` without its own :meth:`kept_in`
@@ -327,14 +345,26 @@ class ChatFormat:
     def header(self, index: int, ctx: Conversation) -> str:
         """The header of the message at ``index`` (``turns[role].header`` by default; a
         template whose headers depend on the turn before, such as DeepSeek's assistant header
-        written only after a user turn, overrides this)."""
+        written only after a user turn, overrides this). A turn :attr:`headerless` declares
+        has none."""
+        bare = self.headerless
+        if bare is not None:
+            messages = ctx.messages
+            previous = messages[index - 1].role if index else None
+            if bare.omits(messages[index].role, previous):
+                return ""
         return self.turns[ctx.messages[index].role].header
 
     def implicit_role(self, previous: str | None) -> str | None:
         """The role of a turn the template writes without a header after a message of role
         ``previous`` (DeepSeek continues the assistant right after tool outputs); ``None``:
         every turn has a header. Used by :func:`~tooletta.parse_conversation`. Default: as
-        :attr:`implicit_roles` declares."""
+        :attr:`headerless` declares, else :attr:`implicit_roles`."""
+        bare = self.headerless
+        if bare is not None:
+            role = bare.implicit(previous)
+            if role is not None:
+                return role
         return self.implicit_roles.get(previous)
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
@@ -375,10 +405,15 @@ class ChatFormat:
 
     def result_text(self, index: int, ctx: Conversation) -> str:
         """The tool result at ``index`` as written inside :attr:`result_wrap` (trimmed when
-        :attr:`trim` holds ``"tool"``), after its :attr:`result_head` label when declared."""
-        text = self.text(ctx.messages[index].content)
-        if "tool" in self.trim:
-            text = text.strip()
+        :attr:`trim` holds ``"tool"``), after its :attr:`result_head` label when declared;
+        through ``tojson`` when :attr:`result_json` declares it (then untrimmed)."""
+        encoded = self.result_json
+        if encoded is not None:
+            text = encoded.write(ctx.messages[index].content)
+        else:
+            text = self.text(ctx.messages[index].content)
+            if "tool" in self.trim:
+                text = text.strip()
         head = self.result_head
         return text if head is None else head.write(index, ctx, text, self.name)
 
@@ -407,9 +442,12 @@ class ChatFormat:
     def parse_result(self, body: str) -> str:
         """A tool result's content from the text inside :attr:`result_wrap` (the inverse of
         :meth:`result_text`: a :attr:`result_head` label comes off here, as a call id or a JSON
-        quoting a template adds does in an override)."""
+        quoting a template adds does in an override; a :attr:`result_json` content is
+        decoded)."""
         head = self.result_head
-        return body if head is None else head.read(body)
+        body = body if head is None else head.read(body)
+        encoded = self.result_json
+        return body if encoded is None else encoded.read(body)
 
     def split_results(self, body: str, pending: int) -> list[str]:
         """The results of one tool-result turn whose results have no closing wrap (the
@@ -569,19 +607,25 @@ class ChatFormat:
     def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
         """Content and calls as the dialect writes them (its ``render``), refused with a
         :class:`~tooletta.RenderError` as :func:`~tooletta.render` refuses them when no parse
-        reads them back (:func:`~tooletta.expressible.check_calls`)."""
+        reads them back (:func:`~tooletta.expressible.check_calls`); with the ids
+        :attr:`call_ids` declares."""
         items = calls if type(calls) is list else list(calls)
         if items:
+            ids = self.call_ids
+            if ids is not None:  # the ids the template writes for them
+                items = ids.apply(items)
             check_calls(items, dialect.info.name, max_depth_of(dialect))
         text = dialect.render(items, content=content)
         return text if type(text) is str else str(text)
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
-        """The body of the assistant turn at ``index`` (the history rule applied; its content
-        cut as :attr:`content_cut` says, and left out beside calls unless :attr:`calls_content`)."""
+        """The body of the assistant turn at ``index`` (the history rule applied; its calls
+        with the ids :attr:`call_ids` gives them across the conversation; its content cut as
+        :attr:`content_cut` says, and left out beside calls unless :attr:`calls_content`)."""
         messages = ctx.messages
         kept = self.kept_in(index, ctx)
-        message = messages[index]
+        ids = self.call_ids
+        message = messages[index] if ids is None else ids.turn(index, ctx)
         cut = self.content_cut
         if cut is not None and cut.applies(index, messages):
             message = cut.cut(message)
@@ -704,7 +748,8 @@ class ChatFormat:
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """:meth:`expressible` for the text rendered with ``ctx`` (the declarations applied:
         :attr:`trim` and :attr:`trim_opening`, the history rule, :attr:`keeps_ids`,
-        :attr:`calls_content`, :attr:`system_block`, :attr:`content_cut`, :attr:`gather_system`)."""
+        :attr:`calls_content`, :attr:`system_block`, :attr:`call_ids`, :attr:`content_cut`,
+        :attr:`gather_system`)."""
         cut = self.content_cut
         if cut is not None:
             messages = cut.over(messages)
@@ -728,25 +773,34 @@ class ChatFormat:
         trim = self.trim
         rule = self.reasoning
         opening = self.trim_opening
+        ids = self.call_ids
+        across = None if ids is None or ids.across is None else ids.across(messages)
         for index, m in enumerate(messages):
             reasoning = m.reasoning if m.reasoning and self.kept_in(index, ctx) else ""
             if reasoning and rule is not None and rule.strip != "":
                 reasoning = reasoning.strip(rule.strip)
             name, call_id = None, None
-            calls = [c if self.keeps_ids else ToolCall(c.name, c.arguments) for c in m.tool_calls]
+            own = m.tool_calls
+            if ids is not None and own:
+                if across is not None:
+                    own = ids.in_conversation(index, messages, across)
+                own = ids.apply(own)
+            calls = [c if self.keeps_ids else ToolCall(c.name, c.arguments) for c in own]
             if m.role == "assistant":
                 pending = list(calls)
             elif m.role == "tool" and pending:
                 call = pending.pop(0)
                 name, call_id = call.name, call.id
             content = "" if calls and not self.calls_content else self.text(m.content)
-            trims = m.role in trim
+            trimmed = m.role in trim
             if opening is not None and index == 0 and self.merge_system:
-                trims = opening if m.role in self.system_roles else trims
+                trimmed = opening if m.role in self.system_roles else trimmed
+            if m.role == "tool" and self.result_json is not None:  # written whole
+                content, trimmed = self.result_json.carried(m.content, content), False
             out.append(
                 Message(
                     role=m.role,
-                    content=content.strip() if trims else content,
+                    content=content.strip() if trimmed else content,
                     tool_calls=calls,
                     reasoning=reasoning if m.role == "assistant" else "",
                     name=name,

@@ -366,7 +366,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
             if overrides("before_turn") or fmt.tools_block is not None or fmt.preamble is not None
             else None
         ),
-        header=hook("header"),
+        header=fmt.header if fmt.headerless is not None else hook("header"),
         user_text=hook("user_text", trims=("user", "system")),
         assistant_text=(
             fmt.assistant_text
@@ -384,7 +384,9 @@ def _plan(fmt: ChatFormat) -> _Plan:
         ),
         footer_ok=assistant is None or assistant.footer.startswith(fmt.end_of_turn),
         result_text=(
-            fmt.result_text if fmt.result_head is not None else hook("result_text", trims=("tool",))
+            fmt.result_text
+            if fmt.result_head is not None or fmt.result_json is not None
+            else hook("result_text", trims=("tool",))
         ),
         result_footer=hook("result_footer"),
         after_conversation=(
@@ -412,6 +414,9 @@ def _assistant_body(
     """:meth:`ChatFormat.assistant_text` as the default hooks write it, without asking the
     hooks a format leaves as they are for what they answer (no reasoning block in a format
     without reasoning, the content unchanged)."""
+    ids = fmt.call_ids
+    if ids is not None:  # the calls with the ids the template writes across the conversation
+        message = ids.turn(index, ctx)
     if plan.reasoning:
         kept = fmt.kept_in(index, ctx)
         block = fmt.reasoning_text(message.reasoning, kept, index == len(ctx.messages) - 1)
