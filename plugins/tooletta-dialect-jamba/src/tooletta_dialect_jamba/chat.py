@@ -377,7 +377,9 @@ class Apriel16Chat(_AprielChat):
         rest = body.removeprefix(APRIEL16_REASONING_PROMPT + "\n")
         if not rest or rest.startswith(APRIEL16_TOOLS_HEAD):
             return None
-        return rest.partition("\n" + APRIEL16_TOOLS_HEAD)[0].removesuffix("\n")
+        rest = rest.removesuffix("\n")  # the line break after the message or declarations
+        at = rest.find("\n" + APRIEL16_TOOLS_HEAD)
+        return rest if at < 0 else rest[:at]
 
     def header(self, index: int, ctx: Conversation) -> str:
         """The declared header; after an assistant turn that ended, first the line break
