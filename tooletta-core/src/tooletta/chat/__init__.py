@@ -24,6 +24,7 @@ from .declare import (
     TruthyPrompt,
     keeps,
 )
+from .declare_closing import ClosedSystemBlock
 from .format import (
     ChatFormat,
     Conversation,
@@ -45,6 +46,7 @@ __all__ = [
     "IM_END",
     "IM_START",
     "ChatFormat",
+    "ClosedSystemBlock",
     "Conversation",
     "Identification",
     "MessageForm",

@@ -239,6 +239,20 @@ class ChatFormat:
     ``{"enable_thinking": False}`` empty think block): :meth:`generation_prompts` lists those
     forms too, so that :func:`~tooletta.parse_conversation`, which is not told the options a
     text was rendered with, reads any of them at the end of the text as no message."""
+    open_footers: ClassVar[frozenset[str]] = frozenset()
+    """The roles (not the assistant's) whose footer is text their body may hold too (a line
+    break: Nemotron Nano v2's user turns end with ``\\n`` before the next header, Apriel 1.6
+    writes three after each tool result): :func:`~tooletta.parse_conversation` reads such a
+    turn up to the next header, as a turn without a footer, and takes the footer off the end
+    of its body (for tool results: when :attr:`result_wrap` has no closing text)."""
+    body_end: ClassVar[str] = ""
+    """Text the template writes at the end of every assistant turn's body, before its end
+    token (Apriel 1.5's line break before ``<|end|>``): model text, written by the default
+    :meth:`turn_body` and taken off the body by the default :meth:`parse_turn`."""
+    last_ids: ClassVar[bool] = True
+    """The conversation's last message writes its calls' ids (``False``: the template leaves
+    them out there, Apriel's ``loop.last``): the default :meth:`turn_body` writes that turn's
+    calls without ids and :meth:`expressible` drops them."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass that overrides :meth:`keeps_reasoning` without its own :meth:`kept_in`
@@ -537,11 +551,17 @@ class ChatFormat:
         if type(content) is not str:
             content = self.text(content)
         content = self.content_text(content, bool(block))
-        return block + self.calls_text(ctx.dialect, message.tool_calls, content)
+        calls = message.tool_calls
+        if last and calls and not self.last_ids:
+            calls = [ToolCall(c.name, c.arguments) for c in calls]
+        return block + self.calls_text(ctx.dialect, calls, content) + self.body_end
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """An assistant turn's body read back (a :class:`~tooletta.ParseResult`): the
-        dialect's ``parse`` by default."""
+        dialect's ``parse`` by default (:attr:`body_end` taken off first)."""
+        end = self.body_end
+        if end and body.endswith(end):
+            body = body[: len(body) - len(end)]
         return dialect.parse(body, tools=list(tools) or None)
 
     def generation_prompt(self, ctx: Conversation) -> str:
@@ -630,6 +650,8 @@ class ChatFormat:
                 reasoning = reasoning.strip(rule.strip)
             name, call_id = None, None
             calls = [c if self.keeps_ids else ToolCall(c.name, c.arguments) for c in m.tool_calls]
+            if calls and not self.last_ids and index == len(messages) - 1:
+                calls = [ToolCall(c.name, c.arguments) for c in calls]
             if m.role == "assistant":
                 pending = list(calls)
             elif m.role == "tool" and pending:

@@ -312,7 +312,8 @@ class _Plan:
     user_text: _Hook | None
     assistant_text: _Hook | None
     """:meth:`ChatFormat.assistant_text`, when it or :meth:`ChatFormat.turn_body` is
-    overridden."""
+    overridden, or the default body depends on :attr:`ChatFormat.body_end` or
+    :attr:`ChatFormat.last_ids`."""
     reasoning: bool
     """Reasoning blocks are written: :attr:`ChatFormat.reasoning` is declared, or
     :meth:`ChatFormat.keeps_reasoning` or :meth:`ChatFormat.reasoning_text` is overridden."""
@@ -362,7 +363,11 @@ def _plan(fmt: ChatFormat) -> _Plan:
         ),
         header=hook("header"),
         user_text=hook("user_text", trims=("user", "system")),
-        assistant_text=hook("assistant_text", "turn_body"),
+        assistant_text=(
+            fmt.assistant_text
+            if fmt.body_end or not fmt.last_ids
+            else hook("assistant_text", "turn_body")
+        ),
         reasoning=(
             fmt.reasoning is not None or overrides("keeps_reasoning") or overrides("reasoning_text")
         ),

@@ -1,0 +1,170 @@
+"""Declarations added for Nemotron Nano v2 and the Apriel formats (issue 20 item 6):
+:class:`~tooletta.chat.ClosedSystemBlock` (a system block closed by fixed text, its message
+edited), :attr:`ChatFormat.open_footers <tooletta.chat.ChatFormat.open_footers>` (a footer
+the body may hold, read at the next header), :attr:`ChatFormat.body_end
+<tooletta.chat.ChatFormat.body_end>` and :attr:`ChatFormat.last_ids
+<tooletta.chat.ChatFormat.last_ids>`. Each writes what its reader gives back: hypothesis
+round trips through the block and through toy formats rendered and parsed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tooletta import Message, RenderError, ToolCall, catalog
+from tooletta.chat import ChatFormat, ClosedSystemBlock, SystemBlock, Turn, roles
+from tooletta.chat.parse import parse_format
+from tooletta.chat.render import render_format, render_text
+
+HEAD = "## Tools\n"
+TOOLS = [{"type": "function", "function": {"name": "f"}}]
+
+
+def _declarations(tools: Any) -> str:
+    return HEAD + ", ".join(t["function"]["name"] for t in tools) + "."
+
+
+def _clean(text: str) -> str:
+    return text.replace("/x", "").strip()
+
+
+def _lead(options: Any) -> str:
+    return "PROMPT\n"
+
+
+BLOCKS = [
+    ClosedSystemBlock(_declarations, head=HEAD, joiner="\n", after="\n"),
+    ClosedSystemBlock(
+        _declarations, head=HEAD, joiner="\n", after="\n", lead=_lead, leads=("PROMPT\n",)
+    ),
+    ClosedSystemBlock(
+        _declarations, head=HEAD, always=True, empty_is_none=True, after="\n\n", edit=_clean
+    ),
+    ClosedSystemBlock(_declarations, head=HEAD, default="Be kind.", after="!"),
+]
+texts = st.lists(st.sampled_from(["a", " ", "\n", "/x", "#", "## Tools\n", "!"])).map("".join)
+
+
+@given(st.sampled_from(BLOCKS), st.none() | texts, st.booleans())
+def test_a_closed_block_reads_back_what_it_writes(
+    block: ClosedSystemBlock, system: str | None, with_tools: bool
+) -> None:
+    """Written, the system message (edited) reads back, or is refused; no message, an empty
+    one where it counts as none and the default one read back as none."""
+    tools = TOOLS if with_tools else []
+    try:
+        body = block.write(system, tools)
+    except RenderError:
+        assert system is not None
+        return
+    if body is None:
+        assert system is None
+        return
+    edited = block.edit(system) if system is not None and block.edit else system
+    if edited == "" and block.empty_is_none:
+        edited = None
+    if edited == block.default:
+        edited = None
+    assert block.read(body) == edited
+
+
+@given(st.none() | texts, st.booleans())
+def test_without_after_and_edit_it_is_the_plain_block(system: str | None, tools: bool) -> None:
+    """``after=""`` and no ``edit``: the body and the reading of :class:`SystemBlock`."""
+    plain = SystemBlock(_declarations, head=HEAD, joiner="\n")
+    closed = ClosedSystemBlock(_declarations, head=HEAD, joiner="\n")
+    given_tools = TOOLS if tools else []
+    try:
+        want = plain.write(system, given_tools)
+    except RenderError:
+        with pytest.raises(RenderError):
+            closed.write(system, given_tools)
+        return
+    assert closed.write(system, given_tools) == want
+    if want is not None:
+        assert closed.read(want) == plain.read(want)
+
+
+def test_after_closes_every_body_but_a_lead_alone() -> None:
+    block = BLOCKS[1]
+    assert block.write(None, [], options={}) == "PROMPT\n"
+    assert block.write("", [], options={}) == "PROMPT\n\n"
+    assert block.write("s", TOOLS, options={}) == "PROMPT\ns\n## Tools\nf.\n"
+    assert block.write(None, TOOLS, options={}) == "PROMPT\n## Tools\nf.\n"
+    assert block.read("PROMPT\n") is None
+    assert block.read("PROMPT\n\n") == ""
+    assert block.read("PROMPT\ns\n\n## Tools\nf.\n") == "s\n"
+    assert block.read("") is None  # never written: a body always ends with `after`
+
+
+def test_the_message_reads_back_edited_and_always_a_turn() -> None:
+    block = BLOCKS[2]
+    assert block.write(None, []) == "\n\n"
+    assert block.write(" a /x ", TOOLS) == "a\n\n## Tools\nf.\n\n"
+    assert block.read("a\n\n## Tools\nf.\n\n") == "a"
+    assert block.read(str(block.write("/x", []))) is None  # edited empty: none
+    with pytest.raises(RenderError, match="would not read back"):
+        block.write("a\n\n## Tools\n", TOOLS)
+
+
+class _ToyChat(ChatFormat):
+    """``[U]`` user turns ending with a line break before the next header, ``[T]`` results
+    followed by two line breaks, ``[A]`` assistant turns whose body ends with ``;`` before
+    ``<e>`` and whose last message writes no call ids (the ``apriel`` dialect writes ids)."""
+
+    name = "toy_decl9a"
+    turns = roles(
+        user=Turn("[U]", "\n"),
+        assistant=Turn("[A]", "<e>"),
+        tool=Turn("[T]", "\n\n"),
+    )
+    end_of_turn = "<e>"
+    open_footers = frozenset({"user", "tool"})
+    body_end = ";"
+    last_ids = False
+
+
+words = st.text(alphabet=st.sampled_from(["a", "b", " ", "\n", ";"]), max_size=6)
+
+
+@st.composite
+def _conversations(draw: st.DrawFn) -> list[Message]:
+    messages: list[Message] = []
+    for _ in range(draw(st.integers(0, 5))):
+        messages.append(Message("user", draw(words)))
+        calls = [
+            ToolCall(draw(st.sampled_from(["f", "g"])), {}, draw(st.sampled_from(["c1", "c2"])))
+            for _ in range(draw(st.integers(0, 2)))
+        ]
+        messages.append(Message("assistant", draw(words).strip("\n; "), tool_calls=calls))
+        for _ in calls:
+            messages.append(Message("tool", draw(words)))
+    return messages
+
+
+@given(_conversations(), st.booleans())
+def test_a_toy_format_reads_back_what_it_writes(messages: list[Message], prompt: bool) -> None:
+    """Open footers (bodies holding line breaks read whole), the body's end and the last
+    message's calls without ids: rendered, parsed back as :meth:`expressible` says, the two
+    renderers agreeing."""
+    fmt, dialect = _ToyChat(), catalog.get_dialect("apriel")
+    rendered = render_format(fmt, dialect, messages, (), prompt, {})
+    assert render_text(fmt, dialect, messages, (), prompt, {}) == rendered.text
+    assert parse_format(fmt, dialect, rendered.text, ()) == fmt.expressible(messages)
+
+
+def test_the_body_end_is_model_text_and_the_last_calls_have_no_ids() -> None:
+    fmt, dialect = _ToyChat(), catalog.get_dialect("apriel")
+    call = ToolCall("f", {}, "c1")
+    messages = [Message("user", "a\n"), Message("assistant", "x", tool_calls=[call])]
+    messages += [Message("tool", "r\n\n"), Message("assistant", "y", tool_calls=[call])]
+    rendered = render_format(fmt, dialect, messages, (), False, {})
+    first, last = (rendered.text[s:e] for _, (s, e) in rendered.generated_spans())
+    assert first.endswith(";<e>") and '"id": "c1"' in first
+    assert last.endswith(";<e>") and '"id"' not in last
+    assert fmt.expressible(messages)[-1].tool_calls == [ToolCall("f", {})]
+    assert fmt.expressible(messages)[1].tool_calls == [call]
+    assert parse_format(fmt, dialect, rendered.text, ())[2].content == "r\n\n"
