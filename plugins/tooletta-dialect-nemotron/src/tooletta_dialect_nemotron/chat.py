@@ -36,6 +36,7 @@ import msgspec
 from tooletta import Message, RenderError
 from tooletta.plugin import (
     ChatFormat,
+    ClosedSystemBlock,
     Conversation,
     Reasoning,
     Turn,
@@ -92,6 +93,12 @@ def thinking(messages: Sequence[Message]) -> bool:
     return on
 
 
+def _declarations(tools: Sequence[Mapping[str, Any]]) -> str:
+    """The tool instructions with the tools' ``function`` objects through ``tojson``."""
+    functions = [t["function"] if isinstance(t.get("function"), Mapping) else t for t in tools]
+    return NANO_V2_TOOLS_HEAD + ", ".join(tool_json(f) for f in functions) + _TOOLS_TAIL
+
+
 def _history_content(content: str) -> str:
     """What the template keeps of an earlier turn's content: the part after the first
     ``</think>`` (up to a second one), stripped."""
@@ -113,12 +120,6 @@ class NemotronNanoV2Chat(ChatFormat):
     name = "nemotron_nano_v2"
     models = patterns_of(MODELS, chat="nemotron_nano_v2")
     source = "nvidia/NVIDIA-Nemotron-Nano-9B-v2 tokenizer_config.json chat_template"
-    turns = roles(
-        system=Turn(_SYSTEM),
-        user=Turn(_USER),
-        assistant=Turn(_ASSISTANT, _EOT + "\n"),
-        tool=Turn(_USER + "<TOOL_RESPONSE>[", "]</TOOL_RESPONSE>"),
-    )
     end_of_turn = _EOT
     special_tokens = ("<SPECIAL_10>", "<SPECIAL_11>", _EOT)
     reasoning = Reasoning(_THINK_ON, "\n" + _CLOSE_THINK + "\n\n", keep="last")
@@ -127,29 +128,27 @@ class NemotronNanoV2Chat(ChatFormat):
     group_results = True
     result_separator = ", "
     keeps_ids = False
+    system_block = ClosedSystemBlock(
+        _declarations,
+        head=NANO_V2_TOOLS_HEAD,
+        always=True,
+        empty_is_none=True,
+        after="\n\n",
+        edit=_clean,
+    )
+    """Always a system turn: the system message cleaned of switches (an empty one is none),
+    the tool instructions after a blank line, then a blank line ending the body."""
+    open_footers = frozenset({"user"})
+    turns = roles(
+        system=Turn(_SYSTEM),
+        user=Turn(_USER, "\n"),
+        assistant=Turn(_ASSISTANT, _EOT + "\n"),
+        tool=Turn(_USER + "<TOOL_RESPONSE>[", "]</TOOL_RESPONSE>"),
+    )
+    """A user turn ends with ``\\n`` in place of an end token, read up to the next header
+    (:attr:`open_footers`)."""
 
     # -- system and user turns --------------------------------------------------------------
-
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """Oddity: the system message cleaned of switches, the tool instructions, then a blank
-        line ending the body; always written."""
-        text = _clean(system or "")
-        if ctx.tools:
-            functions = [
-                t["function"] if isinstance(t.get("function"), Mapping) else t for t in ctx.tools
-            ]
-            listed = ", ".join(tool_json(f) for f in functions)
-            text += ("\n\n" if text else "") + NANO_V2_TOOLS_HEAD + listed + _TOOLS_TAIL
-        return text + "\n\n"
-
-    def parse_system(self, body: str) -> str | None:
-        """Oddity (the inverse of :meth:`system_text`'s): the system message without the
-        tool instructions and the closing blank line (``None`` when there is none)."""
-        body = body.removesuffix("\n\n")
-        if body.startswith(NANO_V2_TOOLS_HEAD):
-            return None
-        head, sep, _ = body.partition("\n\n" + NANO_V2_TOOLS_HEAD)
-        return (head if sep else body) or None
 
     def header(self, index: int, ctx: Conversation) -> str:
         """Oddity: no header for a system message after the first turn (the template drops
@@ -159,17 +158,12 @@ class NemotronNanoV2Chat(ChatFormat):
         return super().header(index, ctx)
 
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: the content cleaned of switches and ``\\n`` (no end token; nothing for a
-        later system message)."""
+        """Oddity: the content cleaned of switches (nothing for a later system message: the
+        template drops it)."""
         message = ctx.messages[index]
         if message.role == "system":
             return ""
-        return _clean(text_of(message.content)) + "\n"
-
-    def parse_user(self, body: str) -> str:
-        """Oddity (the inverse of :meth:`user_text`'s): the content without the closing
-        newline the template writes in place of an end token."""
-        return body.removesuffix("\n")
+        return _clean(text_of(message.content))
 
     # -- tool results -----------------------------------------------------------------------
 
@@ -289,17 +283,18 @@ class NemotronNanoV2Chat(ChatFormat):
         return msgspec.structs.replace(result, content=text, reasoning=reasoning)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """Oddity: as the base, with texts as the template keeps them: switches removed from user
-        and system texts, later (and empty) system messages dropped, earlier turns' content cut
+        """Oddity: as the base (the opening system message as :attr:`system_block` reads it
+        back), with texts as the template keeps them: switches removed from user texts, later
+        system messages dropped, earlier turns' content cut
         after ``</think>``, the last turn's reasoning and content stripped at their ends."""
         out = super().expressible(messages)
+        first = len(out) == len(messages)  # (the system block dropped no opening message)
         kept: list[Message] = []
         for i, m in enumerate(out):
             content = text_of(m.content)
             if m.role == "system":
-                if i > 0 or not _clean(content):
+                if i > 0 or not first:  # (the opening one as the system block reads it)
                     continue
-                m = msgspec.structs.replace(m, content=_clean(content))
             elif m.role == "user":
                 m = msgspec.structs.replace(m, content=_clean(content))
             elif m.role == "assistant" and i < len(out) - 1:
