@@ -2,9 +2,10 @@
 :class:`~tooletta.chat.ClosedSystemBlock` (a system block closed by fixed text, its message
 edited), :attr:`ChatFormat.open_footers <tooletta.chat.ChatFormat.open_footers>` (a footer
 the body may hold, read at the next header), :attr:`ChatFormat.body_end
-<tooletta.chat.ChatFormat.body_end>` and :attr:`ChatFormat.last_ids
-<tooletta.chat.ChatFormat.last_ids>`. Each writes what its reader gives back: hypothesis
-round trips through the block and through toy formats rendered and parsed."""
+<tooletta.chat.ChatFormat.body_end>`, :attr:`ChatFormat.last_ids
+<tooletta.chat.ChatFormat.last_ids>` and :class:`~tooletta.chat.HistoryCut`. Each writes what
+its reader gives back: hypothesis round trips through the block and through toy formats
+rendered and parsed."""
 
 from __future__ import annotations
 
@@ -15,7 +16,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tooletta import Message, RenderError, ToolCall, catalog
-from tooletta.chat import ChatFormat, ClosedSystemBlock, SystemBlock, Turn, roles
+from tooletta.chat import (
+    ChatFormat,
+    ClosedSystemBlock,
+    HistoryCut,
+    SystemBlock,
+    Turn,
+    roles,
+    text_of,
+)
 from tooletta.chat.parse import parse_format
 from tooletta.chat.render import render_format, render_text
 
@@ -168,3 +177,44 @@ def test_the_body_end_is_model_text_and_the_last_calls_have_no_ids() -> None:
     assert fmt.expressible(messages)[-1].tool_calls == [ToolCall("f", {})]
     assert fmt.expressible(messages)[1].tool_calls == [call]
     assert parse_format(fmt, dialect, rendered.text, ())[2].content == "r\n\n"
+
+
+@given(st.lists(st.sampled_from(["a", " ", "\n", "M", "b"])).map("".join), st.booleans())
+def test_a_history_cut_keeps_the_text_after_the_marker(content: str, last: bool) -> None:
+    """The text after the marker's last (or first, up to the next) occurrence, trimmed; the
+    content as it is without the marker."""
+    cut = HistoryCut("M", last=last)
+    parts = content.split("M")
+    if len(parts) == 1:
+        assert cut.cut(content) == content
+    else:
+        assert cut.cut(content) == (parts[-1] if last else parts[1]).strip()
+        assert "M" not in cut.cut(content) or not last
+    assert HistoryCut("M", strip="").cut("xM a ") == " a "
+
+
+class _HistoryChat(_ToyChat):
+    """:class:`_ToyChat` whose earlier assistant turns keep only what follows ``|``."""
+
+    name = "toy_decl9a_history"
+    history_cut = HistoryCut("|")
+
+
+@given(_conversations(), st.booleans())
+def test_earlier_turns_are_cut_and_read_back_so(messages: list[Message], prompt: bool) -> None:
+    """Rendered with the cut, earlier turns read back as :meth:`expressible` cuts them; the
+    last message is written whole; the two renderers agree."""
+    messages = [
+        Message("assistant", "x|" + text_of(m.content), tool_calls=m.tool_calls)
+        if m.role == "assistant"
+        else m
+        for m in messages
+    ]
+    fmt, dialect = _HistoryChat(), catalog.get_dialect("apriel")
+    rendered = render_format(fmt, dialect, messages, (), prompt, {})
+    assert render_text(fmt, dialect, messages, (), prompt, {}) == rendered.text
+    read = parse_format(fmt, dialect, rendered.text, ())
+    assert read == fmt.expressible(messages)
+    for i, m in enumerate(messages):
+        if m.role == "assistant":
+            assert ("x|" in text_of(read[i].content)) is (i == len(messages) - 1)

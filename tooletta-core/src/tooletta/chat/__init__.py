@@ -25,6 +25,7 @@ from .declare import (
     keeps,
 )
 from .declare_closing import ClosedSystemBlock
+from .declare_history import HistoryCut
 from .format import (
     ChatFormat,
     Conversation,
@@ -48,6 +49,7 @@ __all__ = [
     "ChatFormat",
     "ClosedSystemBlock",
     "Conversation",
+    "HistoryCut",
     "Identification",
     "MessageForm",
     "NearMiss",

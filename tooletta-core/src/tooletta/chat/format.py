@@ -24,6 +24,7 @@ from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from .conversation import Conversation, conversation, first_of, last_index, last_user
 from .declare import KeepRule, Preamble, Prompt, ResultHead, SystemBlock, ToolsBlock, keeps
+from .declare_history import HistoryCut
 from .messages import text_of
 
 __all__ = [
@@ -253,6 +254,11 @@ class ChatFormat:
     """The conversation's last message writes its calls' ids (``False``: the template leaves
     them out there, Apriel's ``loop.last``): the default :meth:`turn_body` writes that turn's
     calls without ids and :meth:`expressible` drops them."""
+    history_cut: ClassVar[HistoryCut | None] = None
+    """What the template keeps of the content of an assistant turn that is not the
+    conversation's last message (:class:`~tooletta.chat.HistoryCut`: Apriel 1.6 keeps what
+    follows ``[BEGIN FINAL RESPONSE]``), written by the default :meth:`turn_body` and given
+    back by :meth:`expressible`; ``None``: the content as it is."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass that overrides :meth:`keeps_reasoning` without its own :meth:`kept_in`
@@ -550,6 +556,9 @@ class ChatFormat:
         content = message.content
         if type(content) is not str:
             content = self.text(content)
+        cut = self.history_cut
+        if cut is not None and not last:
+            content = cut.cut(content)
         content = self.content_text(content, bool(block))
         calls = message.tool_calls
         if last and calls and not self.last_ids:
@@ -639,7 +648,8 @@ class ChatFormat:
 
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """:meth:`expressible` for the text rendered with ``ctx`` (the declarations applied:
-        :attr:`trim`, the history rule, :attr:`keeps_ids`, :attr:`system_block`)."""
+        :attr:`trim`, the history rule, :attr:`keeps_ids`, :attr:`last_ids`,
+        :attr:`history_cut`, :attr:`system_block`)."""
         out = []
         pending: list[ToolCall] = []
         trim = self.trim
@@ -658,6 +668,9 @@ class ChatFormat:
                 call = pending.pop(0)
                 name, call_id = call.name, call.id
             content = self.text(m.content)
+            cut = self.history_cut
+            if cut is not None and m.role == "assistant" and index < len(messages) - 1:
+                content = cut.cut(content)
             out.append(
                 Message(
                     role=m.role,

@@ -312,8 +312,8 @@ class _Plan:
     user_text: _Hook | None
     assistant_text: _Hook | None
     """:meth:`ChatFormat.assistant_text`, when it or :meth:`ChatFormat.turn_body` is
-    overridden, or the default body depends on :attr:`ChatFormat.body_end` or
-    :attr:`ChatFormat.last_ids`."""
+    overridden, or the default body depends on :attr:`ChatFormat.body_end`,
+    :attr:`ChatFormat.last_ids` or :attr:`ChatFormat.history_cut`."""
     reasoning: bool
     """Reasoning blocks are written: :attr:`ChatFormat.reasoning` is declared, or
     :meth:`ChatFormat.keeps_reasoning` or :meth:`ChatFormat.reasoning_text` is overridden."""
@@ -365,7 +365,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
         user_text=hook("user_text", trims=("user", "system")),
         assistant_text=(
             fmt.assistant_text
-            if fmt.body_end or not fmt.last_ids
+            if fmt.body_end or not fmt.last_ids or fmt.history_cut is not None
             else hook("assistant_text", "turn_body")
         ),
         reasoning=(
