@@ -34,6 +34,7 @@ from tooletta.plugin import (
     ChatFormat,
     ClosedSystemBlock,
     Conversation,
+    HistoryCut,
     Prompt,
     Reasoning,
     Turn,
@@ -333,6 +334,10 @@ class Apriel16Chat(_AprielChat):
     reasoning = Reasoning("", _FINAL_LINE, strip="", keep="last")
     """Only the conversation's last message writes its reasoning (the template's
     ``loop.last``)."""
+    history_cut = HistoryCut(FINAL)
+    """Earlier messages keep only what follows their ``[BEGIN FINAL RESPONSE]``, trimmed."""
+    last_ids = False
+    """The conversation's last message writes its calls without ids (``loop.last``)."""
     options = defaults(training_prompt=False)
     prompt = Prompt(head=_ASSISTANT16 + "Here are my reasoning steps:\n", after_assistant=False)
     """``\\n<|begin_assistant|>\\nHere are my reasoning steps:\\n`` after a message that is not
@@ -404,28 +409,14 @@ class Apriel16Chat(_AprielChat):
         return len(text) if at < 0 else at + len(END)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
-        """Reasoning and ``[BEGIN FINAL RESPONSE]`` (last message), the content (earlier
-        messages keep only what follows their ``[BEGIN FINAL RESPONSE]``, trimmed), the calls
-        after a line break (ids left out in the last message), and the line break before
-        ``<|end|>`` when the turn ends.
+        """As declared (the reasoning before ``[BEGIN FINAL RESPONSE]`` in the last message,
+        :attr:`history_cut` in earlier ones, no call ids in the last), then the line break
+        before ``<|end|>`` when the turn ends.
 
-        Oddity: history keeps only what follows ``[BEGIN FINAL RESPONSE]``, the last message its
-        reasoning before that marker; no call ids in the last message."""
-        content = message.content
-        if type(content) is not str:
-            content = text_of(content)
-        calls = message.tool_calls
-        if last:
-            if calls:
-                calls = _without_ids(calls)
-        elif FINAL in content:
-            content = content.split(FINAL)[-1].strip()
-        reasoning = message.reasoning
-        # reasoning_text as declared: no opening, nothing stripped, no empty block
-        block = reasoning + _FINAL_LINE if kept and reasoning else ""
-        if last and not ctx.options.get("training_prompt"):
-            return block + self.calls_text(ctx.dialect, calls, content)
-        return block + self.calls_text(ctx.dialect, calls, content) + "\n"
+        Oddity: the line break before ``<|end|>`` is written only where the token is (not
+        after the last message, unless ``training_prompt`` is set)."""
+        body = super().turn_body(message, kept, last, ctx)
+        return body if last and not ctx.options.get("training_prompt") else body + "\n"
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """The reasoning before ``\\n[BEGIN FINAL RESPONSE]\\n`` (only the last message has
@@ -447,24 +438,6 @@ class Apriel16Chat(_AprielChat):
         if messages and messages[-1].role == "assistant" and ctx.options.get("training_prompt"):
             return "\n"
         return ""
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, with earlier messages' content cut after ``[BEGIN FINAL RESPONSE]``
-        and without the ids of the last message's calls.
-
-        Oddity: history keeps only what follows ``[BEGIN FINAL RESPONSE]``; the last message's
-        calls lose their ids."""
-        out = super().expressible(messages)
-        for i, m in enumerate(out):
-            if m.role != "assistant":
-                continue
-            content = str(m.content)
-            last = i == len(out) - 1
-            if not last and FINAL in content:
-                content = content.split(FINAL)[-1].strip()
-            calls = [ToolCall(c.name, c.arguments) for c in m.tool_calls] if last else m.tool_calls
-            out[i] = Message("assistant", content, tool_calls=calls, reasoning=m.reasoning)
-        return out
 
 
 _AFTER_END = {role: "\n" + turn.header for role, turn in Apriel16Chat.turns.items()}
