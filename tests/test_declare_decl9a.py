@@ -3,7 +3,8 @@
 edited), :attr:`ChatFormat.open_footers <tooletta.chat.ChatFormat.open_footers>` (a footer
 the body may hold, read at the next header), :attr:`ChatFormat.body_end
 <tooletta.chat.ChatFormat.body_end>`, :attr:`ChatFormat.last_ids
-<tooletta.chat.ChatFormat.last_ids>` and :class:`~tooletta.chat.HistoryCut`. Each writes what
+<tooletta.chat.ChatFormat.last_ids>`, :class:`~tooletta.chat.HistoryCut` and
+:attr:`ChatFormat.results_by_calls <tooletta.chat.ChatFormat.results_by_calls>`. Each writes what
 its reader gives back: hypothesis round trips through the block and through toy formats
 rendered and parsed."""
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tooletta import Message, RenderError, ToolCall, catalog
@@ -25,6 +26,7 @@ from tooletta.chat import (
     roles,
     text_of,
 )
+from tooletta.chat.declare_results import pending_at_runs, split_by_calls
 from tooletta.chat.parse import parse_format
 from tooletta.chat.render import render_format, render_text
 
@@ -154,6 +156,7 @@ def _conversations(draw: st.DrawFn) -> list[Message]:
     return messages
 
 
+@settings(deadline=None)  # (the first example loads the plugins)
 @given(_conversations(), st.booleans())
 def test_a_toy_format_reads_back_what_it_writes(messages: list[Message], prompt: bool) -> None:
     """Open footers (bodies holding line breaks read whole), the body's end and the last
@@ -200,6 +203,7 @@ class _HistoryChat(_ToyChat):
     history_cut = HistoryCut("|")
 
 
+@settings(deadline=None)  # (the first example loads the plugins)
 @given(_conversations(), st.booleans())
 def test_earlier_turns_are_cut_and_read_back_so(messages: list[Message], prompt: bool) -> None:
     """Rendered with the cut, earlier turns read back as :meth:`expressible` cuts them; the
@@ -218,3 +222,51 @@ def test_earlier_turns_are_cut_and_read_back_so(messages: list[Message], prompt:
     for i, m in enumerate(messages):
         if m.role == "assistant":
             assert ("x|" in text_of(read[i].content)) is (i == len(messages) - 1)
+
+
+class _JoinedChat(ChatFormat):
+    """Results joined by ``", "`` in one ``[R]...[/R]`` turn, nothing closing each."""
+
+    name = "toy_decl9a_joined"
+    turns = roles(
+        user=Turn("[U]", "[/U]"),
+        assistant=Turn("[A]", "<e>"),
+        tool=Turn("[R]", "[/R]"),
+    )
+    end_of_turn = "<e>"
+    group_results = True
+    result_separator = ", "
+    results_by_calls = True
+    keeps_ids = False
+
+
+results = st.lists(st.sampled_from(["a", ", ", '{"k": [1, 2]}', '"s, t"', "[", "1"]), max_size=4)
+
+
+@settings(deadline=None)  # (the first example loads the plugins)
+@given(st.integers(0, 3), st.lists(results.map("".join), max_size=4))
+def test_joined_results_split_back_by_the_calls_or_are_refused(
+    calls: int, contents: list[str]
+) -> None:
+    """A run of results after a turn with ``calls`` calls: written joined, read back one per
+    call (a JSON value whole), or refused typed when it would not read back as written."""
+    call_list = [ToolCall("f", {}) for _ in range(calls)]
+    messages = [Message("user", "q"), Message("assistant", "", tool_calls=call_list)]
+    messages += [Message("tool", c) for c in contents]
+    fmt, dialect = _JoinedChat(), catalog.get_dialect("apriel")
+    try:
+        text = render_text(fmt, dialect, messages, (), False, {})
+    except RenderError as exc:
+        assert "do not read back as written" in str(exc)
+        assert len(contents) > calls or any(", " in c for c in contents)
+        return
+    assert render_format(fmt, dialect, messages, (), False, {}).text == text
+    assert parse_format(fmt, dialect, text, ()) == fmt.expressible(messages)
+
+
+def test_a_json_result_holding_the_separator_is_read_whole() -> None:
+    assert split_by_calls('{"a": 1, "b": 2}, x, y', ", ", 2) == ['{"a": 1, "b": 2}', "x, y"]
+    assert split_by_calls("a, b", ", ", 1) == ["a, b"]
+    assert pending_at_runs(
+        [Message("assistant", "", tool_calls=[ToolCall("f", {})] * 2), Message("tool", "r")]
+    ) == {1: 2}

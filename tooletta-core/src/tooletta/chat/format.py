@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
+from ..errors import RenderError
 from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from .conversation import Conversation, conversation, first_of, last_index, last_user
 from .declare import KeepRule, Preamble, Prompt, ResultHead, SystemBlock, ToolsBlock, keeps
 from .declare_history import HistoryCut
+from .declare_results import pending_at_runs, split_by_calls
 from .messages import text_of
 
 __all__ = [
@@ -259,6 +261,14 @@ class ChatFormat:
     conversation's last message (:class:`~tooletta.chat.HistoryCut`: Apriel 1.6 keeps what
     follows ``[BEGIN FINAL RESPONSE]``), written by the default :meth:`turn_body` and given
     back by :meth:`expressible`; ``None``: the content as it is."""
+    results_by_calls: ClassVar[bool] = False
+    """Consecutive tool results (:attr:`group_results`) are joined by :attr:`result_separator`
+    with no closing wrap, so a result may hold what separates them (Nemotron Nano v2's
+    ``<TOOL_RESPONSE>[r1, r2]</TOOL_RESPONSE>``): the default :meth:`split_results` reads one
+    result per call awaiting results, a JSON value whole, the last taking the rest
+    (:func:`~tooletta.chat.declare_results.split_by_calls`), and the default
+    :meth:`result_text` refuses a run of results that would not split back so (more results
+    than calls awaiting them, a text holding the separator where one is read)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass that overrides :meth:`keeps_reasoning` without its own :meth:`kept_in`
@@ -349,8 +359,34 @@ class ChatFormat:
         text = self.text(ctx.messages[index].content)
         if "tool" in self.trim:
             text = text.strip()
+        if self.results_by_calls:
+            self._check_run(index, ctx)
         head = self.result_head
         return text if head is None else head.write(index, ctx, text, self.name)
+
+    def _check_run(self, index: int, ctx: Conversation) -> None:
+        """Refuse (:class:`~tooletta.RenderError`) the run of results starting at ``index``
+        (nothing for a later result of a run) that would not split back as written
+        (:attr:`results_by_calls`)."""
+        messages = ctx.messages
+        if index > 0 and messages[index - 1].role == "tool":
+            return
+        pending = ctx.once("pending_at_runs", lambda: pending_at_runs(messages))[index]
+        run = []
+        for at in range(index, len(messages)):  # (no slice: a copy per run)
+            later = messages[at]
+            if later.role != "tool":
+                break
+            text = self.text(later.content)
+            run.append(text.strip() if "tool" in self.trim else text)
+        separator = self.result_separator
+        if self.split_results(separator.join(run), pending) != run:
+            raise RenderError(
+                f"{self.name}: the {len(run)} tool result(s) at {index} do not read back as "
+                f"written: the template joins them with {separator!r} and {pending} call(s) "
+                "await results (a surplus result would join the last one, a non-JSON result "
+                f"holding {separator!r} would be cut there)"
+            )
 
     def result_footer(self, index: int, ctx: Conversation) -> str:
         """The footer that closes the tool-result turn whose last result is at ``index``
@@ -386,7 +422,10 @@ class ChatFormat:
         second of :attr:`result_wrap` is empty), read up to the turn's footer: ``pending`` is
         the number of calls of the last assistant turn not answered yet. Default: one result.
         A template that joins grouped results with :attr:`result_separator` only (Nemotron Nano
-        v2) splits them here (the inverse, for :func:`~tooletta.parse_conversation`)."""
+        v2) splits them here (the inverse, for :func:`~tooletta.parse_conversation`), or declares
+        :attr:`results_by_calls`."""
+        if self.results_by_calls:
+            return split_by_calls(body, self.result_separator, pending)
         return [body]
 
     def before_turn(self, index: int, ctx: Conversation) -> str:

@@ -207,7 +207,14 @@ def format_problem(fmt: Any) -> str | None:
         return f"chat format {name!r}: reasoning is a {_kind(fmt.reasoning)}, not a Reasoning"
     if not isinstance(fmt.options, Mapping):
         return f"chat format {name!r}: options is a {_kind(fmt.options)}, not a mapping"
-    for attr in ("group_results", "merge_system", "keeps_ids", "open_last", "last_ids"):
+    for attr in (
+        "group_results",
+        "merge_system",
+        "keeps_ids",
+        "open_last",
+        "last_ids",
+        "results_by_calls",
+    ):
         if type(getattr(fmt, attr, None)) is not bool:
             return (
                 f"chat format {name!r}: {attr} is a {_kind(getattr(fmt, attr, None))}, not a bool"

@@ -379,7 +379,9 @@ def _plan(fmt: ChatFormat) -> _Plan:
         ),
         footer_ok=assistant is None or assistant.footer.startswith(fmt.end_of_turn),
         result_text=(
-            fmt.result_text if fmt.result_head is not None else hook("result_text", trims=("tool",))
+            fmt.result_text
+            if fmt.result_head is not None or fmt.results_by_calls
+            else hook("result_text", trims=("tool",))
         ),
         result_footer=hook("result_footer"),
         after_conversation=(
