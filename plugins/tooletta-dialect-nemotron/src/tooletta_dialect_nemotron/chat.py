@@ -27,13 +27,12 @@ block inside the content).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
 
-from tooletta import Message, RenderError
+from tooletta import Message
 from tooletta.plugin import (
     ChatFormat,
     ClosedSystemBlock,
@@ -71,7 +70,6 @@ _TOOLS_TAIL = (
     "Based on the tool responses, you can call additional tools if needed, correct tool calls "
     "if any errors are found, or just respond to the user."
 )
-_DECODER = json.JSONDecoder()
 
 
 def _clean(text: str) -> str:
@@ -127,6 +125,9 @@ class NemotronNanoV2Chat(ChatFormat):
     generates it, by :meth:`turn_body`)."""
     group_results = True
     result_separator = ", "
+    results_by_calls = True
+    """Results joined by ``", "`` and closed by nothing of their own: read back one per call
+    awaiting results (a JSON value whole), a run that would not split back so refused."""
     keeps_ids = False
     system_block = ClosedSystemBlock(
         _declarations,
@@ -164,52 +165,6 @@ class NemotronNanoV2Chat(ChatFormat):
         if message.role == "system":
             return ""
         return _clean(text_of(message.content))
-
-    # -- tool results -----------------------------------------------------------------------
-
-    def result_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: results joined by ``", "``; the result's content as given. The first result of a
-        run checks the run: joined by ``", "`` it must split back (:meth:`split_results`, by the
-        calls awaiting results) into the same results, else it is refused (more results than calls
-        would join the last one; a non-JSON result holding ``", "`` would be cut there)."""
-        messages = ctx.messages
-        text = self.text(messages[index].content)
-        if index == 0 or messages[index - 1].role != "tool":
-            pending = ctx.once("nemotron_pending", lambda: pending_at_runs(messages))[index]
-            run = [text]
-            for at in range(index + 1, len(messages)):  # (no slice: a copy per run)
-                later = messages[at]
-                if later.role != "tool":
-                    break
-                run.append(self.text(later.content))
-            if self.split_results(", ".join(run), pending) != run:
-                raise RenderError(
-                    f"nemotron_nano_v2: the {len(run)} tool result(s) at {index} do not read "
-                    f"back as written: the template joins them with ', ' and {pending} call(s) "
-                    "await results (a surplus result would join the last one, a non-JSON "
-                    "result holding ', ' would be cut there)"
-                )
-        return text
-
-    def split_results(self, body: str, pending: int) -> list[str]:
-        """Oddity (results joined by ``", "`` and no closing wrap): one result per pending
-        call, a result that is a JSON value read whole (its own ``", "`` are not
-        separators), the last taking the rest."""
-        parts: list[str] = []
-        pos = 0
-        while len(parts) < pending - 1:
-            try:
-                end = _DECODER.raw_decode(body, pos)[1]
-            except (ValueError, RecursionError):
-                end = -1
-            if end < 0 or not body.startswith(", ", end):
-                end = body.find(", ", pos)
-                if end < 0:
-                    break
-            parts.append(body[pos:end])
-            pos = end + 2
-        parts.append(body[pos:])
-        return parts
 
     # -- assistant turns --------------------------------------------------------------------
 
@@ -308,22 +263,3 @@ class NemotronNanoV2Chat(ChatFormat):
                 m = msgspec.structs.replace(m, content=content, reasoning=reasoning)
             kept.append(m)
         return kept
-
-
-def pending_at_runs(messages: Sequence[Message]) -> dict[int, int]:
-    """The number of calls awaiting results at the first result of each run of results (by
-    index), as :func:`~tooletta.parse_conversation` counts them: an assistant message's calls,
-    less one per result read since. One pass."""
-    starts: dict[int, int] = {}
-    pending = 0
-    previous = ""
-    for index, message in enumerate(messages):
-        role = message.role
-        if role == "assistant":
-            pending = len(message.tool_calls)
-        elif role == "tool":
-            if previous != "tool":
-                starts[index] = pending
-            pending = max(0, pending - 1)
-        previous = role
-    return starts
