@@ -3,9 +3,10 @@
 edited), :attr:`ChatFormat.open_footers <tooletta.chat.ChatFormat.open_footers>` (a footer
 the body may hold, read at the next header), :attr:`ChatFormat.body_end
 <tooletta.chat.ChatFormat.body_end>`, :attr:`ChatFormat.last_ids
-<tooletta.chat.ChatFormat.last_ids>`, :class:`~tooletta.chat.HistoryCut` and
-:attr:`ChatFormat.results_by_calls <tooletta.chat.ChatFormat.results_by_calls>`. Each writes what
-its reader gives back: hypothesis round trips through the block and through toy formats
+<tooletta.chat.ChatFormat.last_ids>`, :class:`~tooletta.chat.HistoryCut`,
+:attr:`ChatFormat.results_by_calls <tooletta.chat.ChatFormat.results_by_calls>` and
+:attr:`ChatFormat.drop_late_system <tooletta.chat.ChatFormat.drop_late_system>`. Each writes
+what its reader gives back: hypothesis round trips through the block and through toy formats
 rendered and parsed."""
 
 from __future__ import annotations
@@ -270,3 +271,37 @@ def test_a_json_result_holding_the_separator_is_read_whole() -> None:
     assert pending_at_runs(
         [Message("assistant", "", tool_calls=[ToolCall("f", {})] * 2), Message("tool", "r")]
     ) == {1: 2}
+
+
+class _DroppingChat(_ToyChat):
+    """:class:`_ToyChat` with an opening ``[S]`` turn whose template drops later system
+    messages."""
+
+    name = "toy_decl9a_dropping"
+    turns = roles(
+        system=Turn("[S]", "[/S]"),
+        user=Turn("[U]", "\n"),
+        assistant=Turn("[A]", "<e>"),
+        tool=Turn("[T]", "\n\n"),
+    )
+    drop_late_system = True
+
+
+@settings(deadline=None)  # (the first example loads the plugins)
+@given(_conversations(), st.lists(st.integers(0, 12), max_size=3), st.booleans())
+def test_late_system_messages_write_nothing_and_are_not_carried(
+    messages: list[Message], places: list[int], prompt: bool
+) -> None:
+    """System messages put anywhere: the first written in the opening turn, later ones
+    nowhere (both renderers), and the text reads back as :meth:`expressible` says."""
+    for place in places:
+        messages.insert(min(place, len(messages)), Message("system", f"s{place}"))
+    fmt, dialect = _DroppingChat(), catalog.get_dialect("apriel")
+    rendered = render_format(fmt, dialect, messages, (), prompt, {})
+    assert render_text(fmt, dialect, messages, (), prompt, {}) == rendered.text
+    carried = fmt.expressible(messages)
+    assert parse_format(fmt, dialect, rendered.text, ()) == carried
+    late = [i for i, m in enumerate(messages) if m.role == "system" and i > 0]
+    assert all(rendered.span(i) == (-1, -1) for i in late)
+    opening = 1 if messages and messages[0].role == "system" else 0
+    assert sum(m.role == "system" for m in carried) == opening

@@ -261,6 +261,11 @@ class ChatFormat:
     conversation's last message (:class:`~tooletta.chat.HistoryCut`: Apriel 1.6 keeps what
     follows ``[BEGIN FINAL RESPONSE]``), written by the default :meth:`turn_body` and given
     back by :meth:`expressible`; ``None``: the content as it is."""
+    drop_late_system: ClassVar[bool] = False
+    """A system message the opening turn does not hold (one after the first message, or any
+    with :attr:`merge_system` false) writes nothing where it stands: Nemotron Nano v2's
+    template drops it (DeepSeek's and Hy3's move its text into the opening turn, a
+    :meth:`system_text` of their own). :meth:`expressible` drops it."""
     results_by_calls: ClassVar[bool] = False
     """Consecutive tool results (:attr:`group_results`) are joined by :attr:`result_separator`
     with no closing wrap, so a result may hold what separates them (Nemotron Nano v2's
@@ -688,12 +693,15 @@ class ChatFormat:
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """:meth:`expressible` for the text rendered with ``ctx`` (the declarations applied:
         :attr:`trim`, the history rule, :attr:`keeps_ids`, :attr:`last_ids`,
-        :attr:`history_cut`, :attr:`system_block`)."""
+        :attr:`history_cut`, :attr:`drop_late_system`, :attr:`system_block`)."""
         out = []
         pending: list[ToolCall] = []
         trim = self.trim
         rule = self.reasoning
+        drops = self.drop_late_system
         for index, m in enumerate(messages):
+            if drops and m.role in self.system_roles and (index or not self.merge_system):
+                continue  # written nowhere (drop_late_system)
             reasoning = m.reasoning if m.reasoning and self.kept_in(index, ctx) else ""
             if reasoning and rule is not None and rule.strip != "":
                 reasoning = reasoning.strip(rule.strip)

@@ -214,6 +214,7 @@ def format_problem(fmt: Any) -> str | None:
         "open_last",
         "last_ids",
         "results_by_calls",
+        "drop_late_system",
     ):
         if type(getattr(fmt, attr, None)) is not bool:
             return (

@@ -245,6 +245,8 @@ def render_text(
         turn = turns.get(role)
         if turn is None:
             raise RenderError(f"the {fmt.name} chat format has no {role!r} turn")
+        if plan.drops_system and role in plan.system_roles:
+            continue  # a system message the opening turn does not hold: nothing here
         if role == "assistant":
             append(turn.header if header is None else header(index, ctx))
             assistant_text = plan.assistant_text
@@ -306,6 +308,8 @@ class _Plan:
     options: Mapping[str, Any]
     merge_system: bool
     system_roles: Any
+    drops_system: bool
+    """:attr:`ChatFormat.drop_late_system`."""
     system_text: _Hook
     before_turn: _Hook | None
     header: _Hook | None
@@ -355,6 +359,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
         options=fmt.options,
         merge_system=fmt.merge_system,
         system_roles=fmt.system_roles,
+        drops_system=fmt.drop_late_system,
         system_text=fmt.system_text,
         before_turn=(
             fmt.before_turn
@@ -501,4 +506,6 @@ def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer
             out.add(fmt.result_footer(index, ctx), index)
     else:
         turn = _turn(fmt, role)
+        if fmt.drop_late_system and role in fmt.system_roles:
+            return  # a system message the opening turn does not hold: nothing here
         out.add(fmt.header(index, ctx) + fmt.user_text(index, ctx) + turn.footer, index)
