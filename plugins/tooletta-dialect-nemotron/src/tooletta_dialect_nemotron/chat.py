@@ -140,6 +140,8 @@ class NemotronNanoV2Chat(ChatFormat):
     """Always a system turn: the system message cleaned of switches (an empty one is none),
     the tool instructions after a blank line, then a blank line ending the body."""
     open_footers = frozenset({"user"})
+    drop_late_system = True
+    """A system message after the first is not written (the template drops it)."""
     turns = roles(
         system=Turn(_SYSTEM),
         user=Turn(_USER, "\n"),
@@ -151,20 +153,9 @@ class NemotronNanoV2Chat(ChatFormat):
 
     # -- system and user turns --------------------------------------------------------------
 
-    def header(self, index: int, ctx: Conversation) -> str:
-        """Oddity: no header for a system message after the first turn (the template drops
-        it)."""
-        if ctx.messages[index].role == "system":
-            return ""
-        return super().header(index, ctx)
-
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: the content cleaned of switches (nothing for a later system message: the
-        template drops it)."""
-        message = ctx.messages[index]
-        if message.role == "system":
-            return ""
-        return _clean(text_of(message.content))
+        """Oddity: the content cleaned of switches."""
+        return _clean(text_of(ctx.messages[index].content))
 
     # -- assistant turns --------------------------------------------------------------------
 
@@ -239,20 +230,17 @@ class NemotronNanoV2Chat(ChatFormat):
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """Oddity: as the base (the opening system message as :attr:`system_block` reads it
-        back), with texts as the template keeps them: switches removed from user texts, later
-        system messages dropped, earlier turns' content cut
-        after ``</think>``, the last turn's reasoning and content stripped at their ends."""
+        back, later ones dropped), with texts as the template keeps them: switches removed
+        from user texts, earlier turns' content cut after ``</think>``, the last turn's
+        reasoning and content stripped at their ends."""
         out = super().expressible(messages)
-        first = len(out) == len(messages)  # (the system block dropped no opening message)
+        last = len(out) - 1 if messages and messages[-1].role != "system" else -1
         kept: list[Message] = []
         for i, m in enumerate(out):
             content = text_of(m.content)
-            if m.role == "system":
-                if i > 0 or not first:  # (the opening one as the system block reads it)
-                    continue
-            elif m.role == "user":
+            if m.role == "user":
                 m = msgspec.structs.replace(m, content=_clean(content))
-            elif m.role == "assistant" and i < len(out) - 1:
+            elif m.role == "assistant" and i != last:
                 m = msgspec.structs.replace(m, content=_history_content(content))
             elif m.role == "assistant":
                 text = _last_text(m.reasoning, content)
