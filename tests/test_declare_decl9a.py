@@ -305,3 +305,28 @@ def test_late_system_messages_write_nothing_and_are_not_carried(
     assert all(rendered.span(i) == (-1, -1) for i in late)
     opening = 1 if messages and messages[0].role == "system" else 0
     assert sum(m.role == "system" for m in carried) == opening
+
+
+class _OpenSystemChat(_ToyChat):
+    """:class:`_ToyChat` whose system turns (the opening one too) end with a line break."""
+
+    name = "toy_decl9a_open_system"
+    turns = roles(
+        system=Turn("[S]", "\n"),
+        user=Turn("[U]", "\n"),
+        assistant=Turn("[A]", "<e>"),
+        tool=Turn("[T]", "\n\n"),
+    )
+    open_footers = frozenset({"system", "user", "tool"})
+
+
+@settings(deadline=None)  # (the first example loads the plugins)
+@given(words, _conversations(), words)
+def test_an_open_system_footer_reads_the_whole_message(
+    system: str, messages: list[Message], late: str
+) -> None:
+    """The opening system turn and a later one, both holding line breaks, read back whole."""
+    messages = [Message("system", system), *messages, Message("system", late)]
+    fmt, dialect = _OpenSystemChat(), catalog.get_dialect("apriel")
+    text = render_text(fmt, dialect, messages, (), False, {})
+    assert parse_format(fmt, dialect, text, ()) == fmt.expressible(messages)

@@ -247,7 +247,8 @@ class ChatFormat:
     break: Nemotron Nano v2's user turns end with ``\\n`` before the next header, Apriel 1.6
     writes three after each tool result): :func:`~tooletta.parse_conversation` reads such a
     turn up to the next header, as a turn without a footer, and takes the footer off the end
-    of its body (for tool results: when :attr:`result_wrap` has no closing text)."""
+    of its body (the opening system turn's too; for tool results: when :attr:`result_wrap`
+    has no closing text)."""
     body_end: ClassVar[str] = ""
     """Text the template writes at the end of every assistant turn's body, before its end
     token (Apriel 1.5's line break before ``<|end|>``): model text, written by the default

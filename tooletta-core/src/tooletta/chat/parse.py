@@ -161,10 +161,10 @@ class _ConversationReader:
         return body
 
     def _turn_body(self, footer: str, role: str) -> str:
-        """:meth:`_body` of a turn of ``role`` (not the assistant's; up to a generation prompt
-        only for a user or system turn): for a role of :attr:`ChatFormat.open_footers
-        <tooletta.chat.ChatFormat.open_footers>`, up to the next header and without the
-        footer that ends it."""
+        """:meth:`_body` of a turn of ``role`` after the first (not the assistant's; up to a
+        generation prompt only for a user or system turn): for a role of
+        :attr:`ChatFormat.open_footers <tooletta.chat.ChatFormat.open_footers>`, up to the next
+        header and without the footer that ends it."""
         if role in self.fmt.open_footers:
             body = self._body("", "" if role == "tool" else role)
             return body[: len(body) - len(footer)] if footer and body.endswith(footer) else body
@@ -181,7 +181,13 @@ class _ConversationReader:
             self.pos += len(turn.header)
         else:
             return
-        content = self.fmt.parse_system(self._body(turn.footer))
+        footer = turn.footer
+        if footer and "system" in self.fmt.open_footers:  # up to the next header, footer off
+            body = self._body("")
+            body = body[: len(body) - len(footer)] if body.endswith(footer) else body
+        else:
+            body = self._body(footer)
+        content = self.fmt.parse_system(body)
         if content is not None:
             self.messages.append(Message(role="system", content=content))
 
