@@ -5,7 +5,7 @@ the body may hold, read at the next header), :attr:`ChatFormat.body_end
 <tooletta.chat.ChatFormat.body_end>`, :attr:`ChatFormat.last_ids
 <tooletta.chat.ChatFormat.last_ids>`, :class:`~tooletta.chat.HistoryCut`,
 :attr:`ChatFormat.results_by_calls <tooletta.chat.ChatFormat.results_by_calls>` and
-:attr:`ChatFormat.drop_late_system <tooletta.chat.ChatFormat.drop_late_system>`. Each writes
+:attr:`ChatFormat.late_system <tooletta.chat.ChatFormat.late_system>`. Each writes
 what its reader gives back: hypothesis round trips through the block and through toy formats
 rendered and parsed."""
 
@@ -284,7 +284,7 @@ class _DroppingChat(_ToyChat):
         assistant=Turn("[A]", "<e>"),
         tool=Turn("[T]", "\n\n"),
     )
-    drop_late_system = True
+    late_system = "dropped"
 
 
 @settings(deadline=None)  # (the first example loads the plugins)
@@ -330,3 +330,53 @@ def test_an_open_system_footer_reads_the_whole_message(
     fmt, dialect = _OpenSystemChat(), catalog.get_dialect("apriel")
     text = render_text(fmt, dialect, messages, (), False, {})
     assert parse_format(fmt, dialect, text, ()) == fmt.expressible(messages)
+
+
+class _OpeningChat(_ToyChat):
+    """:class:`_ToyChat` whose every system turn is written as the opening one: the lead
+    ``P:`` then the message and the declarations, closed by ``.``."""
+
+    name = "toy_decl9a_opening"
+    turns = roles(
+        system=Turn("[S]", "[/S]"),
+        user=Turn("[U]", "\n"),
+        assistant=Turn("[A]", "<e>"),
+        tool=Turn("[T]", "\n\n"),
+    )
+    system_block = ClosedSystemBlock(
+        _declarations, head=HEAD, joiner="\n", after=".", lead=lambda _: "P:", leads=("P:",)
+    )
+    late_system = "opening"
+
+
+@settings(deadline=None)  # (the first example loads the plugins)
+@given(_conversations(), st.lists(st.tuples(st.integers(1, 12), texts), max_size=3))
+def test_late_system_messages_written_as_the_opening_one(
+    messages: list[Message], late: list[tuple[int, str]]
+) -> None:
+    """Later system messages written as the opening turn is (its lead, declarations and
+    ``after`` again): read back as given, or refused typed when they would not be."""
+    messages = [Message("system", "s"), *messages]
+    for place, text in late:
+        messages.insert(min(place, len(messages)), Message("system", text))
+    fmt, dialect = _OpeningChat(), catalog.get_dialect("apriel")
+    try:
+        text = render_text(fmt, dialect, messages, TOOLS, False, {})
+    except RenderError as exc:
+        assert "would not read back as written" in str(exc)
+        return
+    assert render_format(fmt, dialect, messages, TOOLS, False, {}).text == text
+    assert f"[S]P:{late[0][1]}\n## Tools\nf..[/S]" in text if late else True
+    assert parse_format(fmt, dialect, text, TOOLS) == fmt.expressible(messages)
+
+
+def test_a_late_system_message_reads_back_through_the_block() -> None:
+    fmt, dialect = _OpeningChat(), catalog.get_dialect("apriel")
+    messages = [Message("user", "q"), Message("system", "be brief"), Message("user", "r")]
+    text = render_text(fmt, dialect, messages, TOOLS, False, {})
+    assert text.startswith("[S]P:## Tools\nf..[/S][U]q\n[S]P:be brief\n## Tools\nf..[/S]")
+    assert parse_format(fmt, dialect, text, TOOLS) == messages
+    assert fmt.parse_user("P:x.") == "x"
+    assert fmt.parse_user("x.") == "x."  # no lead: a user's text as it is
+    with pytest.raises(RenderError, match="message 1: a later system message"):
+        render_text(fmt, dialect, [messages[0], Message("system", "## Tools\n")], TOOLS, False, {})

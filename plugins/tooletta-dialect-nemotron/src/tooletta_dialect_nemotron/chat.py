@@ -140,7 +140,7 @@ class NemotronNanoV2Chat(ChatFormat):
     """Always a system turn: the system message cleaned of switches (an empty one is none),
     the tool instructions after a blank line, then a blank line ending the body."""
     open_footers = frozenset({"user"})
-    drop_late_system = True
+    late_system = "dropped"
     """A system message after the first is not written (the template drops it)."""
     turns = roles(
         system=Turn(_SYSTEM),

@@ -262,11 +262,17 @@ class ChatFormat:
     conversation's last message (:class:`~tooletta.chat.HistoryCut`: Apriel 1.6 keeps what
     follows ``[BEGIN FINAL RESPONSE]``), written by the default :meth:`turn_body` and given
     back by :meth:`expressible`; ``None``: the content as it is."""
-    drop_late_system: ClassVar[bool] = False
-    """A system message the opening turn does not hold (one after the first message, or any
-    with :attr:`merge_system` false) writes nothing where it stands: Nemotron Nano v2's
-    template drops it (DeepSeek's and Hy3's move its text into the opening turn, a
-    :meth:`system_text` of their own). :meth:`expressible` drops it."""
+    late_system: ClassVar[Literal["turn", "dropped", "opening"]] = "turn"
+    """How a system message the opening turn does not hold (one after the first message, or
+    any with :attr:`merge_system` false) is written: ``"turn"``, a turn of its own
+    (``turns["system"]``, its text as :meth:`user_text` writes it, read by :meth:`parse_user`);
+    ``"dropped"``, nothing where it stands (Nemotron Nano v2's template drops it; DeepSeek's
+    and Hy3's move its text into the opening turn, a :meth:`system_text` of their own), and
+    :meth:`expressible` drops it; ``"opening"``, a turn whose body is written as the opening
+    one is (:meth:`system_text` of its text: the Apriel templates write their reasoning prompt
+    and the declarations again), refused when :meth:`parse_user` would not read it back,
+    which reads a body that starts with one of the :attr:`system_block`'s ``leads`` as
+    :meth:`parse_system` does."""
     results_by_calls: ClassVar[bool] = False
     """Consecutive tool results (:attr:`group_results`) are joined by :attr:`result_separator`
     with no closing wrap, so a result may hold what separates them (Nemotron Nano v2's
@@ -352,11 +358,36 @@ class ChatFormat:
         """The body of the user (or later system) turn at ``index`` (trimmed when
         :attr:`trim` holds its role)."""
         message = ctx.messages[index]
+        if self.late_system == "opening" and message.role in self.system_roles:
+            return self._as_opening(index, ctx)
         text = self.text(message.content)
         return text.strip() if message.role in self.trim else text
 
+    def _as_opening(self, index: int, ctx: Conversation) -> str:
+        """The body of the system message at ``index``, not the opening turn's, written as
+        the opening turn's is (:attr:`late_system` ``"opening"``); refused when it would not
+        read back as written."""
+        content = self.text(ctx.messages[index].content)
+        try:
+            written = self.system_text(content, ctx)
+        except RenderError:  # (a system block's refusal: said for this message here)
+            written = None
+        if written is None or self.parse_user(written) != content:
+            raise RenderError(
+                f"{self.name}: message {index}: a later system message is written in a system "
+                "turn as the opening one is, where this text would not read back as written (it "
+                "holds the turn's own prompt or declarations text)"
+            )
+        return written
+
     def parse_user(self, body: str) -> str:
-        """A user turn's content from its body (the inverse of :meth:`user_text`)."""
+        """A user turn's content from its body (the inverse of :meth:`user_text`): as it is,
+        or (:attr:`late_system` ``"opening"``) a body that starts with a lead of the
+        :attr:`system_block` read as :meth:`parse_system` reads it."""
+        if self.late_system == "opening":
+            block = self.system_block
+            if block is not None and block.leads and body.startswith(block.leads):
+                return self.parse_system(body) or ""
         return body
 
     def result_text(self, index: int, ctx: Conversation) -> str:
@@ -694,15 +725,15 @@ class ChatFormat:
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """:meth:`expressible` for the text rendered with ``ctx`` (the declarations applied:
         :attr:`trim`, the history rule, :attr:`keeps_ids`, :attr:`last_ids`,
-        :attr:`history_cut`, :attr:`drop_late_system`, :attr:`system_block`)."""
+        :attr:`history_cut`, :attr:`late_system`, :attr:`system_block`)."""
         out = []
         pending: list[ToolCall] = []
         trim = self.trim
         rule = self.reasoning
-        drops = self.drop_late_system
+        drops = self.late_system == "dropped"
         for index, m in enumerate(messages):
             if drops and m.role in self.system_roles and (index or not self.merge_system):
-                continue  # written nowhere (drop_late_system)
+                continue  # written nowhere (late_system "dropped")
             reasoning = m.reasoning if m.reasoning and self.kept_in(index, ctx) else ""
             if reasoning and rule is not None and rule.strip != "":
                 reasoning = reasoning.strip(rule.strip)

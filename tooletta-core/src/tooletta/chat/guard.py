@@ -214,12 +214,16 @@ def format_problem(fmt: Any) -> str | None:
         "open_last",
         "last_ids",
         "results_by_calls",
-        "drop_late_system",
     ):
         if type(getattr(fmt, attr, None)) is not bool:
             return (
                 f"chat format {name!r}: {attr} is a {_kind(getattr(fmt, attr, None))}, not a bool"
             )
+    if getattr(fmt, "late_system", None) not in ("turn", "dropped", "opening"):
+        return (
+            f"chat format {name!r}: late_system is {getattr(fmt, 'late_system', None)!r}, not "
+            "'turn', 'dropped' or 'opening'"
+        )
     return None
 
 

@@ -309,7 +309,7 @@ class _Plan:
     merge_system: bool
     system_roles: Any
     drops_system: bool
-    """:attr:`ChatFormat.drop_late_system`."""
+    """:attr:`ChatFormat.late_system` is ``"dropped"``."""
     system_text: _Hook
     before_turn: _Hook | None
     header: _Hook | None
@@ -359,7 +359,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
         options=fmt.options,
         merge_system=fmt.merge_system,
         system_roles=fmt.system_roles,
-        drops_system=fmt.drop_late_system,
+        drops_system=fmt.late_system == "dropped",
         system_text=fmt.system_text,
         before_turn=(
             fmt.before_turn
@@ -367,7 +367,11 @@ def _plan(fmt: ChatFormat) -> _Plan:
             else None
         ),
         header=hook("header"),
-        user_text=hook("user_text", trims=("user", "system")),
+        user_text=(
+            fmt.user_text
+            if fmt.late_system == "opening"
+            else hook("user_text", trims=("user", "system"))
+        ),
         assistant_text=(
             fmt.assistant_text
             if fmt.body_end or not fmt.last_ids or fmt.history_cut is not None
@@ -506,6 +510,6 @@ def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer
             out.add(fmt.result_footer(index, ctx), index)
     else:
         turn = _turn(fmt, role)
-        if fmt.drop_late_system and role in fmt.system_roles:
+        if fmt.late_system == "dropped" and role in fmt.system_roles:
             return  # a system message the opening turn does not hold: nothing here
         out.add(fmt.header(index, ctx) + fmt.user_text(index, ctx) + turn.footer, index)
