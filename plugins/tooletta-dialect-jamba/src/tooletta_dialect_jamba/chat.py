@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from tooletta import Message, RenderError, ToolCall
+from tooletta import Message, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     ClosedSystemBlock,
@@ -43,7 +43,6 @@ from tooletta.plugin import (
     defaults,
     patterns_of,
     roles,
-    text_of,
 )
 from tooletta_dialect_jamba.models import MODELS
 
@@ -124,24 +123,9 @@ class _AprielChat(ChatFormat):
     """What the Apriel templates share: a later system message is written as the opening
     system turn is (the reasoning prompt first, the declarations after it)."""
 
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """A user turn's content; a later system message as the opening one is written (the
-        templates' oddity: every system turn starts with the reasoning prompt)."""
-        message = ctx.messages[index]
-        if message.role != "system":
-            return text_of(message.content)
-        content = text_of(message.content)
-        try:
-            written = str(self.system_text(content, ctx))
-        except RenderError:  # (Apriel 1.6's system block refuses such a text: say why here)
-            written = None
-        if written is None or self.parse_user(written) != content:  # read back as another
-            raise RenderError(
-                f"{self.name}: message {index}: a later system message is written in a system "
-                "turn after the reasoning prompt, where this text would not read back as "
-                "written (it holds the turn's own prompt or declarations text)"
-            )
-        return written
+    late_system = "opening"
+    """A later system message is written in a system turn as the opening one is (every system
+    turn starts with the reasoning prompt), refused when it would not read back."""
 
 
 class Apriel15Chat(_AprielChat):
@@ -222,7 +206,8 @@ class Apriel15Chat(_AprielChat):
     def parse_user(self, body: str) -> str:
         """The content (a system turn's without the reasoning prompt and definitions).
 
-        Oddity: a later system turn starts with the reasoning prompt too (:meth:`user_text`)."""
+        Oddity: a later system turn starts with the reasoning prompt too (:attr:`late_system`),
+        and has no system block to read it by."""
         if not body.startswith(APRIEL15_REASONING_PROMPT):
             return body
         return body[len(APRIEL15_REASONING_PROMPT) :].partition("\n" + APRIEL15_TOOLS_HEAD)[0]
@@ -384,14 +369,6 @@ class Apriel16Chat(_AprielChat):
                 if text.startswith(turn.header, pos + 1):
                     return role, pos + 1 + len(turn.header)
         return None
-
-    def parse_user(self, body: str) -> str:
-        """The content (a system turn's without the reasoning prompt and declarations).
-
-        Oddity: a later system turn starts with the reasoning prompt too (:meth:`user_text`)."""
-        if not body.startswith(APRIEL16_REASONING_PROMPT + "\n"):
-            return body
-        return str(self.parse_system(body) or "")
 
     def end_token(self, index: int, ctx: Conversation) -> str:
         """``<|end|>``, except after the conversation's last message (see :meth:`_ends`).
