@@ -281,3 +281,16 @@ def test_a_later_system_message_holding_the_tools_head_never_changes(dialect: st
         assert "would not read back" in str(exc)
         return
     assert tooletta.parse_conversation(text, dialect=dialect) == messages
+
+
+@pytest.mark.parametrize("system", ["a\n", "a\n\n", "\n", " a \n"])
+def test_apriel16_system_message_ending_with_a_line_break_reads_back_with_tools(
+    system: str,
+) -> None:
+    """The line break after the system message comes off once, before the declarations are
+    looked for (a system message ending with a line break read back without it when tools
+    were declared)."""
+    messages = [Message("system", system), Message("user", "hi")]
+    for tools in (SAMPLE_TOOLS, None):
+        text = tooletta.render_conversation(messages, dialect="apriel16", tools=tools)
+        assert tooletta.parse_conversation(text, dialect="apriel16", tools=tools) == messages

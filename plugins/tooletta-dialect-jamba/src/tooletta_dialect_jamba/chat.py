@@ -29,10 +29,12 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from tooletta import Message, RenderError, ToolCall
+from tooletta import Message, ToolCall
 from tooletta.plugin import (
     ChatFormat,
+    ClosedSystemBlock,
     Conversation,
+    HistoryCut,
     Prompt,
     Reasoning,
     Turn,
@@ -41,7 +43,6 @@ from tooletta.plugin import (
     defaults,
     patterns_of,
     roles,
-    text_of,
 )
 from tooletta_dialect_jamba.models import MODELS
 
@@ -122,21 +123,9 @@ class _AprielChat(ChatFormat):
     """What the Apriel templates share: a later system message is written as the opening
     system turn is (the reasoning prompt first, the declarations after it)."""
 
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """A user turn's content; a later system message as the opening one is written (the
-        templates' oddity: every system turn starts with the reasoning prompt)."""
-        message = ctx.messages[index]
-        if message.role != "system":
-            return text_of(message.content)
-        content = text_of(message.content)
-        written = str(self.system_text(content, ctx))
-        if self.parse_user(written) != content:  # it would read back as another text
-            raise RenderError(
-                f"{self.name}: message {index}: a later system message is written in a system "
-                "turn after the reasoning prompt, where this text would not read back as "
-                "written (it holds the turn's own prompt or declarations text)"
-            )
-        return written
+    late_system = "opening"
+    """A later system message is written in a system turn as the opening one is (every system
+    turn starts with the reasoning prompt), refused when it would not read back."""
 
 
 class Apriel15Chat(_AprielChat):
@@ -160,6 +149,11 @@ class Apriel15Chat(_AprielChat):
     end_of_turn = END
     prompt = Prompt(after_assistant=False)
     """``<|assistant|>\\n``, unless the last message is an assistant's (or there is none)."""
+    body_end = "\n"
+    """The line break the template writes before ``<|end|>`` (after the content and calls)."""
+    last_ids = False
+    """The conversation's last message writes its calls without ids (the template's
+    ``loop.last``); the calls of earlier turns carry theirs."""
     special_tokens: ClassVar[tuple[str, ...]] = (
         "<|system|>",
         "<|user|>",
@@ -212,44 +206,11 @@ class Apriel15Chat(_AprielChat):
     def parse_user(self, body: str) -> str:
         """The content (a system turn's without the reasoning prompt and definitions).
 
-        Oddity: a later system turn starts with the reasoning prompt too (:meth:`user_text`)."""
+        Oddity: a later system turn starts with the reasoning prompt too (:attr:`late_system`),
+        and has no system block to read it by."""
         if not body.startswith(APRIEL15_REASONING_PROMPT):
             return body
         return body[len(APRIEL15_REASONING_PROMPT) :].partition("\n" + APRIEL15_TOOLS_HEAD)[0]
-
-    def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
-        """The content, the calls after a line break (ids left out in the conversation's last
-        message), then the line break before ``<|end|>``.
-
-        Oddity: a line break before ``<|end|>``, and no call ids in the conversation's last
-        message."""
-        calls = message.tool_calls
-        if last and calls:
-            calls = _without_ids(calls)
-        content = message.content
-        if type(content) is not str:
-            content = text_of(content)
-        return self.calls_text(ctx.dialect, calls, content) + "\n"
-
-    def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
-        """The body without the line break before ``<|end|>``, read by the dialect.
-
-        Oddity: the reader of :meth:`turn_body`'s line break."""
-        return super().parse_turn(body.removesuffix("\n"), dialect, tools)
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, without the ids of the last message's calls (never written).
-
-        Oddity: the last message's calls are written without their ids."""
-        out = super().expressible(messages)
-        if out and out[-1].tool_calls:
-            last = out[-1]
-            out[-1] = Message(
-                role=last.role,
-                content=last.content,
-                tool_calls=[ToolCall(c.name, c.arguments) for c in last.tool_calls],
-            )
-        return out
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """As :meth:`expressible`, without the empty system messages when there are no
@@ -294,12 +255,19 @@ _FINAL_LINE = "\n" + FINAL + "\n"
 @by_content
 def _python_tools16(tools: Any) -> str:
     """Apriel 1.6's declarations: the words around each definition's Python ``str()``,
-    remembered by content."""
+    remembered by content (the line break after them is the system block's ``after``)."""
     listed = "".join(str(tool) for tool in _plain(tools))
-    return APRIEL16_TOOLS_HEAD + listed + APRIEL16_TOOLS_TAIL + "\n"
+    return APRIEL16_TOOLS_HEAD + listed + APRIEL16_TOOLS_TAIL
 
 
 _PROMPT16 = APRIEL16_REASONING_PROMPT + "\n"
+
+
+def _reasoning_prompt16(options: Mapping[str, Any]) -> str:
+    """The reasoning prompt that opens every Apriel 1.6 system turn (whatever the options)."""
+    return _PROMPT16
+
+
 _BEGIN_SYSTEM = "<s><|begin_system|>\n"
 _ASSISTANT16 = "\n<|begin_assistant|>\n"
 _RESULT_END = "\n\n\n"
@@ -325,8 +293,22 @@ class Apriel16Chat(_AprielChat):
         system=Turn(_BEGIN_SYSTEM),
         user=Turn("<|begin_user|>\n"),
         assistant=Turn(_ASSISTANT16),
-        tool=Turn("<|begin_tool_result|>\n"),
+        tool=Turn("<|begin_tool_result|>\n", _RESULT_END),
     )
+    open_footers = frozenset({"tool"})
+    """A tool result is followed by three line breaks (the template's and two from its
+    layout), read up to the next header."""
+    system_block = ClosedSystemBlock(
+        _python_tools16,
+        head=APRIEL16_TOOLS_HEAD,
+        joiner="\n",
+        after="\n",
+        lead=_reasoning_prompt16,
+        leads=(_PROMPT16,),
+    )
+    """The reasoning prompt and a line break, then the system message and the declarations,
+    each followed by a line break (a turn holding the reasoning prompt alone without
+    either)."""
     special_tokens: ClassVar[tuple[str, ...]] = (
         "<|begin_system|>",
         "<|begin_user|>",
@@ -337,6 +319,10 @@ class Apriel16Chat(_AprielChat):
     reasoning = Reasoning("", _FINAL_LINE, strip="", keep="last")
     """Only the conversation's last message writes its reasoning (the template's
     ``loop.last``)."""
+    history_cut = HistoryCut(FINAL)
+    """Earlier messages keep only what follows their ``[BEGIN FINAL RESPONSE]``, trimmed."""
+    last_ids = False
+    """The conversation's last message writes its calls without ids (``loop.last``)."""
     options = defaults(training_prompt=False)
     prompt = Prompt(head=_ASSISTANT16 + "Here are my reasoning steps:\n", after_assistant=False)
     """``\\n<|begin_assistant|>\\nHere are my reasoning steps:\\n`` after a message that is not
@@ -356,28 +342,11 @@ class Apriel16Chat(_AprielChat):
         return index < len(ctx.messages) - 1 or bool(ctx.options.get("training_prompt"))
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """The reasoning prompt, the system message and (with tools) the declarations, each
-        followed by a line break (the template writes this turn for every conversation).
+        """As :attr:`system_block` declares, for a conversation with a message.
 
-        Oddity: the turn is written for every conversation, the reasoning prompt first and a
-        line break after the system message."""
-        if not ctx.messages:
-            return None
-        tools = ctx.tools
-        if system is None:
-            return _PROMPT16 + _python_tools16(tools) if tools else _PROMPT16
-        if not tools:
-            return _PROMPT16 + system + "\n"
-        return _PROMPT16 + system + "\n" + _python_tools16(tools)
-
-    def parse_system(self, body: str) -> str | None:
-        """The system message; ``None`` when the turn holds none.
-
-        Oddity: the reader of :meth:`system_text`'s reasoning prompt and line break."""
-        rest = body.removeprefix(APRIEL16_REASONING_PROMPT + "\n")
-        if not rest or rest.startswith(APRIEL16_TOOLS_HEAD):
-            return None
-        return rest.partition("\n" + APRIEL16_TOOLS_HEAD)[0].removesuffix("\n")
+        Oddity: the template writes the opening turn inside its loop over the messages, so an
+        empty conversation has none (not even the reasoning prompt the block always writes)."""
+        return super().system_text(system, ctx) if ctx.messages else None
 
     def header(self, index: int, ctx: Conversation) -> str:
         """The declared header; after an assistant turn that ended, first the line break
@@ -401,26 +370,6 @@ class Apriel16Chat(_AprielChat):
                     return role, pos + 1 + len(turn.header)
         return None
 
-    def parse_user(self, body: str) -> str:
-        """The content (a system turn's without the reasoning prompt and declarations).
-
-        Oddity: a later system turn starts with the reasoning prompt too (:meth:`user_text`)."""
-        if not body.startswith(APRIEL16_REASONING_PROMPT + "\n"):
-            return body
-        return str(self.parse_system(body) or "")
-
-    def result_text(self, index: int, ctx: Conversation) -> str:
-        """The result, then the line breaks that follow it.
-
-        Oddity: three line breaks follow every result."""
-        return text_of(ctx.messages[index].content) + _RESULT_END
-
-    def parse_result(self, body: str) -> str:
-        """The result without the line breaks that follow it.
-
-        Oddity: the reader of :meth:`result_text`'s line breaks."""
-        return body.removesuffix(_RESULT_END)
-
     def end_token(self, index: int, ctx: Conversation) -> str:
         """``<|end|>``, except after the conversation's last message (see :meth:`_ends`).
 
@@ -437,28 +386,14 @@ class Apriel16Chat(_AprielChat):
         return len(text) if at < 0 else at + len(END)
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
-        """Reasoning and ``[BEGIN FINAL RESPONSE]`` (last message), the content (earlier
-        messages keep only what follows their ``[BEGIN FINAL RESPONSE]``, trimmed), the calls
-        after a line break (ids left out in the last message), and the line break before
-        ``<|end|>`` when the turn ends.
+        """As declared (the reasoning before ``[BEGIN FINAL RESPONSE]`` in the last message,
+        :attr:`history_cut` in earlier ones, no call ids in the last), then the line break
+        before ``<|end|>`` when the turn ends.
 
-        Oddity: history keeps only what follows ``[BEGIN FINAL RESPONSE]``, the last message its
-        reasoning before that marker; no call ids in the last message."""
-        content = message.content
-        if type(content) is not str:
-            content = text_of(content)
-        calls = message.tool_calls
-        if last:
-            if calls:
-                calls = _without_ids(calls)
-        elif FINAL in content:
-            content = content.split(FINAL)[-1].strip()
-        reasoning = message.reasoning
-        # reasoning_text as declared: no opening, nothing stripped, no empty block
-        block = reasoning + _FINAL_LINE if kept and reasoning else ""
-        if last and not ctx.options.get("training_prompt"):
-            return block + self.calls_text(ctx.dialect, calls, content)
-        return block + self.calls_text(ctx.dialect, calls, content) + "\n"
+        Oddity: the line break before ``<|end|>`` is written only where the token is (not
+        after the last message, unless ``training_prompt`` is set)."""
+        body = super().turn_body(message, kept, last, ctx)
+        return body if last and not ctx.options.get("training_prompt") else body + "\n"
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """The reasoning before ``\\n[BEGIN FINAL RESPONSE]\\n`` (only the last message has
@@ -480,24 +415,6 @@ class Apriel16Chat(_AprielChat):
         if messages and messages[-1].role == "assistant" and ctx.options.get("training_prompt"):
             return "\n"
         return ""
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, with earlier messages' content cut after ``[BEGIN FINAL RESPONSE]``
-        and without the ids of the last message's calls.
-
-        Oddity: history keeps only what follows ``[BEGIN FINAL RESPONSE]``; the last message's
-        calls lose their ids."""
-        out = super().expressible(messages)
-        for i, m in enumerate(out):
-            if m.role != "assistant":
-                continue
-            content = str(m.content)
-            last = i == len(out) - 1
-            if not last and FINAL in content:
-                content = content.split(FINAL)[-1].strip()
-            calls = [ToolCall(c.name, c.arguments) for c in m.tool_calls] if last else m.tool_calls
-            out[i] = Message("assistant", content, tool_calls=calls, reasoning=m.reasoning)
-        return out
 
 
 _AFTER_END = {role: "\n" + turn.header for role, turn in Apriel16Chat.turns.items()}

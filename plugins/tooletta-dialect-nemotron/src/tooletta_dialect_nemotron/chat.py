@@ -27,15 +27,15 @@ block inside the content).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
 
-from tooletta import Message, RenderError
+from tooletta import Message
 from tooletta.plugin import (
     ChatFormat,
+    ClosedSystemBlock,
     Conversation,
     Reasoning,
     Turn,
@@ -70,7 +70,6 @@ _TOOLS_TAIL = (
     "Based on the tool responses, you can call additional tools if needed, correct tool calls "
     "if any errors are found, or just respond to the user."
 )
-_DECODER = json.JSONDecoder()
 
 
 def _clean(text: str) -> str:
@@ -90,6 +89,12 @@ def thinking(messages: Sequence[Message]) -> bool:
             elif "/no_think" in content:
                 on = False
     return on
+
+
+def _declarations(tools: Sequence[Mapping[str, Any]]) -> str:
+    """The tool instructions with the tools' ``function`` objects through ``tojson``."""
+    functions = [t["function"] if isinstance(t.get("function"), Mapping) else t for t in tools]
+    return NANO_V2_TOOLS_HEAD + ", ".join(tool_json(f) for f in functions) + _TOOLS_TAIL
 
 
 def _history_content(content: str) -> str:
@@ -113,12 +118,6 @@ class NemotronNanoV2Chat(ChatFormat):
     name = "nemotron_nano_v2"
     models = patterns_of(MODELS, chat="nemotron_nano_v2")
     source = "nvidia/NVIDIA-Nemotron-Nano-9B-v2 tokenizer_config.json chat_template"
-    turns = roles(
-        system=Turn(_SYSTEM),
-        user=Turn(_USER),
-        assistant=Turn(_ASSISTANT, _EOT + "\n"),
-        tool=Turn(_USER + "<TOOL_RESPONSE>[", "]</TOOL_RESPONSE>"),
-    )
     end_of_turn = _EOT
     special_tokens = ("<SPECIAL_10>", "<SPECIAL_11>", _EOT)
     reasoning = Reasoning(_THINK_ON, "\n" + _CLOSE_THINK + "\n\n", keep="last")
@@ -126,96 +125,37 @@ class NemotronNanoV2Chat(ChatFormat):
     generates it, by :meth:`turn_body`)."""
     group_results = True
     result_separator = ", "
+    results_by_calls = True
+    """Results joined by ``", "`` and closed by nothing of their own: read back one per call
+    awaiting results (a JSON value whole), a run that would not split back so refused."""
     keeps_ids = False
+    system_block = ClosedSystemBlock(
+        _declarations,
+        head=NANO_V2_TOOLS_HEAD,
+        always=True,
+        empty_is_none=True,
+        after="\n\n",
+        edit=_clean,
+    )
+    """Always a system turn: the system message cleaned of switches (an empty one is none),
+    the tool instructions after a blank line, then a blank line ending the body."""
+    open_footers = frozenset({"user"})
+    late_system = "dropped"
+    """A system message after the first is not written (the template drops it)."""
+    turns = roles(
+        system=Turn(_SYSTEM),
+        user=Turn(_USER, "\n"),
+        assistant=Turn(_ASSISTANT, _EOT + "\n"),
+        tool=Turn(_USER + "<TOOL_RESPONSE>[", "]</TOOL_RESPONSE>"),
+    )
+    """A user turn ends with ``\\n`` in place of an end token, read up to the next header
+    (:attr:`open_footers`)."""
 
     # -- system and user turns --------------------------------------------------------------
 
-    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
-        """Oddity: the system message cleaned of switches, the tool instructions, then a blank
-        line ending the body; always written."""
-        text = _clean(system or "")
-        if ctx.tools:
-            functions = [
-                t["function"] if isinstance(t.get("function"), Mapping) else t for t in ctx.tools
-            ]
-            listed = ", ".join(tool_json(f) for f in functions)
-            text += ("\n\n" if text else "") + NANO_V2_TOOLS_HEAD + listed + _TOOLS_TAIL
-        return text + "\n\n"
-
-    def parse_system(self, body: str) -> str | None:
-        """Oddity (the inverse of :meth:`system_text`'s): the system message without the
-        tool instructions and the closing blank line (``None`` when there is none)."""
-        body = body.removesuffix("\n\n")
-        if body.startswith(NANO_V2_TOOLS_HEAD):
-            return None
-        head, sep, _ = body.partition("\n\n" + NANO_V2_TOOLS_HEAD)
-        return (head if sep else body) or None
-
-    def header(self, index: int, ctx: Conversation) -> str:
-        """Oddity: no header for a system message after the first turn (the template drops
-        it)."""
-        if ctx.messages[index].role == "system":
-            return ""
-        return super().header(index, ctx)
-
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: the content cleaned of switches and ``\\n`` (no end token; nothing for a
-        later system message)."""
-        message = ctx.messages[index]
-        if message.role == "system":
-            return ""
-        return _clean(text_of(message.content)) + "\n"
-
-    def parse_user(self, body: str) -> str:
-        """Oddity (the inverse of :meth:`user_text`'s): the content without the closing
-        newline the template writes in place of an end token."""
-        return body.removesuffix("\n")
-
-    # -- tool results -----------------------------------------------------------------------
-
-    def result_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: results joined by ``", "``; the result's content as given. The first result of a
-        run checks the run: joined by ``", "`` it must split back (:meth:`split_results`, by the
-        calls awaiting results) into the same results, else it is refused (more results than calls
-        would join the last one; a non-JSON result holding ``", "`` would be cut there)."""
-        messages = ctx.messages
-        text = self.text(messages[index].content)
-        if index == 0 or messages[index - 1].role != "tool":
-            pending = ctx.once("nemotron_pending", lambda: pending_at_runs(messages))[index]
-            run = [text]
-            for at in range(index + 1, len(messages)):  # (no slice: a copy per run)
-                later = messages[at]
-                if later.role != "tool":
-                    break
-                run.append(self.text(later.content))
-            if self.split_results(", ".join(run), pending) != run:
-                raise RenderError(
-                    f"nemotron_nano_v2: the {len(run)} tool result(s) at {index} do not read "
-                    f"back as written: the template joins them with ', ' and {pending} call(s) "
-                    "await results (a surplus result would join the last one, a non-JSON "
-                    "result holding ', ' would be cut there)"
-                )
-        return text
-
-    def split_results(self, body: str, pending: int) -> list[str]:
-        """Oddity (results joined by ``", "`` and no closing wrap): one result per pending
-        call, a result that is a JSON value read whole (its own ``", "`` are not
-        separators), the last taking the rest."""
-        parts: list[str] = []
-        pos = 0
-        while len(parts) < pending - 1:
-            try:
-                end = _DECODER.raw_decode(body, pos)[1]
-            except (ValueError, RecursionError):
-                end = -1
-            if end < 0 or not body.startswith(", ", end):
-                end = body.find(", ", pos)
-                if end < 0:
-                    break
-            parts.append(body[pos:end])
-            pos = end + 2
-        parts.append(body[pos:])
-        return parts
+        """Oddity: the content cleaned of switches."""
+        return _clean(text_of(ctx.messages[index].content))
 
     # -- assistant turns --------------------------------------------------------------------
 
@@ -289,20 +229,18 @@ class NemotronNanoV2Chat(ChatFormat):
         return msgspec.structs.replace(result, content=text, reasoning=reasoning)
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """Oddity: as the base, with texts as the template keeps them: switches removed from user
-        and system texts, later (and empty) system messages dropped, earlier turns' content cut
-        after ``</think>``, the last turn's reasoning and content stripped at their ends."""
+        """Oddity: as the base (the opening system message as :attr:`system_block` reads it
+        back, later ones dropped), with texts as the template keeps them: switches removed
+        from user texts, earlier turns' content cut after ``</think>``, the last turn's
+        reasoning and content stripped at their ends."""
         out = super().expressible(messages)
+        last = len(out) - 1 if messages and messages[-1].role != "system" else -1
         kept: list[Message] = []
         for i, m in enumerate(out):
             content = text_of(m.content)
-            if m.role == "system":
-                if i > 0 or not _clean(content):
-                    continue
+            if m.role == "user":
                 m = msgspec.structs.replace(m, content=_clean(content))
-            elif m.role == "user":
-                m = msgspec.structs.replace(m, content=_clean(content))
-            elif m.role == "assistant" and i < len(out) - 1:
+            elif m.role == "assistant" and i != last:
                 m = msgspec.structs.replace(m, content=_history_content(content))
             elif m.role == "assistant":
                 text = _last_text(m.reasoning, content)
@@ -313,22 +251,3 @@ class NemotronNanoV2Chat(ChatFormat):
                 m = msgspec.structs.replace(m, content=content, reasoning=reasoning)
             kept.append(m)
         return kept
-
-
-def pending_at_runs(messages: Sequence[Message]) -> dict[int, int]:
-    """The number of calls awaiting results at the first result of each run of results (by
-    index), as :func:`~tooletta.parse_conversation` counts them: an assistant message's calls,
-    less one per result read since. One pass."""
-    starts: dict[int, int] = {}
-    pending = 0
-    previous = ""
-    for index, message in enumerate(messages):
-        role = message.role
-        if role == "assistant":
-            pending = len(message.tool_calls)
-        elif role == "tool":
-            if previous != "tool":
-                starts[index] = pending
-            pending = max(0, pending - 1)
-        previous = role
-    return starts

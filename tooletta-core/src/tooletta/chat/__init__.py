@@ -26,6 +26,8 @@ from .declare import (
     keeps,
 )
 from .declare_after_system import AfterSystem
+from .declare_closing import ClosedSystemBlock
+from .declare_history import HistoryCut
 from .declare_results import JsonResults
 from .declare_turns import CallIds, Headerless
 from .format import (
@@ -51,8 +53,10 @@ __all__ = [
     "AfterSystem",
     "CallIds",
     "ChatFormat",
+    "ClosedSystemBlock",
     "Conversation",
     "Headerless",
+    "HistoryCut",
     "Identification",
     "JsonResults",
     "MessageForm",

@@ -12,9 +12,12 @@ those of :mod:`tooletta.chat.declare` are):
   where the model goes on with its turn);
 * :func:`gathered_system`: the text of every system message of a conversation, for a format
   whose template writes them all in the opening system turn
-  (:attr:`~tooletta.chat.ChatFormat.gather_system`: DeepSeek, Hy3).
+  (:attr:`~tooletta.chat.ChatFormat.gather_system`: DeepSeek, Hy3);
+* :class:`HistoryCut`: what a template keeps of an earlier assistant turn's content, the
+  text after a marker, trimmed (Apriel 1.6 keeps what follows ``[BEGIN FINAL RESPONSE]``).
 
-A format sets them as class attributes (``content_cut``, ``prompt``, ``gather_system``);
+A format sets them as class attributes (``content_cut``, ``prompt``, ``gather_system``,
+``history_cut``);
 :class:`~tooletta.chat.ChatFormat`'s default hooks read them.
 """
 
@@ -31,7 +34,7 @@ from .conversation import Conversation
 from .declare import Prompt, SystemBlock
 from .messages import text_of
 
-__all__ = ["ContentCut", "RolePrompt", "gathered_system", "last_role"]
+__all__ = ["ContentCut", "HistoryCut", "RolePrompt", "gathered_system", "last_role"]
 
 Where = Callable[[int, Sequence[Message]], bool]
 """Whether the template cuts the content of the assistant turn at ``index`` of ``messages``."""
@@ -195,3 +198,30 @@ def gathered_carried(
     ):
         return out
     return [Message("system", system), *out]
+
+
+@dataclass(frozen=True)
+class HistoryCut:
+    """The content an assistant turn that is not the conversation's last message is written
+    with: when it holds ``marker``, only the text after its last occurrence (``last=False``:
+    after its first, up to the next), trimmed of ``strip`` (``None``: whitespace, ``""``:
+    nothing); without the marker, the content as it is (Apriel 1.6's
+    ``content.split('[BEGIN FINAL RESPONSE]')[-1] | trim`` for history turns).
+
+    A format sets it as :attr:`~tooletta.chat.ChatFormat.history_cut`; the default
+    :meth:`~tooletta.chat.ChatFormat.turn_body` writes earlier turns so and
+    :meth:`~tooletta.chat.ChatFormat.expressible` gives their content back so.
+    """
+
+    marker: str
+    last: bool = True
+    strip: str | None = None
+
+    def cut(self, content: str) -> str:
+        """``content`` as an earlier turn writes it."""
+        marker = self.marker
+        if not marker or marker not in content:
+            return content
+        parts = content.split(marker)
+        kept = parts[-1] if self.last else parts[1]
+        return kept if self.strip == "" else kept.strip(self.strip)

@@ -1,7 +1,12 @@
-"""A declaration of how a template writes a tool result's content, with its reader (see
+"""Declarations of how a template writes tool results, with their readers (see
 :mod:`tooletta.chat.declare` for the others): :class:`JsonResults`, the content through the
 template's ``tojson`` (Llama 3.x and Llama 4 write ``message.content | tojson``), so that a
-text result is a JSON string literal.
+text result is a JSON string literal; and results joined by a separator with nothing closing
+each, read back by the calls awaiting them
+(:attr:`ChatFormat.results_by_calls <tooletta.chat.ChatFormat.results_by_calls>`: Nemotron Nano
+v2's ``<TOOL_RESPONSE>[r1, r2]</TOOL_RESPONSE>``): :func:`split_by_calls`, the reader's split,
+and :func:`pending_at_runs`, for the writer's check that a run of results splits back as
+written.
 
 A format sets it as the class attribute ``result_json``; the default
 :meth:`~tooletta.chat.ChatFormat.result_text`, :meth:`~tooletta.chat.ChatFormat.parse_result`
@@ -11,14 +16,18 @@ and :meth:`~tooletta.chat.ChatFormat.expressible` read it.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import RenderError
+from ..ir import Message
 from ..jsonout import to_json
 from .messages import text_of
 
-__all__ = ["JsonResults"]
+__all__ = ["JsonResults", "pending_at_runs", "split_by_calls"]
+
+_DECODER = json.JSONDecoder()
 
 
 @dataclass(frozen=True)
@@ -58,3 +67,45 @@ class JsonResults:
         if type(content) is str or not isinstance(content, list):
             return text
         return self.read(self.write(content))
+
+
+def split_by_calls(body: str, separator: str, pending: int) -> list[str]:
+    """The results of one turn whose results are joined by ``separator``, ``pending`` calls
+    awaiting them: one result per call, a result that is a JSON value read whole (the
+    separators inside it are not), else the text up to the next ``separator``; the last
+    takes the rest (and so does a result when no separator follows)."""
+    parts: list[str] = []
+    pos = 0
+    step = len(separator)
+    while len(parts) < pending - 1:
+        try:
+            end = _DECODER.raw_decode(body, pos)[1]
+        except (ValueError, RecursionError):
+            end = -1
+        if end < 0 or not body.startswith(separator, end):
+            end = body.find(separator, pos)
+            if end < 0:
+                break
+        parts.append(body[pos:end])
+        pos = end + step
+    parts.append(body[pos:])
+    return parts
+
+
+def pending_at_runs(messages: Sequence[Message]) -> dict[int, int]:
+    """The number of calls awaiting results at the first result of each run of results (by
+    index), as :func:`~tooletta.parse_conversation` counts them: an assistant message's calls,
+    less one per result read since. One pass."""
+    starts: dict[int, int] = {}
+    pending = 0
+    previous = ""
+    for index, message in enumerate(messages):
+        role = message.role
+        if role == "assistant":
+            pending = len(message.tool_calls)
+        elif role == "tool":
+            if previous != "tool":
+                starts[index] = pending
+            pending = max(0, pending - 1)
+        previous = role
+    return starts

@@ -22,12 +22,19 @@ from typing import Any, ClassVar, Literal
 
 import msgspec
 
+from ..errors import RenderError
 from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from .conversation import Conversation, conversation, first_of, last_index, last_user
 from .declare import KeepRule, Preamble, Prompt, ResultHead, SystemBlock, ToolsBlock, keeps
-from .declare_history import ContentCut, RolePrompt, gathered_carried, gathered_system
-from .declare_results import JsonResults
+from .declare_history import (
+    ContentCut,
+    HistoryCut,
+    RolePrompt,
+    gathered_carried,
+    gathered_system,
+)
+from .declare_results import JsonResults, pending_at_runs, split_by_calls
 from .declare_turns import CallIds, Headerless
 from .messages import text_of
 
@@ -302,6 +309,45 @@ class ChatFormat:
     (:class:`~tooletta.chat.declare_results.JsonResults`: Llama's text results as JSON string
     literals), by the default :meth:`result_text` (inside the :attr:`result_head` label) and
     read back by :meth:`parse_result`; ``None``: the content as it is."""
+    open_footers: ClassVar[frozenset[str]] = frozenset()
+    """The roles (not the assistant's) whose footer is text their body may hold too (a line
+    break: Nemotron Nano v2's user turns end with ``\\n`` before the next header, Apriel 1.6
+    writes three after each tool result): :func:`~tooletta.parse_conversation` reads such a
+    turn up to the next header, as a turn without a footer, and takes the footer off the end
+    of its body (the opening system turn's too; for tool results: when :attr:`result_wrap`
+    has no closing text)."""
+    body_end: ClassVar[str] = ""
+    """Text the template writes at the end of every assistant turn's body, before its end
+    token (Apriel 1.5's line break before ``<|end|>``): model text, written by the default
+    :meth:`turn_body` and taken off the body by the default :meth:`parse_turn`."""
+    last_ids: ClassVar[bool] = True
+    """The conversation's last message writes its calls' ids (``False``: the template leaves
+    them out there, Apriel's ``loop.last``): the default :meth:`turn_body` writes that turn's
+    calls without ids and :meth:`expressible` drops them."""
+    history_cut: ClassVar[HistoryCut | None] = None
+    """What the template keeps of the content of an assistant turn that is not the
+    conversation's last message (:class:`~tooletta.chat.HistoryCut`: Apriel 1.6 keeps what
+    follows ``[BEGIN FINAL RESPONSE]``), written by the default :meth:`turn_body` and given
+    back by :meth:`expressible`; ``None``: the content as it is."""
+    late_system: ClassVar[Literal["turn", "dropped", "opening"]] = "turn"
+    """How a system message the opening turn does not hold (one after the first message, or
+    any with :attr:`merge_system` false) is written: ``"turn"``, a turn of its own
+    (``turns["system"]``, its text as :meth:`user_text` writes it, read by :meth:`parse_user`);
+    ``"dropped"``, nothing where it stands (Nemotron Nano v2's template drops it; DeepSeek's
+    and Hy3's move its text into the opening turn: :attr:`gather_system`), and
+    :meth:`expressible` drops it; ``"opening"``, a turn whose body is written as the opening
+    one is (:meth:`system_text` of its text: the Apriel templates write their reasoning prompt
+    and the declarations again), refused when :meth:`parse_user` would not read it back,
+    which reads a body that starts with one of the :attr:`system_block`'s ``leads`` as
+    :meth:`parse_system` does."""
+    results_by_calls: ClassVar[bool] = False
+    """Consecutive tool results (:attr:`group_results`) are joined by :attr:`result_separator`
+    with no closing wrap, so a result may hold what separates them (Nemotron Nano v2's
+    ``<TOOL_RESPONSE>[r1, r2]</TOOL_RESPONSE>``): the default :meth:`split_results` reads one
+    result per call awaiting results, a JSON value whole, the last taking the rest
+    (:func:`~tooletta.chat.declare_results.split_by_calls`), and the default
+    :meth:`result_text` refuses a run of results that would not split back so (more results
+    than calls awaiting them, a text holding the separator where one is read)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass that overrides :meth:`keeps_reasoning` without its own :meth:`kept_in`
@@ -396,11 +442,36 @@ class ChatFormat:
         """The body of the user (or later system) turn at ``index`` (trimmed when
         :attr:`trim` holds its role)."""
         message = ctx.messages[index]
+        if self.late_system == "opening" and message.role in self.system_roles:
+            return self._as_opening(index, ctx)
         text = self.text(message.content)
         return text.strip() if message.role in self.trim else text
 
+    def _as_opening(self, index: int, ctx: Conversation) -> str:
+        """The body of the system message at ``index``, not the opening turn's, written as
+        the opening turn's is (:attr:`late_system` ``"opening"``); refused when it would not
+        read back as written."""
+        content = self.text(ctx.messages[index].content)
+        try:
+            written = self.system_text(content, ctx)
+        except RenderError:  # (a system block's refusal: said for this message here)
+            written = None
+        if written is None or self.parse_user(written) != content:
+            raise RenderError(
+                f"{self.name}: message {index}: a later system message is written in a system "
+                "turn as the opening one is, where this text would not read back as written (it "
+                "holds the turn's own prompt or declarations text)"
+            )
+        return written
+
     def parse_user(self, body: str) -> str:
-        """A user turn's content from its body (the inverse of :meth:`user_text`)."""
+        """A user turn's content from its body (the inverse of :meth:`user_text`): as it is,
+        or (:attr:`late_system` ``"opening"``) a body that starts with a lead of the
+        :attr:`system_block` read as :meth:`parse_system` reads it."""
+        if self.late_system == "opening":
+            block = self.system_block
+            if block is not None and block.leads and body.startswith(block.leads):
+                return self.parse_system(body) or ""
         return body
 
     def result_text(self, index: int, ctx: Conversation) -> str:
@@ -414,8 +485,34 @@ class ChatFormat:
             text = self.text(ctx.messages[index].content)
             if "tool" in self.trim:
                 text = text.strip()
+        if self.results_by_calls:
+            self._check_run(index, ctx)
         head = self.result_head
         return text if head is None else head.write(index, ctx, text, self.name)
+
+    def _check_run(self, index: int, ctx: Conversation) -> None:
+        """Refuse (:class:`~tooletta.RenderError`) the run of results starting at ``index``
+        (nothing for a later result of a run) that would not split back as written
+        (:attr:`results_by_calls`)."""
+        messages = ctx.messages
+        if index > 0 and messages[index - 1].role == "tool":
+            return
+        pending = ctx.once("pending_at_runs", lambda: pending_at_runs(messages))[index]
+        run = []
+        for at in range(index, len(messages)):  # (no slice: a copy per run)
+            later = messages[at]
+            if later.role != "tool":
+                break
+            text = self.text(later.content)
+            run.append(text.strip() if "tool" in self.trim else text)
+        separator = self.result_separator
+        if self.split_results(separator.join(run), pending) != run:
+            raise RenderError(
+                f"{self.name}: the {len(run)} tool result(s) at {index} do not read back as "
+                f"written: the template joins them with {separator!r} and {pending} call(s) "
+                "await results (a surplus result would join the last one, a non-JSON result "
+                f"holding {separator!r} would be cut there)"
+            )
 
     def result_footer(self, index: int, ctx: Conversation) -> str:
         """The footer that closes the tool-result turn whose last result is at ``index``
@@ -454,7 +551,10 @@ class ChatFormat:
         second of :attr:`result_wrap` is empty), read up to the turn's footer: ``pending`` is
         the number of calls of the last assistant turn not answered yet. Default: one result.
         A template that joins grouped results with :attr:`result_separator` only (Nemotron Nano
-        v2) splits them here (the inverse, for :func:`~tooletta.parse_conversation`)."""
+        v2) splits them here (the inverse, for :func:`~tooletta.parse_conversation`), or declares
+        :attr:`results_by_calls`."""
+        if self.results_by_calls:
+            return split_by_calls(body, self.result_separator, pending)
         return [body]
 
     def before_turn(self, index: int, ctx: Conversation) -> str:
@@ -642,12 +742,21 @@ class ChatFormat:
         content = message.content
         if type(content) is not str:
             content = self.text(content)
+        cut = self.history_cut
+        if cut is not None and not last:
+            content = cut.cut(content)
         content = self.content_text(content, bool(block))
-        return block + self.calls_text(ctx.dialect, message.tool_calls, content)
+        calls = message.tool_calls
+        if last and calls and not self.last_ids:
+            calls = [ToolCall(c.name, c.arguments) for c in calls]
+        return block + self.calls_text(ctx.dialect, calls, content) + self.body_end
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """An assistant turn's body read back (a :class:`~tooletta.ParseResult`): the
-        dialect's ``parse`` by default."""
+        dialect's ``parse`` by default (:attr:`body_end` taken off first)."""
+        end = self.body_end
+        if end and body.endswith(end):
+            body = body[: len(body) - len(end)]
         return dialect.parse(body, tools=list(tools) or None)
 
     def generation_prompt(self, ctx: Conversation) -> str:
@@ -748,7 +857,8 @@ class ChatFormat:
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """:meth:`expressible` for the text rendered with ``ctx`` (the declarations applied:
         :attr:`trim` and :attr:`trim_opening`, the history rule, :attr:`keeps_ids`,
-        :attr:`calls_content`, :attr:`system_block`, :attr:`call_ids`, :attr:`content_cut`,
+        :attr:`last_ids`, :attr:`calls_content`, :attr:`system_block`, :attr:`call_ids`,
+        :attr:`content_cut`, :attr:`history_cut`, :attr:`late_system`,
         :attr:`gather_system`)."""
         cut = self.content_cut
         if cut is not None:
@@ -775,7 +885,10 @@ class ChatFormat:
         opening = self.trim_opening
         ids = self.call_ids
         across = None if ids is None or ids.across is None else ids.across(messages)
+        drops = self.late_system == "dropped"
         for index, m in enumerate(messages):
+            if drops and m.role in self.system_roles and (index or not self.merge_system):
+                continue  # written nowhere (late_system "dropped")
             reasoning = m.reasoning if m.reasoning and self.kept_in(index, ctx) else ""
             if reasoning and rule is not None and rule.strip != "":
                 reasoning = reasoning.strip(rule.strip)
@@ -786,12 +899,17 @@ class ChatFormat:
                     own = ids.in_conversation(index, messages, across)
                 own = ids.apply(own)
             calls = [c if self.keeps_ids else ToolCall(c.name, c.arguments) for c in own]
+            if calls and not self.last_ids and index == len(messages) - 1:
+                calls = [ToolCall(c.name, c.arguments) for c in calls]
             if m.role == "assistant":
                 pending = list(calls)
             elif m.role == "tool" and pending:
                 call = pending.pop(0)
                 name, call_id = call.name, call.id
             content = "" if calls and not self.calls_content else self.text(m.content)
+            cut = self.history_cut
+            if cut is not None and m.role == "assistant" and index < len(messages) - 1:
+                content = cut.cut(content)
             trimmed = m.role in trim
             if opening is not None and index == 0 and self.merge_system:
                 trimmed = opening if m.role in self.system_roles else trimmed

@@ -167,7 +167,7 @@ HOOK_CHECKS: Mapping[str, _Check] = {
 checked as a dialect's ``parse`` result is) and the check of what it returns, given its
 arguments (positions are checked against the text and the position it was asked at)."""
 
-_TEXTS = ("bos", "end_of_turn", "part_separator", "result_separator")
+_TEXTS = ("bos", "end_of_turn", "part_separator", "result_separator", "body_end")
 _STR_TUPLES = ("models", "end_tokens", "special_tokens", "stop_tokens")
 
 
@@ -215,11 +215,24 @@ def format_problem(fmt: Any) -> str | None:
         return f"chat format {name!r}: reasoning is a {_kind(fmt.reasoning)}, not a Reasoning"
     if not isinstance(fmt.options, Mapping):
         return f"chat format {name!r}: options is a {_kind(fmt.options)}, not a mapping"
-    for attr in ("group_results", "merge_system", "keeps_ids", "open_last", "calls_content"):
+    for attr in (
+        "group_results",
+        "merge_system",
+        "keeps_ids",
+        "open_last",
+        "calls_content",
+        "last_ids",
+        "results_by_calls",
+    ):
         if type(getattr(fmt, attr, None)) is not bool:
             return (
                 f"chat format {name!r}: {attr} is a {_kind(getattr(fmt, attr, None))}, not a bool"
             )
+    if getattr(fmt, "late_system", None) not in ("turn", "dropped", "opening"):
+        return (
+            f"chat format {name!r}: late_system is {getattr(fmt, 'late_system', None)!r}, not "
+            "'turn', 'dropped' or 'opening'"
+        )
     return None
 
 

@@ -82,7 +82,7 @@ class _ConversationReader:
             elif role == "tool":
                 self._read_results()
             else:
-                body = self._body(fmt.turns[role].footer, role)
+                body = self._turn_body(fmt.turns[role].footer, role)
                 self.messages.append(Message(role=role, content=fmt.parse_user(body)))
             if self.pos == start:  # an implicit (headerless) turn that read nothing
                 raise self.error("no turn header here")
@@ -160,6 +160,16 @@ class _ConversationReader:
         self.pos = end + len(footer)
         return body
 
+    def _turn_body(self, footer: str, role: str) -> str:
+        """:meth:`_body` of a turn of ``role`` after the first (not the assistant's; up to a
+        generation prompt only for a user or system turn): for a role of
+        :attr:`ChatFormat.open_footers <tooletta.chat.ChatFormat.open_footers>`, up to the next
+        header and without the footer that ends it."""
+        if role in self.fmt.open_footers:
+            body = self._body("", "" if role == "tool" else role)
+            return body[: len(body) - len(footer)] if footer and body.endswith(footer) else body
+        return self._body(footer, "" if role == "tool" else role)
+
     def _read_system(self) -> None:
         turn = self.fmt.turns.get("system")
         if turn is None:
@@ -171,7 +181,13 @@ class _ConversationReader:
             self.pos += len(turn.header)
         else:
             return
-        content = self.fmt.parse_system(self._body(turn.footer))
+        footer = turn.footer
+        if footer and "system" in self.fmt.open_footers:  # up to the next header, footer off
+            body = self._body("")
+            body = body[: len(body) - len(footer)] if body.endswith(footer) else body
+        else:
+            body = self._body(footer)
+        content = self.fmt.parse_system(body)
         if content is not None:
             self.messages.append(Message(role="system", content=content))
 
@@ -226,7 +242,8 @@ class _ConversationReader:
                     raise self.error(f"expected {before!r}")
                 self.pos += len(before)
             if not after:  # unwrapped results end at the footer: the format splits them
-                for part in fmt.split_results(self._body(footer), len(self.pending)):
+                body = self._turn_body(footer, "tool")
+                for part in fmt.split_results(body, len(self.pending)):
                     self._result(fmt.parse_result(part))
                 break
             self._result(fmt.parse_result(self._body(after)))

@@ -247,6 +247,8 @@ def render_text(
         turn = turns.get(role)
         if turn is None:
             raise RenderError(f"the {fmt.name} chat format has no {role!r} turn")
+        if plan.drops_system and role in plan.system_roles:
+            continue  # a system message the opening turn does not hold: nothing here
         if role == "assistant":
             append(turn.header if header is None else header(index, ctx))
             assistant_text = plan.assistant_text
@@ -308,13 +310,16 @@ class _Plan:
     options: Mapping[str, Any]
     merge_system: bool
     system_roles: Any
+    drops_system: bool
+    """:attr:`ChatFormat.late_system` is ``"dropped"``."""
     system_text: _Hook
     before_turn: _Hook | None
     header: _Hook | None
     user_text: _Hook | None
     assistant_text: _Hook | None
     """:meth:`ChatFormat.assistant_text`, when it or :meth:`ChatFormat.turn_body` is
-    overridden."""
+    overridden, or the default body depends on :attr:`ChatFormat.body_end`,
+    :attr:`ChatFormat.last_ids` or :attr:`ChatFormat.history_cut`."""
     reasoning: bool
     """Reasoning blocks are written: :attr:`ChatFormat.reasoning` is declared, or
     :meth:`ChatFormat.keeps_reasoning` or :meth:`ChatFormat.reasoning_text` is overridden."""
@@ -360,6 +365,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
         options=fmt.options,
         merge_system=fmt.merge_system,
         system_roles=fmt.system_roles,
+        drops_system=fmt.late_system == "dropped",
         system_text=fmt.system_text,
         before_turn=(
             fmt.before_turn
@@ -367,10 +373,18 @@ def _plan(fmt: ChatFormat) -> _Plan:
             else None
         ),
         header=fmt.header if fmt.headerless is not None else hook("header"),
-        user_text=hook("user_text", trims=("user", "system")),
+        user_text=(
+            fmt.user_text
+            if fmt.late_system == "opening"
+            else hook("user_text", trims=("user", "system"))
+        ),
         assistant_text=(
             fmt.assistant_text
-            if fmt.content_cut is not None or not fmt.calls_content
+            if fmt.content_cut is not None
+            or not fmt.calls_content
+            or fmt.body_end
+            or not fmt.last_ids
+            or fmt.history_cut is not None
             else hook("assistant_text", "turn_body")
         ),
         reasoning=(
@@ -385,7 +399,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
         footer_ok=assistant is None or assistant.footer.startswith(fmt.end_of_turn),
         result_text=(
             fmt.result_text
-            if fmt.result_head is not None or fmt.result_json is not None
+            if fmt.result_head is not None or fmt.result_json is not None or fmt.results_by_calls
             else hook("result_text", trims=("tool",))
         ),
         result_footer=hook("result_footer"),
@@ -512,4 +526,6 @@ def _render_message(fmt: ChatFormat, ctx: Conversation, index: int, out: _Writer
             out.add(fmt.result_footer(index, ctx), index)
     else:
         turn = _turn(fmt, role)
+        if fmt.late_system == "dropped" and role in fmt.system_roles:
+            return  # a system message the opening turn does not hold: nothing here
         out.add(fmt.header(index, ctx) + fmt.user_text(index, ctx) + turn.footer, index)
