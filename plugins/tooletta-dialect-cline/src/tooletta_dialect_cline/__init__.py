@@ -429,7 +429,6 @@ def fast_tag(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
 class ClineDialect(ScannerDialect):
     """Cline / Roo-Code ``<TOOL><PARAM>value</PARAM></TOOL>`` tool use."""
 
-    response_template = "tooletta_dialect_cline.hf_template:CLINE"
     info = DialectInfo(
         name="cline",
         aliases=("roo", "roo_code"),

@@ -40,7 +40,6 @@ class CommandRPlusDialect(CohereDialect):
     """Command R+: ``Action:\\n```json`` and an indented JSON list of ``tool_name`` and
     ``parameters`` objects, closed by ``]```\\n``."""
 
-    response_template = "tooletta_dialect_cohere.hf_template:COMMAND_R_PLUS"
     info = variant_info(
         CohereDialect.info,
         "command_r_plus",

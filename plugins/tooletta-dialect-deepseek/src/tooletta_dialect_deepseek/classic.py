@@ -47,11 +47,9 @@ from tooletta.plugin import (
     json_args,
     json_args_at,
     marker_set,
-    patterns_of,
     section,
     think_region,
 )
-from tooletta_dialect_deepseek.models import MODELS
 
 from .chat import DeepSeekR1Chat, DeepSeekR1OfficialChat, DeepSeekV31Chat
 from .tokens import CALL_BEGIN, CALL_END, CALLS_BEGIN, CALLS_END, EOS, SEP
@@ -240,13 +238,11 @@ class _Classic(ScannerDialect):
 class DeepSeekV3Dialect(_Classic):
     """DeepSeek V3 / R1: ``function<｜tool▁sep｜>NAME`` and a ```` ```json ```` fence per call."""
 
-    response_template = "tooletta_dialect_deepseek.hf_template:DEEPSEEK_V3"
     info = DialectInfo(
         name="deepseek_v3",
         aliases=("deepseek_r1", "deepseekv3"),
         priority=90,
         markers=(CALLS_BEGIN, CALL_BEGIN),
-        models=patterns_of(MODELS, "deepseek_v3"),
         description=(
             "DeepSeek V3/R1: <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME + ```json fence, "
             "<think> reasoning"
@@ -277,13 +273,11 @@ class DeepSeekV3Dialect(_Classic):
 class DeepSeekV31Dialect(_Classic):
     """DeepSeek V3.1 / V3.2-Exp: ``NAME<｜tool▁sep｜>{json}`` per call."""
 
-    response_template = "tooletta_dialect_deepseek.hf_template:DEEPSEEK_V31"
     info = DialectInfo(
         name="deepseek_v31",
         aliases=("deepseekv31", "deepseek", "deepseek31"),
         priority=90,
         markers=(CALLS_BEGIN, CALL_BEGIN),
-        models=patterns_of(MODELS, "deepseek_v31"),
         description=(
             "DeepSeek V3.1: <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}, <think> reasoning"
         ),

@@ -52,7 +52,6 @@ from tooletta.plugin import (
     json_args,
     kinds_of,
     one_shot,
-    patterns_of,
     read_attrs,
     read_value,
     scan_arguments,
@@ -61,7 +60,6 @@ from tooletta.plugin import (
     skip_ws,
     think_region,
 )
-from tooletta_dialect_deepseek.models import MODELS
 
 from .chat import DeepSeekV32Chat
 from .tokens import EOS
@@ -244,14 +242,12 @@ class _Dsml(ScannerDialect):
 class DeepSeekV32Dialect(_Dsml):
     """DeepSeek V3.2: DSML in ``<｜DSML｜function_calls>``."""
 
-    response_template = "tooletta_dialect_deepseek.hf_template:DEEPSEEK_V32"
     spelling = V32
     info = DialectInfo(
         name="deepseek_v32",
         aliases=("deepseekv32", "deepseek32"),
         priority=90,
         markers=(V32.block_open, V32.invoke),
-        models=patterns_of(MODELS, "deepseek_v32"),
         description=(
             'DeepSeek V3.2 DSML: <｜DSML｜function_calls> <｜DSML｜invoke name="F"> '
             '<｜DSML｜parameter name="K" string="true|false">'
@@ -278,13 +274,11 @@ class DeepSeekV4Dialect(_Dsml):
     V4.1's (both are parsed either way).
     """
 
-    response_template = "tooletta_dialect_deepseek.hf_template:DEEPSEEK_V4"
     info = DialectInfo(
         name="deepseek_v4",
         aliases=("deepseekv4", "deepseek_v41", "deepseekv41"),
         priority=90,
         markers=(V4.block_open, V41.block_open, V41.invoke, *_V4_OPENERS),
-        models=patterns_of(MODELS, "deepseek_v4"),
         description=(
             "DeepSeek V4 DSML: <｜DSML｜tool_calls> (V4.1: <｜DSML｜ calls>, space-prefixed tags)"
         ),

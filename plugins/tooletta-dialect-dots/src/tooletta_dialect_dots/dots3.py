@@ -40,7 +40,6 @@ _read_block, _fast_block = block_readers(SYNTAX)
 class Dots3Dialect(DotsDialect):
     """One ``<dots_function_call>`` block per call, values between line breaks (dots3-note)."""
 
-    response_template = "tooletta_dialect_dots.hf_template:DOTS3"
     info = variant_info(
         DotsDialect.info,
         "dots3",

@@ -25,7 +25,6 @@ __all__ = ["GigaChat31Dialect"]
 class GigaChat31Dialect(GigaChat3Dialect):
     """``CONTENT<|function_call|>{"name": "NAME", "arguments": {...}}`` (GigaChat 3.1)."""
 
-    response_template = "tooletta_dialect_gigachat.hf_template:GIGACHAT31"
     info = variant_info(
         GigaChat3Dialect.info,
         "gigachat31",

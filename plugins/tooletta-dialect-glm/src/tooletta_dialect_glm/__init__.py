@@ -36,7 +36,6 @@ from tooletta.plugin import (
     check_name,
     erase,
     fast_kv_call,
-    patterns_of,
     read_kv_call,
     reasoning_region,
     render_key,
@@ -100,7 +99,6 @@ def read_call(r: Reader) -> Read[None]:
 class Glm45Dialect(ScannerDialect):
     """``<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>`` per call."""
 
-    response_template = "tooletta_dialect_glm.hf_template:GLM45"
     info = DialectInfo(
         name="glm45",
         aliases=(
@@ -116,7 +114,6 @@ class Glm45Dialect(ScannerDialect):
         ),
         priority=55,
         markers=(OPEN,),
-        models=patterns_of(MODELS, "glm45"),
         description=(
             "GLM-4.5+: <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>, "
             "newline (4.5/4.6) or compact (4.7+) form, values typed by the tool schema"
@@ -166,7 +163,6 @@ class Glm46Dialect(Glm45Dialect):
     """GLM-4.5/4.6's spelling: a newline after the name and after every tag, each call
     preceded by a newline (the 4.6 template's form). Parses like ``glm45``."""
 
-    response_template = "tooletta_dialect_glm.hf_template:GLM46"
     info = variant_info(
         Glm45Dialect.info,
         "glm46",

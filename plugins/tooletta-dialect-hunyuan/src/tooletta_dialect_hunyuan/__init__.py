@@ -37,7 +37,6 @@ from tooletta.plugin import (
     check_name,
     erase,
     fast_kv_call,
-    patterns_of,
     read_kv_call,
     reasoning_region,
     render_pairs,
@@ -96,13 +95,11 @@ def _blocks() -> tuple[Block, ...]:
 class HunyuanV3Dialect(ScannerDialect):
     """``<tool_calls>`` + ``<tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V...``."""
 
-    response_template = "tooletta_dialect_hunyuan.hf_template:HUNYUAN_V3"
     info = DialectInfo(
         name="hunyuan_v3",
         aliases=("hy_v3", "hunyuan"),
         priority=60,
         markers=("<tool_sep>", "<tool_sep:opensource>"),
-        models=patterns_of(MODELS, "hunyuan_v3"),
         description=(
             "Hunyuan v3: <tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key>"
             "<arg_value>V</arg_value></tool_call></tool_calls>, tags optionally ':opensource'"

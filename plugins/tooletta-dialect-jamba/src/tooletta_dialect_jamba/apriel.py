@@ -26,7 +26,6 @@ __all__ = ["AprielDialect"]
 class AprielDialect(JambaDialect):
     """``\\n<tool_calls>[{json}, ...]</tool_calls>`` after the content (Apriel 1.5 / 1.6)."""
 
-    response_template = "tooletta_dialect_jamba.hf_template:APRIEL"
     info = variant_info(
         JambaDialect.info,
         "apriel",

@@ -70,7 +70,6 @@ def read_call(r: Reader) -> Read[None]:
 class K2HorizonDialect(ScannerDialect):
     """``<ifm|tool_calls>`` + ``<ifm|tool_call>NAME<ifm|arg_key>K</ifm|arg_key>...``."""
 
-    response_template = "tooletta_dialect_k2horizon.hf_template:K2_HORIZON"
     info = DialectInfo(
         name="k2_horizon",
         aliases=("k2v3",),

@@ -31,11 +31,9 @@ from tooletta.plugin import (
     fast_header_call,
     fast_section,
     header_call_reader,
-    patterns_of,
     section,
     think_region,
 )
-from tooletta_dialect_kimi.models import MODELS
 
 from .chat import KimiK2Chat, KimiK2ThinkingChat, KimiK25Chat
 from .k2ids import (
@@ -88,13 +86,11 @@ _fast_section = fast_section(CALL_BEGIN, _fast_call, _FRAMES)
 class KimiK2Dialect(ScannerDialect):
     """``<|tool_calls_section_begin|>`` sections of ``functions.NAME:IDX`` calls."""
 
-    response_template = "tooletta_dialect_kimi.hf_template:KIMI_K2"
     info = DialectInfo(
         name="kimi_k2",
         aliases=("kimik2", "moonshot_k2"),
         priority=90,
         markers=(SECTION_BEGIN, SECTION_BEGIN_1, CALL_BEGIN),
-        models=patterns_of(MODELS, "kimi_k2"),
         description=(
             "Kimi K2: <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX"
             "<|tool_call_argument_begin|>{json}<|tool_call_end|>, ids kept"

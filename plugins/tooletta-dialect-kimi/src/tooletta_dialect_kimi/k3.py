@@ -51,7 +51,6 @@ from tooletta.plugin import (
     json_value,
     kinds_of,
     one_shot,
-    patterns_of,
     read_attrs,
     read_value,
     scan_arguments,
@@ -59,7 +58,6 @@ from tooletta.plugin import (
     section,
     think_region,
 )
-from tooletta_dialect_kimi.models import MODELS
 
 from .chat_k3 import KimiK3Chat
 
@@ -246,13 +244,11 @@ def fast_call(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
 class KimiK3Dialect(ScannerDialect):
     """Kimi K3 XTML: ``call`` elements with typed ``argument`` elements, content in ``response``."""
 
-    response_template = "tooletta_dialect_kimi.hf_template:KIMI_K3"
     info = DialectInfo(
         name="kimi_k3",
         aliases=("kimik3",),
         priority=90,
         markers=(TOOLS_OPEN, CALL_OPEN),
-        models=patterns_of(MODELS, "kimi_k3"),
         description=(
             'Kimi K3 XTML: <|open|>call tool="F" index="N"<|sep|><|open|>argument key="K" '
             'type="T"<|sep|>V<|close|>argument<|sep|>...; content in the response channel'

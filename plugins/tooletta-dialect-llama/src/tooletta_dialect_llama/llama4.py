@@ -33,7 +33,6 @@ __all__ = ["Llama4JsonDialect"]
 class Llama4JsonDialect(LlamaJsonDialect):
     """``<|python_start|>content<|python_end|>{"name": ..., "parameters": ...}{...}``."""
 
-    response_template = "tooletta_dialect_llama.hf_template:LLAMA4_JSON"
     info = variant_info(
         LlamaJsonDialect.info,
         "llama4_json",

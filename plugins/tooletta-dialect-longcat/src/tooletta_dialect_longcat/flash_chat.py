@@ -26,7 +26,6 @@ class LongCatFlashChatDialect(LongCatDialect):
     """``<longcat_tool_call>`` blocks right after the content and each other
     (LongCat-Flash-Chat's template)."""
 
-    response_template = "tooletta_dialect_longcat.hf_template:LONGCAT_FLASH_CHAT"
     info = variant_info(
         LongCatDialect.info,
         "longcat_flash_chat",

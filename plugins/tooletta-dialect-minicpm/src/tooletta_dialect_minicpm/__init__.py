@@ -36,7 +36,6 @@ from tooletta.plugin import (
     kinds_of,
     one_shot,
     one_shot_value,
-    patterns_of,
     reasoning_region,
     scan_arguments,
     skip_ws,
@@ -221,13 +220,11 @@ def _value(value: Any, dialect: str) -> str:
 class MiniCPM5Dialect(ScannerDialect):
     """``<function name="F"><param name="K">V</param>...</function>`` per call."""
 
-    response_template = "tooletta_dialect_minicpm.hf_template:MINICPM5"
     info = DialectInfo(
         name="minicpm5",
         aliases=("minicpm",),
         priority=70,
         markers=(OPEN,),
-        models=patterns_of(MODELS, "minicpm5"),
         description=(
             'MiniCPM5: <function name="F"><param name="K">V</param></function>, CDATA values, '
             "typed by the tool schema, <think> reasoning"

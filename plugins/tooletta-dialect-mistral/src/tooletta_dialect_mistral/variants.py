@@ -30,7 +30,6 @@ _SOURCE = "mistralai/mistral-common src/mistral_common/tokens/tokenizers/instruc
 class MistralV13Dialect(MistralDialect):
     """``[TOOL_CALLS]NAME[ARGS]{json}`` per call, never a call id (tokenizer v13)."""
 
-    response_template = "tooletta_dialect_mistral.hf_template:MISTRAL_V13"
     info = variant_info(
         MistralDialect.info,
         "mistral_v13",
@@ -48,7 +47,6 @@ class MistralV13Dialect(MistralDialect):
 class MistralV3Dialect(MistralDialect):
     """``[TOOL_CALLS][{"name", "arguments", "id"}, ...]`` (tokenizer v3, Mistral-Nemo)."""
 
-    response_template = "tooletta_dialect_mistral.hf_template:MISTRAL_V3"
     info = variant_info(
         MistralDialect.info,
         "mistral_v3",

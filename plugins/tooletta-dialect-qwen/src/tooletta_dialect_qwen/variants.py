@@ -26,7 +26,6 @@ __all__ = ["Nemotron3Dialect", "Step35Dialect"]
 class Nemotron3Dialect(Qwen3CoderDialect):
     """Nemotron 3 Nano: content, a newline, each call followed by a newline."""
 
-    response_template = "tooletta_dialect_qwen.hf_template:NEMOTRON3"
     info = variant_info(
         Qwen3CoderDialect.info,
         "nemotron3",
@@ -44,7 +43,6 @@ class Nemotron3Dialect(Qwen3CoderDialect):
 class Step35Dialect(Qwen3CoderDialect):
     """Step-3.5-Flash: the calls right after the content and after each other."""
 
-    response_template = "tooletta_dialect_qwen.hf_template:STEP35"
     info = variant_info(
         Qwen3CoderDialect.info,
         "step35",

@@ -373,7 +373,6 @@ def _plain_input(value: Any) -> bool:
 class ReactDialect(ScannerDialect):
     """LangChain ReAct ``Action:`` / ``Action Input:`` steps (and the fenced JSON variant)."""
 
-    response_template = "tooletta_dialect_react.hf_template:REACT"
     info = DialectInfo(
         name="react",
         aliases=("langchain_react",),

@@ -31,7 +31,6 @@ def _as_template(value: Any) -> Any:
 class SeedOssPyStrDialect(SeedOssDialect):
     """Seed-OSS with objects and arrays written as Python ``str()``, as its template does."""
 
-    response_template = "tooletta_dialect_seed.hf_template:SEED_OSS_PYSTR"
     info = variant_info(
         SeedOssDialect.info,
         "seed_oss_pystr",

@@ -27,11 +27,9 @@ from tooletta.plugin import (
     fast_header_call,
     fast_section,
     header_call_reader,
-    patterns_of,
     section,
     think_region,
 )
-from tooletta_dialect_solar.models import MODELS
 
 from .chat import SolarOpenChat
 from .ids import call_id
@@ -80,13 +78,11 @@ class SolarOpenDialect(ScannerDialect):
     """Solar Open: ``<|tool_calls|>`` + ``<|tool_call:begin|>ID<|tool_call:name|>NAME
     <|tool_call:args|>{json}<|tool_call:end|>`` per call + ``<|calls|>``."""
 
-    response_template = "tooletta_dialect_solar.hf_template:SOLAR_OPEN"
     info = DialectInfo(
         name="solar_open",
         aliases=("solar_open_100b",),
         priority=90,
         markers=(CALL_BEGIN,),
-        models=patterns_of(MODELS, "solar_open"),
         description=(
             "Upstage Solar Open 100B: <|tool_call:begin|>ID<|tool_call:name|>NAME"
             "<|tool_call:args|>{json}<|tool_call:end|>"

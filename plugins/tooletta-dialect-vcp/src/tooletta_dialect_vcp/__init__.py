@@ -283,7 +283,6 @@ def _text(value: Any) -> str:
 class VcpDialect(ScannerDialect):
     """VCPToolBox ``<<<[TOOL_REQUEST]>>>`` blocks with ``key:「始」value「末」`` fields."""
 
-    response_template = "tooletta_dialect_vcp.hf_template:VCP"
     info = DialectInfo(
         name="vcp",
         priority=90,
