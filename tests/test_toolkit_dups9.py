@@ -9,6 +9,7 @@ import types
 from collections.abc import Iterator
 from typing import Any, ClassVar, cast
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,8 +18,20 @@ import tooletta
 from tooletta import DialectInfo, ScannerDialect, ToolCall
 from tooletta.exportname import NamedExport, export_reference
 from tooletta.interop.hf._export import declared_export
-from tooletta.plugin import Grammar, Model, patterns_of
+from tooletta.plugin import (
+    Grammar,
+    KvTags,
+    Model,
+    fast_section,
+    header_call_block,
+    header_safe,
+    json_without,
+    kv_call_block,
+    patterns_of,
+    section,
+)
 from tooletta.registry import Pending, derive_models
+from tooletta.testing.streams import assemble
 
 
 class _Acme(ScannerDialect):
@@ -189,3 +202,79 @@ class _Holder:
 
 def test_the_descriptor_works_on_any_class() -> None:
     assert _Holder.response_template is None and _Holder().response_template is None
+
+
+# -- shared helpers that replaced copies in the plugins ------------------------------------------
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(), st.lists, max_leaves=8))
+def test_json_without_never_spells_a_marker_and_decodes_the_same(value: Any) -> None:
+    markers = ("<|im_end|>", "</param>")
+    text = json_without({"v": value, "s": "a <|im_end|> b </param>"}, markers)
+    assert not any(m in text for m in markers)
+    assert msgspec.json.decode(text) == {"v": value, "s": "a <|im_end|> b </param>"}
+
+
+def test_json_without_leaves_clean_text_as_to_json_writes_it() -> None:
+    assert json_without({"a": "<b>"}, ("</c>",)) == tooletta.to_json({"a": "<b>"})
+    assert json_without({"a": "x</c>"}, ("</c>",)) == '{"a": "x\\u003c/c>"}'
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [("get", True), ("", False), (" get", False), ("get\n", False), ("a<|x|>b", False)],
+)
+def test_header_safe(text: str, ok: bool) -> None:
+    assert header_safe(text, ("<|x|>", "<|y|>")) is ok
+
+
+class _Header(ScannerDialect):
+    """``<<c>>NAME::{json}<</c>>`` calls, in ``<<s>>`` sections."""
+
+    info = DialectInfo(name="acme_dups9_header")
+    CALL = header_call_block("<<c>>", "::", "<</c>>", ("::", "<</c>>", "<<c>>"), None, "<eot>")
+    grammar = Grammar(blocks=(CALL, section("<<s>>", fast_section("<<c>>", CALL))))
+
+    def render_calls(self, calls: list[ToolCall]) -> str:
+        return "<<s>>" + "".join(
+            f"<<c>>{c.name}::{json_without(c.arguments, ('<eot>',))}<</c>>" for c in calls
+        )
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True),
+            st.dictionaries(
+                st.from_regex(r"[a-z]{1,4}", fullmatch=True), st.integers() | st.text()
+            ),
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_a_header_call_block_reads_back_what_is_written(calls: list[Any]) -> None:
+    dialect = _Header()
+    written = [ToolCall(n, a) for n, a in calls]
+    text = dialect.render(written)
+    assert dialect.parse(text).calls == written  # one-shot: the block's and the section's fast
+    stream = dialect.stream()
+    updates = [stream.feed(ch) for ch in text] + [stream.finish()]
+    assert assemble(updates).calls == written  # the reader, a character at a time
+    assert _Header.CALL.fast is not None and _Header.CALL.close == "<</c>>"
+
+
+def test_kv_call_block_reads_a_glm_call() -> None:
+    tags = KvTags(
+        close="</tool_call>",
+        key_open="<arg_key>",
+        key_close="</arg_key>",
+        value_open="<arg_value>",
+        value_close="</arg_value>",
+    )
+    block = kv_call_block("<tool_call>", tags)
+    assert block.open == "<tool_call>" and block.close == "</tool_call>" and block.fast
+    assert block.read.__doc__ and "<tool_call>" in block.read.__doc__
+    glm = tooletta.get_dialect("glm45")
+    text = "<tool_call>get<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>"
+    assert glm.parse(text).calls == [ToolCall("get", {"city": "Paris"})]

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
+from tooletta import DialectInfo, ScannerDialect, ToolCall
 from tooletta.plugin import (
     Block,
     Grammar,
@@ -46,6 +46,7 @@ from tooletta.plugin import (
     fast_section,
     json_args,
     json_args_at,
+    json_without,
     marker_set,
     section,
     think_region,
@@ -191,8 +192,7 @@ def _dsml_first(text: str) -> bool:
 def args_json(arguments: dict[str, object]) -> str:
     """``tojson`` of the arguments; ``<`` escaped (only strings hold it) when the end-of-turn
     token occurs in them, since parsing removes that token."""
-    text = to_json(arguments)
-    return text.replace("<", "\\u003c") if EOS in text else text
+    return json_without(arguments, (EOS,))
 
 
 def first_call_is_v3(text: str) -> bool:

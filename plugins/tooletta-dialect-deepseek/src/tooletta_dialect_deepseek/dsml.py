@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
+from tooletta import DialectInfo, ScannerDialect, ToolCall
 from tooletta.plugin import (
     ArgsWriter,
     Block,
@@ -50,6 +50,7 @@ from tooletta.plugin import (
     declared_value,
     erase,
     json_args,
+    json_without,
     kinds_of,
     one_shot,
     read_attrs,
@@ -222,9 +223,7 @@ class _Dsml(ScannerDialect):
             flag, text = "true", value
         else:
             # JSON; a value holding the closing tag gets its "<" escaped (only strings hold "<")
-            flag, text = "false", to_json(value)
-            if sp.param_close in text or EOS in text:
-                text = text.replace("<", "\\u003c")
+            flag, text = "false", json_without(value, (sp.param_close, EOS))
         return f'{sp.param} name="{key}" string="{flag}">{text}{sp.param_close}'
 
     def render_calls(self, calls: list[ToolCall]) -> str:

@@ -27,16 +27,12 @@ from typing import Any, ClassVar
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
 from tooletta.plugin import (
-    Block,
     ChatFormat,
     Grammar,
     KvTags,
-    Read,
-    Reader,
     check_name,
     erase,
-    fast_kv_call,
-    read_kv_call,
+    kv_call_block,
     reasoning_region,
     render_key,
     variant_info,
@@ -91,11 +87,6 @@ def write_calls(calls: Any, dialect: str, spelling: tuple[str, str, str, str]) -
     return "".join(out)
 
 
-def read_call(r: Reader) -> Read[None]:
-    """One ``<tool_call>`` block: a name, then key/value pairs."""
-    yield from read_kv_call(r, TAGS)
-
-
 class Glm45Dialect(ScannerDialect):
     """``<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>`` per call."""
 
@@ -124,7 +115,7 @@ class Glm45Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_call, close=CLOSE, fast=fast_kv_call(TAGS)),
+            kv_call_block(OPEN, TAGS),
             reasoning_region("<think>", "</think>"),
             erase("<|observation|>"),
             erase("<|user|>"),

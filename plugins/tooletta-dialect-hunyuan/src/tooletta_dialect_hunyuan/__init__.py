@@ -28,16 +28,12 @@ from typing import Any, ClassVar
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
 from tooletta.plugin import (
     Block,
-    BlockReader,
     ChatFormat,
     Grammar,
     KvTags,
-    Read,
-    Reader,
     check_name,
     erase,
-    fast_kv_call,
-    read_kv_call,
+    kv_call_block,
     reasoning_region,
     render_pairs,
 )
@@ -70,20 +66,12 @@ def tags_for(suffix: str) -> KvTags:
     )
 
 
-def _reader(tags: KvTags) -> BlockReader:
-    def read_call(r: Reader) -> Read[None]:
-        """One ``<tool_call>`` block: name, separator, then key/value pairs or a JSON object."""
-        yield from read_kv_call(r, tags)
-
-    return read_call
-
-
 def _blocks() -> tuple[Block, ...]:
     blocks: list[Block] = []
     for s in SUFFIXES:
         tags = tags_for(s)
         blocks += [
-            Block(f"<tool_call{s}>", _reader(tags), close=tags.close, fast=fast_kv_call(tags)),
+            kv_call_block(f"<tool_call{s}>", tags),
             erase(f"<tool_calls{s}>"),
             erase(f"</tool_calls{s}>"),
             reasoning_region(f"<think{s}>", f"</think{s}>"),

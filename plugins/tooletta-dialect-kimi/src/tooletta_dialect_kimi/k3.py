@@ -36,7 +36,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
+from tooletta import DialectInfo, ScannerDialect, ToolCall
 from tooletta.plugin import (
     ArgsWriter,
     Block,
@@ -49,6 +49,7 @@ from tooletta.plugin import (
     end_json_call,
     erase,
     json_value,
+    json_without,
     kinds_of,
     one_shot,
     read_attrs,
@@ -105,14 +106,6 @@ def xtml_type(value: Any) -> str:
     if isinstance(value, str):
         return "string"
     return "object" if isinstance(value, dict) else "array"
-
-
-def _json_text(value: Any, forbidden: Sequence[str]) -> str:
-    """``tojson`` text; ``<`` escaped (it only occurs in strings) when it holds a closer."""
-    text = to_json(value)
-    if any(m in text for m in forbidden):
-        text = text.replace("<", "\\u003c")
-    return text
 
 
 def _tag_end(r: Reader) -> Read[None]:
@@ -280,11 +273,11 @@ class KimiK3Dialect(ScannerDialect):
         head = f'{CALL_OPEN} tool="{escape_attr(call.name)}" index="{index}"{SEP}'
         args = call.arguments
         if any(isinstance(v, str) and ARG_CLOSE in v for v in args.values()):
-            body = f'{JSON_OPEN} type="object"{SEP}{_json_text(args, (JSON_CLOSE,))}{JSON_CLOSE}'
+            body = f'{JSON_OPEN} type="object"{SEP}{json_without(args, (JSON_CLOSE,))}{JSON_CLOSE}'
             return head + body + CALL_CLOSE
         parts = [head]
         for key, value in args.items():
-            text = value if isinstance(value, str) else _json_text(value, (ARG_CLOSE,))
+            text = value if isinstance(value, str) else json_without(value, (ARG_CLOSE,))
             attrs = f'key="{escape_attr(key)}" type="{xtml_type(value)}"'
             parts.append(f"{ARG_OPEN} {attrs}{SEP}{text}{ARG_CLOSE}")
         parts.append(CALL_CLOSE)

@@ -23,7 +23,7 @@ import math
 import re
 from typing import Any
 
-from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
 from tooletta.plugin import (
     ArgsWriter,
     Block,
@@ -33,6 +33,7 @@ from tooletta.plugin import (
     Read,
     Reader,
     erase,
+    json_without,
     kinds_of,
     one_shot,
     one_shot_value,
@@ -211,10 +212,7 @@ def _value(value: Any, dialect: str) -> str:
         return f"{CDATA}{value}{CDATA_END}"
     if isinstance(value, float) and not math.isfinite(value):
         raise RenderError(f"{value!r} is not a JSON number", dialect=dialect)
-    text = to_json(value)
-    if PARAM_END in text or CLOSE in text:
-        text = text.replace("<", "\\u003c")  # only inside JSON strings: same value
-    return text
+    return json_without(value, (PARAM_END, CLOSE))
 
 
 class MiniCPM5Dialect(ScannerDialect):
