@@ -19,8 +19,9 @@ with optional attributes; core keeps no table of them:
 inherits (set it to ``None`` to declare a ``response_template_gap`` instead). A plugin
 usually keeps an :class:`Export` per dialect in a small module of its own, ``hf_template``,
 named after the dialect in capitals: a :class:`~tooletta.ScannerDialect` that sets neither
-attribute exports that one by default (:mod:`tooletta.exportname`). Built with these
-helpers::
+attribute exports that one by default (:mod:`tooletta.exportname`). The plugin's tests check
+each export on the dialect's golden fixtures through transformers' ``parse_response``. Built
+with these helpers::
 
     # tooletta_dialect_acme/hf_template.py
     from tooletta.interop.hf.spec import NAMED, Export, region, template, think
