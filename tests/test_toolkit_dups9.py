@@ -29,6 +29,7 @@ from tooletta.plugin import (
     kv_call_block,
     patterns_of,
     section,
+    variant_info,
 )
 from tooletta.registry import Pending, derive_models
 from tooletta.testing.streams import assemble
@@ -77,6 +78,20 @@ def test_declared_models_and_rowless_plugins_are_left_alone() -> None:
     assert pending.info.models == ()
 
 
+def test_a_variant_declared_without_rows_gets_them_at_registration() -> None:
+    class Variant(_Acme):
+        info = variant_info(_Acme.info, "acme_dups9_v2", description="v2", source="s")
+
+    rows = (Model("acme/v2-*", dialect="acme_dups9_v2"), *ROWS)
+    assert Variant.info.models == () and Variant.info.variant_of == "acme_dups9"
+    variant = Variant()
+    derive_models([variant, *rows])
+    assert variant.info.models == ("acme/v2-*",)
+    assert variant.info == variant_info(
+        _Acme.info, "acme_dups9_v2", rows, description="v2", source="s"
+    )
+
+
 def test_an_object_refusing_the_attribute_still_registers() -> None:
     class Slotted:
         __slots__ = ()
@@ -100,7 +115,10 @@ def test_registered_first_party_dialects_show_their_rows() -> None:
     assert qwen.info.models[:2] == ("qwen/qwen3-coder-*", "qwen3-coder-*")
     listed = {i.name: i for i in tooletta.list_dialects()}
     assert listed["qwen3_coder"].models == qwen.info.models
-    assert listed["nemotron3"].models  # a variant derives its own through variant_info
+    assert listed["nemotron3"].models == (
+        "nvidia/nvidia-nemotron-3-nano-*",
+        "nvidia-nemotron-3-nano-*",
+    )
 
 
 def test_an_in_process_plugin_gets_its_models_derived() -> None:

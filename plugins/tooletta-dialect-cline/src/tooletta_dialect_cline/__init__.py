@@ -434,7 +434,6 @@ class ClineDialect(ScannerDialect):
         aliases=("roo", "roo_code"),
         priority=5,
         markers=tuple(f"<{t}>" for t in BUILTIN_TOOLS),
-        models=(),
         description="Cline / Roo-Code: <TOOL_NAME><PARAM>value</PARAM></TOOL_NAME>, tag names "
         "from the request's tools (Cline's built-in tools without them)",
         source="cline/cline src/core/prompts/system.ts, src/core/assistant-message/index.ts "

@@ -14,7 +14,6 @@ from typing import Any
 
 from tooletta import ToolCall, to_json
 from tooletta.plugin import variant_info
-from tooletta_dialect_gigachat.models import MODELS
 
 from . import FUNCTION_CALL_INLINE, GigaChat3Dialect
 from .chat import GigaChat31Chat
@@ -28,7 +27,6 @@ class GigaChat31Dialect(GigaChat3Dialect):
     info = variant_info(
         GigaChat3Dialect.info,
         "gigachat31",
-        MODELS,
         aliases=("gigachat3_1",),
         description="GigaChat 3.1: CONTENT<|function_call|>{json}",
         source="ggml-org/llama.cpp models/templates/GigaChat3.1-10B-A1.8B.jinja",

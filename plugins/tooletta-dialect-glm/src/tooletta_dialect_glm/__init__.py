@@ -157,7 +157,6 @@ class Glm46Dialect(Glm45Dialect):
     info = variant_info(
         Glm45Dialect.info,
         "glm46",
-        MODELS,
         aliases=("glm4_6", "glm45_newline"),
         description="GLM-4.5/4.6 newline form of glm45 (variant, rendering only)",
         source="zai-org/GLM-4.6 chat_template.jinja",

@@ -14,7 +14,6 @@ from typing import ClassVar
 
 from tooletta import ToolCall
 from tooletta.plugin import ChatFormat, variant_info
-from tooletta_dialect_longcat.models import MODELS
 
 from . import LongCatDialect, call_block
 from .chat import LongCatFlashChat
@@ -29,7 +28,6 @@ class LongCatFlashChatDialect(LongCatDialect):
     info = variant_info(
         LongCatDialect.info,
         "longcat_flash_chat",
-        MODELS,
         description="LongCat-Flash-Chat: <longcat_tool_call> blocks with no line break between",
         source="meituan-longcat/LongCat-Flash-Chat tokenizer_config.json chat_template",
     )

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from tooletta import ToolCall, to_json
 from tooletta.plugin import variant_info
-from tooletta_dialect_mistral.models import MODELS
 
 from . import TOOL_CALLS, MistralDialect
 from .chat import DevstralSmall2507Chat, Ministral3ReasoningChat, MistralNemoChat
@@ -33,7 +32,6 @@ class MistralV13Dialect(MistralDialect):
     info = variant_info(
         MistralDialect.info,
         "mistral_v13",
-        MODELS,
         description="Mistral tokenizer v13: [TOOL_CALLS]NAME[ARGS]{json} per call, no call id",
         source=f"{_SOURCE} (InstructTokenizerV13); Devstral-Small-2507 and Ministral-3 templates",
     )
@@ -50,7 +48,6 @@ class MistralV3Dialect(MistralDialect):
     info = variant_info(
         MistralDialect.info,
         "mistral_v3",
-        MODELS,
         aliases=("mistral_nemo",),
         description='Mistral tokenizer v3: [TOOL_CALLS][{"name", "arguments", "id"}, ...]',
         source=f"{_SOURCE} (InstructTokenizerV3); Mistral-Nemo-Instruct-2407 template",

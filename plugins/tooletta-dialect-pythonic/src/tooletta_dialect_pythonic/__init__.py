@@ -289,7 +289,6 @@ class Olmo3InstructDialect(Olmo3Dialect):
     info = variant_info(
         Olmo3Dialect.info,
         "olmo3_instruct",
-        MODELS,
         description="OLMo 3 Instruct: the olmo3 block with tojson values, as Ai2's template",
         source="allenai/Olmo-3.1-32B-Instruct chat_template (tool_calls loop)",
     )
@@ -495,7 +494,6 @@ class Lfm25Dialect(Lfm2Dialect):
     info = variant_info(
         Lfm2Dialect.info,
         "lfm25",
-        MODELS,
         aliases=("lfm2.5",),
         description="LFM2.5: the lfm2 block with unescaped '...' strings",
         source="ggml-org/llama.cpp models/templates/LFM2.5-8B-A1B.jinja (format_arg_value)",

@@ -378,7 +378,6 @@ class ReactDialect(ScannerDialect):
         aliases=("langchain_react",),
         priority=10,
         markers=("Action:", "Action Input:"),
-        models=(),
         description="LangChain ReAct: Action: NAME / Action Input: {json} (or a fenced "
         '{"action", "action_input"} blob); other text is content',
         source="langchain-ai/langchain agents/react/agent.py (create_react_agent prompt), "

@@ -14,7 +14,6 @@ from typing import Any
 
 from tooletta import ToolCall
 from tooletta.plugin import variant_info
-from tooletta_dialect_seed.models import MODELS
 
 from . import SeedOssDialect
 from .chat import SeedOssChat
@@ -34,7 +33,6 @@ class SeedOssPyStrDialect(SeedOssDialect):
     info = variant_info(
         SeedOssDialect.info,
         "seed_oss_pystr",
-        MODELS,
         description="Seed-OSS as its template writes it: non-string values as Python str()",
         source="ggml-org/llama.cpp models/templates/ByteDance-Seed-OSS.jinja",
     )

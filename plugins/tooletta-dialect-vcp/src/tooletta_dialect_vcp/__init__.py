@@ -287,7 +287,6 @@ class VcpDialect(ScannerDialect):
         name="vcp",
         priority=90,
         markers=(OPEN,),
-        models=(),
         description="VCPToolBox: <<<[TOOL_REQUEST]>>> key:「始」value「末」 ... "
         "<<<[END_TOOL_REQUEST]>>>",
         source="lioensky/VCPToolBox modules/vcpLoop/toolCallParser.js and plugin docs",
