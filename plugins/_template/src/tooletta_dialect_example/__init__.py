@@ -65,6 +65,5 @@ class ExampleDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the example dialect and its model rows."""
-    register(ExampleDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (ExampleDialect(), *MODELS):
+        register(declared)

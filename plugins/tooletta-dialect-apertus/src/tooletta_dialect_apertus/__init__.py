@@ -112,6 +112,5 @@ class ApertusDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the apertus dialect."""
-    register(ApertusDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (ApertusDialect(), *MODELS):
+        register(declared)

@@ -193,7 +193,5 @@ def register_dialects(register: Any) -> None:
     """Register the cohere dialect and its Command R+ variant."""
     from .command_r_plus import CommandRPlusDialect
 
-    register(CohereDialect())
-    register(CommandRPlusDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (CohereDialect(), CommandRPlusDialect(), *MODELS):
+        register(declared)

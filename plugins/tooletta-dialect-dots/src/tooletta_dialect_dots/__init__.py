@@ -115,7 +115,5 @@ def register_dialects(register: Any) -> None:
     """Register the dots dialect and its dots3 variant."""
     from .dots3 import Dots3Dialect
 
-    register(DotsDialect())
-    register(Dots3Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (DotsDialect(), Dots3Dialect(), *MODELS):
+        register(declared)

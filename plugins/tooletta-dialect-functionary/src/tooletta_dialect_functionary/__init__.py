@@ -348,7 +348,5 @@ def _raw_code_ok(code: str) -> bool:
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the functionary_v31 and functionary_v32 dialects."""
-    register(FunctionaryV31Dialect())
-    register(FunctionaryV32Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (FunctionaryV31Dialect(), FunctionaryV32Dialect(), *MODELS):
+        register(declared)

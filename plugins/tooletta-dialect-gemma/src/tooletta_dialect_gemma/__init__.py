@@ -677,7 +677,5 @@ class FunctionGemmaDialect(_GemmaBase):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register gemma4 and functiongemma."""
-    register(Gemma4Dialect())
-    register(FunctionGemmaDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (Gemma4Dialect(), FunctionGemmaDialect(), *MODELS):
+        register(declared)

@@ -369,8 +369,5 @@ def register_dialects(register: Any) -> None:
     """Register the gigachat3 and gigachat35 dialects and the gigachat31 variant."""
     from .v31 import GigaChat31Dialect
 
-    register(GigaChat3Dialect())
-    register(GigaChat31Dialect())
-    register(GigaChat35Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (GigaChat3Dialect(), GigaChat31Dialect(), GigaChat35Dialect(), *MODELS):
+        register(declared)

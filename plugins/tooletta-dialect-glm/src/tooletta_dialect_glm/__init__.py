@@ -171,7 +171,5 @@ class Glm46Dialect(Glm45Dialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the glm45 dialect and its glm46 variant."""
-    register(Glm45Dialect())
-    register(Glm46Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (Glm45Dialect(), Glm46Dialect(), *MODELS):
+        register(declared)

@@ -186,7 +186,5 @@ class Granite20bFcDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the granite and granite_20b_fc dialects."""
-    register(GraniteDialect())
-    register(Granite20bFcDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (GraniteDialect(), Granite20bFcDialect(), *MODELS):
+        register(declared)

@@ -417,6 +417,5 @@ class HarmonyDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the harmony dialect."""
-    register(HarmonyDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (HarmonyDialect(), *MODELS):
+        register(declared)

@@ -136,6 +136,5 @@ _CALL_TAIL = "}\n" + CLOSE
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the hermes dialect."""
-    register(HermesDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (HermesDialect(), *MODELS):
+        register(declared)

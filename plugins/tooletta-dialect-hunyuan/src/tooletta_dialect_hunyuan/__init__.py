@@ -121,6 +121,5 @@ class HunyuanV3Dialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the hunyuan_v3 dialect."""
-    register(HunyuanV3Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (HunyuanV3Dialect(), *MODELS):
+        register(declared)

@@ -248,6 +248,5 @@ class InklingDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the inkling dialect."""
-    register(InklingDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (InklingDialect(), *MODELS):
+        register(declared)

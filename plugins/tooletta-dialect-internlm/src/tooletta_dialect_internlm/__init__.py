@@ -102,6 +102,5 @@ class InternLMDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the internlm dialect."""
-    register(InternLMDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (InternLMDialect(), *MODELS):
+        register(declared)

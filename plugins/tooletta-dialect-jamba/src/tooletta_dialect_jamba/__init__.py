@@ -122,7 +122,5 @@ def register_dialects(register: Any) -> None:
     """Register the jamba dialect and its apriel variant."""
     from .apriel import AprielDialect
 
-    register(JambaDialect())
-    register(AprielDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (JambaDialect(), AprielDialect(), *MODELS):
+        register(declared)

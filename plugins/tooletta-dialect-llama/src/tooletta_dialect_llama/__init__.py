@@ -246,7 +246,5 @@ def register_dialects(register: Any) -> None:
     """Register the llama3_json dialect and its llama4_json variant."""
     from .llama4 import Llama4JsonDialect
 
-    register(LlamaJsonDialect())
-    register(Llama4JsonDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (LlamaJsonDialect(), Llama4JsonDialect(), *MODELS):
+        register(declared)

@@ -125,7 +125,5 @@ def register_dialects(register: Any) -> None:
     """Register the longcat dialect and its longcat_flash_chat variant."""
     from .flash_chat import LongCatFlashChatDialect
 
-    register(LongCatDialect())
-    register(LongCatFlashChatDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (LongCatDialect(), LongCatFlashChatDialect(), *MODELS):
+        register(declared)

@@ -258,6 +258,5 @@ class MiniCPM5Dialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the minicpm5 dialect."""
-    register(MiniCPM5Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (MiniCPM5Dialect(), *MODELS):
+        register(declared)

@@ -203,8 +203,5 @@ def register_dialects(register: Any) -> None:
     """Register the mistral dialect and its variants ``mistral_v13`` and ``mistral_v3``."""
     from .variants import MistralV3Dialect, MistralV13Dialect
 
-    register(MistralDialect())
-    register(MistralV13Dialect())
-    register(MistralV3Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (MistralDialect(), MistralV13Dialect(), MistralV3Dialect(), *MODELS):
+        register(declared)

@@ -446,6 +446,5 @@ class MuseDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the muse dialect."""
-    register(MuseDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (MuseDialect(), *MODELS):
+        register(declared)

@@ -98,6 +98,5 @@ class NemotronDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the nemotron dialect."""
-    register(NemotronDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (NemotronDialect(), *MODELS):
+        register(declared)

@@ -194,6 +194,5 @@ class OpenAIDialect(JsonDocumentDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the openai dialect."""
-    register(OpenAIDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (OpenAIDialect(), *MODELS):
+        register(declared)

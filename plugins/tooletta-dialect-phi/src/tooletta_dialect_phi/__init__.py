@@ -138,6 +138,5 @@ class Phi4MiniDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the phi4_mini dialect."""
-    register(Phi4MiniDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (Phi4MiniDialect(), *MODELS):
+        register(declared)

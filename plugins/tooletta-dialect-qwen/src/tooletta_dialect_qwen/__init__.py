@@ -105,8 +105,5 @@ def register_dialects(register: Any) -> None:
     """Register the qwen3_coder dialect and its variants ``nemotron3`` and ``step35``."""
     from .variants import Nemotron3Dialect, Step35Dialect
 
-    register(Qwen3CoderDialect())
-    register(Nemotron3Dialect())
-    register(Step35Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (Qwen3CoderDialect(), Nemotron3Dialect(), Step35Dialect(), *MODELS):
+        register(declared)

@@ -83,7 +83,5 @@ def register_dialects(register: Any) -> None:
     """Register the seed_oss dialect and its seed_oss_pystr variant."""
     from .pystr import SeedOssPyStrDialect
 
-    register(SeedOssDialect())
-    register(SeedOssPyStrDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (SeedOssDialect(), SeedOssPyStrDialect(), *MODELS):
+        register(declared)

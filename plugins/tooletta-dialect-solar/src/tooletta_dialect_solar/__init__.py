@@ -232,7 +232,5 @@ class SolarOpen2Dialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the solar_open2 and solar_open dialects."""
-    register(SolarOpen2Dialect())
-    register(SolarOpenDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (SolarOpen2Dialect(), SolarOpenDialect(), *MODELS):
+        register(declared)

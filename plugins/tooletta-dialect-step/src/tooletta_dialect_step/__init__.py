@@ -163,6 +163,5 @@ class Step3Dialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the step3 dialect."""
-    register(Step3Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (Step3Dialect(), *MODELS):
+        register(declared)

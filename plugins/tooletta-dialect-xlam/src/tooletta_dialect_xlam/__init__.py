@@ -253,6 +253,5 @@ class XlamDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the xlam dialect."""
-    register(XlamDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (XlamDialect(), *MODELS):
+        register(declared)
