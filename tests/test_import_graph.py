@@ -12,7 +12,17 @@ import tooletta
 ROOT = Path(tooletta.__file__).parent
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("errors", "ir", "limits", "hookspecs", "rows", "jsonout", "stream_checks", "extras"),
+    (
+        "errors",
+        "ir",
+        "limits",
+        "hookspecs",
+        "rows",
+        "jsonout",
+        "stream_checks",
+        "extras",
+        "exportname",
+    ),
     ("engine",),
     ("boundary", "expressible", "toolkit", "dialect", "builtin", "shapes"),
     ("registry", "precedence", "firstparty", "plugins", "claims", "installed", "catalog"),

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 from .boundary import checked_result
 from .engine import MAX_DEPTH, Engine, Grammar, parse_with
 from .errors import RenderError
+from .exportname import NamedExport
 from .ir import DialectInfo, ParseResult, StreamUpdate, ToolCall
 from .jsonout import to_json
 from .stream_checks import as_text, fed_after_finish, finished_twice
@@ -75,6 +76,10 @@ class ScannerDialect:
     reasoning_markup: ClassVar[tuple[str, str] | None] = None
     """Text written before and after reasoning by ``render(..., reasoning=...)`` (e.g.
     ``("<think>\\n", "\\n</think>\\n\\n")``); ``None``: the format has no place for it."""
+    response_template: Any = NamedExport()
+    """What :func:`tooletta.interop.hf.to_response_template` exports for this dialect
+    (:mod:`tooletta.interop.hf.spec`); by default the export named after the dialect in its
+    package's ``hf_template`` module (:mod:`tooletta.exportname`), else ``None``."""
     chat_formats: ClassVar[tuple[Any, ...]] = ()
     """The :class:`~tooletta.chat.ChatFormat` declarations of the models writing this
     dialect, the default first (conversations: :func:`~tooletta.render_conversation`)."""

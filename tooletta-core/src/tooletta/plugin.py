@@ -183,10 +183,14 @@ from tooletta.toolkit.jsondoc import (
 from tooletta.toolkit.jsontext import (
     json_string as quote_json_string,
 )
+from tooletta.toolkit.jsontext import (
+    json_without,
+)
 from tooletta.toolkit.kvcall import (
     KvTags,
     check_name,
     fast_kv_call,
+    kv_call_block,
     read_kv_call,
     render_key,
     render_pairs,
@@ -212,7 +216,9 @@ from tooletta.toolkit.reading import (
     end_json_call,
     fast_header_call,
     fast_section,
+    header_call_block,
     header_call_reader,
+    header_safe,
     json_args,
     json_args_at,
     read_attrs,
@@ -327,7 +333,9 @@ __all__ = [
     "first_of",
     "free_of",
     "guarded",
+    "header_call_block",
     "header_call_reader",
+    "header_safe",
     "hookimpl",
     "implicit_after",
     "invoke_render_value",
@@ -340,8 +348,10 @@ __all__ = [
     "json_next",
     "json_string",
     "json_value",
+    "json_without",
     "keeps",
     "kinds_of",
+    "kv_call_block",
     "kv_render_value",
     "last_index",
     "last_query",

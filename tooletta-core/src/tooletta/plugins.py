@@ -51,7 +51,7 @@ from .claims import check_model_claims, probe_hook_claims
 from .errors import PluginError
 from .ir import DialectInfo
 from .precedence import is_first_party, register_in_order
-from .registry import Pending, Problem, Registry, supports_of
+from .registry import Pending, Problem, Registry, derive_models, supports_of
 from .rows import Model
 
 if TYPE_CHECKING:
@@ -375,21 +375,22 @@ class _Lazy:
     def _import(self) -> dict[str, Any]:
         objects: dict[str, Any] = {}
 
-        def register(dialect: Any) -> None:
-            info = getattr(dialect, "info", None)
-            if isinstance(info, DialectInfo):
-                objects.setdefault(info.name, dialect)
-
+        registered: list[Any] = []
         try:
             module = self._load()
             pm = _new_manager()
             pm.register(module, name=self.name)
             for impl in pm.hook.register_dialects.get_hookimpls():
-                impl.function(*[{"register": register}[a] for a in impl.argnames])
+                impl.function(*[{"register": registered.append}[a] for a in impl.argnames])
+            derive_models(registered)
         except CONTAINED as exc:  # fail-soft: reported, and the dialect is unavailable
             error = f"failed to load: {type(exc).__name__}: {exc}"
             self._registry.problems.append(Problem(self.name, error))
             raise PluginError(error, plugin=self.name) from exc
+        for dialect in registered:
+            info = getattr(dialect, "info", None)
+            if isinstance(info, DialectInfo):
+                objects.setdefault(info.name, dialect)
         return objects
 
 
@@ -593,6 +594,8 @@ def _register_all(
             registry.problems.append(
                 Problem(name, f"register_dialects raised {type(exc).__name__}: {exc}")
             )
+    for name in {p for p, _ in found}:
+        derive_models(d for p, d in found if p == name)
     distributions = {p.name: p.distribution for p in plugins}
     rows = [(p, r) for p, r in found if isinstance(r, Model)]
     register_in_order(
@@ -652,17 +655,19 @@ def register_module(module: types.ModuleType | Any, name: str | None = None) -> 
     _probe_model_hooks(state.pm, state.registry, set(), only=module)
     impls = [i for i in state.pm.hook.register_dialects.get_hookimpls() if i.plugin is module]
     for impl in impls:
-
-        def register(dialect: Any) -> None:
-            if isinstance(dialect, Model):
-                state.registry.add_model(dialect, plugin_name)
-                check_model_claims(state.registry)
-            else:
-                state.registry.add(dialect, plugin_name)
-                if dialect.info.models:
+        registered: list[Any] = []
+        try:
+            impl.function(*[{"register": registered.append}[a] for a in impl.argnames])
+        finally:  # what was registered before a hook raised stays registered, as it did
+            derive_models(registered)
+            for dialect in registered:
+                if isinstance(dialect, Model):
+                    state.registry.add_model(dialect, plugin_name)
                     check_model_claims(state.registry)
-
-        impl.function(*[{"register": register}[a] for a in impl.argnames])
+                else:
+                    state.registry.add(dialect, plugin_name)
+                    if dialect.info.models:
+                        check_model_claims(state.registry)
 
 
 def reset() -> None:

@@ -8,15 +8,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from .errors import DuplicateDialectError, UnknownDialectError
 from .ir import DialectInfo
-from .rows import Model
+from .rows import Model, patterns_of
 
 __all__ = [
     "DialectEntry",
     "ModelEntry",
     "Pending",
     "Registry",
+    "derive_models",
     "normalize_name",
     "supports_of",
 ]
@@ -90,6 +93,32 @@ class DialectEntry:
         if type(obj) is Pending:
             return obj.supports
         return supports_of(obj)
+
+
+def derive_models(registered: Iterable[Any]) -> None:
+    """Fill in ``models`` for what one plugin registered: each dialect whose
+    :class:`~tooletta.DialectInfo` declares no ``models`` shows the patterns of the plugin's
+    :class:`~tooletta.rows.Model` rows that name it as their default dialect
+    (:func:`~tooletta.rows.patterns_of`), so a plugin writes each model once, in its rows.
+
+    The dialect object gets the completed info as its own ``info`` (its class keeps the
+    declared one); a dialect that declares ``models``, one no row names, a
+    :class:`Pending` one (its indexed info is already complete) and an object that refuses
+    the attribute are left as they are."""
+    objects = list(registered)
+    rows = [o for o in objects if isinstance(o, Model)]
+    if not rows:
+        return
+    for obj in objects:
+        info = getattr(obj, "info", None)
+        if type(obj) is Pending or not isinstance(info, DialectInfo) or info.models:
+            continue
+        models = patterns_of(rows, info.name)
+        if models:
+            try:
+                obj.info = msgspec.structs.replace(info, models=models)
+            except (AttributeError, TypeError):  # slots or a frozen object: rows still count
+                continue
 
 
 def supports_of(dialect: Any) -> tuple[str, ...]:

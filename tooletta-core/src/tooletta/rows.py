@@ -6,7 +6,9 @@ dialects). Everything else is derived from the rows: :func:`tooletta.dialect_for
 the variant ``render(model=...)`` writes, the conversation format of
 :func:`tooletta.render_conversation`, and the ``models`` patterns that
 :class:`~tooletta.DialectInfo` and :class:`~tooletta.chat.ChatFormat` show
-(:func:`patterns_of`). This module is a leaf: it imports nothing of tooletta but its errors.
+(:func:`patterns_of`; a dialect declaring no ``models`` gets its rows' patterns when its
+plugin registers, :func:`tooletta.registry.derive_models`). This module is a leaf: it
+imports nothing of tooletta but its errors.
 """
 
 from __future__ import annotations

@@ -21,7 +21,6 @@ from tooletta.plugin import (
     ToolCall,
     hookimpl,
     json_value,
-    patterns_of,
     to_json,
 )
 from tooletta_dialect_example.chat import ExampleChat
@@ -46,13 +45,11 @@ def read_call(r: Reader) -> Read[None]:
 class ExampleDialect(ScannerDialect):
     """``<<call>>NAME {json}<</call>>`` per call."""
 
-    response_template = "tooletta_dialect_example.hf_template:EXAMPLE"
     info = DialectInfo(
         name="example",
         aliases=("example-dialect",),
         priority=5,
         markers=(OPEN,),
-        models=patterns_of(MODELS, "example"),
         description="Example: <<call>>NAME {json}<</call>>",
         source="(name the chat template / parser that pins the format)",
     )
@@ -68,6 +65,5 @@ class ExampleDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the example dialect and its model rows."""
-    register(ExampleDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (ExampleDialect(), *MODELS):
+        register(declared)

@@ -28,7 +28,6 @@ from tooletta.plugin import (
     json_key,
     json_next,
     json_value,
-    patterns_of,
     reasoning_region,
 )
 from tooletta_dialect_apertus.models import MODELS
@@ -77,13 +76,11 @@ def read_block(r: Reader) -> Read[None]:
 class ApertusDialect(ScannerDialect):
     """``<|tools_prefix|>[{"NAME": {args}}, ...]<|tools_suffix|>`` (Apertus 2509)."""
 
-    response_template = "tooletta_dialect_apertus.hf_template:APERTUS"
     info = DialectInfo(
         name="apertus",
         aliases=("apertus2509",),
         priority=90,
         markers=(PREFIX,),
-        models=patterns_of(MODELS, "apertus"),
         description='Apertus: <|tools_prefix|>[{"NAME": {args}}, ...]<|tools_suffix|>,'
         " <|inner_prefix|> reasoning",
         source="vllm-project/vllm examples/tool_chat_template_apertus.jinja,"
@@ -115,6 +112,5 @@ class ApertusDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the apertus dialect."""
-    register(ApertusDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (ApertusDialect(), *MODELS):
+        register(declared)

@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,10 +12,7 @@ MODELS: tuple[Model, ...] = (
         dialect="apertus",
         chat="apertus2509",
         template="tests/templates/Apertus-8B-Instruct.jinja",
-        template_sha256=(
-            # Apertus-8B-Instruct.jinja
-            "dea688e9f24a339a0d2504f6840852adbcedb082373172a0b82ca2c55996768d",
-        ),
+        template_sha256="dea688e9f24a339a0d2504f6840852adbcedb082373172a0b82ca2c55996768d",
         source=(
             "swiss-ai/Apertus-8B-Instruct-2509 chat_template (llama.cpp Apertus-8B-Instruct.jinja)"
         ),
@@ -31,5 +27,4 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -429,13 +429,11 @@ def fast_tag(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
 class ClineDialect(ScannerDialect):
     """Cline / Roo-Code ``<TOOL><PARAM>value</PARAM></TOOL>`` tool use."""
 
-    response_template = "tooletta_dialect_cline.hf_template:CLINE"
     info = DialectInfo(
         name="cline",
         aliases=("roo", "roo_code"),
         priority=5,
         markers=tuple(f"<{t}>" for t in BUILTIN_TOOLS),
-        models=(),
         description="Cline / Roo-Code: <TOOL_NAME><PARAM>value</PARAM></TOOL_NAME>, tag names "
         "from the request's tools (Cline's built-in tools without them)",
         source="cline/cline src/core/prompts/system.ts, src/core/assistant-message/index.ts "

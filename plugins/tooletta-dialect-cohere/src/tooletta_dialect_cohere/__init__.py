@@ -45,7 +45,6 @@ from tooletta.plugin import (
     erase,
     fast_json_array,
     json_call_array,
-    patterns_of,
     reasoning_region,
 )
 from tooletta.plugin import quote_json_string as json_string
@@ -111,13 +110,11 @@ def _content_block(end: str) -> Callable[[Reader], Read[None]]:
 class CohereDialect(ScannerDialect):
     """``<|START_ACTION|>[{"tool_call_id", "tool_name", "parameters"}, ...]<|END_ACTION|>``."""
 
-    response_template = "tooletta_dialect_cohere.hf_template:COHERE"
     info = DialectInfo(
         name="cohere",
         aliases=("cohere_command3", "cohere_command4", "command_r", "command_a"),
         priority=90,
         markers=(ACTION, THINKING, RESPONSE, TEXT, *COMMAND_R_OPENS),
-        models=patterns_of(MODELS, "cohere"),
         description="Cohere: <|START_ACTION|>[{tool_call_id, tool_name, parameters}]<|END_ACTION|>",
         source=(
             "ggml-org/llama.cpp models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use"
@@ -196,7 +193,5 @@ def register_dialects(register: Any) -> None:
     """Register the cohere dialect and its Command R+ variant."""
     from .command_r_plus import CommandRPlusDialect
 
-    register(CohereDialect())
-    register(CommandRPlusDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (CohereDialect(), CommandRPlusDialect(), *MODELS):
+        register(declared)

@@ -26,7 +26,6 @@ from collections.abc import Sequence
 
 from tooletta import ToolCall
 from tooletta.plugin import variant_info
-from tooletta_dialect_cohere.models import MODELS
 
 from . import CohereDialect
 from .chat_r_plus import CommandRPlusChat
@@ -40,11 +39,9 @@ class CommandRPlusDialect(CohereDialect):
     """Command R+: ``Action:\\n```json`` and an indented JSON list of ``tool_name`` and
     ``parameters`` objects, closed by ``]```\\n``."""
 
-    response_template = "tooletta_dialect_cohere.hf_template:COMMAND_R_PLUS"
     info = variant_info(
         CohereDialect.info,
         "command_r_plus",
-        MODELS,
         aliases=("cohere_command_r_plus",),
         description="Cohere Command R+: Action:\\n```json list of {tool_name, parameters}",
         source="ggml-org/llama.cpp models/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja",

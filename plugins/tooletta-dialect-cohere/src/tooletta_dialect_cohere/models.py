@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,10 +12,7 @@ MODELS: tuple[Model, ...] = (
         dialect="cohere",
         chat="command_r7b",
         template="tests/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
-        template_sha256=(
-            # CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja
-            "cc60b553279347d83df761f5dc55b4b2fb66bc1fa9a33e219911c13c11552fac",
-        ),
+        template_sha256="cc60b553279347d83df761f5dc55b4b2fb66bc1fa9a33e219911c13c11552fac",
         source=(
             "ggml-org/llama.cpp "
             "models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja (the "
@@ -51,10 +47,7 @@ MODELS: tuple[Model, ...] = (
         dialect="command_r_plus",
         chat="command_r_plus",
         template="tests/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
-        template_sha256=(
-            # CohereForAI-c4ai-command-r-plus-tool_use.jinja
-            "bf9e9ee8c0f2297c6ff60af5fab357d7b34bc4375884ed16ab6aa90597d7eb7d",
-        ),
+        template_sha256="bf9e9ee8c0f2297c6ff60af5fab357d7b34bc4375884ed16ab6aa90597d7eb7d",
         source=(
             "ggml-org/llama.cpp "
             "models/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja (the tool_use "
@@ -67,5 +60,4 @@ MODELS: tuple[Model, ...] = (
         source="ggml-org/llama.cpp models/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
+from tooletta import DialectInfo, ScannerDialect, ToolCall
 from tooletta.plugin import (
     Block,
     Grammar,
@@ -46,12 +46,11 @@ from tooletta.plugin import (
     fast_section,
     json_args,
     json_args_at,
+    json_without,
     marker_set,
-    patterns_of,
     section,
     think_region,
 )
-from tooletta_dialect_deepseek.models import MODELS
 
 from .chat import DeepSeekR1Chat, DeepSeekR1OfficialChat, DeepSeekV31Chat
 from .tokens import CALL_BEGIN, CALL_END, CALLS_BEGIN, CALLS_END, EOS, SEP
@@ -193,8 +192,7 @@ def _dsml_first(text: str) -> bool:
 def args_json(arguments: dict[str, object]) -> str:
     """``tojson`` of the arguments; ``<`` escaped (only strings hold it) when the end-of-turn
     token occurs in them, since parsing removes that token."""
-    text = to_json(arguments)
-    return text.replace("<", "\\u003c") if EOS in text else text
+    return json_without(arguments, (EOS,))
 
 
 def first_call_is_v3(text: str) -> bool:
@@ -240,13 +238,11 @@ class _Classic(ScannerDialect):
 class DeepSeekV3Dialect(_Classic):
     """DeepSeek V3 / R1: ``function<｜tool▁sep｜>NAME`` and a ```` ```json ```` fence per call."""
 
-    response_template = "tooletta_dialect_deepseek.hf_template:DEEPSEEK_V3"
     info = DialectInfo(
         name="deepseek_v3",
         aliases=("deepseek_r1", "deepseekv3"),
         priority=90,
         markers=(CALLS_BEGIN, CALL_BEGIN),
-        models=patterns_of(MODELS, "deepseek_v3"),
         description=(
             "DeepSeek V3/R1: <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME + ```json fence, "
             "<think> reasoning"
@@ -277,13 +273,11 @@ class DeepSeekV3Dialect(_Classic):
 class DeepSeekV31Dialect(_Classic):
     """DeepSeek V3.1 / V3.2-Exp: ``NAME<｜tool▁sep｜>{json}`` per call."""
 
-    response_template = "tooletta_dialect_deepseek.hf_template:DEEPSEEK_V31"
     info = DialectInfo(
         name="deepseek_v31",
         aliases=("deepseekv31", "deepseek", "deepseek31"),
         priority=90,
         markers=(CALLS_BEGIN, CALL_BEGIN),
-        models=patterns_of(MODELS, "deepseek_v31"),
         description=(
             "DeepSeek V3.1: <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}, <think> reasoning"
         ),

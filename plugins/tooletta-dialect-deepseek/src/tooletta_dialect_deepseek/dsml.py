@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
+from tooletta import DialectInfo, ScannerDialect, ToolCall
 from tooletta.plugin import (
     ArgsWriter,
     Block,
@@ -50,9 +50,9 @@ from tooletta.plugin import (
     declared_value,
     erase,
     json_args,
+    json_without,
     kinds_of,
     one_shot,
-    patterns_of,
     read_attrs,
     read_value,
     scan_arguments,
@@ -61,7 +61,6 @@ from tooletta.plugin import (
     skip_ws,
     think_region,
 )
-from tooletta_dialect_deepseek.models import MODELS
 
 from .chat import DeepSeekV32Chat
 from .tokens import EOS
@@ -224,9 +223,7 @@ class _Dsml(ScannerDialect):
             flag, text = "true", value
         else:
             # JSON; a value holding the closing tag gets its "<" escaped (only strings hold "<")
-            flag, text = "false", to_json(value)
-            if sp.param_close in text or EOS in text:
-                text = text.replace("<", "\\u003c")
+            flag, text = "false", json_without(value, (sp.param_close, EOS))
         return f'{sp.param} name="{key}" string="{flag}">{text}{sp.param_close}'
 
     def render_calls(self, calls: list[ToolCall]) -> str:
@@ -244,14 +241,12 @@ class _Dsml(ScannerDialect):
 class DeepSeekV32Dialect(_Dsml):
     """DeepSeek V3.2: DSML in ``<｜DSML｜function_calls>``."""
 
-    response_template = "tooletta_dialect_deepseek.hf_template:DEEPSEEK_V32"
     spelling = V32
     info = DialectInfo(
         name="deepseek_v32",
         aliases=("deepseekv32", "deepseek32"),
         priority=90,
         markers=(V32.block_open, V32.invoke),
-        models=patterns_of(MODELS, "deepseek_v32"),
         description=(
             'DeepSeek V3.2 DSML: <｜DSML｜function_calls> <｜DSML｜invoke name="F"> '
             '<｜DSML｜parameter name="K" string="true|false">'
@@ -278,13 +273,11 @@ class DeepSeekV4Dialect(_Dsml):
     V4.1's (both are parsed either way).
     """
 
-    response_template = "tooletta_dialect_deepseek.hf_template:DEEPSEEK_V4"
     info = DialectInfo(
         name="deepseek_v4",
         aliases=("deepseekv4", "deepseek_v41", "deepseekv41"),
         priority=90,
         markers=(V4.block_open, V41.block_open, V41.invoke, *_V4_OPENERS),
-        models=patterns_of(MODELS, "deepseek_v4"),
         description=(
             "DeepSeek V4 DSML: <｜DSML｜tool_calls> (V4.1: <｜DSML｜ calls>, space-prefixed tags)"
         ),

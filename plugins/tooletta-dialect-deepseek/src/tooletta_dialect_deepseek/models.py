@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -27,10 +26,7 @@ MODELS: tuple[Model, ...] = (
         dialect="deepseek_v3",
         chat="deepseek_r1_official",
         template="tests/templates/deepseek-ai-DeepSeek-R1.jinja",
-        template_sha256=(
-            # deepseek-ai-DeepSeek-R1.jinja
-            "563b1ce7d61d50a9b4c7439a912a1116f095b712df5b5e4d3e1116049874eb64",
-        ),
+        template_sha256="563b1ce7d61d50a9b4c7439a912a1116f095b712df5b5e4d3e1116049874eb64",
         source="deepseek-ai/DeepSeek-R1 tokenizer_config.json chat_template",
     ),
     Model(
@@ -53,10 +49,7 @@ MODELS: tuple[Model, ...] = (
         dialect="deepseek_v31",
         chat="deepseek_v31",
         template="tests/templates/deepseek-ai-DeepSeek-V3.1.jinja",
-        template_sha256=(
-            # deepseek-ai-DeepSeek-V3.1.jinja
-            "45690185067ea25c073bff2d3e425a45ee2564d2bbf6cdf7d885e139d460b8e0",
-        ),
+        template_sha256="45690185067ea25c073bff2d3e425a45ee2564d2bbf6cdf7d885e139d460b8e0",
         source="deepseek-ai/DeepSeek-V3.1 tokenizer_config.json chat_template",
     ),
     Model(
@@ -72,10 +65,7 @@ MODELS: tuple[Model, ...] = (
         dialect="deepseek_v32",
         chat="deepseek_v32",
         template="tests/templates/deepseek-ai-DeepSeek-V3.2.jinja",
-        template_sha256=(
-            # deepseek-ai-DeepSeek-V3.2.jinja
-            "8e5a13fcc4bdd4d943311fc59064b805770fdeddfccbd7f1c252cc16e8acaf3d",
-        ),
+        template_sha256="8e5a13fcc4bdd4d943311fc59064b805770fdeddfccbd7f1c252cc16e8acaf3d",
         source="deepseek-ai/DeepSeek-V3.2 encoding/encoding_dsv32.py (reference encoder)",
     ),
     Model(
@@ -95,5 +85,4 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

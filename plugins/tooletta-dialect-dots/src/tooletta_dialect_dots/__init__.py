@@ -39,7 +39,6 @@ from tooletta.plugin import (
     guarded,
     json_call_array,
     json_call_object,
-    patterns_of,
     read_invokes,
     render_invoke,
     skip_ws,
@@ -92,13 +91,11 @@ read_block, fast_block = block_readers(SYNTAX)
 class DotsDialect(ScannerDialect):
     """``<dots_function_call>`` + ``<invoke name=...>`` + ``<parameter name=...>V</parameter>``."""
 
-    response_template = "tooletta_dialect_dots.hf_template:DOTS"
     info = DialectInfo(
         name="dots",
         aliases=("dots1",),
         priority=90,
         markers=(OPEN,),
-        models=patterns_of(MODELS, "dots"),
         description="dots.llm: <dots_function_call> with XML invoke/parameter elements or JSON",
         source="sgl-project/sglang python/sglang/srt/function_call/dots_detector.py",
     )
@@ -118,7 +115,5 @@ def register_dialects(register: Any) -> None:
     """Register the dots dialect and its dots3 variant."""
     from .dots3 import Dots3Dialect
 
-    register(DotsDialect())
-    register(Dots3Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (DotsDialect(), Dots3Dialect(), *MODELS):
+        register(declared)

@@ -25,7 +25,6 @@ from tooletta.plugin import (
     variant_info,
 )
 from tooletta.plugin import invoke_render_value as render_value
-from tooletta_dialect_dots.models import MODELS
 
 from . import CLOSE, OPEN, DotsDialect, block_readers
 from .chat import Dots3Chat
@@ -40,11 +39,9 @@ _read_block, _fast_block = block_readers(SYNTAX)
 class Dots3Dialect(DotsDialect):
     """One ``<dots_function_call>`` block per call, values between line breaks (dots3-note)."""
 
-    response_template = "tooletta_dialect_dots.hf_template:DOTS3"
     info = variant_info(
         DotsDialect.info,
         "dots3",
-        MODELS,
         aliases=("dots3_note",),
         description="dots3-note: one <dots_function_call> block per call, values between newlines",
         source="dots-studio/dots3-note-prev chat_template.jinja",

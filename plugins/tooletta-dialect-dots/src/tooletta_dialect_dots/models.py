@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -18,14 +17,10 @@ MODELS: tuple[Model, ...] = (
         dialect="dots3",
         chat="dots3",
         template="tests/templates/dots-studio-dots3-note-prev.jinja",
-        template_sha256=(
-            # dots-studio-dots3-note-prev.jinja
-            "2475e8400b5f245a30302763a91368055f4e1c3d8b4b7d6956848803e161b781",
-        ),
+        template_sha256="2475e8400b5f245a30302763a91368055f4e1c3d8b4b7d6956848803e161b781",
         source=(
             "dots-studio/dots3-note-prev chat_template.jinja (copy in KMnO4-zx/llm-model f8270b78)"
         ),
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -44,7 +44,6 @@ from tooletta.plugin import (
     fast_json_args,
     fast_repeat,
     json_value,
-    patterns_of,
 )
 from tooletta_dialect_functionary.models import MODELS
 
@@ -153,13 +152,11 @@ def _python_code(call: ToolCall) -> str | None:
 class FunctionaryV31Dialect(ScannerDialect):
     """``<function=NAME>{json}</function>`` per call; ``<|python_tag|>`` code."""
 
-    response_template = "tooletta_dialect_functionary.hf_template:FUNCTIONARY_V31"
     info = DialectInfo(
         name="functionary_v31",
         aliases=("functionary_v3_1", "functionary_llama_3_1"),
         priority=50,
         markers=(FUNCTION,),
-        models=patterns_of(MODELS, "functionary_v31"),
         description="Functionary v3.1: <function=NAME>{json}</function>, <|python_tag|> code",
         source=(
             "ggml-org/llama.cpp models/templates/meetkai-functionary-medium-v3.1.jinja and "
@@ -282,7 +279,6 @@ def read_part(r: Reader) -> Read[None]:
 class FunctionaryV32Dialect(ScannerDialect):
     """``>>>NAME\\n{json}`` per call and ``>>>all\\n`` text (the first ``>>>`` in the prompt)."""
 
-    response_template = "tooletta_dialect_functionary.hf_template:FUNCTIONARY_V32"
     prompt_end = START
     """The generation prompt ends with ``>>>``: every completion continues it."""
 
@@ -291,7 +287,6 @@ class FunctionaryV32Dialect(ScannerDialect):
         aliases=("functionary_v3_2", "functionary"),
         priority=20,
         markers=(RECIPIENT,),
-        models=patterns_of(MODELS, "functionary_v32"),
         description="Functionary v3.2: >>>NAME\\n{json} parts, >>>all\\n text",
         source=(
             "ggml-org/llama.cpp models/templates/meetkai-functionary-medium-v3.2.jinja and "
@@ -353,7 +348,5 @@ def _raw_code_ok(code: str) -> bool:
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the functionary_v31 and functionary_v32 dialects."""
-    register(FunctionaryV31Dialect())
-    register(FunctionaryV32Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (FunctionaryV31Dialect(), FunctionaryV32Dialect(), *MODELS):
+        register(declared)

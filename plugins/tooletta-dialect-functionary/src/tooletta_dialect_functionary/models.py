@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,10 +12,7 @@ MODELS: tuple[Model, ...] = (
         dialect="functionary_v31",
         chat="functionary_v31",
         template="tests/templates/meetkai-functionary-medium-v3.1.jinja",
-        template_sha256=(
-            # meetkai-functionary-medium-v3.1.jinja
-            "2fc9dbfaea552f864b4b8cdf9d17401e9a49cbda199498531f137eb0ec5ae1d8",
-        ),
+        template_sha256="2fc9dbfaea552f864b4b8cdf9d17401e9a49cbda199498531f137eb0ec5ae1d8",
         source="meetkai/functionary-medium-v3.1 tokenizer_config.json chat_template",
     ),
     Model(
@@ -24,12 +20,8 @@ MODELS: tuple[Model, ...] = (
         dialect="functionary_v32",
         chat="functionary_v32",
         template="tests/templates/meetkai-functionary-medium-v3.2.jinja",
-        template_sha256=(
-            # meetkai-functionary-medium-v3.2.jinja
-            "5c7c96c27cfecf3418411d1ebd0d11d691ab6bd2155bb38dacc62250fe47c3c8",
-        ),
+        template_sha256="5c7c96c27cfecf3418411d1ebd0d11d691ab6bd2155bb38dacc62250fe47c3c8",
         source="meetkai/functionary-medium-v3.2 tokenizer_config.json chat_template",
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -36,7 +36,6 @@ from tooletta.plugin import (
     bracket_nesting,
     erase,
     json_next,
-    patterns_of,
     reasoning_region,
     write_literal,
 )
@@ -571,7 +570,6 @@ class Gemma4Dialect(_GemmaBase):
     string holding ``<|"|>`` is refused (the template writes it raw, which breaks it).
     """
 
-    response_template = "tooletta_dialect_gemma.hf_template:GEMMA4"
     syntax = Syntax(G4_STR, json_strings=False)
     call_open = G4_OPEN
     call_close = G4_CLOSE
@@ -579,7 +577,6 @@ class Gemma4Dialect(_GemmaBase):
         name="gemma4",
         priority=90,
         markers=(G4_OPEN,),
-        models=patterns_of(MODELS, "gemma4"),
         description='Gemma 4: <|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>',
         source=(
             "ggml-org/llama.cpp models/templates/gemma4.jinja; vllm-project/vllm "
@@ -636,7 +633,6 @@ class FunctionGemmaDialect(_GemmaBase):
     delimiters so it stays a string; one holding ``<escape>`` is refused.
     """
 
-    response_template = "tooletta_dialect_gemma.hf_template:FUNCTIONGEMMA"
     syntax = Syntax(FG_STR, json_strings=True)
     call_open = FG_OPEN
     call_close = FG_CLOSE
@@ -644,7 +640,6 @@ class FunctionGemmaDialect(_GemmaBase):
         name="functiongemma",
         priority=90,
         markers=(FG_OPEN,),
-        models=patterns_of(MODELS, "functiongemma"),
         description="FunctionGemma: <start_function_call>call:NAME{k:<escape>v<escape>}...",
         source=(
             "ai.google.dev FunctionGemma formatting guide; "
@@ -682,7 +677,5 @@ class FunctionGemmaDialect(_GemmaBase):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register gemma4 and functiongemma."""
-    register(Gemma4Dialect())
-    register(FunctionGemmaDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (Gemma4Dialect(), FunctionGemmaDialect(), *MODELS):
+        register(declared)

@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,10 +12,7 @@ MODELS: tuple[Model, ...] = (
         dialect="gemma4",
         chat="gemma4",
         template="tests/templates/google-gemma-4-31B-it.jinja",
-        template_sha256=(
-            # google-gemma-4-31B-it.jinja
-            "85a08664d16d8f3be4416c92427b3ac10df1024ac566cc0b4bc3bab409393f98",
-        ),
+        template_sha256="85a08664d16d8f3be4416c92427b3ac10df1024ac566cc0b4bc3bab409393f98",
         source="google/gemma-4-31B-it chat_template.jinja (llama.cpp google-gemma-4-31B-it.jinja)",
     ),
     Model(
@@ -37,5 +33,4 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

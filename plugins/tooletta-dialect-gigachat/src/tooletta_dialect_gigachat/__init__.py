@@ -55,7 +55,6 @@ from tooletta.plugin import (
     json_call_object,
     kinds_of,
     one_shot,
-    patterns_of,
     reasoning_region,
     scan_arguments,
     skip_ws,
@@ -116,13 +115,11 @@ def read_message_sep(r: Reader) -> Read[None]:
 class GigaChat3Dialect(ScannerDialect):
     """``CONTENT<|message_sep|>\\n\\nfunction call<|role_sep|>\\n{json}`` (GigaChat 3)."""
 
-    response_template = "tooletta_dialect_gigachat.hf_template:GIGACHAT3"
     info = DialectInfo(
         name="gigachat3",
         aliases=("gigachat",),
         priority=90,
         markers=(FUNCTION_CALL_ROLE, FUNCTION_CALL_INLINE),
-        models=patterns_of(MODELS, "gigachat3"),
         description="GigaChat 3: <|message_sep|> then 'function call<|role_sep|>' + JSON",
         source=(
             "ggml-org/llama.cpp models/templates/GigaChat3-10B-A1.8B.jinja; "
@@ -324,12 +321,10 @@ def _attr_safe(text: str) -> bool:
 class GigaChat35Dialect(ScannerDialect):
     """``<｜GCML｜tool_calls>`` with ``<｜GCML｜invoke name="..">`` and typed parameters."""
 
-    response_template = "tooletta_dialect_gigachat.hf_template:GIGACHAT35"
     info = DialectInfo(
         name="gigachat35",
         priority=90,
         markers=(TOOL_CALLS,),
-        models=patterns_of(MODELS, "gigachat35"),
         description="GigaChat 3.5 GCML: <｜GCML｜tool_calls> / invoke / typed parameter tags",
         source=(
             "ggml-org/llama.cpp models/templates/GigaChat3.5.jinja; sgl-project/sglang "
@@ -374,8 +369,5 @@ def register_dialects(register: Any) -> None:
     """Register the gigachat3 and gigachat35 dialects and the gigachat31 variant."""
     from .v31 import GigaChat31Dialect
 
-    register(GigaChat3Dialect())
-    register(GigaChat31Dialect())
-    register(GigaChat35Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (GigaChat3Dialect(), GigaChat31Dialect(), GigaChat35Dialect(), *MODELS):
+        register(declared)

@@ -1,8 +1,8 @@
-"""The ``response_template`` the GigaChat dialects export
-(:func:`tooletta.interop.hf.to_response_template`), checked by tooletta's tests on the
-dialects' golden fixtures through transformers' ``parse_response``."""
+"""The GigaChat dialects' ``response_template`` exports (:mod:`tooletta.interop.hf.spec`)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from tooletta.interop.hf.spec import FUNCTION, Export, invoke, region, template, think
 
@@ -27,28 +27,22 @@ GIGACHAT35 = Export(
     note="values are text whatever string= says: pass the request's tools to type them",
 )
 
-GIGACHAT3 = Export(
-    template(
-        _ASSISTANT,
-        region(
-            r"\s*(?:<\|message_sep\|>\s*function call<\|role_sep\|>|<\|function_call\|>)\s*",
-            r"\s*(?=<\|message_sep\|>)|\s*</s>\s*|\Z",
-            content="json",
-            transform=FUNCTION,
-        ),
-        ends=("</s>", "<|message_sep|>"),
-    )
-)
 
-GIGACHAT31 = Export(
-    template(
+def _json_calls(next_call: str) -> dict[str, Any]:
+    """GigaChat 3 / 3.1 calls: a JSON call object after a ``function call`` message head or
+    ``<|function_call|>``, up to ``next_call`` (a pattern of what may follow a call), ``</s>``
+    or the end."""
+    return template(
         _ASSISTANT,
         region(
             r"\s*(?:<\|message_sep\|>\s*function call<\|role_sep\|>|<\|function_call\|>)\s*",
-            r"\s*(?=<\|message_sep\|>|<\|function_call\|>)|\s*</s>\s*|\Z",
+            rf"\s*(?={next_call})|\s*</s>\s*|\Z",
             content="json",
             transform=FUNCTION,
         ),
         ends=("</s>", "<|message_sep|>"),
     )
-)
+
+
+GIGACHAT3 = Export(_json_calls(r"<\|message_sep\|>"))
+GIGACHAT31 = Export(_json_calls(r"<\|message_sep\|>|<\|function_call\|>"))

@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,10 +12,7 @@ MODELS: tuple[Model, ...] = (
         dialect="gigachat3",
         chat="gigachat3",
         template="tests/templates/GigaChat3-10B-A1.8B.jinja",
-        template_sha256=(
-            # GigaChat3-10B-A1.8B.jinja
-            "bbbf2de800b645dfe032b1d85e1d6479d78fd82d38d4af0d8d5bb2dacacd20d6",
-        ),
+        template_sha256="bbbf2de800b645dfe032b1d85e1d6479d78fd82d38d4af0d8d5bb2dacacd20d6",
         source="ai-sage/GigaChat3-10B-A1.8B chat_template.jinja",
     ),
     Model(
@@ -33,10 +29,7 @@ MODELS: tuple[Model, ...] = (
         dialect="gigachat31",
         chat="gigachat31",
         template="tests/templates/GigaChat3.1-10B-A1.8B.jinja",
-        template_sha256=(
-            # GigaChat3.1-10B-A1.8B.jinja
-            "304f0d64aa3ba30ee85c281befdeb0e5b32aed232b06dee1752310daa1208a4b",
-        ),
+        template_sha256="304f0d64aa3ba30ee85c281befdeb0e5b32aed232b06dee1752310daa1208a4b",
         source="ai-sage/GigaChat3.1-10B-A1.8B chat_template.jinja",
     ),
     Model(
@@ -53,5 +46,4 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -14,7 +14,6 @@ from typing import Any
 
 from tooletta import ToolCall, to_json
 from tooletta.plugin import variant_info
-from tooletta_dialect_gigachat.models import MODELS
 
 from . import FUNCTION_CALL_INLINE, GigaChat3Dialect
 from .chat import GigaChat31Chat
@@ -25,11 +24,9 @@ __all__ = ["GigaChat31Dialect"]
 class GigaChat31Dialect(GigaChat3Dialect):
     """``CONTENT<|function_call|>{"name": "NAME", "arguments": {...}}`` (GigaChat 3.1)."""
 
-    response_template = "tooletta_dialect_gigachat.hf_template:GIGACHAT31"
     info = variant_info(
         GigaChat3Dialect.info,
         "gigachat31",
-        MODELS,
         aliases=("gigachat3_1",),
         description="GigaChat 3.1: CONTENT<|function_call|>{json}",
         source="ggml-org/llama.cpp models/templates/GigaChat3.1-10B-A1.8B.jinja",

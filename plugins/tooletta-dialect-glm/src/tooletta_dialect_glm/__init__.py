@@ -27,17 +27,12 @@ from typing import Any, ClassVar
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
 from tooletta.plugin import (
-    Block,
     ChatFormat,
     Grammar,
     KvTags,
-    Read,
-    Reader,
     check_name,
     erase,
-    fast_kv_call,
-    patterns_of,
-    read_kv_call,
+    kv_call_block,
     reasoning_region,
     render_key,
     variant_info,
@@ -92,15 +87,9 @@ def write_calls(calls: Any, dialect: str, spelling: tuple[str, str, str, str]) -
     return "".join(out)
 
 
-def read_call(r: Reader) -> Read[None]:
-    """One ``<tool_call>`` block: a name, then key/value pairs."""
-    yield from read_kv_call(r, TAGS)
-
-
 class Glm45Dialect(ScannerDialect):
     """``<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>`` per call."""
 
-    response_template = "tooletta_dialect_glm.hf_template:GLM45"
     info = DialectInfo(
         name="glm45",
         aliases=(
@@ -116,7 +105,6 @@ class Glm45Dialect(ScannerDialect):
         ),
         priority=55,
         markers=(OPEN,),
-        models=patterns_of(MODELS, "glm45"),
         description=(
             "GLM-4.5+: <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>, "
             "newline (4.5/4.6) or compact (4.7+) form, values typed by the tool schema"
@@ -127,7 +115,7 @@ class Glm45Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_call, close=CLOSE, fast=fast_kv_call(TAGS)),
+            kv_call_block(OPEN, TAGS),
             reasoning_region("<think>", "</think>"),
             erase("<|observation|>"),
             erase("<|user|>"),
@@ -166,11 +154,9 @@ class Glm46Dialect(Glm45Dialect):
     """GLM-4.5/4.6's spelling: a newline after the name and after every tag, each call
     preceded by a newline (the 4.6 template's form). Parses like ``glm45``."""
 
-    response_template = "tooletta_dialect_glm.hf_template:GLM46"
     info = variant_info(
         Glm45Dialect.info,
         "glm46",
-        MODELS,
         aliases=("glm4_6", "glm45_newline"),
         description="GLM-4.5/4.6 newline form of glm45 (variant, rendering only)",
         source="zai-org/GLM-4.6 chat_template.jinja",
@@ -185,7 +171,5 @@ class Glm46Dialect(Glm45Dialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the glm45 dialect and its glm46 variant."""
-    register(Glm45Dialect())
-    register(Glm46Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (Glm45Dialect(), Glm46Dialect(), *MODELS):
+        register(declared)

@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,10 +12,7 @@ MODELS: tuple[Model, ...] = (
         dialect="glm45",
         chat="glm47",
         template="tests/templates/GLM-4.7-Flash.jinja",
-        template_sha256=(
-            # GLM-4.7-Flash.jinja
-            "d63ad536c3c81880043e22ec7fd08db42b4d8fb7c89c7138bc562bfa25281375",
-        ),
+        template_sha256="d63ad536c3c81880043e22ec7fd08db42b4d8fb7c89c7138bc562bfa25281375",
         source="zai-org/GLM-4.7 chat_template.jinja",
     ),
     Model(
@@ -24,10 +20,7 @@ MODELS: tuple[Model, ...] = (
         dialect="glm45",
         chat="glm52",
         template="tests/templates/zai-org-GLM-5.2.jinja",
-        template_sha256=(
-            # zai-org-GLM-5.2.jinja
-            "172dc74a35e1752df75ecfb2b2cf9326d2852bb1379868ebeec9571654489679",
-        ),
+        template_sha256="172dc74a35e1752df75ecfb2b2cf9326d2852bb1379868ebeec9571654489679",
         source="zai-org/GLM-5.2 chat_template.jinja (revision b4734de4)",
     ),
     Model(
@@ -41,12 +34,8 @@ MODELS: tuple[Model, ...] = (
         dialect="glm46",
         chat="glm46",
         template="tests/templates/GLM-4.6.jinja",
-        template_sha256=(
-            # GLM-4.6.jinja
-            "8804f445c761b9f259e3c1126a579d481a22ca09b2a3d32bcc4eb91bc36e0301",
-        ),
+        template_sha256="8804f445c761b9f259e3c1126a579d481a22ca09b2a3d32bcc4eb91bc36e0301",
         source="zai-org/GLM-4.6 chat_template.jinja",
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

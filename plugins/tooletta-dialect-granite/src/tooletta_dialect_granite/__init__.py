@@ -40,7 +40,6 @@ from tooletta.plugin import (
     fast_with_tail,
     json_call_array,
     json_call_object,
-    patterns_of,
     space_ahead,
     text_ahead,
 )
@@ -103,13 +102,11 @@ def read_function_call(r: Reader) -> Read[None]:
 class GraniteDialect(ScannerDialect):
     """Granite 3.0/3.1: ``<|tool_call|>[{"name": ..., "arguments": {...}}, ...]``."""
 
-    response_template = "tooletta_dialect_granite.hf_template:GRANITE"
     info = DialectInfo(
         name="granite",
         aliases=("granite3",),
         priority=90,
         markers=(TOOL_CALL, TOOL_CALL_TEXT),
-        models=patterns_of(MODELS, "granite"),
         description="Granite 3.0/3.1/3.3: <|tool_call|> (or a leading <tool_call>) then a JSON"
         " list of calls",
         source="HF ibm-granite/granite-3.0-8b-instruct chat template; vllm"
@@ -155,13 +152,10 @@ class GraniteDialect(ScannerDialect):
 class Granite20bFcDialect(ScannerDialect):
     """Granite-20B-FunctionCalling: ``<function_call> {"name": ..., "arguments": ...}`` per call."""
 
-    response_template = "tooletta_dialect_granite.hf_template:GRANITE_20B_FC"
     info = DialectInfo(
         name="granite_20b_fc",
-        aliases=(),
         priority=70,
         markers=(FUNCTION_CALL,),
-        models=patterns_of(MODELS, "granite_20b_fc"),
         description="Granite-20B-FunctionCalling: <function_call> {json} per call, one per line",
         source="vllm-project/vllm examples/tool_chat_template_granite_20b_fc.jinja;"
         " vllm/tool_parsers/granite_20b_fc_tool_parser.py",
@@ -192,7 +186,5 @@ class Granite20bFcDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the granite and granite_20b_fc dialects."""
-    register(GraniteDialect())
-    register(Granite20bFcDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (GraniteDialect(), Granite20bFcDialect(), *MODELS):
+        register(declared)

@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,10 +12,7 @@ MODELS: tuple[Model, ...] = (
         dialect="granite",
         chat="granite33",
         template="tests/templates/ibm-granite-granite-3.3-2B-Instruct.jinja",
-        template_sha256=(
-            # ibm-granite-granite-3.3-2B-Instruct.jinja
-            "3c71df5f659987462c882bf9e295b597dc19902467a7312ea382c5896681bc02",
-        ),
+        template_sha256="3c71df5f659987462c882bf9e295b597dc19902467a7312ea382c5896681bc02",
         source="ibm-granite/granite-3.3-2b-instruct tokenizer_config.json chat_template",
     ),
     Model(
@@ -37,5 +33,4 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -52,7 +52,6 @@ from tooletta.plugin import (
     json_value,
     marker_set,
     message_body,
-    patterns_of,
 )
 from tooletta_dialect_harmony.models import MODELS
 
@@ -347,13 +346,11 @@ class HarmonyDialect(ScannerDialect):
     """gpt-oss Harmony: ``<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>
     {json}<|call|>``; ``analysis`` is reasoning, ``final`` and preambles are content."""
 
-    response_template = "tooletta_dialect_harmony.hf_template:HARMONY"
     info = DialectInfo(
         name="harmony",
         aliases=("gpt_oss",),
         priority=90,
         markers=(CHANNEL, "<|start|>assistant", TO_FUNCTIONS),
-        models=patterns_of(MODELS, "harmony"),
         description="gpt-oss Harmony: channels (analysis/commentary/final), to=functions.NAME",
         source=(
             "openai/gpt-oss-20b chat_template.jinja; sgl-project/sglang "
@@ -420,6 +417,5 @@ class HarmonyDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the harmony dialect."""
-    register(HarmonyDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (HarmonyDialect(), *MODELS):
+        register(declared)

@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,12 +12,8 @@ MODELS: tuple[Model, ...] = (
         dialect="harmony",
         chat="gpt_oss",
         template="tests/templates/openai-gpt-oss-120b.jinja",
-        template_sha256=(
-            # openai-gpt-oss-120b.jinja
-            "a4c9919cbbd4acdd51ccffe22da049264b1b73e59055fa58811a99efbd7c8146",
-        ),
+        template_sha256="a4c9919cbbd4acdd51ccffe22da049264b1b73e59055fa58811a99efbd7c8146",
         source="openai/gpt-oss-120b chat_template.jinja (gpt-oss-20b ships the same template)",
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

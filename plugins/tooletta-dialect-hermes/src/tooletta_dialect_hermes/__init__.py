@@ -30,7 +30,6 @@ from tooletta.plugin import (
     erase,
     fast_json_call,
     json_call_object,
-    patterns_of,
     reasoning_region,
 )
 from tooletta.plugin import quote_json_string as json_string
@@ -63,7 +62,6 @@ def read_call(r: Reader) -> Read[None]:
 class HermesDialect(ScannerDialect):
     """``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``, one block per call."""
 
-    response_template = "tooletta_dialect_hermes.hf_template:HERMES"
     info = DialectInfo(
         name="hermes",
         aliases=(
@@ -79,7 +77,6 @@ class HermesDialect(ScannerDialect):
         ),
         priority=40,
         markers=(OPEN,),
-        models=patterns_of(MODELS, "hermes"),
         description="Hermes/Qwen: <tool_call>{json}</tool_call> per call, <think> reasoning",
         source="Qwen/Qwen3-8B and NousResearch/Hermes-2-Pro chat templates",
     )
@@ -139,6 +136,5 @@ _CALL_TAIL = "}\n" + CLOSE
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the hermes dialect."""
-    register(HermesDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (HermesDialect(), *MODELS):
+        register(declared)

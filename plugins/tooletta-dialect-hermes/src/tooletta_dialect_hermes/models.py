@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -46,10 +45,7 @@ MODELS: tuple[Model, ...] = (
         dialect="hermes",
         chat="qwen3",
         template="tests/templates/Qwen3.jinja",
-        template_sha256=(
-            # Qwen3.jinja
-            "87a2728cb8dc9fe424d624542f6060ec05a1d285ebbec578bb078900e33396b5",
-        ),
+        template_sha256="87a2728cb8dc9fe424d624542f6060ec05a1d285ebbec578bb078900e33396b5",
         source="Qwen/Qwen3-8B tokenizer_config.json chat_template",
     ),
     Model(
@@ -66,10 +62,7 @@ MODELS: tuple[Model, ...] = (
         dialect="hermes",
         chat="qwen3_instruct_2507",
         template="tests/templates/Qwen3-Next-80B-A3B-Instruct.jinja",
-        template_sha256=(
-            # Qwen3-Next-80B-A3B-Instruct.jinja
-            "64f85b198065d0fba2a81f37e10ed68161ce2c19a754c7100e67e0ca2ee9c326",
-        ),
+        template_sha256="64f85b198065d0fba2a81f37e10ed68161ce2c19a754c7100e67e0ca2ee9c326",
         source=(
             "Qwen/Qwen3-Next-80B-A3B-Instruct chat template (the Qwen3-2507 Instruct models' "
             "template; copy in xorbitsai/inference llm_family.json)"
@@ -89,10 +82,7 @@ MODELS: tuple[Model, ...] = (
         dialect="hermes",
         chat="qwen3_thinking_2507",
         template="tests/templates/Qwen3-Thinking-2507.jinja",
-        template_sha256=(
-            # Qwen3-Thinking-2507.jinja
-            "3802169b2a02b81e6adb7ab4f64f91ff02db753c8c3a64a01c35192d3a61d8d7",
-        ),
+        template_sha256="3802169b2a02b81e6adb7ab4f64f91ff02db753c8c3a64a01c35192d3a61d8d7",
         source="Qwen3-Thinking-2507 chat template (copy in xorbitsai/inference llm_family.json)",
     ),
     Model(
@@ -105,10 +95,7 @@ MODELS: tuple[Model, ...] = (
         dialect="hermes",
         chat="qwen25",
         template="tests/templates/Qwen-Qwen2.5-7B-Instruct.jinja",
-        template_sha256=(
-            # Qwen-Qwen2.5-7B-Instruct.jinja
-            "cd8e9439f0570856fd70470bf8889ebd8b5d1107207f67a5efb46e342330527f",
-        ),
+        template_sha256="cd8e9439f0570856fd70470bf8889ebd8b5d1107207f67a5efb46e342330527f",
         source="Qwen/Qwen2.5-7B-Instruct tokenizer_config.json chat_template",
     ),
     Model(
@@ -116,10 +103,7 @@ MODELS: tuple[Model, ...] = (
         dialect="hermes",
         chat="qwq",
         template="tests/templates/Qwen-QwQ-32B.jinja",
-        template_sha256=(
-            # Qwen-QwQ-32B.jinja
-            "16488ad69d85833e5f66c50174f39834b688343337e9337f018deaa21b354117",
-        ),
+        template_sha256="16488ad69d85833e5f66c50174f39834b688343337e9337f018deaa21b354117",
         source="Qwen/QwQ-32B tokenizer_config.json chat_template",
     ),
     Model(
@@ -127,10 +111,7 @@ MODELS: tuple[Model, ...] = (
         dialect="hermes",
         chat="mimo_vl",
         template="tests/templates/MiMo-VL.jinja",
-        template_sha256=(
-            # MiMo-VL.jinja
-            "10490379c20af484107413cc5fd93f6e587d0cb4364a183a89ab68849406b80d",
-        ),
+        template_sha256="10490379c20af484107413cc5fd93f6e587d0cb4364a183a89ab68849406b80d",
         source="XiaomiMiMo/MiMo-VL-7B chat template (as vendored by llama.cpp, MiMo-VL.jinja)",
     ),
     Model(
@@ -165,10 +146,7 @@ MODELS: tuple[Model, ...] = (
         dialect="hermes",
         chat="granite40",
         template="tests/templates/ibm-granite-granite-4.0.jinja",
-        template_sha256=(
-            # ibm-granite-granite-4.0.jinja
-            "9524df67b77a7b25a2dfee898f75b316a157eb9d855b51e32aeac79d7c8a83ce",
-        ),
+        template_sha256="9524df67b77a7b25a2dfee898f75b316a157eb9d855b51e32aeac79d7c8a83ce",
         source="ibm-granite granite-4.0 chat_template (llama.cpp ibm-granite-granite-4.0.jinja)",
     ),
     Model(
@@ -176,10 +154,7 @@ MODELS: tuple[Model, ...] = (
         dialect="hermes",
         chat="granite41",
         template="tests/templates/ibm-granite-granite-4.1.jinja",
-        template_sha256=(
-            # ibm-granite-granite-4.1.jinja
-            "fed2756d2d24e127b951dcf139d0b03ab7db8ef23a456128ebc9c2db4901d476",
-        ),
+        template_sha256="fed2756d2d24e127b951dcf139d0b03ab7db8ef23a456128ebc9c2db4901d476",
         source="ibm-granite granite-4.1 chat_template (llama.cpp ibm-granite-granite-4.1.jinja)",
     ),
     Model(
@@ -197,5 +172,4 @@ MODELS: tuple[Model, ...] = (
         source="Qwen/Qwen3-8B and NousResearch/Hermes-2-Pro chat templates",
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

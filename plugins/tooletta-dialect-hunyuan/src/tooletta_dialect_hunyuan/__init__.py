@@ -28,17 +28,12 @@ from typing import Any, ClassVar
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
 from tooletta.plugin import (
     Block,
-    BlockReader,
     ChatFormat,
     Grammar,
     KvTags,
-    Read,
-    Reader,
     check_name,
     erase,
-    fast_kv_call,
-    patterns_of,
-    read_kv_call,
+    kv_call_block,
     reasoning_region,
     render_pairs,
 )
@@ -71,20 +66,12 @@ def tags_for(suffix: str) -> KvTags:
     )
 
 
-def _reader(tags: KvTags) -> BlockReader:
-    def read_call(r: Reader) -> Read[None]:
-        """One ``<tool_call>`` block: name, separator, then key/value pairs or a JSON object."""
-        yield from read_kv_call(r, tags)
-
-    return read_call
-
-
 def _blocks() -> tuple[Block, ...]:
     blocks: list[Block] = []
     for s in SUFFIXES:
         tags = tags_for(s)
         blocks += [
-            Block(f"<tool_call{s}>", _reader(tags), close=tags.close, fast=fast_kv_call(tags)),
+            kv_call_block(f"<tool_call{s}>", tags),
             erase(f"<tool_calls{s}>"),
             erase(f"</tool_calls{s}>"),
             reasoning_region(f"<think{s}>", f"</think{s}>"),
@@ -96,13 +83,11 @@ def _blocks() -> tuple[Block, ...]:
 class HunyuanV3Dialect(ScannerDialect):
     """``<tool_calls>`` + ``<tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V...``."""
 
-    response_template = "tooletta_dialect_hunyuan.hf_template:HUNYUAN_V3"
     info = DialectInfo(
         name="hunyuan_v3",
         aliases=("hy_v3", "hunyuan"),
         priority=60,
         markers=("<tool_sep>", "<tool_sep:opensource>"),
-        models=patterns_of(MODELS, "hunyuan_v3"),
         description=(
             "Hunyuan v3: <tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key>"
             "<arg_value>V</arg_value></tool_call></tool_calls>, tags optionally ':opensource'"
@@ -136,6 +121,5 @@ class HunyuanV3Dialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the hunyuan_v3 dialect."""
-    register(HunyuanV3Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (HunyuanV3Dialect(), *MODELS):
+        register(declared)

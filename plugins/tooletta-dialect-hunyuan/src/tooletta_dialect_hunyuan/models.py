@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,10 +12,7 @@ MODELS: tuple[Model, ...] = (
         dialect="hunyuan_v3",
         chat="hy3",
         template="tests/templates/tencent-Hy3.jinja",
-        template_sha256=(
-            # tencent-Hy3.jinja
-            "7fc351fee674c13754656ba7f33a3ca426bfb7231039f48444360a3f3c5ecf3e",
-        ),
+        template_sha256="7fc351fee674c13754656ba7f33a3ca426bfb7231039f48444360a3f3c5ecf3e",
         source="tencent/Hy3 chat_template.jinja",
     ),
     Model(
@@ -27,5 +23,4 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -45,7 +45,6 @@ from tooletta.plugin import (
     json_value,
     marker_set,
     message_body,
-    patterns_of,
 )
 from tooletta_dialect_inkling.models import MODELS
 
@@ -203,13 +202,11 @@ class InklingDialect(ScannerDialect):
     """``<|message_model|>NAME<|content_invoke_tool_json|>{"name":...,"args":{...}}
     <|end_message|>`` per call; text and thinking messages around them."""
 
-    response_template = "tooletta_dialect_inkling.hf_template:INKLING"
     info = DialectInfo(
         name="inkling",
         aliases=("tml_v0",),
         priority=90,
         markers=(INVOKE, MODEL),
-        models=patterns_of(MODELS, "inkling"),
         description="Inkling (TML v0): <|message_model|>NAME<|content_invoke_tool_json|>{json}",
         source=(
             "sgl-project/sglang python/sglang/srt/parser/inkling_renderer.py, "
@@ -251,6 +248,5 @@ class InklingDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the inkling dialect."""
-    register(InklingDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (InklingDialect(), *MODELS):
+        register(declared)

@@ -35,7 +35,6 @@ from tooletta.plugin import (
     fast_json_call,
     fast_repeat,
     json_call_object,
-    patterns_of,
 )
 from tooletta_dialect_internlm.models import MODELS
 
@@ -61,13 +60,11 @@ def read_action(r: Reader) -> Read[None]:
 class InternLMDialect(ScannerDialect):
     """``<|action_start|><|plugin|>\\n{"name": ..., "parameters": {...}}<|action_end|>``."""
 
-    response_template = "tooletta_dialect_internlm.hf_template:INTERNLM"
     info = DialectInfo(
         name="internlm",
         aliases=("interns1", "internlm2"),
         priority=90,
         markers=(START,),
-        models=patterns_of(MODELS, "internlm"),
         description="InternLM: <|action_start|><|plugin|>{json}<|action_end|> per call",
         source=(
             "vllm-project/vllm examples/tool_chat_template_internlm2_tool.jinja and "
@@ -105,6 +102,5 @@ class InternLMDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the internlm dialect."""
-    register(InternLMDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (InternLMDialect(), *MODELS):
+        register(declared)

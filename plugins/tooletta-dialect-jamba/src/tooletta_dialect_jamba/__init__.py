@@ -43,7 +43,6 @@ from tooletta.plugin import (
     erase,
     fast_json_array,
     json_call_array,
-    patterns_of,
     reasoning_region,
 )
 from tooletta_dialect_jamba.models import MODELS
@@ -78,13 +77,11 @@ def _obj(call: ToolCall) -> str:
 class JambaDialect(ScannerDialect):
     """``<tool_calls>[{json}, ...]</tool_calls>`` (Jamba 1.5, Hunyuan-A13B, Apriel 1.5)."""
 
-    response_template = "tooletta_dialect_jamba.hf_template:JAMBA"
     info = DialectInfo(
         name="jamba",
         aliases=("hunyuan_a13b",),
         priority=50,
         markers=(OPEN,),
-        models=patterns_of(MODELS, "jamba"),
         description="Jamba/Hunyuan-A13B/Apriel: <tool_calls>[{json}, ...]</tool_calls>,"
         " <think>/<thinking> reasoning",
         source="vllm examples/tool_chat_template_hunyuan_a13b.jinja,"
@@ -125,7 +122,5 @@ def register_dialects(register: Any) -> None:
     """Register the jamba dialect and its apriel variant."""
     from .apriel import AprielDialect
 
-    register(JambaDialect())
-    register(AprielDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (JambaDialect(), AprielDialect(), *MODELS):
+        register(declared)

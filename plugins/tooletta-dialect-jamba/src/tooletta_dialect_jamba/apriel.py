@@ -15,7 +15,6 @@ from typing import ClassVar
 
 from tooletta import ToolCall
 from tooletta.plugin import ChatFormat, variant_info
-from tooletta_dialect_jamba.models import MODELS
 
 from . import JambaDialect
 from .chat import Apriel15Chat, Apriel16Chat
@@ -26,11 +25,9 @@ __all__ = ["AprielDialect"]
 class AprielDialect(JambaDialect):
     """``\\n<tool_calls>[{json}, ...]</tool_calls>`` after the content (Apriel 1.5 / 1.6)."""
 
-    response_template = "tooletta_dialect_jamba.hf_template:APRIEL"
     info = variant_info(
         JambaDialect.info,
         "apriel",
-        MODELS,
         aliases=("apriel_1_5",),
         priority=90,
         description="Apriel 1.5/1.6: a line break, then <tool_calls>[{json}, ...]</tool_calls>",

@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,10 +12,7 @@ MODELS: tuple[Model, ...] = (
         dialect="jamba",
         chat="hunyuan_a13b",
         template="tests/templates/tencent-Hunyuan-A13B-Instruct.jinja",
-        template_sha256=(
-            # tencent-Hunyuan-A13B-Instruct.jinja
-            "c9635ab946bc8f88301ddd90da091fe6f50ee3bcbea5f338d86a67099ffebc32",
-        ),
+        template_sha256="c9635ab946bc8f88301ddd90da091fe6f50ee3bcbea5f338d86a67099ffebc32",
         source="tencent/Hunyuan-A13B-Instruct tokenizer_config.json (Tencent-Hunyuan/Hunyuan-A13B)",
     ),
     Model(
@@ -61,5 +57,4 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -30,15 +30,11 @@ from typing import Any
 
 from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
 from tooletta.plugin import (
-    Block,
     Grammar,
     KvTags,
-    Read,
-    Reader,
     check_name,
     erase,
-    fast_kv_call,
-    read_kv_call,
+    kv_call_block,
     reasoning_region,
     render_pairs,
 )
@@ -62,15 +58,9 @@ TAGS = KvTags(
 THINK = ("ifm|think", "ifm|think_fast", "ifm|think_faster")
 
 
-def read_call(r: Reader) -> Read[None]:
-    """One ``<ifm|tool_call>`` block: a name and key/value pairs, or a JSON call (or list)."""
-    yield from read_kv_call(r, TAGS)
-
-
 class K2HorizonDialect(ScannerDialect):
     """``<ifm|tool_calls>`` + ``<ifm|tool_call>NAME<ifm|arg_key>K</ifm|arg_key>...``."""
 
-    response_template = "tooletta_dialect_k2horizon.hf_template:K2_HORIZON"
     info = DialectInfo(
         name="k2_horizon",
         aliases=("k2v3",),
@@ -85,7 +75,7 @@ class K2HorizonDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(OPEN, read_call, close=CLOSE, fast=fast_kv_call(TAGS)),
+            kv_call_block(OPEN, TAGS),
             erase(GROUP_OPEN),
             erase(GROUP_CLOSE),
             *(reasoning_region(f"<{t}>", f"</{t}>") for t in THINK),

@@ -26,8 +26,5 @@ __all__ = ["KimiK2Dialect", "KimiK3Dialect", "KimiLegacyDialect", "register_dial
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the three Kimi dialects."""
-    register(KimiK2Dialect())
-    register(KimiK3Dialect())
-    register(KimiLegacyDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (KimiK2Dialect(), KimiK3Dialect(), KimiLegacyDialect(), *MODELS):
+        register(declared)

@@ -23,19 +23,17 @@ argument fragments). Rendering writes the K2-Instruct turn: no empty
 
 from __future__ import annotations
 
-from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
+from tooletta import DialectInfo, ScannerDialect, ToolCall
 from tooletta.plugin import (
-    Block,
     Grammar,
     erase,
-    fast_header_call,
     fast_section,
-    header_call_reader,
-    patterns_of,
+    header_call_block,
+    header_safe,
+    json_without,
     section,
     think_region,
 )
-from tooletta_dialect_kimi.models import MODELS
 
 from .chat import KimiK2Chat, KimiK2ThinkingChat, KimiK25Chat
 from .k2ids import (
@@ -68,33 +66,30 @@ def _header(text: str) -> tuple[str, str | None]:
     return split_id(call_id), call_id
 
 
-_STOPS = (ARG_BEGIN, CALL_END, CALL_BEGIN, SECTION_END)
-read_call = header_call_reader(
+CALL = header_call_block(
+    CALL_BEGIN,
     ARG_BEGIN,
     CALL_END,
-    _STOPS,
+    (ARG_BEGIN, CALL_END, CALL_BEGIN, SECTION_END),
     _header,
     IM_END,
     no_sep="expected <|tool_call_argument_begin|> after the call id",
     no_name="tool call has no name",
 )
-"""One call, from after ``<|tool_call_begin|>``: the id, then the JSON arguments."""
-_fast_call = fast_header_call(ARG_BEGIN, CALL_END, _STOPS, _header, IM_END, then=CALL_BEGIN)
-"""The one-shot shortcut of :func:`read_call`."""
+"""One call, ``<|tool_call_begin|>`` + the id + ``<|tool_call_argument_begin|>`` + the JSON
+arguments + ``<|tool_call_end|>``."""
 _FRAMES = (SECTION_END, SECTION_END_1, SECTION_BEGIN, SECTION_BEGIN_1)
-_fast_section = fast_section(CALL_BEGIN, _fast_call, _FRAMES)
+_fast_section = fast_section(CALL_BEGIN, CALL, _FRAMES)
 
 
 class KimiK2Dialect(ScannerDialect):
     """``<|tool_calls_section_begin|>`` sections of ``functions.NAME:IDX`` calls."""
 
-    response_template = "tooletta_dialect_kimi.hf_template:KIMI_K2"
     info = DialectInfo(
         name="kimi_k2",
         aliases=("kimik2", "moonshot_k2"),
         priority=90,
         markers=(SECTION_BEGIN, SECTION_BEGIN_1, CALL_BEGIN),
-        models=patterns_of(MODELS, "kimi_k2"),
         description=(
             "Kimi K2: <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX"
             "<|tool_call_argument_begin|>{json}<|tool_call_end|>, ids kept"
@@ -106,7 +101,7 @@ class KimiK2Dialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(CALL_BEGIN, read_call, close=CALL_END, fast=_fast_call),
+            CALL,
             section(SECTION_BEGIN, _fast_section),
             section(SECTION_END, _fast_section),
             section(SECTION_BEGIN_1, _fast_section),
@@ -126,15 +121,8 @@ class KimiK2Dialect(ScannerDialect):
         """The section as the template's ``render_toolcalls`` writes it."""
         parts = []
         for i, c in enumerate(calls):
-            name = c.name
-            if (
-                not name
-                or name != name.strip()
-                or ("<|" in name and any(m in name for m in _MARKERS))  # each starts with <|
-            ):
+            if not header_safe(c.name, _MARKERS):
                 raise self.error(f"cannot write the tool name {c.name!r}")
-            args = to_json(c.arguments)
-            if IM_END in args:  # parsing removes it; "<" occurs only inside strings
-                args = args.replace("<", "\\u003c")
+            args = json_without(c.arguments, (IM_END,))  # parsing removes it
             parts.append(CALL_BEGIN + kimi_id(c, i) + ARG_BEGIN + args + CALL_END)
         return SECTION_BEGIN + "".join(parts) + SECTION_END

@@ -36,7 +36,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
+from tooletta import DialectInfo, ScannerDialect, ToolCall
 from tooletta.plugin import (
     ArgsWriter,
     Block,
@@ -49,9 +49,9 @@ from tooletta.plugin import (
     end_json_call,
     erase,
     json_value,
+    json_without,
     kinds_of,
     one_shot,
-    patterns_of,
     read_attrs,
     read_value,
     scan_arguments,
@@ -59,7 +59,6 @@ from tooletta.plugin import (
     section,
     think_region,
 )
-from tooletta_dialect_kimi.models import MODELS
 
 from .chat_k3 import KimiK3Chat
 
@@ -107,14 +106,6 @@ def xtml_type(value: Any) -> str:
     if isinstance(value, str):
         return "string"
     return "object" if isinstance(value, dict) else "array"
-
-
-def _json_text(value: Any, forbidden: Sequence[str]) -> str:
-    """``tojson`` text; ``<`` escaped (it only occurs in strings) when it holds a closer."""
-    text = to_json(value)
-    if any(m in text for m in forbidden):
-        text = text.replace("<", "\\u003c")
-    return text
 
 
 def _tag_end(r: Reader) -> Read[None]:
@@ -246,13 +237,11 @@ def fast_call(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
 class KimiK3Dialect(ScannerDialect):
     """Kimi K3 XTML: ``call`` elements with typed ``argument`` elements, content in ``response``."""
 
-    response_template = "tooletta_dialect_kimi.hf_template:KIMI_K3"
     info = DialectInfo(
         name="kimi_k3",
         aliases=("kimik3",),
         priority=90,
         markers=(TOOLS_OPEN, CALL_OPEN),
-        models=patterns_of(MODELS, "kimi_k3"),
         description=(
             'Kimi K3 XTML: <|open|>call tool="F" index="N"<|sep|><|open|>argument key="K" '
             'type="T"<|sep|>V<|close|>argument<|sep|>...; content in the response channel'
@@ -284,11 +273,11 @@ class KimiK3Dialect(ScannerDialect):
         head = f'{CALL_OPEN} tool="{escape_attr(call.name)}" index="{index}"{SEP}'
         args = call.arguments
         if any(isinstance(v, str) and ARG_CLOSE in v for v in args.values()):
-            body = f'{JSON_OPEN} type="object"{SEP}{_json_text(args, (JSON_CLOSE,))}{JSON_CLOSE}'
+            body = f'{JSON_OPEN} type="object"{SEP}{json_without(args, (JSON_CLOSE,))}{JSON_CLOSE}'
             return head + body + CALL_CLOSE
         parts = [head]
         for key, value in args.items():
-            text = value if isinstance(value, str) else _json_text(value, (ARG_CLOSE,))
+            text = value if isinstance(value, str) else json_without(value, (ARG_CLOSE,))
             attrs = f'key="{escape_attr(key)}" type="{xtml_type(value)}"'
             parts.append(f"{ARG_OPEN} {attrs}{SEP}{text}{ARG_CLOSE}")
         parts.append(CALL_CLOSE)

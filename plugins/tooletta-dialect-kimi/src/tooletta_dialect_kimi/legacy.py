@@ -71,7 +71,6 @@ _FAST = fast_repeat(fast_json_args(_block_head, before=("\n" + HEADER,)), "\n" +
 class KimiLegacyDialect(ScannerDialect):
     """tooletta 0.1.0's ``## Calling: NAME`` + JSON blocks."""
 
-    response_template = "tooletta_dialect_kimi.hf_template:KIMI"
     info = DialectInfo(
         name="kimi",
         aliases=("moonshot",),

@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,10 +12,7 @@ MODELS: tuple[Model, ...] = (
         dialect="kimi_k2",
         chat="kimi_k2",
         template="tests/templates/Kimi-K2-Instruct.jinja",
-        template_sha256=(
-            # Kimi-K2-Instruct.jinja
-            "1d396d5b128cdb9b2a4ef73434fa08d31c75604a11daa77bcb4b622d32dddd41",
-        ),
+        template_sha256="1d396d5b128cdb9b2a4ef73434fa08d31c75604a11daa77bcb4b622d32dddd41",
         source="moonshotai/Kimi-K2-Instruct chat_template.jinja (as vendored by llama.cpp)",
     ),
     Model(
@@ -30,10 +26,7 @@ MODELS: tuple[Model, ...] = (
         dialect="kimi_k2",
         chat="kimi_k25",
         template="tests/templates/moonshotai-Kimi-K2.5.jinja",
-        template_sha256=(
-            # moonshotai-Kimi-K2.5.jinja
-            "82dc16c314f46cefe61b1bf553bc99ee8d48a0f7c057302a3e2762d2416f20d0",
-        ),
+        template_sha256="82dc16c314f46cefe61b1bf553bc99ee8d48a0f7c057302a3e2762d2416f20d0",
         source="moonshotai/Kimi-K2.5 chat_template.jinja",
     ),
     Model(
@@ -49,10 +42,7 @@ MODELS: tuple[Model, ...] = (
         dialect="kimi_k3",
         chat="kimi_k3",
         template="tests/templates/Kimi-K3.jinja",
-        template_sha256=(
-            # Kimi-K3.jinja
-            "6b9c0d9aff91cf15db6db37578bff619a81acb32ae4d076ad59bec985a53e999",
-        ),
+        template_sha256="6b9c0d9aff91cf15db6db37578bff619a81acb32ae4d076ad59bec985a53e999",
         source=(
             "moonshotai/Kimi-K3 encoding_k3.py (reference encoder, via vLLM's copy); checked "
             "against ggml-org/llama.cpp models/templates/Kimi-K3.jinja (181a4a8f), its Jinja "
@@ -65,5 +55,4 @@ MODELS: tuple[Model, ...] = (
         source="ggml-org/llama.cpp models/templates/Kimi-K3.jinja; vllm kimi_k3_tool_parser.py",
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -43,7 +43,6 @@ from tooletta.plugin import (
     erase,
     fast_json_chain,
     json_call_object,
-    patterns_of,
     space_ahead,
     text_ahead,
 )
@@ -182,13 +181,11 @@ def _object(call: ToolCall) -> str:
 class LlamaJsonDialect(ScannerDialect):
     """Llama 3.x JSON calls: ``{"name", "parameters"}`` objects joined by ``; ``."""
 
-    response_template = "tooletta_dialect_llama.hf_template:LLAMA3_JSON"
     info = DialectInfo(
         name="llama3_json",
         aliases=("llama3", "llama"),
         priority=20,
         markers=(PYTHON_TAG, *STARTS, PYTHON_END),
-        models=patterns_of(MODELS, "llama3_json"),
         description='Llama 3.x JSON: [<|python_tag|>]{"name": ..., "parameters": {...}}, "; "'
         " between calls",
         source="vllm-project/vllm examples/tool_chat_template_llama3.1_json.jinja;"
@@ -249,7 +246,5 @@ def register_dialects(register: Any) -> None:
     """Register the llama3_json dialect and its llama4_json variant."""
     from .llama4 import Llama4JsonDialect
 
-    register(LlamaJsonDialect())
-    register(Llama4JsonDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (LlamaJsonDialect(), Llama4JsonDialect(), *MODELS):
+        register(declared)

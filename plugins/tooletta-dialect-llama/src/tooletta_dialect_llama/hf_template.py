@@ -1,6 +1,5 @@
-"""The ``response_template`` the Llama dialects export
-(:func:`tooletta.interop.hf.to_response_template`), or why they cannot, checked by
-tooletta's tests on the dialects' golden fixtures through transformers' ``parse_response``."""
+"""The Llama dialects' ``response_template`` exports, or why they cannot have one
+(:mod:`tooletta.interop.hf.spec`)."""
 
 from __future__ import annotations
 

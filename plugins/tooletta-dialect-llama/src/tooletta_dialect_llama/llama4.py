@@ -22,7 +22,6 @@ from typing import ClassVar
 
 from tooletta import ToolCall, to_json
 from tooletta.plugin import ChatFormat, variant_info
-from tooletta_dialect_llama.models import MODELS
 
 from . import PYTHON_END, PYTHON_START, LlamaJsonDialect
 from .chat import Llama4Chat
@@ -33,11 +32,9 @@ __all__ = ["Llama4JsonDialect"]
 class Llama4JsonDialect(LlamaJsonDialect):
     """``<|python_start|>content<|python_end|>{"name": ..., "parameters": ...}{...}``."""
 
-    response_template = "tooletta_dialect_llama.hf_template:LLAMA4_JSON"
     info = variant_info(
         LlamaJsonDialect.info,
         "llama4_json",
-        MODELS,
         aliases=("llama4",),
         description="Llama 4 (its model repositories' template): <|python_start|>content"
         '<|python_end|>{"name": ..., "parameters": {...}}{...}',

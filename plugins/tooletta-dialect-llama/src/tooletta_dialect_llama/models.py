@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -32,10 +31,7 @@ MODELS: tuple[Model, ...] = (
         dialect="llama3_json",
         chat="llama32",
         template="tests/templates/meta-llama-Llama-3.2-3B-Instruct.jinja",
-        template_sha256=(
-            # meta-llama-Llama-3.2-3B-Instruct.jinja
-            "5816fce10444e03c2e9ee1ef8a4a1ea61ae7e69e438613f3b17b69d0426223a4",
-        ),
+        template_sha256="5816fce10444e03c2e9ee1ef8a4a1ea61ae7e69e438613f3b17b69d0426223a4",
         source="meta-llama/Llama-3.2-3B-Instruct tokenizer_config.json chat_template",
     ),
     Model(
@@ -51,10 +47,7 @@ MODELS: tuple[Model, ...] = (
         dialects=("llama4_json", "pythonic"),  # the template's JSON calls; vLLM's pythonic one
         chat="llama4",
         template="tests/templates/meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja",
-        template_sha256=(
-            # meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja
-            "95a231a15c8c976ac511e62c6fdf477ea9e3ca7a87cbb9974e0dd653eccb4563",
-        ),
+        template_sha256="95a231a15c8c976ac511e62c6fdf477ea9e3ca7a87cbb9974e0dd653eccb4563",
         source=(
             "meta-llama/Llama-4-Scout-17B-16E-Instruct and "
             "Llama-4-Maverick-17B-128E-Instruct chat_template (huggingface/transformers "
@@ -63,5 +56,4 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -42,7 +42,6 @@ from tooletta.plugin import (
     fast_json_call,
     fast_repeat,
     json_call_object,
-    patterns_of,
     reasoning_region,
     typed_value,
 )
@@ -96,13 +95,11 @@ def call_block(call: ToolCall) -> str:
 class LongCatDialect(ScannerDialect):
     """``<longcat_tool_call>{"name": ..., "arguments": {...}}</longcat_tool_call>`` per call."""
 
-    response_template = "tooletta_dialect_longcat.hf_template:LONGCAT"
     info = DialectInfo(
         name="longcat",
         aliases=("longcat_flash",),
         priority=90,
         markers=(OPEN,),
-        models=patterns_of(MODELS, "longcat"),
         description="LongCat: <longcat_tool_call>{json} or NAME + arg_key/arg_value pairs",
         source=(
             "vllm-project/vllm vllm/tool_parsers/longcat_tool_parser.py; LongCat-Flash model "
@@ -128,7 +125,5 @@ def register_dialects(register: Any) -> None:
     """Register the longcat dialect and its longcat_flash_chat variant."""
     from .flash_chat import LongCatFlashChatDialect
 
-    register(LongCatDialect())
-    register(LongCatFlashChatDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (LongCatDialect(), LongCatFlashChatDialect(), *MODELS):
+        register(declared)

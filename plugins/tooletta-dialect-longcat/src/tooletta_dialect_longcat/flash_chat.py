@@ -14,7 +14,6 @@ from typing import ClassVar
 
 from tooletta import ToolCall
 from tooletta.plugin import ChatFormat, variant_info
-from tooletta_dialect_longcat.models import MODELS
 
 from . import LongCatDialect, call_block
 from .chat import LongCatFlashChat
@@ -26,11 +25,9 @@ class LongCatFlashChatDialect(LongCatDialect):
     """``<longcat_tool_call>`` blocks right after the content and each other
     (LongCat-Flash-Chat's template)."""
 
-    response_template = "tooletta_dialect_longcat.hf_template:LONGCAT_FLASH_CHAT"
     info = variant_info(
         LongCatDialect.info,
         "longcat_flash_chat",
-        MODELS,
         description="LongCat-Flash-Chat: <longcat_tool_call> blocks with no line break between",
         source="meituan-longcat/LongCat-Flash-Chat tokenizer_config.json chat_template",
     )

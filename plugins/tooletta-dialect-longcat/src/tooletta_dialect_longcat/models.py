@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -21,15 +20,11 @@ MODELS: tuple[Model, ...] = (
         dialect="longcat_flash_chat",
         chat="longcat_flash_chat",
         template="tests/templates/meituan-longcat-LongCat-Flash-Chat.jinja",
-        template_sha256=(
-            # meituan-longcat-LongCat-Flash-Chat.jinja
-            "4d9c94b9d8362d0dd2ef1090328dee20d0c7ee6c8607d31afcd5aa916c237818",
-        ),
+        template_sha256="4d9c94b9d8362d0dd2ef1090328dee20d0c7ee6c8607d31afcd5aa916c237818",
         source=(
             "meituan-longcat/LongCat-Flash-Chat tokenizer_config.json chat_template (copy in "
             "KMnO4-zx/llm-model c99bbed9)"
         ),
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -23,7 +23,7 @@ import math
 import re
 from typing import Any
 
-from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl, to_json
+from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
 from tooletta.plugin import (
     ArgsWriter,
     Block,
@@ -33,10 +33,10 @@ from tooletta.plugin import (
     Read,
     Reader,
     erase,
+    json_without,
     kinds_of,
     one_shot,
     one_shot_value,
-    patterns_of,
     reasoning_region,
     scan_arguments,
     skip_ws,
@@ -212,22 +212,17 @@ def _value(value: Any, dialect: str) -> str:
         return f"{CDATA}{value}{CDATA_END}"
     if isinstance(value, float) and not math.isfinite(value):
         raise RenderError(f"{value!r} is not a JSON number", dialect=dialect)
-    text = to_json(value)
-    if PARAM_END in text or CLOSE in text:
-        text = text.replace("<", "\\u003c")  # only inside JSON strings: same value
-    return text
+    return json_without(value, (PARAM_END, CLOSE))
 
 
 class MiniCPM5Dialect(ScannerDialect):
     """``<function name="F"><param name="K">V</param>...</function>`` per call."""
 
-    response_template = "tooletta_dialect_minicpm.hf_template:MINICPM5"
     info = DialectInfo(
         name="minicpm5",
         aliases=("minicpm",),
         priority=70,
         markers=(OPEN,),
-        models=patterns_of(MODELS, "minicpm5"),
         description=(
             'MiniCPM5: <function name="F"><param name="K">V</param></function>, CDATA values, '
             "typed by the tool schema, <think> reasoning"
@@ -263,6 +258,5 @@ class MiniCPM5Dialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the minicpm5 dialect."""
-    register(MiniCPM5Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (MiniCPM5Dialect(), *MODELS):
+        register(declared)

@@ -28,8 +28,5 @@ __all__ = ["MinimaxM1Dialect", "MinimaxM2Dialect", "MinimaxM3Dialect", "register
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the three MiniMax dialects."""
-    register(MinimaxM1Dialect())
-    register(MinimaxM2Dialect())
-    register(MinimaxM3Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (MinimaxM1Dialect(), MinimaxM2Dialect(), MinimaxM3Dialect(), *MODELS):
+        register(declared)

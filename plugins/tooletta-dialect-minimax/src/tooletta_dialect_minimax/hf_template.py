@@ -1,6 +1,4 @@
-"""The ``response_template`` the MiniMax dialects export
-(:func:`tooletta.interop.hf.to_response_template`), checked by tooletta's tests on the
-dialects' golden fixtures through transformers' ``parse_response``."""
+"""The MiniMax dialects' ``response_template`` exports (:mod:`tooletta.interop.hf.spec`)."""
 
 from __future__ import annotations
 

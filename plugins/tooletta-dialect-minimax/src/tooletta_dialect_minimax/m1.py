@@ -24,10 +24,8 @@ from tooletta.plugin import (
     fast_json_lines,
     guarded,
     json_call_object,
-    patterns_of,
     reasoning_region,
 )
-from tooletta_dialect_minimax.models import MODELS
 
 from .chat_m1 import MinimaxM1Chat
 
@@ -60,13 +58,11 @@ def read_calls(r: Reader) -> Read[None]:
 class MinimaxM1Dialect(ScannerDialect):
     """``<tool_calls>\\n{"name": ..., "arguments": {...}}\\n...</tool_calls>``, JSON lines."""
 
-    response_template = "tooletta_dialect_minimax.hf_template:MINIMAX_M1"
     info = DialectInfo(
         name="minimax_m1",
         aliases=("minimax",),
         priority=45,
         markers=(OPEN,),
-        models=patterns_of(MODELS, "minimax_m1"),
         description="MiniMax-M1: <tool_calls> with one JSON call object per line",
         source=(
             "vllm-project/vllm examples/tool_chat_template_minimax_m1.jinja; "

@@ -37,12 +37,10 @@ from tooletta.plugin import (
     erase,
     fast_invokes,
     guarded,
-    patterns_of,
     read_invokes,
     reasoning_region,
     render_invoke,
 )
-from tooletta_dialect_minimax.models import MODELS
 
 from .chat import MinimaxM2Chat
 
@@ -62,13 +60,10 @@ def read_block(r: Reader) -> Read[None]:
 class MinimaxM2Dialect(ScannerDialect):
     """``<minimax:tool_call>`` + ``<invoke name=...>`` + ``<parameter name=...>V</parameter>``."""
 
-    response_template = "tooletta_dialect_minimax.hf_template:MINIMAX_M2"
     info = DialectInfo(
         name="minimax_m2",
-        aliases=(),
         priority=90,
         markers=(OPEN,),
-        models=patterns_of(MODELS, "minimax_m2"),
         description="MiniMax-M2: <minimax:tool_call> with XML invoke/parameter elements",
         source=(
             "ggml-org/llama.cpp models/templates/unsloth-MiniMax-M2.jinja; "

@@ -46,7 +46,6 @@ from tooletta.plugin import (
     kinds_of,
     one_shot,
     one_shot_value,
-    patterns_of,
     quote_attribute,
     read_attributes,
     reasoning_region,
@@ -55,7 +54,6 @@ from tooletta.plugin import (
     skip_ws,
     tag_boundary,
 )
-from tooletta_dialect_minimax.models import MODELS
 
 __all__ = ["SENTINEL", "MinimaxM3Dialect"]
 
@@ -503,13 +501,10 @@ def _render_element(tag: str, value: Any, error: Callable[[str], RenderError], n
 class MinimaxM3Dialect(ScannerDialect):
     """``]<]minimax[>[<tool_call>`` + ``<invoke name=...>`` + one element per argument."""
 
-    response_template = "tooletta_dialect_minimax.hf_template:MINIMAX_M3"
     info = DialectInfo(
         name="minimax_m3",
-        aliases=(),
         priority=90,
         markers=(SENTINEL,),
-        models=patterns_of(MODELS, "minimax_m3"),
         description="MiniMax-M3: ]<]minimax[>[-prefixed <tool_call>/<invoke>, args as elements",
         source=(
             "sgl-project/sglang python/sglang/srt/function_call/minimax_m3.py; "

@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,10 +12,7 @@ MODELS: tuple[Model, ...] = (
         dialect="minimax_m1",
         chat="minimax_m1",
         template="tests/templates/MiniMax-M1.jinja",
-        template_sha256=(
-            # MiniMax-M1.jinja
-            "a262256dc5b7ccb98a1307d93e5d6598904067279dcc53b2112e5538b296c0e6",
-        ),
+        template_sha256="a262256dc5b7ccb98a1307d93e5d6598904067279dcc53b2112e5538b296c0e6",
         source=(
             "MiniMax-AI/MiniMax-M1 tokenizer_config.json chat_template (commit "
             "a2328261e3faf6b1262a6dea55442bc1083b46da)"
@@ -35,10 +31,7 @@ MODELS: tuple[Model, ...] = (
         dialect="minimax_m2",
         chat="minimax_m2",
         template="tests/templates/MiniMax-M2.jinja",
-        template_sha256=(
-            # MiniMax-M2.jinja
-            "967ff7e387676f4b4340585da0585416532f1e6c5ee3f1ede64b2c21ef7ea001",
-        ),
+        template_sha256="967ff7e387676f4b4340585da0585416532f1e6c5ee3f1ede64b2c21ef7ea001",
         source=(
             "MiniMaxAI/MiniMax-M2 chat_template.jinja (llama.cpp models/templates/MiniMax-M2.jinja)"
         ),
@@ -52,5 +45,4 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -42,7 +42,6 @@ from tooletta.plugin import (
     json_call_array,
     json_value,
     mistral_id,
-    patterns_of,
     reasoning_region,
 )
 from tooletta_dialect_mistral.models import MODELS
@@ -154,13 +153,10 @@ def render_pre_v11(calls: list[ToolCall]) -> str:
 class MistralDialect(ScannerDialect):
     """``[TOOL_CALLS]`` calls: the pre-v11 JSON array and the v11+ ``NAME[ARGS]{json}`` form."""
 
-    response_template = "tooletta_dialect_mistral.hf_template:MISTRAL"
     info = DialectInfo(
         name="mistral",
-        aliases=(),
         priority=90,
         markers=(TOOL_CALLS,),
-        models=patterns_of(MODELS, "mistral"),
         description="Mistral: [TOOL_CALLS][{json}...] (pre-v11) or [TOOL_CALLS]NAME[ARGS]{json}"
         " per call (v11+), [THINK] reasoning",
         source="mistralai/mistral-common src/mistral_common/tokens/tokenizers/instruct.py"
@@ -207,8 +203,5 @@ def register_dialects(register: Any) -> None:
     """Register the mistral dialect and its variants ``mistral_v13`` and ``mistral_v3``."""
     from .variants import MistralV3Dialect, MistralV13Dialect
 
-    register(MistralDialect())
-    register(MistralV13Dialect())
-    register(MistralV3Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (MistralDialect(), MistralV13Dialect(), MistralV3Dialect(), *MODELS):
+        register(declared)

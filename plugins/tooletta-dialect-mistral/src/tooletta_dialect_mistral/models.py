@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,10 +12,7 @@ MODELS: tuple[Model, ...] = (
         dialect="mistral",
         chat="mistral_small32",
         template="tests/templates/Mistral-Small-3.2-24B-Instruct-2506.jinja",
-        template_sha256=(
-            # Mistral-Small-3.2-24B-Instruct-2506.jinja
-            "5b8f31f11198696548d544dbe424a3c1ef244d00a475f4e1bffb351fda085608",
-        ),
+        template_sha256="5b8f31f11198696548d544dbe424a3c1ef244d00a475f4e1bffb351fda085608",
         source=(
             "mistralai/Mistral-Small-3.2-24B-Instruct-2506 chat_template.jinja (llama.cpp "
             "models/templates/Mistral-Small-3.2-24B-Instruct-2506.jinja)"
@@ -44,10 +40,7 @@ MODELS: tuple[Model, ...] = (
         dialect="mistral_v13",
         chat="ministral3_reasoning",
         template="tests/templates/mistralai-Ministral-3-14B-Reasoning-2512.jinja",
-        template_sha256=(
-            # mistralai-Ministral-3-14B-Reasoning-2512.jinja
-            "39f03c383413f531fd302c06c7e982ad98c83f0657a8339ae25478ccb81fdcda",
-        ),
+        template_sha256="39f03c383413f531fd302c06c7e982ad98c83f0657a8339ae25478ccb81fdcda",
         source=(
             "mistralai/Ministral-3-14B-Reasoning-2512 chat_template.jinja (llama.cpp "
             "models/templates/mistralai-Ministral-3-14B-Reasoning-2512.jinja)"
@@ -58,10 +51,7 @@ MODELS: tuple[Model, ...] = (
         dialect="mistral_v13",
         chat="devstral_small_2507",
         template="tests/templates/unsloth-mistral-Devstral-Small-2507.jinja",
-        template_sha256=(
-            # unsloth-mistral-Devstral-Small-2507.jinja
-            "039a4710e2aabaa79e85a233fa3daa4fbc030a4a8dc218cb7f34fb0c4b8c13b1",
-        ),
+        template_sha256="039a4710e2aabaa79e85a233fa3daa4fbc030a4a8dc218cb7f34fb0c4b8c13b1",
         source=(
             "unsloth/Devstral-Small-2507 chat_template (llama.cpp "
             "models/templates/unsloth-mistral-Devstral-Small-2507.jinja)"
@@ -80,15 +70,11 @@ MODELS: tuple[Model, ...] = (
         dialect="mistral_v3",
         chat="mistral_nemo",
         template="tests/templates/mistralai-Mistral-Nemo-Instruct-2407.jinja",
-        template_sha256=(
-            # mistralai-Mistral-Nemo-Instruct-2407.jinja
-            "e4676cb56dffea7782fd3e2b577cfaf1e123537e6ef49b3ec7caa6c095c62272",
-        ),
+        template_sha256="e4676cb56dffea7782fd3e2b577cfaf1e123537e6ef49b3ec7caa6c095c62272",
         source=(
             "mistralai/Mistral-Nemo-Instruct-2407 tokenizer_config.json chat_template "
             "(llama.cpp models/templates/mistralai-Mistral-Nemo-Instruct-2407.jinja)"
         ),
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from tooletta import ToolCall, to_json
 from tooletta.plugin import variant_info
-from tooletta_dialect_mistral.models import MODELS
 
 from . import TOOL_CALLS, MistralDialect
 from .chat import DevstralSmall2507Chat, Ministral3ReasoningChat, MistralNemoChat
@@ -30,11 +29,9 @@ _SOURCE = "mistralai/mistral-common src/mistral_common/tokens/tokenizers/instruc
 class MistralV13Dialect(MistralDialect):
     """``[TOOL_CALLS]NAME[ARGS]{json}`` per call, never a call id (tokenizer v13)."""
 
-    response_template = "tooletta_dialect_mistral.hf_template:MISTRAL_V13"
     info = variant_info(
         MistralDialect.info,
         "mistral_v13",
-        MODELS,
         description="Mistral tokenizer v13: [TOOL_CALLS]NAME[ARGS]{json} per call, no call id",
         source=f"{_SOURCE} (InstructTokenizerV13); Devstral-Small-2507 and Ministral-3 templates",
     )
@@ -48,11 +45,9 @@ class MistralV13Dialect(MistralDialect):
 class MistralV3Dialect(MistralDialect):
     """``[TOOL_CALLS][{"name", "arguments", "id"}, ...]`` (tokenizer v3, Mistral-Nemo)."""
 
-    response_template = "tooletta_dialect_mistral.hf_template:MISTRAL_V3"
     info = variant_info(
         MistralDialect.info,
         "mistral_v3",
-        MODELS,
         aliases=("mistral_nemo",),
         description='Mistral tokenizer v3: [TOOL_CALLS][{"name", "arguments", "id"}, ...]',
         source=f"{_SOURCE} (InstructTokenizerV3); Mistral-Nemo-Instruct-2407 template",

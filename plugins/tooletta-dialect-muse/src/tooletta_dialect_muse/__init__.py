@@ -69,7 +69,6 @@ from tooletta.plugin import (
     erase,
     guarded,
     one_shot,
-    patterns_of,
     read_attributes,
     render_invoke,
     scan_invoke,
@@ -391,13 +390,11 @@ class MuseDialect(ScannerDialect):
     """Muse Glimmer: `` to=NAME<|message|><atem:function_calls>`` + ``<atem:invoke>`` elements;
     ``to=self`` is reasoning, ``to=user`` content."""
 
-    response_template = "tooletta_dialect_muse.hf_template:MUSE"
     info = DialectInfo(
         name="muse",
         aliases=("muse_glimmer",),
         priority=90,
         markers=(CALLS_OPEN, SYNTAX.invoke),
-        models=patterns_of(MODELS, "muse"),
         description="Muse Glimmer ATEM: to=RECIPIENT<|message|> channels, atem:invoke XML calls",
         source=(
             "sgl-project/sglang python/sglang/srt/function_call/muse_glimmer_detector.py and "
@@ -449,6 +446,5 @@ class MuseDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the muse dialect."""
-    register(MuseDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (MuseDialect(), *MODELS):
+        register(declared)

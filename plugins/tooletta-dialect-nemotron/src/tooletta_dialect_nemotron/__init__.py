@@ -33,7 +33,6 @@ from tooletta.plugin import (
     fast_json_array,
     json_call_array,
     json_call_object,
-    patterns_of,
     reasoning_region,
 )
 from tooletta_dialect_nemotron.chat import NemotronNanoV2Chat
@@ -67,13 +66,11 @@ def read_block(r: Reader) -> Read[None]:
 class NemotronDialect(ScannerDialect):
     """``<TOOLCALL>[{json}, ...]</TOOLCALL>`` (Nemotron Super/Nano JSON tool calling)."""
 
-    response_template = "tooletta_dialect_nemotron.hf_template:NEMOTRON"
     info = DialectInfo(
         name="nemotron",
         aliases=("nemotron_json", "nemotron_nano_v2"),
         priority=90,
         markers=(OPEN,),
-        models=patterns_of(MODELS, "nemotron"),
         description="Nemotron: <TOOLCALL>[{json}, ...]</TOOLCALL>, <think> reasoning",
         source="ggml-org/llama.cpp models/templates/NVIDIA-Nemotron-Nano-v2.jinja;"
         " vllm examples/tool_chat_template_nemotron_json.jinja,"
@@ -101,6 +98,5 @@ class NemotronDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the nemotron dialect."""
-    register(NemotronDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (NemotronDialect(), *MODELS):
+        register(declared)

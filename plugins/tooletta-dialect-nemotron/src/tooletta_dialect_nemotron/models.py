@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -16,10 +15,7 @@ MODELS: tuple[Model, ...] = (
         dialect="nemotron",
         chat="nemotron_nano_v2",
         template="tests/templates/NVIDIA-Nemotron-Nano-v2.jinja",
-        template_sha256=(
-            # NVIDIA-Nemotron-Nano-v2.jinja
-            "52ae8e50fa083e63a0a5726eeffc85502089b82064aceb1bddf0366f7317b3f8",
-        ),
+        template_sha256="52ae8e50fa083e63a0a5726eeffc85502089b82064aceb1bddf0366f7317b3f8",
         source="nvidia/NVIDIA-Nemotron-Nano-9B-v2 tokenizer_config.json chat_template",
     ),
     Model(
@@ -38,5 +34,4 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -34,7 +34,6 @@ from tooletta.plugin import (
     json_next,
     json_string,
     json_value,
-    patterns_of,
     read_fast,
     too_deep,
 )
@@ -161,13 +160,11 @@ def read_message(r: Reader) -> Read[None]:
 class OpenAIDialect(JsonDocumentDialect):
     """OpenAI ``tool_calls`` / ``function_call`` JSON (a message object or a bare list)."""
 
-    response_template = "tooletta_dialect_openai.hf_template:OPENAI"
     info = DialectInfo(
         name="openai",
         aliases=("oai", "openai_json", "openai_chat"),
         priority=-90,
         markers=('"function"', '"tool_calls"', '"function_call"'),
-        models=patterns_of(MODELS, "openai"),
         description="OpenAI Chat Completions tool_calls objects and legacy function_call, as JSON",
         source="openai/openai-python src/openai/types/chat/chat_completion_message*.py",
     )
@@ -197,6 +194,5 @@ class OpenAIDialect(JsonDocumentDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the openai dialect."""
-    register(OpenAIDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (OpenAIDialect(), *MODELS):
+        register(declared)

@@ -36,7 +36,6 @@ from tooletta.plugin import (
     fast_json_array,
     json_call_object,
     json_next,
-    patterns_of,
     space_ahead,
 )
 from tooletta_dialect_phi.models import MODELS
@@ -103,13 +102,11 @@ def _reader(opening: str) -> Any:
 class Phi4MiniDialect(ScannerDialect):
     """``functools[{"name": ..., "arguments": {...}}, ...]`` (Phi-4-mini, FireFunction v2)."""
 
-    response_template = "tooletta_dialect_phi.hf_template:PHI4_MINI"
     info = DialectInfo(
         name="phi4_mini",
         aliases=("phi4_mini_json", "functools", "firefunction_v2"),
         priority=90,
         markers=(MARKER,),
-        models=patterns_of(MODELS, "phi4_mini"),
         description='Phi-4-mini / FireFunction v2: functools[{"name": ..., "arguments": {...}}]',
         source="ggml-org/llama.cpp models/templates/fireworks-ai-llama-3-firefunction-v2.jinja;"
         " vllm examples/tool_chat_template_phi4_mini.jinja,"
@@ -141,6 +138,5 @@ class Phi4MiniDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the phi4_mini dialect."""
-    register(Phi4MiniDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (Phi4MiniDialect(), *MODELS):
+        register(declared)

@@ -44,7 +44,6 @@ from tooletta.plugin import (
     json_call_object,
     json_next,
     loads,
-    patterns_of,
     py_literal_at,
     reasoning_region,
     variant_info,
@@ -168,13 +167,11 @@ class PythonicDialect(CheckedDialect):
     drops the quotes of strings), so this canonical form deviates from both on purpose.
     """
 
-    response_template = "tooletta_dialect_pythonic.hf_template:PYTHONIC"
     info = DialectInfo(
         name="pythonic",
         aliases=("llama4_pythonic",),
         priority=10,
         markers=(PY_START, "["),
-        models=patterns_of(MODELS, "pythonic"),
         description="Pythonic call list [f(a=1), g(b='x')], Llama 4 <|python_start|> wrapper",
         source=(
             "vllm-project/vllm examples/tool_chat_template_llama4_pythonic.jinja, "
@@ -249,12 +246,10 @@ class Olmo3Dialect(CheckedDialect):
     template drops it, we write it first, then a newline.
     """
 
-    response_template = "tooletta_dialect_pythonic.hf_template:OLMO3"
     info = DialectInfo(
         name="olmo3",
         priority=70,
         markers=(OLMO_OPEN,),
-        models=patterns_of(MODELS, "olmo3"),
         description="OLMo 3: <function_calls> with one pythonic call per line",
         source=(
             "vllm-project/vllm examples/tool_chat_template_olmo3.jinja; "
@@ -291,11 +286,9 @@ class Olmo3InstructDialect(Olmo3Dialect):
     no newline around the calls, every value as ``tojson`` writes it (strings double-quoted
     with JSON escapes). Parses like ``olmo3``."""
 
-    response_template = "tooletta_dialect_pythonic.hf_template:OLMO3_INSTRUCT"
     info = variant_info(
         Olmo3Dialect.info,
         "olmo3_instruct",
-        MODELS,
         description="OLMo 3 Instruct: the olmo3 block with tojson values, as Ai2's template",
         source="allenai/Olmo-3.1-32B-Instruct chat_template (tool_calls loop)",
     )
@@ -434,12 +427,10 @@ class Lfm2Dialect(CheckedDialect):
     variant writes them raw where that reads back).
     """
 
-    response_template = "tooletta_dialect_pythonic.hf_template:LFM2"
     info = DialectInfo(
         name="lfm2",
         priority=90,
         markers=(LFM_OPEN,),
-        models=patterns_of(MODELS, "lfm2"),
         description="LFM2: <|tool_call_start|>[pythonic or JSON list]<|tool_call_end|>",
         source=(
             "ggml-org/llama.cpp models/templates/LFM2.5-8B-A1B.jinja; "
@@ -500,11 +491,9 @@ class Lfm25Dialect(Lfm2Dialect):
     written as the template writes it, ``f(from='x')`` (not Python; the ``lfm2`` parser reads
     it)."""
 
-    response_template = "tooletta_dialect_pythonic.hf_template:LFM25"
     info = variant_info(
         Lfm2Dialect.info,
         "lfm25",
-        MODELS,
         aliases=("lfm2.5",),
         description="LFM2.5: the lfm2 block with unescaped '...' strings",
         source="ggml-org/llama.cpp models/templates/LFM2.5-8B-A1B.jinja (format_arg_value)",
@@ -663,12 +652,10 @@ class SarashinaDialect(CheckedDialect):
     style (``': '``/``', '``, single quotes) after the token, content first.
     """
 
-    response_template = "tooletta_dialect_pythonic.hf_template:SARASHINA"
     info = DialectInfo(
         name="sarashina",
         priority=5,
         markers=(SARASHINA_TOKEN, "'name'"),
-        models=patterns_of(MODELS, "sarashina"),
         description="Sarashina: <|tool_calls|> + Python-literal list of {'name','arguments'}",
         source="lightseekorg/smg crates/tool_parser/src/parsers/sarashina.rs",
     )

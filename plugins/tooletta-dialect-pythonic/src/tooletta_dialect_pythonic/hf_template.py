@@ -1,7 +1,5 @@
-"""The ``response_template`` the pythonic family exports
-(:func:`tooletta.interop.hf.to_response_template`), or why a dialect cannot have one,
-checked by tooletta's tests on the dialects' golden fixtures through transformers'
-``parse_response``."""
+"""The pythonic family's ``response_template`` exports, or why a dialect cannot have one
+(:mod:`tooletta.interop.hf.spec`)."""
 
 from __future__ import annotations
 

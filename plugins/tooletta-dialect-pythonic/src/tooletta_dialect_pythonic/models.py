@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -30,10 +29,7 @@ MODELS: tuple[Model, ...] = (
         dialect="olmo3_instruct",
         chat="olmo31_instruct",
         template="tests/templates/Olmo-3.1-32B-Instruct.jinja",
-        template_sha256=(
-            # Olmo-3.1-32B-Instruct.jinja
-            "e7f3a2b17edf5624aa4d66926e8e9462096fa1c9c5bbb8a88462a593c2596c8e",
-        ),
+        template_sha256="e7f3a2b17edf5624aa4d66926e8e9462096fa1c9c5bbb8a88462a593c2596c8e",
         source=(
             "allenai/Olmo-3.1-32B-Instruct chat_template, as shipped in "
             "lmstudio-community/Olmo-3.1-32B-Instruct-MLX-8bit (copied in pappitti/mlx-lm "
@@ -51,10 +47,7 @@ MODELS: tuple[Model, ...] = (
         dialect="lfm2",
         chat="lfm2",
         template="tests/templates/LFM2-8B-A1B.jinja",
-        template_sha256=(
-            # LFM2-8B-A1B.jinja
-            "2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
-        ),
+        template_sha256="2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
         source="ggml-org/llama.cpp models/templates/LFM2-8B-A1B.jinja (the model's chat_template)",
     ),
     Model(
@@ -70,10 +63,7 @@ MODELS: tuple[Model, ...] = (
         dialect="lfm25",
         chat="lfm25",
         template="tests/templates/LFM2.5-8B-A1B.jinja",
-        template_sha256=(
-            # LFM2.5-8B-A1B.jinja
-            "6d65c8804847ad74eea912dd7eca3dc1cf7a457b53a77f47d841a14121910963",
-        ),
+        template_sha256="6d65c8804847ad74eea912dd7eca3dc1cf7a457b53a77f47d841a14121910963",
         source=(
             "ggml-org/llama.cpp models/templates/LFM2.5-8B-A1B.jinja (the model's chat_template)"
         ),
@@ -83,10 +73,7 @@ MODELS: tuple[Model, ...] = (
         dialect="lfm25",
         chat="lfm25_instruct",
         template="tests/templates/LFM2.5-Instruct.jinja",
-        template_sha256=(
-            # LFM2.5-Instruct.jinja
-            "f05bf4b967dc993bdc7a2fe6e43759ee218eb0eb340d68b063e1c4f8ad148176",
-        ),
+        template_sha256="f05bf4b967dc993bdc7a2fe6e43759ee218eb0eb340d68b063e1c4f8ad148176",
         source=(
             "ggml-org/llama.cpp models/templates/LFM2.5-Instruct.jinja (the model's chat_template)"
         ),
@@ -102,5 +89,4 @@ MODELS: tuple[Model, ...] = (
         source="lightseekorg/smg crates/tool_parser/src/parsers/sarashina.rs",
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -40,7 +40,6 @@ from tooletta.plugin import (
     XmlTags,
     call_blocks,
     erase,
-    patterns_of,
     reasoning_region,
     render_wrapped,
 )
@@ -62,13 +61,11 @@ _DETECT = re.compile(
 class Qwen3CoderDialect(ScannerDialect):
     """``<tool_call>\\n<function=NAME>\\n<parameter=KEY>\\nVALUE\\n</parameter>...``."""
 
-    response_template = "tooletta_dialect_qwen.hf_template:QWEN3_CODER"
     info = DialectInfo(
         name="qwen3_coder",
         aliases=("qwen3_xml", "qwen_xml", "qwen_coder", "step3p5", "mimo"),
         priority=60,
         markers=(OPEN, FUNC),
-        models=patterns_of(MODELS, "qwen3_coder"),
         description=(
             "Qwen3-Coder XML: <tool_call><function=NAME><parameter=KEY>VALUE</parameter>"
             "</function></tool_call>, values typed by the tool schema, <think> reasoning"
@@ -108,8 +105,5 @@ def register_dialects(register: Any) -> None:
     """Register the qwen3_coder dialect and its variants ``nemotron3`` and ``step35``."""
     from .variants import Nemotron3Dialect, Step35Dialect
 
-    register(Qwen3CoderDialect())
-    register(Nemotron3Dialect())
-    register(Step35Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (Qwen3CoderDialect(), Nemotron3Dialect(), Step35Dialect(), *MODELS):
+        register(declared)

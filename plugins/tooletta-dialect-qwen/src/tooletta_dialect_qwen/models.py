@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,10 +12,7 @@ MODELS: tuple[Model, ...] = (
         dialect="qwen3_coder",
         chat="qwen3_coder",
         template="tests/templates/Qwen3-Coder.jinja",
-        template_sha256=(
-            # Qwen3-Coder.jinja
-            "d287fb2edf144207f868ae1b282755dc19db2a3f1c5b3a3d57e9e5abffa98392",
-        ),
+        template_sha256="d287fb2edf144207f868ae1b282755dc19db2a3f1c5b3a3d57e9e5abffa98392",
         source="Qwen/Qwen3-Coder-30B-A3B-Instruct chat_template.jinja",
     ),
     Model(
@@ -24,10 +20,7 @@ MODELS: tuple[Model, ...] = (
         dialect="qwen3_coder",
         chat="qwen35",
         template="tests/templates/Qwen3.5-4B.jinja",
-        template_sha256=(
-            # Qwen3.5-4B.jinja
-            "a4aee8afcf2e0711942cf848899be66016f8d14a889ff9ede07bca099c28f715",
-        ),
+        template_sha256="a4aee8afcf2e0711942cf848899be66016f8d14a889ff9ede07bca099c28f715",
         source="Qwen/Qwen3.5-4B chat_template.jinja",
     ),
     Model(
@@ -48,10 +41,7 @@ MODELS: tuple[Model, ...] = (
         dialect="nemotron3",
         chat="nemotron3",
         template="tests/templates/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
-        template_sha256=(
-            # NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja
-            "ab7813c3abdd9cb655905a410728b26c7884eca45ddfab8d9f931553485a7862",
-        ),
+        template_sha256="ab7813c3abdd9cb655905a410728b26c7884eca45ddfab8d9f931553485a7862",
         source="nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 chat_template.jinja",
     ),
     Model(
@@ -59,12 +49,8 @@ MODELS: tuple[Model, ...] = (
         dialect="step35",
         chat="step35",
         template="tests/templates/stepfun-ai-Step-3.5-Flash.jinja",
-        template_sha256=(
-            # stepfun-ai-Step-3.5-Flash.jinja
-            "b18b99dff7261214c43e0402cba9f573e3240be6f9bb7ccaa54bb8df97e49dca",
-        ),
+        template_sha256="b18b99dff7261214c43e0402cba9f573e3240be6f9bb7ccaa54bb8df97e49dca",
         source="stepfun-ai/Step-3.5-Flash chat_template.jinja",
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

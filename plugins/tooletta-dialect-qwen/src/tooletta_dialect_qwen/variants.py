@@ -15,7 +15,6 @@ The call itself (``<tool_call>\\n<function=NAME>\\n<parameter=KEY>\\nVALUE\\n</p
 from __future__ import annotations
 
 from tooletta.plugin import variant_info
-from tooletta_dialect_qwen.models import MODELS
 
 from . import Qwen3CoderDialect
 from .chat import Nemotron3Chat, Step35Chat
@@ -26,11 +25,9 @@ __all__ = ["Nemotron3Dialect", "Step35Dialect"]
 class Nemotron3Dialect(Qwen3CoderDialect):
     """Nemotron 3 Nano: content, a newline, each call followed by a newline."""
 
-    response_template = "tooletta_dialect_qwen.hf_template:NEMOTRON3"
     info = variant_info(
         Qwen3CoderDialect.info,
         "nemotron3",
-        MODELS,
         aliases=("nemotron_v3", "nemotron3_nano"),
         description="Nemotron 3 Nano spelling of qwen3_coder (variant, rendering only)",
         source="nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 chat_template.jinja",
@@ -44,11 +41,9 @@ class Nemotron3Dialect(Qwen3CoderDialect):
 class Step35Dialect(Qwen3CoderDialect):
     """Step-3.5-Flash: the calls right after the content and after each other."""
 
-    response_template = "tooletta_dialect_qwen.hf_template:STEP35"
     info = variant_info(
         Qwen3CoderDialect.info,
         "step35",
-        MODELS,
         aliases=("step3_5", "step35_flash"),
         description="Step-3.5-Flash spelling of qwen3_coder (variant, rendering only)",
         source="stepfun-ai/Step-3.5-Flash chat_template.jinja",

@@ -373,13 +373,11 @@ def _plain_input(value: Any) -> bool:
 class ReactDialect(ScannerDialect):
     """LangChain ReAct ``Action:`` / ``Action Input:`` steps (and the fenced JSON variant)."""
 
-    response_template = "tooletta_dialect_react.hf_template:REACT"
     info = DialectInfo(
         name="react",
         aliases=("langchain_react",),
         priority=10,
         markers=("Action:", "Action Input:"),
-        models=(),
         description="LangChain ReAct: Action: NAME / Action Input: {json} (or a fenced "
         '{"action", "action_input"} blob); other text is content',
         source="langchain-ai/langchain agents/react/agent.py (create_react_agent prompt), "

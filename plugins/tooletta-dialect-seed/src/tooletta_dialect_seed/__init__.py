@@ -37,7 +37,6 @@ from tooletta.plugin import (
     XmlTags,
     call_blocks,
     erase,
-    patterns_of,
     reasoning_region,
     render_wrapped,
 )
@@ -53,12 +52,10 @@ TAGS = XmlTags(call_close=CLOSE, pad=False)
 class SeedOssDialect(ScannerDialect):
     """``<seed:tool_call>\\n<function=NAME>\\n<parameter=KEY>VALUE</parameter>...``."""
 
-    response_template = "tooletta_dialect_seed.hf_template:SEED_OSS"
     info = DialectInfo(
         name="seed_oss",
         priority=90,
         markers=(OPEN,),
-        models=patterns_of(MODELS, "seed_oss"),
         description=(
             "Seed-OSS: <seed:tool_call><function=NAME><parameter=KEY>VALUE</parameter>"
             "</function></seed:tool_call>, values typed by the tool schema, <seed:think> reasoning"
@@ -86,7 +83,5 @@ def register_dialects(register: Any) -> None:
     """Register the seed_oss dialect and its seed_oss_pystr variant."""
     from .pystr import SeedOssPyStrDialect
 
-    register(SeedOssDialect())
-    register(SeedOssPyStrDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (SeedOssDialect(), SeedOssPyStrDialect(), *MODELS):
+        register(declared)

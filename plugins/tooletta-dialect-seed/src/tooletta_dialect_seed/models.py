@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -20,12 +19,8 @@ MODELS: tuple[Model, ...] = (
         dialect="seed_oss_pystr",
         chat="seed_oss_36b",
         template="tests/templates/ByteDance-Seed-OSS.jinja",
-        template_sha256=(
-            # ByteDance-Seed-OSS.jinja
-            "3f9e0dc4adeb8032287d0129dc75b6298fee8698a52ab41e863dbc89929330d3",
-        ),
+        template_sha256="3f9e0dc4adeb8032287d0129dc75b6298fee8698a52ab41e863dbc89929330d3",
         source="ByteDance-Seed/Seed-OSS-36B-Instruct chat_template.jinja",
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

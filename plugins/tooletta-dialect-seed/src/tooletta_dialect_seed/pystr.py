@@ -14,7 +14,6 @@ from typing import Any
 
 from tooletta import ToolCall
 from tooletta.plugin import variant_info
-from tooletta_dialect_seed.models import MODELS
 
 from . import SeedOssDialect
 from .chat import SeedOssChat
@@ -31,11 +30,9 @@ def _as_template(value: Any) -> Any:
 class SeedOssPyStrDialect(SeedOssDialect):
     """Seed-OSS with objects and arrays written as Python ``str()``, as its template does."""
 
-    response_template = "tooletta_dialect_seed.hf_template:SEED_OSS_PYSTR"
     info = variant_info(
         SeedOssDialect.info,
         "seed_oss_pystr",
-        MODELS,
         description="Seed-OSS as its template writes it: non-string values as Python str()",
         source="ggml-org/llama.cpp models/templates/ByteDance-Seed-OSS.jinja",
     )

@@ -55,7 +55,6 @@ from tooletta.plugin import (
     guarded,
     kinds_of,
     one_shot,
-    patterns_of,
     reasoning_region,
     skip_ws,
     tag_end,
@@ -179,13 +178,11 @@ class SolarOpen2Dialect(ScannerDialect):
     """Solar Open2: ``<|tool_call:start|>NAME\\n`` + ``<|tool_arg:start|>K<|tool_arg:value|>V
     <|tool_arg:end|>\\n`` per argument + ``<|tool_call:end|>``."""
 
-    response_template = "tooletta_dialect_solar.hf_template:SOLAR_OPEN2"
     info = DialectInfo(
         name="solar_open2",
         aliases=("solar",),
         priority=90,
         markers=(CALL_START,),
-        models=patterns_of(MODELS, "solar_open2"),
         description="Upstage Solar Open2: <|tool_call:start|>NAME + <|tool_arg:*|> key/values",
         source=(
             "vllm-project/vllm vllm/tool_parsers/solar_open2_tool_parser.py; SGLang's port of it; "
@@ -235,7 +232,5 @@ class SolarOpen2Dialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the solar_open2 and solar_open dialects."""
-    register(SolarOpen2Dialect())
-    register(SolarOpenDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (SolarOpen2Dialect(), SolarOpenDialect(), *MODELS):
+        register(declared)

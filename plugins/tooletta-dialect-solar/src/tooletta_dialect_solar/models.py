@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -21,12 +20,8 @@ MODELS: tuple[Model, ...] = (
         dialect="solar_open",
         chat="solar_open",
         template="tests/templates/upstage-Solar-Open-100B.jinja",
-        template_sha256=(
-            # upstage-Solar-Open-100B.jinja
-            "4618a1ec1a3442b9723d661d72bb1776d1bf8ebd7281a3bf3edd8bfd80e5ad4e",
-        ),
+        template_sha256="4618a1ec1a3442b9723d661d72bb1776d1bf8ebd7281a3bf3edd8bfd80e5ad4e",
         source="llama.cpp models/templates/upstage-Solar-Open-100B.jinja",
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -19,19 +19,17 @@ Pinned from llama.cpp ``models/templates/upstage-Solar-Open-100B.jinja`` (the
 
 from __future__ import annotations
 
-from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
+from tooletta import DialectInfo, ScannerDialect, ToolCall
 from tooletta.plugin import (
-    Block,
     Grammar,
     erase,
-    fast_header_call,
     fast_section,
-    header_call_reader,
-    patterns_of,
+    header_call_block,
+    header_safe,
+    json_without,
     section,
     think_region,
 )
-from tooletta_dialect_solar.models import MODELS
 
 from .chat import SolarOpenChat
 from .ids import call_id
@@ -52,7 +50,6 @@ from .tokens import (
 __all__ = ["SolarOpenDialect", "call_id"]
 
 
-_HEAD_STOPS = (ARGS, CALL_END, CALL_BEGIN, CALLS_END)
 _MARKERS = (CALLS, CALLS_END, CALL_BEGIN, NAME, ARGS, CALL_END, THINK, CONTENT, END, BEGIN)
 
 
@@ -62,31 +59,29 @@ def _header(text: str) -> tuple[str, str | None]:
     return (name.strip(), call_id.strip()) if sep else ("", None)
 
 
-read_call = header_call_reader(
+CALL = header_call_block(
+    CALL_BEGIN,
     ARGS,
     CALL_END,
-    _HEAD_STOPS,
+    (ARGS, CALL_END, CALL_BEGIN, CALLS_END),
     _header,
     END,
     no_sep=f"expected {ARGS!r} after the call header",
     no_name=f"a tool call without {NAME!r} and a name",
 )
-"""One call, from after ``<|tool_call:begin|>`` through ``<|tool_call:end|>``."""
-_fast_call = fast_header_call(ARGS, CALL_END, _HEAD_STOPS, _header, END, then=CALL_BEGIN)
-_fast_section = fast_section(CALL_BEGIN, _fast_call, (CALLS, CALLS_END))
+"""One call, ``<|tool_call:begin|>`` through ``<|tool_call:end|>``."""
+_fast_section = fast_section(CALL_BEGIN, CALL, (CALLS, CALLS_END))
 
 
 class SolarOpenDialect(ScannerDialect):
     """Solar Open: ``<|tool_calls|>`` + ``<|tool_call:begin|>ID<|tool_call:name|>NAME
     <|tool_call:args|>{json}<|tool_call:end|>`` per call + ``<|calls|>``."""
 
-    response_template = "tooletta_dialect_solar.hf_template:SOLAR_OPEN"
     info = DialectInfo(
         name="solar_open",
         aliases=("solar_open_100b",),
         priority=90,
         markers=(CALL_BEGIN,),
-        models=patterns_of(MODELS, "solar_open"),
         description=(
             "Upstage Solar Open 100B: <|tool_call:begin|>ID<|tool_call:name|>NAME"
             "<|tool_call:args|>{json}<|tool_call:end|>"
@@ -95,7 +90,7 @@ class SolarOpenDialect(ScannerDialect):
     )
     grammar = Grammar(
         blocks=(
-            Block(CALL_BEGIN, read_call, close=CALL_END, fast=_fast_call),
+            CALL,
             section(CALLS, _fast_section),
             section(CALLS_END, _fast_section),
             think_region(THINK, END),
@@ -110,15 +105,9 @@ class SolarOpenDialect(ScannerDialect):
     def _call(self, call: ToolCall, position: int) -> str:
         name, cid = call.name, call_id(call, position)
         for what, text in (("tool name", name), ("call id", cid)):
-            if (
-                not text
-                or text != text.strip()
-                or ("<|" in text and any(m in text for m in _MARKERS))  # each starts with <|
-            ):
+            if not header_safe(text, _MARKERS):
                 raise self.error(f"cannot write the {what} {text!r}")
-        args = to_json(call.arguments)
-        if END in args:  # parsing removes it: escape the only character strings may hold
-            args = args.replace("<", "\\u003c")
+        args = json_without(call.arguments, (END,))  # parsing removes it
         return f"{CALL_BEGIN}{cid}{NAME}{name}{ARGS}{args}{CALL_END}"
 
     def render_calls(self, calls: list[ToolCall]) -> str:

@@ -36,7 +36,6 @@ from tooletta.plugin import (
     Reader,
     guarded,
     one_shot,
-    patterns_of,
     read_invoke,
     reasoning_region,
     render_invoke,
@@ -133,13 +132,10 @@ def fast_section(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
 class Step3Dialect(ScannerDialect):
     """``<｜tool_calls_begin｜>`` + ``function<｜tool_sep｜><steptml:invoke ...>`` entries."""
 
-    response_template = "tooletta_dialect_step.hf_template:STEP3"
     info = DialectInfo(
         name="step3",
-        aliases=(),
         priority=90,
         markers=(CALLS_BEGIN,),
-        models=patterns_of(MODELS, "step3"),
         description="Step3: <｜tool_calls_begin｜> section of steptml:invoke XML calls",
         source=(
             "sgl-project/sglang python/sglang/srt/function_call/step3_detector.py; "
@@ -167,6 +163,5 @@ class Step3Dialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the step3 dialect."""
-    register(Step3Dialect())
-    for row in MODELS:
-        register(row)
+    for declared in (Step3Dialect(), *MODELS):
+        register(declared)

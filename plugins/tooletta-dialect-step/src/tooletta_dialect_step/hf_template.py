@@ -1,6 +1,4 @@
-"""The ``response_template`` step3 exports (:func:`tooletta.interop.hf.to_response_template`),
-checked by tooletta's tests on the dialect's golden fixtures through transformers'
-``parse_response``."""
+"""The ``response_template`` export of ``step3`` (:mod:`tooletta.interop.hf.spec`)."""
 
 from __future__ import annotations
 

@@ -283,12 +283,10 @@ def _text(value: Any) -> str:
 class VcpDialect(ScannerDialect):
     """VCPToolBox ``<<<[TOOL_REQUEST]>>>`` blocks with ``key:「始」value「末」`` fields."""
 
-    response_template = "tooletta_dialect_vcp.hf_template:VCP"
     info = DialectInfo(
         name="vcp",
         priority=90,
         markers=(OPEN,),
-        models=(),
         description="VCPToolBox: <<<[TOOL_REQUEST]>>> key:「始」value「末」 ... "
         "<<<[END_TOOL_REQUEST]>>>",
         source="lioensky/VCPToolBox modules/vcpLoop/toolCallParser.js and plugin docs",

@@ -44,7 +44,6 @@ from tooletta.plugin import (
     json_call_array,
     json_call_object,
     json_next,
-    patterns_of,
     reasoning_region,
     space_ahead,
     text_ahead,
@@ -173,13 +172,10 @@ def _list(calls: list[ToolCall]) -> str:
 class XlamDialect(ScannerDialect):
     """xLAM: a JSON list of ``{"name", "arguments"}`` objects (bare, or fenced after content)."""
 
-    response_template = "tooletta_dialect_xlam.hf_template:XLAM"
     info = DialectInfo(
         name="xlam",
-        aliases=(),
         priority=5,
         markers=(_NAME_KEY,),
-        models=patterns_of(MODELS, "xlam"),
         description='xLAM: a bare JSON list [{"name": ..., "arguments": {...}}] (or ```json'
         " fenced), <think> reasoning",
         source="Salesforce/xLAM-2-3b-fc-r tokenizer_config.json chat_template;"
@@ -257,6 +253,5 @@ class XlamDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the xlam dialect."""
-    register(XlamDialect())
-    for row in MODELS:
-        register(row)
+    for declared in (XlamDialect(), *MODELS):
+        register(declared)

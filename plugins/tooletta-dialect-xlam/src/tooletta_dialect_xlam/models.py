@@ -1,5 +1,4 @@
-"""The models this plugin knows, one row per model family: the source of the ``models``
-patterns its dialects and conversation formats show (:mod:`tooletta.catalog`)."""
+"""The models this plugin knows, one :class:`~tooletta.rows.Model` row per model family."""
 
 from __future__ import annotations
 
@@ -13,10 +12,7 @@ MODELS: tuple[Model, ...] = (
         dialect="xlam",
         chat="xlam2_qwen",
         template="tests/templates/Salesforce-xLAM-2-3b-fc-r.jinja",
-        template_sha256=(
-            # Salesforce-xLAM-2-3b-fc-r.jinja
-            "0ce792efd121e97f1b88a984ec8ea85a67e148eacdb1f311228cf6d980b34bc7",
-        ),
+        template_sha256="0ce792efd121e97f1b88a984ec8ea85a67e148eacdb1f311228cf6d980b34bc7",
         source="Salesforce/xLAM-2-3b-fc-r tokenizer_config.json chat_template",
     ),
     Model(
@@ -29,5 +25,4 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
 )
-"""Registered by :func:`register_dialects`; ``DialectInfo.models`` and ``ChatFormat.models``
-are derived from them (:func:`tooletta.catalog.patterns_of`)."""
+"""Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -4,7 +4,8 @@ GLM-4.5+ (``<tool_call>NAME<arg_key>...``), Hunyuan v3 (``<tool_call>NAME<tool_s
 ...`` with optional ``:opensource`` suffixes) and K2 Horizon (``<ifm|tool_call>NAME<ifm|arg_key>
 ...`` with an optional ``<ifm|arg_type>``) write a call the same way: a bare name, then
 key/value pairs in their own tags, then the call's closing tag. :class:`KvTags` names one
-dialect's tags; :func:`read_kv_call` reads one call from just after its opening tag. Values are
+dialect's tags; :func:`read_kv_call` reads one call from just after its opening tag, and
+:func:`kv_call_block` is the grammar block of a call. Values are
 raw text typed by the request's tool schemas (:func:`tooletta.toolkit.typed_value`).
 
 Also handled, per dialect: a separator required after the name (Hunyuan), a JSON object for
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import (
+    Block,
     Decline,
     FastReader,
     Read,
@@ -35,9 +37,9 @@ from ..engine import (
 )
 from ..errors import RenderError
 from ..ir import ToolCall
-from ..jsonout import to_json
 from .args import ArgsWriter, one_shot_value, typed_value
 from .fastxml import SPACE_RUN, tag_end
+from .jsontext import json_without
 from .schema import schema_types
 
 __all__ = [
@@ -45,6 +47,7 @@ __all__ = [
     "KvTags",
     "check_name",
     "fast_kv_call",
+    "kv_call_block",
     "looks_like_call",
     "read_kv_call",
     "render_key",
@@ -250,6 +253,17 @@ def read_kv_call(r: Reader, tags: KvTags) -> Read[None]:
         end = ""
 
 
+def kv_call_block(opening: str, tags: KvTags) -> Block:
+    """The grammar block of one call: from ``opening`` (``<tool_call>``) through
+    ``tags.close``, read by :func:`read_kv_call` and, one-shot, by :func:`fast_kv_call`."""
+
+    def read_call(r: Reader) -> Read[None]:
+        yield from read_kv_call(r, tags)
+
+    read_call.__doc__ = f"One ``{opening}`` block: a name, then key/value pairs."
+    return Block(opening, read_call, close=tags.close, fast=fast_kv_call(tags))
+
+
 def _no_kind(tool: str, key: str) -> tuple[str, None]:
     """What a value is typed by without tools: no schema."""
     return "", None
@@ -426,11 +440,7 @@ def render_value(value: Any, tags: KvTags, dialect: str) -> str:
         return "null" if value is None else "true" if value else "false"
     if isinstance(value, float) and not math.isfinite(value):
         raise RenderError(f"{value!r} is not a JSON number", dialect=dialect)
-    text = to_json(value)
-    for end in (tags.value_close, tags.close):
-        if end in text:
-            return text.replace("<", "\\u003c")  # only inside JSON strings: same value
-    return text
+    return json_without(value, (tags.value_close, tags.close))
 
 
 def render_key(key: str, tags: KvTags, dialect: str) -> str:

@@ -9,7 +9,9 @@ attributes, declared-type values, JSON arguments with end-of-turn tokens erased.
   typing it at its close otherwise;
 * :func:`json_args` streams JSON arguments verbatim, minus a leaked end-of-turn token, and
   ends the call (:func:`end_json_call` ends a call whose arguments streamed as JSON text);
-* :func:`header_call_reader` reads a ``HEADER SEP {json} CLOSE`` call (Kimi K2, Solar Open);
+* :func:`header_call_reader` reads a ``HEADER SEP {json} CLOSE`` call (Kimi K2, Solar Open),
+  :func:`header_call_block` is the grammar block of one, and :func:`header_safe` says whether
+  a writer may put a name or id in its header;
 * :func:`fast_section` and :func:`fast_header_call` are the one-shot shortcuts
   (``Block.fast``) of sections and of ``HEADER SEP {json} CLOSE`` calls: plain functions that
   read a whole well-formed block, or decline it; :func:`json_args_at` and
@@ -54,7 +56,9 @@ __all__ = [
     "end_json_call",
     "fast_header_call",
     "fast_section",
+    "header_call_block",
     "header_call_reader",
+    "header_safe",
     "json_args",
     "json_args_at",
     "read_attrs",
@@ -210,18 +214,27 @@ _WS = re.compile(r"[ \t\r\n]*")
 _SPACE = " \t\r\n"
 
 
-def fast_section(call_open: str, call: FastReader, frames: tuple[str, ...] = ()) -> FastReader:
+def _no_shortcut(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
+    """The shortcut of a block that has none: it declines every block."""
+    return -1
+
+
+def fast_section(
+    call_open: str, call: FastReader | Block, frames: tuple[str, ...] = ()
+) -> FastReader:
     """The one-shot shortcut of a :func:`section` marker: it reads on through what follows as
     long as that is, after whitespace, ``call_open`` and a call ``call`` (the call block's own
-    shortcut) reads, or one of ``frames`` (the other section markers, removed as
-    :func:`section` removes them). It stops before anything else, or a call ``call`` declines,
-    which the engine then reads as it would have.
+    shortcut, or the call block, whose ``fast`` it takes) reads, or one of ``frames`` (the
+    other section markers, removed as :func:`section` removes them). It stops before anything
+    else, or a call ``call`` declines, which the engine then reads as it would have.
 
     Whitespace between these blocks is dropped, as it is between any two blocks. The engine
     would find each of them where this does provided no marker of the grammar starts with
     whitespace and none is longer than, and starts with, ``call_open`` or a frame.
     """
     n_open = len(call_open)
+    if isinstance(call, Block):
+        call = call.fast or _no_shortcut
 
     def fast(text: str, pos: int, tools: Any, calls: list[ToolCall]) -> int:
         end = pos
@@ -353,6 +366,36 @@ def header_call_reader(
             yield from r.expect(close)
 
     return read
+
+
+def header_call_block(
+    opening: str,
+    sep: str,
+    close: str,
+    stops: tuple[str, ...],
+    header: Callable[[str], tuple[str, str | None]] | None = None,
+    erased: str = "",
+    *,
+    no_sep: str = "",
+    no_name: str = "",
+) -> Block:
+    """The block of a call ``OPENING HEADER SEP {json} CLOSE``: read by
+    :func:`header_call_reader` and, one-shot, by :func:`fast_header_call` with the same
+    arguments, which reads on through the calls that follow it at once (``then=opening``).
+    The block's ``fast`` is the call shortcut a :func:`fast_section` of the format takes."""
+    return Block(
+        opening,
+        header_call_reader(sep, close, stops, header, erased, no_sep=no_sep, no_name=no_name),
+        close=close,
+        fast=fast_header_call(sep, close, stops, header, erased, then=opening),
+    )
+
+
+def header_safe(text: str, markers: tuple[str, ...]) -> bool:
+    """True when a writer may put ``text`` (a call's name or id) in a call header as is: it
+    is not empty, has no whitespace around it (the reader strips the header) and holds none
+    of the format's ``markers`` (the reader stops at them)."""
+    return bool(text) and text == text.strip() and not any(m in text for m in markers)
 
 
 def fast_header_call(

@@ -19,7 +19,7 @@ __all__ = ["variant_info"]
 def variant_info(
     base: DialectInfo,
     name: str,
-    rows: Iterable[Model],
+    rows: Iterable[Model] = (),
     *,
     description: str,
     source: str,
@@ -30,8 +30,10 @@ def variant_info(
 
     ``variant_of`` is ``base.name``; it has no ``markers`` (detection never picks a
     variant); its ``models`` are the patterns of the ``rows`` that name it
-    (:func:`~tooletta.rows.patterns_of`); ``priority`` and ``supports`` are the base's
-    unless ``priority`` is given. ``description``, ``source`` and ``aliases`` are its own.
+    (:func:`~tooletta.rows.patterns_of`; without ``rows``, those of the rows its plugin
+    registers, filled in then by :func:`~tooletta.registry.derive_models`); ``priority`` and
+    ``supports`` are the base's unless ``priority`` is given. ``description``, ``source``
+    and ``aliases`` are its own.
     """
     return DialectInfo(
         name=name,

@@ -28,9 +28,9 @@ from ..engine import Block, Decline, FastReader, Read, Reader
 from ..engine.trim import trim_text
 from ..errors import RenderError
 from ..ir import ToolCall
-from ..jsonout import to_json
 from .args import ArgsWriter, one_shot_value, typed_value
 from .fastxml import SPACE_RUN, tag_end
+from .jsontext import json_without
 
 __all__ = [
     "FUNC",
@@ -442,10 +442,7 @@ def _value_text(value: Any, tags: XmlTags, dialect: str) -> str:
     if isinstance(value, float) and not math.isfinite(value):
         raise RenderError(f"{value!r} is not a JSON number", dialect=dialect)
     if isinstance(value, (dict, list)):
-        text = to_json(value)
-        if any(m in text for m in ends):
-            text = text.replace("<", "\\u003c")  # only inside JSON strings: same value
-        return text
+        return json_without(value, ends)
     return _scalar(value)
 
 

@@ -17,8 +17,11 @@ with optional attributes; core keeps no table of them:
 
 ``response_template`` is looked up on the object, so a subclass that sets it replaces what it
 inherits (set it to ``None`` to declare a ``response_template_gap`` instead). A plugin
-usually points it at an :class:`Export` in a small module of its own, built with these
-helpers::
+usually keeps an :class:`Export` per dialect in a small module of its own, ``hf_template``,
+named after the dialect in capitals: a :class:`~tooletta.ScannerDialect` that sets neither
+attribute exports that one by default (:mod:`tooletta.exportname`). The plugin's tests check
+each export on the dialect's golden fixtures through transformers' ``parse_response``. Built
+with these helpers::
 
     # tooletta_dialect_acme/hf_template.py
     from tooletta.interop.hf.spec import NAMED, Export, region, template, think
@@ -34,7 +37,8 @@ helpers::
         note="one form only",
     )
 
-    # tooletta_dialect_acme/__init__.py, in the dialect's class body
+    # tooletta_dialect_acme/__init__.py, in the dialect's class body: the default, so the
+    # class may leave it out (write another reference for an export named otherwise)
     response_template = "tooletta_dialect_acme.hf_template:ACME"
 
 The helpers follow the conventions of transformers' and TRL's shipped templates: a leading
