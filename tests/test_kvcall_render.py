@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tooletta import RenderError, to_json
@@ -78,10 +78,17 @@ _VALUES = st.one_of(
 )
 
 
+_PYTHON: dict[str, object] = {"True": True, "False": False, "None": None}
+"""The Python spellings an undeclared value is read as (``True`` and not the string)."""
+_NOT = object()
+
+
 @given(st.dictionaries(_KEYS, _VALUES, max_size=4), st.sampled_from(["", "\n"]))
+@example({"a": "True"}, "").via("a string spelled as a Python constant")
 def test_render_pairs_reads_back(args: dict[str, object], sep: str) -> None:
     """What render_pairs writes, read_kv_call reads back as the same arguments (strings that
-    look like JSON come back decoded, as the templates' readers decode them)."""
+    look like JSON, or like Python's ``True``/``False``/``None``, come back decoded, as the
+    templates' readers decode an undeclared value: :mod:`tooletta.toolkit.schema`)."""
     text = "<tool_call>f" + sep + render_pairs(args, TAGS, "glm45", sep, sep) + "</tool_call>"
     grammar = Grammar(blocks=(Block("<tool_call>", lambda r: read_kv_call(r, TAGS)),))
     (call,) = parse_with(grammar, "glm45", text).calls
@@ -90,6 +97,6 @@ def test_render_pairs_reads_back(args: dict[str, object], sep: str) -> None:
     for key, value in args.items():
         got = call.arguments[key]
         if isinstance(value, str) and got != value:
-            assert got == json.loads(value)
+            assert got == _PYTHON.get(value.strip(), _NOT) or got == json.loads(value)
         else:
             assert got == value
