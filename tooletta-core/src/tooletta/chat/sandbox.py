@@ -1,0 +1,89 @@
+"""Hugging Face's immutable jinja2 sandbox, with its attribute checks made cheap for the plain
+data a chat template reads (the messages and tools are dicts, lists and strings).
+
+jinja2's sandbox looks up ``message.role`` by trying the attribute first: on a dict that
+raises ``AttributeError`` inside Python before the key is read, and every attribute it
+finds (``tools.items``, ``name.upper``...) is checked against the sandbox's rules through
+``isinstance`` tests on the collection ABCs. For these builtin types the outcome depends
+only on the type and the attribute's name, so here:
+
+* ``getattr`` on a ``dict`` with a name that is no attribute of ``dict`` reads the key
+  directly (an attribute of ``dict`` such as ``items`` still wins, as in jinja2), and
+  ``obj[key]`` on a ``dict`` missing the key gives the same undefined value without trying
+  the attribute when ``dict`` has none of that name;
+* the verdict of ``is_safe_attribute`` is kept per (type, name) for the builtin data types
+  (dict, list, tuple, str, numbers, ``None``) and jinja2's own loop and namespace objects
+  (``loop.last``, ``ns.found``), for which jinja2's rules read nothing else.
+
+Every value, undefined and security error is what jinja2's
+``jinja2.sandbox.ImmutableSandboxedEnvironment`` gives (a test compares the two on every
+vendored template's probes, errors included). jinja2 is imported when
+:func:`immutable_sandbox` is called.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["immutable_sandbox"]
+
+_DICT_NAMES = frozenset(name for klass in dict.__mro__ for name in vars(klass))
+"""Every attribute a ``dict`` instance has (a dict has no instance ``__dict__``: attribute
+lookup reads only its type and ``object``)."""
+
+_PLAIN = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
+"""Builtin types whose attributes' safety depends on the type and the name alone (jinja2's
+``LoopContext`` and ``Namespace`` are added when jinja2 is imported)."""
+
+
+def immutable_sandbox() -> type[Any]:
+    """jinja2's ``ImmutableSandboxedEnvironment`` with the lookups of the module docs made
+    cheap (same results)."""
+    from jinja2.runtime import LoopContext
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    from jinja2.utils import Namespace
+
+    kept = _PLAIN | {LoopContext, Namespace}
+
+    class ImmutableSandbox(ImmutableSandboxedEnvironment):
+        """The immutable sandbox, with plain data's attributes looked up cheaply."""
+
+        _safe: dict[tuple[type, str], bool]
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._safe = {}
+
+        def getattr(self, obj: Any, attribute: str) -> Any:
+            """``obj.attribute``: a dict's key at once when ``dict`` has no such
+            attribute (jinja2 tries the attribute first, which raises)."""
+            if type(obj) is dict and attribute not in _DICT_NAMES:
+                try:
+                    return obj[attribute]
+                except KeyError:
+                    return self.undefined(obj=obj, name=attribute)
+            return super().getattr(obj, attribute)
+
+        def getitem(self, obj: Any, argument: Any) -> Any:
+            """``obj[argument]``: a dict missing a key that is no attribute of ``dict``
+            gives the undefined value without trying the attribute."""
+            if type(obj) is dict and type(argument) is str and argument not in _DICT_NAMES:
+                try:
+                    return obj[argument]
+                except KeyError:
+                    return self.undefined(obj=obj, name=argument)
+            return super().getitem(obj, argument)
+
+        def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+            """jinja2's verdict, kept per (type, name) for the types of ``kept`` (for
+            those it reads neither the value nor the object's contents)."""
+            kind = type(obj)
+            if kind not in kept:
+                return bool(super().is_safe_attribute(obj, attr, value))
+            key = (kind, attr)
+            safe = self._safe.get(key)
+            if safe is None:
+                safe = self._safe[key] = bool(super().is_safe_attribute(obj, attr, value))
+            return safe
+
+    return ImmutableSandbox
