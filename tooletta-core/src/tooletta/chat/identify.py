@@ -604,8 +604,16 @@ class _Identifier:
         text_errors, text_dropped = len(_errors(text)), self._dropped(text)
         if not text_errors and not text_dropped:
             return False
-        parts = self._base(MessageForm(content_parts=True))
-        parts_errors = len(_errors(parts))
+        form = MessageForm(content_parts=True)
+        parts: _Rendered = {}
+        parts_errors = 0
+        for probe in self.suite:
+            if probe.options:
+                continue
+            parts[probe.name] = rendered = self._template(probe, form)
+            parts_errors += isinstance(rendered, ToolettaError)
+            if parts_errors > text_errors:  # parts cannot win: the rest is not rendered
+                return False
         if parts_errors != text_errors:
             return parts_errors < text_errors
         return self._dropped(parts) < text_dropped
@@ -657,7 +665,8 @@ class _Identifier:
         :data:`_MIN_MATCHED` probes."""
         best: tuple[MessageForm, dict[str, str], list[str], list[NearMiss]] | None = None
         for form in dict.fromkeys(forms):
-            bound, matched, missed = self._outcomes(candidate, form, stop=False)
+            beat = -1 if best is None else len(best[2])
+            bound, matched, missed = self._outcomes(candidate, form, stop=False, beat=beat)
             if best is None or len(matched) > len(best[2]):
                 best = (form, bound, matched, missed)
         if best is None:
@@ -754,17 +763,21 @@ class _Identifier:
         return missed[0] if missed else (bound, tuple(matched))
 
     def _outcomes(
-        self, candidate: _Candidate, form: MessageForm, *, stop: bool
+        self, candidate: _Candidate, form: MessageForm, *, stop: bool, beat: int = -1
     ) -> tuple[dict[str, str], list[str], list[NearMiss]]:
         """``candidate`` against the template under ``form``, probe by probe (switch probes
         only for the switches it declares; probes the template raises on skipped): the tokens
         bound, the probes it writes as the template does, and where it differs on the others
-        (``stop``: only up to the first difference)."""
+        (``stop``: only up to the first difference). ``beat``: a count of probes written
+        right that is all that matters to the caller; the comparison ends, with what it has
+        so far, as soon as it cannot exceed it (the probes left are not rendered)."""
         bound: dict[str, str] = {}
         matched: list[str] = []
         missed: list[NearMiss] = []
         declared = candidate.fmt.options
-        for probe in self.suite:
+        for at, probe in enumerate(self.suite):
+            if len(matched) + len(self.suite) - at <= beat:
+                break  # even this probe and every one after it written right cannot beat it
             if any(k not in declared for k in probe.options):
                 continue
             expected = self._template(probe, form)
