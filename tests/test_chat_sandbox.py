@@ -104,3 +104,23 @@ def test_any_dict_key_or_attribute_alike(data: dict[str, Any], name: str) -> Non
     source = source.replace("N", name)
     theirs, ours = _both(source, m=data)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("source", ["{% if %}", "{{ x", "{% for %}{% endif %}", "{% endfor %}"])
+def test_syntax_errors_alike(source: str) -> None:
+    """A template that does not compile gets jinja2's message (its line and text)."""
+    errors = []
+    for env in (THEIRS, OURS):
+        with pytest.raises(jinja2.TemplateSyntaxError) as caught:
+            env.from_string(source)
+        errors.append(str(caught.value))
+    assert errors[0] == errors[1]
+
+
+def test_render_errors_keep_type_and_message() -> None:
+    """An error raised while rendering is re-raised as it is (its traceback not rewritten)."""
+    source = "{% for m in messages %}{{ m.content + 1 }}{% endfor %}"
+    for env in (THEIRS, OURS):
+        with pytest.raises(TypeError, match="can only concatenate str") as caught:
+            env.from_string(source).render(messages=[{"content": "a"}])
+        assert caught.value.__traceback__ is not None

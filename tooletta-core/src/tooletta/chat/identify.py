@@ -747,10 +747,18 @@ class _Identifier:
         if self.only is not None:
             return [self.only]
         eos = _EOS in joined
+        found: dict[str, bool] = {}  # formats share markers: each one searched for once
+
+        def occurs(marker: str) -> bool:
+            got = found.get(marker)
+            if got is None:
+                got = found[marker] = marker in joined
+            return got
+
         return [
             c
             for c in self.candidates
-            if all(m in joined or (eos and m == c.fmt.end_of_turn.strip()) for m in c.markers)
+            if all(occurs(m) or (eos and m == c.fmt.end_of_turn.strip()) for m in c.markers)
         ]
 
     def _compare(
@@ -845,10 +853,7 @@ def _fill(expected: str, bound: Mapping[str, str], fmt: ChatFormat) -> str:
 
 
 def _near(name: str, probe: str, expected: str, native: str, matched: int) -> NearMiss:
-    at = next(
-        (i for i, (a, b) in enumerate(zip(expected, native)) if a != b),
-        min(len(expected), len(native)),
-    )
+    at = _common_prefix(expected, native)
     start = max(0, at - _SNIPPET // 2)
     return NearMiss(
         name,
@@ -858,3 +863,17 @@ def _near(name: str, probe: str, expected: str, native: str, matched: int) -> Ne
         native[start : at + _SNIPPET],
         matched,
     )
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """The length of the longest common prefix of ``a`` and ``b``: the offset of their first
+    differing character, or the shorter one's length (a binary search comparing slices, not
+    a loop over the characters: renders share thousands of characters before they part)."""
+    low, high = 0, min(len(a), len(b))  # a[:low] == b[:low]; the prefix is at most high
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low

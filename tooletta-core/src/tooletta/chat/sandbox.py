@@ -15,6 +15,12 @@ only on the type and the attribute's name, so here:
   (dict, list, tuple, str, numbers, ``None``) and jinja2's own loop and namespace objects
   (``loop.last``, ``ns.found``), for which jinja2's rules read nothing else.
 
+And an error a template raises while rendering keeps Python's own traceback: jinja2 rewrites
+it to point at the template's lines by compiling a stub of code per template frame, which
+cost more than a whole render of the template (identify renders many probes that a template
+refuses, and turns every error into a message: its type and text are unchanged; a template
+that does not compile still gets jinja2's handling).
+
 Every value, undefined and security error is what jinja2's
 ``jinja2.sandbox.ImmutableSandboxedEnvironment`` gives (a test compares the two on every
 vendored template's probes, errors included). jinja2 is imported when
@@ -23,7 +29,8 @@ vendored template's probes, errors included). jinja2 is imported when
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from typing import Any, NoReturn
 
 __all__ = ["immutable_sandbox"]
 
@@ -39,6 +46,7 @@ _PLAIN = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
 def immutable_sandbox() -> type[Any]:
     """jinja2's ``ImmutableSandboxedEnvironment`` with the lookups of the module docs made
     cheap (same results)."""
+    from jinja2.exceptions import TemplateSyntaxError
     from jinja2.runtime import LoopContext
     from jinja2.sandbox import ImmutableSandboxedEnvironment
     from jinja2.utils import Namespace
@@ -85,5 +93,13 @@ def immutable_sandbox() -> type[Any]:
             if safe is None:
                 safe = self._safe[key] = bool(super().is_safe_attribute(obj, attr, value))
             return safe
+
+        def handle_exception(self, source: str | None = None) -> NoReturn:
+            """Re-raise the exception being handled as it is (jinja2 rewrites its
+            traceback first, see the module docs); a syntax error gets jinja2's handling."""
+            exc = sys.exc_info()[1]
+            if exc is None or isinstance(exc, TemplateSyntaxError):
+                super().handle_exception(source)
+            raise exc
 
     return ImmutableSandbox
