@@ -568,3 +568,20 @@ def test_named_templates_are_known_only_whole() -> None:
     assert [d.probe for d in whole.differences] == ["content_and_call"]
     half = identify(config(default + "{# edited #}"))
     assert not half.known and half.format is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    prefix=st.text(max_size=300),
+    a=st.text(max_size=20),
+    b=st.text(max_size=20),
+)
+def test_common_prefix_is_the_first_difference(prefix: str, a: str, b: str) -> None:
+    """A near-miss's offset: the first character where the two texts differ (or the shorter
+    one's length), as a loop over the characters finds it."""
+    from tooletta.chat.identify import _common_prefix
+
+    x, y = prefix + a, prefix + b
+    naive = next((i for i, (c, d) in enumerate(zip(x, y)) if c != d), min(len(x), len(y)))
+    assert _common_prefix(x, y) == naive
+    assert _common_prefix(y, x) == naive

@@ -829,12 +829,12 @@ def _bind(expected: str, native: str, bound: Mapping[str, str]) -> dict[str, str
         return dict(bound) if expected == native else None
     parts = re.split(f"([{_BOS}{_EOS}])", expected)
     pattern = []
-    opened: set[str] = set()
+    opened: dict[str, None] = {}  # in the order they occur (a set's order varies by run)
     for part in parts:
         if part in _KEYS:
             group = _KEYS[part]
             pattern.append(f"(?P={group})" if group in opened else f"(?P<{group}>[^\\n]{{0,64}}?)")
-            opened.add(group)
+            opened[group] = None
         elif part:
             pattern.append(re.escape(part))
     match = re.fullmatch("".join(pattern), native, re.DOTALL)
