@@ -83,6 +83,21 @@ def test_every_vendored_template_renders_the_probes_alike(path: Any) -> None:
         "{{ (1).real }}|{{ (1.5).is_integer() }}|{{ none.__class__ }}|{{ m.t.index(2) }}",
         "{{ m.list.sort() }}",
         "{{ m[1] }}|{{ m[none] }}|{{ m[[1]] is defined }}",
+        # calls: macros (in loops, blocks, with a caller, varargs and kwargs), methods
+        "{% macro f(x) %}<{{ x }}>{% endmacro %}{% for y in m.list %}{{ f(y) }}{% endfor %}",
+        "{% macro f(x, y=2) %}{{ x }}{{ y }}{{ varargs }}{{ kwargs }}{% endmacro %}"
+        "{{ f(1) }}|{{ f(1, 3, 4) }}|{{ f(1, z=5) }}|{{ f() }}",
+        "{% macro f() %}[{{ caller() }}]{% endmacro %}{% call f() %}in{% endcall %}",
+        "{% macro f(n) %}{% if n %}{{ n }}{{ f(n - 1) }}{% endif %}{% endmacro %}{{ f(3) }}",
+        "{% block b %}{% macro f() %}b{% endmacro %}{% for x in m.t %}{{ f() }}{% endfor %}"
+        "{% endblock %}",
+        "{% for k, v in m.items() %}{{ k }}{{ v }}{% endfor %}|{{ m.role.split('s') }}",
+        "{{ m.get('x', 'd') }}|{{ m.role.startswith('u') }}|{{ m.keys() | length }}",
+        "{% set g = [] | map('string') %}{{ g.send(none) is defined }}|{{ g.send(none) }}",
+        "{% set g = m.list | map('string') %}{{ g.send(none) }}{{ g.send(none) }}",
+        "{{ m.list.append }}|{{ m.list.append(3) }}",
+        "{{ raise_exception('no') }}",
+        "{{ range(3) | list }}|{{ namespace(a=1).a }}|{{ dict(a=1) }}|{{ lipsum(1)[:0] }}",
     ],
 )
 def test_lookups_alike(source: str) -> None:
