@@ -568,3 +568,49 @@ def test_named_templates_are_known_only_whole() -> None:
     assert [d.probe for d in whole.differences] == ["content_and_call"]
     half = identify(config(default + "{# edited #}"))
     assert not half.known and half.format is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    prefix=st.text(max_size=300),
+    a=st.text(max_size=20),
+    b=st.text(max_size=20),
+)
+def test_common_prefix_is_the_first_difference(prefix: str, a: str, b: str) -> None:
+    """A near-miss's offset: the first character where the two texts differ (or the shorter
+    one's length), as a loop over the characters finds it."""
+    from tooletta.chat.identify import _common_prefix
+
+    x, y = prefix + a, prefix + b
+    naive = next((i for i, (c, d) in enumerate(zip(x, y)) if c != d), min(len(x), len(y)))
+    assert _common_prefix(x, y) == naive
+    assert _common_prefix(y, x) == naive
+
+
+@pytest.mark.parametrize(
+    ("name", "own"),
+    [
+        ("openai-gpt-oss-120b.jinja", "gpt_oss"),
+        ("google-gemma-4-31B-it.jinja", "gemma4"),
+        ("Qwen3.jinja", "qwen3"),
+    ],
+)
+def test_outcomes_cut_short_only_when_they_cannot_beat(name: str, own: str) -> None:
+    """A form compared with a count to beat gives what the full comparison gives whenever
+    the full one beats it, and at most that count otherwise (it then stops rendering)."""
+    path = next(p for p in TEMPLATES if p.name == name)
+    ident = _Identifier(
+        path.read_text(encoding="utf-8"), {"bos_token": None, "eos_token": None}, {}, ""
+    )
+    forms = [MessageForm(), MessageForm(string_arguments=True), MessageForm(call_content=None)]
+    chosen = [c for c in ident.candidates if c.name == own] + list(ident.candidates[:3])
+    assert chosen[0].name == own
+    for candidate in chosen:
+        for form in forms:
+            full = ident._outcomes(candidate, form, stop=False)
+            for beat in range(-1, len(ident.suite) + 1):
+                cut = ident._outcomes(candidate, form, stop=False, beat=beat)
+                if len(full[1]) > beat:
+                    assert cut == full
+                else:
+                    assert len(cut[1]) <= beat

@@ -604,8 +604,16 @@ class _Identifier:
         text_errors, text_dropped = len(_errors(text)), self._dropped(text)
         if not text_errors and not text_dropped:
             return False
-        parts = self._base(MessageForm(content_parts=True))
-        parts_errors = len(_errors(parts))
+        form = MessageForm(content_parts=True)
+        parts: _Rendered = {}
+        parts_errors = 0
+        for probe in self.suite:
+            if probe.options:
+                continue
+            parts[probe.name] = rendered = self._template(probe, form)
+            parts_errors += isinstance(rendered, ToolettaError)
+            if parts_errors > text_errors:  # parts cannot win: the rest is not rendered
+                return False
         if parts_errors != text_errors:
             return parts_errors < text_errors
         return self._dropped(parts) < text_dropped
@@ -657,7 +665,8 @@ class _Identifier:
         :data:`_MIN_MATCHED` probes."""
         best: tuple[MessageForm, dict[str, str], list[str], list[NearMiss]] | None = None
         for form in dict.fromkeys(forms):
-            bound, matched, missed = self._outcomes(candidate, form, stop=False)
+            beat = -1 if best is None else len(best[2])
+            bound, matched, missed = self._outcomes(candidate, form, stop=False, beat=beat)
             if best is None or len(matched) > len(best[2]):
                 best = (form, bound, matched, missed)
         if best is None:
@@ -738,10 +747,18 @@ class _Identifier:
         if self.only is not None:
             return [self.only]
         eos = _EOS in joined
+        found: dict[str, bool] = {}  # formats share markers: each one searched for once
+
+        def occurs(marker: str) -> bool:
+            got = found.get(marker)
+            if got is None:
+                got = found[marker] = marker in joined
+            return got
+
         return [
             c
             for c in self.candidates
-            if all(m in joined or (eos and m == c.fmt.end_of_turn.strip()) for m in c.markers)
+            if all(occurs(m) or (eos and m == c.fmt.end_of_turn.strip()) for m in c.markers)
         ]
 
     def _compare(
@@ -754,17 +771,21 @@ class _Identifier:
         return missed[0] if missed else (bound, tuple(matched))
 
     def _outcomes(
-        self, candidate: _Candidate, form: MessageForm, *, stop: bool
+        self, candidate: _Candidate, form: MessageForm, *, stop: bool, beat: int = -1
     ) -> tuple[dict[str, str], list[str], list[NearMiss]]:
         """``candidate`` against the template under ``form``, probe by probe (switch probes
         only for the switches it declares; probes the template raises on skipped): the tokens
         bound, the probes it writes as the template does, and where it differs on the others
-        (``stop``: only up to the first difference)."""
+        (``stop``: only up to the first difference). ``beat``: a count of probes written
+        right that is all that matters to the caller; the comparison ends, with what it has
+        so far, as soon as it cannot exceed it (the probes left are not rendered)."""
         bound: dict[str, str] = {}
         matched: list[str] = []
         missed: list[NearMiss] = []
         declared = candidate.fmt.options
-        for probe in self.suite:
+        for at, probe in enumerate(self.suite):
+            if len(matched) + len(self.suite) - at <= beat:
+                break  # even this probe and every one after it written right cannot beat it
             if any(k not in declared for k in probe.options):
                 continue
             expected = self._template(probe, form)
@@ -808,12 +829,12 @@ def _bind(expected: str, native: str, bound: Mapping[str, str]) -> dict[str, str
         return dict(bound) if expected == native else None
     parts = re.split(f"([{_BOS}{_EOS}])", expected)
     pattern = []
-    opened: set[str] = set()
+    opened: dict[str, None] = {}  # in the order they occur (a set's order varies by run)
     for part in parts:
         if part in _KEYS:
             group = _KEYS[part]
             pattern.append(f"(?P={group})" if group in opened else f"(?P<{group}>[^\\n]{{0,64}}?)")
-            opened.add(group)
+            opened[group] = None
         elif part:
             pattern.append(re.escape(part))
     match = re.fullmatch("".join(pattern), native, re.DOTALL)
@@ -832,10 +853,7 @@ def _fill(expected: str, bound: Mapping[str, str], fmt: ChatFormat) -> str:
 
 
 def _near(name: str, probe: str, expected: str, native: str, matched: int) -> NearMiss:
-    at = next(
-        (i for i, (a, b) in enumerate(zip(expected, native)) if a != b),
-        min(len(expected), len(native)),
-    )
+    at = _common_prefix(expected, native)
     start = max(0, at - _SNIPPET // 2)
     return NearMiss(
         name,
@@ -845,3 +863,17 @@ def _near(name: str, probe: str, expected: str, native: str, matched: int) -> Ne
         native[start : at + _SNIPPET],
         matched,
     )
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """The length of the longest common prefix of ``a`` and ``b``: the offset of their first
+    differing character, or the shorter one's length (a binary search comparing slices, not
+    a loop over the characters: renders share thousands of characters before they part)."""
+    low, high = 0, min(len(a), len(b))  # a[:low] == b[:low]; the prefix is at most high
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low

@@ -29,6 +29,7 @@ from ..errors import RenderError, ToolettaError
 from ..extras import install_hint
 from ..ir import Message
 from .jinjaenv import make_environment
+from .sandbox import immutable_sandbox
 
 __all__ = ["load_chat_template", "render_jinja", "to_template_messages"]
 
@@ -193,16 +194,17 @@ def _text_part(text: str, name: str | None) -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _environment() -> Any:
-    """The one jinja2 environment every template is compiled in (Hugging Face's settings),
+    """The one jinja2 environment every template is compiled in (Hugging Face's settings,
+    its immutable sandbox with cheap lookups of plain data: :mod:`tooletta.chat.sandbox`),
     built once and set for compiling fast: a template is compiled once per process (the
     compiled template is kept) and its first render is paid in full by :func:`identify`, so
     jinja2's optimizer (constant folding, which renders nothing differently and costs about
     a third of the compile) is off, and the environment keeps no template cache."""
     try:
-        from jinja2.sandbox import ImmutableSandboxedEnvironment
+        sandbox = immutable_sandbox()
     except ImportError:  # pragma: no cover - exercised without the extra
         raise ToolettaError(_MISSING) from None
-    return make_environment(ImmutableSandboxedEnvironment)
+    return make_environment(sandbox)
 
 
 @lru_cache(maxsize=16)

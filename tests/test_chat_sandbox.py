@@ -1,0 +1,141 @@
+"""The sandbox chat templates render in (tooletta.chat.sandbox) gives exactly what jinja2's
+immutable sandbox gives: every vendored template on every probe, and the lookups it makes
+cheap on arbitrary data (dict keys that are or are not dict attributes, missing keys,
+mutating methods, loop and namespace attributes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from support import ROOT
+from tooletta.chat.identify import PINNED_TIME
+from tooletta.chat.jinja import _environment, to_template_messages
+from tooletta.chat.jinjaenv import make_environment
+from tooletta.chat.probes import probe_suite
+from tooletta.chat.sandbox import immutable_sandbox
+
+jinja2 = pytest.importorskip("jinja2")
+from jinja2.sandbox import ImmutableSandboxedEnvironment  # noqa: E402
+
+TEMPLATES = sorted(
+    p for p in ROOT.glob("plugins/*/tests/templates/*.jinja") if "_template" not in p.parts
+)
+THEIRS = make_environment(ImmutableSandboxedEnvironment)
+OURS = make_environment(immutable_sandbox())
+
+
+def _outcome(template: Any, values: dict[str, Any]) -> str:
+    """The render, or the error's type and message."""
+    try:
+        return str(template.render(**values))
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _both(source: str, **values: Any) -> tuple[str, str]:
+    return (
+        _outcome(THEIRS.from_string(source), values),
+        _outcome(OURS.from_string(source), values),
+    )
+
+
+def test_the_environment_uses_it() -> None:
+    assert type(_environment()).__name__ == "ImmutableSandbox"
+    assert isinstance(_environment(), ImmutableSandboxedEnvironment)
+
+
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name)
+def test_every_vendored_template_renders_the_probes_alike(path: Any) -> None:
+    text = path.read_text(encoding="utf-8")
+    theirs, ours = THEIRS.from_string(text), OURS.from_string(text)
+    for probe in probe_suite({}):
+        for parts in (False, True):  # text content, and content as parts (errors for most)
+            values = {
+                "messages": to_template_messages(probe.messages, content_parts=parts),
+                "tools": list(probe.tools) or None,
+                "add_generation_prompt": probe.add_generation_prompt,
+                "bos_token": "<s>",
+                "eos_token": "</s>",
+                "strftime_now": PINNED_TIME.strftime,
+            }
+            assert _outcome(ours, values) == _outcome(theirs, values), (probe.name, parts)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{{ m.role }}|{{ m.items }}|{{ m['items'] }}|{{ m.get('role') }}",
+        "{{ m.missing is defined }}|{{ m['missing'] is defined }}|{{ m.missing }}",
+        "{{ m.keys() | list }}|{{ m.copy }}|{{ m['copy'] }}|{{ m.__class__ }}",
+        "{{ m._private }}|{{ m['_private'] }}|{{ m.__len__ }}",
+        "{{ m.clear() }}",
+        "{{ m.update({'a': 1}) }}",
+        "{{ m.list.append(1) }}",
+        "{{ m['list'].pop() }}",
+        "{{ 'a{0}'.format(m.role) }}|{{ m.role.format }}|{{ m.role.upper() }}",
+        "{{ '{0.__class__}'.format(m) }}",
+        "{% for x in m.list %}{{ loop.index0 }}{{ loop.last }}{{ loop.__class__ }}{% endfor %}",
+        "{% set ns = namespace(a=1) %}{% set ns.a = ns.a + 1 %}{{ ns.a }}|{{ ns.b }}|{{ ns._x }}",
+        "{{ (1).real }}|{{ (1.5).is_integer() }}|{{ none.__class__ }}|{{ m.t.index(2) }}",
+        "{{ m.list.sort() }}",
+        "{{ m[1] }}|{{ m[none] }}|{{ m[[1]] is defined }}",
+        # calls: macros (in loops, blocks, with a caller, varargs and kwargs), methods
+        "{% macro f(x) %}<{{ x }}>{% endmacro %}{% for y in m.list %}{{ f(y) }}{% endfor %}",
+        "{% macro f(x, y=2) %}{{ x }}{{ y }}{{ varargs }}{{ kwargs }}{% endmacro %}"
+        "{{ f(1) }}|{{ f(1, 3, 4) }}|{{ f(1, z=5) }}|{{ f() }}",
+        "{% macro f() %}[{{ caller() }}]{% endmacro %}{% call f() %}in{% endcall %}",
+        "{% macro f(n) %}{% if n %}{{ n }}{{ f(n - 1) }}{% endif %}{% endmacro %}{{ f(3) }}",
+        "{% block b %}{% macro f() %}b{% endmacro %}{% for x in m.t %}{{ f() }}{% endfor %}"
+        "{% endblock %}",
+        "{% for k, v in m.items() %}{{ k }}{{ v }}{% endfor %}|{{ m.role.split('s') }}",
+        "{{ m.get('x', 'd') }}|{{ m.role.startswith('u') }}|{{ m.keys() | length }}",
+        "{% set g = [] | map('string') %}{{ g.send(none) is defined }}|{{ g.send(none) }}",
+        "{% set g = m.list | map('string') %}{{ g.send(none) }}{{ g.send(none) }}",
+        "{{ m.list.append }}|{{ m.list.append(3) }}",
+        "{{ raise_exception('no') }}",
+        "{{ range(3) | list }}|{{ namespace(a=1).a }}|{{ dict(a=1) }}|{{ lipsum(1)[:0] }}",
+    ],
+)
+def test_lookups_alike(source: str) -> None:
+    data = {"role": "user", "copy": "c", "_private": 1, "list": [1, 2], "t": (1, 2), 1: "one"}
+    theirs, ours = _both(source, m=data)
+    assert ours == theirs
+
+
+_NAMES = st.sampled_from(["role", "items", "get", "keys", "pop", "clear", "__class__", "_x", "x"])
+_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.text(max_size=5), st.lists(st.integers())
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.dictionaries(_NAMES, _VALUES), name=_NAMES)
+def test_any_dict_key_or_attribute_alike(data: dict[str, Any], name: str) -> None:
+    source = "{{ m.N is defined }}|{{ m['N'] is defined }}|{{ m.N }}|{{ m['N'] }}"
+    source = source.replace("N", name)
+    theirs, ours = _both(source, m=data)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("source", ["{% if %}", "{{ x", "{% for %}{% endif %}", "{% endfor %}"])
+def test_syntax_errors_alike(source: str) -> None:
+    """A template that does not compile gets jinja2's message (its line and text)."""
+    errors = []
+    for env in (THEIRS, OURS):
+        with pytest.raises(jinja2.TemplateSyntaxError) as caught:
+            env.from_string(source)
+        errors.append(str(caught.value))
+    assert errors[0] == errors[1]
+
+
+def test_render_errors_keep_type_and_message() -> None:
+    """An error raised while rendering is re-raised as it is (its traceback not rewritten)."""
+    source = "{% for m in messages %}{{ m.content + 1 }}{% endfor %}"
+    for env in (THEIRS, OURS):
+        with pytest.raises(TypeError, match="can only concatenate str") as caught:
+            env.from_string(source).render(messages=[{"content": "a"}])
+        assert caught.value.__traceback__ is not None

@@ -1,0 +1,136 @@
+"""Hugging Face's immutable jinja2 sandbox, with its attribute checks made cheap for the plain
+data a chat template reads (the messages and tools are dicts, lists and strings).
+
+jinja2's sandbox looks up ``message.role`` by trying the attribute first: on a dict that
+raises ``AttributeError`` inside Python before the key is read, and every attribute it
+finds (``tools.items``, ``name.upper``...) is checked against the sandbox's rules through
+``isinstance`` tests on the collection ABCs. For these builtin types the outcome depends
+only on the type and the attribute's name, so here:
+
+* ``getattr`` on a ``dict`` with a name that is no attribute of ``dict`` reads the key
+  directly (an attribute of ``dict`` such as ``items`` still wins, as in jinja2), and
+  ``obj[key]`` on a ``dict`` missing the key gives the same undefined value without trying
+  the attribute when ``dict`` has none of that name;
+* the verdict of ``is_safe_attribute`` is kept per (type, name) for the builtin data types
+  (dict, list, tuple, str, numbers, ``None``) and jinja2's own loop and namespace objects
+  (``loop.last``, ``ns.found``), for which jinja2's rules read nothing else;
+* a call of the template's own macro or of a builtin method (``tools.items()``,
+  ``name.split('.')``, the objects an attribute lookup above let through) is made at once:
+  jinja2 first asks whether the callable is marked unsafe and whether it wants the context,
+  the eval context or the environment passed, which neither can be (a macro is jinja2's
+  own object, a builtin method takes no attributes), then drops the loop and block
+  variables it was given and turns a ``StopIteration`` into an undefined value, as here.
+  A template with many macro calls (a tool's parameters declared by a recursive macro)
+  renders a third faster.
+
+And an error a template raises while rendering keeps Python's own traceback: jinja2 rewrites
+it to point at the template's lines by compiling a stub of code per template frame, which
+cost more than a whole render of the template (identify renders many probes that a template
+refuses, and turns every error into a message: its type and text are unchanged; a template
+that does not compile still gets jinja2's handling).
+
+Every value, undefined and security error is what jinja2's
+``jinja2.sandbox.ImmutableSandboxedEnvironment`` gives (a test compares the two on every
+vendored template's probes, errors included). jinja2 is imported when
+:func:`immutable_sandbox` is called.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any, NoReturn
+
+__all__ = ["immutable_sandbox"]
+
+_DICT_NAMES = frozenset(name for klass in dict.__mro__ for name in vars(klass))
+"""Every attribute a ``dict`` instance has (a dict has no instance ``__dict__``: attribute
+lookup reads only its type and ``object``)."""
+
+_PLAIN = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
+"""Builtin types whose attributes' safety depends on the type and the name alone (jinja2's
+``LoopContext`` and ``Namespace`` are added when jinja2 is imported)."""
+
+_STOPPED = "value was undefined because a callable raised a StopIteration exception"
+"""jinja2's text for the undefined value a call raising ``StopIteration`` gives."""
+
+
+def immutable_sandbox() -> type[Any]:
+    """jinja2's ``ImmutableSandboxedEnvironment`` with the lookups of the module docs made
+    cheap (same results)."""
+    from jinja2.exceptions import TemplateSyntaxError
+    from jinja2.runtime import LoopContext, Macro
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    from jinja2.utils import Namespace
+
+    kept = _PLAIN | {LoopContext, Namespace}
+    direct = frozenset({Macro, types.BuiltinMethodType})
+
+    class ImmutableSandbox(ImmutableSandboxedEnvironment):
+        """The immutable sandbox, with plain data's attributes looked up cheaply."""
+
+        _safe: dict[tuple[type, str], bool]
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._safe = {}
+
+        def getattr(self, obj: Any, attribute: str) -> Any:
+            """``obj.attribute``: a dict's key at once when ``dict`` has no such
+            attribute (jinja2 tries the attribute first, which raises)."""
+            if type(obj) is dict and attribute not in _DICT_NAMES:
+                try:
+                    return obj[attribute]
+                except KeyError:
+                    return self.undefined(obj=obj, name=attribute)
+            return super().getattr(obj, attribute)
+
+        def getitem(self, obj: Any, argument: Any) -> Any:
+            """``obj[argument]``: a dict missing a key that is no attribute of ``dict``
+            gives the undefined value without trying the attribute."""
+            if type(obj) is dict and type(argument) is str and argument not in _DICT_NAMES:
+                try:
+                    return obj[argument]
+                except KeyError:
+                    return self.undefined(obj=obj, name=argument)
+            return super().getitem(obj, argument)
+
+        def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+            """jinja2's verdict, kept per (type, name) for the types of ``kept`` (for
+            those it reads neither the value nor the object's contents)."""
+            kind = type(obj)
+            if kind not in kept:
+                return bool(super().is_safe_attribute(obj, attr, value))
+            key = (kind, attr)
+            safe = self._safe.get(key)
+            if safe is None:
+                safe = self._safe[key] = bool(super().is_safe_attribute(obj, attr, value))
+            return safe
+
+        def call(
+            __self,  # jinja2's signature: the call's own keywords pass through
+            __context: Any,
+            __obj: Any,
+            *args: Any,
+            **kwargs: Any,
+        ) -> Any:
+            """Call ``__obj``: a macro or a builtin method at once (see the module
+            docs), anything else through jinja2's checks."""
+            if type(__obj) not in direct:
+                return super().call(__context, __obj, *args, **kwargs)
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+            try:
+                return __obj(*args, **kwargs)
+            except StopIteration:
+                return __self.undefined(_STOPPED)
+
+        def handle_exception(self, source: str | None = None) -> NoReturn:
+            """Re-raise the exception being handled as it is (jinja2 rewrites its
+            traceback first, see the module docs); a syntax error gets jinja2's handling."""
+            exc = sys.exc_info()[1]
+            if exc is None or isinstance(exc, TemplateSyntaxError):
+                super().handle_exception(source)
+            raise exc
+
+    return ImmutableSandbox
