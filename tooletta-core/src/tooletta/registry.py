@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,7 +111,11 @@ def derive_models(registered: Iterable[Any]) -> None:
         return
     for obj in objects:
         info = getattr(obj, "info", None)
-        if type(obj) is Pending or not isinstance(info, DialectInfo) or info.models:
+        if type(obj) is Pending or not isinstance(info, DialectInfo):
+            continue
+        for fmt in getattr(obj, "chat_formats", None) or ():
+            _derive_format_models(fmt, rows)
+        if info.models:
             continue
         models = patterns_of(rows, info.name)
         if models:
@@ -119,6 +123,23 @@ def derive_models(registered: Iterable[Any]) -> None:
                 obj.info = msgspec.structs.replace(info, models=models)
             except (AttributeError, TypeError):  # slots or a frozen object: rows still count
                 continue
+
+
+def _derive_format_models(fmt: Any, rows: Sequence[Model]) -> None:
+    """Give a conversation format (a class or an instance, as a dialect's ``chat_formats``
+    lists it) that declares no ``models`` of its own the patterns of the plugin's rows naming
+    it as their format (none when no row does, not those of a format it subclasses): what
+    :attr:`ChatFormat.models <tooletta.chat.ChatFormat.models>` shows. A format that declares
+    them, or whose class refuses the attribute, is left as it is."""
+    declared = (
+        vars(fmt) if isinstance(fmt, type) else {**vars(type(fmt)), **getattr(fmt, "__dict__", {})}
+    )
+    if declared.get("models"):
+        return
+    try:
+        fmt.models = patterns_of(rows, chat=getattr(fmt, "name", None))
+    except (AttributeError, TypeError):  # slots or a frozen object: the rows still count
+        return
 
 
 def supports_of(dialect: Any) -> tuple[str, ...]:

@@ -62,7 +62,6 @@ class ExampleChat(ChatFormat):
     calls after the content one per line."""
 
     name = "example1"
-    models = patterns_of(MODELS, chat="example1")
     source = "example-org/Example-1 chat_template (fictional: tests/templates/SOURCES.md)"
     turns = roles(
         system=_turn("system"),

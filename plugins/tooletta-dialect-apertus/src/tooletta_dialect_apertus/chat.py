@@ -37,11 +37,9 @@ from tooletta.plugin import (
     Turn,
     defaults,
     first_of,
-    patterns_of,
     roles,
     text_of,
 )
-from tooletta_dialect_apertus.models import MODELS
 
 from .tools import render_tools
 
@@ -83,7 +81,6 @@ class ApertusChat(ChatFormat):
     user turn holding the calls, their results and the answer."""
 
     name = "apertus2509"
-    models = patterns_of(MODELS, chat="apertus2509")
     source = "swiss-ai/Apertus-8B-Instruct-2509 chat_template (llama.cpp Apertus-8B-Instruct.jinja)"
     bos = "<s>"
     turns = roles(

@@ -39,12 +39,10 @@ from tooletta.plugin import (
     Turn,
     by_content,
     defaults,
-    patterns_of,
     roles,
     text_of,
     tool_json,
 )
-from tooletta_dialect_cohere.models import MODELS
 
 from .tokens import (
     ACTION,
@@ -348,7 +346,6 @@ class CommandR7BChat(ChatFormat):
     """Command R7B's tool-use template (see the module docstring)."""
 
     name = "command_r7b"
-    models = patterns_of(MODELS, chat="command_r7b")
     """The model whose template was read (its quantized copies keep the name); other R7B
     models (the Arabic one) are not assumed to share it."""
     source = (

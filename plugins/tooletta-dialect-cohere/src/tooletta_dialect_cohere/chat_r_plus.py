@@ -31,10 +31,8 @@ from tooletta.plugin import (
     Turn,
     by_content,
     defaults,
-    patterns_of,
     text_of,
 )
-from tooletta_dialect_cohere.models import MODELS
 
 from .chat_r7b import BOS, START_OF_TURN, SYSTEM, TURN_TOKENS, cohere_turns
 from .tokens import END_OF_TURN
@@ -186,7 +184,6 @@ class CommandRPlusChat(ChatFormat):
     """Command R+'s tool-use template (see the module docstring)."""
 
     name = "command_r_plus"
-    models = patterns_of(MODELS, chat="command_r_plus")
     """The model whose template was read and its quantized copy; ``-08-2024`` is not assumed
     to share it."""
     source = (

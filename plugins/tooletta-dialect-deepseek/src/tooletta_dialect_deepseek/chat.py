@@ -50,10 +50,8 @@ from tooletta.plugin import (
     first_of,
     implicit_after,
     last_index,
-    patterns_of,
     roles,
 )
-from tooletta_dialect_deepseek.models import MODELS
 
 from .tokens import (
     ASSISTANT,
@@ -197,7 +195,6 @@ class DeepSeekV31Chat(_DeepSeekChat):
     default)."""
 
     name = "deepseek_v31"
-    models = patterns_of(MODELS, chat="deepseek_v31")
     source = "deepseek-ai/DeepSeek-V3.1 tokenizer_config.json chat_template"
     turns = roles(
         system=Turn(""),
@@ -248,7 +245,6 @@ class DeepSeekR1Chat(_DeepSeekChat):
     :class:`DeepSeekR1OfficialChat`, differs in one separator)."""
 
     name = "deepseek_r1"
-    models = patterns_of(MODELS, chat="deepseek_r1")
     source = "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B tokenizer_config.json chat_template"
     special_tokens: ClassVar[tuple[str, ...]] = (BOS, EOS, USER, ASSISTANT, THINK, END_THINK)
     """The tokens every R1 tokenizer holds as one id (the distills' Qwen and Llama
@@ -315,7 +311,6 @@ class DeepSeekR1OfficialChat(DeepSeekR1Chat):
     between them (the distills' template writes ``\\n``)."""
 
     name = "deepseek_r1_official"
-    models = patterns_of(MODELS, chat="deepseek_r1_official")
     source = "deepseek-ai/DeepSeek-R1 tokenizer_config.json chat_template"
     special_tokens = _SPECIAL
     """R1's own tokenizer (V3's) holds the tool-call tokens as single ids too."""
@@ -327,7 +322,6 @@ class DeepSeekV32Chat(_DeepSeekChat):
     off by default: the encoder's ``chat`` mode)."""
 
     name = "deepseek_v32"
-    models = patterns_of(MODELS, chat="deepseek_v32")
     source = "deepseek-ai/DeepSeek-V3.2 encoding/encoding_dsv32.py (reference encoder)"
     special_tokens = (BOS, EOS, USER, ASSISTANT, THINK, END_THINK)
     turns = roles(

@@ -34,12 +34,10 @@ from tooletta.plugin import (
     by_content,
     defaults,
     last_index,
-    patterns_of,
     roles,
     text_of,
     tool_json,
 )
-from tooletta_dialect_dots.models import MODELS
 
 __all__ = ["DEFAULT_SYSTEM", "TOOLS_HEAD", "TOOLS_TAIL", "Dots3Chat", "tools_block"]
 
@@ -81,7 +79,6 @@ class Dots3Chat(ChatFormat):
     the tools in the system turn, ``<dots_function_response>`` results in one user turn."""
 
     name = "dots3"
-    models = patterns_of(MODELS, chat="dots3")
     source = "dots-studio/dots3-note-prev chat_template.jinja (copy in KMnO4-zx/llm-model f8270b78)"
     turns = roles(
         system=Turn(""),

@@ -32,11 +32,9 @@ from tooletta.plugin import (
     ToolsTurn,
     Turn,
     by_content,
-    patterns_of,
     roles,
     tool_json,
 )
-from tooletta_dialect_functionary.models import MODELS
 
 from .typescript import namespace
 
@@ -125,7 +123,6 @@ class FunctionaryV31Chat(_FunctionaryChat):
     """Functionary v3.1's chat template (Llama 3.1 based)."""
 
     name = "functionary_v31"
-    models = patterns_of(MODELS, chat="functionary_v31")
     source = "meetkai/functionary-medium-v3.1 tokenizer_config.json chat_template"
     turns = roles(
         system=Turn(_header("system"), _EOT),
@@ -154,7 +151,6 @@ class FunctionaryV32Chat(_FunctionaryChat):
     """Functionary v3.2's chat template."""
 
     name = "functionary_v32"
-    models = patterns_of(MODELS, chat="functionary_v32")
     source = "meetkai/functionary-medium-v3.2 tokenizer_config.json chat_template"
     turns = roles(
         system=Turn(_header("system"), _EOT),

@@ -37,11 +37,9 @@ from tooletta.plugin import (
     by_content,
     defaults,
     implicit_after,
-    patterns_of,
     roles,
     text_of,
 )
-from tooletta_dialect_gemma.models import MODELS
 
 __all__ = [
     "G4_SPECIAL",
@@ -307,7 +305,6 @@ class Gemma4Chat(ChatFormat):
     default; tool results are written inside the model's turn."""
 
     name = "gemma4"
-    models = patterns_of(MODELS, chat="gemma4")
     source = "google/gemma-4-31B-it chat_template.jinja (llama.cpp google-gemma-4-31B-it.jinja)"
     bos = BOS
     turns = roles(

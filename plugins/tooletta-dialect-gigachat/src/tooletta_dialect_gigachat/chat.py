@@ -32,10 +32,8 @@ from tooletta.plugin import (
     ToolsBlock,
     Turn,
     by_content,
-    patterns_of,
     roles,
 )
-from tooletta_dialect_gigachat.models import MODELS
 
 from .devsystem import DEVSYSTEM
 
@@ -164,7 +162,6 @@ class GigaChat3Chat(ChatFormat):
     call as a ``function call`` message after the assistant message."""
 
     name = "gigachat3"
-    models = patterns_of(MODELS, chat="gigachat3")
     source = "ai-sage/GigaChat3-10B-A1.8B chat_template.jinja"
     bos = f"<s>developer system{ROLE_SEP}\n{DEVSYSTEM}{_FOOTER}"
     turns = roles(
@@ -225,5 +222,4 @@ class GigaChat31Chat(GigaChat3Chat):
     ``<|function_call|>{json}`` after the content."""
 
     name = "gigachat31"
-    models = patterns_of(MODELS, chat="gigachat31")
     source = "ai-sage/GigaChat3.1-10B-A1.8B chat_template.jinja"

@@ -28,11 +28,9 @@ from tooletta.plugin import (
     Turn,
     by_content,
     defaults,
-    patterns_of,
     roles,
     tool_json,
 )
-from tooletta_dialect_glm.models import MODELS
 
 __all__ = ["Glm46Chat", "Glm47Chat"]
 
@@ -164,7 +162,6 @@ class Glm46Chat(_GlmChat):
     """GLM-4.5/4.6: newlines after every role token and tag."""
 
     name = "glm46"
-    models = patterns_of(MODELS, chat="glm46")
     source = "zai-org/GLM-4.6 chat_template.jinja"
     turns = roles(
         system=Turn("<|system|>\n"),
@@ -222,7 +219,6 @@ class Glm47Chat(_GlmCompact):
     effort turn), so ``model=`` refuses them rather than write this older format."""
 
     name = "glm47"
-    models = patterns_of(MODELS, chat="glm47")
     source = "zai-org/GLM-4.7 chat_template.jinja"
     reasoning = Reasoning("<think>", "</think>", strip=None, keep="after_last_user")
     system_block = ToolsTurn(

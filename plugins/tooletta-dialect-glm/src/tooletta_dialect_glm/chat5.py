@@ -34,11 +34,9 @@ from tooletta.plugin import (
     TruthyPrompt,
     by_content,
     defaults,
-    patterns_of,
 )
 
 from .chat import _GlmCompact
-from .models import MODELS
 
 __all__ = ["EFFORT_HEAD", "Glm52Chat", "declaration", "effort_level"]
 
@@ -105,7 +103,6 @@ class Glm52Chat(_GlmCompact):
     ``clear_thinking`` on by default)."""
 
     name = "glm52"
-    models = patterns_of(MODELS, chat="glm52")
     source = "zai-org/GLM-5.2 chat_template.jinja (revision b4734de4)"
     options = defaults(enable_thinking=True, reasoning_effort="max", clear_thinking=True)
     prompt = TruthyPrompt(on="<think>", off="<think></think>")

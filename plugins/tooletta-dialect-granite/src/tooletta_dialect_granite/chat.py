@@ -28,11 +28,9 @@ from tooletta.plugin import (
     ToolsBlock,
     Turn,
     defaults,
-    patterns_of,
     roles,
     tool_json,
 )
-from tooletta_dialect_granite.models import MODELS
 
 __all__ = ["Granite33Chat"]
 
@@ -73,7 +71,6 @@ class Granite33Chat(ChatFormat):
     ``documents`` and ``controls`` (the template's RAG switches) are refused."""
 
     name = "granite33"
-    models = patterns_of(MODELS, chat="granite33")
     source = "ibm-granite/granite-3.3-2b-instruct tokenizer_config.json chat_template"
     turns = roles(
         system=_turn("system"),

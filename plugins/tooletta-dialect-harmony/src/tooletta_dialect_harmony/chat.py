@@ -42,11 +42,9 @@ from tooletta.plugin import (
     by_content,
     defaults,
     first_of,
-    patterns_of,
     roles,
     text_of,
 )
-from tooletta_dialect_harmony.models import MODELS
 
 from .typescript import BROWSER_TOOL, PYTHON_TOOL, namespace
 
@@ -133,7 +131,6 @@ class GptOssChat(ChatFormat):
     to pin the date (see :meth:`~tooletta.chat.Conversation.strftime_now`)."""
 
     name = "gpt_oss"
-    models = patterns_of(MODELS, chat="gpt_oss")
     source = "openai/gpt-oss-120b chat_template.jinja (gpt-oss-20b ships the same template)"
     turns = roles(
         system=Turn(START + "system" + MESSAGE),

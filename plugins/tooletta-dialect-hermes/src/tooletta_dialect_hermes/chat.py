@@ -39,12 +39,10 @@ from tooletta.plugin import (
     by_content,
     chatml,
     defaults,
-    patterns_of,
     roles,
     text_of,
     tool_json,
 )
-from tooletta_dialect_hermes.models import MODELS
 
 __all__ = [
     "QWEN_TOOLS_HEAD",
@@ -112,7 +110,6 @@ class Qwen25Chat(QwenChat):
     ``You are Qwen, created by Alibaba Cloud. You are a helpful assistant.``; no reasoning."""
 
     name = "qwen25"
-    models = patterns_of(MODELS, chat="qwen25")
     source = "Qwen/Qwen2.5-7B-Instruct tokenizer_config.json chat_template"
     system_block = SystemBlock(
         tools_block,
@@ -126,7 +123,6 @@ class MiMoVLChat(QwenChat):
     assistant developed by Xiaomi.``."""
 
     name = "mimo_vl"
-    models = patterns_of(MODELS, chat="mimo_vl")
     source = "XiaomiMiMo/MiMo-VL-7B chat template (as vendored by llama.cpp, MiMo-VL.jinja)"
     system_block = SystemBlock(
         tools_block,
@@ -146,7 +142,6 @@ class QwQChat(QwenChat):
     """
 
     name = "qwq"
-    models = patterns_of(MODELS, chat="qwq")
     source = "Qwen/QwQ-32B tokenizer_config.json chat_template"
     special_tokens = _QWEN3_SPECIAL
     system_block = SystemBlock(
@@ -200,7 +195,6 @@ class Qwen3Chat(QwenChat):
     """Qwen3's chat template (thinking models: ``enable_thinking`` defaults to true)."""
 
     name = "qwen3"
-    models = patterns_of(MODELS, chat="qwen3")
     """The April 2025 (hybrid thinking) sizes, bare or with a suffix (``-FP8``, ``-AWQ``,
     ``-Base``...) not starting with ``i`` or ``t`` (the rows in :mod:`.models`): the
     ``-Instruct-2507`` and ``-Thinking-2507`` releases of the same sizes have templates of
@@ -317,7 +311,6 @@ class Hermes2ProChat(ChatFormat):
     """
 
     name = "hermes2pro"
-    models = patterns_of(MODELS, chat="hermes2pro")
     source = (
         "NousResearch/Hermes-2-Pro-Llama-3-8B and NousResearch/Hermes-3-Llama-3.1-8B "
         "tokenizer_config.json chat_template (tool_use and default; identical in both)"

@@ -27,11 +27,9 @@ from tooletta.plugin import (
     Conversation,
     SystemBlock,
     Turn,
-    patterns_of,
     roles,
     tool_json,
 )
-from tooletta_dialect_hermes.models import MODELS
 
 __all__ = [
     "GRANITE4_DEFAULT_SYSTEM",
@@ -150,7 +148,6 @@ class Granite40Chat(Granite4Chat):
     safe.`` when there is no other system text."""
 
     name = "granite40"
-    models = patterns_of(MODELS, chat="granite40")
     source = "ibm-granite granite-4.0 chat_template (llama.cpp ibm-granite-granite-4.0.jinja)"
     default_system = GRANITE4_DEFAULT_SYSTEM
 
@@ -160,5 +157,4 @@ class Granite41Chat(Granite4Chat):
     prompt (no system turn when there is no system text)."""
 
     name = "granite41"
-    models = patterns_of(MODELS, chat="granite41")
     source = "ibm-granite granite-4.1 chat_template (llama.cpp ibm-granite-granite-4.1.jinja)"

@@ -23,10 +23,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from tooletta.plugin import Prompt, Reasoning, patterns_of
+from tooletta.plugin import Prompt, Reasoning
 
 from .chat import Qwen3Chat
-from .models import MODELS
 
 __all__ = ["Qwen3Instruct2507Chat", "Qwen3Thinking2507Chat"]
 
@@ -35,7 +34,6 @@ class Qwen3Instruct2507Chat(Qwen3Chat):
     """Qwen3-2507 Instruct and Qwen3-Next Instruct: Qwen3's layout, never a think block."""
 
     name = "qwen3_instruct_2507"
-    models = patterns_of(MODELS, chat="qwen3_instruct_2507")
     source = (
         "Qwen/Qwen3-Next-80B-A3B-Instruct chat template (the Qwen3-2507 Instruct models' "
         "template; copy in xorbitsai/inference llm_family.json)"
@@ -52,7 +50,6 @@ class Qwen3Thinking2507Chat(Qwen3Chat):
     opening ``<think>\\n``."""
 
     name = "qwen3_thinking_2507"
-    models = patterns_of(MODELS, chat="qwen3_thinking_2507")
     source = (
         "Qwen/Qwen3-4B-Thinking-2507 / Qwen/Qwen3-Next-80B-A3B-Thinking chat template "
         "(one template; copy in xorbitsai/inference llm_family.json)"

@@ -32,12 +32,10 @@ from tooletta.plugin import (
     Turn,
     defaults,
     last_user,
-    patterns_of,
     roles,
     text_of,
     tool_json,
 )
-from tooletta_dialect_hunyuan.models import MODELS
 
 __all__ = ["EFFORTS", "Hy3Chat"]
 
@@ -144,7 +142,6 @@ class Hy3Chat(ChatFormat):
     """
 
     name = "hy3"
-    models = patterns_of(MODELS, chat="hy3")
     source = "tencent/Hy3 chat_template.jinja"
     bos = BOS
     turns = roles(

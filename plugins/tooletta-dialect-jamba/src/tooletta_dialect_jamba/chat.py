@@ -41,10 +41,8 @@ from tooletta.plugin import (
     by_content,
     content_key,
     defaults,
-    patterns_of,
     roles,
 )
-from tooletta_dialect_jamba.models import MODELS
 
 __all__ = [
     "APRIEL15_REASONING_PROMPT",
@@ -133,7 +131,6 @@ class Apriel15Chat(_AprielChat):
     system turn, Python-``str()`` tool definitions, calls with ids before the last message."""
 
     name = "apriel15"
-    models = patterns_of(MODELS, chat="apriel15")
     source = (
         "ServiceNow-AI/Apriel-1.5-15b-Thinker chat_template (llama.cpp unsloth-Apriel-1.5.jinja)"
     )
@@ -284,7 +281,6 @@ class Apriel16Chat(_AprielChat):
     written, :meth:`end_token` gives it, so it is trained with the turn it ends."""
 
     name = "apriel16"
-    models = patterns_of(MODELS, chat="apriel16")
     source = (
         "ServiceNow-AI/Apriel-1.6-15b-Thinker chat_template"
         " (llama.cpp Apriel-1.6-15b-Thinker-fixed.jinja)"

@@ -33,12 +33,10 @@ from tooletta.plugin import (
     clock,
     defaults,
     first_of,
-    patterns_of,
     roles,
     text_of,
     tool_json,
 )
-from tooletta_dialect_jamba.models import MODELS
 
 __all__ = ["HunyuanA13bChat"]
 
@@ -141,7 +139,6 @@ class HunyuanA13bChat(ChatFormat):
     """
 
     name = "hunyuan_a13b"
-    models = patterns_of(MODELS, chat="hunyuan_a13b")
     source = "tencent/Hunyuan-A13B-Instruct tokenizer_config.json (Tencent-Hunyuan/Hunyuan-A13B)"
     bos = SOT
     turns = roles(

@@ -44,12 +44,10 @@ from tooletta.plugin import (
     ResultHead,
     Turn,
     defaults,
-    patterns_of,
     roles,
     text_of,
     tool_json,
 )
-from tooletta_dialect_kimi.models import MODELS
 
 from .k2ids import (
     ARG_BEGIN,
@@ -178,7 +176,6 @@ class KimiK2Chat(ChatFormat):
     """Kimi K2-Instruct's chat template (the ``kimi_k2`` default)."""
 
     name = "kimi_k2"
-    models = patterns_of(MODELS, chat="kimi_k2")
     source = "moonshotai/Kimi-K2-Instruct chat_template.jinja (as vendored by llama.cpp)"
     turns = roles(**_TURNS)
     end_of_turn = IM_END
@@ -301,7 +298,6 @@ class KimiK2ThinkingChat(KimiK2Chat):
     """Kimi K2-Thinking's chat template: a think block opens every assistant turn."""
 
     name = "kimi_k2_thinking"
-    models = patterns_of(MODELS, chat="kimi_k2_thinking")
     source = "moonshotai/Kimi-K2-Thinking chat_template.jinja"
     special_tokens: ClassVar[tuple[str, ...]] = (*_SPECIAL, "<think>", "</think>")
     reasoning = Reasoning(
@@ -325,7 +321,6 @@ class KimiK25Chat(KimiK2ThinkingChat):
     """Kimi K2.5's chat template (``thinking`` on by default)."""
 
     name = "kimi_k25"
-    models = patterns_of(MODELS, chat="kimi_k25")
     source = "moonshotai/Kimi-K2.5 chat_template.jinja"
     default_system = None
     options = defaults(thinking=True, tools_ts_str=None)

@@ -36,10 +36,8 @@ from tooletta.plugin import (
     Turn,
     by_content,
     defaults,
-    patterns_of,
     roles,
 )
-from tooletta_dialect_kimi.models import MODELS
 
 __all__ = ["EncoderPrompt", "KimiK3Chat", "ThinkChannel", "sorted_json"]
 
@@ -141,7 +139,6 @@ class KimiK3Chat(ChatFormat):
     """Kimi K3's chat template (XTML messages; thinking on by default)."""
 
     name = "kimi_k3"
-    models = patterns_of(MODELS, chat="kimi_k3")
     source = (
         "moonshotai/Kimi-K3 encoding_k3.py (reference encoder, via vLLM's copy); checked "
         "against ggml-org/llama.cpp models/templates/Kimi-K3.jinja (181a4a8f), its Jinja port"

@@ -43,12 +43,10 @@ from tooletta.plugin import (
     Turn,
     by_content,
     defaults,
-    patterns_of,
     roles,
     text_of,
     tool_json,
 )
-from tooletta_dialect_llama.models import MODELS
 
 __all__ = [
     "SYSTEM_TOOLS_HEAD",
@@ -244,7 +242,6 @@ class Llama31Chat(LlamaChat):
     ``NAME.call(...)`` and ``<|eom_id|>``) are not supported: asking for them raises."""
 
     name = "llama31"
-    models = patterns_of(MODELS, chat="llama31")
     source = (
         "meta-llama/Llama-3.1-8B-Instruct and meta-llama/Llama-3.3-70B-Instruct "
         "tokenizer_config.json chat_template (identical)"
@@ -258,7 +255,6 @@ class Llama32Chat(LlamaChat):
     unless ``date_string`` is given."""
 
     name = "llama32"
-    models = patterns_of(MODELS, chat="llama32")
     source = "meta-llama/Llama-3.2-3B-Instruct tokenizer_config.json chat_template"
     options = defaults(tools_in_user_message=True, date_string=None)
 
@@ -303,7 +299,6 @@ class Llama4Chat(_LlamaFamily):
     """
 
     name = "llama4"
-    models = patterns_of(MODELS, chat="llama4")
     source = (
         "meta-llama/Llama-4-Scout-17B-16E-Instruct and Llama-4-Maverick-17B-128E-Instruct "
         "chat_template (huggingface/transformers src/transformers/models/llama4/"

@@ -36,12 +36,10 @@ from tooletta.plugin import (
     Turn,
     by_content,
     defaults,
-    patterns_of,
     roles,
     text_of,
     tool_json,
 )
-from tooletta_dialect_longcat.models import MODELS
 
 __all__ = [
     "CODE_INTERPRETER",
@@ -188,7 +186,6 @@ class LongCatFlashChat(ChatFormat):
     and `` TOOL:{json}`` on one line, the tool declarations first."""
 
     name = "longcat_flash_chat"
-    models = patterns_of(MODELS, chat="longcat_flash_chat")
     source = (
         "meituan-longcat/LongCat-Flash-Chat tokenizer_config.json chat_template (copy in "
         "KMnO4-zx/llm-model c99bbed9)"

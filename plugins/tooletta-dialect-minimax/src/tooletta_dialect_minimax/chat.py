@@ -21,11 +21,9 @@ from tooletta.plugin import (
     SystemBlock,
     Turn,
     by_content,
-    patterns_of,
     roles,
     tool_json,
 )
-from tooletta_dialect_minimax.models import MODELS
 
 __all__ = ["MinimaxM2Chat"]
 
@@ -69,7 +67,6 @@ class MinimaxM2Chat(ChatFormat):
     """MiniMax-M2's chat template (M2, M2.1, M2.5)."""
 
     name = "minimax_m2"
-    models = patterns_of(MODELS, chat="minimax_m2")
     source = (
         "MiniMaxAI/MiniMax-M2 chat_template.jinja (llama.cpp models/templates/MiniMax-M2.jinja)"
     )

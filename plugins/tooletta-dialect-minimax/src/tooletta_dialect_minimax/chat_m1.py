@@ -26,11 +26,9 @@ from tooletta.plugin import (
     ToolsBlock,
     Turn,
     by_content,
-    patterns_of,
     roles,
     tool_json,
 )
-from tooletta_dialect_minimax.models import MODELS
 
 __all__ = ["MinimaxM1Chat"]
 
@@ -59,7 +57,6 @@ class MinimaxM1Chat(ChatFormat):
     """MiniMax-M1's chat template (MiniMax-M1-40k, MiniMax-M1-80k)."""
 
     name = "minimax_m1"
-    models = patterns_of(MODELS, chat="minimax_m1")
     source = (
         "MiniMax-AI/MiniMax-M1 tokenizer_config.json chat_template "
         "(commit a2328261e3faf6b1262a6dea55442bc1083b46da)"

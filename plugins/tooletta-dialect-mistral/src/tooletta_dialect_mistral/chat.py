@@ -44,12 +44,10 @@ from tooletta.plugin import (
     by_content,
     last_user,
     mistral_id,
-    patterns_of,
     roles,
     text_of,
     tool_json,
 )
-from tooletta_dialect_mistral.models import MODELS
 
 from .ids import with_written_ids, written_id
 from .prompts import (
@@ -172,7 +170,6 @@ class MistralSmall32Chat(_WrittenIds):
     before them here, as mistral-common's v7+ tokenizers do."""
 
     name = "mistral_small32"
-    models = patterns_of(MODELS, chat="mistral_small32")
     special_tokens = (*_V7_TOKENS, _TOOL_CONTENT, "[CALL_ID]", "[ARGS]")
     source = (
         "mistralai/Mistral-Small-3.2-24B-Instruct-2506 chat_template.jinja "
@@ -236,7 +233,6 @@ class MistralNemoChat(_WrittenIds):
     turn, each written key by key."""
 
     name = "mistral_nemo"
-    models = patterns_of(MODELS, chat="mistral_nemo")
     special_tokens = _V3_TOKENS
     source = (
         "mistralai/Mistral-Nemo-Instruct-2407 tokenizer_config.json chat_template "
@@ -316,7 +312,6 @@ class DevstralSmall2507Chat(_V13Chat):
     by default."""
 
     name = "devstral_small_2507"
-    models = patterns_of(MODELS, chat="devstral_small_2507")
     source = (
         "unsloth/Devstral-Small-2507 chat_template "
         f"({_TEMPLATES}unsloth-mistral-Devstral-Small-2507.jinja)"
@@ -332,7 +327,6 @@ class Ministral3ReasoningChat(_V13Chat):
     every turn that has some (the template reads it from ``thinking`` content chunks)."""
 
     name = "ministral3_reasoning"
-    models = patterns_of(MODELS, chat="ministral3_reasoning")
     source = (
         "mistralai/Ministral-3-14B-Reasoning-2512 chat_template.jinja "
         f"({_TEMPLATES}mistralai-Ministral-3-14B-Reasoning-2512.jinja)"

@@ -39,12 +39,10 @@ from tooletta.plugin import (
     Conversation,
     Reasoning,
     Turn,
-    patterns_of,
     roles,
     text_of,
     tool_json,
 )
-from tooletta_dialect_nemotron.models import MODELS
 
 __all__ = ["NANO_V2_TOOLS_HEAD", "NemotronNanoV2Chat", "thinking"]
 
@@ -116,7 +114,6 @@ class NemotronNanoV2Chat(ChatFormat):
     ``/think`` and ``/no_think`` in the messages, as the template does (no option)."""
 
     name = "nemotron_nano_v2"
-    models = patterns_of(MODELS, chat="nemotron_nano_v2")
     source = "nvidia/NVIDIA-Nemotron-Nano-9B-v2 tokenizer_config.json chat_template"
     end_of_turn = _EOT
     special_tokens = ("<SPECIAL_10>", "<SPECIAL_11>", _EOT)

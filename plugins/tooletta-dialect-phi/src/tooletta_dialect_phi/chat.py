@@ -26,11 +26,9 @@ from tooletta.plugin import (
     Conversation,
     Turn,
     defaults,
-    patterns_of,
     roles,
     tool_json,
 )
-from tooletta_dialect_phi.models import MODELS
 
 __all__ = ["FIREFUNCTION_INSTRUCTIONS", "FireFunctionV2Chat"]
 
@@ -66,7 +64,6 @@ class FireFunctionV2Chat(ChatFormat):
     (default: ``strftime_now("%b %d %Y %H:%M:%S GMT")``)."""
 
     name = "firefunction_v2"
-    models = patterns_of(MODELS, chat="firefunction_v2")
     source = "fireworks-ai/llama-3-firefunction-v2 tokenizer_config.json chat_template"
     bos = "<|begin_of_text|>"
     turns = roles(

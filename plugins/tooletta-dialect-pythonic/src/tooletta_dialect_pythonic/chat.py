@@ -30,11 +30,9 @@ from tooletta.plugin import (
     SystemBlock,
     Turn,
     by_content,
-    patterns_of,
     roles,
     tool_json,
 )
-from tooletta_dialect_pythonic.models import MODELS
 
 __all__ = ["Lfm2Chat", "Lfm25Chat", "Lfm25InstructChat"]
 
@@ -87,7 +85,6 @@ class Lfm2Chat(ChatFormat):
     """LFM2's template: tools between ``<|tool_list_start|>`` and ``<|tool_list_end|>``."""
 
     name = "lfm2"
-    models = patterns_of(MODELS, chat="lfm2")
     source = _SOURCE.format("LFM2-8B-A1B.jinja")
     bos = "<|startoftext|>"
     turns = _TURNS
@@ -105,7 +102,6 @@ class Lfm25InstructChat(Lfm2Chat):
     reasoning (``<think>...</think>``) kept in the last assistant turn only."""
 
     name = "lfm25_instruct"
-    models = patterns_of(MODELS, chat="lfm25_instruct")
     source = _SOURCE.format("LFM2.5-Instruct.jinja")
     special_tokens = (*_SPECIALS[:4], "<think>", "</think>")
     result_wrap = ("", "")
@@ -120,6 +116,5 @@ class Lfm25Chat(Lfm25InstructChat):
     reasoning (``thinking``) kept after the last user message."""
 
     name = "lfm25"
-    models = patterns_of(MODELS, chat="lfm25")
     source = _SOURCE.format("LFM2.5-8B-A1B.jinja")
     reasoning = Reasoning("<think>", "</think>", strip="", keep="after_last_user")

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import json
 
-from tooletta.plugin import ChatFormat, Conversation, chatml, patterns_of, roles, tool_json
-from tooletta_dialect_pythonic.models import MODELS
+from tooletta.plugin import ChatFormat, Conversation, chatml, roles, tool_json
 
 __all__ = ["Olmo31InstructChat"]
 
@@ -32,7 +31,6 @@ class Olmo31InstructChat(ChatFormat):
     results under ``environment``, the last assistant turn ended by ``<|endoftext|>``."""
 
     name = "olmo31_instruct"
-    models = patterns_of(MODELS, chat="olmo31_instruct")
     """The released model only: its ``-SFT`` and ``-DPO`` checkpoints were published with
     Ai2's development tokenizer, whose default system prompt differs (open-instruct
     ``docs/olmo3.md``)."""

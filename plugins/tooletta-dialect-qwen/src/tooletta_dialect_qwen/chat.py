@@ -37,11 +37,9 @@ from tooletta.plugin import (
     Turn,
     chatml,
     defaults,
-    patterns_of,
     roles,
     text_of,
 )
-from tooletta_dialect_qwen.models import MODELS
 
 from .declarations import (
     CODER_TOOLS_HEAD,
@@ -87,7 +85,6 @@ class Qwen3CoderChat(_ChatML):
     solve tasks.``; an assistant turn with calls writes its content trimmed."""
 
     name = "qwen3_coder"
-    models = patterns_of(MODELS, chat="qwen3_coder")
     source = "Qwen/Qwen3-Coder-30B-A3B-Instruct chat_template.jinja"
     system_block = SystemBlock(
         lambda tools: CODER_TOOLS_HEAD + xml_tools(tools) + call_format("coder"),
@@ -118,7 +115,6 @@ class Qwen35Chat(_ChatML):
     ``enable_thinking`` defaults to true."""
 
     name = "qwen35"
-    models = patterns_of(MODELS, chat="qwen35")
     source = "Qwen/Qwen3.5-4B chat_template.jinja"
     special_tokens = (*_THINKING_SPECIAL, "<tool_response>", "</tool_response>")
     turns = roles(
@@ -155,7 +151,6 @@ class Nemotron3Chat(_ChatML):
     (``truncate_history_thinking``, default true) the block is written empty."""
 
     name = "nemotron3"
-    models = patterns_of(MODELS, chat="nemotron3")
     source = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 chat_template.jinja"
     special_tokens = _THINKING_SPECIAL
     reasoning = Reasoning("<think>\n", "\n</think>\n", strip="", keep="after_last_user")
@@ -238,7 +233,6 @@ class Step35Chat(_ChatML):
     ``<think>\\n``."""
 
     name = "step35"
-    models = patterns_of(MODELS, chat="step35")
     source = "stepfun-ai/Step-3.5-Flash chat_template.jinja"
     bos = "<｜begin▁of▁sentence｜>"
     special_tokens = (bos, *_THINKING_SPECIAL)

@@ -31,11 +31,9 @@ from tooletta.plugin import (
     Turn,
     by_content,
     defaults,
-    patterns_of,
     roles,
     text_of,
 )
-from tooletta_dialect_seed.models import MODELS
 
 __all__ = ["DOUBAO_SYSTEM", "TOOL_CALL_INSTRUCTIONS", "SeedOssChat", "seed_tools"]
 
@@ -164,7 +162,6 @@ class SeedOssChat(ChatFormat):
     declarations in the system turn, reasoning kept in every turn."""
 
     name = "seed_oss_36b"
-    models = patterns_of(MODELS, chat="seed_oss_36b")
     source = "ByteDance-Seed/Seed-OSS-36B-Instruct chat_template.jinja"
     turns = roles(
         system=_turn("system"), user=_turn("user"), assistant=_turn("assistant"), tool=_turn("tool")

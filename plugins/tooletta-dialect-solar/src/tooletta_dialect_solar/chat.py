@@ -27,12 +27,10 @@ from tooletta.plugin import (
     Turn,
     by_content,
     defaults,
-    patterns_of,
     roles,
     text_of,
     tool_json,
 )
-from tooletta_dialect_solar.models import MODELS
 
 from .ids import call_id
 from .tokens import ASSISTANT, BEGIN, CALLS, CALLS_END, CONTENT, END, THINK
@@ -92,7 +90,6 @@ class SolarOpenChat(ChatFormat):
     """Solar Open 100B's chat template (``reasoning_effort`` ``"high"`` by default)."""
 
     name = "solar_open"
-    models = patterns_of(MODELS, chat="solar_open")
     source = "llama.cpp models/templates/upstage-Solar-Open-100B.jinja"
     turns = roles(
         system=Turn(f"{BEGIN}system{CONTENT}", END),

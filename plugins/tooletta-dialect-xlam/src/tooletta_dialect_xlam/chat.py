@@ -34,11 +34,9 @@ from tooletta.plugin import (
     Conversation,
     Turn,
     by_content,
-    patterns_of,
     roles,
     tool_json,
 )
-from tooletta_dialect_xlam.models import MODELS
 
 __all__ = ["DEFAULT_SYSTEM", "FORMAT_INSTRUCTION", "XlamQwenChat", "tools_block"]
 
@@ -81,7 +79,6 @@ class XlamQwenChat(ChatFormat):
     trimmed texts, the calls as one bare JSON list."""
 
     name = "xlam2_qwen"
-    models = patterns_of(MODELS, chat="xlam2_qwen")
     source = "Salesforce/xLAM-2-3b-fc-r tokenizer_config.json chat_template"
     turns = roles(
         system=_turn("system"),
