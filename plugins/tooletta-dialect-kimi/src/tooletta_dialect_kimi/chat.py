@@ -27,9 +27,9 @@ the call it answers (its ``tool_call_id``, else the next unanswered call); an un
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import msgspec
 
@@ -147,20 +147,6 @@ class ReturnHead(ResultHead):
             return body
         _, newline, content = body.partition(self.after)
         return content if newline else ""
-
-
-@dataclass(frozen=True)
-class FalseSwitch(Reasoning):
-    """A :class:`~tooletta.chat.Reasoning` whose ``switch`` is off only when it is ``False``
-    (K2.5's ``thinking is defined and thinking is false``), as its generation prompt's.
-
-    Oddity: the core rule reads the switch by its truth value (``None`` and ``0`` off too)."""
-
-    def rule(self, options: Mapping[str, Any]) -> str:
-        """``switched`` when the switch is ``False`` under ``options``, else ``keep``."""
-        if self.switch and options.get(self.switch, True) is False:
-            return self.switched
-        return self.keep
 
 
 _TURNS = {
@@ -324,7 +310,7 @@ class KimiK25Chat(KimiK2ThinkingChat):
     source = "moonshotai/Kimi-K2.5 chat_template.jinja"
     default_system = None
     options = defaults(thinking=True, tools_ts_str=None)
-    reasoning = FalseSwitch(
+    reasoning = Reasoning(
         "<think>",
         "</think>",
         strip="",
@@ -333,6 +319,7 @@ class KimiK25Chat(KimiK2ThinkingChat):
         dropped="<think></think>",
         switch="thinking",
         switched="none",
+        off_when="false",
     )
     """K2-Thinking's rule; with ``thinking=False`` no turn keeps its reasoning (each writes
     ``<think></think>``)."""

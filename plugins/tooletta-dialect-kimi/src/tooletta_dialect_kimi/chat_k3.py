@@ -39,7 +39,7 @@ from tooletta.plugin import (
     roles,
 )
 
-__all__ = ["EncoderPrompt", "KimiK3Chat", "ThinkChannel", "sorted_json"]
+__all__ = ["EncoderPrompt", "KimiK3Chat", "sorted_json"]
 
 OPEN = "<|open|>"
 CLOSE = "<|close|>"
@@ -106,16 +106,6 @@ class EncoderPrompt(Prompt):
         return bool(options.get(self.switch, self.default))
 
 
-@dataclass(frozen=True)
-class ThinkChannel(Reasoning):
-    """K3's think channel (:attr:`KimiK3Chat.reasoning`). Oddity: the reasoning is written
-    as given, but reasoning made only of whitespace writes an empty channel."""
-
-    def block(self, reasoning: str) -> str:
-        """The channel: the reasoning as given, nothing when it is only whitespace."""
-        return self.open + (reasoning if reasoning.strip() else "") + self.close
-
-
 _PROMPT = EncoderPrompt(on=THINK_OPEN, off=RESPONSE_OPEN, switch="thinking")
 
 
@@ -151,7 +141,7 @@ class KimiK3Chat(ChatFormat):
     )
     end_of_turn = END_OF_MSG
     special_tokens = (OPEN, CLOSE, SEP, END_OF_MSG)
-    reasoning = ThinkChannel(
+    reasoning = Reasoning(
         THINK_OPEN,
         THINK_CLOSE,
         strip="",
@@ -159,6 +149,7 @@ class KimiK3Chat(ChatFormat):
         empty="kept",
         switch="thinking",
         switched="none",
+        blank_empty=True,
     )
     """The encoder writes every turn's think channel when thinking is on (:attr:`prompt`'s
     switch, read by its truth value), none when it is off."""

@@ -86,7 +86,10 @@ class Reasoning:
     its truth value, Jinja's ``if not X``: ``False``, ``None``, ``0``, ``""``; on when not
     given), the rule is ``switched`` instead of ``keep`` (GLM-5.2's ``clear_thinking=False``
     keeps every turn's reasoning, ``"all"``; Kimi K3's ``thinking=False`` none, ``"none"``).
-    ``""``: no such option.
+    ``""``: no such option. ``off_when="false"``: the option is off only when it is ``False``
+    (Jinja's ``X is false``: Kimi K2.5's ``thinking is defined and thinking is false``), not
+    by its truth value. ``blank_empty``: reasoning made only of whitespace is written as an
+    empty block (Kimi K3's think channel writes the reasoning as given, nothing for blanks).
     """
 
     open: str
@@ -98,16 +101,23 @@ class Reasoning:
     strip_first: bool = False
     switch: str = ""
     switched: KeepRule = "all"
+    off_when: Literal["falsy", "false"] = "falsy"
+    blank_empty: bool = False
 
     def block(self, reasoning: str) -> str:
         """The reasoning as the template writes it."""
-        return self.open + reasoning.strip(self.strip) + self.close
+        text = reasoning.strip(self.strip)
+        if self.blank_empty and not text.strip():
+            text = ""
+        return self.open + text + self.close
 
     def rule(self, options: Mapping[str, Any]) -> str:
         """The history rule under ``options``: ``switched`` when the ``switch`` option is
-        off, else ``keep``."""
-        if self.switch and not options.get(self.switch, True):
-            return self.switched
+        off (as :attr:`off_when` says), else ``keep``."""
+        if self.switch:
+            value = options.get(self.switch, True)
+            if (value is False) if self.off_when == "false" else not value:
+                return self.switched
         return self.keep
 
 
