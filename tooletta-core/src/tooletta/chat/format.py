@@ -283,7 +283,9 @@ class ChatFormat:
     :meth:`implicit_role`): Gemma 4 and DeepSeek go on with the assistant's text after tool
     results, ``implicit_after("tool", "assistant")``
     (:func:`~tooletta.chat.implicit_after`). Empty: every turn has a header. The
-    headers left out are the :meth:`header` hook's."""
+    headers left out are the :meth:`header` hook's.
+
+    Unlike :attr:`headerless`, it only reads: its users' ``header`` hooks follow other rules."""
     calls_content: ClassVar[bool] = True
     """The template writes an assistant turn's content beside its calls. ``False``: a turn
     with calls is written without its content (the default :meth:`assistant_text`; llama.cpp
