@@ -30,11 +30,9 @@ from tooletta.plugin import (
     Conversation,
     Turn,
     by_content,
-    patterns_of,
-    roles,
+    each_role,
     tool_json,
 )
-from tooletta_dialect_example.models import MODELS
 
 __all__ = ["END", "TOOLS_HEAD", "ExampleChat", "tools_block"]
 
@@ -63,12 +61,7 @@ class ExampleChat(ChatFormat):
 
     name = "example1"
     source = "example-org/Example-1 chat_template (fictional: tests/templates/SOURCES.md)"
-    turns = roles(
-        system=_turn("system"),
-        user=_turn("user"),
-        assistant=_turn("assistant"),
-        tool=_turn("tool"),
-    )
+    turns = each_role(_turn)
     end_of_turn = END
     special_tokens: ClassVar[tuple[str, ...]] = (
         "<|system|>",

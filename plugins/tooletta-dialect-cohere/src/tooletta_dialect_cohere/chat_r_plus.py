@@ -28,6 +28,7 @@ from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Prompt,
+    PythonTypes,
     Turn,
     by_content,
     defaults,
@@ -100,8 +101,10 @@ INSTRUCTION = (
 
 _ACTION = "\nAction:\n```json\n["
 _RESULTS = ("<results>\n", "</results>")
-_PY_TYPES = {"string": "str", "number": "float", "integer": "int", "boolean": "bool"}
 _UNDEFINED = object()
+_TYPES = PythonTypes(
+    array="List[Union[]]", mapping="Dict", plain_object="Dict[str, Any]", null="None"
+)
 
 
 def python_type(spec: Any) -> str:
@@ -115,21 +118,7 @@ def python_type(spec: Any) -> str:
     ``Dict[str, Any]``, the type name ``"null"`` (the macro recurses over its letters until
     it fails) is ``None``, another unknown type name ``Any``.
     """
-    kind = spec.get("type", _UNDEFINED) if isinstance(spec, Mapping) else _UNDEFINED
-    if isinstance(kind, str) and kind in _PY_TYPES:
-        return _PY_TYPES[kind]
-    if kind == "array":
-        return "List[Union[]]"
-    if kind == "object":
-        extra = spec.get("additionalProperties", _UNDEFINED)
-        return "Dict[str, " + ("Any" if extra is _UNDEFINED else python_type(extra)) + "]"
-    if kind is _UNDEFINED:
-        return "Union[]"
-    if isinstance(kind, str):
-        return "None" if kind == "null" else "Any"
-    if isinstance(kind, (list, tuple, Mapping)):
-        return "Union[" + ",".join(python_type({"type": t}) for t in kind) + "]"
-    return "Any"
+    return _TYPES.name(spec)
 
 
 def _text(value: Any) -> str:

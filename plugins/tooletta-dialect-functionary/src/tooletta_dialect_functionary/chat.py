@@ -32,7 +32,7 @@ from tooletta.plugin import (
     ToolsTurn,
     Turn,
     by_content,
-    roles,
+    each_role,
     tool_json,
 )
 
@@ -81,8 +81,8 @@ def _escaped(text: str) -> str:
     return text.translate(_HTML)
 
 
-def _header(role: str) -> str:
-    return f"<|start_header_id|>{role}<|end_header_id|>\n\n"
+def _turn(role: str) -> Turn:
+    return Turn(f"<|start_header_id|>{role}<|end_header_id|>\n\n", _EOT)
 
 
 def _tool_json(function: Mapping[str, Any]) -> str:
@@ -124,12 +124,7 @@ class FunctionaryV31Chat(_FunctionaryChat):
 
     name = "functionary_v31"
     source = "meetkai/functionary-medium-v3.1 tokenizer_config.json chat_template"
-    turns = roles(
-        system=Turn(_header("system"), _EOT),
-        user=Turn(_header("user"), _EOT),
-        assistant=Turn(_header("assistant"), _EOT),
-        tool=Turn(_header("ipython"), _EOT),
-    )
+    turns = each_role(_turn, tool="ipython")
     end_tokens = (_EOM,)
     special_tokens = (*_SPECIAL, _EOM, "<|python_tag|>")
 
@@ -152,12 +147,7 @@ class FunctionaryV32Chat(_FunctionaryChat):
 
     name = "functionary_v32"
     source = "meetkai/functionary-medium-v3.2 tokenizer_config.json chat_template"
-    turns = roles(
-        system=Turn(_header("system"), _EOT),
-        user=Turn(_header("user"), _EOT),
-        assistant=Turn(_header("assistant"), _EOT),
-        tool=Turn(_header("tool"), _EOT),
-    )
+    turns = each_role(_turn)
 
     system_block = ToolsTurn(lambda tools: V32_SYSTEM + _v32_tools(tools), head=V32_SYSTEM)
     """The instructions and the TypeScript-like tool declarations, a turn of their own (read

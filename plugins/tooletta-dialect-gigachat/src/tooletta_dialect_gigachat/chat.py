@@ -32,7 +32,7 @@ from tooletta.plugin import (
     ToolsBlock,
     Turn,
     by_content,
-    roles,
+    each_role,
 )
 
 from .devsystem import DEVSYSTEM
@@ -164,12 +164,7 @@ class GigaChat3Chat(ChatFormat):
     name = "gigachat3"
     source = "ai-sage/GigaChat3-10B-A1.8B chat_template.jinja"
     bos = f"<s>developer system{ROLE_SEP}\n{DEVSYSTEM}{_FOOTER}"
-    turns = roles(
-        system=_turn("system"),
-        user=_turn("user"),
-        assistant=_turn("assistant"),
-        tool=_turn("function result"),
-    )
+    turns = each_role(_turn, tool="function result")
     end_of_turn = _FOOTER
     special_tokens = (f"{ROLE_SEP}\n", _FOOTER)
     """The GigaChat 3 tokenizer holds the separators with their newlines as single tokens

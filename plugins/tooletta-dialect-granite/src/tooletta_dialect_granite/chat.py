@@ -28,7 +28,7 @@ from tooletta.plugin import (
     ToolsBlock,
     Turn,
     defaults,
-    roles,
+    each_role,
     tool_json,
 )
 
@@ -72,12 +72,7 @@ class Granite33Chat(ChatFormat):
 
     name = "granite33"
     source = "ibm-granite/granite-3.3-2b-instruct tokenizer_config.json chat_template"
-    turns = roles(
-        system=_turn("system"),
-        user=_turn("user"),
-        assistant=_turn("assistant"),
-        tool=_turn("tool"),
-    )
+    turns = each_role(_turn)
     end_of_turn = _EOT
     special_tokens = (_START, _END_ROLE, _EOT, "<|tool_call|>")
     keeps_ids = False

@@ -33,13 +33,14 @@ from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Prompt,
+    PythonTypes,
     Reasoning,
     SystemBlock,
     Turn,
     by_content,
     chatml,
     defaults,
-    roles,
+    each_role,
     text_of,
     tool_json,
 )
@@ -92,12 +93,7 @@ class QwenChat(ChatFormat):
     """What the Qwen templates share: ChatML turns, the tool declarations after the system
     message, tool results as ``<tool_response>`` blocks grouped in one user turn."""
 
-    turns = roles(
-        system=chatml("system"),
-        user=chatml("user"),
-        assistant=chatml("assistant"),
-        tool=Turn(f"{IM_START}user", f"{IM_END}\n"),
-    )
+    turns = each_role(chatml, tool=Turn(f"{IM_START}user", f"{IM_END}\n"))
     end_of_turn = IM_END
     special_tokens: ClassVar[tuple[str, ...]] = _QWEN_SPECIAL
     result_wrap = ("\n<tool_response>\n", "\n</tool_response>")
@@ -237,8 +233,7 @@ HERMES_TOOLS_TAIL = (
 )
 """The Hermes tool-use system turn after the tool list (template text)."""
 
-_PY_TYPES = {"string": "str", "number": "float", "integer": "int", "boolean": "bool"}
-_UNDEFINED = object()
+_TYPES = PythonTypes(array="list[Union[]]", mapping="dict", plain_object="dict")
 
 
 def python_type(spec: Any) -> str:
@@ -249,20 +244,7 @@ def python_type(spec: Any) -> str:
     of types is ``Union[A,B]``. Where the macro never returns (a type name it does not know,
     such as ``"null"``, recurses over its letters forever) this writes ``Any``.
     """
-    kind = spec.get("type", _UNDEFINED) if isinstance(spec, Mapping) else _UNDEFINED
-    if isinstance(kind, str) and kind in _PY_TYPES:
-        return _PY_TYPES[kind]
-    if kind == "array":
-        return "list[Union[]]"
-    if kind == "object":
-        if isinstance(spec, Mapping) and "additionalProperties" in spec:
-            return "dict[str, " + python_type(spec["additionalProperties"]) + "]"
-        return "dict"
-    if kind is _UNDEFINED:
-        return "Union[]"
-    if isinstance(kind, (list, tuple, Mapping)):
-        return "Union[" + ",".join(python_type({"type": t}) for t in kind) + "]"
-    return "Any"
+    return _TYPES.name(spec)
 
 
 def _hermes_tool(tool: Mapping[str, Any]) -> str:
@@ -316,12 +298,7 @@ class Hermes2ProChat(ChatFormat):
         "tokenizer_config.json chat_template (tool_use and default; identical in both)"
     )
     bos = "<|begin_of_text|>"
-    turns = roles(
-        system=chatml("system"),
-        user=chatml("user"),
-        assistant=chatml("assistant"),
-        tool=Turn(f"{IM_START}tool", f"\n{IM_END}"),
-    )
+    turns = each_role(chatml, tool=Turn(f"{IM_START}tool", f"\n{IM_END}"))
     end_of_turn = IM_END
     special_tokens = ("<|begin_of_text|>", IM_START, IM_END)
     result_wrap = ("\n<tool_response>\n", "\n</tool_response>")

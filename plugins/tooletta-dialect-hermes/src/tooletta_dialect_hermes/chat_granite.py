@@ -27,7 +27,7 @@ from tooletta.plugin import (
     Conversation,
     SystemBlock,
     Turn,
-    roles,
+    each_role,
     tool_json,
 )
 
@@ -96,12 +96,7 @@ class Granite4Chat(ChatFormat):
     """What the Granite 4.0 and 4.1 templates share. Option ``documents`` (a list, each
     written through ``tojson``) is the templates' RAG switch."""
 
-    turns = roles(
-        system=_turn("system"),
-        user=_turn("user"),
-        assistant=_turn("assistant"),
-        tool=Turn(f"{_START}user{_END_ROLE}", f"{_EOT}\n"),
-    )
+    turns = each_role(_turn, tool=Turn(f"{_START}user{_END_ROLE}", f"{_EOT}\n"))
     end_of_turn = _EOT
     special_tokens = (_START, _END_ROLE, _EOT)
     result_wrap = ("\n<tool_response>\n", "\n</tool_response>")

@@ -41,6 +41,7 @@ from tooletta.plugin import (
     by_content,
     content_key,
     defaults,
+    each_role,
     roles,
 )
 
@@ -137,12 +138,7 @@ class Apriel15Chat(_AprielChat):
     bos = "<s>"
     eos: ClassVar[str] = "</s>"
     """The end-of-sequence token the template writes after every assistant turn."""
-    turns = roles(
-        system=_turn("system"),
-        user=_turn("user"),
-        assistant=Turn("<|assistant|>\n", f"{END}\n</s>"),
-        tool=_turn("tool_result"),
-    )
+    turns = each_role(_turn, assistant=Turn("<|assistant|>\n", f"{END}\n</s>"), tool="tool_result")
     end_of_turn = END
     prompt = Prompt(after_assistant=False)
     """``<|assistant|>\\n``, unless the last message is an assistant's (or there is none)."""

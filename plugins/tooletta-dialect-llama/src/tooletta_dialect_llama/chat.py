@@ -43,7 +43,7 @@ from tooletta.plugin import (
     Turn,
     by_content,
     defaults,
-    roles,
+    each_role,
     text_of,
     tool_json,
 )
@@ -178,12 +178,7 @@ class LlamaChat(_LlamaFamily):
 
     name = "llama3"
     bos = "<|begin_of_text|>"
-    turns = roles(
-        system=Turn(header("system"), _EOT),
-        user=Turn(header("user"), _EOT),
-        assistant=Turn(header("assistant"), _EOT),
-        tool=Turn(header("ipython"), _EOT),
-    )
+    turns = each_role(lambda role: Turn(header(role), _EOT), tool="ipython")
     end_of_turn = _EOT
     special_tokens = (
         "<|begin_of_text|>",
@@ -305,12 +300,7 @@ class Llama4Chat(_LlamaFamily):
         "processing_llama4.py, written by convert_llama4_weights_to_hf.py)"
     )
     bos = "<|begin_of_text|>"
-    turns = roles(
-        system=Turn(header4("system"), _EOT4),
-        user=Turn(header4("user"), _EOT4),
-        assistant=Turn(header4("assistant"), _EOT4),
-        tool=Turn(header4("ipython"), _EOT4),
-    )
+    turns = each_role(lambda role: Turn(header4(role), _EOT4), tool="ipython")
     end_of_turn = _EOT4
     special_tokens = (
         "<|begin_of_text|>",

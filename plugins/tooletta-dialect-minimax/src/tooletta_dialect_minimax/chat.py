@@ -21,7 +21,7 @@ from tooletta.plugin import (
     SystemBlock,
     Turn,
     by_content,
-    roles,
+    each_role,
     tool_json,
 )
 
@@ -71,12 +71,7 @@ class MinimaxM2Chat(ChatFormat):
         "MiniMaxAI/MiniMax-M2 chat_template.jinja (llama.cpp models/templates/MiniMax-M2.jinja)"
     )
     bos = "]~!b["
-    turns = roles(
-        system=_turn("system"),
-        user=_turn("user"),
-        assistant=_turn("ai"),
-        tool=Turn("]~b]tool", f"{_END}\n"),
-    )
+    turns = each_role(_turn, assistant=_turn("ai"), tool=Turn("]~b]tool", f"{_END}\n"))
     end_of_turn = _END
     special_tokens = (
         "]~!b[",

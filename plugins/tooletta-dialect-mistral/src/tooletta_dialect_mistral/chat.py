@@ -254,9 +254,7 @@ class MistralNemoChat(_WrittenIds):
     def user_text(self, index: int, ctx: Conversation) -> str:
         """Oddity: the content; the last user message opens with the system message."""
         messages = ctx.messages
-        content = messages[index].content
-        if type(content) is not str:
-            content = text_of(content)
+        content = text_of(messages[index].content)
         first = messages[0]
         if index == ctx.last_user and first.role == "system":
             return text_of(first.content) + "\n\n" + content
@@ -265,9 +263,7 @@ class MistralNemoChat(_WrittenIds):
     def result_text(self, index: int, ctx: Conversation) -> str:
         """Oddity: the result as ``{"content": CONTENT, "call_id": "ID"}``."""
         messages = ctx.messages
-        content = messages[index].content
-        if type(content) is not str:
-            content = text_of(content)
+        content = text_of(messages[index].content)
         return f'{{"content": {_nemo_content(content)}, "call_id": "{result_id(messages, index)}"}}'
 
     def parse_result(self, body: str) -> str:

@@ -26,7 +26,7 @@ from tooletta.plugin import (
     Conversation,
     Turn,
     defaults,
-    roles,
+    each_role,
     tool_json,
 )
 
@@ -54,8 +54,8 @@ FIREFUNCTION_INSTRUCTIONS = (
 """FireFunction v2's function-calling instructions in the system turn (template text)."""
 
 
-def _header(role: str) -> str:
-    return f"<|start_header_id|>{role}<|end_header_id|>\n\n"
+def _turn(role: str) -> Turn:
+    return Turn(f"<|start_header_id|>{role}<|end_header_id|>\n\n", _EOT)
 
 
 class FireFunctionV2Chat(ChatFormat):
@@ -66,12 +66,7 @@ class FireFunctionV2Chat(ChatFormat):
     name = "firefunction_v2"
     source = "fireworks-ai/llama-3-firefunction-v2 tokenizer_config.json chat_template"
     bos = "<|begin_of_text|>"
-    turns = roles(
-        system=Turn(_header("system"), _EOT),
-        user=Turn(_header("user"), _EOT),
-        assistant=Turn(_header("assistant"), _EOT),
-        tool=Turn(_header("tool"), _EOT),
-    )
+    turns = each_role(_turn)
     end_of_turn = _EOT
     special_tokens = ("<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", _EOT)
     keeps_ids = False

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 
-from tooletta.plugin import ChatFormat, Conversation, chatml, roles, tool_json
+from tooletta.plugin import ChatFormat, Conversation, chatml, each_role, tool_json
 
 __all__ = ["Olmo31InstructChat"]
 
@@ -40,12 +40,7 @@ class Olmo31InstructChat(ChatFormat):
         "run_server.py); eos_token <|endoftext|> (allenai/open-instruct "
         "open_instruct/olmo_core_utils.py)"
     )
-    turns = roles(
-        system=chatml("system"),
-        user=chatml("user"),
-        assistant=chatml("assistant"),
-        tool=chatml("environment"),
-    )
+    turns = each_role(chatml, tool="environment")
     end_of_turn = _END
     end_tokens = (_EOS,)
     last_end = (_EOS, "")

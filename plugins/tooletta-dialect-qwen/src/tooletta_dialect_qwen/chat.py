@@ -37,7 +37,7 @@ from tooletta.plugin import (
     Turn,
     chatml,
     defaults,
-    roles,
+    each_role,
     text_of,
 )
 
@@ -59,12 +59,7 @@ _THINKING_SPECIAL = (*_SPECIAL, "<think>", "</think>")
 class _ChatML(ChatFormat):
     """ChatML turns with the tool results of the Qwen3-Coder family."""
 
-    turns = roles(
-        system=chatml("system"),
-        user=chatml("user"),
-        assistant=chatml("assistant"),
-        tool=Turn(f"{IM_START}user\n", f"{IM_END}\n"),
-    )
+    turns = each_role(chatml, tool="user")
     end_of_turn = IM_END
     special_tokens: ClassVar[tuple[str, ...]] = _SPECIAL
     result_wrap = ("<tool_response>\n", "\n</tool_response>\n")
@@ -117,12 +112,7 @@ class Qwen35Chat(_ChatML):
     name = "qwen35"
     source = "Qwen/Qwen3.5-4B chat_template.jinja"
     special_tokens = (*_THINKING_SPECIAL, "<tool_response>", "</tool_response>")
-    turns = roles(
-        system=chatml("system"),
-        user=chatml("user"),
-        assistant=chatml("assistant"),
-        tool=Turn(f"{IM_START}user", f"{IM_END}\n"),
-    )
+    turns = each_role(chatml, tool=Turn(f"{IM_START}user", f"{IM_END}\n"))
     result_wrap = ("\n<tool_response>\n", "\n</tool_response>")
     reasoning = Reasoning(
         "<think>\n",
@@ -236,12 +226,7 @@ class Step35Chat(_ChatML):
     source = "stepfun-ai/Step-3.5-Flash chat_template.jinja"
     bos = "<｜begin▁of▁sentence｜>"
     special_tokens = (bos, *_THINKING_SPECIAL)
-    turns = roles(
-        system=chatml("system"),
-        user=chatml("user"),
-        assistant=chatml("assistant"),
-        tool=chatml("tool_response"),
-    )
+    turns = each_role(chatml, tool="tool_response")
     result_wrap = ("<tool_response>", "</tool_response>")
     reasoning = Reasoning(
         "<think>\n", "\n</think>\n", strip="", keep="after_last_query", empty="kept"

@@ -31,7 +31,7 @@ from tooletta.plugin import (
     Turn,
     by_content,
     defaults,
-    roles,
+    each_role,
     text_of,
 )
 
@@ -163,9 +163,7 @@ class SeedOssChat(ChatFormat):
 
     name = "seed_oss_36b"
     source = "ByteDance-Seed/Seed-OSS-36B-Instruct chat_template.jinja"
-    turns = roles(
-        system=_turn("system"), user=_turn("user"), assistant=_turn("assistant"), tool=_turn("tool")
-    )
+    turns = each_role(_turn)
     end_of_turn = EOS
     special_tokens = (
         BOS,

@@ -34,7 +34,7 @@ from tooletta.plugin import (
     Conversation,
     Turn,
     by_content,
-    roles,
+    each_role,
     tool_json,
 )
 
@@ -80,12 +80,7 @@ class XlamQwenChat(ChatFormat):
 
     name = "xlam2_qwen"
     source = "Salesforce/xLAM-2-3b-fc-r tokenizer_config.json chat_template"
-    turns = roles(
-        system=_turn("system"),
-        user=_turn("user"),
-        assistant=_turn("assistant"),
-        tool=_turn("tool"),
-    )
+    turns = each_role(_turn)
     end_of_turn = IM_END
     special_tokens: ClassVar[tuple[str, ...]] = (IM_START, IM_END)
     keeps_ids = False

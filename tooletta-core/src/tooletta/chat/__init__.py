@@ -36,6 +36,7 @@ from .format import (
     Reasoning,
     Turn,
     defaults,
+    each_role,
     first_of,
     last_index,
     last_user,
@@ -45,6 +46,7 @@ from .guard import check_and_guard
 from .identify import Identification, MessageForm, NearMiss, identify
 from .lookup import chat_formats_of, resolve_format
 from .messages import by_content, read_conversation, read_tool_definitions, text_of, tool_json
+from .pytypes import PythonTypes
 from .render import RenderedConversation, Segment, render_format
 
 __all__ = [
@@ -63,6 +65,7 @@ __all__ = [
     "NearMiss",
     "Preamble",
     "Prompt",
+    "PythonTypes",
     "Reasoning",
     "RenderedConversation",
     "ResultHead",
@@ -76,6 +79,7 @@ __all__ = [
     "chat_formats_of",
     "chatml",
     "defaults",
+    "each_role",
     "first_of",
     "identify",
     "implicit_after",

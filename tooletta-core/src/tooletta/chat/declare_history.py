@@ -56,6 +56,8 @@ class ContentCut:
     writes the turn from the cut message), and :meth:`~tooletta.chat.ChatFormat.carried`
     (so :meth:`~tooletta.chat.ChatFormat.expressible`) gives it back cut, which is what the
     parser reads.
+
+    Unlike :class:`HistoryCut`, it picks the turns (``where``) and leaves the end untrimmed.
     """
 
     marker: str
@@ -211,6 +213,8 @@ class HistoryCut:
     A format sets it as :attr:`~tooletta.chat.ChatFormat.history_cut`; the default
     :meth:`~tooletta.chat.ChatFormat.turn_body` writes earlier turns so and
     :meth:`~tooletta.chat.ChatFormat.expressible` gives their content back so.
+
+    Unlike :class:`ContentCut`, it trims both ends (Apriel's ``| trim``), in every earlier turn.
     """
 
     marker: str

@@ -40,6 +40,8 @@ class Headerless:
     a message of one of those roles, as a turn of ``role``. Apertus's and DeepSeek's
     assistant turn goes on after tool results and another assistant message:
     ``Headerless("assistant", frozenset({"tool", "assistant"}))``.
+
+    Unlike :attr:`~tooletta.chat.ChatFormat.implicit_roles`, it writes those turns too.
     """
 
     role: str = "assistant"

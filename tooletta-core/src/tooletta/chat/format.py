@@ -15,7 +15,7 @@ dialect's ``chat_formats``. The odd template overrides one of the small hooks
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
@@ -44,6 +44,7 @@ __all__ = [
     "Reasoning",
     "Turn",
     "defaults",
+    "each_role",
     "first_of",
     "last_index",
     "last_user",
@@ -124,6 +125,21 @@ class Reasoning:
 def roles(**turns: Turn) -> Mapping[str, Turn]:
     """A read-only role -> :class:`Turn` table for :attr:`ChatFormat.turns`."""
     return MappingProxyType(turns)
+
+
+def each_role(
+    turn: Callable[[str], Turn], *, tool: str | Turn = "tool", **others: Turn
+) -> Mapping[str, Turn]:
+    """A read-only role -> :class:`Turn` table (as :func:`roles` gives) for a template that
+    writes every role's turn alike: the system, user and assistant turns are ``turn(role)``
+    (``each_role(chatml)``: ChatML's); the tool turn is ``turn(tool)`` when ``tool`` names the
+    role the template writes results under (Llama 3.1's ``"ipython"``), or ``tool`` itself
+    when it is a :class:`Turn`; ``others`` add turns or replace those (MiniMax-M2 writes the
+    assistant's as ``ai``: ``assistant=...``)."""
+    table = {role: turn(role) for role in ("system", "user", "assistant")}
+    table["tool"] = turn(tool) if isinstance(tool, str) else tool
+    table.update(others)
+    return MappingProxyType(table)
 
 
 def defaults(**options: Any) -> Mapping[str, Any]:
@@ -277,7 +293,9 @@ class ChatFormat:
     :meth:`implicit_role`): Gemma 4 and DeepSeek go on with the assistant's text after tool
     results, ``implicit_after("tool", "assistant")``
     (:func:`~tooletta.chat.implicit_after`). Empty: every turn has a header. The
-    headers left out are the :meth:`header` hook's."""
+    headers left out are the :meth:`header` hook's.
+
+    Unlike :attr:`headerless`, it only reads: its users' ``header`` hooks follow other rules."""
     calls_content: ClassVar[bool] = True
     """The template writes an assistant turn's content beside its calls. ``False``: a turn
     with calls is written without its content (the default :meth:`assistant_text`; llama.cpp
