@@ -7,12 +7,14 @@ empty system message given explicitly.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 import pytest
 
+import tooletta
 from tooletta import Message, ToolettaError, get_dialect
 from tooletta.chat import ChatFormat, SystemBlock, Turn, chat_formats_of, roles
 from tooletta.chat.conversation import conversation
@@ -121,3 +123,69 @@ def test_the_default_expressible_gives_an_opening_developer_message_back_as_syst
     assert _read(fmt, messages) == want
     if content != "You are X." or fmt.system_block is None:
         assert want[0] == Message("system", content.strip())
+
+
+# -- item 3: a default or an empty system message, given explicitly ----------------------------
+
+
+def _system_cases() -> dict[str, list[str]]:
+    """Per format, the system messages to give explicitly: the template's own default prompt
+    (as given, and spaced where the format trims it), an empty one, blanks. Apriel 1.5 has no
+    default message: its reasoning prompt, which starts every system turn, stands for it."""
+    r_plus = str(importlib.import_module("tooletta_dialect_cohere.chat_r_plus").DEFAULT_SYSTEM)
+    reasoning = importlib.import_module("tooletta_dialect_jamba.chat").APRIEL15_REASONING_PROMPT
+    fire = "You are a helpful assistant with access to functions."
+    return {
+        "command_r_plus": [r_plus, " " + r_plus, "", " "],
+        "firefunction_v2": [fire, " " + fire + "\n", "", " "],
+        "apriel15": [str(reasoning), "", " ", "\n"],
+        "command_r7b": ["", " "],  # no default: an empty message is a turn of its own
+    }
+
+
+def _with_system(system: str, calls: bool) -> list[Message]:
+    if calls:
+        messages, _ = sample_conversations(ids=True)["tools_no_system"]
+    else:
+        messages = [Message("user", "Hi"), Message("assistant", "Hello")]
+    return [Message("system", system), *messages]
+
+
+@pytest.mark.parametrize("name", sorted(_system_cases()))
+def test_a_default_or_empty_system_message_reads_back_as_expressible_says(name: str) -> None:
+    """Command R+, FireFunction v2, Apriel 1.5: a system message that is the template's
+    default prompt (read back as none), or empty, or blank, with and without tools, with and
+    without calls: parsed back as ``expressible_for`` says, and ``expressible`` (no tools)
+    agrees where no tools are declared."""
+    fmt = next(f for f in FORMATS if f.name == name)
+    for system in _system_cases()[name]:
+        for tools in (None, SAMPLE_TOOLS):
+            for calls in (False, True) if tools else (False,):
+                messages = _with_system(system, calls)
+                try:
+                    check_conversation_round_trip(messages, dialect=name, tools=tools)
+                except AssertionError as exc:
+                    where = f"{system[:30]!r}, tools={tools is not None}, calls={calls}"
+                    raise AssertionError(f"{where}: {exc}") from None
+                if tools is None:
+                    text = tooletta.render_conversation(messages, dialect=name)
+                    back = tooletta.parse_conversation(text, dialect=name)
+                    want = fmt.expressible(messages)
+                    assert [(m.role, m.content) for m in want] == [
+                        (m.role, m.content) for m in back
+                    ]
+
+
+@pytest.mark.parametrize("name", ["command_r_plus", "firefunction_v2"])
+def test_the_default_system_message_is_carried_as_none(name: str) -> None:
+    """The template's default prompt given explicitly is the text written without one: it
+    reads back as no message, and ``expressible`` gives none."""
+    fmt = next(f for f in FORMATS if f.name == name)
+    default = _system_cases()[name][0]
+    messages = _with_system(default, False)
+    pinned: dict[str, Any] = (
+        {"datetime": "Dec 02 2026 06:00:00 GMT"} if name == "firefunction_v2" else {}
+    )
+    alone = tooletta.render_conversation(messages[1:], dialect=name, **pinned)
+    assert tooletta.render_conversation(messages, dialect=name, **pinned) == alone
+    assert [m.role for m in fmt.expressible(messages)] == ["user", "assistant"]

@@ -520,3 +520,14 @@ class CommandR7BChat(ChatFormat):
             raise ValueError("a tool result is not in the template's layout")
         value = json.loads(found.group(2))
         return value if isinstance(value, str) else to_json(value)
+
+    def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As the base; an empty first system message is carried, as the empty system turn
+        :meth:`before_turn` writes for it (the opening turn reads it back as none).
+
+        Oddity: an empty system message is a turn of its own, after the opening one."""
+        out = super().carried(messages, ctx)
+        first = messages[0] if messages else None
+        if first is not None and first.role == "system" and not text_of(first.content):
+            return [Message("system", ""), *out]
+        return out

@@ -841,8 +841,11 @@ class ChatFormat:
         :attr:`trim` says), reasoning only in the turns that keep it, the calls, tool results
         named after the call they answer, and the first system message (of
         :attr:`system_roles`: an opening developer message too, where the format takes one)
-        as :attr:`system_block` reads it back, role ``system`` (none when it is the default
-        one). Formats that trim or drop more override this."""
+        as :meth:`parse_system` reads back what :meth:`system_text` writes of it (by
+        :attr:`system_block`, or by the hooks a format overrides), role ``system``: none when
+        it is read as the turn written without one (the template's default prompt, an empty
+        message some templates write as none). Formats that trim or drop more override
+        this."""
         return self.carried(messages, conversation(messages, (), self.options, None))
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
@@ -858,7 +861,8 @@ class ChatFormat:
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """:meth:`expressible` for the text rendered with ``ctx`` (the declarations applied:
         :attr:`trim` and :attr:`trim_opening`, the history rule, :attr:`keeps_ids`,
-        :attr:`last_ids`, :attr:`calls_content`, :attr:`system_block`, :attr:`call_ids`,
+        :attr:`last_ids`, :attr:`calls_content`, :attr:`system_block` (or the
+        :meth:`system_text` / :meth:`parse_system` hooks), :attr:`call_ids`,
         :attr:`content_cut`, :attr:`history_cut`, :attr:`late_system`,
         :attr:`gather_system`)."""
         cut = self.content_cut
@@ -930,12 +934,13 @@ class ChatFormat:
                     tool_call_id=call_id,
                 )
             )
-        block = self.system_block
-        if block is None or first is None or not opens:
+        if first is None or not opens:
             return out
         written = self.system_text(self.text(first.content), ctx)
+        if written is None and self.system_block is None:
+            return out  # no opening turn: the hooks write the message elsewhere (or nowhere)
         read = None if written is None else self.parse_system(written)
-        if read is None:
+        if read is None:  # written as the turn without one (the template's default...)
             return out[1:]
         out[0] = Message(role="system", content=read)
         return out
