@@ -110,6 +110,46 @@ def test_r7b_renumbers_call_ids_by_position() -> None:
     assert [m.tool_call_id for m in back if m.role == "tool"] == ["0", "1", "2"]
 
 
+@pytest.mark.parametrize("ids", [False, True])
+@pytest.mark.parametrize("name", sorted(sample_conversations()))
+def test_r7b_expressible_gives_the_written_result_ids(name: str, ids: bool) -> None:
+    """``expressible`` gives each result the renumbered id the template writes, the one
+    parse_conversation reads back (the conversation law compares no result ids)."""
+    messages, uses_tools = sample_conversations(ids=ids)[name]
+    tools = SAMPLE_TOOLS if uses_tools else None
+    fmt, _ = resolve_format(R7B, None)
+    text = tooletta.render_conversation(messages, model=R7B, tools=tools)
+    back = tooletta.parse_conversation(text, model=R7B, tools=tools)
+    want = fmt.expressible(messages)
+
+    def results(read: list[Message]) -> list[tuple[str | None, str | None]]:
+        return [(m.tool_call_id, m.name) for m in read if m.role == "tool"]
+
+    assert results(want) == results(back)
+    assert [c.id for m in want for c in m.tool_calls] == [c.id for m in back for c in m.tool_calls]
+
+
+def test_r7b_expressible_numbers_a_result_after_its_call() -> None:
+    """A result answering the second call of a turn by its id (results out of order) is
+    given the number of the call it follows by order, as parse pairs them."""
+    messages = [
+        Message("user", "Hi"),
+        Message(
+            "assistant",
+            "",
+            tool_calls=[ToolCall("get_time", {"tz": "UTC"}, "a"), ToolCall("get_time", {}, "b")],
+        ),
+        Message("tool", "2", tool_call_id="b"),
+        Message("tool", "1", tool_call_id="a"),
+    ]
+    fmt, _ = resolve_format(R7B, None)
+    text = tooletta.render_conversation(messages, model=R7B, tools=SAMPLE_TOOLS)
+    back = tooletta.parse_conversation(text, model=R7B, tools=SAMPLE_TOOLS)
+    want = fmt.expressible(messages)
+    assert [m.tool_call_id for m in want if m.role == "tool"] == ["0", "1"]
+    assert [m.tool_call_id for m in back if m.role == "tool"] == ["0", "1"]
+
+
 def test_r7b_results_without_ids_follow_their_calls() -> None:
     """Results without ids take the number of the call they answer (by order). The template
     writes "0" for each (the first id-less call) and drops later result turns (an undefined

@@ -32,6 +32,7 @@ import msgspec
 
 from tooletta import Message, ParseResult, RenderError, ToolCall, to_json
 from tooletta.plugin import (
+    CallIds,
     ChatFormat,
     Conversation,
     Prompt,
@@ -342,6 +343,16 @@ def _numbered(calls: Sequence[ToolCall], first: int) -> list[ToolCall]:
     return [ToolCall(c.name, c.arguments, str(first + i)) for i, c in enumerate(calls)]
 
 
+def _written_ids(messages: Sequence[Message]) -> dict[int, list[str]]:
+    """The ids the template writes for the calls of ``messages``, per assistant message
+    index: each call's number among the conversation's calls (:func:`call_numbers`)."""
+    return {
+        index: [str(first + i) for i in range(len(m.tool_calls))]
+        for index, (m, first) in enumerate(zip(messages, call_numbers(messages)))
+        if m.tool_calls
+    }
+
+
 class CommandR7BChat(ChatFormat):
     """Command R7B's tool-use template (see the module docstring)."""
 
@@ -372,6 +383,10 @@ class CommandR7BChat(ChatFormat):
     group_results = True
     result_separator = ",\n"
     options = defaults(enable_thinking=False, enable_citations=False)
+    call_ids: ClassVar[CallIds | None] = CallIds(across=_written_ids)
+    """Oddity: every call's id is its number among the conversation's calls, whatever its own
+    (:meth:`assistant_text` writes them; :meth:`expressible` gives them back, each result
+    with the number of the call it answers)."""
     prompt = Prompt(off=_THINKING_OFF, default=False, always=True)
     """The assistant header and, unless ``enable_thinking``, the empty plan; the template
     writes it even when no generation prompt is asked. The bare header of
@@ -506,12 +521,13 @@ class CommandR7BChat(ChatFormat):
         value = json.loads(found.group(2))
         return value if isinstance(value, str) else to_json(value)
 
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """As the base, with each call's id replaced by its number in the conversation.
+    def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """As the base; an empty first system message is carried, as the empty system turn
+        :meth:`before_turn` writes for it (the opening turn reads it back as none).
 
-        Oddity: the template renumbers every call id (its place among the conversation's calls)."""
-        out = super().expressible(messages)
-        return [
-            msgspec.structs.replace(m, tool_calls=_numbered(m.tool_calls, first))
-            for m, first in zip(out, call_numbers(out))
-        ]
+        Oddity: an empty system message is a turn of its own, after the opening one."""
+        out = super().carried(messages, ctx)
+        first = messages[0] if messages else None
+        if first is not None and first.role == "system" and not text_of(first.content):
+            return [Message("system", ""), *out]
+        return out

@@ -397,11 +397,9 @@ class Gemma4Chat(ChatFormat):
 
     def expressible(self, messages: Sequence[Message]) -> list[Message]:
         """Oddity: the contents as ``strip_thinking`` leaves them, the kept reasoning trimmed
-        (as the dialect reads it), and an opening developer message read back as the system
-        message (it is written in the system turn); the rest as declared."""
+        (as the dialect reads it); the rest as declared (an opening developer message, of
+        :attr:`system_roles`, given back as the system message)."""
         out = super().expressible(messages)
-        if len(out) == len(messages) and out and out[0].role == "developer":
-            out[0] = msgspec.structs.replace(out[0], role="system")  # read back in the system turn
         for i, m in enumerate(out):
             if m.role == "assistant":
                 content = strip_thinking(text_of(m.content))

@@ -206,12 +206,12 @@ class Apriel15Chat(_AprielChat):
         return body[len(APRIEL15_REASONING_PROMPT) :].partition("\n" + APRIEL15_TOOLS_HEAD)[0]
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """As :meth:`expressible`, without the empty system messages when there are no
-        tools: the template writes such a turn as the reasoning prompt alone, the turn it
-        writes without a system message (:meth:`parse_system` reads it as none).
+        """As :meth:`expressible` for ``ctx``'s tools, without the empty system messages when
+        there are no tools: the template writes such a turn as the reasoning prompt alone, the
+        turn it writes without a system message (:meth:`parse_system` reads it as none).
 
         Oddity: an empty system message without tools is written as the turn written for none."""
-        out = self.expressible(messages)
+        out = self.carried(messages, ctx)
         if ctx.tools:
             return out
         return [m for m in out if m.role != "system" or m.content]

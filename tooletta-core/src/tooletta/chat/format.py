@@ -867,9 +867,13 @@ class ChatFormat:
         """What this format's text carries of ``messages`` (what
         :func:`~tooletta.parse_conversation` can give back): text content (trimmed where
         :attr:`trim` says), reasoning only in the turns that keep it, the calls, tool results
-        named after the call they answer, and the first system message as
-        :attr:`system_block` reads it back (none when it is the default one). Formats that
-        trim or drop more override this."""
+        named after the call they answer, and the first system message (of
+        :attr:`system_roles`: an opening developer message too, where the format takes one)
+        as :meth:`parse_system` reads back what :meth:`system_text` writes of it (by
+        :attr:`system_block`, or by the hooks a format overrides), role ``system``: none when
+        it is read as the turn written without one (the template's default prompt, an empty
+        message some templates write as none). Formats that trim or drop more override
+        this."""
         return self.carried(messages, conversation(messages, (), self.options, None))
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
@@ -885,7 +889,8 @@ class ChatFormat:
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """:meth:`expressible` for the text rendered with ``ctx`` (the declarations applied:
         :attr:`trim` and :attr:`trim_opening`, the history rule, :attr:`keeps_ids`,
-        :attr:`last_ids`, :attr:`calls_content`, :attr:`system_block`, :attr:`call_ids`,
+        :attr:`last_ids`, :attr:`calls_content`, :attr:`system_block` (or the
+        :meth:`system_text` / :meth:`parse_system` hooks), :attr:`call_ids`,
         :attr:`content_cut`, :attr:`history_cut`, :attr:`late_system`,
         :attr:`gather_system`)."""
         cut = self.content_cut
@@ -914,6 +919,8 @@ class ChatFormat:
         ids = self.call_ids
         across = None if ids is None or ids.across is None else ids.across(messages)
         drops = self.late_system == "dropped"
+        first = messages[0] if messages else None
+        opens = first is not None and self.merge_system and first.role in self.system_roles
         for index, m in enumerate(messages):
             if drops and m.role in self.system_roles and (index or not self.merge_system):
                 continue  # written nowhere (late_system "dropped")
@@ -938,14 +945,16 @@ class ChatFormat:
             cut = self.history_cut
             if cut is not None and m.role == "assistant" and index < len(messages) - 1:
                 content = cut.cut(content)
-            trimmed = m.role in trim
-            if opening is not None and index == 0 and self.merge_system:
-                trimmed = opening if m.role in self.system_roles else trimmed
+            role = m.role
+            trimmed = role in trim
+            if index == 0 and opens:  # written in the opening system turn, read as "system"
+                role = "system"
+                trimmed = "system" in trim if opening is None else opening
             if m.role == "tool" and self.result_json is not None:  # written whole
                 content, trimmed = self.result_json.carried(m.content, content), False
             out.append(
                 Message(
-                    role=m.role,
+                    role=role,
                     content=content.strip() if trimmed else content,
                     tool_calls=calls,
                     reasoning=reasoning if m.role == "assistant" else "",
@@ -953,14 +962,13 @@ class ChatFormat:
                     tool_call_id=call_id,
                 )
             )
-        first = messages[0] if messages else None
-        block = self.system_block
-        if block is None or first is None or not self.merge_system:
+        if first is None or not opens:
             return out
-        if first.role in self.system_roles:
-            written = self.system_text(self.text(first.content), ctx)
-            read = None if written is None else self.parse_system(written)
-            if read is None:
-                return out[1:]
-            out[0] = Message(role=first.role, content=read)
+        written = self.system_text(self.text(first.content), ctx)
+        if written is None and self.system_block is None:
+            return out  # no opening turn: the hooks write the message elsewhere (or nowhere)
+        read = None if written is None else self.parse_system(written)
+        if read is None:  # written as the turn without one (the template's default...)
+            return out[1:]
+        out[0] = Message(role="system", content=read)
         return out
