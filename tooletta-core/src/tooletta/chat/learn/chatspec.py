@@ -188,6 +188,22 @@ class LearnedChat(ChatFormat):
         self._no_late = not chat.get("late_system", True)
         self._refuse_late = self._no_late and not (chat["tools"] or {}).get("own_turn")
         self._after_results = str(chat.get("after_results", ""))
+        self._strips_system = self._system != ("", "")
+        self._defaults_checked: Mapping[str, Any] | None = None
+        """The format's own options when they pass :meth:`_check_fixed` (checked once here: a
+        render given no options is not checked again)."""
+        try:
+            self._check_fixed(self.options)
+            self._defaults_checked = self.options
+        except RenderError:
+            pass
+        rule = self.reasoning
+        self._no_block_unless_reasoning = rule is None or (
+            rule.dropped == "" and rule.empty == "never"
+        )
+        """An answer without reasoning is written without a reasoning block, kept or not
+        (:meth:`~tooletta.chat.ChatFormat.reasoning_text` gives ``""`` for it): its history
+        rule need not be asked."""
 
     @classmethod
     def of(cls, spec: Mapping[str, Any]) -> LearnedChat:
@@ -259,17 +275,20 @@ class LearnedChat(ChatFormat):
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The system message and the tool declarations, as learned (an empty system
         message as none, for a template that writes it so)."""
-        if self._fixed:
+        if self._fixed and ctx.options is not self._defaults_checked:
             self._check_fixed(ctx.options)
         if self._refuse_late:
-            self._no_late_system(ctx.messages)
+            messages = ctx.messages
+            for index in range(1, len(messages)):  # once per conversation, no hook per turn
+                if messages[index].role == "system":
+                    self._late_refused()
         if system == "":
             empty = self._empty_system
             if empty is True:
                 system = None
             elif empty:
                 system = str(empty)
-        if system is not None and self._system != ("", ""):
+        if system is not None and self._strips_system:
             system = system.lstrip(self._system[0]).rstrip(self._system[1])
         block = self._tools_block
         if ctx.tools and block is not None:
@@ -432,7 +451,10 @@ class LearnedChat(ChatFormat):
         only for templates that strip or write such text)."""
         message = ctx.messages[index]
         last = index == len(ctx.messages) - 1
-        block = self.reasoning_text(message.reasoning, self.kept_in(index, ctx), last)
+        if self._no_block_unless_reasoning and not message.reasoning:
+            block = ""
+        else:
+            block = self.reasoning_text(message.reasoning, self.kept_in(index, ctx), last)
         left, right = self._blocked if block else self._plain
         content = message.content
         if type(content) is not str:
@@ -454,13 +476,6 @@ class LearnedChat(ChatFormat):
         if index < len(ctx.messages) and index > 0 and ctx.messages[index].role == "system":
             self._late_refused()
         return ""
-
-    def _no_late_system(self, messages: Sequence[Message]) -> None:
-        """Refuse a system message after the first message, all at once (asked by
-        :meth:`system_text`, once per conversation, for such templates: no hook per turn)."""
-        for message in messages[1:]:
-            if message.role == "system":
-                self._late_refused()
 
     def _late_refused(self) -> None:
         raise RenderError(
@@ -652,7 +667,7 @@ class LearnedChat(ChatFormat):
         """No opening system turn: :meth:`_opening_turns` writes the declarations' turn and
         the default system turn, every system message is a turn of its own (installed as
         :meth:`system_text` only for such templates)."""
-        if self._fixed:
+        if self._fixed and ctx.options is not self._defaults_checked:
             self._check_fixed(ctx.options)
         return None
 
