@@ -20,6 +20,7 @@ __all__ = [
     "Mark",
     "RenderedConversation",
     "Segment",
+    "plan_of",
     "prompt_tail",
     "render_format",
     "render_marks",
@@ -202,16 +203,19 @@ def render_text(
     tools: Sequence[Mapping[str, Any]],
     add_generation_prompt: bool,
     options: Mapping[str, Any],
+    plan: Any = None,
 ) -> str:
     """The text :func:`~tooletta.chat.render_format` renders with ``segments=False`` (the same hooks
     asked in the same order), written straight into one list of pieces: no writer, no segments, no
     result object (what :func:`tooletta.render_conversation` needs). Hooks the format leaves as
     :class:`~tooletta.chat.ChatFormat` defines them are not called: their constant text is written.
     Stop tokens (:attr:`ChatFormat.stop_tokens <tooletta.chat.ChatFormat.stop_tokens>`) only move
-    text between segments: the text is the same without them."""
-    plan = _PLANS.get(id(fmt))
+    text between segments: the text is the same without them. ``plan``: :func:`plan_of`
+    ``(fmt)`` when the caller keeps it (else it is looked up)."""
     if plan is None or plan.fmt is not fmt:
-        plan = _plan(fmt)
+        plan = _PLANS.get(id(fmt))
+        if plan is None or plan.fmt is not fmt:
+            plan = _plan(fmt)
     ctx = _new(Conversation)
     state = ctx.__dict__
     state["messages"] = messages
@@ -336,6 +340,16 @@ class _Plan:
 
 
 _PLANS: dict[int, _Plan] = {}
+
+
+def plan_of(fmt: ChatFormat) -> Any:
+    """What :func:`render_text` reads of ``fmt`` (its declarations and the hooks it
+    overrides), found once per format object; a caller rendering many conversations of one
+    format keeps it and passes it to :func:`render_text` as ``plan``."""
+    plan = _PLANS.get(id(fmt))
+    if plan is None or plan.fmt is not fmt:
+        plan = _plan(fmt)
+    return plan
 
 
 def _plan(fmt: ChatFormat) -> _Plan:
