@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import RenderError
 from ..ir import Message
 from .conversation import Conversation, conversation
+from .declare import KEEP_RULES
 from .format import ChatFormat
 
 __all__ = [
@@ -320,6 +321,10 @@ class _Plan:
     reasoning: bool
     """Reasoning blocks are written: :attr:`ChatFormat.reasoning` is declared, or
     :meth:`ChatFormat.keeps_reasoning` or :meth:`ChatFormat.reasoning_text` is overridden."""
+    bare_unless_reasoning: bool
+    """An answer without reasoning has no reasoning block, kept or not (the declared
+    :class:`~tooletta.chat.Reasoning` writes no ``dropped`` text and no empty block, and its
+    hooks are :class:`ChatFormat`'s): its history rule is not asked."""
     content_text: _Hook | None
     end_token: _Hook | None
     """:meth:`ChatFormat.end_token`, when it or :meth:`ChatFormat.assistant_footer` is
@@ -362,6 +367,15 @@ def _plan(fmt: ChatFormat) -> _Plan:
         return getattr(fmt, name) if asked else None
 
     assistant = fmt.turns.get("assistant")
+    rule = fmt.reasoning
+    bare = (
+        rule is not None
+        and rule.dropped == ""
+        and rule.empty == "never"
+        and rule.keep in KEEP_RULES
+        and rule.switched in KEEP_RULES
+        and not any(map(overrides, ("kept_in", "keeps_reasoning", "reasoning_text")))
+    )
     plan = _Plan(
         fmt,
         bos=fmt.bos,
@@ -380,6 +394,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
         reasoning=(
             fmt.reasoning is not None or overrides("keeps_reasoning") or overrides("reasoning_text")
         ),
+        bare_unless_reasoning=bare,
         content_text=hook("content_text", trims=("assistant",)),
         end_token=(
             fmt.end_token
@@ -414,8 +429,9 @@ def _assistant_body(
 ) -> str:
     """:meth:`ChatFormat.assistant_text` as the default hooks write it, without asking the
     hooks a format leaves as they are for what they answer (no reasoning block in a format
-    without reasoning, the content unchanged)."""
-    if plan.reasoning:
+    without reasoning, nor for an answer without reasoning where none is written for it; the
+    content unchanged)."""
+    if plan.reasoning and (message.reasoning or not plan.bare_unless_reasoning):
         kept = fmt.kept_in(index, ctx)
         block = fmt.reasoning_text(message.reasoning, kept, index == len(ctx.messages) - 1)
     else:

@@ -145,8 +145,11 @@ class InstalledCalls:
         if not calls:
             return str(inner.render([], content=content))
         items = calls if type(calls) is list else list(calls)
-        if not self.keeps_ids and any(c.id is not None for c in items):
-            items = [ToolCall(c.name, c.arguments) for c in items]
+        if not self.keeps_ids:
+            for call in items:  # a loop, not any() over a generator: one frame less per turn
+                if call.id is not None:
+                    items = [ToolCall(c.name, c.arguments) for c in items]
+                    break
         body = inner.render(items, content="")
         if not isinstance(body, str):
             raise RenderError("the installed dialect returned no text", dialect=self.info.name)
