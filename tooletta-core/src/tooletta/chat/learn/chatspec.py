@@ -24,6 +24,7 @@ from ..conversation import Conversation, conversation, first_of
 from ..format import ChatFormat, Reasoning, Turn, defaults, roles
 from ..guard import trusted
 from ..messages import by_content
+from .dialects import NoCalls
 
 __all__ = ["SPEC_VERSION", "SPEC_VERSIONS_READ", "LearnedChat", "tools_text"]
 
@@ -189,6 +190,9 @@ class LearnedChat(ChatFormat):
         self._refuse_late = self._no_late and not (chat["tools"] or {}).get("own_turn")
         self._after_results = str(chat.get("after_results", ""))
         self._strips_system = self._system != ("", "")
+        self._footers = {role: str(f) for role, (_, f) in chat["turns"].items()}
+        self._cut: Any = chat.get("content_cut")
+        self._history: Any = chat.get("history_strip")
         self._defaults_checked: Mapping[str, Any] | None = None
         """The format's own options when they pass :meth:`_check_fixed` (checked once here: a
         render given no options is not checked again)."""
@@ -462,13 +466,19 @@ class LearnedChat(ChatFormat):
         tail = "" if last and self._open_last else self._tail
         if self._rewrites:
             text = self._answer_text(index, ctx, content, bool(block))
-            calls = self.calls_text(ctx.dialect, message.tool_calls, text)
-            cut = self.spec["chat"].get("content_cut") or {}
+            dialect = ctx.dialect
+            if type(dialect) is NoCalls and not message.tool_calls:
+                return block + text + tail  # what NoCalls writes for a turn without calls
+            calls = self.calls_text(dialect, message.tool_calls, text)
+            cut = self._cut or {}
             if cut.get("lead") and content and not text and message.tool_calls:
                 calls = self._lead_of_text(calls)  # all cut: written as a turn with text
             return block + calls + tail
         content = content.lstrip(left).rstrip(right)
-        return block + self.calls_text(ctx.dialect, message.tool_calls, content) + tail
+        dialect = ctx.dialect
+        if type(dialect) is NoCalls and not message.tool_calls:
+            return block + content + tail  # what NoCalls writes for a turn without calls
+        return block + self.calls_text(dialect, message.tool_calls, content) + tail
 
     def _late_system(self, index: int, ctx: Conversation) -> str:
         """Refuse a system message at ``index`` after the first message: the template does
@@ -523,8 +533,7 @@ class LearnedChat(ChatFormat):
         when it holds the tag, what follows the tag (its first or last), stripped as learned
         for that; else stripped as an earlier answer in those the history strip applies to,
         else as the answer's strip (after a reasoning block or not)."""
-        chat = self.spec["chat"]
-        cut = chat.get("content_cut")
+        cut = self._cut
         tag = str(cut["marker"]) if cut else ""
         if (
             cut
@@ -537,7 +546,7 @@ class LearnedChat(ChatFormat):
             else:
                 content = content.split(tag)[-1]
             return content.lstrip(cut["strip"][0]).rstrip(cut["strip"][1])
-        history = chat.get("history_strip")
+        history = self._history
         if history and self._rewritten(str(history["where"]), index, ctx):
             left, right = history["strip"]
         else:
@@ -575,7 +584,7 @@ class LearnedChat(ChatFormat):
     # -- plain-text footers (RWKV World's ``\n\n``) ---------------------------------------------
 
     def _footer(self, role: str) -> str:
-        return str(self.spec["chat"]["turns"][role][1])
+        return self._footers[role]
 
     def _system_and_footer(self, system: str | None, ctx: Conversation) -> str | None:
         """The system turn's body and its footer (installed as :meth:`system_text` for
@@ -596,7 +605,9 @@ class LearnedChat(ChatFormat):
         message = ctx.messages[index]
         role = "system" if message.role == "system" else "user"
         left, right = self._system if role == "system" else self._user
-        return self.text(message.content).lstrip(left).rstrip(right) + self._footer(role)
+        content = message.content
+        text = content if type(content) is str else self.text(content)
+        return text.lstrip(left).rstrip(right) + self._footers[role]
 
     def _text_without_footer(self, body: str) -> str:
         """The inverse (installed as :meth:`parse_user`): the user footer ends the body."""
