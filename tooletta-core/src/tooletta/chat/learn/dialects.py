@@ -115,6 +115,8 @@ class InstalledCalls:
         self.keeps_ids = bool(spec.get("ids", True))
         self._alone = str(spec["lead_alone"])
         self.max_depth = getattr(inner, "max_depth", None)
+        check = getattr(inner, "check_content", None)
+        self._check_content: Any = check if callable(check) else None
         inner_info = inner.info
         self.info = DialectInfo(
             name=name,
@@ -154,8 +156,8 @@ class InstalledCalls:
         if not isinstance(body, str):
             raise RenderError("the installed dialect returned no text", dialect=self.info.name)
         if content:
-            check = getattr(inner, "check_content", None)
-            if callable(check):
+            check = self._check_content  # found once, not on every turn
+            if check is not None:
                 check(content)
             else:
                 inner.render([], content=content)
