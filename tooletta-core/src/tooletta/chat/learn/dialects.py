@@ -114,6 +114,8 @@ class InstalledCalls:
         self.spec = dict(spec)
         self.keeps_ids = bool(spec.get("ids", True))
         self._alone = str(spec["lead_alone"])
+        self._lead = str(spec["lead_content"])
+        self._lead_if_missing = bool(spec.get("lead_if_missing"))
         self.max_depth = getattr(inner, "max_depth", None)
         check = getattr(inner, "check_content", None)
         self._check_content: Any = check if callable(check) else None
@@ -161,7 +163,10 @@ class InstalledCalls:
                 check(content)
             else:
                 inner.render([], content=content)
-            return content + _lead(self.spec, content) + body
+            lead = self._lead  # _lead's rule, read once from the spec
+            if lead and self._lead_if_missing and content.endswith(lead):
+                lead = ""
+            return content + lead + body
         return self._alone + body
 
 
