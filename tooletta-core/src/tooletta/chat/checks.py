@@ -99,8 +99,12 @@ def check_conversation(
     if not allow_markup:
         tables = markup_of(fmt, dialect) if markup is None else markup
         body = tables[1]
-        if body.pattern is not None and find_markup(joined, body) is not None:
-            _check_markup(fmt, dialect, messages, joined, tables)  # which message holds it
+        if body.pattern is not None:
+            for lead in body.leads:  # find_markup's first scan inline: none of the tokens'
+                if lead in joined:  # first characters is the common case
+                    if find_markup(joined, body) is not None:
+                        _check_markup(fmt, dialect, messages, joined, tables)  # which message
+                    break
 
 
 _CHECKED_TOOLS: list[tuple[Any, ...]] = [()]

@@ -226,6 +226,7 @@ def render_text(
     state["add_generation_prompt"] = add_generation_prompt
     parts = [plan.bos]
     append = parts.append
+    extend = parts.extend
     first = 0
     system: str | None = None
     if plan.merge_system and messages and messages[0].role in plan.system_roles:
@@ -236,7 +237,7 @@ def render_text(
         turn = plan.system_turn
         if turn is None:
             raise RenderError(f"the {fmt.name} chat format has no 'system' turn")
-        append(turn.header + body + turn.footer)
+        extend((turn.header, body, turn.footer))  # no copy of a long body: join copies once
     turns = plan.turns
     before_turn = plan.before_turn
     header = plan.header
@@ -251,19 +252,19 @@ def render_text(
         if turn is None:
             raise RenderError(f"the {fmt.name} chat format has no {role!r} turn")
         if role == "assistant":
-            append(turn.header if header is None else header(index, ctx))
+            head = turn.header if header is None else header(index, ctx)
             assistant_text = plan.assistant_text
             if assistant_text is not None:
-                append(assistant_text(index, ctx))
+                body = assistant_text(index, ctx)
             else:
-                append(_assistant_body(fmt, plan, ctx, message, index))
+                body = _assistant_body(fmt, plan, ctx, message, index)
             if not plan.footer_ok:
                 raise RenderError(f"{fmt.name}: the assistant footer must start with end_of_turn")
             end_token = plan.end_token
             if end_token is not None:
-                append(end_token(index, ctx) + fmt.assistant_footer(index, ctx))
+                extend((head, body, end_token(index, ctx) + fmt.assistant_footer(index, ctx)))
             else:
-                append(turn.footer)
+                extend((head, body, turn.footer))
         elif role == "tool":
             grouped = plan.grouped
             if not (grouped and index > 0 and messages[index - 1].role == "tool"):
@@ -276,7 +277,7 @@ def render_text(
             else:
                 content = message.content
                 text = content if type(content) is str else fmt.text(content)
-            append(plan.wrap_open + text + plan.wrap_close)
+            extend((plan.wrap_open, text, plan.wrap_close))
             if not (grouped and index + 1 < count and messages[index + 1].role == "tool"):
                 result_footer = plan.result_footer
                 append(turn.footer if result_footer is None else result_footer(index, ctx))
@@ -286,7 +287,7 @@ def render_text(
             else:
                 content = message.content
                 body = content if type(content) is str else fmt.text(content)
-            append((turn.header if header is None else header(index, ctx)) + body + turn.footer)
+            extend((turn.header if header is None else header(index, ctx), body, turn.footer))
     if before_turn is not None:
         append(before_turn(count, ctx))
     if add_generation_prompt:
