@@ -15,7 +15,7 @@ from ..errors import RenderError
 from ..ir import Message
 from .conversation import Conversation, conversation
 from .declare import KEEP_RULES
-from .format import ChatFormat
+from .format import ChatFormat, Reasoning
 
 __all__ = [
     "Mark",
@@ -370,12 +370,12 @@ def _plan(fmt: ChatFormat) -> _Plan:
     assistant = fmt.turns.get("assistant")
     rule = fmt.reasoning
     bare = (
-        rule is not None
+        isinstance(rule, Reasoning)
+        and not any(map(overrides, ("kept_in", "keeps_reasoning", "reasoning_text")))
         and rule.dropped == ""
         and rule.empty == "never"
         and rule.keep in KEEP_RULES
         and rule.switched in KEEP_RULES
-        and not any(map(overrides, ("kept_in", "keeps_reasoning", "reasoning_text")))
     )
     plan = _Plan(
         fmt,
