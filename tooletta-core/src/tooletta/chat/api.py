@@ -8,11 +8,14 @@ from typing import Any
 
 from ..errors import ParseError, ToolettaError
 from ..ir import Message
+from ..plugins import get_registry
 from .checks import check_conversation, guarded, write_fault
+from .format import ChatFormat
 from .lookup import resolve_format
+from .markup import markup_of
 from .messages import read_conversation, read_tool_definitions
 from .parse import parse_format
-from .render import RenderedConversation, render_format, render_text
+from .render import RenderedConversation, plan_of, render_format, render_text
 from .switches import warn_misspelled
 
 __all__ = ["parse_conversation_text", "render_conversation_text", "render_spans"]
@@ -43,6 +46,26 @@ def render_spans(
     )
 
 
+_Ready = tuple[ChatFormat, Any, Any, Any]
+"""A chat format, its dialect object, its render plan and its markup tables."""
+
+_READY: dict[tuple[Any, ...], _Ready] = {}
+
+
+def _ready(key: tuple[Any, ...], model: str | None, dialect: str | None) -> _Ready:
+    """What :func:`render_conversation_text` needs of the format ``model`` / ``dialect``
+    name, found once per ``key`` (the key of :func:`~tooletta.catalog.resolve_format`: the
+    names and the registry's state): the format and dialect, the render plan
+    (:func:`~tooletta.chat.render.plan_of`) and the markup the checks search
+    (:func:`~tooletta.chat.markup.markup_of`)."""
+    fmt, obj = resolve_format(model, dialect)
+    found = (fmt, obj, plan_of(fmt), markup_of(fmt, obj))
+    if len(_READY) > 256:
+        _READY.clear()
+    _READY[key] = found
+    return found
+
+
 def render_conversation_text(
     messages: Iterable[Any],
     model: str | None,
@@ -53,15 +76,19 @@ def render_conversation_text(
     allow_markup: bool = False,
 ) -> str:
     """The text :func:`~tooletta.chat.render_spans` renders (``segments=False``), as
-    :func:`tooletta.render_conversation` returns it: the text-only renderer."""
-    fmt, obj = resolve_format(model, dialect)
+    :func:`tooletta.render_conversation` returns it: the text-only renderer. The format, its
+    render plan and its markup are looked up once per (model, dialect) and registry state."""
+    registry = get_registry()
+    key = (model, dialect, id(registry), len(registry.entries), len(registry.models))
+    ready = _READY.get(key)
+    fmt, obj, plan, markup = _ready(key, model, dialect) if ready is None else ready
     read = read_conversation(messages)
-    defs = read_tool_definitions(tools)
+    defs = read_tool_definitions(tools) if tools else []
     if options:
         warn_misspelled(fmt, options, stacklevel=5)
-    check_conversation(fmt, obj, read, defs, allow_markup)
+    check_conversation(fmt, obj, read, defs, allow_markup, markup)
     try:  # guarded() inline: no closure per conversation
-        return render_text(fmt, obj, read, defs, add_generation_prompt, options)
+        return render_text(fmt, obj, read, defs, add_generation_prompt, options, plan)
     except (UnicodeEncodeError, RecursionError) as exc:
         error = write_fault(exc)
         if error is None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Callable, Mapping, Sequence
+from operator import is_
 from typing import Any, TypeVar
 
 import msgspec
@@ -46,10 +47,12 @@ def check_conversation(
     messages: Sequence[Message],
     tools: Sequence[Mapping[str, Any]] = (),
     allow_markup: bool = False,
+    markup: tuple[Markup, Markup] | None = None,
 ) -> None:
     """Raise :class:`~tooletta.RenderError` for the first message ``fmt`` cannot write so
     that it reads back (see the module's docstring), naming the message; ``allow_markup``:
-    markup in text is not refused."""
+    markup in text is not refused. ``markup``: :func:`~tooletta.chat.markup.markup_of`
+    ``(fmt, dialect)`` when the caller keeps it (else it is looked up)."""
     texts: list[str] = []  # every text written: contents, reasoning, names, ids, arguments
     add = texts.append
     for index, message in enumerate(messages):
@@ -94,7 +97,14 @@ def check_conversation(
     if tools:
         _check_tool_text(tools)
     if not allow_markup:
-        _check_markup(fmt, dialect, messages, joined)
+        tables = markup_of(fmt, dialect) if markup is None else markup
+        body = tables[1]
+        if body.pattern is not None:
+            for lead in body.leads:  # find_markup's first scan inline: none of the tokens'
+                if lead in joined:  # first characters is the common case
+                    if find_markup(joined, body) is not None:
+                        _check_markup(fmt, dialect, messages, joined, tables)  # which message
+                    break
 
 
 _CHECKED_TOOLS: list[tuple[Any, ...]] = [()]
@@ -105,7 +115,7 @@ def _check_tool_text(tools: Sequence[Mapping[str, Any]]) -> None:
     """Refuse tool definitions holding a lone surrogate (msgspec's encoder finds it, a C
     loop), once per set of definition objects."""
     last = _CHECKED_TOOLS[0]
-    if len(last) == len(tools) and all(a is b for a, b in zip(last, tools)):
+    if len(last) == len(tools) and all(map(is_, last, tools)):
         return
     try:
         msgspec.json.encode(tools)
@@ -377,7 +387,7 @@ def _schemas(tools: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, _Rule]]:
     """Function name -> parameter -> (its exact Python types, its JSON Schema types), for
     the parameters whose schema declares only types this check knows."""
     last, found = _LAST_SCHEMAS
-    if len(last) == len(tools) and all(a is b for a, b in zip(last, tools)):
+    if len(last) == len(tools) and all(map(is_, last, tools)):
         return found  # type: ignore[no-any-return]
     found = {}
     for tool in tools:
@@ -434,11 +444,18 @@ def _surrogate(char: str) -> str:
     return f"a lone surrogate (U+{ord(char):04X}) is not text and cannot be written"
 
 
-def _check_markup(fmt: Any, dialect: Any, messages: Sequence[Message], joined: str) -> None:
+def _check_markup(
+    fmt: Any,
+    dialect: Any,
+    messages: Sequence[Message],
+    joined: str,
+    tables: tuple[Markup, Markup] | None = None,
+) -> None:
     """Refuse the first text of ``messages`` that holds the markup of ``fmt``; ``joined``:
     every text of the messages joined, the calls' argument keys and string values among them
-    (a turn's end token in a JSON string ends the turn when the conversation is read back)."""
-    turn, body = markup_of(fmt, dialect)
+    (a turn's end token in a JSON string ends the turn when the conversation is read back);
+    ``tables``: :func:`~tooletta.chat.markup.markup_of` ``(fmt, dialect)``, when known."""
+    turn, body = markup_of(fmt, dialect) if tables is None else tables
     if body.pattern is None:
         return
     if find_markup(joined, body) is None:

@@ -14,12 +14,14 @@ from typing import Any
 from ..errors import RenderError
 from ..ir import Message
 from .conversation import Conversation, conversation
-from .format import ChatFormat
+from .declare import KEEP_RULES
+from .format import ChatFormat, Reasoning
 
 __all__ = [
     "Mark",
     "RenderedConversation",
     "Segment",
+    "plan_of",
     "prompt_tail",
     "render_format",
     "render_marks",
@@ -202,16 +204,19 @@ def render_text(
     tools: Sequence[Mapping[str, Any]],
     add_generation_prompt: bool,
     options: Mapping[str, Any],
+    plan: Any = None,
 ) -> str:
     """The text :func:`~tooletta.chat.render_format` renders with ``segments=False`` (the same hooks
     asked in the same order), written straight into one list of pieces: no writer, no segments, no
     result object (what :func:`tooletta.render_conversation` needs). Hooks the format leaves as
     :class:`~tooletta.chat.ChatFormat` defines them are not called: their constant text is written.
     Stop tokens (:attr:`ChatFormat.stop_tokens <tooletta.chat.ChatFormat.stop_tokens>`) only move
-    text between segments: the text is the same without them."""
-    plan = _PLANS.get(id(fmt))
+    text between segments: the text is the same without them. ``plan``: :func:`plan_of`
+    ``(fmt)`` when the caller keeps it (else it is looked up)."""
     if plan is None or plan.fmt is not fmt:
-        plan = _plan(fmt)
+        plan = _PLANS.get(id(fmt))
+        if plan is None or plan.fmt is not fmt:
+            plan = _plan(fmt)
     ctx = _new(Conversation)
     state = ctx.__dict__
     state["messages"] = messages
@@ -221,6 +226,7 @@ def render_text(
     state["add_generation_prompt"] = add_generation_prompt
     parts = [plan.bos]
     append = parts.append
+    extend = parts.extend
     first = 0
     system: str | None = None
     if plan.merge_system and messages and messages[0].role in plan.system_roles:
@@ -231,7 +237,7 @@ def render_text(
         turn = plan.system_turn
         if turn is None:
             raise RenderError(f"the {fmt.name} chat format has no 'system' turn")
-        append(turn.header + body + turn.footer)
+        extend((turn.header, body, turn.footer))  # no copy of a long body: join copies once
     turns = plan.turns
     before_turn = plan.before_turn
     header = plan.header
@@ -250,19 +256,19 @@ def render_text(
         if plan.drops_system and role in plan.system_roles:
             continue  # a system message the opening turn does not hold: nothing here
         if role == "assistant":
-            append(turn.header if header is None else header(index, ctx))
+            head = turn.header if header is None else header(index, ctx)
             assistant_text = plan.assistant_text
             if assistant_text is not None:
-                append(assistant_text(index, ctx))
+                body = assistant_text(index, ctx)
             else:
-                append(_assistant_body(fmt, plan, ctx, message, index))
+                body = _assistant_body(fmt, plan, ctx, message, index)
             if not plan.footer_ok:
                 raise RenderError(f"{fmt.name}: the assistant footer must start with end_of_turn")
             end_token = plan.end_token
             if end_token is not None:
-                append(end_token(index, ctx) + fmt.assistant_footer(index, ctx))
+                extend((head, body, end_token(index, ctx) + fmt.assistant_footer(index, ctx)))
             else:
-                append(turn.footer)
+                extend((head, body, turn.footer))
         elif role == "tool":
             grouped = plan.grouped
             if not (grouped and index > 0 and messages[index - 1].role == "tool"):
@@ -275,7 +281,7 @@ def render_text(
             else:
                 content = message.content
                 text = content if type(content) is str else fmt.text(content)
-            append(plan.wrap_open + text + plan.wrap_close)
+            extend((plan.wrap_open, text, plan.wrap_close))
             if not (grouped and index + 1 < count and messages[index + 1].role == "tool"):
                 result_footer = plan.result_footer
                 append(turn.footer if result_footer is None else result_footer(index, ctx))
@@ -285,7 +291,7 @@ def render_text(
             else:
                 content = message.content
                 body = content if type(content) is str else fmt.text(content)
-            append((turn.header if header is None else header(index, ctx)) + body + turn.footer)
+            extend((turn.header if header is None else header(index, ctx), body, turn.footer))
     if before_turn is not None:
         append(before_turn(count, ctx))
     if add_generation_prompt:
@@ -323,6 +329,10 @@ class _Plan:
     reasoning: bool
     """Reasoning blocks are written: :attr:`ChatFormat.reasoning` is declared, or
     :meth:`ChatFormat.keeps_reasoning` or :meth:`ChatFormat.reasoning_text` is overridden."""
+    bare_unless_reasoning: bool
+    """An answer without reasoning has no reasoning block, kept or not (the declared
+    :class:`~tooletta.chat.Reasoning` writes no ``dropped`` text and no empty block, and its
+    hooks are :class:`ChatFormat`'s): its history rule is not asked."""
     content_text: _Hook | None
     end_token: _Hook | None
     """:meth:`ChatFormat.end_token`, when it or :meth:`ChatFormat.assistant_footer` is
@@ -349,6 +359,16 @@ class _Plan:
 _PLANS: dict[int, _Plan] = {}
 
 
+def plan_of(fmt: ChatFormat) -> Any:
+    """What :func:`render_text` reads of ``fmt`` (its declarations and the hooks it
+    overrides), found once per format object; a caller rendering many conversations of one
+    format keeps it and passes it to :func:`render_text` as ``plan``."""
+    plan = _PLANS.get(id(fmt))
+    if plan is None or plan.fmt is not fmt:
+        plan = _plan(fmt)
+    return plan
+
+
 def _plan(fmt: ChatFormat) -> _Plan:
     def overrides(name: str) -> bool:
         return name in vars(fmt) or getattr(type(fmt), name) is not getattr(ChatFormat, name)
@@ -359,6 +379,15 @@ def _plan(fmt: ChatFormat) -> _Plan:
         return getattr(fmt, name) if asked else None
 
     assistant = fmt.turns.get("assistant")
+    rule = fmt.reasoning
+    bare = (
+        isinstance(rule, Reasoning)
+        and not any(map(overrides, ("kept_in", "keeps_reasoning", "reasoning_text")))
+        and rule.dropped == ""
+        and rule.empty == "never"
+        and rule.keep in KEEP_RULES
+        and rule.switched in KEEP_RULES
+    )
     plan = _Plan(
         fmt,
         bos=fmt.bos,
@@ -390,6 +419,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
         reasoning=(
             fmt.reasoning is not None or overrides("keeps_reasoning") or overrides("reasoning_text")
         ),
+        bare_unless_reasoning=bare,
         content_text=hook("content_text", trims=("assistant",)),
         end_token=(
             fmt.end_token
@@ -427,11 +457,12 @@ def _assistant_body(
 ) -> str:
     """:meth:`ChatFormat.assistant_text` as the default hooks write it, without asking the
     hooks a format leaves as they are for what they answer (no reasoning block in a format
-    without reasoning, the content unchanged)."""
+    without reasoning, nor for an answer without reasoning where none is written for it; the
+    content unchanged)."""
     ids = fmt.call_ids
     if ids is not None:  # the calls with the ids the template writes across the conversation
         message = ids.turn(index, ctx)
-    if plan.reasoning:
+    if plan.reasoning and (message.reasoning or not plan.bare_unless_reasoning):
         kept = fmt.kept_in(index, ctx)
         block = fmt.reasoning_text(message.reasoning, kept, index == len(ctx.messages) - 1)
     else:

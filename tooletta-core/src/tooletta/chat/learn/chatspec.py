@@ -24,6 +24,7 @@ from ..conversation import Conversation, conversation, first_of
 from ..format import ChatFormat, Reasoning, Turn, defaults, roles
 from ..guard import trusted
 from ..messages import by_content
+from .dialects import NoCalls
 
 __all__ = ["SPEC_VERSION", "SPEC_VERSIONS_READ", "LearnedChat", "tools_text"]
 
@@ -211,6 +212,25 @@ class LearnedChat(ChatFormat):
         self._no_late = not chat.get("late_system", True)
         self._refuse_late = self._no_late and not (chat["tools"] or {}).get("own_turn")
         self._after_results = str(chat.get("after_results", ""))
+        self._strips_system = self._system != ("", "")
+        self._footers = {role: str(f) for role, (_, f) in chat["turns"].items()}
+        self._cut: Any = chat.get("content_cut")
+        self._history: Any = chat.get("history_strip")
+        self._defaults_checked: Mapping[str, Any] | None = None
+        """The format's own options when they pass :meth:`_check_fixed` (checked once here: a
+        render given no options is not checked again)."""
+        try:
+            self._check_fixed(self.options)
+            self._defaults_checked = self.options
+        except RenderError:
+            pass
+        rule = self.reasoning
+        self._no_block_unless_reasoning = rule is None or (
+            rule.dropped == "" and rule.empty == "never"
+        )
+        """An answer without reasoning is written without a reasoning block, kept or not
+        (:meth:`~tooletta.chat.ChatFormat.reasoning_text` gives ``""`` for it): its history
+        rule need not be asked."""
 
     @classmethod
     def of(cls, spec: Mapping[str, Any]) -> LearnedChat:
@@ -292,17 +312,20 @@ class LearnedChat(ChatFormat):
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The system message and the tool declarations, as learned (an empty system
         message as none, for a template that writes it so)."""
-        if self._fixed:
+        if self._fixed and ctx.options is not self._defaults_checked:
             self._check_fixed(ctx.options)
         if self._refuse_late:
-            self._no_late_system(ctx.messages)
+            messages = ctx.messages
+            for index in range(1, len(messages)):  # once per conversation, no hook per turn
+                if messages[index].role == "system":
+                    self._late_refused()
         if system == "":
             empty = self._empty_system
             if empty is True:
                 system = None
             elif empty:
                 system = str(empty)
-        if system is not None and self._system != ("", ""):
+        if system is not None and self._strips_system:
             system = system.lstrip(self._system[0]).rstrip(self._system[1])
         block = self._tools_block
         if ctx.tools and block is not None:
@@ -472,7 +495,10 @@ class LearnedChat(ChatFormat):
                 "learned_ids_across", lambda: _with_written_ids(ctx.messages, self.spec["calls"])
             )[index]
         last = index == len(ctx.messages) - 1
-        block = self.reasoning_text(message.reasoning, self.kept_in(index, ctx), last)
+        if self._no_block_unless_reasoning and not message.reasoning:
+            block = ""
+        else:
+            block = self.reasoning_text(message.reasoning, self.kept_in(index, ctx), last)
         left, right = self._blocked if block else self._plain
         content = message.content
         if type(content) is not str:
@@ -480,13 +506,19 @@ class LearnedChat(ChatFormat):
         tail = "" if last and self._open_last else self._tail
         if self._rewrites:
             text = self._answer_text(index, ctx, content, bool(block))
-            calls = self.calls_text(ctx.dialect, message.tool_calls, text)
-            cut = self.spec["chat"].get("content_cut") or {}
+            dialect = ctx.dialect
+            if type(dialect) is NoCalls and not message.tool_calls:
+                return block + text + tail  # what NoCalls writes for a turn without calls
+            calls = self.calls_text(dialect, message.tool_calls, text)
+            cut = self._cut or {}
             if cut.get("lead") and content and not text and message.tool_calls:
                 calls = self._lead_of_text(calls)  # all cut: written as a turn with text
             return block + calls + tail
         content = content.lstrip(left).rstrip(right)
-        return block + self.calls_text(ctx.dialect, message.tool_calls, content) + tail
+        dialect = ctx.dialect
+        if type(dialect) is NoCalls and not message.tool_calls:
+            return block + content + tail  # what NoCalls writes for a turn without calls
+        return block + self.calls_text(dialect, message.tool_calls, content) + tail
 
     def _late_system(self, index: int, ctx: Conversation) -> str:
         """Refuse a system message at ``index`` after the first message: the template does
@@ -494,13 +526,6 @@ class LearnedChat(ChatFormat):
         if index < len(ctx.messages) and index > 0 and ctx.messages[index].role == "system":
             self._late_refused()
         return ""
-
-    def _no_late_system(self, messages: Sequence[Message]) -> None:
-        """Refuse a system message after the first message, all at once (asked by
-        :meth:`system_text`, once per conversation, for such templates: no hook per turn)."""
-        for message in messages[1:]:
-            if message.role == "system":
-                self._late_refused()
 
     def _late_refused(self) -> None:
         raise RenderError(
@@ -548,8 +573,7 @@ class LearnedChat(ChatFormat):
         when it holds the tag, what follows the tag (its first or last), stripped as learned
         for that; else stripped as an earlier answer in those the history strip applies to,
         else as the answer's strip (after a reasoning block or not)."""
-        chat = self.spec["chat"]
-        cut = chat.get("content_cut")
+        cut = self._cut
         tag = str(cut["marker"]) if cut else ""
         if (
             cut
@@ -562,7 +586,7 @@ class LearnedChat(ChatFormat):
             else:
                 content = content.split(tag)[-1]
             return content.lstrip(cut["strip"][0]).rstrip(cut["strip"][1])
-        history = chat.get("history_strip")
+        history = self._history
         if history and self._rewritten(str(history["where"]), index, ctx):
             left, right = history["strip"]
         else:
@@ -600,7 +624,7 @@ class LearnedChat(ChatFormat):
     # -- plain-text footers (RWKV World's ``\n\n``) ---------------------------------------------
 
     def _footer(self, role: str) -> str:
-        return str(self.spec["chat"]["turns"][role][1])
+        return self._footers[role]
 
     def _system_and_footer(self, system: str | None, ctx: Conversation) -> str | None:
         """The system turn's body and its footer (installed as :meth:`system_text` for
@@ -621,7 +645,9 @@ class LearnedChat(ChatFormat):
         message = ctx.messages[index]
         role = "system" if message.role == "system" else "user"
         left, right = self._system if role == "system" else self._user
-        return self.text(message.content).lstrip(left).rstrip(right) + self._footer(role)
+        content = message.content
+        text = content if type(content) is str else self.text(content)
+        return text.lstrip(left).rstrip(right) + self._footers[role]
 
     def _text_without_footer(self, body: str) -> str:
         """The inverse (installed as :meth:`parse_user`): the user footer ends the body."""
@@ -692,7 +718,7 @@ class LearnedChat(ChatFormat):
         """No opening system turn: :meth:`_opening_turns` writes the declarations' turn and
         the default system turn, every system message is a turn of its own (installed as
         :meth:`system_text` only for such templates)."""
-        if self._fixed:
+        if self._fixed and ctx.options is not self._defaults_checked:
             self._check_fixed(ctx.options)
         return None
 

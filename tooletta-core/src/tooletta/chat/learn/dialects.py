@@ -116,7 +116,11 @@ class InstalledCalls:
         """Calls keep their ids (the template writes the ids given, or the learned chat
         format gives the ids the template numbers across the conversation)."""
         self._alone = str(spec["lead_alone"])
+        self._lead = str(spec["lead_content"])
+        self._lead_if_missing = bool(spec.get("lead_if_missing"))
         self.max_depth = getattr(inner, "max_depth", None)
+        check = getattr(inner, "check_content", None)
+        self._check_content: Any = check if callable(check) else None
         inner_info = inner.info
         self.info = DialectInfo(
             name=name,
@@ -147,18 +151,24 @@ class InstalledCalls:
         if not calls:
             return str(inner.render([], content=content))
         items = calls if type(calls) is list else list(calls)
-        if not self.keeps_ids and any(c.id is not None for c in items):
-            items = [ToolCall(c.name, c.arguments) for c in items]
+        if not self.keeps_ids:
+            for call in items:  # a loop, not any() over a generator: one frame less per turn
+                if call.id is not None:
+                    items = [ToolCall(c.name, c.arguments) for c in items]
+                    break
         body = inner.render(items, content="")
         if not isinstance(body, str):
             raise RenderError("the installed dialect returned no text", dialect=self.info.name)
         if content:
-            check = getattr(inner, "check_content", None)
-            if callable(check):
+            check = self._check_content  # found once, not on every turn
+            if check is not None:
                 check(content)
             else:
                 inner.render([], content=content)
-            return content + _lead(self.spec, content) + body
+            lead = self._lead  # _lead's rule, read once from the spec
+            if lead and self._lead_if_missing and content.endswith(lead):
+                lead = ""
+            return content + lead + body
         return self._alone + body
 
 
