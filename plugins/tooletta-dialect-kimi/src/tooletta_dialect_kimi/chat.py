@@ -28,7 +28,7 @@ the call it answers (its ``tool_call_id``, else the next unanswered call); an un
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import msgspec
@@ -310,16 +310,8 @@ class KimiK25Chat(KimiK2ThinkingChat):
     source = "moonshotai/Kimi-K2.5 chat_template.jinja"
     default_system = None
     options = defaults(thinking=True, tools_ts_str=None)
-    reasoning = Reasoning(
-        "<think>",
-        "</think>",
-        strip="",
-        keep="after_last_answer",
-        empty="kept",
-        dropped="<think></think>",
-        switch="thinking",
-        switched="none",
-        off_when="false",
+    reasoning = replace(
+        KimiK2ThinkingChat.reasoning, switch="thinking", switched="none", off_when="false"
     )
     """K2-Thinking's rule; with ``thinking=False`` no turn keeps its reasoning (each writes
     ``<think></think>``)."""

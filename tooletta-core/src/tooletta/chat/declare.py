@@ -603,7 +603,9 @@ class Preamble:
     ``blocks``: the ``(head, end)`` of each block it may write, in their order; the parser
     skips each one that starts where it reads (up to and past the first ``end`` from there).
     ``start_only``: skipped only at the start of the text (position 0), else before any turn.
-    A format sets it as :attr:`~tooletta.chat.ChatFormat.preamble`; the default
+    ``open_ends``: a block whose ``end`` never comes runs to the end of the text (skipped
+    whole; Apertus's developer turn, :class:`~tooletta.chat.AfterSystem`), else it is left to
+    the turns. A format sets it as :attr:`~tooletta.chat.ChatFormat.preamble`; the default
     :meth:`~tooletta.chat.ChatFormat.before_turn` and
     :meth:`~tooletta.chat.ChatFormat.skip_before_turn` read it.
     """
@@ -611,6 +613,7 @@ class Preamble:
     write: Callable[[Conversation], str]
     blocks: tuple[tuple[str, str], ...]
     start_only: bool = False
+    open_ends: bool = False
 
     def text(self, index: int, ctx: Conversation) -> str:
         """The text written before the message at ``index`` (``index == len(ctx.messages)``:
@@ -618,8 +621,8 @@ class Preamble:
         return self.write(ctx) if index == 0 else ""
 
     def skip(self, text: str, pos: int) -> int:
-        """Where the blocks that start at ``pos`` of ``text`` end; ``pos`` when none starts
-        there."""
+        """Where the blocks that start at ``pos`` of ``text`` end (the end of the text for an
+        open one when ``open_ends``); ``pos`` when none starts there."""
         if self.start_only and pos:
             return pos
         for head, end in self.blocks:
@@ -627,6 +630,8 @@ class Preamble:
                 at = text.find(end, pos)
                 if at >= 0:
                     pos = at + len(end)
+                elif self.open_ends:
+                    return len(text)
         return pos
 
 

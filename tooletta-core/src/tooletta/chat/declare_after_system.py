@@ -28,12 +28,10 @@ class AfterSystem(Preamble):
     and tools; ``""``: nothing), once.
 
     The parser skips each of ``blocks`` (``(head, end)``) that starts where it reads, as a
-    :class:`~tooletta.chat.Preamble`'s; ``open_ends``: a block whose ``end`` never comes runs
-    to the end of the text (skipped whole), where a preamble's is left to the turns.
+    :class:`~tooletta.chat.Preamble`'s (``open_ends`` too).
     """
 
     system_roles: frozenset[str] = frozenset({"system"})
-    open_ends: bool = False
 
     def text(self, index: int, ctx: Conversation) -> str:
         """The text written before the message at ``index`` (``index == len(ctx.messages)``:
@@ -42,17 +40,3 @@ class AfterSystem(Preamble):
         messages = ctx.messages
         first = 1 if messages and messages[0].role in self.system_roles else 0
         return self.write(ctx) if index == first else ""
-
-    def skip(self, text: str, pos: int) -> int:
-        """Where the blocks that start at ``pos`` of ``text`` end (the end of the text for an
-        open one when ``open_ends``); ``pos`` when none starts there."""
-        if self.start_only and pos:
-            return pos
-        for head, end in self.blocks:
-            if text.startswith(head, pos):
-                at = text.find(end, pos)
-                if at >= 0:
-                    pos = at + len(end)
-                elif self.open_ends:
-                    return len(text)
-        return pos

@@ -89,6 +89,33 @@ def _find(text: str, sentinel: str, probe: str) -> int:
     return at
 
 
+def _placed(layout: dict[str, Any], b1: str, bs: str, one: str) -> dict[str, Any]:
+    """The tools spec of ``layout`` (``item``, ``head``, ``join``, ``tail`` as found in the
+    system turn's body ``b1`` with one tool, ``one`` that tool's declaration) placed by ``bs``,
+    the body with one tool and the system message: the tools first (Qwen3.5: the message
+    after them), or the message first, the text between it and the declarations split from
+    the head they share."""
+    head, tail = str(layout["head"]), str(layout["tail"])
+    if bs.endswith(S.SYSTEM) and bs.startswith(b1):  # the tools first (Qwen3.5)
+        return {
+            **layout,
+            "with_system": bs[len(b1) : len(bs) - len(S.SYSTEM)],
+            "without_system": "",
+            "system_first": False,
+        }
+    if not bs.startswith(S.SYSTEM) or not bs.endswith(one + tail):
+        raise _fail("tools+system", "the tools are written around the system message")
+    before = bs[len(S.SYSTEM) : len(bs) - len(one + tail)]
+    n = _common_suffix(head, before)
+    return {
+        **layout,
+        "head": head[len(head) - n :],
+        "with_system": before[: len(before) - n],
+        "without_system": head[: len(head) - n],
+        "system_first": True,
+    }
+
+
 def _common_suffix(a: str, b: str) -> int:
     n = 0
     while n < len(a) and n < len(b) and a[-1 - n] == b[-1 - n]:
@@ -338,29 +365,7 @@ class _Inference:
             head, join, tail = b2[:i1], b2[i1 + len(one) : i2], b2[i2 + len(two) :]
             if b1 != head + one + tail:
                 continue
-            if bs.endswith(S.SYSTEM) and bs.startswith(b1):  # the tools first (Qwen3.5)
-                return {
-                    "item": item,
-                    "head": head,
-                    "join": join,
-                    "tail": tail,
-                    "with_system": bs[len(b1) : len(bs) - len(S.SYSTEM)],
-                    "without_system": "",
-                    "system_first": False,
-                }
-            if not bs.startswith(S.SYSTEM) or not bs.endswith(one + tail):
-                raise _fail("tools+system", "the tools are written around the system message")
-            before = bs[len(S.SYSTEM) : len(bs) - len(one + tail)]
-            n = _common_suffix(head, before)
-            return {
-                "item": item,
-                "head": head[len(head) - n :],
-                "join": join,
-                "tail": tail,
-                "with_system": before[: len(before) - n],
-                "without_system": head[: len(head) - n],
-                "system_first": True,
-            }
+            return _placed({"item": item, "head": head, "join": join, "tail": tail}, b1, bs, one)
         listed = self._listed_tools(b1, b2, bs)
         if listed is not None:
             return listed
@@ -390,26 +395,7 @@ class _Inference:
             head, tail = b2[:at], b2[at + len(two) :]
             if b1 != head + one + tail:
                 continue
-            layout = {"item": item, "head": head, "join": "", "tail": tail}
-            if bs.endswith(S.SYSTEM) and bs.startswith(b1):  # the tools first
-                with_system = bs[len(b1) : len(bs) - len(S.SYSTEM)]
-                return {
-                    **layout,
-                    "with_system": with_system,
-                    "without_system": "",
-                    "system_first": False,
-                }
-            if not bs.startswith(S.SYSTEM) or not bs.endswith(one + tail):
-                raise _fail("tools+system", "the tools are written around the system message")
-            before = bs[len(S.SYSTEM) : len(bs) - len(one + tail)]
-            n = _common_suffix(head, before)
-            return {
-                **layout,
-                "head": head[len(head) - n :],
-                "with_system": before[: len(before) - n],
-                "without_system": head[: len(head) - n],
-                "system_first": True,
-            }
+            return _placed({"item": item, "head": head, "join": "", "tail": tail}, b1, bs, one)
         return None
 
     def own_turn_tools(self, r_u: str, r_t1: str, r_t2: str, r_st: str) -> dict[str, Any] | None:
