@@ -103,7 +103,7 @@ def derive_models(registered: Iterable[Any]) -> None:
 
     The dialect object gets the completed info as its own ``info`` (its class keeps the
     declared one); a dialect that declares ``models``, one no row names, a
-    :class:`Pending` one (its indexed info is already complete) and an object that refuses
+    ``Pending`` one (its indexed info is already complete) and an object that refuses
     the attribute are left as they are."""
     objects = list(registered)
     rows = [o for o in objects if isinstance(o, Model)]

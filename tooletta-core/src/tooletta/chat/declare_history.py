@@ -214,7 +214,8 @@ class HistoryCut:
     :meth:`~tooletta.chat.ChatFormat.turn_body` writes earlier turns so and
     :meth:`~tooletta.chat.ChatFormat.expressible` gives their content back so.
 
-    Unlike :class:`ContentCut`, it trims both ends (Apriel's ``| trim``), in every earlier turn.
+    Unlike :class:`~tooletta.chat.declare_history.ContentCut`, it trims both ends (Apriel's
+    ``| trim``), in every earlier turn.
     """
 
     marker: str

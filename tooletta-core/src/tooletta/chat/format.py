@@ -114,7 +114,7 @@ class Reasoning:
 
     def rule(self, options: Mapping[str, Any]) -> str:
         """The history rule under ``options``: ``switched`` when the ``switch`` option is
-        off (as :attr:`off_when` says), else ``keep``."""
+        off (as ``off_when`` says), else ``keep``."""
         if self.switch:
             value = options.get(self.switch, True)
             if (value is False) if self.off_when == "false" else not value:

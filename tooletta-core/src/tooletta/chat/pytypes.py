@@ -4,7 +4,7 @@ macros name them in the tool signatures they write (Hermes 2 Pro / Hermes 3, Com
 The macros agree on the scalar names (``str``, ``float``, ``int``, ``bool``), on ``Union[]``
 for a schema without a type and on ``Union[A,B]`` (no space) for a list of types; they differ
 in how they spell an array, an object and the type name ``null``. :class:`PythonTypes`
-declares those spellings; its :meth:`~PythonTypes.name` writes what the macro writes.
+declares those spellings; its :meth:`~tooletta.chat.PythonTypes.name` writes what the macro writes.
 """
 
 from __future__ import annotations

@@ -39,7 +39,8 @@ __all__ = [
 ]
 
 OBSERVED_RULES: tuple[str, ...] = tuple(r for r in KEEP_RULES if r != "until_unprompted_answer")
-"""The rules the observations tell apart: every one of :data:`KEEP_RULES` but
+"""The rules the observations tell apart, every one of
+:data:`~tooletta.chat.declare.KEEP_RULES` but
 ``"until_unprompted_answer"`` (gpt-oss's), which differs from ``"until_answer"`` only when a
 generation prompt follows a last answer; the observations are rendered without one, so a
 template that follows it is learned as ``"until_answer"`` and refused by the closed loop's
@@ -80,8 +81,8 @@ class Observation:
 
 
 def finders() -> list[tuple[list[Message], str, str, bool]]:
-    """Conversations whose last assistant turn holds the reasoning :attr:`S.REASONING` and
-    the text :attr:`S.ANSWER` or :attr:`S.ANSWER2`, each with the sentinel of the user
+    """Conversations whose last assistant turn holds the reasoning ``S.REASONING`` and
+    the text ``S.ANSWER`` or ``S.ANSWER2``, each with the sentinel of the user
     message before that turn, of its text, and whether it has calls (rendered with the probe
     tools): the answer alone after a user message; the answer after an earlier exchange (a
     template that drops the first answer's reasoning, as llama.cpp's Kimi K2-Thinking copy
@@ -193,8 +194,8 @@ def observe(
 
 
 def fit_rules(observations: Sequence[Observation]) -> list[str]:
-    """The history rules that predict every observation, in :data:`KEEP_RULES` order (those of
-    :data:`OBSERVED_RULES`)."""
+    """The history rules that predict every observation, in
+    :data:`~tooletta.chat.declare.KEEP_RULES` order (those of :data:`OBSERVED_RULES`)."""
     return [
         rule
         for rule in OBSERVED_RULES
