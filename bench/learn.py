@@ -6,7 +6,8 @@
 For each template: the time to learn it (probing, inference and the closed loop), then, over
 the sample conversations of :mod:`tooletta.testing.samples` that the learned format writes
 exactly as the template does (each checked before timing), µs per conversation for Jinja
-(template compiled once, as transformers caches it), the learned format and, where a plugin
+(stock jinja2 as transformers renders, the template compiled once as transformers caches it:
+:mod:`stockjinja`), the learned format and, where a plugin
 declares the same template natively, the native format. Reported: jinja / learned (the
 issue's target: ≥ 10) and learned / native (target: ≤ 2).
 """
@@ -18,6 +19,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from stockjinja import render_stock
 
 ROOT = Path(__file__).resolve().parent.parent
 HERMES = ROOT / "plugins" / "tooletta-dialect-hermes" / "tests" / "templates"
@@ -55,7 +58,7 @@ def main() -> None:
     args = parser.parse_args()
 
     import tooletta
-    from tooletta.chat.jinja import _compile, load_chat_template, render_jinja
+    from tooletta.chat.jinja import load_chat_template, render_jinja
     from tooletta.chat.messages import read_tool_definitions
     from tooletta.testing.conversations import SAMPLE_TOOLS
     from tooletta.testing.samples import sample_conversations
@@ -70,12 +73,13 @@ def main() -> None:
         learned = tooletta.learn(str(path), name=f"bench-{label}", lenient=True, **options)
         took = time.perf_counter() - start
         template, tokens = load_chat_template(str(path))
-        _compile(template)
         cases = []
         for messages, uses_tools in sample_conversations().values():
             tools = read_tool_definitions(SAMPLE_TOOLS if uses_tools else None)
             try:
                 want = render_jinja(template, messages, tools=tools, tokens=tokens, **options)
+                if render_stock(template, messages, tools=tools, tokens=tokens, **options) != want:
+                    continue  # the peer must write what is compared
                 got = tooletta.render_conversation(
                     messages, dialect=learned.name, tools=tools, **options
                 )
@@ -98,7 +102,7 @@ def main() -> None:
             options: dict[str, Any] = options,
         ) -> None:
             for messages, tools in cases:
-                render_jinja(template, messages, tools=tools, tokens=tokens, **options)
+                render_stock(template, messages, tools=tools, tokens=tokens, **options)
 
         def run(
             name: str, cases: list[Any] = cases, options: dict[str, Any] = options

@@ -186,3 +186,31 @@ def test_training_bench_runs() -> None:
         "ratio_fast",
         "bare",
     }
+
+
+def test_the_stock_jinja_peer_renders_as_tooletta_s_jinja() -> None:
+    """The benchmarks' peer (stock jinja2, :mod:`stockjinja`) writes what tooletta's faster
+    Jinja environment writes, on the templates and conversations the benchmarks time."""
+    from learn import TEMPLATES
+    from stockjinja import render_stock
+
+    from tooletta.chat.jinja import load_chat_template, render_jinja
+    from tooletta.chat.messages import read_tool_definitions
+    from tooletta.testing.conversations import SAMPLE_TOOLS
+    from tooletta.testing.samples import sample_conversations
+
+    compared = 0
+    for _label, path, _native, options in TEMPLATES:
+        template, tokens = load_chat_template(str(path))
+        for messages, uses_tools in sample_conversations().values():
+            tools = read_tool_definitions(SAMPLE_TOOLS if uses_tools else None)
+            try:
+                want = render_jinja(
+                    template, messages, tools=tools, tokens=tokens, engine_fallback=False, **options
+                )
+            except tooletta.ToolettaError:
+                continue
+            got = render_stock(template, messages, tools=tools, tokens=tokens, **options)
+            assert got == want, path.name
+            compared += 1
+    assert compared >= 40
