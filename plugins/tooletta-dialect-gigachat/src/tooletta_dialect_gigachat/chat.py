@@ -28,7 +28,7 @@ import msgspec
 from tooletta import to_json
 from tooletta.plugin import (
     ChatFormat,
-    Conversation,
+    Prompt,
     ToolsBlock,
     Turn,
     by_content,
@@ -184,14 +184,9 @@ class GigaChat3Chat(ChatFormat):
     )
     """The ``function descriptions`` message (with tools), after the system message."""
 
-    def generation_prompt(self, ctx: Conversation) -> str:
-        """Oddity: ``assistant<|role_sep|>\\n``, only after a last message that is not the
-        assistant's (and not the opening system message)."""
-        messages = ctx.messages
-        rest = messages[1:] if messages and messages[0].role == "system" else messages
-        if not rest or rest[-1].role == "assistant":
-            return ""
-        return self.turns["assistant"].header
+    prompt = Prompt(after_assistant=False, after_system=False)
+    """The generation prompt ``assistant<|role_sep|>\\n``, only after a last message that is not
+    the assistant's (and not the opening system message)."""
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """Oddity: the dialect's reading of the turn, with the content exactly as written: the text
