@@ -24,6 +24,7 @@ from typing import Any
 
 from tooletta import Message, RenderError, to_json
 from tooletta.plugin import (
+    AfterSystem,
     ChatFormat,
     Conversation,
     Prompt,
@@ -153,6 +154,21 @@ def _interval(budget: Any) -> Any:
     return next((v for k, v in _REFLECTIONS if budget <= k), 1024)
 
 
+def _budget_turn(ctx: Conversation) -> str:
+    """The thinking-budget system turn the ``thinking_budget`` switch writes after the opening
+    system turn (nothing for the default ``-1``); a budget that is no number is refused."""
+    budget = ctx.options.get("thinking_budget", -1)
+    if not isinstance(budget, (int, float)):
+        raise RenderError(f"thinking_budget must be a number, not {budget!r}")
+    if budget == 0:
+        text = ZERO_BUDGET
+    elif budget == -1:
+        return ""
+    else:
+        text = _BUDGET.format(budget, _interval(budget))
+    return f"{BOS}system\n{text}\n{EOS}"
+
+
 def _turn(role: str) -> Turn:
     return Turn(f"{BOS}{role}\n", EOS)
 
@@ -185,6 +201,10 @@ class SeedOssChat(ChatFormat):
     """The assistant header, and the closed budget-0 think block with ``thinking_budget=0``."""
     prompt_options = ()
     """None: the budget-0 prompt ending a text is read by :meth:`skip_before_turn`."""
+    preamble = AfterSystem(_budget_turn, ())
+    """The thinking-budget system turn, after the opening system turn (the ``thinking_budget``
+    switch writes a system turn of the template's own there); read by
+    :meth:`skip_before_turn`, which knows the turn by its whole body."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The system message (or, with tools, the Doubao prompt), then the declarations.
@@ -217,34 +237,14 @@ class SeedOssChat(ChatFormat):
             body.endswith("\n") and _BUDGET_RE.fullmatch(body[:-1]) is not None
         )
 
-    def before_turn(self, index: int, ctx: Conversation) -> str:
-        """The thinking-budget system turn, after the opening system turn.
-
-        Oddity: the ``thinking_budget`` switch writes a system turn of the template's own after
-        the opening one."""
-        if index > 1:  # past the first turn (0, or 1 after a system message)
-            return ""
-        messages = ctx.messages
-        first = 1 if messages and messages[0].role in self.system_roles else 0
-        if index != first:
-            return ""
-        budget = ctx.options.get("thinking_budget", -1)
-        if not isinstance(budget, (int, float)):
-            raise RenderError(f"thinking_budget must be a number, not {budget!r}")
-        if budget == 0:
-            text = ZERO_BUDGET
-        elif budget == -1:
-            return ""
-        else:
-            text = _BUDGET.format(budget, _interval(budget))
-        return f"{BOS}system\n{text}\n{EOS}"
-
     def skip_before_turn(self, text: str, pos: int) -> int:
         """Past a thinking-budget turn, or past a ``thinking_budget=0`` generation prompt
         that ends the text.
 
-        Oddity: the reader of :meth:`before_turn`'s budget turn (and of the budget-0 prompt,
-        which no option set names)."""
+        Oddity: the reader of the :attr:`preamble`'s budget turn, a system turn told from a
+        system message only by its whole body (no fixed head and end a
+        :class:`~tooletta.chat.Preamble`'s blocks could name), and of the budget-0 prompt,
+        which no option set names."""
         prompt = self.turns["assistant"].header + ZERO_BUDGET_THINK
         if text.startswith(prompt, pos) and len(text) - pos == len(prompt):
             return len(text)
