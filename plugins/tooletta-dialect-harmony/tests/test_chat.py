@@ -540,3 +540,29 @@ def test_result_given_as_parts_is_carried_as_its_json() -> None:
     )
     for prompt in (False, True):
         check_conversation_law(messages, model=MODEL, add_generation_prompt=prompt)
+
+
+def test_empty_opening_system_message_keeps_the_rest_in_place() -> None:
+    """An empty opening system message is written as no developer message and read back as
+    none; ``expressible`` drops it and still corrects each later message at its own place
+    (it compared the messages one place off, and failed or gave a message twice)."""
+    from tooletta.testing.conversation_law import check_conversation_law
+
+    messages = [
+        Message("system", ""),
+        Message("user", "hi"),
+        Message("assistant", "a"),
+        Message("user", "u2"),
+        Message("assistant", "", [ToolCall("get_weather", {"city": "P"}, "c1")]),
+    ]
+    fmt = tooletta.catalog.chat_formats_of(tooletta.catalog.get_dialect("harmony"))[0]
+    assert fmt.expressible(messages) == [
+        Message("user", "hi"),
+        Message("assistant", "a"),
+        Message("user", "u2"),
+        Message("assistant", "", [ToolCall("get_weather", {"city": "P"})]),
+    ]
+    text = ours(messages)
+    assert text == template_text(messages)
+    for prompt in (False, True):
+        check_conversation_law(messages, model=MODEL, add_generation_prompt=prompt)

@@ -357,25 +357,30 @@ class GptOssChat(ChatFormat):
         as a list of parts as the template writes it (the list's JSON, read back as that
         text)."""
         out = super().carried(messages, ctx)
-        for index, m in enumerate(messages):
+        skip = len(messages) - len(out)  # 1: the base dropped an opening read as none
+        for index, m in enumerate(messages[skip:], skip):
+            at = index - skip
             if m.role == "tool" and isinstance(m.content, list):
                 try:
                     written = json.dumps(m.content, ensure_ascii=False)
                 except (TypeError, ValueError):
                     continue  # refused by result_text
-                out[index] = msgspec.structs.replace(out[index], content=written)
+                out[at] = msgspec.structs.replace(out[at], content=written)
             if m.role != "assistant":
                 continue
             kept = self.kept_in(index, ctx)
             reasoning, content = m.reasoning, text_of(m.content)
             if m.tool_calls and not reasoning:
                 reasoning, content = content, ""
-            out[index] = Message(
+            out[at] = Message(
                 role="assistant",
                 content=content.strip(_SPACE),
-                tool_calls=out[index].tool_calls,
+                tool_calls=out[at].tool_calls,
                 reasoning=reasoning.strip(_SPACE) if kept else "",
             )
+        # The base gives the opening message back as "system" already; still here: an empty
+        # one read back is dropped, and a later system or developer message (refused by
+        # user_text) that comes first once the base dropped the opening is made "system".
         if out and out[0].role in self.system_roles:
             first = out.pop(0)
             if first.content:
