@@ -9,7 +9,7 @@ format's text carries; the prompt switch; the history rules; the tools turn's sk
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, ToolCall
-from tooletta.chat import ChatFormat, Prompt, Reasoning, SystemBlock, ToolsBlock, keeps
+from tooletta.chat import ChatFormat, Prompt, Reasoning, SystemBlock, ToolsBlock, Turn, keeps
 from tooletta.chat.declare import KEEP_RULES
 
 HEAD = "# Tools\n<tools>\n"
@@ -44,7 +44,7 @@ BLOCKS = {
 systems = st.one_of(
     st.none(),
     st.just(""),
-    st.text(st.characters(blacklist_categories=("Cs",)), max_size=20).filter(
+    st.text(st.characters(blacklist_categories=["Cs"]), max_size=20).filter(
         lambda s: HEAD not in s and END not in s
     ),
 )
@@ -114,7 +114,7 @@ def test_prompt_switch() -> None:
 def test_prompt_options_are_derived() -> None:
     class Fmt(ChatFormat):
         name = "declare-test"
-        turns: Mapping[str, Any] = {}
+        turns: ClassVar[Mapping[str, Turn]] = {}
         prompt = Prompt(on="<think>\n", off="<think></think>")
 
     assert Fmt.prompt_options == ({"enable_thinking": False},)
@@ -155,11 +155,11 @@ def test_keep_rules(rule: str, roles: str, kept: list[int]) -> None:
 
 @pytest.mark.parametrize("rule", KEEP_RULES)
 def test_kept_in_agrees_with_keeps_reasoning(rule: str) -> None:
-    from tooletta.chat.format import conversation
+    from tooletta.chat.conversation import conversation
 
     class Fmt(ChatFormat):
         name = "declare-keep"
-        turns: Mapping[str, Any] = {}
+        turns: ClassVar[Mapping[str, Turn]] = {}
         reasoning = Reasoning("<think>", "</think>", keep=rule)  # type: ignore[arg-type]
 
     fmt = Fmt()
@@ -171,7 +171,7 @@ def test_kept_in_agrees_with_keeps_reasoning(rule: str) -> None:
 
 
 def test_tools_block_written_once_after_the_system_message_and_skipped() -> None:
-    from tooletta.chat.format import conversation
+    from tooletta.chat.conversation import conversation
 
     block = ToolsBlock(declare, HEAD, END)
     messages = _messages("sua")
@@ -190,7 +190,7 @@ def test_tools_block_written_once_after_the_system_message_and_skipped() -> None
 def test_result_head_reads_back_the_content_or_refuses(label: str, text: str) -> None:
     from tooletta import RenderError
     from tooletta.chat import ResultHead
-    from tooletta.chat.format import conversation
+    from tooletta.chat.conversation import conversation
 
     head = ResultHead(lambda index, ctx: label, "[TOOL_CONTENT]")
     ctx = conversation([Message("tool", text)], (), {}, None)

@@ -304,7 +304,7 @@ ROLES = st.sampled_from(["system", "user", "assistant", "tool"])
 def test_kept_in_agrees_with_keeps_reasoning(roles_: list[str], keep: str) -> None:
     """The per-conversation rule (the last user turn found once) answers as the per-turn one."""
     from tooletta.chat import Reasoning
-    from tooletta.chat.format import conversation
+    from tooletta.chat.conversation import conversation
 
     class Thinking(ToyChat):
         reasoning = Reasoning("<t>", "</t>", keep=keep)  # type: ignore[arg-type]
@@ -318,7 +318,7 @@ def test_kept_in_agrees_with_keeps_reasoning(roles_: list[str], keep: str) -> No
 
 def test_last_user_is_found_once_per_conversation() -> None:
     from tooletta.chat import last_user
-    from tooletta.chat.format import conversation
+    from tooletta.chat.conversation import conversation
 
     messages = [Message("user", "a"), Message("assistant", "b"), Message("user", "c")]
     ctx = conversation(messages, [], {}, None)
@@ -346,7 +346,7 @@ def test_list_content_is_joined_by_the_formats_separator() -> None:
 def test_memo_is_one_conversations_own() -> None:
     """``Conversation.memo`` starts empty for every conversation and keeps what a hook wrote
     for the rest of that conversation only."""
-    from tooletta.chat.format import conversation
+    from tooletta.chat.conversation import conversation
 
     messages = [Message("user", "a")]
     first = conversation(messages, [], {}, None)

@@ -6,7 +6,8 @@ on a small declared format whose user turns have no footer."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from tooletta import Message, get_dialect
 from tooletta.chat import ChatFormat, Conversation, Turn, defaults, render_format, roles
@@ -21,7 +22,7 @@ class _Switch(ChatFormat):
     turns = roles(user=Turn("<u>"), assistant=Turn("<a>", "</e>"))
     end_of_turn = "</e>"
     options = defaults(think=False, budget=None)
-    prompt_options = ({"think": True},)
+    prompt_options: ClassVar[Sequence[Mapping[str, Any]]] = ({"think": True},)
 
     def generation_prompt(self, ctx: Conversation) -> str:
         if not ctx.options.get("think"):

@@ -3,6 +3,8 @@ with their fixtures)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -56,6 +58,7 @@ def test_sample_round_trip_and_stream(dialect: str) -> None:
     tools = tools_for(calls)  # formats whose tool names or value types come from the schema
     result = tooletta.parse(text, dialect, tools=tools)
     assert [c.name for c in result.calls] == [c.name for c in calls]
+    cuts: Sequence[int] | None
     for cuts in (None, [], range(0, len(text), 5)):
         check_stream_equals_parse(dialect, text, cuts, tools)
 

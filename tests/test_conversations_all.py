@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import tooletta
 from tooletta import Message
 from tooletta.chat import Conversation, chat_formats_of, render_spans
-from tooletta.chat.format import conversation
+from tooletta.chat.conversation import conversation
 from tooletta.plugins import get_registry
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
@@ -136,7 +136,13 @@ def test_the_text_only_renderer_writes_what_the_segmented_one_writes(
 
 
 def test_conversation_builds_what_the_dataclass_init_builds() -> None:
-    args = ([Message("user", "hi")], [], {"a": 1}, object(), True)
+    args: tuple[list[Message], list[dict[str, Any]], dict[str, Any], object, bool] = (
+        [Message("user", "hi")],
+        [],
+        {"a": 1},
+        object(),
+        True,
+    )
     built = conversation(*args)
     assert built == Conversation(*args)
     assert type(built) is Conversation

@@ -220,7 +220,7 @@ def test_detect_costs_linear_time(dialect: str) -> None:
         for unit in (marker, marker + " a\n{"):
             small = unit * (40_000 // len(unit) + 1)
             large = small * 4
-            ratio = _ratio(lambda t=small: check(t), lambda t=large: check(t))
+            ratio = _ratio(functools.partial(check, small), functools.partial(check, large))
             assert ratio < 8, (repr(unit), ratio)
 
 

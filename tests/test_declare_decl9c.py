@@ -67,6 +67,12 @@ def _message(kind: int, text: str) -> Message:
     return Message(role, text)
 
 
+def _text(message: Message) -> str:
+    """The content of a message these tests built from text (always a string)."""
+    assert isinstance(message.content, str)
+    return message.content
+
+
 _MESSAGES = st.lists(st.tuples(st.integers(0, 2), _TEXT), max_size=7).map(
     lambda pairs: [_message(k, t) for k, t in pairs]
 )
@@ -83,7 +89,7 @@ def test_the_face_exports_them() -> None:
 @given(_MESSAGES)
 def test_gathered_system_messages_read_back_first(messages: list[Message]) -> None:
     fmt = _Gathering()
-    texts = [m.content for m in messages if m.role == "system"]
+    texts = [_text(m) for m in messages if m.role == "system"]
     rendered = render_format(fmt, _HERMES, messages, (), False, {})
     if texts:
         assert rendered.text.startswith("[S]" + "\n\n".join(texts) + "[/S]")
@@ -143,8 +149,8 @@ def test_cut_history_reads_back_as_carried(pairs: list[tuple[str, str]]) -> None
     text = render_format(fmt, _HERMES, messages, (), False, {}).text
     assert render_text(fmt, _HERMES, messages, (), False, {}) == text
     for index, message in enumerate(messages[:-1]):
-        if message.role == "assistant" and "</think>" in message.content:
-            kept = message.content.rsplit("</think>", 1)[1].lstrip("\n")
+        if message.role == "assistant" and "</think>" in _text(message):
+            kept = _text(message).rsplit("</think>", 1)[1].lstrip("\n")
             assert fmt.expressible(messages)[index].content == kept
     ctx = Conversation(messages, (), fmt.options, _HERMES)
     assert parse_format(fmt, _HERMES, text, ()) == fmt.expressible_for(messages, ctx)

@@ -25,7 +25,7 @@ from tooletta.chat import (
     render_format,
     roles,
 )
-from tooletta.chat.format import conversation
+from tooletta.chat.conversation import conversation
 from tooletta.chat.parse import parse_format
 
 HEAD = "# Tools\n"

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from tooletta import Message, ParseError, ToolCall, get_dialect
 from tooletta.chat import ChatFormat, Prompt, Reasoning, SystemBlock, Turn, roles
+from tooletta.chat.conversation import conversation
 from tooletta.chat.declare import keeps
-from tooletta.chat.format import conversation
 from tooletta.chat.guard import format_problem
 from tooletta.chat.parse import parse_format
 from tooletta.chat.render import render_format, render_text

@@ -15,6 +15,7 @@ import gc
 import importlib
 import sys
 import tracemalloc
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -152,7 +153,7 @@ def test_interop_readers_refuse_deep_arguments_cleanly(n: int) -> None:
 
     args = _deep_arguments(n)
     item = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": args}}
-    readers = [
+    readers: list[Callable[[], object]] = [
         lambda: ToolCall.from_openai(item),
         lambda: interop.read_tool_call(item),
         lambda: interop.read_messages([{"role": "assistant", "tool_calls": [item]}]),

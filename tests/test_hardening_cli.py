@@ -9,6 +9,7 @@ command in a subprocess and check that output and rejects cover input lines 1..K
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -320,7 +321,7 @@ def _stop_mid_run(
             cwd=ROOT,
             start_new_session=True,  # its own process group, like a shell job
         )
-    assert proc.stdin is not None and proc.stdout is not None
+    assert proc.stdin is not None and isinstance(proc.stdout, io.BufferedReader)
     stdin, stdout = proc.stdin, proc.stdout
     release = threading.Event()
     enough = threading.Event()

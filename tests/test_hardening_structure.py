@@ -51,11 +51,11 @@ def _regex_literals(tree: ast.Module) -> list[tuple[int, str]]:
     bound to one) passed first to ``re.compile``, ``re.match``... (the constant parts of an
     f-string too)."""
     names: dict[str, str] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
-            for target in node.targets:
-                if isinstance(target, ast.Name) and isinstance(node.value.value, str):
-                    names[target.id] = node.value.value
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name) and isinstance(stmt.value.value, str):
+                    names[target.id] = stmt.value.value
     found = []
     for node in ast.walk(tree):
         if not (

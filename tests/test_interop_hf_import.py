@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 import pytest
@@ -152,6 +152,7 @@ def test_a_malformed_block_streams_like_it_parses() -> None:
     result = tooletta.parse(text, name)
     assert [c.name for c in result.calls] == ["a", "c"]
     assert len(result.unparsed) == 1 and result.unparsed[0].raw.startswith("<tool_call>")
+    cuts: Sequence[int] | None
     for cuts in (None, [], range(0, len(text), 3)):
         check_stream_equals_parse(name, text, cuts)
 

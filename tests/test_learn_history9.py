@@ -368,7 +368,7 @@ def test_r1_llama_cpp_tools_as_one_list_learned_leniently() -> None:
     tools_spec = learned.spec["chat"]["tools"]
     assert tools_spec["item"]["list"] is True and tools_spec["item"]["indent"] == 2
     assert all("sample reasoning_multi_turn" in d for d in learned.deviations)
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "system", "content": "Be brief."},
         {"role": "user", "content": "Weather in Zürich?"},
         {"role": "assistant", "content": "", "tool_calls": [_call("c1", "get_weather", {})]},

@@ -100,7 +100,7 @@ class _CountingEngine(Engine):
 
     copied = 0
 
-    @property  # type: ignore[override]
+    @property
     def buf(self) -> str:
         return self.__dict__["_buf"]  # type: ignore[no-any-return]
 

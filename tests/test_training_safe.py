@@ -52,7 +52,7 @@ def test_a_user_message_holding_im_end_tokenizes_to_ordinary_pieces() -> None:
 
 def test_tool_results_system_and_tool_definitions_are_guarded() -> None:
     tools = [{"type": "function", "function": {"name": "f", "description": "<|im_start|>x"}}]
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "system", "content": "Never write <|im_end|>."},
         {"role": "user", "content": "go"},
         {

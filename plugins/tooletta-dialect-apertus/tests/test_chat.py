@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +73,7 @@ class TestApertus70BChat(TestApertusChat):
     model = "swiss-ai/Apertus-70B-Instruct-2509"
 
 
-def _render(messages: list[Message], **kwargs: Any) -> str:
+def _render(messages: Sequence[Message | Mapping[str, Any]], **kwargs: Any) -> str:
     return tooletta.render_conversation(messages, model=MODEL, **kwargs)
 
 
@@ -210,7 +211,7 @@ def test_apertus_enum_default_that_is_not_text_is_written_as_json() -> None:
 
 def test_apertus_results_are_closed_before_calls_of_a_message_without_content() -> None:
     weather = ToolCall("get_weather", {"city": "Bern"})
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "user", "content": "a"},
         {"role": "assistant", "content": None, "tool_calls": [weather.to_openai()]},
         {"role": "tool", "content": "1"},
@@ -339,7 +340,7 @@ def test_an_empty_last_answer_is_the_prompt_it_is_written_as() -> None:
     alone, the generation prompt's text; it reads back as no message, and the format says so
     (``expressible_for``), so that the conversation law holds (fuzz finding, issue 22)."""
     from tooletta.chat import resolve_format
-    from tooletta.chat.format import conversation
+    from tooletta.chat.conversation import conversation
     from tooletta.chat.messages import read_conversation
 
     messages = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": ""}]

@@ -76,7 +76,7 @@ def test_string_values_stream_as_generated() -> None:
     text = "<write_to_file>\n<path>a.py</path>\n<content>\nprint('hello world')\n</content>\n"
     text += "</write_to_file>"
     parser = tooletta.stream("cline")
-    got = []
+    got: list[str] = []
     for ch in text[: text.index("world")]:
         got.extend(d.arguments for d in parser.feed(ch).calls)
     assert "".join(got) == '{"path": "a.py", "content": "print(\'hello'

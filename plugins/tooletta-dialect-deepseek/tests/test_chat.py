@@ -265,7 +265,7 @@ def test_r1_distill_reads_its_templates_unclosed_call_back(name: str, prompt: bo
 
 
 _plain = st.text(
-    st.characters(blacklist_characters="<>｜", blacklist_categories=("Cs",)), max_size=12
+    st.characters(blacklist_characters="<>｜", blacklist_categories=["Cs"]), max_size=12
 )
 _values = st.one_of(st.integers(-99, 99), st.booleans(), st.none(), _plain)
 

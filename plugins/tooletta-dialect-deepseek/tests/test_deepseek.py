@@ -24,6 +24,7 @@ from tooletta.testing import (
     stream_text,
     tools_for,
 )
+from tooletta.testing.settings import DialectSettings
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EOS = "<｜end▁of▁sentence｜>"
@@ -56,7 +57,7 @@ MARKUP = (
 )
 
 
-class _Markup:
+class _Markup(DialectSettings):
     """Markup in string values always round-trips (JSON or DSML escapes), also untyped."""
 
     markup = MARKUP

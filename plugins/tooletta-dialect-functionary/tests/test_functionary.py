@@ -15,11 +15,12 @@ from tooletta.testing import (
     check_render_refuses,
     check_stream_equals_parse,
 )
+from tooletta.testing.settings import DialectSettings
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-class _Markup:
+class _Markup(DialectSettings):
     """Markup-like strings in values, code and content round-trip or are refused."""
 
     markup = (

@@ -14,11 +14,12 @@ from tooletta.testing import (
     check_render_refuses,
     schema_tools,
 )
+from tooletta.testing.settings import DialectSettings
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-class _Markup:
+class _Markup(DialectSettings):
     """Markup-like strings in values and content round-trip or are refused."""
 
     markup = (

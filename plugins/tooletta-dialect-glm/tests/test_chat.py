@@ -290,7 +290,7 @@ def test_empty_last_assistant_turn_is_written_as_the_thinking_off_prompt(dialect
     chat = [Message("user", "hi")]
     empty = [*chat, Message("assistant", "")]
     text = tooletta.render_conversation(empty, dialect=dialect)
-    off = {"enable_thinking": False}
+    off: dict[str, Any] = {"enable_thinking": False}
     prompt = tooletta.render_conversation(chat, dialect=dialect, add_generation_prompt=True, **off)
     assert text.endswith(
         prompt.removeprefix(tooletta.render_conversation(chat, dialect=dialect, **off))

@@ -9,12 +9,13 @@ import pytest
 import tooletta
 from tooletta import ToolCall
 from tooletta.testing import DialectTests, check_arguments_stream, check_render_refuses
+from tooletta.testing.settings import DialectSettings
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CALLS = [ToolCall("get_weather", {"city": "Paris", "days": 3}), ToolCall("get_time", {})]
 
 
-class _Markup:
+class _Markup(DialectSettings):
     """Markup-like text in values and content round-trips or is refused."""
 
     markup = (

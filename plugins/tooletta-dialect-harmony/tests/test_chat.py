@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ def _now(fmt: str) -> str:
     return "2025-03-05" if fmt == "%Y-%m-%d" else fmt
 
 
-PINNED = {"strftime_now": _now}
+PINNED: dict[str, Any] = {"strftime_now": _now}
 
 
 def for_template(messages: list[Message]) -> list[Message]:
@@ -69,7 +70,7 @@ def template_text(messages: list[Message], **kwargs: Any) -> str:
     return render_jinja(TEMPLATE.read_text(), for_template(messages), **{**PINNED, **kwargs})
 
 
-def ours(messages: list[Message], **kwargs: Any) -> str:
+def ours(messages: Sequence[Message | Mapping[str, Any]], **kwargs: Any) -> str:
     return tooletta.render_conversation(messages, model=MODEL, **{**PINNED, **kwargs})
 
 

@@ -135,7 +135,8 @@ def test_history_reasoning_without_tools_is_dropped_before_the_last_user() -> No
         Message("assistant", "Bye.", reasoning="part"),
     ]
     template = HY3.read_text(encoding="utf-8")
-    for opts in ({}, {"preserved_thinking": True}, {"is_training": True}):
+    each: tuple[dict[str, Any], ...] = ({}, {"preserved_thinking": True}, {"is_training": True})
+    for opts in each:
         check_matches_template(template, messages, model=MODEL, **opts)
     text = tooletta.render_conversation(messages, model=MODEL)
     assert "<think:opensource></think:opensource>Hello." in text
@@ -210,7 +211,8 @@ def test_random_conversations_match_the_template_and_round_trip(messages: list[M
     """Texts with whitespace at their ends, reasoning anywhere, one or two calls per turn;
     also with the last answer raw (``raw_last_assistant``)."""
     template = HY3.read_text(encoding="utf-8")
-    for switches in ({}, {"raw_last_assistant": True}):
+    each: tuple[dict[str, Any], ...] = ({}, {"raw_last_assistant": True})
+    for switches in each:
         with clock.frozen(FROZEN_TIME):
             for prompt in (False, True):
                 check_matches_template(
@@ -252,7 +254,8 @@ def test_raw_last_answer_is_its_content_alone() -> None:
     written) and no end token, even with ``is_training``; a last turn with calls is as
     always."""
     messages = [Message("user", "Hi"), Message("assistant", " ok ", reasoning="R")]
-    for extra in ({}, {"is_training": True}):
+    each: tuple[dict[str, Any], ...] = ({}, {"is_training": True})
+    for extra in each:
         text = tooletta.render_conversation(messages, model=MODEL, raw_last_assistant=True, **extra)
         assert text.endswith("<｜hy_User:opensource｜>Hi<｜hy_Assistant:opensource｜> ok ")
         back = tooletta.parse_conversation(text, model=MODEL)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -225,7 +226,7 @@ def test_date_stamp_is_what_strftime_now_writes(when: datetime) -> None:
     """The tool prompt's date and weekday, formatted from one clock reading, are the text
     the template's two ``strftime_now`` calls write (pinned through the option)."""
     messages = [Message("user", "Hi")]
-    pinned = {"strftime_now": lambda fmt: when.strftime(fmt)}
+    pinned: dict[str, Any] = {"strftime_now": lambda fmt: when.strftime(fmt)}
     with clock.frozen(when):
         ours = tooletta.render_conversation(messages, model=MODEL, tools=SAMPLE_TOOLS)
         assert ours == tooletta.render_conversation(

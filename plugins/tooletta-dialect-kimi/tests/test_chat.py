@@ -276,7 +276,7 @@ def test_k2_thinking_keeps_reasoning_after_the_last_final_answer() -> None:
 def test_thinking_kept_in_agrees_with_keeps_reasoning(kinds: list[str]) -> None:
     """K2-Thinking's history rule found once per conversation answers as the per-turn scan."""
     from tooletta.chat import resolve_format
-    from tooletta.chat.format import conversation
+    from tooletta.chat.conversation import conversation
 
     call = ToolCall("f", {}, "functions.f:0")
     messages = [

@@ -18,6 +18,7 @@ from tooletta.testing import (
     schema_tools,
     stream_text,
 )
+from tooletta.testing.settings import DialectSettings
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -50,7 +51,7 @@ MARKUP = (
 )
 
 
-class _Markup:
+class _Markup(DialectSettings):
     """Markup in string values always round-trips (JSON or the JSON form), also untyped."""
 
     markup = MARKUP

@@ -16,12 +16,13 @@ from tooletta.testing import (
     schema_tools,
     stream_text,
 )
+from tooletta.testing.settings import DialectSettings
 
 FIXTURES = Path(__file__).parent / "fixtures"
 S = "]<]minimax[>["
 
 
-class _Markup:
+class _Markup(DialectSettings):
     """The markup property shared by the three dialects."""
 
     markup = (

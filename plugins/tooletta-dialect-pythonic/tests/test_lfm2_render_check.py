@@ -38,7 +38,7 @@ CALLS = st.lists(
 CONTENTS = st.sampled_from(["", "Sure.", " a\nb ", "東京", "<think>x</think>", "x</think>"])
 
 
-def _always_read_back(dialect: Any) -> Any:
+def _always_read_back(dialect: Any) -> CheckedDialect:
     """The same dialect with the read-back never skipped (the full check)."""
 
     class Full(type(dialect)):  # type: ignore[misc]

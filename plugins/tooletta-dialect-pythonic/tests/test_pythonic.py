@@ -11,11 +11,12 @@ import pytest
 import tooletta
 from tooletta import ToolCall
 from tooletta.testing import DialectTests, check_render_refuses, check_stream_equals_parse
+from tooletta.testing.settings import DialectSettings
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-class _Markup:
+class _Markup(DialectSettings):
     """Markup in string values, list items and keys round-trips (or render refuses)."""
 
     markup = (

@@ -73,7 +73,7 @@ def test_json_arguments_stream_verbatim() -> None:
 def test_string_input_streams_as_generated() -> None:
     text = "Action: Search\nAction Input: the weather in Paris\nObservation: sunny"
     parser = tooletta.stream("react")
-    got = []
+    got: list[str] = []
     for ch in text[: text.index("Paris")]:
         got.extend(d.arguments for d in parser.feed(ch).calls)
     assert "".join(got) == '{"input": "the weather in'
