@@ -822,17 +822,25 @@ class _Inference:
         if same("\n" + S.REASONING + "\n"):
             strip = None if same(" " + S.REASONING + " ") else "\n"
         keep = self._history_rule()
-        if keep not in ("all", "after_last_user", "after_last_query", "after_last_stripped_query"):
+        if keep in ("all", "after_last_user", "after_last_query", "after_last_stripped_query"):
+            dropped, empty = self._blocks_by_position(keep, open_, close)
+        else:
             dropped, empty = self._history_blocks(keep, open_ + close)
-            return {
-                "key": o.reasoning_key,
-                "open": open_,
-                "close": close,
-                "strip": strip,
-                "keep": keep,
-                "empty": empty,
-                "dropped": dropped,
-            }
+        return {
+            "key": o.reasoning_key,
+            "open": open_,
+            "close": close,
+            "strip": strip,
+            "keep": keep,
+            "empty": empty,
+            "dropped": dropped,
+        }
+
+    def _blocks_by_position(self, keep: str, open_: str, close: str) -> tuple[str, str]:
+        """The text written in place of a dropped block and when an empty block is written
+        (``"never"``, ``"last"``, ``"kept"``), for the rules anchored at the last user message
+        or none (``keep``), read from a history of two exchanges with and without reasoning."""
+        o = self.o
         hist = o.render(
             [
                 user(),
@@ -858,15 +866,7 @@ class _Inference:
                 twice = o.render([user(), answer(), answer(S.ANSWER2)])
                 if twice[: twice.find(S.ANSWER)].endswith(open_ + close):
                     empty = "kept"
-        return {
-            "key": o.reasoning_key,
-            "open": open_,
-            "close": close,
-            "strip": strip,
-            "keep": keep,
-            "empty": empty,
-            "dropped": dropped,
-        }
+        return dropped, empty
 
     def _history_rule(self) -> str:
         """The history rule the observations (:mod:`.history`) fit, the first of
