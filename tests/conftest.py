@@ -29,6 +29,17 @@ def fresh_venv(tmp_path: Path) -> Iterator[Path]:
     yield venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
+@pytest.fixture(scope="module")
+def forget_learned() -> Iterator[None]:
+    """Formats learned in a module are registered in-process: forgotten after that module, so
+    that later modules see only the installed dialects (a module that learns says
+    ``pytestmark = pytest.mark.usefixtures("forget_learned")``)."""
+    yield
+    from tooletta import plugins
+
+    plugins.reset()
+
+
 @pytest.fixture(autouse=True)
 def _frozen_clock() -> Iterator[None]:
     """Every test renders with one fixed time: several templates write today's date (one, to

@@ -8,7 +8,6 @@ without Jinja.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,14 +28,8 @@ from tooletta.testing.strategies import calls_strategy
 pytest.importorskip("jinja2")
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _forget_learned() -> Iterator[None]:
-    """The formats learned here are registered in-process: forgotten after this module, so
-    that later tests see only the installed dialects."""
-    yield
-    from tooletta import plugins
-
-    plugins.reset()
+pytestmark = pytest.mark.usefixtures("forget_learned")
+"""Formats learned here are forgotten after this module (``tests/conftest.py``)."""
 
 
 TEMPLATES = Path(__file__).parent / "fixtures" / "templates"

@@ -8,7 +8,6 @@ form, by identify and by learn; expected texts come from rendering the templates
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +27,8 @@ ROOT = Path(__file__).parent.parent
 MINIMAX_M1 = ROOT / "plugins/tooletta-dialect-minimax/tests/templates/MiniMax-M1.jinja"
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _forget_learned() -> Iterator[None]:
-    """The formats learned here are registered in-process: forgotten after this module."""
-    yield
-    from tooletta import plugins
-
-    plugins.reset()
+pytestmark = pytest.mark.usefixtures("forget_learned")
+"""Formats learned here are forgotten after this module (``tests/conftest.py``)."""
 
 
 PARTS = (

@@ -16,7 +16,6 @@ template). Expected texts are the templates' own renders (``tooletta.chat.jinja`
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,13 +37,8 @@ from tooletta.testing.samples import PROBE_TOOLS, random_conversations
 pytest.importorskip("jinja2")
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _forget_learned() -> Iterator[None]:
-    """The formats learned here are registered in-process: forgotten after this module."""
-    yield
-    from tooletta import plugins
-
-    plugins.reset()
+pytestmark = pytest.mark.usefixtures("forget_learned")
+"""Formats learned here are forgotten after this module (``tests/conftest.py``)."""
 
 
 TEMPLATES = Path(__file__).parent / "fixtures" / "templates"

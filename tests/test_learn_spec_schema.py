@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +22,8 @@ pytest.importorskip("jinja2")
 FIXTURES = Path(__file__).parent / "fixtures" / "templates"
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _forget_learned() -> Iterator[None]:
-    """The formats learned here are registered in-process: forgotten after this module."""
-    yield
-    from tooletta import plugins
-
-    plugins.reset()
+pytestmark = pytest.mark.usefixtures("forget_learned")
+"""Formats learned here are forgotten after this module (``tests/conftest.py``)."""
 
 
 @pytest.fixture(scope="module")

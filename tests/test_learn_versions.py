@@ -5,7 +5,6 @@ version, is refused with a reason that says so (by ``load_learned`` and ``dialec
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +21,8 @@ from tooletta.chat.learn.probes import SUITE_VERSION
 pytest.importorskip("jinja2")
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _forget_learned() -> Iterator[None]:
-    """The formats learned here are registered in-process: forgotten after this module."""
-    yield
-    from tooletta import plugins
-
-    plugins.reset()
+pytestmark = pytest.mark.usefixtures("forget_learned")
+"""Formats learned here are forgotten after this module (``tests/conftest.py``)."""
 
 
 TEMPLATE = (

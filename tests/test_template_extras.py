@@ -4,7 +4,6 @@ message form, and the compile-lean jinja2 environment identify renders templates
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +28,8 @@ TEMPLATES = Path(__file__).parent / "fixtures" / "templates"
 REKA = TEMPLATES / "Reka-Edge.jinja"
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _forget_learned() -> Iterator[None]:
-    """The formats learned here are registered in-process: forgotten after this module."""
-    yield
-    from tooletta import plugins
-
-    plugins.reset()
+pytestmark = pytest.mark.usefixtures("forget_learned")
+"""Formats learned here are forgotten after this module (``tests/conftest.py``)."""
 
 
 @pytest.fixture(scope="module")
