@@ -6,12 +6,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 if TYPE_CHECKING:
     from tooletta import Message
+    from tooletta.chat import ChatFormat
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,3 +62,16 @@ def kind_message(kind: int) -> Message:
     if kind == 2:
         return Message("assistant", "", tool_calls=[ToolCall("f", {})], reasoning="r")
     return Message("tool", "result")
+
+
+def installed_formats() -> dict[str, tuple[ChatFormat, Any]]:
+    """Every installed chat format once, by name (sorted), with the first dialect (in
+    registry order) that declares it."""
+    from tooletta.chat import chat_formats_of
+    from tooletta.plugins import get_registry
+
+    seen: dict[str, tuple[ChatFormat, Any]] = {}
+    for entry in get_registry().ordered():
+        for fmt in chat_formats_of(entry.dialect):
+            seen.setdefault(fmt.name, (fmt, entry.dialect))
+    return dict(sorted(seen.items()))

@@ -11,24 +11,14 @@ from typing import Any
 import pytest
 
 import tooletta
+from support import installed_formats
 from tooletta import Message, ToolCall
-from tooletta.chat import chat_formats_of
 from tooletta.chat.markup import dialect_markers
-from tooletta.plugins import get_registry
 from tooletta.testing.conversation_law import check_conversation_law, check_parse_total
 from tooletta.testing.conversations import PROBE_TOOLS
 from tooletta.testing.oddities import ODDITIES
 
-
-def _formats() -> dict[str, tuple[Any, Any]]:
-    seen: dict[str, tuple[Any, Any]] = {}
-    for entry in get_registry().ordered():
-        for fmt in chat_formats_of(entry.dialect):
-            seen.setdefault(fmt.name, (fmt, entry.dialect))
-    return dict(sorted(seen.items()))
-
-
-FORMATS = _formats()
+FORMATS = installed_formats()
 BASE = [
     Message("system", "Be brief."),
     Message("user", "Look it up."),

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tooletta
+from support import installed_formats
 from tooletta import Message
-from tooletta.chat import Conversation, chat_formats_of, render_spans
+from tooletta.chat import Conversation, render_spans
 from tooletta.chat.conversation import conversation
-from tooletta.plugins import get_registry
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
     SAMPLE_TOOLS,
@@ -23,16 +23,7 @@ from tooletta.testing.conversations import (
     sample_conversations,
 )
 
-
-def _formats() -> list[Any]:
-    seen: dict[str, Any] = {}
-    for entry in get_registry().ordered():
-        for fmt in chat_formats_of(entry.dialect):
-            seen.setdefault(fmt.name, fmt)
-    return list(seen.values())
-
-
-FORMATS = _formats()
+FORMATS = [fmt for fmt, _ in installed_formats().values()]
 
 
 def test_first_party_families_declare_formats() -> None:

@@ -15,28 +15,19 @@ import msgspec
 import pytest
 
 import tooletta
+from support import installed_formats
 from tooletta import Message, ToolettaError, get_dialect
-from tooletta.chat import ChatFormat, SystemBlock, Turn, chat_formats_of, roles
+from tooletta.chat import ChatFormat, SystemBlock, Turn, roles
 from tooletta.chat.conversation import conversation
 from tooletta.chat.parse import parse_format
 from tooletta.chat.render import render_text
-from tooletta.plugins import get_registry
 from tooletta.testing.conversations import (
     SAMPLE_TOOLS,
     check_conversation_round_trip,
     sample_conversations,
 )
 
-
-def _formats() -> list[Any]:
-    seen: dict[str, Any] = {}
-    for entry in get_registry().ordered():
-        for fmt in chat_formats_of(entry.dialect):
-            seen.setdefault(fmt.name, fmt)
-    return list(seen.values())
-
-
-FORMATS = _formats()
+FORMATS = [fmt for fmt, _ in installed_formats().values()]
 
 
 def _developer_openings() -> dict[str, tuple[list[Message], bool]]:
