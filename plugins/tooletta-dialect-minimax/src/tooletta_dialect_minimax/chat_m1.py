@@ -26,6 +26,7 @@ from tooletta.plugin import (
     ToolsBlock,
     Turn,
     by_content,
+    calling_turn,
     roles,
     tool_json,
 )
@@ -87,11 +88,9 @@ class MinimaxM1Chat(ChatFormat):
 
 def _answered(messages: Sequence[Message], index: int) -> str:
     """The name of the call the tool result at ``index`` answers (``""`` when none)."""
-    at = index
-    while at > 0 and messages[at - 1].role == "tool":
-        at -= 1
-    if at == 0 or messages[at - 1].role != "assistant":
+    turn = calling_turn(messages, index)
+    if turn is None:
         return ""
-    calls = messages[at - 1].tool_calls
-    nth = index - at
+    calls = messages[turn].tool_calls
+    nth = index - turn - 1
     return calls[nth].name if nth < len(calls) else ""

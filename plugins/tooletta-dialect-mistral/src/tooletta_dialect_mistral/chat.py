@@ -42,6 +42,7 @@ from tooletta.plugin import (
     ToolsBlock,
     Turn,
     by_content,
+    calling_turn,
     last_user,
     mistral_id,
     roles,
@@ -90,16 +91,11 @@ _V7_TOKENS: tuple[str, ...] = (*_V3_TOKENS, "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]
 def _answered_call(messages: Sequence[Message], index: int) -> tuple[ToolCall, int] | None:
     """The call the tool result at ``index`` answers (by order, after the last assistant turn
     with calls) and its position in that turn."""
-    position = 0
-    for i in range(index - 1, -1, -1):
-        m = messages[i]
-        if m.role == "tool":
-            position += 1
-        elif m.role == "assistant" and m.tool_calls:
-            return (m.tool_calls[position], position) if position < len(m.tool_calls) else None
-        else:
-            return None
-    return None
+    turn = calling_turn(messages, index)
+    if turn is None:
+        return None
+    calls, position = messages[turn].tool_calls, index - turn - 1
+    return (calls[position], position) if position < len(calls) else None
 
 
 def result_id(messages: Sequence[Message], index: int) -> str:

@@ -26,6 +26,7 @@ from tooletta.plugin import (
     Reasoning,
     Turn,
     by_content,
+    calling_turn,
     defaults,
     roles,
     text_of,
@@ -76,13 +77,11 @@ def _tools_block(tools: list[Any]) -> str:
 
 def _answered(index: int, messages: Sequence[Message]) -> ToolCall | None:
     """The call the result at ``index`` answers by order (its id as rendering writes it)."""
-    at = index
-    while at > 0 and messages[at - 1].role == "tool":
-        at -= 1
-    if at == 0 or messages[at - 1].role != "assistant":
+    turn = calling_turn(messages, index)
+    if turn is None:
         return None
-    calls = messages[at - 1].tool_calls
-    k = index - at
+    calls = messages[turn].tool_calls
+    k = index - turn - 1
     return replace(calls[k], id=call_id(calls[k], k)) if k < len(calls) else None
 
 

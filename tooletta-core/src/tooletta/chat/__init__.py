@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..registry import install_format_check
 from .api import render_spans
 from .chatml import IM_END, IM_START, chatml, last_query
+from .conversation import calling_turn
 from .declare import (
     Preamble,
     Prompt,
@@ -76,6 +77,7 @@ __all__ = [
     "TruthyPrompt",
     "Turn",
     "by_content",
+    "calling_turn",
     "chat_formats_of",
     "chatml",
     "defaults",

@@ -13,7 +13,7 @@ from typing import Any, TypeVar, overload
 from ..ir import Message
 from . import clock
 
-__all__ = ["Conversation", "conversation", "first_of", "last_index", "last_user"]
+__all__ = ["Conversation", "calling_turn", "conversation", "first_of", "last_index", "last_user"]
 
 
 _T = TypeVar("_T")
@@ -112,6 +112,17 @@ def last_index(messages: Sequence[Message], test: Callable[[Message], bool]) -> 
         if test(messages[index]):
             return index
     return -1
+
+
+def calling_turn(messages: Sequence[Message], index: int) -> int | None:
+    """The index of the assistant message whose calls the tool result at ``index`` answers by
+    order: the message right before the run of results that holds ``index`` (the result is
+    the call at ``index - calling_turn - 1`` of it); ``None`` when that message is no
+    assistant message (or there is none)."""
+    at = index
+    while at > 0 and messages[at - 1].role == "tool":
+        at -= 1
+    return at - 1 if at > 0 and messages[at - 1].role == "assistant" else None
 
 
 def last_user(messages: Sequence[Message]) -> int:

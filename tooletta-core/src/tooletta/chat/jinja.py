@@ -28,6 +28,7 @@ from typing import Any
 from ..errors import RenderError, ToolettaError
 from ..extras import install_hint
 from ..ir import Message
+from .conversation import calling_turn
 from .jinjaenv import make_environment
 from .sandbox import immutable_sandbox
 
@@ -170,17 +171,15 @@ def to_template_messages(
 def _answered(messages: Sequence[Message], index: int) -> str | None:
     """The name of the call the tool result at ``index`` answers: the call with its
     ``tool_call_id``, else the one at its place after the calling turn (``None``: none)."""
-    at = index
-    while at > 0 and messages[at - 1].role == "tool":
-        at -= 1
-    if at == 0 or messages[at - 1].role != "assistant":
+    turn = calling_turn(messages, index)
+    if turn is None:
         return None
-    calls = messages[at - 1].tool_calls
+    calls = messages[turn].tool_calls
     wanted = messages[index].tool_call_id
     for call in calls:
         if wanted is not None and call.id == wanted:
             return call.name
-    nth = index - at
+    nth = index - turn - 1
     return calls[nth].name if nth < len(calls) else None
 
 
