@@ -168,9 +168,9 @@ def _ratio(a: float | None, b: float | None, digits: int = 1) -> str:
     return f"{a / b:.{digits}f}" if a and b else ""
 
 
-def _us(t: float | None) -> str:
+def _us(t: float | None, digits: int = 1) -> str:
     """A time in µs for the table (empty when not measured)."""
-    return f"{t:.1f}" if t else ""
+    return f"{t:.{digits}f}" if t else ""
 
 
 def main() -> None:
@@ -236,8 +236,8 @@ def main() -> None:
             floor = t_limit + t_checks
             writing = t_learned - t_checks
             checked.append(
-                f"| {label} | {t_limit:.1f} | {t_checks:.1f} | {floor:.1f} |"
-                f" {t_jinja / floor:.1f} | {writing:.1f} | {writing / t_limit:.1f} |"
+                f"| {label} | {t_limit:.2f} | {t_checks:.2f} | {floor:.2f} |"
+                f" {t_jinja / floor:.1f} | {writing:.2f} | {writing / t_limit:.1f} |"
             )
         calls = learned.spec["calls"]
         kind = calls.get("dialect", "learned json") if calls["kind"] != "none" else "none"
@@ -245,7 +245,7 @@ def main() -> None:
         print(
             f"| {label} | {took:.2f} | {kind} | {len(cases)} | {t_jinja:.1f} | {t_learned:.1f} |"
             f" {_us(t_native)} | {_ratio(t_jinja, t_learned)} |"
-            f" {_ratio(t_learned, t_native, 2)} | {exact} | {_us(t_limit)} |"
+            f" {_ratio(t_learned, t_native, 2)} | {exact} | {_us(t_limit, 2)} |"
             f" {_ratio(t_jinja, t_limit)} | {_ratio(t_learned, t_limit)} |"
         )
     print()
@@ -270,9 +270,10 @@ def main_long(rounds: int) -> None:
     conversations = [(f"x{n}", long_conversation(n), tools) for n in LONG_REPEATS]
     print(
         "| template | repeats | messages | jinja µs | learned µs | native µs | limit µs |"
-        " jinja / learned | jinja / limit | learned / limit |"
+        " checks µs | jinja / learned | jinja / limit | learned / limit |"
+        " jinja / (limit + checks) |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     left_out: list[str] = []
     for label, path, native, options in TEMPLATES:
         learned = tooletta.learn(str(path), name=f"bench-{label}", lenient=True, **options)
@@ -298,36 +299,41 @@ def main_long(rounds: int) -> None:
             _writes(native, c, options, w) for c, w in zip(conversations, wants)
         )
         misses = _limit_misses(label, conversations, wants)
-        rows = []
+        rows: list[list[float | None]] = []
         for case in conversations:
             one = [case]
-            t_jinja = best_of(_jinja_loop(one, template, tokens, options), rounds) * 1e6
-            t_learned = best_of(_tooletta_loop(one, learned.name, options), rounds) * 1e6
-            t_native = (
-                best_of(_tooletta_loop(one, native, options), rounds) * 1e6
-                if native and native_exact
-                else None
+            rows.append(
+                [
+                    len(case[1]),
+                    best_of(_jinja_loop(one, template, tokens, options), rounds) * 1e6,
+                    best_of(_tooletta_loop(one, learned.name, options), rounds) * 1e6,
+                    best_of(_tooletta_loop(one, native, options), rounds) * 1e6
+                    if native and native_exact
+                    else None,
+                    None if misses else best_of(_limit_loop(one, label), rounds) * 1e6,
+                    best_of(_checks_loop(one, learned.name), rounds) * 1e6,
+                ]
             )
-            t_limit = None if misses else best_of(_limit_loop(one, label), rounds) * 1e6
-            rows.append((len(case[1]), t_jinja, t_learned, t_native, t_limit))
-        for n, (size, t_jinja, t_learned, t_native, t_limit) in zip(LONG_REPEATS, rows):
-            print(
-                f"| {label} | {n} | {size} | {t_jinja:.1f} | {t_learned:.1f} | {_us(t_native)} |"
-                f" {_us(t_limit) or 'not exact'} | {_ratio(t_jinja, t_learned)} |"
-                f" {_ratio(t_jinja, t_limit)} | {_ratio(t_learned, t_limit)} |"
-            )
-        first, last = rows[0], rows[-1]
-        added = last[0] - first[0]
-        per = [
-            (b - a) / added if a is not None and b is not None else None
-            for a, b in zip(first[1:], last[1:])
+        added = (rows[-1][0] or 0) - (rows[0][0] or 0)
+        per: list[float | None] = [
+            None if a is None or b is None else (b - a) / added for a, b in zip(rows[0], rows[-1])
         ]
-        print(
-            f"| {label} | per added message | | {per[0]:.2f} | {per[1]:.2f} |"
-            f" {'' if per[2] is None else f'{per[2]:.2f}'} |"
-            f" {'' if per[3] is None else f'{per[3]:.2f}'} | {_ratio(per[0], per[1])} |"
-            f" {_ratio(per[0], per[3])} | {_ratio(per[1], per[3])} |"
-        )
+        labels: list[tuple[str, str]] = [
+            (str(n), str(row[0])) for n, row in zip(LONG_REPEATS, rows)
+        ]
+        for (repeats, size), row, digits in [
+            *((lab, row, 1) for lab, row in zip(labels, rows)),
+            (("per added message", ""), per, 2),
+        ]:
+            _, t_jinja, t_learned, t_native, t_limit, t_checks = row
+            floor = t_limit + t_checks if t_limit is not None and t_checks is not None else None
+            print(
+                f"| {label} | {repeats} | {size} | {_us(t_jinja, digits)} |"
+                f" {_us(t_learned, digits)} | {_us(t_native, digits)} |"
+                f" {_us(t_limit, 2) or 'not exact'} | {_us(t_checks, 2)} |"
+                f" {_ratio(t_jinja, t_learned)} | {_ratio(t_jinja, t_limit)} |"
+                f" {_ratio(t_learned, t_limit)} | {_ratio(t_jinja, floor)} |"
+            )
     if left_out:
         print()
         print("Not timed: " + "; ".join(left_out) + ".")
