@@ -214,3 +214,55 @@ def test_the_stock_jinja_peer_renders_as_tooletta_s_jinja() -> None:
             assert got == want, path.name
             compared += 1
     assert compared >= 40
+
+
+def _limit_cases() -> list[tuple[str, str, Any, Any, list[Any], list[dict[str, Any]]]]:
+    """Every (template label, case name, template, options, messages, tools) that
+    ``learn.py`` can time a limit renderer on: the sample conversations (with and without
+    ids) and ``--long``'s long conversations, wherever the template renders them."""
+    from learn import LONG_REPEATS, TEMPLATES, long_conversation
+
+    from tooletta.chat.messages import read_tool_definitions
+    from tooletta.testing.conversations import SAMPLE_TOOLS
+    from tooletta.testing.samples import sample_conversations
+
+    tools = read_tool_definitions(SAMPLE_TOOLS)
+    conversations = [
+        (f"{name}{' ids' if ids else ''}", messages, tools if uses_tools else [])
+        for ids in (False, True)
+        for name, (messages, uses_tools) in sample_conversations(ids=ids).items()
+    ]
+    conversations += [(f"long x{n}", long_conversation(n), tools) for n in LONG_REPEATS]
+    return [
+        (label, name, path, options, messages, defs)
+        for label, path, _native, options in TEMPLATES
+        for name, messages, defs in conversations
+    ]
+
+
+def test_every_template_has_a_limit_renderer() -> None:
+    """``learn.py`` times a limit renderer beside every template it learns."""
+    from learn import TEMPLATES
+    from render_limits import LIMITS
+
+    assert [t[0] for t in TEMPLATES] == list(LIMITS)
+
+
+def test_limit_renderers_write_what_the_templates_write() -> None:
+    """Each minimal renderer of ``render_limits.py`` writes exactly what its template writes
+    (``render_jinja``) on every conversation ``learn.py`` may time it on (the template's own
+    refusals aside), so that the limit is a renderer of the same text."""
+    from render_limits import LIMITS
+
+    from tooletta.chat.jinja import load_chat_template, render_jinja
+
+    compared = 0
+    for label, name, path, options, messages, tools in _limit_cases():
+        template, tokens = load_chat_template(str(path))
+        try:
+            want = render_jinja(template, messages, tools=tools, tokens=tokens, **options)
+        except tooletta.ToolettaError:
+            continue
+        assert LIMITS[label](messages, tools) == want, (label, name)
+        compared += 1
+    assert compared >= 140
