@@ -97,11 +97,31 @@ def test_every_vendored_template_renders_the_probes_alike(path: Any) -> None:
         "{% set g = m.list | map('string') %}{{ g.send(none) }}{{ g.send(none) }}",
         "{{ m.list.append }}|{{ m.list.append(3) }}",
         "{{ raise_exception('no') }}",
+        # macros called at once (positional, defaults) or not (too many, keywords, caller)
+        "{% macro f(a, b=2, c='c') %}{{ a }}{{ b }}{{ c }}{% endmacro %}"
+        "{{ f(1) }}|{{ f(1, 5) }}|{{ f(1, 5, 6) }}|{{ f() }}|{{ f(b=7) }}|{{ f(1, c=3) }}",
+        "{% macro f(a) %}{{ a }}{% endmacro %}{{ f(1, 2) }}",
+        "{% macro f(a) %}{{ a }}{% endmacro %}{{ f(1, z=2) }}",
+        "{% macro f(a, caller=none) %}{{ a }}{{ caller }}{% endmacro %}{{ f(1) }}|{{ f(1, 2) }}",
+        "{% macro f(a) %}{{ caller is defined }}{% endmacro %}{{ f(1) }}",
+        "{% macro f(a) %}{{ a }}{% endmacro %}{% set g = f %}{{ g(m.role) }}{{ f(*m.list) }}",
+        # a dict's methods (safe ones found once, then at once; unsafe ones every time)
+        "{{ m.get('role') }}{{ m.get('role') }}{{ m.items() | list | length }}{{ m.items }}",
+        "{{ m.pop }}|{{ m.pop }}|{{ m.setdefault }}|{{ m.get }}|{{ m.__class__ }}",
+        # the loop's counters, in nested and recursive loops
+        "{% for x in m.list %}{% for y in m.t %}{{ loop.first }}{{ loop.last }}"
+        "{{ loop.revindex }}{{ loop.revindex0 }}{{ loop.length }}{{ loop.depth }}"
+        "{{ loop.depth0 }}{{ loop.index }}{% endfor %}{{ loop.first }}{% endfor %}",
+        "{% for x in m.tree recursive %}{{ loop.depth }}{{ loop.first }}"
+        "{% if x.c %}({{ loop(x.c) }}){% endif %}{% endfor %}",
+        "{% for x in m.list %}{{ loop.nextitem }}{{ loop.previtem }}{{ loop.cycle('a', 'b') }}"
+        "{% endfor %}",
         "{{ range(3) | list }}|{{ namespace(a=1).a }}|{{ dict(a=1) }}|{{ lipsum(1)[:0] }}",
     ],
 )
 def test_lookups_alike(source: str) -> None:
     data = {"role": "user", "copy": "c", "_private": 1, "list": [1, 2], "t": (1, 2), 1: "one"}
+    data["tree"] = [{"c": [{"c": []}, {"c": [{}]}]}, {"c": []}]
     theirs, ours = _both(source, m=data)
     assert ours == theirs
 

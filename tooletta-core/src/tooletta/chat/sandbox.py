@@ -14,6 +14,10 @@ only on the type and the attribute's name, so here:
 * the verdict of ``is_safe_attribute`` is kept per (type, name) for the builtin data types
   (dict, list, tuple, str, numbers, ``None``) and jinja2's own loop and namespace objects
   (``loop.last``, ``ns.found``), for which jinja2's rules read nothing else;
+* ``getattr`` gives a method of ``dict`` already found safe (``message.get``, ``tools.items``)
+  and a counter of jinja2's loop object (``loop.first``, ``loop.index0``...) at once: the
+  value is the attribute, which jinja2 checks to be a ``str.format`` method (to wrap it)
+  and safe, and neither check can say otherwise for these;
 * a call of the template's own macro or of a builtin method (``tools.items()``,
   ``name.split('.')``, the objects an attribute lookup above let through) is made at once:
   jinja2 first asks whether the callable is marked unsafe and whether it wants the context,
@@ -21,7 +25,13 @@ only on the type and the attribute's name, so here:
   own object, a builtin method takes no attributes), then drops the loop and block
   variables it was given and turns a ``StopIteration`` into an undefined value, as here.
   A template with many macro calls (a tool's parameters declared by a recursive macro)
-  renders a third faster.
+  renders a third faster. A macro that takes neither ``caller``, ``varargs`` nor
+  ``kwargs``, called with positional arguments only (no more than it declares) and
+  without autoescaping, has its function called at once with those arguments and jinja2's
+  ``missing`` marker for the rest, which is what jinja2's ``Macro.__call__`` passes it
+  then (it matches keyword arguments to names first, which there are none of); any other
+  call goes through ``Macro.__call__``. The macro and ``getattr`` shortcuts together:
+  Kimi-K3's template renders the 18 probes in 0.24 ms each instead of 0.29 (CPU time).
 
 And an error a template raises while rendering keeps Python's own traceback: jinja2 rewrites
 it to point at the template's lines by compiling a stub of code per template frame, which
@@ -51,6 +61,12 @@ _PLAIN = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
 """Builtin types whose attributes' safety depends on the type and the name alone (jinja2's
 ``LoopContext`` and ``Namespace`` are added when jinja2 is imported)."""
 
+_LOOP_COUNTS = frozenset(
+    {"index", "index0", "revindex", "revindex0", "first", "last", "length", "depth", "depth0"}
+)
+"""The attributes of jinja2's loop object that are a number or a truth value: safe by
+jinja2's rules (a public name of an object no rule concerns) and never ``str.format``."""
+
 _STOPPED = "value was undefined because a callable raised a StopIteration exception"
 """jinja2's text for the undefined value a call raising ``StopIteration`` gives."""
 
@@ -59,11 +75,24 @@ def immutable_sandbox() -> type[Any]:
     """jinja2's ``ImmutableSandboxedEnvironment`` with the lookups of the module docs made
     cheap (same results)."""
     from jinja2.exceptions import TemplateSyntaxError
+    from jinja2.nodes import EvalContext
     from jinja2.runtime import LoopContext, Macro
     from jinja2.sandbox import ImmutableSandboxedEnvironment
-    from jinja2.utils import Namespace
+    from jinja2.utils import Namespace, missing
 
     kept = _PLAIN | {LoopContext, Namespace}
+
+    def plain(macro: Any) -> bool:
+        """Whether ``macro`` takes neither ``caller``, ``varargs`` nor ``kwargs`` and is
+        not autoescaped (its function is then called at once: see the module docs)."""
+        return not (
+            macro.caller
+            or macro.catch_kwargs
+            or macro.catch_varargs
+            or macro._default_autoescape
+            or macro._environment.is_async
+        )
+
     direct = frozenset({Macro, types.BuiltinMethodType})
 
     class ImmutableSandbox(ImmutableSandboxedEnvironment):
@@ -77,12 +106,19 @@ def immutable_sandbox() -> type[Any]:
 
         def getattr(self, obj: Any, attribute: str) -> Any:
             """``obj.attribute``: a dict's key at once when ``dict`` has no such
-            attribute (jinja2 tries the attribute first, which raises)."""
-            if type(obj) is dict and attribute not in _DICT_NAMES:
-                try:
-                    return obj[attribute]
-                except KeyError:
-                    return self.undefined(obj=obj, name=attribute)
+            attribute (jinja2 tries the attribute first, which raises); a method of
+            ``dict`` already found safe, and a loop's counters, at once."""
+            kind = type(obj)
+            if kind is dict:
+                if attribute not in _DICT_NAMES:
+                    try:
+                        return obj[attribute]
+                    except KeyError:
+                        return self.undefined(obj=obj, name=attribute)
+                if self._safe.get((dict, attribute)):  # a method of dict's, found safe
+                    return getattr(obj, attribute)
+            elif kind is LoopContext and attribute in _LOOP_COUNTS:
+                return getattr(obj, attribute)
             return super().getattr(obj, attribute)
 
         def getitem(self, obj: Any, argument: Any) -> Any:
@@ -116,11 +152,16 @@ def immutable_sandbox() -> type[Any]:
         ) -> Any:
             """Call ``__obj``: a macro or a builtin method at once (see the module
             docs), anything else through jinja2's checks."""
-            if type(__obj) not in direct:
+            kind = type(__obj)
+            if kind not in direct:
                 return super().call(__context, __obj, *args, **kwargs)
             kwargs.pop("_block_vars", None)
             kwargs.pop("_loop_vars", None)
             try:
+                if kind is Macro and not kwargs and plain(__obj):
+                    count = __obj._argument_count
+                    if len(args) <= count and not (args and type(args[0]) is EvalContext):
+                        return __obj._func(*args, *[missing] * (count - len(args)))
                 return __obj(*args, **kwargs)
             except StopIteration:
                 return __self.undefined(_STOPPED)
