@@ -5,6 +5,10 @@ mutating methods, loop and namespace attributes)."""
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -159,3 +163,34 @@ def test_render_errors_keep_type_and_message() -> None:
         with pytest.raises(TypeError, match="can only concatenate str") as caught:
             env.from_string(source).render(messages=[{"content": "a"}])
         assert caught.value.__traceback__ is not None
+
+
+_JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(value=_JSON, ascii_=st.booleans(), indent=st.sampled_from([None, 2]))
+def test_tojson_is_json_dumps(value: Any, ascii_: bool, indent: int | None) -> None:
+    """``tojson`` (one reused encoder when called without arguments) writes what
+    ``json.dumps`` does, with and without its arguments."""
+    env = _environment()
+    plain = env.from_string("{{ v | tojson }}").render(v=value)
+    assert plain == json.dumps(value, ensure_ascii=False)
+    source = "{{ v | tojson(ensure_ascii=a, indent=i) }}"
+    given_ = env.from_string(source).render(v=value, a=ascii_, i=indent)
+    assert given_ == json.dumps(value, ensure_ascii=ascii_, indent=indent)
+
+
+@pytest.mark.parametrize(
+    "value", [{}, {"a": 1}, [], (), "s", 1, None, MappingProxyType({}), OrderedDict(), {1}]
+)
+def test_the_mapping_test_is_jinja2s(value: Any) -> None:
+    source = "{{ v is mapping }}"
+    assert _both(source, v=value)[1] == str(isinstance(value, Mapping))
+    assert _environment().from_string(source).render(v=value) == str(isinstance(value, Mapping))
