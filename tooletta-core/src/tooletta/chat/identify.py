@@ -39,6 +39,7 @@ the tokens given, the options and the installed formats.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import os
@@ -552,15 +553,15 @@ class _Identifier:
         suite = {p.name: p for p in self.suite}
         call_fields = ("string_arguments", "call_content", "call_ids", "tool_results")
         parts = self._content_parts()
-        default = MessageForm(content_parts=parts)
-        written_default = self._written(default)
+        base = self._pruning_base(MessageForm(content_parts=parts), dimensions, call_fields)
+        written_base = self._written(base)
         for field_name in call_fields:  # a field whose other values change nothing: dropped
             first, *others = dimensions[field_name]
             dimensions[field_name] = [first] + [
                 v
                 for v in others
-                if self._written(MessageForm(content_parts=parts, **{field_name: v}))
-                != written_default
+                if v == getattr(base, field_name)
+                or self._written(dataclasses.replace(base, **{field_name: v})) != written_base
             ]
         combos = list(itertools.product(*(dimensions[f] for f in call_fields)))
         failures: list[int] = []
@@ -594,6 +595,27 @@ class _Identifier:
         ]
         errors = [len(_errors(self._base(f))) for f in forms]
         return [f for f, e in zip(forms, errors) if e == min(errors)]
+
+    def _pruning_base(
+        self, default: MessageForm, dimensions: Mapping[str, list[Any]], fields: Sequence[str]
+    ) -> MessageForm:
+        """The form each call field's other values are compared under (a value the template
+        writes there as it writes the form itself changes nothing and is dropped):
+        ``default``, or when the template raises under it on a probe of
+        :data:`_FORM_PROBES`, the first form differing from it in one field under which it
+        raises on the fewest (a template that raises on dict arguments raises alike under
+        every other value of the other fields: compared there, they would all be dropped
+        and never tried with JSON text)."""
+        best, fewest = default, self._written(default).count(None)
+        for field_name in fields:
+            if not fewest:
+                break
+            for value in dimensions[field_name][1:]:
+                form = dataclasses.replace(default, **{field_name: value})
+                failures = self._written(form).count(None)
+                if failures < fewest:
+                    best, fewest = form, failures
+        return best
 
     def _content_parts(self) -> bool:
         """Whether the template takes every text content as a list of text parts: only when,
