@@ -112,6 +112,17 @@ def test_every_vendored_template_renders_the_probes_alike(path: Any) -> None:
         # a dict's methods (safe ones found once, then at once; unsafe ones every time)
         "{{ m.get('role') }}{{ m.get('role') }}{{ m.items() | list | length }}{{ m.items }}",
         "{{ m.pop }}|{{ m.pop }}|{{ m.setdefault }}|{{ m.get }}|{{ m.__class__ }}",
+        # namespaces: made at once (in loops too), their values given at once when safe
+        "{% for x in m.list %}{% set ns = namespace(a=x, b=m) %}{{ ns.a }}{{ ns.b.role }}"
+        "{{ ns.c }}{{ ns.c is defined }}{% endfor %}{{ namespace(m).role }}{{ namespace() }}",
+        "{% set ns = namespace(f='{0.__class__}'.format, g=m.items, h=m.role.upper) %}"
+        "{{ ns.f(m) }}|{{ ns.g() | list | length }}|{{ ns.h() }}|{{ ns.g }}",
+        "{% set ns = namespace(a=1) %}{{ ns.__class__ }}|{{ ns._Namespace__attrs }}"
+        "|{{ ns.__init__ }}|{{ ns.a }}{{ ns.a }}|{{ ns.b }}{{ ns.b }}",
+        "{% set ns = namespace(l=[1]) %}{{ ns.l.append(2) }}{{ ns.l }}",
+        # a str.format method given as data (a key, a namespace value): sandboxed as jinja2's
+        "{{ m.fmt(m) }}|{{ m['fmt'](m) }}|{{ m.fm(m) }}|{{ m.fmt }}",
+        "{% set ns = namespace(f=m.fmt, g=m.fm) %}{{ ns.f(m) }}|{{ ns.f }}|{{ ns.g({}) }}",
         # the loop's counters, in nested and recursive loops
         "{% for x in m.list %}{% for y in m.t %}{{ loop.first }}{{ loop.last }}"
         "{{ loop.revindex }}{{ loop.revindex0 }}{{ loop.length }}{{ loop.depth }}"
@@ -126,6 +137,7 @@ def test_every_vendored_template_renders_the_probes_alike(path: Any) -> None:
 def test_lookups_alike(source: str) -> None:
     data = {"role": "user", "copy": "c", "_private": 1, "list": [1, 2], "t": (1, 2), 1: "one"}
     data["tree"] = [{"c": [{"c": []}, {"c": [{}]}]}, {"c": []}]
+    data["fmt"], data["fm"] = "{0.__class__}{0.role.__class__}".format, "{a}".format_map
     theirs, ours = _both(source, m=data)
     assert ours == theirs
 

@@ -14,15 +14,18 @@ only on the type and the attribute's name, so here:
 * the verdict of ``is_safe_attribute`` is kept per (type, name) for the builtin data types
   (dict, list, tuple, str, numbers, ``None``) and jinja2's own loop and namespace objects
   (``loop.last``, ``ns.found``), for which jinja2's rules read nothing else;
-* ``getattr`` gives a method of ``dict`` already found safe (``message.get``, ``tools.items``)
-  and a counter of jinja2's loop object (``loop.first``, ``loop.index0``...) at once: the
-  value is the attribute, which jinja2 checks to be a ``str.format`` method (to wrap it)
-  and safe, and neither check can say otherwise for these;
-* a call of the template's own macro or of a builtin method (``tools.items()``,
-  ``name.split('.')``, the objects an attribute lookup above let through) is made at once:
-  jinja2 first asks whether the callable is marked unsafe and whether it wants the context,
-  the eval context or the environment passed, which neither can be (a macro is jinja2's
-  own object, a builtin method takes no attributes), then drops the loop and block
+* ``getattr`` gives a method of ``dict`` already found safe (``message.get``, ``tools.items``),
+  a counter of jinja2's loop object (``loop.first``, ``loop.index0``...) and a namespace's
+  value under a name already found safe (``ns.found``) at once: jinja2 gives the attribute
+  after checking that it is safe and whether it is a ``str.format`` method (which it
+  wraps), and neither check can say otherwise for these (a namespace's value that is a
+  method still goes through jinja2's);
+* a call of the template's own macro, of a builtin method (``tools.items()``,
+  ``name.split('.')``, the objects an attribute lookup above let through) or of
+  ``namespace(...)`` is made at once: jinja2 first asks whether the callable is marked
+  unsafe and whether it wants the context, the eval context or the environment passed,
+  which none of them can be (a macro and the namespace class are jinja2's own objects, a
+  builtin method takes no attributes), then drops the loop and block
   variables it was given and turns a ``StopIteration`` into an undefined value, as here.
   A template with many macro calls (a tool's parameters declared by a recursive macro)
   renders a third faster. A macro that takes neither ``caller``, ``varargs`` nor
@@ -67,6 +70,9 @@ _LOOP_COUNTS = frozenset(
 """The attributes of jinja2's loop object that are a number or a truth value: safe by
 jinja2's rules (a public name of an object no rule concerns) and never ``str.format``."""
 
+_METHODS = (types.MethodType, types.BuiltinMethodType)
+"""The types of a ``str.format`` method, which jinja2's ``getattr`` wraps (sandboxed)."""
+
 _STOPPED = "value was undefined because a callable raised a StopIteration exception"
 """jinja2's text for the undefined value a call raising ``StopIteration`` gives."""
 
@@ -107,7 +113,8 @@ def immutable_sandbox() -> type[Any]:
         def getattr(self, obj: Any, attribute: str) -> Any:
             """``obj.attribute``: a dict's key at once when ``dict`` has no such
             attribute (jinja2 tries the attribute first, which raises); a method of
-            ``dict`` already found safe, and a loop's counters, at once."""
+            ``dict`` already found safe, a loop's counters and a namespace's value
+            under a name found safe, at once (see the module docs)."""
             kind = type(obj)
             if kind is dict:
                 if attribute not in _DICT_NAMES:
@@ -119,6 +126,13 @@ def immutable_sandbox() -> type[Any]:
                     return getattr(obj, attribute)
             elif kind is LoopContext and attribute in _LOOP_COUNTS:
                 return getattr(obj, attribute)
+            elif kind is Namespace and self._safe.get((kind, attribute)):
+                try:
+                    value = getattr(obj, attribute)
+                except AttributeError:  # not set: jinja2's undefined value
+                    return super().getattr(obj, attribute)
+                if type(value) not in _METHODS:  # never str.format, which jinja2 wraps
+                    return value
             return super().getattr(obj, attribute)
 
         def getitem(self, obj: Any, argument: Any) -> Any:
@@ -150,10 +164,10 @@ def immutable_sandbox() -> type[Any]:
             *args: Any,
             **kwargs: Any,
         ) -> Any:
-            """Call ``__obj``: a macro or a builtin method at once (see the module
-            docs), anything else through jinja2's checks."""
+            """Call ``__obj``: a macro, a builtin method or ``namespace`` at once (see
+            the module docs), anything else through jinja2's checks."""
             kind = type(__obj)
-            if kind not in direct:
+            if kind not in direct and __obj is not Namespace:
                 return super().call(__context, __obj, *args, **kwargs)
             kwargs.pop("_block_vars", None)
             kwargs.pop("_loop_vars", None)
