@@ -169,13 +169,17 @@ def immutable_sandbox() -> type[Any]:
             kind = type(__obj)
             if kind not in direct and __obj is not Namespace:
                 return super().call(__context, __obj, *args, **kwargs)
-            kwargs.pop("_block_vars", None)
-            kwargs.pop("_loop_vars", None)
+            if kwargs:
+                kwargs.pop("_block_vars", None)
+                kwargs.pop("_loop_vars", None)
             try:
                 if kind is Macro and not kwargs and plain(__obj):
-                    count = __obj._argument_count
-                    if len(args) <= count and not (args and type(args[0]) is EvalContext):
-                        return __obj._func(*args, *[missing] * (count - len(args)))
+                    short = __obj._argument_count - len(args)
+                    if not (args and type(args[0]) is EvalContext):
+                        if not short:
+                            return __obj._func(*args)
+                        if short > 0:
+                            return __obj._func(*args, *[missing] * short)
                 return __obj(*args, **kwargs)
             except StopIteration:
                 return __self.undefined(_STOPPED)
