@@ -414,11 +414,18 @@ _ROLE_TOOL = re.compile(r"""role['"]?\]?\s*[!=]=\s*['"]tool['"]|['"]tool['"]\s*[
 """A test of a message's role against ``tool`` in a template's source."""
 
 
-def _form_key(probe: Probe, form: MessageForm) -> tuple[Any, ...]:
-    """The parts of ``form`` that change what ``probe``'s messages look like."""
+def _shape(probe: Probe) -> tuple[bool, bool, bool]:
+    """Whether ``probe``'s messages have calls, a call-only turn and reasoning (what decides
+    which parts of a :class:`MessageForm` change them)."""
     calls = any(m.tool_calls for m in probe.messages)
     bare = calls and any(m.tool_calls and m.content == "" for m in probe.messages)
-    thought = any(m.reasoning for m in probe.messages)
+    return calls, bare, any(m.reasoning for m in probe.messages)
+
+
+def _form_key(shape: tuple[bool, bool, bool], form: MessageForm) -> tuple[Any, ...]:
+    """The parts of ``form`` that change what the messages of a probe of ``shape`` (see
+    :func:`_shape`) look like."""
+    calls, bare, thought = shape
     return (
         form.string_arguments if calls else None,
         form.call_content if bare else "",
@@ -462,6 +469,7 @@ class _Identifier:
         self.values = option_values(switches, [c.fmt.options for c in self.candidates])
         self.suite = probe_suite(self.values)
         self.renders: dict[tuple[str, tuple[Any, ...]], str | ToolettaError] = {}
+        self.shapes: dict[str, tuple[bool, bool, bool]] = {}  # per probe name: _shape
         self.native: dict[tuple[str, str, str], str | ToolettaError] = {}
         self.known = verified_formats(self.source, self.plain)
 
@@ -719,7 +727,10 @@ class _Identifier:
         )
 
     def _template(self, probe: Probe, form: MessageForm) -> str | ToolettaError:
-        key = (probe.name, _form_key(probe, form))
+        shape = self.shapes.get(probe.name)
+        if shape is None:
+            shape = self.shapes[probe.name] = _shape(probe)
+        key = (probe.name, _form_key(shape, form))
         found = self.renders.get(key)
         if found is None:
             try:
