@@ -40,6 +40,7 @@ the tokens given, the options and the installed formats.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import itertools
 import os
@@ -481,8 +482,8 @@ class _Identifier:
         near: dict[str, NearMiss] = {}
         seen: set[tuple[Any, ...]] = set()
         default = MessageForm(  # results folded when the template reads no tool message
-            reasoning_key=_reasoning_keys(self.scan)[0],
-            tool_results=_tool_results(self.scan)[-1],
+            reasoning_key=self.dimensions["reasoning_key"][0],
+            tool_results=self.dimensions["tool_results"][-1],
         )
         suite = {p.name: p for p in self.suite}
         if not any(
@@ -513,6 +514,12 @@ class _Identifier:
             switches=tuple(self.values),
             template_hash=self.digest,
         )
+
+    @functools.cached_property
+    def dimensions(self) -> dict[str, list[Any]]:
+        """:func:`_dimensions` of the template's source (its regular expressions scan the
+        whole source: run once)."""
+        return _dimensions(self.scan)
 
     def _written(self, form: MessageForm) -> tuple[str | None, ...]:
         """The template's renders of :data:`_FORM_PROBES` under ``form`` (``None``: it
@@ -557,7 +564,7 @@ class _Identifier:
         which the template raises least are kept (a template that raises on dict arguments
         takes JSON text, never the reverse), and of those that it writes alike, the first;
         then only the forms under which it raises on the fewest probes without switches."""
-        dimensions = _dimensions(self.scan)
+        dimensions = {name: list(values) for name, values in self.dimensions.items()}
         suite = {p.name: p for p in self.suite}
         call_fields = ("string_arguments", "call_content", "call_ids", "tool_results")
         parts = self._content_parts()
