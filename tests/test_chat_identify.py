@@ -636,3 +636,27 @@ def test_forms_other_fields_compared_under_the_form_that_renders() -> None:
     assert MessageForm(string_arguments=True, call_content=None) in forms
     assert MessageForm(string_arguments=True) in forms
     assert all(f.string_arguments for f in forms)  # dict arguments raise: never kept
+
+
+_KEYS = st.sampled_from(["reasoning", "reasoning_content", "thinking", "tool_responses"])
+_READS = st.tuples(
+    st.sampled_from(["", ".", "[", "x[", "é."]),  # before the key: how it is read, or not
+    st.text(alphabet=" \t\n\x1c\xa0x", max_size=3),
+    st.sampled_from(["", "'", '"']),
+    _KEYS,
+    st.sampled_from(["", "_", "x", "é", "]", " ", "'", "1"]),  # after it: a word goes on, or not
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    parts=st.lists(st.one_of(_READS, st.sampled_from(["{{ m", " ", "."])), max_size=4), key=_KEYS
+)
+def test_reads_key_is_the_regular_expression(parts: list[str], key: str) -> None:
+    """Whether a template reads a key (found by ``str.find``) is what the regular expression
+    that defines it says."""
+    from tooletta.chat.identify import _reads_key
+
+    source = "".join(parts)
+    expected = re.search(rf"(?:\.|\[\s*['\"]){key}\b", source) is not None
+    assert _reads_key(source, key) == expected

@@ -380,12 +380,38 @@ def _markers(fmt: ChatFormat) -> tuple[str, ...]:
 
 
 def _reasoning_keys(source: str) -> list[str]:
-    keys = [
-        k
-        for k in ("reasoning_content", "reasoning", "thinking")
-        if re.search(rf"(?:\.|\[\s*['\"]){k}\b", source)
-    ]
+    keys = [k for k in ("reasoning_content", "reasoning", "thinking") if _reads_key(source, k)]
     return keys or ["reasoning_content"]
+
+
+def _reads_key(source: str, key: str) -> bool:
+    """Whether ``source`` reads ``key`` (a word) of a value: ``.key`` or ``['key`` (spaces
+    allowed after the bracket, either quote), the key not running on into a longer word:
+    ``re.search(r"(?:\\.|\\[\\s*['\"])key\\b")``, each occurrence of the key found by
+    ``str.find`` (the regular expression scans the whole source character by character)."""
+    at = source.find(key)
+    while at >= 0:
+        if not _WORD_CHAR.match(source, at + len(key)) and _reads_before(source, at):
+            return True
+        at = source.find(key, at + 1)
+    return False
+
+
+def _reads_before(source: str, at: int) -> bool:
+    """Whether the text before ``at`` ends with ``.`` or with ``[``, spaces and a quote."""
+    if at == 0:
+        return False
+    if source[at - 1] == ".":
+        return True
+    if source[at - 1] not in "'\"":
+        return False
+    before = at - 2
+    while before >= 0 and source[before].isspace():
+        before -= 1
+    return before >= 0 and source[before] == "["
+
+
+_WORD_CHAR = re.compile(r"\w")
 
 
 def _dimensions(source: str) -> dict[str, list[Any]]:
@@ -407,7 +433,7 @@ def _tool_results(source: str) -> list[str]:
     official template reads both)."""
     from .toolresponses import TOOL_RESPONSES
 
-    reads = re.search(rf"(?:\.|\[\s*['\"]){TOOL_RESPONSES}\b", source) is not None
+    reads = _reads_key(source, TOOL_RESPONSES)
     return ["messages", TOOL_RESPONSES] if reads and not _ROLE_TOOL.search(source) else ["messages"]
 
 
