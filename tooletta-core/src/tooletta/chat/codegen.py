@@ -138,6 +138,10 @@ def lean_code_generator() -> type[Any]:
             found = walked.found
 
             def find_all(node_type: Any) -> Iterator[Any]:
+                kinds = node_type if isinstance(node_type, tuple) else (node_type,)
+                if not all(kind in wanted for kind in kinds):  # pragma: no cover - jinja2 3.1
+                    # searches the root for those only; any other search is jinja2's
+                    return node_class.find_all(node, node_type)
                 return iter([n for n in found if isinstance(n, node_type)])
 
             def find(node_type: Any) -> Any:
