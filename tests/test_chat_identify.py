@@ -614,3 +614,49 @@ def test_outcomes_cut_short_only_when_they_cannot_beat(name: str, own: str) -> N
                     assert cut == full
                 else:
                     assert len(cut[1]) <= beat
+
+
+_RAISES_ON_DICT_ARGUMENTS = (
+    "{% for m in messages %}<{{ m.role }}>"
+    "{% if m.tool_calls %}{% if m.content is none %}N{% else %}E{{ m.content }}{% endif %}"
+    "{% for tc in m.tool_calls %}[{{ tc.function.name }} {{ tc.function.arguments + '' }}]"
+    "{% endfor %}{% else %}{{ m.content }}{% endif %}</{{ m.role }}>{% endfor %}"
+)
+"""A template that concatenates the call arguments as text (it raises on a dict, under every
+other field's value too) and writes a call-only turn's ``None`` content otherwise than ``""``."""
+
+
+def test_forms_other_fields_compared_under_the_form_that_renders() -> None:
+    """When the template raises on the probes that choose a form under the default form (dict
+    arguments), the other fields' values are compared under the form that raises least (JSON
+    text): ``call_content=None`` is written otherwise there and is tried with it (compared
+    under the default form, where it raises alike, it was dropped)."""
+    ident = _Identifier(_RAISES_ON_DICT_ARGUMENTS, {"bos_token": "", "eos_token": ""}, {}, "")
+    forms = ident._forms()
+    assert MessageForm(string_arguments=True, call_content=None) in forms
+    assert MessageForm(string_arguments=True) in forms
+    assert all(f.string_arguments for f in forms)  # dict arguments raise: never kept
+
+
+_KEYS = st.sampled_from(["reasoning", "reasoning_content", "thinking", "tool_responses"])
+_READS = st.tuples(
+    st.sampled_from(["", ".", "[", "x[", "é."]),  # before the key: how it is read, or not
+    st.text(alphabet=" \t\n\x1c\xa0x", max_size=3),
+    st.sampled_from(["", "'", '"']),
+    _KEYS,
+    st.sampled_from(["", "_", "x", "é", "]", " ", "'", "1"]),  # after it: a word goes on, or not
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    parts=st.lists(st.one_of(_READS, st.sampled_from(["{{ m", " ", "."])), max_size=4), key=_KEYS
+)
+def test_reads_key_is_the_regular_expression(parts: list[str], key: str) -> None:
+    """Whether a template reads a key (found by ``str.find``) is what the regular expression
+    that defines it says."""
+    from tooletta.chat.identify import _reads_key
+
+    source = "".join(parts)
+    expected = re.search(rf"(?:\.|\[\s*['\"]){key}\b", source) is not None
+    assert _reads_key(source, key) == expected

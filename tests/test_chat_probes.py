@@ -3,6 +3,11 @@ declare."""
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tooletta.chat.probes import (
     PROBE_SUITE_VERSION,
     PROBE_TOOLS,
@@ -50,6 +55,23 @@ def test_read_switches_is_a_word_match() -> None:
     assert read_switches(source, ["enable_thinking", "thinking", "reasoning_effort"]) == [
         "enable_thinking"
     ]
+
+
+_NAMES = st.sampled_from(["thinking", "enable_thinking", "a", "a-b", "é", "x1", "", "_t"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    parts=st.lists(
+        st.one_of(_NAMES, st.sampled_from([" ", "_", "-", ".", "{{", "}}", "é", "1", "\n"])),
+        max_size=12,
+    ),
+    names=st.lists(_NAMES, max_size=5),
+)
+def test_read_switches_are_the_words_of_the_source(parts: list[str], names: list[str]) -> None:
+    """The names found are exactly those that are a whole ``\\w+`` word of the source."""
+    source = "".join(parts)
+    assert read_switches(source, names) == sorted(set(names) & set(re.findall(r"\w+", source)))
 
 
 def test_option_values() -> None:

@@ -5,6 +5,10 @@ mutating methods, loop and namespace attributes)."""
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -97,11 +101,43 @@ def test_every_vendored_template_renders_the_probes_alike(path: Any) -> None:
         "{% set g = m.list | map('string') %}{{ g.send(none) }}{{ g.send(none) }}",
         "{{ m.list.append }}|{{ m.list.append(3) }}",
         "{{ raise_exception('no') }}",
+        # macros called at once (positional, defaults) or not (too many, keywords, caller)
+        "{% macro f(a, b=2, c='c') %}{{ a }}{{ b }}{{ c }}{% endmacro %}"
+        "{{ f(1) }}|{{ f(1, 5) }}|{{ f(1, 5, 6) }}|{{ f() }}|{{ f(b=7) }}|{{ f(1, c=3) }}",
+        "{% macro f(a) %}{{ a }}{% endmacro %}{{ f(1, 2) }}",
+        "{% macro f(a) %}{{ a }}{% endmacro %}{{ f(1, z=2) }}",
+        "{% macro f(a, caller=none) %}{{ a }}{{ caller }}{% endmacro %}{{ f(1) }}|{{ f(1, 2) }}",
+        "{% macro f(a) %}{{ caller is defined }}{% endmacro %}{{ f(1) }}",
+        "{% macro f(a) %}{{ a }}{% endmacro %}{% set g = f %}{{ g(m.role) }}{{ f(*m.list) }}",
+        # a dict's methods (safe ones found once, then at once; unsafe ones every time)
+        "{{ m.get('role') }}{{ m.get('role') }}{{ m.items() | list | length }}{{ m.items }}",
+        "{{ m.pop }}|{{ m.pop }}|{{ m.setdefault }}|{{ m.get }}|{{ m.__class__ }}",
+        # namespaces: made at once (in loops too), their values given at once when safe
+        "{% for x in m.list %}{% set ns = namespace(a=x, b=m) %}{{ ns.a }}{{ ns.b.role }}"
+        "{{ ns.c }}{{ ns.c is defined }}{% endfor %}{{ namespace(m).role }}{{ namespace() }}",
+        "{% set ns = namespace(f='{0.__class__}'.format, g=m.items, h=m.role.upper) %}"
+        "{{ ns.f(m) }}|{{ ns.g() | list | length }}|{{ ns.h() }}|{{ ns.g }}",
+        "{% set ns = namespace(a=1) %}{{ ns.__class__ }}|{{ ns._Namespace__attrs }}"
+        "|{{ ns.__init__ }}|{{ ns.a }}{{ ns.a }}|{{ ns.b }}{{ ns.b }}",
+        "{% set ns = namespace(l=[1]) %}{{ ns.l.append(2) }}{{ ns.l }}",
+        # a str.format method given as data (a key, a namespace value): sandboxed as jinja2's
+        "{{ m.fmt(m) }}|{{ m['fmt'](m) }}|{{ m.fm(m) }}|{{ m.fmt }}",
+        "{% set ns = namespace(f=m.fmt, g=m.fm) %}{{ ns.f(m) }}|{{ ns.f }}|{{ ns.g({}) }}",
+        # the loop's counters, in nested and recursive loops
+        "{% for x in m.list %}{% for y in m.t %}{{ loop.first }}{{ loop.last }}"
+        "{{ loop.revindex }}{{ loop.revindex0 }}{{ loop.length }}{{ loop.depth }}"
+        "{{ loop.depth0 }}{{ loop.index }}{% endfor %}{{ loop.first }}{% endfor %}",
+        "{% for x in m.tree recursive %}{{ loop.depth }}{{ loop.first }}"
+        "{% if x.c %}({{ loop(x.c) }}){% endif %}{% endfor %}",
+        "{% for x in m.list %}{{ loop.nextitem }}{{ loop.previtem }}{{ loop.cycle('a', 'b') }}"
+        "{% endfor %}",
         "{{ range(3) | list }}|{{ namespace(a=1).a }}|{{ dict(a=1) }}|{{ lipsum(1)[:0] }}",
     ],
 )
 def test_lookups_alike(source: str) -> None:
     data = {"role": "user", "copy": "c", "_private": 1, "list": [1, 2], "t": (1, 2), 1: "one"}
+    data["tree"] = [{"c": [{"c": []}, {"c": [{}]}]}, {"c": []}]
+    data["fmt"], data["fm"] = "{0.__class__}{0.role.__class__}".format, "{a}".format_map
     theirs, ours = _both(source, m=data)
     assert ours == theirs
 
@@ -139,3 +175,34 @@ def test_render_errors_keep_type_and_message() -> None:
         with pytest.raises(TypeError, match="can only concatenate str") as caught:
             env.from_string(source).render(messages=[{"content": "a"}])
         assert caught.value.__traceback__ is not None
+
+
+_JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(value=_JSON, ascii_=st.booleans(), indent=st.sampled_from([None, 2]))
+def test_tojson_is_json_dumps(value: Any, ascii_: bool, indent: int | None) -> None:
+    """``tojson`` (one reused encoder when called without arguments) writes what
+    ``json.dumps`` does, with and without its arguments."""
+    env = _environment()
+    plain = env.from_string("{{ v | tojson }}").render(v=value)
+    assert plain == json.dumps(value, ensure_ascii=False)
+    source = "{{ v | tojson(ensure_ascii=a, indent=i) }}"
+    given_ = env.from_string(source).render(v=value, a=ascii_, i=indent)
+    assert given_ == json.dumps(value, ensure_ascii=ascii_, indent=indent)
+
+
+@pytest.mark.parametrize(
+    "value", [{}, {"a": 1}, [], (), "s", 1, None, MappingProxyType({}), OrderedDict(), {1}]
+)
+def test_the_mapping_test_is_jinja2s(value: Any) -> None:
+    source = "{{ v is mapping }}"
+    assert _both(source, v=value)[1] == str(isinstance(value, Mapping))
+    assert _environment().from_string(source).render(v=value) == str(isinstance(value, Mapping))

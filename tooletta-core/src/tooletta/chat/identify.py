@@ -39,6 +39,8 @@ the tokens given, the options and the installed formats.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 import itertools
 import os
@@ -378,12 +380,38 @@ def _markers(fmt: ChatFormat) -> tuple[str, ...]:
 
 
 def _reasoning_keys(source: str) -> list[str]:
-    keys = [
-        k
-        for k in ("reasoning_content", "reasoning", "thinking")
-        if re.search(rf"(?:\.|\[\s*['\"]){k}\b", source)
-    ]
+    keys = [k for k in ("reasoning_content", "reasoning", "thinking") if _reads_key(source, k)]
     return keys or ["reasoning_content"]
+
+
+def _reads_key(source: str, key: str) -> bool:
+    """Whether ``source`` reads ``key`` (a word) of a value: ``.key`` or ``['key`` (spaces
+    allowed after the bracket, either quote), the key not running on into a longer word:
+    ``re.search(r"(?:\\.|\\[\\s*['\"])key\\b")``, each occurrence of the key found by
+    ``str.find`` (the regular expression scans the whole source character by character)."""
+    at = source.find(key)
+    while at >= 0:
+        if not _WORD_CHAR.match(source, at + len(key)) and _reads_before(source, at):
+            return True
+        at = source.find(key, at + 1)
+    return False
+
+
+def _reads_before(source: str, at: int) -> bool:
+    """Whether the text before ``at`` ends with ``.`` or with ``[``, spaces and a quote."""
+    if at == 0:
+        return False
+    if source[at - 1] == ".":
+        return True
+    if source[at - 1] not in "'\"":
+        return False
+    before = at - 2
+    while before >= 0 and source[before].isspace():
+        before -= 1
+    return before >= 0 and source[before] == "["
+
+
+_WORD_CHAR = re.compile(r"\w")
 
 
 def _dimensions(source: str) -> dict[str, list[Any]]:
@@ -405,7 +433,7 @@ def _tool_results(source: str) -> list[str]:
     official template reads both)."""
     from .toolresponses import TOOL_RESPONSES
 
-    reads = re.search(rf"(?:\.|\[\s*['\"]){TOOL_RESPONSES}\b", source) is not None
+    reads = _reads_key(source, TOOL_RESPONSES)
     return ["messages", TOOL_RESPONSES] if reads and not _ROLE_TOOL.search(source) else ["messages"]
 
 
@@ -413,11 +441,18 @@ _ROLE_TOOL = re.compile(r"""role['"]?\]?\s*[!=]=\s*['"]tool['"]|['"]tool['"]\s*[
 """A test of a message's role against ``tool`` in a template's source."""
 
 
-def _form_key(probe: Probe, form: MessageForm) -> tuple[Any, ...]:
-    """The parts of ``form`` that change what ``probe``'s messages look like."""
+def _shape(probe: Probe) -> tuple[bool, bool, bool]:
+    """Whether ``probe``'s messages have calls, a call-only turn and reasoning (what decides
+    which parts of a :class:`MessageForm` change them)."""
     calls = any(m.tool_calls for m in probe.messages)
     bare = calls and any(m.tool_calls and m.content == "" for m in probe.messages)
-    thought = any(m.reasoning for m in probe.messages)
+    return calls, bare, any(m.reasoning for m in probe.messages)
+
+
+def _form_key(shape: tuple[bool, bool, bool], form: MessageForm) -> tuple[Any, ...]:
+    """The parts of ``form`` that change what the messages of a probe of ``shape`` (see
+    :func:`_shape`) look like."""
+    calls, bare, thought = shape
     return (
         form.string_arguments if calls else None,
         form.call_content if bare else "",
@@ -461,6 +496,7 @@ class _Identifier:
         self.values = option_values(switches, [c.fmt.options for c in self.candidates])
         self.suite = probe_suite(self.values)
         self.renders: dict[tuple[str, tuple[Any, ...]], str | ToolettaError] = {}
+        self.shapes: dict[str, tuple[bool, bool, bool]] = {}  # per probe name: _shape
         self.native: dict[tuple[str, str, str], str | ToolettaError] = {}
         self.known = verified_formats(self.source, self.plain)
 
@@ -472,8 +508,8 @@ class _Identifier:
         near: dict[str, NearMiss] = {}
         seen: set[tuple[Any, ...]] = set()
         default = MessageForm(  # results folded when the template reads no tool message
-            reasoning_key=_reasoning_keys(self.scan)[0],
-            tool_results=_tool_results(self.scan)[-1],
+            reasoning_key=self.dimensions["reasoning_key"][0],
+            tool_results=self.dimensions["tool_results"][-1],
         )
         suite = {p.name: p for p in self.suite}
         if not any(
@@ -504,6 +540,12 @@ class _Identifier:
             switches=tuple(self.values),
             template_hash=self.digest,
         )
+
+    @functools.cached_property
+    def dimensions(self) -> dict[str, list[Any]]:
+        """:func:`_dimensions` of the template's source (its regular expressions scan the
+        whole source: run once)."""
+        return _dimensions(self.scan)
 
     def _written(self, form: MessageForm) -> tuple[str | None, ...]:
         """The template's renders of :data:`_FORM_PROBES` under ``form`` (``None``: it
@@ -548,19 +590,19 @@ class _Identifier:
         which the template raises least are kept (a template that raises on dict arguments
         takes JSON text, never the reverse), and of those that it writes alike, the first;
         then only the forms under which it raises on the fewest probes without switches."""
-        dimensions = _dimensions(self.scan)
+        dimensions = {name: list(values) for name, values in self.dimensions.items()}
         suite = {p.name: p for p in self.suite}
         call_fields = ("string_arguments", "call_content", "call_ids", "tool_results")
         parts = self._content_parts()
-        default = MessageForm(content_parts=parts)
-        written_default = self._written(default)
+        base = self._pruning_base(MessageForm(content_parts=parts), dimensions, call_fields)
+        written_base = self._written(base)
         for field_name in call_fields:  # a field whose other values change nothing: dropped
             first, *others = dimensions[field_name]
             dimensions[field_name] = [first] + [
                 v
                 for v in others
-                if self._written(MessageForm(content_parts=parts, **{field_name: v}))
-                != written_default
+                if v == getattr(base, field_name)
+                or self._written(dataclasses.replace(base, **{field_name: v})) != written_base
             ]
         combos = list(itertools.product(*(dimensions[f] for f in call_fields)))
         failures: list[int] = []
@@ -594,6 +636,27 @@ class _Identifier:
         ]
         errors = [len(_errors(self._base(f))) for f in forms]
         return [f for f, e in zip(forms, errors) if e == min(errors)]
+
+    def _pruning_base(
+        self, default: MessageForm, dimensions: Mapping[str, list[Any]], fields: Sequence[str]
+    ) -> MessageForm:
+        """The form each call field's other values are compared under (a value the template
+        writes there as it writes the form itself changes nothing and is dropped):
+        ``default``, or when the template raises under it on a probe of
+        :data:`_FORM_PROBES`, the first form differing from it in one field under which it
+        raises on the fewest (a template that raises on dict arguments raises alike under
+        every other value of the other fields: compared there, they would all be dropped
+        and never tried with JSON text)."""
+        best, fewest = default, self._written(default).count(None)
+        for field_name in fields:
+            if not fewest:
+                break
+            for value in dimensions[field_name][1:]:
+                form = dataclasses.replace(default, **{field_name: value})
+                failures = self._written(form).count(None)
+                if failures < fewest:
+                    best, fewest = form, failures
+        return best
 
     def _content_parts(self) -> bool:
         """Whether the template takes every text content as a list of text parts: only when,
@@ -697,7 +760,10 @@ class _Identifier:
         )
 
     def _template(self, probe: Probe, form: MessageForm) -> str | ToolettaError:
-        key = (probe.name, _form_key(probe, form))
+        shape = self.shapes.get(probe.name)
+        if shape is None:
+            shape = self.shapes[probe.name] = _shape(probe)
+        key = (probe.name, _form_key(shape, form))
         found = self.renders.get(key)
         if found is None:
             try:

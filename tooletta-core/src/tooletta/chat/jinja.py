@@ -28,6 +28,7 @@ from typing import Any
 from ..errors import RenderError, ToolettaError
 from ..extras import install_hint
 from ..ir import Message
+from .codegen import lean_code_generator
 from .conversation import calling_turn
 from .jinjaenv import make_environment
 from .sandbox import immutable_sandbox
@@ -198,12 +199,17 @@ def _environment() -> Any:
     built once and set for compiling fast: a template is compiled once per process (the
     compiled template is kept) and its first render is paid in full by :func:`identify`, so
     jinja2's optimizer (constant folding, which renders nothing differently and costs about
-    a third of the compile) is off, and the environment keeps no template cache."""
+    a third of the compile) is off, the environment keeps no template cache, and its code
+    generator answers jinja2's whole-template searches by one walk of the tree
+    (:mod:`tooletta.chat.codegen`: the same Python source, in 60 % of the time)."""
     try:
         sandbox = immutable_sandbox()
+        generator = lean_code_generator()
     except ImportError:  # pragma: no cover - exercised without the extra
         raise ToolettaError(_MISSING) from None
-    return make_environment(sandbox)
+    env = make_environment(sandbox)
+    env.code_generator_class = generator
+    return env
 
 
 @lru_cache(maxsize=16)

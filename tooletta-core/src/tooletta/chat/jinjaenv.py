@@ -1,14 +1,17 @@
 """The jinja2 environment chat templates are rendered in, with Hugging Face's settings: the
 sandbox class given, ``trim_blocks``/``lstrip_blocks``, the ``{% generation %}`` and loop-control
 extensions, the ``tojson`` filter as ``json.dumps``, the ``raise_exception`` and
-``strftime_now`` globals. A leaf: :mod:`tooletta.chat.jinja` and
+``strftime_now`` globals. Two of jinja2's and Python's own functions are given faster
+equivalents: ``tojson`` without arguments reuses one encoder (``json.dumps`` builds one per
+call), and the ``mapping`` test answers a dict without the ABC's ``isinstance`` (a template
+may test every node of every tool's schema with it). A leaf: :mod:`tooletta.chat.jinja` and
 :mod:`tooletta.chat.enginefallback` both build theirs here (jinja2 is imported when one is
 built)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import RenderError
@@ -22,6 +25,9 @@ def _tojson_filter(default: Callable[[Any], Any] | None) -> Callable[..., str]:
     ``json.dumps``' hook for values JSON cannot write (``None``: they raise, as in
     transformers)."""
 
+    plain = json.JSONEncoder(ensure_ascii=False, default=default)  # what the call
+    # without arguments gives (json.dumps builds this encoder anew on every call)
+
     def tojson(
         value: Any,
         ensure_ascii: bool = False,
@@ -29,6 +35,8 @@ def _tojson_filter(default: Callable[[Any], Any] | None) -> Callable[..., str]:
         separators: tuple[str, str] | None = None,
         sort_keys: bool = False,
     ) -> str:
+        if not ensure_ascii and indent is None and separators is None and not sort_keys:
+            return plain.encode(value)
         return json.dumps(
             value,
             ensure_ascii=ensure_ascii,
@@ -39,6 +47,12 @@ def _tojson_filter(default: Callable[[Any], Any] | None) -> Callable[..., str]:
         )
 
     return tojson
+
+
+def _is_mapping(value: Any) -> bool:
+    """jinja2's ``mapping`` test (``isinstance`` of ``collections.abc.Mapping``), a dict
+    answered without the ABC's machinery (templates test every schema node with it)."""
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 def _raise_exception(message: str) -> None:
@@ -77,6 +91,7 @@ def make_environment(cls: Any, json_default: Callable[[Any], Any] | None = None)
         optimized=False,
     )
     env.filters["tojson"] = _tojson_filter(json_default)
+    env.tests["mapping"] = _is_mapping
     env.globals["raise_exception"] = _raise_exception
     env.globals["strftime_now"] = _strftime_now
     return env
