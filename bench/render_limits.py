@@ -329,6 +329,18 @@ def limit_qwen25(messages: Sequence[Message], tools: Tools) -> str:
     return "".join(out)
 
 
+def _hermes_calls(calls: Sequence[Any], sep: str) -> str:
+    """Qwen3's and Granite 4.0's ``<tool_call>`` blocks, one a line, the first after ``sep``."""
+    return sep + "\n".join(
+        '<tool_call>\n{"name": "'
+        + c.name
+        + '", "arguments": '
+        + _tojson(c.arguments)
+        + "}\n</tool_call>"
+        for c in calls
+    )
+
+
 # -- Qwen3 -----------------------------------------------------------------------------------
 
 _qwen3_tools: dict[int, tuple[Tools, str]] = {}
@@ -382,17 +394,8 @@ def limit_qwen3(messages: Sequence[Message], tools: Tools) -> str:
                 )
             else:
                 append("<|im_start|>assistant\n" + content)
-            sep = "\n" if content else ""
-            for c in m.tool_calls:
-                append(
-                    sep
-                    + '<tool_call>\n{"name": "'
-                    + c.name
-                    + '", "arguments": '
-                    + _tojson(c.arguments)
-                    + "}\n</tool_call>"
-                )
-                sep = "\n"
+            if m.tool_calls:
+                append(_hermes_calls(m.tool_calls, "\n" if content else ""))
             append("<|im_end|>\n")
         elif role == "tool":
             _qwen_results(out, messages, i, last)
@@ -449,17 +452,8 @@ def limit_granite40(messages: Sequence[Message], tools: Tools) -> str:
             append("<|start_of_role|>" + role + "<|end_of_role|>" + content + "<|end_of_text|>\n")
         elif role == "assistant":
             append("<|start_of_role|>assistant<|end_of_role|>" + content)
-            sep = "\n" if content else ""
-            for c in m.tool_calls:
-                append(
-                    sep
-                    + '<tool_call>\n{"name": "'
-                    + c.name
-                    + '", "arguments": '
-                    + _tojson(c.arguments)
-                    + "}\n</tool_call>"
-                )
-                sep = "\n"
+            if m.tool_calls:
+                append(_hermes_calls(m.tool_calls, "\n" if content else ""))
             append("<|end_of_text|>\n")
         elif role == "tool":
             if i == 0 or messages[i - 1].role != "tool":
