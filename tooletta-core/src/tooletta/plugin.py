@@ -149,6 +149,9 @@ from tooletta.toolkit import (
     mistral_id,
     typed_value,
 )
+from tooletta.toolkit.alone import (
+    content_alone,
+)
 from tooletta.toolkit.args import (
     one_shot_value,
 )
@@ -309,6 +312,7 @@ __all__ = [
     "clock",
     "coerce_arguments",
     "coerce_value",
+    "content_alone",
     "content_key",
     "declared_value",
     "decode_args",

@@ -27,6 +27,7 @@ from tooletta.plugin import (
     Grammar,
     Read,
     Reader,
+    content_alone,
     erase,
     fast_json_call,
     json_call_object,
@@ -105,6 +106,7 @@ class HermesDialect(ScannerDialect):
         """A ``<tool_call>`` followed (after whitespace) by a JSON object, or ending the text."""
         return _DETECT.search(text) is not None
 
+    @content_alone  # no calls: the content, checked (a conversation's answers skip this)
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """``content``, then (after a newline) the calls; content holding a marker is refused
         (:meth:`check_content`)."""

@@ -7,15 +7,19 @@ token). :mod:`tooletta.training` turns those segments into token ids and loss we
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RenderError
 from ..ir import Message
+from .checks import Checked
 from .conversation import Conversation, conversation
 from .declare import KEEP_RULES
 from .format import ChatFormat, Reasoning
+from .shortcuts import LAST, PLAIN_MARK, UNPROVED, without_calls
 
 __all__ = [
     "Mark",
@@ -205,6 +209,7 @@ def render_text(
     add_generation_prompt: bool,
     options: Mapping[str, Any],
     plan: Any = None,
+    checked: bool = False,
 ) -> str:
     """The text :func:`~tooletta.chat.render_format` renders with ``segments=False`` (the same hooks
     asked in the same order), written straight into one list of pieces: no writer, no segments, no
@@ -217,7 +222,7 @@ def render_text(
         plan = _PLANS.get(id(fmt))
         if plan is None or plan.fmt is not fmt:
             plan = _plan(fmt)
-    ctx = _new(Conversation)
+    ctx = _new(Checked if checked else Conversation)
     state = ctx.__dict__
     state["messages"] = messages
     state["tools"] = tools
@@ -241,8 +246,11 @@ def render_text(
     turns = plan.turns
     before_turn = plan.before_turn
     header = plan.header
+    after_results = plan.after_results
     user_text = plan.user_text
     count = len(messages)
+    if plan.before_first is not None and first == 0:  # it writes before message 0 only
+        append(plan.before_first(0, ctx))
     for index in range(first, count):
         if before_turn is not None:
             append(before_turn(index, ctx))
@@ -256,7 +264,12 @@ def render_text(
         if plan.drops_system and role in plan.system_roles:
             continue  # a system message the opening turn does not hold: nothing here
         if role == "assistant":
-            head = turn.header if header is None else header(index, ctx)
+            if header is not None:
+                head = header(index, ctx)
+            elif after_results is not None and index and messages[index - 1].role == "tool":
+                head = after_results
+            else:
+                head = turn.header
             assistant_text = plan.assistant_text
             if assistant_text is not None:
                 body = assistant_text(index, ctx)
@@ -354,6 +367,23 @@ class _Plan:
     """The roles of the messages written in the opening system turn wherever they stand
     (:attr:`ChatFormat.system_roles` when :attr:`ChatFormat.gather_system` is set), which
     write nothing where they stand."""
+    before_first: _Hook | None = None
+    """:meth:`ChatFormat.before_turn` when it is known to write nothing but before the first
+    message (a learned format's declarations turn: asked once, not before every message;
+    :attr:`before_turn` is then ``None``)."""
+    after_results: str | None = None
+    """The header of an answer right after tool results, when :meth:`ChatFormat.header` is
+    known to differ from the declared headers only there (a learned format's
+    ``after_results``; :attr:`header` is then ``None``)."""
+    calls_plain: bool = False
+    """:meth:`ChatFormat.calls_text` given no calls is ``dialect.render([], content=...)``
+    (the default, or an override marked so): an answer without calls is written as the
+    dialect would write it (:func:`~tooletta.chat.shortcuts.without_calls`) where that is
+    proved for the dialect."""
+    calls_direct: bool = False
+    """:meth:`ChatFormat.calls_text` is the default and the format declares no
+    :attr:`ChatFormat.call_ids`: calls already checked (a :class:`~tooletta.chat.checks.Checked`
+    conversation) go straight to the dialect's ``render``."""
 
 
 _PLANS: dict[int, _Plan] = {}
@@ -445,11 +475,40 @@ def _plan(fmt: ChatFormat) -> _Plan:
         wrap_open=fmt.result_wrap[0],
         wrap_close=fmt.result_wrap[1],
         gathered=fmt.system_roles if fmt.gather_system is not None else frozenset(),
+        calls_plain=not overrides("calls_text")
+        or getattr(type(fmt).calls_text, PLAIN_MARK, False) is True,
+        calls_direct=not overrides("calls_text") and fmt.call_ids is None,
     )
+    plan = _learned_plan(fmt, plan)
     if len(_PLANS) > 256:
         _PLANS.clear()
     _PLANS[id(fmt)] = plan
     return plan
+
+
+def _learned_plan(fmt: ChatFormat, plan: _Plan) -> _Plan:
+    """``plan`` with what is known of a learned format's own hooks by their definitions
+    (:class:`~tooletta.chat.learn.LearnedChat`): its declarations turn written before the
+    first message only, its header after tool results written without a hook."""
+    chatspec = sys.modules.get("tooletta.chat.learn.chatspec")  # not imported: none learned
+    if (
+        chatspec is None
+        or not isinstance(fmt, chatspec.LearnedChat)
+        or vars(fmt).keys()
+        & {
+            "before_turn",
+            "header",
+        }
+    ):
+        return plan
+    learned = chatspec.LearnedChat
+    kind = type(fmt)
+    changes: dict[str, Any] = {}
+    if kind.before_turn is learned._opening_turns and not fmt._no_late:
+        changes.update(before_turn=None, before_first=fmt.before_turn)
+    if kind.header is learned._header_after_results and fmt.headerless is None:
+        changes.update(header=None, after_results=fmt._after_results)
+    return dataclasses.replace(plan, **changes) if changes else plan
 
 
 def _assistant_body(
@@ -473,7 +532,23 @@ def _assistant_body(
     content_text = plan.content_text
     if content_text is not None:
         content = content_text(content, bool(block))
-    return block + fmt.calls_text(ctx.dialect, message.tool_calls, content)
+    calls = message.tool_calls
+    dialect = ctx.dialect
+    if type(calls) is list:
+        if not calls:
+            if plan.calls_plain:
+                last = LAST[0]  # what dialect.render([], content) does
+                check = last[1] if last[0] is dialect else without_calls(dialect)
+                if check is None:
+                    return block + content
+                if check is not UNPROVED:
+                    if content:
+                        check(content)
+                    return block + content
+        elif plan.calls_direct and type(ctx) is Checked:  # calls_text without its check
+            text = dialect.render(calls, content=content)
+            return block + (text if type(text) is str else str(text))
+    return block + fmt.calls_text(dialect, calls, content)
 
 
 def _turn(fmt: ChatFormat, role: str) -> Any:

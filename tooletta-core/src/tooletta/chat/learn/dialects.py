@@ -25,6 +25,7 @@ from ...engine import Block, Grammar, Read, Reader, fast_json_call, json_call_ob
 from ...engine import reasoning_region as region
 from ...errors import RenderError
 from ...ir import DialectInfo, ParseResult, ToolCall
+from ...toolkit.alone import content_alone
 
 __all__ = ["InstalledCalls", "JsonCalls", "NoCalls", "call_object", "make_dialect"]
 
@@ -89,6 +90,7 @@ class JsonCalls(ScannerDialect):
             blocks.append(region(reasoning[0].strip(), reasoning[1].strip()))
         self.grammar = Grammar(blocks=tuple(blocks))  # type: ignore[misc]
 
+    @content_alone  # no calls: the content, checked
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """``content``, the learned lead, then the calls as the template writes them."""
         self.check_content(content)
