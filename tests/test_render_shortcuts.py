@@ -43,6 +43,8 @@ LEARNED = {
 }
 INSTALLED = sorted(installed_formats())
 
+pytestmark = pytest.mark.usefixtures("forget_learned")
+
 
 @pytest.fixture(scope="module")
 def learned() -> dict[str, str]:

@@ -149,9 +149,6 @@ from tooletta.toolkit import (
     mistral_id,
     typed_value,
 )
-from tooletta.toolkit.alone import (
-    content_alone,
-)
 from tooletta.toolkit.args import (
     one_shot_value,
 )
@@ -231,6 +228,9 @@ from tooletta.toolkit.reading import (
     read_value,
     section,
     think_region,
+)
+from tooletta.toolkit.rendermark import (
+    plain_render,
 )
 from tooletta.toolkit.schema import (
     ToolSchemas,
@@ -312,7 +312,6 @@ __all__ = [
     "clock",
     "coerce_arguments",
     "coerce_value",
-    "content_alone",
     "content_key",
     "declared_value",
     "decode_args",
@@ -373,6 +372,7 @@ __all__ = [
     "one_shot",
     "one_shot_value",
     "patterns_of",
+    "plain_render",
     "py_literal_at",
     "quote_attribute",
     "quote_json_string",

@@ -56,6 +56,7 @@ def check_conversation(
     ``(fmt, dialect)`` when the caller keeps it (else it is looked up)."""
     texts: list[str] = []  # every text written: contents, reasoning, names, ids, arguments
     add = texts.append
+    typed: Sequence[Mapping[str, Any]] | None = None  # the tools, when the schema types values
     for index, message in enumerate(messages):
         role = message.role
         if type(role) is not str:
@@ -91,7 +92,9 @@ def check_conversation(
                     f"message {index}: a {role} message cannot carry tool calls (only an "
                     "assistant's calls are written: they would be dropped)"
                 )
-            _check_calls(index, calls, dialect, tools, texts)
+            if typed is None:  # found at the first turn with calls, once per conversation
+                typed = tools if tools and _typed_by_schema(dialect) else ()
+            _check_calls(index, calls, dialect, typed, texts)
     joined = _SEP.join(texts)
     if not joined.isascii():
         _check_surrogates(joined)
@@ -157,7 +160,8 @@ def _check_calls(
     strings: list[str],
 ) -> None:
     """Check one message's calls; their names, ids, keys and string values are added to
-    ``strings``."""
+    ``strings``. ``tools``: the request's tools when the dialect's parse types values by their
+    schema (:func:`_typed_by_schema`), else empty."""
     walk = False  # a call is not flat: check_calls and the deep walk decide
     add = strings.append
     for call in calls:
@@ -205,7 +209,7 @@ def _check_calls(
             raise RenderError(f"message {index}: {exc}", dialect=named) from None
         for call in calls:
             _check_values(index, call, strings)
-    if tools and _typed_by_schema(dialect):
+    if tools:
         for call in calls:
             _check_schema(index, call, tools, dialect)
 

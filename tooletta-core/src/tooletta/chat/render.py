@@ -243,11 +243,26 @@ def render_text(
         if turn is None:
             raise RenderError(f"the {fmt.name} chat format has no 'system' turn")
         extend((turn.header, body, turn.footer))  # no copy of a long body: join copies once
-    turns = plan.turns
-    before_turn = plan.before_turn
-    header = plan.header
-    after_results = plan.after_results
-    user_text = plan.user_text
+    (
+        turns,
+        before_turn,
+        header,
+        after_results,
+        user_text,
+        assistant_text,
+        end_token,
+        result_text,
+        result_footer,
+        grouped,
+        separator,
+        wrap_open,
+        wrap_close,
+        skips,
+        plain_answer,
+        calls_plain,
+        direct,
+    ) = plan.loop  # one unpacking: no attribute read of the plan per message
+    direct = direct and checked
     count = len(messages)
     if plan.before_first is not None and first == 0:  # it writes before message 0 only
         append(plan.before_first(0, ctx))
@@ -256,12 +271,13 @@ def render_text(
             append(before_turn(index, ctx))
         message = messages[index]
         role = message.role
-        if role in plan.gathered:
+        if skips and role in plan.gathered:
             continue  # written in the opening system turn (gather_system)
-        turn = turns.get(role)
-        if turn is None:
-            raise RenderError(f"the {fmt.name} chat format has no {role!r} turn")
-        if plan.drops_system and role in plan.system_roles:
+        try:
+            turn = turns[role]
+        except KeyError:  # (an unhashable role raises TypeError, as dict.get does)
+            raise RenderError(f"the {fmt.name} chat format has no {role!r} turn") from None
+        if skips and plan.drops_system and role in plan.system_roles:
             continue  # a system message the opening turn does not hold: nothing here
         if role == "assistant":
             if header is not None:
@@ -270,33 +286,55 @@ def render_text(
                 head = after_results
             else:
                 head = turn.header
-            assistant_text = plan.assistant_text
             if assistant_text is not None:
                 body = assistant_text(index, ctx)
+            elif plain_answer and not message.reasoning and type(message.content) is str:
+                # _assistant_body's common case inline: no ids, no reasoning block, the content
+                # as it is; no calls (the dialect's text proved) or checked calls
+                content = message.content
+                calls = message.tool_calls
+                if type(calls) is not list:
+                    body = _assistant_body(fmt, plan, ctx, message, index)
+                elif not calls:
+                    if not calls_plain:
+                        body = _assistant_body(fmt, plan, ctx, message, index)
+                    else:
+                        known = LAST[0]
+                        check = known[1] if known[0] is dialect else without_calls(dialect)
+                        if check is None:
+                            body = content
+                        elif check is UNPROVED:
+                            body = _assistant_body(fmt, plan, ctx, message, index)
+                        else:
+                            if content:
+                                check(content)
+                            body = content
+                elif direct:
+                    body = dialect.render(calls, content=content)
+                    if type(body) is not str:
+                        body = str(body)
+                else:
+                    body = _assistant_body(fmt, plan, ctx, message, index)
             else:
                 body = _assistant_body(fmt, plan, ctx, message, index)
             if not plan.footer_ok:
                 raise RenderError(f"{fmt.name}: the assistant footer must start with end_of_turn")
-            end_token = plan.end_token
             if end_token is not None:
                 extend((head, body, end_token(index, ctx) + fmt.assistant_footer(index, ctx)))
             else:
                 extend((head, body, turn.footer))
         elif role == "tool":
-            grouped = plan.grouped
             if not (grouped and index > 0 and messages[index - 1].role == "tool"):
                 append(turn.header if header is None else header(index, ctx))
-            elif plan.separator:
-                append(plan.separator)
-            result_text = plan.result_text
+            elif separator:
+                append(separator)
             if result_text is not None:
                 text = result_text(index, ctx)
             else:
                 content = message.content
                 text = content if type(content) is str else fmt.text(content)
-            extend((plan.wrap_open, text, plan.wrap_close))
+            extend((wrap_open, text, wrap_close))
             if not (grouped and index + 1 < count and messages[index + 1].role == "tool"):
-                result_footer = plan.result_footer
                 append(turn.footer if result_footer is None else result_footer(index, ctx))
         else:
             if user_text is not None:
@@ -384,6 +422,8 @@ class _Plan:
     """:meth:`ChatFormat.calls_text` is the default and the format declares no
     :attr:`ChatFormat.call_ids`: calls already checked (a :class:`~tooletta.chat.checks.Checked`
     conversation) go straight to the dialect's ``render``."""
+    loop: tuple[Any, ...] = ()
+    """What :func:`render_text` reads for every message, as one tuple (see :func:`_loop`)."""
 
 
 _PLANS: dict[int, _Plan] = {}
@@ -480,10 +520,42 @@ def _plan(fmt: ChatFormat) -> _Plan:
         calls_direct=not overrides("calls_text") and fmt.call_ids is None,
     )
     plan = _learned_plan(fmt, plan)
+    plan = dataclasses.replace(plan, loop=_loop(fmt, plan))
     if len(_PLANS) > 256:
         _PLANS.clear()
     _PLANS[id(fmt)] = plan
     return plan
+
+
+def _loop(fmt: ChatFormat, plan: _Plan) -> tuple[Any, ...]:
+    """:attr:`_Plan.loop`: the plan's per-message reads in :func:`render_text`'s order; with
+    whether a role may be skipped (``gather_system``, a dropped late system message) and
+    whether an answer is written as :func:`_assistant_body`'s common case where it has no
+    reasoning (no call ids, no reasoning block then, the content as it is)."""
+    plain_answer = (
+        fmt.call_ids is None
+        and (not plan.reasoning or plan.bare_unless_reasoning)
+        and plan.content_text is None
+    )
+    return (
+        plan.turns,
+        plan.before_turn,
+        plan.header,
+        plan.after_results,
+        plan.user_text,
+        plan.assistant_text,
+        plan.end_token,
+        plan.result_text,
+        plan.result_footer,
+        plan.grouped,
+        plan.separator,
+        plan.wrap_open,
+        plan.wrap_close,
+        bool(plan.gathered) or plan.drops_system,
+        plain_answer,
+        plan.calls_plain,
+        plan.calls_direct,
+    )
 
 
 def _learned_plan(fmt: ChatFormat, plan: _Plan) -> _Plan:

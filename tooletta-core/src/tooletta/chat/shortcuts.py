@@ -3,7 +3,7 @@ calls, so that the conversation renderer writes such a turn without asking the d
 
 :meth:`tooletta.chat.ChatFormat.calls_text` given no calls is ``dialect.render([],
 content=content)``. For :meth:`tooletta.ScannerDialect.render` (and overrides marked with
-:func:`tooletta.toolkit.alone.content_alone`) that is ``content`` once the dialect's
+:func:`tooletta.toolkit.rendermark.plain_render`) that is ``content`` once the dialect's
 ``check_content(content)`` has passed (it refuses content holding the dialect's markers);
 for a learned format's writers the same holds by their definitions
 (:mod:`tooletta.chat.learn.dialects`). Any other dialect is asked, as before.
@@ -16,9 +16,16 @@ from collections.abc import Callable
 from typing import Any
 
 from ..dialect import ScannerDialect
-from ..toolkit.alone import MARK
+from ..toolkit.rendermark import MARK
 
-__all__ = ["LAST", "PLAIN_MARK", "UNPROVED", "plain_without_calls", "without_calls"]
+__all__ = [
+    "LAST",
+    "PLAIN_MARK",
+    "UNPROVED",
+    "plain_without_calls",
+    "renders_as_scanner",
+    "without_calls",
+]
 
 Check = Callable[[str], Any]
 
@@ -56,15 +63,25 @@ def _prove(dialect: Any, depth: int) -> Any:
             return None  # render: the content, calls refused
         if kind is learned.InstalledCalls:  # no calls: str(inner.render([], content=content))
             return _prove(dialect.inner, depth + 1) if depth < 4 else UNPROVED
-    if "render" in vars(dialect) or "check_content" in vars(dialect):
-        return UNPROVED  # set on the object itself
-    render = getattr(kind, "render", None)
-    if not isinstance(dialect, ScannerDialect) or not (
-        render is ScannerDialect.render or getattr(render, MARK, False) is True
-    ):
+        if kind is learned.JsonCalls and "render" not in vars(dialect):
+            return dialect.check_content  # render: checked, then content (+ lead and calls)
+    if not renders_as_scanner(dialect):
         return UNPROVED
     check: Check = dialect.check_content
     return check
+
+
+def renders_as_scanner(dialect: Any) -> bool:
+    """Whether ``dialect.render`` is :meth:`tooletta.ScannerDialect.render` (or an override
+    marked with :func:`~tooletta.toolkit.rendermark.plain_render`), with its
+    ``check_content`` and ``render_calls`` found on its class."""
+    if not isinstance(dialect, ScannerDialect):
+        return False
+    own = vars(dialect)
+    if "render" in own or "check_content" in own or "render_calls" in own:
+        return False  # set on the object itself
+    render = getattr(type(dialect), "render", None)
+    return render is ScannerDialect.render or getattr(render, MARK, False) is True
 
 
 PLAIN_MARK = "tooletta_plain_without_calls"

@@ -25,7 +25,6 @@ from ...engine import Block, Grammar, Read, Reader, fast_json_call, json_call_ob
 from ...engine import reasoning_region as region
 from ...errors import RenderError
 from ...ir import DialectInfo, ParseResult, ToolCall
-from ...toolkit.alone import content_alone
 
 __all__ = ["InstalledCalls", "JsonCalls", "NoCalls", "call_object", "make_dialect"]
 
@@ -90,7 +89,6 @@ class JsonCalls(ScannerDialect):
             blocks.append(region(reasoning[0].strip(), reasoning[1].strip()))
         self.grammar = Grammar(blocks=tuple(blocks))  # type: ignore[misc]
 
-    @content_alone  # no calls: the content, checked
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """``content``, the learned lead, then the calls as the template writes them."""
         self.check_content(content)
@@ -121,6 +119,17 @@ class InstalledCalls:
         self._lead = str(spec["lead_content"])
         self._lead_if_missing = bool(spec.get("lead_if_missing"))
         self.max_depth = getattr(inner, "max_depth", None)
+        from ..shortcuts import renders_as_scanner
+
+        self._calls_only: Any = (
+            inner.render_calls
+            if renders_as_scanner(inner)
+            and type(inner).check_content is ScannerDialect.check_content
+            else None
+        )
+        """``inner.render_calls`` when ``inner.render(calls, content="")`` is that (its
+        ``render`` and ``check_content`` are :class:`~tooletta.ScannerDialect`'s, which checks
+        no empty content): asked directly."""
         check = getattr(inner, "check_content", None)
         self._check_content: Any = check if callable(check) else None
         inner_info = inner.info
@@ -158,7 +167,8 @@ class InstalledCalls:
                 if call.id is not None:
                     items = [ToolCall(c.name, c.arguments) for c in items]
                     break
-        body = inner.render(items, content="")
+        calls_only = self._calls_only
+        body = inner.render(items, content="") if calls_only is None else calls_only(items)
         if not isinstance(body, str):
             raise RenderError("the installed dialect returned no text", dialect=self.info.name)
         if content:
