@@ -726,8 +726,11 @@ class LearnedChat(ChatFormat):
                 f"the learned format {self.name!r}: message {index}: the result's id "
                 f"{call_id!r} holds {after!r}, which ends the id in its turn"
             )
+        content = ctx.messages[index].content
+        text = content if type(content) is str else self.text(content)
         left, right = self._result
-        text = self.text(ctx.messages[index].content).lstrip(left).rstrip(right)
+        if left or right:
+            text = text.lstrip(left).rstrip(right)
         return call_id + after + text
 
     def _answered(self, ctx: Conversation) -> dict[int, str]:
