@@ -6,8 +6,9 @@ be the content (:mod:`tooletta.chat.shortcuts`), hands calls that
 :func:`~tooletta.chat.checks.check_conversation` checked straight to the dialect, and knows
 some learned hooks by their definitions (the declarations turn before the first message
 only, the header after tool results). The reference is
-:func:`tooletta.chat.render_spans` with ``segments=False``: the same checks, then every hook
-asked for every turn (``assistant_text`` → ``turn_body`` → ``calls_text`` → the dialect).
+:func:`tooletta.chat.render_spans` with ``segments=False`` and nothing proved of any dialect:
+the same checks, then every hook asked for every turn (``assistant_text`` → ``turn_body`` →
+``calls_text``, which checks the calls again, → the dialect).
 Both must give the same text, or the same error (type and message), for every installed
 format and a few learned ones, on random conversations: any role order, texts holding the
 format's own markup, calls with nesting, odd values and ids.
@@ -16,8 +17,11 @@ format's own markup, calls with nesting, odd values and ids.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,7 +30,7 @@ from hypothesis import strategies as st
 import tooletta
 from support import installed_formats
 from tooletta import Message, ToolCall
-from tooletta.chat import render_spans
+from tooletta.chat import render_spans, shortcuts
 from tooletta.chat.samples import PROBE_TOOLS
 from tooletta.chat.shortcuts import UNPROVED, without_calls
 from tooletta.testing.conversations import SAMPLE_TOOLS
@@ -66,6 +70,9 @@ def _tokens(name: str) -> list[str]:
     if fmt.reasoning is not None:
         found += [fmt.reasoning.open, fmt.reasoning.close]
     found += list(getattr(getattr(dialect, "info", None), "markers", ()) or ())
+    found += list(getattr(getattr(dialect, "grammar", None), "content_markers", ()) or ())
+    inner = getattr(dialect, "inner", None)  # a learned format's installed writer
+    found += list(getattr(getattr(inner, "grammar", None), "content_markers", ()) or ())
     return sorted({t for t in found if t and t.strip()})
 
 
@@ -130,24 +137,41 @@ def _outcome(render: Any) -> tuple[str, str]:
         return (f"raw {type(exc).__name__}", str(exc))
 
 
+@contextmanager
+def _unproved() -> Iterator[None]:
+    """Nothing proved of any dialect (every answer without calls asks the dialect), for the
+    reference render."""
+    saved = dict(shortcuts._KNOWN), shortcuts.LAST[0]
+    shortcuts._KNOWN.clear()
+    shortcuts.LAST[0] = (None, UNPROVED)
+    try:
+        with patch.object(shortcuts, "_prove", lambda dialect, depth: UNPROVED):
+            yield
+    finally:
+        shortcuts._KNOWN.clear()
+        shortcuts._KNOWN.update(saved[0])
+        shortcuts.LAST[0] = saved[1]
+
+
 def _same(name: str, messages: list[Message], tools: Any, prompt: bool, markup: bool) -> None:
     fast = _outcome(
         lambda: tooletta.render_conversation(
             messages, dialect=name, tools=tools, add_generation_prompt=prompt, allow_markup=markup
         )
     )
-    generic = _outcome(
-        lambda: (
-            render_spans(
-                messages,
-                dialect=name,
-                tools=tools,
-                add_generation_prompt=prompt,
-                segments=False,
-                allow_markup=markup,
-            ).text
+    with _unproved():  # the reference: every hook and the dialect asked, the calls checked
+        generic = _outcome(
+            lambda: (
+                render_spans(
+                    messages,
+                    dialect=name,
+                    tools=tools,
+                    add_generation_prompt=prompt,
+                    segments=False,
+                    allow_markup=markup,
+                ).text
+            )
         )
-    )
     assert fast == generic, (name, messages)
 
 
@@ -181,6 +205,32 @@ def test_learned_formats_write_what_the_generic_renderer_writes(
         _same(name, messages, tools, prompt, markup)
 
     check()
+
+
+def _every_token(name: str) -> None:
+    for token in _tokens(name):
+        for text in (token, f"a {token} b"):
+            answer = Message("assistant", text)
+            for messages in (
+                [Message("user", "hi"), answer],
+                [Message("user", "hi"), answer, Message("user", "more")],
+            ):
+                for markup in (False, True):
+                    _same(name, messages, None, False, markup)
+
+
+@pytest.mark.parametrize("name", INSTALLED)
+def test_answers_holding_markup_are_refused_as_the_dialect_refuses_them(name: str) -> None:
+    """Every token of the format and its dialect in an answer without calls: the dialect's
+    own check (kept by the shortcut) refuses the same ones, with ``allow_markup`` too."""
+    _every_token(name)
+
+
+@pytest.mark.parametrize("key", sorted(LEARNED))
+def test_learned_answers_holding_markup_are_refused_alike(
+    key: str, learned: dict[str, str]
+) -> None:
+    _every_token(learned[key])
 
 
 def test_what_is_proved_of_the_dialects(learned: dict[str, str]) -> None:
