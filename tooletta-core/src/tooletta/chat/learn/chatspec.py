@@ -216,6 +216,7 @@ class LearnedChat(ChatFormat):
         self._strips_system = self._system != ("", "")
         self._footers = {role: str(f) for role, (_, f) in chat["turns"].items()}
         self._cut: Any = chat.get("content_cut")
+        self._cut_tag = str(self._cut["marker"]) if self._cut else ""
         self._history: Any = chat.get("history_strip")
         self._defaults_checked: Mapping[str, Any] | None = None
         """The format's own options when they pass :meth:`_check_fixed` (checked once here: a
@@ -533,30 +534,23 @@ class LearnedChat(ChatFormat):
                 if text:
                     check(text)
                 return block + text + tail
-        written = self._calls_text(ctx, index, message, text)
-        if self._rewrites and message.tool_calls and content and not text:
-            cut = self._cut or {}
-            if cut.get("lead"):
-                written = self._lead_of_text(written)  # all cut: written as a turn with text
-        return block + written + tail
-
-    def _calls_text(self, ctx: Conversation, index: int, message: Message, content: str) -> str:
-        """:meth:`calls_text` of ``message``'s calls and ``content``, the calls not checked
-        again where :func:`~tooletta.chat.checks.check_conversation` has checked them (the
-        message's own calls, in a :class:`~tooletta.chat.checks.Checked` conversation, with
-        :meth:`calls_text` the default)."""
-        calls = message.tool_calls
-        dialect = ctx.dialect
         if (
             self._direct_calls
             and type(calls) is list
             and calls
             and type(ctx) is Checked
             and message is ctx.messages[index]
-        ):
-            text = dialect.render(calls, content=content)
-            return text if type(text) is str else str(text)
-        return self.calls_text(dialect, calls, content)
+        ):  # calls check_conversation has checked (the message's own): not checked again
+            written = ctx.dialect.render(calls, content=text)
+            if type(written) is not str:
+                written = str(written)
+        else:
+            written = self.calls_text(ctx.dialect, calls, text)
+        if self._rewrites and message.tool_calls and content and not text:
+            cut = self._cut or {}
+            if cut.get("lead"):
+                written = self._lead_of_text(written)  # all cut: written as a turn with text
+        return block + written + tail
 
     def _late_system(self, index: int, ctx: Conversation) -> str:
         """Refuse a system message at ``index`` after the first message: the template does
@@ -613,13 +607,13 @@ class LearnedChat(ChatFormat):
         for that; else stripped as an earlier answer in those the history strip applies to,
         else as the answer's strip (after a reasoning block or not)."""
         cut = self._cut
-        tag = str(cut["marker"]) if cut else ""
         if (
             cut
-            and tag in content
+            and self._cut_tag in content
             and self._rewritten(str(cut["where"]), index, ctx)
             and not self._spared(cut.get("spared") or (), index, ctx)
         ):
+            tag = self._cut_tag
             if cut["which"] == "first":
                 content = content.split(tag, 1)[1]
             else:
@@ -630,7 +624,9 @@ class LearnedChat(ChatFormat):
             left, right = history["strip"]
         else:
             left, right = self._blocked if block else self._plain
-        return content.lstrip(left).rstrip(right)
+        if left != "" or right != "":  # "" strips nothing (None: whitespace)
+            content = content.lstrip(left).rstrip(right)
+        return content
 
     @staticmethod
     def _rewritten(where: str, index: int, ctx: Conversation) -> bool:
@@ -729,7 +725,7 @@ class LearnedChat(ChatFormat):
         content = ctx.messages[index].content
         text = content if type(content) is str else self.text(content)
         left, right = self._result
-        if left or right:
+        if left != "" or right != "":  # "" strips nothing (None: whitespace)
             text = text.lstrip(left).rstrip(right)
         return call_id + after + text
 
