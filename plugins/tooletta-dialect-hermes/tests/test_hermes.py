@@ -58,7 +58,7 @@ def test_call_names_are_written_as_json_strings() -> None:
         )
 
 
-def test_calls_given_as_an_empty_iterator_write_the_plain_render() -> None:
+def test_calls_given_as_an_empty_iterator_write_the_content_alone() -> None:
     dialect = tooletta.get_dialect("hermes")
     assert dialect.render(iter([]), content="hi") == "hi"
     assert dialect.render((), content="hi") == "hi"

@@ -249,7 +249,7 @@ def test_template_switches_match_and_read_back(switches: dict[str, Any]) -> None
     check_prompt_forms(HY3.read_text(encoding="utf-8"), model=MODEL, **switches)
 
 
-def test_raw_last_answer_is_its_plain_render() -> None:
+def test_raw_last_answer_is_its_content_alone() -> None:
     """``raw_last_assistant``: the last answer has no think block (its reasoning is not
     written) and no end token, even with ``is_training``; a last turn with calls is as
     always."""
