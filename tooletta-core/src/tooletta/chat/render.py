@@ -563,16 +563,10 @@ def _learned_plan(fmt: ChatFormat, plan: _Plan) -> _Plan:
     (:class:`~tooletta.chat.learn.LearnedChat`): its declarations turn written before the
     first message only, its header after tool results written without a hook."""
     chatspec = sys.modules.get("tooletta.chat.learn.chatspec")  # not imported: none learned
-    if (
-        chatspec is None
-        or not isinstance(fmt, chatspec.LearnedChat)
-        or vars(fmt).keys()
-        & {
-            "before_turn",
-            "header",
-        }
-    ):
+    if chatspec is None or not isinstance(fmt, chatspec.LearnedChat):
         return plan
+    if "header" in vars(fmt) or "before_turn" in vars(fmt):
+        return plan  # set on the object itself
     learned = chatspec.LearnedChat
     kind = type(fmt)
     changes: dict[str, Any] = {}

@@ -25,6 +25,7 @@ from ...engine import Block, Grammar, Read, Reader, fast_json_call, json_call_ob
 from ...engine import reasoning_region as region
 from ...errors import RenderError
 from ...ir import DialectInfo, ParseResult, ToolCall
+from ..shortcuts import renders_as_scanner
 
 __all__ = ["InstalledCalls", "JsonCalls", "NoCalls", "call_object", "make_dialect"]
 
@@ -119,8 +120,6 @@ class InstalledCalls:
         self._lead = str(spec["lead_content"])
         self._lead_if_missing = bool(spec.get("lead_if_missing"))
         self.max_depth = getattr(inner, "max_depth", None)
-        from ..shortcuts import renders_as_scanner
-
         self._calls_only: Any = (
             inner.render_calls
             if renders_as_scanner(inner)
