@@ -40,11 +40,16 @@ def _json_writer() -> Callable[[Any], str]:
             return str(write_str(value))
         return join(chunks(value, 0))
 
+    vars(encode).update(chunks=chunks, write_str=write_str)  # for to_json's inline copy
     return encode
 
 
 _ENCODE: Callable[[Any], str] = _json_writer()
 """One encoder for every call, refusing NaN and infinities."""
+_CHUNKS: Any = getattr(_ENCODE, "chunks", None)
+"""The C encoder :data:`_ENCODE` runs (``None``: Python without the C accelerator)."""
+_WRITE_STR: Any = getattr(_ENCODE, "write_str", None)
+_JOIN = "".join
 
 
 def to_json(value: Any) -> str:
@@ -55,7 +60,11 @@ def to_json(value: Any) -> str:
     ``Infinity`` are not JSON) and for values that are not JSON.
     """
     try:
-        return _ENCODE(value)
+        if _CHUNKS is None:  # pragma: no cover - CPython has the C encoder
+            return _ENCODE(value)
+        if type(value) is str:  # _ENCODE's body inline: one Python call per value, not two
+            return str(_WRITE_STR(value))
+        return _JOIN(_CHUNKS(value, 0))
     except RecursionError:
         raise RenderError("arguments are nested too deeply to write") from None
     except (TypeError, ValueError) as exc:

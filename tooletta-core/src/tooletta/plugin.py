@@ -229,6 +229,9 @@ from tooletta.toolkit.reading import (
     section,
     think_region,
 )
+from tooletta.toolkit.rendermark import (
+    plain_render,
+)
 from tooletta.toolkit.schema import (
     ToolSchemas,
     is_string_schema,
@@ -369,6 +372,7 @@ __all__ = [
     "one_shot",
     "one_shot_value",
     "patterns_of",
+    "plain_render",
     "py_literal_at",
     "quote_attribute",
     "quote_json_string",

@@ -30,6 +30,7 @@ from tooletta.plugin import (
     erase,
     fast_json_call,
     json_call_object,
+    plain_render,
     reasoning_region,
 )
 from tooletta.plugin import quote_json_string as json_string
@@ -105,6 +106,7 @@ class HermesDialect(ScannerDialect):
         """A ``<tool_call>`` followed (after whitespace) by a JSON object, or ending the text."""
         return _DETECT.search(text) is not None
 
+    @plain_render  # ScannerDialect.render's text, without its copy of a list of calls
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """``content``, then (after a newline) the calls; content holding a marker is refused
         (:meth:`check_content`)."""
@@ -118,13 +120,12 @@ class HermesDialect(ScannerDialect):
         """Each call as the Qwen3 template writes it, joined by newlines."""
         out = []
         for c in calls:
-            out.append(
-                _CALL_HEAD
-                + json_string(c.name)
-                + _CALL_ARGUMENTS
-                + to_json(c.arguments)
-                + _CALL_TAIL
-            )
+            name = c.name  # json_string(name) inline: an identifier is only quoted
+            if type(name) is str and name.isidentifier():
+                name = '"' + name + '"'
+            else:
+                name = json_string(name)
+            out.append(_CALL_HEAD + name + _CALL_ARGUMENTS + to_json(c.arguments) + _CALL_TAIL)
         return "\n".join(out)
 
 

@@ -23,14 +23,13 @@ argument fragments). Rendering writes the K2-Instruct turn: no empty
 
 from __future__ import annotations
 
-from tooletta import DialectInfo, ScannerDialect, ToolCall
+from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
 from tooletta.plugin import (
     Grammar,
     erase,
     fast_section,
     header_call_block,
     header_safe,
-    json_without,
     section,
     think_region,
 )
@@ -51,7 +50,7 @@ from .k2ids import (
 
 __all__ = ["KimiK2Dialect", "kimi_id", "split_id"]
 
-_MARKERS = (SECTION_END, SECTION_END_1, CALL_BEGIN, ARG_BEGIN, CALL_END)
+_MARKERS = (SECTION_END, SECTION_END_1, CALL_BEGIN, ARG_BEGIN, CALL_END)  # each starts "<|"
 
 
 def _header(text: str) -> tuple[str, str | None]:
@@ -121,8 +120,13 @@ class KimiK2Dialect(ScannerDialect):
         """The section as the template's ``render_toolcalls`` writes it."""
         parts = []
         for i, c in enumerate(calls):
-            if not header_safe(c.name, _MARKERS):
+            name = c.name  # header_safe's answer at a glance for a name without "<|"
+            if (not name or "<|" in name or name != name.strip()) and not header_safe(
+                name, _MARKERS
+            ):
                 raise self.error(f"cannot write the tool name {c.name!r}")
-            args = json_without(c.arguments, (IM_END,))  # parsing removes it
+            args = to_json(c.arguments)  # json_without(arguments, (IM_END,)) inline
+            if "<" in args and IM_END in args:  # parsing removes it
+                args = args.replace("<", "\\u003c")
             parts.append(CALL_BEGIN + kimi_id(c, i) + ARG_BEGIN + args + CALL_END)
         return SECTION_BEGIN + "".join(parts) + SECTION_END

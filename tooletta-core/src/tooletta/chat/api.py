@@ -88,7 +88,7 @@ def render_conversation_text(
         warn_misspelled(fmt, options, stacklevel=5)
     check_conversation(fmt, obj, read, defs, allow_markup, markup)
     try:  # guarded() inline: no closure per conversation
-        return render_text(fmt, obj, read, defs, add_generation_prompt, options, plan)
+        return render_text(fmt, obj, read, defs, add_generation_prompt, options, plan, True)
     except (UnicodeEncodeError, RecursionError) as exc:
         error = write_fault(exc)
         if error is None:

@@ -33,10 +33,11 @@ import msgspec
 from ..errors import RenderError
 from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
+from .conversation import Conversation
 from .markup import Markup, find_markup, markup_of
 from .messages import text_of
 
-__all__ = ["check_conversation", "guarded", "write_fault"]
+__all__ = ["Checked", "check_conversation", "guarded", "write_fault"]
 
 _T = TypeVar("_T")
 
@@ -55,6 +56,7 @@ def check_conversation(
     ``(fmt, dialect)`` when the caller keeps it (else it is looked up)."""
     texts: list[str] = []  # every text written: contents, reasoning, names, ids, arguments
     add = texts.append
+    typed: Sequence[Mapping[str, Any]] | None = None  # the tools, when the schema types values
     for index, message in enumerate(messages):
         role = message.role
         if type(role) is not str:
@@ -90,7 +92,9 @@ def check_conversation(
                     f"message {index}: a {role} message cannot carry tool calls (only an "
                     "assistant's calls are written: they would be dropped)"
                 )
-            _check_calls(index, calls, dialect, tools, texts)
+            if typed is None:  # found at the first turn with calls, once per conversation
+                typed = tools if tools and _typed_by_schema(dialect) else ()
+            _check_calls(index, calls, dialect, typed, texts)
     joined = _SEP.join(texts)
     if not joined.isascii():
         _check_surrogates(joined)
@@ -105,6 +109,14 @@ def check_conversation(
                     if find_markup(joined, body) is not None:
                         _check_markup(fmt, dialect, messages, joined, tables)  # which message
                     break
+
+
+class Checked(Conversation):
+    """A :class:`~tooletta.chat.Conversation` whose messages :func:`check_conversation` has
+    passed with its ``dialect`` (what :func:`tooletta.render_conversation` renders): every
+    message's calls are ones :func:`~tooletta.expressible.check_calls` passes with that
+    dialect's depth, so a writer given those calls (the same names and arguments) need not
+    check them again."""
 
 
 _CHECKED_TOOLS: list[tuple[Any, ...]] = [()]
@@ -148,8 +160,10 @@ def _check_calls(
     strings: list[str],
 ) -> None:
     """Check one message's calls; their names, ids, keys and string values are added to
-    ``strings``."""
+    ``strings``. ``tools``: the request's tools when the dialect's parse types values by their
+    schema (:func:`_typed_by_schema`), else empty."""
     walk = False  # a call is not flat: check_calls and the deep walk decide
+    add = strings.append
     for call in calls:
         if type(call) is not ToolCall and not isinstance(call, ToolCall):
             raise RenderError(f"message {index}: not a tool call: {_kind(call)}")
@@ -159,47 +173,45 @@ def _check_calls(
                 raise RenderError(
                     f"message {index}: a tool call id must be a string, not {_kind(call_id)}"
                 )
-            strings.append(call_id)
-        if not _flat(call, strings):
+            add(call_id)
+        # flat (a non-empty str name; str keys; str, bool, None, short int or finite float
+        # values) passes every check by a glance: the common case
+        name = call.name
+        arguments = call.arguments
+        if type(name) is not str or not name or type(arguments) is not dict:
             walk = True
+            continue
+        add(name)
+        for key, value in arguments.items():
+            if type(key) is not str:
+                walk = True
+                break
+            add(key)
+            kind = type(value)
+            if kind is str:
+                add(value)
+            elif kind is int:
+                if value.bit_length() > _SHORT_INT_BITS:
+                    walk = True
+                    break
+            elif kind is float:
+                if value - value != 0:
+                    walk = True
+                    break
+            elif kind is not bool and value is not None:
+                walk = True
+                break
     if walk:
         try:
             check_calls(calls, "", max_depth_of(dialect))
         except RenderError as exc:
-            name = getattr(getattr(dialect, "info", None), "name", None)
-            raise RenderError(f"message {index}: {exc}", dialect=name) from None
+            named = getattr(getattr(dialect, "info", None), "name", None)
+            raise RenderError(f"message {index}: {exc}", dialect=named) from None
         for call in calls:
             _check_values(index, call, strings)
-    if tools and _typed_by_schema(dialect):
+    if tools:
         for call in calls:
             _check_schema(index, call, tools, dialect)
-
-
-def _flat(call: ToolCall, strings: list[str]) -> bool:
-    """Whether ``call`` passes every check by a glance (the common case): a non-empty string
-    name, a dict of string keys and values that are strings, booleans, ``None``, short
-    integers or finite floats. Its name, keys and strings are added to ``strings``."""
-    name = call.name
-    arguments = call.arguments
-    if type(name) is not str or not name or type(arguments) is not dict:
-        return False
-    strings.append(name)
-    for key, value in arguments.items():
-        if type(key) is not str:
-            return False
-        strings.append(key)
-        kind = type(value)
-        if kind is str:
-            strings.append(value)
-        elif kind is int:
-            if value.bit_length() > _SHORT_INT_BITS:
-                return False
-        elif kind is float:
-            if value - value != 0:
-                return False
-        elif kind is not bool and value is not None:
-            return False
-    return True
 
 
 _SHORT_INT_BITS = 14_000

@@ -37,6 +37,7 @@ from .declare_history import (
 from .declare_results import JsonResults, pending_at_runs, split_by_calls
 from .declare_turns import CallIds, Headerless
 from .messages import text_of
+from .shortcuts import LAST, UNPROVED, without_calls
 
 __all__ = [
     "ChatFormat",
@@ -775,6 +776,19 @@ class ChatFormat:
             content = cut.cut(content)
         content = self.content_text(content, bool(block))
         calls = message.tool_calls
+        if (
+            type(calls) is list
+            and not calls
+            and type(self).calls_text is _CALLS_TEXT
+            and "calls_text" not in vars(self)
+        ):  # no calls: the dialect's text, where it is proved to be the content
+            dialect = ctx.dialect
+            known = LAST[0]
+            check = known[1] if known[0] is dialect else without_calls(dialect)
+            if check is not UNPROVED:
+                if content and check is not None:
+                    check(content)
+                return block + content + self.body_end
         if last and calls and not self.last_ids:
             calls = [ToolCall(c.name, c.arguments) for c in calls]
         return block + self.calls_text(ctx.dialect, calls, content) + self.body_end
@@ -972,3 +986,8 @@ class ChatFormat:
             return out[1:]
         out[0] = Message(role="system", content=read)
         return out
+
+
+_CALLS_TEXT = ChatFormat.calls_text
+"""The default :meth:`ChatFormat.calls_text` (:meth:`ChatFormat.turn_body` writes an answer
+without calls without asking the dialect only where a format keeps it)."""

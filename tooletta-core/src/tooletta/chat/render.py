@@ -7,15 +7,19 @@ token). :mod:`tooletta.training` turns those segments into token ids and loss we
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RenderError
 from ..ir import Message
+from .checks import Checked
 from .conversation import Conversation, conversation
 from .declare import KEEP_RULES
 from .format import ChatFormat, Reasoning
+from .shortcuts import LAST, PLAIN_MARK, UNPROVED, without_calls
 
 __all__ = [
     "Mark",
@@ -205,6 +209,7 @@ def render_text(
     add_generation_prompt: bool,
     options: Mapping[str, Any],
     plan: Any = None,
+    checked: bool = False,
 ) -> str:
     """The text :func:`~tooletta.chat.render_format` renders with ``segments=False`` (the same hooks
     asked in the same order), written straight into one list of pieces: no writer, no segments, no
@@ -217,7 +222,7 @@ def render_text(
         plan = _PLANS.get(id(fmt))
         if plan is None or plan.fmt is not fmt:
             plan = _plan(fmt)
-    ctx = _new(Conversation)
+    ctx = _new(Checked if checked else Conversation)
     state = ctx.__dict__
     state["messages"] = messages
     state["tools"] = tools
@@ -238,52 +243,98 @@ def render_text(
         if turn is None:
             raise RenderError(f"the {fmt.name} chat format has no 'system' turn")
         extend((turn.header, body, turn.footer))  # no copy of a long body: join copies once
-    turns = plan.turns
-    before_turn = plan.before_turn
-    header = plan.header
-    user_text = plan.user_text
+    (
+        turns,
+        before_turn,
+        header,
+        after_results,
+        user_text,
+        assistant_text,
+        end_token,
+        result_text,
+        result_footer,
+        grouped,
+        separator,
+        wrap_open,
+        wrap_close,
+        skips,
+        plain_answer,
+        calls_plain,
+        direct,
+    ) = plan.loop  # one unpacking: no attribute read of the plan per message
+    direct = direct and checked
     count = len(messages)
+    if plan.before_first is not None and first == 0:  # it writes before message 0 only
+        append(plan.before_first(0, ctx))
     for index in range(first, count):
         if before_turn is not None:
             append(before_turn(index, ctx))
         message = messages[index]
         role = message.role
-        if role in plan.gathered:
+        if skips and role in plan.gathered:
             continue  # written in the opening system turn (gather_system)
-        turn = turns.get(role)
-        if turn is None:
-            raise RenderError(f"the {fmt.name} chat format has no {role!r} turn")
-        if plan.drops_system and role in plan.system_roles:
+        try:
+            turn = turns[role]
+        except KeyError:  # (an unhashable role raises TypeError, as dict.get does)
+            raise RenderError(f"the {fmt.name} chat format has no {role!r} turn") from None
+        if skips and plan.drops_system and role in plan.system_roles:
             continue  # a system message the opening turn does not hold: nothing here
         if role == "assistant":
-            head = turn.header if header is None else header(index, ctx)
-            assistant_text = plan.assistant_text
+            if header is not None:
+                head = header(index, ctx)
+            elif after_results is not None and index and messages[index - 1].role == "tool":
+                head = after_results
+            else:
+                head = turn.header
             if assistant_text is not None:
                 body = assistant_text(index, ctx)
+            elif plain_answer and not message.reasoning and type(message.content) is str:
+                # _assistant_body's common case inline: no ids, no reasoning block, the content
+                # as it is; no calls (the dialect's text proved) or checked calls
+                content = message.content
+                calls = message.tool_calls
+                if type(calls) is not list:
+                    body = _assistant_body(fmt, plan, ctx, message, index)
+                elif not calls:
+                    if not calls_plain:
+                        body = _assistant_body(fmt, plan, ctx, message, index)
+                    else:
+                        known = LAST[0]
+                        check = known[1] if known[0] is dialect else without_calls(dialect)
+                        if check is None:
+                            body = content
+                        elif check is UNPROVED:
+                            body = _assistant_body(fmt, plan, ctx, message, index)
+                        else:
+                            if content:
+                                check(content)
+                            body = content
+                elif direct:
+                    body = dialect.render(calls, content=content)
+                    if type(body) is not str:
+                        body = str(body)
+                else:
+                    body = _assistant_body(fmt, plan, ctx, message, index)
             else:
                 body = _assistant_body(fmt, plan, ctx, message, index)
             if not plan.footer_ok:
                 raise RenderError(f"{fmt.name}: the assistant footer must start with end_of_turn")
-            end_token = plan.end_token
             if end_token is not None:
                 extend((head, body, end_token(index, ctx) + fmt.assistant_footer(index, ctx)))
             else:
                 extend((head, body, turn.footer))
         elif role == "tool":
-            grouped = plan.grouped
             if not (grouped and index > 0 and messages[index - 1].role == "tool"):
                 append(turn.header if header is None else header(index, ctx))
-            elif plan.separator:
-                append(plan.separator)
-            result_text = plan.result_text
+            elif separator:
+                append(separator)
             if result_text is not None:
                 text = result_text(index, ctx)
             else:
                 content = message.content
                 text = content if type(content) is str else fmt.text(content)
-            extend((plan.wrap_open, text, plan.wrap_close))
+            extend((wrap_open, text, wrap_close))
             if not (grouped and index + 1 < count and messages[index + 1].role == "tool"):
-                result_footer = plan.result_footer
                 append(turn.footer if result_footer is None else result_footer(index, ctx))
         else:
             if user_text is not None:
@@ -354,6 +405,25 @@ class _Plan:
     """The roles of the messages written in the opening system turn wherever they stand
     (:attr:`ChatFormat.system_roles` when :attr:`ChatFormat.gather_system` is set), which
     write nothing where they stand."""
+    before_first: _Hook | None = None
+    """:meth:`ChatFormat.before_turn` when it is known to write nothing but before the first
+    message (a learned format's declarations turn: asked once, not before every message;
+    :attr:`before_turn` is then ``None``)."""
+    after_results: str | None = None
+    """The header of an answer right after tool results, when :meth:`ChatFormat.header` is
+    known to differ from the declared headers only there (a learned format's
+    ``after_results``; :attr:`header` is then ``None``)."""
+    calls_plain: bool = False
+    """:meth:`ChatFormat.calls_text` given no calls is ``dialect.render([], content=...)``
+    (the default, or an override marked so): an answer without calls is written as the
+    dialect would write it (:func:`~tooletta.chat.shortcuts.without_calls`) where that is
+    proved for the dialect."""
+    calls_direct: bool = False
+    """:meth:`ChatFormat.calls_text` is the default and the format declares no
+    :attr:`ChatFormat.call_ids`: calls already checked (a :class:`~tooletta.chat.checks.Checked`
+    conversation) go straight to the dialect's ``render``."""
+    loop: tuple[Any, ...] = ()
+    """What :func:`render_text` reads for every message, as one tuple (see :func:`_loop`)."""
 
 
 _PLANS: dict[int, _Plan] = {}
@@ -445,11 +515,66 @@ def _plan(fmt: ChatFormat) -> _Plan:
         wrap_open=fmt.result_wrap[0],
         wrap_close=fmt.result_wrap[1],
         gathered=fmt.system_roles if fmt.gather_system is not None else frozenset(),
+        calls_plain=not overrides("calls_text")
+        or getattr(type(fmt).calls_text, PLAIN_MARK, False) is True,
+        calls_direct=not overrides("calls_text") and fmt.call_ids is None,
     )
+    plan = _learned_plan(fmt, plan)
+    plan = dataclasses.replace(plan, loop=_loop(fmt, plan))
     if len(_PLANS) > 256:
         _PLANS.clear()
     _PLANS[id(fmt)] = plan
     return plan
+
+
+def _loop(fmt: ChatFormat, plan: _Plan) -> tuple[Any, ...]:
+    """:attr:`_Plan.loop`: the plan's per-message reads in :func:`render_text`'s order; with
+    whether a role may be skipped (``gather_system``, a dropped late system message) and
+    whether an answer is written as :func:`_assistant_body`'s common case where it has no
+    reasoning (no call ids, no reasoning block then, the content as it is)."""
+    plain_answer = (
+        fmt.call_ids is None
+        and (not plan.reasoning or plan.bare_unless_reasoning)
+        and plan.content_text is None
+    )
+    return (
+        plan.turns,
+        plan.before_turn,
+        plan.header,
+        plan.after_results,
+        plan.user_text,
+        plan.assistant_text,
+        plan.end_token,
+        plan.result_text,
+        plan.result_footer,
+        plan.grouped,
+        plan.separator,
+        plan.wrap_open,
+        plan.wrap_close,
+        bool(plan.gathered) or plan.drops_system,
+        plain_answer,
+        plan.calls_plain,
+        plan.calls_direct,
+    )
+
+
+def _learned_plan(fmt: ChatFormat, plan: _Plan) -> _Plan:
+    """``plan`` with what is known of a learned format's own hooks by their definitions
+    (:class:`~tooletta.chat.learn.LearnedChat`): its declarations turn written before the
+    first message only, its header after tool results written without a hook."""
+    chatspec = sys.modules.get("tooletta.chat.learn.chatspec")  # not imported: none learned
+    if chatspec is None or not isinstance(fmt, chatspec.LearnedChat):
+        return plan
+    if "header" in vars(fmt) or "before_turn" in vars(fmt):
+        return plan  # set on the object itself
+    learned = chatspec.LearnedChat
+    kind = type(fmt)
+    changes: dict[str, Any] = {}
+    if kind.before_turn is learned._opening_turns and not fmt._no_late:
+        changes.update(before_turn=None, before_first=fmt.before_turn)
+    if kind.header is learned._header_after_results and fmt.headerless is None:
+        changes.update(header=None, after_results=fmt._after_results)
+    return dataclasses.replace(plan, **changes) if changes else plan
 
 
 def _assistant_body(
@@ -473,7 +598,23 @@ def _assistant_body(
     content_text = plan.content_text
     if content_text is not None:
         content = content_text(content, bool(block))
-    return block + fmt.calls_text(ctx.dialect, message.tool_calls, content)
+    calls = message.tool_calls
+    dialect = ctx.dialect
+    if type(calls) is list:
+        if not calls:
+            if plan.calls_plain:
+                last = LAST[0]  # what dialect.render([], content) does
+                check = last[1] if last[0] is dialect else without_calls(dialect)
+                if check is None:
+                    return block + content
+                if check is not UNPROVED:
+                    if content:
+                        check(content)
+                    return block + content
+        elif plan.calls_direct and type(ctx) is Checked:  # calls_text without its check
+            text = dialect.render(calls, content=content)
+            return block + (text if type(text) is str else str(text))
+    return block + fmt.calls_text(dialect, calls, content)
 
 
 def _turn(fmt: ChatFormat, role: str) -> Any:

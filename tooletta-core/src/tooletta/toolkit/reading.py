@@ -395,7 +395,12 @@ def header_safe(text: str, markers: tuple[str, ...]) -> bool:
     """True when a writer may put ``text`` (a call's name or id) in a call header as is: it
     is not empty, has no whitespace around it (the reader strips the header) and holds none
     of the format's ``markers`` (the reader stops at them)."""
-    return bool(text) and text == text.strip() and not any(m in text for m in markers)
+    if not text or text != text.strip():
+        return False
+    for marker in markers:  # noqa: SIM110 - a loop, not all() over a generator: per call
+        if marker in text:
+            return False
+    return True
 
 
 def fast_header_call(

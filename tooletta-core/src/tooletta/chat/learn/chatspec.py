@@ -20,11 +20,12 @@ import msgspec
 
 from ...errors import RenderError, ToolettaError
 from ...ir import Message, ParseResult, ToolCall
+from ..checks import Checked
 from ..conversation import Conversation, conversation, first_of
 from ..format import ChatFormat, Reasoning, Turn, defaults, roles
 from ..guard import trusted
 from ..messages import by_content
-from .dialects import NoCalls
+from ..shortcuts import LAST, PLAIN_MARK, UNPROVED, plain_without_calls, without_calls
 
 __all__ = ["SPEC_VERSION", "SPEC_VERSIONS_READ", "LearnedChat", "tools_text"]
 
@@ -215,6 +216,7 @@ class LearnedChat(ChatFormat):
         self._strips_system = self._system != ("", "")
         self._footers = {role: str(f) for role, (_, f) in chat["turns"].items()}
         self._cut: Any = chat.get("content_cut")
+        self._cut_tag = str(self._cut["marker"]) if self._cut else ""
         self._history: Any = chat.get("history_strip")
         self._defaults_checked: Mapping[str, Any] | None = None
         """The format's own options when they pass :meth:`_check_fixed` (checked once here: a
@@ -224,6 +226,19 @@ class LearnedChat(ChatFormat):
             self._defaults_checked = self.options
         except RenderError:
             pass
+        self._ids_across = bool(spec["calls"].get("ids_across"))
+        id_rule = chat["results"].get("id") or {}
+        self._result_id = (id_rule.get("source") == "message", str(id_rule.get("after", "")))
+        """A result's id rule (read by :meth:`_result_with_id`): whether the id is the
+        result's own ``tool_call_id``, and the text written after it."""
+        kind = type(self)
+        self._plain_calls = kind.calls_text is ChatFormat.calls_text or (
+            getattr(kind.calls_text, PLAIN_MARK, False) is True
+        )
+        """:meth:`calls_text` given no calls is ``dialect.render([], content=...)``."""
+        self._direct_calls = kind.calls_text is ChatFormat.calls_text and self.call_ids is None
+        """:meth:`calls_text` is the default, with no declared ids: checked calls go straight
+        to the dialect."""
         rule = self.reasoning
         self._no_block_unless_reasoning = rule is None or (
             rule.dropped == "" and rule.empty == "never"
@@ -490,7 +505,7 @@ class LearnedChat(ChatFormat):
         only for templates that strip or write such text, or number written call ids
         across the conversation)."""
         message = ctx.messages[index]
-        if message.tool_calls and self.spec["calls"].get("ids_across"):
+        if message.tool_calls and self._ids_across:
             message = ctx.once(
                 "learned_ids_across", lambda: _with_written_ids(ctx.messages, self.spec["calls"])
             )[index]
@@ -499,26 +514,43 @@ class LearnedChat(ChatFormat):
             block = ""
         else:
             block = self.reasoning_text(message.reasoning, self.kept_in(index, ctx), last)
-        left, right = self._blocked if block else self._plain
         content = message.content
         if type(content) is not str:
             content = self.text(content)
         tail = "" if last and self._open_last else self._tail
         if self._rewrites:
             text = self._answer_text(index, ctx, content, bool(block))
+        else:
+            left, right = self._blocked if block else self._plain
+            text = content.lstrip(left).rstrip(right)
+        calls = message.tool_calls
+        if type(calls) is list and not calls and self._plain_calls:  # the dialect not asked
             dialect = ctx.dialect
-            if type(dialect) is NoCalls and not message.tool_calls:
-                return block + text + tail  # what NoCalls writes for a turn without calls
-            calls = self.calls_text(dialect, message.tool_calls, text)
+            known = LAST[0]
+            check = known[1] if known[0] is dialect else without_calls(dialect)
+            if check is None:
+                return block + text + tail
+            if check is not UNPROVED:
+                if text:
+                    check(text)
+                return block + text + tail
+        if (
+            self._direct_calls
+            and type(calls) is list
+            and calls
+            and type(ctx) is Checked
+            and message is ctx.messages[index]
+        ):  # calls check_conversation has checked (the message's own): not checked again
+            written = ctx.dialect.render(calls, content=text)
+            if type(written) is not str:
+                written = str(written)
+        else:
+            written = self.calls_text(ctx.dialect, calls, text)
+        if self._rewrites and message.tool_calls and content and not text:
             cut = self._cut or {}
-            if cut.get("lead") and content and not text and message.tool_calls:
-                calls = self._lead_of_text(calls)  # all cut: written as a turn with text
-            return block + calls + tail
-        content = content.lstrip(left).rstrip(right)
-        dialect = ctx.dialect
-        if type(dialect) is NoCalls and not message.tool_calls:
-            return block + content + tail  # what NoCalls writes for a turn without calls
-        return block + self.calls_text(dialect, message.tool_calls, content) + tail
+            if cut.get("lead"):
+                written = self._lead_of_text(written)  # all cut: written as a turn with text
+        return block + written + tail
 
     def _late_system(self, index: int, ctx: Conversation) -> str:
         """Refuse a system message at ``index`` after the first message: the template does
@@ -555,6 +587,7 @@ class LearnedChat(ChatFormat):
             return "assistant", pos + len(header)
         return None
 
+    @plain_without_calls  # ChatFormat.calls_text's text for no calls
     def _calls_alone(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
         """Calls with no text beside them: the template writes such text as another turn
         (installed as :meth:`calls_text` only for such templates; the text is refused)."""
@@ -574,13 +607,13 @@ class LearnedChat(ChatFormat):
         for that; else stripped as an earlier answer in those the history strip applies to,
         else as the answer's strip (after a reasoning block or not)."""
         cut = self._cut
-        tag = str(cut["marker"]) if cut else ""
         if (
             cut
-            and tag in content
+            and self._cut_tag in content
             and self._rewritten(str(cut["where"]), index, ctx)
             and not self._spared(cut.get("spared") or (), index, ctx)
         ):
+            tag = self._cut_tag
             if cut["which"] == "first":
                 content = content.split(tag, 1)[1]
             else:
@@ -591,7 +624,9 @@ class LearnedChat(ChatFormat):
             left, right = history["strip"]
         else:
             left, right = self._blocked if block else self._plain
-        return content.lstrip(left).rstrip(right)
+        if left != "" or right != "":  # "" strips nothing (None: whitespace)
+            content = content.lstrip(left).rstrip(right)
+        return content
 
     @staticmethod
     def _rewritten(where: str, index: int, ctx: Conversation) -> bool:
@@ -677,9 +712,8 @@ class LearnedChat(ChatFormat):
         """The result's id (its own ``tool_call_id``, or the id written for the call it
         answers, as learned), the text after it, then its text stripped as the template
         strips it (installed as :meth:`result_text` only for such templates)."""
-        rule = self.spec["chat"]["results"]["id"]
-        after = str(rule["after"])
-        if rule["source"] == "message":
+        from_message, after = self._result_id
+        if from_message:
             call_id = ctx.messages[index].tool_call_id or ""
         else:
             call_id = ctx.once("learned_result_ids", lambda: self._answered(ctx)).get(index, "")
@@ -688,8 +722,11 @@ class LearnedChat(ChatFormat):
                 f"the learned format {self.name!r}: message {index}: the result's id "
                 f"{call_id!r} holds {after!r}, which ends the id in its turn"
             )
+        content = ctx.messages[index].content
+        text = content if type(content) is str else self.text(content)
         left, right = self._result
-        text = self.text(ctx.messages[index].content).lstrip(left).rstrip(right)
+        if left != "" or right != "":  # "" strips nothing (None: whitespace)
+            text = text.lstrip(left).rstrip(right)
         return call_id + after + text
 
     def _answered(self, ctx: Conversation) -> dict[int, str]:

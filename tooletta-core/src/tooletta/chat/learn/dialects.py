@@ -25,6 +25,7 @@ from ...engine import Block, Grammar, Read, Reader, fast_json_call, json_call_ob
 from ...engine import reasoning_region as region
 from ...errors import RenderError
 from ...ir import DialectInfo, ParseResult, ToolCall
+from ..shortcuts import renders_as_scanner
 
 __all__ = ["InstalledCalls", "JsonCalls", "NoCalls", "call_object", "make_dialect"]
 
@@ -119,6 +120,15 @@ class InstalledCalls:
         self._lead = str(spec["lead_content"])
         self._lead_if_missing = bool(spec.get("lead_if_missing"))
         self.max_depth = getattr(inner, "max_depth", None)
+        self._calls_only: Any = (
+            inner.render_calls
+            if renders_as_scanner(inner)
+            and type(inner).check_content is ScannerDialect.check_content
+            else None
+        )
+        """``inner.render_calls`` when ``inner.render(calls, content="")`` is that (its
+        ``render`` and ``check_content`` are :class:`~tooletta.ScannerDialect`'s, which checks
+        no empty content): asked directly."""
         check = getattr(inner, "check_content", None)
         self._check_content: Any = check if callable(check) else None
         inner_info = inner.info
@@ -156,7 +166,8 @@ class InstalledCalls:
                 if call.id is not None:
                     items = [ToolCall(c.name, c.arguments) for c in items]
                     break
-        body = inner.render(items, content="")
+        calls_only = self._calls_only
+        body = inner.render(items, content="") if calls_only is None else calls_only(items)
         if not isinstance(body, str):
             raise RenderError("the installed dialect returned no text", dialect=self.info.name)
         if content:
