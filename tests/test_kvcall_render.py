@@ -85,6 +85,7 @@ _NOT = object()
 
 @given(st.dictionaries(_KEYS, _VALUES, max_size=4), st.sampled_from(["", "\n"]))
 @example({"a": "True"}, "").via("a string spelled as a Python constant")
+@example({"0": "0\x0c"}, "").via("a number before whitespace JSON does not strip (form feed)")
 def test_render_pairs_reads_back(args: dict[str, object], sep: str) -> None:
     """What render_pairs writes, read_kv_call reads back as the same arguments (strings that
     look like JSON, or like Python's ``True``/``False``/``None``, come back decoded, as the
@@ -97,6 +98,8 @@ def test_render_pairs_reads_back(args: dict[str, object], sep: str) -> None:
     for key, value in args.items():
         got = call.arguments[key]
         if isinstance(value, str) and got != value:
-            assert got == _PYTHON.get(value.strip(), _NOT) or got == json.loads(value)
+            # the reader strips what str.strip strips (as the templates' own readers do),
+            # which is more than JSON's whitespace: "0\x0c" reads as 0
+            assert got == _PYTHON.get(value.strip(), _NOT) or got == json.loads(value.strip())
         else:
             assert got == value
