@@ -32,12 +32,26 @@ def fresh_venv(tmp_path: Path) -> Iterator[Path]:
 @pytest.fixture(scope="module")
 def forget_learned() -> Iterator[None]:
     """Formats learned in a module are registered in-process: forgotten after that module, so
-    that later modules see only the installed dialects (a module that learns says
-    ``pytestmark = pytest.mark.usefixtures("forget_learned")``)."""
+    that later modules see only the installed dialects (a module that learns may say
+    ``pytestmark = pytest.mark.usefixtures("forget_learned")``; :func:`_learned_forgotten`
+    does the same for every module that forgets to)."""
     yield
     from tooletta import plugins
 
     plugins.reset()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _learned_forgotten() -> Iterator[None]:
+    """After every module: when a learned format is left registered, the registry is reloaded
+    (only then: reloading costs the plugins' discovery), so that no module depends on what an
+    earlier one learned."""
+    yield
+    from tooletta import plugins
+
+    registry = plugins.get_registry()
+    if any(entry.plugin.startswith("learned (") for entry in registry.entries):
+        plugins.reset()
 
 
 @pytest.fixture(autouse=True)
