@@ -26,7 +26,6 @@ from ..declare import keeps
 from .chatspec import tools_text
 from .dialects import InstalledCalls, JsonCalls, NoCalls, call_object
 from .history import (
-    Observation,
     finders,
     fit_rules,
     history_probes,
@@ -34,6 +33,7 @@ from .history import (
     unexplained,
     without_reasoning,
 )
+from .infer_base import _TOKEN, _common_prefix, _common_suffix, _fail, _find, _Step
 from .names import header_names, result_names, slot_in
 from .oracle import Oracle
 from .probes import (
@@ -75,18 +75,6 @@ _KNOWN_VARIABLES = frozenset(
     }
 )
 _SWITCH = re.compile(r"think|reason", re.IGNORECASE)
-_TOKEN = re.compile(r"<\|[^|<>\s]+\|>|<[^<>\s]{1,40}>|\[[A-Z_]{2,40}\]")
-
-
-def _fail(probe: str, reason: str) -> LearnError:
-    return LearnError(f"probe {probe!r}: {reason}", probe=probe)
-
-
-def _find(text: str, sentinel: str, probe: str) -> int:
-    at = text.find(sentinel)
-    if at < 0 or text.find(sentinel, at + 1) >= 0:
-        raise _fail(probe, f"the template does not write {sentinel!r} exactly once")
-    return at
 
 
 def _placed(layout: dict[str, Any], b1: str, bs: str, one: str) -> dict[str, Any]:
@@ -116,20 +104,6 @@ def _placed(layout: dict[str, Any], b1: str, bs: str, one: str) -> dict[str, Any
     }
 
 
-def _common_suffix(a: str, b: str) -> int:
-    n = 0
-    while n < len(a) and n < len(b) and a[-1 - n] == b[-1 - n]:
-        n += 1
-    return n
-
-
-def _common_prefix(a: str, b: str) -> int:
-    n = 0
-    while n < len(a) and n < len(b) and a[n] == b[n]:
-        n += 1
-    return n
-
-
 def switches_of(template: str) -> list[str]:
     """The template variables that look like reasoning switches (``enable_thinking``...)."""
     try:
@@ -146,20 +120,7 @@ def switches_of(template: str) -> list[str]:
     return sorted(n for n in names - _KNOWN_VARIABLES if _SWITCH.search(n))
 
 
-class _Inference:
-    def __init__(self, oracle: Oracle, bos_token: str):
-        self.o = oracle
-        self.bos_token = bos_token
-        self.spec: dict[str, Any] = {}
-        self.empty_block = ""
-        self.result_strip: list[str | None] = ["", ""]
-        self.calls_spec: dict[str, Any] = {}
-        self.history_strip: dict[str, Any] | None = None
-        self.result_id: str | None = None
-        self.history: list[Observation] = []
-        """What each history observation kept (:mod:`.history`), when the template writes
-        reasoning."""
-
+class _Inference(_Step):
     # -- turns -------------------------------------------------------------------------------
 
     def turns(self) -> dict[str, Any]:
@@ -306,16 +267,6 @@ class _Inference:
             return eos
         m = _TOKEN.search(footer)
         return m.group() if m else footer
-
-    def _body(self, text: str, probe: str, start: int = 0) -> str:
-        """The last assistant turn's body in ``text`` (the conversation ends with it)."""
-        h_a, f_a = self.spec["turns"]["assistant"]
-        if self.spec.get("open_last"):
-            f_a = ""
-        at = text.rfind(h_a, start) if h_a else start
-        if at < 0 or not text.endswith(f_a):
-            raise _fail(probe, "the assistant turn is not written with its header and footer")
-        return text[at + len(h_a) : len(text) - len(f_a)]
 
     # -- tools -------------------------------------------------------------------------------
 
