@@ -19,7 +19,6 @@ from typing import Any
 
 import msgspec
 
-from ...errors import LearnError
 from ...ir import Message
 from .history import (
     history_probes,
@@ -30,6 +29,7 @@ from .infer_cut import _Cut, _cut_probes
 from .infer_reasoning import _Reasoning
 from .infer_results import _Results
 from .infer_strips import _Strips
+from .infer_system import _empty_system_probes, _System
 from .infer_tools import _Tools
 from .infer_turns import _Turns
 from .names import header_names, result_names, slot_in
@@ -37,9 +37,7 @@ from .oracle import Oracle
 from .probes import (
     Probe,
     S,
-    answer,
     probe_suite,
-    system,
     user,
 )
 
@@ -87,7 +85,7 @@ def switches_of(template: str) -> list[str]:
     return sorted(n for n in names - _KNOWN_VARIABLES if _SWITCH.search(n))
 
 
-class _Inference(_Turns, _Tools, _Calls, _Results, _Reasoning, _Strips, _Cut):
+class _Inference(_Turns, _Tools, _Calls, _Results, _Reasoning, _Strips, _Cut, _System):
     # -- turns -------------------------------------------------------------------------------
 
     # -- tools -------------------------------------------------------------------------------
@@ -99,39 +97,6 @@ class _Inference(_Turns, _Tools, _Calls, _Results, _Reasoning, _Strips, _Cut):
     # -- reasoning ---------------------------------------------------------------------------
 
     # -- content and late system messages ---------------------------------------------------
-
-    def empty_system(self) -> bool | str:
-        """How the template writes an empty first system message (without tools): as no
-        system message (``True``: RWKV World writes the system turn only for a text
-        ``!= ''``, Reka Edge and Granite 4.1 only for one they hold), as another system
-        text (that text: Granite 4.0 writes its default prompt), or as it is (``False``)."""
-        if not self.spec["system"]:
-            return False
-        try:
-            empty = self.o.render([system(""), user()])
-        except LearnError:
-            return False
-        if empty == self.o.render([user()]):
-            return True
-        h_s, f_s = self.spec["turns"]["system"]
-        h_u = self.spec["turns"]["user"][0]
-        start = self.spec["bos"] + h_s
-        end = empty.find(f_s + h_u + S.USER)
-        if empty.startswith(start) and end > len(start):
-            text = empty[len(start) : end]
-            if self.o.render([system(text), user()]) == empty:
-                return text
-        return False
-
-    def late_system(self) -> bool:
-        """Whether the template writes a system message that is not the first message."""
-        if not self.spec["system"]:
-            return False
-        try:
-            text = self.o.render([user(), answer(), system(), user(S.USER2)])
-        except LearnError:  # refused by the template (Qwen3.5): refused by the format too
-            return False
-        return S.SYSTEM in text
 
     # -- switches ----------------------------------------------------------------------------
 
@@ -186,12 +151,6 @@ def _named_probe() -> Probe:
     named_user = Message(role="user", content=S.USER, name="Qz7nmU")
     named_answer = Message(role="assistant", content=S.ANSWER, name="Qz7nmA")
     return Probe("named", [named_user, named_answer, user(S.USER2)], prompt=True)
-
-
-def _empty_system_probes() -> list[Probe]:
-    """An empty system message. (Not with the tools: a template may write the tools with an
-    empty system message as without one, QwQ does, and the text then carries none.)"""
-    return [Probe("system-empty", [system(""), user(), answer()])]
 
 
 def infer_spec(
