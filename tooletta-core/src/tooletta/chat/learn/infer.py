@@ -7,25 +7,31 @@ installed dialect that writes them byte for byte, else a learned JSON-in-markers
 results, reasoning and its history rule, the generation prompt per option switch. What no
 declaration expresses raises :class:`~tooletta.LearnError` naming the probe; the closed loop
 (:mod:`.verify`) then checks the whole spec on every probe.
+
+This module assembles the steps, each in a module of its own: :mod:`.infer_turns` (the start,
+each role's turn), :mod:`.infer_tools` (the tool declarations), :mod:`.infer_calls` (the calls
+and their format), :mod:`.infer_results` (tool results), :mod:`.infer_reasoning` (reasoning and
+its history rule), :mod:`.infer_strips` (what is stripped from each message's text),
+:mod:`.infer_cut` (an answer cut at a closing reasoning tag), :mod:`.infer_system` (empty and
+later system messages) and :mod:`.infer_prompts` (the generation prompt per switch), all on the
+state :mod:`.infer_base` holds.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
 
 from ...ir import Message
-from .history import (
-    history_probes,
-)
+from .history import history_probes
 from .infer_base import _TOKEN, _fail
 from .infer_calls import _Calls, _ids_across
 from .infer_cut import _Cut, _cut_probes
+from .infer_prompts import _Prompts, switches_of
 from .infer_reasoning import _Reasoning
 from .infer_results import _Results
 from .infer_strips import _Strips
@@ -34,104 +40,14 @@ from .infer_tools import _Tools
 from .infer_turns import _Turns
 from .names import header_names, result_names, slot_in
 from .oracle import Oracle
-from .probes import (
-    Probe,
-    S,
-    probe_suite,
-    user,
-)
+from .probes import Probe, S, probe_suite, user
 
 __all__ = ["fit_suite", "infer_spec", "spec_json", "switches_of"]
 
-_KNOWN_VARIABLES = frozenset(
-    {
-        "messages",
-        "tools",
-        "add_generation_prompt",
-        "bos_token",
-        "eos_token",
-        "raise_exception",
-        "strftime_now",
-        "range",
-        "namespace",
-        "dict",
-        "lipsum",
-        "cycler",
-        "joiner",
-        "true",
-        "false",
-        "none",
-        "True",
-        "False",
-        "None",
-    }
-)
-_SWITCH = re.compile(r"think|reason", re.IGNORECASE)
 
-
-def switches_of(template: str) -> list[str]:
-    """The template variables that look like reasoning switches (``enable_thinking``...)."""
-    try:
-        import jinja2
-        from jinja2 import meta
-    except ImportError:  # pragma: no cover - the oracle needs jinja2 first
-        return []
-    source = re.sub(r"\{%-?\s*(end)?generation\s*-?%\}", "", template)
-    env = jinja2.Environment(extensions=["jinja2.ext.loopcontrols"])
-    try:
-        names = meta.find_undeclared_variables(env.parse(source))
-    except jinja2.TemplateError:
-        return []
-    return sorted(n for n in names - _KNOWN_VARIABLES if _SWITCH.search(n))
-
-
-class _Inference(_Turns, _Tools, _Calls, _Results, _Reasoning, _Strips, _Cut, _System):
-    # -- turns -------------------------------------------------------------------------------
-
-    # -- tools -------------------------------------------------------------------------------
-
-    # -- calls -------------------------------------------------------------------------------
-
-    # -- results -----------------------------------------------------------------------------
-
-    # -- reasoning ---------------------------------------------------------------------------
-
-    # -- content and late system messages ---------------------------------------------------
-
-    # -- switches ----------------------------------------------------------------------------
-
-    def switches(self, names: Sequence[str], suite: Any) -> tuple[list[Any], dict[str, Any]]:
-        """The generation prompt under each value of each switch, and the switches that change
-        more than the prompt (fixed at the value learned with)."""
-        prompts: list[Any] = list(self.spec["prompts"])
-        fixed: dict[str, Any] = {}
-        base_probes = [p for p in suite if not p.prompt]
-        base = {p.name: self._render_probe(p, {}) for p in base_probes}
-        for name in names:
-            if name in self.o.options:
-                fixed[name] = [self.o.options[name]]
-                continue
-            allowed: list[Any] = [None]
-            found: list[Any] = []
-            for value in (True, False):
-                if any(self._render_probe(p, {name: value}) != base[p.name] for p in base_probes):
-                    continue
-                allowed.append(value)
-                switch: dict[str, Any] = {name: value}
-                r_u = self.o.render([user()], None, False, **switch)
-                r_up = self.o.render([user()], None, True, **switch)
-                if not r_up.startswith(r_u):
-                    raise _fail("user+prompt", f"with {name}={value!r}, the prompt is not a suffix")
-                prompt = r_up[len(r_u) :]
-                if prompt != prompts[0][1]:
-                    found.append([{name: value}, prompt])
-            prompts += found
-            if len(allowed) < 3:
-                fixed[name] = allowed
-        return prompts, fixed
-
-    def _render_probe(self, probe: Any, options: Mapping[str, Any]) -> str:
-        return self.o.render(probe.messages, probe.tools, probe.prompt, **options)
+class _Inference(_Turns, _Tools, _Calls, _Results, _Reasoning, _Strips, _Cut, _System, _Prompts):
+    """Every step of the inference on one oracle, sharing the state of :class:`~.infer_base._Step`:
+    :func:`infer_spec` runs them in order."""
 
 
 def _plain_footers(chat: Mapping[str, Any]) -> bool:
