@@ -1,0 +1,90 @@
+"""The generation prompt per option switch: the template variables that look like reasoning
+switches (``enable_thinking``...), the prompt under each value of each, and the switches that
+change more than the prompt (fixed at the value learned with)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .infer_base import _fail, _Step
+from .probes import user
+
+_KNOWN_VARIABLES = frozenset(
+    {
+        "messages",
+        "tools",
+        "add_generation_prompt",
+        "bos_token",
+        "eos_token",
+        "raise_exception",
+        "strftime_now",
+        "range",
+        "namespace",
+        "dict",
+        "lipsum",
+        "cycler",
+        "joiner",
+        "true",
+        "false",
+        "none",
+        "True",
+        "False",
+        "None",
+    }
+)
+_SWITCH = re.compile(r"think|reason", re.IGNORECASE)
+
+
+def switches_of(template: str) -> list[str]:
+    """The template variables that look like reasoning switches (``enable_thinking``...)."""
+    try:
+        import jinja2
+        from jinja2 import meta
+    except ImportError:  # pragma: no cover - the oracle needs jinja2 first
+        return []
+    source = re.sub(r"\{%-?\s*(end)?generation\s*-?%\}", "", template)
+    env = jinja2.Environment(extensions=["jinja2.ext.loopcontrols"])
+    try:
+        names = meta.find_undeclared_variables(env.parse(source))
+    except jinja2.TemplateError:
+        return []
+    return sorted(n for n in names - _KNOWN_VARIABLES if _SWITCH.search(n))
+
+
+class _Prompts(_Step):
+    """The step that reads the generation prompt under each switch."""
+
+    def switches(self, names: Sequence[str], suite: Any) -> tuple[list[Any], dict[str, Any]]:
+        """The generation prompt under each value of each switch, and the switches that change
+        more than the prompt (fixed at the value learned with)."""
+        prompts: list[Any] = list(self.spec["prompts"])
+        fixed: dict[str, Any] = {}
+        base_probes = [p for p in suite if not p.prompt]
+        base = {p.name: self._render_probe(p, {}) for p in base_probes}
+        for name in names:
+            if name in self.o.options:
+                fixed[name] = [self.o.options[name]]
+                continue
+            allowed: list[Any] = [None]
+            found: list[Any] = []
+            for value in (True, False):
+                if any(self._render_probe(p, {name: value}) != base[p.name] for p in base_probes):
+                    continue
+                allowed.append(value)
+                switch: dict[str, Any] = {name: value}
+                r_u = self.o.render([user()], None, False, **switch)
+                r_up = self.o.render([user()], None, True, **switch)
+                if not r_up.startswith(r_u):
+                    raise _fail("user+prompt", f"with {name}={value!r}, the prompt is not a suffix")
+                prompt = r_up[len(r_u) :]
+                if prompt != prompts[0][1]:
+                    found.append([{name: value}, prompt])
+            prompts += found
+            if len(allowed) < 3:
+                fixed[name] = allowed
+        return prompts, fixed
+
+    def _render_probe(self, probe: Any, options: Mapping[str, Any]) -> str:
+        return self.o.render(probe.messages, probe.tools, probe.prompt, **options)
