@@ -240,6 +240,8 @@ def test_what_is_proved_of_the_dialects(learned: dict[str, str]) -> None:
 
     assert without_calls(get_dialect("hermes")) is not UNPROVED
     assert without_calls(get_dialect("kimi_k2")) is not UNPROVED
+    for marked in ("llama3_json", "gigachat3", "gigachat31"):  # plain_render overrides
+        assert without_calls(get_dialect(marked)) is not UNPROVED
     assert without_calls(get_dialect(learned["rwkv"])) is None  # NoCalls: checks nothing
     assert without_calls(get_dialect(learned["bielik"])) is not UNPROVED  # hermes inside
 
@@ -248,3 +250,68 @@ def test_what_is_proved_of_the_dialects(learned: dict[str, str]) -> None:
             return content + "!"
 
     assert without_calls(Own()) is UNPROVED
+
+
+def _marked() -> list[str]:
+    """The installed dialects whose ``render`` is an override marked ``plain_render``."""
+    from tooletta.catalog import get_dialect
+    from tooletta.dialect import ScannerDialect
+    from tooletta.toolkit.rendermark import MARK
+
+    found = set()
+    for info in tooletta.list_dialects():
+        name = info.name
+        render = getattr(type(get_dialect(name)), "render", None)
+        if render is not ScannerDialect.render and getattr(render, MARK, False) is True:
+            found.add(name)
+    return sorted(found)
+
+
+MARKED = _marked()
+_ODD_CALLS = [
+    ToolCall("f", {"x": math.nan}),
+    ToolCall("", {}),
+    ToolCall("f b", {}),
+    ToolCall('f"', {}),
+    ToolCall("f", {"deep": _nested(40)}),
+    ToolCall("f", {"b": b"x"}),
+    ToolCall("f", {"n": 10**5000}),
+]
+
+
+def test_the_marked_dialects_are_the_proved_ones() -> None:
+    """The overrides marked so far stay marked (dropping a mark loses the shortcut)."""
+    assert {"hermes", "llama3_json", "gigachat3", "gigachat31"} <= set(MARKED)
+
+
+@pytest.mark.parametrize("name", MARKED)
+def test_marked_render_writes_what_scanner_render_writes(name: str) -> None:
+    """A ``render`` marked ``plain_render`` gives ``ScannerDialect.render``'s text, or its
+    error (type and message), for content with and without the dialect's markers and for
+    empty and non-empty calls (lists and tuples, odd names and values)."""
+    from tooletta.catalog import get_dialect
+    from tooletta.dialect import ScannerDialect
+
+    dialect = get_dialect(name)
+    markers = [*dialect.info.markers, *dialect.grammar.content_markers]
+    tokens = sorted({t for t in [*markers, *FOREIGN_TOKENS[:8], "<", "{", "\n"] if t})
+    plain = st.text("ab \n.é東{}[]<>\"':,", max_size=8)
+    content = st.one_of(
+        plain, st.lists(st.one_of(plain, st.sampled_from(tokens)), max_size=3).map("".join)
+    )
+    calls: Any = st.one_of(
+        st.just([]),
+        st.just(()),
+        calls_strategy([t for t in markers if t][:4], ids="some"),
+        st.lists(st.sampled_from(_ODD_CALLS), min_size=1, max_size=2),
+    )
+
+    @settings(_SETTINGS, max_examples=300)
+    @given(calls, content, st.booleans())
+    def check(items: Any, text: str, as_tuple: bool) -> None:
+        items = tuple(items) if as_tuple else list(items)
+        mine = _outcome(lambda: dialect.render(items, content=text))
+        base = _outcome(lambda: ScannerDialect.render(dialect, items, content=text))
+        assert mine == base, (items, text)
+
+    check()

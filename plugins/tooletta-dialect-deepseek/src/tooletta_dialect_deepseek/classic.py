@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from tooletta import DialectInfo, ScannerDialect, ToolCall
+from tooletta import DialectInfo, ScannerDialect, ToolCall, to_json
 from tooletta.plugin import (
     Block,
     Grammar,
@@ -189,6 +189,11 @@ def _dsml_first(text: str) -> bool:
     return not firsts or dsml < min(firsts)
 
 
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_.:\-]+").fullmatch
+"""A name :meth:`_Classic.check_name` passes at a glance (no space, ``{``, ``<``, line break
+or fence): the writers ask ``check_name`` only for the others."""
+
+
 def args_json(arguments: dict[str, object]) -> str:
     """``tojson`` of the arguments; ``<`` escaped (only strings hold it) when the end-of-turn
     token occurs in them, since parsing removes that token."""
@@ -260,14 +265,21 @@ class DeepSeekV3Dialect(_Classic):
         return not _dsml_first(text) and first_call_is_v3(text)
 
     def render_calls(self, calls: list[ToolCall]) -> str:
-        """The section as the V3 template writes it: calls joined by ``\\n``."""
-        parts = []
+        """The section as the V3 template writes it: calls joined by ``\\n``. Each call costs
+        one Python call (:func:`~tooletta.to_json`) when its name is plain: the name checked
+        at a glance, :func:`args_json`'s body inline, the text added to a string."""
+        out = CALLS_BEGIN
+        between = ""
         for c in calls:
-            self.check_name(c.name)
-            parts.append(
-                f"{CALL_BEGIN}function{SEP}{c.name}\n```json\n{args_json(c.arguments)}\n```{CALL_END}"
-            )
-        return CALLS_BEGIN + "\n".join(parts) + CALLS_END
+            name = c.name
+            if name.__class__ is not str or _PLAIN_NAME(name) is None:
+                self.check_name(name)
+            args = to_json(c.arguments)
+            if "<" in args and EOS in args:  # args_json(c.arguments)
+                args = args.replace("<", "\\u003c")
+            out += f"{between}{CALL_BEGIN}function{SEP}{name}\n```json\n{args}\n```{CALL_END}"
+            between = "\n"
+        return out + CALLS_END
 
 
 class DeepSeekV31Dialect(_Classic):
@@ -294,9 +306,16 @@ class DeepSeekV31Dialect(_Classic):
         return not _dsml_first(text) and not first_call_is_v3(text)
 
     def render_calls(self, calls: list[ToolCall]) -> str:
-        """The section as the V3.1 template writes it: calls with no separator."""
-        parts = []
+        """The section as the V3.1 template writes it: calls with no separator. Each call
+        costs one Python call (:func:`~tooletta.to_json`) when its name is plain, as in
+        :meth:`DeepSeekV3Dialect.render_calls`."""
+        out = CALLS_BEGIN
         for c in calls:
-            self.check_name(c.name)
-            parts.append(f"{CALL_BEGIN}{c.name}{SEP}{args_json(c.arguments)}{CALL_END}")
-        return CALLS_BEGIN + "".join(parts) + CALLS_END
+            name = c.name
+            if name.__class__ is not str or _PLAIN_NAME(name) is None:
+                self.check_name(name)
+            args = to_json(c.arguments)
+            if "<" in args and EOS in args:  # args_json(c.arguments)
+                args = args.replace("<", "\\u003c")
+            out += f"{CALL_BEGIN}{name}{SEP}{args}{CALL_END}"
+        return out + CALLS_END

@@ -55,6 +55,7 @@ from tooletta.plugin import (
     json_call_object,
     kinds_of,
     one_shot,
+    plain_render,
     reasoning_region,
     scan_arguments,
     skip_ws,
@@ -145,8 +146,13 @@ class GigaChat3Dialect(ScannerDialect):
 
     chat_formats: ClassVar[tuple[ChatFormat, ...]] = (GigaChat3Chat(),)
 
+    @plain_render
     def render(self, calls: Any, content: str = "") -> str:
-        """The template's completion: content, then a ``function call`` message per call."""
+        """The template's completion: content, then a ``function call`` message per call.
+        Marked :func:`~tooletta.plugin.plain_render`: it writes what
+        :meth:`tooletta.ScannerDialect.render` writes (the content checked, then the content,
+        then :meth:`render_calls`, which is this with no content; no separator), so an answer
+        without calls skips it."""
         self.check_content(content)
         calls = list(calls)
         if not calls:

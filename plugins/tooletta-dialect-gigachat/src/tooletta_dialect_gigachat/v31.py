@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tooletta import ToolCall, to_json
-from tooletta.plugin import variant_info
+from tooletta.plugin import plain_render, variant_info
 
 from . import FUNCTION_CALL_INLINE, GigaChat3Dialect
 from .chat import GigaChat31Chat
@@ -34,8 +34,13 @@ class GigaChat31Dialect(GigaChat3Dialect):
 
     chat_formats = (GigaChat31Chat(),)
 
+    @plain_render
     def render(self, calls: Any, content: str = "") -> str:
-        """The content, then ``<|function_call|>{json}`` per call."""
+        """The content, then ``<|function_call|>{json}`` per call. Marked
+        :func:`~tooletta.plugin.plain_render`: it writes what
+        :meth:`tooletta.ScannerDialect.render` writes (the content checked, then the content,
+        then :meth:`render_calls`, which is this with no content; no separator), so an answer
+        without calls skips it."""
         self.check_content(content)
         return content + "".join(self._call(c) for c in calls)
 

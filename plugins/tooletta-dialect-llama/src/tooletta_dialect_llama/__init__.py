@@ -43,6 +43,7 @@ from tooletta.plugin import (
     erase,
     fast_json_chain,
     json_call_object,
+    plain_render,
     space_ahead,
     text_ahead,
 )
@@ -211,6 +212,9 @@ class LlamaJsonDialect(ScannerDialect):
             *(erase(t) for t in _LLAMA4_ENDS),
         )
     )
+    content_separator = "\n" + PYTHON_TAG
+    """A line break and ``<|python_tag|>`` between content and the calls (the calls alone
+    are written bare, as the template writes them)."""
     chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Llama31Chat(), Llama32Chat())
     """Conversation formats: Llama 3.1/3.3 (the default) and Llama 3.2 (:mod:`.chat`)."""
 
@@ -228,13 +232,18 @@ class LlamaJsonDialect(ScannerDialect):
         if content.lstrip(" \t\r\n").startswith(STARTS):
             raise self.error("content starts like a call object")
 
+    @plain_render
     def render(self, calls: Any, content: str = "") -> str:
-        """The template's objects joined by ``"; "``; after content, behind ``<|python_tag|>``."""
+        """The template's objects joined by ``"; "``; after content, behind ``<|python_tag|>``
+        (:attr:`content_separator`). Writes what :meth:`tooletta.ScannerDialect.render`
+        writes (the content checked, then, with calls, the separator when there is content
+        and :meth:`render_calls`; no call is written as an empty text), hence marked
+        :func:`~tooletta.plugin.plain_render`: an answer without calls skips it."""
         self.check_content(content)
         if not calls:
             return content
         body = self.render_calls(list(calls))
-        return f"{content}\n{PYTHON_TAG}{body}" if content else body
+        return content + self.content_separator + body if content and body else content + body
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """Each call as ``{"name": ..., "parameters": ...}``, joined by ``"; "``."""
