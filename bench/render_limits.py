@@ -65,6 +65,19 @@ def _text(content: Any) -> str:
     return content if type(content) is str else ""
 
 
+def _hermes_calls(calls: Sequence[Any], sep: str) -> str:
+    """The ``<tool_call>`` blocks of the Hermes-style templates (Bielik, Qwen2.5, Qwen3,
+    Granite 4.0, QwQ), one a line, the first after ``sep``."""
+    return sep + "\n".join(
+        '<tool_call>\n{"name": "'
+        + c.name
+        + '", "arguments": '
+        + _tojson(c.arguments)
+        + "}\n</tool_call>"
+        for c in calls
+    )
+
+
 # -- Bielik-11B-v3.0-Instruct ----------------------------------------------------------------
 
 _BIELIK_TOOLS_HEAD = (
@@ -118,14 +131,8 @@ def limit_bielik(messages: Sequence[Message], tools: Tools) -> str:
             else:
                 append("<|im_start|>assistant\n")
             append(content.lstrip())
-            for c in m.tool_calls:
-                append(
-                    '\n<tool_call>\n{"name": "'
-                    + c.name
-                    + '", "arguments": '
-                    + _tojson(c.arguments)
-                    + "}\n</tool_call>"
-                )
+            if m.tool_calls:
+                append(_hermes_calls(m.tool_calls, "\n"))
             append("<|im_end|>\n")
         elif role == "tool":
             if i == 0 or messages[i - 1].role != "tool":
@@ -315,30 +322,12 @@ def limit_qwen25(messages: Sequence[Message], tools: Tools) -> str:
         elif role == "assistant":
             content = _text(m.content)
             append("<|im_start|>assistant\n" + content if content else "<|im_start|>assistant")
-            for c in m.tool_calls:
-                append(
-                    '\n<tool_call>\n{"name": "'
-                    + c.name
-                    + '", "arguments": '
-                    + _tojson(c.arguments)
-                    + "}\n</tool_call>"
-                )
+            if m.tool_calls:
+                append(_hermes_calls(m.tool_calls, "\n"))
             append("<|im_end|>\n")
         elif role == "tool":
             _qwen_results(out, messages, i, last)
     return "".join(out)
-
-
-def _hermes_calls(calls: Sequence[Any], sep: str) -> str:
-    """Qwen3's and Granite 4.0's ``<tool_call>`` blocks, one a line, the first after ``sep``."""
-    return sep + "\n".join(
-        '<tool_call>\n{"name": "'
-        + c.name
-        + '", "arguments": '
-        + _tojson(c.arguments)
-        + "}\n</tool_call>"
-        for c in calls
-    )
 
 
 # -- Qwen3 -----------------------------------------------------------------------------------
@@ -543,14 +532,8 @@ def limit_qwq(messages: Sequence[Message], tools: Tools) -> str:
                 append("<|im_start|>assistant\n" + content + "<|im_end|>\n")
                 continue
             append("<|im_start|>assistant\n" + content if given else "<|im_start|>assistant")
-            for c in m.tool_calls:
-                append(
-                    '\n<tool_call>\n{"name": "'
-                    + c.name
-                    + '", "arguments": '
-                    + _tojson(c.arguments)
-                    + "}\n</tool_call>"
-                )
+            if m.tool_calls:
+                append(_hermes_calls(m.tool_calls, "\n"))
             append("<|im_end|>\n")
         elif role == "tool":
             _qwen_results(out, messages, i, last)

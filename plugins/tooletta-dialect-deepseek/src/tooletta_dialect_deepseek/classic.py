@@ -239,6 +239,17 @@ class _Classic(ScannerDialect):
         if markup or "\n" in name or FENCE in name:
             raise self.error(f"the tool name {name!r} holds markup")
 
+    def parts(self, call: ToolCall) -> tuple[str, str]:
+        """The call's name, checked (at a glance when it is plain: ``_PLAIN_NAME``), and its
+        arguments' JSON (:func:`args_json`'s text, its body inline)."""
+        name = call.name
+        if name.__class__ is not str or _PLAIN_NAME(name) is None:
+            self.check_name(name)
+        args = to_json(call.arguments)
+        if "<" in args and EOS in args:
+            args = args.replace("<", "\\u003c")
+        return name, args
+
 
 class DeepSeekV3Dialect(_Classic):
     """DeepSeek V3 / R1: ``function<｜tool▁sep｜>NAME`` and a ```` ```json ```` fence per call."""
@@ -266,17 +277,12 @@ class DeepSeekV3Dialect(_Classic):
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The section as the V3 template writes it: calls joined by ``\\n``. Each call costs
-        one Python call (:func:`~tooletta.to_json`) when its name is plain: the name checked
-        at a glance, :func:`args_json`'s body inline, the text added to a string."""
+        two Python calls (:meth:`parts` and :func:`~tooletta.to_json`) when its name is
+        plain, the text added to a string."""
         out = CALLS_BEGIN
         between = ""
         for c in calls:
-            name = c.name
-            if name.__class__ is not str or _PLAIN_NAME(name) is None:
-                self.check_name(name)
-            args = to_json(c.arguments)
-            if "<" in args and EOS in args:  # args_json(c.arguments)
-                args = args.replace("<", "\\u003c")
+            name, args = self.parts(c)
             out += f"{between}{CALL_BEGIN}function{SEP}{name}\n```json\n{args}\n```{CALL_END}"
             between = "\n"
         return out + CALLS_END
@@ -307,15 +313,9 @@ class DeepSeekV31Dialect(_Classic):
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The section as the V3.1 template writes it: calls with no separator. Each call
-        costs one Python call (:func:`~tooletta.to_json`) when its name is plain, as in
-        :meth:`DeepSeekV3Dialect.render_calls`."""
+        costs two Python calls, as in :meth:`DeepSeekV3Dialect.render_calls`."""
         out = CALLS_BEGIN
         for c in calls:
-            name = c.name
-            if name.__class__ is not str or _PLAIN_NAME(name) is None:
-                self.check_name(name)
-            args = to_json(c.arguments)
-            if "<" in args and EOS in args:  # args_json(c.arguments)
-                args = args.replace("<", "\\u003c")
+            name, args = self.parts(c)
             out += f"{CALL_BEGIN}{name}{SEP}{args}{CALL_END}"
         return out + CALLS_END
