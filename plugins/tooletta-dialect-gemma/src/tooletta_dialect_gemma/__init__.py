@@ -430,8 +430,8 @@ def write_value(
 
     Keys are bare when they read back unchanged, else written by ``key``; mapping keys
     are sorted as Jinja's ``dictsort`` does (case-insensitively). ``None`` is written
-    ``None``, as the template's ``{{ value }}`` does. Raises ``ValueError`` for what the
-    syntax cannot hold.
+    ``None``, as the template's ``{{ value }}`` does. Raises :class:`~tooletta.RenderError`
+    (a ``ValueError``) for what the syntax cannot hold.
     """
     return write_literal(
         value,
@@ -536,8 +536,10 @@ class _GemmaBase(ScannerDialect):
                 raise self.error(f"function name {c.name!r} cannot be written")
             try:
                 args = write_value(dict(c.arguments), self.write_string, self.write_key)
-            except RenderError:
-                raise
+            except RenderError as exc:
+                if exc.dialect is not None:
+                    raise
+                raise self.error(str(exc)) from None  # the toolkit's writer names no dialect
             except (ValueError, TypeError) as exc:
                 raise self.error(str(exc)) from None
             out.append(f"{self.call_open}call:{c.name}{args}{self.call_close}")

@@ -35,8 +35,10 @@ class CheckedDialect(ScannerDialect):
         items = list(calls)
         try:
             text = self.write(items, content)
-        except RenderError:
-            raise
+        except RenderError as exc:
+            if exc.dialect is not None:
+                raise
+            raise self.error(str(exc)) from None  # the toolkit's writers name no dialect
         except (ValueError, TypeError) as exc:
             raise self.error(str(exc)) from None
         if self.reads_back(items, content):

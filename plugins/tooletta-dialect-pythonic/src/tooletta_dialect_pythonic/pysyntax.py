@@ -21,6 +21,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+from tooletta import RenderError
 from tooletta.plugin import BlockError, Incomplete, Read, Reader, write_literal
 
 __all__ = [
@@ -530,15 +531,16 @@ def render_call(
     *,
     keyword_names: bool = False,
 ) -> str:
-    """``name(k=v, ...)`` with each value written by ``value``; ``ValueError`` when the name
-    or a key cannot be written in Python call syntax. With ``keyword_names`` a key that is a
-    Python keyword (``from``) is written as it is, as LFM2.5's template writes it
-    (:func:`call_arguments` reads it back with ``keyword_names``)."""
+    """``name(k=v, ...)`` with each value written by ``value``; :class:`~tooletta.RenderError`
+    (a ``ValueError``) when the name or a key cannot be written in Python call syntax. With
+    ``keyword_names`` a key that is a Python keyword (``from``) is written as it is, as
+    LFM2.5's template writes it (:func:`call_arguments` reads it back with
+    ``keyword_names``)."""
     if not is_tool_name(name):
-        raise ValueError(f"function name {name!r} cannot be written as a call")
+        raise RenderError(f"function name {name!r} cannot be written as a call")
     parts: list[str] = []
     for key, v in arguments.items():
         if not (is_kwarg_name(key) or (keyword_names and keyword.iskeyword(key))):
-            raise ValueError(f"argument name {key!r} is not a Python identifier")
+            raise RenderError(f"argument name {key!r} is not a Python identifier")
         parts.append(f"{key}={value(v)}")
     return f"{name}({', '.join(parts)})"

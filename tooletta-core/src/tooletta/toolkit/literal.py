@@ -7,6 +7,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import RenderError
+
 __all__ = ["write_literal"]
 
 
@@ -27,8 +29,8 @@ def write_literal(
     and null; numbers are Python's ``str``/``repr``. With ``sort`` (a sort key for the keys),
     each mapping's keys are written in that order, else in their own.
 
-    Raises ``ValueError`` for what has no literal: a non-finite float, a key that is not a
-    string, any other type.
+    Raises :class:`~tooletta.RenderError` (a ``ValueError``) for what has no literal: a
+    non-finite float, a key that is not a string, any other type.
     """
     if value is None:
         return words[2]
@@ -40,7 +42,7 @@ def write_literal(
         return str(value)
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise ValueError(f"{value!r} has no literal")
+            raise RenderError(f"{value!r} has no literal")
         return repr(value)
     if isinstance(value, str):
         return string(value)
@@ -52,7 +54,7 @@ def write_literal(
         return "[" + comma.join(inner(v) for v in value) + "]"
     if isinstance(value, dict):
         if not all(isinstance(k, str) for k in value):
-            raise ValueError("mapping keys must be strings")
+            raise RenderError("mapping keys must be strings")
         keys = sorted(value, key=sort) if sort is not None else list(value)
         return "{" + comma.join(f"{key(k)}{colon}{inner(value[k])}" for k in keys) + "}"
-    raise ValueError(f"cannot write {type(value).__name__} as a literal")
+    raise RenderError(f"cannot write {type(value).__name__} as a literal")
