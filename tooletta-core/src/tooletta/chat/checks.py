@@ -103,12 +103,12 @@ def check_conversation(
     if not allow_markup:
         tables = markup_of(fmt, dialect) if markup is None else markup
         body = tables[1]
-        if body.pattern is not None:
-            for lead in body.leads:  # find_markup's first scan inline: none of the tokens'
-                if lead in joined:  # first characters is the common case
-                    if find_markup(joined, body) is not None:
+        for probe, words in body.probes:  # holds_markup inline: no token's rarest
+            if probe in joined:  # character is the common case
+                for word in words:
+                    if word in joined:
                         _check_markup(fmt, dialect, messages, joined, tables)  # which message
-                    break
+                        return
 
 
 class Checked(Conversation):
