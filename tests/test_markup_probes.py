@@ -85,3 +85,10 @@ def test_a_role_marker_is_looked_for_by_its_rarest_character() -> None:
     assert not holds_markup("a human says hi: assistant", table)
     assert holds_markup("x\x00human: hi", table)
     assert find_markup("say <sep> now", table) == "<sep>"
+
+
+def test_a_table_built_without_probes_finds_them() -> None:
+    table = Markup.of(["<sep>", "human:"])
+    built = Markup(table.tokens, table.leads, table.pattern)
+    assert built.probes == table.probes
+    assert holds_markup("a human: b", built)

@@ -33,7 +33,18 @@ class Markup:
     pattern: re.Pattern[str] | None
     probes: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """(a character, the tokens whose rarest character it is): a text holds a token only if
-    it holds that token's probe (:func:`holds_markup`)."""
+    it holds that token's probe (:func:`holds_markup`). Found from ``tokens`` when not
+    given."""
+
+    def __post_init__(self) -> None:
+        """Find the probes of a table built without them (never a table that finds none)."""
+        if not self.probes and self.tokens:
+            groups: dict[str, list[str]] = {}
+            for word in self.tokens:
+                if word:
+                    groups.setdefault(max(word, key=_rarity), []).append(word)
+            probes = tuple((char, tuple(group)) for char, group in groups.items())
+            object.__setattr__(self, "probes", probes)
 
     @classmethod
     def of(cls, tokens: Sequence[str]) -> Markup:
@@ -41,11 +52,7 @@ class Markup:
         words = tuple(sorted({t for t in tokens if t}, key=lambda t: (-len(t), t)))
         leads = tuple(dict.fromkeys(t[0] for t in words))
         pattern = re.compile("|".join(map(re.escape, words))) if words else None
-        groups: dict[str, list[str]] = {}
-        for word in words:
-            groups.setdefault(max(word, key=_rarity), []).append(word)
-        probes = tuple((char, tuple(group)) for char, group in groups.items())
-        return cls(words, leads, pattern, probes)
+        return cls(words, leads, pattern)
 
 
 _COMMON = " etaoinsrhldcumfpgwybvkxjqz\nETAOINSRHLDCUMFPGWYBVKXJQZ0123456789.,'\"-:()/_"
