@@ -231,6 +231,7 @@ from tooletta.toolkit.reading import (
 )
 from tooletta.toolkit.rendermark import (
     plain_render,
+    plain_render_without_calls,
 )
 from tooletta.toolkit.schema import (
     ToolSchemas,
@@ -373,6 +374,7 @@ __all__ = [
     "one_shot_value",
     "patterns_of",
     "plain_render",
+    "plain_render_without_calls",
     "py_literal_at",
     "quote_attribute",
     "quote_json_string",

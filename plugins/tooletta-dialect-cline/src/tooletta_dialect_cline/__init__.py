@@ -52,6 +52,7 @@ from tooletta.plugin import (
     kinds_of,
     one_shot,
     one_shot_value,
+    plain_render_without_calls,
     trim_text,
 )
 
@@ -459,6 +460,7 @@ class ClineDialect(ScannerDialect):
             if f"<{name}>" in content:
                 raise self.error(f"content contains the tool tag <{name}>")
 
+    @plain_render_without_calls  # no calls: no tags to check, then ScannerDialect.render
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """``content`` followed by the calls (content must not hold their tags)."""
         self._check_tags(content, {c.name for c in calls})

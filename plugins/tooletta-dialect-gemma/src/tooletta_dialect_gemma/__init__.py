@@ -36,6 +36,7 @@ from tooletta.plugin import (
     bracket_nesting,
     erase,
     json_next,
+    plain_render_without_calls,
     reasoning_region,
     write_literal,
 )
@@ -602,6 +603,7 @@ class Gemma4Dialect(_GemmaBase):
     )
     chat_formats = (Gemma4Chat(), Gemma4InterleavedChat())
 
+    @plain_render_without_calls  # every reader of the grammar starts at a content marker
     def render(self, calls: Any, content: str = "") -> str:
         """The calls, then the content, as the Gemma 4 template orders the model turn.
 

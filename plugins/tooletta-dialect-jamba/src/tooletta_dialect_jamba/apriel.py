@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from tooletta import ToolCall
-from tooletta.plugin import ChatFormat, variant_info
+from tooletta.plugin import ChatFormat, plain_render_without_calls, variant_info
 
 from . import JambaDialect
 from .chat import Apriel15Chat, Apriel16Chat
@@ -36,6 +36,7 @@ class AprielDialect(JambaDialect):
     )
     chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Apriel15Chat(), Apriel16Chat())
 
+    @plain_render_without_calls  # no calls: check_content, then the content
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """The content, then (with calls) a line break and the ``<tool_calls>`` list."""
         self.check_content(content)

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from tooletta import ToolCall, to_json
-from tooletta.plugin import ChatFormat, variant_info
+from tooletta.plugin import ChatFormat, plain_render_without_calls, variant_info
 
 from . import PYTHON_END, PYTHON_START, LlamaJsonDialect
 from .chat import Llama4Chat
@@ -44,6 +44,7 @@ class Llama4JsonDialect(LlamaJsonDialect):
     chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Llama4Chat(),)
     """The Llama 4 Instruct conversation format (:class:`~.chat.Llama4Chat`)."""
 
+    @plain_render_without_calls  # no calls: check_content, then the content
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """With calls: the content inside ``<|python_start|>`` ... ``<|python_end|>``, then
         the call objects; without: the content."""

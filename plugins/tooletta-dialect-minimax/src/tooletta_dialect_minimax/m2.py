@@ -37,6 +37,7 @@ from tooletta.plugin import (
     erase,
     fast_invokes,
     guarded,
+    plain_render_without_calls,
     read_invokes,
     reasoning_region,
     render_invoke,
@@ -81,6 +82,7 @@ class MinimaxM2Dialect(ScannerDialect):
     content_separator = "\n"
     chat_formats = (MinimaxM2Chat(),)
 
+    @plain_render_without_calls  # no calls: check_content, then the content
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """``content``, then the wrapper after a newline (the template writes the newline
         even when there is no content)."""

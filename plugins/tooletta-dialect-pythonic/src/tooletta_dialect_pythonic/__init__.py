@@ -44,6 +44,7 @@ from tooletta.plugin import (
     json_call_object,
     json_next,
     loads,
+    plain_render_without_calls,
     py_literal_at,
     reasoning_region,
     variant_info,
@@ -274,6 +275,13 @@ class Olmo3Dialect(CheckedDialect):
         marker of this grammar starts with ``<``)."""
         return plain_reads_back(calls, content)
 
+    @plain_render_without_calls  # every reader of the grammar starts at a content marker
+    def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
+        """As :class:`~.base.CheckedDialect` renders; given no calls, the content once
+        ``check_content`` has passed (what the read back then finds: each block and erased
+        token of this grammar starts at one of its content markers)."""
+        return CheckedDialect.render(self, calls, content)
+
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The block the OLMo 3 template writes, one call per line."""
         lines = "\n".join(render_call(c.name, c.arguments, _olmo_value) for c in calls)
@@ -446,6 +454,7 @@ class Lfm2Dialect(CheckedDialect):
     )
     chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Lfm2Chat(),)
 
+    @plain_render_without_calls  # every reader of the grammar starts at a content marker
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """As :class:`~.base.CheckedDialect` renders (the text read back and compared, unless
         :meth:`reads_back` knows it); content alone that holds no ``<`` is returned as it is

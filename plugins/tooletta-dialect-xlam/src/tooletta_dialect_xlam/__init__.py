@@ -44,6 +44,7 @@ from tooletta.plugin import (
     json_call_array,
     json_call_object,
     json_next,
+    plain_render_without_calls,
     reasoning_region,
     space_ahead,
     text_ahead,
@@ -237,6 +238,7 @@ class XlamDialect(ScannerDialect):
         if "[" in content and _CALL_LIST.match(content.lstrip(" \t\r\n")):
             raise self.error("content starts like a call list")
 
+    @plain_render_without_calls  # no calls: check_content, then the content
     def render(self, calls: Any, content: str = "") -> str:
         """The template's bare list; after content, the list in a ```json fence."""
         self.check_content(content)

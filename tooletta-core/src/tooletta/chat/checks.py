@@ -93,22 +93,29 @@ def check_conversation(
                     "assistant's calls are written: they would be dropped)"
                 )
             if typed is None:  # found at the first turn with calls, once per conversation
-                typed = tools if tools and _typed_by_schema(dialect) else ()
+                if not tools:
+                    typed = ()
+                else:
+                    last = _LAST_TYPED[0]  # the dialect asked last: its answer without a call
+                    known = last[1] if last[0] is dialect else _typed_by_schema(dialect)
+                    typed = tools if known else ()
             _check_calls(index, calls, dialect, typed, texts)
     joined = _SEP.join(texts)
     if not joined.isascii():
         _check_surrogates(joined)
     if tools:
-        _check_tool_text(tools)
+        last = _CHECKED_TOOLS[0]  # _check_tool_text's own test inline: the same objects
+        if len(last) != len(tools) or not all(map(is_, last, tools)):
+            _check_tool_text(tools)
     if not allow_markup:
         tables = markup_of(fmt, dialect) if markup is None else markup
         body = tables[1]
-        if body.pattern is not None:
-            for lead in body.leads:  # find_markup's first scan inline: none of the tokens'
-                if lead in joined:  # first characters is the common case
-                    if find_markup(joined, body) is not None:
+        for probe, words in body.probes:  # holds_markup inline: no token's rarest
+            if probe in joined:  # character is the common case
+                for word in words:
+                    if word in joined:
                         _check_markup(fmt, dialect, messages, joined, tables)  # which message
-                    break
+                        return
 
 
 class Checked(Conversation):
@@ -281,6 +288,9 @@ def _check_values(index: int, call: ToolCall, strings: list[str]) -> None:
 
 
 _TYPED: dict[int, tuple[Any, bool]] = {}
+_LAST_TYPED: list[tuple[Any, bool]] = [(object(), False)]
+"""The dialect :func:`_typed_by_schema` answered last, with its answer (one tuple, read by
+:func:`check_conversation` without a call)."""
 _PROBE_TOOLS = [
     {
         "type": "function",
@@ -298,6 +308,7 @@ def _typed_by_schema(dialect: Any) -> bool:
     per dialect object by rendering and parsing one call."""
     known = _TYPED.get(id(dialect))
     if known is not None and known[0] is dialect:
+        _LAST_TYPED[0] = known
         return known[1]
     try:
         text = dialect.render([ToolCall("probe", {"a": 5})])
@@ -307,7 +318,7 @@ def _typed_by_schema(dialect: Any) -> bool:
         typed = False
     if len(_TYPED) > 256:
         _TYPED.clear()
-    _TYPED[id(dialect)] = (dialect, typed)
+    _TYPED[id(dialect)] = _LAST_TYPED[0] = (dialect, typed)
     return typed
 
 

@@ -20,16 +20,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Markup", "dialect_markers", "find_markup", "markup_of"]
+__all__ = ["Markup", "dialect_markers", "find_markup", "holds_markup", "markup_of"]
 
 
 @dataclass(frozen=True)
 class Markup:
-    """Tokens searched for in message text, with their first characters and one pattern."""
+    """Tokens searched for in message text, with their first characters, their probes and
+    one pattern."""
 
     tokens: tuple[str, ...]
     leads: tuple[str, ...]
     pattern: re.Pattern[str] | None
+    probes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """(a character, the tokens whose rarest character it is): a text holds a token only if
+    it holds that token's probe (:func:`holds_markup`). Found from ``tokens`` when not
+    given."""
+
+    def __post_init__(self) -> None:
+        """Find the probes of a table built without them (never a table that finds none)."""
+        if not self.probes and self.tokens:
+            groups: dict[str, list[str]] = {}
+            for word in self.tokens:
+                if word:
+                    groups.setdefault(max(word, key=_rarity), []).append(word)
+            probes = tuple((char, tuple(group)) for char, group in groups.items())
+            object.__setattr__(self, "probes", probes)
 
     @classmethod
     def of(cls, tokens: Sequence[str]) -> Markup:
@@ -40,15 +55,32 @@ class Markup:
         return cls(words, leads, pattern)
 
 
+_COMMON = " etaoinsrhldcumfpgwybvkxjqz\nETAOINSRHLDCUMFPGWYBVKXJQZ0123456789.,'\"-:()/_"
+"""Characters of message text, the most frequent first (roughly: English prose, then code):
+a token is looked for by the character of it latest in this list, or by one not in it."""
+
+
+def _rarity(char: str) -> int:
+    """How rare ``char`` is in message text (higher: rarer; any order is exact)."""
+    found = _COMMON.find(char)
+    return len(_COMMON) if found < 0 else found
+
+
+def holds_markup(text: str, markup: Markup) -> bool:
+    """Whether ``text`` holds a token of ``markup`` (exactly: ``find_markup(text, markup) is
+    not None``), by C scans only: each probe character, then the tokens holding it."""
+    for probe, words in markup.probes:
+        if probe in text:
+            for word in words:
+                if word in text:
+                    return True
+    return False
+
+
 def find_markup(text: str, markup: Markup) -> str | None:
     """The first token of ``markup`` in ``text`` (``None``: none)."""
     pattern = markup.pattern
-    if pattern is None or not text:
-        return None
-    for lead in markup.leads:
-        if lead in text:
-            break
-    else:
+    if pattern is None or not text or not holds_markup(text, markup):
         return None
     found = pattern.search(text)
     return found.group() if found is not None else None

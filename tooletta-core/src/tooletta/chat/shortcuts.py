@@ -3,8 +3,9 @@ calls, so that the conversation renderer writes such a turn without asking the d
 
 :meth:`tooletta.chat.ChatFormat.calls_text` given no calls is ``dialect.render([],
 content=content)``. For :meth:`tooletta.ScannerDialect.render` (and overrides marked with
-:func:`tooletta.toolkit.rendermark.plain_render`) that is ``content`` once the dialect's
-``check_content(content)`` has passed (it refuses content holding the dialect's markers);
+:func:`tooletta.toolkit.rendermark.plain_render`, or, for answers without calls only,
+:func:`~tooletta.toolkit.rendermark.plain_render_without_calls`) that is ``content`` once the
+dialect's ``check_content(content)`` has passed (it refuses content holding the dialect's markers);
 for a learned format's writers the same holds by their definitions
 (:mod:`tooletta.chat.learn.dialects`). Any other dialect is asked, as before.
 """
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..dialect import ScannerDialect
-from ..toolkit.rendermark import MARK
+from ..toolkit.rendermark import MARK, NO_CALLS_MARK
 
 __all__ = [
     "LAST",
@@ -65,7 +66,7 @@ def _prove(dialect: Any, depth: int) -> Any:
             return _prove(dialect.inner, depth + 1) if depth < 4 else UNPROVED
         if kind is learned.JsonCalls and "render" not in vars(dialect):
             return dialect.check_content  # render: checked, then content (+ lead and calls)
-    if not renders_as_scanner(dialect):
+    if not renders_as_scanner(dialect) and not _plain_without_calls(dialect):
         return UNPROVED
     check: Check = dialect.check_content
     return check
@@ -82,6 +83,20 @@ def renders_as_scanner(dialect: Any) -> bool:
         return False  # set on the object itself
     render = getattr(type(dialect), "render", None)
     return render is ScannerDialect.render or getattr(render, MARK, False) is True
+
+
+def _plain_without_calls(dialect: Any) -> bool:
+    """Whether ``dialect.render``, found on its class, is an override marked with
+    :func:`~tooletta.toolkit.rendermark.plain_render_without_calls` (given no calls: what
+    :meth:`tooletta.ScannerDialect.render` writes), with its ``check_content`` found on its
+    class too."""
+    if not isinstance(dialect, ScannerDialect):
+        return False
+    own = vars(dialect)
+    if "render" in own or "check_content" in own:
+        return False  # set on the object itself
+    render = getattr(type(dialect), "render", None)
+    return getattr(render, NO_CALLS_MARK, False) is True
 
 
 PLAIN_MARK = "tooletta_plain_without_calls"
