@@ -55,6 +55,7 @@ The kit's modules, each with one job (every public name is importable from here)
 - :mod:`~tooletta.testing.settings`, :mod:`~tooletta.testing.golden`,
   :mod:`~tooletta.testing.properties`, :mod:`~tooletta.testing.suite`: :class:`DialectTests`,
   its settings and its two halves (declared facts and golden cases; the laws as properties).
+- :mod:`~tooletta.testing.profile`: the ``fuzz`` hypothesis profile (many more examples).
 - :mod:`~tooletta.testing.conversations`: the conversation laws of chat formats
   (``ConversationTests``), with :mod:`~tooletta.testing.conversation_law` (render refuses
   typed or reads back; parse reads any text or refuses typed) and

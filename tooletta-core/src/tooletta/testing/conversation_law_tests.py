@@ -18,6 +18,7 @@ from ..errors import ToolettaError
 from ..ir import Message
 from .conversation_law import check_conversation_law, check_parse_total
 from .oddities import mutated_renders, odd_conversations
+from .profile import under_fuzz
 from .samples import PROBE_TOOLS, SAMPLE_TOOLS
 
 if TYPE_CHECKING:
@@ -120,14 +121,17 @@ class ConversationLawTests:
 
 def _law_settings(examples: int) -> Settings:
     """Hypothesis settings for the law tests: derandomized, no deadline, no database, one
-    failure reported."""
+    failure reported (randomized, more examples under the ``fuzz`` profile:
+    :func:`~tooletta.testing.profile.under_fuzz`)."""
     from hypothesis import HealthCheck, settings
 
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-        derandomize=True,
-        database=None,
-        report_multiple_bugs=False,
+    return under_fuzz(
+        settings(
+            max_examples=examples,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            derandomize=True,
+            database=None,
+            report_multiple_bugs=False,
+        )
     )

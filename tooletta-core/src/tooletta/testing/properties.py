@@ -9,6 +9,7 @@ from .. import api
 from ..ir import ToolCall
 from .fixtures import tools_for
 from .laws import check_bad_input, check_holdback, check_round_trip, check_stream_equals_parse
+from .profile import under_fuzz
 from .settings import DialectSettings
 from .strategies import (
     FOREIGN_TOKENS,
@@ -29,10 +30,13 @@ surrogate."""
 
 
 def _settings(examples: int) -> Settings:
-    """Hypothesis settings for the kit's properties: no deadline, no health checks."""
+    """Hypothesis settings for the kit's properties: no deadline, no health checks (more
+    examples under the ``fuzz`` profile: :func:`~tooletta.testing.profile.under_fuzz`)."""
     from hypothesis import HealthCheck, settings
 
-    return settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    return under_fuzz(
+        settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    )
 
 
 class PropertyTests(DialectSettings):
