@@ -70,7 +70,7 @@ def test_the_probes_find_what_the_first_characters_and_pattern_found(name: str) 
         body = tables[1]
         want = (
             _outcome(lambda: _check_markup(fmt, dialect, messages, joined, tables))
-            if _old_find("\x00".join(m.content for m in messages), body) is not None
+            if _old_find("\x00".join(str(m.content) for m in messages), body) is not None
             else ""
         )
         got = _outcome(lambda: check_conversation(fmt, dialect, messages, (), False, tables))
