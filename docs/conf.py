@@ -27,6 +27,7 @@ nitpicky = True
 nitpick_ignore_regex = [
     (r"py:.*", r"(collections\.abc|re|ast|json|pathlib|os)(\..+)?"),  # the standard library
     (r"py:.*", r"pluggy(\..+)?"),  # a core dependency
+    (r"py:.*", r"hypothesis(\..+)?"),  # the testing kit's (a dev dependency)
 ]
 
 

@@ -14,7 +14,7 @@ import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hypothesis import settings as Settings
+    import hypothesis
 
 __all__ = ["FUZZ_EXAMPLES", "FUZZ_PROFILE", "register_fuzz_profile", "under_fuzz"]
 
@@ -49,7 +49,7 @@ def fuzzing() -> bool:
     return settings.get_current_profile_name() == FUZZ_PROFILE
 
 
-def under_fuzz(base: Settings) -> Settings:
+def under_fuzz(base: hypothesis.settings) -> hypothesis.settings:
     """``base`` with at least the profile's examples, randomized and without deadline when
     the ``fuzz`` profile is loaded; ``base`` itself otherwise."""
     if not fuzzing():
