@@ -1,5 +1,5 @@
 """JSON as chat templates write it (:func:`tooletta.to_json`) and what a decoded JSON value is
-in JSON's words (:func:`json_type`, for error messages): a leaf every floor may import.
+in JSON's words (``json_type``, for error messages): a leaf every floor may import.
 
 Re-exported by ``tooletta.dialect`` and :mod:`tooletta` (``tooletta.to_json``).
 """
