@@ -134,8 +134,9 @@ class Model:
     def plain(
         self,
     ) -> tuple[tuple[str, ...], tuple[str, ...], str | None, str, str, tuple[str, ...]]:
-        """The row as plain values, its format by name: ``(patterns, dialects, chat_name,
-        template, source, template_sha256)`` (what the plugin index keeps, and compares)."""
+        """The row as plain values, ``(patterns, dialects, chat_name, template, source,
+        template_sha256)`` with the format by name (what the plugin index keeps and
+        compares)."""
         return (
             self.patterns,
             self.dialects,
