@@ -198,7 +198,10 @@ def _function_head(buf: str, pos: int, final: bool, skip: int = 0) -> tuple[bool
         return (False if final else None), known
     if buf[i] != ">" or i == pos:
         return False, known
-    i = skip_gap(buf, i + 1)[0]
+    i += 1
+    gap_end = min(n, i + MAX_GAP)  # skip_gap, inline: fast_bare asks this once per block
+    while i < gap_end and buf[i] in _WS:
+        i += 1
     if i == n:
         return (False if final else None), known
     tail = buf[i : i + max(len(PARAM), len(FUNC_END))]
