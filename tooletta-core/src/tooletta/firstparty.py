@@ -517,16 +517,7 @@ def unknown_model_message(model: str, problems: Iterable[object]) -> str:
     dist = distribution_for_model(model)
     if dist is None:
         return f"{base}; pass dialect= or chat_template= (the model's own template)"
-    plugin = dist.removeprefix("tooletta-dialect-")
-    for problem in problems:
-        if getattr(problem, "plugin", None) in (plugin, dist):
-            return f"{base}: it comes with {dist}, which is installed but {problem.error}"  # type: ignore[attr-defined]
-    if _installed(dist):
-        return (
-            f"{base}: it comes with {dist}, which is installed but not loaded "
-            "(see TOOLETTA_LOAD_PLUGINS / TOOLETTA_DISABLE_PLUGINS)"
-        )
-    return f"{base}: it comes with {dist}, which is not installed: pip install {dist}"
+    return _comes_with(f"{base}: it", dist, problems)
 
 
 def unknown_dialect_message(name: str, known: Iterable[str], problems: Iterable[object]) -> str:
@@ -540,17 +531,24 @@ def unknown_dialect_message(name: str, known: Iterable[str], problems: Iterable[
     dist = distribution_for(name)
     if dist is None:
         return f"unknown dialect {name!r} (known: {listed})"
+    return _comes_with(f"dialect {name!r}", dist, problems)
+
+
+def _comes_with(subject: str, dist: str, problems: Iterable[object]) -> str:
+    """``subject`` comes with the first-party distribution ``dist``: why the installed one is
+    not loaded (its loading problem among ``problems``, or the plugin environment variables),
+    else how to install it."""
     plugin = dist.removeprefix("tooletta-dialect-")
     for problem in problems:
         if getattr(problem, "plugin", None) in (plugin, dist):
             error = getattr(problem, "error", "")
-            return f"dialect {name!r} comes with {dist}, which is installed but {error}"
+            return f"{subject} comes with {dist}, which is installed but {error}"
     if _installed(dist):
         return (
-            f"dialect {name!r} comes with {dist}, which is installed but not loaded "
+            f"{subject} comes with {dist}, which is installed but not loaded "
             "(see TOOLETTA_LOAD_PLUGINS / TOOLETTA_DISABLE_PLUGINS)"
         )
-    return f"dialect {name!r} comes with {dist}, which is not installed: pip install {dist}"
+    return f"{subject} comes with {dist}, which is not installed: pip install {dist}"
 
 
 def _installed(dist: str) -> bool:

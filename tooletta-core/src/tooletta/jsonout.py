@@ -1,4 +1,5 @@
-"""JSON as chat templates write it (:func:`tooletta.to_json`): a leaf every floor may import.
+"""JSON as chat templates write it (:func:`tooletta.to_json`) and what a decoded JSON value is
+in JSON's words (``json_type``, for error messages): a leaf every floor may import.
 
 Re-exported by ``tooletta.dialect`` and :mod:`tooletta` (``tooletta.to_json``).
 """
@@ -11,7 +12,7 @@ from typing import Any
 
 from .errors import RenderError
 
-__all__ = ["to_json"]
+__all__ = ["json_type", "to_json"]
 
 
 def _not_json(value: Any) -> Any:
@@ -69,3 +70,21 @@ def to_json(value: Any) -> str:
         raise RenderError("arguments are nested too deeply to write") from None
     except (TypeError, ValueError) as exc:
         raise RenderError(f"arguments are not JSON: {exc}") from None
+
+
+def json_type(value: Any) -> str:
+    """What a decoded JSON value is, in JSON's words ("a number", "null", ...); any other
+    value by its Python type's name."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__

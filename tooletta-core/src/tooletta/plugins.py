@@ -168,14 +168,7 @@ class _Row(msgspec.Struct, frozen=True):
     @classmethod
     def of(cls, row: Model) -> _Row:
         """The index form of ``row``."""
-        return cls(
-            row.patterns,
-            row.dialects,
-            row.chat_name,
-            row.template,
-            row.source,
-            row.template_sha256,
-        )
+        return cls(*row.plain)
 
     def model(self) -> Model:
         """The row again (its format named, not imported)."""

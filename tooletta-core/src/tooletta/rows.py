@@ -130,6 +130,22 @@ class Model:
         """The conversation format's name, or ``None``."""
         return chat_name(self.chat)
 
+    @property
+    def plain(
+        self,
+    ) -> tuple[tuple[str, ...], tuple[str, ...], str | None, str, str, tuple[str, ...]]:
+        """The row as plain values, ``(patterns, dialects, chat_name, template, source,
+        template_sha256)`` with the format by name (what the plugin index keeps and
+        compares)."""
+        return (
+            self.patterns,
+            self.dialects,
+            self.chat_name,
+            self.template,
+            self.source,
+            self.template_sha256,
+        )
+
     def score(self, model: str) -> int:
         """The length of the longest of this row's patterns matching ``model``, else -1."""
         return pattern_score(model, self.patterns)

@@ -19,6 +19,7 @@ import msgspec
 from .. import api
 from ..errors import ToolettaError, ToolettaWarning
 from ..ir import Message, ParseResult, ToolCall
+from ..jsonout import json_type
 from .io import InputError, json_problem
 
 __all__ = [
@@ -113,23 +114,6 @@ def check_tools(tools: Any, where: str) -> None:
         read_tools(tools)
     except ValueError as exc:
         raise InputError(f"{where}: {exc}") from None
-
-
-def json_type(value: Any) -> str:
-    """What a decoded JSON value is, in JSON's words ("a number", "null", ...)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 def _text_of(row: Any) -> tuple[str, Any]:

@@ -10,12 +10,13 @@ writes them).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ..ir import StreamUpdate
 
-__all__ = ["Segments", "Step"]
+__all__ = ["SegmentWriter", "Segments", "Step", "all_events"]
 
 Kind = Literal["reasoning", "text", "call"]
 
@@ -94,3 +95,72 @@ class Segments:
             out.append(Step("close", *self._open))
             self._open = None
         return out
+
+
+class SegmentWriter:
+    """What both event writers share: the :class:`Segments` of one response, the opening
+    events sent once before the first others, and the refusal of updates after the finish.
+
+    A writer gives :meth:`_opening` (its first events) and :meth:`_events` (the events of
+    one step); its ``finish`` starts from :meth:`_finishing`.
+    """
+
+    def __init__(self, *, reasoning: bool = True) -> None:
+        self._segments = Segments(reasoning=reasoning)
+        self._started = False
+        self._finished = False
+
+    @property
+    def late_ids(self) -> dict[int, str]:
+        """Ids the source sent after their call's part (block or item) had been sent
+        (index -> id)."""
+        return self._segments.late_ids
+
+    @property
+    def discarded(self) -> list[int]:
+        """Indexes of calls reported malformed after their part (block or item) was sent."""
+        return self._segments.discarded
+
+    def _opening(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def _events(self, step: Step) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def _start(self) -> list[dict[str, Any]]:
+        if self._started:
+            return []
+        self._started = True
+        return self._opening()
+
+    def write(self, update: StreamUpdate) -> list[dict[str, Any]]:
+        """The events for one update (the opening events first)."""
+        if self._finished:
+            raise ValueError("the stream is finished")
+        out = self._start()
+        for step in self._segments.feed(update):
+            out.extend(self._events(step))
+        return out
+
+    def _finishing(self, update: StreamUpdate | None) -> list[dict[str, Any]]:
+        """The events of a last update (or the opening ones, still unsent), then those
+        closing the open part; the writer takes no update after this."""
+        out = self.write(update) if update is not None else self._start()
+        for step in self._segments.close():
+            out.extend(self._events(step))
+        self._finished = True
+        return out
+
+    def finish(self, update: StreamUpdate | None = None) -> list[dict[str, Any]]:
+        """The events of a last update and the end of the response."""
+        raise NotImplementedError
+
+
+def all_events(writer: SegmentWriter, updates: Iterable[StreamUpdate]) -> list[dict[str, Any]]:
+    """Every event of a whole stream of ``updates``, written by ``writer``, its finish
+    included."""
+    out: list[dict[str, Any]] = []
+    for update in updates:
+        out.extend(writer.write(update))
+    out.extend(writer.finish())
+    return out

@@ -22,12 +22,12 @@ from typing import Any, Literal
 
 from ..ir import StreamUpdate
 from ..shapes._util import stable_token
-from ._segments import Segments, Step
+from ._segments import SegmentWriter, Step, all_events
 
 __all__ = ["AnthropicEventWriter", "updates_to_anthropic_events"]
 
 
-class AnthropicEventWriter:
+class AnthropicEventWriter(SegmentWriter):
     """Turns the :class:`~tooletta.StreamUpdate` s of one response into Anthropic events.
 
     ``message_id`` names the message (default ``msg_`` + 24 random alphanumerics), ``model``
@@ -49,25 +49,10 @@ class AnthropicEventWriter:
         self.message_id = message_id or "msg_" + uuid.uuid4().hex[:24]
         self.model = model
         self.input_tokens = input_tokens
-        self._segments = Segments(reasoning=reasoning)
+        super().__init__(reasoning=reasoning)
         self._blocks = 0  # content blocks started
-        self._started = False
-        self._finished = False
 
-    @property
-    def late_ids(self) -> dict[int, str]:
-        """Ids the source sent after their call's block had started (index -> id)."""
-        return self._segments.late_ids
-
-    @property
-    def discarded(self) -> list[int]:
-        """Indexes of calls reported malformed after their block was sent."""
-        return self._segments.discarded
-
-    def _start(self) -> list[dict[str, Any]]:
-        if self._started:
-            return []
-        self._started = True
+    def _opening(self) -> list[dict[str, Any]]:
         message: dict[str, Any] = {
             "id": self.message_id,
             "type": "message",
@@ -80,14 +65,8 @@ class AnthropicEventWriter:
         }
         return [{"type": "message_start", "message": message}]
 
-    def write(self, update: StreamUpdate) -> list[dict[str, Any]]:
-        """The events for one update (``message_start`` first)."""
-        if self._finished:
-            raise ValueError("the stream is finished")
-        out = self._start()
-        for step in self._segments.feed(update):
-            out.append(self._event(step))
-        return out
+    def _events(self, step: Step) -> list[dict[str, Any]]:
+        return [self._event(step)]
 
     def _event(self, step: Step) -> dict[str, Any]:
         index = self._blocks - 1
@@ -127,8 +106,7 @@ class AnthropicEventWriter:
         ``stop_reason`` defaults to ``"tool_use"`` when the turn has calls, else
         ``"end_turn"``; ``output_tokens`` goes in the final usage.
         """
-        out = self.write(update) if update is not None else self._start()
-        out.extend(self._event(step) for step in self._segments.close())
+        out = self._finishing(update)
         if stop_reason is None:
             stop_reason = "tool_use" if self._segments.calls else "end_turn"
         out.append(
@@ -139,7 +117,6 @@ class AnthropicEventWriter:
             }
         )
         out.append({"type": "message_stop"})
-        self._finished = True
         return out
 
 
@@ -151,9 +128,4 @@ def updates_to_anthropic_events(
     ``options`` are :class:`AnthropicEventWriter`'s (``message_id``, ``model``,
     ``input_tokens``, ``reasoning``).
     """
-    writer = AnthropicEventWriter(**options)
-    out: list[dict[str, Any]] = []
-    for update in updates:
-        out.extend(writer.write(update))
-    out.extend(writer.finish())
-    return out
+    return all_events(AnthropicEventWriter(**options), updates)

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from .. import api
 from ..errors import ToolettaError
 from ..ir import ToolCall
+from ..jsonout import json_type
 from .calls import read_tool_call, to_hf_tool_call, to_openai_tool_call
 from .ids import IdMapper, IdPolicy, ensure_ids
 from .read import read_messages
@@ -111,7 +112,7 @@ def _convert_row(
             _check_message(i, message)
         raw_tools = row.get("tools")
         if raw_tools is not None and not isinstance(raw_tools, list):
-            raise ValueError(f"the row's 'tools' must be a list, not {_json_type(raw_tools)}")
+            raise ValueError(f"the row's 'tools' must be a list, not {json_type(raw_tools)}")
         tools = to_openai_tools(raw_tools) or None
         if direction == "render":
             new = _render_messages(messages, dialect)
@@ -129,41 +130,25 @@ def _convert_row(
 def _check_message(i: int, message: Any) -> None:
     """Fail (``ValueError``) for a message no chat format has: wrong types, not an object."""
     if not isinstance(message, Mapping):
-        raise ValueError(f"message {i} must be an object, not {_json_type(message)}")
+        raise ValueError(f"message {i} must be an object, not {json_type(message)}")
     role = message.get("role")
     if role is None:
         if not isinstance(message.get("type"), str):  # Responses items have a type instead
             raise ValueError(f"message {i} has no role")
     elif not isinstance(role, str):
-        raise ValueError(f"message {i}: role must be a string, not {_json_type(role)}")
+        raise ValueError(f"message {i}: role must be a string, not {json_type(role)}")
     content = message.get("content")
     if content is None or isinstance(content, str):
         return
     if not isinstance(content, list):
         raise ValueError(
-            f"message {i}: content must be text, a list of parts or null, not {_json_type(content)}"
+            f"message {i}: content must be text, a list of parts or null, not {json_type(content)}"
         )
     for j, part in enumerate(content):
         if not isinstance(part, Mapping):
             raise ValueError(
-                f"message {i}: content part {j} must be an object, not {_json_type(part)}"
+                f"message {i}: content part {j} must be an object, not {json_type(part)}"
             )
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "an object"
-    return type(value).__name__
 
 
 def _reason(exc: Exception) -> str:

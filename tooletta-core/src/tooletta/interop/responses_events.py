@@ -26,12 +26,12 @@ from typing import Any
 
 from ..ir import StreamUpdate
 from ..shapes._util import stable_token
-from ._segments import Segments, Step
+from ._segments import SegmentWriter, Step, all_events
 
 __all__ = ["ResponsesEventWriter", "updates_to_responses_events"]
 
 
-class ResponsesEventWriter:
+class ResponsesEventWriter(SegmentWriter):
     """Turns the :class:`~tooletta.StreamUpdate` s of one response into Responses events.
 
     ``response_id`` names the response (default ``resp_`` + 24 random hex digits), ``model``
@@ -55,22 +55,10 @@ class ResponsesEventWriter:
         self.model = model
         self.created_at = int(time.time()) if created_at is None else created_at
         self.fields = dict(response or {})
-        self._segments = Segments(reasoning=reasoning)
+        super().__init__(reasoning=reasoning)
         self._sequence = 0
         self._output: list[dict[str, Any]] = []  # finished items
         self._item: dict[str, Any] | None = None  # the open item
-        self._started = False
-        self._finished = False
-
-    @property
-    def late_ids(self) -> dict[int, str]:
-        """Ids the source sent after their call's item was announced (index -> id)."""
-        return self._segments.late_ids
-
-    @property
-    def discarded(self) -> list[int]:
-        """Indexes of calls reported malformed after their item was announced."""
-        return self._segments.discarded
 
     def _event(self, kind: str, **fields: Any) -> dict[str, Any]:
         event = {"type": kind, **fields, "sequence_number": self._sequence}
@@ -93,23 +81,11 @@ class ResponsesEventWriter:
             **self.fields,
         }
 
-    def _start(self) -> list[dict[str, Any]]:
-        if self._started:
-            return []
-        self._started = True
+    def _opening(self) -> list[dict[str, Any]]:
         return [
             self._event("response.created", response=self._response("in_progress")),
             self._event("response.in_progress", response=self._response("in_progress")),
         ]
-
-    def write(self, update: StreamUpdate) -> list[dict[str, Any]]:
-        """The events for one update (``response.created`` first)."""
-        if self._finished:
-            raise ValueError("the stream is finished")
-        out = self._start()
-        for step in self._segments.feed(update):
-            out.extend(self._events(step))
-        return out
 
     def _where(self) -> dict[str, Any]:
         assert self._item is not None
@@ -236,11 +212,8 @@ class ResponsesEventWriter:
     def finish(self, update: StreamUpdate | None = None) -> list[dict[str, Any]]:
         """The events of a last update (``parser.finish()``'s), then the open item's end and
         ``response.completed`` with every item."""
-        out = self.write(update) if update is not None else self._start()
-        for step in self._segments.close():
-            out.extend(self._events(step))
+        out = self._finishing(update)
         out.append(self._event("response.completed", response=self._response("completed")))
-        self._finished = True
         return out
 
 
@@ -252,9 +225,4 @@ def updates_to_responses_events(
     ``options`` are :class:`ResponsesEventWriter`'s (``response_id``, ``model``,
     ``created_at``, ``response``, ``reasoning``).
     """
-    writer = ResponsesEventWriter(**options)
-    out: list[dict[str, Any]] = []
-    for update in updates:
-        out.extend(writer.write(update))
-    out.extend(writer.finish())
-    return out
+    return all_events(ResponsesEventWriter(**options), updates)

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import api
 from ..ir import ToolCall
+from ..toolkit.schema import JSON_TYPE_NAMES
 
 __all__ = ["dialect_markup", "load_cases", "schema_tools", "tools_for"]
 
@@ -28,20 +29,11 @@ def load_cases(path: str | Path) -> list[dict[str, Any]]:
 
 def tools_for(calls: Sequence[ToolCall]) -> list[dict[str, Any]]:
     """OpenAI tool definitions whose schemas type every argument of ``calls`` by its value."""
-    kinds = {
-        str: "string",
-        bool: "boolean",
-        int: "integer",
-        float: "number",
-        dict: "object",
-        list: "array",
-        type(None): "null",
-    }
     tools: dict[str, dict[str, Any]] = {}
     for call in calls:
         props = tools.setdefault(call.name, {})
         for key, value in call.arguments.items():
-            kind = kinds.get(type(value), "string")
+            kind = JSON_TYPE_NAMES.get(type(value), "string")
             if key not in props:
                 props[key] = {"type": kind}
             elif props[key].get("type") != kind:

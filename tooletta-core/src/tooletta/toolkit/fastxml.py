@@ -13,7 +13,8 @@ the reader treats specially it declines (returns ``-1``) and the reader reads th
   :func:`declared_value` one whose type the format declares as
   :func:`tooletta.toolkit.reading.read_value` does;
 * :func:`skip_ws` (and :data:`SPACE_RUN`) skips what
-  :meth:`Reader.ws <tooletta.engine.Reader.ws>` skips, :func:`tag_end` finds a closing tag
+  :meth:`Reader.ws <tooletta.engine.Reader.ws>` skips, :func:`skip_gap` the short
+  whitespace gap a reader allows before a tag, :func:`tag_end` finds a closing tag
   where :meth:`Reader.until <tooletta.engine.Reader.until>` finds it;
 * :func:`scan_attrs` reads ``key="value"`` attributes as
   :func:`tooletta.toolkit.reading.read_attrs` does;
@@ -39,6 +40,7 @@ from .reading import Declared
 from .reading import typed_value as declared_typed
 
 __all__ = [
+    "MAX_GAP",
     "SPACE_RUN",
     "Kind",
     "declared_value",
@@ -46,6 +48,7 @@ __all__ = [
     "one_shot",
     "scan_arguments",
     "scan_attrs",
+    "skip_gap",
     "skip_ws",
     "tag_end",
     "typed",
@@ -54,6 +57,8 @@ __all__ = [
 _SPACE = " \t\r\n"
 SPACE_RUN = re.compile(r"[ \t\r\n]*")
 """The whitespace ``Reader.ws`` skips (``SPACE_RUN.match(text, i).end()``: where it stops)."""
+MAX_GAP = 64
+"""The most whitespace the XML and key/value readers look through for a tag (:func:`skip_gap`)."""
 _READ_ATTR_NAME = re.compile(r"[A-Za-z_][\w.:-]*\Z")
 """The attribute names :func:`~tooletta.toolkit.reading.read_attrs` accepts."""
 Kind = tuple[str, Mapping[str, Any] | None]
@@ -111,6 +116,17 @@ def skip_ws(text: str, pos: int) -> int:
     if pos < len(text) and text[pos] in _SPACE:
         return SPACE_RUN.match(text, pos).end()  # type: ignore[union-attr]
     return pos
+
+
+def skip_gap(text: str, pos: int) -> tuple[int, int]:
+    """``(i, gap_end)``: ``i`` the first position at or after ``pos`` that is not a space,
+    tab or line break, looking no further than ``gap_end`` (:data:`MAX_GAP` characters on,
+    or the end of ``text``); ``i == gap_end < len(text)`` when the gap is too long."""
+    gap_end = min(len(text), pos + MAX_GAP)
+    i = pos
+    while i < gap_end and text[i] in _SPACE:
+        i += 1
+    return i, gap_end
 
 
 def _no_kind(tool: str, key: str) -> tuple[str, None]:

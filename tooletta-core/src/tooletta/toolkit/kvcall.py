@@ -38,7 +38,7 @@ from ..engine import (
 from ..errors import RenderError
 from ..ir import ToolCall
 from .args import ArgsWriter, one_shot_value, typed_value
-from .fastxml import SPACE_RUN, tag_end
+from .fastxml import MAX_GAP, SPACE_RUN, skip_gap, tag_end
 from .jsontext import json_without
 from .schema import schema_types
 
@@ -59,7 +59,6 @@ _BAD_NAME = re.compile(r"[\s<>{}\[\]\"]")
 _NAME_RUN = re.compile(r"[^ \t\r\n<>{}\[\]\"]*")
 """The characters :func:`looks_like_call` takes as a bare name (no length limit)."""
 _WS = " \t\r\n"
-_MAX_GAP = 64
 _JSON_TYPES = frozenset({"string", "integer", "number", "boolean", "object", "array", "null"})
 
 
@@ -159,19 +158,14 @@ def _call_head(buf: str, pos: int, final: bool, skip: int = 0) -> tuple[bool | N
     (of any length) followed by a tag. ``None`` while the text seen cannot tell; with it,
     how far (from ``pos``) the name is known to run, where the next look may resume."""
     n = len(buf)
-    i = pos
-    gap_end = min(n, i + _MAX_GAP)
-    while i < gap_end and buf[i] in _WS:
-        i += 1
+    i = skip_gap(buf, pos)[0]
     if i == n:
         return (True if final else None), 0  # cut short after the tag: an unfinished block
     if buf[i] in "<{[" or buf[i] in _WS:
         return True, 0
     i = _NAME_RUN.match(buf, max(i, pos + skip)).end()  # type: ignore[union-attr]
     known = i - pos
-    gap_end = min(n, i + _MAX_GAP)
-    while i < gap_end and buf[i] in _WS:
-        i += 1
+    i = skip_gap(buf, i)[0]
     if i == n:
         return (True if final else None), known
     return buf[i] == "<", known
@@ -320,12 +314,12 @@ def fast_kv_call(tags: KvTags) -> FastReader:
             # looks_like_call, then the name up to the separator or the first key
             m = SPACE_RUN.match(text, pos)
             i = m.end() if m else pos
-            if i - pos >= _MAX_GAP or text[i] in json_first:
+            if i - pos >= MAX_GAP or text[i] in json_first:
                 return -1
             g = _NAME_RUN.match(text, i).end()  # type: ignore[union-attr]
             m = SPACE_RUN.match(text, g)
             if m is not None:
-                if m.end() - g >= _MAX_GAP:
+                if m.end() - g >= MAX_GAP:
                     return -1  # where looks_like_call gives up: left to the reader
                 g = m.end()
             if not text.startswith("<", g):

@@ -27,10 +27,10 @@ import msgspec
 
 from ..engine.jsonread import decode_bounded
 
-__all__ = ["ToolSchemas", "coerce_value", "python_literal", "schema_types"]
+__all__ = ["JSON_TYPE_NAMES", "ToolSchemas", "coerce_value", "python_literal", "schema_types"]
 
 _INT = re.compile(r"[+-]?\d+\Z")
-_JSON_TYPES: dict[type, str] = {
+JSON_TYPE_NAMES: Mapping[type, str] = {
     str: "string",
     bool: "boolean",
     int: "integer",
@@ -39,6 +39,7 @@ _JSON_TYPES: dict[type, str] = {
     list: "array",
     type(None): "null",
 }
+"""The JSON Schema type name of a decoded JSON value, by its exact Python type."""
 
 
 _NO_KINDS: dict[str, dict[str, tuple[str, Mapping[str, Any] | None]]] = {}
@@ -214,7 +215,7 @@ def schema_types(schema: Mapping[str, Any] | None) -> frozenset[str]:
     if "enum" in schema and not found:
         values = schema.get("enum")
         if isinstance(values, list):
-            found.update(_JSON_TYPES.get(type(v), "string") for v in values)
+            found.update(JSON_TYPE_NAMES.get(type(v), "string") for v in values)
     return frozenset(found)
 
 
@@ -241,7 +242,7 @@ def _json(text: str) -> tuple[bool, Any]:
 
 
 def _fits(value: Any, types: frozenset[str]) -> bool:
-    kind = _JSON_TYPES.get(type(value))
+    kind = JSON_TYPE_NAMES.get(type(value))
     if kind is None:
         return False
     if kind in types:

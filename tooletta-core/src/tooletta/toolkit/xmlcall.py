@@ -29,7 +29,7 @@ from ..engine.trim import trim_text
 from ..errors import RenderError
 from ..ir import ToolCall
 from .args import ArgsWriter, one_shot_value, typed_value
-from .fastxml import SPACE_RUN, tag_end
+from .fastxml import MAX_GAP, SPACE_RUN, skip_gap, tag_end
 from .jsontext import json_without
 
 __all__ = [
@@ -60,7 +60,6 @@ _BAD_NAME = re.compile(r"[\s<>]")
 _WS = " \t\r\n"
 _QUICK_NAME = 256
 """How far :func:`_fast_name` looks for the ``>`` of a common name before reading it in full."""
-_MAX_GAP = 64
 _N_PARAM = len(PARAM)
 _N_PARAM_END = len(PARAM_END)
 _N_FUNC_END = len(FUNC_END)
@@ -166,10 +165,7 @@ def _opens_markup(r: Reader) -> Read[bool]:
     while True:
         buf = r.buf
         n = len(buf)
-        i = r.pos
-        gap_end = min(n, i + _MAX_GAP)
-        while i < gap_end and buf[i] in _WS:
-            i += 1
+        i, gap_end = skip_gap(buf, r.pos)
         if i < n:
             return buf[i] in "<{" or i == gap_end
         if r.final:
@@ -203,7 +199,7 @@ def _function_head(buf: str, pos: int, final: bool, skip: int = 0) -> tuple[bool
     if buf[i] != ">" or i == pos:
         return False, known
     i += 1
-    gap_end = min(n, i + _MAX_GAP)
+    gap_end = min(n, i + MAX_GAP)  # skip_gap, inline: fast_bare asks this once per block
     while i < gap_end and buf[i] in _WS:
         i += 1
     if i == n:
@@ -221,10 +217,7 @@ def skip_optional(r: Reader, literal: str) -> Read[bool]:
     while True:
         buf = r.buf
         n = len(buf)
-        i = r.pos
-        gap_end = min(n, i + _MAX_GAP)
-        while i < gap_end and buf[i] in _WS:
-            i += 1
+        i, gap_end = skip_gap(buf, r.pos)
         tail = buf[i : i + len(literal)]
         if tail == literal:
             r.pos = i + len(literal)
@@ -385,7 +378,7 @@ def fast_bare(tags: XmlTags) -> FastReader:
             if end < 0:
                 return -1
             # skip_optional: a stray wrapper close after a short gap
-            gap_end = min(len(text), end + _MAX_GAP)
+            gap_end = min(len(text), end + MAX_GAP)
             j = end
             while j < gap_end and text[j] in _WS:
                 j += 1

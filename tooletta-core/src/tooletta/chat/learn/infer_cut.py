@@ -39,28 +39,13 @@ def _cut_probes(cut: Mapping[str, Any] | None, calls: bool) -> list[Probe]:
     ]
     if calls:
         one = CALL_SETS["one"]
-        probes.append(
-            Probe(
-                "content-cut+call",
-                [
-                    user(),
-                    calling(one, S.REASONING + tag + "\n\n"),
-                    result(one[0], S.RESULT),
-                    answer(),
-                ],
-                TOOLS,
-            )
-        )
+        # a call whose text is all cut, and its result: then an answer, last or in the history
+        called = [user(), calling(one, S.REASONING + tag + "\n\n"), result(one[0], S.RESULT)]
+        probes.append(Probe("content-cut+call", [*called, answer()], TOOLS))
         probes.append(
             Probe(
                 "content-cut+results",
-                [
-                    user(),
-                    calling(one, S.REASONING + tag + "\n\n"),
-                    result(one[0], S.RESULT),
-                    answer(S.REASONING2 + tag + S.ANSWER),
-                    *_LATER,
-                ],
+                [*called, answer(S.REASONING2 + tag + S.ANSWER), *_LATER],
                 TOOLS,
             )
         )
