@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tooletta_dialect_gemma.chat import declaration
-from tooletta_dialect_gemma.revised import revised_declaration
+from tooletta_dialect_gemma.revised import revised_declaration, system_parts_text
 
 import tooletta
 from tooletta import Message, ToolCall
@@ -136,7 +136,7 @@ def revision_cases() -> dict[str, tuple[list[Message], bool]]:
 class TestGemma4RevisedChat(ConversationTests):
     model = MODEL
     template = REVISED
-    list_content = ("user", "assistant")
+    list_content = ("system", "user", "assistant")
     tokens = TOKENS
     options = ({}, {"enable_thinking": True})
     allow_markup = True  # thought_beside_calls: the template cuts a thought left in the content
@@ -233,6 +233,39 @@ def test_parse_reads_the_templates_own_text() -> None:
     back = tooletta.parse_conversation(text, model=MODEL, tools=SAMPLE_TOOLS)
     assert [m.role for m in back] == [m.role for m in messages]
     assert [m.name for m in back if m.role == "tool"] == ["get_weather", "get_time", "get_weather"]
+
+
+def test_system_parts_are_written_each_trimmed_then_a_space() -> None:
+    parts = [{"type": "text", "text": " You are helpful. "}, {"type": "text", "text": "Be brief."}]
+    messages = [Message("system", parts), Message("user", "hi")]
+    text = tooletta.render_conversation(messages, model=MODEL, tools=SAMPLE_TOOLS)
+    assert text.startswith("<bos><|turn>system\nYou are helpful. Be brief. <|tool>")
+    assert text == _render(REVISED, messages, SAMPLE_TOOLS)
+    back = tooletta.parse_conversation(text, model=MODEL, tools=SAMPLE_TOOLS)
+    assert back[0] == Message("system", "You are helpful. Be brief. ")
+    # the earlier revision wrote the list's repr; gemma4 writes the parts joined, trimmed
+    earlier = tooletta.render_conversation(messages, dialect="gemma4")
+    assert earlier.startswith("<bos><|turn>system\nYou are helpful. Be brief.<turn|>")
+    assert system_parts_text([{"type": "image"}, "x"]) == "  "
+    with pytest.raises(tooletta.RenderError):
+        system_parts_text([{"type": "text", "text": 5}])
+
+
+_TEXTS = st.text(st.sampled_from("ab \n\t."), max_size=6)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["system", "developer"]),
+    st.lists(_TEXTS, min_size=1, max_size=3),
+    st.booleans(),
+)
+def test_random_system_parts_match_the_template(role: str, texts: list[str], tools: bool) -> None:
+    messages = [Message(role, [{"type": "text", "text": t} for t in texts]), Message("user", "q")]
+    declared = SAMPLE_TOOLS if tools else None
+    template = REVISED.read_text(encoding="utf-8")
+    check_matches_template(template, messages, model=MODEL, tools=declared, tokens=TOKENS)
+    check_conversation_round_trip(messages, model=MODEL, tools=declared)
 
 
 _NAMES = st.sampled_from(

@@ -15,15 +15,17 @@ conversations are ``gemma4``'s (the earlier revision's) turn for turn; the revis
   raw content, so a content of spaces or of a thought channel alone closed the turn and left
   the answer after it headerless. ``gemma4`` already writes such a content as nothing and
   goes on in the turn, which is what this revision writes: no declaration needed;
-* a system message given as content parts is written part by part, each trimmed and followed
-  by a space; a result without a name (or with an empty one) and no matching call id is
-  named ``unknown``. Neither reaches the text through this format: content parts are joined
-  into text before a format writes them (see the plugin README), and a result is named after
-  the call it answers.
+* an opening system (or developer) message given as content parts is written part by part,
+  each part's text trimmed and followed by a space (``You are helpful. Be brief. ``; the
+  earlier revision wrote the list's Python ``repr``) — declared here too;
+* a result without a name (or with an empty one) and no matching call id is named
+  ``unknown``, where the earlier revision wrote the empty name: this format names a result
+  after the call it answers (``gemma4``'s documented difference), so nothing changes.
 
 Everything else (turns, results inside the model's turn, reasoning kept only in calls turns
 after the last user message, the generation prompt, the content-beside-calls misplacement)
-is unchanged, so the format is ``gemma4``'s with its declarations swapped.
+is unchanged, so the format is ``gemma4``'s with the declarations swapped and the system
+parts hook added.
 """
 
 from __future__ import annotations
@@ -31,7 +33,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tooletta.plugin import SystemBlock, by_content
+import msgspec
+
+from tooletta import Message
+from tooletta.plugin import Conversation, SystemBlock, by_content, text_of
 from tooletta_dialect_gemma.chat import (
     THINK_FLAG,
     TOOL_CLOSE,
@@ -42,7 +47,7 @@ from tooletta_dialect_gemma.chat import (
     declaration_with,
 )
 
-__all__ = ["REVISED_SOURCE", "Gemma4RevisedChat", "revised_declaration"]
+__all__ = ["REVISED_SOURCE", "Gemma4RevisedChat", "revised_declaration", "system_parts_text"]
 
 REVISED_SOURCE = (
     "google/gemma-4-31B-it chat_template.jinja, revised spring 2026 (vllm-project/vllm "
@@ -65,10 +70,41 @@ def revised_declaration(tool: Mapping[str, Any]) -> str:
     return declaration_with(tool, _revised_parameters)
 
 
+def system_parts_text(content: Sequence[Any]) -> str:
+    """An opening system message given as content parts, as the revised template writes it:
+    each part's ``text`` trimmed and followed by a space (a part without a text string
+    writes the space alone, as Jinja's ``item['text'] | trim + ' '`` does). A text part
+    whose text is not a string is refused (:class:`~tooletta.RenderError`, as for any
+    content)."""
+    text_of(list(content))  # refuses a text part whose text is not a string
+    out = []
+    for part in content:
+        text = part.get("text") if isinstance(part, Mapping) else None
+        out.append((text.strip() if isinstance(text, str) else "") + " ")
+    return "".join(out)
+
+
+def _opening_parts(messages: Sequence[Message], roles: frozenset[str]) -> Sequence[Any] | None:
+    """The content parts of an opening system message, else ``None``."""
+    if messages and messages[0].role in roles and isinstance(messages[0].content, list):
+        return messages[0].content
+    return None
+
+
 @by_content
 def _declarations(tools: Sequence[Mapping[str, Any]]) -> str:
     """Every tool as ``<|tool>DECLARATION<tool|>`` (remembered by content)."""
     return "".join(TOOL_OPEN + revised_declaration(tool) + TOOL_CLOSE for tool in tools)
+
+
+_SYSTEM = SystemBlock(
+    tools=_declarations,
+    head=TOOL_OPEN,
+    joiner="",
+    lead=_think_flag,
+    leads=(THINK_FLAG,),
+    empty_reads_none=True,
+)
 
 
 class Gemma4RevisedChat(Gemma4Chat):
@@ -77,14 +113,25 @@ class Gemma4RevisedChat(Gemma4Chat):
 
     name = "gemma4-2604"
     source = REVISED_SOURCE
-    system_block = SystemBlock(
-        tools=_declarations,
-        head=TOOL_OPEN,
-        joiner="",
-        lead=_think_flag,
-        leads=(THINK_FLAG,),
-        empty_reads_none=True,
-    )
+    system_block = _SYSTEM
     """As ``gemma4``'s, the tools declared by the revised ``format_parameters`` (oddity:
     a parameter named after a standard schema key is declared, except in an object property
     read as its own properties)."""
+
+    def system_text(self, system: str | None, ctx: Conversation) -> str | None:
+        """Oddity (the revision's system content parts): an opening system message given as
+        parts is written as :func:`system_parts_text` (each part trimmed, then a space; not
+        trimmed as a whole); a string as ``gemma4`` writes it."""
+        parts = _opening_parts(ctx.messages, self.system_roles)
+        if parts is None or system is None:
+            return super().system_text(system, ctx)
+        return _SYSTEM.write(system_parts_text(parts), ctx.tools, ctx.strftime_now, ctx.options)
+
+    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+        """Oddity (as :meth:`system_text`): an opening system message given as parts reads
+        back as the text the template writes of them; the rest as ``gemma4``."""
+        out = super().expressible(messages)
+        parts = _opening_parts(messages, self.system_roles)
+        if parts is not None and out and out[0].role == "system":
+            out[0] = msgspec.structs.replace(out[0], content=system_parts_text(parts))
+        return out
