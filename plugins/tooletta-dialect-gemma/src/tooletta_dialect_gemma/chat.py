@@ -1,4 +1,7 @@
-"""The Gemma 4 conversation format (Google's ``gemma-4-31B-it`` chat template).
+"""The Gemma 4 conversation format (Google's ``gemma-4-31B-it`` chat template, the earlier
+revision: llama.cpp's copy of April 2026; the revised template's format, which the Gemma 4 ids
+now get, is :mod:`tooletta_dialect_gemma.revised`'s ``gemma4-2604``, this one with other tool
+declarations).
 
 Turns are ``<|turn>ROLE\\n`` ... ``<turn|>\\n`` (``model`` for the assistant). The system turn
 holds ``<|think|>\\n`` when thinking is on, the system message (trimmed) and one
@@ -317,11 +320,14 @@ def _think_flag(options: Mapping[str, Any]) -> str:
 
 
 class Gemma4Chat(ChatFormat):
-    """Gemma 4's chat template (``google/gemma-4-31B-it``), ``enable_thinking`` off by
-    default; tool results are written inside the model's turn."""
+    """Gemma 4's chat template (``google/gemma-4-31B-it``, the earlier revision),
+    ``enable_thinking`` off by default; tool results are written inside the model's turn."""
 
     name = "gemma4"
-    source = "google/gemma-4-31B-it chat_template.jinja (llama.cpp google-gemma-4-31B-it.jinja)"
+    source = (
+        "google/gemma-4-31B-it chat_template.jinja, the earlier revision (llama.cpp "
+        "google-gemma-4-31B-it.jinja)"
+    )
     bos = BOS
     turns = roles(
         system=Turn("<|turn>system\n", TURN_END + "\n"),
