@@ -33,8 +33,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import msgspec
-
 from tooletta import Message
 from tooletta.plugin import Conversation, SystemBlock, by_content, text_of
 from tooletta_dialect_gemma.chat import (
@@ -121,17 +119,9 @@ class Gemma4RevisedChat(Gemma4Chat):
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """Oddity (the revision's system content parts): an opening system message given as
         parts is written as :func:`system_parts_text` (each part trimmed, then a space; not
-        trimmed as a whole); a string as ``gemma4`` writes it."""
+        trimmed as a whole; :meth:`expressible` reads it back so, as it reads back whatever
+        this hook writes); a string as ``gemma4`` writes it."""
         parts = _opening_parts(ctx.messages, self.system_roles)
         if parts is None or system is None:
             return super().system_text(system, ctx)
         return _SYSTEM.write(system_parts_text(parts), ctx.tools, ctx.strftime_now, ctx.options)
-
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
-        """Oddity (as :meth:`system_text`): an opening system message given as parts reads
-        back as the text the template writes of them; the rest as ``gemma4``."""
-        out = super().expressible(messages)
-        parts = _opening_parts(messages, self.system_roles)
-        if parts is not None and out and out[0].role == "system":
-            out[0] = msgspec.structs.replace(out[0], content=system_parts_text(parts))
-        return out
