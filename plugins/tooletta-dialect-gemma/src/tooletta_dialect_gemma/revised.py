@@ -1,8 +1,10 @@
 """Gemma 4's revised chat template (spring 2026): the ``gemma4-2604`` format.
 
-Google revised ``google/gemma-4-31B-it``'s ``chat_template.jinja`` on Hugging Face (on the hub
-by April 2026; vLLM synced it byte for byte in PR #39570, ``tests/templates/SOURCES.md``). Its
-conversations are ``gemma4``'s (the earlier revision's) turn for turn; the revision changes:
+Google revised ``google/gemma-4-31B-it``'s ``chat_template.jinja`` on Hugging Face in spring 2026;
+vLLM synced the model repository's file byte for byte in PR #39570 (under review from
+2026-04-11, merged 2026-05-02; ``tests/templates/SOURCES.md``). llama.cpp's copy of the
+earlier revision (format ``gemma4``) dates from 2026-04-10. Its conversations are
+``gemma4``'s turn for turn; the revision changes:
 
 * the tool declarations: ``format_parameters`` leaves the standard schema keys
   (``description``, ``type``, ``properties``, ``required``, ``nullable``) out only of an
