@@ -1,5 +1,8 @@
-"""Gemma 4 conversations: native rendering against the model's own template (vendored), tool
-results inside the model's turn, and the documented differences."""
+"""Gemma 4 conversations in the earlier revision of the model's template (format ``gemma4``):
+native rendering against that template (vendored), tool results inside the model's turn, and
+the documented differences. The Gemma 4 ids now get the revised template's format
+(``test_revised.py``); this one is reached by ``dialect="gemma4"`` and by :data:`MODEL`, the
+model id pinned at the llama.cpp commit that vendors this revision."""
 
 from __future__ import annotations
 
@@ -28,7 +31,10 @@ from tooletta.testing.conversations import (
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = TEMPLATES / "google-gemma-4-31B-it.jinja"
-MODEL = "google/gemma-4-31B-it"
+MODEL = "google/gemma-4-31b-it@llama.cpp-3fc65063d"
+"""The earlier revision's row (``models.py``): the model id at the revision vendored here."""
+CURRENT = "google/gemma-4-31B-it"
+"""The Gemma 4 id, which renders the revised template (``gemma4-2604``)."""
 TOKENS = {"bos_token": "<bos>"}
 
 CONTENT_AFTER_RESULTS = (
@@ -114,10 +120,16 @@ def _template(messages: list[Message], tools: Any = None, **options: Any) -> str
     )
 
 
-def test_model_ids_route_to_the_31b_template() -> None:
+def test_model_ids_route_to_the_revised_31b_template() -> None:
+    # the ids once got this (earlier) revision: that was the drift; they get the current one
+    fmt, _ = resolve_format(CURRENT, None)
+    assert fmt.name == "gemma4-2604"
+    fmt, _ = resolve_format("google/gemma-4-31B", None)
+    assert fmt.name == "gemma4-2604"
+    # the earlier revision stays reachable: its pinned id and the dialect's name
     fmt, _ = resolve_format(MODEL, None)
     assert fmt.name == "gemma4"
-    fmt, _ = resolve_format("google/gemma-4-31B", None)
+    fmt, _ = resolve_format(None, "gemma4")
     assert fmt.name == "gemma4"
 
 

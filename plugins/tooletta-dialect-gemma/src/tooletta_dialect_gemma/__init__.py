@@ -44,12 +44,14 @@ from tooletta_dialect_gemma.models import MODELS
 
 from .chat import Gemma4Chat
 from .interleaved import Gemma4InterleavedChat
+from .revised import Gemma4RevisedChat
 
 __all__ = [
     "FunctionGemmaDialect",
     "Gemma4Chat",
     "Gemma4Dialect",
     "Gemma4InterleavedChat",
+    "Gemma4RevisedChat",
     "Syntax",
     "plain_calls",
     "read_arguments",
@@ -601,7 +603,7 @@ class Gemma4Dialect(_GemmaBase):
             erase("<eos>"),
         )
     )
-    chat_formats = (Gemma4Chat(), Gemma4InterleavedChat())
+    chat_formats = (Gemma4Chat(), Gemma4RevisedChat(), Gemma4InterleavedChat())
 
     @plain_render_without_calls  # every reader of the grammar starts at a content marker
     def render(self, calls: Any, content: str = "") -> str:

@@ -1,4 +1,7 @@
-"""The Gemma 4 conversation format (Google's ``gemma-4-31B-it`` chat template).
+"""The Gemma 4 conversation format (Google's ``gemma-4-31B-it`` chat template, the earlier
+revision: llama.cpp's copy of April 2026; the revised template's format, which the Gemma 4 ids
+now get, is :mod:`tooletta_dialect_gemma.revised`'s ``gemma4-2604``, this one with other tool
+declarations).
 
 Turns are ``<|turn>ROLE\\n`` ... ``<turn|>\\n`` (``model`` for the assistant). The system turn
 holds ``<|think|>\\n`` when thinking is on, the system message (trimmed) and one
@@ -145,14 +148,19 @@ def _required(items: Any) -> str:
     return "[" + ",".join(STR + _text(item) + STR for item in items) + "]"
 
 
-def _items(items: Mapping[str, Any]) -> str:
-    """The ``items:{...}`` body of an array property."""
+def _items(items: Mapping[str, Any], every_level: bool = True) -> str:
+    """The ``items:{...}`` body of an array property (``every_level``: as
+    :func:`_parameters`)."""
     out = []
     for key, value in _dictsort(items):
         if value is None:
             continue
         if key == "properties":
-            inner = _parameters(value) if isinstance(value, Mapping) else ""
+            inner = (
+                _parameters(value, False, every_level=every_level)
+                if isinstance(value, Mapping)
+                else ""
+            )
             out.append("properties:{" + inner + "}")
         elif key == "required":
             out.append("required:" + _required(value))
@@ -166,11 +174,19 @@ def _items(items: Mapping[str, Any]) -> str:
     return ",".join(out)
 
 
-def _parameters(properties: Mapping[str, Any]) -> str:
-    """The template's ``format_parameters`` macro (the non-standard keys of ``properties``)."""
+def _parameters(
+    properties: Mapping[str, Any], filter_keys: bool = True, *, every_level: bool = True
+) -> str:
+    """The template's ``format_parameters`` macro.
+
+    ``every_level`` (this template's): the standard schema keys are left out of every
+    ``properties`` mapping, so a parameter named ``type`` or ``description`` is never
+    declared. Otherwise (the revised template's, ``gemma4-2604``) only where the macro is
+    called with ``filter_keys`` (an object property without a ``properties`` mapping, read
+    as its own properties), which the caller passes."""
     out = []
     for key, value in _dictsort(properties):
-        if key in _STANDARD_KEYS:
+        if key in _STANDARD_KEYS and (every_level or filter_keys):
             continue
         parts = []
         description = _get(value, "description")
@@ -184,14 +200,17 @@ def _parameters(properties: Mapping[str, Any]) -> str:
         elif kind == "ARRAY":
             items = _get(value, "items")
             if isinstance(items, Mapping) and items:
-                parts.append("items:{" + _items(items) + "}")
+                parts.append("items:{" + _items(items, every_level) + "}")
         if _get(value, "nullable"):
             parts.append("nullable:true")
         if kind == "OBJECT":
             nested = _get(value, "properties")
-            source = nested if isinstance(nested, Mapping) else value
-            if isinstance(source, Mapping):
-                parts.append("properties:{" + _parameters(source) + "}")
+            if isinstance(nested, Mapping):
+                inner = _parameters(nested, False, every_level=every_level)
+                parts.append("properties:{" + inner + "}")
+            elif isinstance(value, Mapping):
+                inner = _parameters(value, True, every_level=every_level)
+                parts.append("properties:{" + inner + "}")
             required = _get(value, "required")
             if required:
                 parts.append("required:" + _required(required))
@@ -301,11 +320,14 @@ def _think_flag(options: Mapping[str, Any]) -> str:
 
 
 class Gemma4Chat(ChatFormat):
-    """Gemma 4's chat template (``google/gemma-4-31B-it``), ``enable_thinking`` off by
-    default; tool results are written inside the model's turn."""
+    """Gemma 4's chat template (``google/gemma-4-31B-it``, the earlier revision),
+    ``enable_thinking`` off by default; tool results are written inside the model's turn."""
 
     name = "gemma4"
-    source = "google/gemma-4-31B-it chat_template.jinja (llama.cpp google-gemma-4-31B-it.jinja)"
+    source = (
+        "google/gemma-4-31B-it chat_template.jinja, the earlier revision (llama.cpp "
+        "google-gemma-4-31B-it.jinja)"
+    )
     bos = BOS
     turns = roles(
         system=Turn("<|turn>system\n", TURN_END + "\n"),

@@ -10,10 +10,27 @@ MODELS: tuple[Model, ...] = (
     Model(
         ("google/gemma-4-31b*", "gemma-4-31b*"),
         dialect="gemma4",
+        chat="gemma4-2604",
+        template="tests/templates/google-gemma-4-31B-it-2604.jinja",
+        template_sha256="84af2a627a6e7489a9afe89e95dc6068d545999dd19fce89f34e9cedade71a35",
+        source=(
+            "google/gemma-4-31B-it chat_template.jinja, the spring 2026 revision (vllm-project/"
+            "vllm examples/tool_chat_template_gemma4.jinja at 03a5e855, PR #39570)"
+        ),
+    ),
+    Model(
+        # The earlier revision, which the Gemma 4 ids no longer get: reachable as
+        # dialect="gemma4" (its first format), by its template's text (identify) and by this
+        # id of the model at the llama.cpp commit that vendors it (MODEL@REVISION).
+        "google/gemma-4-31b-it@llama.cpp-3fc65063d",
+        dialect="gemma4",
         chat="gemma4",
         template="tests/templates/google-gemma-4-31B-it.jinja",
         template_sha256="85a08664d16d8f3be4416c92427b3ac10df1024ac566cc0b4bc3bab409393f98",
-        source="google/gemma-4-31B-it chat_template.jinja (llama.cpp google-gemma-4-31B-it.jinja)",
+        source=(
+            "google/gemma-4-31B-it chat_template.jinja, the earlier revision (llama.cpp "
+            "models/templates/google-gemma-4-31B-it.jinja, llama.cpp commit 3fc65063d)"
+        ),
     ),
     Model(
         ("google/gemma-4*", "gemma-4*"),
