@@ -364,11 +364,7 @@ class _Identifier:
                     tools=list(probe.tools) or None,
                     add_generation_prompt=probe.add_generation_prompt,
                     tokens=self.tokens,
-                    string_arguments=form.string_arguments,
-                    call_content=form.call_content,
-                    reasoning_key=form.reasoning_key,
-                    content_parts=form.content_parts,
-                    tool_results=form.tool_results,
+                    **form.jinja_options(),
                     **{**self.base, **probe.options},
                 )
             except ToolettaError as exc:

@@ -4,6 +4,7 @@ there (the same text in every probe)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
@@ -22,20 +23,32 @@ def _bind(expected: str, native: str, bound: Mapping[str, str]) -> dict[str, str
         expected = expected.replace(_SENTINELS[key], value)
     if _BOS not in expected and _EOS not in expected:
         return dict(bound) if expected == native else None
-    parts = re.split(f"([{_BOS}{_EOS}])", expected)
+    pattern, groups = _pattern(expected)
+    match = pattern.fullmatch(native)
+    if match is None:
+        return None
+    return {**bound, **{g: match.group(g) for g in groups}}
+
+
+_PLACEHOLDER = re.compile(f"([{_BOS}{_EOS}])")
+
+
+@functools.lru_cache(maxsize=256)
+def _pattern(expected: str) -> tuple[re.Pattern[str], tuple[str, ...]]:
+    """The regular expression a text is ``expected`` under (each placeholder a group of up
+    to 64 characters on one line, the same text wherever it occurs again) and its groups in
+    the order they occur (a set's order varies by run). Compiled once per text: every
+    candidate is compared with the same renders of the template."""
     pattern = []
-    opened: dict[str, None] = {}  # in the order they occur (a set's order varies by run)
-    for part in parts:
+    opened: dict[str, None] = {}
+    for part in _PLACEHOLDER.split(expected):
         if part in _KEYS:
             group = _KEYS[part]
             pattern.append(f"(?P={group})" if group in opened else f"(?P<{group}>[^\\n]{{0,64}}?)")
             opened[group] = None
         elif part:
             pattern.append(re.escape(part))
-    match = re.fullmatch("".join(pattern), native, re.DOTALL)
-    if match is None:
-        return None
-    return {**bound, **{g: match.group(g) for g in opened}}
+    return re.compile("".join(pattern), re.DOTALL), tuple(opened)
 
 
 def _fill(expected: str, bound: Mapping[str, str], fmt: ChatFormat) -> str:
