@@ -327,8 +327,8 @@ def _changed_probes(
     for probe in before.suite:
         if any(k not in declared for k in probe.options):
             continue
-        a = before._template(probe, MessageForm())
-        b = after._template(probe, MessageForm())
+        a = before.template.render(probe, MessageForm())
+        b = after.template.render(probe, MessageForm())
         if isinstance(a, str) and isinstance(b, str) and a != b:
             out[probe.name] = next(
                 (i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b))

@@ -40,8 +40,10 @@ The package's modules, one job each: :mod:`~tooletta.chat.identify.result` (the 
 its parts), :mod:`~tooletta.chat.identify.candidates` (the installed formats compared),
 :mod:`~tooletta.chat.identify.verified` (templates known by heart),
 :mod:`~tooletta.chat.identify.source` (what the template's source reads),
-:mod:`~tooletta.chat.identify.identifier` (one identification run: renders, message forms,
-comparison), :mod:`~tooletta.chat.identify.placeholders` (the unknown special tokens) and
+:mod:`~tooletta.chat.identify.renders` (the template's renders of the probes, per message
+form), :mod:`~tooletta.chat.identify.forms` (the message forms it takes),
+:mod:`~tooletta.chat.identify.identifier` (one identification run: the candidates compared,
+the verdict), :mod:`~tooletta.chat.identify.placeholders` (the unknown special tokens) and
 :mod:`~tooletta.chat.identify.difference` (the near-miss report); this one holds the entry
 points and the verdict cache.
 """
