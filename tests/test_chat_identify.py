@@ -328,8 +328,8 @@ def _changed_probes(
     for probe in before.suite:
         if any(k not in declared for k in probe.options):
             continue
-        a = before._template(probe, MessageForm())
-        b = after._template(probe, MessageForm())
+        a = before.template.render(probe, MessageForm())
+        b = after.template.render(probe, MessageForm())
         if isinstance(a, str) and isinstance(b, str) and a != b:
             out[probe.name] = next(
                 (i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b))
@@ -661,3 +661,54 @@ def test_reads_key_is_the_regular_expression(parts: list[str], key: str) -> None
     source = "".join(parts)
     expected = re.search(rf"(?:\.|\[\s*['\"]){key}\b", source) is not None
     assert _reads_key(source, key) == expected
+
+
+_PLAIN = st.text(alphabet="ab<>| \n", max_size=6)
+_TOKEN = st.text(alphabet="ab<>| ", max_size=8)  # one line: what a placeholder binds to
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pieces=st.lists(st.tuples(_PLAIN, st.sampled_from(["bos_token", "eos_token"])), max_size=4),
+    tail=_PLAIN,
+    bos=_TOKEN,
+    eos=_TOKEN,
+    bos_known=st.booleans(),
+    noise=st.none() | st.tuples(st.integers(0, 60), st.sampled_from(["a", "<", "\n"])),
+)
+def test_bind_finds_the_tokens_a_format_wrote(
+    pieces: list[tuple[str, str]],
+    tail: str,
+    bos: str,
+    eos: str,
+    bos_known: bool,
+    noise: tuple[int, str] | None,
+) -> None:
+    """The placeholders of a template's render bind to the text a format writes there: a
+    binding is found whenever the format's text is the render with the tokens filled in, and
+    the binding found, filled in, always gives the format's text (extending the tokens bound
+    already); each render's pattern is compiled once."""
+    from tooletta.chat.identify.placeholders import _SENTINELS, _bind, _pattern
+
+    expected = "".join(text + _SENTINELS[key] for text, key in pieces) + tail
+    tokens = {"bos_token": bos, "eos_token": eos}
+    native = expected
+    for key, sentinel in _SENTINELS.items():
+        native = native.replace(sentinel, tokens[key])
+    if noise is not None:
+        at = min(noise[0], len(native))
+        native = native[:at] + noise[1] + native[at:]
+    bound = {"bos_token": bos} if bos_known else {}
+    got = _bind(expected, native, bound)
+    if got is None:
+        assert noise is not None
+        return
+    assert {k: got[k] for k in bound} == bound
+    assert set(got) == set(bound) | {key for _, key in pieces}
+    filled = expected
+    for key, value in got.items():
+        filled = filled.replace(_SENTINELS[key], value)
+    assert filled == native
+    left = expected.replace(_SENTINELS["bos_token"], bos) if bos_known else expected
+    if any(s in left for s in _SENTINELS.values()):
+        assert _pattern(left) is _pattern(left)

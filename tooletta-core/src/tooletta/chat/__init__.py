@@ -29,20 +29,10 @@ from .declare import (
 from .declare_after_system import AfterSystem
 from .declare_closing import ClosedSystemBlock
 from .declare_history import HistoryCut
+from .declare_layout import Reasoning, Turn, defaults, each_role, roles
 from .declare_results import JsonResults
 from .declare_turns import CallIds, Headerless
-from .format import (
-    ChatFormat,
-    Conversation,
-    Reasoning,
-    Turn,
-    defaults,
-    each_role,
-    first_of,
-    last_index,
-    last_user,
-    roles,
-)
+from .format import ChatFormat, Conversation, first_of, last_index, last_user
 from .guard import check_and_guard
 from .identify import Identification, MessageForm, NearMiss, identify
 from .lookup import chat_formats_of, resolve_format

@@ -9,7 +9,7 @@ last user *query*, where a user message whose (stripped) content is wrapped in
 from __future__ import annotations
 
 from .declare import last_query
-from .format import Turn
+from .declare_layout import Turn
 
 __all__ = ["IM_END", "IM_START", "chatml", "last_query"]
 

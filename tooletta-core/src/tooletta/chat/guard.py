@@ -27,7 +27,8 @@ from typing import Any
 from ..boundary import result_problem
 from ..errors import PluginError, ToolettaError
 from ..ir import Message
-from .format import ChatFormat, Reasoning, Turn
+from .declare_layout import Reasoning, Turn
+from .format import ChatFormat
 
 __all__ = [
     "HOOK_CHECKS",

@@ -18,7 +18,8 @@ from ..ir import Message
 from .checks import Checked
 from .conversation import Conversation, conversation
 from .declare import KEEP_RULES
-from .format import ChatFormat, Reasoning
+from .declare_layout import Reasoning
+from .format import ChatFormat
 from .shortcuts import LAST, PLAIN_MARK, UNPROVED, without_calls
 
 __all__ = [

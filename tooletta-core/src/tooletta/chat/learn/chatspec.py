@@ -22,7 +22,8 @@ from ...errors import RenderError, ToolettaError
 from ...ir import Message, ParseResult, ToolCall
 from ..checks import Checked
 from ..conversation import Conversation, conversation, first_of
-from ..format import ChatFormat, Reasoning, Turn, defaults, roles
+from ..declare_layout import Reasoning, Turn, defaults, roles
+from ..format import ChatFormat
 from ..guard import trusted
 from ..messages import by_content
 from ..shortcuts import LAST, PLAIN_MARK, UNPROVED, plain_without_calls, without_calls

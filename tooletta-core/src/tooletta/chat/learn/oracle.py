@@ -5,9 +5,12 @@ on text)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
+
+import msgspec
 
 from ...errors import LearnError, ToolettaError
 from ...ir import Message
@@ -78,13 +81,14 @@ class Oracle:
         """The template's text for ``messages`` (raises :class:`~tooletta.LearnError` when it
         refuses
         them in every message form)."""
+        attempt = functools.partial(self._render, messages, tools, prompt, options)
         if self._form_found or not any(m.tool_calls for m in messages):
-            return self._render_content(messages, tools, prompt, options)
+            return self._render_content(attempt, messages)
         last: ToolettaError | None = None
         for content, strings in (("", False), (None, False), ("", True), (None, True)):
             self.call_content, self.string_arguments = content, strings
             try:
-                text = self._render_content(messages, tools, prompt, options)
+                text = self._render_content(attempt, messages)
             except LearnError as exc:
                 last = exc
                 continue
@@ -92,19 +96,14 @@ class Oracle:
             return text
         raise last if last is not None else LearnError("the template renders no calls")
 
-    def _render_content(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[Mapping[str, Any]] | None,
-        prompt: bool,
-        options: Mapping[str, Any],
-    ) -> str:
-        """:meth:`_render`, with text content, or as parts when the template refuses text (or
-        drops it) and writes parts (decided once, on the first render that tells)."""
+    def _render_content(self, attempt: Callable[[], str], messages: Sequence[Message]) -> str:
+        """``attempt`` (:meth:`_render` of ``messages``, in the form the oracle holds when
+        called), with text content, or as parts when the template refuses text (or drops it)
+        and writes parts (decided once, on the first render that tells)."""
         if self._content_decided:
-            return self._render(messages, tools, prompt, options)
+            return attempt()
         try:
-            text: str | None = self._render(messages, tools, prompt, options)
+            text: str | None = attempt()
             failure: LearnError | None = None
         except LearnError as exc:
             text, failure = None, exc
@@ -113,7 +112,7 @@ class Oracle:
             return text
         self.content_parts = True
         try:
-            parts = self._render(messages, tools, prompt, options)
+            parts = attempt()
         except LearnError:
             parts = None
         if parts is not None and _writes_texts(parts, messages):
@@ -188,14 +187,7 @@ class Oracle:
 
     def _form(self, message: Message) -> Message:
         if self.nameless_results and message.role == "tool" and message.name:
-            message = Message(
-                role=message.role,
-                content=message.content,
-                tool_calls=message.tool_calls,
-                reasoning=message.reasoning,
-                tool_call_id=message.tool_call_id,
-                extra=message.extra,
-            )
+            message = msgspec.structs.replace(message, name=None)
         content = message.content
         if message.tool_calls and not content and self.call_content is None:
             content = None
@@ -203,13 +195,10 @@ class Oracle:
         if content is message.content and (key == "reasoning_content" or not message.reasoning):
             return message
         moved = key != "reasoning_content" and message.reasoning
-        return Message(
-            role=message.role,
+        return msgspec.structs.replace(
+            message,
             content=content,
-            tool_calls=message.tool_calls,
             reasoning="" if moved else message.reasoning,
-            tool_call_id=message.tool_call_id,
-            name=message.name,
             extra={**message.extra, key: message.reasoning} if moved else message.extra,
         )
 
