@@ -64,9 +64,7 @@ class TestApertusChat(ConversationTests):
     template = TEMPLATE
     tokens = TOKENS
     options = ({}, {"enable_thinking": True})
-
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return {**sample_conversations(ids=self.ids), **extra_cases()}
+    extra_conversations = extra_cases()
 
 
 class TestApertus70BChat(TestApertusChat):

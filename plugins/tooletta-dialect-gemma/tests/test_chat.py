@@ -99,9 +99,7 @@ class TestGemma4Chat(ConversationTests):
         "tools_two_calls": CONTENT_AFTER_RESULTS,
         "tools_no_system": CONTENT_AFTER_RESULTS,
     }
-
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return {**sample_conversations(ids=self.ids), **extra_cases()}
+    extra_conversations = extra_cases()
 
 
 def _template(messages: list[Message], tools: Any = None, **options: Any) -> str:

@@ -22,6 +22,7 @@ from tooletta.testing.conversations import (
     check_conversation_round_trip,
     check_matches_template,
     random_conversations,
+    reasoning_history_conversations,
     replace,
     sample_conversations,
 )
@@ -31,29 +32,10 @@ HERMES_TOKENS = {"bos_token": "<|begin_of_text|>"}
 HERMES_TOOL_USE = TEMPLATES / "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja"
 
 
-def history_cases() -> dict[str, tuple[list[Message], bool]]:
-    """Reasoning in earlier turns, around a second user turn."""
-    calls = [ToolCall("get_time", {"tz": "UTC"})]
-    return {
-        "reasoning_history": (
-            [
-                Message("user", "a"),
-                Message("assistant", "first", reasoning="old"),
-                Message("user", "b"),
-                Message("assistant", "let me see", tool_calls=calls, reasoning="r1"),
-                Message("tool", "12:00"),
-                Message("assistant", "noon"),
-            ],
-            True,
-        ),
-    }
-
-
 class QwenCases(ConversationTests):
     """The shared samples and the history cases."""
 
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return {**sample_conversations(ids=self.ids), **history_cases()}
+    extra_conversations = reasoning_history_conversations()
 
 
 class TestQwen3Chat(QwenCases):

@@ -52,8 +52,7 @@ def later_system_case() -> dict[str, tuple[list[Message], bool]]:
 class GraniteCases(ConversationTests):
     """The shared samples plus a later system message."""
 
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return {**sample_conversations(ids=self.ids), **later_system_case()}
+    extra_conversations = later_system_case()
 
 
 class TestGranite40Chat(GraniteCases):

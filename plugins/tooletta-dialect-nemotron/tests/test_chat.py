@@ -99,9 +99,7 @@ class TestNemotronNanoV2Chat(ConversationTests):
     template = TEMPLATE
     differences: ClassVar[dict[str, str]] = {"reasoning_multi_turn": REASONING}
     allow_markup = True  # history_cut_after_think: the template cuts a plan before </think>
-
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return {**sample_conversations(), **switch_cases()}
+    extra_conversations = switch_cases()
 
     def _match_all(self, template: str) -> None:
         for name, (messages, uses_tools) in self._cases().items():

@@ -116,8 +116,7 @@ def history_cases() -> dict[str, tuple[list[Message], bool]]:
 class QwenCases(ConversationTests):
     """The shared samples and the reasoning-history cases."""
 
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return {**sample_conversations(ids=self.ids), **history_cases()}
+    extra_conversations = history_cases()
 
 
 class TestQwen3CoderChat(QwenCases):

@@ -36,7 +36,9 @@ schema typing rules of untyped-text formats, one test per rule, in parsing and s
 
 Smaller pieces for a plugin's own tests: :func:`check_aliases`, :func:`check_models`,
 :func:`check_typed_value`, :func:`check_arguments_stream`, :func:`check_render_refuses`,
-:func:`schema_tools` and the :func:`markup_strings` strategy.
+:func:`schema_tools` and the :func:`markup_strings` strategy;
+:class:`EscapedMarkupSettings` declares the markup property of a format that can write any
+string value (mix it in before :class:`DialectTests`, set ``markup``).
 
 The kit's modules, each with one job (every public name is importable from here):
 
@@ -88,6 +90,7 @@ from .render_laws import (
     check_render_laws,
     nested,
 )
+from .settings import EscapedMarkupSettings
 from .shortcuts import check_shortcuts_agree, shortcut_blocks
 from .strategies import (
     FOREIGN_TOKENS,
@@ -110,6 +113,7 @@ __all__ = [
     "TYPING_RULES",
     "AccountingTests",
     "DialectTests",
+    "EscapedMarkupSettings",
     "RenderLaws",
     "StreamMisuseTests",
     "TypedDialectTests",

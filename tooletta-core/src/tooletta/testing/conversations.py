@@ -38,6 +38,7 @@ from .samples import (
     SAMPLE_TOOLS,
     list_content_conversations,
     random_conversations,
+    reasoning_history_conversations,
     sample_conversations,
 )
 
@@ -51,6 +52,7 @@ __all__ = [
     "check_prompt_forms",
     "list_content_conversations",
     "random_conversations",
+    "reasoning_history_conversations",
     "sample_conversations",
 ]
 
@@ -224,7 +226,10 @@ class ConversationTests(ConversationLawTests):
     purpose (reasoning inline in the content, which the template cuts) and are rendered with
     ``allow_markup=True``. ``tool_results``: ``"tool_responses"`` for a template that reads
     tool results folded into the assistant message, as llama.cpp feeds Gemma 4 templates
-    (:mod:`tooletta.chat.toolresponses`).
+    (:mod:`tooletta.chat.toolresponses`). ``extra_conversations``: the format's own
+    conversations (name -> (messages, whether they declare ``tools``)), checked beside the
+    samples by every test (:func:`~tooletta.testing.samples.reasoning_history_conversations`
+    for a template that keeps or drops past reasoning).
     """
 
     model: ClassVar[str | None] = None
@@ -239,6 +244,7 @@ class ConversationTests(ConversationLawTests):
     list_content: ClassVar[Sequence[str]] = ()
     allow_markup: ClassVar[bool] = False
     tool_results: ClassVar[str] = "messages"
+    extra_conversations: ClassVar[Mapping[str, tuple[list[Message], bool]]] = {}
 
     def test_list_content(self) -> None:
         """Content given as a list of text parts renders as the template writes it, for the
@@ -271,7 +277,7 @@ class ConversationTests(ConversationLawTests):
         return self.template.read_text(encoding="utf-8")
 
     def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return sample_conversations(ids=self.ids)
+        return {**sample_conversations(ids=self.ids), **self.extra_conversations}
 
     def test_matches_template(self) -> None:
         """Every sample conversation (with and without a generation prompt, each options
