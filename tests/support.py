@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from tooletta.chat import ChatFormat
 
 ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "tests" / "fixtures" / "templates"
+"""The chat templates vendored for the core tests (their sources in its SOURCES.md)."""
 
 
 def uv() -> list[str]:
@@ -75,3 +77,31 @@ def installed_formats() -> dict[str, tuple[ChatFormat, Any]]:
         for fmt in chat_formats_of(entry.dialect):
             seen.setdefault(fmt.name, (fmt, entry.dialect))
     return dict(sorted(seen.items()))
+
+
+def weather_tool(description: str) -> dict[str, Any]:
+    """The OpenAI definition of ``get_weather(city: string)`` described as ``description``
+    (the tool the learn tests declare)."""
+    return {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": description,
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+        },
+    }
+
+
+def render_template_file(path: str | Path, messages: Any, **kwargs: Any) -> str:
+    """The chat template file at ``path`` rendered for ``messages`` with its special tokens
+    (:func:`~tooletta.chat.jinja.load_chat_template`, then
+    :func:`~tooletta.chat.jinja.render_jinja` with ``kwargs``); messages given as dicts are
+    read first (:func:`~tooletta.chat.read_conversation`), ``Message`` objects passed as
+    they are."""
+    from tooletta.chat import read_conversation
+    from tooletta.chat.jinja import load_chat_template, render_jinja
+
+    template, tokens = load_chat_template(str(path))
+    if messages and isinstance(messages[0], dict):
+        messages = read_conversation(messages)
+    return render_jinja(template, messages, tokens=tokens, **kwargs)
