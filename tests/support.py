@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +18,8 @@ if TYPE_CHECKING:
     from tooletta.chat import ChatFormat
 
 ROOT = Path(__file__).resolve().parent.parent
+PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider")
+"""The command that runs pytest in a fresh interpreter (without plugins that keep state)."""
 TEMPLATES = ROOT / "tests" / "fixtures" / "templates"
 """The chat templates vendored for the core tests (their sources in its SOURCES.md)."""
 
@@ -105,3 +110,63 @@ def render_template_file(path: str | Path, messages: Any, **kwargs: Any) -> str:
     if messages and isinstance(messages[0], dict):
         messages = read_conversation(messages)
     return render_jinja(template, messages, tokens=tokens, **kwargs)
+
+
+def weather_row(i: int, *, answer: bool = False) -> dict[str, Any]:
+    """An OpenAI-style dataset row, numbered ``i``: a query, a ``get_weather`` call with its
+    arguments as JSON text (as datasets keep them), its result and, with ``answer``, the
+    final answer."""
+    args = {"city": ["Paris", "Zürich", "東京"][i % 3], "days": i % 7}
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": f"Weather {i}?"},
+        {
+            "role": "assistant",
+            "content": "Let me check.",
+            "tool_calls": [
+                {
+                    "id": f"call_{i}",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": json.dumps(args)},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": f"call_{i}", "content": "18C"},
+    ]
+    if answer:
+        messages.append({"role": "assistant", "content": f"Sunny, {i}."})
+    return {"messages": messages}
+
+
+def cpu_ratio(small: Callable[[], object], large: Callable[[], object], runs: int = 3) -> float:
+    """Best CPU time of ``large`` over that of ``small``, runs interleaved (load-robust)."""
+    best_small = best_large = float("inf")
+    for _ in range(runs):
+        start = time.process_time()
+        small()
+        best_small = min(best_small, time.process_time() - start)
+        start = time.process_time()
+        large()
+        best_large = min(best_large, time.process_time() - start)
+    return best_large / max(best_small, 2e-3)
+
+
+def plugin_pyproject(distribution: str, entry: str, module: str) -> str:
+    """The ``pyproject.toml`` of a one-module third-party plugin: ``distribution`` depends on
+    tooletta-core and registers ``module`` (``<module>.py``) as the ``tooletta`` entry point
+    ``entry``, built by hatchling."""
+    return f"""
+[project]
+name = "{distribution}"
+version = "1.0.0"
+dependencies = ["tooletta-core"]
+
+[project.entry-points.tooletta]
+{entry} = "{module}"
+
+[build-system]
+requires = ["hatchling"]
+build-backend = "hatchling.build"
+
+[tool.hatch.build.targets.wheel]
+include = ["{module}.py"]
+"""

@@ -91,7 +91,7 @@ from .render_laws import (
     nested,
 )
 from .settings import EscapedMarkupSettings
-from .shortcuts import check_shortcuts_agree, shortcut_blocks
+from .shortcuts import check_shortcut_reads, check_shortcuts_agree, shortcut_blocks
 from .strategies import (
     FOREIGN_TOKENS,
     MARKUP_PUNCTUATION,
@@ -135,6 +135,7 @@ __all__ = [
     "check_render_laws",
     "check_render_refuses",
     "check_round_trip",
+    "check_shortcut_reads",
     "check_shortcuts_agree",
     "check_stream_equals_parse",
     "check_stream_misuse",
