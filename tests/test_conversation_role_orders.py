@@ -11,9 +11,8 @@ from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message
-from tooletta.chat import chat_formats_of, clock
-from tooletta.testing.conversations import FROZEN_TIME, PROBE_TOOLS
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.chat import chat_formats_of
+from tooletta.testing.role_orders import check_role_order, role_orders
 
 
 def _formats() -> list[str]:
@@ -29,10 +28,6 @@ def test_any_order_of_roles_reads_back_or_is_refused(fmt: str) -> None:
     @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
     @given(role_orders(), st.booleans(), st.booleans())
     def check(messages: list[Message], with_tools: bool, prompt: bool) -> None:
-        tools = PROBE_TOOLS if with_tools else None
-        with clock.frozen(FROZEN_TIME):
-            check_reads_back_or_refuses(
-                messages, dialect=fmt, tools=tools, add_generation_prompt=prompt
-            )
+        check_role_order(messages, with_tools=with_tools, prompt=prompt, dialect=fmt)
 
     check()

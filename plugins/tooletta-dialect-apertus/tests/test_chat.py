@@ -17,12 +17,11 @@ from tooletta.chat import clock
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
     FROZEN_TIME,
-    PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.testing.role_orders import check_reads_back_or_refuses, check_role_order, role_orders
 
 TEMPLATE = Path(__file__).parent / "templates" / "Apertus-8B-Instruct.jinja"
 MODEL = "swiss-ai/Apertus-8B-Instruct-2509"
@@ -279,11 +278,7 @@ def test_apertus_conversations_the_list_cannot_hold_are_refused(
 def test_apertus_any_order_of_roles_reads_back_or_is_refused(
     messages: list[Message], with_tools: bool, prompt: bool
 ) -> None:
-    tools = PROBE_TOOLS if with_tools else None
-    with clock.frozen(FROZEN_TIME):
-        check_reads_back_or_refuses(
-            messages, model=MODEL, tools=tools, add_generation_prompt=prompt
-        )
+    check_role_order(messages, with_tools=with_tools, prompt=prompt, model=MODEL)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))

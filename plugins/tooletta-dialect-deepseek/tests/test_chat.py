@@ -15,12 +15,11 @@ from tooletta import Message, ToolCall
 from tooletta.chat.jinja import render_jinja
 from tooletta.rows import pattern_score
 from tooletta.testing.conversations import (
-    PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.testing.role_orders import check_role_order, role_orders
 
 TEMPLATES = Path(__file__).parent / "templates"
 BOS = "<｜begin▁of▁sentence｜>"
@@ -614,5 +613,4 @@ def test_assistant_first_is_refused(model: str, messages: list[Message]) -> None
 def test_any_order_of_roles_reads_back_or_is_refused(
     messages: list[Message], fmt: str, with_tools: bool, prompt: bool
 ) -> None:
-    tools = PROBE_TOOLS if with_tools else None
-    check_reads_back_or_refuses(messages, dialect=fmt, tools=tools, add_generation_prompt=prompt)
+    check_role_order(messages, with_tools=with_tools, prompt=prompt, dialect=fmt)

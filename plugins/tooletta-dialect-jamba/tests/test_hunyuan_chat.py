@@ -25,7 +25,7 @@ from tooletta.testing.conversations import (
     random_conversations,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.testing.role_orders import check_role_order, role_orders
 
 TEMPLATE = Path(__file__).parent / "templates" / "tencent-Hunyuan-A13B-Instruct.jinja"
 MODEL = "tencent/Hunyuan-A13B-Instruct"
@@ -278,5 +278,4 @@ def test_results_written_as_users_are_refused(messages: list[Message]) -> None:
 def test_any_order_of_roles_reads_back_or_is_refused(
     messages: list[Message], with_tools: bool, prompt: bool
 ) -> None:
-    tools = PROBE_TOOLS if with_tools else None
-    check_reads_back_or_refuses(messages, model=MODEL, tools=tools, add_generation_prompt=prompt)
+    check_role_order(messages, with_tools=with_tools, prompt=prompt, model=MODEL)

@@ -17,12 +17,11 @@ from tooletta import Message, ToolCall
 from tooletta.chat.jinja import render_jinja, to_template_messages
 from tooletta.rows import pattern_score
 from tooletta.testing.conversations import (
-    PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.testing.role_orders import check_role_order, role_orders
 
 TEMPLATES = Path(__file__).parent / "templates"
 K2 = "moonshotai/Kimi-K2-Instruct"
@@ -391,8 +390,7 @@ def test_k2_thinking_empty_conversation_is_its_default_system_message(
 def test_any_order_of_roles_reads_back_or_is_refused(
     messages: list[Message], fmt: str, with_tools: bool, prompt: bool
 ) -> None:
-    tools = PROBE_TOOLS if with_tools else None
-    check_reads_back_or_refuses(messages, dialect=fmt, tools=tools, add_generation_prompt=prompt)
+    check_role_order(messages, with_tools=with_tools, prompt=prompt, dialect=fmt)
 
 
 @pytest.mark.parametrize("dialect", ["kimi_k2", "kimi_k2_thinking", "kimi_k25"])

@@ -24,7 +24,7 @@ from tooletta.testing.conversations import (
     replace,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.testing.role_orders import check_reads_back_or_refuses, check_role_order, role_orders
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = TEMPLATES / "NVIDIA-Nemotron-Nano-v2.jinja"
@@ -320,8 +320,7 @@ def test_results_that_would_read_back_joined_or_cut_are_refused(
 def test_any_order_of_roles_reads_back_or_is_refused(
     messages: list[Message], with_tools: bool, prompt: bool
 ) -> None:
-    tools = PROBE_TOOLS if with_tools else None
-    check_reads_back_or_refuses(messages, model=MODEL, tools=tools, add_generation_prompt=prompt)
+    check_role_order(messages, with_tools=with_tools, prompt=prompt, model=MODEL)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))

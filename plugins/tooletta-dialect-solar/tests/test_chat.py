@@ -12,15 +12,12 @@ from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
-from tooletta.chat import clock
 from tooletta.testing.conversations import (
-    FROZEN_TIME,
-    PROBE_TOOLS,
     ConversationTests,
     replace,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.testing.role_orders import check_role_order, role_orders
 
 TEMPLATES = Path(__file__).parent / "templates"
 MODEL = "upstage/Solar-Open-100B"
@@ -105,8 +102,4 @@ def test_call_turn_right_after_an_answer_is_refused() -> None:
 def test_any_order_of_roles_reads_back_or_is_refused(
     messages: list[Message], with_tools: bool, prompt: bool
 ) -> None:
-    tools = PROBE_TOOLS if with_tools else None
-    with clock.frozen(FROZEN_TIME):
-        check_reads_back_or_refuses(
-            messages, model=MODEL, tools=tools, add_generation_prompt=prompt
-        )
+    check_role_order(messages, with_tools=with_tools, prompt=prompt, model=MODEL)

@@ -7,7 +7,8 @@ result no call asked for, an assistant answering itself, an assistant first) may
 back as other messages. :func:`role_orders` generates such conversations and
 :func:`check_reads_back_or_refuses` checks the law for one: ``render_conversation`` raises a
 :class:`~tooletta.ToolettaError` or its text reads back as the format's
-``expressible_for`` of the messages. Needs hypothesis (the strategy) and pytest.
+``expressible_for`` of the messages; :func:`check_role_order` checks it for one draw of a
+format's property test. Needs hypothesis (the strategy) and pytest.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import api
+from ..chat import clock
 from ..errors import ToolettaError
 from ..ir import Message, ToolCall
-from .conversations import check_conversation_round_trip
+from .conversations import FROZEN_TIME, check_conversation_round_trip
+from .samples import PROBE_TOOLS
 
-__all__ = ["ROLE_KINDS", "check_reads_back_or_refuses", "role_orders"]
+__all__ = ["ROLE_KINDS", "check_reads_back_or_refuses", "check_role_order", "role_orders"]
 
 ROLE_KINDS = ("system", "user", "answer", "call", "tool")
 """The kinds of message :func:`role_orders` strings together (``answer``: an assistant turn
@@ -81,3 +84,29 @@ def check_reads_back_or_refuses(
         )
     except ToolettaError as exc:
         raise AssertionError(f"rendered, but the text does not read back: {exc}") from exc
+
+
+def check_role_order(
+    messages: Sequence[Any],
+    *,
+    with_tools: bool,
+    prompt: bool,
+    model: str | None = None,
+    dialect: str | None = None,
+    **options: Any,
+) -> None:
+    """:func:`check_reads_back_or_refuses` for one draw of a property test over
+    ``role_orders(), st.booleans(), st.booleans()``: the probe tools
+    (:data:`~tooletta.testing.samples.PROBE_TOOLS`) declared when ``with_tools``, a generation
+    prompt when ``prompt``, the clock frozen at
+    :data:`~tooletta.testing.conversations.FROZEN_TIME` (a format that writes the date reads
+    back the same)."""
+    with clock.frozen(FROZEN_TIME):
+        check_reads_back_or_refuses(
+            messages,
+            model=model,
+            dialect=dialect,
+            tools=PROBE_TOOLS if with_tools else None,
+            add_generation_prompt=prompt,
+            **options,
+        )
