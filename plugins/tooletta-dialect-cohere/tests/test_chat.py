@@ -15,6 +15,7 @@ from tooletta import Message, RenderError, ToolCall, ToolettaError
 from tooletta.chat import render_spans, resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
+    CONTENT_BESIDE_CALLS_SAMPLES,
     PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
@@ -54,11 +55,9 @@ class TestCommandR7BChat(ConversationTests):
     tokens = TOKENS
     options = ({}, {"enable_thinking": True}, {"enable_citations": True})
     ids = True
-    differences: ClassVar[dict[str, str]] = {
-        "tools_two_calls": "the template drops the content beside calls",
-        "tools_no_system": "the template drops the content beside calls",
-        "pending_call": "the template drops the content beside calls",
-    }
+    differences: ClassVar[dict[str, str]] = dict.fromkeys(
+        CONTENT_BESIDE_CALLS_SAMPLES, "the template drops the content beside calls"
+    )
 
 
 class TestCommandRPlusChat(ConversationTests):

@@ -15,6 +15,7 @@ from tooletta import Message, ToolCall
 from tooletta.chat.jinja import render_jinja
 from tooletta.rows import pattern_score
 from tooletta.testing.conversations import (
+    CALL_SAMPLES,
     SAMPLE_TOOLS,
     ConversationTests,
     sample_conversations,
@@ -123,12 +124,7 @@ class TestDeepSeekR1DistillLlamaChat(ConversationTests):
     template = TEMPLATES / "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja"
     tokens = TOKENS
     string_arguments = True
-    differences: ClassVar[Mapping[str, str]] = {
-        "tools_two_calls": _R1_DROPS,
-        "tools_no_system": _R1_DROPS,
-        "reasoning_multi_turn": _R1_DROPS,
-        "pending_call": _R1_DROPS,
-    }
+    differences: ClassVar[Mapping[str, str]] = dict.fromkeys(CALL_SAMPLES, _R1_DROPS)
 
 
 class TestDeepSeekR1DistillQwenChat(TestDeepSeekR1DistillLlamaChat):

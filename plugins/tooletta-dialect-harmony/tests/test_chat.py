@@ -15,6 +15,7 @@ from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import render_spans
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
+    CALL_SAMPLES,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
@@ -26,12 +27,7 @@ from tooletta.testing.role_orders import check_role_order, role_orders
 TEMPLATE = Path(__file__).parent / "templates" / "openai-gpt-oss-120b.jinja"
 MODEL = "openai/gpt-oss-120b"
 TWO_CALLS = "the template writes only the first call of a turn and names every result after it"
-DIFFERENCES = {
-    "tools_two_calls": TWO_CALLS,
-    "tools_no_system": TWO_CALLS,
-    "reasoning_multi_turn": TWO_CALLS,
-    "pending_call": TWO_CALLS,
-}
+DIFFERENCES = dict.fromkeys(CALL_SAMPLES, TWO_CALLS)
 """The sample conversations the template gets wrong (see the README's Conversations)."""
 
 

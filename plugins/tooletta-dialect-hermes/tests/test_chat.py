@@ -16,6 +16,7 @@ from tooletta import Message, RenderError, ToolCall, ToolettaError
 from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
+    CONTENT_BESIDE_CALLS_SAMPLES,
     PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
@@ -80,11 +81,7 @@ HERMES_CONTENT = (
 )
 
 
-HERMES_DIFFERENCES = {
-    "tools_two_calls": HERMES_CONTENT,
-    "tools_no_system": HERMES_CONTENT,
-    "pending_call": HERMES_CONTENT,
-}
+HERMES_DIFFERENCES = dict.fromkeys(CONTENT_BESIDE_CALLS_SAMPLES, HERMES_CONTENT)
 """The tool-using samples with content beside calls."""
 
 

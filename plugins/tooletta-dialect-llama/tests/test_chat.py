@@ -13,6 +13,7 @@ import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
+    CALL_SAMPLES,
     PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
@@ -27,12 +28,7 @@ TEMPLATES = Path(__file__).parent / "templates"
 TOKENS = {"bos_token": "<|begin_of_text|>"}
 TWO_CALLS = "the template raises on two calls in one turn ('This model only supports single "
 CONTENT = "tool-calls at once!') and drops the content beside calls"
-DIFFERENCES = {
-    "tools_two_calls": TWO_CALLS + CONTENT,
-    "tools_no_system": TWO_CALLS + CONTENT,
-    "reasoning_multi_turn": TWO_CALLS + CONTENT,
-    "pending_call": TWO_CALLS + CONTENT,
-}
+DIFFERENCES = dict.fromkeys(CALL_SAMPLES, TWO_CALLS + CONTENT)
 """The sample conversations the templates cannot render (see the README's Conversations)."""
 
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.testing.conversations import (
+    CONTENT_BESIDE_CALLS_SAMPLES,
     ConversationTests,
     replace,
     sample_conversations,
@@ -35,11 +36,9 @@ class TestSolarOpenChat(ConversationTests):
     template = TEMPLATES / "upstage-Solar-Open-100B.jinja"
     options = ({}, {"reasoning_effort": "low"}, {"default_system_prompt": False})
     ids = True
-    differences: ClassVar[Mapping[str, str]] = {
-        "tools_two_calls": CONTENT_BESIDE_CALLS,
-        "tools_no_system": CONTENT_BESIDE_CALLS,
-        "pending_call": CONTENT_BESIDE_CALLS,
-    }
+    differences: ClassVar[Mapping[str, str]] = dict.fromkeys(
+        CONTENT_BESIDE_CALLS_SAMPLES, CONTENT_BESIDE_CALLS
+    )
 
     def _cases(self) -> dict[str, tuple[list[Message], bool]]:
         return {

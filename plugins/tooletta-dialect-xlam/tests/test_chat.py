@@ -13,6 +13,7 @@ from tooletta import Message, ToolCall, ToolettaError
 from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
+    CONTENT_BESIDE_CALLS_SAMPLES,
     PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
@@ -32,11 +33,7 @@ CONTENT_DROPPED = (
     "content, then the list in a ```json fence) "
     "(test_content_beside_calls_is_kept_before_a_fenced_list)"
 )
-DIFFERENCES = {
-    "tools_two_calls": CONTENT_DROPPED,
-    "tools_no_system": CONTENT_DROPPED,
-    "pending_call": CONTENT_DROPPED,
-}
+DIFFERENCES = dict.fromkeys(CONTENT_BESIDE_CALLS_SAMPLES, CONTENT_DROPPED)
 """The samples with content beside calls."""
 
 

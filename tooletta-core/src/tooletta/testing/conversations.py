@@ -34,6 +34,8 @@ from ..errors import ToolettaError
 from ..ir import Message, ToolCall
 from .conversation_law_tests import ConversationLawTests
 from .samples import (
+    CALL_SAMPLES,
+    CONTENT_BESIDE_CALLS_SAMPLES,
     PROBE_TOOLS,
     SAMPLE_TOOLS,
     list_content_conversations,
@@ -43,6 +45,8 @@ from .samples import (
 )
 
 __all__ = [
+    "CALL_SAMPLES",
+    "CONTENT_BESIDE_CALLS_SAMPLES",
     "FROZEN_TIME",
     "PROBE_TOOLS",
     "SAMPLE_TOOLS",

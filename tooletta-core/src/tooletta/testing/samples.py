@@ -14,6 +14,8 @@ from ..chat.samples import (
 from ..ir import Message, ToolCall
 
 __all__ = [
+    "CALL_SAMPLES",
+    "CONTENT_BESIDE_CALLS_SAMPLES",
     "PROBE_TOOLS",
     "SAMPLE_TOOLS",
     "list_content_conversations",
@@ -21,6 +23,24 @@ __all__ = [
     "reasoning_history_conversations",
     "sample_conversations",
 ]
+
+
+CALL_SAMPLES: tuple[str, ...] = tuple(
+    name
+    for name, (messages, _) in sample_conversations().items()
+    if any(m.tool_calls for m in messages)
+)
+"""The names of the sample conversations with calls (each has a turn of two calls): the
+``differences`` of a template that drops or garbles calls are
+``dict.fromkeys(CALL_SAMPLES, why)``."""
+
+CONTENT_BESIDE_CALLS_SAMPLES: tuple[str, ...] = tuple(
+    name
+    for name, (messages, _) in sample_conversations().items()
+    if any(m.tool_calls and m.content for m in messages)
+)
+"""The names of the sample conversations with content beside calls in a turn (for the
+``differences`` of a template that drops or moves that content)."""
 
 
 def reasoning_history_conversations() -> dict[str, tuple[list[Message], bool]]:
