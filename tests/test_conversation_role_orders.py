@@ -6,13 +6,10 @@ ToolettaError (issue 22, item 6). Never a silent different reading."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import tooletta
-from tooletta import Message
 from tooletta.chat import chat_formats_of
-from tooletta.testing.role_orders import check_role_order, role_orders
+from tooletta.testing.role_orders import role_order_property
 
 
 def _formats() -> list[str]:
@@ -25,9 +22,4 @@ def _formats() -> list[str]:
 
 @pytest.mark.parametrize("fmt", _formats())
 def test_any_order_of_roles_reads_back_or_is_refused(fmt: str) -> None:
-    @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(role_orders(), st.booleans(), st.booleans())
-    def check(messages: list[Message], with_tools: bool, prompt: bool) -> None:
-        check_role_order(messages, with_tools=with_tools, prompt=prompt, dialect=fmt)
-
-    check()
+    role_order_property(dialect=fmt, max_examples=80)()

@@ -21,7 +21,10 @@ from tooletta.testing.conversations import (
     ConversationTests,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, check_role_order, role_orders
+from tooletta.testing.role_orders import (
+    check_reads_back_or_refuses,
+    role_order_property,
+)
 
 TEMPLATE = Path(__file__).parent / "templates" / "Apertus-8B-Instruct.jinja"
 MODEL = "swiss-ai/Apertus-8B-Instruct-2509"
@@ -273,12 +276,7 @@ def test_apertus_conversations_the_list_cannot_hold_are_refused(
         tooletta.render_conversation(messages, model=MODEL)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(role_orders(), st.booleans(), st.booleans())
-def test_apertus_any_order_of_roles_reads_back_or_is_refused(
-    messages: list[Message], with_tools: bool, prompt: bool
-) -> None:
-    check_role_order(messages, with_tools=with_tools, prompt=prompt, model=MODEL)
+test_apertus_any_order_of_roles_reads_back_or_is_refused = role_order_property(model=MODEL)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tooletta
@@ -20,7 +20,7 @@ from tooletta.testing.conversations import (
     ConversationTests,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_role_order, role_orders
+from tooletta.testing.role_orders import role_order_property
 
 TEMPLATES = Path(__file__).parent / "templates"
 BOS = "<｜begin▁of▁sentence｜>"
@@ -599,14 +599,6 @@ def test_assistant_first_is_refused(model: str, messages: list[Message]) -> None
         tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
-@given(
-    role_orders(),
-    st.sampled_from(["deepseek_v31", "deepseek_r1", "deepseek_v32"]),
-    st.booleans(),
-    st.booleans(),
+test_any_order_of_roles_reads_back_or_is_refused = role_order_property(
+    dialects=("deepseek_v31", "deepseek_r1", "deepseek_v32"), max_examples=100
 )
-def test_any_order_of_roles_reads_back_or_is_refused(
-    messages: list[Message], fmt: str, with_tools: bool, prompt: bool
-) -> None:
-    check_role_order(messages, with_tools=with_tools, prompt=prompt, dialect=fmt)

@@ -22,7 +22,7 @@ from tooletta.testing.conversations import (
     replace,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_role_order, role_orders
+from tooletta.testing.role_orders import role_order_property
 
 TEMPLATE = Path(__file__).parent / "templates" / "openai-gpt-oss-120b.jinja"
 MODEL = "openai/gpt-oss-120b"
@@ -503,12 +503,7 @@ def test_answer_after_a_call_turn_is_its_own_message() -> None:
         )
 
 
-@settings(max_examples=150, deadline=None)
-@given(role_orders(), st.booleans(), st.booleans())
-def test_any_order_of_roles_reads_back_or_is_refused(
-    messages: list[Message], with_tools: bool, prompt: bool
-) -> None:
-    check_role_order(messages, with_tools=with_tools, prompt=prompt, model=MODEL)
+test_any_order_of_roles_reads_back_or_is_refused = role_order_property(model=MODEL)
 
 
 def test_result_given_as_parts_is_carried_as_its_json() -> None:

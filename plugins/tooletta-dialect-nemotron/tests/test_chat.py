@@ -24,7 +24,10 @@ from tooletta.testing.conversations import (
     replace,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, check_role_order, role_orders
+from tooletta.testing.role_orders import (
+    check_reads_back_or_refuses,
+    role_order_property,
+)
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = TEMPLATES / "NVIDIA-Nemotron-Nano-v2.jinja"
@@ -315,12 +318,7 @@ def test_results_that_would_read_back_joined_or_cut_are_refused(
         tooletta.render_conversation(messages, model=MODEL)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(role_orders(), st.booleans(), st.booleans())
-def test_any_order_of_roles_reads_back_or_is_refused(
-    messages: list[Message], with_tools: bool, prompt: bool
-) -> None:
-    check_role_order(messages, with_tools=with_tools, prompt=prompt, model=MODEL)
+test_any_order_of_roles_reads_back_or_is_refused = role_order_property(model=MODEL)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))

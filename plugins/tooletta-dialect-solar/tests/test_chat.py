@@ -7,8 +7,6 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
@@ -18,7 +16,7 @@ from tooletta.testing.conversations import (
     replace,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_role_order, role_orders
+from tooletta.testing.role_orders import role_order_property
 
 TEMPLATES = Path(__file__).parent / "templates"
 MODEL = "upstage/Solar-Open-100B"
@@ -96,9 +94,4 @@ def test_call_turn_right_after_an_answer_is_refused() -> None:
     assert [(m.content, m.tool_calls) for m in back[1:]] == [("Let me check.", [call])]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(role_orders(), st.booleans(), st.booleans())
-def test_any_order_of_roles_reads_back_or_is_refused(
-    messages: list[Message], with_tools: bool, prompt: bool
-) -> None:
-    check_role_order(messages, with_tools=with_tools, prompt=prompt, model=MODEL)
+test_any_order_of_roles_reads_back_or_is_refused = role_order_property(model=MODEL)

@@ -8,12 +8,13 @@ back as other messages. :func:`role_orders` generates such conversations and
 :func:`check_reads_back_or_refuses` checks the law for one: ``render_conversation`` raises a
 :class:`~tooletta.ToolettaError` or its text reads back as the format's
 ``expressible_for`` of the messages; :func:`check_role_order` checks it for one draw of a
-format's property test. Needs hypothesis (the strategy) and pytest.
+format's property test, which :func:`role_order_property` builds. Needs hypothesis (the
+strategy) and pytest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import api
@@ -23,7 +24,13 @@ from ..ir import Message, ToolCall
 from .conversations import FROZEN_TIME, check_conversation_round_trip
 from .samples import PROBE_TOOLS
 
-__all__ = ["ROLE_KINDS", "check_reads_back_or_refuses", "check_role_order", "role_orders"]
+__all__ = [
+    "ROLE_KINDS",
+    "check_reads_back_or_refuses",
+    "check_role_order",
+    "role_order_property",
+    "role_orders",
+]
 
 ROLE_KINDS = ("system", "user", "answer", "call", "tool")
 """The kinds of message :func:`role_orders` strings together (``answer``: an assistant turn
@@ -110,3 +117,31 @@ def check_role_order(
             add_generation_prompt=prompt,
             **options,
         )
+
+
+def role_order_property(
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    dialects: Sequence[str] = (),
+    max_examples: int = 150,
+) -> Callable[[], None]:
+    """A hypothesis test of the law for the format ``model`` or ``dialect`` names (or one
+    drawn from ``dialects``): conversations of :func:`role_orders`, with and without the probe
+    tools and a generation prompt, checked by :func:`check_role_order` (``max_examples``
+    draws, no deadline). Assign it to a ``test_`` name in a test module::
+
+        test_any_order_of_roles_reads_back_or_is_refused = role_order_property(model=MODEL)
+    """
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    formats = st.sampled_from(list(dialects)) if dialects else st.just(dialect)
+
+    @settings(max_examples=max_examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(role_orders(), formats, st.booleans(), st.booleans())
+    def test(messages: list[Message], fmt: str | None, with_tools: bool, prompt: bool) -> None:
+        """Any order of roles reads back or is refused (:func:`check_role_order`)."""
+        check_role_order(messages, with_tools=with_tools, prompt=prompt, model=model, dialect=fmt)
+
+    return test
