@@ -25,6 +25,7 @@ from tooletta.testing.conversations import (
     random_conversations,
     reasoning_history_conversations,
     replace,
+    round_trip_property,
     sample_conversations,
 )
 
@@ -393,11 +394,7 @@ def as_the_template_reads_it(model: str, messages: list[Message]) -> list[Messag
     return messages
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_conversations())
-def test_random_conversations_round_trip(messages: list[Message]) -> None:
-    for model, _, _ in PROPERTY_MODELS:
-        check_conversation_round_trip(messages, model=model, tools=PROBE_TOOLS)
+test_random_conversations_round_trip = round_trip_property(*(m for m, _, _ in PROPERTY_MODELS))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

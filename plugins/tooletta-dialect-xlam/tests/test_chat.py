@@ -21,6 +21,7 @@ from tooletta.testing.conversations import (
     check_matches_template,
     random_conversations,
     replace,
+    round_trip_property,
     sample_conversations,
 )
 
@@ -169,11 +170,8 @@ def test_default_prompt_as_system_message_reads_back_as_none() -> None:
     check_conversation_round_trip(messages, model=MODEL)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_conversations(trimmed=False))
-def test_random_conversations_round_trip(messages: list[Message]) -> None:
-    """Any conversation (untrimmed texts included) reads back as what the format carries."""
-    check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS)
+test_random_conversations_round_trip = round_trip_property(MODEL, trimmed=False, max_examples=60)
+"""Any conversation (untrimmed texts included) reads back as what the format carries."""
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,7 +16,7 @@ them in the family's docs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
@@ -57,6 +57,7 @@ __all__ = [
     "list_content_conversations",
     "random_conversations",
     "reasoning_history_conversations",
+    "round_trip_property",
     "sample_conversations",
 ]
 
@@ -163,6 +164,29 @@ def check_conversation_round_trip(
     want = _comparable(fmt.expressible_for(read, ctx))
     got = _comparable(back)
     assert got == want, f"round trip lost data:\n  got:  {got}\n  want: {want}"
+
+
+def round_trip_property(
+    *models: str, trimmed: bool = True, max_examples: int = 40
+) -> Callable[[], None]:
+    """A hypothesis test: every conversation of :func:`random_conversations` (``trimmed``:
+    texts without whitespace at their ends) reads back through each of ``models``' formats,
+    with the probe tools declared (:func:`check_conversation_round_trip`; ``max_examples``
+    draws, no deadline). Assign it to a ``test_`` name in a test module::
+
+        test_random_conversations_round_trip = round_trip_property(MODEL)
+    """
+    from hypothesis import HealthCheck, given, settings
+
+    @settings(max_examples=max_examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(random_conversations(trimmed=trimmed))
+    def test(messages: list[Message]) -> None:
+        """Random conversations read back (:func:`check_conversation_round_trip`)."""
+        for model in models:
+            check_conversation_round_trip(messages, model=model, tools=PROBE_TOOLS)
+
+    built: Callable[[], None] = test  # given() over an untyped strategy is untyped
+    return built
 
 
 def check_prompt_forms(
