@@ -15,6 +15,7 @@ import tooletta
 from tooletta import Message, RenderError, ToolCall, ToolettaError
 from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
+from tooletta.testing import check_model_formats
 from tooletta.testing.conversations import (
     CONTENT_BESIDE_CALLS_SAMPLES,
     PROBE_TOOLS,
@@ -138,9 +139,7 @@ def test_models_route_to_their_formats() -> None:
         "NousResearch/Hermes-3-Llama-3.1-8B": "hermes2pro",
         "NousResearch/Hermes-3-Llama-3.1-70B": "hermes2pro",
     }
-    for model, fmt in want.items():
-        assert tooletta.dialect_for_model(model) == "hermes", model
-        assert resolve_format(model, None)[0].name == fmt, model
+    check_model_formats("hermes", want)
     with pytest.raises(ToolettaError, match="no chat format"):  # another template
         resolve_format("Qwen/QwQ-32B-Preview", None)
     for name in ("qwen25", "qwq", "mimo_vl", "hermes2pro"):

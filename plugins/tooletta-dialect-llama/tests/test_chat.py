@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat.jinja import render_jinja
+from tooletta.testing import check_model_formats
 from tooletta.testing.conversations import (
     CALL_SAMPLES,
     PROBE_TOOLS,
@@ -259,14 +260,13 @@ class TestLlama4ChatToolsInSystem(TestLlama4Chat):
 def test_llama4_models_route_to_the_json_variant() -> None:
     from tooletta.chat import resolve_format
 
-    for model in (
+    models = (
         LLAMA4,
         "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
         "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8",
         "unsloth/Llama-4-Scout-17B-16E-Instruct-GGUF",
-    ):
-        assert tooletta.dialect_for_model(model) == "llama4_json", model
-        assert resolve_format(model, None)[0].name == "llama4", model
+    )
+    check_model_formats("llama4_json", dict.fromkeys(models, "llama4"))
     assert resolve_format(None, "llama4_json")[0].name == "llama4"
     assert resolve_format(None, "llama4")[0].name == "llama4"
     # base models have no chat template: they keep the pythonic routing of before

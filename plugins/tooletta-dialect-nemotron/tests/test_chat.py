@@ -14,6 +14,7 @@ import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
+from tooletta.testing import check_model_formats
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
     SAMPLE_TOOLS,
@@ -158,9 +159,8 @@ def test_model_routes_to_the_format() -> None:
     sources = (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
     for template in PATTERN_TEMPLATES["nemotron_nano_v2"]:
         assert f"`{template}`" in sources and (TEMPLATES / template).is_file()
-    for model in (MODEL, "nvidia/NVIDIA-Nemotron-Nano-9B-v2-FP8"):
-        assert tooletta.dialect_for_model(model) == "nemotron", model
-        assert resolve_format(model, None)[0].name == "nemotron_nano_v2", model
+    models = (MODEL, "nvidia/NVIDIA-Nemotron-Nano-9B-v2-FP8")
+    check_model_formats("nemotron", dict.fromkeys(models, "nemotron_nano_v2"))
     assert resolve_format(None, "nemotron_nano_v2")[0].name == "nemotron_nano_v2"
     assert resolve_format(None, "nemotron")[0].name == "nemotron_nano_v2"
 

@@ -35,8 +35,8 @@ glued from it must round-trip or be refused by render). :class:`TypedDialectTest
 schema typing rules of untyped-text formats, one test per rule, in parsing and streaming.
 
 Smaller pieces for a plugin's own tests: :func:`check_aliases`, :func:`check_models`,
-:func:`check_typed_value`, :func:`check_arguments_stream`, :func:`check_render_refuses`,
-:func:`schema_tools` and the :func:`markup_strings` strategy;
+:func:`check_model_formats`, :func:`check_typed_value`, :func:`check_arguments_stream`,
+:func:`check_render_refuses`, :func:`schema_tools` and the :func:`markup_strings` strategy;
 :class:`EscapedMarkupSettings` declares the markup property of a format that can write any
 string value (mix it in before :class:`DialectTests`, set ``markup``).
 
@@ -70,7 +70,13 @@ The kit's modules, each with one job (every public name is importable from here)
 from __future__ import annotations
 
 from .accounting import AccountingTests, check_nothing_counted_twice
-from .checks import check_aliases, check_arguments_stream, check_models, check_render_refuses
+from .checks import (
+    check_aliases,
+    check_arguments_stream,
+    check_model_formats,
+    check_models,
+    check_render_refuses,
+)
 from .fixtures import dialect_markup, load_cases, schema_tools, tools_for
 from .laws import (
     check_bad_input,
@@ -128,6 +134,7 @@ __all__ = [
     "check_holdback",
     "check_long_identifiers",
     "check_long_integers",
+    "check_model_formats",
     "check_models",
     "check_non_finite_refused",
     "check_nothing_counted_twice",

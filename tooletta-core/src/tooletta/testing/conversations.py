@@ -58,8 +58,8 @@ __all__ = [
     "random_conversations",
     "reasoning_history_conversations",
     "round_trip_property",
-    "template_property",
     "sample_conversations",
+    "template_property",
 ]
 
 FROZEN_TIME = datetime(2026, 11, 25, 23, 59, 59)
