@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from tooletta import Message
+    from tooletta import Message, ParseResult
     from tooletta.chat import ChatFormat
+    from tooletta.engine import Grammar
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider")
@@ -170,3 +171,17 @@ build-backend = "hatchling.build"
 [tool.hatch.build.targets.wheel]
 include = ["{module}.py"]
 """
+
+
+def stream_in_lengths(grammar: Grammar, text: str, lengths: list[int]) -> ParseResult:
+    """``text`` fed to a fresh :class:`~tooletta.engine.Engine` of ``grammar`` (dialect
+    ``"t"``) in pieces of ``lengths`` characters, the rest last, its updates assembled."""
+    from itertools import accumulate
+
+    from tooletta.engine import Engine
+    from tooletta.testing import assemble, split_text
+
+    engine = Engine(grammar, "t")
+    updates = [engine.feed(p) for p in split_text(text, accumulate(lengths))]
+    updates.append(engine.finish())
+    return assemble(updates)
