@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +15,7 @@ import pytest
 
 if TYPE_CHECKING:
     from tooletta import Message, ParseResult
-    from tooletta.chat import ChatFormat
+    from tooletta.chat import ChatFormat, Turn
     from tooletta.engine import Grammar
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,3 +185,17 @@ def stream_in_lengths(grammar: Grammar, text: str, lengths: list[int]) -> ParseR
     updates = [engine.feed(p) for p in split_text(text, accumulate(lengths))]
     updates.append(engine.finish())
     return assemble(updates)
+
+
+def tag_turns() -> Mapping[str, Turn]:
+    """The turns of the core tests' toy chat formats: ``<s>``, ``<u>``, ``<a>`` and ``<t>``
+    tags around the system, user, assistant and tool messages (``</a>`` ends the
+    assistant's)."""
+    from tooletta.chat import Turn, roles
+
+    return roles(
+        system=Turn("<s>", "</s>"),
+        user=Turn("<u>", "</u>"),
+        assistant=Turn("<a>", "</a>"),
+        tool=Turn("<t>", "</t>"),
+    )
