@@ -199,3 +199,17 @@ def tag_turns() -> Mapping[str, Turn]:
         assistant=Turn("<a>", "</a>"),
         tool=Turn("<t>", "</t>"),
     )
+
+
+def bracket_turns() -> Mapping[str, Turn]:
+    """The turns of the core tests' bracketed toy chat formats: ``[S]``, ``[U]``, ``[A]`` and
+    ``[T]`` headers, ``[/S]``, ``[/U]`` and ``[/T]`` footers, and ``<e>`` ending the
+    assistant's turn."""
+    from tooletta.chat import Turn, roles
+
+    return roles(
+        system=Turn("[S]", "[/S]"),
+        user=Turn("[U]", "[/U]"),
+        assistant=Turn("[A]", "<e>"),
+        tool=Turn("[T]", "[/T]"),
+    )
