@@ -213,3 +213,13 @@ def bracket_turns() -> Mapping[str, Turn]:
         assistant=Turn("[A]", "<e>"),
         tool=Turn("[T]", "[/T]"),
     )
+
+
+def load_fuzzlib() -> Any:
+    """``fuzz/fuzzlib.py``, imported as ``fuzzlib`` (the same module the atheris target uses)."""
+    import importlib
+
+    folder = str(ROOT / "fuzz")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    return importlib.import_module("fuzzlib")
