@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import time
+import types
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -223,3 +224,19 @@ def load_fuzzlib() -> Any:
     if folder not in sys.path:
         sys.path.insert(0, folder)
     return importlib.import_module("fuzzlib")
+
+
+def plugin_module(name: str, *objects: Any) -> types.ModuleType:
+    """A module ``name`` that is a plugin: its ``register_dialects`` hook registers each of
+    ``objects`` (dialects, chat formats, model rows)."""
+    import tooletta
+
+    module = types.ModuleType(name)
+
+    @tooletta.hookimpl
+    def register_dialects(register: Any) -> None:
+        for obj in objects:
+            register(obj)
+
+    module.register_dialects = register_dialects  # type: ignore[attr-defined]
+    return module
