@@ -446,6 +446,18 @@ def _writable_in_llama4(messages: list[Message]) -> bool:
     return True
 
 
+def _matches_llama4(messages: list[Message], prompt: bool) -> None:
+    """The Llama 4 format renders ``messages`` (probe tools declared) as its template does."""
+    check_matches_template(
+        LLAMA4_TEMPLATE.read_text(),
+        messages,
+        model=LLAMA4,
+        tools=PROBE_TOOLS,
+        tokens=TOKENS,
+        add_generation_prompt=prompt,
+    )
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_conversations(), st.booleans())
 @example(
@@ -459,14 +471,7 @@ def _writable_in_llama4(messages: list[Message]) -> bool:
 ).via("an answer starting like a call object: refused by the format, not drawn")
 def test_llama4_random_conversations(messages: list[Message], prompt: bool) -> None:
     assume(_writable_in_llama4(messages))
-    check_matches_template(
-        LLAMA4_TEMPLATE.read_text(),
-        messages,
-        model=LLAMA4,
-        tools=PROBE_TOOLS,
-        tokens=TOKENS,
-        add_generation_prompt=prompt,
-    )
+    _matches_llama4(messages, prompt)
     check_conversation_round_trip(messages, model=LLAMA4, tools=PROBE_TOOLS)
 
 
@@ -476,11 +481,4 @@ def test_llama4_untrimmed_random_conversations_match_the_template(
     messages: list[Message], prompt: bool
 ) -> None:
     assume(_writable_in_llama4(messages))
-    check_matches_template(
-        LLAMA4_TEMPLATE.read_text(),
-        messages,
-        model=LLAMA4,
-        tools=PROBE_TOOLS,
-        tokens=TOKENS,
-        add_generation_prompt=prompt,
-    )
+    _matches_llama4(messages, prompt)
