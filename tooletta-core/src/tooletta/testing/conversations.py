@@ -170,7 +170,8 @@ def check_conversation_round_trip(
 def round_trip_property(
     *models: str, trimmed: bool = True, max_examples: int = 40
 ) -> Callable[[], None]:
-    """A hypothesis test: every conversation of :func:`random_conversations` (``trimmed``:
+    """A hypothesis test: every conversation of
+    :func:`~tooletta.chat.samples.random_conversations` (``trimmed``:
     texts without whitespace at their ends) reads back through each of ``models``' formats,
     with the probe tools declared (:func:`check_conversation_round_trip`; ``max_examples``
     draws, no deadline). Assign it to a ``test_`` name in a test module::
@@ -199,7 +200,8 @@ def template_property(
     trimmed: bool = True,
     max_examples: int = 40,
 ) -> Callable[[], None]:
-    """A hypothesis test: every conversation of :func:`random_conversations` (``trimmed`` as
+    """A hypothesis test: every conversation of
+    :func:`~tooletta.chat.samples.random_conversations` (``trimmed`` as
     there), with the probe tools declared, renders as the vendored ``template`` does
     (:func:`check_matches_template` with ``tokens`` and ``add_generation_prompt``, the clock
     frozen at :data:`FROZEN_TIME`) and reads back (:func:`check_conversation_round_trip`);

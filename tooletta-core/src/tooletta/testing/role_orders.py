@@ -104,7 +104,7 @@ def check_role_order(
 ) -> None:
     """:func:`check_reads_back_or_refuses` for one draw of a property test over
     ``role_orders(), st.booleans(), st.booleans()``: the probe tools
-    (:data:`~tooletta.testing.samples.PROBE_TOOLS`) declared when ``with_tools``, a generation
+    (:data:`~tooletta.chat.samples.PROBE_TOOLS`) declared when ``with_tools``, a generation
     prompt when ``prompt``, the clock frozen at
     :data:`~tooletta.testing.conversations.FROZEN_TIME` (a format that writes the date reads
     back the same)."""

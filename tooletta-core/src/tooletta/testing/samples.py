@@ -30,7 +30,7 @@ CALL_SAMPLES: tuple[str, ...] = tuple(
     for name, (messages, _) in sample_conversations().items()
     if any(m.tool_calls for m in messages)
 )
-"""The names of the sample conversations with calls (each has a turn of two calls): the
+"""The names of the sample conversations with calls, each with a turn of two calls. The
 ``differences`` of a template that drops or garbles calls are
 ``dict.fromkeys(CALL_SAMPLES, why)``."""
 

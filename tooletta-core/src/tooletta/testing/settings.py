@@ -92,10 +92,15 @@ class EscapedMarkupSettings(DialectSettings):
     ``tools``, and render never refuses them. A subclass sets ``markup``."""
 
     markup_filler = None
+    """Any text mixed into the markup strings."""
     markup_content = "Done."
+    """The content rendered beside the markup calls."""
     markup_nested = True
+    """A second markup string nested in an object and a list too."""
     markup_untyped = True
+    """The markup calls parse back without ``tools`` too."""
     markup_examples = 60
+    """Hypothesis examples for the markup property."""
 
     def may_refuse(self, calls: list[ToolCall], content: str) -> bool:
         """Never: the format writes any string."""
