@@ -29,6 +29,18 @@ def fresh_venv(tmp_path: Path) -> Iterator[Path]:
     yield venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
+@pytest.fixture()
+def fresh(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
+    """A registry loaded anew for the test and forgotten after it (the test's monkeypatch is
+    yielded, undone before the registry is reset; a module may define its own ``fresh``)."""
+    from tooletta import plugins
+
+    plugins.reset()
+    yield monkeypatch
+    monkeypatch.undo()
+    plugins.reset()
+
+
 @pytest.fixture(scope="module")
 def forget_learned() -> Iterator[None]:
     """Formats learned in a module are registered in-process: forgotten after that module, so

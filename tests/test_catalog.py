@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import tooletta
+from support import plugin_module
 from tooletta import ToolettaError, ToolettaWarning, catalog, plugins
 from tooletta.catalog import Model, patterns_of
 from tooletta.cli import cli
@@ -128,15 +129,9 @@ class _Claimer:
 
 
 def _claiming_module() -> types.ModuleType:
-    module = types.ModuleType("tooletta_claimer_test")
-
-    @tooletta.hookimpl
-    def register_dialects(register: Any) -> None:
-        register(_Claimer())
-        register(Model("acme/claimed-*", dialect="claimer"))
-
-    module.register_dialects = register_dialects  # type: ignore[attr-defined]
-    return module
+    return plugin_module(
+        "tooletta_claimer_test", _Claimer(), Model("acme/claimed-*", dialect="claimer")
+    )
 
 
 def test_an_entry_point_plugin_claiming_first_party_ids_is_reported(

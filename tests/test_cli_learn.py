@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from support import PYTEST
 from tooletta.cli import cli
 
 pytest.importorskip("jinja2")
@@ -65,7 +66,6 @@ def test_learn_lenient_lists_deviations() -> None:
 def test_emit_plugin_writes_a_distribution_whose_tests_pass(tmp_path: Path) -> None:
     import os
     import subprocess
-    import sys
 
     out = tmp_path / "plugin"
     template = str(TEMPLATES / "Reka-Edge.jinja")
@@ -84,17 +84,7 @@ def test_emit_plugin_writes_a_distribution_whose_tests_pass(tmp_path: Path) -> N
     ).read_text(encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(out / "src")}
     run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:randomly",
-            "-p",
-            "no:cacheprovider",
-            str(out / "tests"),
-        ],
+        [*PYTEST, str(out / "tests")],
         cwd=out,
         env=env,
         capture_output=True,

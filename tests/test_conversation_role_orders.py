@@ -6,14 +6,10 @@ ToolettaError (issue 22, item 6). Never a silent different reading."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import tooletta
-from tooletta import Message
-from tooletta.chat import chat_formats_of, clock
-from tooletta.testing.conversations import FROZEN_TIME, PROBE_TOOLS
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.chat import chat_formats_of
+from tooletta.testing.role_orders import role_order_property
 
 
 def _formats() -> list[str]:
@@ -26,13 +22,4 @@ def _formats() -> list[str]:
 
 @pytest.mark.parametrize("fmt", _formats())
 def test_any_order_of_roles_reads_back_or_is_refused(fmt: str) -> None:
-    @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(role_orders(), st.booleans(), st.booleans())
-    def check(messages: list[Message], with_tools: bool, prompt: bool) -> None:
-        tools = PROBE_TOOLS if with_tools else None
-        with clock.frozen(FROZEN_TIME):
-            check_reads_back_or_refuses(
-                messages, dialect=fmt, tools=tools, add_generation_prompt=prompt
-            )
-
-    check()
+    role_order_property(dialect=fmt, max_examples=80)()

@@ -177,6 +177,19 @@ def test_kept_in_answers_as_keeps_reasoning_for_every_format(
             )
 
 
+def _agent_trace(rounds: int) -> list[Message]:
+    """A long agent trace: a query, ``rounds`` turns of one call and its result, an answer."""
+    messages = [Message("user", "go")]
+    for i in range(rounds):
+        call = tooletta.ToolCall("probe", {"s": "x"}, f"call_{i}")
+        messages += [
+            Message("assistant", "", tool_calls=[call]),
+            Message("tool", "ok", tool_call_id=f"call_{i}"),
+        ]
+    messages.append(Message("assistant", "done"))
+    return messages
+
+
 class _CountingList(list):  # type: ignore[type-arg]
     """A list that counts the elements read from it (by index, slice or iteration)."""
 
@@ -221,14 +234,7 @@ def test_rendering_is_linear_in_the_conversation(fmt: Any) -> None:
     from tooletta.chat.messages import read_tool_definitions
     from tooletta.chat.render import render_text
 
-    messages = _CountingList([Message("user", "go")])
-    for i in range(200):
-        call = tooletta.ToolCall("probe", {"s": "x"}, f"call_{i}")
-        messages += [
-            Message("assistant", "", tool_calls=[call]),
-            Message("tool", "ok", tool_call_id=f"call_{i}"),
-        ]
-    messages.append(Message("assistant", "done"))
+    messages = _CountingList(_agent_trace(200))
     _, dialect = resolve_format(None, fmt.name)
     _CountingList.reads = 0
     render_text(fmt, dialect, messages, read_tool_definitions(PROBE_TOOLS), False, {})
@@ -253,14 +259,7 @@ def test_parsing_is_linear_in_the_conversation(fmt: Any) -> None:
     """Reading back a long agent trace scans each stretch of the text a bounded number of
     times (the next header of each kind is remembered; the hooks that write the ending are
     asked only near the end): counted, not timed."""
-    messages = [Message("user", "go")]
-    for i in range(150):
-        call = tooletta.ToolCall("probe", {"s": "x"}, f"call_{i}")
-        messages += [
-            Message("assistant", "", tool_calls=[call]),
-            Message("tool", "ok", tool_call_id=f"call_{i}"),
-        ]
-    messages.append(Message("assistant", "done"))
+    messages = _agent_trace(150)
     text = tooletta.render_conversation(messages, dialect=fmt.name, tools=PROBE_TOOLS)
     _CountingText.scanned = 0
     tooletta.parse_conversation(_CountingText(text), dialect=fmt.name, tools=PROBE_TOOLS)

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import functools
 import json
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import tooletta
+from support import cpu_ratio
 from tooletta import RenderError, ToolCall
 from tooletta.testing import tools_for
 
@@ -195,19 +194,6 @@ def test_prose_is_no_dialect(text: str) -> None:
     assert tooletta.detect(text) is None
 
 
-def _ratio(small: Callable[[], object], large: Callable[[], object], runs: int = 3) -> float:
-    """Best CPU time of ``large`` over that of ``small``, runs interleaved (load-robust)."""
-    best_small = best_large = float("inf")
-    for _ in range(runs):
-        start = time.process_time()
-        small()
-        best_small = min(best_small, time.process_time() - start)
-        start = time.process_time()
-        large()
-        best_large = min(best_large, time.process_time() - start)
-    return best_large / max(best_small, 2e-3)
-
-
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_detect_costs_linear_time(dialect: str) -> None:
     """A dialect's ``detect`` on its first markers repeated (bare, and followed by what may
@@ -220,7 +206,7 @@ def test_detect_costs_linear_time(dialect: str) -> None:
         for unit in (marker, marker + " a\n{"):
             small = unit * (40_000 // len(unit) + 1)
             large = small * 4
-            ratio = _ratio(functools.partial(check, small), functools.partial(check, large))
+            ratio = cpu_ratio(functools.partial(check, small), functools.partial(check, large))
             assert ratio < 8, (repr(unit), ratio)
 
 

@@ -7,30 +7,10 @@ from typing import Any
 
 import pytest
 
+from support import weather_row
 from tooletta.interop import convert_rows
 
 datasets = pytest.importorskip("datasets")
-
-
-def _row(i: int) -> dict[str, Any]:
-    args = {"city": ["Paris", "Zürich", "東京"][i % 3], "days": i % 7}
-    return {
-        "messages": [
-            {"role": "user", "content": f"Weather {i}?"},
-            {
-                "role": "assistant",
-                "content": "Let me check.",
-                "tool_calls": [
-                    {
-                        "id": f"call_{i}",
-                        "type": "function",
-                        "function": {"name": "get_weather", "arguments": json.dumps(args)},
-                    }
-                ],
-            },
-            {"role": "tool", "tool_call_id": f"call_{i}", "content": "18C"},
-        ],
-    }
 
 
 def to_hermes(batch: dict[str, list[Any]]) -> dict[str, list[Any]]:
@@ -39,7 +19,7 @@ def to_hermes(batch: dict[str, list[Any]]) -> dict[str, list[Any]]:
 
 
 def test_datasets_map_with_two_processes() -> None:
-    ds = datasets.Dataset.from_list([_row(i) for i in range(200)])
+    ds = datasets.Dataset.from_list([weather_row(i) for i in range(200)])
     out = ds.map(to_hermes, batched=True, batch_size=50, num_proc=2)
     assert out["error"] == [None] * 200
     texts = [row["messages"][1]["content"] for row in out]

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from support import kind_message, rule_chat
+from support import bracket_turns, kind_message, rule_chat
 from tooletta import Message, catalog
 from tooletta.chat import ChatFormat, Conversation, Turn, keeps, render_format, roles
 from tooletta.chat.declare import KEEP_RULES, implicit_after
@@ -41,12 +41,7 @@ class _Gathering(ChatFormat):
     last ``</think>``, a prompt by role."""
 
     name = "toy_gathering"
-    turns = roles(
-        system=Turn("[S]", "[/S]"),
-        user=Turn("[U]", "[/U]"),
-        assistant=Turn("[A]", "<e>"),
-        tool=Turn("[T]", "[/T]"),
-    )
+    turns = bracket_turns()
     end_of_turn = "<e>"
     gather_system = "\n\n"
     content_cut = ContentCut("</think>", last=True, lstrip="\n")

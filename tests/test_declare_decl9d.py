@@ -30,6 +30,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tooletta
+from support import bracket_turns
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import (
     AfterSystem,
@@ -39,9 +40,7 @@ from tooletta.chat import (
     Headerless,
     JsonResults,
     ResultHead,
-    Turn,
     render_format,
-    roles,
 )
 from tooletta.chat.parse import parse_format
 from tooletta.plugin import AfterSystem as PluginAfterSystem
@@ -58,12 +57,7 @@ class _Toy(ChatFormat):
     which turns have no header)."""
 
     name = "toy_headerless"
-    turns = roles(
-        system=Turn("[S]", "[/S]"),
-        user=Turn("[U]", "[/U]"),
-        assistant=Turn("[A]", "<e>"),
-        tool=Turn("[T]", "[/T]"),
-    )
+    turns = bracket_turns()
     end_of_turn = "<e>"
 
 

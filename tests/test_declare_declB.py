@@ -13,9 +13,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from support import kind_message, rule_chat
+from support import bracket_turns, kind_message, rule_chat
 from tooletta import Message, catalog
-from tooletta.chat import ChatFormat, Conversation, Preamble, Turn, keeps, render_format, roles
+from tooletta.chat import ChatFormat, Conversation, Preamble, keeps, render_format
 from tooletta.chat.declare import KEEP_RULES
 from tooletta.chat.parse import parse_format
 
@@ -78,12 +78,7 @@ class _PreambleChat(ChatFormat):
 
     name = "toy_preamble"
     bos = "<s>"
-    turns = roles(
-        system=Turn("[S]", "[/S]"),
-        user=Turn("[U]", "[/U]"),
-        assistant=Turn("[A]", "<e>"),
-        tool=Turn("[T]", "[/T]"),
-    )
+    turns = bracket_turns()
     end_of_turn = "<e>"
     merge_system = False
     preamble = Preamble(_preamble_text, ((_HEAD, _END), (_NOTE_HEAD, _NOTE_END)))

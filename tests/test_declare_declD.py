@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from support import tag_turns
 from tooletta import Message, ParseError, ToolCall, get_dialect
 from tooletta.chat import ChatFormat, Prompt, Reasoning, SystemBlock, Turn, roles
 from tooletta.chat.conversation import conversation
@@ -80,12 +81,7 @@ def test_an_undated_default_compares_as_text() -> None:
 
 class _Fmt(ChatFormat):
     name = "declD_test"
-    turns = roles(
-        system=Turn("<s>", "</s>"),
-        user=Turn("<u>", "</u>"),
-        assistant=Turn("<a>", "</a>"),
-        tool=Turn("<t>", "</t>"),
-    )
+    turns = tag_turns()
     end_of_turn = "</a>"
     system_block = SystemBlock(default="Now: {date}", dated="%Y-%m-%d")
     prompt = Prompt(after_system=False)

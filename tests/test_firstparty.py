@@ -49,16 +49,21 @@ def test_unknown_names_still_list_the_known_ones() -> None:
         tooletta.get_dialect("nope")
 
 
-def test_plugin_left_out_by_the_environment_says_so() -> None:
+def _cli_without_glm(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
+    """The ``tooletta`` command run in a fresh interpreter with the GLM plugin disabled."""
     env = {**os.environ, "TOOLETTA_DISABLE_PLUGINS": "glm", "TOOLETTA_NO_CACHE": "1"}
-    done = subprocess.run(
-        [sys.executable, "-m", "tooletta.cli", "parse", "-d", "glm47"],
-        input="x",
+    return subprocess.run(
+        [sys.executable, "-m", "tooletta.cli", *args],
+        input=stdin,
         capture_output=True,
         text=True,
         env=env,
         check=False,
     )
+
+
+def test_plugin_left_out_by_the_environment_says_so() -> None:
+    done = _cli_without_glm(["parse", "-d", "glm47"], "x")
     assert done.returncode == 2  # an unknown dialect name is a usage error (issue 24)
     assert "tooletta-dialect-glm, which is installed but not loaded" in done.stderr
 
@@ -101,14 +106,8 @@ def test_an_unknown_model_names_the_plugin_that_knows_it(monkeypatch: pytest.Mon
 
 
 def test_a_disabled_plugin_is_named_for_its_model() -> None:
-    env = {**os.environ, "TOOLETTA_DISABLE_PLUGINS": "glm", "TOOLETTA_NO_CACHE": "1"}
-    done = subprocess.run(
-        [sys.executable, "-m", "tooletta.cli", "render-chat", "-m", "zai-org/GLM-4.6"],
-        input='[{"role": "user", "content": "hi"}]',
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
+    done = _cli_without_glm(
+        ["render-chat", "-m", "zai-org/GLM-4.6"], '[{"role": "user", "content": "hi"}]'
     )
     assert done.returncode == 2, done.stderr
     assert "tooletta-dialect-glm, which is installed but not loaded" in done.stderr

@@ -15,9 +15,9 @@ import msgspec
 import pytest
 
 import tooletta
-from support import installed_formats
+from support import installed_formats, tag_turns
 from tooletta import Message, ToolettaError, get_dialect
-from tooletta.chat import ChatFormat, SystemBlock, Turn, roles
+from tooletta.chat import ChatFormat, SystemBlock
 from tooletta.chat.conversation import conversation
 from tooletta.chat.parse import parse_format
 from tooletta.chat.render import render_text
@@ -81,12 +81,7 @@ class _Declared(ChatFormat):
     ``expressible``, no override)."""
 
     name = "fix10_declared"
-    turns = roles(
-        system=Turn("<s>", "</s>"),
-        user=Turn("<u>", "</u>"),
-        assistant=Turn("<a>", "</a>"),
-        tool=Turn("<t>", "</t>"),
-    )
+    turns = tag_turns()
     end_of_turn = "</a>"
     system_roles = frozenset({"system", "developer"})
     trim = frozenset({"system"})

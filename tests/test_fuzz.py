@@ -10,29 +10,18 @@ in ``fuzz/fuzzlib.py``, shared with the atheris targets.
 
 from __future__ import annotations
 
-import importlib
 import os
 import string
-import sys
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from support import ROOT
+from support import load_fuzzlib
 from tooletta import ToolCall
 
-
-def _load_fuzzlib() -> Any:
-    """``fuzz/fuzzlib.py``, imported as ``fuzzlib`` (the same module the atheris target uses)."""
-    folder = str(ROOT / "fuzz")
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    return importlib.import_module("fuzzlib")
-
-
-fuzzlib = _load_fuzzlib()
+fuzzlib = load_fuzzlib()
 
 PROFILE = os.environ.get("TOOLETTA_FUZZ", "ci").strip().lower() or "ci"
 _ONLY = {n.strip() for n in os.environ.get("TOOLETTA_FUZZ_DIALECTS", "").split(",") if n.strip()}

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import importlib
-import sys
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
@@ -21,21 +19,12 @@ from typing import Any
 import pytest
 
 import tooletta
-from support import ROOT
+from support import load_fuzzlib
 from tooletta import ParseError, RenderError, ToolCall, ToolettaError
 from tooletta.engine import MAX_DEPTH
 from tooletta.testing import check_stream_equals_parse, tools_for
 
-
-def _load_fuzzlib() -> Any:
-    """``fuzz/fuzzlib.py``, imported as ``fuzzlib`` (the same module the atheris target uses)."""
-    folder = str(ROOT / "fuzz")
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    return importlib.import_module("fuzzlib")
-
-
-fuzzlib = _load_fuzzlib()
+fuzzlib = load_fuzzlib()
 DIALECTS = fuzzlib.dialect_names()
 _SPACE = " \t\r\n"
 

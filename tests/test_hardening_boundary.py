@@ -29,7 +29,7 @@ import pytest
 from click.testing import CliRunner
 
 import tooletta
-from support import ROOT, run, uv
+from support import ROOT, plugin_pyproject, run, uv
 from tooletta import (
     DialectInfo,
     ParseError,
@@ -238,22 +238,7 @@ def test_item6_first_party_list_matches_the_repository() -> None:
     assert all(distribution_key(d) == d for d in FIRST_PARTY)
 
 
-ACME_PYPROJECT = """
-[project]
-name = "acme-hermes"
-version = "1.0.0"
-dependencies = ["tooletta-core"]
-
-[project.entry-points.tooletta]
-acme = "acme_hermes"
-
-[build-system]
-requires = ["hatchling"]
-build-backend = "hatchling.build"
-
-[tool.hatch.build.targets.wheel]
-include = ["acme_hermes.py"]
-"""
+ACME_PYPROJECT = plugin_pyproject("acme-hermes", "acme", "acme_hermes")
 
 
 @pytest.mark.slow

@@ -6,10 +6,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tooletta.engine import Block, Engine, Grammar, parse_with
+from support import stream_in_lengths
+from tooletta.engine import Block, Grammar, parse_with
 from tooletta.ir import ToolCall
 from tooletta.plugin import fast_header_call, header_call_reader
-from tooletta.testing import assemble
 
 OPEN, SEP, CLOSE, EOT = "<c>", "<a>", "</c>", "<eot>"
 STOPS = (SEP, CLOSE, OPEN)
@@ -54,12 +54,4 @@ def test_shortcut_reader_and_stream_agree(calls: list[tuple[str, ...]], cuts: li
     fast = parse_with(GRAMMAR, "t", text)
     slow = parse_with(GRAMMAR, "t", text, shortcuts=False)
     assert fast == slow
-    pieces, pos = [], 0
-    for n in cuts:
-        pieces.append(text[pos : pos + n])
-        pos += n
-    pieces.append(text[pos:])
-    engine = Engine(GRAMMAR, "t")
-    updates = [engine.feed(p) for p in pieces if p]
-    updates.append(engine.finish())
-    assert assemble(updates).calls == slow.calls
+    assert stream_in_lengths(GRAMMAR, text, cuts).calls == slow.calls

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tooletta
+from support import TEMPLATES, render_template_file, weather_tool
 from tooletta import LearnError, Message, RenderError, ToolCall, ToolettaError
 from tooletta.chat import read_conversation
 from tooletta.chat.jinja import load_chat_template, render_jinja
@@ -32,22 +33,12 @@ pytestmark = pytest.mark.usefixtures("forget_learned")
 """Formats learned here are forgotten after this module (``tests/conftest.py``)."""
 
 
-TEMPLATES = Path(__file__).parent / "fixtures" / "templates"
 BIELIK = str(TEMPLATES / "Bielik-11B-v3.0-Instruct.jinja")
 REKA = str(TEMPLATES / "Reka-Edge.jinja")
 SMOLLM3 = str(TEMPLATES / "HuggingFaceTB-SmolLM3-3B.jinja")
 RWKV = str(TEMPLATES / "llama-cpp-rwkv-world.jinja")
 
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "description": "Pogoda dla miasta.",
-            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
-        },
-    }
-]
+TOOLS = [weather_tool("Pogoda dla miasta.")]
 CONVERSATION: list[dict[str, Any]] = [
     {"role": "system", "content": "Be brief."},
     {"role": "user", "content": "Jaka pogoda w Zürichu?"},
@@ -75,11 +66,6 @@ CONVERSATION: list[dict[str, Any]] = [
     {"role": "assistant", "content": "Sunny in Zürich, rain in Bern."},
     {"role": "user", "content": "Thanks!"},
 ]
-
-
-def _jinja(path: str, messages: list[dict[str, Any]], **kwargs: Any) -> str:
-    template, tokens = load_chat_template(path)
-    return render_jinja(template, read_conversation(messages), tokens=tokens, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -127,12 +113,12 @@ def test_bielik_renders_as_its_template(bielik: Any, prompt: bool) -> None:
     text = tooletta.render_conversation(
         messages, dialect=bielik.name, tools=TOOLS, add_generation_prompt=prompt
     )
-    assert text == _jinja(BIELIK, messages, tools=TOOLS, add_generation_prompt=prompt)
+    assert text == render_template_file(BIELIK, messages, tools=TOOLS, add_generation_prompt=prompt)
 
 
 def test_bielik_reads_its_template_back(bielik: Any) -> None:
     plain = CONVERSATION[1:]
-    text = _jinja(BIELIK, plain, tools=TOOLS)
+    text = render_template_file(BIELIK, plain, tools=TOOLS)
     read = tooletta.parse_conversation(text, dialect=bielik.name, tools=TOOLS)
     assert [m.role for m in read] == [m["role"] for m in plain]
     read = [Message(role="system", content="Be brief."), *read]
@@ -155,7 +141,7 @@ def test_a_switch_that_changes_more_than_the_prompt_is_refused(bielik: Any) -> N
         CONVERSATION[:2], dialect=thinking.name, add_generation_prompt=True, enable_thinking=True
     )
     assert text.endswith("<|im_start|>assistant\n<think>\n")
-    assert text == _jinja(
+    assert text == render_template_file(
         BIELIK, CONVERSATION[:2], add_generation_prompt=True, enable_thinking=True
     )
 
@@ -173,7 +159,7 @@ def test_reka_edge_calls_are_learned_as_json_in_markers(reka: Any) -> None:
 
 def test_reka_edge_renders_and_reads_back(reka: Any) -> None:
     text = tooletta.render_conversation(CONVERSATION, dialect=reka.name, tools=TOOLS)
-    assert text == _jinja(REKA, CONVERSATION, tools=TOOLS)
+    assert text == render_template_file(REKA, CONVERSATION, tools=TOOLS)
     read = tooletta.parse_conversation(text, dialect=reka.name, tools=TOOLS)
     assert [m.role for m in read] == [m["role"] for m in CONVERSATION]
     assert len(read[2].tool_calls) == 2
@@ -208,7 +194,9 @@ def test_a_template_without_calls_learns_and_refuses_calls() -> None:
     smol = tooletta.learn(SMOLLM3, name="test-smollm3")
     assert smol.dialect is None
     messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]
-    assert tooletta.render_conversation(messages, dialect=smol.name) == _jinja(SMOLLM3, messages)
+    assert tooletta.render_conversation(messages, dialect=smol.name) == render_template_file(
+        SMOLLM3, messages
+    )
     with pytest.raises(RenderError):
         tooletta.render([ToolCall("f", {})], dialect=smol.name)
 
@@ -275,7 +263,7 @@ def test_save_and_load(tmp_path: Path, reka: Any) -> None:
     loaded = tooletta.load_learned(path)
     assert loaded.checks == 0
     text = tooletta.render_conversation(CONVERSATION, dialect=loaded.name, tools=TOOLS)
-    assert text == _jinja(REKA, CONVERSATION, tools=TOOLS)
+    assert text == render_template_file(REKA, CONVERSATION, tools=TOOLS)
 
 
 def test_learned_formats_are_listed_as_learned(reka: Any) -> None:
@@ -321,7 +309,7 @@ def test_what_the_template_drops_or_strips_is_learned(bielik: Any) -> None:
     assert bielik.spec["chat"]["late_system"] is False
     messages = [{"role": "user", "content": "a"}, {"role": "assistant", "content": " \n b \n"}]
     text = tooletta.render_conversation(messages, dialect=bielik.name)
-    assert text == _jinja(BIELIK, messages)
+    assert text == render_template_file(BIELIK, messages)
     assert tooletta.parse_conversation(text, dialect=bielik.name)[1].content == "b \n"
     late = [*messages, {"role": "system", "content": "late"}, {"role": "user", "content": "c"}]
     with pytest.raises(RenderError, match="no system message after the first"):
@@ -341,7 +329,7 @@ def test_a_strip_that_depends_on_the_turn_is_learned() -> None:
         {"role": "assistant", "content": "\nd"},
     ]
     text = tooletta.render_conversation(messages, dialect=learned.name)
-    assert text == _jinja(str(qwen3 / "Qwen3.jinja"), messages)
+    assert text == render_template_file(str(qwen3 / "Qwen3.jinja"), messages)
     assert [m.content for m in tooletta.parse_conversation(text, dialect=learned.name)] == [
         "a",
         "\nb",
@@ -358,8 +346,7 @@ def test_random_conversations_render_as_the_template_and_read_back(
     """Beyond the probes: any conversation (typed calls, results, reasoning, a system
     message) renders as Reka Edge's template does and reads back to what its text carries."""
     tools = read_tool_definitions(PROBE_TOOLS)
-    template, tokens = load_chat_template(REKA)
-    want = render_jinja(template, messages, tools=tools, tokens=tokens)
+    want = render_template_file(REKA, messages, tools=tools)
     assert tooletta.render_conversation(messages, dialect=reka.name, tools=tools) == want
     read = tooletta.parse_conversation(want, dialect=reka.name, tools=tools)
     expected = reka.format.expressible(messages)
@@ -386,7 +373,7 @@ def test_tokenize_conversation_trains_the_learned_answer(reka: Any) -> None:
     tok.train_from_iterator(["hello world human assistant"], trainer)
     messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
     out = tokenize_conversation(messages, tok, dialect=reka.name)
-    assert out.text == _jinja(REKA, messages)
+    assert out.text == render_template_file(REKA, messages)
     trained = [i for i, w in zip(out.input_ids, out.weights) if w]
     assert tok.decode(trained, skip_special_tokens=False) == "hello\n\n<sep>"
 
@@ -466,7 +453,7 @@ def test_tools_before_the_system_message_and_stripped_texts() -> None:
     assert learned.dialect == "qwen3_coder"
     messages = [{"role": "system", "content": " Be brief.\n"}, *CONVERSATION[1:]]
     text = tooletta.render_conversation(messages, dialect=learned.name, tools=TOOLS)
-    assert text == _jinja(path, messages, tools=TOOLS)
+    assert text == render_template_file(path, messages, tools=TOOLS)
     read = tooletta.parse_conversation(text, dialect=learned.name, tools=TOOLS)
     assert read[0].content == "Be brief."
     assert [m.role for m in read] == [m["role"] for m in messages]

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 
 import tooletta
+from support import render_template_file, weather_tool
 from tooletta import LearnError, Message, ToolCall
 from tooletta.chat import identify, read_conversation
 from tooletta.chat.jinja import load_chat_template, render_jinja, to_template_messages
@@ -47,16 +48,7 @@ PARTS = (
 """A template that reads text parts only: given text, it writes nothing for a message (it
 iterates a string's characters, or indexes its first one); no plugin writes it."""
 
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "description": "Weather for a city.",
-            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
-        },
-    }
-]
+TOOLS = [weather_tool("Weather for a city.")]
 CONVERSATION: list[dict[str, Any]] = [
     {"role": "system", "content": "Be brief."},
     {"role": "user", "content": "Weather in Zürich?"},
@@ -207,11 +199,6 @@ RESUMED = (
 """An answer after tool results opens with another header than the assistant's."""
 
 
-def _jinja(path: str, messages: list[dict[str, Any]], **kwargs: Any) -> str:
-    template, tokens = load_chat_template(path)
-    return render_jinja(template, read_conversation(messages), tokens=tokens, **kwargs)
-
-
 @pytest.fixture(scope="module")
 def v31() -> tooletta.chat.learn.Learned:
     return tooletta.learn(V31, name="test-v31-llamacpp")
@@ -233,7 +220,7 @@ def test_deepseek_v31_edit_renders_and_reads_back(v31: Any, prompt: bool) -> Non
     text = tooletta.render_conversation(
         messages, dialect=v31.name, tools=TOOLS, add_generation_prompt=prompt
     )
-    assert text == _jinja(V31, messages, tools=TOOLS, add_generation_prompt=prompt)
+    assert text == render_template_file(V31, messages, tools=TOOLS, add_generation_prompt=prompt)
     assert text.endswith(
         "<｜tool▁output▁end｜>" if prompt else "<｜tool▁output▁end｜>Sunny.<｜end▁of▁sentence｜>"
     )
@@ -248,7 +235,9 @@ def test_deepseek_v31_edit_thinking_switch_changes_the_prompt_only(v31: Any) -> 
         text = tooletta.render_conversation(
             messages, dialect=v31.name, add_generation_prompt=True, thinking=value
         )
-        assert text == _jinja(V31, messages, add_generation_prompt=True, thinking=value)
+        assert text == render_template_file(
+            V31, messages, add_generation_prompt=True, thinking=value
+        )
 
 
 def test_another_header_after_results_is_learned() -> None:
@@ -301,7 +290,9 @@ def test_deepseek_r1_distill_qwen_edit_is_learned_without_text_beside_calls() ->
         text = tooletta.render_conversation(
             convo, dialect=learned.name, tools=TOOLS, add_generation_prompt=prompt
         )
-        assert text == _jinja(R1_QWEN, convo, tools=TOOLS, add_generation_prompt=prompt)
+        assert text == render_template_file(
+            R1_QWEN, convo, tools=TOOLS, add_generation_prompt=prompt
+        )
         read = tooletta.parse_conversation(text, dialect=learned.name)
         assert [m.role for m in read] == [m["role"] for m in convo]
     beside = [CONVERSATION[1], {**CONVERSATION[2], "content": "Let me look."}]

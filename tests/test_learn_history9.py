@@ -24,10 +24,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tooletta
+from support import TEMPLATES, render_template_file, weather_tool
 from tooletta import LearnError, Message, RenderError, ToolCall
 from tooletta.chat import Conversation, keeps, read_conversation
 from tooletta.chat.declare import KEEP_RULES
-from tooletta.chat.jinja import load_chat_template, render_jinja
+from tooletta.chat.jinja import render_jinja
 from tooletta.chat.learn import load_learned
 from tooletta.chat.learn.history import OBSERVED_RULES, fit_rules, history_conversations, observe
 from tooletta.chat.learn.probes import TOOLS as PROBE_TOOL_DEFS
@@ -41,19 +42,11 @@ pytestmark = pytest.mark.usefixtures("forget_learned")
 """Formats learned here are forgotten after this module (``tests/conftest.py``)."""
 
 
-TEMPLATES = Path(__file__).parent / "fixtures" / "templates"
 KIMI_THINKING = str(TEMPLATES / "Kimi-K2-Thinking.jinja")
 R1_LLAMA_CPP = str(TEMPLATES / "llama-cpp-deepseek-r1.jinja")
 
 TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "description": "Weather of a city.",
-            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
-        },
-    },
+    weather_tool("Weather of a city."),
     {
         "type": "function",
         "function": {
@@ -93,13 +86,6 @@ HISTORY: list[dict[str, Any]] = [
     {"role": "assistant", "content": "Alarm set; rain in Bern.", "reasoning_content": "Done."},
 ]
 """Two tool-use runs, each ending with an answer, every assistant turn with reasoning."""
-
-
-def _jinja(path: str, messages: Any, **kwargs: Any) -> str:
-    template, tokens = load_chat_template(path)
-    if messages and isinstance(messages[0], dict):
-        messages = read_conversation(messages)
-    return render_jinja(template, messages, tokens=tokens, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +174,7 @@ def test_kimi_thinking_reproduces_the_history_probes(kimi: Any) -> None:
     """Every observation conversation renders as the template does, byte for byte."""
     for name, messages, calls in history_conversations(tools=True):
         tools = PROBE_TOOL_DEFS if calls else None
-        want = _jinja(KIMI_THINKING, messages, tools=tools)
+        want = render_template_file(KIMI_THINKING, messages, tools=tools)
         got = tooletta.render_conversation(messages, dialect=kimi.name, tools=tools)
         assert got == want, name
 
@@ -197,7 +183,7 @@ def test_kimi_thinking_history_round_trips(kimi: Any) -> None:
     """Reasoning is written only in the turns after the first answer (the second run), the
     call ids go on across the conversation, the results' headers name their tools; the
     template's text reads back to what it carries."""
-    want = _jinja(KIMI_THINKING, HISTORY, tools=TOOLS, add_generation_prompt=True)
+    want = render_template_file(KIMI_THINKING, HISTORY, tools=TOOLS, add_generation_prompt=True)
     assert "<think>I should look it up.</think>" not in want
     assert "<think>It said sunny.</think>" not in want
     assert "<think>Two things: an alarm, then the weather.</think>" in want
@@ -226,7 +212,7 @@ def test_kimi_thinking_names_in_headers_render_and_read_back(kimi: Any) -> None:
         {"role": "user", "content": "Hi", "name": "ada"},
         {"role": "assistant", "content": "Hello.", "name": "kimi"},
     ]
-    want = _jinja(KIMI_THINKING, messages)
+    want = render_template_file(KIMI_THINKING, messages)
     assert "<|im_user|>ada<|im_middle|>" in want
     assert tooletta.render_conversation(messages, dialect=kimi.name) == want
     read = tooletta.parse_conversation(want, dialect=kimi.name)
@@ -245,7 +231,7 @@ def test_kimi_thinking_random_conversations(kimi: Any, messages: list[Message]) 
     """Any conversation renders as the template does and reads back to what its text
     carries."""
     tools = read_tool_definitions(PROBE_TOOLS)
-    want = _jinja(KIMI_THINKING, messages, tools=tools)
+    want = render_template_file(KIMI_THINKING, messages, tools=tools)
     assert tooletta.render_conversation(messages, dialect=kimi.name, tools=tools) == want
     read = tooletta.parse_conversation(want, dialect=kimi.name, tools=tools)
     expected = kimi.format.expressible(messages)
@@ -261,7 +247,7 @@ def test_kimi_thinking_saved_spec_loads_and_renders_alike(kimi: Any, tmp_path: P
     spec["name"] = "test-kimi-thinking9-loaded"
     path.write_text(json.dumps(spec), encoding="utf-8")
     loaded = load_learned(path)
-    want = _jinja(KIMI_THINKING, HISTORY, tools=TOOLS)
+    want = render_template_file(KIMI_THINKING, HISTORY, tools=TOOLS)
     assert tooletta.render_conversation(HISTORY, dialect=loaded.name, tools=TOOLS) == want
 
 
@@ -369,7 +355,7 @@ def test_r1_llama_cpp_tools_as_one_list_learned_leniently() -> None:
         {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
         {"role": "assistant", "content": "Sunny."},
     ]
-    want = _jinja(R1_LLAMA_CPP, messages, tools=TOOLS, add_generation_prompt=True)
+    want = render_template_file(R1_LLAMA_CPP, messages, tools=TOOLS, add_generation_prompt=True)
     assert '[\n  {\n    "name": "get_weather"' in want
     got = tooletta.render_conversation(
         messages, dialect=learned.name, tools=TOOLS, add_generation_prompt=True

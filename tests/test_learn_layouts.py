@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tooletta
+from support import TEMPLATES, render_template_file, weather_tool
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import read_conversation
 from tooletta.chat.jinja import load_chat_template, render_jinja
@@ -33,20 +34,10 @@ pytestmark = pytest.mark.usefixtures("forget_learned")
 """Formats learned here are forgotten after this module (``tests/conftest.py``)."""
 
 
-TEMPLATES = Path(__file__).parent / "fixtures" / "templates"
 KIMI_K2 = str(TEMPLATES / "moonshotai-Kimi-K2.jinja")
 KIMI_K2_THINKING = str(TEMPLATES / "Kimi-K2-Thinking.jinja")
 
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "description": "Weather of a city.",
-            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
-        },
-    }
-]
+TOOLS = [weather_tool("Weather of a city.")]
 
 
 def _call(call_id: str, city: str) -> dict[str, Any]:
@@ -72,13 +63,6 @@ CONVERSATION: list[dict[str, Any]] = [
     {"role": "assistant", "content": "Checking.", "tool_calls": [_call("c3", "Paris")]},
     {"role": "tool", "tool_call_id": "c3", "content": "mild"},
 ]
-
-
-def _jinja(path: str, messages: Any, **kwargs: Any) -> str:
-    template, tokens = load_chat_template(path)
-    if messages and isinstance(messages[0], dict):
-        messages = read_conversation(messages)
-    return render_jinja(template, messages, tokens=tokens, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -110,14 +94,14 @@ def test_kimi_k2_renders_as_its_template(kimi: Any, prompt: bool, tools: Any, st
     got = tooletta.render_conversation(
         messages, dialect=kimi.name, tools=tools, add_generation_prompt=prompt
     )
-    assert got == _jinja(KIMI_K2, messages, tools=tools, add_generation_prompt=prompt)
+    assert got == render_template_file(KIMI_K2, messages, tools=tools, add_generation_prompt=prompt)
 
 
 def test_kimi_k2_reads_its_template_back(kimi: Any) -> None:
     """The calls carry the ids the template wrote (numbered per turn), the results the ids
     of the calls they answer; the system message and the texts as given."""
     read = tooletta.parse_conversation(
-        _jinja(KIMI_K2, CONVERSATION, tools=TOOLS), dialect=kimi.name
+        render_template_file(KIMI_K2, CONVERSATION, tools=TOOLS), dialect=kimi.name
     )
     assert [m.role for m in read] == [m["role"] for m in CONVERSATION]
     assert read[0].content == "Be brief."
@@ -135,7 +119,7 @@ def test_kimi_k2_reads_its_template_back(kimi: Any) -> None:
 
 
 def test_kimi_k2_default_system_turn_reads_back_as_no_message(kimi: Any) -> None:
-    text = _jinja(KIMI_K2, CONVERSATION[1:2], tools=TOOLS, add_generation_prompt=True)
+    text = render_template_file(KIMI_K2, CONVERSATION[1:2], tools=TOOLS, add_generation_prompt=True)
     assert text.startswith("<|im_system|>tool_declare<|im_middle|>")
     read = tooletta.parse_conversation(text, dialect=kimi.name)
     assert [(m.role, m.content) for m in read] == [("user", "Weather in Zürich and Bern?")]
@@ -155,7 +139,7 @@ def test_kimi_k2_random_conversations(kimi: Any, messages: list[Message]) -> Non
     """Any conversation renders as the template does and reads back to what its text
     carries (the calls with the ids the template writes)."""
     tools = read_tool_definitions(PROBE_TOOLS)
-    want = _jinja(KIMI_K2, messages, tools=tools)
+    want = render_template_file(KIMI_K2, messages, tools=tools)
     assert tooletta.render_conversation(messages, dialect=kimi.name, tools=tools) == want
     read = tooletta.parse_conversation(want, dialect=kimi.name, tools=tools)
     expected = kimi.format.expressible(messages)
@@ -228,11 +212,13 @@ def test_qwq_renders_as_its_template(qwq: Any, end: int, prompt: bool) -> None:
     got = tooletta.render_conversation(
         messages, dialect=qwq.name, tools=TOOLS, add_generation_prompt=prompt
     )
-    assert got == _jinja(QWQ, messages, tools=TOOLS, add_generation_prompt=prompt)
+    assert got == render_template_file(QWQ, messages, tools=TOOLS, add_generation_prompt=prompt)
 
 
 def test_qwq_reads_back_what_its_text_carries(qwq: Any) -> None:
-    read = tooletta.parse_conversation(_jinja(QWQ, THOUGHTS, tools=TOOLS), dialect=qwq.name)
+    read = tooletta.parse_conversation(
+        render_template_file(QWQ, THOUGHTS, tools=TOOLS), dialect=qwq.name
+    )
     assert [m.content for m in read] == [
         "Weather in Zürich?",
         "",
@@ -259,7 +245,7 @@ def test_qwq_model_revision_learns_too() -> None:
 @given(messages=random_conversations(trimmed=True))
 def test_qwq_random_conversations(qwq: Any, messages: list[Message]) -> None:
     tools = read_tool_definitions(PROBE_TOOLS)
-    want = _jinja(QWQ, messages, tools=tools)
+    want = render_template_file(QWQ, messages, tools=tools)
     assert tooletta.render_conversation(messages, dialect=qwq.name, tools=tools) == want
     read = tooletta.parse_conversation(want, dialect=qwq.name, tools=tools)
     expected = qwq.format.expressible(messages)
@@ -326,7 +312,7 @@ def test_reka_edge_cuts_every_answer_at_its_first_tag() -> None:
         {"role": "assistant", "content": "a</think>\nb</think>\n c"},
     ]
     text = tooletta.render_conversation(messages, dialect=learned.name, tools=TOOLS)
-    assert text == _jinja(reka, messages, tools=TOOLS)
+    assert text == render_template_file(reka, messages, tools=TOOLS)
     assert tooletta.parse_conversation(text, dialect=learned.name)[3].content == "b</think>\n c"
 
 
@@ -432,7 +418,7 @@ def test_rwkv_world_blank_lines_in_messages(rwkv: Any, prompt: bool, thinking: A
     text = tooletta.render_conversation(
         PARAGRAPHS, dialect=rwkv.name, add_generation_prompt=prompt, **options
     )
-    assert text == _jinja(RWKV, PARAGRAPHS, add_generation_prompt=prompt, **options)
+    assert text == render_template_file(RWKV, PARAGRAPHS, add_generation_prompt=prompt, **options)
     read = tooletta.parse_conversation(text, dialect=rwkv.name)
     assert [(m.role, m.content) for m in read] == [
         ("system", "Be brief.\n\nAnswer in English."),
@@ -463,7 +449,7 @@ def test_rwkv_world_random_conversations(rwkv: Any, messages: list[Message]) -> 
     ]
     if not messages:
         return
-    want = _jinja(RWKV, messages)
+    want = render_template_file(RWKV, messages)
     assert tooletta.render_conversation(messages, dialect=rwkv.name) == want
     read = tooletta.parse_conversation(want, dialect=rwkv.name)
     expected = rwkv.format.expressible(messages)
@@ -546,7 +532,7 @@ def test_an_empty_system_message_written_as_none(rwkv: Any) -> None:
     assert rwkv.spec["chat"]["empty_system"] is True
     messages = [{"role": "system", "content": ""}, *PARAGRAPHS[1:]]
     text = tooletta.render_conversation(messages, dialect=rwkv.name)
-    assert text == _jinja(RWKV, messages)
+    assert text == render_template_file(RWKV, messages)
     assert [m.role for m in tooletta.parse_conversation(text, dialect=rwkv.name)] == [
         "user",
         "assistant",
@@ -591,7 +577,7 @@ def test_rwkv_world_texts_with_blank_lines(
     and read back to what the text carries (a turn ends where the next one starts)."""
     messages = [Message("system", system_text)] if system_text is not None else []
     messages += [Message(("user", "assistant")[i % 2], t) for i, t in enumerate(texts)]
-    want = _jinja(RWKV, messages, add_generation_prompt=prompt)
+    want = render_template_file(RWKV, messages, add_generation_prompt=prompt)
     got = tooletta.render_conversation(messages, dialect=rwkv.name, add_generation_prompt=prompt)
     assert got == want
     read = tooletta.parse_conversation(want, dialect=rwkv.name)

@@ -32,6 +32,7 @@ import msgspec
 import pytest
 
 import tooletta
+from support import PYTEST
 from tooletta import Message, ToolCall
 from tooletta.chat.jinja import render_jinja
 
@@ -251,14 +252,7 @@ def test_the_copy_passes_its_own_conversation_and_model_row_tests(
     tests = root / "tests"
     done = subprocess.run(
         [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:randomly",
-            "-p",
-            "no:cacheprovider",
+            *PYTEST,
             "--rootdir",
             str(root),
             "-c",

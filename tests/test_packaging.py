@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from support import ROOT, run, uv
+from support import ROOT, plugin_pyproject, run, uv
 
 pytestmark = pytest.mark.slow
 
@@ -37,24 +37,7 @@ ACME_MODULE = textwrap.dedent(  # exactly DESIGN.md's example
     """
 )
 
-ACME_PYPROJECT = textwrap.dedent(
-    """
-    [project]
-    name = "acme-dialect"
-    version = "1.0.0"
-    dependencies = ["tooletta-core"]
-
-    [project.entry-points.tooletta]
-    acme = "acme_dialect"
-
-    [build-system]
-    requires = ["hatchling"]
-    build-backend = "hatchling.build"
-
-    [tool.hatch.build.targets.wheel]
-    include = ["acme_dialect.py"]
-    """
-)
+ACME_PYPROJECT = plugin_pyproject("acme-dialect", "acme", "acme_dialect")
 
 
 def _tooletta(python: Path, *args: str, stdin: str | None = None) -> str:

@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 import tooletta
+from support import tag_turns
 from tooletta import DialectInfo, Message, ParseResult, PluginError, plugins
-from tooletta.chat import ChatFormat, Conversation, Turn, roles
+from tooletta.chat import ChatFormat, Conversation
 from tooletta.chat.guard import HOOK_CHECKS, format_problem
 
 PLUGIN = "chat-faults"
@@ -26,12 +27,7 @@ TEXT = "<u>hi</u><a>yo</a>"
 
 class _Base(ChatFormat):
     name = "faulty_chat_base"
-    turns = roles(
-        system=Turn("<s>", "</s>"),
-        user=Turn("<u>", "</u>"),
-        assistant=Turn("<a>", "</a>"),
-        tool=Turn("<t>", "</t>"),
-    )
+    turns = tag_turns()
     end_of_turn = "</a>"
 
 

@@ -96,15 +96,6 @@ class _FaultyPlugin:
 
 
 @pytest.fixture()
-def fresh(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
-    """A registry loaded anew for the test and forgotten after it."""
-    plugins.reset()
-    yield monkeypatch
-    monkeypatch.undo()
-    plugins.reset()
-
-
-@pytest.fixture()
 def faulty(fresh: pytest.MonkeyPatch) -> Iterator[None]:
     """The faulty dialects registered by a plugin named ``faulty-plugin``."""
     tooletta.register_plugin(_FaultyPlugin(), name=PLUGIN)

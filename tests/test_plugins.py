@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from importlib import metadata
 from typing import Any
 
@@ -10,14 +9,6 @@ import pytest
 
 import tooletta
 from tooletta import plugins
-
-
-@pytest.fixture()
-def fresh(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
-    plugins.reset()
-    yield monkeypatch
-    monkeypatch.undo()
-    plugins.reset()
 
 
 def _fake_entry_point(name: str, value: str) -> metadata.EntryPoint:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tooletta.engine import Block, Engine, Grammar, Read, Reader, parse_with
+from support import stream_in_lengths
+from tooletta.engine import Block, Grammar, Read, Reader, parse_with
 from tooletta.ir import ToolCall
-from tooletta.testing import assemble
 
 
 def _read_list(r: Reader) -> Read[None]:
@@ -36,13 +36,6 @@ def test_neither_fails_naming_both() -> None:
 @given(st.lists(st.integers(1, 5), max_size=12))
 def test_any_split_reads_the_same(cuts: list[int]) -> None:
     text = "<list><f/> <g/>  </list>"
-    pieces, i = [], 0
-    for n in cuts:
-        pieces.append(text[i : i + n])
-        i += n
-    pieces.append(text[i:])
-    engine = Engine(GRAMMAR, "t")
-    updates = [engine.feed(p) for p in pieces if p]
-    updates.append(engine.finish())
     whole = parse_with(GRAMMAR, "t", text)
-    assert assemble(updates).calls == whole.calls == [ToolCall("f", {}), ToolCall("g", {})]
+    streamed = stream_in_lengths(GRAMMAR, text, cuts)
+    assert streamed.calls == whole.calls == [ToolCall("f", {}), ToolCall("g", {})]

@@ -7,13 +7,12 @@ and load do not matter).
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from functools import partial
 
 import pytest
 
 import tooletta
+from support import cpu_ratio
 
 DIALECTS = [i.name for i in tooletta.list_dialects()]
 
@@ -30,19 +29,6 @@ def _units(dialect: str) -> dict[str, str]:
         # a whole marker in prose, which readers that decline hand back as content
         "declined-markers": f"{opener}x ",
     }
-
-
-def _ratio(small: Callable[[], None], large: Callable[[], None], runs: int = 3) -> float:
-    """Best time of ``large`` over best time of ``small``, runs interleaved (load-robust)."""
-    best_small = best_large = float("inf")
-    for _ in range(runs):
-        start = time.process_time()
-        small()
-        best_small = min(best_small, time.process_time() - start)
-        start = time.process_time()
-        large()
-        best_large = min(best_large, time.process_time() - start)
-    return best_large / max(best_small, 2e-3)
 
 
 def _one_shot(dialect: str, text: str) -> None:
@@ -62,7 +48,7 @@ def test_pathological_inputs_cost_linear_time(dialect: str) -> None:
         small = unit * (6000 // len(unit) + 1)
         large = small * 4
         for mode in (_one_shot, _streamed):
-            ratio = _ratio(partial(mode, dialect, small), partial(mode, dialect, large))
+            ratio = cpu_ratio(partial(mode, dialect, small), partial(mode, dialect, large))
             assert ratio < 8, (name, mode.__name__, ratio)
 
 

@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tooletta
+from support import plugin_module
 from tooletta import DialectInfo, ScannerDialect, ToolCall
 from tooletta.exportname import NamedExport, export_reference
 from tooletta.interop.hf._export import declared_export
@@ -125,14 +126,9 @@ def test_an_in_process_plugin_gets_its_models_derived() -> None:
     class Late(_Acme):
         info = DialectInfo(name="acme_dups9_late")
 
-    module = types.ModuleType("acme_dups9_plugin")
-
-    @tooletta.hookimpl
-    def register_dialects(register: Any) -> None:
-        register(Late())
-        register(Model("acme/late-*", dialect="acme_dups9_late"))
-
-    module.register_dialects = register_dialects  # type: ignore[attr-defined]
+    module = plugin_module(
+        "acme_dups9_plugin", Late(), Model("acme/late-*", dialect="acme_dups9_late")
+    )
     tooletta.register_plugin(module)
     try:
         assert tooletta.get_dialect("acme_dups9_late").info.models == ("acme/late-*",)

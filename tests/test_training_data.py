@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import tooletta
+from support import weather_row
 from tooletta.chat import resolve_format
 from tooletta.testing.training import bpe_tokenizer
 from tooletta.training import TokenizeRows, tokenize_conversation
@@ -25,26 +26,7 @@ TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": 
 
 def _row(i: int) -> dict[str, Any]:
     """An OpenAI-style conversation row (arguments as JSON text, as datasets keep them)."""
-    args = {"city": ["Paris", "Zürich", "東京"][i % 3], "days": i % 7}
-    return {
-        "messages": [
-            {"role": "user", "content": f"Weather {i}?"},
-            {
-                "role": "assistant",
-                "content": "Let me check.",
-                "tool_calls": [
-                    {
-                        "id": f"call_{i}",
-                        "type": "function",
-                        "function": {"name": "get_weather", "arguments": json.dumps(args)},
-                    }
-                ],
-            },
-            {"role": "tool", "tool_call_id": f"call_{i}", "content": "18C"},
-            {"role": "assistant", "content": f"Sunny, {i}."},
-        ],
-        "tools": TOOLS,
-    }
+    return {**weather_row(i, answer=True), "tools": TOOLS}
 
 
 @pytest.fixture(scope="module")

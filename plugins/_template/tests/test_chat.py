@@ -11,19 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
 from tooletta_dialect_example.chat import TOOLS_HEAD
 
 import tooletta
 from tooletta import Message, ToolCall
-from tooletta.testing.conversations import (
-    PROBE_TOOLS,
-    SAMPLE_TOOLS,
-    ConversationTests,
-    check_conversation_round_trip,
-    check_matches_template,
-    random_conversations,
-)
+from tooletta.testing.conversations import SAMPLE_TOOLS, ConversationTests, template_property
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = TEMPLATES / "example-org-Example-1.jinja"
@@ -59,14 +51,6 @@ def test_calls_follow_the_content_one_per_line() -> None:
     assert tooletta.render(calls, model=MODEL, content="On it.") in text
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_conversations())
-def test_random_conversations_round_trip_and_match_the_template(messages: list[Message]) -> None:
-    check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS)
-    check_matches_template(
-        TEMPLATE.read_text(encoding="utf-8"),
-        messages,
-        model=MODEL,
-        tools=PROBE_TOOLS,
-        add_generation_prompt=True,
-    )
+test_random_conversations_round_trip_and_match_the_template = template_property(
+    MODEL, TEMPLATE, add_generation_prompt=True
+)

@@ -17,12 +17,14 @@ from tooletta.chat import clock
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
     FROZEN_TIME,
-    PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.testing.role_orders import (
+    check_reads_back_or_refuses,
+    role_order_property,
+)
 
 TEMPLATE = Path(__file__).parent / "templates" / "Apertus-8B-Instruct.jinja"
 MODEL = "swiss-ai/Apertus-8B-Instruct-2509"
@@ -64,9 +66,7 @@ class TestApertusChat(ConversationTests):
     template = TEMPLATE
     tokens = TOKENS
     options = ({}, {"enable_thinking": True})
-
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return {**sample_conversations(ids=self.ids), **extra_cases()}
+    extra_conversations = extra_cases()
 
 
 class TestApertus70BChat(TestApertusChat):
@@ -276,16 +276,7 @@ def test_apertus_conversations_the_list_cannot_hold_are_refused(
         tooletta.render_conversation(messages, model=MODEL)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(role_orders(), st.booleans(), st.booleans())
-def test_apertus_any_order_of_roles_reads_back_or_is_refused(
-    messages: list[Message], with_tools: bool, prompt: bool
-) -> None:
-    tools = PROBE_TOOLS if with_tools else None
-    with clock.frozen(FROZEN_TIME):
-        check_reads_back_or_refuses(
-            messages, model=MODEL, tools=tools, add_generation_prompt=prompt
-        )
+test_apertus_any_order_of_roles_reads_back_or_is_refused = role_order_property(model=MODEL)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))

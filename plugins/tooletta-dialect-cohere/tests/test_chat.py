@@ -8,19 +8,18 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall, ToolettaError
 from tooletta.chat import render_spans, resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
-    PROBE_TOOLS,
+    CONTENT_BESIDE_CALLS_SAMPLES,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
     check_matches_template,
-    random_conversations,
+    round_trip_property,
     sample_conversations,
 )
 
@@ -54,11 +53,9 @@ class TestCommandR7BChat(ConversationTests):
     tokens = TOKENS
     options = ({}, {"enable_thinking": True}, {"enable_citations": True})
     ids = True
-    differences: ClassVar[dict[str, str]] = {
-        "tools_two_calls": "the template drops the content beside calls",
-        "tools_no_system": "the template drops the content beside calls",
-        "pending_call": "the template drops the content beside calls",
-    }
+    differences: ClassVar[dict[str, str]] = dict.fromkeys(
+        CONTENT_BESIDE_CALLS_SAMPLES, "the template drops the content beside calls"
+    )
 
 
 class TestCommandRPlusChat(ConversationTests):
@@ -258,10 +255,7 @@ def test_r7b_generated_spans_leave_the_prompted_plan_out() -> None:
     assert generated.endswith("]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(random_conversations(trimmed=False))
-def test_r7b_round_trip_keeps_whitespace(messages: list[Message]) -> None:
-    check_conversation_round_trip(messages, model=R7B, tools=PROBE_TOOLS)
+test_r7b_round_trip_keeps_whitespace = round_trip_property(R7B, trimmed=False, max_examples=60)
 
 
 def test_models_route_to_their_formats() -> None:
@@ -431,10 +425,7 @@ def test_r_plus_legacy_tool_definitions_are_refused() -> None:
         tooletta.render_conversation([Message("user", "Hi")], model=R_PLUS, tools=tools)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(random_conversations())
-def test_r_plus_round_trip(messages: list[Message]) -> None:
-    check_conversation_round_trip(messages, model=R_PLUS, tools=PROBE_TOOLS)
+test_r_plus_round_trip = round_trip_property(R_PLUS, max_examples=60)
 
 
 def test_r_plus_end_call_turns_writes_the_end_token_after_calls() -> None:

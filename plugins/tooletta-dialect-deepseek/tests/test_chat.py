@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tooletta
@@ -15,12 +15,12 @@ from tooletta import Message, ToolCall
 from tooletta.chat.jinja import render_jinja
 from tooletta.rows import pattern_score
 from tooletta.testing.conversations import (
-    PROBE_TOOLS,
+    CALL_SAMPLES,
     SAMPLE_TOOLS,
     ConversationTests,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.testing.role_orders import role_order_property
 
 TEMPLATES = Path(__file__).parent / "templates"
 BOS = "<｜begin▁of▁sentence｜>"
@@ -124,12 +124,7 @@ class TestDeepSeekR1DistillLlamaChat(ConversationTests):
     template = TEMPLATES / "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja"
     tokens = TOKENS
     string_arguments = True
-    differences: ClassVar[Mapping[str, str]] = {
-        "tools_two_calls": _R1_DROPS,
-        "tools_no_system": _R1_DROPS,
-        "reasoning_multi_turn": _R1_DROPS,
-        "pending_call": _R1_DROPS,
-    }
+    differences: ClassVar[Mapping[str, str]] = dict.fromkeys(CALL_SAMPLES, _R1_DROPS)
 
 
 class TestDeepSeekR1DistillQwenChat(TestDeepSeekR1DistillLlamaChat):
@@ -604,15 +599,6 @@ def test_assistant_first_is_refused(model: str, messages: list[Message]) -> None
         tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
-@given(
-    role_orders(),
-    st.sampled_from(["deepseek_v31", "deepseek_r1", "deepseek_v32"]),
-    st.booleans(),
-    st.booleans(),
+test_any_order_of_roles_reads_back_or_is_refused = role_order_property(
+    dialects=("deepseek_v31", "deepseek_r1", "deepseek_v32"), max_examples=100
 )
-def test_any_order_of_roles_reads_back_or_is_refused(
-    messages: list[Message], fmt: str, with_tools: bool, prompt: bool
-) -> None:
-    tools = PROBE_TOOLS if with_tools else None
-    check_reads_back_or_refuses(messages, dialect=fmt, tools=tools, add_generation_prompt=prompt)

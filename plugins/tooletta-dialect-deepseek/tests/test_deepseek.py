@@ -14,6 +14,7 @@ import tooletta
 from tooletta import RenderError, ToolCall
 from tooletta.testing import (
     DialectTests,
+    EscapedMarkupSettings,
     TypedDialectTests,
     assemble,
     check_arguments_stream,
@@ -24,7 +25,6 @@ from tooletta.testing import (
     stream_text,
     tools_for,
 )
-from tooletta.testing.settings import DialectSettings
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EOS = "<｜end▁of▁sentence｜>"
@@ -57,18 +57,10 @@ MARKUP = (
 )
 
 
-class _Markup(DialectSettings):
+class _Markup(EscapedMarkupSettings):
     """Markup in string values always round-trips (JSON or DSML escapes), also untyped."""
 
     markup = MARKUP
-    markup_filler = None
-    markup_content = "Done."
-    markup_nested = True
-    markup_untyped = True
-    markup_examples = 60
-
-    def may_refuse(self, calls: list[ToolCall], content: str) -> bool:
-        return False
 
 
 class _Dsml(_Markup, TypedDialectTests):

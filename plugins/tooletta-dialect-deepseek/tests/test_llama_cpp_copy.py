@@ -22,6 +22,7 @@ from tooletta.chat.jinja import render_jinja
 from tooletta.chat.probes import probe_suite
 from tooletta.rows import template_digest
 from tooletta.testing.conversations import (
+    CALL_SAMPLES,
     SAMPLE_TOOLS,
     ConversationTests,
     list_content_conversations,
@@ -97,12 +98,7 @@ class TestLlamaCppCopyChat(ConversationTests):
     template = COPY
     tokens = TOKENS
     string_arguments = True
-    differences: ClassVar[Mapping[str, str]] = {
-        "tools_two_calls": _DROPS,
-        "tools_no_system": _DROPS,
-        "reasoning_multi_turn": _DROPS,
-        "pending_call": _DROPS,
-    }
+    differences: ClassVar[Mapping[str, str]] = dict.fromkeys(CALL_SAMPLES, _DROPS)
 
 
 @pytest.mark.parametrize("path", [OWN, COPY])

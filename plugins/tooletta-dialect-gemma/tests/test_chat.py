@@ -26,6 +26,7 @@ from tooletta.testing.conversations import (
     check_conversation_round_trip,
     check_matches_template,
     random_conversations,
+    round_trip_property,
     sample_conversations,
 )
 
@@ -105,9 +106,7 @@ class TestGemma4Chat(ConversationTests):
         "tools_two_calls": CONTENT_AFTER_RESULTS,
         "tools_no_system": CONTENT_AFTER_RESULTS,
     }
-
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return {**sample_conversations(ids=self.ids), **extra_cases()}
+    extra_conversations = extra_cases()
 
 
 def _template(messages: list[Message], tools: Any = None, **options: Any) -> str:
@@ -312,10 +311,7 @@ def test_parse_reads_the_templates_own_text() -> None:
     assert [m.name for m in back if m.role == "tool"] == ["get_weather", "get_time", "get_weather"]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_conversations())
-def test_random_conversations_round_trip(messages: list[Message]) -> None:
-    check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS)
+test_random_conversations_round_trip = round_trip_property(MODEL, max_examples=60)
 
 
 _TEMPLATE_KEY = re.compile(r"[^:,{}\[\]<\s](?:[^:,{}\[\]<]*[^:,{}\[\]<\s])?\Z")

@@ -127,9 +127,7 @@ class TestGemma4InterleavedChat(ConversationTests):
     allow_markup = True  # thinking_in_content: the template cuts a thought left in the content
     ids = True
     tool_results = "tool_responses"
-
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return _all_cases()
+    extra_conversations = {**extra_cases(), **json_results()}  # noqa: RUF012
 
 
 def _all_cases() -> dict[str, tuple[list[Message], bool]]:

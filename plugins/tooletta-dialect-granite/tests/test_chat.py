@@ -11,6 +11,7 @@ import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
+    CALL_SAMPLES,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
@@ -21,12 +22,7 @@ from tooletta.testing.conversations import (
 TEMPLATE = Path(__file__).parent / "templates" / "ibm-granite-granite-3.3-2B-Instruct.jinja"
 MODEL = "ibm-granite/granite-3.3-2b-instruct"
 CALLS = "the template writes only an assistant message's content: it drops the calls"
-DIFFERENCES = {
-    "tools_two_calls": CALLS,
-    "tools_no_system": CALLS,
-    "reasoning_multi_turn": CALLS,
-    "pending_call": CALLS,
-}
+DIFFERENCES = dict.fromkeys(CALL_SAMPLES, CALLS)
 """The sample conversations the template gets wrong (see the README's Conversations)."""
 
 

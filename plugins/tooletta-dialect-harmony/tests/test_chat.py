@@ -12,27 +12,22 @@ from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
-from tooletta.chat import clock, render_spans
+from tooletta.chat import render_spans
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
-    FROZEN_TIME,
+    CALL_SAMPLES,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
     replace,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.testing.role_orders import role_order_property
 
 TEMPLATE = Path(__file__).parent / "templates" / "openai-gpt-oss-120b.jinja"
 MODEL = "openai/gpt-oss-120b"
 TWO_CALLS = "the template writes only the first call of a turn and names every result after it"
-DIFFERENCES = {
-    "tools_two_calls": TWO_CALLS,
-    "tools_no_system": TWO_CALLS,
-    "reasoning_multi_turn": TWO_CALLS,
-    "pending_call": TWO_CALLS,
-}
+DIFFERENCES = dict.fromkeys(CALL_SAMPLES, TWO_CALLS)
 """The sample conversations the template gets wrong (see the README's Conversations)."""
 
 
@@ -508,18 +503,7 @@ def test_answer_after_a_call_turn_is_its_own_message() -> None:
         )
 
 
-@settings(max_examples=150, deadline=None)
-@given(role_orders(), st.booleans(), st.booleans())
-def test_any_order_of_roles_reads_back_or_is_refused(
-    messages: list[Message], with_tools: bool, prompt: bool
-) -> None:
-    from tooletta.testing.conversations import PROBE_TOOLS
-
-    tools = PROBE_TOOLS if with_tools else None
-    with clock.frozen(FROZEN_TIME):
-        check_reads_back_or_refuses(
-            messages, model=MODEL, tools=tools, add_generation_prompt=prompt
-        )
+test_any_order_of_roles_reads_back_or_is_refused = role_order_property(model=MODEL)
 
 
 def test_result_given_as_parts_is_carried_as_its_json() -> None:

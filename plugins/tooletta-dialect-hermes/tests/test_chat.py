@@ -15,14 +15,18 @@ import tooletta
 from tooletta import Message, RenderError, ToolCall, ToolettaError
 from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
+from tooletta.testing import check_model_formats
 from tooletta.testing.conversations import (
+    CONTENT_BESIDE_CALLS_SAMPLES,
     PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
     check_matches_template,
     random_conversations,
+    reasoning_history_conversations,
     replace,
+    round_trip_property,
     sample_conversations,
 )
 
@@ -31,29 +35,10 @@ HERMES_TOKENS = {"bos_token": "<|begin_of_text|>"}
 HERMES_TOOL_USE = TEMPLATES / "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja"
 
 
-def history_cases() -> dict[str, tuple[list[Message], bool]]:
-    """Reasoning in earlier turns, around a second user turn."""
-    calls = [ToolCall("get_time", {"tz": "UTC"})]
-    return {
-        "reasoning_history": (
-            [
-                Message("user", "a"),
-                Message("assistant", "first", reasoning="old"),
-                Message("user", "b"),
-                Message("assistant", "let me see", tool_calls=calls, reasoning="r1"),
-                Message("tool", "12:00"),
-                Message("assistant", "noon"),
-            ],
-            True,
-        ),
-    }
-
-
 class QwenCases(ConversationTests):
     """The shared samples and the history cases."""
 
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return {**sample_conversations(ids=self.ids), **history_cases()}
+    extra_conversations = reasoning_history_conversations()
 
 
 class TestQwen3Chat(QwenCases):
@@ -98,11 +83,7 @@ HERMES_CONTENT = (
 )
 
 
-HERMES_DIFFERENCES = {
-    "tools_two_calls": HERMES_CONTENT,
-    "tools_no_system": HERMES_CONTENT,
-    "pending_call": HERMES_CONTENT,
-}
+HERMES_DIFFERENCES = dict.fromkeys(CONTENT_BESIDE_CALLS_SAMPLES, HERMES_CONTENT)
 """The tool-using samples with content beside calls."""
 
 
@@ -158,9 +139,7 @@ def test_models_route_to_their_formats() -> None:
         "NousResearch/Hermes-3-Llama-3.1-8B": "hermes2pro",
         "NousResearch/Hermes-3-Llama-3.1-70B": "hermes2pro",
     }
-    for model, fmt in want.items():
-        assert tooletta.dialect_for_model(model) == "hermes", model
-        assert resolve_format(model, None)[0].name == fmt, model
+    check_model_formats("hermes", want)
     with pytest.raises(ToolettaError, match="no chat format"):  # another template
         resolve_format("Qwen/QwQ-32B-Preview", None)
     for name in ("qwen25", "qwq", "mimo_vl", "hermes2pro"):
@@ -414,11 +393,7 @@ def as_the_template_reads_it(model: str, messages: list[Message]) -> list[Messag
     return messages
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_conversations())
-def test_random_conversations_round_trip(messages: list[Message]) -> None:
-    for model, _, _ in PROPERTY_MODELS:
-        check_conversation_round_trip(messages, model=model, tools=PROBE_TOOLS)
+test_random_conversations_round_trip = round_trip_property(*(m for m, _, _ in PROPERTY_MODELS))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -12,6 +12,7 @@ from tooletta_dialect_hermes.chat_granite import GRANITE4_DEFAULT_SYSTEM
 import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import resolve_format
+from tooletta.testing import check_model_formats
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
     SAMPLE_TOOLS,
@@ -52,8 +53,7 @@ def later_system_case() -> dict[str, tuple[list[Message], bool]]:
 class GraniteCases(ConversationTests):
     """The shared samples plus a later system message."""
 
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return {**sample_conversations(ids=self.ids), **later_system_case()}
+    extra_conversations = later_system_case()
 
 
 class TestGranite40Chat(GraniteCases):
@@ -81,9 +81,7 @@ def test_granite4_models_route_to_their_formats() -> None:
         "ibm-granite/granite-4.1-3b": "granite41",
         "ibm-granite/granite-4.1-30b": "granite41",
     }
-    for model, fmt in want.items():
-        assert tooletta.dialect_for_model(model) == "hermes", model
-        assert resolve_format(model, None)[0].name == fmt, model
+    check_model_formats("hermes", want)
     with pytest.raises(tooletta.ToolettaError, match="no chat format"):  # its own template
         resolve_format("ibm-granite/granite-4.0-tiny-preview", None)
     for name in ("granite40", "granite41"):

@@ -14,7 +14,7 @@ from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
     ConversationTests,
-    sample_conversations,
+    reasoning_history_conversations,
 )
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -22,29 +22,10 @@ INSTRUCT = TEMPLATES / "Qwen3-Next-80B-A3B-Instruct.jinja"
 THINKING = TEMPLATES / "Qwen3-Thinking-2507.jinja"
 
 
-def history_cases() -> dict[str, tuple[list[Message], bool]]:
-    """Reasoning in earlier turns, around a second user turn."""
-    calls = [ToolCall("get_time", {"tz": "UTC"})]
-    return {
-        "reasoning_history": (
-            [
-                Message("user", "a"),
-                Message("assistant", "first", reasoning="old"),
-                Message("user", "b"),
-                Message("assistant", "let me see", tool_calls=calls, reasoning="r1"),
-                Message("tool", "12:00"),
-                Message("assistant", "noon"),
-            ],
-            True,
-        ),
-    }
-
-
 class Cases(ConversationTests):
     """The shared samples and the history cases."""
 
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return {**sample_conversations(ids=self.ids), **history_cases()}
+    extra_conversations = reasoning_history_conversations()
 
 
 class TestQwen3Instruct2507(Cases):

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tooletta
@@ -16,16 +16,15 @@ from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import clock, render_spans
 from tooletta.testing.conversations import (
     FROZEN_TIME,
-    PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
     check_matches_template,
     check_prompt_forms,
-    random_conversations,
     sample_conversations,
+    template_property,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.testing.role_orders import role_order_property
 
 TEMPLATE = Path(__file__).parent / "templates" / "tencent-Hunyuan-A13B-Instruct.jinja"
 MODEL = "tencent/Hunyuan-A13B-Instruct"
@@ -193,13 +192,9 @@ def test_content_whitespace_before_calls_reads_back() -> None:
     assert (back[-1].content, back[-1].tool_calls) == (" ", [call])
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
-@given(random_conversations(trimmed=False))
-def test_random_conversations_match_the_template_and_round_trip(messages: list[Message]) -> None:
-    template = TEMPLATE.read_text(encoding="utf-8")
-    with clock.frozen(FROZEN_TIME):
-        check_matches_template(template, messages, model=MODEL, tools=PROBE_TOOLS)
-    check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS)
+test_random_conversations_match_the_template_and_round_trip = template_property(
+    MODEL, TEMPLATE, trimmed=False, max_examples=100
+)
 
 
 @pytest.mark.parametrize("thinking", [True, False])
@@ -273,10 +268,4 @@ def test_results_written_as_users_are_refused(messages: list[Message]) -> None:
         tooletta.render_conversation(messages, model=MODEL)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(role_orders(), st.booleans(), st.booleans())
-def test_any_order_of_roles_reads_back_or_is_refused(
-    messages: list[Message], with_tools: bool, prompt: bool
-) -> None:
-    tools = PROBE_TOOLS if with_tools else None
-    check_reads_back_or_refuses(messages, model=MODEL, tools=tools, add_generation_prompt=prompt)
+test_any_order_of_roles_reads_back_or_is_refused = role_order_property(model=MODEL)

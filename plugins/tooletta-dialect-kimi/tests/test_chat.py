@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from tooletta_dialect_kimi.chat import DEFAULT_SYSTEM
 
@@ -17,12 +17,11 @@ from tooletta import Message, ToolCall
 from tooletta.chat.jinja import render_jinja, to_template_messages
 from tooletta.rows import pattern_score
 from tooletta.testing.conversations import (
-    PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.testing.role_orders import role_order_property
 
 TEMPLATES = Path(__file__).parent / "templates"
 K2 = "moonshotai/Kimi-K2-Instruct"
@@ -381,18 +380,9 @@ def test_k2_thinking_empty_conversation_is_its_default_system_message(
     assert alone == text
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
-@given(
-    role_orders(),
-    st.sampled_from(["kimi_k2", "kimi_k2_thinking", "kimi_k25"]),
-    st.booleans(),
-    st.booleans(),
+test_any_order_of_roles_reads_back_or_is_refused = role_order_property(
+    dialects=("kimi_k2", "kimi_k2_thinking", "kimi_k25"), max_examples=100
 )
-def test_any_order_of_roles_reads_back_or_is_refused(
-    messages: list[Message], fmt: str, with_tools: bool, prompt: bool
-) -> None:
-    tools = PROBE_TOOLS if with_tools else None
-    check_reads_back_or_refuses(messages, dialect=fmt, tools=tools, add_generation_prompt=prompt)
 
 
 @pytest.mark.parametrize("dialect", ["kimi_k2", "kimi_k2_thinking", "kimi_k25"])

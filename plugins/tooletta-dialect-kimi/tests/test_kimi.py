@@ -11,6 +11,7 @@ import tooletta
 from tooletta import RenderError, ToolCall
 from tooletta.testing import (
     DialectTests,
+    EscapedMarkupSettings,
     TypedDialectTests,
     assemble,
     check_arguments_stream,
@@ -18,7 +19,6 @@ from tooletta.testing import (
     schema_tools,
     stream_text,
 )
-from tooletta.testing.settings import DialectSettings
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -51,18 +51,10 @@ MARKUP = (
 )
 
 
-class _Markup(DialectSettings):
+class _Markup(EscapedMarkupSettings):
     """Markup in string values always round-trips (JSON or the JSON form), also untyped."""
 
     markup = MARKUP
-    markup_filler = None
-    markup_content = "Done."
-    markup_nested = True
-    markup_untyped = True
-    markup_examples = 60
-
-    def may_refuse(self, calls: list[ToolCall], content: str) -> bool:
-        return False
 
 
 class TestKimiK2(_Markup, DialectTests):

@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat.jinja import render_jinja
+from tooletta.testing import check_model_formats
 from tooletta.testing.conversations import (
+    CALL_SAMPLES,
     PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
@@ -27,12 +29,7 @@ TEMPLATES = Path(__file__).parent / "templates"
 TOKENS = {"bos_token": "<|begin_of_text|>"}
 TWO_CALLS = "the template raises on two calls in one turn ('This model only supports single "
 CONTENT = "tool-calls at once!') and drops the content beside calls"
-DIFFERENCES = {
-    "tools_two_calls": TWO_CALLS + CONTENT,
-    "tools_no_system": TWO_CALLS + CONTENT,
-    "reasoning_multi_turn": TWO_CALLS + CONTENT,
-    "pending_call": TWO_CALLS + CONTENT,
-}
+DIFFERENCES = dict.fromkeys(CALL_SAMPLES, TWO_CALLS + CONTENT)
 """The sample conversations the templates cannot render (see the README's Conversations)."""
 
 
@@ -263,14 +260,13 @@ class TestLlama4ChatToolsInSystem(TestLlama4Chat):
 def test_llama4_models_route_to_the_json_variant() -> None:
     from tooletta.chat import resolve_format
 
-    for model in (
+    models = (
         LLAMA4,
         "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
         "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8",
         "unsloth/Llama-4-Scout-17B-16E-Instruct-GGUF",
-    ):
-        assert tooletta.dialect_for_model(model) == "llama4_json", model
-        assert resolve_format(model, None)[0].name == "llama4", model
+    )
+    check_model_formats("llama4_json", dict.fromkeys(models, "llama4"))
     assert resolve_format(None, "llama4_json")[0].name == "llama4"
     assert resolve_format(None, "llama4")[0].name == "llama4"
     # base models have no chat template: they keep the pythonic routing of before
@@ -450,6 +446,18 @@ def _writable_in_llama4(messages: list[Message]) -> bool:
     return True
 
 
+def _matches_llama4(messages: list[Message], prompt: bool) -> None:
+    """The Llama 4 format renders ``messages`` (probe tools declared) as its template does."""
+    check_matches_template(
+        LLAMA4_TEMPLATE.read_text(),
+        messages,
+        model=LLAMA4,
+        tools=PROBE_TOOLS,
+        tokens=TOKENS,
+        add_generation_prompt=prompt,
+    )
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_conversations(), st.booleans())
 @example(
@@ -463,14 +471,7 @@ def _writable_in_llama4(messages: list[Message]) -> bool:
 ).via("an answer starting like a call object: refused by the format, not drawn")
 def test_llama4_random_conversations(messages: list[Message], prompt: bool) -> None:
     assume(_writable_in_llama4(messages))
-    check_matches_template(
-        LLAMA4_TEMPLATE.read_text(),
-        messages,
-        model=LLAMA4,
-        tools=PROBE_TOOLS,
-        tokens=TOKENS,
-        add_generation_prompt=prompt,
-    )
+    _matches_llama4(messages, prompt)
     check_conversation_round_trip(messages, model=LLAMA4, tools=PROBE_TOOLS)
 
 
@@ -480,11 +481,4 @@ def test_llama4_untrimmed_random_conversations_match_the_template(
     messages: list[Message], prompt: bool
 ) -> None:
     assume(_writable_in_llama4(messages))
-    check_matches_template(
-        LLAMA4_TEMPLATE.read_text(),
-        messages,
-        model=LLAMA4,
-        tools=PROBE_TOOLS,
-        tokens=TOKENS,
-        add_generation_prompt=prompt,
-    )
+    _matches_llama4(messages, prompt)

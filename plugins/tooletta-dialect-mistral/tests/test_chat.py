@@ -17,6 +17,7 @@ from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing import DialectTests
 from tooletta.testing.conversations import (
+    CONTENT_BESIDE_CALLS_SAMPLES,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
@@ -91,11 +92,9 @@ class TestMistralSmall32Chat(MistralCases):
     template = TEMPLATES / "Mistral-Small-3.2-24B-Instruct-2506.jinja"
     list_content = ("user", "assistant")
     ids = True
-    differences: ClassVar[Mapping[str, str]] = {
-        "tools_two_calls": CONTENT_DROPPED,
-        "tools_no_system": CONTENT_DROPPED,
-        "pending_call": CONTENT_DROPPED,
-    }
+    differences: ClassVar[Mapping[str, str]] = dict.fromkeys(
+        CONTENT_BESIDE_CALLS_SAMPLES, CONTENT_DROPPED
+    )
 
 
 NEMO_SYSTEM = "the template loses the system message unless the last message is a user one"

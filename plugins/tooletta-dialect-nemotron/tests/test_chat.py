@@ -14,6 +14,7 @@ import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
+from tooletta.testing import check_model_formats
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
     SAMPLE_TOOLS,
@@ -24,7 +25,10 @@ from tooletta.testing.conversations import (
     replace,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.testing.role_orders import (
+    check_reads_back_or_refuses,
+    role_order_property,
+)
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = TEMPLATES / "NVIDIA-Nemotron-Nano-v2.jinja"
@@ -99,9 +103,7 @@ class TestNemotronNanoV2Chat(ConversationTests):
     template = TEMPLATE
     differences: ClassVar[dict[str, str]] = {"reasoning_multi_turn": REASONING}
     allow_markup = True  # history_cut_after_think: the template cuts a plan before </think>
-
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return {**sample_conversations(), **switch_cases()}
+    extra_conversations = switch_cases()
 
     def _match_all(self, template: str) -> None:
         for name, (messages, uses_tools) in self._cases().items():
@@ -157,9 +159,8 @@ def test_model_routes_to_the_format() -> None:
     sources = (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
     for template in PATTERN_TEMPLATES["nemotron_nano_v2"]:
         assert f"`{template}`" in sources and (TEMPLATES / template).is_file()
-    for model in (MODEL, "nvidia/NVIDIA-Nemotron-Nano-9B-v2-FP8"):
-        assert tooletta.dialect_for_model(model) == "nemotron", model
-        assert resolve_format(model, None)[0].name == "nemotron_nano_v2", model
+    models = (MODEL, "nvidia/NVIDIA-Nemotron-Nano-9B-v2-FP8")
+    check_model_formats("nemotron", dict.fromkeys(models, "nemotron_nano_v2"))
     assert resolve_format(None, "nemotron_nano_v2")[0].name == "nemotron_nano_v2"
     assert resolve_format(None, "nemotron")[0].name == "nemotron_nano_v2"
 
@@ -317,13 +318,7 @@ def test_results_that_would_read_back_joined_or_cut_are_refused(
         tooletta.render_conversation(messages, model=MODEL)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(role_orders(), st.booleans(), st.booleans())
-def test_any_order_of_roles_reads_back_or_is_refused(
-    messages: list[Message], with_tools: bool, prompt: bool
-) -> None:
-    tools = PROBE_TOOLS if with_tools else None
-    check_reads_back_or_refuses(messages, model=MODEL, tools=tools, add_generation_prompt=prompt)
+test_any_order_of_roles_reads_back_or_is_refused = role_order_property(model=MODEL)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))

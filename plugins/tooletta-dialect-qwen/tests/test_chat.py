@@ -20,6 +20,7 @@ from tooletta.testing.conversations import (
     check_conversation_round_trip,
     check_matches_template,
     random_conversations,
+    round_trip_property,
     sample_conversations,
 )
 
@@ -116,8 +117,7 @@ def history_cases() -> dict[str, tuple[list[Message], bool]]:
 class QwenCases(ConversationTests):
     """The shared samples and the reasoning-history cases."""
 
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return {**sample_conversations(ids=self.ids), **history_cases()}
+    extra_conversations = history_cases()
 
 
 class TestQwen3CoderChat(QwenCases):
@@ -273,11 +273,7 @@ def test_qwen3_coder_content_is_trimmed_only_beside_calls() -> None:
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_conversations())
-def test_random_conversations_round_trip(messages: list[Message]) -> None:
-    for model, _, _ in MODELS:
-        check_conversation_round_trip(messages, model=model, tools=PROBE_TOOLS)
+test_random_conversations_round_trip = round_trip_property(*(m for m, _, _ in MODELS))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

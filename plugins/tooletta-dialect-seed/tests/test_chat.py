@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 from tooletta_dialect_seed.chat import seed_tools
 
 import tooletta
@@ -14,11 +13,10 @@ from tooletta import Message, ToolCall
 from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
-    PROBE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
     check_matches_template,
-    random_conversations,
+    template_property,
 )
 
 TEMPLATE = Path(__file__).parent / "templates" / "ByteDance-Seed-OSS.jinja"
@@ -207,15 +205,7 @@ def test_json_tooldef_without_tools_writes_no_list(system: bool) -> None:
     assert text == tooletta.render_conversation(messages, model=MODEL)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_conversations())
-def test_random_conversations_match_the_template_and_round_trip(
-    messages: list[Message],
-) -> None:
-    check_matches_template(
-        TEMPLATE.read_text(encoding="utf-8"), messages, model=MODEL, tools=PROBE_TOOLS
-    )
-    check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS)
+test_random_conversations_match_the_template_and_round_trip = template_property(MODEL, TEMPLATE)
 
 
 def test_tool_without_properties_is_declared_without_arguments() -> None:

@@ -7,20 +7,16 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
-from tooletta.chat import clock
 from tooletta.testing.conversations import (
-    FROZEN_TIME,
-    PROBE_TOOLS,
+    CONTENT_BESIDE_CALLS_SAMPLES,
     ConversationTests,
     replace,
     sample_conversations,
 )
-from tooletta.testing.role_orders import check_reads_back_or_refuses, role_orders
+from tooletta.testing.role_orders import role_order_property
 
 TEMPLATES = Path(__file__).parent / "templates"
 MODEL = "upstage/Solar-Open-100B"
@@ -38,11 +34,9 @@ class TestSolarOpenChat(ConversationTests):
     template = TEMPLATES / "upstage-Solar-Open-100B.jinja"
     options = ({}, {"reasoning_effort": "low"}, {"default_system_prompt": False})
     ids = True
-    differences: ClassVar[Mapping[str, str]] = {
-        "tools_two_calls": CONTENT_BESIDE_CALLS,
-        "tools_no_system": CONTENT_BESIDE_CALLS,
-        "pending_call": CONTENT_BESIDE_CALLS,
-    }
+    differences: ClassVar[Mapping[str, str]] = dict.fromkeys(
+        CONTENT_BESIDE_CALLS_SAMPLES, CONTENT_BESIDE_CALLS
+    )
 
     def _cases(self) -> dict[str, tuple[list[Message], bool]]:
         return {
@@ -100,13 +94,4 @@ def test_call_turn_right_after_an_answer_is_refused() -> None:
     assert [(m.content, m.tool_calls) for m in back[1:]] == [("Let me check.", [call])]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(role_orders(), st.booleans(), st.booleans())
-def test_any_order_of_roles_reads_back_or_is_refused(
-    messages: list[Message], with_tools: bool, prompt: bool
-) -> None:
-    tools = PROBE_TOOLS if with_tools else None
-    with clock.frozen(FROZEN_TIME):
-        check_reads_back_or_refuses(
-            messages, model=MODEL, tools=tools, add_generation_prompt=prompt
-        )
+test_any_order_of_roles_reads_back_or_is_refused = role_order_property(model=MODEL)

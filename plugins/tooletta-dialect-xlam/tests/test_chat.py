@@ -13,6 +13,7 @@ from tooletta import Message, ToolCall, ToolettaError
 from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
+    CONTENT_BESIDE_CALLS_SAMPLES,
     PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
@@ -20,6 +21,7 @@ from tooletta.testing.conversations import (
     check_matches_template,
     random_conversations,
     replace,
+    round_trip_property,
     sample_conversations,
 )
 
@@ -32,11 +34,7 @@ CONTENT_DROPPED = (
     "content, then the list in a ```json fence) "
     "(test_content_beside_calls_is_kept_before_a_fenced_list)"
 )
-DIFFERENCES = {
-    "tools_two_calls": CONTENT_DROPPED,
-    "tools_no_system": CONTENT_DROPPED,
-    "pending_call": CONTENT_DROPPED,
-}
+DIFFERENCES = dict.fromkeys(CONTENT_BESIDE_CALLS_SAMPLES, CONTENT_DROPPED)
 """The samples with content beside calls."""
 
 
@@ -172,11 +170,8 @@ def test_default_prompt_as_system_message_reads_back_as_none() -> None:
     check_conversation_round_trip(messages, model=MODEL)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_conversations(trimmed=False))
-def test_random_conversations_round_trip(messages: list[Message]) -> None:
-    """Any conversation (untrimmed texts included) reads back as what the format carries."""
-    check_conversation_round_trip(messages, model=MODEL, tools=PROBE_TOOLS)
+test_random_conversations_round_trip = round_trip_property(MODEL, trimmed=False, max_examples=60)
+"""Any conversation (untrimmed texts included) reads back as what the format carries."""
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -35,8 +35,10 @@ glued from it must round-trip or be refused by render). :class:`TypedDialectTest
 schema typing rules of untyped-text formats, one test per rule, in parsing and streaming.
 
 Smaller pieces for a plugin's own tests: :func:`check_aliases`, :func:`check_models`,
-:func:`check_typed_value`, :func:`check_arguments_stream`, :func:`check_render_refuses`,
-:func:`schema_tools` and the :func:`markup_strings` strategy.
+:func:`check_model_formats`, :func:`check_typed_value`, :func:`check_arguments_stream`,
+:func:`check_render_refuses`, :func:`schema_tools` and the :func:`markup_strings` strategy;
+:class:`EscapedMarkupSettings` declares the markup property of a format that can write any
+string value (mix it in before :class:`DialectTests`, set ``markup``).
 
 The kit's modules, each with one job (every public name is importable from here):
 
@@ -68,7 +70,13 @@ The kit's modules, each with one job (every public name is importable from here)
 from __future__ import annotations
 
 from .accounting import AccountingTests, check_nothing_counted_twice
-from .checks import check_aliases, check_arguments_stream, check_models, check_render_refuses
+from .checks import (
+    check_aliases,
+    check_arguments_stream,
+    check_model_formats,
+    check_models,
+    check_render_refuses,
+)
 from .fixtures import dialect_markup, load_cases, schema_tools, tools_for
 from .laws import (
     check_bad_input,
@@ -88,7 +96,8 @@ from .render_laws import (
     check_render_laws,
     nested,
 )
-from .shortcuts import check_shortcuts_agree, shortcut_blocks
+from .settings import EscapedMarkupSettings
+from .shortcuts import check_shortcut_reads, check_shortcuts_agree, shortcut_blocks
 from .strategies import (
     FOREIGN_TOKENS,
     MARKUP_PUNCTUATION,
@@ -110,6 +119,7 @@ __all__ = [
     "TYPING_RULES",
     "AccountingTests",
     "DialectTests",
+    "EscapedMarkupSettings",
     "RenderLaws",
     "StreamMisuseTests",
     "TypedDialectTests",
@@ -124,6 +134,7 @@ __all__ = [
     "check_holdback",
     "check_long_identifiers",
     "check_long_integers",
+    "check_model_formats",
     "check_models",
     "check_non_finite_refused",
     "check_nothing_counted_twice",
@@ -131,6 +142,7 @@ __all__ = [
     "check_render_laws",
     "check_render_refuses",
     "check_round_trip",
+    "check_shortcut_reads",
     "check_shortcuts_agree",
     "check_stream_equals_parse",
     "check_stream_misuse",

@@ -10,7 +10,13 @@ from .. import api
 from ..errors import RenderError
 from ..ir import CallDelta, ToolCall
 
-__all__ = ["check_aliases", "check_arguments_stream", "check_models", "check_render_refuses"]
+__all__ = [
+    "check_aliases",
+    "check_arguments_stream",
+    "check_model_formats",
+    "check_models",
+    "check_render_refuses",
+]
 
 
 def check_aliases(dialect: str, names: Iterable[str]) -> None:
@@ -26,6 +32,19 @@ def check_models(models: Mapping[str, str | None]) -> None:
     for model, dialect in models.items():
         got = api.dialect_for_model(model)
         assert got == dialect, f"{model!r} maps to {got!r}, not {dialect!r}"
+
+
+def check_model_formats(dialect: str, formats: Mapping[str, str]) -> None:
+    """Assert that each model id of ``formats`` maps to ``dialect``
+    (:func:`~tooletta.dialect_for_model`) and to its chat format, by name
+    (:func:`~tooletta.chat.resolve_format`)."""
+    from ..chat.lookup import resolve_format
+
+    for model, fmt in formats.items():
+        got = api.dialect_for_model(model)
+        assert got == dialect, f"{model!r} maps to {got!r}, not {dialect!r}"
+        name = resolve_format(model, None)[0].name
+        assert name == fmt, f"{model!r} renders conversations as {name!r}, not {fmt!r}"
 
 
 def check_arguments_stream(

@@ -16,7 +16,7 @@ them in the family's docs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
@@ -34,14 +34,19 @@ from ..errors import ToolettaError
 from ..ir import Message, ToolCall
 from .conversation_law_tests import ConversationLawTests
 from .samples import (
+    CALL_SAMPLES,
+    CONTENT_BESIDE_CALLS_SAMPLES,
     PROBE_TOOLS,
     SAMPLE_TOOLS,
     list_content_conversations,
     random_conversations,
+    reasoning_history_conversations,
     sample_conversations,
 )
 
 __all__ = [
+    "CALL_SAMPLES",
+    "CONTENT_BESIDE_CALLS_SAMPLES",
     "FROZEN_TIME",
     "PROBE_TOOLS",
     "SAMPLE_TOOLS",
@@ -51,7 +56,10 @@ __all__ = [
     "check_prompt_forms",
     "list_content_conversations",
     "random_conversations",
+    "reasoning_history_conversations",
+    "round_trip_property",
     "sample_conversations",
+    "template_property",
 ]
 
 FROZEN_TIME = datetime(2026, 11, 25, 23, 59, 59)
@@ -159,6 +167,71 @@ def check_conversation_round_trip(
     assert got == want, f"round trip lost data:\n  got:  {got}\n  want: {want}"
 
 
+def round_trip_property(
+    *models: str, trimmed: bool = True, max_examples: int = 40
+) -> Callable[[], None]:
+    """A hypothesis test: every conversation of
+    :func:`~tooletta.chat.samples.random_conversations` (``trimmed``:
+    texts without whitespace at their ends) reads back through each of ``models``' formats,
+    with the probe tools declared (:func:`check_conversation_round_trip`; ``max_examples``
+    draws, no deadline). Assign it to a ``test_`` name in a test module::
+
+        test_random_conversations_round_trip = round_trip_property(MODEL)
+    """
+    from hypothesis import HealthCheck, given, settings
+
+    @settings(max_examples=max_examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(random_conversations(trimmed=trimmed))
+    def test(messages: list[Message]) -> None:
+        """Random conversations read back (:func:`check_conversation_round_trip`)."""
+        for model in models:
+            check_conversation_round_trip(messages, model=model, tools=PROBE_TOOLS)
+
+    built: Callable[[], None] = test  # given() over an untyped strategy is untyped
+    return built
+
+
+def template_property(
+    model: str,
+    template: Path,
+    *,
+    tokens: Mapping[str, str] | None = None,
+    add_generation_prompt: bool = False,
+    trimmed: bool = True,
+    max_examples: int = 40,
+) -> Callable[[], None]:
+    """A hypothesis test: every conversation of
+    :func:`~tooletta.chat.samples.random_conversations` (``trimmed`` as
+    there), with the probe tools declared, renders as the vendored ``template`` does
+    (:func:`check_matches_template` with ``tokens`` and ``add_generation_prompt``, the clock
+    frozen at :data:`FROZEN_TIME`) and reads back (:func:`check_conversation_round_trip`);
+    ``max_examples`` draws, no deadline. Assign it to a ``test_`` name in a test module::
+
+        test_random_conversations_round_trip_and_match_the_template = template_property(
+            MODEL, TEMPLATE, add_generation_prompt=True
+        )
+    """
+    from hypothesis import HealthCheck, given, settings
+
+    @settings(max_examples=max_examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(random_conversations(trimmed=trimmed))
+    def test(messages: list[Message]) -> None:
+        """Random conversations render as the template does and read back."""
+        check_conversation_round_trip(messages, model=model, tools=PROBE_TOOLS)
+        with clock.frozen(FROZEN_TIME):
+            check_matches_template(
+                template.read_text(encoding="utf-8"),
+                messages,
+                model=model,
+                tools=PROBE_TOOLS,
+                tokens=tokens,
+                add_generation_prompt=add_generation_prompt,
+            )
+
+    built: Callable[[], None] = test  # given() over an untyped strategy is untyped
+    return built
+
+
 def check_prompt_forms(
     template: str,
     *,
@@ -224,7 +297,10 @@ class ConversationTests(ConversationLawTests):
     purpose (reasoning inline in the content, which the template cuts) and are rendered with
     ``allow_markup=True``. ``tool_results``: ``"tool_responses"`` for a template that reads
     tool results folded into the assistant message, as llama.cpp feeds Gemma 4 templates
-    (:mod:`tooletta.chat.toolresponses`).
+    (:mod:`tooletta.chat.toolresponses`). ``extra_conversations``: the format's own
+    conversations (name -> (messages, whether they declare ``tools``)), checked beside the
+    samples by every test (:func:`~tooletta.testing.samples.reasoning_history_conversations`
+    for a template that keeps or drops past reasoning).
     """
 
     model: ClassVar[str | None] = None
@@ -239,6 +315,7 @@ class ConversationTests(ConversationLawTests):
     list_content: ClassVar[Sequence[str]] = ()
     allow_markup: ClassVar[bool] = False
     tool_results: ClassVar[str] = "messages"
+    extra_conversations: ClassVar[Mapping[str, tuple[list[Message], bool]]] = {}
 
     def test_list_content(self) -> None:
         """Content given as a list of text parts renders as the template writes it, for the
@@ -271,7 +348,7 @@ class ConversationTests(ConversationLawTests):
         return self.template.read_text(encoding="utf-8")
 
     def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return sample_conversations(ids=self.ids)
+        return {**sample_conversations(ids=self.ids), **self.extra_conversations}
 
     def test_matches_template(self) -> None:
         """Every sample conversation (with and without a generation prompt, each options

@@ -11,11 +11,54 @@ from ..chat.samples import (
     random_conversations,
     sample_conversations,
 )
+from ..ir import Message, ToolCall
 
 __all__ = [
+    "CALL_SAMPLES",
+    "CONTENT_BESIDE_CALLS_SAMPLES",
     "PROBE_TOOLS",
     "SAMPLE_TOOLS",
     "list_content_conversations",
     "random_conversations",
+    "reasoning_history_conversations",
     "sample_conversations",
 ]
+
+
+CALL_SAMPLES: tuple[str, ...] = tuple(
+    name
+    for name, (messages, _) in sample_conversations().items()
+    if any(m.tool_calls for m in messages)
+)
+"""The names of the sample conversations with calls, each with a turn of two calls. The
+``differences`` of a template that drops or garbles calls are
+``dict.fromkeys(CALL_SAMPLES, why)``."""
+
+CONTENT_BESIDE_CALLS_SAMPLES: tuple[str, ...] = tuple(
+    name
+    for name, (messages, _) in sample_conversations().items()
+    if any(m.tool_calls and m.content for m in messages)
+)
+"""The names of the sample conversations with content beside calls in a turn (for the
+``differences`` of a template that drops or moves that content)."""
+
+
+def reasoning_history_conversations() -> dict[str, tuple[list[Message], bool]]:
+    """Reasoning in earlier turns, around a second user turn: ``reasoning_history``, an
+    answer with reasoning, a second query, then a call turn with reasoning, its result and
+    the answer (uses the tools). For ``ConversationTests.extra_conversations`` of a format
+    whose template keeps or drops past reasoning by its place in the conversation."""
+    calls = [ToolCall("get_time", {"tz": "UTC"})]
+    return {
+        "reasoning_history": (
+            [
+                Message("user", "a"),
+                Message("assistant", "first", reasoning="old"),
+                Message("user", "b"),
+                Message("assistant", "let me see", tool_calls=calls, reasoning="r1"),
+                Message("tool", "12:00"),
+                Message("assistant", "noon"),
+            ],
+            True,
+        ),
+    }

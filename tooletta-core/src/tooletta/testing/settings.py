@@ -11,7 +11,7 @@ from .. import api
 from ..ir import ToolCall
 from .fixtures import load_cases
 
-__all__ = ["DialectSettings"]
+__all__ = ["DialectSettings", "EscapedMarkupSettings"]
 
 
 class DialectSettings:
@@ -83,3 +83,25 @@ class DialectSettings:
         """Whether render may refuse these markup calls (default: yes; a format that can
         write any string says when it may not)."""
         return True
+
+
+class EscapedMarkupSettings(DialectSettings):
+    """Settings for a format that can write any string value (JSON strings, or escapes of its
+    own): strings glued from its ``markup`` (with any text mixed in, also nested in an object
+    and a list, beside the content ``"Done."``) must round-trip, also parsed without
+    ``tools``, and render never refuses them. A subclass sets ``markup``."""
+
+    markup_filler = None
+    """Any text mixed into the markup strings."""
+    markup_content = "Done."
+    """The content rendered beside the markup calls."""
+    markup_nested = True
+    """A second markup string nested in an object and a list too."""
+    markup_untyped = True
+    """The markup calls parse back without ``tools`` too."""
+    markup_examples = 60
+    """Hypothesis examples for the markup property."""
+
+    def may_refuse(self, calls: list[ToolCall], content: str) -> bool:
+        """Never: the format writes any string."""
+        return False

@@ -13,7 +13,7 @@ from ..dialect import ScannerDialect
 from ..errors import ToolettaError
 from ..ir import ParseResult
 
-__all__ = ["check_shortcuts_agree", "shortcut_blocks"]
+__all__ = ["check_shortcut_reads", "check_shortcuts_agree", "shortcut_blocks"]
 
 
 def _one_shot(dialect: str, text: str, tools: Any, shortcuts: bool) -> Any:
@@ -67,3 +67,12 @@ def check_shortcuts_agree(dialect: str, text: str, tools: Any = None) -> None:
     except UnicodeError:  # a lone surrogate cannot be encoded; == said enough
         return
     assert typed[0] == typed[1], (text, fast, slow)
+
+
+def check_shortcut_reads(dialect: str, text: str, tools: Any = None) -> None:
+    """Assert that a one-shot parse of ``text``, which holds calls, takes a block's shortcut
+    and reads it as the block readers do: :func:`check_shortcuts_agree`, the calls read, and
+    at least one block read by its shortcut (:func:`shortcut_blocks`)."""
+    check_shortcuts_agree(dialect, text, tools)
+    assert api.parse(text, dialect, tools=tools).calls, "the reader reads calls here"
+    assert shortcut_blocks(dialect, text, tools)
