@@ -54,6 +54,8 @@ IDENTIFIED = {
     "meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja": "llama4",
     "meituan-longcat-LongCat-Flash-Chat.jinja": "longcat_flash_chat",
     "MiniMax-M2.jinja": "minimax_m2",
+    "MiniMax-M2.5.jinja": "minimax_m25",
+    "MiniMax-M2.7.jinja": "minimax_m27",
     "unsloth-mistral-Devstral-Small-2507.jinja": "devstral_small_2507",
     "Olmo-3.1-32B-Instruct.jinja": "olmo31_instruct",
     "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja": "nemotron3",
