@@ -65,6 +65,7 @@ IDENTIFIED = {
     "ByteDance-Seed-OSS.jinja": "seed_oss_36b",
     "deepseek-ai-DeepSeek-R1.jinja": "deepseek_r1_official",
     "zai-org-GLM-5.2.jinja": "glm52",
+    "zai-org-GLM-5.1.jinja": "glm51",
     "Qwen3-Next-80B-A3B-Instruct.jinja": "qwen3_instruct_2507",
     "Qwen3-Thinking-2507.jinja": "qwen3_thinking_2507",
 }

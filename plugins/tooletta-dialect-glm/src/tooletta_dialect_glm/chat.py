@@ -137,11 +137,12 @@ class _GlmChat(ChatFormat):
         if ctx.add_generation_prompt or not out:
             return out
         last = out[-1]
+        kept = self.kept_in(len(ctx.messages) - 1, ctx)  # GLM-5.1: not with thinking off
         if (
             last.role == "assistant"
             and not last.tool_calls
             and not self.text(last.content).strip()
-            and self.reasoning_text(last.reasoning, True, True) == self.no_think
+            and self.reasoning_text(last.reasoning, kept, True) == self.no_think
         ):
             return out[:-1]
         return out
