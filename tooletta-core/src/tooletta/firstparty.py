@@ -486,6 +486,8 @@ MODEL_DISTRIBUTIONS: dict[str, str] = {
     "zai-org/glm-4.6*": "tooletta-dialect-glm",
     "zai-org/glm-4.7*": "tooletta-dialect-glm",
     "zai-org/glm-5*": "tooletta-dialect-glm",
+    "zai-org/glm-5.1": "tooletta-dialect-glm",
+    "zai-org/glm-5.1-fp8": "tooletta-dialect-glm",
     "zai-org/glm-5.2": "tooletta-dialect-glm",
 }
 # -- end of the generated model table --
