@@ -60,6 +60,7 @@ IDENTIFIED = {
     "Olmo-3.1-32B-Instruct.jinja": "olmo31_instruct",
     "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja": "nemotron3",
     "Qwen3-Coder.jinja": "qwen3_coder",
+    "Qwen3-Coder-30B-A3B-Instruct.jinja": "qwen3_coder_2507",
     "Qwen3.5-4B.jinja": "qwen35",
     "stepfun-ai-Step-3.5-Flash.jinja": "step35",
     "ByteDance-Seed-OSS.jinja": "seed_oss_36b",
