@@ -225,8 +225,8 @@ def test_models_route_to_their_formats_and_variants() -> None:
     "model", ["Qwen/Qwen3-Coder-480B-A35B-Instruct", "Qwen/Qwen3-Coder-Next", "qwen3-coder-flash"]
 )
 def test_unchecked_qwen3_coder_ids_keep_only_the_calls(model: str) -> None:
-    """Qwen3-Coder ids whose templates were not checked (the 480B's first release differed
-    from both vendored texts; Coder-Next's was not compared) are refused for conversations,
+    """Qwen3-Coder ids whose templates were not checked (an earlier text recorded for the 480B
+    differs from both vendored ones; Coder-Next's was not compared) are refused for conversations,
     never given llama.cpp's rewrite or the 30B's template; their calls are the dialect's."""
     assert tooletta.dialect_for_model(model) == "qwen3_coder"
     with pytest.raises(tooletta.ToolettaError, match="chat_template="):
