@@ -14,11 +14,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-MAX_OVERRIDES = 178
+MAX_OVERRIDES = 179
 """The hook overrides of the first-party formats (383 before the declarations). 178 from 177:
 Gemma 4's revised template (``gemma4-2604``) writes an opening system message given as
 content parts part by part, each trimmed and followed by a space, an oddity no declaration
-expresses (its ``system_text``)."""
+expresses (its ``system_text``). 179: GLM-5.1's template (``glm51``) writes a turn after the
+last user message without reasoning as an empty block with thinking on but as a lone
+``</think>`` with thinking off, a history rule that depends on both the option and the turn's
+reasoning, which no keep rule expresses (its ``kept_in``; its blocks are declared)."""
 
 
 def _script() -> object:

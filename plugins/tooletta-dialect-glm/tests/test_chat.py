@@ -1,4 +1,5 @@
-"""GLM-4.6 and GLM-4.7 conversations against the models' own templates (vendored)."""
+"""GLM-4.6, GLM-4.7, GLM-5.1 and GLM-5.2 conversations against the models' own templates
+(vendored)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from tooletta.testing.conversations import ConversationTests
 
 TEMPLATES = Path(__file__).parent / "templates"
 GLM52 = "zai-org/GLM-5.2"
+GLM51 = "zai-org/GLM-5.1"
 
 
 class TestGlm46Chat(ConversationTests):
@@ -51,6 +53,26 @@ class TestGlm52Chat(ConversationTests):
         {"reasoning_effort": "high"},
         {"reasoning_effort": "low"},
         {"clear_thinking": False},
+    )
+
+
+class TestGlm51Chat(ConversationTests):
+    model = GLM51
+    template = TEMPLATES / "zai-org-GLM-5.1.jinja"
+    list_content = ("system", "user", "assistant")
+    options = ({}, {"enable_thinking": False}, {"enable_thinking": None}, {"enable_thinking": 0})
+    """Any false ``enable_thinking`` turns thinking off (``is defined and not``)."""
+
+
+class TestGlm51Fp8Chat(TestGlm51Chat):
+    """The same template under the FP8 checkpoint's id."""
+
+    model = "zai-org/GLM-5.1-FP8"
+
+
+def _glm51(messages: list[Message], **kwargs: Any) -> str:
+    return render_jinja(
+        (TEMPLATES / "zai-org-GLM-5.1.jinja").read_text(encoding="utf-8"), messages, **kwargs
     )
 
 
@@ -202,12 +224,17 @@ def _claims(pattern: str, model: str) -> bool:
 
 GLM47_VERIFIED_BY = {"zai-org/glm-4.7*": (TestGlm47Chat, TestGlm47FlashChat)}
 GLM52_VERIFIED_BY = {"zai-org/glm-5.2": (TestGlm52Chat,)}
+GLM51_VERIFIED_BY = {
+    "zai-org/glm-5.1": (TestGlm51Chat,),
+    "zai-org/glm-5.1-fp8": (TestGlm51Fp8Chat,),
+}
 """Each ``glm47`` pattern and the byte-for-byte template tests of the ids it claims (the
 vendored template is GLM-4.7-Flash's, see SOURCES.md)."""
 
 
 @pytest.mark.parametrize(
-    ("name", "table"), [("glm47", GLM47_VERIFIED_BY), ("glm52", GLM52_VERIFIED_BY)]
+    ("name", "table"),
+    [("glm47", GLM47_VERIFIED_BY), ("glm51", GLM51_VERIFIED_BY), ("glm52", GLM52_VERIFIED_BY)],
 )
 def test_every_pattern_is_verified_by_a_template(
     name: str, table: dict[str, tuple[type[ConversationTests], ...]]
@@ -225,7 +252,7 @@ def test_every_pattern_is_verified_by_a_template(
 
 
 @pytest.mark.parametrize(
-    "model", ["zai-org/GLM-5", "zai-org/GLM-5.1", "zai-org/GLM-5.1-FP8", "zai-org/GLM-5.2-FP8"]
+    "model", ["zai-org/GLM-5", "zai-org/GLM-5-FP8", "zai-org/GLM-5.2-FP8", "zai-org/GLM-5.3-Flash"]
 )
 def test_unchecked_glm5_ids_are_refused(model: str) -> None:
     """GLM-5.x's templates differ from GLM-4.7's (``<think></think>`` before past answers,
@@ -300,3 +327,111 @@ def test_empty_last_assistant_turn_is_written_as_the_thinking_off_prompt(dialect
         check_conversation_law(messages, dialect=dialect)
         check_conversation_law(messages, dialect=dialect, add_generation_prompt=True)
     check_conversation_law([*chat, Message("assistant", "", reasoning="r")], dialect=dialect)
+
+
+def test_glm51_reasoning_blocks_follow_the_template() -> None:
+    """A past answer opens with a lone ``</think>``; one after the last user message with its
+    reasoning as given, or an empty block with thinking on and a lone ``</think>`` with
+    thinking off (GLM-4.7: ``</think>`` either way; GLM-5.2: ``<think></think>`` before past
+    answers too)."""
+    messages = [
+        Message("user", "Hi"),
+        Message("assistant", "Hello.", reasoning="greet"),
+        Message("user", "Again"),
+        Message("assistant", "Hello again."),
+    ]
+    text = tooletta.render_conversation(messages, model=GLM51)
+    assert text == (
+        "[gMASK]<sop><|user|>Hi<|assistant|></think>Hello.<|user|>Again"
+        "<|assistant|><think></think>Hello again."
+    )
+    assert text == _glm51(messages)
+    off = tooletta.render_conversation(messages, model=GLM51, enable_thinking=False)
+    assert off.endswith("<|user|>Again<|assistant|></think>Hello again.")
+    assert off == _glm51(messages, enable_thinking=False)
+    kept = [*messages[:3], Message("assistant", "Sure.", reasoning=" as given \n")]
+    option_sets: list[dict[str, Any]] = [{}, {"enable_thinking": False}]
+    for options in option_sets:
+        ours = tooletta.render_conversation(kept, model=GLM51, **options)
+        assert ours.endswith("<|assistant|><think> as given \n</think>Sure.")
+        assert ours == _glm51(kept, **options)
+    assert tooletta.render_conversation(messages, model="zai-org/GLM-4.7").endswith(
+        "<|assistant|></think>Hello again."
+    )
+
+
+def test_glm51_declares_bare_function_objects_without_an_effort_turn() -> None:
+    tools = [
+        {"type": "function", "function": {"name": "f", "parameters": {}, "strict": True}},
+        {"type": "function", "function": {"name": "g", "defer_loading": True}},
+    ]
+    ask = [Message("user", "Hi")]
+    text = tooletta.render_conversation(ask, model=GLM51, tools=tools, add_generation_prompt=True)
+    assert text.startswith("[gMASK]<sop><|system|>\n# Tools\n\n")
+    assert '\n{"name": "f", "parameters": {}}\n</tools>' in text
+    assert "Reasoning Effort" not in text and '"g"' not in text
+    assert text.endswith("<|user|>Hi<|assistant|><think>")
+    assert text == _glm51(ask, tools=tools, add_generation_prompt=True)
+    back = tooletta.parse_conversation(text, model=GLM51, tools=tools)
+    assert back == ask
+
+
+def test_glm51_identified_and_drift_checked() -> None:
+    from tooletta.chat import identify
+
+    path = TEMPLATES / "zai-org-GLM-5.1.jinja"
+    ident = identify(path)
+    assert (ident.format, ident.dialect, ident.known) == ("glm51", "glm45", True)
+    assert "clear_thinking" in ident.ignored_switches
+    ask = [Message("user", "Hi"), Message("assistant", "Hello.")]
+    template = path.read_text(encoding="utf-8")
+    assert tooletta.render_conversation(ask, model=GLM51, chat_template=template) == (
+        tooletta.render_conversation(ask, model=GLM51)
+    )
+    for other in ("zai-org/GLM-4.7", GLM52):
+        with pytest.raises(tooletta.TemplateMismatchError):
+            tooletta.render_conversation(ask, model=other, chat_template=template)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["user", "assistant"]), st.text("ab \n", max_size=4)),
+        min_size=1,
+        max_size=5,
+    ),
+    st.lists(st.one_of(st.none(), st.text("r \n", max_size=3)), min_size=5, max_size=5),
+    st.sampled_from([{}, {"enable_thinking": False}]),
+)
+def test_glm51_random_conversations_match_the_template(
+    turns: list[tuple[str, str]], reasonings: list[str | None], options: dict[str, Any]
+) -> None:
+    from tooletta.testing.conversations import check_matches_template
+
+    messages = [
+        Message(role, text, reasoning=(reasonings[i] or "") if role == "assistant" else "")
+        for i, (role, text) in enumerate(turns)
+    ]
+    template = (TEMPLATES / "zai-org-GLM-5.1.jinja").read_text(encoding="utf-8")
+    check_matches_template(template, messages, model=GLM51, **options)
+
+
+def test_glm51_empty_last_turn_reads_as_the_prompt_only_with_thinking_off() -> None:
+    """With thinking on, an empty assistant turn ending the text writes ``<think></think>``
+    and reads back; with thinking off it writes thinking off's prompt (``</think>``), read
+    back as no message, and ``expressible_for`` says so."""
+    from tooletta.testing.conversation_law import check_conversation_law
+
+    chat = [Message("user", "hi")]
+    empty = [*chat, Message("assistant", "")]
+    on = tooletta.render_conversation(empty, model=GLM51)
+    assert on.endswith("<|assistant|><think></think>") and on == _glm51(empty)
+    assert tooletta.parse_conversation(on, model=GLM51) == empty
+    off = tooletta.render_conversation(empty, model=GLM51, enable_thinking=False)
+    assert off == tooletta.render_conversation(
+        chat, model=GLM51, add_generation_prompt=True, enable_thinking=False
+    )
+    assert tooletta.parse_conversation(off, model=GLM51) == chat
+    option_sets: list[dict[str, Any]] = [{}, {"enable_thinking": False}]
+    for options in option_sets:
+        check_conversation_law(empty, dialect="glm51", **options)

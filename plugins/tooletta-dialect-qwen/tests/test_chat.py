@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
-from tooletta.chat import resolve_format
+from tooletta.chat import identify, resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
@@ -120,8 +120,22 @@ class QwenCases(ConversationTests):
     extra_conversations = history_cases()
 
 
+CODER = "Qwen/Qwen3-Coder-30B-A3B-Instruct"
+LLAMA_CPP_CODER = "qwen/qwen3-coder@llama.cpp-566059a26"
+"""The id pinned to llama.cpp's rewrite of the Qwen3-Coder template (format ``qwen3_coder``)."""
+
+
 class TestQwen3CoderChat(QwenCases):
-    model = "Qwen/Qwen3-Coder-30B-A3B-Instruct"
+    """The model's own template (``qwen3_coder_2507``)."""
+
+    model = CODER
+    template = TEMPLATES / "Qwen3-Coder-30B-A3B-Instruct.jinja"
+
+
+class TestQwen3CoderLlamaCppChat(QwenCases):
+    """llama.cpp's rewrite (``qwen3_coder``), reachable by its pinned id."""
+
+    model = LLAMA_CPP_CODER
     template = TEMPLATES / "Qwen3-Coder.jinja"
 
 
@@ -146,7 +160,8 @@ class TestStep35Chat(QwenCases):
 
 
 MODELS = [
-    ("Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen3-Coder.jinja", {}),
+    (CODER, "Qwen3-Coder-30B-A3B-Instruct.jinja", {}),
+    (LLAMA_CPP_CODER, "Qwen3-Coder.jinja", {}),
     ("Qwen/Qwen3.5-4B", "Qwen3.5-4B.jinja", {}),
     ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja", {}),
     ("stepfun-ai/Step-3.5-Flash", "stepfun-ai-Step-3.5-Flash.jinja", STEP_TOKENS),
@@ -191,8 +206,9 @@ def test_results_ending_the_conversation_match_the_template(
 
 def test_models_route_to_their_formats_and_variants() -> None:
     want = {
-        "Qwen/Qwen3-Coder-30B-A3B-Instruct": ("qwen3_coder", "qwen3_coder"),
-        "Qwen/Qwen3-Coder-480B-A35B-Instruct": ("qwen3_coder", "qwen3_coder"),
+        CODER: ("qwen3_coder", "qwen3_coder_2507"),
+        "Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8": ("qwen3_coder", "qwen3_coder_2507"),
+        LLAMA_CPP_CODER: ("qwen3_coder", "qwen3_coder"),
         "Qwen/Qwen3.5-4B": ("qwen3_coder", "qwen35"),
         "Qwen/Qwen3.5-397B-A17B": ("qwen3_coder", "qwen35"),
         "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16": ("nemotron3", "nemotron3"),
@@ -203,6 +219,45 @@ def test_models_route_to_their_formats_and_variants() -> None:
         assert resolve_format(model, None)[0].name == fmt, model
     assert resolve_format(None, "qwen3_coder")[0].name == "qwen3_coder"
     assert resolve_format(None, "qwen35")[0].name == "qwen35"
+
+
+@pytest.mark.parametrize(
+    "model", ["Qwen/Qwen3-Coder-480B-A35B-Instruct", "Qwen/Qwen3-Coder-Next", "qwen3-coder-flash"]
+)
+def test_unchecked_qwen3_coder_ids_keep_only_the_calls(model: str) -> None:
+    """Qwen3-Coder ids whose templates were not checked (an earlier text recorded for the 480B
+    differs from both vendored ones; Coder-Next's was not compared) are refused for conversations,
+    never given llama.cpp's rewrite or the 30B's template; their calls are the dialect's."""
+    assert tooletta.dialect_for_model(model) == "qwen3_coder"
+    with pytest.raises(tooletta.ToolettaError, match="chat_template="):
+        tooletta.render_conversation([Message("user", "hi")], model=model)
+
+
+def test_the_models_template_differs_from_llama_cpps_rewrite_in_two_lines() -> None:
+    """With tools the 30B's own template writes "functions" where llama.cpp's copy (and the
+    ``qwen3_coder`` format) write "tools": given with the model id, llama.cpp's copy is a
+    drift error, and the model's own renders as the id alone does."""
+    messages = [Message("user", "hi")]
+    ours = tooletta.render_conversation(messages, model=CODER, tools=SAMPLE_TOOLS)
+    assert "You have access to the following functions:" in ours
+    assert "If you choose to call a function ONLY" in ours
+    old = tooletta.render_conversation(messages, model=LLAMA_CPP_CODER, tools=SAMPLE_TOOLS)
+    assert "You have access to the following tools:" in old
+    assert tooletta.render_conversation(messages, dialect="qwen3_coder", tools=SAMPLE_TOOLS) == old
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(
+            messages,
+            model=CODER,
+            tools=SAMPLE_TOOLS,
+            chat_template=(TEMPLATES / "Qwen3-Coder.jinja").read_text(encoding="utf-8"),
+        )
+    own = (TEMPLATES / "Qwen3-Coder-30B-A3B-Instruct.jinja").read_text(encoding="utf-8")
+    given = tooletta.render_conversation(
+        messages, model=CODER, tools=SAMPLE_TOOLS, chat_template=own
+    )
+    assert given == ours
+    ident = identify(TEMPLATES / "Qwen3-Coder-30B-A3B-Instruct.jinja")
+    assert (ident.format, ident.dialect, ident.known) == ("qwen3_coder_2507", "qwen3_coder", True)
 
 
 def test_variant_spellings_render_by_name_and_parse_with_the_base() -> None:
@@ -259,7 +314,7 @@ def test_qwen35_refused_conversations_are_rendered() -> None:
 
 
 def test_qwen3_coder_content_is_trimmed_only_beside_calls() -> None:
-    template = (TEMPLATES / "Qwen3-Coder.jinja").read_text(encoding="utf-8")
+    template = (TEMPLATES / "Qwen3-Coder-30B-A3B-Instruct.jinja").read_text(encoding="utf-8")
     messages = [
         Message("user", " a "),
         Message("assistant", " b ", tool_calls=[ToolCall("f", {})]),

@@ -40,6 +40,7 @@ from tooletta.plugin import (
 from tooletta.plugin import kv_render_value as render_value
 from tooletta_dialect_glm.chat import Glm46Chat, Glm47Chat
 from tooletta_dialect_glm.chat5 import Glm52Chat
+from tooletta_dialect_glm.chat51 import Glm51Chat
 from tooletta_dialect_glm.models import MODELS
 
 __all__ = ["Glm45Dialect", "Glm46Dialect", "register_dialects"]
@@ -128,7 +129,12 @@ class Glm45Dialect(ScannerDialect):
         return _DETECT.search(text) is not None
 
     reasoning_markup = ("<think>", "</think>")
-    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Glm47Chat(), Glm46Chat(), Glm52Chat())
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (
+        Glm47Chat(),
+        Glm46Chat(),
+        Glm52Chat(),
+        Glm51Chat(),
+    )
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The GLM-4.7+ compact form, calls written back to back."""

@@ -137,11 +137,12 @@ class _GlmChat(ChatFormat):
         if ctx.add_generation_prompt or not out:
             return out
         last = out[-1]
+        kept = self.kept_in(len(ctx.messages) - 1, ctx)  # GLM-5.1: not with thinking off
         if (
             last.role == "assistant"
             and not last.tool_calls
             and not self.text(last.content).strip()
-            and self.reasoning_text(last.reasoning, True, True) == self.no_think
+            and self.reasoning_text(last.reasoning, kept, True) == self.no_think
         ):
             return out[:-1]
         return out
@@ -214,9 +215,9 @@ class _GlmCompact(_GlmChat):
 
 class Glm47Chat(_GlmCompact):
     """GLM-4.7: compact, no newlines; the generation prompt opens ``<think>``. GLM-5.x is not
-    claimed: its templates were not available to check (GLM-5.1's writes ``<think></think>``
-    before past answers and declares bare function objects, GLM-5.2's opens with a reasoning
-    effort turn), so ``model=`` refuses them rather than write this older format."""
+    claimed: GLM-5.1 and GLM-5.2 have formats of their own (``glm51``, ``glm52``: bare function
+    objects as declarations, other reasoning blocks), and the other GLM-5.x templates were not
+    available to check, so ``model=`` refuses them rather than write this older format."""
 
     name = "glm47"
     source = "zai-org/GLM-4.7 chat_template.jinja"

@@ -38,15 +38,23 @@ from tooletta.plugin import (
 
 from .chat import _GlmCompact
 
-__all__ = ["EFFORT_HEAD", "Glm52Chat", "declaration", "effort_level"]
+__all__ = [
+    "EFFORT_HEAD",
+    "TOOLS_HEAD",
+    "Glm52Chat",
+    "declaration",
+    "declared_tools",
+    "effort_level",
+]
 
 EFFORT_HEAD = "Reasoning Effort: "
 """What the GLM-5.2 template's opening system turn says before the effort level."""
-_TOOLS_HEAD = (
+TOOLS_HEAD = (
     "\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
     "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n"
 )
-_TOOLS_START = "<|system|>" + _TOOLS_HEAD
+"""How GLM-5.x's declarations turn starts after ``<|system|>`` (template text)."""
+_TOOLS_START = "<|system|>" + TOOLS_HEAD
 _HIDDEN_KEYS = frozenset({"defer_loading", "strict"})
 _EFFORT_TURNS = frozenset({EFFORT_HEAD + "Max", EFFORT_HEAD + "High"})
 
@@ -92,7 +100,7 @@ def declaration(tool: Mapping[str, Any]) -> str | None:
 
 
 @by_content
-def _declarations(tools: list[Any]) -> str:
+def declared_tools(tools: list[Any]) -> str:
     """Every declared tool on its own line, remembered by the tools' content."""
     lines = (declaration(t) for t in tools)
     return "".join(line + "\n" for line in lines if line is not None)
@@ -122,8 +130,8 @@ class Glm52Chat(_GlmCompact):
     ``clear_thinking=False`` (any false value)."""
     no_think = "<think></think>"
     system_block = ToolsTurn(
-        lambda tools: _TOOLS_HEAD + _declarations(list(tools)) + _GlmCompact.tools_tail,
-        head=_TOOLS_HEAD,
+        lambda tools: TOOLS_HEAD + declared_tools(list(tools)) + _GlmCompact.tools_tail,
+        head=TOOLS_HEAD,
         lead=_effort,
         lead_joiner="<|system|>",
         leads=tuple(sorted(_EFFORT_TURNS)),

@@ -24,10 +24,18 @@ MODELS: tuple[Model, ...] = (
         source="zai-org/GLM-5.2 chat_template.jinja (revision b4734de4)",
     ),
     Model(
+        ("zai-org/glm-5.1", "zai-org/glm-5.1-fp8"),
+        dialect="glm45",
+        chat="glm51",
+        template="tests/templates/zai-org-GLM-5.1.jinja",
+        template_sha256="03b1bbff20331e54647c68167e8ac7f0b5b7ceb40ead372f44826624a9ad79cd",
+        source="zai-org/GLM-5.1 chat_template.jinja (revision 26e1bd6e)",
+    ),
+    Model(
         "zai-org/glm-5*",
         dialect="glm45",
         source="GLM-5.x write GLM-4.7's compact calls; their conversation templates other than "
-        "GLM-5.2's were not available to check, so no format is claimed for them",
+        "GLM-5.1's and GLM-5.2's were not available to check, so no format is claimed for them",
     ),
     Model(
         ("zai-org/glm-4.5*", "zai-org/glm-4.6*", "thudm/glm-4.5*"),

@@ -64,7 +64,7 @@ def _turn(role: str) -> Turn:
 
 
 class MinimaxM2Chat(ChatFormat):
-    """MiniMax-M2's chat template (M2, M2.1, M2.5)."""
+    """MiniMax-M2's chat template (M2.5 and M2.7: :mod:`tooletta_dialect_minimax.named`)."""
 
     name = "minimax_m2"
     source = (

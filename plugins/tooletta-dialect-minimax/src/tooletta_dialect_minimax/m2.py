@@ -44,6 +44,7 @@ from tooletta.plugin import (
 )
 
 from .chat import MinimaxM2Chat
+from .named import MinimaxM25Chat, MinimaxM27Chat
 
 __all__ = ["MinimaxM2Dialect"]
 
@@ -80,7 +81,7 @@ class MinimaxM2Dialect(ScannerDialect):
         )
     )
     content_separator = "\n"
-    chat_formats = (MinimaxM2Chat(),)
+    chat_formats = (MinimaxM2Chat(), MinimaxM25Chat(), MinimaxM27Chat())
 
     @plain_render_without_calls  # no calls: check_content, then the content
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:

@@ -27,13 +27,47 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
     Model(
-        ("minimaxai/minimax-m2*", "minimax-m2*"),
+        ("minimaxai/minimax-m2", "minimax-m2"),
         dialect="minimax_m2",
         chat="minimax_m2",
         template="tests/templates/MiniMax-M2.jinja",
         template_sha256="967ff7e387676f4b4340585da0585416532f1e6c5ee3f1ede64b2c21ef7ea001",
         source=(
             "MiniMaxAI/MiniMax-M2 chat_template.jinja (llama.cpp models/templates/MiniMax-M2.jinja)"
+        ),
+    ),
+    Model(
+        ("minimaxai/minimax-m2.5*", "minimax-m2.5*"),
+        dialect="minimax_m2",
+        chat="minimax_m25",
+        template="tests/templates/MiniMax-M2.5.jinja",
+        template_sha256="2acb65a5f306d728e3130eb6397b6621caa37151678971c206dceed12ad01f21",
+        source=(
+            "MiniMaxAI/MiniMax-M2.5 chat_template (xorbitsai/inference "
+            "xinference/model/llm/llm_family.json, commit 7ecec16b)"
+        ),
+    ),
+    Model(
+        ("minimaxai/minimax-m2.7*", "minimax-m2.7*"),
+        dialect="minimax_m2",
+        chat="minimax_m27",
+        template="tests/templates/MiniMax-M2.7.jinja",
+        template_sha256="e604aa54631c68ccb607a0745c15850df4000463743f24f70c5b5679517d872f",
+        source=(
+            "MiniMaxAI/MiniMax-M2.7 chat_template (xorbitsai/inference "
+            "xinference/model/llm/llm_family.json, commit 7ecec16b)"
+        ),
+    ),
+    Model(
+        # The other M2-family ids (MiniMax-M2.1, ...): calls only. Their templates were not
+        # available to check (M2.1's card names a default identity of its own, so M2's
+        # format is not assumed); their conversations are refused with the chat_template=
+        # advice rather than written in another release's format.
+        ("minimaxai/minimax-m2*", "minimax-m2*"),
+        dialect="minimax_m2",
+        source=(
+            "MiniMax-AI/MiniMax-M2.5 docs/tool_calling_guide.md; "
+            "vllm/tool_parsers/minimax_m2_tool_parser.py"
         ),
     ),
     Model(

@@ -44,6 +44,7 @@ from tooletta.plugin import (
     render_wrapped,
 )
 from tooletta_dialect_qwen.chat import Qwen3CoderChat, Qwen35Chat
+from tooletta_dialect_qwen.coder_hf import Qwen3Coder2507Chat
 from tooletta_dialect_qwen.models import MODELS
 
 __all__ = ["Qwen3CoderDialect", "register_dialects"]
@@ -81,7 +82,11 @@ class Qwen3CoderDialect(ScannerDialect):
         )
     )
     content_separator = "\n\n"
-    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Qwen3CoderChat(), Qwen35Chat())
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (
+        Qwen3CoderChat(),
+        Qwen35Chat(),
+        Qwen3Coder2507Chat(),
+    )
 
     def detect(self, text: str) -> bool:
         """``<tool_call>`` followed by ``<function=``, or a bare ``<function=NAME>`` block with

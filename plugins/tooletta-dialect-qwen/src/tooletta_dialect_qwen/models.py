@@ -8,12 +8,24 @@ __all__ = ["MODELS"]
 
 MODELS: tuple[Model, ...] = (
     Model(
-        ("qwen/qwen3-coder-*", "qwen3-coder-*"),
+        ("qwen/qwen3-coder-30b-a3b-instruct*", "qwen3-coder-30b-a3b-instruct*"),
+        dialect="qwen3_coder",
+        chat="qwen3_coder_2507",
+        template="tests/templates/Qwen3-Coder-30B-A3B-Instruct.jinja",
+        template_sha256="5a38bfa05833266240066aedc497decc9b00cc0d3e3b8cceea98cf530196ab06",
+        source="Qwen/Qwen3-Coder-30B-A3B-Instruct chat_template.jinja (revision b2cff646)",
+    ),
+    Model(
+        # llama.cpp's rewrite of the Qwen3-Coder template ("following tools"), which the
+        # Qwen3-Coder ids rendered before; no model's own template is known to match it.
+        # Reachable as dialect="qwen3_coder" (its first format), by its template's text
+        # (identify) and by this id pinned to the llama.cpp commit that wrote it.
+        "qwen/qwen3-coder@llama.cpp-566059a26",
         dialect="qwen3_coder",
         chat="qwen3_coder",
         template="tests/templates/Qwen3-Coder.jinja",
         template_sha256="d287fb2edf144207f868ae1b282755dc19db2a3f1c5b3a3d57e9e5abffa98392",
-        source="Qwen/Qwen3-Coder-30B-A3B-Instruct chat_template.jinja",
+        source="llama.cpp models/templates/Qwen3-Coder.jinja at 566059a26 (llama.cpp's edit)",
     ),
     Model(
         ("qwen/qwen3.5-*", "qwen3.5-*"),
@@ -26,6 +38,7 @@ MODELS: tuple[Model, ...] = (
     Model(
         (
             "qwen/qwen3-coder*",
+            "qwen3-coder*",
             "qwen/qwen3.5*",
             "qwen/qwen3.6*",
             "qwen/qwen3.8*",
