@@ -76,7 +76,8 @@ class Learned:
         """One line: the name, the tool-call dialect and the evidence."""
         calls = self.spec["calls"]
         how = {
-            "installed": f"calls written by the installed dialect {calls.get('dialect')!r}",
+            "installed": f"calls written by the installed dialect {calls.get('dialect')!r}"
+            + (f" joined by {calls['between']!r}" if calls.get("between") is not None else ""),
             "json": f"calls learned as JSON in {calls.get('open')!r}...{calls.get('close')!r}",
             "none": "no tool calls",
         }[calls["kind"]]

@@ -31,7 +31,7 @@ __all__ = ["SPEC_VERSION", "SPEC_VERSIONS_READ", "LearnedChat", "tools_text"]
 
 _NO_STRIP = {"block": ["", ""], "plain": ["", ""]}
 
-SPEC_VERSION = 3
+SPEC_VERSION = 4
 """The version of the spec layout (saved in every spec; :func:`~tooletta.chat.learn.load_learned`
 checks it). Version 2 added optional keys only (the tools' ``own_turn``, the results' ``id``,
 the calls' ``written_ids``, the chat's ``content_cut`` (with its ``lead`` and ``spared``),
@@ -42,9 +42,12 @@ optional keys again (a version 1 or 2 spec reads as it did): the calls' ``ids_ac
 (written ids numbered across the conversation's turns), the chat's ``names`` (headers that
 name the message, :mod:`.names`), the tools' ``item.list`` (one JSON list of them all), and
 the history rule ``after_first_answer``; a tooletta that reads only versions 1 and 2 refuses
-such a spec instead of rendering it without them."""
+such a spec instead of rendering it without them. Version 4 added optional keys again (a
+version 1 to 3 spec reads as it did): the installed calls' ``between`` (the text the
+template writes between calls where the dialect writes another) and the results' ``encoding``
+(``"json_string"``: each result's text written as a JSON string literal inside the wrap)."""
 
-SPEC_VERSIONS_READ = frozenset({1, 2, 3})
+SPEC_VERSIONS_READ = frozenset({1, 2, 3, 4})
 """The spec versions :func:`~tooletta.chat.learn.load_learned` reads (a newer one is refused:
 it may hold keys this version would ignore)."""
 
