@@ -97,7 +97,7 @@ def saved() -> dict[str, Any]:
 
 def test_the_versions_saved_are_the_current_ones(saved: dict[str, Any]) -> None:
     assert saved["spec_version"] == SPEC_VERSION == 4
-    assert saved["probe_suite"] == SUITE_VERSION == 3
+    assert saved["probe_suite"] == SUITE_VERSION == 4
     assert sorted(SPEC_VERSIONS_READ) == [1, 2, 3, 4]
 
 

@@ -22,6 +22,7 @@ from ...errors import RenderError, ToolettaError
 from ...ir import Message, ParseResult, ToolCall
 from ..checks import Checked
 from ..conversation import Conversation, conversation, first_of
+from ..declare_results import JsonResults
 from ..format import ChatFormat, Reasoning, Turn, defaults, roles
 from ..guard import trusted
 from ..messages import by_content
@@ -313,6 +314,8 @@ class LearnedChat(ChatFormat):
             attrs["calls_text"] = cls._calls_alone
         if chat.get("plain_footers"):
             attrs.update(_plain_footer_hooks(cls, chat, attrs))
+        if results.get("encoding"):
+            attrs["result_json"] = JsonResults(ensure_ascii=results["encoding"]["ensure_ascii"])
         if results.get("id"):
             attrs["result_text"] = cls._result_with_id
             attrs["parse_result"] = cls._result_without_id
@@ -470,10 +473,13 @@ class LearnedChat(ChatFormat):
         return _as_read_beside_calls(out, self.spec)
 
     def _result_text(self, index: int, ctx: Conversation) -> str:
-        """A tool result's text stripped as the template strips it (installed as
-        :meth:`result_text` only for templates that strip)."""
+        """A tool result's text stripped as the template strips it, then encoded when the
+        template encodes it (installed as :meth:`result_text` only for templates that
+        strip)."""
         left, right = self._result
-        return self.text(ctx.messages[index].content).lstrip(left).rstrip(right)
+        text = self.text(ctx.messages[index].content).lstrip(left).rstrip(right)
+        encoded = self.result_json
+        return text if encoded is None else encoded.write(text)
 
     def _end_token(self, index: int, ctx: Conversation) -> str:
         """No end token after the last answer: the template leaves it open (installed as
@@ -730,7 +736,8 @@ class LearnedChat(ChatFormat):
         left, right = self._result
         if left != "" or right != "":  # "" strips nothing (None: whitespace)
             text = text.lstrip(left).rstrip(right)
-        return call_id + after + text
+        encoded = self.result_json
+        return call_id + after + (text if encoded is None else encoded.write(text))
 
     def _answered(self, ctx: Conversation) -> dict[int, str]:
         """Per tool result, the id written for the call it answers (by order)."""
@@ -750,7 +757,9 @@ class LearnedChat(ChatFormat):
         """A result's text without the id before it (installed as :meth:`parse_result`)."""
         after = str(self.spec["chat"]["results"]["id"]["after"])
         _, sep, text = body.partition(after)
-        return text if sep else body
+        text = text if sep else body
+        encoded = self.result_json
+        return text if encoded is None else encoded.read(text)
 
     # -- the tool declarations in a turn of their own (Kimi's tool_declare) -------------------
 

@@ -17,6 +17,7 @@ from ...ir import Message, ToolCall
 
 __all__ = [
     "CALL_SETS",
+    "RESULT_TEXT",
     "SUITE_VERSION",
     "TOOLS",
     "Probe",
@@ -24,12 +25,14 @@ __all__ = [
     "probe_suite",
 ]
 
-SUITE_VERSION = 3
+SUITE_VERSION = 4
 """The version of the probe suite, saved in every learned spec. Version 2 adds the probes
 :func:`~tooletta.chat.learn.infer.infer_spec` adds for what it learned (``system-empty``,
 ``named``, ``content-cut``, ``content-cut+call``, ``content-cut+results``) and the suite fitted
 to a template that writes no text beside calls. Version 3 adds, for a template that writes
-reasoning, the history observations (``history ...``, :mod:`~tooletta.chat.learn.history`)."""
+reasoning, the history observations (``history ...``, :mod:`~tooletta.chat.learn.history`).
+Version 4 adds ``result-text``, a tool result holding quotes, backslashes, non-ASCII text, a
+line break and JSON text (:data:`RESULT_TEXT`), for a template that writes calls."""
 
 
 class S:
@@ -76,6 +79,10 @@ TOOLS: list[dict[str, Any]] = [
     },
 ]
 """Two tool definitions (OpenAI Chat shape); the second has non-ASCII text."""
+
+RESULT_TEXT = '{"k": "a \\"q\\" \\\\ b", "n": [1, 2.5]}\n\u00e9t\u00e9 \u2600 \\ "end" \U0001f600'
+"""A tool result's text a template may rewrite (escape, encode as JSON...): quotes,
+backslashes, non-ASCII text (one character outside the BMP), a line break, and JSON text."""
 
 _ONE = [
     ToolCall(
@@ -222,6 +229,11 @@ def probe_suite(
                 ],
                 TOOLS,
                 variant=True,
+            ),
+            Probe(
+                "result-text",
+                [user(), calling(one), result(one[0], RESULT_TEXT), answer()],
+                TOOLS,
             ),
             Probe(
                 "result+prompt",

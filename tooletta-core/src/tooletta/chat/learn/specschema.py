@@ -106,14 +106,23 @@ class ResultIdSpec(_Spec):
     after: str
 
 
+class ResultEncodingSpec(_Spec):
+    """A tool result's text written encoded inside the wrap: ``json_string``, as the JSON
+    string literal ``tojson`` writes (non-ASCII escaped with ``ensure_ascii``)."""
+
+    kind: Literal["json_string"]
+    ensure_ascii: bool
+
+
 class ResultsSpec(_Spec):
-    """Tool results: wrap, grouping, separator, strip and id."""
+    """Tool results: wrap, grouping, separator, strip, id and encoding."""
 
     wrap: Pair
     grouped: bool
     separator: str
     strip: StripPair | None = None
     id: ResultIdSpec | None = None
+    encoding: ResultEncodingSpec | None = None
 
 
 class ReasoningSpec(_Spec):
