@@ -180,3 +180,25 @@ def test_ascii_escapes_and_a_trim_before_the_encoding_are_learned() -> None:
     assert text == render_jinja(ASCII_TRIMMED, messages)
     assert '"\\u00e9 \\"q\\" \\\\ \\ud83d\\ude00"' in text
     assert _results(text, learned.name) == ['\u00e9 "q" \\ \U0001f600', "x"]
+
+
+def test_an_empty_answer_is_refused_not_written_otherwise(exaone: Any) -> None:
+    """EXAONE writes its empty think block only for an answer with text or calls: an empty
+    answer's turn is ``[|assistant|]\\n[|endofturn|]\\n``, which the learned turn is not. The
+    learned format refuses it rather than write it otherwise (spec ``chat.empty_answer``)."""
+    assert exaone.spec["chat"]["empty_answer"] is False
+    empty = [Message("user", "hi"), Message("assistant", ""), Message("user", "again")]
+    assert "[|assistant|]\n[|endofturn|]\n" in render_jinja(load_chat_template(EXAONE)[0], empty)
+    with pytest.raises(RenderError, match="message 1: an answer with no text and no calls"):
+        tooletta.render_conversation(empty, dialect=exaone.name)
+    spoken = [Message("user", "hi"), Message("assistant", "hello")]
+    text = tooletta.render_conversation(spoken, dialect=exaone.name, tools=TOOLS)
+    assert text == _jinja(EXAONE, spoken)
+
+
+def test_a_template_writing_empty_answers_as_others_checks_them(tmp_path: Path) -> None:
+    learned = tooletta.learn(ASCII_TRIMMED, name="test-exaone-empty")
+    assert "empty_answer" not in learned.spec["chat"]
+    empty = [Message("user", "hi"), Message("assistant", "")]
+    text = tooletta.render_conversation(empty, dialect=learned.name)
+    assert text == render_jinja(ASCII_TRIMMED, empty) == "<|user|>hi<|end|><|assistant|><|end|>"

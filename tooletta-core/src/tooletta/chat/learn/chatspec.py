@@ -45,8 +45,10 @@ name the message, :mod:`.names`), the tools' ``item.list`` (one JSON list of the
 the history rule ``after_first_answer``; a tooletta that reads only versions 1 and 2 refuses
 such a spec instead of rendering it without them. Version 4 added optional keys again (a
 version 1 to 3 spec reads as it did): the installed calls' ``between`` (the text the
-template writes between calls where the dialect writes another) and the results' ``encoding``
-(``"json_string"``: each result's text written as a JSON string literal inside the wrap)."""
+template writes between calls where the dialect writes another), the results' ``encoding``
+(``"json_string"``: each result's text written as a JSON string literal inside the wrap) and
+the chat's ``empty_answer`` (``false``: an answer with no text and no calls is refused, the
+template writing it otherwise)."""
 
 SPEC_VERSIONS_READ = frozenset({1, 2, 3, 4})
 """The spec versions :func:`~tooletta.chat.learn.load_learned` reads (a newer one is refused:
@@ -217,6 +219,9 @@ class LearnedChat(ChatFormat):
         self._no_late = not chat.get("late_system", True)
         self._refuse_late = self._no_late and not (chat["tools"] or {}).get("own_turn")
         self._after_results = str(chat.get("after_results", ""))
+        self._refuse_empty = chat.get("empty_answer", True) is False
+        """An answer with no text and no calls is refused (the template writes it otherwise
+        than the learned turn)."""
         self._strips_system = self._system != ("", "")
         self._footers = {role: str(f) for role, (_, f) in chat["turns"].items()}
         self._cut: Any = chat.get("content_cut")
@@ -340,6 +345,8 @@ class LearnedChat(ChatFormat):
             for index in range(1, len(messages)):  # once per conversation, no hook per turn
                 if messages[index].role == "system":
                     self._late_refused()
+        if self._refuse_empty:
+            self._check_empty(ctx.messages)
         if system == "":
             empty = self._empty_system
             if empty is True:
@@ -568,6 +575,17 @@ class LearnedChat(ChatFormat):
             self._late_refused()
         return ""
 
+    def _check_empty(self, messages: Sequence[Message]) -> None:
+        """Refuse an answer with no text and no calls (asked once per conversation, for a
+        format whose template writes such an answer otherwise: spec ``empty_answer``)."""
+        for index, m in enumerate(messages):
+            if m.role == "assistant" and not m.tool_calls and not self.text(m.content):
+                raise RenderError(
+                    f"the learned format {self.name!r}: message {index}: an answer with no "
+                    "text and no calls, which its template writes otherwise than its other "
+                    "answers (learned without it)"
+                )
+
     def _late_refused(self) -> None:
         raise RenderError(
             f"the learned format {self.name!r}: its template writes no system message "
@@ -769,6 +787,8 @@ class LearnedChat(ChatFormat):
         :meth:`system_text` only for such templates)."""
         if self._fixed and ctx.options is not self._defaults_checked:
             self._check_fixed(ctx.options)
+        if self._refuse_empty:
+            self._check_empty(ctx.messages)
         return None
 
     def _opening_turns(self, index: int, ctx: Conversation) -> str:

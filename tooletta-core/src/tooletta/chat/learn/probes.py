@@ -22,6 +22,7 @@ __all__ = [
     "TOOLS",
     "Probe",
     "S",
+    "empty_answer_probes",
     "probe_suite",
 ]
 
@@ -32,7 +33,9 @@ SUITE_VERSION = 4
 to a template that writes no text beside calls. Version 3 adds, for a template that writes
 reasoning, the history observations (``history ...``, :mod:`~tooletta.chat.learn.history`).
 Version 4 adds ``result-text``, a tool result holding quotes, backslashes, non-ASCII text, a
-line break and JSON text (:data:`RESULT_TEXT`), for a template that writes calls."""
+line break and JSON text (:data:`RESULT_TEXT`), for a template that writes calls, and the
+empty answers (:func:`empty_answer_probes`: checked, or refused by the learned format where
+the template writes them otherwise)."""
 
 
 class S:
@@ -153,6 +156,16 @@ class Probe:
     optional: bool = False
     """Whether the template may refuse this conversation, which is then skipped (the kit's
     samples)."""
+
+
+def empty_answer_probes() -> list[Probe]:
+    """An answer with no text and no calls, in the history and last (EXAONE 4.0 writes
+    its empty think block only for an answer with text or calls: such a template's learned
+    format refuses empty answers, spec ``chat.empty_answer``)."""
+    return [
+        Probe("answer-empty", [user(), answer(""), user(S.USER2), answer(S.ANSWER2)]),
+        Probe("answer-empty-last", [user(), answer("")]),
+    ]
 
 
 def probe_suite(

@@ -200,6 +200,7 @@ class ChatSpec(_Spec):
     after_results: str = ""
     content_beside_calls: bool = False
     content_parts: bool = False
+    empty_answer: bool = True
     names: dict[Literal["system", "user", "assistant", "tool"], tuple[str, str, str]] | None = None
 
 
