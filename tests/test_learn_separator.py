@@ -212,3 +212,22 @@ def test_a_separator_of_text_has_no_hf_response_template(spaced: Any) -> None:
     spec = json.loads(json.dumps(spaced.spec))
     spec["calls"]["between"] = "\n;\n"
     assert "joined by '\\n;\\n'" in hf_gap(spec) and "read that text as content" in hf_gap(spec)
+
+
+JOINED_SYSTEM = (
+    "{% set own = 'Be helpful.' %}"
+    "{% if messages[0].role == 'system' %}{% set sc = messages[0].content + '\\n\\n' + own %}"
+    "{% set rest = messages[1:] %}{% else %}{% set sc = own %}{% set rest = messages %}{% endif %}"
+    "<|system|>{{ sc }}<|end|>"
+    "{% for m in rest %}<|{{ m.role }}|>{{ m.content }}<|end|>{% endfor %}"
+    "{% if add_generation_prompt %}<|assistant|>{% endif %}"
+)
+"""A system message joined to the template's own text by a blank line, left out without one
+(qwen3.8-froggeric's guidance after the system message)."""
+
+
+def test_a_system_message_joined_to_fixed_text_is_refused_with_the_join() -> None:
+    with pytest.raises(
+        LearnError, match="joins a system message to fixed text of its own by '\\\\n\\\\n'"
+    ):
+        tooletta.learn(JOINED_SYSTEM, name="test-sep-joined-system")

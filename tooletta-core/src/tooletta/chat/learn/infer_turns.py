@@ -145,6 +145,14 @@ class _Turns(_Step):
         default_turn = opening[len(bos) :]
         default: str | None = None
         if default_turn:
+            join = _join(h_s, f_s, default_turn)
+            if join:
+                raise _fail(
+                    "user",
+                    "the template joins a system message to fixed text of its own by "
+                    f"{join!r}, which it leaves out without one: the system turn is not a "
+                    "header, the message and a footer",
+                )
             if not (h_s and default_turn.startswith(h_s) and default_turn.endswith(f_s)):
                 raise _fail("user", f"unexplained text at the start: {default_turn[:60]!r}")
             default = default_turn[len(h_s) : len(default_turn) - len(f_s)]
@@ -159,3 +167,18 @@ class _Turns(_Step):
             return eos
         m = _TOKEN.search(footer)
         return m.group() if m else footer
+
+
+def _join(header: str, footer: str, turn: str) -> str:
+    """The text a template writes between a system message and its own text after it, and
+    leaves out without a message (qwen3.8-froggeric's ``\\n\\n`` before its guidance;
+    ``""``: none). ``header`` and ``footer`` are what stands before and after the message;
+    ``turn`` is the system turn written without one."""
+    if not header or not turn.startswith(header):
+        return ""
+    own = turn[len(header) :]
+    if len(header) + len(footer) > len(turn) and turn.endswith(footer):
+        return footer[: len(header) + len(footer) - len(turn)]  # the join both claim
+    if own and footer.endswith(own) and len(footer) > len(own):
+        return footer[: len(footer) - len(own)]  # the footer is the join and that text
+    return ""
