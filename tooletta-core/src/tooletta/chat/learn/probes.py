@@ -84,7 +84,7 @@ TOOLS: list[dict[str, Any]] = [
 """Two tool definitions (OpenAI Chat shape); the second has non-ASCII text."""
 
 RESULT_TEXT = '{"k": "a \\"q\\" \\\\ b", "n": [1, 2.5]}\n\u00e9t\u00e9 \u2600 \\ "end" \U0001f600'
-"""A tool result's text a template may rewrite (escape, encode as JSON...): quotes,
+"""A tool result's text a template may rewrite (escape, encode as JSON...), with quotes,
 backslashes, non-ASCII text (one character outside the BMP), a line break, and JSON text."""
 
 _ONE = [
