@@ -26,6 +26,7 @@ from tooletta.chat.jinja import render_jinja
 from tooletta.chat.learn import load_learned
 from tooletta.chat.learn.chatspec import SPEC_VERSION
 from tooletta.chat.messages import read_tool_definitions
+from tooletta.testing.samples import PROBE_TOOLS, random_conversations
 
 pytest.importorskip("jinja2")
 
@@ -215,19 +216,60 @@ def test_a_separator_of_text_has_no_hf_response_template(spaced: Any) -> None:
 
 
 JOINED_SYSTEM = (
-    "{% set own = 'Be helpful.' %}"
-    "{% if messages[0].role == 'system' %}{% set sc = messages[0].content + '\\n\\n' + own %}"
-    "{% set rest = messages[1:] %}{% else %}{% set sc = own %}{% set rest = messages %}{% endif %}"
-    "<|system|>{{ sc }}<|end|>"
-    "{% for m in rest %}<|{{ m.role }}|>{{ m.content }}<|end|>{% endfor %}"
+    "{% set own = 'Be helpful.\\nBe brief.' %}"
+    "{% if messages[0].role == 'system' %}{% set s = messages[0].content | trim %}"
+    "{% set rest = messages[1:] %}{% else %}{% set s = '' %}{% set rest = messages %}{% endif %}"
+    "{% set sc = s + '\\n\\n' + own if s else own %}"
+    "<|system|>Rules.\n\n{% if tools %}TOOLS:{% for t in tools %}\n{{ t | tojson }}"
+    "{% endfor %}\n\n{% endif %}{{ sc }}<|end|>"
+    "{% for m in rest %}{% if m.role == 'assistant' %}<|assistant|>{{ m.content }}"
+    "{% for c in m.tool_calls or [] %}<call>{{ {'name': c.function.name,"
+    " 'arguments': c.function.arguments} | tojson }}</call>{% endfor %}<|end|>"
+    "{% else %}<|{{ m.role }}|>{{ m.content }}<|end|>{% endif %}{% endfor %}"
     "{% if add_generation_prompt %}<|assistant|>{% endif %}"
 )
-"""A system message joined to the template's own text by a blank line, left out without one
-(qwen3.8-froggeric's guidance after the system message)."""
+"""A system message joined to the template's own text after it by a blank line, which is
+written alone without a message, after the tool declarations (qwen3.8-froggeric's guidance)."""
+
+JOINED_BEFORE = JOINED_SYSTEM.replace("s + '\\n\\n' + own if s", "own + '\\n\\n' + s if s")
+"""The same, the template's own text before the message (llama.cpp's Apriel 1.6 copy)."""
 
 
-def test_a_system_message_joined_to_fixed_text_is_refused_with_the_join() -> None:
-    with pytest.raises(
-        LearnError, match="joins a system message to fixed text of its own by '\\\\n\\\\n'"
-    ):
-        tooletta.learn(JOINED_SYSTEM, name="test-sep-joined-system")
+@pytest.fixture(scope="module")
+def joined() -> Any:
+    return tooletta.learn(JOINED_SYSTEM, name="test-sep-joined-system")
+
+
+def test_a_system_message_joined_to_the_template_s_text_after_it_is_learned(joined: Any) -> None:
+    chat = joined.spec["chat"]
+    assert chat["system_suffix"] == "\n\nBe helpful.\nBe brief."
+    assert chat["default_system"] == "Be helpful.\nBe brief."
+    assert chat["turns"]["system"] == ["<|system|>Rules.\n\n", "<|end|>"]
+    tools = read_tool_definitions(TOOLS[:1])
+    for system in ([], [Message("system", " Be kind. ")], [Message("system", "")]):
+        for declared in (None, tools):
+            messages = [*system, Message("user", "hi"), Message("assistant", "hello")]
+            want = render_jinja(JOINED_SYSTEM, messages, tools=declared)
+            got = tooletta.render_conversation(messages, dialect=joined.name, tools=declared)
+            assert got == want
+            read = tooletta.parse_conversation(want, dialect=joined.name, tools=declared)
+            written = [m.content for m in joined.format.expressible(messages)]
+            assert [m.content for m in read] == written
+
+
+@settings(max_examples=40, deadline=None)
+@given(messages=random_conversations(trimmed=True), declared=st.booleans())
+def test_random_conversations_with_the_joined_system_text_round_trip(
+    joined: Any, messages: list[Message], declared: bool
+) -> None:
+    tools = read_tool_definitions(PROBE_TOOLS) if declared else None
+    want = render_jinja(JOINED_SYSTEM, messages, tools=tools)
+    assert tooletta.render_conversation(messages, dialect=joined.name, tools=tools) == want
+    read = tooletta.parse_conversation(want, dialect=joined.name, tools=tools)
+    written = joined.format.expressible(messages)
+    assert [(m.role, m.content) for m in read] == [(m.role, m.content) for m in written]
+
+
+def test_a_system_message_joined_to_the_template_s_text_before_it_is_refused() -> None:
+    with pytest.raises(LearnError, match="joins a system message to fixed text of its own by"):
+        tooletta.learn(JOINED_BEFORE, name="test-sep-joined-before")

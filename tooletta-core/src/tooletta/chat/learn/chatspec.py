@@ -48,7 +48,8 @@ version 1 to 3 spec reads as it did): the installed calls' ``between`` (the text
 template writes between calls where the dialect writes another), the results' ``encoding``
 (``"json_string"``: each result's text written as a JSON string literal inside the wrap) and
 the chat's ``empty_answer`` (``false``: an answer with no text and no calls is refused, the
-template writing it otherwise)."""
+template writing it otherwise) and ``system_suffix`` (the join and the template's own text
+written after a system message, the default system prompt written alone without one)."""
 
 SPEC_VERSIONS_READ = frozenset({1, 2, 3, 4})
 """The spec versions :func:`~tooletta.chat.learn.load_learned` reads (a newer one is refused:
@@ -201,6 +202,10 @@ class LearnedChat(ChatFormat):
         self._system_first = bool(tools_spec.get("system_first", True)) if tools_spec else True
         default = chat["default_system"]
         self._default: str | None = None if default is None else str(default)
+        suffix = chat.get("system_suffix")
+        self._suffix: str | None = None if suffix is None else str(suffix)
+        """The join and the template's own text written after a system message (the
+        default system prompt, written alone without one), spec ``system_suffix``."""
         self._open_last = bool(chat.get("open_last"))
         self._prompt_after_answer = bool(chat.get("prompt_after_answer", True))
         self._tail = _body_tail(chat["turns"]["assistant"][1], chat["end_of_turn"])
@@ -355,6 +360,8 @@ class LearnedChat(ChatFormat):
                 system = str(empty)
         if system is not None and self._strips_system:
             system = system.lstrip(self._system[0]).rstrip(self._system[1])
+        if self._suffix is not None:  # the template's own text after the message, or alone
+            system = self._default if not system else system + self._suffix
         block = self._tools_block
         if ctx.tools and block is not None:
             if system is None:
@@ -368,6 +375,15 @@ class LearnedChat(ChatFormat):
 
     def parse_system(self, body: str) -> str | None:
         """The system message from the system turn's body (``None`` when it held none)."""
+        system = self._parse_system(body)
+        suffix = self._suffix
+        if suffix is None or system is None:
+            return system
+        if system == self._default:
+            return None
+        return system[: len(system) - len(suffix)] if system.endswith(suffix) else system
+
+    def _parse_system(self, body: str) -> str | None:
         chat = self.spec["chat"]
         tools_spec = chat["tools"]
         if tools_spec and not self._system_first:
@@ -475,8 +491,8 @@ class LearnedChat(ChatFormat):
             else:
                 out[0] = msgspec.structs.replace(out[0], content=str(empty))
         default = self.spec["chat"]["default_system"]
-        if out and out[0].role == "system" and out[0].content == default:
-            out = out[1:]
+        if out and out[0].role == "system" and out[0].content == default and not self._suffix:
+            out = out[1:]  # written as the turn without one (with a suffix: after the message)
         return _as_read_beside_calls(out, self.spec)
 
     def _result_text(self, index: int, ctx: Conversation) -> str:

@@ -201,6 +201,7 @@ class ChatSpec(_Spec):
     content_beside_calls: bool = False
     content_parts: bool = False
     empty_answer: bool = True
+    system_suffix: str | None = None
     names: dict[Literal["system", "user", "assistant", "tool"], tuple[str, str, str]] | None = None
 
 
