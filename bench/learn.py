@@ -48,6 +48,7 @@ TEMPLATES: list[tuple[str, Path, str | None, dict[str, Any]]] = [
     ("QwQ-32B (llama.cpp)", FIXTURES / "Qwen-QwQ-32B.jinja", "qwq", {}),
     ("RWKV-World (llama.cpp)", FIXTURES / "llama-cpp-rwkv-world.jinja", None, {}),
     ("DeepSeek-V3.1 (llama.cpp)", FIXTURES / "deepseek-ai-DeepSeek-V3.1.jinja", None, {}),
+    ("EXAONE-4.0-1.2B", FIXTURES / "LGAI-EXAONE-EXAONE-4.0-1.2B.jinja", None, {}),
 ]
 """(label, template, the native format of that template or None, options)."""
 

@@ -616,6 +616,83 @@ def limit_deepseek_v31(messages: Sequence[Message], tools: Tools) -> str:
     return "".join(out)
 
 
+# -- EXAONE 4.0 ------------------------------------------------------------------------------
+
+_EXAONE_TOOLS_HEAD = (
+    "# Available Tools\nYou can use none, one, or multiple of the following tools by calling "
+    "them as functions to help with the user\u2019s query.\nHere are the tools available to you "
+    "in JSON format within <tool> and </tool> tags:\n"
+)
+_EXAONE_TOOLS_TAIL = (
+    "\nFor each function call you want to make, return a JSON object with function name and "
+    'arguments within <tool_call> and </tool_call> tags, like:\n<tool_call>{"name": '
+    'function_1_name, "arguments": {argument_1_name: argument_1_value, argument_2_name: '
+    'argument_2_value}}</tool_call>\n<tool_call>{"name": function_2_name, "arguments": {...}}'
+    "</tool_call>\n...\nNote that if no argument name is specified for a tool, you can just "
+    "print the argument value directly, without the argument name or JSON formatting."
+)
+_exaone_tools: dict[int, tuple[Tools, str]] = {}
+_EXAONE_EMPTY_THINK = "<think>\n\n</think>\n\n"
+
+
+def _exaone_declarations(tools: Tools) -> str:
+    """EXAONE 4.0's ``available_tools`` block: one ``<tool>`` line per tool."""
+    return (
+        _EXAONE_TOOLS_HEAD
+        + "".join("<tool>" + _tojson(t) + "</tool>\n" for t in tools)
+        + _EXAONE_TOOLS_TAIL
+    )
+
+
+def limit_exaone(messages: Sequence[Message], tools: Tools) -> str:
+    """``tests/fixtures/templates/LGAI-EXAONE-EXAONE-4.0-1.2B.jinja``. With ``skip_think``
+    (its default) every answer with text or calls opens with an empty think block; the
+    text after ``</think>`` is kept, stripped; each tool result is ``{"result": tojson}``."""
+    out: list[str] = []
+    append = out.append
+    last = len(messages) - 1
+    for i in range(last + 1):
+        m = messages[i]
+        role = m.role
+        if i == 0:
+            if role == "system":
+                text = "[|system|]\n" + _text(m.content)
+                if tools:
+                    text += "\n\n" + _remembered(_exaone_tools, tools, _exaone_declarations)
+                append(text + "[|endofturn|]\n")
+                continue
+            if tools:
+                declarations = _remembered(_exaone_tools, tools, _exaone_declarations)
+                append("[|system|]\n" + declarations + "[|endofturn|]\n")
+        if role == "assistant":
+            append("[|assistant|]\n")
+            content = _text(m.content)
+            if content:
+                text = content.split("</think>")[-1].strip() if "</think>" in content else content
+                append(_EXAONE_EMPTY_THINK + text)
+            if m.tool_calls:
+                append("\n" if content else _EXAONE_EMPTY_THINK)
+                append(
+                    "\n".join(
+                        '<tool_call>{"name": "'
+                        + c.name
+                        + '", "arguments": '
+                        + _tojson(c.arguments)
+                        + "}</tool_call>"
+                        for c in m.tool_calls
+                    )
+                )
+            append("[|endofturn|]\n")
+        elif role == "tool":
+            if i == 0 or messages[i - 1].role != "tool":
+                append("[|tool|]\n")
+            append('<tool_result>{"result": ' + _tojson(_text(m.content)) + "}</tool_result>")
+            append("[|endofturn|]\n" if i == last or messages[i + 1].role != "tool" else "\n")
+        else:
+            append("[|" + role + "|]\n" + _text(m.content) + "[|endofturn|]\n")
+    return "".join(out)
+
+
 LIMITS: dict[str, Renderer] = {
     "Bielik-11B-v3.0-Instruct": limit_bielik,
     "Reka-Edge": limit_reka_edge,
@@ -627,5 +704,6 @@ LIMITS: dict[str, Renderer] = {
     "QwQ-32B (llama.cpp)": limit_qwq,
     "RWKV-World (llama.cpp)": limit_rwkv_world,
     "DeepSeek-V3.1 (llama.cpp)": limit_deepseek_v31,
+    "EXAONE-4.0-1.2B": limit_exaone,
 }
 """Label of :data:`learn.TEMPLATES` -> its minimal renderer ``(messages, tools) -> text``."""

@@ -375,3 +375,14 @@ def test_r1_llama_cpp_refuses_text_beside_calls_it_would_drop() -> None:
     ]
     with pytest.raises(tooletta.ToolettaError):
         tooletta.render_conversation(messages, dialect=learned.name, tools=TOOLS)
+
+
+def test_r1_llama_cpp_refuses_an_empty_answer_it_writes_otherwise() -> None:
+    """llama.cpp's R1 template writes an answer with no text and no calls otherwise than its
+    learned turn: the learned format refuses it (spec ``chat.empty_answer``, learn11) rather
+    than write it silently otherwise."""
+    learned = tooletta.learn(R1_LLAMA_CPP, name="test-r1-llama-cpp", lenient=True)
+    assert learned.spec["chat"]["empty_answer"] is False
+    messages = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": ""}]
+    with pytest.raises(tooletta.RenderError, match="an answer with no text and no calls"):
+        tooletta.render_conversation(messages, dialect=learned.name)

@@ -96,9 +96,22 @@ def saved() -> dict[str, Any]:
 
 
 def test_the_versions_saved_are_the_current_ones(saved: dict[str, Any]) -> None:
-    assert saved["spec_version"] == SPEC_VERSION == 3
-    assert saved["probe_suite"] == SUITE_VERSION == 3
-    assert sorted(SPEC_VERSIONS_READ) == [1, 2, 3]
+    assert saved["spec_version"] == SPEC_VERSION == 4
+    assert saved["probe_suite"] == SUITE_VERSION == 4
+    assert sorted(SPEC_VERSIONS_READ) == [1, 2, 3, 4]
+
+
+def test_a_version_3_spec_loads_unchanged(tmp_path: Path, saved: dict[str, Any]) -> None:
+    """Version 4 added optional keys only (the installed calls' ``between``, the results'
+    ``encoding``): a version 3 spec, which has neither, renders as it did."""
+    old = {**json.loads(json.dumps(saved)), "name": "test-versions-v3", "spec_version": 3}
+    assert "encoding" not in old["chat"]["results"]
+    path = tmp_path / "v3.json"
+    path.write_text(json.dumps(old), encoding="utf-8")
+    loaded = tooletta.load_learned(path)
+    assert loaded.spec["spec_version"] == 3
+    text = tooletta.render_conversation(CONVERSATION, dialect=loaded.name, tools=TOOLS)
+    assert text == render_jinja(TEMPLATE, read_conversation(CONVERSATION), tools=TOOLS)
 
 
 def test_a_version_1_spec_still_loads(tmp_path: Path, saved: dict[str, Any]) -> None:

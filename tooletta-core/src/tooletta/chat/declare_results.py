@@ -43,9 +43,15 @@ class JsonResults:
     to the content (the template writes it whole).
     """
 
+    ensure_ascii: bool = False
+    r"""Non-ASCII characters written as ``\uXXXX`` escapes (``tojson(ensure_ascii=True)``);
+    by default they are written as they are, as Hugging Face's ``tojson`` does."""
+
     def write(self, content: Any) -> str:
         """The content as ``tojson`` writes it; a list that is no JSON is refused
         (:class:`~tooletta.RenderError`)."""
+        if self.ensure_ascii:
+            return _ascii_json(content)
         if type(content) is str:
             return to_json(content)  # a string is always JSON
         try:
@@ -67,6 +73,16 @@ class JsonResults:
         if type(content) is str or not isinstance(content, list):
             return text
         return self.read(self.write(content))
+
+
+def _ascii_json(content: Any) -> str:
+    """``content`` as ``tojson(ensure_ascii=True)`` writes it (a list of parts as its JSON,
+    other content as its text)."""
+    value = content if type(content) is str or isinstance(content, list) else text_of(content)
+    try:
+        return json.dumps(value, ensure_ascii=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise RenderError(f"tool result is not JSON: {exc}") from None
 
 
 def split_by_calls(body: str, separator: str, pending: int) -> list[str]:

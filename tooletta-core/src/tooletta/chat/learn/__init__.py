@@ -30,7 +30,7 @@ from .chatspec import SPEC_VERSION, SPEC_VERSIONS_READ, LearnedChat
 from .dialects import make_dialect
 from .infer import fit_suite, infer_spec, spec_json, switches_of
 from .oracle import Oracle
-from .probes import SUITE_VERSION
+from .probes import SUITE_VERSION, Probe, empty_answer_probes
 from .specschema import check_spec
 from .verify import check_probe, sample_probes, verify
 
@@ -76,7 +76,8 @@ class Learned:
         """One line: the name, the tool-call dialect and the evidence."""
         calls = self.spec["calls"]
         how = {
-            "installed": f"calls written by the installed dialect {calls.get('dialect')!r}",
+            "installed": f"calls written by the installed dialect {calls.get('dialect')!r}"
+            + (f" joined by {calls['between']!r}" if calls.get("between") is not None else ""),
             "json": f"calls learned as JSON in {calls.get('open')!r}...{calls.get('close')!r}",
             "none": "no tool calls",
         }[calls["kind"]]
@@ -182,6 +183,9 @@ def learn(
             spec["chat"]["late_system"] = False
             suite = [p for p in suite if p.name != "system-late"]
             fmt, dialect = _build(spec)
+    suite += _empty_answers(spec, oracle)
+    if spec["chat"].get("empty_answer") is False:
+        fmt, dialect = _build(spec)
     suite = [
         *suite,
         *fit_suite(
@@ -202,6 +206,21 @@ def learn(
     learned = Learned(name, _calls_dialect(spec), spec, fmt, checks)
     _register(learned, dialect)
     return learned
+
+
+def _empty_answers(spec: dict[str, Any], oracle: Oracle) -> list[Probe]:
+    """The empty-answer probes when the format ``spec`` declares writes them as the
+    template does (then checked by the closed loop); else none, and the spec refuses empty
+    answers (``chat.empty_answer``: EXAONE 4.0 writes no think block for them)."""
+    probes = empty_answer_probes()
+    fmt, dialect = _build(spec)
+    try:
+        for probe in probes:
+            check_probe(fmt, dialect, oracle, probe)
+    except LearnError:
+        spec["chat"]["empty_answer"] = False
+        return []
+    return probes
 
 
 def _calls_dialect(spec: Mapping[str, Any]) -> str | None:

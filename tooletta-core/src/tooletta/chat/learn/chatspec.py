@@ -23,6 +23,7 @@ from ...ir import Message, ParseResult, ToolCall
 from ..checks import Checked
 from ..conversation import Conversation, conversation, first_of
 from ..declare_layout import Reasoning, Turn, defaults, roles
+from ..declare_results import JsonResults
 from ..format import ChatFormat
 from ..guard import trusted
 from ..messages import by_content
@@ -32,7 +33,7 @@ __all__ = ["SPEC_VERSION", "SPEC_VERSIONS_READ", "LearnedChat", "tools_text"]
 
 _NO_STRIP = {"block": ["", ""], "plain": ["", ""]}
 
-SPEC_VERSION = 3
+SPEC_VERSION = 4
 """The version of the spec layout (saved in every spec; :func:`~tooletta.chat.learn.load_learned`
 checks it). Version 2 added optional keys only (the tools' ``own_turn``, the results' ``id``,
 the calls' ``written_ids``, the chat's ``content_cut`` (with its ``lead`` and ``spared``),
@@ -43,9 +44,15 @@ optional keys again (a version 1 or 2 spec reads as it did): the calls' ``ids_ac
 (written ids numbered across the conversation's turns), the chat's ``names`` (headers that
 name the message, :mod:`.names`), the tools' ``item.list`` (one JSON list of them all), and
 the history rule ``after_first_answer``; a tooletta that reads only versions 1 and 2 refuses
-such a spec instead of rendering it without them."""
+such a spec instead of rendering it without them. Version 4 added optional keys again (a
+version 1 to 3 spec reads as it did): the installed calls' ``between`` (the text the
+template writes between calls where the dialect writes another), the results' ``encoding``
+(``"json_string"``: each result's text written as a JSON string literal inside the wrap) and
+the chat's ``empty_answer`` (``false``: an answer with no text and no calls is refused, the
+template writing it otherwise) and ``system_suffix`` (the join and the template's own text
+written after a system message, the default system prompt written alone without one)."""
 
-SPEC_VERSIONS_READ = frozenset({1, 2, 3})
+SPEC_VERSIONS_READ = frozenset({1, 2, 3, 4})
 """The spec versions :func:`~tooletta.chat.learn.load_learned` reads (a newer one is refused:
 it may hold keys this version would ignore)."""
 
@@ -196,6 +203,10 @@ class LearnedChat(ChatFormat):
         self._system_first = bool(tools_spec.get("system_first", True)) if tools_spec else True
         default = chat["default_system"]
         self._default: str | None = None if default is None else str(default)
+        suffix = chat.get("system_suffix")
+        self._suffix: str | None = None if suffix is None else str(suffix)
+        """The join and the template's own text written after a system message (the
+        default system prompt, written alone without one), spec ``system_suffix``."""
         self._open_last = bool(chat.get("open_last"))
         self._prompt_after_answer = bool(chat.get("prompt_after_answer", True))
         self._tail = _body_tail(chat["turns"]["assistant"][1], chat["end_of_turn"])
@@ -214,6 +225,9 @@ class LearnedChat(ChatFormat):
         self._no_late = not chat.get("late_system", True)
         self._refuse_late = self._no_late and not (chat["tools"] or {}).get("own_turn")
         self._after_results = str(chat.get("after_results", ""))
+        self._refuse_empty = chat.get("empty_answer", True) is False
+        """An answer with no text and no calls is refused (the template writes it otherwise
+        than the learned turn)."""
         self._strips_system = self._system != ("", "")
         self._footers = {role: str(f) for role, (_, f) in chat["turns"].items()}
         self._cut: Any = chat.get("content_cut")
@@ -311,6 +325,8 @@ class LearnedChat(ChatFormat):
             attrs["calls_text"] = cls._calls_alone
         if chat.get("plain_footers"):
             attrs.update(_plain_footer_hooks(cls, chat, attrs))
+        if results.get("encoding"):
+            attrs["result_json"] = JsonResults(ensure_ascii=results["encoding"]["ensure_ascii"])
         if results.get("id"):
             attrs["result_text"] = cls._result_with_id
             attrs["parse_result"] = cls._result_without_id
@@ -335,6 +351,8 @@ class LearnedChat(ChatFormat):
             for index in range(1, len(messages)):  # once per conversation, no hook per turn
                 if messages[index].role == "system":
                     self._late_refused()
+        if self._refuse_empty:
+            self._check_empty(ctx.messages)
         if system == "":
             empty = self._empty_system
             if empty is True:
@@ -343,6 +361,8 @@ class LearnedChat(ChatFormat):
                 system = str(empty)
         if system is not None and self._strips_system:
             system = system.lstrip(self._system[0]).rstrip(self._system[1])
+        if self._suffix is not None:  # the template's own text after the message, or alone
+            system = self._default if not system else system + self._suffix
         block = self._tools_block
         if ctx.tools and block is not None:
             if system is None:
@@ -356,6 +376,15 @@ class LearnedChat(ChatFormat):
 
     def parse_system(self, body: str) -> str | None:
         """The system message from the system turn's body (``None`` when it held none)."""
+        system = self._parse_system(body)
+        suffix = self._suffix
+        if suffix is None or system is None:
+            return system
+        if system == self._default:
+            return None
+        return system[: len(system) - len(suffix)] if system.endswith(suffix) else system
+
+    def _parse_system(self, body: str) -> str | None:
         chat = self.spec["chat"]
         tools_spec = chat["tools"]
         if tools_spec and not self._system_first:
@@ -463,15 +492,18 @@ class LearnedChat(ChatFormat):
             else:
                 out[0] = msgspec.structs.replace(out[0], content=str(empty))
         default = self.spec["chat"]["default_system"]
-        if out and out[0].role == "system" and out[0].content == default:
-            out = out[1:]
+        if out and out[0].role == "system" and out[0].content == default and not self._suffix:
+            out = out[1:]  # written as the turn without one (with a suffix: after the message)
         return _as_read_beside_calls(out, self.spec)
 
     def _result_text(self, index: int, ctx: Conversation) -> str:
-        """A tool result's text stripped as the template strips it (installed as
-        :meth:`result_text` only for templates that strip)."""
+        """A tool result's text stripped as the template strips it, then encoded when the
+        template encodes it (installed as :meth:`result_text` only for templates that
+        strip)."""
         left, right = self._result
-        return self.text(ctx.messages[index].content).lstrip(left).rstrip(right)
+        text = self.text(ctx.messages[index].content).lstrip(left).rstrip(right)
+        encoded = self.result_json
+        return text if encoded is None else encoded.write(text)
 
     def _end_token(self, index: int, ctx: Conversation) -> str:
         """No end token after the last answer: the template leaves it open (installed as
@@ -559,6 +591,17 @@ class LearnedChat(ChatFormat):
         if index < len(ctx.messages) and index > 0 and ctx.messages[index].role == "system":
             self._late_refused()
         return ""
+
+    def _check_empty(self, messages: Sequence[Message]) -> None:
+        """Refuse an answer with no text and no calls (asked once per conversation, for a
+        format whose template writes such an answer otherwise: spec ``empty_answer``)."""
+        for index, m in enumerate(messages):
+            if m.role == "assistant" and not m.tool_calls and not self.text(m.content):
+                raise RenderError(
+                    f"the learned format {self.name!r}: message {index}: an answer with no "
+                    "text and no calls, which its template writes otherwise than its other "
+                    "answers (learned without it)"
+                )
 
     def _late_refused(self) -> None:
         raise RenderError(
@@ -728,7 +771,8 @@ class LearnedChat(ChatFormat):
         left, right = self._result
         if left != "" or right != "":  # "" strips nothing (None: whitespace)
             text = text.lstrip(left).rstrip(right)
-        return call_id + after + text
+        encoded = self.result_json
+        return call_id + after + (text if encoded is None else encoded.write(text))
 
     def _answered(self, ctx: Conversation) -> dict[int, str]:
         """Per tool result, the id written for the call it answers (by order)."""
@@ -748,7 +792,9 @@ class LearnedChat(ChatFormat):
         """A result's text without the id before it (installed as :meth:`parse_result`)."""
         after = str(self.spec["chat"]["results"]["id"]["after"])
         _, sep, text = body.partition(after)
-        return text if sep else body
+        text = text if sep else body
+        encoded = self.result_json
+        return text if encoded is None else encoded.read(text)
 
     # -- the tool declarations in a turn of their own (Kimi's tool_declare) -------------------
 
@@ -758,6 +804,8 @@ class LearnedChat(ChatFormat):
         :meth:`system_text` only for such templates)."""
         if self._fixed and ctx.options is not self._defaults_checked:
             self._check_fixed(ctx.options)
+        if self._refuse_empty:
+            self._check_empty(ctx.messages)
         return None
 
     def _opening_turns(self, index: int, ctx: Conversation) -> str:

@@ -5,7 +5,9 @@ turn's body the way the template does (``content`` + the lead the template write
 calls + the calls) and read it back with the engine (never Jinja):
 
 * :class:`InstalledCalls`: the calls are written by an installed dialect (hermes, ...) that
-  reproduces the template's call text byte for byte; parse and stream are that dialect's.
+  reproduces the template's call text byte for byte, or each call alone, joined by a
+  separator the template writes instead of the dialect's own (spec ``between``); parse and
+  stream are that dialect's (the closed loop proves they read the template's text).
 * :class:`JsonCalls`: the template writes each call as one JSON object
   (``{"name": ..., "arguments": {...}}``, key names, separators and ASCII escaping as learned)
   between an opening and a closing marker, the calls joined by a separator. It is a
@@ -119,6 +121,11 @@ class InstalledCalls:
         self._alone = str(spec["lead_alone"])
         self._lead = str(spec["lead_content"])
         self._lead_if_missing = bool(spec.get("lead_if_missing"))
+        between = spec.get("between")
+        self._between: str | None = None if between is None else str(between)
+        """The text the template writes between calls (spec ``between``, learned where it is
+        not the dialect's own): each call written alone and joined by it. ``None``: the calls
+        as the dialect writes them together."""
         self.max_depth = getattr(inner, "max_depth", None)
         self._calls_only: Any = (
             inner.render_calls
@@ -167,7 +174,13 @@ class InstalledCalls:
                     items = [ToolCall(c.name, c.arguments) for c in items]
                     break
         calls_only = self._calls_only
-        body = inner.render(items, content="") if calls_only is None else calls_only(items)
+        between = self._between
+        if between is not None:
+            body = between.join([self._one(call, calls_only) for call in items])
+        elif calls_only is None:
+            body = inner.render(items, content="")
+        else:
+            body = calls_only(items)
         if not isinstance(body, str):
             raise RenderError("the installed dialect returned no text", dialect=self.info.name)
         if content:
@@ -181,6 +194,13 @@ class InstalledCalls:
                 lead = ""
             return content + lead + body
         return self._alone + body
+
+    def _one(self, call: ToolCall, calls_only: Any) -> str:
+        """One call as the installed dialect writes it alone."""
+        text = self.inner.render([call], content="") if calls_only is None else calls_only([call])
+        if not isinstance(text, str):
+            raise RenderError("the installed dialect returned no text", dialect=self.info.name)
+        return text
 
 
 class NoCalls:

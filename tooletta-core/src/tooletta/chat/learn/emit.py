@@ -176,7 +176,8 @@ def emit_plugin(learned: Any, template: str, directory: str | Path) -> Path:
     spec = learned.spec
     calls = spec["calls"]
     how = {
-        "installed": f"written by the installed dialect `{calls.get('dialect')}`",
+        "installed": f"written by the installed dialect `{calls.get('dialect')}`"
+        + (f", joined by `{calls['between']!r}`" if calls.get("between") is not None else ""),
         "json": f"learned JSON in `{calls.get('open')}` ... `{calls.get('close')}`",
         "none": "none",
     }[calls["kind"]]

@@ -104,6 +104,8 @@ def infer_spec(
                 raise _fail("result", "the template writes a tool result's name outside its header")
             names["tool"] = slot
         results = {**found, "strip": inf.result_strip}
+        if inf.result_encoding is not None:
+            results["encoding"] = inf.result_encoding
     elif chat["tools"] is not None:
         raise _fail(
             "call",

@@ -54,6 +54,8 @@ class _Step:
         self.calls_spec: dict[str, Any] = {}
         self.history_strip: dict[str, Any] | None = None
         self.result_id: str | None = None
+        self.result_encoding: dict[str, Any] | None = None
+        """How a tool result's text is encoded inside its wrap (``None``: as it is)."""
         self.history: list[Observation] = []
         """What each history observation kept (:mod:`.history`), when the template writes
         reasoning."""

@@ -45,16 +45,23 @@ def _ids_across(oracle: Oracle, calls: Mapping[str, Any]) -> bool:
     return bool(after) and after != alone and after in text and alone not in text
 
 
-def _try_dialect(dialect: Any, ids: bool, bodies: Mapping[str, str]) -> dict[str, str] | None:
+def _try_dialect(
+    dialect: Any, ids: bool, bodies: Mapping[str, str], between: str | None = None
+) -> dict[str, str] | None:
     """The leads before an installed dialect's calls when it writes every probe call set as
-    the template does (``None`` otherwise)."""
+    the template does (``None`` otherwise); ``between``: the calls written one by one and
+    joined by it (the template's own separator, :func:`_template_separator`), else as the
+    dialect writes them together."""
     leads: dict[str, str] = {}
     for key in (*CALL_SETS, "content"):
         calls = CALL_SETS["one" if key == "content" else key]
         if not ids:
             calls = [ToolCall(c.name, c.arguments) for c in calls]
         try:
-            text = dialect.render(calls, content="")
+            if between is None:
+                text = dialect.render(calls, content="")
+            else:
+                text = between.join(str(dialect.render([c], content="")) for c in calls)
         except Exception:
             return None
         body = bodies[key]
@@ -74,6 +81,69 @@ def _try_dialect(dialect: Any, ids: bool, bodies: Mapping[str, str]) -> dict[str
         elif leads.setdefault("lead_alone", lead) != lead:
             return None
     return leads
+
+
+def _own_separator(dialect: Any, calls: Sequence[ToolCall]) -> str | None:
+    """The text ``dialect`` writes between calls when its text of ``calls`` (two or more) is
+    the text of each call alone joined by one separator (``None`` otherwise: a dialect that
+    wraps all the calls of a turn in one section, or numbers them)."""
+    try:
+        alone = [str(dialect.render([c], content="")) for c in calls]
+        together = str(dialect.render(list(calls), content=""))
+    except Exception:
+        return None
+    first, second = alone[0], alone[1]
+    if not (together.startswith(first) and together.endswith(alone[-1])):
+        return None
+    at = together.find(second, len(first))
+    if at < 0:
+        return None
+    separator = together[len(first) : at]
+    return separator if separator.join(alone) == together else None
+
+
+def _template_separator(dialect: Any, ids: bool, bodies: Mapping[str, str]) -> str | None:
+    """The text the template writes between two calls where ``dialect`` writes each call as
+    the template does but joins them by another separator (qwen3_coder's ``\n``, a
+    community Qwen template's ``\n\n``): ``None`` when the dialect does not join its calls
+    by a separator of its own (checked on two and three calls), or the template writes the
+    same."""
+    one, two = CALL_SETS["one"], CALL_SETS["two"]
+    if not ids:
+        one, two = (
+            [ToolCall(c.name, c.arguments) for c in one],
+            [ToolCall(c.name, c.arguments) for c in two],
+        )
+    own = _own_separator(dialect, two)
+    if own is None or _own_separator(dialect, [*two, *one]) != own:
+        return None
+    try:
+        first = str(dialect.render(one, content=""))
+        texts = [str(dialect.render([c], content="")) for c in two]
+    except Exception:
+        return None
+    body_one, body = bodies["one"], bodies["two"]
+    if not body_one.endswith(first):
+        return None
+    head = body_one[: len(body_one) - len(first)] + texts[0]
+    if not (body.startswith(head) and body.endswith(texts[1])):
+        return None
+    between = body[len(head) : len(body) - len(texts[1])]
+    if len(head) + len(texts[1]) > len(body) or between == own:
+        return None
+    return between
+
+
+def _reads_as_text(dialect: Any, between: str) -> bool:
+    """Whether ``dialect`` reads other text beside two probe calls joined by ``between`` than
+    beside them joined by its own separator (the separator read as content)."""
+    two = [ToolCall(c.name, c.arguments) for c in CALL_SETS["two"]]
+    try:
+        own = dialect.parse(dialect.render(two, content="")).content
+        joined = between.join(str(dialect.render([c], content="")) for c in two)
+        return bool(dialect.parse(joined).content != own)
+    except Exception:
+        return True
 
 
 def _try_written_ids(dialect: Any, bodies: Mapping[str, str]) -> dict[str, str] | None:
@@ -195,7 +265,7 @@ class _Calls(_Step):
         return body
 
     def calls(self, bodies: Mapping[str, str]) -> dict[str, Any]:
-        found = self._installed(bodies) or self._json(bodies)
+        found = self._installed(bodies) or self._json(bodies) or self._separated(bodies)
         if found is not None:
             self.calls_spec = found
             lead = found["lead_content"]
@@ -212,9 +282,12 @@ class _Calls(_Step):
             f"between markers: {bodies['one'][:120]!r}",
         )
 
-    def _installed(self, bodies: Mapping[str, str]) -> dict[str, Any] | None:
+    def _dialects(self, bodies: Mapping[str, str]) -> list[tuple[str, Any]]:
+        """The installed dialects (not learned ones) whose markers the single call's body
+        holds, by the registry's order, with their names."""
         from ...plugins import get_registry
 
+        out = []
         for entry in get_registry().ordered():
             markers = entry.info.markers
             if markers and not any(m in bodies["one"] for m in markers):
@@ -225,15 +298,50 @@ class _Calls(_Step):
                 continue
             if isinstance(dialect, (JsonCalls, InstalledCalls, NoCalls)):
                 continue  # a learned format: learn from the plugins' dialects only
+            out.append((entry.info.name, dialect))
+        return out
+
+    def _separated(self, bodies: Mapping[str, str]) -> dict[str, Any] | None:
+        """Calls an installed dialect writes one by one as the template does, the template
+        joining them by another separator (spec ``between``): tried after the dialects that
+        write every call set byte for byte and after calls learned as JSON, so that a
+        template either of those learned before learns as it did. Refused, with the reason,
+        when the only such dialect reads the template's separator as text."""
+        refusal = ""
+        for name, dialect in self._dialects(bodies):
+            for ids in (True, False):
+                between = _template_separator(dialect, ids, bodies)
+                if between is None:
+                    continue
+                found = _try_dialect(dialect, ids, bodies, between)
+                if found is not None and _reads_as_text(dialect, between):
+                    refusal = refusal or (
+                        f"the template writes the calls as {name!r} does but joins them by "
+                        f"{between!r}, which {name!r} reads as text beside the calls"
+                    )
+                elif found is not None:
+                    return {
+                        "kind": "installed",
+                        "dialect": name,
+                        "ids": ids,
+                        "between": between,
+                        **found,
+                    }
+        if refusal:
+            raise _fail("parallel", refusal)
+        return None
+
+    def _installed(self, bodies: Mapping[str, str]) -> dict[str, Any] | None:
+        for name, dialect in self._dialects(bodies):
             for ids in (True, False):
                 found = _try_dialect(dialect, ids, bodies)
                 if found is not None:
-                    return {"kind": "installed", "dialect": entry.info.name, "ids": ids, **found}
+                    return {"kind": "installed", "dialect": name, "ids": ids, **found}
             found = _try_written_ids(dialect, bodies)
             if found is not None:
                 return {
                     "kind": "installed",
-                    "dialect": entry.info.name,
+                    "dialect": name,
                     "ids": False,
                     "written_ids": True,
                     **found,

@@ -1,6 +1,7 @@
 """The generation prompt per option switch: the template variables that look like reasoning
 switches (``enable_thinking``...), the prompt under each value of each, and the switches that
-change more than the prompt (fixed at the value learned with)."""
+change more than the prompt (fixed at the value learned with), or that the template refuses
+(a switch that takes words, not booleans: not allowed at that value)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...errors import LearnError
 from .infer_base import _fail, _Step
 from .probes import user
 
@@ -70,7 +72,13 @@ class _Prompts(_Step):
             allowed: list[Any] = [None]
             found: list[Any] = []
             for value in (True, False):
-                if any(self._render_probe(p, {name: value}) != base[p.name] for p in base_probes):
+                try:
+                    changed = any(
+                        self._render_probe(p, {name: value}) != base[p.name] for p in base_probes
+                    )
+                except LearnError:  # a value the template refuses (a string switch): not allowed
+                    continue
+                if changed:
                     continue
                 allowed.append(value)
                 switch: dict[str, Any] = {name: value}

@@ -1,17 +1,18 @@
 """Tool results: the result turn's header and footer (or the results grouped in one turn, with the
 text around each and between them), the header of an answer after results when it is another,
-the id a result's turn writes (its own ``tool_call_id`` or its call's), and what the template
-strips from a result's text."""
+the id a result's turn writes (its own ``tool_call_id`` or its call's), what the template
+strips from a result's text, and whether it writes the text as a JSON string literal."""
 
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from ...ir import Message, ToolCall
 from .infer_base import _TOKEN, _common_prefix, _common_suffix, _fail, _find, _Step
-from .probes import CALL_SETS, TOOLS, S, answer, calling, result, user
+from .probes import CALL_SETS, RESULT_TEXT, TOOLS, S, answer, calling, result, user
 
 _MARK = "\x00"
 """Stands for a result's id in the renders the results are learned from."""
@@ -24,6 +25,31 @@ class _Results(_Step):
     """The step that reads how tool results are written."""
 
     def results(self) -> dict[str, Any]:
+        """The results' layout: the tool turn's header and footer, the wrap around each
+        result, grouping and separator (the quotes of a result written as a JSON string
+        literal taken off the text around it: they are the encoding's)."""
+        found = self._layout()
+        if self.result_encoding is None:
+            return found
+        header, footer = found["tool"]
+        w0, w1 = found["wrap"]
+        if not (w0 or header).endswith('"') or not (w1 or footer).startswith('"'):
+            raise _fail("result", "the JSON string of a tool result is not written whole")
+        if w0:
+            w0 = w0[:-1]
+        else:
+            header = header[:-1]
+        if w1:
+            w1 = w1[1:]
+        else:
+            footer = footer[1:]
+        if found["grouped"] and not w1:
+            raise _fail(
+                "results", "grouped results written as JSON strings with nothing closing each"
+            )
+        return {**found, "tool": [header, footer], "wrap": [w0, w1]}
+
+    def _layout(self) -> dict[str, Any]:
         o = self.o
         one, two = CALL_SETS["one"], CALL_SETS["two"]
         r1 = o.render([user(), calling(one), result(one[0], S.RESULT), answer()], TOOLS)
@@ -173,13 +199,26 @@ class _Results(_Step):
         }
 
     def _result_strip(self, pre: str, post: str) -> list[str | None]:
-        """What the template strips from a tool result's text, left and right (Qwen3.5)."""
+        """What the template strips from a tool result's text, left and right (Qwen3.5);
+        a text written as a JSON string literal (EXAONE 4.0's ``tojson``) is learned as
+        :attr:`result_encoding`, with what is stripped before it is encoded."""
         one = CALL_SETS["one"]
         texts = []
-        for raw in ("\n " + S.RESULT + " \n", " \n" + S.RESULT + "\n "):
+        for raw in ("\n " + S.RESULT + " \n", " \n" + S.RESULT + "\n ", RESULT_TEXT):
             convo = [user(), calling(one), result(one[0], raw), answer()]
             texts.append((raw, self.o.render(convo, TOOLS)))
-        for left, right in itertools.product(("", "\n", None), ("", "\n", None)):
+        strips = list(itertools.product(("", "\n", None), ("", "\n", None)))
+        for left, right in strips:
             if all(pre + raw.lstrip(left).rstrip(right) + post in text for raw, text in texts):
                 return [left, right]
+        if pre.endswith('"') and post.startswith('"'):
+            before, after = pre[:-1], post[1:]
+            for (left, right), ascii_ in itertools.product(strips, (False, True)):
+                if all(
+                    before + json.dumps(raw.lstrip(left).rstrip(right), ensure_ascii=ascii_) + after
+                    in text
+                    for raw, text in texts
+                ):
+                    self.result_encoding = {"kind": "json_string", "ensure_ascii": ascii_}
+                    return [left, right]
         raise _fail("result-spaces", "the template rewrites a tool result's text")

@@ -125,6 +125,7 @@ class _Strips(_Step):
         if not self.spec["system"]:
             return ["", ""]
         h_s, f_s = self.spec["turns"]["system"]
+        f_s = str(self.spec.get("system_suffix") or "") + f_s  # the template's own text first
         h_u = self.spec["turns"]["user"][0]
         texts = []
         for raw in ("\n " + S.SYSTEM + " \n", " \n" + S.SYSTEM + "\n "):

@@ -98,6 +98,7 @@ class _Tools(_Step):
                 raise
             return own
         bs = system_body(r_st, "tools+system")
+        b1, b2, bs = self._without_suffix(b1, b2, bs)
         for what, indent, seps, ascii_ in itertools.product(
             ("function", "tool"), (None, 2, 4), (None, (",", ":")), (False, True)
         ):
@@ -115,6 +116,24 @@ class _Tools(_Step):
         if listed is not None:
             return listed
         raise _fail("tools", "the tool declarations are not tojson of each tool or function")
+
+    def _without_suffix(self, b1: str, b2: str, bs: str) -> tuple[str, str, str]:
+        """The system turn's bodies with one tool, two, and one and the system message,
+        without the template's own text after the message (spec ``system_suffix``: the
+        default system prompt, written after the declarations without a message and after
+        the message with one), so that they read as the declarations before a message."""
+        suffix = self.spec.get("system_suffix")
+        if suffix is None:
+            return b1, b2, bs
+        own = str(self.spec["default_system"])
+        if not (b1.endswith(own) and b2.endswith(own) and bs.endswith(S.SYSTEM + suffix)):
+            raise _fail(
+                "tools+system",
+                "the template's own text after the system message is not written after the "
+                "tool declarations",
+            )
+        cut = len(own)
+        return b1[: len(b1) - cut], b2[: len(b2) - cut], bs[: len(bs) - len(suffix)]
 
     def _listed_tools(self, b1: str, b2: str, bs: str) -> dict[str, Any] | None:
         """The tool declarations written as one JSON list (llama.cpp's DeepSeek-R1 template:

@@ -145,6 +145,19 @@ class _Turns(_Step):
         default_turn = opening[len(bos) :]
         default: str | None = None
         if default_turn:
+            suffix = _suffix(h_s, f_s, default_turn)
+            if suffix is not None:  # the message joined to text of the template's own after it
+                footer, default = suffix
+                self.spec["system_suffix"] = f_s[: len(f_s) - len(footer)]
+                return h_s, footer, default
+            join = _join(h_s, f_s, default_turn)
+            if join:
+                raise _fail(
+                    "user",
+                    "the template joins a system message to fixed text of its own by "
+                    f"{join!r}, which it leaves out without one: the system turn is not a "
+                    "header, the message and a footer",
+                )
             if not (h_s and default_turn.startswith(h_s) and default_turn.endswith(f_s)):
                 raise _fail("user", f"unexplained text at the start: {default_turn[:60]!r}")
             default = default_turn[len(h_s) : len(default_turn) - len(f_s)]
@@ -159,3 +172,35 @@ class _Turns(_Step):
             return eos
         m = _TOKEN.search(footer)
         return m.group() if m else footer
+
+
+def _suffix(header: str, footer: str, turn: str) -> tuple[str, str] | None:
+    """The system turn's own footer and the template's own text, for a template that writes
+    that text after a system message, joined to it by text it leaves out without one
+    (qwen3.8-froggeric's ``\\n\\n`` and guidance): ``footer`` (what follows the message)
+    is the join, that text and the turn's footer, from its first special token; ``turn``
+    (written without a message) is ``header``, that text and the footer. ``None`` otherwise."""
+    if not header or not turn.startswith(header):
+        return None
+    own = turn[len(header) :]
+    if not own or not footer.endswith(own) or len(footer) == len(own):
+        return None
+    tokens = [m.start() for m in _TOKEN.finditer(own)]
+    if not tokens or tokens[0] == 0:
+        return None
+    return own[tokens[0] :], own[: tokens[0]]
+
+
+def _join(header: str, footer: str, turn: str) -> str:
+    """The text a template writes between a system message and its own text, and leaves out
+    without a message (llama.cpp's Apriel 1.6 copy: its reasoning prompt and ``\\n`` before
+    the message; ``""``: none). ``header`` and ``footer`` are what stands before and after the
+    message; ``turn`` is the system turn written without one."""
+    if turn.endswith(footer) and len(turn) > len(footer):  # the template's text before it
+        own = turn[: len(turn) - len(footer)]
+        if header.startswith(own) and len(header) > len(own):
+            join = header[len(own) :]
+            return "" if _TOKEN.search(join) else join  # a token: another turn, not a join
+    if turn.startswith(header) and len(header) + len(footer) > len(turn) and turn.endswith(footer):
+        return footer[: len(header) + len(footer) - len(turn)]  # the join both claim
+    return ""

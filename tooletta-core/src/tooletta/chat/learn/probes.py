@@ -17,19 +17,25 @@ from ...ir import Message, ToolCall
 
 __all__ = [
     "CALL_SETS",
+    "RESULT_TEXT",
     "SUITE_VERSION",
     "TOOLS",
     "Probe",
     "S",
+    "empty_answer_probes",
     "probe_suite",
 ]
 
-SUITE_VERSION = 3
+SUITE_VERSION = 4
 """The version of the probe suite, saved in every learned spec. Version 2 adds the probes
 :func:`~tooletta.chat.learn.infer.infer_spec` adds for what it learned (``system-empty``,
 ``named``, ``content-cut``, ``content-cut+call``, ``content-cut+results``) and the suite fitted
 to a template that writes no text beside calls. Version 3 adds, for a template that writes
-reasoning, the history observations (``history ...``, :mod:`~tooletta.chat.learn.history`)."""
+reasoning, the history observations (``history ...``, :mod:`~tooletta.chat.learn.history`).
+Version 4 adds ``result-text``, a tool result holding quotes, backslashes, non-ASCII text, a
+line break and JSON text (:data:`RESULT_TEXT`), for a template that writes calls, and the
+empty answers (:func:`empty_answer_probes`: checked, or refused by the learned format where
+the template writes them otherwise)."""
 
 
 class S:
@@ -76,6 +82,10 @@ TOOLS: list[dict[str, Any]] = [
     },
 ]
 """Two tool definitions (OpenAI Chat shape); the second has non-ASCII text."""
+
+RESULT_TEXT = '{"k": "a \\"q\\" \\\\ b", "n": [1, 2.5]}\n\u00e9t\u00e9 \u2600 \\ "end" \U0001f600'
+"""A tool result's text a template may rewrite (escape, encode as JSON...), with quotes,
+backslashes, non-ASCII text (one character outside the BMP), a line break, and JSON text."""
 
 _ONE = [
     ToolCall(
@@ -146,6 +156,16 @@ class Probe:
     optional: bool = False
     """Whether the template may refuse this conversation, which is then skipped (the kit's
     samples)."""
+
+
+def empty_answer_probes() -> list[Probe]:
+    """An answer with no text and no calls, in the history and last (EXAONE 4.0 writes
+    its empty think block only for an answer with text or calls: such a template's learned
+    format refuses empty answers, spec ``chat.empty_answer``)."""
+    return [
+        Probe("answer-empty", [user(), answer(""), user(S.USER2), answer(S.ANSWER2)]),
+        Probe("answer-empty-last", [user(), answer("")]),
+    ]
 
 
 def probe_suite(
@@ -222,6 +242,11 @@ def probe_suite(
                 ],
                 TOOLS,
                 variant=True,
+            ),
+            Probe(
+                "result-text",
+                [user(), calling(one), result(one[0], RESULT_TEXT), answer()],
+                TOOLS,
             ),
             Probe(
                 "result+prompt",

@@ -6,7 +6,7 @@ read it). One saved by :func:`tooletta.learn` is right by construction; one edit
 damaged, may hold a value of the wrong type or a word the format does not know (a history rule
 that does not exist), which would otherwise surface as a raw ``KeyError`` or ``TypeError`` in
 the middle of a render. :func:`check_spec` reads the document against the structs below
-(every key of versions 1 to 3, each with its type and, where it is one of a few words, the
+(every key of versions 1 to 4, each with its type and, where it is one of a few words, the
 words) and raises :class:`~tooletta.LearnedSpecError` naming the key's path and what is wrong.
 
 The structs mirror the spec; the formats keep reading the plain dict.
@@ -47,6 +47,7 @@ class InstalledCallsSpec(_Spec, tag_field="kind", tag="installed"):
     lead_if_missing: bool = False
     written_ids: bool = False
     ids_across: bool = False
+    between: str | None = None
 
 
 class JsonCallsSpec(_Spec, tag_field="kind", tag="json"):
@@ -105,14 +106,23 @@ class ResultIdSpec(_Spec):
     after: str
 
 
+class ResultEncodingSpec(_Spec):
+    """A tool result's text written encoded inside the wrap: ``json_string``, as the JSON
+    string literal ``tojson`` writes (non-ASCII escaped with ``ensure_ascii``)."""
+
+    kind: Literal["json_string"]
+    ensure_ascii: bool
+
+
 class ResultsSpec(_Spec):
-    """Tool results: wrap, grouping, separator, strip and id."""
+    """Tool results: wrap, grouping, separator, strip, id and encoding."""
 
     wrap: Pair
     grouped: bool
     separator: str
     strip: StripPair | None = None
     id: ResultIdSpec | None = None
+    encoding: ResultEncodingSpec | None = None
 
 
 class ReasoningSpec(_Spec):
@@ -190,6 +200,8 @@ class ChatSpec(_Spec):
     after_results: str = ""
     content_beside_calls: bool = False
     content_parts: bool = False
+    empty_answer: bool = True
+    system_suffix: str | None = None
     names: dict[Literal["system", "user", "assistant", "tool"], tuple[str, str, str]] | None = None
 
 

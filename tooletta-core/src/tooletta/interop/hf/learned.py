@@ -8,7 +8,9 @@ template is built from what was learned, never from the template's text:
   the learned name and arguments keys;
 * calls an installed dialect writes (``"installed"``): that dialect's own export
   (:func:`tooletta.interop.hf.to_response_template`), re-anchored on the learned assistant
-  header and ending its content at the learned end of turn;
+  header and ending its content at the learned end of turn; calls the template joins by
+  other whitespace than the dialect (``between``) too, as the dialect's call region allows
+  whitespace around a call (other text between calls is a gap);
 * reasoning, when the format has a reasoning block, as ``reasoning_content`` between its tags.
 
 The reply is anchored on the assistant header (stripped: the generation prompt may leave out
@@ -84,6 +86,12 @@ def _own_gap(spec: Mapping[str, Any]) -> str:
     if not _anchor(chat):
         return "the assistant turn has no header to anchor the reply on"
     if calls["kind"] == "installed":
+        between = calls.get("between")
+        if between is not None and str(between).strip():
+            return (
+                f"the calls are joined by {between!r}, not as {calls['dialect']!r} joins them: "
+                "its response template would read that text as content"
+            )
         return ""
     if not str(calls["close"]).strip():
         return (
