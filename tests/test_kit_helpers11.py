@@ -9,14 +9,13 @@ import pytest
 
 from tooletta import ToolCall
 from tooletta.testing import EscapedMarkupSettings, check_model_formats, check_shortcut_reads
+from tooletta.testing.conversation_properties import round_trip_property, template_property
 from tooletta.testing.conversations import (
     CALL_SAMPLES,
     CONTENT_BESIDE_CALLS_SAMPLES,
     SAMPLE_TOOLS,
     ConversationTests,
     reasoning_history_conversations,
-    round_trip_property,
-    template_property,
 )
 from tooletta.testing.role_orders import role_order_property
 

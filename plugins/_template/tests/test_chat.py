@@ -15,7 +15,8 @@ from tooletta_dialect_example.chat import TOOLS_HEAD
 
 import tooletta
 from tooletta import Message, ToolCall
-from tooletta.testing.conversations import SAMPLE_TOOLS, ConversationTests, template_property
+from tooletta.testing.conversations import SAMPLE_TOOLS, ConversationTests
+from tooletta.testing.conversation_properties import template_property
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = TEMPLATES / "example-org-Example-1.jinja"

@@ -13,13 +13,13 @@ import tooletta
 from tooletta import Message, RenderError, ToolCall, ToolettaError
 from tooletta.chat import render_spans, resolve_format
 from tooletta.chat.jinja import render_jinja
+from tooletta.testing.conversation_properties import round_trip_property
 from tooletta.testing.conversations import (
     CONTENT_BESIDE_CALLS_SAMPLES,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
     check_matches_template,
-    round_trip_property,
     sample_conversations,
 )
 

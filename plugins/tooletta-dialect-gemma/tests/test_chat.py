@@ -19,6 +19,7 @@ from tooletta import Message, ParseError, RenderError, ToolCall, ToolettaError
 from tooletta.chat import render_spans, resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.chat.messages import read_conversation, read_tool_definitions
+from tooletta.testing.conversation_properties import round_trip_property
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
     SAMPLE_TOOLS,
@@ -26,7 +27,6 @@ from tooletta.testing.conversations import (
     check_conversation_round_trip,
     check_matches_template,
     random_conversations,
-    round_trip_property,
     sample_conversations,
 )
 

@@ -16,6 +16,7 @@ from tooletta import Message, RenderError, ToolCall, ToolettaError
 from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing import check_model_formats
+from tooletta.testing.conversation_properties import round_trip_property
 from tooletta.testing.conversations import (
     CONTENT_BESIDE_CALLS_SAMPLES,
     PROBE_TOOLS,
@@ -26,7 +27,6 @@ from tooletta.testing.conversations import (
     random_conversations,
     reasoning_history_conversations,
     replace,
-    round_trip_property,
     sample_conversations,
 )
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import clock, render_spans
+from tooletta.testing.conversation_properties import template_property
 from tooletta.testing.conversations import (
     FROZEN_TIME,
     SAMPLE_TOOLS,
@@ -22,7 +23,6 @@ from tooletta.testing.conversations import (
     check_matches_template,
     check_prompt_forms,
     sample_conversations,
-    template_property,
 )
 from tooletta.testing.role_orders import role_order_property
 

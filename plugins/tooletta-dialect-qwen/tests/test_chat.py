@@ -13,6 +13,7 @@ import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import identify, resolve_format
 from tooletta.chat.jinja import render_jinja
+from tooletta.testing.conversation_properties import round_trip_property
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
     SAMPLE_TOOLS,
@@ -20,7 +21,6 @@ from tooletta.testing.conversations import (
     check_conversation_round_trip,
     check_matches_template,
     random_conversations,
-    round_trip_property,
     sample_conversations,
 )
 

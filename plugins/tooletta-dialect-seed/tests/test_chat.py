@@ -12,11 +12,11 @@ import tooletta
 from tooletta import Message, ToolCall
 from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
+from tooletta.testing.conversation_properties import template_property
 from tooletta.testing.conversations import (
     ConversationTests,
     check_conversation_round_trip,
     check_matches_template,
-    template_property,
 )
 
 TEMPLATE = Path(__file__).parent / "templates" / "ByteDance-Seed-OSS.jinja"

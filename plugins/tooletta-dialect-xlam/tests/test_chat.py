@@ -12,6 +12,7 @@ import tooletta
 from tooletta import Message, ToolCall, ToolettaError
 from tooletta.chat import resolve_format
 from tooletta.chat.jinja import render_jinja
+from tooletta.testing.conversation_properties import round_trip_property
 from tooletta.testing.conversations import (
     CONTENT_BESIDE_CALLS_SAMPLES,
     PROBE_TOOLS,
@@ -21,7 +22,6 @@ from tooletta.testing.conversations import (
     check_matches_template,
     random_conversations,
     replace,
-    round_trip_property,
     sample_conversations,
 )
 

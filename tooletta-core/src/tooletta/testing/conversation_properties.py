@@ -1,0 +1,85 @@
+"""Hypothesis property builders over random conversations: each returns a test function to
+assign to a ``test_`` name in a plugin's test module (the conversation laws of
+:mod:`~tooletta.testing.conversations`, drawn at random)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from ..chat import clock
+from ..ir import Message
+from .conversations import (
+    FROZEN_TIME,
+    PROBE_TOOLS,
+    check_conversation_round_trip,
+    check_matches_template,
+    random_conversations,
+)
+
+__all__ = ["round_trip_property", "template_property"]
+
+
+def round_trip_property(
+    *models: str, trimmed: bool = True, max_examples: int = 40
+) -> Callable[[], None]:
+    """A hypothesis test: every conversation of
+    :func:`~tooletta.chat.samples.random_conversations` (``trimmed``:
+    texts without whitespace at their ends) reads back through each of ``models``' formats,
+    with the probe tools declared (:func:`check_conversation_round_trip`; ``max_examples``
+    draws, no deadline). Assign it to a ``test_`` name in a test module::
+
+        test_random_conversations_round_trip = round_trip_property(MODEL)
+    """
+    from hypothesis import HealthCheck, given, settings
+
+    @settings(max_examples=max_examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(random_conversations(trimmed=trimmed))
+    def test(messages: list[Message]) -> None:
+        """Random conversations read back (:func:`check_conversation_round_trip`)."""
+        for model in models:
+            check_conversation_round_trip(messages, model=model, tools=PROBE_TOOLS)
+
+    built: Callable[[], None] = test  # given() over an untyped strategy is untyped
+    return built
+
+
+def template_property(
+    model: str,
+    template: Path,
+    *,
+    tokens: Mapping[str, str] | None = None,
+    add_generation_prompt: bool = False,
+    trimmed: bool = True,
+    max_examples: int = 40,
+) -> Callable[[], None]:
+    """A hypothesis test: every conversation of
+    :func:`~tooletta.chat.samples.random_conversations` (``trimmed`` as
+    there), with the probe tools declared, renders as the vendored ``template`` does
+    (:func:`check_matches_template` with ``tokens`` and ``add_generation_prompt``, the clock
+    frozen at :data:`FROZEN_TIME`) and reads back (:func:`check_conversation_round_trip`);
+    ``max_examples`` draws, no deadline. Assign it to a ``test_`` name in a test module::
+
+        test_random_conversations_round_trip_and_match_the_template = template_property(
+            MODEL, TEMPLATE, add_generation_prompt=True
+        )
+    """
+    from hypothesis import HealthCheck, given, settings
+
+    @settings(max_examples=max_examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(random_conversations(trimmed=trimmed))
+    def test(messages: list[Message]) -> None:
+        """Random conversations render as the template does and read back."""
+        check_conversation_round_trip(messages, model=model, tools=PROBE_TOOLS)
+        with clock.frozen(FROZEN_TIME):
+            check_matches_template(
+                template.read_text(encoding="utf-8"),
+                messages,
+                model=model,
+                tools=PROBE_TOOLS,
+                tokens=tokens,
+                add_generation_prompt=add_generation_prompt,
+            )
+
+    built: Callable[[], None] = test  # given() over an untyped strategy is untyped
+    return built
