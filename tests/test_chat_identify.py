@@ -56,6 +56,7 @@ IDENTIFIED = {
     "MiniMax-M2.jinja": "minimax_m2",
     "MiniMax-M2.5.jinja": "minimax_m25",
     "MiniMax-M2.7.jinja": "minimax_m27",
+    "MiniMax-M3.jinja": "minimax_m3",
     "unsloth-mistral-Devstral-Small-2507.jinja": "devstral_small_2507",
     "Olmo-3.1-32B-Instruct.jinja": "olmo31_instruct",
     "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja": "nemotron3",

@@ -341,6 +341,7 @@ MODEL_DISTRIBUTIONS: dict[str, str] = {
     "minimaxai/minimax-m2*": "tooletta-dialect-minimax",
     "minimaxai/minimax-m2.5*": "tooletta-dialect-minimax",
     "minimaxai/minimax-m2.7*": "tooletta-dialect-minimax",
+    "minimaxai/minimax-m3": "tooletta-dialect-minimax",
     "minimaxai/minimax-m3*": "tooletta-dialect-minimax",
     "minimaxai/minimax-text-01*": "tooletta-dialect-minimax",
     "ministral-3-*": "tooletta-dialect-mistral",
