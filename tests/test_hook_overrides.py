@@ -14,14 +14,20 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-MAX_OVERRIDES = 179
+MAX_OVERRIDES = 184
 """The hook overrides of the first-party formats (383 before the declarations). 178 from 177:
 Gemma 4's revised template (``gemma4-2604``) writes an opening system message given as
 content parts part by part, each trimmed and followed by a space, an oddity no declaration
 expresses (its ``system_text``). 179: GLM-5.1's template (``glm51``) writes a turn after the
 last user message without reasoning as an empty block with thinking on but as a lone
 ``</think>`` with thinking off, a history rule that depends on both the option and the turn's
-reasoning, which no keep rule expresses (its ``kept_in``; its blocks are declared)."""
+reasoning, which no keep rule expresses (its ``kept_in``; its blocks are declared).
+184: MiniMax-M3's template (``minimax_m3``), a format of its own, writes five oddities no
+declaration expresses: a lone ``</mm:think>`` for a turn without reasoning in every turn and in the
+model's own turn (``reasoning_text``; read back by ``parse_turn``), three generation prompts by
+``thinking_mode`` (``generation_prompt``), and call arguments with ``None`` members left out
+and the calls written right after the content (``calls_text``; ``expressible`` says what
+reads back)."""
 
 
 def _script() -> object:

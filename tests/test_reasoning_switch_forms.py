@@ -1,5 +1,5 @@
-"""``Reasoning.off_when`` and ``Reasoning.blank_empty``: the two ways templates read a thinking
-switch and write blank reasoning that core declares (Kimi K2.5, Kimi K3), instead of a
+"""``Reasoning.off_when`` and ``Reasoning.blank_empty``: the ways templates read a thinking
+switch and write blank reasoning that core declares (Kimi K2.5, Kimi K3, Qwen3.6), instead of a
 ``Reasoning`` subclass a plugin would otherwise write (which a third party's registration
 check refuses: ``type(reasoning) is Reasoning``)."""
 
@@ -26,6 +26,17 @@ def test_off_when_false_is_off_only_for_false(value: object) -> None:
 def test_off_when_falsy_reads_the_truth_value(value: object) -> None:
     truthy = Reasoning("<t>", "</t>", keep="all", switch="x", switched="none")
     assert truthy.rule({"x": value}) == ("all" if value else "none")
+
+
+@given(_VALUES)
+def test_off_when_not_true_is_on_only_for_true(value: object) -> None:
+    """Qwen3.6's ``preserve_thinking is defined and preserve_thinking is true``: ``1`` and
+    ``"yes"`` are not ``true``; not given is off."""
+    jinja_is_true = Reasoning(
+        "<t>", "</t>", keep="all", switch="x", switched="last", off_when="not_true"
+    )
+    assert jinja_is_true.rule({"x": value}) == ("all" if value is True else "last")
+    assert jinja_is_true.rule({}) == "last"
 
 
 @given(st.text(st.sampled_from(" \n\tab"), max_size=6))

@@ -123,6 +123,7 @@ class QwenCases(ConversationTests):
 CODER = "Qwen/Qwen3-Coder-30B-A3B-Instruct"
 LLAMA_CPP_CODER = "qwen/qwen3-coder@llama.cpp-566059a26"
 """The id pinned to llama.cpp's rewrite of the Qwen3-Coder template (format ``qwen3_coder``)."""
+QWEN36 = "Qwen/Qwen3.6-27B"
 
 
 class TestQwen3CoderChat(QwenCases):
@@ -146,6 +147,22 @@ class TestQwen35Chat(QwenCases):
     options = ({}, {"enable_thinking": False})
 
 
+class TestQwen36Chat(QwenCases):
+    """Qwen3.6 (``qwen36``): Qwen3.5's turns, ``preserve_thinking``, ``tojson`` values; the
+    switch is on only when it ``is true`` (``1`` is not)."""
+
+    model = QWEN36
+    template = TEMPLATES / "Qwen3.6-27B.jinja"
+    list_content = ("system", "user", "assistant", "tool")
+    options = (
+        {},
+        {"enable_thinking": False},
+        {"preserve_thinking": True},
+        {"preserve_thinking": True, "enable_thinking": False},
+        {"preserve_thinking": 1},
+    )
+
+
 class TestNemotron3Chat(QwenCases):
     model = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"
     template = TEMPLATES / "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja"
@@ -163,6 +180,7 @@ MODELS = [
     (CODER, "Qwen3-Coder-30B-A3B-Instruct.jinja", {}),
     (LLAMA_CPP_CODER, "Qwen3-Coder.jinja", {}),
     ("Qwen/Qwen3.5-4B", "Qwen3.5-4B.jinja", {}),
+    (QWEN36, "Qwen3.6-27B.jinja", {}),
     ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja", {}),
     ("stepfun-ai/Step-3.5-Flash", "stepfun-ai-Step-3.5-Flash.jinja", STEP_TOKENS),
 ]
@@ -211,6 +229,10 @@ def test_models_route_to_their_formats_and_variants() -> None:
         LLAMA_CPP_CODER: ("qwen3_coder", "qwen3_coder"),
         "Qwen/Qwen3.5-4B": ("qwen3_coder", "qwen35"),
         "Qwen/Qwen3.5-397B-A17B": ("qwen3_coder", "qwen35"),
+        QWEN36: ("qwen36", "qwen36"),
+        "Qwen/Qwen3.6-27B-FP8": ("qwen36", "qwen36"),
+        "Qwen/Qwen3.6-35B-A3B": ("qwen36", "qwen36"),
+        "Qwen/Qwen3.6-35B-A3B-FP8": ("qwen36", "qwen36"),
         "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16": ("nemotron3", "nemotron3"),
         "stepfun-ai/Step-3.5-Flash": ("step35", "step35"),
     }
@@ -222,11 +244,18 @@ def test_models_route_to_their_formats_and_variants() -> None:
 
 
 @pytest.mark.parametrize(
-    "model", ["Qwen/Qwen3-Coder-480B-A35B-Instruct", "Qwen/Qwen3-Coder-Next", "qwen3-coder-flash"]
+    "model",
+    [
+        "Qwen/Qwen3-Coder-480B-A35B-Instruct",
+        "Qwen/Qwen3-Coder-Next",
+        "qwen3-coder-flash",
+        "Qwen/Qwen3.6-Plus",
+    ],
 )
 def test_unchecked_qwen3_coder_ids_keep_only_the_calls(model: str) -> None:
     """Qwen3-Coder ids whose templates were not checked (an earlier text recorded for the 480B
-    differs from both vendored ones; Coder-Next's was not compared) are refused for conversations,
+    differs from both vendored ones; Coder-Next's was not compared; Qwen3.6 ids other than the
+    27B and 35B-A3B) are refused for conversations,
     never given llama.cpp's rewrite or the 30B's template; their calls are the dialect's."""
     assert tooletta.dialect_for_model(model) == "qwen3_coder"
     with pytest.raises(tooletta.ToolettaError, match="chat_template="):
@@ -260,6 +289,38 @@ def test_the_models_template_differs_from_llama_cpps_rewrite_in_two_lines() -> N
     assert (ident.format, ident.dialect, ident.known) == ("qwen3_coder_2507", "qwen3_coder", True)
 
 
+def test_qwen36_is_identified_and_differs_from_qwen35_in_values_and_history() -> None:
+    """Qwen3.6's template is identified as ``qwen36`` (not Qwen3.5's format, which writes
+    ``True``/``None`` where it writes ``true``/``null``), and Qwen3.5's stays ``qwen35``."""
+    ident = identify(TEMPLATES / "Qwen3.6-27B.jinja")
+    assert (ident.format, ident.dialect, ident.known) == ("qwen36", "qwen36", True)
+    assert "preserve_thinking" in ident.switches
+    assert identify(TEMPLATES / "Qwen3.5-4B.jinja").format == "qwen35"
+    call = ToolCall("f", {"on": True, "off": False, "none": None, "n": 3, "x": 0.5, "s": "true"})
+    messages = [Message("user", "q"), Message("assistant", "", tool_calls=[call])]
+    text = tooletta.render_conversation(messages, model=QWEN36)
+    for key, value in (("on", "true"), ("off", "false"), ("none", "null"), ("s", "true")):
+        assert f"<parameter={key}>\n{value}\n</parameter>" in text
+    assert "<parameter=on>\nTrue\n" in tooletta.render_conversation(
+        messages, model="Qwen/Qwen3.5-4B"
+    )
+    back = tooletta.parse_conversation(text, model=QWEN36)
+    # no schema: JSON text reads as JSON (the string "true" too); the schema says it is a string
+    assert back[1].tool_calls[0].arguments == {**call.arguments, "s": True}
+    schema = {"type": "object", "properties": {"s": {"type": "string"}}}
+    tools = [{"type": "function", "function": {"name": "f", "parameters": schema}}]
+    back = tooletta.parse_conversation(text, model=QWEN36, tools=tools)
+    assert back[1].tool_calls[0].arguments == call.arguments
+    history = [
+        Message("user", "a"),
+        Message("assistant", "b", reasoning="r"),
+        Message("user", "c"),
+    ]
+    kept = tooletta.render_conversation(history, model=QWEN36, preserve_thinking=True)
+    assert "<think>\nr\n</think>\n\nb" in kept
+    assert "<think>" not in tooletta.render_conversation(history, model=QWEN36)
+
+
 def test_variant_spellings_render_by_name_and_parse_with_the_base() -> None:
     calls = [ToolCall("f", {"a": 1}), ToolCall("g", {})]
     f = "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>"
@@ -267,7 +328,8 @@ def test_variant_spellings_render_by_name_and_parse_with_the_base() -> None:
     assert tooletta.render(calls, "qwen3_coder", content="Hi") == f"Hi\n\n{f}\n{g}"
     assert tooletta.render(calls, "nemotron3", content="Hi") == f"Hi\n{f}\n{g}\n"
     assert tooletta.render(calls, "step35", content="Hi") == f"Hi{f}{g}"
-    for name in ("nemotron3", "step35"):
+    assert tooletta.render(calls, "qwen36", content="Hi") == f"Hi\n\n{f}\n{g}"
+    for name in ("nemotron3", "step35", "qwen36"):
         text = tooletta.render(calls, name, content="Hi")
         assert tooletta.parse(text, "qwen3_coder").calls == calls
         assert tooletta.get_dialect(name).info.variant_of == "qwen3_coder"

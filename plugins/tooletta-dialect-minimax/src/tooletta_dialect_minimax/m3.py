@@ -55,6 +55,8 @@ from tooletta.plugin import (
     tag_boundary,
 )
 
+from .chat_m3 import MinimaxM3Chat
+
 __all__ = ["SENTINEL", "MinimaxM3Dialect"]
 
 SENTINEL = "]<]minimax[>["
@@ -520,6 +522,7 @@ class MinimaxM3Dialect(ScannerDialect):
     )
     content_separator = "\n"
     max_depth = MAX_NESTING  # the invoke element is the readers' first level
+    chat_formats = (MinimaxM3Chat(),)
 
     def detect(self, text: str) -> bool:
         """The sentinel followed (after whitespace) by ``<tool_call>``."""

@@ -71,6 +71,19 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
     Model(
+        # the id whose chat_template.jinja is this text (SHA-256 11421244...), pinned at
+        # revisions f0e1c1e0 and 50942730; see tests/templates/SOURCES.md
+        "minimaxai/minimax-m3",
+        dialect="minimax_m3",
+        chat="minimax_m3",
+        template="tests/templates/MiniMax-M3.jinja",
+        template_sha256="11421244f67553498e5c8112dae02802025bcc4305ec45ad380af95c96f9fe64",
+        source=(
+            "MiniMaxAI/MiniMax-M3 chat_template.jinja (revision f0e1c1e0; text from "
+            "xorbitsai/inference xinference/model/llm/llm_family.json, commit 7ecec16b)"
+        ),
+    ),
+    Model(
         "minimaxai/minimax-m3*",
         dialect="minimax_m3",
         source=(

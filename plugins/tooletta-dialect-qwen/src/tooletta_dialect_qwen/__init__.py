@@ -107,8 +107,10 @@ class Qwen3CoderDialect(ScannerDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the qwen3_coder dialect and its variants ``nemotron3`` and ``step35``."""
-    from .variants import Nemotron3Dialect, Step35Dialect
+    """Register the qwen3_coder dialect and its variants ``nemotron3``, ``qwen36`` and
+    ``step35``."""
+    from .variants import Nemotron3Dialect, Qwen36Dialect, Step35Dialect
 
-    for declared in (Qwen3CoderDialect(), Nemotron3Dialect(), Step35Dialect(), *MODELS):
+    dialects = (Qwen3CoderDialect(), Nemotron3Dialect(), Qwen36Dialect(), Step35Dialect())
+    for declared in (*dialects, *MODELS):
         register(declared)

@@ -10,6 +10,8 @@ content and calls:
 * Qwen3.5: tools as ``tojson`` lines *before* the system message, every text trimmed,
   reasoning as ``<think>\\n...\\n</think>\\n\\n`` in every turn after the last user query
   (empty blocks too), the generation prompt opening ``<think>\\n``.
+* Qwen3.6: Qwen3.5's turns; ``preserve_thinking=True`` keeps the reasoning of every assistant
+  turn (the calls are the ``qwen36`` variant's: non-string values as ``tojson``).
 * Nemotron 3 Nano: always a system turn, tools as XML; every assistant turn starts with its
   think block (``<think></think>`` when empty or truncated), then the content, a newline and
   the calls, each followed by a newline (the ``nemotron3`` variant's form).
@@ -21,6 +23,7 @@ content and calls:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import msgspec
@@ -50,7 +53,7 @@ from .declarations import (
     xml_tools,
 )
 
-__all__ = ["Nemotron3Chat", "Qwen3CoderChat", "Qwen35Chat", "Step35Chat"]
+__all__ = ["Nemotron3Chat", "Qwen3CoderChat", "Qwen35Chat", "Qwen36Chat", "Step35Chat"]
 
 _SPECIAL = (IM_START, IM_END, "<tool_call>", "</tool_call>")
 _THINKING_SPECIAL = (*_SPECIAL, "<think>", "</think>")
@@ -133,6 +136,25 @@ class Qwen35Chat(_ChatML):
         empty_joins=False,
     )
     prompt = Prompt(on="<think>\n", off="<think>\n\n</think>\n\n")
+
+
+class Qwen36Chat(Qwen35Chat):
+    """Qwen3.6: Qwen3.5's template with a ``preserve_thinking`` switch (off by default): when
+    it is ``True`` every assistant turn writes its reasoning block (empty ones too), not only
+    those after the last user query."""
+
+    name = "qwen36"
+    source = "Qwen/Qwen3.6-27B chat_template.jinja (revision 6a9e13bd)"
+    options = defaults(enable_thinking=True, preserve_thinking=False)
+    reasoning = replace(
+        Qwen35Chat.reasoning,
+        keep="all",
+        switch="preserve_thinking",
+        switched="after_last_stripped_query",
+        off_when="not_true",
+    )
+    """Every turn keeps its reasoning when ``preserve_thinking is true`` (the template's
+    ``preserve_thinking is defined and preserve_thinking is true``); otherwise Qwen3.5's rule."""
 
 
 class Nemotron3Chat(_ChatML):

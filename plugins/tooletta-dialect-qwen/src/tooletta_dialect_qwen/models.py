@@ -36,6 +36,23 @@ MODELS: tuple[Model, ...] = (
         source="Qwen/Qwen3.5-4B chat_template.jinja",
     ),
     Model(
+        # the ids whose chat_template.jinja is known to be this text (SHA-256 e84f32a2...):
+        # Qwen3.6-27B (pinned at revision 6a9e13bd) and Qwen3.6-35B-A3B (and their FP8
+        # builds, one template in Xinference's Qwen3.6 record); see tests/templates/SOURCES.md.
+        # Only the Qwen/ ids: other repositories (quantizations) may carry an edited template
+        (
+            "qwen/qwen3.6-27b",
+            "qwen/qwen3.6-27b-fp8",
+            "qwen/qwen3.6-35b-a3b",
+            "qwen/qwen3.6-35b-a3b-fp8",
+        ),
+        dialect="qwen36",
+        chat="qwen36",
+        template="tests/templates/Qwen3.6-27B.jinja",
+        template_sha256="e84f32a23fdda27689f868aa4a1a5621f41133e51a48d7f3efcbea2839574259",
+        source="Qwen/Qwen3.6-27B chat_template.jinja (revision 6a9e13bd)",
+    ),
+    Model(
         (
             "qwen/qwen3-coder*",
             "qwen3-coder*",

@@ -5,21 +5,31 @@ own form; they are picked by their ``models`` patterns or by name, never by dete
 
 * ``nemotron3`` (NVIDIA Nemotron 3 Nano): the content, a newline, then every call followed by
   a newline (``...</tool_call>\\n`` before ``<|im_end|>``);
+* ``qwen36`` (Qwen3.6): Qwen3-Coder's turn, but every value that is not a string written as
+  ``tojson`` (``true``, ``null``), where the others write Python's ``str()`` (``True``,
+  ``None``); numbers read the same either way;
 * ``step35`` (StepFun Step-3.5-Flash): the calls written right after the content, with nothing
   between the content and the first call nor between calls.
 
 The call itself (``<tool_call>\\n<function=NAME>\\n<parameter=KEY>\\nVALUE\\n</parameter>\\n
-</function>\\n</tool_call>``) and the writing of values are the same in all three templates.
+</function>\\n</tool_call>``) is the same in all these templates.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import msgspec
+
+from tooletta import ToolCall
 from tooletta.plugin import variant_info
 
 from . import Qwen3CoderDialect
-from .chat import Nemotron3Chat, Step35Chat
+from .chat import Nemotron3Chat, Qwen36Chat, Step35Chat
 
-__all__ = ["Nemotron3Dialect", "Step35Dialect"]
+__all__ = ["Nemotron3Dialect", "Qwen36Dialect", "Step35Dialect"]
+
+_JSON_LITERALS: dict[Any, str] = {None: "null", True: "true", False: "false"}
 
 
 class Nemotron3Dialect(Qwen3CoderDialect):
@@ -51,3 +61,37 @@ class Step35Dialect(Qwen3CoderDialect):
     content_separator = ""
     call_joiner = ""
     chat_formats = (Step35Chat(),)
+
+
+def _json_scalar(value: Any) -> Any:
+    """``null``/``true``/``false`` for ``None`` and the booleans (as ``tojson`` writes them),
+    every other value as it is (numbers: ``tojson`` and ``str()`` agree; objects and arrays are
+    written as JSON by every variant)."""
+    if value is None or isinstance(value, bool):
+        return _JSON_LITERALS[value]
+    return value
+
+
+class Qwen36Dialect(Qwen3CoderDialect):
+    """Qwen3.6: ``qwen3_coder``'s calls, values that are not strings written as ``tojson``."""
+
+    info = variant_info(
+        Qwen3CoderDialect.info,
+        "qwen36",
+        aliases=("qwen3_6",),
+        description="Qwen3.6 spelling of qwen3_coder (variant: non-string values as tojson)",
+        source="Qwen/Qwen3.6-27B chat_template.jinja (revision 6a9e13bd)",
+    )
+    chat_formats = (Qwen36Chat(),)
+
+    def render_calls(self, calls: list[ToolCall]) -> str:
+        """Oddity: the template writes ``args_value | string if args_value is string else
+        args_value | tojson``, so ``None`` and the booleans are JSON literals."""
+        return super().render_calls(
+            [
+                msgspec.structs.replace(
+                    c, arguments={k: _json_scalar(v) for k, v in c.arguments.items()}
+                )
+                for c in calls
+            ]
+        )

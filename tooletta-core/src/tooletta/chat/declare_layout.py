@@ -55,7 +55,9 @@ class Reasoning:
     keeps every turn's reasoning, ``"all"``; Kimi K3's ``thinking=False`` none, ``"none"``).
     ``""``: no such option. ``off_when="false"``: the option is off only when it is ``False``
     (Jinja's ``X is false``: Kimi K2.5's ``thinking is defined and thinking is false``), not
-    by its truth value. ``blank_empty``: reasoning made only of whitespace is written as an
+    by its truth value; ``off_when="not_true"``: the option is on only when it is ``True``
+    (Jinja's ``X is defined and X is true``: Qwen3.6's ``preserve_thinking``), off when not
+    given. ``blank_empty``: reasoning made only of whitespace is written as an
     empty block (Kimi K3's think channel writes the reasoning as given, nothing for blanks).
     """
 
@@ -68,7 +70,7 @@ class Reasoning:
     strip_first: bool = False
     switch: str = ""
     switched: KeepRule = "all"
-    off_when: Literal["falsy", "false"] = "falsy"
+    off_when: Literal["falsy", "false", "not_true"] = "falsy"
     blank_empty: bool = False
 
     def block(self, reasoning: str) -> str:
@@ -82,6 +84,8 @@ class Reasoning:
         """The history rule under ``options``: ``switched`` when the ``switch`` option is
         off (as ``off_when`` says), else ``keep``."""
         if self.switch:
+            if self.off_when == "not_true":
+                return self.keep if options.get(self.switch) is True else self.switched
             value = options.get(self.switch, True)
             if (value is False) if self.off_when == "false" else not value:
                 return self.switched

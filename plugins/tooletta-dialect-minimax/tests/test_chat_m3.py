@@ -1,0 +1,69 @@
+"""MiniMax-M3 conversations against the model's own template (vendored)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import tooletta
+from tooletta import Message, ToolCall
+from tooletta.chat import identify
+from tooletta.testing.conversations import (
+    ConversationTests,
+    check_conversation_round_trip,
+    check_matches_template,
+)
+
+TEMPLATES = Path(__file__).parent / "templates"
+MODEL = "MiniMaxAI/MiniMax-M3"
+
+
+class TestMinimaxM3Chat(ConversationTests):
+    model = MODEL
+    template = TEMPLATES / "MiniMax-M3.jinja"
+    list_content = ("system", "user", "assistant")
+    options = (
+        {},
+        {"thinking_mode": "enabled"},
+        {"thinking_mode": "disabled"},
+        {"thinking_mode": "adaptive"},
+        {"thinking_mode": "other"},
+    )
+
+
+def test_identified_with_its_switch() -> None:
+    ident = identify(TEMPLATES / "MiniMax-M3.jinja")
+    assert (ident.format, ident.dialect, ident.known) == ("minimax_m3", "minimax_m3", True)
+    assert "thinking_mode" in ident.switches
+
+
+def test_none_arguments_are_left_out_and_empty_containers_written_empty() -> None:
+    """The template's ``to_xml`` skips ``None`` members and writes ``{}``/``[]`` as an empty
+    element: the text is the template's, and what is read back is what it carries."""
+    call = ToolCall("f", {"a": None, "c": [1, 2], "d": {"x": None, "y": True}})
+    messages = [
+        Message("user", "go"),
+        Message("assistant", "Sure.", tool_calls=[call]),
+        Message("tool", "ok"),
+        Message("assistant", "done", reasoning="r"),
+    ]
+    text = (TEMPLATES / "MiniMax-M3.jinja").read_text(encoding="utf-8")
+    check_matches_template(text, messages, model=MODEL)
+    check_conversation_round_trip(messages, model=MODEL)
+    out = tooletta.render_conversation(messages, model=MODEL)
+    assert "]~b]ai\n</mm:think>Sure.]<]minimax[>[<tool_call>\n" in out
+    assert "]~b]ai\n<mm:think>r</mm:think>done[e~[\n" in out
+    assert "<a>" not in out
+    empty = [Message("user", "go"), Message("assistant", "", tool_calls=[ToolCall("f", {"b": {}})])]
+    check_matches_template(text, empty, model=MODEL)
+    assert "]<]minimax[>[<b>]<]minimax[>[</b>" in tooletta.render_conversation(empty, model=MODEL)
+
+
+def test_generation_prompts_by_thinking_mode() -> None:
+    messages = [Message("user", "hi")]
+    for mode, tail in (("enabled", "<mm:think>"), ("disabled", "</mm:think>"), (None, "")):
+        options = {} if mode is None else {"thinking_mode": mode}
+        out = tooletta.render_conversation(
+            messages, model=MODEL, add_generation_prompt=True, **options
+        )
+        assert out.endswith("]~b]user\nhi[e~[\n]~b]ai\n" + tail)
+        assert tooletta.parse_conversation(out, model=MODEL) == messages
