@@ -26,8 +26,9 @@ def round_trip_property(
     """A hypothesis test: every conversation of
     :func:`~tooletta.chat.samples.random_conversations` (``trimmed``:
     texts without whitespace at their ends) reads back through each of ``models``' formats,
-    with the probe tools declared (:func:`check_conversation_round_trip`; ``max_examples``
-    draws, no deadline). Assign it to a ``test_`` name in a test module::
+    with the probe tools declared
+    (:func:`~tooletta.testing.conversations.check_conversation_round_trip`;
+    ``max_examples`` draws, no deadline). Assign it to a ``test_`` name in a test module::
 
         test_random_conversations_round_trip = round_trip_property(MODEL)
     """
@@ -36,7 +37,7 @@ def round_trip_property(
     @settings(max_examples=max_examples, deadline=None, suppress_health_check=list(HealthCheck))
     @given(random_conversations(trimmed=trimmed))
     def test(messages: list[Message]) -> None:
-        """Random conversations read back (:func:`check_conversation_round_trip`)."""
+        """Random conversations read back (the kit's round-trip check)."""
         for model in models:
             check_conversation_round_trip(messages, model=model, tools=PROBE_TOOLS)
 
@@ -56,8 +57,10 @@ def template_property(
     """A hypothesis test: every conversation of
     :func:`~tooletta.chat.samples.random_conversations` (``trimmed`` as
     there), with the probe tools declared, renders as the vendored ``template`` does
-    (:func:`check_matches_template` with ``tokens`` and ``add_generation_prompt``, the clock
-    frozen at :data:`FROZEN_TIME`) and reads back (:func:`check_conversation_round_trip`);
+    (:func:`~tooletta.testing.conversations.check_matches_template` with ``tokens`` and
+    ``add_generation_prompt``, the clock frozen at
+    :data:`~tooletta.testing.conversations.FROZEN_TIME`) and reads back
+    (:func:`~tooletta.testing.conversations.check_conversation_round_trip`);
     ``max_examples`` draws, no deadline. Assign it to a ``test_`` name in a test module::
 
         test_random_conversations_round_trip_and_match_the_template = template_property(
