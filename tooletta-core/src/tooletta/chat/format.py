@@ -595,11 +595,12 @@ class ChatFormat:
 
     def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
         """Whether the assistant turn at ``index`` writes its reasoning (the history rule,
-        ``Reasoning.keep``)."""
+        ``Reasoning.keep``; with a ``Reasoning.switch``, the rule the format's default
+        :attr:`options` pick: Qwen3.6's ``preserve_thinking`` is off by default)."""
         rule = self.reasoning
         if rule is None:
             return False
-        return keeps(rule.keep, index, messages)
+        return keeps(rule.keep if not rule.switch else rule.rule(self.options), index, messages)
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """:meth:`keeps_reasoning` for the turn at ``index`` of ``ctx.messages``, under
