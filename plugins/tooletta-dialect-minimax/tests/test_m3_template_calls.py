@@ -124,8 +124,9 @@ def _nested(inner: Any) -> Any:
     )
 
 
-_VALUE = st.one_of(
-    _SCALAR, st.just({}), st.just([]), _nested(st.recursive(_SCALAR, _nested, max_leaves=6))
+_EMPTY: list[Any] = [{}, []]
+_VALUE: Any = st.one_of(
+    _SCALAR, st.sampled_from(_EMPTY), _nested(st.recursive(_SCALAR, _nested, max_leaves=6))
 )
 _CALLS = st.lists(
     st.builds(ToolCall, _KEY, st.dictionaries(_KEY, _VALUE, max_size=4)),

@@ -1,10 +1,10 @@
 """MiniMax-M3: every tag prefixed by the sentinel ``]<]minimax[>[``, arguments as elements.
 
-Layout (SGLang ``python/sglang/srt/function_call/minimax_m3.py``; MiniMax-M3 structural tag;
-outputs recorded in the wild), with ``S`` standing for the sentinel::
+Layout (MiniMax-M3's chat template; SGLang ``python/sglang/srt/function_call/minimax_m3.py``;
+MiniMax-M3 structural tag; outputs recorded in the wild), with ``S`` standing for the
+sentinel::
 
-    Let me check.
-    S<tool_call>
+    Let me check.S<tool_call>
     S<invoke name="get_weather">S<city>ParisS</city>S<days>3S</days>S</invoke>
     S</tool_call>
 
