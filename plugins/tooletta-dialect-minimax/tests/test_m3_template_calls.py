@@ -41,7 +41,7 @@ EXAMPLES = [
     ("", [ToolCall("f", {"o": {"u": "C", "n": [1, 2]}, "l": [{"k": "v"}, ["x", 2]]})]),
     ("", [ToolCall("f", {"e": {}, "a": [], "s": ""})]),
     ("Ünï 東京 🙂", [ToolCall("w", {"text": 'line1\nline2 "q" \\ <b> & end\n', "p": "C:\\tmp"})]),
-    ("\n", [ToolCall("f", {"n": -7, "big": 2**60, "f": 0.1, "g": 1e-7})]),
+    ("\n", [ToolCall("f", {"n": -7, "big": 2**60, "f": 0.1, "g": 1e-7, "h": 1e16})]),
 ]
 
 
