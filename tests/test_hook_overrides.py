@@ -26,8 +26,10 @@ reasoning, which no keep rule expresses (its ``kept_in``; its blocks are declare
 declaration expresses: a lone ``</mm:think>`` for a turn without reasoning in every turn and in the
 model's own turn (``reasoning_text``; read back by ``parse_turn``), three generation prompts by
 ``thinking_mode`` (``generation_prompt``), and call arguments with ``None`` members left out
-and the calls written right after the content (``calls_text``; ``expressible`` says what
-reads back)."""
+and empty objects and arrays nested in a value written as empty elements (``calls_text``;
+``expressible`` says what reads back). The calls dialect ``minimax_m3`` writes the rest of the
+template's form itself (the block right after the content, an empty argument as an empty
+element), but not those two: they would not read back from the dialect's own text (law 1)."""
 
 
 def _script() -> object:

@@ -28,6 +28,7 @@ SECOND_FORM = "a second spelling of the format, which one tool_calls field canno
 CODE = "the call's arguments are code or bare text, not JSON"
 REPAIR = "tooletta repairs this malformed output; a template reads what is written"
 LITERALS = "a value written as a Python literal, or typed by the format's own type attribute"
+EMPTY_TYPED = "an empty object or array (empty element, or {} / [] text) typed by the tool's schema"
 
 OUT_OF_REACH: dict[str, dict[str, str]] = {
     "cohere": {
@@ -117,6 +118,8 @@ OUT_OF_REACH: dict[str, dict[str, str]] = {
         "nested-object-array-typed": SECOND_FORM,
         "array-of-objects-and-empty": SECOND_FORM,
         "no-schema-items-and-repeats": SECOND_FORM,
+        "template-form-content-then-calls": EMPTY_TYPED,
+        "pinned-form-newline-and-json-empties": EMPTY_TYPED,
     },
     "mistral": {
         "v11_args_token_stripped": REPAIR,

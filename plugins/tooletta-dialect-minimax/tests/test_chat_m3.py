@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import tooletta
 from tooletta import Message, ToolCall
@@ -61,7 +62,7 @@ def test_none_arguments_are_left_out_and_empty_containers_written_empty() -> Non
 def test_generation_prompts_by_thinking_mode() -> None:
     messages = [Message("user", "hi")]
     for mode, tail in (("enabled", "<mm:think>"), ("disabled", "</mm:think>"), (None, "")):
-        options = {} if mode is None else {"thinking_mode": mode}
+        options: dict[str, Any] = {} if mode is None else {"thinking_mode": mode}
         out = tooletta.render_conversation(
             messages, model=MODEL, add_generation_prompt=True, **options
         )

@@ -144,15 +144,17 @@ def test_m2_render_matches_template() -> None:
 
 
 def test_m3_render_layout() -> None:
+    """The template's form: the block right after the content, an empty object or array
+    argument as an empty element (was: a ``\\n`` before the block and ``[]`` as text)."""
     calls = [
         ToolCall("get_weather", {"city": "Paris", "days": 3, "tags": ["a"], "o": {"u": "C"}}),
         ToolCall("g", {"e": [], "n": None}),
     ]
     assert tooletta.render(calls, "minimax_m3", content="Let me check.") == (
-        f"Let me check.\n{S}<tool_call>\n"
+        f"Let me check.{S}<tool_call>\n"
         f'{S}<invoke name="get_weather">{S}<city>Paris{S}</city>{S}<days>3{S}</days>'
         f"{S}<tags>{S}<item>a{S}</item>{S}</tags>{S}<o>{S}<u>C{S}</u>{S}</o>{S}</invoke>\n"
-        f'{S}<invoke name="g">{S}<e>[]{S}</e>{S}<n>null{S}</n>{S}</invoke>\n'
+        f'{S}<invoke name="g">{S}<e>{S}</e>{S}<n>null{S}</n>{S}</invoke>\n'
         f"{S}</tool_call>"
     )
 

@@ -187,12 +187,12 @@ class MinimaxM3Chat(ChatFormat):
         return "]~b]ai\n" + (_PROMPTS.get(mode, "") if isinstance(mode, str) else "")
 
     def calls_text(self, dialect: Any, calls: Sequence[ToolCall], content: str) -> str:
-        """Oddity: the calls right after the content (no separator), ``None`` arguments left
-        out and empty objects and arrays written as empty elements (:func:`template_arguments`)."""
-        if not calls:
-            return content
-        dialect.check_content(content)
-        return content + super().calls_text(dialect, [template_arguments(c) for c in calls], "")
+        """Oddity: the template's ``to_xml`` loses values the calls dialect keeps: ``None``
+        members are left out (the dialect writes ``null``) and an empty object or array inside
+        another value is an empty element (the dialect writes ``{}``/``[]``, which read back
+        without a nested schema); :func:`template_arguments` gives the calls so. The rest (the
+        block right after the content, empty arguments as empty elements) is the dialect's."""
+        return super().calls_text(dialect, [template_arguments(c) for c in calls], content)
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """Oddity: a body opening with the lone ``</mm:think>`` is read as an empty reasoning

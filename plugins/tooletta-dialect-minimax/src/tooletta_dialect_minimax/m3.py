@@ -1,10 +1,10 @@
 """MiniMax-M3: every tag prefixed by the sentinel ``]<]minimax[>[``, arguments as elements.
 
-Layout (SGLang ``python/sglang/srt/function_call/minimax_m3.py``; MiniMax-M3 structural tag;
-outputs recorded in the wild), with ``S`` standing for the sentinel::
+Layout (MiniMax-M3's chat template; SGLang ``python/sglang/srt/function_call/minimax_m3.py``;
+MiniMax-M3 structural tag; outputs recorded in the wild), with ``S`` standing for the
+sentinel::
 
-    Let me check.
-    S<tool_call>
+    Let me check.S<tool_call>
     S<invoke name="get_weather">S<city>ParisS</city>S<days>3S</days>S</invoke>
     S</tool_call>
 
@@ -17,9 +17,14 @@ the tool schema (nested schemas followed through ``properties``, ``items``, ``pr
 empty object or array when the schema says so. Without a schema, an element whose children
 are all ``item`` is an array; a repeated child key collects its values in a list.
 
-The real M3 chat template was not available: the separators are pinned from the structural
-tag and recorded outputs; empty objects and arrays are rendered as ``{}`` / ``[]`` text (which
-reads back the same with or without a schema).
+Render writes what the model's own chat template (``MiniMaxAI/MiniMax-M3``
+``chat_template.jinja``, its ``to_xml`` macro) writes for an assistant turn's calls: the block
+right after the content (no separator), an empty object or array argument as an empty element
+(read back as its schema types it). Where the template's text would not read back, render keeps
+a form that does: ``None`` is written ``null`` (the template leaves the member out) and an
+empty object or array inside another value as ``{}`` / ``[]`` (the template's empty element
+reads back as ``""`` without a nested schema). Parse reads both forms, and the ``\n`` that the
+dialect wrote before the block when it was pinned from SGLang and vLLM.
 """
 
 from __future__ import annotations
@@ -478,7 +483,9 @@ def _check_tag(tag: str, error: Callable[[str], RenderError]) -> None:
 def _render_element(tag: str, value: Any, error: Callable[[str], RenderError], nested: bool) -> str:
     """``]<]minimax[>[<tag>...]<]minimax[>[</tag>`` for one value."""
     _check_tag(tag, error)
-    if isinstance(value, dict) and value:
+    if not nested and isinstance(value, (dict, list)) and not value:
+        body = ""  # the template's empty element: the argument's schema types it
+    elif isinstance(value, dict) and value:
         if list(value) == ["item"]:
             raise error("an object whose only key is 'item' would read back as an array")
         body = "".join(_render_element(k, v, error, True) for k, v in value.items())
@@ -520,7 +527,8 @@ class MinimaxM3Dialect(ScannerDialect):
             erase("[e~["),
         )
     )
-    content_separator = "\n"
+    content_separator = ""
+    """The template writes the block right after the content."""
     max_depth = MAX_NESTING  # the invoke element is the readers' first level
     chat_formats = (MinimaxM3Chat(),)
 
