@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tooletta.interop.hf.spec import NAMED, TEXT_RAW, Export, region, template, think
 
-__all__ = ["NEMOTRON3", "QWEN3_CODER", "STEP35"]
+__all__ = ["NEMOTRON3", "QWEN3_CODER", "QWEN36", "STEP35"]
 
 _TEXT_VALUES = "parameter values are text: pass the request's tools to type them"
 
@@ -29,3 +29,6 @@ NEMOTRON3 = Export(_QWEN3_CODER, note=_TEXT_VALUES)
 """The qwen3_coder template: other newlines around the calls read the same."""
 STEP35 = Export(_QWEN3_CODER, note=_TEXT_VALUES)
 """The qwen3_coder template: calls right after the content read the same."""
+QWEN36 = Export(_QWEN3_CODER, note=_TEXT_VALUES)
+"""The qwen3_coder template: Qwen3.6 writes ``None`` and booleans as JSON literals, text to
+the same reading."""
