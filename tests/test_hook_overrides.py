@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-MAX_OVERRIDES = 184
+MAX_OVERRIDES = 190
 """The hook overrides of the first-party formats (383 before the declarations). 178 from 177:
 Gemma 4's revised template (``gemma4-2604``) writes an opening system message given as
 content parts part by part, each trimmed and followed by a space, an oddity no declaration
@@ -27,7 +27,12 @@ declaration expresses: a lone ``</mm:think>`` for a turn without reasoning in ev
 model's own turn (``reasoning_text``; read back by ``parse_turn``), three generation prompts by
 ``thinking_mode`` (``generation_prompt``), and call arguments with ``None`` members left out
 and the calls written right after the content (``calls_text``; ``expressible`` says what
-reads back)."""
+reads back). 190: North Mini Code's template (``north_mini_code``), a Cohere format of its own,
+writes a fixed opening system turn (platform text and a fenced tool list, the system message a
+turn of its own: ``system_text``, ``parse_system``), every text inside ``<|START_TEXT|>`` with the
+action block right after the reasoning (``turn_body``, read back by ``parse_turn``) and each tool
+result as a renumbered JSON object wrapping the text as ``{"content": ...}`` (``result_text``,
+``parse_result``)."""
 
 
 def _script() -> object:

@@ -50,6 +50,7 @@ from tooletta.plugin import (
 from tooletta.plugin import quote_json_string as json_string
 from tooletta_dialect_cohere.models import MODELS
 
+from .chat_north import NorthChat
 from .chat_r7b import CommandR7BChat
 from .tokens import (
     ACTION,
@@ -142,7 +143,7 @@ class CohereDialect(ScannerDialect):
             erase(END_OF_TURN),
         )
     )
-    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (CommandR7BChat(),)
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (CommandR7BChat(), NorthChat())
     _COMMAND_R = re.compile(r'Action:\s*```json\s*\[\s*(?:\{\s*"tool_name"|\])')
 
     def detect(self, text: str) -> bool:
