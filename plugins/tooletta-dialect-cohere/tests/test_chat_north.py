@@ -12,6 +12,7 @@ import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import identify
 from tooletta.chat.jinja import render_jinja
+from tooletta.testing.conversation_properties import round_trip_property
 from tooletta.testing.conversations import (
     CONTENT_BESIDE_CALLS_SAMPLES,
     SAMPLE_TOOLS,
@@ -112,3 +113,8 @@ def test_documents_are_refused() -> None:
         tooletta.render_conversation(
             [Message("user", "hi")], model=NORTH, documents=[{"text": "x"}]
         )
+
+
+# No template property: random conversations hold calls without ids, whose results the
+# template numbers all as the first id-less call (a documented difference, as Command R7B's).
+test_round_trip_keeps_whitespace = round_trip_property(NORTH, trimmed=False, max_examples=60)
