@@ -16,7 +16,8 @@ Command R / R+ (no peer parser) write ``Action: ```json`` and a JSON list of
 (no ids), and rendered by the ``command_r_plus`` variant.
 
 Conversations (``render_conversation``): Command R7B's template is :mod:`.chat_r7b`
-(``command_r7b``, on this dialect), Command R+'s :mod:`.chat_r_plus` (on the variant).
+(``command_r7b``, on this dialect), North Mini Code's :mod:`.chat_north`
+(``north_mini_code``, on this dialect), Command R+'s :mod:`.chat_r_plus` (on the variant).
 
 Rendering reproduces the R7B template (``CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja``):
 ``<|START_THINKING|><|END_THINKING|>`` (the empty plan), then the action block with items
