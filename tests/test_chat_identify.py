@@ -69,6 +69,7 @@ IDENTIFIED = {
     "deepseek-ai-DeepSeek-R1.jinja": "deepseek_r1_official",
     "zai-org-GLM-5.2.jinja": "glm52",
     "zai-org-GLM-5.1.jinja": "glm51",
+    "CohereLabs-North-Mini-Code-1.0.jinja": "north_mini_code",
     "Qwen3-Next-80B-A3B-Instruct.jinja": "qwen3_instruct_2507",
     "Qwen3-Thinking-2507.jinja": "qwen3_thinking_2507",
 }

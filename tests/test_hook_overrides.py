@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-MAX_OVERRIDES = 184
+MAX_OVERRIDES = 190
 """The hook overrides of the first-party formats (383 before the declarations). 178 from 177:
 Gemma 4's revised template (``gemma4-2604``) writes an opening system message given as
 content parts part by part, each trimmed and followed by a space, an oddity no declaration
@@ -29,7 +29,13 @@ model's own turn (``reasoning_text``; read back by ``parse_turn``), three genera
 and empty objects and arrays nested in a value written as empty elements (``calls_text``;
 ``expressible`` says what reads back). The calls dialect ``minimax_m3`` writes the rest of the
 template's form itself (the block right after the content, an empty argument as an empty
-element), but not those two: they would not read back from the dialect's own text (law 1)."""
+element), but not those two: they would not read back from the dialect's own text (law 1).
+190: North Mini Code's template (``north_mini_code``), a Cohere format of its own,
+writes a fixed opening system turn (platform text and a fenced tool list, the system message a
+turn of its own: ``system_text``, ``parse_system``), every text inside ``<|START_TEXT|>`` with the
+action block right after the reasoning (``turn_body``, read back by ``parse_turn``) and each tool
+result as a renumbered JSON object wrapping the text as ``{"content": ...}`` (``result_text``,
+``parse_result``)."""
 
 
 def _script() -> object:

@@ -16,7 +16,8 @@ Command R / R+ (no peer parser) write ``Action: ```json`` and a JSON list of
 (no ids), and rendered by the ``command_r_plus`` variant.
 
 Conversations (``render_conversation``): Command R7B's template is :mod:`.chat_r7b`
-(``command_r7b``, on this dialect), Command R+'s :mod:`.chat_r_plus` (on the variant).
+(``command_r7b``, on this dialect), North Mini Code's :mod:`.chat_north`
+(``north_mini_code``, on this dialect), Command R+'s :mod:`.chat_r_plus` (on the variant).
 
 Rendering reproduces the R7B template (``CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja``):
 ``<|START_THINKING|><|END_THINKING|>`` (the empty plan), then the action block with items
@@ -50,6 +51,7 @@ from tooletta.plugin import (
 from tooletta.plugin import quote_json_string as json_string
 from tooletta_dialect_cohere.models import MODELS
 
+from .chat_north import NorthChat
 from .chat_r7b import CommandR7BChat
 from .tokens import (
     ACTION,
@@ -142,7 +144,7 @@ class CohereDialect(ScannerDialect):
             erase(END_OF_TURN),
         )
     )
-    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (CommandR7BChat(),)
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (CommandR7BChat(), NorthChat())
     _COMMAND_R = re.compile(r'Action:\s*```json\s*\[\s*(?:\{\s*"tool_name"|\])')
 
     def detect(self, text: str) -> bool:

@@ -61,6 +61,9 @@ __all__ = [
     "DEFAULT_PREAMBLE",
     "DEVELOPER_PREAMBLE",
     "GROUNDING",
+    "RESULT_HEAD",
+    "RESULT_PATTERN",
+    "RESULT_TAIL",
     "START_OF_TURN",
     "SYSTEM",
     "SYSTEM_PREAMBLE",
@@ -74,8 +77,10 @@ __all__ = [
     "CommandR7BChat",
     "call_numbers",
     "cohere_turns",
+    "result_number",
     "tool_line",
     "tool_list",
+    "written_ids",
 ]
 
 BOS = "<BOS_TOKEN>"
@@ -228,12 +233,15 @@ DEVELOPER_PREAMBLE = (
 """What precedes the system message, at the end of the system turn (template text)."""
 _RESULT_OPEN = '    {\n        "tool_call_id": "'
 _RESULT_CLOSE = "\n    }"
-_RESULT = re.compile(
+RESULT_PATTERN = re.compile(
     r'(\d*)",\n        "results": \{\n            "0": (.*)\n        \},\n        "is_error": null',
     re.DOTALL,
 )
-_RESULT_HEAD = '",\n        "results": {\n            "0": '
-_RESULT_TAIL = '\n        },\n        "is_error": null'
+"""A written result after its opening: the call's number (group 1), its one result (group 2)."""
+RESULT_HEAD = '",\n        "results": {\n            "0": '
+"""What follows a result's call number, up to its one result (template text)."""
+RESULT_TAIL = '\n        },\n        "is_error": null'
+"""What follows a result's one result (template text)."""
 _THINKING_OFF = THINKING + THINKING_END
 
 
@@ -343,7 +351,7 @@ def _numbered(calls: Sequence[ToolCall], first: int) -> list[ToolCall]:
     return [ToolCall(c.name, c.arguments, str(first + i)) for i, c in enumerate(calls)]
 
 
-def _written_ids(messages: Sequence[Message]) -> dict[int, list[str]]:
+def written_ids(messages: Sequence[Message]) -> dict[int, list[str]]:
     """The ids the template writes for the calls of ``messages``, per assistant message
     index: each call's number among the conversation's calls (:func:`call_numbers`)."""
     return {
@@ -351,6 +359,22 @@ def _written_ids(messages: Sequence[Message]) -> dict[int, list[str]]:
         for index, (m, first) in enumerate(zip(messages, call_numbers(messages)))
         if m.tool_calls
     }
+
+
+def result_number(index: int, ctx: Conversation) -> str:
+    """The template's ``tool_call_id`` of the result at ``index``: the number of the first
+    call holding its id ("" when none does); without an id, the number of the call it
+    answers by order (the template would write the first id-less call's number)."""
+    messages = ctx.messages
+    wanted = messages[index].tool_call_id
+    numbers, by_id = _calls_index(ctx)
+    if wanted is not None:
+        return by_id.get(wanted, "")
+    turn = next((i for i in range(index - 1, -1, -1) if messages[i].tool_calls), -1)
+    if turn < 0:
+        return ""
+    answered = sum(1 for m in messages[turn + 1 : index] if m.role == "tool")
+    return str(numbers[turn] + answered)
 
 
 class CommandR7BChat(ChatFormat):
@@ -383,7 +407,7 @@ class CommandR7BChat(ChatFormat):
     group_results = True
     result_separator = ",\n"
     options = defaults(enable_thinking=False, enable_citations=False)
-    call_ids: ClassVar[CallIds | None] = CallIds(across=_written_ids)
+    call_ids: ClassVar[CallIds | None] = CallIds(across=written_ids)
     """Oddity: every call's id is its number among the conversation's calls, whatever its own
     (:meth:`assistant_text` writes them; :meth:`expressible` gives them back, each result
     with the number of the call it answers)."""
@@ -494,28 +518,13 @@ class CommandR7BChat(ChatFormat):
         template's oddity, each result an indented JSON object of its own."""
         content = ctx.messages[index].content
         text = to_json(content if type(content) is str else text_of(content))
-        return self._result_number(index, ctx) + _RESULT_HEAD + text + _RESULT_TAIL
-
-    def _result_number(self, index: int, ctx: Conversation) -> str:
-        """The template's ``tool_call_id`` of the result at ``index``: the number of the first
-        call holding its id ("" when none does); without an id, the number of the call it
-        answers by order (the template would write the first id-less call's number)."""
-        messages = ctx.messages
-        wanted = messages[index].tool_call_id
-        numbers, by_id = _calls_index(ctx)
-        if wanted is not None:
-            return by_id.get(wanted, "")
-        turn = next((i for i in range(index - 1, -1, -1) if messages[i].tool_calls), -1)
-        if turn < 0:
-            return ""
-        answered = sum(1 for m in messages[turn + 1 : index] if m.role == "tool")
-        return str(numbers[turn] + answered)
+        return result_number(index, ctx) + RESULT_HEAD + text + RESULT_TAIL
 
     def parse_result(self, body: str) -> str:
         """The result's content (the JSON string the template wrote).
 
         Oddity: the reader of :meth:`result_text`'s JSON objects."""
-        found = _RESULT.fullmatch(body)
+        found = RESULT_PATTERN.fullmatch(body)
         if found is None:
             raise ValueError("a tool result is not in the template's layout")
         value = json.loads(found.group(2))

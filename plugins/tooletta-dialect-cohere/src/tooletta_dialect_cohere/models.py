@@ -8,6 +8,17 @@ __all__ = ["MODELS"]
 
 MODELS: tuple[Model, ...] = (
     Model(
+        ("coherelabs/north-mini-code-1.0*", "north-mini-code-1.0*"),
+        dialect="cohere",
+        chat="north_mini_code",
+        template="tests/templates/CohereLabs-North-Mini-Code-1.0.jinja",
+        template_sha256="d8366efb9f07c571da620ce6a924594fc52c80273a0fbb46a38b643972df95fd",
+        source=(
+            "CohereLabs/North-Mini-Code-1.0 chat_template.jinja (d11e61a8; as vendored by "
+            "ggml-org/llama.cpp models/templates/Cohere2MoE.jinja)"
+        ),
+    ),
+    Model(
         ("cohereforai/c4ai-command-r7b-12-2024*", "coherelabs/c4ai-command-r7b-12-2024*"),
         dialect="cohere",
         chat="command_r7b",

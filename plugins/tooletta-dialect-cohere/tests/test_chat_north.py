@@ -1,0 +1,120 @@
+"""North Mini Code conversations: native rendering against the model's own chat template
+(``CohereLabs/North-Mini-Code-1.0`` ``chat_template.jinja``, vendored)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+import tooletta
+from tooletta import Message, RenderError, ToolCall
+from tooletta.chat import identify
+from tooletta.chat.jinja import render_jinja
+from tooletta.testing.conversation_properties import round_trip_property
+from tooletta.testing.conversations import (
+    CONTENT_BESIDE_CALLS_SAMPLES,
+    SAMPLE_TOOLS,
+    ConversationTests,
+)
+
+NORTH = "CohereLabs/North-Mini-Code-1.0"
+TEMPLATE = Path(__file__).parent / "templates" / "CohereLabs-North-Mini-Code-1.0.jinja"
+TOKENS = {"bos_token": "<BOS_TOKEN>"}
+CHATBOT = "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"
+
+
+class TestNorthChat(ConversationTests):
+    model = NORTH
+    template = TEMPLATE
+    tokens = TOKENS
+    options = ({}, {"reasoning": False})
+    ids = True
+    differences: ClassVar[dict[str, str]] = dict.fromkeys(
+        CONTENT_BESIDE_CALLS_SAMPLES, "the template drops the content beside calls"
+    )
+
+
+def template_text(messages: list[Message], tools: Any = None, **options: Any) -> str:
+    """The template's text for ``messages``."""
+    text = TEMPLATE.read_text(encoding="utf-8")
+    return render_jinja(text, messages, tools=tools, tokens=TOKENS, **options)
+
+
+CALLS = [
+    Message("user", "Weather in Paris and Rome?"),
+    Message(
+        "assistant",
+        "",
+        tool_calls=[
+            ToolCall("get_weather", {"city": "Paris"}, "call_a"),
+            ToolCall("get_weather", {"city": "Rome"}, "call_b"),
+        ],
+        reasoning="Two lookups.",
+    ),
+    Message("tool", "sunny", tool_call_id="call_a"),
+    Message("tool", "rain", tool_call_id="call_b"),
+    Message("assistant", "Paris is sunny, Rome rainy.", reasoning="Both came back."),
+]
+
+
+def test_identified_as_north() -> None:
+    found = identify(TEMPLATE.read_text(encoding="utf-8"), bos_token="<BOS_TOKEN>")
+    assert found.format == "north_mini_code"
+    assert found.dialect == "cohere"
+    assert found.known
+
+
+def test_every_turn_keeps_its_reasoning_and_calls_are_renumbered() -> None:
+    text = tooletta.render_conversation(CALLS, model=NORTH, tools=SAMPLE_TOOLS)
+    assert text == template_text(CALLS, tools=SAMPLE_TOOLS)
+    assert (
+        CHATBOT + "<|START_THINKING|>Two lookups.<|END_THINKING|><|START_ACTION|>[\n"
+        '    {"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Paris"}},'
+    ) in text
+    assert '"0": {"content": "sunny"}' in text
+    assert (
+        "<|START_THINKING|>Both came back.<|END_THINKING|>"
+        "<|START_TEXT|>Paris is sunny, Rome rainy.<|END_TEXT|>"
+    ) in text
+    back = tooletta.parse_conversation(text, model=NORTH)
+    assert [c.id for c in back[1].tool_calls] == ["0", "1"]
+    assert [m.tool_call_id for m in back[2:4]] == ["0", "1"]
+    assert back[4].reasoning == "Both came back."
+
+
+@pytest.mark.parametrize(
+    ("options", "prompt"),
+    [({}, "<|START_THINKING|>"), ({"reasoning": False}, "<|START_THINKING|><|END_THINKING|>")],
+)
+def test_generation_prompt_opens_the_reasoning(options: dict[str, Any], prompt: str) -> None:
+    messages = [Message("user", "hi")]
+    text = tooletta.render_conversation(
+        messages, model=NORTH, add_generation_prompt=True, **options
+    )
+    assert text.endswith(CHATBOT + prompt)
+    assert text == template_text(messages, add_generation_prompt=True, **options)
+
+
+def test_system_message_is_a_turn_of_its_own() -> None:
+    messages = [Message("system", "Be brief."), Message("user", "hi")]
+    text = tooletta.render_conversation(messages, model=NORTH)
+    assert text == template_text(messages)
+    assert (
+        "```<|END_TEXT|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"
+        "<|START_TEXT|>Be brief.<|END_TEXT|>"
+    ) in text
+    assert tooletta.parse_conversation(text, model=NORTH) == messages
+
+
+def test_documents_are_refused() -> None:
+    with pytest.raises(RenderError):
+        tooletta.render_conversation(
+            [Message("user", "hi")], model=NORTH, documents=[{"text": "x"}]
+        )
+
+
+# No template property: random conversations hold calls without ids, whose results the
+# template numbers all as the first id-less call (a documented difference, as Command R7B's).
+test_round_trip_keeps_whitespace = round_trip_property(NORTH, trimmed=False, max_examples=60)
