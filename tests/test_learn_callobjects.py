@@ -16,13 +16,15 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tooletta
 from tooletta import Message, RenderError, ToolCall
-from tooletta.chat.learn.callobjects import CallObjects
+from tooletta.chat.learn.callobjects import CallObjects, arguments_encoder
 from tooletta.chat.learn.dialects import JsonCalls, call_object
 
 TEMPLATES = Path(__file__).resolve().parent / "fixtures" / "templates"
@@ -216,3 +218,32 @@ def test_the_writer_is_made_once_per_dialect() -> None:
     writer = vars(dialect)["_writer"]
     dialect.render([ToolCall("f", {})])
     assert vars(dialect)["_writer"] is writer
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.booleans(), st.tuples(separators, separators), values)
+def test_without_the_c_encoder_the_same_text(
+    ascii_: bool, seps: tuple[str, str], value: Any
+) -> None:
+    """Where the json module has no C encoder, the encoder made once writes the same."""
+    want = json.dumps(value, ensure_ascii=ascii_, separators=seps)
+    assert arguments_encoder(ascii_, seps)(value) == want
+    with mock.patch.object(json.encoder, "c_make_encoder", None):
+        assert arguments_encoder(ascii_, seps)(value) == want
+
+
+@pytest.mark.usefixtures("fresh")
+def test_arguments_holding_themselves_are_refused() -> None:
+    """The writer keeps no cycle bookkeeping: such a value is a ``RecursionError`` there, and
+    the API refuses it before (nested too deeply), as it did before."""
+    loop: dict[str, Any] = {}
+    loop["x"] = loop
+    with pytest.raises(RecursionError):
+        CallObjects(REKA).calls([ToolCall("f", loop)])
+    dialect = JsonCalls("callobjects-loop-test", REKA, None)
+    tooletta.register_dialect(dialect)  # forgotten after the test (``fresh``)
+    with pytest.raises(RenderError, match="deeper"):
+        tooletta.render([ToolCall("f", loop)], "callobjects-loop-test")
+    assert tooletta.render([ToolCall("f", {"x": 1})], "callobjects-loop-test") == (
+        '<tool_call>\n{"name": "f", "arguments": {"x": 1}}\n</tool_call>'
+    )

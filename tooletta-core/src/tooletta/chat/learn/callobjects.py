@@ -17,11 +17,46 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import Any
 
 from ...ir import ToolCall
 
-__all__ = ["CallObjects", "call_object"]
+__all__ = ["CallObjects", "arguments_encoder", "call_object"]
+
+
+def arguments_encoder(ascii_: bool, separators: tuple[str, str]) -> Callable[[Any], str]:
+    """A function writing a value as ``json.dumps(value, ensure_ascii=ascii_,
+    separators=separators)`` does, byte for byte.
+
+    ``JSONEncoder.encode`` builds CPython's C encoder again for every value; where the json
+    module has that C encoder (``json.encoder.c_make_encoder``), it is built here once, as
+    ``JSONEncoder.iterencode`` builds it, but without the reference-cycle bookkeeping (its
+    ``markers`` dict, which would be shared across calls and threads): a value holding
+    itself raises ``RecursionError`` instead of ``ValueError`` (the API refuses such values
+    before, as nested too deeply). Elsewhere: ``JSONEncoder.encode`` of an encoder made once.
+    """
+    encoder = json.JSONEncoder(ensure_ascii=ascii_, separators=separators)
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return encoder.encode
+    one_shot = make(
+        None,  # markers: no cycle bookkeeping
+        encoder.default,
+        encode_basestring_ascii if ascii_ else encode_basestring,
+        None,  # indent
+        encoder.key_separator,
+        encoder.item_separator,
+        False,  # sort_keys
+        False,  # skipkeys
+        True,  # allow_nan
+    )
+    join = "".join
+
+    def encode(value: Any) -> str:
+        return join(one_shot(value, 0))
+
+    return encode
 
 
 class CallObjects:
@@ -39,6 +74,7 @@ class CallObjects:
         "_between",
         "_mid",
         "_name",
+        "_string",
         "_trailer",
     )
 
@@ -47,12 +83,15 @@ class CallObjects:
         ``tail``, ``between`` and ``trailer`` keys are not read)."""
         ascii_ = bool(spec["ensure_ascii"])
         key_sep, item_sep = str(spec["key_sep"]), str(spec["item_sep"])
-        self._args: Callable[[Any], str] = json.JSONEncoder(
-            ensure_ascii=ascii_, separators=tuple(spec["args_separators"])
-        ).encode
+        self._args = arguments_encoder(ascii_, tuple(spec["args_separators"]))
         """The arguments as ``json.dumps(arguments, ensure_ascii=..., separators=...)``."""
+        self._string: Callable[[str], str] = (
+            encode_basestring_ascii if ascii_ else encode_basestring
+        )
+        """A name (a ``str``) as ``json.dumps(name, ensure_ascii=...)``."""
         self._name: Callable[[Any], str] = json.JSONEncoder(ensure_ascii=ascii_).encode
-        """The name as ``json.dumps(name, ensure_ascii=...)``."""
+        """Any other name as ``json.dumps(name, ensure_ascii=...)`` (the API refuses such
+        names before: this keeps a direct ``render`` writing what ``json.dumps`` writes)."""
         name_key = json.dumps(spec["name_key"]) + key_sep  # keys: always ASCII-escaped
         args_key = json.dumps(spec["args_key"]) + key_sep
         self._args_first = bool(spec["args_first"])
@@ -69,21 +108,11 @@ class CallObjects:
 
     def block(self, call: ToolCall) -> str:
         """``call`` as its JSON object in the learned markers (with the head and the tail)."""
+        name = call.name
+        name = self._string(name) if type(name) is str else self._name(name)
         if self._args_first:
-            return (
-                self._before
-                + self._args(call.arguments)
-                + self._mid
-                + self._name(call.name)
-                + self._after
-            )
-        return (
-            self._before
-            + self._name(call.name)
-            + self._mid
-            + self._args(call.arguments)
-            + self._after
-        )
+            return self._before + self._args(call.arguments) + self._mid + name + self._after
+        return self._before + name + self._mid + self._args(call.arguments) + self._after
 
     def calls(self, calls: Sequence[ToolCall]) -> str:
         """The calls, each in its markers, joined by the learned separator, then the trailer."""
