@@ -18,7 +18,6 @@ calls + the calls) and read it back with the engine (never Jinja):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -28,34 +27,9 @@ from ...engine import reasoning_region as region
 from ...errors import RenderError
 from ...ir import DialectInfo, ParseResult, ToolCall
 from ..shortcuts import renders_as_scanner
+from .callobjects import CallObjects, call_object
 
 __all__ = ["InstalledCalls", "JsonCalls", "NoCalls", "call_object", "make_dialect"]
-
-
-def call_object(call: ToolCall, spec: Mapping[str, Any]) -> str:
-    """One call as the JSON object the template writes (``spec``: the ``json`` dialect spec)."""
-    key_sep, item_sep = spec["key_sep"], spec["item_sep"]
-    args = json.dumps(
-        call.arguments,
-        ensure_ascii=spec["ensure_ascii"],
-        separators=tuple(spec["args_separators"]),
-    )
-    name = json.dumps(call.name, ensure_ascii=spec["ensure_ascii"])
-    name_part = json.dumps(spec["name_key"]) + key_sep + name
-    args_part = json.dumps(spec["args_key"]) + key_sep + args
-    first, second = (args_part, name_part) if spec["args_first"] else (name_part, args_part)
-    return "{" + str(first) + str(item_sep) + str(second) + "}"
-
-
-def _lead(spec: Mapping[str, Any], content: str) -> str:
-    """What the template writes between the content and the calls (nothing more when the
-    content already ends with it, for a template that adds it only when missing)."""
-    if not content:
-        return str(spec["lead_alone"])
-    lead = str(spec["lead_content"])
-    if lead and spec.get("lead_if_missing") and content.endswith(lead):
-        return ""
-    return lead
 
 
 class JsonCalls(ScannerDialect):
@@ -91,21 +65,30 @@ class JsonCalls(ScannerDialect):
         if reasoning is not None and reasoning[0].strip() and reasoning[1].strip():
             blocks.append(region(reasoning[0].strip(), reasoning[1].strip()))
         self.grammar = Grammar(blocks=tuple(blocks))  # type: ignore[misc]
+        self._writer = CallObjects(spec)
+        """The calls' text, its fixed pieces read from the spec once."""
+        self._alone = str(spec["lead_alone"])
+        self._lead = str(spec["lead_content"])
+        self._lead_if_missing = bool(spec.get("lead_if_missing"))
+        """What the template writes between the content and the calls (``lead_alone``: with
+        no content; ``lead_content`` after content, nothing when ``lead_if_missing`` and the
+        content already ends with it), read from the spec once."""
 
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:
         """``content``, the learned lead, then the calls as the template writes them."""
         self.check_content(content)
         if not calls:
             return content
-        return str(content + _lead(self.spec, content) + self.render_calls(list(calls)))
+        if not content:
+            return str(self._alone + self._writer.calls(calls))
+        lead = self._lead
+        if lead and self._lead_if_missing and content.endswith(lead):
+            lead = ""
+        return str(content + lead + self._writer.calls(calls))
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The calls, each in its markers, joined by the learned separator."""
-        s = self.spec
-        before = str(s["open"]) + str(s["head"])
-        after = str(s["tail"]) + str(s["close"])
-        blocks = [before + call_object(c, s) + after for c in calls]
-        return str(s["between"]).join(blocks) + str(s["trailer"])
+        return self._writer.calls(calls)
 
 
 class InstalledCalls:
@@ -189,7 +172,7 @@ class InstalledCalls:
                 check(content)
             else:
                 inner.render([], content=content)
-            lead = self._lead  # _lead's rule, read once from the spec
+            lead = self._lead  # the rule JsonCalls.render follows, read once from the spec
             if lead and self._lead_if_missing and content.endswith(lead):
                 lead = ""
             return content + lead + body
