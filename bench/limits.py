@@ -696,6 +696,7 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
         "qwen3_coder": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
         "nemotron3": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
         "step35": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
+        "qwen36": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
         "seed_oss": Family("<function=", "</function>", xml_body(*qwen, t)),
         "glm45": Family(
             OPEN,
