@@ -18,6 +18,7 @@ from tooletta.chat.messages import read_tool_definitions
 from tooletta.chat.samples import SAMPLE_TOOLS, sample_conversations
 from tooletta.chat.toolresponses import fold_tool_responses
 from tooletta.testing.conversations import ConversationTests, check_conversation_round_trip
+from tooletta.testing.samples import chained_call_conversations
 
 TEMPLATES = Path(__file__).parent / "templates"
 INTERLEAVED = TEMPLATES / "google-gemma-4-31B-it-interleaved.jinja"
@@ -46,31 +47,8 @@ def _ask() -> Message:
 def extra_cases() -> dict[str, tuple[list[Message], bool]]:
     """Reasoning kept in calls turns, chained calls, results before a user turn, a
     conversation ending with results, a thought left in the content."""
-    weather = ToolCall("get_weather", {"city": "Paris"}, "c1")
-    time = ToolCall("get_time", {"tz": "UTC"}, "c2")
-    r1 = Message("tool", "sunny", tool_call_id="c1")
-    r2 = Message("tool", "12:00", tool_call_id="c2")
     return {
-        "chained_calls": (
-            [
-                Message("system", "  Be brief.  "),
-                _ask(),
-                Message("assistant", "", tool_calls=[weather], reasoning="first"),
-                r1,
-                Message("assistant", "", tool_calls=[time], reasoning="second"),
-                r2,
-                Message("assistant", "Sunny, noon.", reasoning="an answer keeps none"),
-            ],
-            True,
-        ),
-        "results_then_user": (
-            [_ask(), Message("assistant", "", tool_calls=[weather]), r1, Message("user", "ok?")],
-            True,
-        ),
-        "ends_with_result": (
-            [_ask(), Message("assistant", "", tool_calls=[weather, time]), r1, r2],
-            True,
-        ),
+        **chained_call_conversations(),
         "thinking_in_content": (
             [_ask(), Message("assistant", "<|channel>thought\nhidden<channel|>  Shown.  ")],
             False,

@@ -27,6 +27,7 @@ from tooletta.testing.conversations import (
     random_conversations,
     sample_conversations,
 )
+from tooletta.testing.samples import chained_call_conversations
 
 TEMPLATES = Path(__file__).parent / "templates"
 REVISED = TEMPLATES / "google-gemma-4-31B-it-2604.jinja"
@@ -88,30 +89,9 @@ def revision_cases() -> dict[str, tuple[list[Message], bool]]:
     results, and the calls turns whose content the revision's ``has_content`` reads as empty
     (spaces; a thought channel alone): the turn goes on after the results."""
     weather = ToolCall("get_weather", {"city": "Paris"}, "c1")
-    time = ToolCall("get_time", {"tz": "UTC"}, "c2")
     r1 = Message("tool", "sunny", tool_call_id="c1")
-    r2 = Message("tool", "12:00", tool_call_id="c2")
     return {
-        "chained_calls": (
-            [
-                Message("system", "  Be brief.  "),
-                _ask(),
-                Message("assistant", "", tool_calls=[weather], reasoning="first"),
-                r1,
-                Message("assistant", "", tool_calls=[time], reasoning="second"),
-                r2,
-                Message("assistant", "Sunny, noon.", reasoning="an answer keeps none"),
-            ],
-            True,
-        ),
-        "results_then_user": (
-            [_ask(), Message("assistant", "", tool_calls=[weather]), r1, Message("user", "ok?")],
-            True,
-        ),
-        "ends_with_result": (
-            [_ask(), Message("assistant", "", tool_calls=[weather, time]), r1, r2],
-            True,
-        ),
+        **chained_call_conversations(),
         "spaces_beside_calls": (
             [
                 _ask(),

@@ -18,6 +18,7 @@ __all__ = [
     "CONTENT_BESIDE_CALLS_SAMPLES",
     "PROBE_TOOLS",
     "SAMPLE_TOOLS",
+    "chained_call_conversations",
     "list_content_conversations",
     "random_conversations",
     "reasoning_history_conversations",
@@ -59,6 +60,43 @@ def reasoning_history_conversations() -> dict[str, tuple[list[Message], bool]]:
                 Message("tool", "12:00"),
                 Message("assistant", "noon"),
             ],
+            True,
+        ),
+    }
+
+
+def chained_call_conversations() -> dict[str, tuple[list[Message], bool]]:
+    """Calls answered by results in the middle and at the end of a conversation (all use the
+    tools): ``chained_calls`` (a system message with spaces at its ends, two call turns with
+    reasoning, each answered, then an answer with reasoning), ``results_then_user`` (a user
+    turn right after a result) and ``ends_with_result`` (two calls, the conversation ending
+    with their results). For ``ConversationTests.extra_conversations`` of a format whose
+    template treats the turns around tool results specially (Gemma 4 continues the model's
+    turn after them)."""
+    weather = ToolCall("get_weather", {"city": "Paris"}, "c1")
+    time = ToolCall("get_time", {"tz": "UTC"}, "c2")
+    ask = Message("user", "What's the weather in Paris?")
+    r1 = Message("tool", "sunny", tool_call_id="c1")
+    r2 = Message("tool", "12:00", tool_call_id="c2")
+    return {
+        "chained_calls": (
+            [
+                Message("system", "  Be brief.  "),
+                ask,
+                Message("assistant", "", tool_calls=[weather], reasoning="first"),
+                r1,
+                Message("assistant", "", tool_calls=[time], reasoning="second"),
+                r2,
+                Message("assistant", "Sunny, noon.", reasoning="an answer keeps none"),
+            ],
+            True,
+        ),
+        "results_then_user": (
+            [ask, Message("assistant", "", tool_calls=[weather]), r1, Message("user", "ok?")],
+            True,
+        ),
+        "ends_with_result": (
+            [ask, Message("assistant", "", tool_calls=[weather, time]), r1, r2],
             True,
         ),
     }
