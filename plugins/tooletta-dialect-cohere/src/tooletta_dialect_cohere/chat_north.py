@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from tooletta import Message, ParseResult, RenderError, to_json
+from tooletta import Message, ParseResult, RenderError, ToolCall, to_json
 from tooletta.plugin import (
     CallIds,
     ChatFormat,
@@ -152,11 +152,18 @@ class NorthChat(ChatFormat):
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """The reasoning block, then the calls' action block or the content as text.
 
+        A turn written alone (``render(model=...)``: the message is the conversation) numbers
+        its calls from ``"0"``, as the template numbers a conversation's first calls; in a
+        conversation :attr:`call_ids` has numbered them already.
+
         Oddity: the content stands inside ``<|START_TEXT|>``; the action block follows the
         reasoning directly (the dialect's empty plan is not written)."""
         block = self.reasoning_text(message.reasoning, kept, last)
-        if message.tool_calls:
-            text = self.calls_text(ctx.dialect, message.tool_calls, "")
+        calls = message.tool_calls
+        if calls:
+            if len(ctx.messages) == 1:
+                calls = [ToolCall(c.name, c.arguments, str(i)) for i, c in enumerate(calls)]
+            text = self.calls_text(ctx.dialect, calls, "")
             if not text.startswith(_THINKING_OFF):
                 raise RenderError("the cohere dialect wrote no plan", dialect="cohere")
             return block + text[len(_THINKING_OFF) :]
