@@ -25,7 +25,7 @@ from tooletta.plugin import (
     tool_json,
 )
 
-__all__ = ["MinimaxM2Chat"]
+__all__ = ["MinimaxM2Chat", "tool_lines"]
 
 _END = "[e~["
 DEFAULT_SYSTEM = "You are a helpful assistant."
@@ -49,8 +49,13 @@ TOOLS_TAIL = (
 def _tools_block(tools: list[Any]) -> str:
     """The tool instructions with one ``<tool>`` line per declaration, remembered by the
     declarations' content."""
-    listed = "".join(f"<tool>{tool_json(_function(t))}</tool>\n" for t in tools)
-    return TOOLS_HEAD + listed + TOOLS_TAIL
+    return TOOLS_HEAD + tool_lines(tools) + TOOLS_TAIL
+
+
+def tool_lines(tools: list[Any]) -> str:
+    """One ``<tool>`` line per declaration, its ``function`` as compact JSON (the M2 family's
+    tool list, M3's too)."""
+    return "".join(f"<tool>{tool_json(_function(t))}</tool>\n" for t in tools)
 
 
 def _function(tool: object) -> object:

@@ -32,8 +32,9 @@ from tooletta.plugin import (
     by_content,
     defaults,
     each_role,
-    tool_json,
 )
+
+from .chat import tool_lines
 
 __all__ = ["M3_IDENTITY", "MinimaxM3Chat", "template_arguments"]
 
@@ -91,14 +92,7 @@ TOOLS_TAIL = (
 @by_content
 def _tools_block(tools: list[Any]) -> str:
     """The tool instructions with one ``<tool>`` line per declaration's ``function``."""
-    listed = "".join(f"<tool>{tool_json(_function(t))}</tool>\n" for t in tools)
-    return TOOLS_HEAD + listed + TOOLS_TAIL
-
-
-def _function(tool: object) -> object:
-    if isinstance(tool, dict) and isinstance(tool.get("function"), dict):
-        return tool["function"]
-    return tool
+    return TOOLS_HEAD + tool_lines(tools) + TOOLS_TAIL
 
 
 def _system_turn(line: str) -> str:
