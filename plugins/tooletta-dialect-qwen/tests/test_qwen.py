@@ -14,8 +14,15 @@ D = "qwen3_coder"
 class TestQwen3Coder(TypedDialectTests):
     dialect = D
     fixtures = Path(__file__).parent / "fixtures" / "qwen3_coder.json"
-    names = ("qwen3_coder", "qwen3-xml", "qwen_xml", "QWEN_CODER", "step3p5", "mimo")
-    models = ("Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen/Qwen3.5-27B")
+    names: tuple[str, ...] = (
+        "qwen3_coder",
+        "qwen3-xml",
+        "qwen_xml",
+        "QWEN_CODER",
+        "step3p5",
+        "mimo",
+    )
+    models: tuple[str, ...] = ("Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen/Qwen3.5-27B")
     # the template adds exactly one newline on each side of a value: nothing else is stripped
     typing_rules = (("string", " x ", " x "), ("string", "\n\nx\n\n", "\n\nx\n\n"))
     markup = (
@@ -96,3 +103,27 @@ def test_unfinished_call_is_unparsed() -> None:
     text = "<tool_call>\n<function=f>\n<parameter=x>\n1"
     result = tooletta.parse(text, D)
     assert result.calls == [] and len(result.unparsed) == 1
+
+
+class TestQwen36(TestQwen3Coder):
+    """The kit's laws for the ``qwen36`` variant (Qwen3.6's spelling: ``None`` and booleans
+    written as JSON literals), on ``qwen3_coder``'s golden cases (one parser reads both)."""
+
+    dialect = "qwen36"
+    names = ("qwen36", "qwen3_6")
+    models = ("Qwen/Qwen3.6-27B",)
+
+    def test_golden_detect(self) -> None:
+        """Detection names the parser of these texts, ``qwen3_coder``: a rendering variant
+        claims no text of its own (the variant's texts read the same)."""
+        for case in self.cases():
+            if case["calls"] and case.get("detect", True):
+                assert tooletta.detect(case["text"]) == D, case["name"]
+
+
+def test_qwen36_writes_json_literals_that_type_back() -> None:
+    call = ToolCall("t", {"b": True, "z": None, "n": 1.5})
+    text = tooletta.render([call], "qwen36")
+    assert "<parameter=b>\ntrue\n</parameter>" in text
+    assert "<parameter=z>\nnull\n</parameter>" in text
+    assert tooletta.parse(text, "qwen36").calls == [call]
