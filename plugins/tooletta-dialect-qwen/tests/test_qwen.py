@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 import tooletta
 from tooletta import ToolCall
@@ -14,7 +15,7 @@ D = "qwen3_coder"
 class TestQwen3Coder(TypedDialectTests):
     dialect = D
     fixtures = Path(__file__).parent / "fixtures" / "qwen3_coder.json"
-    names: tuple[str, ...] = (
+    names: ClassVar[tuple[str, ...]] = (
         "qwen3_coder",
         "qwen3-xml",
         "qwen_xml",
@@ -22,7 +23,7 @@ class TestQwen3Coder(TypedDialectTests):
         "step3p5",
         "mimo",
     )
-    models: tuple[str, ...] = ("Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen/Qwen3.5-27B")
+    models: ClassVar[tuple[str, ...]] = ("Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen/Qwen3.5-27B")
     # the template adds exactly one newline on each side of a value: nothing else is stripped
     typing_rules = (("string", " x ", " x "), ("string", "\n\nx\n\n", "\n\nx\n\n"))
     markup = (
