@@ -243,3 +243,67 @@ def test_plugins_load_without_loading_the_hf_package() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_tagged_calls_read_their_arguments_from_tags() -> None:
+    chat_parsing = pytest.importorskip("transformers.utils.chat_parsing")
+    calls = spec.tagged(
+        r"\s*<call (?P<name>\w+)>", r"</call>\s*", r"<(?P<key>\w+)>(?P<value>.*?)</\1>"
+    )
+    text = "Sure.<call get_weather><city> Paris </city><unit>c</unit></call><|end|>"
+    raw = chat_parsing.parse_response(
+        text, spec.template("<|a|>", calls, ends=("<|end|>",)), prefix=""
+    )
+    assert raw["content"] == "Sure."
+    assert raw["tool_calls"][0]["function"] == {
+        "name": "get_weather",
+        "arguments": {"city": " Paris ", "unit": "c"},
+    }
+
+
+def test_tagged_strips_values_with_the_text_parser() -> None:
+    chat_parsing = pytest.importorskip("transformers.utils.chat_parsing")
+    calls = spec.tagged(
+        r"\s*<call (?P<name>\w+)>",
+        r"</call>\s*",
+        r"<(?P<key>\w+)>(?P<value>.*?)</\1>",
+        value_parser=spec.TEXT,
+    )
+    raw = chat_parsing.parse_response(
+        "<call f><city> Paris </city></call>", spec.template("<|a|>", calls), prefix=""
+    )
+    assert raw["tool_calls"][0]["function"]["arguments"] == {"city": "Paris"}
+
+
+def test_invoke_and_kv_tags_are_spellings_of_tagged() -> None:
+    pair = spec.kv_tags("<c (?P<name>\\w+)>", "</c>", "<k>", "<v>", "</v>")
+    assert pair == spec.tagged("<c (?P<name>\\w+)>", "</c>", "<k>(?P<key>.*?)<v>(?P<value>.*?)</v>")
+    element = spec.invoke("", "<calls>", "</calls>", "invoke", "parameter")
+    assert element["content"] == "xml-inline" and element["transform"] == spec.NAMED
+    assert element["content_args"]["value_parser"] == spec.TEXT_RAW
+
+
+def test_named_id_keeps_the_captured_id() -> None:
+    chat_parsing = pytest.importorskip("transformers.utils.chat_parsing")
+    calls = spec.region(
+        r"\s*<call (?P<id>\d+) (?P<name>\w+)>",
+        r"</call>\s*",
+        content="json",
+        transform=spec.NAMED_ID,
+    )
+    raw = chat_parsing.parse_response(
+        '<call 7 f>{"a": 1}</call>', spec.template("<|a|>", calls), prefix=""
+    )
+    assert raw["tool_calls"] == [
+        {"type": "function", "id": "7", "function": {"name": "f", "arguments": {"a": 1}}}
+    ]
+
+
+@given(
+    st.text(max_size=20), st.dictionaries(st.sampled_from(["content", "tool_calls"]), st.just({}))
+)
+def test_message_is_the_layout_template_writes(anchor: str, fields: dict[str, Any]) -> None:
+    got = spec.message(anchor, fields)
+    assert got == {"defaults": {"role": "assistant"}, "start_anchor": anchor, "fields": fields}
+    built = spec.template(anchor, {"open": "x"})
+    assert spec.message(anchor, built["fields"]) == built

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import NAMED, TEXT_RAW, Export, invoke, region, template, think
+from tooletta.interop.hf.spec import Export, invoke, tagged, template, think
 
 __all__ = ["DOTS", "DOTS3"]
 
@@ -17,15 +17,10 @@ DOTS = Export(
 DOTS3 = Export(
     template(  # dots3-note: a block per call, values between line breaks
         "<|assistant|>",
-        region(
+        tagged(
             r'\s*<dots_function_call>\s*<invoke name="(?P<name>[^"]+)"\s*>',
             r"\s*</invoke>\s*</dots_function_call>\s*",
-            content="xml-inline",
-            content_args={
-                "tag_pattern": r'<parameter name="(?P<key>[^"]+)">\n?(?P<value>.*?)\n?</parameter>',
-                "value_parser": TEXT_RAW,
-            },
-            transform=NAMED,
+            r'<parameter name="(?P<key>[^"]+)">\n?(?P<value>.*?)\n?</parameter>',
         ),
         ends=("<|endofassistant|>",),
         reasoning=think(),

@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import NAMED, TEXT_RAW, Export, region, template, think
+from tooletta.interop.hf.spec import Export, kv_tags, template, think
 
 __all__ = ["GLM45", "GLM46"]
 
 _GLM45 = template(
     "<|assistant|>",
-    region(
+    kv_tags(
         r"\s*<tool_call>\s*(?P<name>[^\s<]+)\s*",
         r"</tool_call>\s*",
-        content="xml-inline",
-        content_args={
-            "tag_pattern": (
-                r"<arg_key>(?P<key>.*?)</arg_key>\s*<arg_value>(?P<value>.*?)</arg_value>"
-            ),
-            "value_parser": TEXT_RAW,
-        },
-        transform=NAMED,
+        "<arg_key>",
+        r"</arg_key>\s*<arg_value>",
+        "</arg_value>",
     ),
     ends=("<|user|>", "<|observation|>", "<|endoftext|>"),
     reasoning=think(),

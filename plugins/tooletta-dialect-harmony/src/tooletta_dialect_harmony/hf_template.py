@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import NAMED, Export, region
+from tooletta.interop.hf.spec import NAMED, Export, message, region
 
 __all__ = ["HARMONY"]
 
 HARMONY = Export(
-    {
-        "defaults": {"role": "assistant"},
-        "start_anchor": "<|start|>assistant",
-        "fields": {
+    message(
+        "<|start|>assistant",
+        {
             "reasoning_content": {
                 "open_pattern": r"\s*(?:<\|start\|>assistant)?<\|channel\|>analysis<\|message\|>",
                 "close_pattern": r"<\|end\|>\s*|(?=<\|start\|>)",
@@ -35,6 +34,6 @@ HARMONY = Export(
                 "join": "\n\n",
             },
         },
-    },
+    ),
     note="text outside the channels is dropped (the template has no leftover field)",
 )

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import Export, region
+from tooletta.interop.hf.spec import Export, message, region
 
 __all__ = ["INKLING"]
 
 INKLING = Export(
-    {
-        "defaults": {"role": "assistant"},
-        "start_anchor": "<|message_model|>",
-        "fields": {
+    message(
+        "<|message_model|>",
+        {
             "reasoning_content": {
                 "open": "<|message_model|><|content_thinking|>",
                 "close_pattern": r"<\|end_message\|>\s*",
@@ -35,6 +34,6 @@ INKLING = Export(
                 "join": "\n\n",
             },
         },
-    },
+    ),
     note="text outside the messages is dropped; a tool's arguments are under 'args'",
 )

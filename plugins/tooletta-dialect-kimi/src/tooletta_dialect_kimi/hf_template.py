@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import NAMED, TEXT_RAW, Export, region, template, think
+from tooletta.interop.hf.spec import (
+    NAMED,
+    NAMED_ID,
+    Export,
+    message,
+    region,
+    tagged,
+    template,
+    think,
+)
 
 __all__ = ["KIMI", "KIMI_K2", "KIMI_K3"]
 
@@ -16,11 +25,7 @@ KIMI_K2 = Export(
             r"(?P<id>(?:functions\.)?(?P<name>[\w.\-]+?):\d+)\s*<\|tool_call_argument_begin\|>",
             r"\s*<\|tool_call_end\|>\s*(?:<\|tool_calls?_section_end\|>\s*)?",
             content="json",
-            transform={
-                "type": "function",
-                "id": "{id}",
-                "function": {"name": "{name}", "arguments": "{content}"},
-            },
+            transform=NAMED_ID,
         ),
         ends=("<|im_end|>",),
         reasoning=think(),
@@ -42,24 +47,16 @@ KIMI = Export(
 )
 
 KIMI_K3 = Export(
-    {
-        "defaults": {"role": "assistant"},
-        "start_anchor": '<|open|>message role="assistant"<|sep|>',
-        "fields": {
+    message(
+        '<|open|>message role="assistant"<|sep|>',
+        {
             "reasoning_content": think("<|open|>think<|sep|>", "<|close|>think<|sep|>"),
-            "tool_calls": region(
+            "tool_calls": tagged(
                 r'\s*(?:<\|open\|>tools<\|sep\|>)?\s*<\|open\|>call tool="(?P<name>[^"]*)"'
                 r'(?: index="\d+")?<\|sep\|>',
                 r"\s*<\|close\|>call<\|sep\|>\s*(?:<\|close\|>tools<\|sep\|>\s*)?",
-                content="xml-inline",
-                content_args={
-                    "tag_pattern": (
-                        r'<\|open\|>argument key="(?P<key>[^"]*)"(?: type="[^"]*")?<\|sep\|>'
-                        r"(?P<value>.*?)<\|close\|>argument<\|sep\|>"
-                    ),
-                    "value_parser": TEXT_RAW,
-                },
-                transform=NAMED,
+                r'<\|open\|>argument key="(?P<key>[^"]*)"(?: type="[^"]*")?<\|sep\|>'
+                r"(?P<value>.*?)<\|close\|>argument<\|sep\|>",
             ),
             "markup": {
                 "open_pattern": (
@@ -74,7 +71,7 @@ KIMI_K3 = Export(
                 "content": "text",
             },
         },
-    },
+    ),
     note=(
         "argument values are text whatever type= says (pass the request's tools); the "
         "<|open|>json form of arguments is a second shape the field cannot also have"

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import NAMED, Export, region, template, think
+from tooletta.interop.hf.spec import TEXT, Export, tagged, template, think
 
 __all__ = ["MINICPM5"]
 
 MINICPM5 = Export(
     template(
         "<|im_start|>assistant\n",
-        region(
+        tagged(
             r"\s*<function name=[\"'](?P<name>[^\"']+)[\"']>",
             r"\s*</function>\s*",
-            content="xml-inline",
-            content_args={
-                "tag_pattern": r"<param name=[\"'](?P<key>[^\"']+)[\"']>(?P<value>.*?)</param>",
-                "value_parser": {"name": "text"},
-            },
-            transform=NAMED,
+            r"<param name=[\"'](?P<key>[^\"']+)[\"']>(?P<value>.*?)</param>",
+            value_parser=TEXT,
         ),
         ends=("<|im_end|>",),
         reasoning=think(),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import NAMED, TEXT_RAW, Export, invoke, region, template, think
+from tooletta.interop.hf.spec import NAMED, Export, invoke, region, tagged, template, think
 
 __all__ = ["MINIMAX_M1", "MINIMAX_M2", "MINIMAX_M3"]
 
@@ -32,19 +32,12 @@ MINIMAX_M2 = Export(
 MINIMAX_M3 = Export(
     template(
         "]~b]ai\n",
-        region(
+        tagged(
             r"\s*(?:\]<\]minimax\[>\[\s*<tool_call>\s*)?\]<\]minimax\[>\[\s*"
             r"<invoke name=\"(?P<name>[^\"]+)\">",
             r"\]<\]minimax\[>\[\s*</invoke>\s*(?:\]<\]minimax\[>\[\s*</tool_call>\s*)?",
-            content="xml-inline",
-            content_args={
-                "tag_pattern": (
-                    r"\]<\]minimax\[>\[\s*<(?P<key>[^\s<>/]+)>(?P<value>[^\]]*?)"
-                    r"\]<\]minimax\[>\[\s*</(?P=key)>"
-                ),
-                "value_parser": TEXT_RAW,
-            },
-            transform=NAMED,
+            r"\]<\]minimax\[>\[\s*<(?P<key>[^\s<>/]+)>(?P<value>[^\]]*?)"
+            r"\]<\]minimax\[>\[\s*</(?P=key)>",
         ),
         ends=("[e~[",),
         reasoning=think("<mm:think>", "</mm:think>"),

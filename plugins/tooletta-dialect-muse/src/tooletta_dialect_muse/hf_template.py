@@ -2,33 +2,24 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import NAMED, TEXT_RAW, Export, region
+from tooletta.interop.hf.spec import Export, message, tagged
 
 __all__ = ["MUSE"]
 
 MUSE = Export(
-    {
-        "defaults": {"role": "assistant"},
-        "start_anchor": "<|start|>assistant",
-        "fields": {
+    message(
+        "<|start|>assistant",
+        {
             "reasoning_content": {
                 "open_pattern": r"\s*(?:<\|start\|>assistant)?\s*to=self<\|message\|>",
                 "close_pattern": r"<\|eom\|>\s*|<\|eot\|>\s*|(?=<\|start\|>)",
                 "content": "text",
             },
-            "tool_calls": region(
+            "tool_calls": tagged(
                 r"\s*(?:(?:<\|start\|>assistant)?\s*to=[^<]*<\|message\|>)?\s*"
                 r"(?:<atem:function_calls>)?\s*<atem:invoke name=\"(?P<name>[^\"]+)\">",
                 r"\s*</atem:invoke>\s*(?:</atem:function_calls>\s*)?(?:<\|eom\|>\s*|<\|eot\|>\s*)?",
-                content="xml-inline",
-                content_args={
-                    "tag_pattern": (
-                        r"<atem:parameter name=\"(?P<key>[^\"]+)\">(?P<value>.*?)"
-                        r"</atem:parameter>"
-                    ),
-                    "value_parser": TEXT_RAW,
-                },
-                transform=NAMED,
+                r"<atem:parameter name=\"(?P<key>[^\"]+)\">(?P<value>.*?)</atem:parameter>",
             ),
             "content": {
                 "open_pattern": r"\s*(?:<\|start\|>assistant)?\s*to=user<\|message\|>",
@@ -36,6 +27,6 @@ MUSE = Export(
                 "content": "text",
             },
         },
-    },
+    ),
     note="text outside the channels is dropped",
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import NAMED, TEXT_RAW, Export, region, template, think
+from tooletta.interop.hf.spec import Export, tagged, template, think
 
 __all__ = ["NEMOTRON3", "QWEN3_CODER", "QWEN36", "STEP35"]
 
@@ -10,15 +10,10 @@ _TEXT_VALUES = "parameter values are text: pass the request's tools to type them
 
 _QWEN3_CODER = template(
     "<|im_start|>assistant\n",
-    region(
+    tagged(
         r"\s*<tool_call>\s*<function=(?P<name>[^>\n]+)>",
         r"\s*</function>\s*</tool_call>\s*",
-        content="xml-inline",
-        content_args={
-            "tag_pattern": r"<parameter=(?P<key>[^>\n]+)>\n?(?P<value>.*?)\n?</parameter>",
-            "value_parser": TEXT_RAW,
-        },
-        transform=NAMED,
+        r"<parameter=(?P<key>[^>\n]+)>\n?(?P<value>.*?)\n?</parameter>",
     ),
     ends=("<|im_end|>", "<|endoftext|>"),
     reasoning=think(),

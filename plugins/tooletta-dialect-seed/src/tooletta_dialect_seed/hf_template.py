@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import NAMED, TEXT_RAW, Export, region, template, think
+from tooletta.interop.hf.spec import Export, tagged, template, think
 
 __all__ = ["SEED_OSS", "SEED_OSS_PYSTR"]
 
 _SEED_OSS = template(
     "<seed:bos>assistant\n",
-    region(
+    tagged(
         r"\s*<seed:tool_call>\s*<function=(?P<name>[^>\n]+)>",
         r"\s*</function>\s*</seed:tool_call>\s*",
-        content="xml-inline",
-        content_args={
-            "tag_pattern": r"<parameter=(?P<key>[^>\n]+)>\n?(?P<value>.*?)\n?</parameter>",
-            "value_parser": TEXT_RAW,
-        },
-        transform=NAMED,
+        r"<parameter=(?P<key>[^>\n]+)>\n?(?P<value>.*?)\n?</parameter>",
     ),
     ends=("<seed:eos>",),
     reasoning=think("<seed:think>", "</seed:think>"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import Export, kv_tags, region, template, think
+from tooletta.interop.hf.spec import NAMED_ID, Export, kv_tags, region, template, think
 
 __all__ = ["SOLAR_OPEN", "SOLAR_OPEN2"]
 
@@ -29,11 +29,7 @@ SOLAR_OPEN = Export(
             r"(?P<id>[^<]*)<\|tool_call:name\|>(?P<name>[^<]+?)<\|tool_call:args\|>",
             r"\s*<\|tool_call:end\|>\s*(?:<\|calls\|>\s*)?",
             content="json",
-            transform={
-                "type": "function",
-                "id": "{id}",
-                "function": {"name": "{name}", "arguments": "{content}"},
-            },
+            transform=NAMED_ID,
         ),
         ends=("<|end|>",),
         reasoning={

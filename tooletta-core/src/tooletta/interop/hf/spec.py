@@ -60,13 +60,17 @@ __all__ = [
     "EACH",
     "FUNCTION",
     "NAMED",
+    "NAMED_ID",
+    "TEXT",
     "TEXT_RAW",
     "Export",
     "TemplateSource",
     "escape",
     "invoke",
     "kv_tags",
+    "message",
     "region",
+    "tagged",
     "template",
     "think",
 ]
@@ -84,6 +88,13 @@ NAMED: dict[str, Any] = {
 }
 """A transform for a region whose opener captures ``name`` and whose value is the arguments."""
 
+NAMED_ID: dict[str, Any] = {
+    "type": "function",
+    "id": "{id}",
+    "function": {"name": "{name}", "arguments": "{content}"},
+}
+"""A transform like :data:`NAMED` for an opener that also captures the call's ``id``."""
+
 EACH: dict[str, Any] = {
     "type": "function",
     "function": {"name": "{name}", "arguments": "{arguments}"},
@@ -92,6 +103,9 @@ EACH: dict[str, Any] = {
 
 TEXT_RAW: dict[str, Any] = {"name": "text", "args": {"strip": False}}
 """A value parser for a parameter written verbatim (typed by the request's tools)."""
+
+TEXT: dict[str, Any] = {"name": "text"}
+"""A value parser for a parameter read as text with the whitespace around it stripped."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +154,34 @@ def region(open_pattern: str, close_pattern: str, **rest: Any) -> dict[str, Any]
     return {"open_pattern": open_pattern, "close_pattern": close_pattern, "repeats": True, **rest}
 
 
+def tagged(
+    open_pattern: str,
+    close_pattern: str,
+    tag_pattern: str,
+    *,
+    value_parser: dict[str, Any] = TEXT_RAW,
+) -> dict[str, Any]:
+    """A ``tool_calls`` field of calls from ``open_pattern`` (which captures ``name``) to
+    ``close_pattern``, whose arguments are the matches of ``tag_pattern`` (which captures
+    ``key`` and ``value``) in between, each value read by ``value_parser`` (verbatim text by
+    default, typed by the request's tools). :func:`invoke` and :func:`kv_tags` are two
+    common spellings of it."""
+    return region(
+        open_pattern,
+        close_pattern,
+        content="xml-inline",
+        content_args={"tag_pattern": tag_pattern, "value_parser": value_parser},
+        transform=NAMED,
+    )
+
+
+def message(anchor: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """An assistant-message template starting after ``anchor`` with the given ``fields``, as
+    written for a format :func:`template`'s layout does not fit (channels, several content
+    fields...)."""
+    return {"defaults": {"role": "assistant"}, "start_anchor": anchor, "fields": fields}
+
+
 def template(
     anchor: str,
     calls: dict[str, Any],
@@ -161,7 +203,7 @@ def template(
     if ends:
         content["close_pattern"] = r"\s*(?:" + "|".join(escape(e) for e in ends) + r")\s*"
     fields["content"] = content
-    return {"defaults": {"role": "assistant"}, "start_anchor": anchor, "fields": fields}
+    return message(anchor, fields)
 
 
 def invoke(
@@ -182,18 +224,11 @@ def invoke(
     ``string="true|false"`` attribute on parameters. Values are text, typed by the request's
     tools."""
     string = r'(?: string="(?:true|false)")?' if typed else ""
-    return region(
+    return tagged(
         rf"\s*(?:{section}\s*)?{call_open}<{prefix}{call_tag} name=\"(?P<name>[^\"]+)\"\s*>",
         rf"\s*</{prefix}{call_tag}>\s*{call_close}(?:{section_end}\s*)?",
-        content="xml-inline",
-        content_args={
-            "tag_pattern": (
-                rf"<{prefix}{param_tag} name=\"(?P<key>[^\"]+)\"{string}>(?P<value>.*?)"
-                rf"</{prefix}{param_tag}>"
-            ),
-            "value_parser": TEXT_RAW,
-        },
-        transform=NAMED,
+        rf"<{prefix}{param_tag} name=\"(?P<key>[^\"]+)\"{string}>(?P<value>.*?)"
+        rf"</{prefix}{param_tag}>",
     )
 
 
@@ -203,13 +238,4 @@ def kv_tags(
     """A ``tool_calls`` field of ``NAME<key>k</key><value>v</value>...`` calls (Hunyuan,
     K2-Horizon, Solar): each argument is ``key`` K ``value`` V ``end`` (regular expressions).
     Values are text, typed by the request's tools."""
-    return region(
-        open_pattern,
-        close_pattern,
-        content="xml-inline",
-        content_args={
-            "tag_pattern": rf"{key}(?P<key>.*?){value}(?P<value>.*?){end}",
-            "value_parser": TEXT_RAW,
-        },
-        transform=NAMED,
-    )
+    return tagged(open_pattern, close_pattern, rf"{key}(?P<key>.*?){value}(?P<value>.*?){end}")
