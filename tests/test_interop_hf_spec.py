@@ -307,3 +307,25 @@ def test_message_is_the_layout_template_writes(anchor: str, fields: dict[str, An
     assert got == {"defaults": {"role": "assistant"}, "start_anchor": anchor, "fields": fields}
     built = spec.template(anchor, {"open": "x"})
     assert spec.message(anchor, built["fields"]) == built
+
+
+@given(st.lists(st.text(min_size=1, max_size=8), max_size=3), st.booleans())
+def test_chatml_is_template_with_chatml_markers(ends: list[str], reasoning: bool) -> None:
+    calls = spec.region("<c>", "</c>", content="json", transform=spec.NAMED)
+    got = spec.chatml(calls, ends=tuple(ends), reasoning=reasoning)
+    assert got == spec.template(
+        "<|im_start|>assistant\n",
+        calls,
+        ends=("<|im_end|>", *ends),
+        reasoning=spec.think() if reasoning else None,
+    )
+    assert ("reasoning_content" in got["fields"]) is reasoning
+
+
+def test_chatml_reply_parses_with_transformers() -> None:
+    chat_parsing = pytest.importorskip("transformers.utils.chat_parsing")
+    calls = spec.region(r"\s*<c>", r"</c>\s*", content="json", transform=spec.FUNCTION)
+    text = '<think>Hm.</think>Sure.<c>{"name": "f", "arguments": {"a": 1}}</c><|im_end|>'
+    raw = chat_parsing.parse_response(text, spec.chatml(calls), prefix="")
+    assert (raw["reasoning_content"], raw["content"]) == ("Hm.", "Sure.")
+    assert raw["tool_calls"][0]["function"] == {"name": "f", "arguments": {"a": 1}}

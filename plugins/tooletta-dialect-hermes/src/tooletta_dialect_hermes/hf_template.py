@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import FUNCTION, Export, region, template, think
+from tooletta.interop.hf.spec import FUNCTION, Export, chatml, region
 
 __all__ = ["HERMES"]
 
 HERMES = Export(
-    template(
-        "<|im_start|>assistant\n",
-        region(r"\s*<tool_call>", r"</tool_call>\s*", content="json", transform=FUNCTION),
-        ends=("<|im_end|>",),
-        reasoning=think(),
-    )
+    chatml(region(r"\s*<tool_call>", r"</tool_call>\s*", content="json", transform=FUNCTION))
 )

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import Export, region, template
+from tooletta.interop.hf.spec import Export, chatml, region
 
 __all__ = ["INTERNLM"]
 
 INTERNLM = Export(
-    template(
-        "<|im_start|>assistant\n",
+    chatml(
         region(
             r"\s*<\|action_start\|>\s*<\|plugin\|>\s*",
             r"\s*<\|action_end\|>\s*",
@@ -18,7 +17,7 @@ INTERNLM = Export(
                 "function": {"name": "{content.name}", "arguments": "{content.parameters}"},
             },
         ),
-        ends=("<|im_end|>",),
+        reasoning=False,
     ),
     note="InternLM2's 'parameters' key (the model's own output), not 'arguments'",
 )

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import TEXT, Export, tagged, template, think
+from tooletta.interop.hf.spec import TEXT, Export, chatml, tagged
 
 __all__ = ["MINICPM5"]
 
 MINICPM5 = Export(
-    template(
-        "<|im_start|>assistant\n",
+    chatml(
         tagged(
             r"\s*<function name=[\"'](?P<name>[^\"']+)[\"']>",
             r"\s*</function>\s*",
             r"<param name=[\"'](?P<key>[^\"']+)[\"']>(?P<value>.*?)</param>",
             value_parser=TEXT,
         ),
-        ends=("<|im_end|>",),
-        reasoning=think(),
     )
 )

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import EACH, Export, template, think
+from tooletta.interop.hf.spec import EACH, Export, chatml, template
 
 __all__ = ["LFM2", "LFM25", "OLMO3", "OLMO3_INSTRUCT", "PYTHONIC", "SARASHINA"]
 
-_LFM2 = template(
-    "<|im_start|>assistant\n",
+_LFM2 = chatml(
     {
         "open_pattern": r"\s*<\|tool_call_start\|>(?=\s*\[)",
         "close_pattern": r"\s*<\|tool_call_end\|>\s*",
@@ -16,8 +15,6 @@ _LFM2 = template(
         "transform": EACH,
         "transform_each": True,
     },
-    ends=("<|im_end|>",),
-    reasoning=think(),
 )
 
 LFM2 = Export(

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import Export, tagged, template, think
+from tooletta.interop.hf.spec import Export, chatml, tagged
 
 __all__ = ["NEMOTRON3", "QWEN3_CODER", "QWEN36", "STEP35"]
 
 _TEXT_VALUES = "parameter values are text: pass the request's tools to type them"
 
-_QWEN3_CODER = template(
-    "<|im_start|>assistant\n",
+_QWEN3_CODER = chatml(
     tagged(
         r"\s*<tool_call>\s*<function=(?P<name>[^>\n]+)>",
         r"\s*</function>\s*</tool_call>\s*",
         r"<parameter=(?P<key>[^>\n]+)>\n?(?P<value>.*?)\n?</parameter>",
     ),
-    ends=("<|im_end|>", "<|endoftext|>"),
-    reasoning=think(),
+    ends=("<|endoftext|>",),
 )
 
 QWEN3_CODER = Export(_QWEN3_CODER, note=_TEXT_VALUES)

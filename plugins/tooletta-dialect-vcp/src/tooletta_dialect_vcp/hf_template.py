@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import TEXT, Export, tagged, template, think
+from tooletta.interop.hf.spec import TEXT, Export, chatml, tagged
 
 __all__ = ["VCP"]
 
 VCP = Export(
-    template(
-        "<|im_start|>assistant\n",
+    chatml(
         tagged(
             r"\s*<<<\[TOOL_REQUEST\]>>>\s*tool_name:「始」(?P<name>.*?)「末」,?\s*",
             r"\s*<<<\[END_TOOL_REQUEST\]>>>\s*",
             r"(?P<key>[^\s:,「」]+):「始」(?P<value>.*?)「末」",
             value_parser=TEXT,
         ),
-        ends=("<|im_end|>",),
-        reasoning=think(),
     ),
     note="tool_name must come first; 「始ESCAPE」 values are not unescaped",
 )

@@ -65,6 +65,7 @@ __all__ = [
     "TEXT_RAW",
     "Export",
     "TemplateSource",
+    "chatml",
     "escape",
     "invoke",
     "kv_tags",
@@ -204,6 +205,23 @@ def template(
         content["close_pattern"] = r"\s*(?:" + "|".join(escape(e) for e in ends) + r")\s*"
     fields["content"] = content
     return message(anchor, fields)
+
+
+def chatml(
+    calls: dict[str, Any],
+    *,
+    ends: tuple[str, ...] = (),
+    reasoning: bool = True,
+) -> dict[str, Any]:
+    """A :func:`template` for a ChatML reply: after ``<|im_start|>assistant`` and its line
+    break, ``<think>`` reasoning (unless ``reasoning`` is false), ``calls`` as ``tool_calls``,
+    then the content, which ends at ``<|im_end|>`` or any of the other literal ``ends``."""
+    return template(
+        "<|im_start|>assistant\n",
+        calls,
+        ends=("<|im_end|>", *ends),
+        reasoning=think() if reasoning else None,
+    )
 
 
 def invoke(
