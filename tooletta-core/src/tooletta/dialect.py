@@ -11,7 +11,8 @@ renderer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from .boundary import checked_result
@@ -146,6 +147,25 @@ class ScannerDialect:
     def error(self, message: str) -> RenderError:
         """A :class:`RenderError` for this dialect (``raise self.error(...)``)."""
         return RenderError(message, dialect=self.info.name)
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Name this dialect in what a shared writer refuses: inside the block, a
+        :class:`RenderError` that names no dialect (the toolkit's writers raise those) and a
+        ``ValueError``/``TypeError`` from a writer become :meth:`error` with the same message;
+        a ``RenderError`` that already names a dialect passes unchanged::
+
+            with self.writing():
+                args = write_value(arguments, self.write_string)
+        """
+        try:
+            yield
+        except RenderError as exc:
+            if exc.dialect is not None:
+                raise
+            raise self.error(str(exc)) from None
+        except (ValueError, TypeError) as exc:
+            raise self.error(str(exc)) from None
 
 
 class BufferedStream:

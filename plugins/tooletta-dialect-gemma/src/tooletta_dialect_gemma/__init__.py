@@ -26,7 +26,7 @@ from typing import Any
 
 import msgspec
 
-from tooletta import DialectInfo, RenderError, ScannerDialect, ToolCall, hookimpl
+from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
 from tooletta.plugin import (
     Block,
     FastReader,
@@ -537,14 +537,8 @@ class _GemmaBase(ScannerDialect):
         for c in calls:
             if not c.name or any(ch in c.name for ch in "{<") or any(ch.isspace() for ch in c.name):
                 raise self.error(f"function name {c.name!r} cannot be written")
-            try:
+            with self.writing():
                 args = write_value(dict(c.arguments), self.write_string, self.write_key)
-            except RenderError as exc:
-                if exc.dialect is not None:
-                    raise
-                raise self.error(str(exc)) from None  # the toolkit's writer names no dialect
-            except (ValueError, TypeError) as exc:
-                raise self.error(str(exc)) from None
             out.append(f"{self.call_open}call:{c.name}{args}{self.call_close}")
         return "".join(out)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tooletta import RenderError, ScannerDialect, ToolCall
+from tooletta import ScannerDialect, ToolCall
 
 from .pysyntax import MAX_NESTING
 
@@ -33,14 +33,8 @@ class CheckedDialect(ScannerDialect):
         """Write ``content`` and ``calls``; raise ``RenderError`` unless the text reads back
         to the same calls and content (read back unless :meth:`reads_back` knows it)."""
         items = list(calls)
-        try:
+        with self.writing():
             text = self.write(items, content)
-        except RenderError as exc:
-            if exc.dialect is not None:
-                raise
-            raise self.error(str(exc)) from None  # the toolkit's writers name no dialect
-        except (ValueError, TypeError) as exc:
-            raise self.error(str(exc)) from None
         if self.reads_back(items, content):
             return text
         back = self.parse(text)
