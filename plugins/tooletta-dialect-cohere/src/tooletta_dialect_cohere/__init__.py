@@ -86,17 +86,13 @@ def read_action(r: Reader) -> Read[None]:
     """A JSON array of ``{"tool_call_id", "tool_name", "parameters"}``, then ``<|END_ACTION|>``
     (or the end of the text)."""
     yield from json_call_array(r, **_ACTION_KEYS)
-    yield from r.ws()
-    if not (yield from r.at_end()):
-        yield from r.expect(ACTION_END)
+    yield from r.close_or_end(ACTION_END)
 
 
 def read_command_r(r: Reader) -> Read[None]:
     """Command R: a JSON list of ``{"tool_name", "parameters"}`` closed by a fence."""
     yield from json_call_array(r, **_COMMAND_R_KEYS)
-    yield from r.ws()
-    if not (yield from r.at_end()):
-        yield from r.expect(FENCE)
+    yield from r.close_or_end(FENCE)
 
 
 def _content_block(end: str) -> Callable[[Reader], Read[None]]:

@@ -68,9 +68,7 @@ def block_readers(syntax: InvokeSyntax) -> tuple[BlockReader, FastReader]:
             yield from json_call_object(r)  # incremental path only (see minimax_m1)
         else:
             yield from json_call_array(r)
-        yield from r.ws()
-        if not (yield from r.at_end()):
-            yield from r.expect(CLOSE)
+        yield from r.close_or_end(CLOSE)
 
     invokes = fast_invokes(syntax, CLOSE)
     payload = fast_json_payload(CLOSE)

@@ -121,9 +121,7 @@ def read_function(r: Reader) -> Read[None]:
     if (yield from r.peek()) != "{":
         raise r.fail("expected a JSON object")
     yield from _json_call(r, name)
-    yield from r.ws()
-    if not (yield from r.at_end()):
-        yield from r.expect(FUNCTION_END)
+    yield from r.close_or_end(FUNCTION_END)
 
 
 def _function_head(text: str, pos: int) -> tuple[str | None, int] | None:

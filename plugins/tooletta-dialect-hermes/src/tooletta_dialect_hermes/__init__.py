@@ -55,9 +55,7 @@ _DETECT = re.compile(re.escape(OPEN) + r"\s*(?:\{|\Z)")
 def read_call(r: Reader) -> Read[None]:
     """One ``<tool_call>`` block: a JSON call object, then the closing tag (or the end)."""
     yield from json_call_object(r, close=CLOSE)
-    yield from r.ws()
-    if not (yield from r.at_end()):
-        yield from r.expect(CLOSE)
+    yield from r.close_or_end(CLOSE)
 
 
 class HermesDialect(ScannerDialect):

@@ -52,9 +52,7 @@ def read_action(r: Reader) -> Read[None]:
     yield from r.ws()
     yield from r.expect(PLUGIN)
     yield from json_call_object(r, args_keys=_ARGS_KEYS, close=END)
-    yield from r.ws()
-    if not (yield from r.at_end()):
-        yield from r.expect(END)
+    yield from r.close_or_end(END)
 
 
 class InternLMDialect(ScannerDialect):

@@ -64,9 +64,7 @@ _DETECT = re.compile(r"<tool_calls>\s*\[")
 def read_block(r: Reader) -> Read[None]:
     """A JSON list of call objects, then ``</tool_calls>`` (accepted missing at the end)."""
     yield from json_call_array(r, id_keys=("id",))
-    yield from r.ws()
-    if not (yield from r.at_end()):
-        yield from r.expect(CLOSE)
+    yield from r.close_or_end(CLOSE)
 
 
 def _obj(call: ToolCall) -> str:

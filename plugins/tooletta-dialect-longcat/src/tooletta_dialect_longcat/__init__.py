@@ -63,9 +63,7 @@ def read_call(r: Reader) -> Read[None]:
     first = yield from r.peek()
     if first == "{":
         yield from json_call_object(r, close=CLOSE)
-        yield from r.ws()
-        if not (yield from r.at_end()):
-            yield from r.expect(CLOSE)
+        yield from r.close_or_end(CLOSE)
         return
     raw, marker = yield from r.until((KEY, CLOSE), eof=True)
     name = raw.strip()

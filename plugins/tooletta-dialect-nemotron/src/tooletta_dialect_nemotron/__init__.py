@@ -58,9 +58,7 @@ def read_block(r: Reader) -> Read[None]:
             yield from r.ws()
             if not (yield from r.accept(",")):
                 break
-    yield from r.ws()
-    if not (yield from r.at_end()):
-        yield from r.expect(CLOSE)
+    yield from r.close_or_end(CLOSE)
 
 
 class NemotronDialect(ScannerDialect):

@@ -337,9 +337,7 @@ def read_lfm2_block(r: Reader) -> Read[None]:
             yield from read_call_list(r, raw_newlines=True, keyword_names=True)
     else:
         yield from read_py_call(r, raw_newlines=True, keyword_names=True)
-    yield from r.ws()
-    if not (yield from r.at_end()):
-        yield from r.expect(LFM_CLOSE)
+    yield from r.close_or_end(LFM_CLOSE)
 
 
 _LFM2_JSON_CALL = fast_json_call(LFM_CLOSE)

@@ -136,9 +136,7 @@ def _fence_reader(opening: str) -> Any:
             r.content(opening)
             return
         yield from read_items(r)
-        yield from r.ws()
-        if not (yield from r.at_end()):
-            yield from r.expect(FENCE_CLOSE)
+        yield from r.close_or_end(FENCE_CLOSE)
 
     read_fence.__doc__ = f"A call list fenced by {opening!r} ... ``` (or content when not calls)."
     return read_fence
@@ -157,9 +155,7 @@ def read_tool_call(r: Reader) -> Read[None]:
         yield from json_call_array(r, id_keys=_ID_KEYS)
     else:
         yield from json_call_object(r, id_keys=_ID_KEYS)
-    yield from r.ws()
-    if not (yield from r.at_end()):
-        yield from r.expect("</tool_call>")
+    yield from r.close_or_end("</tool_call>")
 
 
 def _list(calls: list[ToolCall]) -> str:

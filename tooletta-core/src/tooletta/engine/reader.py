@@ -263,6 +263,14 @@ class Reader:
             return DONE
         return self._expect_wait(literal)
 
+    def close_or_end(self, close: str) -> Read[None]:
+        """Skip whitespace, then consume ``close`` unless the text ends there: a block cut off
+        by the end of the output (the model stopped at its end-of-turn token, or ran out of
+        tokens) keeps what it read. Anything else fails as :meth:`expect` does."""
+        yield from self.ws()
+        if not (yield from self.at_end()):
+            yield from self.expect(close)
+
     def _expect_wait(self, literal: str) -> Read[None]:
         got = yield from self.accept(literal)
         if not got:

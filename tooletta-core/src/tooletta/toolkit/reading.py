@@ -361,9 +361,7 @@ def header_call_reader(
             raise r.fail(missing_name)
         r.start_call(name, call_id or None)
         yield from json_args(r, erased)
-        yield from r.ws()
-        if not (yield from r.at_end()):
-            yield from r.expect(close)
+        yield from r.close_or_end(close)
 
     return read
 
