@@ -209,24 +209,30 @@ def looks_like_call(r: Reader, k: int) -> Read[bool]:
 
     Consumes nothing; looks only as far as that decision needs.
     """
-    first = yield from char_at(r, k)
-    if not first or not _NAME_START.match(first):
+    after = yield from _word_then(r, k, _NAME_START, _NAME_REST, "(")
+    if after is None:
         return False
-    k = yield from span(r, k + 1, _NAME_REST)
-    k = yield from span(r, k, _WS)
-    if (yield from char_at(r, k)) != "(":
-        return False
-    k = yield from span(r, k + 1, _WS)
-    ch = yield from char_at(r, k)
-    if ch == ")":
+    k = yield from span(r, after, _WS)
+    if (yield from char_at(r, k)) == ")":
         return True
-    if not ch or not _KW_START.match(ch):
-        return False
-    k = yield from span(r, k + 1, _KW_REST)
+    after = yield from _word_then(r, k, _KW_START, _KW_REST, "=")
+    return after is not None and (yield from char_at(r, after)) != "="
+
+
+def _word_then(
+    r: Reader, k: int, start: re.Pattern[str], rest: re.Pattern[str], follow: str
+) -> Read[int | None]:
+    """The offset just past ``follow`` when a word (a ``start`` character, then ``rest``
+    characters), optional whitespace and ``follow`` come at offset ``k``; ``None`` otherwise.
+    Consumes nothing."""
+    first = yield from char_at(r, k)
+    if not first or not start.match(first):
+        return None
+    k = yield from span(r, k + 1, rest)
     k = yield from span(r, k, _WS)
-    if (yield from char_at(r, k)) != "=":
-        return False
-    return (yield from char_at(r, k + 1)) != "="
+    if (yield from char_at(r, k)) != follow:
+        return None
+    return k + 1
 
 
 def literal(node: ast.AST) -> Any:
