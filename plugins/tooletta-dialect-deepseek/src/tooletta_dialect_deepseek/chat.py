@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from tooletta import Message, RenderError
@@ -171,6 +172,20 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+_THINKING_SWITCH = RolePrompt(
+    on=THINK,
+    off=END_THINK,
+    switch="thinking",
+    default=False,
+    alias="enable_thinking",
+    heads=(("user", ASSISTANT),),
+    passed=frozenset({"system"}),
+)
+"""DeepSeek V3.1's and V3.2's generation prompt: ``</think>`` opens the reply, ``<think>`` in
+thinking mode (``thinking``, else ``enable_thinking``; off by default); the system message is
+passed over when looking for the last turn."""
+
+
 class _DeepSeekChat(ChatFormat):
     """What the DeepSeek formats share: the start, the system prompt (every system message,
     wherever it stands, joined by a blank line), user turns, the assistant going on without a
@@ -204,15 +219,7 @@ class DeepSeekV31Chat(_DeepSeekChat):
     )
     reasoning = Reasoning(THINK, END_THINK, strip="", keep="none")
     options = defaults(enable_thinking=False)
-    prompt = RolePrompt(
-        on=THINK,
-        off=END_THINK,
-        switch="thinking",
-        default=False,
-        alias="enable_thinking",
-        heads=(("user", ASSISTANT),),
-        passed=frozenset({"system"}),
-    )
+    prompt = _THINKING_SWITCH
     """After a user turn only: ``<｜Assistant｜></think>``, or ``<｜Assistant｜><think>`` in
     thinking mode (``thinking``, else ``enable_thinking``); thinking mode's prompt reads back
     as no message (the derived ``prompt_options``)."""
@@ -335,16 +342,7 @@ class DeepSeekV32Chat(_DeepSeekChat):
     result_wrap = ("\n<result>", "</result>")
     group_results = True
     options = defaults(enable_thinking=False)
-    prompt = RolePrompt(
-        on=THINK,
-        off=END_THINK,
-        switch="thinking",
-        default=False,
-        alias="enable_thinking",
-        heads=(("user", ASSISTANT), ("tool", "\n\n")),
-        passed=frozenset({"system"}),
-        always=True,
-    )
+    prompt = replace(_THINKING_SWITCH, heads=(("user", ASSISTANT), ("tool", "\n\n")), always=True)
     """``<｜Assistant｜></think>`` after a user turn, ``\\n\\n</think>`` after tool results
     (``<think>`` in thinking mode); nothing after an assistant turn. The encoder writes this
     opening even without a generation prompt (it is part of those messages: ``always``);

@@ -33,17 +33,16 @@ parts hook added.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from tooletta import Message
-from tooletta.plugin import Conversation, SystemBlock, by_content, text_of
+from tooletta.plugin import Conversation, by_content, text_of
 from tooletta_dialect_gemma.chat import (
-    THINK_FLAG,
     TOOL_CLOSE,
     TOOL_OPEN,
     Gemma4Chat,
     _parameters,
-    _think_flag,
     declaration_with,
 )
 
@@ -97,14 +96,8 @@ def _declarations(tools: Sequence[Mapping[str, Any]]) -> str:
     return "".join(TOOL_OPEN + revised_declaration(tool) + TOOL_CLOSE for tool in tools)
 
 
-_SYSTEM = SystemBlock(
-    tools=_declarations,
-    head=TOOL_OPEN,
-    joiner="",
-    lead=_think_flag,
-    leads=(THINK_FLAG,),
-    empty_reads_none=True,
-)
+_SYSTEM = replace(Gemma4Chat.system_block, tools=_declarations)
+"""``gemma4``'s system block with the revised declarations."""
 
 
 class Gemma4RevisedChat(Gemma4Chat):

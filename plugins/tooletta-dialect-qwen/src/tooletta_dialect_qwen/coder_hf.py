@@ -12,7 +12,7 @@ the same, so this format is ``qwen3_coder`` with the model's instruction text.
 
 from __future__ import annotations
 
-from tooletta.plugin import SystemBlock
+from dataclasses import replace
 
 from .chat import Qwen3CoderChat
 from .declarations import FUNCTIONS_HEAD, call_format, xml_tools
@@ -26,12 +26,9 @@ class Qwen3Coder2507Chat(Qwen3CoderChat):
 
     name = "qwen3_coder_2507"
     source = "Qwen/Qwen3-Coder-30B-A3B-Instruct chat_template.jinja (revision b2cff646)"
-    system_block = SystemBlock(
-        lambda tools: FUNCTIONS_HEAD + xml_tools(tools) + call_format("functions"),
+    system_block = replace(
+        Qwen3CoderChat.system_block,
+        tools=lambda tools: FUNCTIONS_HEAD + xml_tools(tools) + call_format("functions"),
         head=FUNCTIONS_HEAD,
-        default=(
-            "You are Qwen, a helpful AI assistant that can interact with a computer to solve tasks."
-        ),
-        default_with_tools=True,
     )
     """``qwen3_coder``'s system turn with the model's heading and call-format text."""
