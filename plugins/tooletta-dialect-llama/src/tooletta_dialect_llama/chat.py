@@ -137,8 +137,10 @@ def _check_first_user(name: str, ctx: Conversation) -> None:
 class _LlamaFamily(ChatFormat):
     """What the Llama 3.x and Llama 4 templates share: the tool declarations in the first
     user turn (``tools_in_user_message``, the default), tool results through ``tojson``, and
-    the text a system turn carries back."""
+    the text a system turn carries back; ``<|begin_of_text|>`` first; call ids never written."""
 
+    bos = "<|begin_of_text|>"
+    keeps_ids = False
     result_json = JsonResults()
     """Tool results through ``tojson`` (strings and lists are iterable in Jinja, so a text
     result becomes a JSON string literal, a list of parts the JSON of that list)."""
@@ -177,7 +179,6 @@ class LlamaChat(_LlamaFamily):
     """The Llama 3.x chat template (the parts Llama 3.1, 3.2 and 3.3 share)."""
 
     name = "llama3"
-    bos = "<|begin_of_text|>"
     turns = each_role(lambda role: Turn(header(role), _EOT), tool="ipython")
     end_of_turn = _EOT
     special_tokens = (
@@ -187,7 +188,6 @@ class LlamaChat(_LlamaFamily):
         _EOT,
         "<|python_tag|>",
     )
-    keeps_ids = False
     options = defaults(tools_in_user_message=True, date_string="26 Jul 2024")
     trim = frozenset(("system", "user", "assistant"))
     """User, assistant and system texts trimmed (tool results go through ``tojson``)."""
@@ -299,7 +299,6 @@ class Llama4Chat(_LlamaFamily):
         "chat_template (huggingface/transformers src/transformers/models/llama4/"
         "processing_llama4.py, written by convert_llama4_weights_to_hf.py)"
     )
-    bos = "<|begin_of_text|>"
     turns = each_role(lambda role: Turn(header4(role), _EOT4), tool="ipython")
     end_of_turn = _EOT4
     special_tokens = (
@@ -310,7 +309,6 @@ class Llama4Chat(_LlamaFamily):
         "<|python_start|>",
         "<|python_end|>",
     )
-    keeps_ids = False
     options = defaults(tools_in_user_message=True)
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:

@@ -25,7 +25,7 @@ from tooletta.plugin import (
     tool_json,
 )
 
-__all__ = ["MinimaxM2Chat", "tool_lines"]
+__all__ = ["MinimaxM2Chat", "MinimaxTurns", "tool_lines"]
 
 _END = "[e~["
 DEFAULT_SYSTEM = "You are a helpful assistant."
@@ -68,16 +68,26 @@ def _turn(role: str) -> Turn:
     return Turn(f"]~b]{role}\n", f"{_END}\n")
 
 
-class MinimaxM2Chat(ChatFormat):
+class MinimaxTurns(ChatFormat):
+    """The turns MiniMax's M2 and M3 templates share: ``]~!b[`` first, each turn
+    ``]~b]ROLE\\n`` ... ``[e~[\\n`` (the assistant's role ``ai``), tool results as
+    ``\\n<response>RESULT</response>`` sharing one ``]~b]tool`` turn, call ids not written."""
+
+    bos = "]~!b["
+    turns = each_role(_turn, assistant=_turn("ai"), tool=Turn("]~b]tool", f"{_END}\n"))
+    end_of_turn = _END
+    result_wrap = ("\n<response>", "</response>")
+    group_results = True
+    keeps_ids = False
+
+
+class MinimaxM2Chat(MinimaxTurns):
     """MiniMax-M2's chat template (M2.5 and M2.7: :mod:`tooletta_dialect_minimax.named`)."""
 
     name = "minimax_m2"
     source = (
         "MiniMaxAI/MiniMax-M2 chat_template.jinja (llama.cpp models/templates/MiniMax-M2.jinja)"
     )
-    bos = "]~!b["
-    turns = each_role(_turn, assistant=_turn("ai"), tool=Turn("]~b]tool", f"{_END}\n"))
-    end_of_turn = _END
     special_tokens = (
         "]~!b[",
         "]~b]",
@@ -88,9 +98,6 @@ class MinimaxM2Chat(ChatFormat):
         "</minimax:tool_call>",
     )
     reasoning = Reasoning("<think>\n", "\n</think>\n\n", strip="", keep="after_last_user")
-    result_wrap = ("\n<response>", "</response>")
-    group_results = True
-    keeps_ids = False
 
     system_block = SystemBlock(
         _tools_block,

@@ -24,17 +24,14 @@ import msgspec
 
 from tooletta import Message, ToolCall
 from tooletta.plugin import (
-    ChatFormat,
     Conversation,
     Reasoning,
     SystemBlock,
-    Turn,
     by_content,
     defaults,
-    each_role,
 )
 
-from .chat import tool_lines
+from .chat import MinimaxTurns, tool_lines
 
 __all__ = ["M3_IDENTITY", "MinimaxM3Chat", "template_arguments"]
 
@@ -130,22 +127,11 @@ def template_arguments(call: ToolCall, written: bool = True) -> ToolCall:
     return msgspec.structs.replace(call, arguments=arguments)
 
 
-def _turn(role: str) -> Turn:
-    return Turn(f"]~b]{role}\n", f"{_END}\n")
-
-
-class MinimaxM3Chat(ChatFormat):
+class MinimaxM3Chat(MinimaxTurns):
     """MiniMax-M3's chat template (``thinking_mode`` ``adaptive`` by default)."""
 
     name = "minimax_m3"
     source = "MiniMaxAI/MiniMax-M3 chat_template.jinja (revision f0e1c1e0)"
-    bos = "]~!b["
-    turns = each_role(
-        _turn,
-        assistant=_turn("ai"),
-        tool=Turn("]~b]tool", f"{_END}\n"),
-    )
-    end_of_turn = _END
     open_footers = frozenset(("system",))
     """The system turn is read up to the next header: the developer turn's end, not the
     fixed system turn's (inside the lead), ends it."""
@@ -153,9 +139,6 @@ class MinimaxM3Chat(ChatFormat):
     options = defaults(thinking_mode="adaptive")
     reasoning = Reasoning("<mm:think>", "</mm:think>", strip="", keep="all")
     """Every turn's reasoning, as given (a turn without any: :meth:`reasoning_text`)."""
-    result_wrap = ("\n<response>", "</response>")
-    group_results = True
-    keeps_ids = False
     system_block = SystemBlock(
         _tools_block,
         head=TOOLS_HEAD,
