@@ -425,6 +425,15 @@ def _fast_call(syn: Syntax, close: str) -> FastReader:
     return fast
 
 
+def _call_block(syn: Syntax, opener: str, close: str, *stops: str) -> Block:
+    """The block of one call: ``opener``, the call read by :func:`_call_reader` up to
+    ``close`` (or one of ``stops``, which the model may write instead), with its one-shot
+    shortcut (:func:`_fast_call`)."""
+    return Block(
+        opener, _call_reader(syn, opener, (close, *stops)), close=close, fast=_fast_call(syn, close)
+    )
+
+
 def write_value(
     value: Any, string: Callable[[str], str], key: Callable[[str], str], sort: bool = True
 ) -> str:
@@ -584,12 +593,7 @@ class Gemma4Dialect(_GemmaBase):
     )
     grammar = Grammar(
         blocks=(
-            Block(
-                G4_OPEN,
-                _call_reader(syntax, G4_OPEN, (G4_CLOSE, "<turn|>")),
-                close=G4_CLOSE,
-                fast=_fast_call(syntax, G4_CLOSE),
-            ),
+            _call_block(syntax, G4_OPEN, G4_CLOSE, "<turn|>"),
             reasoning_region(G4_THOUGHT + "thought", G4_THOUGHT_END),
             reasoning_region(G4_THOUGHT, G4_THOUGHT_END),
             erase("<|tool_response>"),
@@ -648,12 +652,7 @@ class FunctionGemmaDialect(_GemmaBase):
     )
     grammar = Grammar(
         blocks=(
-            Block(
-                FG_OPEN,
-                _call_reader(syntax, FG_OPEN, (FG_CLOSE,)),
-                close=FG_CLOSE,
-                fast=_fast_call(syntax, FG_CLOSE),
-            ),
+            _call_block(syntax, FG_OPEN, FG_CLOSE),
             erase("<start_function_response>"),
             erase("<end_of_turn>"),
         )
