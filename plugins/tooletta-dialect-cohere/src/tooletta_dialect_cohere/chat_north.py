@@ -20,7 +20,6 @@ action block, the results its ``<|START_TOOL_RESULT|>`` list; what differs:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -44,7 +43,6 @@ from .chat_r7b import (
     BOS,
     CHATBOT,
     RESULT_HEAD,
-    RESULT_PATTERN,
     RESULT_TAIL,
     SYSTEM,
     TOOL_RESULT,
@@ -52,6 +50,7 @@ from .chat_r7b import (
     TURN_TOKENS,
     USER,
     result_number,
+    result_value,
     tool_list,
     written_ids,
 )
@@ -209,10 +208,7 @@ class NorthChat(ChatFormat):
         """The result's text (the ``content`` of the object the template wrote).
 
         Oddity: the reader of :meth:`result_text`'s JSON objects."""
-        found = RESULT_PATTERN.fullmatch(body)
-        if found is None:
-            raise ValueError("a tool result is not in the template's layout")
-        value = json.loads(found.group(2))
+        value = result_value(body)
         if isinstance(value, dict) and set(value) == {"content"}:
             inner = value["content"]
             return inner if isinstance(inner, str) else to_json(inner)

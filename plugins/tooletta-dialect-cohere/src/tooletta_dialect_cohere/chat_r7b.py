@@ -78,6 +78,7 @@ __all__ = [
     "call_numbers",
     "cohere_turns",
     "result_number",
+    "result_value",
     "tool_line",
     "tool_list",
     "written_ids",
@@ -361,6 +362,15 @@ def written_ids(messages: Sequence[Message]) -> dict[int, list[str]]:
     }
 
 
+def result_value(body: str) -> Any:
+    """The JSON value of the one result of a result object the template wrote (the Command
+    R7B and North layouts); ``ValueError`` for a body in another layout."""
+    found = RESULT_PATTERN.fullmatch(body)
+    if found is None:
+        raise ValueError("a tool result is not in the template's layout")
+    return json.loads(found.group(2))
+
+
 def result_number(index: int, ctx: Conversation) -> str:
     """The template's ``tool_call_id`` of the result at ``index``: the number of the first
     call holding its id ("" when none does); without an id, the number of the call it
@@ -524,10 +534,7 @@ class CommandR7BChat(ChatFormat):
         """The result's content (the JSON string the template wrote).
 
         Oddity: the reader of :meth:`result_text`'s JSON objects."""
-        found = RESULT_PATTERN.fullmatch(body)
-        if found is None:
-            raise ValueError("a tool result is not in the template's layout")
-        value = json.loads(found.group(2))
+        value = result_value(body)
         return value if isinstance(value, str) else to_json(value)
 
     def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
