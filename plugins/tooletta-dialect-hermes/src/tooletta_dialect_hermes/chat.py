@@ -22,6 +22,7 @@ Granite 4.0 / 4.1 (not ChatML, same calls) are in :mod:`tooletta_dialect_hermes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import msgspec
@@ -120,11 +121,10 @@ class MiMoVLChat(QwenChat):
 
     name = "mimo_vl"
     source = "XiaomiMiMo/MiMo-VL-7B chat template (as vendored by llama.cpp, MiMo-VL.jinja)"
-    system_block = SystemBlock(
-        tools_block,
-        head=QWEN_TOOLS_HEAD,
-        default="You are MiMo, an AI assistant developed by Xiaomi.",
+    system_block = replace(
+        Qwen25Chat.system_block, default="You are MiMo, an AI assistant developed by Xiaomi."
     )
+    """Qwen2.5's system block with MiMo's default prompt."""
 
 
 class QwQChat(QwenChat):
