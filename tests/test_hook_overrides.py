@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-MAX_OVERRIDES = 190
+MAX_OVERRIDES = 196
 """The hook overrides of the first-party formats (383 before the declarations). 178 from 177:
 Gemma 4's revised template (``gemma4-2604``) writes an opening system message given as
 content parts part by part, each trimmed and followed by a space, an oddity no declaration
@@ -35,7 +35,15 @@ writes a fixed opening system turn (platform text and a fenced tool list, the sy
 turn of its own: ``system_text``, ``parse_system``), every text inside ``<|START_TEXT|>`` with the
 action block right after the reasoning (``turn_body``, read back by ``parse_turn``) and each tool
 result as a renumbered JSON object wrapping the text as ``{"content": ...}`` (``result_text``,
-``parse_result``)."""
+``parse_result``).
+196: Gemma 4's canonical template of July 2026 (``gemma4-2607``) writes six oddities no
+declaration expresses: its history rule is the union of two (every turn after the last user
+message, and with ``preserve_thinking`` every turn with calls: ``kept_in``, and
+``expressible_for`` carrying it under the caller's options), the model's turn closed after its
+results only when a user or system message follows (``before_turn``, read back by
+``skip_before_turn``), a thought cue after results that calls awaiting results do not get
+(``generation_prompt``), and two answers in a row written as one text, refused
+(``assistant_text``)."""
 
 
 def _script() -> object:

@@ -1,8 +1,9 @@
 """Gemma 4 conversations in the earlier revision of the model's template (format ``gemma4``):
 native rendering against that template (vendored), tool results inside the model's turn, and
-the documented differences. The Gemma 4 ids now get the revised template's format
-(``test_revised.py``); this one is reached by ``dialect="gemma4"`` and by :data:`MODEL`, the
-model id pinned at the llama.cpp commit that vendors this revision."""
+the documented differences. The Gemma 4 ids now get the canonical template's format
+(``test_canonical.py``; the spring revision's is ``test_revised.py``); this one is reached by
+``dialect="gemma4"`` and by :data:`MODEL`, the model id pinned at the llama.cpp commit that
+vendors this revision."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ TEMPLATE = TEMPLATES / "google-gemma-4-31B-it.jinja"
 MODEL = "google/gemma-4-31b-it@llama.cpp-3fc65063d"
 """The earlier revision's row (``models.py``): the model id at the revision vendored here."""
 CURRENT = "google/gemma-4-31B-it"
-"""The Gemma 4 id, which renders the revised template (``gemma4-2604``)."""
+"""The Gemma 4 id, which renders the canonical template (``gemma4-2607``)."""
 TOKENS = {"bos_token": "<bos>"}
 
 CONTENT_AFTER_RESULTS = (
@@ -119,12 +120,13 @@ def _template(messages: list[Message], tools: Any = None, **options: Any) -> str
     )
 
 
-def test_model_ids_route_to_the_revised_31b_template() -> None:
-    # the ids once got this (earlier) revision: that was the drift; they get the current one
+def test_model_ids_route_to_the_current_31b_template() -> None:
+    # the ids once got this (earlier) revision, then the spring one: each was a drift; they
+    # get the current one, the canonical template of July 2026
     fmt, _ = resolve_format(CURRENT, None)
-    assert fmt.name == "gemma4-2604"
+    assert fmt.name == "gemma4-2607"
     fmt, _ = resolve_format("google/gemma-4-31B", None)
-    assert fmt.name == "gemma4-2604"
+    assert fmt.name == "gemma4-2607"
     # the earlier revision stays reachable: its pinned id and the dialect's name
     fmt, _ = resolve_format(MODEL, None)
     assert fmt.name == "gemma4"
@@ -133,7 +135,8 @@ def test_model_ids_route_to_the_revised_31b_template() -> None:
 
 
 def test_gemma4_models_without_a_pinned_template_are_refused() -> None:
-    # E2B/E4B (and 26B-A4B) ship their own templates, not read here: no guess
+    # E2B/E4B ship their own templates, not read here: no guess (the 26B-A4B's is the 31B's,
+    # pinned: test_canonical.py)
     with pytest.raises(ToolettaError, match="chat_template"):
         tooletta.render_conversation([Message("user", "hi")], model="google/gemma-4-E4B-it")
 

@@ -1,6 +1,8 @@
 """Gemma 4's revised chat template (spring 2026, vLLM's sync of the model's HF file): the
-``gemma4-2604`` format the Gemma 4 ids render, against that template byte for byte, and what
-the revision changed from the earlier one (``gemma4``, ``test_chat.py``)."""
+``gemma4-2604`` format, against that template byte for byte, and what the revision changed
+from the earlier one (``gemma4``, ``test_chat.py``). The Gemma 4 ids now render the canonical
+template of July 2026 (``gemma4-2607``, ``test_canonical.py``); this revision is reached by
+:data:`MODEL`, the model id pinned at the vLLM commit that synced it."""
 
 from __future__ import annotations
 
@@ -32,7 +34,10 @@ from tooletta.testing.samples import chained_call_conversations
 TEMPLATES = Path(__file__).parent / "templates"
 REVISED = TEMPLATES / "google-gemma-4-31B-it-2604.jinja"
 EARLIER = TEMPLATES / "google-gemma-4-31B-it.jinja"
-MODEL = "google/gemma-4-31B-it"
+MODEL = "google/gemma-4-31b-it@vllm-03a5e855"
+"""The spring revision's row (``models.py``): the model id at the vLLM sync vendored here."""
+CURRENT = "google/gemma-4-31B-it"
+"""The Gemma 4 id, which renders the canonical template (``gemma4-2607``)."""
 EARLIER_MODEL = "google/gemma-4-31b-it@llama.cpp-3fc65063d"
 NAME = "gemma4-2604"
 TOKENS = {"bos_token": "<bos>"}
@@ -141,10 +146,12 @@ def _render(path: Path, messages: list[Message], tools: Any = None, **options: A
     )
 
 
-def test_the_gemma4_ids_render_the_revised_template() -> None:
-    for model in (MODEL, "google/gemma-4-31B", "gemma-4-31b-it"):
+def test_the_revision_stays_reachable_by_its_pinned_id() -> None:
+    fmt, _ = resolve_format(MODEL, None)
+    assert fmt.name == NAME
+    for model in (CURRENT, "google/gemma-4-31B", "gemma-4-31b-it"):
         fmt, _ = resolve_format(model, None)
-        assert fmt.name == NAME, model
+        assert fmt.name == "gemma4-2607", model  # the canonical template's (the drift fixed)
     messages = [Message("user", "hi")]
     assert tooletta.render_conversation(messages, model=MODEL, tools=[KEYWORD_TOOL]) == (
         _render(REVISED, messages, [KEYWORD_TOOL])

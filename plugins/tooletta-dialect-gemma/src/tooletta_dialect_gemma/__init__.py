@@ -22,13 +22,14 @@ import json
 import math
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl
 from tooletta.plugin import (
     Block,
+    ChatFormat,
     FastReader,
     Grammar,
     Read,
@@ -42,12 +43,14 @@ from tooletta.plugin import (
 )
 from tooletta_dialect_gemma.models import MODELS
 
+from .canonical import Gemma4CanonicalChat
 from .chat import Gemma4Chat
 from .interleaved import Gemma4InterleavedChat
 from .revised import Gemma4RevisedChat
 
 __all__ = [
     "FunctionGemmaDialect",
+    "Gemma4CanonicalChat",
     "Gemma4Chat",
     "Gemma4Dialect",
     "Gemma4InterleavedChat",
@@ -435,21 +438,26 @@ def _call_block(syn: Syntax, opener: str, close: str, *stops: str) -> Block:
 
 
 def write_value(
-    value: Any, string: Callable[[str], str], key: Callable[[str], str], sort: bool = True
+    value: Any,
+    string: Callable[[str], str],
+    key: Callable[[str], str],
+    sort: bool = True,
+    none: str = "None",
 ) -> str:
     """A JSON value in Gemma's key:value syntax; ``string`` writes a string value and ``key``
     a key that cannot be bare.
 
     Keys are bare when they read back unchanged, else written by ``key``; mapping keys
     are sorted as Jinja's ``dictsort`` does (case-insensitively). ``None`` is written
-    ``None``, as the template's ``{{ value }}`` does. Raises :class:`~tooletta.RenderError`
-    (a ``ValueError``) for what the syntax cannot hold.
+    ``none``: ``None``, as the earlier templates' ``{{ value }}`` does (``null`` for the
+    canonical template of July 2026, whose ``format_argument`` writes it so). Raises
+    :class:`~tooletta.RenderError` (a ``ValueError``) for what the syntax cannot hold.
     """
     return write_literal(
         value,
         string,
         lambda k: k if _BARE_KEY.match(k) else key(k),
-        words=("true", "false", "None"),
+        words=("true", "false", none),
         comma=",",
         colon=":",
         sort=str.lower if sort else None,
@@ -465,11 +473,12 @@ _PLAIN_NAME = re.compile(r"[A-Za-z0-9_.\-]+\Z")
 _PLAIN_DEPTH = 32
 
 
-def _plain(value: Any, depth: int) -> str:
-    """``value`` as :func:`write_value` writes it for Gemma 4, or :class:`_NotPlain` when
-    its reading back is not certain without reading it: only exact ``str`` (without ``<``:
-    no delimiter, no marker), ``int`` (of at most 63 bits), finite ``float``, ``bool``,
-    ``None``, and ``dict`` (keys of name characters) and ``list`` of those, 32 deep."""
+def _plain(value: Any, depth: int, none: str = "None") -> str:
+    """``value`` as :func:`write_value` writes it for Gemma 4 (``None`` as ``none``), or
+    :class:`_NotPlain` when its reading back is not certain without reading it: only exact
+    ``str`` (without ``<``: no delimiter, no marker), ``int`` (of at most 63 bits), finite
+    ``float``, ``bool``, ``None``, and ``dict`` (keys of name characters) and ``list`` of
+    those, 32 deep."""
     kind = type(value)
     if kind is str:
         if "<" in value:
@@ -485,7 +494,7 @@ def _plain(value: Any, depth: int) -> str:
             raise _NotPlain
         return repr(value)
     if value is None:
-        return "None"
+        return none
     if kind is bool:
         return "true" if value else "false"
     if depth >= _PLAIN_DEPTH:
@@ -495,17 +504,21 @@ def _plain(value: Any, depth: int) -> str:
             if type(key) is not str or _PLAIN_NAME.match(key) is None:
                 raise _NotPlain
         keys = sorted(value, key=str.lower) if len(value) > 1 else value
-        return "{" + ",".join([key + ":" + _plain(value[key], depth + 1) for key in keys]) + "}"
+        return (
+            "{" + ",".join([key + ":" + _plain(value[key], depth + 1, none) for key in keys]) + "}"
+        )
     if kind is list:
-        return "[" + ",".join([_plain(item, depth + 1) for item in value]) + "]"
+        return "[" + ",".join([_plain(item, depth + 1, none) for item in value]) + "]"
     raise _NotPlain
 
 
-def plain_calls(calls: list[ToolCall], call_open: str, call_close: str) -> str | None:
+def plain_calls(
+    calls: list[ToolCall], call_open: str, call_close: str, none: str = "None"
+) -> str | None:
     """The Gemma 4 text of ``calls`` when it reads back to them by construction (names and
-    keys of name characters, values as :func:`_plain` takes them): the text
-    ``Gemma4Dialect.render_calls`` writes, without the reading back that checks the rest;
-    ``None`` otherwise."""
+    keys of name characters, values as :func:`_plain` takes them, ``None`` written
+    ``none``): the text ``Gemma4Dialect.render_calls`` writes, without the reading back that
+    checks the rest; ``None`` otherwise."""
     out = []
     try:
         for c in calls:
@@ -515,7 +528,7 @@ def plain_calls(calls: list[ToolCall], call_open: str, call_close: str) -> str |
                 return None
             if type(arguments) is not dict:
                 return None
-            out.append(call_open + "call:" + name + _plain(arguments, 1) + call_close)
+            out.append(call_open + "call:" + name + _plain(arguments, 1, none) + call_close)
     except _NotPlain:
         return None
     return "".join(out)
@@ -528,6 +541,8 @@ class _GemmaBase(ScannerDialect):
     syntax: Syntax
     call_open: str
     call_close: str
+    none_word = "None"
+    """How a ``None`` value is written (``null`` in the ``gemma4_2607`` variant)."""
 
     def write_string(self, text: str) -> str:
         """A string value between delimiters; refuses one holding the delimiter."""
@@ -547,7 +562,9 @@ class _GemmaBase(ScannerDialect):
             if not c.name or any(ch in c.name for ch in "{<") or any(ch.isspace() for ch in c.name):
                 raise self.error(f"function name {c.name!r} cannot be written")
             with self.writing():
-                args = write_value(dict(c.arguments), self.write_string, self.write_key)
+                args = write_value(
+                    dict(c.arguments), self.write_string, self.write_key, none=self.none_word
+                )
             out.append(f"{self.call_open}call:{c.name}{args}{self.call_close}")
         return "".join(out)
 
@@ -601,7 +618,11 @@ class Gemma4Dialect(_GemmaBase):
             erase("<eos>"),
         )
     )
-    chat_formats = (Gemma4Chat(), Gemma4RevisedChat(), Gemma4InterleavedChat())
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (
+        Gemma4Chat(),
+        Gemma4RevisedChat(),
+        Gemma4InterleavedChat(),
+    )
 
     @plain_render_without_calls  # every reader of the grammar starts at a content marker
     def render(self, calls: Any, content: str = "") -> str:
@@ -612,7 +633,7 @@ class Gemma4Dialect(_GemmaBase):
         other is written and then checked by reading it back."""
         items = calls if type(calls) is list else list(calls)
         if "<" not in content:
-            text = plain_calls(items, G4_OPEN, G4_CLOSE)
+            text = plain_calls(items, G4_OPEN, G4_CLOSE, self.none_word)
             if text is not None:
                 return text + content
         self.check_content(content)
@@ -675,6 +696,10 @@ class FunctionGemmaDialect(_GemmaBase):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register gemma4 and functiongemma."""
-    for declared in (Gemma4Dialect(), FunctionGemmaDialect(), *MODELS):
+    """Register gemma4, its variant ``gemma4_2607`` (the canonical template's calls) and
+    functiongemma."""
+    from .variant import Gemma4CanonicalDialect
+
+    dialects = (Gemma4Dialect(), Gemma4CanonicalDialect(), FunctionGemmaDialect())
+    for declared in (*dialects, *MODELS):
         register(declared)

@@ -126,9 +126,13 @@ def _sort_key(key: Any) -> Any:
     return key.lower() if isinstance(key, str) else key
 
 
-def format_argument(argument: Any, escape_keys: bool = True) -> str:
+def format_argument(argument: Any, escape_keys: bool = True, none: str = "None") -> str:
     """The template's ``format_argument`` macro: a value in Gemma's key:value syntax (strings
-    between ``<|"|>``, keys delimited too when ``escape_keys``, mappings sorted by key)."""
+    between ``<|"|>``, keys delimited too when ``escape_keys``, mappings sorted by key);
+    ``None`` written ``none`` (``None``, the earlier templates' ``{{ argument }}``; the
+    canonical template of July 2026 writes ``null``)."""
+    if argument is None:
+        return none
     if isinstance(argument, str):
         return STR + argument + STR
     if isinstance(argument, bool):
@@ -137,10 +141,10 @@ def format_argument(argument: Any, escape_keys: bool = True) -> str:
         items = []
         for key, value in _dictsort(argument):
             name = STR + str(key) + STR if escape_keys else str(key)
-            items.append(name + ":" + format_argument(value, escape_keys))
+            items.append(name + ":" + format_argument(value, escape_keys, none))
         return "{" + ",".join(items) + "}"
     if isinstance(argument, (list, tuple)):
-        return "[" + ",".join(format_argument(item, escape_keys) for item in argument) + "]"
+        return "[" + ",".join(format_argument(item, escape_keys, none) for item in argument) + "]"
     return _text(argument)
 
 
@@ -148,8 +152,8 @@ def _required(items: Any) -> str:
     return "[" + ",".join(STR + _text(item) + STR for item in items) + "]"
 
 
-def _items(items: Mapping[str, Any], every_level: bool = True) -> str:
-    """The ``items:{...}`` body of an array property (``every_level``: as
+def _items(items: Mapping[str, Any], every_level: bool = True, none: str = "None") -> str:
+    """The ``items:{...}`` body of an array property (``every_level`` and ``none``: as
     :func:`_parameters`)."""
     out = []
     for key, value in _dictsort(items):
@@ -157,7 +161,7 @@ def _items(items: Mapping[str, Any], every_level: bool = True) -> str:
             continue
         if key == "properties":
             inner = (
-                _parameters(value, False, every_level=every_level)
+                _parameters(value, False, every_level=every_level, none=none)
                 if isinstance(value, Mapping)
                 else ""
             )
@@ -166,16 +170,20 @@ def _items(items: Mapping[str, Any], every_level: bool = True) -> str:
             out.append("required:" + _required(value))
         elif key == "type":
             if isinstance(value, str):
-                out.append("type:" + format_argument(value.upper()))
+                out.append("type:" + format_argument(value.upper(), none=none))
             else:
-                out.append("type:" + format_argument([_upper(v) for v in value]))
+                out.append("type:" + format_argument([_upper(v) for v in value], none=none))
         else:
-            out.append(f"{key}:" + format_argument(value))
+            out.append(f"{key}:" + format_argument(value, none=none))
     return ",".join(out)
 
 
 def _parameters(
-    properties: Mapping[str, Any], filter_keys: bool = True, *, every_level: bool = True
+    properties: Mapping[str, Any],
+    filter_keys: bool = True,
+    *,
+    every_level: bool = True,
+    none: str = "None",
 ) -> str:
     """The template's ``format_parameters`` macro.
 
@@ -183,7 +191,8 @@ def _parameters(
     ``properties`` mapping, so a parameter named ``type`` or ``description`` is never
     declared. Otherwise (the revised template's, ``gemma4-2604``) only where the macro is
     called with ``filter_keys`` (an object property without a ``properties`` mapping, read
-    as its own properties), which the caller passes."""
+    as its own properties), which the caller passes. ``none``: how ``format_argument`` writes
+    ``None`` (an ``enum`` member), as :func:`format_argument` takes it."""
     out = []
     for key, value in _dictsort(properties):
         if key in _STANDARD_KEYS and (every_level or filter_keys):
@@ -196,20 +205,20 @@ def _parameters(
         if kind == "STRING":
             enum = _get(value, "enum")
             if enum:
-                parts.append("enum:" + format_argument(enum))
+                parts.append("enum:" + format_argument(enum, none=none))
         elif kind == "ARRAY":
             items = _get(value, "items")
             if isinstance(items, Mapping) and items:
-                parts.append("items:{" + _items(items, every_level) + "}")
+                parts.append("items:{" + _items(items, every_level, none) + "}")
         if _get(value, "nullable"):
             parts.append("nullable:true")
         if kind == "OBJECT":
             nested = _get(value, "properties")
             if isinstance(nested, Mapping):
-                inner = _parameters(nested, False, every_level=every_level)
+                inner = _parameters(nested, False, every_level=every_level, none=none)
                 parts.append("properties:{" + inner + "}")
             elif isinstance(value, Mapping):
-                inner = _parameters(value, True, every_level=every_level)
+                inner = _parameters(value, True, every_level=every_level, none=none)
                 parts.append("properties:{" + inner + "}")
             required = _get(value, "required")
             if required:

@@ -8,7 +8,28 @@ __all__ = ["MODELS"]
 
 MODELS: tuple[Model, ...] = (
     Model(
-        ("google/gemma-4-31b*", "gemma-4-31b*"),
+        # The 26B-A4B's file at 4d7ae498 is the 31B's at 842da379, byte for byte (its
+        # SHA-256 is pinned publicly for both revisions: tests/templates/SOURCES.md).
+        (
+            "google/gemma-4-31b*",
+            "gemma-4-31b*",
+            "google/gemma-4-26b-a4b-it*",
+            "gemma-4-26b-a4b-it*",
+        ),
+        dialect="gemma4_2607",
+        chat="gemma4-2607",
+        template="tests/templates/google-gemma-4-31B-it-2607.jinja",
+        template_sha256="ae53464bf3be25802b3a5b37def7fd89667067d7577049b3b2d74c4d8de4c6d4",
+        source=(
+            "google/gemma-4-31B-it chat_template.jinja at 842da379 (Google's canonical "
+            "template of 2026-07-09; also google/gemma-4-26B-A4B-it at 4d7ae498)"
+        ),
+    ),
+    Model(
+        # The spring revision, which the Gemma 4 ids no longer get: reachable as
+        # dialect="gemma4" with chat="gemma4-2604"'s model id at the vLLM commit that
+        # synced it (MODEL@REVISION), and by its template's text (identify).
+        "google/gemma-4-31b-it@vllm-03a5e855",
         dialect="gemma4",
         chat="gemma4-2604",
         template="tests/templates/google-gemma-4-31B-it-2604.jinja",
