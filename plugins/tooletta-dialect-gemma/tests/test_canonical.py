@@ -19,8 +19,6 @@ from tooletta_dialect_gemma.revised import revised_declaration
 import tooletta
 from tooletta import Message, ToolCall
 from tooletta.chat import identify, resolve_format
-from tooletta.chat.jinja import render_jinja
-from tooletta.chat.messages import read_conversation, read_tool_definitions
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
     SAMPLE_TOOLS,
@@ -131,14 +129,8 @@ class TestGemma4CanonicalChat(ConversationTests):
         return {**sample_conversations(ids=self.ids), **canonical_cases()}
 
 
-def _render(path: Path, messages: list[Message], tools: Any = None, **options: Any) -> str:
-    return render_jinja(
-        path.read_text(encoding="utf-8"),
-        read_conversation(messages),
-        tools=read_tool_definitions(tools),
-        tokens=TOKENS,
-        **options,
-    )
+_render = _REVISED._render
+"""Render ``messages`` with a template file (the spring revision's test helper)."""
 
 
 def test_the_vendored_file_is_the_pinned_one() -> None:

@@ -33,22 +33,21 @@ it: media are not carried by the formats).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import msgspec
 
 from tooletta import Message, RenderError
-from tooletta.plugin import Conversation, Reasoning, SystemBlock, by_content, defaults, text_of
+from tooletta.plugin import Conversation, Reasoning, by_content, defaults, text_of
 from tooletta_dialect_gemma.chat import (
     CHANNEL_CLOSE,
     RESULT_CLOSE,
-    THINK_FLAG,
     THOUGHT,
     TOOL_CLOSE,
     TOOL_OPEN,
     TURN_END,
     _parameters,
-    _think_flag,
     declaration_with,
     strip_thinking,
 )
@@ -102,14 +101,7 @@ class Gemma4CanonicalChat(Gemma4RevisedChat):
 
     name = "gemma4-2607"
     source = CANONICAL_SOURCE
-    system_block = SystemBlock(
-        tools=_declarations,
-        head=TOOL_OPEN,
-        joiner="",
-        lead=_think_flag,
-        leads=(THINK_FLAG,),
-        empty_reads_none=True,
-    )
+    system_block = replace(Gemma4RevisedChat.system_block, tools=_declarations)
     """As ``gemma4-2604``'s, the declarations' ``None`` written ``null``."""
     reasoning = Reasoning(THOUGHT, "\n" + CHANNEL_CLOSE, strip="", keep="after_last_user")
     """Every turn after the last user message keeps its reasoning (``preserve_thinking``
