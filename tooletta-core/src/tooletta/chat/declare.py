@@ -608,12 +608,27 @@ class ToolsBlock:
 class TruthyPrompt(Prompt):
     """A :class:`Prompt` whose switch is read by its truth value even when it defaults on:
     Jinja's ``enable_thinking is defined and not enable_thinking`` (GLM-5.2), where ``None``,
-    ``0`` and ``""`` turn thinking off too (:class:`Prompt` reads ``is false`` then)."""
+    ``0`` and ``""`` turn thinking off too (:class:`Prompt` reads ``is false`` then).
+
+    ``unset_by``: another option the template reads instead when the switch is undefined
+    (North Mini Code's ``reasoning if reasoning is not undefined else (false if
+    reasoning_effort | lower == "none" else true)``): with the switch at ``True`` (its
+    default), the prompt is off when that option, given, is written by Jinja's ``lower`` as
+    one of ``unset_off`` (``None`` is written ``"none"``). The options a format sees hold its
+    defaults merged with the caller's, so a switch given as ``True`` reads as one not given:
+    ``True`` with such an ``unset_by`` value is off too (the template would write it on).
+    """
+
+    unset_by: str = ""
+    unset_off: tuple[str, ...] = ()
 
     def thinking(self, options: Mapping[str, Any]) -> bool:
         """Whether the switch's value under ``options`` (its default when not given) is
-        true."""
-        return bool(options.get(self.switch, self.default))
+        true, ``unset_by`` deciding for ``True``."""
+        value = options.get(self.switch, self.default)
+        if value is True and self.unset_by and self.unset_by in options:
+            return str(options[self.unset_by]).lower() not in self.unset_off
+        return bool(value)
 
 
 @dataclass(frozen=True)
