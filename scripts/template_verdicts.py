@@ -25,12 +25,20 @@ from tooletta.chat.probes import PROBE_SUITE_VERSION
 ROOT = Path(__file__).resolve().parent.parent
 
 
+SCAFFOLD = "_template"
+"""The copy-me plugin (``plugins/_template``): its fixture is the chat template of a fictional
+model (``example-org/Example-1``) that no real model writes and no installed plugin serves,
+so it is not one of the vendored templates the page (and ``docs/concepts/templates.md``)
+counts."""
+
+
 def vendored() -> list[tuple[str, str, str]]:
-    """``(where, name, text)`` of every template a plugin vendors."""
+    """``(where, name, text)`` of every template a plugin vendors (every
+    ``plugins/*/tests/templates/*.jinja`` but the :data:`SCAFFOLD`'s)."""
     return [
         (path.parts[-4].removeprefix("tooletta-dialect-"), path.name, path.read_text("utf-8"))
         for path in sorted(ROOT.glob("plugins/*/tests/templates/*.jinja"))
-        if "_template" not in path.parts
+        if SCAFFOLD not in path.parts
     ]
 
 
@@ -92,6 +100,7 @@ def page(rows: list[tuple[str, str, str, str]], head: str) -> str:
     """The Markdown page."""
     named = sum(r[2] not in ("none", "error") for r in rows)
     known = sum(r[2].endswith("(known)") for r in rows)
+    own = sum(r[0] != "llama.cpp" for r in rows)
     lines = [
         "# Template verdicts",
         "",
@@ -106,6 +115,10 @@ def page(rows: list[tuple[str, str, str, str]], head: str) -> str:
         "documented differences (see {doc}`templates`, *Templates we know by heart*).",
         "See {doc}`templates` for what a verdict means. Written by",
         "`scripts/template_verdicts.py`; a template identical to an earlier row says so.",
+        "",
+        f"The plugins vendor {own} templates (every `plugins/*/tests/templates/*.jinja` but the",
+        f"copy-me plugin `plugins/{SCAFFOLD}`'s, the template of a fictional model that no",
+        f"installed plugin serves); llama.cpp's folder holds {len(rows) - own}.",
         "",
         f"{named} of {len(rows)} templates are identified, {known} of them known by heart",
         "(by their digest).",

@@ -92,3 +92,40 @@ def test_readme_has_the_two_commands() -> None:
     args = [str(ROOT / a) if a.startswith("examples/") else a for a in main[3:]]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0 and "[TOOL_CALLS]get_weather[ARGS]" in result.output
+
+
+def test_templates_page_counts_the_vendored_templates() -> None:
+    """``docs/concepts/templates.md`` counts the templates the plugins vendor as
+    ``scripts/template_verdicts.py`` does (every ``plugins/*/tests/templates/*.jinja`` but the
+    copy-me plugin's fictional one, which the page says), and its breakdown is
+    ``tests/test_chat_identify.py``'s verdict lists."""
+    import test_chat_identify as verdicts
+
+    spec = importlib.util.spec_from_file_location(
+        "template_verdicts", ROOT / "scripts" / "template_verdicts.py"
+    )
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    files = sorted(ROOT.glob("plugins/*/tests/templates/*.jinja"))
+    counted = [p for p in files if script.SCAFFOLD not in p.parts]
+    assert [p.name for p in counted] == [name for _, name, _ in script.vendored()]
+    assert [p.name for p in counted] == [p.name for p in verdicts.TEMPLATES]
+    assert len(files) - len(counted) == 1  # the copy-me plugin's fixture, said below
+    text = " ".join((ROOT / "docs" / "concepts" / "templates.md").read_text("utf-8").split())
+    found = re.search(
+        r"of the (\d+) templates the plugins vendor as test fixtures \(every "
+        r"`plugins/\*/tests/templates/\*\.jinja` but the one of the copy-me plugin "
+        r"`plugins/_template`.*? (\d+) are reproduced by their own format .*? and (\d+) by a "
+        r"format no model row verifies .*?; (\d+) are not, each .*?; (\d+) has no format",
+        text,
+    )
+    assert found is not None, "templates.md: the vendored-template count sentence changed"
+    said = [int(n) for n in found.groups()]
+    assert said == [
+        len(counted),
+        len(verdicts.IDENTIFIED),
+        len(verdicts.IDENTIFIED_UNVERIFIED),
+        len(verdicts.NOT_REPRODUCED),
+        len(verdicts.UNREADABLE),
+    ]

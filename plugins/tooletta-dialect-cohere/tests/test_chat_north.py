@@ -29,7 +29,18 @@ class TestNorthChat(ConversationTests):
     model = NORTH
     template = TEMPLATE
     tokens = TOKENS
-    options = ({}, {"reasoning": False})
+    options = (
+        {},
+        {"reasoning": False},
+        {"reasoning": None},
+        {"reasoning": 0},
+        {"reasoning": "yes"},
+        {"reasoning_effort": "none"},
+        {"reasoning_effort": "None"},
+        {"reasoning_effort": None},
+        {"reasoning_effort": "high"},
+        {"reasoning": False, "reasoning_effort": "high"},
+    )
     ids = True
     differences: ClassVar[dict[str, str]] = dict.fromkeys(
         CONTENT_BESIDE_CALLS_SAMPLES, "the template drops the content beside calls"
@@ -118,3 +129,32 @@ def test_documents_are_refused() -> None:
 # No template property: random conversations hold calls without ids, whose results the
 # template numbers all as the first id-less call (a documented difference, as Command R7B's).
 test_round_trip_keeps_whitespace = round_trip_property(NORTH, trimmed=False, max_examples=60)
+
+
+@pytest.mark.parametrize(
+    ("options", "thinking"),
+    [
+        ({}, True),
+        ({"reasoning": True}, True),
+        ({"reasoning": None}, False),
+        ({"reasoning": ""}, False),
+        ({"reasoning": False}, False),
+        ({"reasoning_effort": "none"}, False),
+        ({"reasoning_effort": None}, False),
+        ({"reasoning_effort": "low"}, True),
+    ],
+)
+def test_prompt_follows_the_templates_reasoning_switch(
+    options: dict[str, Any], thinking: bool
+) -> None:
+    """The template sets ``reasoning`` only when it is undefined (on, or off for a
+    ``reasoning_effort`` that lowercases to ``none``, ``None`` included) and then asks ``if
+    reasoning``: a given ``None``, ``""`` or ``0`` turns it off, as ``False`` does."""
+    messages = [Message("user", "hi")]
+    text = tooletta.render_conversation(
+        messages, model=NORTH, add_generation_prompt=True, **options
+    )
+    assert text == template_text(messages, add_generation_prompt=True, **options)
+    tail = "<|START_THINKING|>" if thinking else "<|START_THINKING|><|END_THINKING|>"
+    assert text.endswith(CHATBOT + tail)
+    assert tooletta.parse_conversation(text, model=NORTH) == messages

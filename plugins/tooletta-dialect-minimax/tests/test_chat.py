@@ -16,6 +16,7 @@ class TestMinimaxM2Chat(ConversationTests):
     model = MODEL
     template = TEMPLATES / "MiniMax-M2.jinja"
     list_content = ("system", "user", "assistant")
+    options = ({}, {"model_identity": "You are a test model."}, {"model_identity": ""})
 
 
 def test_model_turn_with_reasoning_and_calls() -> None:

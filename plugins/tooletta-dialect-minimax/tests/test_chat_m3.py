@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import tooletta
 from tooletta import Message, ToolCall
 from tooletta.chat import identify
@@ -28,6 +30,8 @@ class TestMinimaxM3Chat(ConversationTests):
         {"thinking_mode": "disabled"},
         {"thinking_mode": "adaptive"},
         {"thinking_mode": "other"},
+        {"model_identity": "You are a test model."},
+        {"model_identity": "", "thinking_mode": "enabled"},
     )
 
 
@@ -35,6 +39,36 @@ def test_identified_with_its_switch() -> None:
     ident = identify(TEMPLATES / "MiniMax-M3.jinja")
     assert (ident.format, ident.dialect, ident.known) == ("minimax_m3", "minimax_m3", True)
     assert "thinking_mode" in ident.switches
+    assert "model_identity" in ident.switches
+    assert "model_identity" not in ident.ignored_switches
+
+
+def test_model_identity_is_the_developer_turns_default() -> None:
+    """The template writes ``model_identity`` as the developer turn without a system message
+    (or with an empty one); parsing, not told the option, reads it as the system message it
+    cannot tell apart from one. A given system message is written instead of it."""
+    text = (TEMPLATES / "MiniMax-M3.jinja").read_text(encoding="utf-8")
+    for messages in ([Message("user", "hi")], [Message("system", ""), Message("user", "hi")]):
+        check_matches_template(text, messages, model=MODEL, model_identity="You are Tess.")
+        out = tooletta.render_conversation(messages, model=MODEL, model_identity="You are Tess.")
+        assert "]~b]developer\nYou are Tess.[e~[\n]~b]user\nhi" in out
+        back = tooletta.parse_conversation(out, model=MODEL)
+        assert back == [Message("system", "You are Tess."), Message("user", "hi")]
+    given = [Message("system", "Be brief."), Message("user", "hi")]
+    check_matches_template(text, given, model=MODEL, model_identity="You are Tess.")
+    out = tooletta.render_conversation(given, model=MODEL, model_identity="You are Tess.")
+    assert "Tess" not in out
+
+
+def test_model_identity_that_is_not_text_is_refused() -> None:
+    """``None`` is the default (the template would write ``None``); another non-text value is
+    refused, naming the option, rather than written as its ``str``."""
+    messages = [Message("user", "hi")]
+    assert tooletta.render_conversation(
+        messages, model=MODEL, model_identity=None
+    ) == tooletta.render_conversation(messages, model=MODEL)
+    with pytest.raises(tooletta.RenderError, match="model_identity"):
+        tooletta.render_conversation(messages, model=MODEL, model_identity=5)
 
 
 def test_none_arguments_are_left_out_and_empty_containers_written_empty() -> None:

@@ -32,12 +32,14 @@ class TestMinimaxM25Chat(ConversationTests):
     model = M25_MODEL
     template = M25
     list_content = ("system", "user", "assistant")
+    options = ({}, {"model_identity": "You are a test model."}, {"model_identity": ""})
 
 
 class TestMinimaxM27Chat(ConversationTests):
     model = M27_MODEL
     template = M27
     list_content = ("system", "user", "assistant")
+    options = ({}, {"model_identity": "You are a test model."}, {"model_identity": ""})
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,9 @@ action block, the results its ``<|START_TOOL_RESULT|>`` list; what differs:
 * Calls are renumbered across the conversation as Command R7B's are; a result's content is
   written as the JSON object ``{"content": TEXT}``.
 * The generation prompt opens the reasoning (``<|START_THINKING|>``); with ``reasoning``
-  false it is the empty block.
+  false (any false value: ``None``, ``0``, ``""`` too), or without it and with a
+  ``reasoning_effort`` of ``"none"`` (in any case; ``None`` too, which Jinja's ``lower``
+  writes ``none``), it is the empty block.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ from tooletta.plugin import (
     CallIds,
     ChatFormat,
     Conversation,
-    Prompt,
     Reasoning,
+    TruthyPrompt,
     Turn,
     by_content,
     defaults,
@@ -130,7 +132,17 @@ class NorthChat(ChatFormat):
     options = defaults(reasoning=True)
     call_ids: ClassVar[CallIds | None] = CallIds(across=written_ids)
     """Every call's id is its number among the conversation's calls (as Command R7B's)."""
-    prompt = Prompt(on=THINKING, off=_THINKING_OFF, switch="reasoning", default=True)
+    prompt = TruthyPrompt(
+        on=THINKING,
+        off=_THINKING_OFF,
+        switch="reasoning",
+        default=True,
+        unset_by="reasoning_effort",
+        unset_off=("none",),
+    )
+    """``<|START_THINKING|>``, or the empty block when ``reasoning`` is off: the template
+    sets ``reasoning`` only when it is undefined (on, unless ``reasoning_effort`` lowercases
+    to ``none``) and asks ``if reasoning``, so a given ``None``, ``0`` or ``""`` is off."""
 
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """The fixed opening turn: the platform instructions and the tool list (the system

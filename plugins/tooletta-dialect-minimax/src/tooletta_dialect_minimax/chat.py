@@ -21,6 +21,7 @@ from tooletta.plugin import (
     SystemBlock,
     Turn,
     by_content,
+    defaults,
     each_role,
     tool_json,
 )
@@ -105,7 +106,10 @@ class MinimaxM2Chat(MinimaxTurns):
         joiner="",
         default=DEFAULT_SYSTEM,
         empty_is_none=True,
+        default_option="model_identity",
     )
-    """The system message (or the default identity), then the tool instructions."""
+    """The system message (or the default identity: the ``model_identity`` option when
+    given), then the tool instructions."""
+    options = defaults(model_identity=DEFAULT_SYSTEM)
     prompt = Prompt(on="<think>\n", off="<think>\n")
     """``]~b]ai\\n<think>\\n``: the model starts inside its reasoning."""

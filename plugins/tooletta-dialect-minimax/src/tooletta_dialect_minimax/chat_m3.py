@@ -136,7 +136,7 @@ class MinimaxM3Chat(MinimaxTurns):
     """The system turn is read up to the next header: the developer turn's end, not the
     fixed system turn's (inside the lead), ends it."""
     special_tokens = ("]~!b[", "]~b]", _END, "<mm:think>", "</mm:think>", _OPEN, CLOSE)
-    options = defaults(thinking_mode="adaptive")
+    options = defaults(thinking_mode="adaptive", model_identity=DEFAULT_DEVELOPER)
     reasoning = Reasoning("<mm:think>", "</mm:think>", strip="", keep="all")
     """Every turn's reasoning, as given (a turn without any: :meth:`reasoning_text`)."""
     system_block = SystemBlock(
@@ -147,9 +147,11 @@ class MinimaxM3Chat(MinimaxTurns):
         empty_is_none=True,
         lead=_lead,
         leads=_LEADS,
+        default_option="model_identity",
     )
     """``]~b]system\n``, the fixed system turn and ``]~b]developer\n`` (the lead), then the
-    developer turn: the system message (or the default), then the tool instructions."""
+    developer turn: the system message (or the default: the ``model_identity`` option when
+    given), then the tool instructions."""
     prompt_options = ({"thinking_mode": "enabled"}, {"thinking_mode": "disabled"})
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
@@ -177,14 +179,16 @@ class MinimaxM3Chat(MinimaxTurns):
         prefix = "<mm:think>" if body.startswith("</mm:think>") else ""
         return dialect.parse(body, tools=list(tools) or None, prefix=prefix)
 
-    def expressible(self, messages: Sequence[Message]) -> list[Message]:
+    def carried(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """Oddity: as the base, the calls' arguments as the template writes them (``None``
-        left out; an empty object or array reads back as its schema types it)."""
+        left out; an empty object or array reads back as its schema types it). Overriding
+        this (not :meth:`expressible`) keeps what the caller's options carry, such as the
+        ``model_identity`` read back as the system message."""
         return [
             msgspec.structs.replace(
                 m, tool_calls=[template_arguments(c, written=False) for c in m.tool_calls]
             )
             if m.tool_calls
             else m
-            for m in super().expressible(messages)
+            for m in super().carried(messages, ctx)
         ]

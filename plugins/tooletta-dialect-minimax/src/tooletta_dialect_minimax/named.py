@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from tooletta.plugin import defaults
 from tooletta_dialect_minimax.chat import MinimaxM2Chat
 
 __all__ = ["M25_IDENTITY", "M27_IDENTITY", "MinimaxM25Chat", "MinimaxM27Chat"]
@@ -38,7 +39,8 @@ class MinimaxM25Chat(MinimaxM2Chat):
     name = "minimax_m25"
     source = f"MiniMaxAI/MiniMax-M2.5 chat_template ({_XINFERENCE})"
     system_block = replace(MinimaxM2Chat.system_block, default=M25_IDENTITY)
-    """M2's system turn with :data:`M25_IDENTITY` as the default."""
+    """M2's system turn with :data:`M25_IDENTITY` as the default (``model_identity``)."""
+    options = defaults(model_identity=M25_IDENTITY)
 
 
 class MinimaxM27Chat(MinimaxM2Chat):
@@ -47,4 +49,5 @@ class MinimaxM27Chat(MinimaxM2Chat):
     name = "minimax_m27"
     source = f"MiniMaxAI/MiniMax-M2.7 chat_template ({_XINFERENCE})"
     system_block = replace(MinimaxM2Chat.system_block, default=M27_IDENTITY)
-    """M2's system turn with :data:`M27_IDENTITY` as the default."""
+    """M2's system turn with :data:`M27_IDENTITY` as the default (``model_identity``)."""
+    options = defaults(model_identity=M27_IDENTITY)

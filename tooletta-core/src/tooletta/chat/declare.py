@@ -342,6 +342,14 @@ class SystemBlock:
     ``empty_reads_none``: an empty system message, written as it is (an empty turn, as
     ``empty_turn`` says), reads back as none (Gemma 4: parsing gives no message for the empty
     turn, and :meth:`~tooletta.chat.ChatFormat.expressible` drops it).
+
+    ``default_option``: the template option that, when given, is written in place of
+    ``default`` (MiniMax's ``model_identity``: ``{% if model_identity is not defined %}``
+    sets the default). ``None`` counts as not given (the template would write ``None``); any
+    other value that is not a string is refused with a :class:`~tooletta.RenderError` naming
+    the option. Parsing is not told the options: a body holding the option's text reads back
+    as the system message it cannot be told apart from, and
+    :meth:`~tooletta.chat.ChatFormat.carried` says so.
     """
 
     tools: Declarations | None = None
@@ -360,6 +368,7 @@ class SystemBlock:
     lead_joiner: str = ""
     leads: tuple[str, ...] = ()
     empty_reads_none: bool = False
+    default_option: str = ""
     _dated: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -379,8 +388,9 @@ class SystemBlock:
         would not give back (it holds the declarations' opening text) is refused with a
         :class:`~tooletta.RenderError`, never changed silently. ``today``: the date in a
         ``strftime`` format, for a ``dated`` default (the clock's when not given);
-        ``options``: the template's options, for a ``lead`` (none when not given)."""
-        body = self._body(system, tools, today)
+        ``options``: the template's options, for a ``lead`` and the ``default_option``
+        (none when not given)."""
+        body = self._body(system, tools, today, self.given_default(options))
         lead = self.lead(options or {}) if self.lead is not None else ""
         if lead:
             body = lead if body is None else lead + self.lead_joiner + body
@@ -396,18 +406,33 @@ class SystemBlock:
             )
         return body
 
+    def given_default(self, options: Mapping[str, Any] | None) -> str | None:
+        """The ``default_option``'s value in ``options`` (``None``: not given, or no such
+        option); refused with a :class:`~tooletta.RenderError` when it is not a string."""
+        if not self.default_option or not options:
+            return None
+        given = options.get(self.default_option)
+        if given is None or isinstance(given, str):
+            return given
+        raise RenderError(
+            f"the {self.default_option!r} option must be a string (the text written when "
+            f"there is no system message), not {type(given).__name__}"
+        )
+
     def _body(
         self,
         system: str | None,
         tools: Sequence[Mapping[str, Any]],
         today: Callable[[str], str] | None,
+        given: str | None = None,
     ) -> str | None:
-        """:meth:`write` without the ``lead``."""
+        """:meth:`write` without the ``lead``; ``given``: the ``default_option``'s text."""
         if system == "" and self.empty_is_none:
             system = None
-        if system is None and self.default is not None and (tools or not self.default_with_tools):
-            system = self.default
-            if self.dated:
+        default = self.default if given is None else given
+        if system is None and default is not None and (tools or not self.default_with_tools):
+            system = default
+            if self.dated and given is None:
                 date = (clock.formatted if today is None else today)(self.dated)
                 system = system.replace("{date}", date)
         declared = self.tools(tools) if tools and self.tools is not None else None
@@ -583,12 +608,27 @@ class ToolsBlock:
 class TruthyPrompt(Prompt):
     """A :class:`Prompt` whose switch is read by its truth value even when it defaults on:
     Jinja's ``enable_thinking is defined and not enable_thinking`` (GLM-5.2), where ``None``,
-    ``0`` and ``""`` turn thinking off too (:class:`Prompt` reads ``is false`` then)."""
+    ``0`` and ``""`` turn thinking off too (:class:`Prompt` reads ``is false`` then).
+
+    ``unset_by``: another option the template reads instead when the switch is undefined
+    (North Mini Code's ``reasoning if reasoning is not undefined else (false if
+    reasoning_effort | lower == "none" else true)``): with the switch at ``True`` (its
+    default), the prompt is off when that option, given, is written by Jinja's ``lower`` as
+    one of ``unset_off`` (``None`` is written ``"none"``). The options a format sees hold its
+    defaults merged with the caller's, so a switch given as ``True`` reads as one not given:
+    ``True`` with such an ``unset_by`` value is off too (the template would write it on).
+    """
+
+    unset_by: str = ""
+    unset_off: tuple[str, ...] = ()
 
     def thinking(self, options: Mapping[str, Any]) -> bool:
         """Whether the switch's value under ``options`` (its default when not given) is
-        true."""
-        return bool(options.get(self.switch, self.default))
+        true, ``unset_by`` deciding for ``True``."""
+        value = options.get(self.switch, self.default)
+        if value is True and self.unset_by and self.unset_by in options:
+            return str(options[self.unset_by]).lower() not in self.unset_off
+        return bool(value)
 
 
 @dataclass(frozen=True)

@@ -61,9 +61,10 @@ class ClosedSystemBlock(SystemBlock):
         system: str | None,
         tools: Sequence[Mapping[str, Any]],
         today: Callable[[str], str] | None,
+        given: str | None = None,
     ) -> str | None:
         """The plain block's body, closed by ``after``."""
-        body = super()._body(system, tools, today)
+        body = super()._body(system, tools, today, given)
         return None if body is None else body + self.after
 
     def read(self, body: str) -> str | None:

@@ -886,7 +886,7 @@ class ChatFormat:
                 )
             )
         if first is None or not opens:
-            return out
+            return self._given_default(ctx) + out
         written = self.system_text(self.text(first.content), ctx)
         if written is None and self.system_block is None:
             return out  # no opening turn: the hooks write the message elsewhere (or nowhere)
@@ -895,6 +895,18 @@ class ChatFormat:
             return out[1:]
         out[0] = Message(role="system", content=read)
         return out
+
+    def _given_default(self, ctx: Conversation) -> list[Message]:
+        """The system message a conversation without one reads back with when the caller
+        gave the :attr:`system_block`'s ``default_option`` (its text is written where the
+        default would be, and parsing, not told the option, reads it as a message); none
+        otherwise."""
+        block = self.system_block
+        if block is None or block.given_default(ctx.options) is None:
+            return []
+        written = self.system_text(None, ctx)
+        read = None if written is None else self.parse_system(written)
+        return [] if read is None else [Message(role="system", content=read)]
 
 
 _CALLS_TEXT = ChatFormat.calls_text
