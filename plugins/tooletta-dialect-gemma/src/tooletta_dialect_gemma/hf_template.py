@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tooletta.interop.hf.spec import NAMED, Export, region, template
 
-__all__ = ["FUNCTIONGEMMA", "GEMMA4"]
+__all__ = ["FUNCTIONGEMMA", "GEMMA4", "GEMMA4_2607"]
 
 GEMMA4 = Export(
     template(
@@ -24,6 +24,9 @@ GEMMA4 = Export(
         },
     )
 )
+
+GEMMA4_2607 = Export(GEMMA4.template)
+"""``gemma4``'s template: the canonical template's ``null`` is JSON to the same reading."""
 
 FUNCTIONGEMMA = Export(
     template(
