@@ -1,0 +1,348 @@
+"""A fast path for :func:`tooletta.render_conversation` with a learned format: one writer
+specialised once per format object, for the common conversation it can prove it writes
+exactly as the general path does.
+
+The general path (:func:`tooletta.chat.api.render_conversation_text`) reads the messages,
+checks them (:func:`~tooletta.chat.checks.check_conversation`), builds the
+:class:`~tooletta.chat.Conversation` the hooks see and drives the format's hooks turn by turn
+(:func:`~tooletta.chat.render.render_text`): about 25 Python calls for a two-message
+conversation, ~4 µs, most of which is the same for every conversation of a format. A
+:class:`FastWriter` reads the format (its render plan and the learned hooks it installs) once,
+and then writes a conversation in one function: the headers and footers of each role as
+strings, the learned strips inline, the system turn remembered by its text (the format's own
+``system_text`` asked the first time), the generation prompt remembered per options (its
+``generation_prompt`` asked the first time), and the refusals as single C-level scans of the
+texts joined as :func:`~tooletta.chat.checks.check_conversation` joins them (lone surrogates
+by encoding, markup by the same probes).
+
+It handles only what it can prove it writes as the general path does, and gives ``None``
+for anything else, which the caller then renders by the general path (so errors are the
+general path's own, raised by it): the messages a list of plain
+:class:`~tooletta.Message` objects (no ``extra``) with string content, no reasoning, no name,
+no call id, no calls; a system message only first; user and assistant turns only; no tool
+definitions; any text holding a character that probes the format's markup (unless
+``allow_markup``), a lone surrogate, a learned cut tag, an answer the dialect's content check
+refuses or the template refuses empty, or options failing the learned fixed options: ``None``.
+A format with hooks other than the learned ones it knows (or any set on the object) gets no
+fast writer at all (:func:`fast_writer` gives ``None``).
+
+``tests/test_render_fastpath.py`` compares it, text and error, with the general path for every
+learned template of ``bench/learn.py`` and the vendored ones, over the kit's sample
+conversations and generated ones.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..ir import Message
+from .conversation import conversation
+from .shortcuts import UNPROVED, without_calls
+
+__all__ = ["FastWriter", "fast_writer"]
+
+Fast = Callable[[Any, Any, bool, Mapping[str, Any], bool], "str | None"]
+"""``write(messages, tools, add_generation_prompt, options, allow_markup)``: the text, or
+``None`` when the general path must render."""
+
+_SEP = "\x00"  # as check_conversation joins the texts
+_MEMO_SIZE = 256
+
+
+def fast_writer(fmt: Any, dialect: Any, plan: Any, markup: Any) -> Fast | None:
+    """The fast writer of ``fmt`` (a learned format) with its ``dialect``, its render ``plan``
+    (:func:`~tooletta.chat.render.plan_of`) and its ``markup`` tables
+    (:func:`~tooletta.chat.markup.markup_of`); ``None`` when ``fmt`` is not a learned format or
+    has hooks the fast path does not know."""
+    chatspec = sys.modules.get("tooletta.chat.learn.chatspec")  # not imported: none learned
+    if chatspec is None or not isinstance(fmt, chatspec.LearnedChat):
+        return None
+    writer = FastWriter.of(fmt, dialect, plan, markup, chatspec.LearnedChat)
+    return None if writer is None else writer.write
+
+
+def _func(hook: Any) -> Any:
+    """The function behind a bound hook (``None`` for ``None``)."""
+    return getattr(hook, "__func__", hook)
+
+
+_HOOKS = (
+    "system_text",
+    "user_text",
+    "assistant_text",
+    "header",
+    "before_turn",
+    "end_token",
+    "assistant_footer",
+    "after_conversation",
+    "calls_text",
+    "turn_body",
+    "content_text",
+    "keeps_reasoning",
+    "kept_in",
+    "reasoning_text",
+    "text",
+    "generation_prompt",
+)
+"""The hooks a conversation without tool turns may be written with: a format setting any of
+them on the object itself gets no fast writer."""
+
+
+class FastWriter:
+    """A learned format's conversation writer for the common case (see the module's
+    docstring): built by :meth:`of`, used as :meth:`write`."""
+
+    def __init__(self, fmt: Any, dialect: Any, plan: Any, markup: Any, learned: Any) -> None:
+        """Read the format once (:meth:`of` decides first whether it may be)."""
+        self.fmt = fmt
+        self.dialect = dialect
+        self.plan = plan
+        turns = plan.turns
+        self.bos: str = plan.bos
+        self.probes: tuple[tuple[str, tuple[str, ...]], ...] = markup[1].probes
+        user_hook = _func(plan.user_text)
+        user = turns["user"]
+        self.user_head: str = user.header
+        self.user_strip: tuple[Any, Any] | None = None
+        user_tail = ""
+        if user_hook is learned._user_text:
+            self.user_strip = fmt._user
+        elif user_hook is learned._text_and_footer:
+            self.user_strip = fmt._user
+            user_tail = fmt._footers["user"]
+        self.user_tail: str = user_tail + user.footer
+        answer = turns["assistant"]
+        self.answer_head: str = answer.header
+        self.answer_foot: str = answer.footer
+        self.learned_answer = _func(plan.assistant_text) is learned._assistant_text
+        self.answer_strip: tuple[Any, Any] = fmt._plain
+        self.answer_tail: str = fmt._tail if self.learned_answer else ""
+        self.cut_tag: str = fmt._cut_tag if self.learned_answer and fmt._cut else ""
+        history = fmt._history if self.learned_answer else None
+        self.history_where: str = str(history["where"]) if history else ""
+        self.history_strip: tuple[Any, Any] = (
+            (history["strip"][0], history["strip"][1]) if history else ("", "")
+        )
+        self.check = without_calls(dialect)
+        self.refuse_empty: bool = fmt._refuse_empty
+        after = plan.after_conversation
+        base = conversation((), (), plan.options, dialect)
+        self.after: str = "" if after is None else str(after(base))
+        self.systems: dict[str | None, str | None] = {}
+        """The opening system turn's text by the first message's system text (``None``: no
+        system message), as the format's ``system_text`` writes it (``None``: the general
+        path must write it: no system turn declared)."""
+        self.prompts: dict[tuple[Any, ...], tuple[str, str] | None] = {}
+        """Per options (their items): the generation prompt after an answer and after any
+        other message; ``None`` when the options fail the learned fixed options."""
+        self.stub = {
+            True: [Message(role="assistant", content="")],
+            False: [Message(role="user", content="")],
+        }
+
+    @classmethod
+    def of(cls, fmt: Any, dialect: Any, plan: Any, markup: Any, learned: Any) -> FastWriter | None:
+        """The fast writer of the learned format ``fmt``, or ``None`` when a hook or a
+        declaration it uses is one the fast path does not write as the general path does."""
+        own = vars(fmt)
+        kind = type(fmt)
+        if any(name in own for name in _HOOKS):
+            return None
+        if kind.generation_prompt is not learned.generation_prompt:
+            return None
+        base = ("turn_body", "content_text", "keeps_reasoning", "kept_in", "reasoning_text")
+        if any(getattr(kind, name) is not getattr(learned, name) for name in base):
+            return None
+        if kind.text is not learned.text:
+            return None
+        turns = plan.turns
+        if "user" not in turns or "assistant" not in turns:
+            return None
+        if plan.system_roles != frozenset({"system"}):
+            return None
+        if (
+            plan.before_turn is not None
+            or plan.before_first is not None
+            or plan.header is not None
+            or plan.end_token is not None
+            or not plan.footer_ok
+            or plan.gathered
+            or plan.drops_system
+            or not plan.merge_system
+            or fmt.call_ids is not None
+            or fmt.late_system != "turn"
+            or fmt._defaults_checked is not plan.options
+            or not fmt._no_block_unless_reasoning
+            or fmt._open_last
+        ):
+            return None
+        if _func(plan.system_text) not in (learned.system_text, learned._system_and_footer):
+            return None
+        if _func(plan.user_text) not in (None, learned._user_text, learned._text_and_footer):
+            return None
+        after = _func(plan.after_conversation)
+        if after not in (None, learned._after_conversation):
+            return None
+        answer = _func(plan.assistant_text)
+        if answer is learned._assistant_text:
+            if not fmt._plain_calls:
+                return None
+            history = fmt._history
+            if history and history["where"] != "not_last":
+                return None  # (no vendored template learns the others: not written here)
+        elif answer is None:
+            plain_answer, calls_plain = plan.loop[14], plan.loop[15]
+            if not plain_answer or not calls_plain:
+                return None
+        else:
+            return None
+        if without_calls(dialect) is UNPROVED:
+            return None
+        return cls(fmt, dialect, plan, markup, learned)
+
+    def _system(self, system: str | None) -> str | None:
+        """The opening system turn's text as the format writes it (remembered)."""
+        plan = self.plan
+        ctx = conversation((), (), plan.options, self.dialect)
+        body = plan.system_text(system, ctx)
+        if body is None:
+            return ""
+        turn = plan.system_turn
+        if turn is None:
+            return None  # the general path refuses it
+        return str(turn.header + body + turn.footer)
+
+    def _prompts(self, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """The generation prompts for ``options`` (after an answer, after anything else), or
+        ``None`` when they fail the learned fixed options."""
+        fmt = self.fmt
+        merged = {**self.plan.options, **options} if options else self.plan.options
+        if options and fmt._fixed:
+            try:
+                fmt._check_fixed(merged)
+            except Exception:
+                return None
+        prompt = fmt.generation_prompt
+        stub = self.stub
+        dialect = self.dialect
+        return (
+            str(prompt(conversation(stub[True], (), merged, dialect, True))),
+            str(prompt(conversation(stub[False], (), merged, dialect, True))),
+        )
+
+    def write(
+        self,
+        messages: Any,
+        tools: Any,
+        add_generation_prompt: bool,
+        options: Mapping[str, Any],
+        allow_markup: bool,
+    ) -> str | None:
+        """The conversation's text, or ``None`` when the general path must render it."""
+        if tools or type(messages) is not list or not messages:
+            return None
+        texts: list[str] = []
+        add = texts.append
+        for m in messages:
+            if type(m) is not Message or m.extra or m.reasoning or m.tool_calls:
+                return None
+            content = m.content
+            if type(content) is not str or m.name is not None or m.tool_call_id is not None:
+                return None
+            if type(m.role) is not str or type(m.tool_calls) is not list:
+                return None
+            if type(m.reasoning) is not str:
+                return None
+            add(content)
+        joined = _SEP.join(texts)
+        if not joined.isascii():
+            try:
+                joined.encode("utf-8")
+            except UnicodeEncodeError:
+                return None
+        if not allow_markup:
+            for probe, words in self.probes:
+                if probe in joined:
+                    for word in words:
+                        if word in joined:
+                            return None
+        first = messages[0]
+        role = first.role
+        start = 0
+        system: str | None = None
+        if role == "system":
+            system, start = first.content, 1
+        systems = self.systems
+        opening = systems.get(system, _MISSING)
+        if opening is _MISSING:
+            if len(systems) > _MEMO_SIZE:
+                systems.clear()
+            opening = systems[system] = self._system(system)
+        if opening is None:
+            return None
+        parts = [self.bos, opening]
+        append = parts.append
+        user_head, user_tail, user_strip = self.user_head, self.user_tail, self.user_strip
+        answer_head, answer_foot = self.answer_head, self.answer_foot
+        check = self.check
+        learned_answer = self.learned_answer
+        refuse_empty = self.refuse_empty
+        last = len(messages) - 1
+        for index in range(start, last + 1):
+            m = messages[index]
+            role = m.role
+            content = m.content
+            if role == "user":
+                if user_strip is not None:
+                    content = content.lstrip(user_strip[0]).rstrip(user_strip[1])
+                append(user_head + content + user_tail)
+            elif role == "assistant":
+                if not content and refuse_empty:
+                    return None  # the learned system_text refuses it
+                if learned_answer:
+                    text = self._answer(messages, index, content)
+                    if text is None:
+                        return None
+                else:
+                    text = content
+                if check is not None and text:
+                    try:
+                        check(text)
+                    except Exception:
+                        return None
+                append(answer_head + text + self.answer_tail + answer_foot)
+            else:
+                return None  # a later system message, a tool result, another role
+        if add_generation_prompt or options:
+            try:
+                key = tuple(options.items()) if options else ()
+                prompts = self.prompts.get(key, _MISSING)
+            except TypeError:  # an option's value is not hashable
+                return None
+            if prompts is _MISSING:
+                if len(self.prompts) > _MEMO_SIZE:
+                    self.prompts.clear()
+                prompts = self.prompts[key] = self._prompts(options)
+            if prompts is None:
+                return None
+            if add_generation_prompt:
+                append(prompts[0] if messages[last].role == "assistant" else prompts[1])
+                return "".join(parts)
+        append(self.after)
+        return "".join(parts)
+
+    def _answer(self, messages: Any, index: int, content: str) -> str | None:
+        """An answer's text as the learned ``_assistant_text`` writes it without reasoning
+        and calls (``None``: the general path must write it)."""
+        if self.cut_tag and self.cut_tag in content:
+            return None
+        if self.history_where and index != len(messages) - 1:  # "not_last"
+            left, right = self.history_strip
+        else:
+            left, right = self.answer_strip
+        return str(content.lstrip(left).rstrip(right))
+
+
+_MISSING: Any = object()
