@@ -76,7 +76,7 @@ def outcome(name: str, messages: Any, **kwargs: Any) -> Outcome:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return ("text", tooletta.render_conversation(messages, dialect=name, **kwargs))
-    except tooletta.ToolettaError as exc:
+    except Exception as exc:  # (a raw error of the general path must be the same too)
         return ("error", type(exc), str(exc))
 
 
@@ -144,6 +144,41 @@ def test_the_small_templates_get_a_fast_writer(learned: dict[str, str]) -> None:
             if not uses_tools:
                 both(learned[stem], messages, counter)
         assert counter.written >= 2 and counter.declined == 0, stem
+
+
+CALLING = {
+    "Bielik-11B-v3.0-Instruct",
+    "Qwen-QwQ-32B",
+    "Reka-Edge",
+    "deepseek-ai-DeepSeek-V3.1",
+    "LGAI-EXAONE-EXAONE-4.0-1.2B",
+    "Qwen-Qwen2.5-7B-Instruct",
+    "ibm-granite-granite-4.0",
+}
+"""Templates whose learned format's fast writer writes calls and tool results (hermes,
+learned JSON and DeepSeek calls; results grouped or not, stripped, JSON-encoded, an answer's
+header after them)."""
+
+
+def test_calls_and_results_are_written_fast(learned: dict[str, str]) -> None:
+    """The sample conversations with tools and without reasoning, each prefix, with and
+    without a generation prompt: written by the fast writers of :data:`CALLING`, as the
+    general path writes them."""
+    for stem in CALLING:
+        counter = Counter()
+        for messages, uses_tools in sample_conversations().values():
+            if not uses_tools or any(m.reasoning for m in messages):
+                continue
+            for cut in range(1, len(messages) + 1):
+                for prompt in (False, True):
+                    both(
+                        learned[stem],
+                        messages[:cut],
+                        counter,
+                        tools=SAMPLE_TOOLS,
+                        add_generation_prompt=prompt,
+                    )
+        assert counter.written >= 20 and counter.declined == 0, stem
 
 
 def test_samples_and_their_prefixes(learned: dict[str, str]) -> None:
@@ -229,7 +264,18 @@ def test_generated_conversations(learned: dict[str, str], data: st.DataObject) -
     a generation prompt, ``allow_markup``, tools: the same outcome both ways."""
     name = data.draw(st.sampled_from(sorted(learned.values())))
     messages = data.draw(_messages(_markup(name)))
-    if data.draw(st.booleans()):  # the common shape: no reasoning, calls, names or ids
+    shape = data.draw(st.sampled_from(["as drawn", "calls", "plain"]))
+    if shape == "calls":  # the common shape with tools: no reasoning, no ids
+        messages = [
+            Message(
+                role=m.role,
+                content=m.content,
+                tool_calls=[ToolCall(c.name, c.arguments) for c in m.tool_calls],
+                name=m.name,
+            )
+            for m in messages
+        ]
+    elif shape == "plain":  # the common shape without tools: no reasoning, calls, names or ids
         messages = [
             Message(role=m.role if m.role != "tool" else "user", content=m.content)
             for m in messages
@@ -303,3 +349,62 @@ def test_strips_and_empty_texts(learned: dict[str, str]) -> None:
                 for prompt in (False, True):
                     both(name, messages, counter, add_generation_prompt=prompt)
     assert counter.written > counter.declined
+
+
+def _user(text: str) -> Message:
+    return Message(role="user", content=text)
+
+
+def _answer(text: str, *calls: ToolCall) -> Message:
+    return Message(role="assistant", content=text, tool_calls=list(calls))
+
+
+def _result(text: str) -> Message:
+    return Message(role="tool", content=text, name="get_weather")
+
+
+WEATHER = ToolCall("get_weather", {"city": "Paris"})
+ODD_CALLS: list[ToolCall] = [
+    ToolCall("get_weather", {"city": "Paris"}, id="call_1"),
+    ToolCall("get_weather", {"days": 10**4250}),  # (writable: 4251 digits; too long to read)
+    ToolCall("get_weather", {"days": float("nan")}),
+    ToolCall("get_weather", {"days": 2.5}),
+    ToolCall("get_weather", {"city": {"name": "Paris"}}),
+    ToolCall("get_weather", {"city": b"Paris"}),
+    ToolCall("get_weather", {"city": ("Paris",)}),
+    ToolCall("get_weather", {1: "Paris"}),  # type: ignore[dict-item]
+    ToolCall("", {"city": "Paris"}),
+    ToolCall("get_weather", {"city": "\ud800"}),
+    ToolCall("get_weather", {"city": "a<|im_end|>b"}),
+]
+"""Calls the fast writers hand to the general path (an id, a long integer, NaN, nesting,
+values and keys that are no JSON, an empty name, a lone surrogate, markup), and a float."""
+
+
+def test_odd_calls_results_and_tools(learned: dict[str, str]) -> None:
+    """Odd calls, results grouped or not after answers with and without calls, a result
+    with no call before it, tool definitions holding a lone surrogate or no JSON: the same
+    outcome both ways."""
+    bad_tools: list[Any] = [
+        [{"type": "function", "function": {"name": "f\ud800", "parameters": {}}}],
+        [{"type": "function", "function": {"name": "f", "parameters": {"x": {1, 2}}}}],
+        [{"name": "f", "parameters": {}}],  # another shape: read by the general path
+    ]
+    counter = Counter()
+    for name in learned.values():
+        for call in ODD_CALLS:
+            both(name, [_user("q"), _answer("", call)], counter, tools=SAMPLE_TOOLS)
+        shapes = [
+            [_user("q"), _answer("", WEATHER, WEATHER), _result("1"), _result("2"), _answer("a")],
+            [_user("q"), _answer("x"), _result("1"), _result("2"), _answer("a")],
+            [_user("q"), _result("1"), _result("2")],
+            [_user("q"), _answer("", WEATHER), _result("1"), _user("r"), _answer("a")],
+            [_user("q"), _answer("", WEATHER), _result('{"a": "b"}'), _answer("", WEATHER)],
+        ]
+        for messages in shapes:
+            for prompt in (False, True):
+                both(name, messages, counter, tools=SAMPLE_TOOLS, add_generation_prompt=prompt)
+                both(name, messages, counter, add_generation_prompt=prompt)
+        for tools in bad_tools:
+            both(name, [_user("q"), _answer("a")], counter, tools=tools)
+    assert counter.written > 100

@@ -17,12 +17,17 @@ by encoding, markup by the same probes).
 
 It handles only what it can prove it writes as the general path does, and gives ``None``
 for anything else, which the caller then renders by the general path (so errors are the
-general path's own, raised by it): the messages a list of plain
-:class:`~tooletta.Message` objects (no ``extra``) with string content, no reasoning, no name,
-no call id, no calls; a system message only first; user and assistant turns only; no tool
-definitions; any text holding a character that probes the format's markup (unless
-``allow_markup``), a lone surrogate, a learned cut tag, an answer the dialect's content check
-refuses or the template refuses empty, or options failing the learned fixed options: ``None``.
+general path's own, raised by it): the messages a list of plain :class:`~tooletta.Message`
+objects (no ``extra``) with string content and no reasoning; a system message only first;
+user and assistant turns, and tool results where the format writes them as declared (or
+through its ``tojson`` encoding); calls only flat ones without ids (a non-empty name, string
+keys, string, boolean, null, short integer or finite float values: those
+:func:`~tooletta.chat.checks.check_conversation` passes at a glance), written by the dialect's
+``render`` as the general path writes checked calls, where the format writes them so and the
+dialect does not type values by the schema; tool definitions only as a list of OpenAI Chat
+dicts. Any text holding a character that probes the format's markup (unless
+``allow_markup``), a lone surrogate, a learned cut tag, an answer the dialect refuses or the
+template refuses empty, options failing the learned fixed options or not hashable: ``None``.
 A format with hooks other than the learned ones it knows (or any set on the object) gets no
 fast writer at all (:func:`fast_writer` gives ``None``).
 
@@ -37,8 +42,10 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..ir import Message
+from ..ir import Message, ToolCall
+from .checks import _SHORT_INT_BITS, _check_tool_text, _typed_by_schema
 from .conversation import conversation
+from .messages import content_key
 from .shortcuts import UNPROVED, without_calls
 
 __all__ = ["FastWriter", "fast_writer"]
@@ -127,20 +134,55 @@ class FastWriter:
         )
         self.check = without_calls(dialect)
         self.refuse_empty: bool = fmt._refuse_empty
+        self.after_results: str | None = plan.after_results
+        self.calls_ok: bool = (
+            fmt._direct_calls and not fmt._ids_across
+            if self.learned_answer
+            else bool(plan.calls_direct)
+        )
+        """Calls are written by the dialect's ``render`` straight (the general path's way for
+        checked calls), else a turn with calls goes to the general path."""
+        self.rewrites: bool = fmt._rewrites
+        self.typed: bool = _typed_by_schema(dialect)
+        tool = turns.get("tool")
+        result_hook = _func(plan.result_text)
+        encoded_result = (  # ChatFormat.result_text writing the result through tojson only
+            result_hook is learned.result_text
+            and fmt.result_json is not None
+            and not fmt.results_by_calls
+            and fmt.result_head is None
+        )
+        self.results_ok: bool = (
+            tool is not None
+            and plan.result_footer is None
+            and (result_hook is None or encoded_result)
+        )
+        """Tool results are written here (else a conversation with one goes to the general
+        path)."""
+        self.result_head: str = tool.header if tool is not None else ""
+        self.result_foot: str = tool.footer if tool is not None else ""
+        self.result_json: Any = fmt.result_json if encoded_result else None
+        self.grouped: bool = plan.grouped
+        self.separator: str = plan.separator
+        self.wrap_open: str = plan.wrap_open
+        self.wrap_close: str = plan.wrap_close
         after = plan.after_conversation
         base = conversation((), (), plan.options, dialect)
         self.after: str = "" if after is None else str(after(base))
-        self.systems: dict[str | None, str | None] = {}
+        self.systems: dict[tuple[str | None, bytes], str | None] = {}
         """The opening system turn's text by the first message's system text (``None``: no
-        system message), as the format's ``system_text`` writes it (``None``: the general
-        path must write it: no system turn declared)."""
-        self.prompts: dict[tuple[Any, ...], tuple[str, str] | None] = {}
-        """Per options (their items): the generation prompt after an answer and after any
-        other message; ``None`` when the options fail the learned fixed options."""
-        self.stub = {
-            True: [Message(role="assistant", content="")],
-            False: [Message(role="user", content="")],
-        }
+        system message) and the tool definitions' content key (``b""``: none), as the
+        format's ``system_text`` writes it (``None``: the general path must write it: no
+        system turn declared)."""
+        self.prompts: dict[tuple[Any, ...], tuple[str, str, str] | None] = {}
+        """Per options (their items): the generation prompt after an answer, after a tool
+        result and after any other message; ``None`` when the options fail the learned fixed
+        options."""
+        self.stubs = [
+            [Message(role="assistant", content="")],
+            [Message(role="tool", content="")],
+            [Message(role="user", content="")],
+        ]
 
     @classmethod
     def of(cls, fmt: Any, dialect: Any, plan: Any, markup: Any, learned: Any) -> FastWriter | None:
@@ -202,11 +244,14 @@ class FastWriter:
             return None
         return cls(fmt, dialect, plan, markup, learned)
 
-    def _system(self, system: str | None) -> str | None:
+    def _system(self, system: str | None, defs: list[Any]) -> str | None:
         """The opening system turn's text as the format writes it (remembered)."""
         plan = self.plan
-        ctx = conversation((), (), plan.options, self.dialect)
-        body = plan.system_text(system, ctx)
+        ctx = conversation((), defs, plan.options, self.dialect)
+        try:
+            body = plan.system_text(system, ctx)
+        except Exception:
+            return None  # the general path says why
         if body is None:
             return ""
         turn = plan.system_turn
@@ -214,9 +259,9 @@ class FastWriter:
             return None  # the general path refuses it
         return str(turn.header + body + turn.footer)
 
-    def _prompts(self, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """The generation prompts for ``options`` (after an answer, after anything else), or
-        ``None`` when they fail the learned fixed options."""
+    def _prompts(self, options: Mapping[str, Any]) -> tuple[str, str, str] | None:
+        """The generation prompts for ``options`` (after an answer, after a tool result,
+        after anything else), or ``None`` when they fail the learned fixed options."""
         fmt = self.fmt
         merged = {**self.plan.options, **options} if options else self.plan.options
         if options and fmt._fixed:
@@ -225,12 +270,11 @@ class FastWriter:
             except Exception:
                 return None
         prompt = fmt.generation_prompt
-        stub = self.stub
         dialect = self.dialect
-        return (
-            str(prompt(conversation(stub[True], (), merged, dialect, True))),
-            str(prompt(conversation(stub[False], (), merged, dialect, True))),
+        after_answer, after_result, other = (
+            str(prompt(conversation(stub, (), merged, dialect, True))) for stub in self.stubs
         )
+        return after_answer, after_result, other
 
     def write(
         self,
@@ -241,21 +285,14 @@ class FastWriter:
         allow_markup: bool,
     ) -> str | None:
         """The conversation's text, or ``None`` when the general path must render it."""
-        if tools or type(messages) is not list or not messages:
+        if type(messages) is not list or not messages:
             return None
-        texts: list[str] = []
-        add = texts.append
-        for m in messages:
-            if type(m) is not Message or m.extra or m.reasoning or m.tool_calls:
-                return None
-            content = m.content
-            if type(content) is not str or m.name is not None or m.tool_call_id is not None:
-                return None
-            if type(m.role) is not str or type(m.tool_calls) is not list:
-                return None
-            if type(m.reasoning) is not str:
-                return None
-            add(content)
+        defs = self._tools(tools) if tools else _NO_TOOLS
+        if defs is None:
+            return None
+        texts = self._texts(messages, defs)
+        if texts is None:
+            return None
         joined = _SEP.join(texts)
         if not joined.isascii():
             try:
@@ -268,29 +305,131 @@ class FastWriter:
                     for word in words:
                         if word in joined:
                             return None
+        key: tuple[str | None, bytes]
+        if defs:
+            try:
+                _check_tool_text(defs)
+                key = (None, content_key(defs))
+            except Exception:
+                return None
+        else:
+            key = _NO_KEY
         first = messages[0]
-        role = first.role
         start = 0
-        system: str | None = None
-        if role == "system":
-            system, start = first.content, 1
+        if first.role == "system":
+            key = (first.content, key[1])
+            start = 1
         systems = self.systems
-        opening = systems.get(system, _MISSING)
+        opening = systems.get(key, _MISSING)
         if opening is _MISSING:
             if len(systems) > _MEMO_SIZE:
                 systems.clear()
-            opening = systems[system] = self._system(system)
+            opening = systems[key] = self._system(key[0], defs)
         if opening is None:
             return None
         parts = [self.bos, opening]
+        if not self._turns(messages, start, parts):
+            return None
+        append = parts.append
+        if add_generation_prompt or options:
+            try:
+                found = tuple(options.items()) if options else ()
+                prompts = self.prompts.get(found, _MISSING)
+            except TypeError:  # an option's value is not hashable
+                return None
+            if prompts is _MISSING:
+                if len(self.prompts) > _MEMO_SIZE:
+                    self.prompts.clear()
+                prompts = self.prompts[found] = self._prompts(options)
+            if prompts is None:
+                return None
+            if add_generation_prompt:
+                role = messages[-1].role
+                append(prompts[0] if role == "assistant" else prompts[1 if role == "tool" else 2])
+                return "".join(parts)
+        append(self.after)
+        return "".join(parts)
+
+    @staticmethod
+    def _tools(tools: Any) -> list[Any] | None:
+        """The tool definitions as the general path reads them, when each is already in the
+        OpenAI Chat shape (kept as given); ``None`` otherwise."""
+        if type(tools) is not list and type(tools) is not tuple:
+            return None
+        for tool in tools:
+            if type(tool) is not dict or type(tool.get("function")) is not dict:
+                return None
+        return list(tools)
+
+    def _texts(self, messages: list[Any], defs: list[Any]) -> list[str] | None:
+        """Every text of ``messages`` in the order :func:`~tooletta.chat.checks.check_conversation`
+        joins them, or ``None`` for a message the general path must check (a field of
+        another type, reasoning, a call that is not flat or has an id, a call whose value its
+        schema would change)."""
+        texts: list[str] = []
+        add = texts.append
+        for m in messages:
+            if type(m) is not Message or m.extra:
+                return None
+            content = m.content
+            reasoning = m.reasoning
+            if type(m.role) is not str or type(content) is not str:
+                return None
+            if type(reasoning) is not str or reasoning:
+                return None
+            add(content)
+            name, call_id = m.name, m.tool_call_id
+            if name is not None:
+                if type(name) is not str:
+                    return None
+                add(name)
+            if call_id is not None:
+                if type(call_id) is not str:
+                    return None
+                add(call_id)
+            calls = m.tool_calls
+            if type(calls) is not list:
+                return None
+            if calls:
+                if m.role != "assistant" or not self.calls_ok or (self.typed and defs):
+                    return None  # (a dialect typing values by the schema: checked there)
+                for call in calls:
+                    if type(call) is not ToolCall or call.id is not None:
+                        return None
+                    name, arguments = call.name, call.arguments
+                    if type(name) is not str or not name or type(arguments) is not dict:
+                        return None
+                    add(name)
+                    for key, value in arguments.items():
+                        if type(key) is not str:
+                            return None
+                        add(key)
+                        kind = type(value)
+                        if kind is str:
+                            add(value)
+                        elif kind is int:
+                            if value.bit_length() > _SHORT_INT_BITS:
+                                return None
+                        elif kind is float:
+                            if value - value != 0:
+                                return None
+                        elif kind is not bool and value is not None:
+                            return None
+        return texts
+
+    def _turns(self, messages: list[Any], start: int, parts: list[str]) -> bool:
+        """Write the turns from ``start`` into ``parts``; ``False`` for one the general path
+        must write."""
         append = parts.append
         user_head, user_tail, user_strip = self.user_head, self.user_tail, self.user_strip
         answer_head, answer_foot = self.answer_head, self.answer_foot
         check = self.check
         learned_answer = self.learned_answer
         refuse_empty = self.refuse_empty
-        last = len(messages) - 1
-        for index in range(start, last + 1):
+        after_results = self.after_results
+        dialect = self.dialect
+        count = len(messages)
+        for index in range(start, count):
             m = messages[index]
             role = m.role
             content = m.content
@@ -299,39 +438,54 @@ class FastWriter:
                     content = content.lstrip(user_strip[0]).rstrip(user_strip[1])
                 append(user_head + content + user_tail)
             elif role == "assistant":
-                if not content and refuse_empty:
-                    return None  # the learned system_text refuses it
+                calls = m.tool_calls
+                if not content and not calls and refuse_empty:
+                    return False  # the learned system_text refuses it
                 if learned_answer:
                     text = self._answer(messages, index, content)
-                    if text is None:
-                        return None
+                    if text is None or (calls and self.rewrites and content and not text):
+                        return False
                 else:
                     text = content
-                if check is not None and text:
-                    try:
+                try:
+                    if calls:
+                        text = dialect.render(calls, content=text)
+                        if type(text) is not str:
+                            text = str(text)
+                    elif check is not None and text:
                         check(text)
-                    except Exception:
-                        return None
-                append(answer_head + text + self.answer_tail + answer_foot)
+                except Exception:
+                    return False
+                if after_results is not None and index and messages[index - 1].role == "tool":
+                    head = after_results
+                else:
+                    head = answer_head
+                append(head + text + self.answer_tail + answer_foot)
+            elif role == "tool":
+                if not self.results_ok or not self._result(messages, index, content, parts):
+                    return False
             else:
-                return None  # a later system message, a tool result, another role
-        if add_generation_prompt or options:
+                return False  # a later system message, another role
+        return True
+
+    def _result(self, messages: list[Any], index: int, content: str, parts: list[str]) -> bool:
+        """Write the tool result at ``index`` into ``parts`` (``False``: the general path
+        must write it)."""
+        grouped = self.grouped
+        if not (grouped and index > 0 and messages[index - 1].role == "tool"):
+            parts.append(self.result_head)
+        elif self.separator:
+            parts.append(self.separator)
+        encoded = self.result_json
+        if encoded is not None:
             try:
-                key = tuple(options.items()) if options else ()
-                prompts = self.prompts.get(key, _MISSING)
-            except TypeError:  # an option's value is not hashable
-                return None
-            if prompts is _MISSING:
-                if len(self.prompts) > _MEMO_SIZE:
-                    self.prompts.clear()
-                prompts = self.prompts[key] = self._prompts(options)
-            if prompts is None:
-                return None
-            if add_generation_prompt:
-                append(prompts[0] if messages[last].role == "assistant" else prompts[1])
-                return "".join(parts)
-        append(self.after)
-        return "".join(parts)
+                content = encoded.write(content)
+            except Exception:
+                return False
+        parts.append(self.wrap_open + content + self.wrap_close)
+        if not (grouped and index + 1 < len(messages) and messages[index + 1].role == "tool"):
+            parts.append(self.result_foot)
+        return True
 
     def _answer(self, messages: Any, index: int, content: str) -> str | None:
         """An answer's text as the learned ``_assistant_text`` writes it without reasoning
@@ -346,3 +500,5 @@ class FastWriter:
 
 
 _MISSING: Any = object()
+_NO_TOOLS: list[Any] = []
+_NO_KEY: tuple[str | None, bytes] = (None, b"")
