@@ -18,7 +18,8 @@ by encoding, markup by the same probes).
 It handles only what it can prove it writes as the general path does, and gives ``None``
 for anything else, which the caller then renders by the general path (so errors are the
 general path's own, raised by it): the messages a list of plain :class:`~tooletta.Message`
-objects (no ``extra``) with string content and no reasoning; a system message only first;
+objects (no ``extra``) with string content, and reasoning only where the format declares
+none (then it is checked, and written as nothing, as there); a system message only first;
 user and assistant turns, and tool results where the format writes them as declared (or
 through its ``tojson`` encoding); calls only flat ones without ids (a non-empty name, string
 keys, string, boolean, null, short integer or finite float values: those
@@ -134,6 +135,9 @@ class FastWriter:
         )
         self.check = without_calls(dialect)
         self.refuse_empty: bool = fmt._refuse_empty
+        self.drops_reasoning: bool = fmt.reasoning is None
+        """The format declares no reasoning: an answer's reasoning is written as nothing
+        (:meth:`~tooletta.chat.ChatFormat.reasoning_text` gives ``""``), only checked."""
         self.after_results: str | None = plan.after_results
         self.calls_ok: bool = (
             fmt._direct_calls and not fmt._ids_across
@@ -375,9 +379,13 @@ class FastWriter:
             reasoning = m.reasoning
             if type(m.role) is not str or type(content) is not str:
                 return None
-            if type(reasoning) is not str or reasoning:
+            if type(reasoning) is not str:
                 return None
             add(content)
+            if reasoning:
+                if not self.drops_reasoning:
+                    return None  # the format's history rule decides: the general path
+                add(reasoning)
             name, call_id = m.name, m.tool_call_id
             if name is not None:
                 if type(name) is not str:
