@@ -154,28 +154,22 @@ CALLING = {
     "LGAI-EXAONE-EXAONE-4.0-1.2B",
     "Qwen-Qwen2.5-7B-Instruct",
     "ibm-granite-granite-4.0",
+    "Qwen3",
 }
-"""Templates whose learned format's fast writer writes calls and tool results (hermes,
-learned JSON and DeepSeek calls; results grouped or not, stripped, JSON-encoded, an answer's
-header after them)."""
-
-
-DROPPING = {"Qwen-Qwen2.5-7B-Instruct", "ibm-granite-granite-4.0"}
-"""Templates of :data:`CALLING` whose learned format declares no reasoning (it writes an
-answer's reasoning as nothing): their fast writers write answers with reasoning too."""
+"""Templates whose learned format's fast writer writes calls, tool results and reasoning
+(hermes, learned JSON and DeepSeek calls; results grouped or not, JSON-encoded, an answer's
+header after them; reasoning blocks by the format's history rule, or none written)."""
 
 
 def test_calls_and_results_are_written_fast(learned: dict[str, str]) -> None:
-    """The sample conversations with tools (with reasoning only for :data:`DROPPING`), each
-    prefix, with and without a generation prompt: written by the fast writers of
-    :data:`CALLING`, as the general path writes them."""
+    """The sample conversations with tools (reasoning among them), each prefix, with and
+    without a generation prompt: written by the fast writers of :data:`CALLING`, as the
+    general path writes them."""
     for stem in CALLING:
         counter = Counter()
         for messages, uses_tools in sample_conversations().values():
             if not uses_tools:
                 continue
-            if stem not in DROPPING and any(m.reasoning for m in messages):
-                continue  # (the history rule is the general path's)
             for cut in range(1, len(messages) + 1):
                 for prompt in (False, True):
                     both(

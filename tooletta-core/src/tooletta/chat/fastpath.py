@@ -18,8 +18,10 @@ by encoding, markup by the same probes).
 It handles only what it can prove it writes as the general path does, and gives ``None``
 for anything else, which the caller then renders by the general path (so errors are the
 general path's own, raised by it): the messages a list of plain :class:`~tooletta.Message`
-objects (no ``extra``) with string content, and reasoning only where the format declares
-none (then it is checked, and written as nothing, as there); a system message only first;
+objects (no ``extra``) with string content (an answer's reasoning block written by the
+format's own ``kept_in`` and ``reasoning_text``, asked with the
+:class:`~tooletta.chat.Conversation` the general path builds, only for answers with reasoning
+or where the format writes a block without it); a system message only first;
 user and assistant turns, and tool results where the format writes them as declared (or
 through its ``tojson`` encoding); calls only flat ones without ids (a non-empty name, string
 keys, string, boolean, null, short integer or finite float values: those
@@ -126,6 +128,7 @@ class FastWriter:
         self.answer_foot: str = answer.footer
         self.learned_answer = _func(plan.assistant_text) is learned._assistant_text
         self.answer_strip: tuple[Any, Any] = fmt._plain
+        self.blocked_strip: tuple[Any, Any] = fmt._blocked
         self.answer_tail: str = fmt._tail if self.learned_answer else ""
         self.cut_tag: str = fmt._cut_tag if self.learned_answer and fmt._cut else ""
         history = fmt._history if self.learned_answer else None
@@ -135,9 +138,14 @@ class FastWriter:
         )
         self.check = without_calls(dialect)
         self.refuse_empty: bool = fmt._refuse_empty
-        self.drops_reasoning: bool = fmt.reasoning is None
-        """The format declares no reasoning: an answer's reasoning is written as nothing
-        (:meth:`~tooletta.chat.ChatFormat.reasoning_text` gives ``""``), only checked."""
+        self.reasons: bool = fmt.reasoning is None or (
+            self.learned_answer or bool(plan.bare_unless_reasoning)
+        )
+        """Answers with reasoning are written here: the format declares none (written as
+        nothing, only checked), or its block and history rule are asked as the general path
+        asks them."""
+        self.no_block: bool = fmt._no_block_unless_reasoning if self.learned_answer else True
+        """An answer without reasoning has no block (its history rule not asked)."""
         self.after_results: str | None = plan.after_results
         self.calls_ok: bool = (
             fmt._direct_calls and not fmt._ids_across
@@ -220,7 +228,6 @@ class FastWriter:
             or fmt.call_ids is not None
             or fmt.late_system != "turn"
             or fmt._defaults_checked is not plan.options
-            or not fmt._no_block_unless_reasoning
             or fmt._open_last
         ):
             return None
@@ -332,7 +339,7 @@ class FastWriter:
         if opening is None:
             return None
         parts = [self.bos, opening]
-        if not self._turns(messages, start, parts):
+        if not self._turns(messages, start, parts, (defs, options, add_generation_prompt)):
             return None
         append = parts.append
         if add_generation_prompt or options:
@@ -383,7 +390,7 @@ class FastWriter:
                 return None
             add(content)
             if reasoning:
-                if not self.drops_reasoning:
+                if not self.reasons:
                     return None  # the format's history rule decides: the general path
                 add(reasoning)
             name, call_id = m.name, m.tool_call_id
@@ -425,9 +432,12 @@ class FastWriter:
                             return None
         return texts
 
-    def _turns(self, messages: list[Any], start: int, parts: list[str]) -> bool:
+    def _turns(
+        self, messages: list[Any], start: int, parts: list[str], asked: tuple[Any, Any, bool]
+    ) -> bool:
         """Write the turns from ``start`` into ``parts``; ``False`` for one the general path
-        must write."""
+        must write. ``asked``: the tool definitions, options and generation prompt (for the
+        :class:`~tooletta.chat.Conversation` a reasoning block's history rule reads)."""
         append = parts.append
         user_head, user_tail, user_strip = self.user_head, self.user_tail, self.user_strip
         answer_head, answer_foot = self.answer_head, self.answer_foot
@@ -436,6 +446,8 @@ class FastWriter:
         refuse_empty = self.refuse_empty
         after_results = self.after_results
         dialect = self.dialect
+        no_block = self.no_block
+        ctx: Any = None
         count = len(messages)
         for index in range(start, count):
             m = messages[index]
@@ -449,8 +461,17 @@ class FastWriter:
                 calls = m.tool_calls
                 if not content and not calls and refuse_empty:
                     return False  # the learned system_text refuses it
+                reasoning = m.reasoning
+                if no_block and not reasoning:
+                    block = ""
+                else:  # the format's own history rule and block, as the general path asks
+                    if ctx is None:
+                        ctx = self._conversation(messages, asked)
+                    fmt = self.fmt
+                    last = index == count - 1
+                    block = fmt.reasoning_text(reasoning, fmt.kept_in(index, ctx), last)
                 if learned_answer:
-                    text = self._answer(messages, index, content)
+                    text = self._answer(messages, index, content, bool(block))
                     if text is None or (calls and self.rewrites and content and not text):
                         return False
                 else:
@@ -468,7 +489,7 @@ class FastWriter:
                     head = after_results
                 else:
                     head = answer_head
-                append(head + text + self.answer_tail + answer_foot)
+                append(head + block + text + self.answer_tail + answer_foot)
             elif role == "tool":
                 if not self.results_ok or not self._result(messages, index, content, parts):
                     return False
@@ -495,16 +516,23 @@ class FastWriter:
             parts.append(self.result_foot)
         return True
 
-    def _answer(self, messages: Any, index: int, content: str) -> str | None:
-        """An answer's text as the learned ``_assistant_text`` writes it without reasoning
-        and calls (``None``: the general path must write it)."""
+    def _answer(self, messages: Any, index: int, content: str, block: bool) -> str | None:
+        """An answer's text as the learned ``_assistant_text`` writes it, after a reasoning
+        block or not, before its calls (``None``: the general path must write it)."""
         if self.cut_tag and self.cut_tag in content:
             return None
         if self.history_where and index != len(messages) - 1:  # "not_last"
             left, right = self.history_strip
         else:
-            left, right = self.answer_strip
+            left, right = self.blocked_strip if block else self.answer_strip
         return str(content.lstrip(left).rstrip(right))
+
+    def _conversation(self, messages: list[Any], asked: tuple[Any, Any, bool]) -> Any:
+        """The :class:`~tooletta.chat.Conversation` the general path's hooks would see."""
+        defs, options, add_generation_prompt = asked
+        plan = self.plan
+        merged = {**plan.options, **options} if options else plan.options
+        return conversation(messages, defs, merged, self.dialect, add_generation_prompt)
 
 
 _MISSING: Any = object()
