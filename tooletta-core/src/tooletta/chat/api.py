@@ -10,6 +10,7 @@ from ..errors import ParseError, ToolettaError
 from ..ir import Message
 from ..plugins import get_registry
 from .checks import check_conversation, guarded, write_fault
+from .fastpath import fast_writer
 from .format import ChatFormat
 from .lookup import resolve_format
 from .markup import markup_of
@@ -46,8 +47,9 @@ def render_spans(
     )
 
 
-_Ready = tuple[ChatFormat, Any, Any, Any]
-"""A chat format, its dialect object, its render plan and its markup tables."""
+_Ready = tuple[ChatFormat, Any, Any, Any, Any]
+"""A chat format, its dialect object, its render plan, its markup tables and its fast writer
+(:func:`~tooletta.chat.fastpath.fast_writer`, ``None`` when it has none)."""
 
 _READY: dict[tuple[Any, ...], _Ready] = {}
 
@@ -57,9 +59,11 @@ def _ready(key: tuple[Any, ...], model: str | None, dialect: str | None) -> _Rea
     name, found once per ``key`` (the key of :func:`~tooletta.catalog.resolve_format`: the
     names and the registry's state): the format and dialect, the render plan
     (:func:`~tooletta.chat.render.plan_of`) and the markup the checks search
-    (:func:`~tooletta.chat.markup.markup_of`)."""
+    (:func:`~tooletta.chat.markup.markup_of`), and the format's fast writer
+    (:func:`~tooletta.chat.fastpath.fast_writer`)."""
     fmt, obj = resolve_format(model, dialect)
-    found = (fmt, obj, plan_of(fmt), markup_of(fmt, obj))
+    plan, markup = plan_of(fmt), markup_of(fmt, obj)
+    found = (fmt, obj, plan, markup, fast_writer(fmt, obj, plan, markup))
     if len(_READY) > 256:
         _READY.clear()
     _READY[key] = found
@@ -77,11 +81,19 @@ def render_conversation_text(
 ) -> str:
     """The text :func:`~tooletta.chat.render_spans` renders (``segments=False``), as
     :func:`tooletta.render_conversation` returns it: the text-only renderer. The format, its
-    render plan and its markup are looked up once per (model, dialect) and registry state."""
+    render plan and its markup are looked up once per (model, dialect) and registry state; a
+    learned format's fast writer (:mod:`tooletta.chat.fastpath`) writes the conversations it
+    can prove it writes as this does, the others are written here."""
     registry = get_registry()
     key = (model, dialect, id(registry), len(registry.entries), len(registry.models))
     ready = _READY.get(key)
-    fmt, obj, plan, markup = _ready(key, model, dialect) if ready is None else ready
+    fmt, obj, plan, markup, fast = _ready(key, model, dialect) if ready is None else ready
+    if fast is not None:
+        text: str | None = fast(messages, tools, add_generation_prompt, options, allow_markup)
+        if text is not None:
+            if options:
+                warn_misspelled(fmt, options, stacklevel=5)
+            return text
     read = read_conversation(messages)
     defs = read_tool_definitions(tools) if tools else []
     if options:

@@ -1,0 +1,540 @@
+"""A fast path for :func:`tooletta.render_conversation` with a learned format: one writer
+specialised once per format object, for the common conversation it can prove it writes
+exactly as the general path does.
+
+The general path (:func:`tooletta.chat.api.render_conversation_text`) reads the messages,
+checks them (:func:`~tooletta.chat.checks.check_conversation`), builds the
+:class:`~tooletta.chat.Conversation` the hooks see and drives the format's hooks turn by turn
+(:func:`~tooletta.chat.render.render_text`): about 25 Python calls for a two-message
+conversation, ~4 µs, most of which is the same for every conversation of a format. A
+:class:`FastWriter` reads the format (its render plan and the learned hooks it installs) once,
+and then writes a conversation in one function: the headers and footers of each role as
+strings, the learned strips inline, the system turn remembered by its text (the format's own
+``system_text`` asked the first time), the generation prompt remembered per options (its
+``generation_prompt`` asked the first time), and the refusals as single C-level scans of the
+texts joined as :func:`~tooletta.chat.checks.check_conversation` joins them (lone surrogates
+by encoding, markup by the same probes).
+
+It handles only what it can prove it writes as the general path does, and gives ``None``
+for anything else, which the caller then renders by the general path (so errors are the
+general path's own, raised by it): the messages a list of plain :class:`~tooletta.Message`
+objects (no ``extra``) with string content (an answer's reasoning block written by the
+format's own ``kept_in`` and ``reasoning_text``, asked with the
+:class:`~tooletta.chat.Conversation` the general path builds, only for answers with reasoning
+or where the format writes a block without it); a system message only first;
+user and assistant turns, and tool results where the format writes them as declared (or
+through its ``tojson`` encoding); calls only flat ones without ids (a non-empty name, string
+keys, string, boolean, null, short integer or finite float values: those
+:func:`~tooletta.chat.checks.check_conversation` passes at a glance), written by the dialect's
+``render`` as the general path writes checked calls, where the format writes them so and the
+dialect does not type values by the schema; tool definitions only as a list of OpenAI Chat
+dicts. Any text holding a character that probes the format's markup (unless
+``allow_markup``), a lone surrogate, a learned cut tag, an answer the dialect refuses or the
+template refuses empty, options failing the learned fixed options or not hashable: ``None``.
+A format with hooks other than the learned ones it knows (or any set on the object) gets no
+fast writer at all (:func:`fast_writer` gives ``None``).
+
+``tests/test_render_fastpath.py`` compares it, text and error, with the general path for every
+learned template of ``bench/learn.py`` and the vendored ones, over the kit's sample
+conversations and generated ones.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..ir import Message, ToolCall
+from .checks import _SHORT_INT_BITS, _check_tool_text, _typed_by_schema
+from .conversation import conversation
+from .messages import content_key
+from .shortcuts import UNPROVED, without_calls
+
+__all__ = ["FastWriter", "fast_writer"]
+
+Fast = Callable[[Any, Any, bool, Mapping[str, Any], bool], "str | None"]
+"""``write(messages, tools, add_generation_prompt, options, allow_markup)``: the text, or
+``None`` when the general path must render."""
+
+_SEP = "\x00"  # as check_conversation joins the texts
+_MEMO_SIZE = 256
+
+
+def fast_writer(fmt: Any, dialect: Any, plan: Any, markup: Any) -> Fast | None:
+    """The fast writer of ``fmt`` (a learned format) with its ``dialect``, its render ``plan``
+    (:func:`~tooletta.chat.render.plan_of`) and its ``markup`` tables
+    (:func:`~tooletta.chat.markup.markup_of`); ``None`` when ``fmt`` is not a learned format or
+    has hooks the fast path does not know."""
+    chatspec = sys.modules.get("tooletta.chat.learn.chatspec")  # not imported: none learned
+    if chatspec is None or not isinstance(fmt, chatspec.LearnedChat):
+        return None
+    writer = FastWriter.of(fmt, dialect, plan, markup, chatspec.LearnedChat)
+    return None if writer is None else writer.write
+
+
+def _func(hook: Any) -> Any:
+    """The function behind a bound hook (``None`` for ``None``)."""
+    return getattr(hook, "__func__", hook)
+
+
+_HOOKS = (
+    "system_text",
+    "user_text",
+    "assistant_text",
+    "header",
+    "before_turn",
+    "end_token",
+    "assistant_footer",
+    "after_conversation",
+    "calls_text",
+    "turn_body",
+    "content_text",
+    "keeps_reasoning",
+    "kept_in",
+    "reasoning_text",
+    "text",
+    "generation_prompt",
+)
+"""The hooks a conversation without tool turns may be written with: a format setting any of
+them on the object itself gets no fast writer."""
+
+
+class FastWriter:
+    """A learned format's conversation writer for the common case (see the module's
+    docstring): built by :meth:`of`, used as :meth:`write`."""
+
+    def __init__(self, fmt: Any, dialect: Any, plan: Any, markup: Any, learned: Any) -> None:
+        """Read the format once (:meth:`of` decides first whether it may be)."""
+        self.fmt = fmt
+        self.dialect = dialect
+        self.plan = plan
+        turns = plan.turns
+        self.bos: str = plan.bos
+        self.probes: tuple[tuple[str, tuple[str, ...]], ...] = markup[1].probes
+        user_hook = _func(plan.user_text)
+        user = turns["user"]
+        self.user_head: str = user.header
+        self.user_strip: tuple[Any, Any] | None = None
+        user_tail = ""
+        if user_hook is learned._user_text:
+            self.user_strip = fmt._user
+        elif user_hook is learned._text_and_footer:
+            self.user_strip = fmt._user
+            user_tail = fmt._footers["user"]
+        self.user_tail: str = user_tail + user.footer
+        answer = turns["assistant"]
+        self.answer_head: str = answer.header
+        self.answer_foot: str = answer.footer
+        self.learned_answer = _func(plan.assistant_text) is learned._assistant_text
+        self.answer_strip: tuple[Any, Any] = fmt._plain
+        self.blocked_strip: tuple[Any, Any] = fmt._blocked
+        self.answer_tail: str = fmt._tail if self.learned_answer else ""
+        self.cut_tag: str = fmt._cut_tag if self.learned_answer and fmt._cut else ""
+        history = fmt._history if self.learned_answer else None
+        self.history_where: str = str(history["where"]) if history else ""
+        self.history_strip: tuple[Any, Any] = (
+            (history["strip"][0], history["strip"][1]) if history else ("", "")
+        )
+        self.check = without_calls(dialect)
+        self.refuse_empty: bool = fmt._refuse_empty
+        self.reasons: bool = fmt.reasoning is None or (
+            self.learned_answer or bool(plan.bare_unless_reasoning)
+        )
+        """Answers with reasoning are written here: the format declares none (written as
+        nothing, only checked), or its block and history rule are asked as the general path
+        asks them."""
+        self.no_block: bool = fmt._no_block_unless_reasoning if self.learned_answer else True
+        """An answer without reasoning has no block (its history rule not asked)."""
+        self.after_results: str | None = plan.after_results
+        self.calls_ok: bool = (
+            fmt._direct_calls and not fmt._ids_across
+            if self.learned_answer
+            else bool(plan.calls_direct)
+        )
+        """Calls are written by the dialect's ``render`` straight (the general path's way for
+        checked calls), else a turn with calls goes to the general path."""
+        self.rewrites: bool = fmt._rewrites
+        self.typed: bool = _typed_by_schema(dialect)
+        tool = turns.get("tool")
+        result_hook = _func(plan.result_text)
+        encoded_result = (  # ChatFormat.result_text writing the result through tojson only
+            result_hook is learned.result_text
+            and fmt.result_json is not None
+            and not fmt.results_by_calls
+            and fmt.result_head is None
+        )
+        self.results_ok: bool = (
+            tool is not None
+            and plan.result_footer is None
+            and (result_hook is None or encoded_result)
+        )
+        """Tool results are written here (else a conversation with one goes to the general
+        path)."""
+        self.result_head: str = tool.header if tool is not None else ""
+        self.result_foot: str = tool.footer if tool is not None else ""
+        self.result_json: Any = fmt.result_json if encoded_result else None
+        self.grouped: bool = plan.grouped
+        self.separator: str = plan.separator
+        self.wrap_open: str = plan.wrap_open
+        self.wrap_close: str = plan.wrap_close
+        after = plan.after_conversation
+        base = conversation((), (), plan.options, dialect)
+        self.after: str = "" if after is None else str(after(base))
+        self.systems: dict[tuple[str | None, bytes], str | None] = {}
+        """The opening system turn's text by the first message's system text (``None``: no
+        system message) and the tool definitions' content key (``b""``: none), as the
+        format's ``system_text`` writes it (``None``: the general path must write it: no
+        system turn declared)."""
+        self.prompts: dict[tuple[Any, ...], tuple[str, str, str] | None] = {}
+        """Per options (their items): the generation prompt after an answer, after a tool
+        result and after any other message; ``None`` when the options fail the learned fixed
+        options."""
+        self.stubs = [
+            [Message(role="assistant", content="")],
+            [Message(role="tool", content="")],
+            [Message(role="user", content="")],
+        ]
+
+    @classmethod
+    def of(cls, fmt: Any, dialect: Any, plan: Any, markup: Any, learned: Any) -> FastWriter | None:
+        """The fast writer of the learned format ``fmt``, or ``None`` when a hook or a
+        declaration it uses is one the fast path does not write as the general path does."""
+        own = vars(fmt)
+        kind = type(fmt)
+        if any(name in own for name in _HOOKS):
+            return None
+        if kind.generation_prompt is not learned.generation_prompt:
+            return None
+        base = ("turn_body", "content_text", "keeps_reasoning", "kept_in", "reasoning_text")
+        if any(getattr(kind, name) is not getattr(learned, name) for name in base):
+            return None
+        if kind.text is not learned.text:
+            return None
+        turns = plan.turns
+        if "user" not in turns or "assistant" not in turns:
+            return None
+        if plan.system_roles != frozenset({"system"}):
+            return None
+        if (
+            plan.before_turn is not None
+            or plan.before_first is not None
+            or plan.header is not None
+            or plan.end_token is not None
+            or not plan.footer_ok
+            or plan.gathered
+            or plan.drops_system
+            or not plan.merge_system
+            or fmt.call_ids is not None
+            or fmt.late_system != "turn"
+            or fmt._defaults_checked is not plan.options
+            or fmt._open_last
+        ):
+            return None
+        if _func(plan.system_text) not in (learned.system_text, learned._system_and_footer):
+            return None
+        if _func(plan.user_text) not in (None, learned._user_text, learned._text_and_footer):
+            return None
+        after = _func(plan.after_conversation)
+        if after not in (None, learned._after_conversation):
+            return None
+        answer = _func(plan.assistant_text)
+        if answer is learned._assistant_text:
+            if not fmt._plain_calls:
+                return None
+            history = fmt._history
+            if history and history["where"] != "not_last":
+                return None  # (no vendored template learns the others: not written here)
+        elif answer is None:
+            plain_answer, calls_plain = plan.loop[14], plan.loop[15]
+            if not plain_answer or not calls_plain:
+                return None
+        else:
+            return None
+        if without_calls(dialect) is UNPROVED:
+            return None
+        return cls(fmt, dialect, plan, markup, learned)
+
+    def _system(self, system: str | None, defs: list[Any]) -> str | None:
+        """The opening system turn's text as the format writes it (remembered)."""
+        plan = self.plan
+        ctx = conversation((), defs, plan.options, self.dialect)
+        try:
+            body = plan.system_text(system, ctx)
+        except Exception:
+            return None  # the general path says why
+        if body is None:
+            return ""
+        turn = plan.system_turn
+        if turn is None:
+            return None  # the general path refuses it
+        return str(turn.header + body + turn.footer)
+
+    def _prompts(self, options: Mapping[str, Any]) -> tuple[str, str, str] | None:
+        """The generation prompts for ``options`` (after an answer, after a tool result,
+        after anything else), or ``None`` when they fail the learned fixed options."""
+        fmt = self.fmt
+        merged = {**self.plan.options, **options} if options else self.plan.options
+        if options and fmt._fixed:
+            try:
+                fmt._check_fixed(merged)
+            except Exception:
+                return None
+        prompt = fmt.generation_prompt
+        dialect = self.dialect
+        after_answer, after_result, other = (
+            str(prompt(conversation(stub, (), merged, dialect, True))) for stub in self.stubs
+        )
+        return after_answer, after_result, other
+
+    def write(
+        self,
+        messages: Any,
+        tools: Any,
+        add_generation_prompt: bool,
+        options: Mapping[str, Any],
+        allow_markup: bool,
+    ) -> str | None:
+        """The conversation's text, or ``None`` when the general path must render it."""
+        if type(messages) is not list or not messages:
+            return None
+        defs = self._tools(tools) if tools else _NO_TOOLS
+        if defs is None:
+            return None
+        texts = self._texts(messages, defs)
+        if texts is None:
+            return None
+        joined = _SEP.join(texts)
+        if not joined.isascii():
+            try:
+                joined.encode("utf-8")
+            except UnicodeEncodeError:
+                return None
+        if not allow_markup:
+            for probe, words in self.probes:
+                if probe in joined:
+                    for word in words:
+                        if word in joined:
+                            return None
+        key: tuple[str | None, bytes]
+        if defs:
+            try:
+                _check_tool_text(defs)
+                key = (None, content_key(defs))
+            except Exception:
+                return None
+        else:
+            key = _NO_KEY
+        first = messages[0]
+        start = 0
+        if first.role == "system":
+            key = (first.content, key[1])
+            start = 1
+        systems = self.systems
+        opening = systems.get(key, _MISSING)
+        if opening is _MISSING:
+            if len(systems) > _MEMO_SIZE:
+                systems.clear()
+            opening = systems[key] = self._system(key[0], defs)
+        if opening is None:
+            return None
+        parts = [self.bos, opening]
+        if not self._turns(messages, start, parts, (defs, options, add_generation_prompt)):
+            return None
+        append = parts.append
+        if add_generation_prompt or options:
+            try:
+                found = tuple(options.items()) if options else ()
+                prompts = self.prompts.get(found, _MISSING)
+            except TypeError:  # an option's value is not hashable
+                return None
+            if prompts is _MISSING:
+                if len(self.prompts) > _MEMO_SIZE:
+                    self.prompts.clear()
+                prompts = self.prompts[found] = self._prompts(options)
+            if prompts is None:
+                return None
+            if add_generation_prompt:
+                role = messages[-1].role
+                append(prompts[0] if role == "assistant" else prompts[1 if role == "tool" else 2])
+                return "".join(parts)
+        append(self.after)
+        return "".join(parts)
+
+    @staticmethod
+    def _tools(tools: Any) -> list[Any] | None:
+        """The tool definitions as the general path reads them, when each is already in the
+        OpenAI Chat shape (kept as given); ``None`` otherwise."""
+        if type(tools) is not list and type(tools) is not tuple:
+            return None
+        for tool in tools:
+            if type(tool) is not dict or type(tool.get("function")) is not dict:
+                return None
+        return list(tools)
+
+    def _texts(self, messages: list[Any], defs: list[Any]) -> list[str] | None:
+        """Every text of ``messages`` in the order :func:`~tooletta.chat.checks.check_conversation`
+        joins them, or ``None`` for a message the general path must check (a field of
+        another type, reasoning, a call that is not flat or has an id, a call whose value its
+        schema would change)."""
+        texts: list[str] = []
+        add = texts.append
+        for m in messages:
+            if type(m) is not Message or m.extra:
+                return None
+            content = m.content
+            reasoning = m.reasoning
+            if type(m.role) is not str or type(content) is not str:
+                return None
+            if type(reasoning) is not str:
+                return None
+            add(content)
+            if reasoning:
+                if not self.reasons:
+                    return None  # the format's history rule decides: the general path
+                add(reasoning)
+            name, call_id = m.name, m.tool_call_id
+            if name is not None:
+                if type(name) is not str:
+                    return None
+                add(name)
+            if call_id is not None:
+                if type(call_id) is not str:
+                    return None
+                add(call_id)
+            calls = m.tool_calls
+            if type(calls) is not list:
+                return None
+            if calls:
+                if m.role != "assistant" or not self.calls_ok or (self.typed and defs):
+                    return None  # (a dialect typing values by the schema: checked there)
+                for call in calls:
+                    if type(call) is not ToolCall or call.id is not None:
+                        return None
+                    name, arguments = call.name, call.arguments
+                    if type(name) is not str or not name or type(arguments) is not dict:
+                        return None
+                    add(name)
+                    for key, value in arguments.items():
+                        if type(key) is not str:
+                            return None
+                        add(key)
+                        kind = type(value)
+                        if kind is str:
+                            add(value)
+                        elif kind is int:
+                            if value.bit_length() > _SHORT_INT_BITS:
+                                return None
+                        elif kind is float:
+                            if value - value != 0:
+                                return None
+                        elif kind is not bool and value is not None:
+                            return None
+        return texts
+
+    def _turns(
+        self, messages: list[Any], start: int, parts: list[str], asked: tuple[Any, Any, bool]
+    ) -> bool:
+        """Write the turns from ``start`` into ``parts``; ``False`` for one the general path
+        must write. ``asked``: the tool definitions, options and generation prompt (for the
+        :class:`~tooletta.chat.Conversation` a reasoning block's history rule reads)."""
+        append = parts.append
+        user_head, user_tail, user_strip = self.user_head, self.user_tail, self.user_strip
+        answer_head, answer_foot = self.answer_head, self.answer_foot
+        check = self.check
+        learned_answer = self.learned_answer
+        refuse_empty = self.refuse_empty
+        after_results = self.after_results
+        dialect = self.dialect
+        no_block = self.no_block
+        ctx: Any = None
+        count = len(messages)
+        for index in range(start, count):
+            m = messages[index]
+            role = m.role
+            content = m.content
+            if role == "user":
+                if user_strip is not None:
+                    content = content.lstrip(user_strip[0]).rstrip(user_strip[1])
+                append(user_head + content + user_tail)
+            elif role == "assistant":
+                calls = m.tool_calls
+                if not content and not calls and refuse_empty:
+                    return False  # the learned system_text refuses it
+                reasoning = m.reasoning
+                if no_block and not reasoning:
+                    block = ""
+                else:  # the format's own history rule and block, as the general path asks
+                    if ctx is None:
+                        ctx = self._conversation(messages, asked)
+                    fmt = self.fmt
+                    last = index == count - 1
+                    block = fmt.reasoning_text(reasoning, fmt.kept_in(index, ctx), last)
+                if learned_answer:
+                    text = self._answer(messages, index, content, bool(block))
+                    if text is None or (calls and self.rewrites and content and not text):
+                        return False
+                else:
+                    text = content
+                try:
+                    if calls:
+                        text = dialect.render(calls, content=text)
+                        if type(text) is not str:
+                            text = str(text)
+                    elif check is not None and text:
+                        check(text)
+                except Exception:
+                    return False
+                if after_results is not None and index and messages[index - 1].role == "tool":
+                    head = after_results
+                else:
+                    head = answer_head
+                append(head + block + text + self.answer_tail + answer_foot)
+            elif role == "tool":
+                if not self.results_ok or not self._result(messages, index, content, parts):
+                    return False
+            else:
+                return False  # a later system message, another role
+        return True
+
+    def _result(self, messages: list[Any], index: int, content: str, parts: list[str]) -> bool:
+        """Write the tool result at ``index`` into ``parts`` (``False``: the general path
+        must write it)."""
+        grouped = self.grouped
+        if not (grouped and index > 0 and messages[index - 1].role == "tool"):
+            parts.append(self.result_head)
+        elif self.separator:
+            parts.append(self.separator)
+        encoded = self.result_json
+        if encoded is not None:
+            try:
+                content = encoded.write(content)
+            except Exception:
+                return False
+        parts.append(self.wrap_open + content + self.wrap_close)
+        if not (grouped and index + 1 < len(messages) and messages[index + 1].role == "tool"):
+            parts.append(self.result_foot)
+        return True
+
+    def _answer(self, messages: Any, index: int, content: str, block: bool) -> str | None:
+        """An answer's text as the learned ``_assistant_text`` writes it, after a reasoning
+        block or not, before its calls (``None``: the general path must write it)."""
+        if self.cut_tag and self.cut_tag in content:
+            return None
+        if self.history_where and index != len(messages) - 1:  # "not_last"
+            left, right = self.history_strip
+        else:
+            left, right = self.blocked_strip if block else self.answer_strip
+        return str(content.lstrip(left).rstrip(right))
+
+    def _conversation(self, messages: list[Any], asked: tuple[Any, Any, bool]) -> Any:
+        """The :class:`~tooletta.chat.Conversation` the general path's hooks would see."""
+        defs, options, add_generation_prompt = asked
+        plan = self.plan
+        merged = {**plan.options, **options} if options else plan.options
+        return conversation(messages, defs, merged, self.dialect, add_generation_prompt)
+
+
+_MISSING: Any = object()
+_NO_TOOLS: list[Any] = []
+_NO_KEY: tuple[str | None, bytes] = (None, b"")
