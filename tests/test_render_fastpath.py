@@ -413,3 +413,16 @@ def test_odd_calls_results_and_tools(learned: dict[str, str]) -> None:
             for allow in (False, True):
                 both(name, [_user("q"), thought], counter, allow_markup=allow)
     assert counter.written > 100
+
+
+def test_tool_definitions_json_cannot_hold_are_a_render_error(learned: dict[str, str]) -> None:
+    """A learned format writing its tools with ``tojson`` refuses a definition JSON cannot
+    hold (a set) with a ``RenderError``, on both paths, never a raw ``TypeError``."""
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {"x": {1, 2}}}}]
+    name = learned["Reka-Edge"]
+    messages = [Message("user", "Hi")]
+    for _ in range(2):
+        with pytest.raises(tooletta.RenderError, match="a tool definition is not JSON"):
+            tooletta.render_conversation(messages, dialect=name, tools=tools)
+        with general_path(), pytest.raises(tooletta.RenderError, match="not JSON"):
+            tooletta.render_conversation(messages, dialect=name, tools=tools)

@@ -67,7 +67,6 @@ def _body_tail(footer: str, end_of_turn: str) -> str:
 def tools_text(tools: Sequence[Mapping[str, Any]], spec: Mapping[str, Any]) -> str:
     """The tool declarations as the template writes them (``spec``: the ``tools`` spec)."""
     item = spec["item"]
-    separators = item["separators"]
     if item.get("list"):  # one JSON list of them all (its items indented inside it)
         values = [
             tool.get("function", tool)
@@ -75,27 +74,30 @@ def tools_text(tools: Sequence[Mapping[str, Any]], spec: Mapping[str, Any]) -> s
             else tool
             for tool in tools
         ]
-        listed = json.dumps(
-            values,
-            ensure_ascii=item["ensure_ascii"],
-            indent=item["indent"],
-            separators=tuple(separators) if separators else None,
-        )
-        return str(spec["head"]) + listed + str(spec["tail"])
+        return str(spec["head"]) + _tool_json(values, item) + str(spec["tail"])
     parts = []
     for tool in tools:
         value = tool
         if item["what"] == "function":
             value = tool.get("function", tool) if isinstance(tool, Mapping) else tool
-        parts.append(
-            json.dumps(
-                value,
-                ensure_ascii=item["ensure_ascii"],
-                indent=item["indent"],
-                separators=tuple(separators) if separators else None,
-            )
-        )
+        parts.append(_tool_json(value, item))
     return str(spec["head"]) + str(spec["join"]).join(parts) + str(spec["tail"])
+
+
+def _tool_json(value: Any, item: Mapping[str, Any]) -> str:
+    """``value`` (tool definitions) as the template's ``tojson`` writes it (``item``: its
+    indent, separators and ASCII escaping); a value JSON cannot hold (a set, a NaN key, a
+    circular reference) is a :class:`~tooletta.RenderError`, as the native formats say it."""
+    separators = item["separators"]
+    try:
+        return json.dumps(
+            value,
+            ensure_ascii=item["ensure_ascii"],
+            indent=item["indent"],
+            separators=tuple(separators) if separators else None,
+        )
+    except (TypeError, ValueError) as exc:
+        raise RenderError(f"a tool definition is not JSON: {exc}") from None
 
 
 def _with_written_ids(messages: Sequence[Message], calls_spec: Mapping[str, Any]) -> list[Message]:
