@@ -3,7 +3,7 @@ specialised once per format object, for the common conversation it can prove it 
 exactly as the general path does.
 
 The general path (:func:`tooletta.chat.api.render_conversation_text`) reads the messages,
-checks them (:func:`~tooletta.chat.checks.check_conversation`), builds the
+checks them (``tooletta.chat.checks.check_conversation``), builds the
 :class:`~tooletta.chat.Conversation` the hooks see and drives the format's hooks turn by turn
 (:func:`~tooletta.chat.render.render_text`): about 25 Python calls for a two-message
 conversation, ~4 µs, most of which is the same for every conversation of a format. A
@@ -12,7 +12,7 @@ and then writes a conversation in one function: the headers and footers of each 
 strings, the learned strips inline, the system turn remembered by its text (the format's own
 ``system_text`` asked the first time), the generation prompt remembered per options (its
 ``generation_prompt`` asked the first time), and the refusals as single C-level scans of the
-texts joined as :func:`~tooletta.chat.checks.check_conversation` joins them (lone surrogates
+texts joined as ``tooletta.chat.checks.check_conversation`` joins them (lone surrogates
 by encoding, markup by the same probes).
 
 It handles only what it can prove it writes as the general path does, and gives ``None``
@@ -25,7 +25,7 @@ or where the format writes a block without it); a system message only first;
 user and assistant turns, and tool results where the format writes them as declared (or
 through its ``tojson`` encoding); calls only flat ones without ids (a non-empty name, string
 keys, string, boolean, null, short integer or finite float values: those
-:func:`~tooletta.chat.checks.check_conversation` passes at a glance), written by the dialect's
+``tooletta.chat.checks.check_conversation`` passes at a glance), written by the dialect's
 ``render`` as the general path writes checked calls, where the format writes them so and the
 dialect does not type values by the schema; tool definitions only as a list of OpenAI Chat
 dicts. Any text holding a character that probes the format's markup (unless
@@ -64,7 +64,7 @@ _MEMO_SIZE = 256
 def fast_writer(fmt: Any, dialect: Any, plan: Any, markup: Any) -> Fast | None:
     """The fast writer of ``fmt`` (a learned format) with its ``dialect``, its render ``plan``
     (:func:`~tooletta.chat.render.plan_of`) and its ``markup`` tables
-    (:func:`~tooletta.chat.markup.markup_of`); ``None`` when ``fmt`` is not a learned format or
+    (``tooletta.chat.markup.markup_of``); ``None`` when ``fmt`` is not a learned format or
     has hooks the fast path does not know."""
     chatspec = sys.modules.get("tooletta.chat.learn.chatspec")  # not imported: none learned
     if chatspec is None or not isinstance(fmt, chatspec.LearnedChat):
@@ -141,9 +141,9 @@ class FastWriter:
         self.reasons: bool = fmt.reasoning is None or (
             self.learned_answer or bool(plan.bare_unless_reasoning)
         )
-        """Answers with reasoning are written here: the format declares none (written as
-        nothing, only checked), or its block and history rule are asked as the general path
-        asks them."""
+        """Whether answers with reasoning are written here (the format declares none, so they
+        are written as nothing and only checked, or its block and history rule are asked as
+        the general path asks them)."""
         self.no_block: bool = fmt._no_block_unless_reasoning if self.learned_answer else True
         """An answer without reasoning has no block (its history rule not asked)."""
         self.after_results: str | None = plan.after_results
@@ -187,9 +187,9 @@ class FastWriter:
         format's ``system_text`` writes it (``None``: the general path must write it: no
         system turn declared)."""
         self.prompts: dict[tuple[Any, ...], tuple[str, str, str] | None] = {}
-        """Per options (their items): the generation prompt after an answer, after a tool
-        result and after any other message; ``None`` when the options fail the learned fixed
-        options."""
+        """The generation prompts per options (keyed by their items), after an answer, after
+        a tool result and after any other message (``None`` when the options fail the learned
+        fixed options)."""
         self.stubs = [
             [Message(role="assistant", content="")],
             [Message(role="tool", content="")],
@@ -373,7 +373,7 @@ class FastWriter:
         return list(tools)
 
     def _texts(self, messages: list[Any], defs: list[Any]) -> list[str] | None:
-        """Every text of ``messages`` in the order :func:`~tooletta.chat.checks.check_conversation`
+        """Every text of ``messages`` in the order ``tooletta.chat.checks.check_conversation``
         joins them, or ``None`` for a message the general path must check (a field of
         another type, reasoning, a call that is not flat or has an id, a call whose value its
         schema would change)."""
