@@ -74,7 +74,8 @@ def test_python_examples_run(page: Path) -> None:
 
 
 def test_readme_has_the_two_commands() -> None:
-    """A newcomer gets exactly two commands: the main job on a shipped example, the tests."""
+    """A newcomer gets exactly two commands: the main job on a shipped example, the tests
+    (the command CI runs)."""
     from click.testing import CliRunner
 
     from tooletta.cli import cli
@@ -85,7 +86,10 @@ def test_readme_has_the_two_commands() -> None:
     assert block is not None
     commands = [line.split("#", 1)[0].split() for line in block.group(1).splitlines()]
     commands = [c for c in commands if c]
-    assert len(commands) == 2 and commands[1] == ["uv", "run", "pytest"]
+    assert len(commands) == 2 and commands[1][:3] == ["uv", "run", "pytest"]
+    # CI runs the README's test command, with the same arguments
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert " ".join(["run --no-sync pytest", *commands[1][3:]]) + " ||" in ci
     main = commands[0]
     assert main[:3] == ["uv", "run", "tooletta"]
     assert all((ROOT / a).exists() for a in main if a.startswith("examples/"))
