@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, RenderError
-from tooletta.chat import ChatFormat
-from tooletta.chat.switches import refuse_unwritten
+from tooletta.chat import ChatFormat, each_role
+from tooletta.chat.chatml import chatml
+from tooletta.chat.guard import format_problem
+from tooletta.chat.switches import refuse_unwritten, refuse_unwritten_fields
 
 
 class _Declared(ChatFormat):
@@ -80,3 +82,53 @@ def test_formats_without_declarations_ignore_unknown_switches() -> None:
     messages = [Message("user", "hi")]
     plain = tooletta.render_conversation(messages, model="Qwen/Qwen3-8B")
     assert tooletta.render_conversation(messages, model="Qwen/Qwen3-8B", grounding="x") == plain
+
+
+class _Fields(ChatFormat):
+    """A format declaring a system message key it does not write."""
+
+    name = "fields_fmt"
+    unwritten_fields: ClassVar[dict[str, dict[str, Any]]] = {"system": {"current_date": None}}
+
+
+FIELDS = _Fields()
+
+
+def test_a_message_key_given_set_is_refused_naming_message_key_and_format() -> None:
+    messages = [Message("user", "hi"), Message("system", "x", extra={"current_date": "today"})]
+    with pytest.raises(RenderError) as caught:
+        refuse_unwritten_fields(FIELDS, messages)
+    assert "message 1: fields_fmt does not write the template's 'current_date' key" in str(
+        caught.value
+    )
+
+
+def test_a_message_key_unset_or_on_another_role_passes() -> None:
+    refuse_unwritten_fields(
+        FIELDS,
+        [
+            Message("system", "x", extra={"current_date": None, "other": 1}),
+            Message("user", "x", extra={"current_date": "today"}),
+            Message("system", "y"),
+        ],
+    )
+
+
+def test_a_bad_declaration_is_refused_by_the_guard() -> None:
+    class Good(ChatFormat):
+        name = "good_fmt"
+        turns: ClassVar[Any] = each_role(chatml)
+        unwritten_options: ClassVar[Any] = {"grounding": "disabled"}
+        unwritten_fields: ClassVar[Any] = {"system": {"current_date": None}}
+
+    class Bad(Good):
+        name = "bad_fmt"
+        unwritten_fields: ClassVar[Any] = {"system": ["current_date"]}
+
+    class BadOptions(Good):
+        name = "bad_options"
+        unwritten_options: ClassVar[Any] = ["grounding"]
+
+    assert format_problem(Good()) is None
+    assert "unwritten_fields" in (format_problem(Bad()) or "")
+    assert "unwritten_options" in (format_problem(BadOptions()) or "")

@@ -9,20 +9,23 @@ reported once per format and name with a :class:`~tooletta.ToolettaWarning`.
 A switch the template reads and the format does not write (declared in
 :attr:`~tooletta.chat.ChatFormat.unwritten_options` with the value under which the template
 writes what the format writes) is refused when given with another value: the render would
-silently differ from the template's (:func:`check_options`).
+silently differ from the template's (:func:`refuse_unwritten`); so is a message key it reads
+and the format does not write (:attr:`~tooletta.chat.ChatFormat.unwritten_fields`,
+:func:`refuse_unwritten_fields`).
 """
 
 from __future__ import annotations
 
 import difflib
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import RenderError, ToolettaWarning
+from ..ir import Message
 from .format import ChatFormat
 
-__all__ = ["COMMON_SWITCHES", "refuse_unwritten", "warn_misspelled"]
+__all__ = ["COMMON_SWITCHES", "refuse_unwritten", "refuse_unwritten_fields", "warn_misspelled"]
 
 COMMON_SWITCHES = frozenset(
     {"strftime_now", "date_string", "enable_thinking", "reasoning_effort", "tools_in_user_message"}
@@ -66,6 +69,29 @@ def refuse_unwritten(fmt: ChatFormat, options: Mapping[str, Any]) -> None:
                 f"(given {_shown(value)}; it writes the template as with "
                 f"{_shown(unwritten[name])}); render with chat_template= to use it"
             )
+
+
+def refuse_unwritten_fields(fmt: ChatFormat, messages: Sequence[Message]) -> None:
+    """Raise :class:`~tooletta.RenderError` for the first message holding a key (in its
+    :attr:`~tooletta.Message.extra`) that ``fmt`` declares in
+    :attr:`~tooletta.chat.ChatFormat.unwritten_fields` for its role, with another value than
+    the declared one."""
+    fields = fmt.unwritten_fields
+    for index, message in enumerate(messages):
+        extra = message.extra
+        if not extra:
+            continue
+        role = message.role
+        declared = fields.get(role) if type(role) is str else None
+        if not declared:
+            continue
+        for key, value in extra.items():
+            if key in declared and not _same(value, declared[key]):
+                raise RenderError(
+                    f"message {index}: {fmt.name} does not write the template's {key!r} key "
+                    f"of a {role} message (given {_shown(value)}); render with "
+                    "chat_template= to use it"
+                )
 
 
 def _same(given: Any, neutral: Any) -> bool:
