@@ -160,7 +160,7 @@ def test_prompt_follows_the_templates_reasoning_switch(
     assert tooletta.parse_conversation(text, model=NORTH) == messages
 
 
-UNWRITTEN = {
+UNWRITTEN: dict[str, tuple[Any, Any]] = {
     "skip_thinking": (False, True),
     "grounding": ("disabled", "enabled"),
     "response_format": (None, {"type": "json_object"}),
@@ -223,3 +223,14 @@ def test_convert_first_system_msg_writes_the_same_either_way() -> None:
         )
         == plain
     )
+
+
+def test_training_refuses_a_switch_the_format_does_not_write() -> None:
+    from tooletta.training import extension_holds, tokenize_conversation
+
+    conversation = [Message("system", "Be brief."), *CALLS]
+    with pytest.raises(RenderError, match="'skip_thinking'"):
+        extension_holds(conversation, model=NORTH, skip_thinking=True)
+    with pytest.raises(RenderError, match="'skip_thinking'"):
+        tokenize_conversation(conversation, None, model=NORTH, skip_thinking=True)
+    assert extension_holds(conversation, model=NORTH, skip_thinking=False)

@@ -75,13 +75,14 @@ def test_a_system_message_key_the_format_does_not_write_is_refused(
 
 @pytest.mark.parametrize(("model", "file"), _DATED)
 def test_the_key_unset_or_on_another_role_renders_as_the_template(model: str, file: str) -> None:
-    for messages in (
+    conversations: list[list[dict[str, Any]]] = [
         [
             {"role": "system", "content": "Be brief.", "current_date": None},
             {"role": "user", "content": "hi"},
         ],
         [{"role": "user", "content": "hi", "current_date": "2025-11-01"}],
-    ):
+    ]
+    for messages in conversations:
         got = tooletta.render_conversation(messages, model=model, add_generation_prompt=True)
         assert got == _template_text(file, messages)
 
