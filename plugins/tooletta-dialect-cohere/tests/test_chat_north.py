@@ -158,3 +158,79 @@ def test_prompt_follows_the_templates_reasoning_switch(
     tail = "<|START_THINKING|>" if thinking else "<|START_THINKING|><|END_THINKING|>"
     assert text.endswith(CHATBOT + tail)
     assert tooletta.parse_conversation(text, model=NORTH) == messages
+
+
+UNWRITTEN: dict[str, tuple[Any, Any]] = {
+    "skip_thinking": (False, True),
+    "grounding": ("disabled", "enabled"),
+    "response_format": (None, {"type": "json_object"}),
+    "platform_instruction_override": (None, "You are a pirate."),
+    "developer_instruction": (None, "Answer in French."),
+    "regen_tool_call_ids": (True, False),
+}
+"""Each switch the template reads and the format does not write: (the value under which the
+template writes what the format writes, a value under which it writes something else)."""
+
+
+@pytest.mark.parametrize("name", sorted(UNWRITTEN))
+def test_a_switch_the_format_does_not_write_is_refused(name: str) -> None:
+    other = UNWRITTEN[name][1]
+    conversation = [Message("system", "Be brief."), *CALLS]
+    tools = SAMPLE_TOOLS
+    # the template writes something else with it: rendering natively would be silently wrong
+    assert template_text(conversation, tools, **{name: other}) != template_text(conversation, tools)
+    with pytest.raises(
+        RenderError, match=f"north_mini_code does not write the template's '{name}'"
+    ):
+        tooletta.render_conversation(conversation, model=NORTH, tools=tools, **{name: other})
+    with pytest.raises(RenderError, match="chat_template="):
+        tooletta.chat.render_spans(conversation, model=NORTH, tools=tools, **{name: other})
+
+
+@pytest.mark.parametrize("name", sorted(UNWRITTEN))
+def test_a_switch_given_as_the_template_default_renders_as_the_template(name: str) -> None:
+    neutral = UNWRITTEN[name][0]
+    conversation = [Message("system", "Be brief."), *CALLS]
+    kwargs: dict[str, Any] = {name: neutral, "add_generation_prompt": True}
+    got = tooletta.render_conversation(conversation, model=NORTH, tools=SAMPLE_TOOLS, **kwargs)
+    assert got == template_text(conversation, SAMPLE_TOOLS, **kwargs)
+    assert got == tooletta.render_conversation(
+        conversation, model=NORTH, tools=SAMPLE_TOOLS, add_generation_prompt=True
+    )
+
+
+def test_the_template_renders_what_the_format_refuses() -> None:
+    conversation = [Message("system", "Be brief."), *CALLS]
+    got = tooletta.render_conversation(
+        conversation,
+        chat_template=TEMPLATE,
+        tools=SAMPLE_TOOLS,
+        bos_token="<BOS_TOKEN>",
+        grounding="enabled",
+    )
+    assert got == template_text(conversation, SAMPLE_TOOLS, grounding="enabled")
+
+
+def test_convert_first_system_msg_writes_the_same_either_way() -> None:
+    """Read by the template, not declared: it never changes the text."""
+    conversation = [Message("system", "Be brief."), *CALLS]
+    plain = template_text(conversation, SAMPLE_TOOLS)
+    for value in (True, False, None):
+        assert template_text(conversation, SAMPLE_TOOLS, convert_first_system_msg=value) == plain
+    assert (
+        tooletta.render_conversation(
+            conversation, model=NORTH, tools=SAMPLE_TOOLS, convert_first_system_msg=False
+        )
+        == plain
+    )
+
+
+def test_training_refuses_a_switch_the_format_does_not_write() -> None:
+    from tooletta.training import extension_holds, tokenize_conversation
+
+    conversation = [Message("system", "Be brief."), *CALLS]
+    with pytest.raises(RenderError, match="'skip_thinking'"):
+        extension_holds(conversation, model=NORTH, skip_thinking=True)
+    with pytest.raises(RenderError, match="'skip_thinking'"):
+        tokenize_conversation(conversation, None, model=NORTH, skip_thinking=True)
+    assert extension_holds(conversation, model=NORTH, skip_thinking=False)

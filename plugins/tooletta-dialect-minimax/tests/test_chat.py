@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import tooletta
-from tooletta import Message, ToolCall
+from tooletta import Message, RenderError, ToolCall
+from tooletta.chat.jinja import render_jinja
+from tooletta.chat.messages import read_conversation
 from tooletta.testing.conversations import ConversationTests
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -35,3 +40,58 @@ def test_default_identity_is_written_without_a_system_message() -> None:
     text = tooletta.render_conversation([Message("user", "hi")], model=MODEL)
     assert text == "]~!b[]~b]system\nYou are a helpful assistant.[e~[\n]~b]user\nhi[e~[\n"
     assert tooletta.parse_conversation(text, model=MODEL) == [Message("user", "hi")]
+
+
+_DATED = (
+    ("MiniMaxAI/MiniMax-M2", "MiniMax-M2.jinja"),
+    ("MiniMaxAI/MiniMax-M2.5", "MiniMax-M2.5.jinja"),
+    ("MiniMaxAI/MiniMax-M2.7", "MiniMax-M2.7.jinja"),
+)
+
+
+def _template_text(file: str, messages: list[dict[str, Any]]) -> str:
+    text = (TEMPLATES / file).read_text(encoding="utf-8")
+    return render_jinja(text, read_conversation(messages), add_generation_prompt=True)
+
+
+@pytest.mark.parametrize(("model", "file"), _DATED)
+@pytest.mark.parametrize(
+    ("key", "value"), [("current_date", "2025-11-01"), ("current_location", "Paris")]
+)
+def test_a_system_message_key_the_format_does_not_write_is_refused(
+    model: str, file: str, key: str, value: str
+) -> None:
+    """The template writes ``\\nCurrent date: ...`` after the system text; the format does
+    not: refused, never dropped silently."""
+    messages = [
+        {"role": "system", "content": "Be brief.", key: value},
+        {"role": "user", "content": "hi"},
+    ]
+    plain = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]
+    assert _template_text(file, messages) != _template_text(file, plain)
+    with pytest.raises(RenderError, match=f"does not write the template's '{key}' key"):
+        tooletta.render_conversation(messages, model=model, add_generation_prompt=True)
+
+
+@pytest.mark.parametrize(("model", "file"), _DATED)
+def test_the_key_unset_or_on_another_role_renders_as_the_template(model: str, file: str) -> None:
+    conversations: list[list[dict[str, Any]]] = [
+        [
+            {"role": "system", "content": "Be brief.", "current_date": None},
+            {"role": "user", "content": "hi"},
+        ],
+        [{"role": "user", "content": "hi", "current_date": "2025-11-01"}],
+    ]
+    for messages in conversations:
+        got = tooletta.render_conversation(messages, model=model, add_generation_prompt=True)
+        assert got == _template_text(file, messages)
+
+
+def test_the_options_of_those_names_are_not_read() -> None:
+    """As render options the template does not read them (it reads the system message's
+    keys): ignored, as the template ignores them."""
+    messages = [{"role": "user", "content": "hi"}]
+    got = tooletta.render_conversation(
+        messages, model=MODEL, add_generation_prompt=True, current_date="2025-11-01"
+    )
+    assert got == _template_text("MiniMax-M2.jinja", messages)

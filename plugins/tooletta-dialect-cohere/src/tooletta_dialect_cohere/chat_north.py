@@ -23,6 +23,7 @@ action block, the results its ``<|START_TOOL_RESULT|>`` list; what differs:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import msgspec
@@ -130,6 +131,23 @@ class NorthChat(ChatFormat):
     group_results = True
     result_separator = ",\n"
     options = defaults(reasoning=True)
+    unwritten_options: ClassVar[Mapping[str, Any]] = MappingProxyType(
+        {
+            "skip_thinking": False,
+            "grounding": "disabled",
+            "response_format": None,
+            "platform_instruction_override": None,
+            "developer_instruction": None,
+            "regen_tool_call_ids": True,
+        }
+    )
+    """The template's other switches, refused unless given as the template's defaults:
+    ``skip_thinking`` drops every reasoning block, ``grounding="enabled"`` writes the
+    grounding instructions, ``response_format`` the JSON-mode instructions,
+    ``platform_instruction_override`` replaces the platform instructions,
+    ``developer_instruction`` writes a system turn of its own (the first system message is
+    then a turn in place), and ``regen_tool_call_ids`` false writes the calls' own ids.
+    (``convert_first_system_msg`` is read too, but writes the same text either way.)"""
     call_ids: ClassVar[CallIds | None] = CallIds(across=written_ids)
     """Every call's id is its number among the conversation's calls (as Command R7B's)."""
     prompt = TruthyPrompt(

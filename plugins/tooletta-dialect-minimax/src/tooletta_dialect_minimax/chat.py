@@ -12,7 +12,9 @@ sharing one ``]~b]tool`` turn. Template: ``MiniMaxAI/MiniMax-M2`` ``chat_templat
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 from tooletta.plugin import (
     ChatFormat,
@@ -111,5 +113,11 @@ class MinimaxM2Chat(MinimaxTurns):
     """The system message (or the default identity: the ``model_identity`` option when
     given), then the tool instructions."""
     options = defaults(model_identity=DEFAULT_SYSTEM)
+    unwritten_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = MappingProxyType(
+        {"system": MappingProxyType({"current_date": None, "current_location": None})}
+    )
+    """The template writes the first system message's ``current_date`` and
+    ``current_location`` keys (``\nCurrent date: ...`` after its text); not written here, so
+    refused when given (set)."""
     prompt = Prompt(on="<think>\n", off="<think>\n")
     """``]~b]ai\\n<think>\\n``: the model starts inside its reasoning."""

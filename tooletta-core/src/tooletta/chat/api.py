@@ -17,7 +17,7 @@ from .markup import markup_of
 from .messages import read_conversation, read_tool_definitions
 from .parse import parse_format
 from .render import RenderedConversation, plan_of, render_format, render_text
-from .switches import warn_misspelled
+from .switches import refuse_unwritten, warn_misspelled
 
 __all__ = ["parse_conversation_text", "render_conversation_text", "render_spans"]
 
@@ -40,6 +40,7 @@ def render_spans(
     read = read_conversation(messages)
     defs = read_tool_definitions(tools)
     if options:
+        refuse_unwritten(fmt, options)
         warn_misspelled(fmt, options)
     check_conversation(fmt, obj, read, defs, allow_markup)
     return guarded(
@@ -88,6 +89,8 @@ def render_conversation_text(
     key = (model, dialect, id(registry), len(registry.entries), len(registry.models))
     ready = _READY.get(key)
     fmt, obj, plan, markup, fast = _ready(key, model, dialect) if ready is None else ready
+    if options:
+        refuse_unwritten(fmt, options)
     if fast is not None:
         text: str | None = fast(messages, tools, add_generation_prompt, options, allow_markup)
         if text is not None:

@@ -36,6 +36,7 @@ from ..ir import Message, ToolCall
 from .conversation import Conversation
 from .markup import Markup, find_markup, markup_of
 from .messages import text_of
+from .switches import refuse_unwritten_fields
 
 __all__ = ["Checked", "check_conversation", "guarded", "write_fault"]
 
@@ -54,6 +55,8 @@ def check_conversation(
     that it reads back (see the module's docstring), naming the message; ``allow_markup``:
     markup in text is not refused. ``markup``: :func:`~tooletta.chat.markup.markup_of`
     ``(fmt, dialect)`` when the caller keeps it (else it is looked up)."""
+    if getattr(fmt, "unwritten_fields", None):
+        refuse_unwritten_fields(fmt, messages)
     texts: list[str] = []  # every text written: contents, reasoning, names, ids, arguments
     add = texts.append
     typed: Sequence[Mapping[str, Any]] | None = None  # the tools, when the schema types values

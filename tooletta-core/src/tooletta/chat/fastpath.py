@@ -67,8 +67,8 @@ def fast_writer(fmt: Any, dialect: Any, plan: Any, markup: Any) -> Fast | None:
     (``tooletta.chat.markup.markup_of``); ``None`` when ``fmt`` is not a learned format or
     has hooks the fast path does not know."""
     chatspec = sys.modules.get("tooletta.chat.learn.chatspec")  # not imported: none learned
-    if chatspec is None or not isinstance(fmt, chatspec.LearnedChat):
-        return None
+    if chatspec is None or not isinstance(fmt, chatspec.LearnedChat) or fmt.unwritten_fields:
+        return None  # message keys to refuse: check_conversation, on the general path
     writer = FastWriter.of(fmt, dialect, plan, markup, chatspec.LearnedChat)
     return None if writer is None else writer.write
 

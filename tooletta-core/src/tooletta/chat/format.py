@@ -146,6 +146,23 @@ class ChatFormat:
     ``<|assistant_end|>``): the default :meth:`turn_stop`. ``None``: the end token."""
     options: ClassVar[Mapping[str, Any]] = {}
     """The template's switches and their defaults (``enable_thinking``, ``date_string``...)."""
+    unwritten_options: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+    """Switches the template reads that the format does not write, each with the value under
+    which the template writes what the format writes (usually its default: ``None`` for
+    "not given"). :func:`~tooletta.render_conversation` refuses one given with another value
+    (:class:`~tooletta.RenderError` naming the option and the format: render with
+    ``chat_template=`` to use it) rather than render as if it were not given; a switch
+    neither declared here nor in :attr:`options` is ignored (callers pass one set of options
+    to every model), a close misspelling of one warned about
+    (:mod:`tooletta.chat.switches`)."""
+    unwritten_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = MappingProxyType({})
+    """Message keys the template reads and the format does not write, by role, each with the
+    value under which the template writes what the format writes (MiniMax-M2 writes a system
+    message's ``current_date`` and ``current_location`` keys: ``{"system":
+    {"current_date": None, ...}}``). Such a key, given on a message of that role (a chat
+    dict's key, kept in :attr:`~tooletta.Message.extra`) with another value, is refused
+    (:class:`~tooletta.RenderError` naming the message, the key and the format) rather than
+    dropped. Other extra keys are ignored, as the templates ignore them."""
     part_separator: ClassVar[str] = ""
     """What the template writes between the text parts of a message whose content is a list
     of parts (Granite 4: a newline); see :meth:`text`."""

@@ -216,6 +216,18 @@ def format_problem(fmt: Any) -> str | None:
         return f"chat format {name!r}: reasoning is a {_kind(fmt.reasoning)}, not a Reasoning"
     if not isinstance(fmt.options, Mapping):
         return f"chat format {name!r}: options is a {_kind(fmt.options)}, not a mapping"
+    unwritten = getattr(fmt, "unwritten_options", None)
+    if not isinstance(unwritten, Mapping) or not all(isinstance(k, str) for k in unwritten):
+        return f"chat format {name!r}: unwritten_options is a {_kind(unwritten)}, not a mapping"
+    fields = getattr(fmt, "unwritten_fields", None)
+    if not isinstance(fields, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, Mapping) and all(isinstance(f, str) for f in v)
+        for k, v in fields.items()
+    ):
+        return (
+            f"chat format {name!r}: unwritten_fields is a {_kind(fields)}, not a mapping of "
+            "roles to mappings"
+        )
     for attr in (
         "group_results",
         "merge_system",

@@ -5,19 +5,27 @@ others (the same call serves every model, and a template reads only its own). A 
 not one of the format's switches but is close to one (``enable_thinkin`` for
 ``enable_thinking``) is almost surely a typo that would render the default silently: it is
 reported once per format and name with a :class:`~tooletta.ToolettaWarning`.
+
+A switch the template reads and the format does not write (declared in
+:attr:`~tooletta.chat.ChatFormat.unwritten_options` with the value under which the template
+writes what the format writes) is refused when given with another value: the render would
+silently differ from the template's (:func:`refuse_unwritten`); so is a message key it reads
+and the format does not write (:attr:`~tooletta.chat.ChatFormat.unwritten_fields`,
+:func:`refuse_unwritten_fields`).
 """
 
 from __future__ import annotations
 
 import difflib
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import ToolettaWarning
+from ..errors import RenderError, ToolettaWarning
+from ..ir import Message
 from .format import ChatFormat
 
-__all__ = ["COMMON_SWITCHES", "warn_misspelled"]
+__all__ = ["COMMON_SWITCHES", "refuse_unwritten", "refuse_unwritten_fields", "warn_misspelled"]
 
 COMMON_SWITCHES = frozenset(
     {"strftime_now", "date_string", "enable_thinking", "reasoning_effort", "tools_in_user_message"}
@@ -44,3 +52,61 @@ def warn_misspelled(fmt: ChatFormat, options: Mapping[str, Any], stacklevel: int
                 ToolettaWarning,
                 stacklevel=stacklevel,
             )
+
+
+def refuse_unwritten(fmt: ChatFormat, options: Mapping[str, Any]) -> None:
+    """Raise :class:`~tooletta.RenderError` for the first name in ``options`` that ``fmt``
+    declares in :attr:`~tooletta.chat.ChatFormat.unwritten_options` and that is given with
+    another value than the declared one (compared with ``==``, a ``bool`` only to a
+    ``bool``)."""
+    unwritten = fmt.unwritten_options
+    if not unwritten:
+        return
+    for name, value in options.items():
+        if name in unwritten and not _same(value, unwritten[name]):
+            raise RenderError(
+                f"{fmt.name} does not write the template's {name!r} option "
+                f"(given {_shown(value)}; it writes the template as with "
+                f"{_shown(unwritten[name])}); render with chat_template= to use it"
+            )
+
+
+def refuse_unwritten_fields(fmt: ChatFormat, messages: Sequence[Message]) -> None:
+    """Raise :class:`~tooletta.RenderError` for the first message holding a key (in its
+    :attr:`~tooletta.Message.extra`) that ``fmt`` declares in
+    :attr:`~tooletta.chat.ChatFormat.unwritten_fields` for its role, with another value than
+    the declared one."""
+    fields = fmt.unwritten_fields
+    for index, message in enumerate(messages):
+        extra = message.extra
+        if not extra:
+            continue
+        role = message.role
+        declared = fields.get(role) if type(role) is str else None
+        if not declared:
+            continue
+        for key, value in extra.items():
+            if key in declared and not _same(value, declared[key]):
+                raise RenderError(
+                    f"message {index}: {fmt.name} does not write the template's {key!r} key "
+                    f"of a {role} message (given {_shown(value)}); render with "
+                    "chat_template= to use it"
+                )
+
+
+def _same(given: Any, neutral: Any) -> bool:
+    """Whether ``given`` is the declared ``neutral`` value (``True`` is not ``1``)."""
+    if given is neutral:
+        return True
+    if isinstance(given, bool) or isinstance(neutral, bool):
+        return type(given) is type(neutral) and bool(given == neutral)
+    try:
+        return bool(given == neutral)
+    except Exception:  # an __eq__ that raises is not the neutral value
+        return False
+
+
+def _shown(value: Any) -> str:
+    """``value`` for an error message (its ``repr``, cut at 60 characters)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

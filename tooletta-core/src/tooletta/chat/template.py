@@ -269,6 +269,7 @@ def render_template_conversation(
     from .lookup import resolve_format
     from .messages import read_conversation, read_tool_definitions
     from .render import render_text
+    from .switches import refuse_unwritten
 
     defs = read_tool_definitions(tools)
     template = read_template(chat_template, tokenizer, bos_token, eos_token, tools=bool(defs))
@@ -277,6 +278,7 @@ def render_template_conversation(
     read = read_conversation(messages)
     if model is not None or dialect is not None:
         fmt, obj = template_format(template, model, dialect)
+        refuse_unwritten(fmt, options)
         check_conversation(fmt, obj, read, defs, allow_markup)
         return guarded(lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options))
     ident = template.identify(strict_tokens=True)

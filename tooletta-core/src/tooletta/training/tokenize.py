@@ -28,6 +28,7 @@ from ..chat.format import ChatFormat
 from ..chat.lookup import resolve_format
 from ..chat.messages import read_conversation, read_tool_definitions
 from ..chat.render import Mark, RenderedConversation, render_format
+from ..chat.switches import refuse_unwritten
 from ..errors import ToolettaError
 from ..ir import Message
 from .safe import check_restored, defuse
@@ -263,6 +264,7 @@ def extension_holds(
     (ended by its stop, ``tooletta.training.targets``) is a prefix of the whole training
     text. False for templates that rewrite history (reasoning dropped from earlier turns)."""
     fmt, obj = resolve_format(model, dialect)
+    refuse_unwritten(fmt, options)
     return _extends(fmt, obj, read_conversation(messages), read_tool_definitions(tools), options)
 
 
@@ -398,6 +400,7 @@ def tokenize_conversation(
     read = read_conversation(messages)
     tool_defs = read_tool_definitions(tools)
     fmt, obj = resolve_format(model, dialect)
+    refuse_unwritten(fmt, options)
     inline = [with_inline_reasoning(fmt, m) if m.role == "assistant" else m for m in read]
     check_conversation(fmt, obj, inline, tool_defs, allow_markup)  # reasoning in <think> is not
     # markup: the format writes it as the model generated it
