@@ -39,6 +39,7 @@ IDENTIFIED = {
     "MiMo-VL.jinja": "mimo_vl",
     "Qwen-Qwen2.5-7B-Instruct.jinja": "qwen25",
     "Qwen3.jinja": "qwen3",
+    "Qwen-Qwen3-0.6B.jinja": "qwen3",
     "ibm-granite-granite-4.0.jinja": "granite40",
     "ibm-granite-granite-4.1.jinja": "granite41",
     "tencent-Hy3.jinja": "hy3",

@@ -43,8 +43,14 @@ class QwenCases(ConversationTests):
 
 class TestQwen3Chat(QwenCases):
     model = "Qwen/Qwen3-8B"
-    template = TEMPLATES / "Qwen3.jinja"
+    template = TEMPLATES / "Qwen-Qwen3-0.6B.jinja"
     options = ({}, {"enable_thinking": False})
+
+
+class TestQwen3EarlierChat(TestQwen3Chat):
+    """The earlier Qwen3 text (llama.cpp's copy; older conversions such as MLX's carry it)."""
+
+    template = TEMPLATES / "Qwen3.jinja"
 
 
 class TestQwen25Chat(QwenCases):
@@ -372,7 +378,7 @@ def test_hermes_calls_without_declared_tools_use_the_tool_use_form() -> None:
 
 
 PROPERTY_MODELS = [
-    ("Qwen/Qwen3-8B", "Qwen3.jinja", {}),
+    ("Qwen/Qwen3-8B", "Qwen-Qwen3-0.6B.jinja", {}),
     ("Qwen/Qwen2.5-7B-Instruct", "Qwen-Qwen2.5-7B-Instruct.jinja", {}),
     ("Qwen/QwQ-32B", "Qwen-QwQ-32B.jinja", {}),
     ("XiaomiMiMo/MiMo-VL-7B-RL", "MiMo-VL.jinja", {}),

@@ -44,9 +44,15 @@ MODELS: tuple[Model, ...] = (
         ),
         dialect="hermes",
         chat="qwen3",
-        template="tests/templates/Qwen3.jinja",
-        template_sha256="87a2728cb8dc9fe424d624542f6060ec05a1d285ebbec578bb078900e33396b5",
-        source="Qwen/Qwen3-8B tokenizer_config.json chat_template",
+        template="tests/templates/Qwen-Qwen3-0.6B.jinja",
+        template_sha256=(
+            "a55ee1b1660128b7098723e0abcd92caa0788061051c62d51cbe87d9cf1974d8",
+            "87a2728cb8dc9fe424d624542f6060ec05a1d285ebbec578bb078900e33396b5",
+        ),
+        source=(
+            "Qwen/Qwen3-0.6B, -1.7B, -8B chat_template (the current text, pinned by digest; "
+            "TRL's qwen3.jinja), and the earlier text older copies carry (Qwen3.jinja)"
+        ),
     ),
     Model(
         (
