@@ -160,7 +160,7 @@ class ChatFormat:
     value under which the template writes what the format writes (MiniMax-M2 writes a system
     message's ``current_date`` and ``current_location`` keys: ``{"system":
     {"current_date": None, ...}}``). Such a key, given on a message of that role (a chat
-    dict's key, kept in :attr:`~tooletta.Message.extra`) with another value, is refused
+    dict's key, kept in :class:`Message.extra <tooletta.Message>`) with another value, is refused
     (:class:`~tooletta.RenderError` naming the message, the key and the format) rather than
     dropped. Other extra keys are ignored, as the templates ignore them."""
     part_separator: ClassVar[str] = ""

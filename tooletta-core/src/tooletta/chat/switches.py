@@ -73,7 +73,7 @@ def refuse_unwritten(fmt: ChatFormat, options: Mapping[str, Any]) -> None:
 
 def refuse_unwritten_fields(fmt: ChatFormat, messages: Sequence[Message]) -> None:
     """Raise :class:`~tooletta.RenderError` for the first message holding a key (in its
-    :attr:`~tooletta.Message.extra`) that ``fmt`` declares in
+    :class:`Message.extra <tooletta.Message>`) that ``fmt`` declares in
     :attr:`~tooletta.chat.ChatFormat.unwritten_fields` for its role, with another value than
     the declared one."""
     fields = fmt.unwritten_fields
