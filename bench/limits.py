@@ -804,6 +804,7 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
             "<start_function_call>call:", "<end_function_call>", gemma_body("<escape>")
         ),
         "gemma4": Family("<|tool_call>call:", "<tool_call|>", gemma_body('<|"|>')),
+        "gemma4_2607": Family("<|tool_call>call:", "<tool_call|>", gemma_body('<|"|>')),
     }
     return table.get(dialect)
 
