@@ -19,6 +19,7 @@ from tooletta_dialect_gemma.revised import revised_declaration
 import tooletta
 from tooletta import Message, ToolCall
 from tooletta.chat import identify, resolve_format
+from tooletta.testing.conversation_properties import round_trip_property
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
     SAMPLE_TOOLS,
@@ -312,9 +313,6 @@ def test_random_conversations_match_the_template(
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_conversations(), st.booleans())
-def test_random_conversations_round_trip(messages: list[Message], preserve: bool) -> None:
-    check_conversation_round_trip(
-        messages, model=MODEL, tools=[*PROBE_TOOLS, KEYWORD_TOOL], preserve_thinking=preserve
-    )
+test_random_conversations_round_trip = round_trip_property(
+    MODEL, tools=[*PROBE_TOOLS, KEYWORD_TOOL], options=({}, {"preserve_thinking": True})
+)

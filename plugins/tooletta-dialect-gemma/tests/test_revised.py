@@ -20,13 +20,13 @@ from tooletta import Message, ToolCall
 from tooletta.chat import identify, resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.chat.messages import read_conversation, read_tool_definitions
+from tooletta.testing.conversation_properties import round_trip_property
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
     SAMPLE_TOOLS,
     ConversationTests,
     check_conversation_round_trip,
     check_matches_template,
-    random_conversations,
     sample_conversations,
 )
 from tooletta.testing.samples import chained_call_conversations
@@ -318,7 +318,6 @@ def test_random_declarations_match_the_template(
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_conversations())
-def test_random_conversations_round_trip(messages: list[Message]) -> None:
-    check_conversation_round_trip(messages, model=MODEL, tools=[*PROBE_TOOLS, KEYWORD_TOOL])
+test_random_conversations_round_trip = round_trip_property(
+    MODEL, tools=[*PROBE_TOOLS, KEYWORD_TOOL]
+)

@@ -4,8 +4,9 @@ assign to a ``test_`` name in a plugin's test module (the conversation laws of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..chat import clock
 from ..ir import Message
@@ -21,16 +22,23 @@ __all__ = ["round_trip_property", "template_property"]
 
 
 def round_trip_property(
-    *models: str, trimmed: bool = True, max_examples: int = 40
+    *models: str,
+    trimmed: bool = True,
+    max_examples: int = 40,
+    tools: Sequence[Mapping[str, Any]] = PROBE_TOOLS,
+    options: Sequence[Mapping[str, Any]] = ({},),
 ) -> Callable[[], None]:
     """A hypothesis test: every conversation of
     :func:`~tooletta.chat.samples.random_conversations` (``trimmed``:
     texts without whitespace at their ends) reads back through each of ``models``' formats,
-    with the probe tools declared
+    with ``tools`` declared (the probe tools unless given), rendered with each of ``options``
     (:func:`~tooletta.testing.conversations.check_conversation_round_trip`;
     ``max_examples`` draws, no deadline). Assign it to a ``test_`` name in a test module::
 
         test_random_conversations_round_trip = round_trip_property(MODEL)
+        test_round_trip_preserving = round_trip_property(
+            MODEL, options=({}, {"preserve_thinking": True})
+        )
     """
     from hypothesis import HealthCheck, given, settings
 
@@ -39,7 +47,8 @@ def round_trip_property(
     def test(messages: list[Message]) -> None:
         """Random conversations read back (the kit's round-trip check)."""
         for model in models:
-            check_conversation_round_trip(messages, model=model, tools=PROBE_TOOLS)
+            for chosen in options:
+                check_conversation_round_trip(messages, model=model, tools=tools, **chosen)
 
     built: Callable[[], None] = test  # given() over an untyped strategy is untyped
     return built
