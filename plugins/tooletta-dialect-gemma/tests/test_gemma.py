@@ -67,6 +67,22 @@ class TestGemma4(_Markup, DialectTests):
     delimiter = '<|"|>'
 
 
+class TestGemma42607(TestGemma4):
+    """The kit's laws for the ``gemma4_2607`` variant (Gemma 4's canonical template: ``None``
+    written ``null``), on ``gemma4``'s golden cases (one parser reads both)."""
+
+    dialect = "gemma4_2607"
+    names = ("gemma4_2607",)
+    models = ("google/gemma-4-31B-it", "google/gemma-4-26B-A4B-it")
+
+    def test_golden_detect(self) -> None:
+        """Detection names the parser of these texts, ``gemma4``: a rendering variant claims
+        no text of its own (the variant's texts read the same)."""
+        for case in self.cases():
+            if case["calls"] and case.get("detect", True):
+                assert tooletta.detect(case["text"]) == "gemma4", case["name"]
+
+
 class TestFunctionGemma(_Markup, DialectTests):
     dialect = "functiongemma"
     fixtures = FIXTURES / "functiongemma.json"
