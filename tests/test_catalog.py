@@ -255,3 +255,22 @@ def test_rows_come_from_the_plugin_index_without_importing_plugins(tmp_path: Any
     assert first["name"] == second["name"] == "qwen3_coder"
     assert second["imported"] == []  # the model's dialect, found with no plugin imported
     assert first["format"] == second["format"] == "qwen35"
+
+
+def test_the_lookup_caches_never_take_a_new_registry_for_a_freed_one() -> None:
+    """The remembered lookups key on :attr:`Registry.serial`, not ``id()``: CPython gives a
+    registry made after one was freed the freed one's address, and with the same counts an
+    ``id()`` key would hand the new registry the old one's formats."""
+    from tooletta.registry import Registry
+
+    serials, addresses = set(), set()
+    for _ in range(64):
+        registry = Registry()
+        serials.add(registry.serial)
+        addresses.add(id(registry))
+        assert registry.state() == (registry.serial, 0, 0)
+        del registry
+    assert len(serials) == 64
+    assert len(addresses) < 64  # why id() was not enough
+    live = plugins.get_registry()
+    assert live.state() == (live.serial, len(live.entries), len(live.models))

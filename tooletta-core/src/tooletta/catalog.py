@@ -203,7 +203,7 @@ def resolve_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, 
     """:func:`~tooletta.catalog.find_format`, remembered per (model, dialect) while the
     registry is unchanged (a dataset renders thousands of conversations for one model)."""
     registry = get_registry()
-    key = (model, dialect, id(registry), len(registry.entries), len(registry.models))
+    key = (model, dialect, registry.serial, len(registry.entries), len(registry.models))
     found = _CACHE.get(key)
     if found is None:
         if len(_CACHE) > 256:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -234,6 +235,9 @@ class ModelEntry:
     declared: bool = True
 
 
+_SERIALS = itertools.count(1)
+
+
 @dataclass
 class Registry:
     """Dialects by normalised name and alias, model rows; problems recorded instead of raised."""
@@ -252,6 +256,15 @@ class Registry:
         ]
         | None
     ) = None
+
+    serial: int = field(default_factory=lambda: next(_SERIALS), compare=False, repr=False)
+    """This registry's number, never given to another registry in this process (unlike
+    ``id()``, which a registry made after one was freed may reuse)."""
+
+    def state(self) -> tuple[int, int, int]:
+        """What keys the lookups remembered against this registry: its :attr:`serial` and how
+        many dialects and model rows it holds (registration only adds)."""
+        return self.serial, len(self.entries), len(self.models)
 
     def add_model(self, row: Model, plugin: str, first_party: bool = False) -> ModelEntry:
         """Register a model row (checked for its type only: what it names is resolved when

@@ -86,7 +86,7 @@ def render_conversation_text(
     learned format's fast writer (:mod:`tooletta.chat.fastpath`) writes the conversations it
     can prove it writes as this does, the others are written here."""
     registry = get_registry()
-    key = (model, dialect, id(registry), len(registry.entries), len(registry.models))
+    key = (model, dialect, registry.serial, len(registry.entries), len(registry.models))
     ready = _READY.get(key)
     fmt, obj, plan, markup, fast = _ready(key, model, dialect) if ready is None else ready
     if options:

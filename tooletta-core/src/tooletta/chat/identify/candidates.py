@@ -16,8 +16,7 @@ __all__ = ["known_formats"]
 def _registry_state() -> tuple[int, int, int]:
     from ...plugins import get_registry
 
-    registry = get_registry()
-    return id(registry), len(registry.entries), len(registry.models)
+    return get_registry().state()
 
 
 @dataclass(frozen=True)
