@@ -220,6 +220,9 @@ class Glm47Chat(_GlmCompact):
     available to check, so ``model=`` refuses them rather than write this older format."""
 
     name = "glm47"
+    unwritten_options = defaults(clear_thinking=True)
+    """The template's ``clear_thinking``, given false (``None`` too), keeps past turns' reasoning;
+    refused."""
     source = "zai-org/GLM-4.7 chat_template.jinja"
     reasoning = Reasoning("<think>", "</think>", strip=None, keep="after_last_user")
     system_block = ToolsTurn(

@@ -29,6 +29,7 @@ import msgspec
 from tooletta import Message, RenderError
 from tooletta.plugin import (
     Conversation,
+    Neutral,
     Reasoning,
     ToolsTurn,
     TruthyPrompt,
@@ -111,6 +112,9 @@ class Glm52Chat(_GlmCompact):
     ``clear_thinking`` on by default)."""
 
     name = "glm52"
+    unwritten_options = defaults(reasoning_content=Neutral())
+    """``reasoning_content`` given as a template variable leaks into the assistant turns the
+    template writes (it reads the name before setting it per message); refused."""
     source = "zai-org/GLM-5.2 chat_template.jinja (revision b4734de4)"
     options = defaults(enable_thinking=True, reasoning_effort="max", clear_thinking=True)
     prompt = TruthyPrompt(on="<think>", off="<think></think>")
