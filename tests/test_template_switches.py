@@ -226,3 +226,116 @@ def test_a_declared_switch_is_neutral_as_declared_and_refused_otherwise(
                 assert isinstance(got, RenderError), (probe.name, value)
                 assert repr(switch) in str(got)
     assert refused, f"{switch!r} never changes the text of {path.name}: not to be declared"
+
+
+# Message keys: a key the template reads on a message (its source names it: ``message.key``,
+# ``message['key']``) and whose value changes the text is written by the format or refused.
+
+_KEY_PROBES = ("system_prompt", "multi_turn", "tools_system_prompt", "one_call", "parallel_calls")
+_KEY_VALUE = "KEYVAL"
+_ROLES = ("system", "user", "assistant", "tool")
+_READ_ANYWAY = frozenset(
+    {"role", "content", "tool_calls", "reasoning_content", "reasoning", "thinking", "name"}
+    | {"tool_call_id", "id", "type", "function", "arguments", "text"}
+)
+"""Keys every format reads from a message (its fields, and a reasoning key's other names
+lifted into its reasoning); ``name`` and ``tool_call_id`` are checked all the same."""
+
+
+def _message_keys(source: str) -> list[str]:
+    """The names the template reads as an attribute or a constant item of any value."""
+    import re
+
+    import jinja2
+    from jinja2 import nodes
+
+    env = jinja2.Environment(extensions=["jinja2.ext.loopcontrols"])
+    tree = env.parse(re.sub(r"\{%-?\s*(end)?generation\s*-?%\}", "", source))
+    names = {n.attr for n in tree.find_all(nodes.Getattr)}
+    names |= {
+        n.arg.value
+        for n in tree.find_all(nodes.Getitem)
+        if isinstance(n.arg, nodes.Const) and isinstance(n.arg.value, str)
+    }
+    return sorted((names - _READ_ANYWAY) | {"name", "tool_call_id"})
+
+
+def _with_key(probe: Probe, role: str, key: str, value: Any, first_only: bool) -> Probe:
+    """``probe`` with ``key`` set on its messages of ``role`` (the first message only)."""
+    from msgspec.structs import replace
+
+    def set_key(at: int, message: Any) -> Any:
+        if message.role != role or (first_only and at):
+            return message
+        if key in ("name", "tool_call_id"):
+            return replace(message, **{key: value})
+        return replace(message, extra={**message.extra, key: value})
+
+    messages = tuple(set_key(at, m) for at, m in enumerate(probe.messages))
+    return Probe(probe.name, messages, probe.tools, probe.add_generation_prompt)
+
+
+def _key_probes() -> list[Probe]:
+    return [p for p in base_probes() if p.name in _KEY_PROBES]
+
+
+@pytest.mark.parametrize("path", _identified_templates(), ids=lambda p: p.name)
+def test_every_message_key_that_changes_the_text_is_written_or_refused(path: Path) -> None:
+    for key in _message_keys(path.read_text(encoding="utf-8")):
+        for role in _ROLES:
+            for probe in _key_probes():
+                if not any(m.role == role for m in probe.messages):
+                    continue
+                if key in ("name", "tool_call_id") and any(
+                    getattr(m, key) for m in probe.messages if m.role == role
+                ):
+                    continue  # the probe gives it already
+                given = _with_key(probe, role, key, _KEY_VALUE, first_only=False)
+                plain, text = _jinja(path, probe), _jinja(path, given)
+                if plain is None or text is None or text == plain or _ours(path, probe) != plain:
+                    continue
+                got = _ours(path, given)
+                assert got == text or isinstance(got, RenderError), (key, role, probe.name)
+
+
+def _declared_fields() -> list[tuple[Path, str, str]]:
+    return [
+        (p, role, key)
+        for p in _identified_templates()
+        for role, keys in _FORMATS[_identified(p).format or ""].unwritten_fields.items()
+        for key in keys
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "role", "key"),
+    _declared_fields(),
+    ids=lambda x: x.name if isinstance(x, Path) else x,
+)
+def test_a_declared_key_is_neutral_as_declared_and_refused_otherwise(
+    path: Path, role: str, key: str
+) -> None:
+    from tooletta.chat import FirstMessageKeys
+
+    table = _FORMATS[_identified(path).format or ""].unwritten_fields[role]
+    first = isinstance(table, FirstMessageKeys)
+    declared = table[key]
+    neutral = declared.values if isinstance(declared, Neutral) else (declared,)
+    refused = 0
+    for probe in _key_probes():
+        plain = _jinja(path, probe)
+        if plain is None or not any(m.role == role for m in probe.messages):
+            continue
+        written = plain == _ours(path, probe)
+        for value in neutral:
+            given = _with_key(probe, role, key, value, first)
+            assert _jinja(path, given) == plain, (probe.name, value)
+            if written:
+                assert _ours(path, given) == plain, (probe.name, value)
+        given = _with_key(probe, role, key, _KEY_VALUE, first)
+        if written and _jinja(path, given) != plain:
+            refused += 1
+            got = _ours(path, given)
+            assert isinstance(got, RenderError), probe.name
+            assert repr(key) in str(got)
+    assert refused, f"{role}.{key} never changes the text of {path.name}: not to be declared"

@@ -99,6 +99,9 @@ def north_preamble(tools: Sequence[Mapping[str, Any]]) -> str:
 class NorthChat(ChatFormat):
     """North Mini Code's template (see the module docstring)."""
 
+    unwritten_fields = defaults(assistant=defaults(tool_plan=Neutral(None, "")))
+    """An assistant message's ``tool_plan`` key, which the template writes as the reasoning of a
+    turn with calls (before its ``reasoning``); refused when set."""
     name = "north_mini_code"
     """The model whose template was read."""
     source = (

@@ -130,6 +130,9 @@ class KimiK3Chat(ChatFormat):
     """Kimi K3's chat template (XTML messages; thinking on by default)."""
 
     name = "kimi_k3"
+    unwritten_fields = defaults(system=defaults(tools=Neutral(None, [])))
+    """A system message's ``tools`` key, which the template declares as tools of their own
+    there; refused when set."""
     unwritten_options = defaults(
         image_prompts=Neutral(None, "", []),
         response_format=Neutral(None, {}, {"type": "text"}),
