@@ -21,14 +21,11 @@ the turns after the last user message keep theirs).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-import msgspec
-
-from tooletta import Message, RenderError
+from tooletta import RenderError
 from tooletta.plugin import (
-    Conversation,
     Neutral,
     Reasoning,
     ToolsTurn,
@@ -68,12 +65,6 @@ def _thinking(options: Mapping[str, Any]) -> bool:
 def _effort(options: Mapping[str, Any]) -> str:
     """The effort turn's text (thinking on), ``""`` with thinking off."""
     return EFFORT_HEAD + effort_level(options) if _thinking(options) else ""
-
-
-def _clearing(options: Mapping[str, Any]) -> bool:
-    """The template's ``clear_thinking`` (on unless given and false): history before the
-    last user message drops its reasoning."""
-    return bool(options.get("clear_thinking", True))
 
 
 def effort_level(options: Mapping[str, Any]) -> str:
@@ -156,17 +147,3 @@ class Glm52Chat(_GlmCompact):
         """Oddity: the reasoning as given (unstripped) between ``<think>`` and ``</think>``, or
         an empty block."""
         return "<think>" + reasoning + "</think>" if kept and reasoning else self.no_think
-
-    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """Oddity: as :meth:`expressible`; with ``clear_thinking=False`` every turn keeps its
-        reasoning (as given); an empty assistant turn ending the text reads back as none (see
-        :meth:`without_prompt_like_end`)."""
-        out = self.expressible(messages)
-        if not _clearing(ctx.options):
-            out = [
-                msgspec.structs.replace(m, reasoning=original.reasoning)
-                if m.role == "assistant"
-                else m
-                for m, original in zip(out, messages, strict=True)
-            ]
-        return self.without_prompt_like_end(out, ctx)
