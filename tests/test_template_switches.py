@@ -339,3 +339,31 @@ def test_a_declared_key_is_neutral_as_declared_and_refused_otherwise(
             assert isinstance(got, RenderError), probe.name
             assert repr(key) in str(got)
     assert refused, f"{role}.{key} never changes the text of {path.name}: not to be declared"
+
+
+def _doc_rows() -> dict[str, set[str]]:
+    """docs/concepts/refusals.md's audit table: per format named in its first column (a row
+    with that column empty continues the row above), the names in its second column."""
+    import re
+
+    text = (ROOT / "docs" / "concepts" / "refusals.md").read_text(encoding="utf-8")
+    table = text.split("## Template switches and message keys", 1)[1].split("\n## ", 1)[0]
+    rows: dict[str, set[str]] = {}
+    formats: list[str] = []
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or cells[0].startswith(("Format", "---")):
+            continue
+        if cells[0]:
+            formats = re.findall(r"`([^`]+)`", cells[0].split("(")[0])
+        for name in formats:
+            rows.setdefault(name, set()).update(re.findall(r"`([^`]+)`", cells[1]))
+    return rows
+
+
+def test_the_docs_table_lists_every_declared_switch_and_key() -> None:
+    rows = _doc_rows()
+    for name, fmt in _FORMATS.items():
+        declared = set(fmt.unwritten_options)
+        declared |= {k for keys in fmt.unwritten_fields.values() for k in keys}
+        assert declared <= rows.get(name, set()), (name, declared - rows.get(name, set()))
