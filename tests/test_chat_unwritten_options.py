@@ -179,7 +179,7 @@ def test_neutral_is_a_read_only_value() -> None:
     assert hash(Neutral("a")) == hash(Neutral("a"))
     assert repr(Neutral(None, "")) == "Neutral(None, '')"
     with pytest.raises(AttributeError):
-        Neutral().values = (1,)  # type: ignore[misc]
+        Neutral().values = (1,)
 
 
 class _First(ChatFormat):

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from tooletta_dialect_cohere.chat_north import PLATFORM, NorthChat
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import identify
 from tooletta.chat.jinja import render_jinja
-from tooletta_dialect_cohere.chat_north import PLATFORM, NorthChat
 from tooletta.testing.conversation_properties import round_trip_property
 from tooletta.testing.conversations import (
     CONTENT_BESIDE_CALLS_SAMPLES,
