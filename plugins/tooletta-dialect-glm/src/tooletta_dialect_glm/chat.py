@@ -32,7 +32,7 @@ from tooletta.plugin import (
     tool_json,
 )
 
-__all__ = ["Glm46Chat", "Glm47Chat"]
+__all__ = ["CLEARED_REASONING", "Glm46Chat", "Glm47Chat"]
 
 _TOOLS_HEAD = (
     "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
@@ -193,6 +193,18 @@ class Glm46Chat(_GlmChat):
     user_nothink = "/nothink"
 
 
+CLEARED_REASONING = Reasoning(
+    "<think>",
+    "</think>",
+    strip=None,
+    keep="after_last_user",
+    switch="clear_thinking",
+    switched="all",
+)
+"""GLM-4.7's and GLM-5.2's reasoning blocks and history rule: kept after the last user
+message, or in every turn when ``clear_thinking`` is given false (any false value)."""
+
+
 class _GlmCompact(_GlmChat):
     """GLM-4.7's turns, which GLM-5.2 keeps: compact, no newlines; the generation prompt opens
     ``<think>``."""
@@ -244,14 +256,7 @@ class Glm47Chat(_GlmCompact):
     name = "glm47"
     source = "zai-org/GLM-4.7 chat_template.jinja"
     options = defaults(enable_thinking=True, clear_thinking=True)
-    reasoning = Reasoning(
-        "<think>",
-        "</think>",
-        strip=None,
-        keep="after_last_user",
-        switch="clear_thinking",
-        switched="all",
-    )
+    reasoning = CLEARED_REASONING
     """Kept after the last user message; with ``clear_thinking`` given false (any false
     value, ``None`` too: the template asks ``clear_thinking is defined and not
     clear_thinking``) every turn keeps its reasoning, stripped."""

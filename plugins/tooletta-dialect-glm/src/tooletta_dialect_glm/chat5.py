@@ -27,14 +27,13 @@ from typing import Any
 from tooletta import RenderError
 from tooletta.plugin import (
     Neutral,
-    Reasoning,
     ToolsTurn,
     TruthyPrompt,
     by_content,
     defaults,
 )
 
-from .chat import _GlmCompact
+from .chat import CLEARED_REASONING, _GlmCompact
 
 __all__ = [
     "EFFORT_HEAD",
@@ -112,14 +111,7 @@ class Glm52Chat(_GlmCompact):
     """``<|assistant|><think>``, or ``<|assistant|><think></think>`` with thinking off (read
     back as no message): the template reads the switch by its truth (``not
     enable_thinking``)."""
-    reasoning = Reasoning(
-        "<think>",
-        "</think>",
-        strip=None,
-        keep="after_last_user",
-        switch="clear_thinking",
-        switched="all",
-    )
+    reasoning = CLEARED_REASONING
     """Read back stripped; written as given (:meth:`reasoning_text`). The history rule is
     switched by an option: after the last user message, or every turn with
     ``clear_thinking=False`` (any false value)."""
