@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, RenderError
-from tooletta.chat import ChatFormat, each_role
+from tooletta.chat import ChatFormat, FirstMessageKeys, Neutral, each_role
 from tooletta.chat.chatml import chatml
 from tooletta.chat.guard import format_problem
 from tooletta.chat.switches import refuse_unwritten, refuse_unwritten_fields
@@ -132,3 +132,72 @@ def test_a_bad_declaration_is_refused_by_the_guard() -> None:
     assert format_problem(Good()) is None
     assert "unwritten_fields" in (format_problem(Bad()) or "")
     assert "unwritten_options" in (format_problem(BadOptions()) or "")
+
+
+class _Several(ChatFormat):
+    """A format declaring switches with several neutral values, and one with none."""
+
+    name = "several_fmt"
+    unwritten_options: ClassVar[dict[str, Any]] = {
+        "skip": Neutral(False, None, ""),
+        "given": Neutral(),
+        "single": "disabled",
+    }
+
+
+SEVERAL = _Several()
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), [("skip", False), ("skip", None), ("skip", ""), ("single", "disabled")]
+)
+def test_each_neutral_value_passes(name: str, value: Any) -> None:
+    refuse_unwritten(SEVERAL, {name: value})
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("skip", True), ("skip", 0), ("skip", "x"), ("given", None), ("given", False)],
+)
+def test_a_value_outside_the_neutral_ones_is_refused(name: str, value: Any) -> None:
+    """``0`` is not ``False`` (a bool only to a bool); ``Neutral()``: any value given."""
+    with pytest.raises(RenderError, match=f"several_fmt does not write the template's '{name}'"):
+        refuse_unwritten(SEVERAL, {name: value})
+
+
+def test_the_refusal_names_the_neutral_values() -> None:
+    with pytest.raises(RenderError) as caught:
+        refuse_unwritten(SEVERAL, {"skip": True})
+    assert "as without it or with False, None or ''" in str(caught.value)
+    with pytest.raises(RenderError) as caught:
+        refuse_unwritten(SEVERAL, {"given": 1})
+    assert "as without it)" in str(caught.value)
+
+
+def test_neutral_is_a_read_only_value() -> None:
+    assert Neutral(1, None) == Neutral(1, None) != Neutral(None, 1)
+    assert hash(Neutral("a")) == hash(Neutral("a"))
+    assert repr(Neutral(None, "")) == "Neutral(None, '')"
+    with pytest.raises(AttributeError):
+        Neutral().values = (1,)
+
+
+class _First(ChatFormat):
+    """A format declaring system keys read on the first message only."""
+
+    name = "first_fmt"
+    unwritten_fields: ClassVar[dict[str, Any]] = {
+        "system": FirstMessageKeys(current_date=Neutral(None, ""))
+    }
+
+
+def test_first_message_keys_are_refused_on_the_first_message_only() -> None:
+    first = _First()
+    later = [Message("system", "a"), Message("system", "b", extra={"current_date": "today"})]
+    refuse_unwritten_fields(first, later)  # the template does not read it there
+    refuse_unwritten_fields(first, [Message("system", "a", extra={"current_date": ""})])
+    with pytest.raises(RenderError, match="message 0: first_fmt does not write"):
+        refuse_unwritten_fields(first, [Message("system", "a", extra={"current_date": "x"})])
+    assert dict(FirstMessageKeys(a=1)) == {"a": 1}
+    assert repr(FirstMessageKeys(a=1)) == "FirstMessageKeys(a=1)"
+    assert format_problem(type("G", (_First,), {"turns": each_role(chatml)})()) is None

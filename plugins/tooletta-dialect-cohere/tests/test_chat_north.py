@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from tooletta_dialect_cohere.chat_north import PLATFORM, NorthChat
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
@@ -234,3 +235,64 @@ def test_training_refuses_a_switch_the_format_does_not_write() -> None:
     with pytest.raises(RenderError, match="'skip_thinking'"):
         tokenize_conversation(conversation, None, model=NORTH, skip_thinking=True)
     assert extension_holds(conversation, model=NORTH, skip_thinking=False)
+
+
+def _neutral_values(name: str) -> tuple[Any, ...]:
+    """The values ``north_mini_code`` declares neutral for ``name``."""
+    from tooletta.plugin import Neutral
+
+    declared = NorthChat.unwritten_options[name]
+    return declared.values if isinstance(declared, Neutral) else (declared,)
+
+
+NEUTRAL_CONVERSATIONS: list[tuple[list[Message], Any]] = [
+    ([Message("system", "Be brief."), *CALLS], SAMPLE_TOOLS),
+    ([*CALLS], SAMPLE_TOOLS),
+    ([Message("system", "Be brief."), Message("user", "hi")], None),
+    ([Message("user", "hi"), Message("assistant", "Hello.", reasoning="Greet.")], None),
+]
+"""Conversations the neutral values are checked on: a system message or not, tools or not,
+calls with their ids and results, reasoning before calls and before an answer."""
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [(n, v) for n in sorted(NorthChat.unwritten_options) for v in _neutral_values(n)],
+    ids=repr,
+)
+def test_every_declared_neutral_value_renders_as_the_template(name: str, value: Any) -> None:
+    """The template writes, with the value, what it writes without the switch, and so does
+    the format (given the value, not refused)."""
+    for messages, tools in NEUTRAL_CONVERSATIONS:
+        for prompt in (False, True):
+            plain = template_text(messages, tools, add_generation_prompt=prompt)
+            given = template_text(messages, tools, add_generation_prompt=prompt, **{name: value})
+            assert given == plain, (name, value)
+            ours = tooletta.render_conversation(
+                messages, model=NORTH, tools=tools, add_generation_prompt=prompt, **{name: value}
+            )
+            assert ours == plain
+
+
+NOT_NEUTRAL: dict[str, tuple[Any, ...]] = {
+    "skip_thinking": (True, 1, "yes"),
+    "grounding": ("enabled", "ENABLED", "Enabled"),
+    "response_format": (
+        {"type": "json_object"},
+        {"type": "json_schema", "json_schema": {"type": "object"}},
+    ),
+    "platform_instruction_override": ("You are a pirate.", PLATFORM + " "),
+    "developer_instruction": ("Answer in French.", " "),
+    "regen_tool_call_ids": (False, None, 0, ""),
+}
+"""Values under which the template writes something else: each is refused."""
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), [(n, v) for n, vs in sorted(NOT_NEUTRAL.items()) for v in vs], ids=repr
+)
+def test_a_value_the_template_writes_otherwise_is_refused(name: str, value: Any) -> None:
+    messages, tools = NEUTRAL_CONVERSATIONS[0]
+    assert template_text(messages, tools, **{name: value}) != template_text(messages, tools)
+    with pytest.raises(RenderError, match=f"'{name}' option"):
+        tooletta.render_conversation(messages, model=NORTH, tools=tools, **{name: value})

@@ -34,7 +34,16 @@ class TestGlm47Chat(ConversationTests):
     model = "zai-org/GLM-4.7"
     template = TEMPLATES / "GLM-4.7-Flash.jinja"
     list_content = ("system", "user", "assistant")
-    options = ({}, {"enable_thinking": False}, {"enable_thinking": None}, {"enable_thinking": 0})
+    options = (
+        {},
+        {"enable_thinking": False},
+        {"enable_thinking": None},
+        {"enable_thinking": 0},
+        {"clear_thinking": False},
+        {"clear_thinking": None},
+        {"clear_thinking": ""},
+        {"clear_thinking": True},
+    )
 
 
 class TestGlm47FlashChat(TestGlm47Chat):

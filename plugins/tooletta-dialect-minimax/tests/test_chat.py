@@ -95,3 +95,31 @@ def test_the_options_of_those_names_are_not_read() -> None:
         messages, model=MODEL, add_generation_prompt=True, current_date="2025-11-01"
     )
     assert got == _template_text("MiniMax-M2.jinja", messages)
+
+
+@pytest.mark.parametrize(("model", "file"), _DATED)
+@pytest.mark.parametrize("key", ["current_date", "current_location"])
+def test_the_key_is_read_on_the_first_message_only(model: str, file: str, key: str) -> None:
+    """The template reads the key on ``messages[0]`` (when a system message) and nowhere
+    else: on a later system message it is ignored by both (the template drops a later
+    system message whole, which the format does not: compared with and without the key);
+    ``None`` and ``""`` write nothing on the first one either."""
+    later: list[dict[str, Any]] = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "hi"},
+        {"role": "system", "content": "Now in French.", key: "Paris"},
+        {"role": "user", "content": "salut"},
+    ]
+    plain = [{k: v for k, v in m.items() if k != key} for m in later]
+    assert _template_text(file, later) == _template_text(file, plain)
+    got = tooletta.render_conversation(later, model=model, add_generation_prompt=True)
+    assert got == tooletta.render_conversation(plain, model=model, add_generation_prompt=True)
+    for neutral in (None, ""):
+        first = [{**later[0], key: neutral}, *later[1:2]]
+        assert _template_text(file, first) == _template_text(file, later[:2])
+        got = tooletta.render_conversation(first, model=model, add_generation_prompt=True)
+        assert got == _template_text(file, first)
+    with pytest.raises(RenderError, match="message 0: "):
+        tooletta.render_conversation(
+            [{**later[0], key: "x"}, *later[1:]], model=model, add_generation_prompt=True
+        )

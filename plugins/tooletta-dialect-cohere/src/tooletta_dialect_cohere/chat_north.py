@@ -33,6 +33,7 @@ from tooletta.plugin import (
     CallIds,
     ChatFormat,
     Conversation,
+    Neutral,
     Reasoning,
     TruthyPrompt,
     Turn,
@@ -98,6 +99,9 @@ def north_preamble(tools: Sequence[Mapping[str, Any]]) -> str:
 class NorthChat(ChatFormat):
     """North Mini Code's template (see the module docstring)."""
 
+    unwritten_fields = defaults(assistant=defaults(tool_plan=Neutral(None, "")))
+    """An assistant message's ``tool_plan`` key, which the template writes as the reasoning of a
+    turn with calls (before its ``reasoning``); refused when set."""
     name = "north_mini_code"
     """The model whose template was read."""
     source = (
@@ -133,21 +137,26 @@ class NorthChat(ChatFormat):
     options = defaults(reasoning=True)
     unwritten_options: ClassVar[Mapping[str, Any]] = MappingProxyType(
         {
-            "skip_thinking": False,
-            "grounding": "disabled",
-            "response_format": None,
-            "platform_instruction_override": None,
-            "developer_instruction": None,
+            "skip_thinking": Neutral(False, None, 0, ""),
+            "grounding": Neutral("disabled", "DISABLED", "Disabled", None, ""),
+            "response_format": Neutral(None, {}, {"type": "text"}),
+            "platform_instruction_override": Neutral(None, "", False, PLATFORM),
+            "developer_instruction": Neutral(None, "", False),
             "regen_tool_call_ids": True,
         }
     )
-    """The template's other switches, refused unless given as the template's defaults:
-    ``skip_thinking`` drops every reasoning block, ``grounding="enabled"`` writes the
-    grounding instructions, ``response_format`` the JSON-mode instructions,
-    ``platform_instruction_override`` replaces the platform instructions,
-    ``developer_instruction`` writes a system turn of its own (the first system message is
-    then a turn in place), and ``regen_tool_call_ids`` false writes the calls' own ids.
-    (``convert_first_system_msg`` is read too, but writes the same text either way.)"""
+    """The template's other switches, refused unless given as a value under which the
+    template writes what this format writes: ``skip_thinking`` (any false value neutral: the
+    template asks ``not skip_thinking``) drops every reasoning block, ``grounding`` (neutral
+    unless its upper case is ``ENABLED``) writes the grounding instructions,
+    ``response_format`` (neutral when it asks neither ``json_object`` nor a schema) the
+    JSON-mode instructions, ``platform_instruction_override`` (a false value, or the
+    platform instructions themselves) replaces the platform instructions,
+    ``developer_instruction`` (a false value, ``""`` too: the template then leaves the first
+    system message in place, where it writes it the same) writes a system turn of its own,
+    and ``regen_tool_call_ids`` false writes the calls' own ids. Each value is checked on
+    the template in the plugin's tests. (``convert_first_system_msg`` is read too, but writes
+    the same text either way.)"""
     call_ids: ClassVar[CallIds | None] = CallIds(across=written_ids)
     """Every call's id is its number among the conversation's calls (as Command R7B's)."""
     prompt = TruthyPrompt(

@@ -35,6 +35,7 @@ from tooletta.plugin import (
     CallIds,
     ChatFormat,
     Conversation,
+    Neutral,
     Prompt,
     Reasoning,
     Turn,
@@ -393,6 +394,9 @@ class CommandR7BChat(ChatFormat):
     name = "command_r7b"
     """The model whose template was read (its quantized copies keep the name); other R7B
     models (the Arabic one) are not assumed to share it."""
+    unwritten_options = defaults(developer_preamble=Neutral(None, "", False))
+    """The template's ``developer_preamble`` (a false value neutral) replaces the preamble it
+    writes; refused."""
     source = (
         "ggml-org/llama.cpp models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja"
         " (the tool_use chat template of CohereForAI/c4ai-command-r7b-12-2024)"

@@ -33,6 +33,7 @@ from tooletta import Message, ParseError, RenderError
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Neutral,
     Prompt,
     Reasoning,
     SystemBlock,
@@ -332,6 +333,13 @@ class Gemma4Chat(ChatFormat):
     """Gemma 4's chat template (``google/gemma-4-31B-it``, the earlier revision),
     ``enable_thinking`` off by default; tool results are written inside the model's turn."""
 
+    unwritten_fields = defaults(
+        user=defaults(tool_responses=Neutral(None, [])),
+        assistant=defaults(tool_responses=Neutral(None, [])),
+    )
+    """A message's ``tool_responses`` key (the legacy form of tool results embedded on a message),
+    which the template writes as results; refused when set (give the results as ``tool``
+    messages)."""
     name = "gemma4"
     source = (
         "google/gemma-4-31B-it chat_template.jinja, the earlier revision (llama.cpp "

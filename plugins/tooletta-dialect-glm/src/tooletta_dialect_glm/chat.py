@@ -32,7 +32,7 @@ from tooletta.plugin import (
     tool_json,
 )
 
-__all__ = ["Glm46Chat", "Glm47Chat"]
+__all__ = ["CLEARED_REASONING", "Glm46Chat", "Glm47Chat"]
 
 _TOOLS_HEAD = (
     "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
@@ -193,6 +193,18 @@ class Glm46Chat(_GlmChat):
     user_nothink = "/nothink"
 
 
+CLEARED_REASONING = Reasoning(
+    "<think>",
+    "</think>",
+    strip=None,
+    keep="after_last_user",
+    switch="clear_thinking",
+    switched="all",
+)
+"""GLM-4.7's and GLM-5.2's reasoning blocks and history rule: kept after the last user
+message, or in every turn when ``clear_thinking`` is given false (any false value)."""
+
+
 class _GlmCompact(_GlmChat):
     """GLM-4.7's turns, which GLM-5.2 keeps: compact, no newlines; the generation prompt opens
     ``<think>``."""
@@ -205,6 +217,28 @@ class _GlmCompact(_GlmChat):
     )
     result_wrap = ("<tool_response>", "</tool_response>")
     tools_tail = _TOOLS_TAIL_47
+    switched_as_given: ClassVar[bool] = True
+    """With the history rule switched to every turn (``clear_thinking`` given false), a past
+    turn's reasoning reads back as given (GLM-5.2 writes it so); ``False``: stripped
+    (GLM-4.7)."""
+
+    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """Oddity: as the GLM formats'; when ``clear_thinking`` (the :class:`Reasoning`'s
+        switch) is given false, every assistant turn keeps its reasoning (see
+        :attr:`switched_as_given`)."""
+        out = self.expressible(messages)
+        reasoning = self.reasoning
+        if reasoning is not None and reasoning.switch and reasoning.rule(ctx.options) == "all":
+            given = self.switched_as_given
+            out = [
+                msgspec.structs.replace(
+                    m, reasoning=original.reasoning if given else original.reasoning.strip()
+                )
+                if m.role == "assistant"
+                else m
+                for m, original in zip(out, messages, strict=True)
+            ]
+        return self.without_prompt_like_end(out, ctx)
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """Oddity: a turn starting with a lone ``</think>`` continues the prompt's
@@ -221,7 +255,12 @@ class Glm47Chat(_GlmCompact):
 
     name = "glm47"
     source = "zai-org/GLM-4.7 chat_template.jinja"
-    reasoning = Reasoning("<think>", "</think>", strip=None, keep="after_last_user")
+    options = defaults(enable_thinking=True, clear_thinking=True)
+    reasoning = CLEARED_REASONING
+    """Kept after the last user message; with ``clear_thinking`` given false (any false
+    value, ``None`` too: the template asks ``clear_thinking is defined and not
+    clear_thinking``) every turn keeps its reasoning, stripped."""
+    switched_as_given = False
     system_block = ToolsTurn(
         lambda tools: "\n" + _TOOLS_HEAD + _tool_lines(tools) + _TOOLS_TAIL_47,
         head="\n" + _TOOLS_HEAD,

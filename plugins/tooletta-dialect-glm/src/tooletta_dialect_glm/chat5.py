@@ -21,22 +21,19 @@ the turns after the last user message keep theirs).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-import msgspec
-
-from tooletta import Message, RenderError
+from tooletta import RenderError
 from tooletta.plugin import (
-    Conversation,
-    Reasoning,
+    Neutral,
     ToolsTurn,
     TruthyPrompt,
     by_content,
     defaults,
 )
 
-from .chat import _GlmCompact
+from .chat import CLEARED_REASONING, _GlmCompact
 
 __all__ = [
     "EFFORT_HEAD",
@@ -67,12 +64,6 @@ def _thinking(options: Mapping[str, Any]) -> bool:
 def _effort(options: Mapping[str, Any]) -> str:
     """The effort turn's text (thinking on), ``""`` with thinking off."""
     return EFFORT_HEAD + effort_level(options) if _thinking(options) else ""
-
-
-def _clearing(options: Mapping[str, Any]) -> bool:
-    """The template's ``clear_thinking`` (on unless given and false): history before the
-    last user message drops its reasoning."""
-    return bool(options.get("clear_thinking", True))
 
 
 def effort_level(options: Mapping[str, Any]) -> str:
@@ -111,20 +102,16 @@ class Glm52Chat(_GlmCompact):
     ``clear_thinking`` on by default)."""
 
     name = "glm52"
+    unwritten_options = defaults(reasoning_content=Neutral())
+    """``reasoning_content`` given as a template variable leaks into the assistant turns the
+    template writes (it reads the name before setting it per message); refused."""
     source = "zai-org/GLM-5.2 chat_template.jinja (revision b4734de4)"
     options = defaults(enable_thinking=True, reasoning_effort="max", clear_thinking=True)
     prompt = TruthyPrompt(on="<think>", off="<think></think>")
     """``<|assistant|><think>``, or ``<|assistant|><think></think>`` with thinking off (read
     back as no message): the template reads the switch by its truth (``not
     enable_thinking``)."""
-    reasoning = Reasoning(
-        "<think>",
-        "</think>",
-        strip=None,
-        keep="after_last_user",
-        switch="clear_thinking",
-        switched="all",
-    )
+    reasoning = CLEARED_REASONING
     """Read back stripped; written as given (:meth:`reasoning_text`). The history rule is
     switched by an option: after the last user message, or every turn with
     ``clear_thinking=False`` (any false value)."""
@@ -152,17 +139,3 @@ class Glm52Chat(_GlmCompact):
         """Oddity: the reasoning as given (unstripped) between ``<think>`` and ``</think>``, or
         an empty block."""
         return "<think>" + reasoning + "</think>" if kept and reasoning else self.no_think
-
-    def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
-        """Oddity: as :meth:`expressible`; with ``clear_thinking=False`` every turn keeps its
-        reasoning (as given); an empty assistant turn ending the text reads back as none (see
-        :meth:`without_prompt_like_end`)."""
-        out = self.expressible(messages)
-        if not _clearing(ctx.options):
-            out = [
-                msgspec.structs.replace(m, reasoning=original.reasoning)
-                if m.role == "assistant"
-                else m
-                for m, original in zip(out, messages, strict=True)
-            ]
-        return self.without_prompt_like_end(out, ctx)

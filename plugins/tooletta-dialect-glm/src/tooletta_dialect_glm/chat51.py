@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tooletta.plugin import Conversation, Reasoning, ToolsTurn, TruthyPrompt
+from tooletta.plugin import Conversation, Reasoning, ToolsTurn, TruthyPrompt, defaults
 
 from .chat import _GlmCompact
 from .chat5 import TOOLS_HEAD, declared_tools
@@ -41,6 +41,9 @@ class Glm51Chat(_GlmCompact):
     """GLM-5.1's chat template (``enable_thinking`` on by default)."""
 
     name = "glm51"
+    unwritten_options = defaults(clear_thinking=True)
+    """The template's ``clear_thinking``, given false (``None`` too), keeps past turns' reasoning;
+    refused."""
     source = "zai-org/GLM-5.1 chat_template.jinja (revision 26e1bd6e)"
     reasoning = Reasoning(
         "<think>", "</think>", strip="", keep="after_last_user", empty="kept", dropped="</think>"

@@ -24,6 +24,7 @@ from tooletta import RenderError
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Neutral,
     Prompt,
     ToolsBlock,
     Turn,
@@ -71,6 +72,12 @@ class Granite33Chat(ChatFormat):
     ``documents`` and ``controls`` (the template's RAG switches) are refused."""
 
     name = "granite33"
+    unwritten_options = defaults(
+        available_tools=Neutral(None, "", False, []),
+        controls=Neutral("", {}),
+    )
+    """The template's ``available_tools`` (a false value neutral) and ``controls`` (an empty one:
+    ``None`` is not) write text of their own; refused."""
     source = "ibm-granite/granite-3.3-2b-instruct tokenizer_config.json chat_template"
     turns = each_role(_turn)
     end_of_turn = _EOT

@@ -25,8 +25,10 @@ from tooletta import RenderError
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Neutral,
     SystemBlock,
     Turn,
+    defaults,
     each_role,
     tool_json,
 )
@@ -143,6 +145,9 @@ class Granite40Chat(Granite4Chat):
     safe.`` when there is no other system text."""
 
     name = "granite40"
+    unwritten_options = defaults(available_tools=Neutral(None, "", False, []))
+    """The template's ``available_tools`` (a false value neutral) declares tools of its own;
+    refused."""
     source = "ibm-granite granite-4.0 chat_template (llama.cpp ibm-granite-granite-4.0.jinja)"
     default_system = GRANITE4_DEFAULT_SYSTEM
 
@@ -152,4 +157,7 @@ class Granite41Chat(Granite4Chat):
     prompt (no system turn when there is no system text)."""
 
     name = "granite41"
+    unwritten_options = defaults(available_tools=Neutral(None, "", False, []))
+    """The template's ``available_tools`` (a false value neutral) declares tools of its own;
+    refused."""
     source = "ibm-granite granite-4.1 chat_template (llama.cpp ibm-granite-granite-4.1.jinja)"

@@ -35,6 +35,7 @@ from tooletta.plugin import (
     ClosedSystemBlock,
     Conversation,
     HistoryCut,
+    Neutral,
     Prompt,
     Reasoning,
     Turn,
@@ -125,6 +126,9 @@ class _AprielChat(ChatFormat):
     late_system = "opening"
     """A later system message is written in a system turn as the opening one is (every system
     turn starts with the reasoning prompt), refused when it would not read back."""
+    unwritten_fields = defaults(assistant=defaults(chosen=Neutral(None, [], "")))
+    """An assistant message's ``chosen`` key (a list of texts), whose first item the template
+    writes in place of the content; refused when set."""
 
 
 class Apriel15Chat(_AprielChat):

@@ -30,6 +30,7 @@ from tooletta import Message, RenderError, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Neutral,
     Preamble,
     Prompt,
     Reasoning,
@@ -129,6 +130,16 @@ class KimiK3Chat(ChatFormat):
     """Kimi K3's chat template (XTML messages; thinking on by default)."""
 
     name = "kimi_k3"
+    unwritten_fields = defaults(system=defaults(tools=Neutral(None, [])))
+    """A system message's ``tools`` key, which the template declares as tools of their own
+    there; refused when set."""
+    unwritten_options = defaults(
+        image_prompts=Neutral(None, "", []),
+        response_format=Neutral(None, {}, {"type": "text"}),
+        tool_choice=Neutral(None, "auto"),
+    )
+    """The template's ``image_prompts``, ``response_format`` (JSON mode) and ``tool_choice``
+    (``"none"``, ``"required"``) write text of their own; refused unless neutral."""
     source = (
         "moonshotai/Kimi-K3 encoding_k3.py (reference encoder, via vLLM's copy); checked "
         "against ggml-org/llama.cpp models/templates/Kimi-K3.jinja (181a4a8f), its Jinja port"

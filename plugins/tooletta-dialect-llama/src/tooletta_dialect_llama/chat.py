@@ -40,6 +40,7 @@ from tooletta.plugin import (
     ChatFormat,
     Conversation,
     JsonResults,
+    Neutral,
     Turn,
     by_content,
     defaults,
@@ -237,6 +238,9 @@ class Llama31Chat(LlamaChat):
     ``NAME.call(...)`` and ``<|eom_id|>``) are not supported: asking for them raises."""
 
     name = "llama31"
+    unwritten_options = defaults(builtin_tools=Neutral(), custom_tools=Neutral())
+    """The template's ``builtin_tools`` and ``custom_tools`` (read even when ``None``) write a
+    tool list of their own; refused when given."""
     source = (
         "meta-llama/Llama-3.1-8B-Instruct and meta-llama/Llama-3.3-70B-Instruct "
         "tokenizer_config.json chat_template (identical)"
@@ -250,6 +254,9 @@ class Llama32Chat(LlamaChat):
     unless ``date_string`` is given."""
 
     name = "llama32"
+    unwritten_options = defaults(custom_tools=Neutral())
+    """The template's ``custom_tools`` (read even when ``None``) writes a tool list of its own;
+    refused when given."""
     source = "meta-llama/Llama-3.2-3B-Instruct tokenizer_config.json chat_template"
     options = defaults(tools_in_user_message=True, date_string=None)
 
@@ -294,6 +301,9 @@ class Llama4Chat(_LlamaFamily):
     """
 
     name = "llama4"
+    unwritten_options = defaults(custom_tools=Neutral())
+    """The template's ``custom_tools`` (read even when ``None``) writes a tool list of its own;
+    refused when given."""
     source = (
         "meta-llama/Llama-4-Scout-17B-16E-Instruct and Llama-4-Maverick-17B-128E-Instruct "
         "chat_template (huggingface/transformers src/transformers/models/llama4/"

@@ -18,6 +18,8 @@ from typing import Any, ClassVar
 
 from tooletta.plugin import (
     ChatFormat,
+    FirstMessageKeys,
+    Neutral,
     Prompt,
     Reasoning,
     SystemBlock,
@@ -114,10 +116,15 @@ class MinimaxM2Chat(MinimaxTurns):
     given), then the tool instructions."""
     options = defaults(model_identity=DEFAULT_SYSTEM)
     unwritten_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = MappingProxyType(
-        {"system": MappingProxyType({"current_date": None, "current_location": None})}
+        {
+            "system": FirstMessageKeys(
+                current_date=Neutral(None, ""), current_location=Neutral(None, "")
+            )
+        }
     )
-    """The template writes the first system message's ``current_date`` and
-    ``current_location`` keys (``\nCurrent date: ...`` after its text); not written here, so
-    refused when given (set)."""
+    """The template writes the ``current_date`` and ``current_location`` keys of the
+    conversation's first message, when it is a system message (``\nCurrent date: ...``
+    after its text; ``None`` or ``""`` write nothing); not written here, so refused when
+    given there. A later system message's keys are ignored, as the template ignores them."""
     prompt = Prompt(on="<think>\n", off="<think>\n")
     """``]~b]ai\\n<think>\\n``: the model starts inside its reasoning."""

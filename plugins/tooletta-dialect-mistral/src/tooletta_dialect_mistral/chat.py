@@ -36,6 +36,7 @@ from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Headerless,
+    Neutral,
     Reasoning,
     ResultHead,
     SystemBlock,
@@ -43,6 +44,7 @@ from tooletta.plugin import (
     Turn,
     by_content,
     calling_turn,
+    defaults,
     last_user,
     mistral_id,
     roles,
@@ -229,6 +231,9 @@ class MistralNemoChat(_WrittenIds):
     turn, each written key by key."""
 
     name = "mistral_nemo"
+    unwritten_options = defaults(system_message=Neutral())
+    """``system_message`` given as a template variable is written as the system prompt (the
+    template reads the name before setting it); refused when given."""
     special_tokens = _V3_TOKENS
     source = (
         "mistralai/Mistral-Nemo-Instruct-2407 tokenizer_config.json chat_template "

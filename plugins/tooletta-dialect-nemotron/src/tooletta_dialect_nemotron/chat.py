@@ -39,6 +39,7 @@ from tooletta.plugin import (
     Conversation,
     Reasoning,
     Turn,
+    defaults,
     roles,
     text_of,
     tool_json,
@@ -114,6 +115,9 @@ class NemotronNanoV2Chat(ChatFormat):
     ``/think`` and ``/no_think`` in the messages, as the template does (no option)."""
 
     name = "nemotron_nano_v2"
+    unwritten_options = defaults(continue_final_message=False)
+    """The template's ``continue_final_message`` (any other value than ``False``, ``None`` too)
+    leaves the last turn open; refused."""
     source = "nvidia/NVIDIA-Nemotron-Nano-9B-v2 tokenizer_config.json chat_template"
     end_of_turn = _EOT
     special_tokens = ("<SPECIAL_10>", "<SPECIAL_11>", _EOT)

@@ -26,10 +26,12 @@ from typing import Any
 from tooletta import Message
 from tooletta.plugin import (
     ChatFormat,
+    Neutral,
     Reasoning,
     SystemBlock,
     Turn,
     by_content,
+    defaults,
     roles,
     tool_json,
 )
@@ -116,5 +118,8 @@ class Lfm25Chat(Lfm25InstructChat):
     reasoning (``thinking``) kept after the last user message."""
 
     name = "lfm25"
+    unwritten_options = defaults(preserve_thinking=Neutral(False, None, ""))
+    """The template's ``preserve_thinking`` (a false value neutral) keeps past turns' reasoning;
+    refused."""
     source = _SOURCE.format("LFM2.5-8B-A1B.jinja")
     reasoning = Reasoning("<think>", "</think>", strip="", keep="after_last_user")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 
-from tooletta.plugin import ChatFormat, Conversation, chatml, each_role, tool_json
+from tooletta.plugin import ChatFormat, Conversation, chatml, defaults, each_role, tool_json
 
 __all__ = ["Olmo31InstructChat"]
 
@@ -29,6 +29,13 @@ _CLOSE = "</functions>"
 class Olmo31InstructChat(ChatFormat):
     """Olmo 3.1 Instruct's template: tools in the system turn, calls in ``<function_calls>``,
     results under ``environment``, the last assistant turn ended by ``<|endoftext|>``."""
+
+    unwritten_fields = defaults(
+        system=defaults(functions=None), assistant=defaults(function_calls=None)
+    )
+    """A system message's ``functions`` and an assistant message's ``function_calls`` keys
+    (ready-made text), which the template writes in place of the tools and the calls;
+    refused when set."""
 
     name = "olmo31_instruct"
     """The released model only: its ``-SFT`` and ``-DPO`` checkpoints were published with

@@ -34,6 +34,7 @@ from tooletta.plugin import (
     IM_START,
     ChatFormat,
     Conversation,
+    Neutral,
     Prompt,
     Reasoning,
     SystemBlock,
@@ -83,6 +84,9 @@ class Qwen3CoderChat(_ChatML):
     solve tasks.``; an assistant turn with calls writes its content trimmed."""
 
     name = "qwen3_coder"
+    unwritten_options = defaults(system_message=Neutral())
+    """``system_message`` given as a template variable is written as the system prompt (the
+    template reads the name before setting it); refused when given."""
     source = "Qwen/Qwen3-Coder-30B-A3B-Instruct chat_template.jinja"
     system_block = SystemBlock(
         lambda tools: CODER_TOOLS_HEAD + xml_tools(tools) + call_format("coder"),

@@ -27,6 +27,7 @@ from tooletta.plugin import (
     AfterSystem,
     ChatFormat,
     Conversation,
+    Neutral,
     Prompt,
     Reasoning,
     Turn,
@@ -178,6 +179,9 @@ class SeedOssChat(ChatFormat):
     declarations in the system turn, reasoning kept in every turn."""
 
     name = "seed_oss_36b"
+    unwritten_options = defaults(system_message=Neutral())
+    """``system_message`` given as a template variable is written as the system prompt (the
+    template reads the name before setting it); refused when given."""
     source = "ByteDance-Seed/Seed-OSS-36B-Instruct chat_template.jinja"
     turns = each_role(_turn)
     end_of_turn = EOS

@@ -22,6 +22,7 @@ from tooletta import Message, RenderError, ToolCall
 from tooletta.plugin import (
     ChatFormat,
     Conversation,
+    Neutral,
     Prompt,
     Reasoning,
     Turn,
@@ -89,6 +90,12 @@ class SolarOpenChat(ChatFormat):
     """Solar Open 100B's chat template (``reasoning_effort`` ``"high"`` by default)."""
 
     name = "solar_open"
+    unwritten_options = defaults(
+        response_format=Neutral(None, "", False, {}),
+        think_render_option=Neutral(),
+    )
+    """The template's ``response_format`` (a false value neutral) and ``think_render_option``
+    (read even when ``None``) write text of their own; refused."""
     source = "llama.cpp models/templates/upstage-Solar-Open-100B.jinja"
     turns = roles(
         system=Turn(f"{BEGIN}system{CONTENT}", END),

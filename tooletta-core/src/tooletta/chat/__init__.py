@@ -29,7 +29,7 @@ from .declare import (
 from .declare_after_system import AfterSystem
 from .declare_closing import ClosedSystemBlock
 from .declare_history import HistoryCut
-from .declare_layout import Reasoning, Turn, defaults, each_role, roles
+from .declare_layout import FirstMessageKeys, Neutral, Reasoning, Turn, defaults, each_role, roles
 from .declare_results import JsonResults
 from .declare_turns import CallIds, Headerless
 from .format import ChatFormat, Conversation, first_of, last_index, last_user
@@ -48,12 +48,14 @@ __all__ = [
     "ChatFormat",
     "ClosedSystemBlock",
     "Conversation",
+    "FirstMessageKeys",
     "Headerless",
     "HistoryCut",
     "Identification",
     "JsonResults",
     "MessageForm",
     "NearMiss",
+    "Neutral",
     "Preamble",
     "Prompt",
     "PythonTypes",

@@ -8,14 +8,14 @@ declarations, which carry their own writer and reader, are in :mod:`tooletta.cha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
 from .declare import KeepRule
 
-__all__ = ["Reasoning", "Turn", "defaults", "each_role", "roles"]
+__all__ = ["FirstMessageKeys", "Neutral", "Reasoning", "Turn", "defaults", "each_role", "roles"]
 
 
 @dataclass(frozen=True)
@@ -115,3 +115,62 @@ def each_role(
 def defaults(**options: Any) -> Mapping[str, Any]:
     """A read-only table of template switches for :attr:`ChatFormat.options`."""
     return MappingProxyType(options)
+
+
+class Neutral:
+    """The values of a switch (or message key) under which the template writes what the
+    format writes, when there are several: a value of
+    :attr:`~tooletta.chat.ChatFormat.unwritten_options` (or of
+    :attr:`~tooletta.chat.ChatFormat.unwritten_fields`) in place of the single value.
+
+    ``Neutral(None, False, "")``: any of these passes, any other value is refused (each
+    compared as a single declared value is: with ``==``, a ``bool`` only to a ``bool``).
+    ``Neutral()``: the template writes the format's text only when the switch is not given
+    at all (it reads a given ``None`` too), so every given value is refused."""
+
+    __slots__ = ("values",)
+
+    values: tuple[Any, ...]
+    """The neutral values, in the order declared (the first is the one error messages
+    name first)."""
+
+    def __init__(self, *values: Any) -> None:
+        object.__setattr__(self, "values", values)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Neutral is read-only")
+
+    def __repr__(self) -> str:
+        return f"Neutral({', '.join(map(repr, self.values))})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Neutral and other.values == self.values
+
+    def __hash__(self) -> int:
+        return hash(tuple(map(repr, self.values)))
+
+
+class FirstMessageKeys(Mapping[str, Any]):
+    """A role's table in :attr:`~tooletta.chat.ChatFormat.unwritten_fields` for keys the
+    template reads only on the conversation's first message (when it has that role):
+    MiniMax-M2 reads ``current_date`` on ``messages[0]`` when it is a system message, and
+    writes every later system message without it. The keys, given on a later message of
+    the role, are ignored as the template ignores them; on the first message they are
+    refused as a plain table's keys are (``FirstMessageKeys(current_date=None)``)."""
+
+    __slots__ = ("_keys",)
+
+    def __init__(self, **keys: Any) -> None:
+        self._keys: Mapping[str, Any] = MappingProxyType(dict(keys))
+
+    def __getitem__(self, key: str) -> Any:
+        return self._keys[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __repr__(self) -> str:
+        return f"FirstMessageKeys({', '.join(f'{k}={v!r}' for k, v in self._keys.items())})"

@@ -149,7 +149,9 @@ class ChatFormat:
     unwritten_options: ClassVar[Mapping[str, Any]] = MappingProxyType({})
     """Switches the template reads that the format does not write, each with the value under
     which the template writes what the format writes (usually its default: ``None`` for
-    "not given"). :func:`~tooletta.render_conversation` refuses one given with another value
+    "not given"), or a :class:`~tooletta.chat.Neutral` of every such value (``Neutral(None,
+    False)``; ``Neutral()``: only "not given"). :func:`~tooletta.render_conversation` refuses
+    one given with another value
     (:class:`~tooletta.RenderError` naming the option and the format: render with
     ``chat_template=`` to use it) rather than render as if it were not given; a switch
     neither declared here nor in :attr:`options` is ignored (callers pass one set of options
@@ -159,7 +161,9 @@ class ChatFormat:
     """Message keys the template reads and the format does not write, by role, each with the
     value under which the template writes what the format writes (MiniMax-M2 writes a system
     message's ``current_date`` and ``current_location`` keys: ``{"system":
-    {"current_date": None, ...}}``). Such a key, given on a message of that role (a chat
+    {"current_date": None, ...}}``; a :class:`~tooletta.chat.Neutral` for several values; a
+    role's table a :class:`~tooletta.chat.FirstMessageKeys` when the template reads the keys
+    on the conversation's first message only). Such a key, given on a message of that role (a chat
     dict's key, kept in :class:`Message.extra <tooletta.Message>`) with another value, is refused
     (:class:`~tooletta.RenderError` naming the message, the key and the format) rather than
     dropped. Other extra keys are ignored, as the templates ignore them."""

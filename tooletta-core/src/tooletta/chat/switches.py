@@ -23,6 +23,7 @@ from typing import Any
 
 from ..errors import RenderError, ToolettaWarning
 from ..ir import Message
+from .declare_layout import FirstMessageKeys, Neutral
 from .format import ChatFormat
 
 __all__ = ["COMMON_SWITCHES", "refuse_unwritten", "refuse_unwritten_fields", "warn_misspelled"]
@@ -57,17 +58,17 @@ def warn_misspelled(fmt: ChatFormat, options: Mapping[str, Any], stacklevel: int
 def refuse_unwritten(fmt: ChatFormat, options: Mapping[str, Any]) -> None:
     """Raise :class:`~tooletta.RenderError` for the first name in ``options`` that ``fmt``
     declares in :attr:`~tooletta.chat.ChatFormat.unwritten_options` and that is given with
-    another value than the declared one (compared with ``==``, a ``bool`` only to a
-    ``bool``)."""
+    another value than the declared one, or than every value of a declared
+    :class:`~tooletta.chat.Neutral` (compared with ``==``, a ``bool`` only to a ``bool``)."""
     unwritten = fmt.unwritten_options
     if not unwritten:
         return
     for name, value in options.items():
-        if name in unwritten and not _same(value, unwritten[name]):
+        if name in unwritten and not _neutral(value, unwritten[name]):
             raise RenderError(
                 f"{fmt.name} does not write the template's {name!r} option "
-                f"(given {_shown(value)}; it writes the template as with "
-                f"{_shown(unwritten[name])}); render with chat_template= to use it"
+                f"(given {_shown(value)}; {_writes(unwritten[name])}); "
+                "render with chat_template= to use it"
             )
 
 
@@ -75,7 +76,9 @@ def refuse_unwritten_fields(fmt: ChatFormat, messages: Sequence[Message]) -> Non
     """Raise :class:`~tooletta.RenderError` for the first message holding a key (in its
     :class:`Message.extra <tooletta.Message>`) that ``fmt`` declares in
     :attr:`~tooletta.chat.ChatFormat.unwritten_fields` for its role, with another value than
-    the declared one."""
+    the declared one (or than every value of a declared :class:`~tooletta.chat.Neutral`);
+    a role's :class:`~tooletta.chat.FirstMessageKeys` are looked for on the first message
+    only."""
     fields = fmt.unwritten_fields
     for index, message in enumerate(messages):
         extra = message.extra
@@ -83,15 +86,33 @@ def refuse_unwritten_fields(fmt: ChatFormat, messages: Sequence[Message]) -> Non
             continue
         role = message.role
         declared = fields.get(role) if type(role) is str else None
-        if not declared:
+        if not declared or (index and type(declared) is FirstMessageKeys):
             continue
         for key, value in extra.items():
-            if key in declared and not _same(value, declared[key]):
+            if key in declared and not _neutral(value, declared[key]):
                 raise RenderError(
                     f"message {index}: {fmt.name} does not write the template's {key!r} key "
                     f"of a {role} message (given {_shown(value)}); render with "
                     "chat_template= to use it"
                 )
+
+
+def _neutral(given: Any, declared: Any) -> bool:
+    """Whether ``given`` is the ``declared`` value, or one of a :class:`Neutral`'s."""
+    if type(declared) is Neutral:
+        return any(_same(given, value) for value in declared.values)
+    return _same(given, declared)
+
+
+def _writes(declared: Any) -> str:
+    """What the template writes as, for an error message."""
+    if type(declared) is not Neutral:
+        return f"it writes the template as with {_shown(declared)}"
+    if not declared.values:
+        return "it writes the template as without it"
+    shown = [_shown(v) for v in declared.values]
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+    return f"it writes the template as without it or with {listed}"
 
 
 def _same(given: Any, neutral: Any) -> bool:

@@ -28,7 +28,7 @@ from ...errors import LearnedSpecError, LearnError, ToolettaError
 from ..jinja import load_chat_template
 from .chatspec import SPEC_VERSION, SPEC_VERSIONS_READ, LearnedChat
 from .dialects import make_dialect
-from .infer import fit_suite, infer_spec, spec_json, switches_of
+from .infer import fit_suite, infer_spec, spec_json, switches_of, variables_of
 from .oracle import Oracle
 from .probes import SUITE_VERSION, Probe, empty_answer_probes
 from .specschema import check_spec
@@ -142,7 +142,9 @@ def learn(
     learning (``enable_thinking=True``...);
     other switches the template reads are probed: one that changes only the generation
     prompt is learned as a prompt switch, one that changes more is fixed at the values that
-    render as learned (rendering with another value is refused, naming it).
+    render as learned (rendering with another value is refused, naming it); so is every
+    other variable the template reads (SmolLM3's ``custom_instructions``), at the values
+    (``None``, ``False``, ``""``...) under which it writes what it writes without it.
 
     Raises :class:`~tooletta.LearnError` (with ``.reason``) when the template cannot be
     learned or the learned format fails the closed loop. Needs jinja2 (``pip install
@@ -165,7 +167,8 @@ def learn(
         return known
     oracle = Oracle(text, tokens, options)
     switches = [s for s in switches_of(text) if s not in options]
-    spec, suite = infer_spec(oracle, tokens.get("bos_token", ""), switches)
+    others = [v for v in variables_of(text) if v not in options and v not in switches]
+    spec, suite = infer_spec(oracle, tokens.get("bos_token", ""), switches, others)
     spec.update(
         name=name,
         source=source,

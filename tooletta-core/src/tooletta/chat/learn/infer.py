@@ -31,7 +31,7 @@ from .history import history_probes
 from .infer_base import _TOKEN, _fail
 from .infer_calls import _Calls, _ids_across
 from .infer_cut import _Cut, _cut_probes
-from .infer_prompts import _Prompts, switches_of
+from .infer_prompts import _Prompts, switches_of, variables_of
 from .infer_reasoning import _Reasoning
 from .infer_results import _Results
 from .infer_strips import _Strips
@@ -42,7 +42,7 @@ from .names import header_names, result_names, slot_in
 from .oracle import Oracle
 from .probes import Probe, S, probe_suite, user
 
-__all__ = ["fit_suite", "infer_spec", "spec_json", "switches_of"]
+__all__ = ["fit_suite", "infer_spec", "spec_json", "switches_of", "variables_of"]
 
 
 class _Inference(_Turns, _Tools, _Calls, _Results, _Reasoning, _Strips, _Cut, _System, _Prompts):
@@ -70,10 +70,12 @@ def _named_probe() -> Probe:
 
 
 def infer_spec(
-    oracle: Oracle, bos_token: str, switches: Sequence[str]
+    oracle: Oracle, bos_token: str, switches: Sequence[str], others: Sequence[str] = ()
 ) -> tuple[dict[str, Any], list[Probe]]:
     """The chat and calls spec of the template behind ``oracle`` (see the module doc), and
-    the probe suite that fits it (the closed loop runs it)."""
+    the probe suite that fits it (the closed loop runs it). ``switches``: the reasoning
+    switches the template reads; ``others``: its other variables (fixed at their neutral
+    values when they change the text)."""
     inf = _Inference(oracle, bos_token)
     chat = inf.turns()
     names = header_names(oracle, chat["turns"])
@@ -139,7 +141,7 @@ def infer_spec(
         if "after_results" in chat:
             raise _fail("named", "a header naming the message and another after tool results")
         chat["names"] = names
-    prompts, fixed = inf.switches(switches, suite)
+    prompts, fixed = inf.switches(switches, suite, others)
     chat["prompts"] = prompts
     chat["fixed"] = fixed
     chat["options"] = dict(oracle.options)
