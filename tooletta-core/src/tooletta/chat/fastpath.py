@@ -47,7 +47,9 @@ from typing import Any
 
 from ..ir import Message, ToolCall
 from .checks import _SHORT_INT_BITS, _check_tool_text, _typed_by_schema
-from .conversation import conversation
+from .conversation import conversation, last_user
+from .declare import last_query
+from .format import ChatFormat
 from .messages import content_key
 from .shortcuts import UNPROVED, without_calls
 
@@ -146,6 +148,33 @@ class FastWriter:
         the general path asks them)."""
         self.no_block: bool = fmt._no_block_unless_reasoning if self.learned_answer else True
         """An answer without reasoning has no block (its history rule not asked)."""
+        rule = fmt.reasoning
+        self.keep: str = (
+            rule.keep
+            if rule is not None
+            and not rule.switch
+            and rule.keep in _ANCHORED
+            and kind_of(fmt, "kept_in") is ChatFormat.kept_in
+            and kind_of(fmt, "keeps_reasoning") is ChatFormat.keeps_reasoning
+            and kind_of(fmt, "reasoning_text") is ChatFormat.reasoning_text
+            else ""
+        )
+        """The history rule (``Reasoning.keep``) answered here, its anchor found once per
+        conversation (:meth:`_anchor`), when the format asks it through
+        :class:`~tooletta.chat.ChatFormat`'s own ``kept_in`` and no option switches it
+        (``""``: asked through the format's ``kept_in`` with the conversation)."""
+        block = fmt.reasoning_text
+        self.empty_blocks: tuple[tuple[str, str], tuple[str, str]] = (
+            (
+                (block("", False, False), block("", False, True)),
+                (block("", True, False), block("", True, True)),
+            )
+            if self.keep
+            else (("", ""), ("", ""))
+        )
+        """The block ``reasoning_text`` writes for an answer without reasoning, by (kept,
+        last): read once (it reads only the format's declared ``Reasoning``); used with
+        :attr:`keep`."""
         self.after_results: str | None = plan.after_results
         self.calls_ok: bool = (
             fmt._direct_calls and not fmt._ids_across
@@ -448,6 +477,8 @@ class FastWriter:
         dialect = self.dialect
         no_block = self.no_block
         ctx: Any = None
+        keep = self.keep
+        anchor: int | None = None
         count = len(messages)
         for index in range(start, count):
             m = messages[index]
@@ -464,6 +495,15 @@ class FastWriter:
                 reasoning = m.reasoning
                 if no_block and not reasoning:
                     block = ""
+                elif keep:  # ChatFormat.kept_in's rule, its anchor found once
+                    if anchor is None:
+                        anchor = self._anchor(messages, count)
+                    kept = index > anchor
+                    last = index == count - 1
+                    if reasoning:
+                        block = self.fmt.reasoning_text(reasoning, kept, last)
+                    else:
+                        block = self.empty_blocks[kept][last]
                 else:  # the format's own history rule and block, as the general path asks
                     if ctx is None:
                         ctx = self._conversation(messages, asked)
@@ -527,6 +567,22 @@ class FastWriter:
             left, right = self.blocked_strip if block else self.answer_strip
         return str(content.lstrip(left).rstrip(right))
 
+    def _anchor(self, messages: list[Any], count: int) -> int:
+        """The index after which :attr:`keep` keeps an answer's reasoning (the turn at
+        ``index`` keeps it when ``index > anchor``), as ``ChatFormat.kept_in`` and
+        :func:`~tooletta.chat.keeps` decide it."""
+        keep = self.keep
+        if keep == "all":
+            return -1
+        if keep == "none":
+            return count
+        if keep == "last":
+            return count - 2
+        if keep == "after_last_user":
+            return last_user(messages)
+        found = last_query(messages)  # "after_last_query": none kept without a query
+        return found if found >= 0 else count
+
     def _conversation(self, messages: list[Any], asked: tuple[Any, Any, bool]) -> Any:
         """The :class:`~tooletta.chat.Conversation` the general path's hooks would see."""
         defs, options, add_generation_prompt = asked
@@ -534,6 +590,15 @@ class FastWriter:
         merged = {**plan.options, **options} if options else plan.options
         return conversation(messages, defs, merged, self.dialect, add_generation_prompt)
 
+
+def kind_of(fmt: Any, name: str) -> Any:
+    """The function ``fmt``'s class defines as ``name`` (an attribute set on the object
+    itself is refused by :meth:`FastWriter.of`)."""
+    return getattr(type(fmt), name, None)
+
+
+_ANCHORED = frozenset({"all", "none", "last", "after_last_user", "after_last_query"})
+"""The history rules :meth:`FastWriter._anchor` answers."""
 
 _MISSING: Any = object()
 _NO_TOOLS: list[Any] = []
