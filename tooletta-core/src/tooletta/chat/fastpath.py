@@ -224,6 +224,30 @@ class FastWriter:
             [Message(role="tool", content="")],
             [Message(role="user", content="")],
         ]
+        self.settings = (
+            self.reasons,
+            self.calls_ok,
+            self.typed,
+            self.user_head,
+            self.user_tail,
+            self.user_strip,
+            self.answer_head,
+            self.answer_tail + self.answer_foot,
+            self.learned_answer,
+            self.cut_tag,
+            self.history_where,
+            self.history_strip,
+            self.blocked_strip,
+            self.answer_strip,
+            self.refuse_empty,
+            self.rewrites,
+            self.no_block,
+            self.keep,
+            self.after_results,
+            self.check,
+        )
+        """What :meth:`write` reads of the above, as one tuple (unpacked once per
+        conversation rather than twenty attribute reads)."""
 
     @classmethod
     def of(cls, fmt: Any, dialect: Any, plan: Any, markup: Any, learned: Any) -> FastWriter | None:
@@ -324,15 +348,91 @@ class FastWriter:
         options: Mapping[str, Any],
         allow_markup: bool,
     ) -> str | None:
-        """The conversation's text, or ``None`` when the general path must render it."""
+        """The conversation's text, or ``None`` when the general path must render it.
+
+        Two passes over the messages, in one frame: the checks (the fields' types, the calls'
+        flat shape, every text collected in ``check_conversation``'s order for the scans of
+        the joined text), then the turns."""
         if type(messages) is not list or not messages:
             return None
         defs = self._tools(tools) if tools else _NO_TOOLS
         if defs is None:
             return None
-        texts = self._texts(messages, defs)
-        if texts is None:
-            return None
+        (
+            reasons,
+            calls_ok,
+            typed,
+            user_head,
+            user_tail,
+            user_strip,
+            answer_head,
+            answer_end,
+            learned_answer,
+            cut_tag,
+            history_where,
+            history_strip,
+            blocked_strip,
+            answer_strip,
+            refuse_empty,
+            rewrites,
+            no_block,
+            keep,
+            after_results,
+            check,
+        ) = self.settings
+        texts: list[str] = []
+        add = texts.append
+        for m in messages:
+            if type(m) is not Message or m.extra:
+                return None
+            content = m.content
+            reasoning = m.reasoning
+            if type(m.role) is not str or type(content) is not str:
+                return None
+            if type(reasoning) is not str:
+                return None
+            add(content)
+            if reasoning:
+                if not reasons:
+                    return None  # the format's history rule decides: the general path
+                add(reasoning)
+            name, call_id = m.name, m.tool_call_id
+            if name is not None:
+                if type(name) is not str:
+                    return None
+                add(name)
+            if call_id is not None:
+                if type(call_id) is not str:
+                    return None
+                add(call_id)
+            calls = m.tool_calls
+            if type(calls) is not list:
+                return None
+            if calls:
+                if m.role != "assistant" or not calls_ok or (typed and defs):
+                    return None  # (a dialect typing values by the schema: checked there)
+                for call in calls:
+                    if type(call) is not ToolCall or call.id is not None:
+                        return None
+                    name, arguments = call.name, call.arguments
+                    if type(name) is not str or not name or type(arguments) is not dict:
+                        return None
+                    add(name)
+                    for key, value in arguments.items():
+                        if type(key) is not str:
+                            return None
+                        add(key)
+                        kind = type(value)
+                        if kind is str:
+                            add(value)
+                        elif kind is int:
+                            if value.bit_length() > _SHORT_INT_BITS:
+                                return None
+                        elif kind is float:
+                            if value - value != 0:
+                                return None
+                        elif kind is not bool and value is not None:
+                            return None
         joined = _SEP.join(texts)
         if not joined.isascii():
             try:
@@ -368,9 +468,73 @@ class FastWriter:
         if opening is None:
             return None
         parts = [self.bos, opening]
-        if not self._turns(messages, start, parts, (defs, options, add_generation_prompt)):
-            return None
         append = parts.append
+        dialect = self.dialect
+        ctx: Any = None
+        anchor: int | None = None
+        count = len(messages)
+        last_index = count - 1
+        for index in range(start, count):
+            m = messages[index]
+            role = m.role
+            content = m.content
+            if role == "user":
+                if user_strip is not None:
+                    content = content.lstrip(user_strip[0]).rstrip(user_strip[1])
+                append(user_head + content + user_tail)
+            elif role == "assistant":
+                calls = m.tool_calls
+                if not content and not calls and refuse_empty:
+                    return None  # the learned system_text refuses it
+                reasoning = m.reasoning
+                if no_block and not reasoning:
+                    block = ""
+                elif keep:  # ChatFormat.kept_in's rule, its anchor found once
+                    if anchor is None:
+                        anchor = self._anchor(messages, count)
+                    kept = index > anchor
+                    last = index == last_index
+                    if reasoning:
+                        block = self.fmt.reasoning_text(reasoning, kept, last)
+                    else:
+                        block = self.empty_blocks[kept][last]
+                else:  # the format's own history rule and block, as the general path asks
+                    if ctx is None:
+                        ctx = self._conversation(messages, (defs, options, add_generation_prompt))
+                    fmt = self.fmt
+                    block = fmt.reasoning_text(
+                        reasoning, fmt.kept_in(index, ctx), index == last_index
+                    )
+                if learned_answer:  # the learned _assistant_text's strips
+                    if cut_tag and cut_tag in content:
+                        return None
+                    if history_where and index != last_index:  # "not_last"
+                        left, right = history_strip
+                    else:
+                        left, right = blocked_strip if block else answer_strip
+                    text = content.lstrip(left).rstrip(right)
+                    if calls and rewrites and content and not text:
+                        return None
+                else:
+                    text = content
+                try:
+                    if calls:
+                        text = dialect.render(calls, content=text)
+                        if type(text) is not str:
+                            text = str(text)
+                    elif check is not None and text:
+                        check(text)
+                except Exception:
+                    return None
+                if after_results is not None and index and messages[index - 1].role == "tool":
+                    append(after_results + block + text + answer_end)
+                else:
+                    append(answer_head + block + text + answer_end)
+            elif role == "tool":
+                if not self.results_ok or not self._result(messages, index, content, parts):
+                    return None
+            else:
+                return None  # a later system message, another role
         if add_generation_prompt or options:
             try:
                 found = tuple(options.items()) if options else ()
@@ -401,142 +565,6 @@ class FastWriter:
                 return None
         return list(tools)
 
-    def _texts(self, messages: list[Any], defs: list[Any]) -> list[str] | None:
-        """Every text of ``messages`` in the order ``tooletta.chat.checks.check_conversation``
-        joins them, or ``None`` for a message the general path must check (a field of
-        another type, reasoning, a call that is not flat or has an id, a call whose value its
-        schema would change)."""
-        texts: list[str] = []
-        add = texts.append
-        for m in messages:
-            if type(m) is not Message or m.extra:
-                return None
-            content = m.content
-            reasoning = m.reasoning
-            if type(m.role) is not str or type(content) is not str:
-                return None
-            if type(reasoning) is not str:
-                return None
-            add(content)
-            if reasoning:
-                if not self.reasons:
-                    return None  # the format's history rule decides: the general path
-                add(reasoning)
-            name, call_id = m.name, m.tool_call_id
-            if name is not None:
-                if type(name) is not str:
-                    return None
-                add(name)
-            if call_id is not None:
-                if type(call_id) is not str:
-                    return None
-                add(call_id)
-            calls = m.tool_calls
-            if type(calls) is not list:
-                return None
-            if calls:
-                if m.role != "assistant" or not self.calls_ok or (self.typed and defs):
-                    return None  # (a dialect typing values by the schema: checked there)
-                for call in calls:
-                    if type(call) is not ToolCall or call.id is not None:
-                        return None
-                    name, arguments = call.name, call.arguments
-                    if type(name) is not str or not name or type(arguments) is not dict:
-                        return None
-                    add(name)
-                    for key, value in arguments.items():
-                        if type(key) is not str:
-                            return None
-                        add(key)
-                        kind = type(value)
-                        if kind is str:
-                            add(value)
-                        elif kind is int:
-                            if value.bit_length() > _SHORT_INT_BITS:
-                                return None
-                        elif kind is float:
-                            if value - value != 0:
-                                return None
-                        elif kind is not bool and value is not None:
-                            return None
-        return texts
-
-    def _turns(
-        self, messages: list[Any], start: int, parts: list[str], asked: tuple[Any, Any, bool]
-    ) -> bool:
-        """Write the turns from ``start`` into ``parts``; ``False`` for one the general path
-        must write. ``asked``: the tool definitions, options and generation prompt (for the
-        :class:`~tooletta.chat.Conversation` a reasoning block's history rule reads)."""
-        append = parts.append
-        user_head, user_tail, user_strip = self.user_head, self.user_tail, self.user_strip
-        answer_head, answer_foot = self.answer_head, self.answer_foot
-        check = self.check
-        learned_answer = self.learned_answer
-        refuse_empty = self.refuse_empty
-        after_results = self.after_results
-        dialect = self.dialect
-        no_block = self.no_block
-        ctx: Any = None
-        keep = self.keep
-        anchor: int | None = None
-        count = len(messages)
-        for index in range(start, count):
-            m = messages[index]
-            role = m.role
-            content = m.content
-            if role == "user":
-                if user_strip is not None:
-                    content = content.lstrip(user_strip[0]).rstrip(user_strip[1])
-                append(user_head + content + user_tail)
-            elif role == "assistant":
-                calls = m.tool_calls
-                if not content and not calls and refuse_empty:
-                    return False  # the learned system_text refuses it
-                reasoning = m.reasoning
-                if no_block and not reasoning:
-                    block = ""
-                elif keep:  # ChatFormat.kept_in's rule, its anchor found once
-                    if anchor is None:
-                        anchor = self._anchor(messages, count)
-                    kept = index > anchor
-                    last = index == count - 1
-                    if reasoning:
-                        block = self.fmt.reasoning_text(reasoning, kept, last)
-                    else:
-                        block = self.empty_blocks[kept][last]
-                else:  # the format's own history rule and block, as the general path asks
-                    if ctx is None:
-                        ctx = self._conversation(messages, asked)
-                    fmt = self.fmt
-                    last = index == count - 1
-                    block = fmt.reasoning_text(reasoning, fmt.kept_in(index, ctx), last)
-                if learned_answer:
-                    text = self._answer(messages, index, content, bool(block))
-                    if text is None or (calls and self.rewrites and content and not text):
-                        return False
-                else:
-                    text = content
-                try:
-                    if calls:
-                        text = dialect.render(calls, content=text)
-                        if type(text) is not str:
-                            text = str(text)
-                    elif check is not None and text:
-                        check(text)
-                except Exception:
-                    return False
-                if after_results is not None and index and messages[index - 1].role == "tool":
-                    head = after_results
-                else:
-                    head = answer_head
-                append(head + block + text + self.answer_tail + answer_foot)
-            elif role == "tool":
-                if not self.results_ok or not self._result(messages, index, content, parts):
-                    return False
-            else:
-                return False  # a later system message, another role
-        return True
-
     def _result(self, messages: list[Any], index: int, content: str, parts: list[str]) -> bool:
         """Write the tool result at ``index`` into ``parts`` (``False``: the general path
         must write it)."""
@@ -555,17 +583,6 @@ class FastWriter:
         if not (grouped and index + 1 < len(messages) and messages[index + 1].role == "tool"):
             parts.append(self.result_foot)
         return True
-
-    def _answer(self, messages: Any, index: int, content: str, block: bool) -> str | None:
-        """An answer's text as the learned ``_assistant_text`` writes it, after a reasoning
-        block or not, before its calls (``None``: the general path must write it)."""
-        if self.cut_tag and self.cut_tag in content:
-            return None
-        if self.history_where and index != len(messages) - 1:  # "not_last"
-            left, right = self.history_strip
-        else:
-            left, right = self.blocked_strip if block else self.answer_strip
-        return str(content.lstrip(left).rstrip(right))
 
     def _anchor(self, messages: list[Any], count: int) -> int:
         """The index after which :attr:`keep` keeps an answer's reasoning (the turn at
