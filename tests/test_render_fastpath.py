@@ -478,3 +478,23 @@ def test_history_rule_turns(learned: dict[str, str]) -> None:
     for messages in shapes:
         both(learned["Qwen3"], messages, qwen3, allow_markup=True)
     assert qwen3.written == len(shapes)
+
+
+def test_content_beside_calls(learned: dict[str, str]) -> None:
+    """An answer's content beside its calls: ending with the learned lead or not, holding
+    the calls dialect's own markers (refused by its content check, ``allow_markup`` too),
+    empty: the same outcome both ways (the learned ``render`` taken apart by the fast
+    writer)."""
+    from tooletta.chat.lookup import resolve_format
+
+    counter = Counter()
+    for name in learned.values():
+        _, dialect = resolve_format(None, name)
+        markers = list(getattr(dialect.info, "markers", ()))
+        texts = ["", "x", "x\n", "x\n\n", "\n", " x ", *(f"a {m} b" for m in markers)]
+        for text in texts:
+            for calls in ([WEATHER], [WEATHER, ToolCall("get_time", {})]):
+                messages = [_user("q"), _answer(text, *calls), _result("1")]
+                for allow in (False, True):
+                    both(name, messages, counter, tools=SAMPLE_TOOLS, allow_markup=allow)
+    assert counter.written > 50

@@ -150,10 +150,8 @@ class FastWriter:
         """An answer without reasoning has no block (its history rule not asked)."""
         rule = fmt.reasoning
         self.keep: str = (
-            rule.keep
-            if rule is not None
-            and not rule.switch
-            and rule.keep in _ANCHORED
+            ("none" if rule is None else rule.keep)  # (no rule: no turn keeps, none written)
+            if (rule is None or (not rule.switch and rule.keep in _ANCHORED))
             and kind_of(fmt, "kept_in") is ChatFormat.kept_in
             and kind_of(fmt, "keeps_reasoning") is ChatFormat.keeps_reasoning
             and kind_of(fmt, "reasoning_text") is ChatFormat.reasoning_text
@@ -224,6 +222,11 @@ class FastWriter:
             [Message(role="tool", content="")],
             [Message(role="user", content="")],
         ]
+        self.calls_writer: tuple[Any, Any, str, str, bool] | None = _calls_writer(dialect)
+        """The learned dialect's ``render`` of a turn with calls, taken apart once: (the
+        calls' writer, the content check, the lead without content, the lead after content,
+        whether that lead is left out when the content ends with it); ``None``: its
+        ``render`` is asked."""
         self.settings = (
             self.reasons,
             self.calls_ok,
@@ -245,6 +248,7 @@ class FastWriter:
             self.keep,
             self.after_results,
             self.check,
+            self.calls_writer,
         )
         """What :meth:`write` reads of the above, as one tuple (unpacked once per
         conversation rather than twenty attribute reads)."""
@@ -379,6 +383,7 @@ class FastWriter:
             keep,
             after_results,
             check,
+            calls_writer,
         ) = self.settings
         texts: list[str] = []
         add = texts.append
@@ -518,7 +523,19 @@ class FastWriter:
                 else:
                     text = content
                 try:
-                    if calls:
+                    if calls and calls_writer is not None:  # the learned render, inline
+                        write_calls, check_content, alone, lead, lead_if_missing = calls_writer
+                        body = write_calls(calls)
+                        if type(body) is not str:
+                            return None
+                        if text:
+                            check_content(text)
+                            if lead and lead_if_missing and text.endswith(lead):
+                                lead = ""
+                            text = text + lead + body
+                        else:
+                            text = alone + body
+                    elif calls:
                         text = dialect.render(calls, content=text)
                         if type(text) is not str:
                             text = str(text)
@@ -606,6 +623,32 @@ class FastWriter:
         plan = self.plan
         merged = {**plan.options, **options} if options else plan.options
         return conversation(messages, defs, merged, self.dialect, add_generation_prompt)
+
+
+def _calls_writer(dialect: Any) -> tuple[Any, Any, str, str, bool] | None:
+    """What the ``render`` of a learned calls dialect does with a turn's calls (checked,
+    flat, without ids: what :meth:`FastWriter.write` hands it), taken apart:
+    ``InstalledCalls.render`` writing them together through its installed dialect's
+    ``render_calls`` and checking the content with its ``check_content``, or
+    ``JsonCalls.render`` (its ``CallObjects`` writer, its ``check_content``, which passes
+    empty content); ``None`` for any other dialect, or one with ``render`` set on the
+    object."""
+    learned = sys.modules.get("tooletta.chat.learn.dialects")
+    if learned is None or "render" in vars(dialect):
+        return None
+    kind = type(dialect)
+    if kind is learned.InstalledCalls:
+        if dialect._between is not None or dialect._calls_only is None:
+            return None
+        check = dialect._check_content
+        if check is None:
+            return None
+        writer = dialect._calls_only
+    elif kind is learned.JsonCalls and "check_content" not in vars(dialect):
+        check, writer = dialect.check_content, dialect._writer.calls
+    else:
+        return None
+    return writer, check, dialect._alone, dialect._lead, dialect._lead_if_missing
 
 
 def kind_of(fmt: Any, name: str) -> Any:
