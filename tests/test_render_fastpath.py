@@ -445,7 +445,7 @@ def test_the_history_anchor_is_the_rule(shape: list[tuple[str, str]], rule: str)
 
     messages = [Message(role=role, content=text) for role, text in shape]
     writer: Any = SimpleNamespace(keep=rule)
-    anchor = fastpath.FastWriter._anchor(writer, messages, len(messages))
+    anchor = fastpath.FastWriter._anchor_of(writer, messages, len(messages))
     for index in range(len(messages)):
         assert (index > anchor) == keeps(rule, index, messages), (rule, index, shape)
 
@@ -498,3 +498,46 @@ def test_content_beside_calls(learned: dict[str, str]) -> None:
                 for allow in (False, True):
                     both(name, messages, counter, tools=SAMPLE_TOOLS, allow_markup=allow)
     assert counter.written > 50
+
+
+def test_later_messages_the_fast_writer_refuses(learned: dict[str, str]) -> None:
+    """A message the fast writer hands back (a chat dict, a non-string content) after turns
+    it has written, where those turns read the messages after them (the history rule's
+    anchor, a grouped result's next message): the same outcome both ways, never a fault of
+    the unchecked message."""
+    thought = Message(role="assistant", content="a", reasoning="r")
+    odd: list[Any] = [
+        {"role": "user", "content": "x"},
+        {"role": "tool", "content": "2"},
+        Message(role="user", content=None),  # type: ignore[arg-type]
+        Message(role="tool", content=["2"]),  # type: ignore[arg-type]
+        "user",
+    ]
+    counter = Counter()
+    for name in learned.values():
+        for later in odd:
+            shapes = [
+                [_user("q"), thought, later],
+                [_user("q"), thought, later, thought],
+                [_user("q"), _answer("", WEATHER, WEATHER), _result("1"), later],
+            ]
+            for messages in shapes:
+                both(name, messages, counter, tools=SAMPLE_TOOLS)
+    assert counter.written == 0 and counter.declined > 0
+
+
+def test_a_later_system_message(learned: dict[str, str]) -> None:
+    """A system message after the first (written as a turn, or refused, by the general
+    path): the same outcome both ways."""
+    late = Message(role="system", content="late")
+    shapes = [
+        [_user("a"), late, _answer("b")],
+        [Message(role="system", content="s"), late, _user("a")],
+        [_user("a"), _answer("b"), late],
+    ]
+    counter = Counter()
+    for name in learned.values():
+        for messages in shapes:
+            for prompt in (False, True):
+                both(name, messages, counter, add_generation_prompt=prompt)
+    assert counter.declined > 0

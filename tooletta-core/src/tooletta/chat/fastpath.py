@@ -205,6 +205,21 @@ class FastWriter:
         self.separator: str = plan.separator
         self.wrap_open: str = plan.wrap_open
         self.wrap_close: str = plan.wrap_close
+        self.results: tuple[bool, str, str, str, str, str, Any] | None = (
+            (
+                self.grouped,
+                self.separator,
+                self.result_head,
+                self.result_foot,
+                self.wrap_open,
+                self.wrap_close,
+                self.result_json,
+            )
+            if self.results_ok
+            else None
+        )
+        """What :meth:`write` reads to write a tool result (``None``: the general path
+        writes them), as one tuple."""
         after = plan.after_conversation
         base = conversation((), (), plan.options, dialect)
         self.after: str = "" if after is None else str(after(base))
@@ -354,9 +369,11 @@ class FastWriter:
     ) -> str | None:
         """The conversation's text, or ``None`` when the general path must render it.
 
-        Two passes over the messages, in one frame: the checks (the fields' types, the calls'
-        flat shape, every text collected in ``check_conversation``'s order for the scans of
-        the joined text), then the turns."""
+        One pass over the messages: each message's checks (the fields' types, the calls'
+        flat shape, its texts collected in ``check_conversation``'s order for the scans of
+        the joined text), then its turn; the scans, the tool definitions and the opening
+        system turn after the pass (writing is pure: a refusal found after it discards the
+        text)."""
         if type(messages) is not list or not messages:
             return None
         defs = self._tools(tools) if tools else _NO_TOOLS
@@ -387,12 +404,21 @@ class FastWriter:
         ) = self.settings
         texts: list[str] = []
         add = texts.append
-        for m in messages:
+        parts = [self.bos, ""]  # [1]: the opening system turn, found after the pass
+        append = parts.append
+        ctx: Any = None
+        anchor: int | None = None
+        results: tuple[Any, ...] | None = None
+        count = len(messages)
+        last_index = count - 1
+        for index in range(count):
+            m = messages[index]
             if type(m) is not Message or m.extra:
                 return None
+            role = m.role
             content = m.content
             reasoning = m.reasoning
-            if type(m.role) is not str or type(content) is not str:
+            if type(role) is not str or type(content) is not str:
                 return None
             if type(reasoning) is not str:
                 return None
@@ -414,7 +440,7 @@ class FastWriter:
             if type(calls) is not list:
                 return None
             if calls:
-                if m.role != "assistant" or not calls_ok or (typed and defs):
+                if role != "assistant" or not calls_ok or (typed and defs):
                     return None  # (a dialect typing values by the schema: checked there)
                 for call in calls:
                     if type(call) is not ToolCall or call.id is not None:
@@ -438,65 +464,20 @@ class FastWriter:
                                 return None
                         elif kind is not bool and value is not None:
                             return None
-        joined = _SEP.join(texts)
-        if not joined.isascii():
-            try:
-                joined.encode("utf-8")
-            except UnicodeEncodeError:
-                return None
-        if not allow_markup:
-            for probe, words in self.probes:
-                if probe in joined:
-                    for word in words:
-                        if word in joined:
-                            return None
-        key: tuple[str | None, bytes]
-        if defs:
-            try:
-                _check_tool_text(defs)
-                key = (None, content_key(defs))
-            except Exception:
-                return None
-        else:
-            key = _NO_KEY
-        first = messages[0]
-        start = 0
-        if first.role == "system":
-            key = (first.content, key[1])
-            start = 1
-        systems = self.systems
-        opening = systems.get(key, _MISSING)
-        if opening is _MISSING:
-            if len(systems) > _MEMO_SIZE:
-                systems.clear()
-            opening = systems[key] = self._system(key[0], defs)
-        if opening is None:
-            return None
-        parts = [self.bos, opening]
-        append = parts.append
-        dialect = self.dialect
-        ctx: Any = None
-        anchor: int | None = None
-        count = len(messages)
-        last_index = count - 1
-        for index in range(start, count):
-            m = messages[index]
-            role = m.role
-            content = m.content
             if role == "user":
                 if user_strip is not None:
                     content = content.lstrip(user_strip[0]).rstrip(user_strip[1])
                 append(user_head + content + user_tail)
             elif role == "assistant":
-                calls = m.tool_calls
                 if not content and not calls and refuse_empty:
                     return None  # the learned system_text refuses it
-                reasoning = m.reasoning
                 if no_block and not reasoning:
                     block = ""
                 elif keep:  # ChatFormat.kept_in's rule, its anchor found once
                     if anchor is None:
                         anchor = self._anchor(messages, count)
+                        if anchor is None:
+                            return None
                     kept = index > anchor
                     last = index == last_index
                     if reasoning:
@@ -504,12 +485,17 @@ class FastWriter:
                     else:
                         block = self.empty_blocks[kept][last]
                 else:  # the format's own history rule and block, as the general path asks
-                    if ctx is None:
-                        ctx = self._conversation(messages, (defs, options, add_generation_prompt))
-                    fmt = self.fmt
-                    block = fmt.reasoning_text(
-                        reasoning, fmt.kept_in(index, ctx), index == last_index
-                    )
+                    try:  # (the later messages are not checked yet: any fault, the general path)
+                        if ctx is None:
+                            ctx = self._conversation(
+                                messages, (defs, options, add_generation_prompt)
+                            )
+                        fmt = self.fmt
+                        block = fmt.reasoning_text(
+                            reasoning, fmt.kept_in(index, ctx), index == last_index
+                        )
+                    except Exception:
+                        return None
                 if learned_answer:  # the learned _assistant_text's strips
                     if cut_tag and cut_tag in content:
                         return None
@@ -536,9 +522,7 @@ class FastWriter:
                         else:
                             text = alone + body
                     elif calls:
-                        text = dialect.render(calls, content=text)
-                        if type(text) is not str:
-                            text = str(text)
+                        text = dialect_render(self.dialect, calls, text)
                     elif check is not None and text:
                         check(text)
                 except Exception:
@@ -548,10 +532,61 @@ class FastWriter:
                 else:
                     append(answer_head + block + text + answer_end)
             elif role == "tool":
-                if not self.results_ok or not self._result(messages, index, content, parts):
-                    return None
-            else:
+                if results is None:
+                    results = self.results
+                    if results is None:
+                        return None
+                grouped, separator, head, foot, wrap_open, wrap_close, encoded = results
+                if not (grouped and index and messages[index - 1].role == "tool"):
+                    append(head)
+                elif separator:
+                    append(separator)
+                if encoded is not None:
+                    try:
+                        content = encoded.write(content)
+                    except Exception:
+                        return None
+                append(wrap_open + content + wrap_close)
+                if grouped and index < last_index:
+                    after = messages[index + 1]  # (not checked yet: a Message's role or not)
+                    if type(after) is Message and after.role == "tool":
+                        continue
+                append(foot)
+            elif role != "system" or index:
                 return None  # a later system message, another role
+        joined = _SEP.join(texts)
+        if not joined.isascii():
+            try:
+                joined.encode("utf-8")
+            except UnicodeEncodeError:
+                return None
+        if not allow_markup:
+            for probe, words in self.probes:
+                if probe in joined:
+                    for word in words:
+                        if word in joined:
+                            return None
+        opening_key: tuple[str | None, bytes]
+        if defs:
+            try:
+                _check_tool_text(defs)
+                opening_key = (None, content_key(defs))
+            except Exception:
+                return None
+        else:
+            opening_key = _NO_KEY
+        first = messages[0]
+        if first.role == "system":
+            opening_key = (first.content, opening_key[1])
+        systems = self.systems
+        opening = systems.get(opening_key, _MISSING)
+        if opening is _MISSING:
+            if len(systems) > _MEMO_SIZE:
+                systems.clear()
+            opening = systems[opening_key] = self._system(opening_key[0], defs)
+        if opening is None:
+            return None
+        parts[1] = opening
         if add_generation_prompt or options:
             try:
                 found = tuple(options.items()) if options else ()
@@ -582,29 +617,17 @@ class FastWriter:
                 return None
         return list(tools)
 
-    def _result(self, messages: list[Any], index: int, content: str, parts: list[str]) -> bool:
-        """Write the tool result at ``index`` into ``parts`` (``False``: the general path
-        must write it)."""
-        grouped = self.grouped
-        if not (grouped and index > 0 and messages[index - 1].role == "tool"):
-            parts.append(self.result_head)
-        elif self.separator:
-            parts.append(self.separator)
-        encoded = self.result_json
-        if encoded is not None:
-            try:
-                content = encoded.write(content)
-            except Exception:
-                return False
-        parts.append(self.wrap_open + content + self.wrap_close)
-        if not (grouped and index + 1 < len(messages) and messages[index + 1].role == "tool"):
-            parts.append(self.result_foot)
-        return True
-
-    def _anchor(self, messages: list[Any], count: int) -> int:
+    def _anchor(self, messages: list[Any], count: int) -> int | None:
         """The index after which :attr:`keep` keeps an answer's reasoning (the turn at
         ``index`` keeps it when ``index > anchor``), as ``ChatFormat.kept_in`` and
         :func:`~tooletta.chat.keeps` decide it."""
+        try:  # (the messages after the turn asking are not checked yet: a fault, None)
+            return self._anchor_of(messages, count)
+        except Exception:
+            return None
+
+    def _anchor_of(self, messages: list[Any], count: int) -> int:
+        """:meth:`_anchor` for messages that may be read."""
         keep = self.keep
         if keep == "all":
             return -1
@@ -623,6 +646,12 @@ class FastWriter:
         plan = self.plan
         merged = {**plan.options, **options} if options else plan.options
         return conversation(messages, defs, merged, self.dialect, add_generation_prompt)
+
+
+def dialect_render(dialect: Any, calls: list[Any], content: str) -> str:
+    """``dialect.render(calls, content=content)`` as a ``str``."""
+    text = dialect.render(calls, content=content)
+    return text if type(text) is str else str(text)
 
 
 def _calls_writer(dialect: Any) -> tuple[Any, Any, str, str, bool] | None:
