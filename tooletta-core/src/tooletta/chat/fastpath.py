@@ -8,25 +8,30 @@ checks them (``tooletta.chat.checks.check_conversation``), builds the
 (:func:`~tooletta.chat.render.render_text`): about 25 Python calls for a two-message
 conversation, ~4 µs, most of which is the same for every conversation of a format. A
 :class:`FastWriter` reads the format (its render plan and the learned hooks it installs) once,
-and then writes a conversation in one function: the headers and footers of each role as
-strings, the learned strips inline, the system turn remembered by its text (the format's own
-``system_text`` asked the first time), the generation prompt remembered per options (its
-``generation_prompt`` asked the first time), and the refusals as single C-level scans of the
-texts joined as ``tooletta.chat.checks.check_conversation`` joins them (lone surrogates
-by encoding, markup by the same probes).
+and then writes a conversation in one function and one pass over the messages: the headers
+and footers of each role as strings, the learned strips inline, the system turn remembered
+by its text (the format's own ``system_text`` asked the first time), the generation prompt
+remembered per options (its ``generation_prompt`` asked the first time), the history rule's
+anchor found once per conversation (for the rules ``ChatFormat.kept_in`` answers by an
+index), a learned calls dialect's ``render`` taken apart once (its calls writer, content
+check and leads), and the refusals as single C-level scans of the texts joined as
+``tooletta.chat.checks.check_conversation`` joins them (lone surrogates by encoding, markup
+by the same probes).
 
 It handles only what it can prove it writes as the general path does, and gives ``None``
 for anything else, which the caller then renders by the general path (so errors are the
 general path's own, raised by it): the messages a list of plain :class:`~tooletta.Message`
 objects (no ``extra``) with string content (an answer's reasoning block written by the
-format's own ``kept_in`` and ``reasoning_text``, asked with the
-:class:`~tooletta.chat.Conversation` the general path builds, only for answers with reasoning
-or where the format writes a block without it); a system message only first;
+format's own ``reasoning_text`` and history rule: ``ChatFormat.kept_in``'s anchored rules
+answered here, any other asked with the :class:`~tooletta.chat.Conversation` the general
+path builds; only for answers with reasoning or where the format writes a block without
+it); a system message only first;
 user and assistant turns, and tool results where the format writes them as declared (or
 through its ``tojson`` encoding); calls only flat ones without ids (a non-empty name, string
 keys, string, boolean, null, short integer or finite float values: those
 ``tooletta.chat.checks.check_conversation`` passes at a glance), written by the dialect's
-``render`` as the general path writes checked calls, where the format writes them so and the
+``render`` as the general path writes checked calls (or its pieces, for the learned
+``InstalledCalls`` and ``JsonCalls``), where the format writes them so and the
 dialect does not type values by the schema; tool definitions only as a list of OpenAI Chat
 dicts. Any text holding a character that probes the format's markup (unless
 ``allow_markup``), a lone surrogate, a learned cut tag, an answer the dialect refuses or the
