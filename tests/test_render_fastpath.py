@@ -509,8 +509,8 @@ def test_later_messages_the_fast_writer_refuses(learned: dict[str, str]) -> None
     odd: list[Any] = [
         {"role": "user", "content": "x"},
         {"role": "tool", "content": "2"},
-        Message(role="user", content=None),  # type: ignore[arg-type]
-        Message(role="tool", content=["2"]),  # type: ignore[arg-type]
+        Message(role="user", content=None),
+        Message(role="tool", content=["2"]),
         "user",
     ]
     counter = Counter()
