@@ -163,7 +163,7 @@ class FastWriter:
             else ""
         )
         """The history rule (``Reasoning.keep``) answered here, its anchor found once per
-        conversation (:meth:`_anchor`), when the format asks it through
+        conversation (``_anchor``), when the format asks it through
         :class:`~tooletta.chat.ChatFormat`'s own ``kept_in`` and no option switches it
         (``""``: asked through the format's ``kept_in`` with the conversation)."""
         block = fmt.reasoning_text
