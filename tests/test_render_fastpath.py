@@ -426,3 +426,118 @@ def test_tool_definitions_json_cannot_hold_are_a_render_error(learned: dict[str,
             tooletta.render_conversation(messages, dialect=name, tools=tools)
         with general_path(), pytest.raises(tooletta.RenderError, match="not JSON"):
             tooletta.render_conversation(messages, dialect=name, tools=tools)
+
+
+_ROLE_TEXTS = st.tuples(
+    st.sampled_from(["user", "assistant", "tool", "system"]),
+    st.sampled_from(["q", "<tool_response>r</tool_response>", " <tool_response>r</tool_response>"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(shape=st.lists(_ROLE_TEXTS, max_size=7), rule=st.sampled_from(sorted(fastpath._ANCHORED)))
+def test_the_history_anchor_is_the_rule(shape: list[tuple[str, str]], rule: str) -> None:
+    """The anchor the fast writer finds once per conversation keeps, for every turn, what the
+    history rule (:func:`tooletta.chat.keeps`, as ``ChatFormat.kept_in`` asks it) keeps."""
+    from types import SimpleNamespace
+
+    from tooletta.chat import keeps
+
+    messages = [Message(role=role, content=text) for role, text in shape]
+    writer: Any = SimpleNamespace(keep=rule)
+    anchor = fastpath.FastWriter._anchor_of(writer, messages, len(messages))
+    for index in range(len(messages)):
+        assert (index > anchor) == keeps(rule, index, messages), (rule, index, shape)
+
+
+def test_history_rule_turns(learned: dict[str, str]) -> None:
+    """Answers with and without reasoning before, between and after user queries, tool
+    responses written as user messages (``allow_markup``), no query at all: the history rule
+    answered once per conversation writes what the general path writes (Qwen3's
+    ``after_last_query`` rule with its block for the last answer; every format)."""
+    thought = Message(role="assistant", content="a", reasoning="r")
+    bare = Message(role="assistant", content="b")
+    wrapped = _user("<tool_response>\nx\n</tool_response>")
+    shapes = [
+        [thought],
+        [bare],
+        [thought, bare],
+        [Message(role="system", content="s"), thought, thought],
+        [_user("q"), thought, _user("q2"), thought, bare],
+        [_user("q"), thought, wrapped, thought, wrapped, bare],
+        [wrapped, thought, wrapped, bare],
+        [_user("q"), bare, bare, thought],
+    ]
+    counter = Counter()
+    for name in learned.values():
+        for messages in shapes:
+            for prompt in (False, True):
+                both(name, messages, counter, add_generation_prompt=prompt, allow_markup=True)
+    assert counter.written > 50
+    qwen3 = Counter()
+    for messages in shapes:
+        both(learned["Qwen3"], messages, qwen3, allow_markup=True)
+    assert qwen3.written == len(shapes)
+
+
+def test_content_beside_calls(learned: dict[str, str]) -> None:
+    """An answer's content beside its calls: ending with the learned lead or not, holding
+    the calls dialect's own markers (refused by its content check, ``allow_markup`` too),
+    empty: the same outcome both ways (the learned ``render`` taken apart by the fast
+    writer)."""
+    from tooletta.chat.lookup import resolve_format
+
+    counter = Counter()
+    for name in learned.values():
+        _, dialect = resolve_format(None, name)
+        markers = list(getattr(dialect.info, "markers", ()))
+        texts = ["", "x", "x\n", "x\n\n", "\n", " x ", *(f"a {m} b" for m in markers)]
+        for text in texts:
+            for calls in ([WEATHER], [WEATHER, ToolCall("get_time", {})]):
+                messages = [_user("q"), _answer(text, *calls), _result("1")]
+                for allow in (False, True):
+                    both(name, messages, counter, tools=SAMPLE_TOOLS, allow_markup=allow)
+    assert counter.written > 50
+
+
+def test_later_messages_the_fast_writer_refuses(learned: dict[str, str]) -> None:
+    """A message the fast writer hands back (a chat dict, a non-string content) after turns
+    it has written, where those turns read the messages after them (the history rule's
+    anchor, a grouped result's next message): the same outcome both ways, never a fault of
+    the unchecked message."""
+    thought = Message(role="assistant", content="a", reasoning="r")
+    odd: list[Any] = [
+        {"role": "user", "content": "x"},
+        {"role": "tool", "content": "2"},
+        Message(role="user", content=None),
+        Message(role="tool", content=["2"]),
+        "user",
+    ]
+    counter = Counter()
+    for name in learned.values():
+        for later in odd:
+            shapes = [
+                [_user("q"), thought, later],
+                [_user("q"), thought, later, thought],
+                [_user("q"), _answer("", WEATHER, WEATHER), _result("1"), later],
+            ]
+            for messages in shapes:
+                both(name, messages, counter, tools=SAMPLE_TOOLS)
+    assert counter.written == 0 and counter.declined > 0
+
+
+def test_a_later_system_message(learned: dict[str, str]) -> None:
+    """A system message after the first (written as a turn, or refused, by the general
+    path): the same outcome both ways."""
+    late = Message(role="system", content="late")
+    shapes = [
+        [_user("a"), late, _answer("b")],
+        [Message(role="system", content="s"), late, _user("a")],
+        [_user("a"), _answer("b"), late],
+    ]
+    counter = Counter()
+    for name in learned.values():
+        for messages in shapes:
+            for prompt in (False, True):
+                both(name, messages, counter, add_generation_prompt=prompt)
+    assert counter.declined > 0

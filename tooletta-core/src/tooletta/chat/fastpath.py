@@ -8,25 +8,30 @@ checks them (``tooletta.chat.checks.check_conversation``), builds the
 (:func:`~tooletta.chat.render.render_text`): about 25 Python calls for a two-message
 conversation, ~4 µs, most of which is the same for every conversation of a format. A
 :class:`FastWriter` reads the format (its render plan and the learned hooks it installs) once,
-and then writes a conversation in one function: the headers and footers of each role as
-strings, the learned strips inline, the system turn remembered by its text (the format's own
-``system_text`` asked the first time), the generation prompt remembered per options (its
-``generation_prompt`` asked the first time), and the refusals as single C-level scans of the
-texts joined as ``tooletta.chat.checks.check_conversation`` joins them (lone surrogates
-by encoding, markup by the same probes).
+and then writes a conversation in one function and one pass over the messages: the headers
+and footers of each role as strings, the learned strips inline, the system turn remembered
+by its text (the format's own ``system_text`` asked the first time), the generation prompt
+remembered per options (its ``generation_prompt`` asked the first time), the history rule's
+anchor found once per conversation (for the rules ``ChatFormat.kept_in`` answers by an
+index), a learned calls dialect's ``render`` taken apart once (its calls writer, content
+check and leads), and the refusals as single C-level scans of the texts joined as
+``tooletta.chat.checks.check_conversation`` joins them (lone surrogates by encoding, markup
+by the same probes).
 
 It handles only what it can prove it writes as the general path does, and gives ``None``
 for anything else, which the caller then renders by the general path (so errors are the
 general path's own, raised by it): the messages a list of plain :class:`~tooletta.Message`
 objects (no ``extra``) with string content (an answer's reasoning block written by the
-format's own ``kept_in`` and ``reasoning_text``, asked with the
-:class:`~tooletta.chat.Conversation` the general path builds, only for answers with reasoning
-or where the format writes a block without it); a system message only first;
+format's own ``reasoning_text`` and history rule: ``ChatFormat.kept_in``'s anchored rules
+answered here, any other asked with the :class:`~tooletta.chat.Conversation` the general
+path builds; only for answers with reasoning or where the format writes a block without
+it); a system message only first;
 user and assistant turns, and tool results where the format writes them as declared (or
 through its ``tojson`` encoding); calls only flat ones without ids (a non-empty name, string
 keys, string, boolean, null, short integer or finite float values: those
 ``tooletta.chat.checks.check_conversation`` passes at a glance), written by the dialect's
-``render`` as the general path writes checked calls, where the format writes them so and the
+``render`` as the general path writes checked calls (or its pieces, for the learned
+``InstalledCalls`` and ``JsonCalls``), where the format writes them so and the
 dialect does not type values by the schema; tool definitions only as a list of OpenAI Chat
 dicts. Any text holding a character that probes the format's markup (unless
 ``allow_markup``), a lone surrogate, a learned cut tag, an answer the dialect refuses or the
@@ -47,7 +52,9 @@ from typing import Any
 
 from ..ir import Message, ToolCall
 from .checks import _SHORT_INT_BITS, _check_tool_text, _typed_by_schema
-from .conversation import conversation
+from .conversation import conversation, last_user
+from .declare import last_query
+from .format import ChatFormat
 from .messages import content_key
 from .shortcuts import UNPROVED, without_calls
 
@@ -146,6 +153,31 @@ class FastWriter:
         the general path asks them)."""
         self.no_block: bool = fmt._no_block_unless_reasoning if self.learned_answer else True
         """An answer without reasoning has no block (its history rule not asked)."""
+        rule = fmt.reasoning
+        self.keep: str = (
+            ("none" if rule is None else rule.keep)  # (no rule: no turn keeps, none written)
+            if (rule is None or (not rule.switch and rule.keep in _ANCHORED))
+            and kind_of(fmt, "kept_in") is ChatFormat.kept_in
+            and kind_of(fmt, "keeps_reasoning") is ChatFormat.keeps_reasoning
+            and kind_of(fmt, "reasoning_text") is ChatFormat.reasoning_text
+            else ""
+        )
+        """The history rule (``Reasoning.keep``) answered here, its anchor found once per
+        conversation (``_anchor``), when the format asks it through
+        :class:`~tooletta.chat.ChatFormat`'s own ``kept_in`` and no option switches it
+        (``""``: asked through the format's ``kept_in`` with the conversation)."""
+        block = fmt.reasoning_text
+        self.empty_blocks: tuple[tuple[str, str], tuple[str, str]] = (
+            (
+                (block("", False, False), block("", False, True)),
+                (block("", True, False), block("", True, True)),
+            )
+            if self.keep
+            else (("", ""), ("", ""))
+        )
+        """The block ``reasoning_text`` writes for an answer without reasoning, by (kept,
+        last): read once (it reads only the format's declared ``Reasoning``); used with
+        :attr:`keep`."""
         self.after_results: str | None = plan.after_results
         self.calls_ok: bool = (
             fmt._direct_calls and not fmt._ids_across
@@ -178,6 +210,21 @@ class FastWriter:
         self.separator: str = plan.separator
         self.wrap_open: str = plan.wrap_open
         self.wrap_close: str = plan.wrap_close
+        self.results: tuple[bool, str, str, str, str, str, Any] | None = (
+            (
+                self.grouped,
+                self.separator,
+                self.result_head,
+                self.result_foot,
+                self.wrap_open,
+                self.wrap_close,
+                self.result_json,
+            )
+            if self.results_ok
+            else None
+        )
+        """What :meth:`write` reads to write a tool result (``None``: the general path
+        writes them), as one tuple."""
         after = plan.after_conversation
         base = conversation((), (), plan.options, dialect)
         self.after: str = "" if after is None else str(after(base))
@@ -195,6 +242,36 @@ class FastWriter:
             [Message(role="tool", content="")],
             [Message(role="user", content="")],
         ]
+        self.calls_writer: tuple[Any, Any, str, str, bool] | None = _calls_writer(dialect)
+        """The learned dialect's ``render`` of a turn with calls, taken apart once: (the
+        calls' writer, the content check, the lead without content, the lead after content,
+        whether that lead is left out when the content ends with it); ``None``: its
+        ``render`` is asked."""
+        self.settings = (
+            self.reasons,
+            self.calls_ok,
+            self.typed,
+            self.user_head,
+            self.user_tail,
+            self.user_strip,
+            self.answer_head,
+            self.answer_tail + self.answer_foot,
+            self.learned_answer,
+            self.cut_tag,
+            self.history_where,
+            self.history_strip,
+            self.blocked_strip,
+            self.answer_strip,
+            self.refuse_empty,
+            self.rewrites,
+            self.no_block,
+            self.keep,
+            self.after_results,
+            self.check,
+            self.calls_writer,
+        )
+        """What :meth:`write` reads of the above, as one tuple (unpacked once per
+        conversation rather than twenty attribute reads)."""
 
     @classmethod
     def of(cls, fmt: Any, dialect: Any, plan: Any, markup: Any, learned: Any) -> FastWriter | None:
@@ -295,15 +372,193 @@ class FastWriter:
         options: Mapping[str, Any],
         allow_markup: bool,
     ) -> str | None:
-        """The conversation's text, or ``None`` when the general path must render it."""
+        """The conversation's text, or ``None`` when the general path must render it.
+
+        One pass over the messages: each message's checks (the fields' types, the calls'
+        flat shape, its texts collected in ``check_conversation``'s order for the scans of
+        the joined text), then its turn; the scans, the tool definitions and the opening
+        system turn after the pass (writing is pure: a refusal found after it discards the
+        text)."""
         if type(messages) is not list or not messages:
             return None
         defs = self._tools(tools) if tools else _NO_TOOLS
         if defs is None:
             return None
-        texts = self._texts(messages, defs)
-        if texts is None:
-            return None
+        (
+            reasons,
+            calls_ok,
+            typed,
+            user_head,
+            user_tail,
+            user_strip,
+            answer_head,
+            answer_end,
+            learned_answer,
+            cut_tag,
+            history_where,
+            history_strip,
+            blocked_strip,
+            answer_strip,
+            refuse_empty,
+            rewrites,
+            no_block,
+            keep,
+            after_results,
+            check,
+            calls_writer,
+        ) = self.settings
+        texts: list[str] = []
+        add = texts.append
+        parts = [self.bos, ""]  # [1]: the opening system turn, found after the pass
+        append = parts.append
+        ctx: Any = None
+        anchor: int | None = None
+        results: tuple[Any, ...] | None = None
+        count = len(messages)
+        last_index = count - 1
+        for index in range(count):
+            m = messages[index]
+            if type(m) is not Message or m.extra:
+                return None
+            role = m.role
+            content = m.content
+            reasoning = m.reasoning
+            if type(role) is not str or type(content) is not str:
+                return None
+            if type(reasoning) is not str:
+                return None
+            add(content)
+            if reasoning:
+                if not reasons:
+                    return None  # the format's history rule decides: the general path
+                add(reasoning)
+            name, call_id = m.name, m.tool_call_id
+            if name is not None:
+                if type(name) is not str:
+                    return None
+                add(name)
+            if call_id is not None:
+                if type(call_id) is not str:
+                    return None
+                add(call_id)
+            calls = m.tool_calls
+            if type(calls) is not list:
+                return None
+            if calls:
+                if role != "assistant" or not calls_ok or (typed and defs):
+                    return None  # (a dialect typing values by the schema: checked there)
+                for call in calls:
+                    if type(call) is not ToolCall or call.id is not None:
+                        return None
+                    name, arguments = call.name, call.arguments
+                    if type(name) is not str or not name or type(arguments) is not dict:
+                        return None
+                    add(name)
+                    for key, value in arguments.items():
+                        if type(key) is not str:
+                            return None
+                        add(key)
+                        kind = type(value)
+                        if kind is str:
+                            add(value)
+                        elif kind is int:
+                            if value.bit_length() > _SHORT_INT_BITS:
+                                return None
+                        elif kind is float:
+                            if value - value != 0:
+                                return None
+                        elif kind is not bool and value is not None:
+                            return None
+            if role == "user":
+                if user_strip is not None:
+                    content = content.lstrip(user_strip[0]).rstrip(user_strip[1])
+                append(user_head + content + user_tail)
+            elif role == "assistant":
+                if not content and not calls and refuse_empty:
+                    return None  # the learned system_text refuses it
+                if no_block and not reasoning:
+                    block = ""
+                elif keep:  # ChatFormat.kept_in's rule, its anchor found once
+                    if anchor is None:
+                        anchor = self._anchor(messages, count)
+                        if anchor is None:
+                            return None
+                    kept = index > anchor
+                    last = index == last_index
+                    if reasoning:
+                        block = self.fmt.reasoning_text(reasoning, kept, last)
+                    else:
+                        block = self.empty_blocks[kept][last]
+                else:  # the format's own history rule and block, as the general path asks
+                    try:  # (the later messages are not checked yet: any fault, the general path)
+                        if ctx is None:
+                            ctx = self._conversation(
+                                messages, (defs, options, add_generation_prompt)
+                            )
+                        fmt = self.fmt
+                        block = fmt.reasoning_text(
+                            reasoning, fmt.kept_in(index, ctx), index == last_index
+                        )
+                    except Exception:
+                        return None
+                if learned_answer:  # the learned _assistant_text's strips
+                    if cut_tag and cut_tag in content:
+                        return None
+                    if history_where and index != last_index:  # "not_last"
+                        left, right = history_strip
+                    else:
+                        left, right = blocked_strip if block else answer_strip
+                    text = content.lstrip(left).rstrip(right)
+                    if calls and rewrites and content and not text:
+                        return None
+                else:
+                    text = content
+                try:
+                    if calls and calls_writer is not None:  # the learned render, inline
+                        write_calls, check_content, alone, lead, lead_if_missing = calls_writer
+                        body = write_calls(calls)
+                        if type(body) is not str:
+                            return None
+                        if text:
+                            check_content(text)
+                            if lead and lead_if_missing and text.endswith(lead):
+                                lead = ""
+                            text = text + lead + body
+                        else:
+                            text = alone + body
+                    elif calls:
+                        text = dialect_render(self.dialect, calls, text)
+                    elif check is not None and text:
+                        check(text)
+                except Exception:
+                    return None
+                if after_results is not None and index and messages[index - 1].role == "tool":
+                    append(after_results + block + text + answer_end)
+                else:
+                    append(answer_head + block + text + answer_end)
+            elif role == "tool":
+                if results is None:
+                    results = self.results
+                    if results is None:
+                        return None
+                grouped, separator, head, foot, wrap_open, wrap_close, encoded = results
+                if not (grouped and index and messages[index - 1].role == "tool"):
+                    append(head)
+                elif separator:
+                    append(separator)
+                if encoded is not None:
+                    try:
+                        content = encoded.write(content)
+                    except Exception:
+                        return None
+                append(wrap_open + content + wrap_close)
+                if grouped and index < last_index:
+                    after = messages[index + 1]  # (not checked yet: a Message's role or not)
+                    if type(after) is Message and after.role == "tool":
+                        continue
+                append(foot)
+            elif role != "system" or index:
+                return None  # a later system message, another role
         joined = _SEP.join(texts)
         if not joined.isascii():
             try:
@@ -316,32 +571,27 @@ class FastWriter:
                     for word in words:
                         if word in joined:
                             return None
-        key: tuple[str | None, bytes]
+        opening_key: tuple[str | None, bytes]
         if defs:
             try:
                 _check_tool_text(defs)
-                key = (None, content_key(defs))
+                opening_key = (None, content_key(defs))
             except Exception:
                 return None
         else:
-            key = _NO_KEY
+            opening_key = _NO_KEY
         first = messages[0]
-        start = 0
         if first.role == "system":
-            key = (first.content, key[1])
-            start = 1
+            opening_key = (first.content, opening_key[1])
         systems = self.systems
-        opening = systems.get(key, _MISSING)
+        opening = systems.get(opening_key, _MISSING)
         if opening is _MISSING:
             if len(systems) > _MEMO_SIZE:
                 systems.clear()
-            opening = systems[key] = self._system(key[0], defs)
+            opening = systems[opening_key] = self._system(opening_key[0], defs)
         if opening is None:
             return None
-        parts = [self.bos, opening]
-        if not self._turns(messages, start, parts, (defs, options, add_generation_prompt)):
-            return None
-        append = parts.append
+        parts[1] = opening
         if add_generation_prompt or options:
             try:
                 found = tuple(options.items()) if options else ()
@@ -372,160 +622,28 @@ class FastWriter:
                 return None
         return list(tools)
 
-    def _texts(self, messages: list[Any], defs: list[Any]) -> list[str] | None:
-        """Every text of ``messages`` in the order ``tooletta.chat.checks.check_conversation``
-        joins them, or ``None`` for a message the general path must check (a field of
-        another type, reasoning, a call that is not flat or has an id, a call whose value its
-        schema would change)."""
-        texts: list[str] = []
-        add = texts.append
-        for m in messages:
-            if type(m) is not Message or m.extra:
-                return None
-            content = m.content
-            reasoning = m.reasoning
-            if type(m.role) is not str or type(content) is not str:
-                return None
-            if type(reasoning) is not str:
-                return None
-            add(content)
-            if reasoning:
-                if not self.reasons:
-                    return None  # the format's history rule decides: the general path
-                add(reasoning)
-            name, call_id = m.name, m.tool_call_id
-            if name is not None:
-                if type(name) is not str:
-                    return None
-                add(name)
-            if call_id is not None:
-                if type(call_id) is not str:
-                    return None
-                add(call_id)
-            calls = m.tool_calls
-            if type(calls) is not list:
-                return None
-            if calls:
-                if m.role != "assistant" or not self.calls_ok or (self.typed and defs):
-                    return None  # (a dialect typing values by the schema: checked there)
-                for call in calls:
-                    if type(call) is not ToolCall or call.id is not None:
-                        return None
-                    name, arguments = call.name, call.arguments
-                    if type(name) is not str or not name or type(arguments) is not dict:
-                        return None
-                    add(name)
-                    for key, value in arguments.items():
-                        if type(key) is not str:
-                            return None
-                        add(key)
-                        kind = type(value)
-                        if kind is str:
-                            add(value)
-                        elif kind is int:
-                            if value.bit_length() > _SHORT_INT_BITS:
-                                return None
-                        elif kind is float:
-                            if value - value != 0:
-                                return None
-                        elif kind is not bool and value is not None:
-                            return None
-        return texts
-
-    def _turns(
-        self, messages: list[Any], start: int, parts: list[str], asked: tuple[Any, Any, bool]
-    ) -> bool:
-        """Write the turns from ``start`` into ``parts``; ``False`` for one the general path
-        must write. ``asked``: the tool definitions, options and generation prompt (for the
-        :class:`~tooletta.chat.Conversation` a reasoning block's history rule reads)."""
-        append = parts.append
-        user_head, user_tail, user_strip = self.user_head, self.user_tail, self.user_strip
-        answer_head, answer_foot = self.answer_head, self.answer_foot
-        check = self.check
-        learned_answer = self.learned_answer
-        refuse_empty = self.refuse_empty
-        after_results = self.after_results
-        dialect = self.dialect
-        no_block = self.no_block
-        ctx: Any = None
-        count = len(messages)
-        for index in range(start, count):
-            m = messages[index]
-            role = m.role
-            content = m.content
-            if role == "user":
-                if user_strip is not None:
-                    content = content.lstrip(user_strip[0]).rstrip(user_strip[1])
-                append(user_head + content + user_tail)
-            elif role == "assistant":
-                calls = m.tool_calls
-                if not content and not calls and refuse_empty:
-                    return False  # the learned system_text refuses it
-                reasoning = m.reasoning
-                if no_block and not reasoning:
-                    block = ""
-                else:  # the format's own history rule and block, as the general path asks
-                    if ctx is None:
-                        ctx = self._conversation(messages, asked)
-                    fmt = self.fmt
-                    last = index == count - 1
-                    block = fmt.reasoning_text(reasoning, fmt.kept_in(index, ctx), last)
-                if learned_answer:
-                    text = self._answer(messages, index, content, bool(block))
-                    if text is None or (calls and self.rewrites and content and not text):
-                        return False
-                else:
-                    text = content
-                try:
-                    if calls:
-                        text = dialect.render(calls, content=text)
-                        if type(text) is not str:
-                            text = str(text)
-                    elif check is not None and text:
-                        check(text)
-                except Exception:
-                    return False
-                if after_results is not None and index and messages[index - 1].role == "tool":
-                    head = after_results
-                else:
-                    head = answer_head
-                append(head + block + text + self.answer_tail + answer_foot)
-            elif role == "tool":
-                if not self.results_ok or not self._result(messages, index, content, parts):
-                    return False
-            else:
-                return False  # a later system message, another role
-        return True
-
-    def _result(self, messages: list[Any], index: int, content: str, parts: list[str]) -> bool:
-        """Write the tool result at ``index`` into ``parts`` (``False``: the general path
-        must write it)."""
-        grouped = self.grouped
-        if not (grouped and index > 0 and messages[index - 1].role == "tool"):
-            parts.append(self.result_head)
-        elif self.separator:
-            parts.append(self.separator)
-        encoded = self.result_json
-        if encoded is not None:
-            try:
-                content = encoded.write(content)
-            except Exception:
-                return False
-        parts.append(self.wrap_open + content + self.wrap_close)
-        if not (grouped and index + 1 < len(messages) and messages[index + 1].role == "tool"):
-            parts.append(self.result_foot)
-        return True
-
-    def _answer(self, messages: Any, index: int, content: str, block: bool) -> str | None:
-        """An answer's text as the learned ``_assistant_text`` writes it, after a reasoning
-        block or not, before its calls (``None``: the general path must write it)."""
-        if self.cut_tag and self.cut_tag in content:
+    def _anchor(self, messages: list[Any], count: int) -> int | None:
+        """The index after which :attr:`keep` keeps an answer's reasoning (the turn at
+        ``index`` keeps it when ``index > anchor``), as ``ChatFormat.kept_in`` and
+        :func:`~tooletta.chat.keeps` decide it."""
+        try:  # (the messages after the turn asking are not checked yet: a fault, None)
+            return self._anchor_of(messages, count)
+        except Exception:
             return None
-        if self.history_where and index != len(messages) - 1:  # "not_last"
-            left, right = self.history_strip
-        else:
-            left, right = self.blocked_strip if block else self.answer_strip
-        return str(content.lstrip(left).rstrip(right))
+
+    def _anchor_of(self, messages: list[Any], count: int) -> int:
+        """:meth:`_anchor` for messages that may be read."""
+        keep = self.keep
+        if keep == "all":
+            return -1
+        if keep == "none":
+            return count
+        if keep == "last":
+            return count - 2
+        if keep == "after_last_user":
+            return last_user(messages)
+        found = last_query(messages)  # "after_last_query": none kept without a query
+        return found if found >= 0 else count
 
     def _conversation(self, messages: list[Any], asked: tuple[Any, Any, bool]) -> Any:
         """The :class:`~tooletta.chat.Conversation` the general path's hooks would see."""
@@ -534,6 +652,47 @@ class FastWriter:
         merged = {**plan.options, **options} if options else plan.options
         return conversation(messages, defs, merged, self.dialect, add_generation_prompt)
 
+
+def dialect_render(dialect: Any, calls: list[Any], content: str) -> str:
+    """``dialect.render(calls, content=content)`` as a ``str``."""
+    text = dialect.render(calls, content=content)
+    return text if type(text) is str else str(text)
+
+
+def _calls_writer(dialect: Any) -> tuple[Any, Any, str, str, bool] | None:
+    """What the ``render`` of a learned calls dialect does with a turn's calls (checked,
+    flat, without ids: what :meth:`FastWriter.write` hands it), taken apart:
+    ``InstalledCalls.render`` writing them together through its installed dialect's
+    ``render_calls`` and checking the content with its ``check_content``, or
+    ``JsonCalls.render`` (its ``CallObjects`` writer, its ``check_content``, which passes
+    empty content); ``None`` for any other dialect, or one with ``render`` set on the
+    object."""
+    learned = sys.modules.get("tooletta.chat.learn.dialects")
+    if learned is None or "render" in vars(dialect):
+        return None
+    kind = type(dialect)
+    if kind is learned.InstalledCalls:
+        if dialect._between is not None or dialect._calls_only is None:
+            return None
+        check = dialect._check_content
+        if check is None:
+            return None
+        writer = dialect._calls_only
+    elif kind is learned.JsonCalls and "check_content" not in vars(dialect):
+        check, writer = dialect.check_content, dialect._writer.calls
+    else:
+        return None
+    return writer, check, dialect._alone, dialect._lead, dialect._lead_if_missing
+
+
+def kind_of(fmt: Any, name: str) -> Any:
+    """The function ``fmt``'s class defines as ``name`` (an attribute set on the object
+    itself is refused by :meth:`FastWriter.of`)."""
+    return getattr(type(fmt), name, None)
+
+
+_ANCHORED = frozenset({"all", "none", "last", "after_last_user", "after_last_query"})
+"""The history rules :meth:`FastWriter._anchor` answers."""
 
 _MISSING: Any = object()
 _NO_TOOLS: list[Any] = []
