@@ -64,6 +64,7 @@ IDENTIFIED = {
     "Qwen3-Coder.jinja": "qwen3_coder",
     "Qwen3-Coder-30B-A3B-Instruct.jinja": "qwen3_coder_2507",
     "Qwen3.5-4B.jinja": "qwen35",
+    "Qwen3.5-2B.jinja": "qwen35_nothink",
     "Qwen3.6-27B.jinja": "qwen36",
     "stepfun-ai-Step-3.5-Flash.jinja": "step35",
     "ByteDance-Seed-OSS.jinja": "seed_oss_36b",

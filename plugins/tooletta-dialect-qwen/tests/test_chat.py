@@ -124,6 +124,7 @@ CODER = "Qwen/Qwen3-Coder-30B-A3B-Instruct"
 LLAMA_CPP_CODER = "qwen/qwen3-coder@llama.cpp-566059a26"
 """The id pinned to llama.cpp's rewrite of the Qwen3-Coder template (format ``qwen3_coder``)."""
 QWEN36 = "Qwen/Qwen3.6-27B"
+QWEN35_SMALL = "Qwen/Qwen3.5-2B"
 
 
 class TestQwen3CoderChat(QwenCases):
@@ -145,6 +146,16 @@ class TestQwen35Chat(QwenCases):
     template = TEMPLATES / "Qwen3.5-4B.jinja"
     list_content = ("system", "user", "assistant", "tool")
     options = ({}, {"enable_thinking": False})
+
+
+class TestQwen35NothinkChat(QwenCases):
+    """Qwen3.5's small models (``qwen35_nothink``): thinking off unless ``enable_thinking`` is
+    ``True`` (``1`` is not)."""
+
+    model = QWEN35_SMALL
+    template = TEMPLATES / "Qwen3.5-2B.jinja"
+    list_content = ("system", "user", "assistant", "tool")
+    options = ({}, {"enable_thinking": True}, {"enable_thinking": False}, {"enable_thinking": 1})
 
 
 class TestQwen36Chat(QwenCases):
@@ -180,6 +191,7 @@ MODELS = [
     (CODER, "Qwen3-Coder-30B-A3B-Instruct.jinja", {}),
     (LLAMA_CPP_CODER, "Qwen3-Coder.jinja", {}),
     ("Qwen/Qwen3.5-4B", "Qwen3.5-4B.jinja", {}),
+    (QWEN35_SMALL, "Qwen3.5-2B.jinja", {}),
     (QWEN36, "Qwen3.6-27B.jinja", {}),
     ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja", {}),
     ("stepfun-ai/Step-3.5-Flash", "stepfun-ai-Step-3.5-Flash.jinja", STEP_TOKENS),
@@ -241,6 +253,45 @@ def test_models_route_to_their_formats_and_variants() -> None:
         assert resolve_format(model, None)[0].name == fmt, model
     assert resolve_format(None, "qwen3_coder")[0].name == "qwen3_coder"
     assert resolve_format(None, "qwen35")[0].name == "qwen35"
+
+
+def test_qwen35_small_models_have_the_thinking_off_text() -> None:
+    """Qwen3.5-0.8B and -2B ship the text whose generation prompt is the empty think block
+    unless ``enable_thinking`` is true (TRL: "Shipped by Qwen3.5-2B and smaller"): their ids
+    write it, identify names it, and the id given with its template renders natively (it
+    was a drift error while ``qwen3.5-*`` gave them the 4B's format). The larger ids keep
+    Qwen3.5-4B's."""
+    small = (TEMPLATES / "Qwen3.5-2B.jinja").read_text(encoding="utf-8")
+    big = (TEMPLATES / "Qwen3.5-4B.jinja").read_text(encoding="utf-8")
+    messages = [Message("user", "hi")]
+    for model in ("Qwen/Qwen3.5-0.8B", "Qwen/Qwen3.5-2B", "qwen3.5-2b"):
+        assert resolve_format(model, None)[0].name == "qwen35_nothink", model
+        text = tooletta.render_conversation(messages, model=model, add_generation_prompt=True)
+        assert text.endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")
+        given = tooletta.render_conversation(
+            messages, model=model, add_generation_prompt=True, chat_template=small
+        )
+        assert given == text
+        with pytest.raises(tooletta.TemplateMismatchError):
+            tooletta.render_conversation(
+                messages, model=model, add_generation_prompt=True, chat_template=big
+            )
+    on = tooletta.render_conversation(
+        messages, model=QWEN35_SMALL, add_generation_prompt=True, enable_thinking=True
+    )
+    assert on.endswith("<|im_start|>assistant\n<think>\n")
+    for model in ("Qwen/Qwen3.5-4B", "Qwen/Qwen3.5-9B", "Qwen/Qwen3.5-35B-A3B"):
+        assert resolve_format(model, None)[0].name == "qwen35", model
+        with pytest.raises(tooletta.TemplateMismatchError):
+            tooletta.render_conversation(
+                messages, model=model, add_generation_prompt=True, chat_template=small
+            )
+    ident = identify(TEMPLATES / "Qwen3.5-2B.jinja")
+    assert (ident.format, ident.dialect, ident.known) == ("qwen35_nothink", "qwen3_coder", True)
+    assert identify(TEMPLATES / "Qwen3.5-4B.jinja").format == "qwen35"
+    # builds of the small models: a 4-bit MLX build of the 2B is pinned with the same text
+    assert resolve_format("mlx-community/Qwen3.5-2B-4bit", None)[0].name == "qwen35_nothink"
+    assert resolve_format("Qwen/Qwen3.5-27B", None)[0].name == "qwen35"
 
 
 @pytest.mark.parametrize(

@@ -43,7 +43,7 @@ from tooletta.plugin import (
     reasoning_region,
     render_wrapped,
 )
-from tooletta_dialect_qwen.chat import Qwen3CoderChat, Qwen35Chat
+from tooletta_dialect_qwen.chat import Qwen3CoderChat, Qwen35Chat, Qwen35NothinkChat
 from tooletta_dialect_qwen.coder_hf import Qwen3Coder2507Chat
 from tooletta_dialect_qwen.models import MODELS
 
@@ -86,6 +86,7 @@ class Qwen3CoderDialect(ScannerDialect):
         Qwen3CoderChat(),
         Qwen35Chat(),
         Qwen3Coder2507Chat(),
+        Qwen35NothinkChat(),
     )
 
     def detect(self, text: str) -> bool:

@@ -22,8 +22,8 @@ content and calls:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import msgspec
@@ -53,7 +53,14 @@ from .declarations import (
     xml_tools,
 )
 
-__all__ = ["Nemotron3Chat", "Qwen3CoderChat", "Qwen35Chat", "Qwen36Chat", "Step35Chat"]
+__all__ = [
+    "Nemotron3Chat",
+    "Qwen3CoderChat",
+    "Qwen35Chat",
+    "Qwen35NothinkChat",
+    "Qwen36Chat",
+    "Step35Chat",
+]
 
 _SPECIAL = (IM_START, IM_END, "<tool_call>", "</tool_call>")
 _THINKING_SPECIAL = (*_SPECIAL, "<think>", "</think>")
@@ -136,6 +143,27 @@ class Qwen35Chat(_ChatML):
         empty_joins=False,
     )
     prompt = Prompt(on="<think>\n", off="<think>\n\n</think>\n\n")
+
+
+@dataclass(frozen=True)
+class _OnlyTruePrompt(Prompt):
+    """A generation prompt whose switch is on only for the value ``True`` (the template's
+    ``enable_thinking is defined and enable_thinking is true``: ``1`` or ``"yes"`` is off)."""
+
+    def thinking(self, options: Mapping[str, Any]) -> bool:
+        """Whether the switch is ``True`` under ``options``."""
+        return options.get(self.switch, self.default) is True
+
+
+class Qwen35NothinkChat(Qwen35Chat):
+    """Qwen3.5's small models (0.8B, 2B): Qwen3.5's template with thinking off by default, the
+    generation prompt opening ``<think>\n`` only when ``enable_thinking`` is ``True`` (the
+    other templates' empty block ``<think>\n\n</think>\n\n`` otherwise)."""
+
+    name = "qwen35_nothink"
+    source = "Qwen/Qwen3.5-2B chat_template.jinja (revision 15852e8c)"
+    options = defaults(enable_thinking=False)
+    prompt = _OnlyTruePrompt(on="<think>\n", off="<think>\n\n</think>\n\n", default=False)
 
 
 class Qwen36Chat(Qwen35Chat):

@@ -28,6 +28,20 @@ MODELS: tuple[Model, ...] = (
         source="llama.cpp models/templates/Qwen3-Coder.jinja at 566059a26 (llama.cpp's edit)",
     ),
     Model(
+        # the small models ship the thinking-off text (SHA-256 273d8e0e...): pinned for
+        # Qwen/Qwen3.5-2B at revision 15852e8c, for a 4-bit MLX build of the 2B and an 0.8B
+        # GGUF; TRL's tiny model copies Qwen/Qwen3.5-0.8B's, and its README says the text is
+        # "Shipped by Qwen3.5-2B and smaller". See tests/templates/SOURCES.md.
+        ("qwen/qwen3.5-0.8b*", "qwen/qwen3.5-2b*", "qwen3.5-0.8b*", "qwen3.5-2b*"),
+        dialect="qwen3_coder",
+        chat="qwen35_nothink",
+        template="tests/templates/Qwen3.5-2B.jinja",
+        template_sha256="273d8e0e683b885071fb17e08d71e5f2a5ddfb5309756181681de4f5a1822d80",
+        source="Qwen/Qwen3.5-2B chat_template.jinja (revision 15852e8c)",
+    ),
+    Model(
+        # TRL's README: the thinking-on text is "Shipped by Qwen3.5-4B and larger" (4B:
+        # llama.cpp's and TRL's copies; 9B: pinned at revision c2022362)
         ("qwen/qwen3.5-*", "qwen3.5-*"),
         dialect="qwen3_coder",
         chat="qwen35",
