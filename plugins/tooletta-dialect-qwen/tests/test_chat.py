@@ -125,6 +125,8 @@ LLAMA_CPP_CODER = "qwen/qwen3-coder@llama.cpp-566059a26"
 """The id pinned to llama.cpp's rewrite of the Qwen3-Coder template (format ``qwen3_coder``)."""
 QWEN36 = "Qwen/Qwen3.6-27B"
 QWEN35_SMALL = "Qwen/Qwen3.5-2B"
+NEMOTRON_SUPER = "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16"
+NEMOTRON_ULTRA = "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16"
 
 
 class TestQwen3CoderChat(QwenCases):
@@ -180,6 +182,34 @@ class TestNemotron3Chat(QwenCases):
     options = ({}, {"enable_thinking": False}, {"truncate_history_thinking": False})
 
 
+class TestNemotron3SuperChat(QwenCases):
+    """Nemotron 3 Super: Nano's turns and the ``low_effort`` hint."""
+
+    model = NEMOTRON_SUPER
+    template = TEMPLATES / "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja"
+    options = (
+        {},
+        {"enable_thinking": False},
+        {"truncate_history_thinking": False},
+        {"low_effort": True},
+        {"low_effort": True, "truncate_history_thinking": False},
+    )
+
+
+class TestNemotron3UltraChat(QwenCases):
+    """Nemotron 3 Ultra: ``<think>\nR</think>`` and the ``medium_effort`` hint."""
+
+    model = NEMOTRON_ULTRA
+    template = TEMPLATES / "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja"
+    options = (
+        {},
+        {"enable_thinking": False},
+        {"truncate_history_thinking": False},
+        {"medium_effort": True},
+        {"low_effort": True},
+    )
+
+
 class TestStep35Chat(QwenCases):
     model = "stepfun-ai/Step-3.5-Flash"
     template = TEMPLATES / "stepfun-ai-Step-3.5-Flash.jinja"
@@ -195,6 +225,8 @@ MODELS = [
     (QWEN36, "Qwen3.6-27B.jinja", {}),
     ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja", {}),
     ("stepfun-ai/Step-3.5-Flash", "stepfun-ai-Step-3.5-Flash.jinja", STEP_TOKENS),
+    (NEMOTRON_SUPER, "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja", {}),
+    (NEMOTRON_ULTRA, "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja", {}),
 ]
 
 
@@ -292,6 +324,60 @@ def test_qwen35_small_models_have_the_thinking_off_text() -> None:
     # builds of the small models: a 4-bit MLX build of the 2B is pinned with the same text
     assert resolve_format("mlx-community/Qwen3.5-2B-4bit", None)[0].name == "qwen35_nothink"
     assert resolve_format("Qwen/Qwen3.5-27B", None)[0].name == "qwen35"
+
+
+@pytest.mark.parametrize(
+    ("model", "template", "fmt", "option", "hint"),
+    [
+        (
+            NEMOTRON_SUPER,
+            "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja",
+            "nemotron3_super",
+            "low_effort",
+            "{reasoning effort: low}",
+        ),
+        (
+            NEMOTRON_ULTRA,
+            "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja",
+            "nemotron3_ultra",
+            "medium_effort",
+            "{reasoning effort: efficient}",
+        ),
+    ],
+)
+def test_nemotron_super_and_ultra_write_their_effort_hint(
+    model: str, template: str, fmt: str, option: str, hint: str
+) -> None:
+    """Nemotron 3 Super and Ultra (their ids had no format: conversations were refused) are
+    Nano's template with an effort switch appending a hint to the last user message; their
+    templates are identified as their formats, and the ids render natively with them."""
+    text = (TEMPLATES / template).read_text(encoding="utf-8")
+    ident = identify(TEMPLATES / template)
+    assert (ident.format, ident.dialect, ident.known) == (fmt, "nemotron3", True)
+    assert option in ident.switches
+    assert resolve_format(model, None)[0].name == fmt
+    calls = [ToolCall("get_time", {"tz": "UTC"})]
+    messages = [
+        Message("system", "s"),
+        Message("user", "a"),
+        Message("assistant", "  let me see  ", tool_calls=calls, reasoning="r1"),
+        Message("tool", "12:00"),
+        Message("assistant", "noon", reasoning="r2"),
+        Message("user", "b"),
+    ]
+    for options in ({}, {option: True}, {option: True, "truncate_history_thinking": False}):
+        for prompt in (False, True):
+            check_matches_template(
+                text, messages, model=model, add_generation_prompt=prompt, **options
+            )
+    plain = tooletta.render_conversation(messages, model=model, chat_template=text)
+    assert plain == tooletta.render_conversation(messages, model=model)
+    assert hint not in plain
+    hinted = tooletta.render_conversation(messages, model=model, **{option: True})
+    assert f"<|im_start|>user\nb\n\n{hint}<|im_end|>\n" in hinted
+    assert hinted.count(hint) == 1
+    back = tooletta.parse_conversation(hinted, model=model)
+    assert back[-1].content == f"b\n\n{hint}"
 
 
 @pytest.mark.parametrize(

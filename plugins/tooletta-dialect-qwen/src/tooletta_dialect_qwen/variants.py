@@ -26,6 +26,7 @@ from tooletta.plugin import variant_info
 
 from . import Qwen3CoderDialect
 from .chat import Nemotron3Chat, Qwen36Chat, Step35Chat
+from .nemotron import Nemotron3SuperChat, Nemotron3UltraChat
 
 __all__ = ["Nemotron3Dialect", "Qwen36Dialect", "Step35Dialect"]
 
@@ -45,7 +46,7 @@ class Nemotron3Dialect(Qwen3CoderDialect):
     content_separator = "\n"
     call_joiner = ""
     call_end = "\n"
-    chat_formats = (Nemotron3Chat(),)
+    chat_formats = (Nemotron3Chat(), Nemotron3SuperChat(), Nemotron3UltraChat())
 
 
 class Step35Dialect(Qwen3CoderDialect):
