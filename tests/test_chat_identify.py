@@ -75,6 +75,7 @@ IDENTIFIED = {
     "zai-org-GLM-5.1.jinja": "glm51",
     "CohereLabs-North-Mini-Code-1.0.jinja": "north_mini_code",
     "Qwen3-Next-80B-A3B-Instruct.jinja": "qwen3_instruct_2507",
+    "Qwen3-VL-2B-Instruct.jinja": "qwen3_instruct_2507",
     "Qwen3-Thinking-2507.jinja": "qwen3_thinking_2507",
 }
 """Vendored templates a known format reproduces on every probe: identified as it."""
