@@ -101,6 +101,7 @@ NOT_REPRODUCED = {
     "llama-cpp-deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja": ("deepseek_r1", "one_call"),
     "ibm-granite-granite-3.3-2B-Instruct.jinja": ("granite33", "one_call"),
     "LFM2-8B-A1B.jinja": ("lfm2", "one_call"),
+    "LFM2-1.2B.jinja": ("lfm2", "one_call"),  # the same template, indented with spaces
     "LFM2.5-Instruct.jinja": ("lfm25_instruct", "one_call"),
     "GigaChat3-10B-A1.8B.jinja": ("gigachat3", "parallel_calls"),
     "GigaChat3.1-10B-A1.8B.jinja": ("gigachat31", "parallel_calls"),

@@ -42,6 +42,14 @@ class TestLfm2Chat(ConversationTests):
     }
 
 
+class TestLfm2TrlChat(TestLfm2Chat):
+    """LFM2-1.2B's template as TRL copies it (``lfm2.jinja``): LFM2-8B-A1B's text indented
+    with spaces where llama.cpp's copy has tabs (inside ``{%- -%}`` tags: the same renders)."""
+
+    model = "LiquidAI/LFM2-1.2B"
+    template = TEMPLATES / "LFM2-1.2B.jinja"
+
+
 class TestLfm25InstructChat(ConversationTests):
     model = LFM25_INSTRUCT
     template = TEMPLATES / "LFM2.5-Instruct.jinja"
@@ -163,3 +171,26 @@ def test_lfm25_instruct_keeps_only_last_turns_reasoning() -> None:
     ]
     text = tooletta.render_conversation(messages, model=LFM25_INSTRUCT)
     assert "r1" not in text and "<|im_start|>assistant\n<think>r2</think>d<|im_end|>" in text
+
+
+def test_lfm2_trl_copy_is_known_and_lfm25_230m_has_its_format() -> None:
+    """TRL's LFM2 template (LFM2-1.2B's, which writes no ``tool_calls``: the model writes its
+    calls inside the content) is the verified LFM2 text, so the id given with it renders
+    natively (it was a drift error); LFM2.5-230M has the LFM2.5 format (it was refused)."""
+    from tooletta.chat import identify, resolve_format
+
+    lfm2 = (TEMPLATES / "LFM2-1.2B.jinja").read_text(encoding="utf-8")
+    ident = identify(lfm2, bos_token="<|startoftext|>")
+    assert (ident.format, ident.known) == ("lfm2", True)
+    messages, _ = sample_conversations()["tools_two_calls"]
+    for model in ("LiquidAI/LFM2-1.2B", "LiquidAI/LFM2-350M"):
+        given = tooletta.render_conversation(
+            messages, model=model, tools=SAMPLE_TOOLS, chat_template=lfm2
+        )
+        assert given == tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+    assert resolve_format("LiquidAI/LFM2.5-230M", None)[0].name == "lfm25"
+    lfm25 = (TEMPLATES / "LFM2.5-8B-A1B.jinja").read_text(encoding="utf-8")
+    given = tooletta.render_conversation(
+        messages, model="LiquidAI/LFM2.5-230M", tools=SAMPLE_TOOLS, chat_template=lfm25
+    )
+    assert given == tooletta.render_conversation(messages, model=LFM25, tools=SAMPLE_TOOLS)

@@ -47,8 +47,15 @@ MODELS: tuple[Model, ...] = (
         dialect="lfm2",
         chat="lfm2",
         template="tests/templates/LFM2-8B-A1B.jinja",
-        template_sha256="2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
-        source="ggml-org/llama.cpp models/templates/LFM2-8B-A1B.jinja (the model's chat_template)",
+        # and LFM2-1.2B's text as TRL copies it (the same template, indented with spaces)
+        template_sha256=(
+            "2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
+            "cef187400d62a59507aab3a642ea9a8d2a2ef263562bc3430560e116945273cf",
+        ),
+        source=(
+            "ggml-org/llama.cpp models/templates/LFM2-8B-A1B.jinja (the model's chat_template); "
+            "LiquidAI/LFM2-1.2B's, TRL's lfm2.jinja"
+        ),
     ),
     Model(
         ("liquidai/lfm2*", "lfm2*"),
@@ -59,7 +66,8 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
     Model(
-        ("liquidai/lfm2.5-8b-a1b*", "lfm2.5-8b-a1b*"),
+        # LFM2.5-230M: TRL's tiny model copies its template, TRL's lfm2_2_5.jinja, this text
+        ("liquidai/lfm2.5-8b-a1b*", "lfm2.5-8b-a1b*", "liquidai/lfm2.5-230m", "lfm2.5-230m"),
         dialect="lfm25",
         chat="lfm25",
         template="tests/templates/LFM2.5-8B-A1B.jinja",
