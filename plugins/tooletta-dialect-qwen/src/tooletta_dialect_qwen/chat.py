@@ -206,6 +206,25 @@ class Nemotron3Chat(_ChatML):
     """Always a system turn (empty without system message and tools)."""
     prompt = Prompt(on="<think>\n", off="<think></think>")
 
+    think_close: ClassVar[str] = "\n</think>\n"
+    """What closes a turn's reasoning before its content (Ultra: ``</think>`` alone)."""
+    trim_truncated: ClassVar[bool] = True
+    """A truncated turn with calls trims what follows ``</think>`` (Ultra keeps it)."""
+    effort: ClassVar[tuple[str, str] | None] = None
+    """A switch and the hint its truthy value appends to the last user message (Super's
+    ``low_effort``, Ultra's ``medium_effort``); ``None``: none."""
+
+    def hinted(self, ctx: Conversation) -> str:
+        """The hint after the last user message under ``ctx``'s options (``""``: none)."""
+        effort = self.effort
+        return effort[1] if effort is not None and ctx.options.get(effort[0]) else ""
+
+    def user_text(self, index: int, ctx: Conversation) -> str:
+        """Oddity: the last user message's text followed by the :attr:`effort` hint when its
+        switch is on."""
+        text = super().user_text(index, ctx)
+        return text + self.hinted(ctx) if index == ctx.last_user else text
+
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """Oddity: the turn's body; with ``truncate_history_thinking=False`` every turn keeps its
         reasoning."""
@@ -214,8 +233,8 @@ class Nemotron3Chat(_ChatML):
         return self.turn_body(ctx.messages[index], kept, last, ctx)
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
-        """Oddity: ``<think>\\nR\\n</think>\\n`` for kept, non-blank reasoning."""
-        return f"<think>\n{reasoning}\n</think>\n" if kept and reasoning.strip() else ""
+        """Oddity: ``<think>\\nR`` and :attr:`think_close` for kept, non-blank reasoning."""
+        return f"<think>\n{reasoning}{self.think_close}" if kept and reasoning.strip() else ""
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """Oddity: the assistant turn is the think block and the content (trimmed together),
@@ -223,7 +242,7 @@ class Nemotron3Chat(_ChatML):
         behind an empty block."""
         content = text_of(message.content)
         if message.reasoning.strip():
-            full = f"<think>\n{message.reasoning}\n</think>\n{content}"
+            full = f"<think>\n{message.reasoning}{self.think_close}{content}"
         elif "<think>" in content or "</think>" in content:
             full = content
         else:
@@ -245,16 +264,23 @@ class Nemotron3Chat(_ChatML):
                 rest = rest.split("</think>")[-1]
             elif "<think>" in rest:
                 rest = rest.split("<think>")[0]
-            head = "<think></think>" + rest.strip() + "\n"
+            head = "<think></think>" + (rest.strip() if self.trim_truncated else rest) + "\n"
         return head + str(ctx.dialect.render(list(message.tool_calls)))
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """Oddity: as the base (assistant texts and reasoning trimmed: the turn is trimmed whole);
-        with ``truncate_history_thinking=False`` every turn keeps its reasoning."""
+        with ``truncate_history_thinking=False`` every turn keeps its reasoning; the last user
+        message carries the :attr:`effort` hint when its switch is on (read back as part of
+        its content: nothing in the text tells it from a user who typed it)."""
         out = [
             msgspec.structs.replace(m, reasoning=m.reasoning.strip())
             for m in super().expressible_for(messages, ctx)
         ]
+        hint = self.hinted(ctx)
+        if hint and ctx.last_user >= 0:
+            last = max(i for i, m in enumerate(out) if m.role == "user")
+            content = text_of(messages[ctx.last_user].content) + hint
+            out[last] = msgspec.structs.replace(out[last], content=content)
         if ctx.options.get("truncate_history_thinking", True):
             return out
         skip = len(messages) - len(out)  # the empty first system message left out
