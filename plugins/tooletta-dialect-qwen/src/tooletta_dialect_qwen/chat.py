@@ -15,6 +15,8 @@ content and calls:
 * Nemotron 3 Nano: always a system turn, tools as XML; every assistant turn starts with its
   think block (``<think></think>`` when empty or truncated), then the content, a newline and
   the calls, each followed by a newline (the ``nemotron3`` variant's form).
+  Super and Ultra (:mod:`~tooletta_dialect_qwen.nemotron`) add an effort hint after the last
+  user message.
 * Step-3.5-Flash: the tokenizer's ``bos_token`` first, tools as ``tojson`` lines, results in a
   ``tool_response`` turn, calls written right after the content with nothing between them (the
   ``step35`` variant's form), reasoning blocks after the last user query.

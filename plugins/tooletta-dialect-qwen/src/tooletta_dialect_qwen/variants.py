@@ -3,8 +3,8 @@
 They parse like ``qwen3_coder`` (one parser reads every spelling) and render their model's
 own form; they are picked by their ``models`` patterns or by name, never by detection:
 
-* ``nemotron3`` (NVIDIA Nemotron 3 Nano): the content, a newline, then every call followed by
-  a newline (``...</tool_call>\\n`` before ``<|im_end|>``);
+* ``nemotron3`` (NVIDIA Nemotron 3 Nano, Super and Ultra): the content, a newline, then every
+  call followed by a newline (``...</tool_call>\\n`` before ``<|im_end|>``);
 * ``qwen36`` (Qwen3.6): Qwen3-Coder's turn, but every value that is not a string written as
   ``tojson`` (``true``, ``null``), where the others write Python's ``str()`` (``True``,
   ``None``); numbers read the same either way;
