@@ -188,9 +188,7 @@ class TestNemotron3SuperChat(QwenCases):
     model = NEMOTRON_SUPER
     template = TEMPLATES / "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja"
     options = (
-        {},
-        {"enable_thinking": False},
-        {"truncate_history_thinking": False},
+        *TestNemotron3Chat.options,
         {"low_effort": True},
         {"low_effort": True, "truncate_history_thinking": False},
     )
@@ -201,13 +199,7 @@ class TestNemotron3UltraChat(QwenCases):
 
     model = NEMOTRON_ULTRA
     template = TEMPLATES / "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja"
-    options = (
-        {},
-        {"enable_thinking": False},
-        {"truncate_history_thinking": False},
-        {"medium_effort": True},
-        {"low_effort": True},
-    )
+    options = (*TestNemotron3Chat.options, {"medium_effort": True}, {"low_effort": True})
 
 
 class TestStep35Chat(QwenCases):
@@ -365,7 +357,8 @@ def test_nemotron_super_and_ultra_write_their_effort_hint(
         Message("assistant", "noon", reasoning="r2"),
         Message("user", "b"),
     ]
-    for options in ({}, {option: True}, {option: True, "truncate_history_thinking": False}):
+    on: dict[str, Any] = {option: True}
+    for options in ({}, on, {**on, "truncate_history_thinking": False}):
         for prompt in (False, True):
             check_matches_template(
                 text, messages, model=model, add_generation_prompt=prompt, **options
@@ -373,7 +366,7 @@ def test_nemotron_super_and_ultra_write_their_effort_hint(
     plain = tooletta.render_conversation(messages, model=model, chat_template=text)
     assert plain == tooletta.render_conversation(messages, model=model)
     assert hint not in plain
-    hinted = tooletta.render_conversation(messages, model=model, **{option: True})
+    hinted = tooletta.render_conversation(messages, model=model, **on)
     assert f"<|im_start|>user\nb\n\n{hint}<|im_end|>\n" in hinted
     assert hinted.count(hint) == 1
     back = tooletta.parse_conversation(hinted, model=model)
