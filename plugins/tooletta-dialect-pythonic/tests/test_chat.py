@@ -44,14 +44,15 @@ class TestLfm2Chat(ConversationTests):
     }
 
 
-class TestLfm2TrlChat(TestLfm2Chat):
+class TestLfm2TrlChat(ConversationTests):
     """LFM2-1.2B's template before its revision 40f3da0, as TRL copies it (``lfm2.jinja``):
     LFM2-8B-A1B's text indented with spaces where llama.cpp's copy has tabs (inside
     ``{%- -%}`` tags: the same renders)."""
 
-    model = None
     dialect = "lfm2"
     template = TEMPLATES / "LFM2-1.2B.jinja"
+    tokens = TOKENS
+    differences = TestLfm2Chat.differences
 
 
 class TestLfm2V2Chat(ConversationTests):
