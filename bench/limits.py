@@ -765,6 +765,9 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
         "lfm25": Family(
             "<|tool_call_start|>", "<|tool_call_end|>", pythonic_body("list"), many=True
         ),
+        "lfm2_v2": Family(
+            "<|tool_call_start|>", "<|tool_call_end|>", pythonic_body("list"), many=True
+        ),
         "sarashina": Family("<|tool_calls|>", None, pythonic_body("dicts"), many=True),
         # JSON call objects, more of them (a list, lines) in one block
         "gigachat3": Family("<|message_sep|>\n\nfunction call<|role_sep|>", None, json_object_body),
