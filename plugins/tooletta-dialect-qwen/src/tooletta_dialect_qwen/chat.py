@@ -212,20 +212,6 @@ class Nemotron3Chat(_ChatML):
     """What closes a turn's reasoning before its content (Ultra: ``</think>`` alone)."""
     trim_truncated: ClassVar[bool] = True
     """A truncated turn with calls trims what follows ``</think>`` (Ultra keeps it)."""
-    effort: ClassVar[tuple[str, str] | None] = None
-    """A switch and the hint its truthy value appends to the last user message (Super's
-    ``low_effort``, Ultra's ``medium_effort``); ``None``: none."""
-
-    def hinted(self, ctx: Conversation) -> str:
-        """The hint after the last user message under ``ctx``'s options (``""``: none)."""
-        effort = self.effort
-        return effort[1] if effort is not None and ctx.options.get(effort[0]) else ""
-
-    def user_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: the last user message's text followed by the :attr:`effort` hint when its
-        switch is on."""
-        text = super().user_text(index, ctx)
-        return text + self.hinted(ctx) if index == ctx.last_user else text
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """Oddity: the turn's body; with ``truncate_history_thinking=False`` every turn keeps its
@@ -271,18 +257,11 @@ class Nemotron3Chat(_ChatML):
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
         """Oddity: as the base (assistant texts and reasoning trimmed: the turn is trimmed whole);
-        with ``truncate_history_thinking=False`` every turn keeps its reasoning; the last user
-        message carries the :attr:`effort` hint when its switch is on (read back as part of
-        its content: nothing in the text tells it from a user who typed it)."""
+        with ``truncate_history_thinking=False`` every turn keeps its reasoning."""
         out = [
             msgspec.structs.replace(m, reasoning=m.reasoning.strip())
             for m in super().expressible_for(messages, ctx)
         ]
-        hint = self.hinted(ctx)
-        if hint and ctx.last_user >= 0:
-            last = max(i for i, m in enumerate(out) if m.role == "user")
-            content = text_of(messages[ctx.last_user].content) + hint
-            out[last] = msgspec.structs.replace(out[last], content=content)
         if ctx.options.get("truncate_history_thinking", True):
             return out
         skip = len(messages) - len(out)  # the empty first system message left out

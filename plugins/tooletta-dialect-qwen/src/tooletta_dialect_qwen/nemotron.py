@@ -9,9 +9,9 @@ a hint to the last user message (``loop.index0 == ns.last_user_idx``) when it is
   a truncated turn with calls keeping the content after ``</think>`` untrimmed.
 
 The hint is text in the user turn: read back, it is part of that message's content (nothing
-in the text tells it from a user who typed it). Both are declarations of
-:class:`~tooletta_dialect_qwen.chat.Nemotron3Chat` (its ``effort``, ``think_close`` and
-``trim_truncated``).
+in the text tells it from a user who typed it). Both are declarations: the hint is the
+format's :attr:`~tooletta.chat.ChatFormat.last_user_hint`, Ultra's spelling
+:class:`~tooletta_dialect_qwen.chat.Nemotron3Chat`'s ``think_close`` and ``trim_truncated``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class Nemotron3SuperChat(Nemotron3Chat):
     name = "nemotron3_super"
     source = "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16 chat_template.jinja (d51eab0d)"
     options = defaults(enable_thinking=True, truncate_history_thinking=True, low_effort=False)
-    effort = ("low_effort", "\n\n{reasoning effort: low}")
+    last_user_hint = ("low_effort", "\n\n{reasoning effort: low}")
 
 
 class Nemotron3UltraChat(Nemotron3Chat):
@@ -42,7 +42,7 @@ class Nemotron3UltraChat(Nemotron3Chat):
     name = "nemotron3_ultra"
     source = "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16 chat_template.jinja (TRL's copy)"
     options = defaults(enable_thinking=True, truncate_history_thinking=True, medium_effort=False)
-    effort = ("medium_effort", "\n\n{reasoning effort: efficient}")
+    last_user_hint = ("medium_effort", "\n\n{reasoning effort: efficient}")
     reasoning = Reasoning("<think>\n", "</think>", strip="", keep="after_last_user")
     think_close = "</think>"
     trim_truncated = False
