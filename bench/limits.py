@@ -695,6 +695,12 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
         # XML parameters and key/value tags, typed by the schema
         "qwen3_coder": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
         "nemotron3": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
+        "nemotron3_super": Family(
+            "<function=", "</function>", xml_body(*qwen, t, strip_newline=True)
+        ),
+        "nemotron3_ultra": Family(
+            "<function=", "</function>", xml_body(*qwen, t, strip_newline=True)
+        ),
         "step35": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
         "qwen36": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
         "seed_oss": Family("<function=", "</function>", xml_body(*qwen, t)),

@@ -345,7 +345,12 @@ def test_nemotron_super_and_ultra_write_their_effort_hint(
     templates are identified as their formats, and the ids render natively with them."""
     text = (TEMPLATES / template).read_text(encoding="utf-8")
     ident = identify(TEMPLATES / template)
-    assert (ident.format, ident.dialect, ident.known) == (fmt, "nemotron3", True)
+    assert (ident.format, ident.dialect, ident.known) == (fmt, fmt, True)
+    assert tooletta.dialect_for_model(model) == fmt
+    calls = [ToolCall("f", {"a": 1})]
+    assert tooletta.render(calls, fmt, content="Hi") == tooletta.render(
+        calls, "nemotron3", content="Hi"
+    )
     assert option in ident.switches
     assert resolve_format(model, None)[0].name == fmt
     calls = [ToolCall("get_time", {"tz": "UTC"})]

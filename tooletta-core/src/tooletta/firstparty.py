@@ -154,6 +154,8 @@ DIALECT_DISTRIBUTIONS: dict[str, str] = {
     "nemotron": "tooletta-dialect-nemotron",
     "nemotron3": "tooletta-dialect-qwen",
     "nemotron3_nano": "tooletta-dialect-qwen",
+    "nemotron3_super": "tooletta-dialect-qwen",
+    "nemotron3_ultra": "tooletta-dialect-qwen",
     "nemotron_json": "tooletta-dialect-nemotron",
     "nemotron_nano_v2": "tooletta-dialect-nemotron",
     "nemotron_v3": "tooletta-dialect-qwen",

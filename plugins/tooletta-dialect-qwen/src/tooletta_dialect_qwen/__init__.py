@@ -108,10 +108,23 @@ class Qwen3CoderDialect(ScannerDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the qwen3_coder dialect and its variants ``nemotron3``, ``qwen36`` and
-    ``step35``."""
-    from .variants import Nemotron3Dialect, Qwen36Dialect, Step35Dialect
+    """Register the qwen3_coder dialect and its variants ``nemotron3`` (and its Super and
+    Ultra names), ``qwen36`` and ``step35``."""
+    from .variants import (
+        Nemotron3Dialect,
+        Nemotron3SuperDialect,
+        Nemotron3UltraDialect,
+        Qwen36Dialect,
+        Step35Dialect,
+    )
 
-    dialects = (Qwen3CoderDialect(), Nemotron3Dialect(), Qwen36Dialect(), Step35Dialect())
+    dialects = (
+        Qwen3CoderDialect(),
+        Nemotron3Dialect(),
+        Nemotron3SuperDialect(),
+        Nemotron3UltraDialect(),
+        Qwen36Dialect(),
+        Step35Dialect(),
+    )
     for declared in (*dialects, *MODELS):
         register(declared)

@@ -92,7 +92,7 @@ MODELS: tuple[Model, ...] = (
         # the ids TRL names for its copy (SHA-256 575fb74f...), pinned for the 120B-A12B's
         # tokenizer at revision d51eab0d; see tests/templates/SOURCES.md
         ("nvidia/nvidia-nemotron-3-super-*", "nvidia-nemotron-3-super-*"),
-        dialect="nemotron3",
+        dialect="nemotron3_super",
         chat="nemotron3_super",
         template="tests/templates/NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja",
         template_sha256="575fb74f54ed264df9047d0ecce3c98938aae953fb4f50356675706264cbb68a",
@@ -101,7 +101,7 @@ MODELS: tuple[Model, ...] = (
     Model(
         # the ids TRL names for its copy (SHA-256 82753bef...), from the 550B-A55B's tokenizer
         ("nvidia/nvidia-nemotron-3-ultra-*", "nvidia-nemotron-3-ultra-*"),
-        dialect="nemotron3",
+        dialect="nemotron3_ultra",
         chat="nemotron3_ultra",
         template="tests/templates/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja",
         template_sha256="82753bef5cedc4932c1ed509b5c9a12be680fd86d1adb65bc3f7398d11c8eebc",
