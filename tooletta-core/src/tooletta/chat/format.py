@@ -406,9 +406,9 @@ class ChatFormat:
             return self._as_opening(index, ctx)
         text = self.text(message.content)
         text = text.strip() if message.role in self.trim else text
-        return text + self.user_hint(ctx) if index == ctx.last_user else text
+        return text + self._user_hint(ctx) if index == ctx.last_user else text
 
-    def user_hint(self, ctx: Conversation) -> str:
+    def _user_hint(self, ctx: Conversation) -> str:
         """The :attr:`last_user_hint` text under ``ctx``'s options (``""``: none or off)."""
         hint = self.last_user_hint
         return hint[1] if hint is not None and ctx.options.get(hint[0]) else ""
@@ -846,7 +846,7 @@ class ChatFormat:
         :attr:`content_cut`, :attr:`history_cut`, :attr:`late_system`,
         :attr:`gather_system`, :attr:`last_user_hint`)."""
         out = self._carried_cut(messages, ctx)
-        hint = self.user_hint(ctx)
+        hint = self._user_hint(ctx)
         users = [i for i, m in enumerate(out) if m.role == "user"] if hint else []
         if users:
             last = out[users[-1]]
