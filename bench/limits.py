@@ -695,6 +695,12 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
         # XML parameters and key/value tags, typed by the schema
         "qwen3_coder": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
         "nemotron3": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
+        "nemotron3_super": Family(
+            "<function=", "</function>", xml_body(*qwen, t, strip_newline=True)
+        ),
+        "nemotron3_ultra": Family(
+            "<function=", "</function>", xml_body(*qwen, t, strip_newline=True)
+        ),
         "step35": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
         "qwen36": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
         "seed_oss": Family("<function=", "</function>", xml_body(*qwen, t)),
@@ -763,6 +769,9 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
             "<|tool_call_start|>", "<|tool_call_end|>", pythonic_body("list"), many=True
         ),
         "lfm25": Family(
+            "<|tool_call_start|>", "<|tool_call_end|>", pythonic_body("list"), many=True
+        ),
+        "lfm2_v2": Family(
             "<|tool_call_start|>", "<|tool_call_end|>", pythonic_body("list"), many=True
         ),
         "sarashina": Family("<|tool_calls|>", None, pythonic_body("dicts"), many=True),

@@ -61,9 +61,13 @@ IDENTIFIED = {
     "unsloth-mistral-Devstral-Small-2507.jinja": "devstral_small_2507",
     "Olmo-3.1-32B-Instruct.jinja": "olmo31_instruct",
     "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja": "nemotron3",
+    "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja": "nemotron3_super",
+    "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja": "nemotron3_ultra",
     "Qwen3-Coder.jinja": "qwen3_coder",
     "Qwen3-Coder-30B-A3B-Instruct.jinja": "qwen3_coder_2507",
     "Qwen3.5-4B.jinja": "qwen35",
+    "Qwen3.5-2B.jinja": "qwen35_nothink",
+    "LFM2-1.2B-40f3da0.jinja": "lfm2_v2",
     "Qwen3.6-27B.jinja": "qwen36",
     "stepfun-ai-Step-3.5-Flash.jinja": "step35",
     "ByteDance-Seed-OSS.jinja": "seed_oss_36b",
@@ -72,6 +76,7 @@ IDENTIFIED = {
     "zai-org-GLM-5.1.jinja": "glm51",
     "CohereLabs-North-Mini-Code-1.0.jinja": "north_mini_code",
     "Qwen3-Next-80B-A3B-Instruct.jinja": "qwen3_instruct_2507",
+    "Qwen3-VL-2B-Instruct.jinja": "qwen3_instruct_2507",
     "Qwen3-Thinking-2507.jinja": "qwen3_thinking_2507",
 }
 """Vendored templates a known format reproduces on every probe: identified as it."""
@@ -97,6 +102,8 @@ NOT_REPRODUCED = {
     "llama-cpp-deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja": ("deepseek_r1", "one_call"),
     "ibm-granite-granite-3.3-2B-Instruct.jinja": ("granite33", "one_call"),
     "LFM2-8B-A1B.jinja": ("lfm2", "one_call"),
+    "LFM2-1.2B.jinja": ("lfm2", "one_call"),  # the same template, indented with spaces
+    "LFM2.5-230M-13a5383.jinja": ("lfm25", "string_arguments"),
     "LFM2.5-Instruct.jinja": ("lfm25_instruct", "one_call"),
     "GigaChat3-10B-A1.8B.jinja": ("gigachat3", "parallel_calls"),
     "GigaChat3.1-10B-A1.8B.jinja": ("gigachat31", "parallel_calls"),
@@ -469,7 +476,7 @@ def _conversation(form: MessageForm) -> list[Message]:
 
 
 def test_known_templates_are_listed() -> None:
-    assert len(KNOWN) == 29 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
+    assert len(KNOWN) == 31 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
 
 
 @pytest.mark.parametrize("path", KNOWN, ids=lambda p: p.name)

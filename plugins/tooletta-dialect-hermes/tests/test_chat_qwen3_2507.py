@@ -38,6 +38,15 @@ class TestQwen3NextInstruct(Cases):
     template = INSTRUCT
 
 
+class TestQwen3VLInstruct(Cases):
+    """Qwen3-VL-2B/8B-Instruct: their template (TRL's ``qwen3_vl.jinja``) is written by
+    ``qwen3_instruct_2507`` (the ids were refused: no hermes format was theirs)."""
+
+    model = "Qwen/Qwen3-VL-2B-Instruct"
+    template = TEMPLATES / "Qwen3-VL-2B-Instruct.jinja"
+    list_content = ("system", "user", "assistant", "tool")
+
+
 class TestQwen3Thinking2507(Cases):
     model = "Qwen/Qwen3-4B-Thinking-2507"
     template = THINKING
@@ -137,7 +146,7 @@ PATTERN_TEMPLATES: dict[str, dict[str, Any]] = {
         ],
     },
     "qwen3_instruct_2507": {
-        "templates": ["Qwen3-Next-80B-A3B-Instruct.jinja"],
+        "templates": ["Qwen3-Next-80B-A3B-Instruct.jinja", "Qwen3-VL-2B-Instruct.jinja"],
         "claims": [
             "Qwen/Qwen3-4B-Instruct-2507",
             "Qwen/Qwen3-30B-A3B-Instruct-2507",
@@ -146,6 +155,7 @@ PATTERN_TEMPLATES: dict[str, dict[str, Any]] = {
             "Qwen/Qwen3-4B-Instruct-2507-FP8",
             "Qwen/Qwen3-Next-80B-A3B-Instruct",
             "Qwen/Qwen3-Next-80B-A3B-Instruct-FP8",
+            "Qwen/Qwen3-VL-2B-Instruct",
         ],
     },
     "qwen3_thinking_2507": {
@@ -200,3 +210,13 @@ def test_thinking_2507_model_turn_follows_the_prompt() -> None:
         tooletta.render(calls, model=instruct, content="C", reasoning="R")
     plain = tooletta.render(calls, model=instruct, content="C")
     assert plain == 'C\n<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'
+
+
+def test_qwen3_vl_2b_instruct_renders_its_template() -> None:
+    """Qwen3-VL-2B-Instruct, whose template TRL copies, has the format that reproduces it
+    (the id was refused); the other Qwen3-VL ids stay unclaimed (:data:`UNCLAIMED`)."""
+    model = "Qwen/Qwen3-VL-2B-Instruct"
+    text = (TEMPLATES / "Qwen3-VL-2B-Instruct.jinja").read_text(encoding="utf-8")
+    assert resolve_format(model, None)[0].name == "qwen3_instruct_2507"
+    given = tooletta.render_conversation(CHAT, model=model, chat_template=text)
+    assert given == tooletta.render_conversation(CHAT, model=model)

@@ -23,6 +23,8 @@ TOKENS = {"bos_token": "<|startoftext|>"}
 LFM2 = "LiquidAI/LFM2-8B-A1B"
 LFM25 = "LiquidAI/LFM2.5-8B-A1B"
 LFM25_INSTRUCT = "LiquidAI/LFM2.5-1.2B-Instruct"
+LFM2_V2 = "LiquidAI/LFM2-1.2B"
+LFM25_230M = "LiquidAI/LFM2.5-230M"
 
 _CALLS_IN_CONTENT = "the template writes only content: calls go inside it (test_calls_in_content)"
 
@@ -40,6 +42,26 @@ class TestLfm2Chat(ConversationTests):
         name: _CALLS_IN_CONTENT
         for name in ("tools_two_calls", "tools_no_system", "reasoning_multi_turn", "pending_call")
     }
+
+
+class TestLfm2TrlChat(ConversationTests):
+    """LFM2-1.2B's template before its revision 40f3da0, as TRL copies it (``lfm2.jinja``):
+    LFM2-8B-A1B's text indented with spaces where llama.cpp's copy has tabs (inside
+    ``{%- -%}`` tags: the same renders)."""
+
+    dialect = "lfm2"
+    template = TEMPLATES / "LFM2-1.2B.jinja"
+    tokens = TOKENS
+    differences = TestLfm2Chat.differences
+
+
+class TestLfm2V2Chat(ConversationTests):
+    """LFM2-1.2B's template since its revision 40f3da0 (``lfm2_v2``): it writes the calls
+    itself, so every sample matches it (no documented difference)."""
+
+    model = LFM2_V2
+    template = TEMPLATES / "LFM2-1.2B-40f3da0.jinja"
+    tokens = TOKENS
 
 
 class TestLfm25InstructChat(ConversationTests):
@@ -60,6 +82,14 @@ class TestLfm25Chat(ConversationTests):
             name: (_with_thinking(messages), tools)
             for name, (messages, tools) in sample_conversations(ids=self.ids).items()
         }
+
+
+class TestLfm25V2Chat(TestLfm25Chat):
+    """LFM2.5-230M's template since its revision 13a5383: LFM2.5-8B-A1B's text reading the
+    reasoning under ``thinking``, ``reasoning`` or ``reasoning_content``."""
+
+    model = LFM25_230M
+    template = TEMPLATES / "LFM2.5-230M-13a5383.jinja"
 
 
 @pytest.mark.parametrize(
@@ -163,3 +193,74 @@ def test_lfm25_instruct_keeps_only_last_turns_reasoning() -> None:
     ]
     text = tooletta.render_conversation(messages, model=LFM25_INSTRUCT)
     assert "r1" not in text and "<|im_start|>assistant\n<think>r2</think>d<|im_end|>" in text
+
+
+def test_lfm2_texts_and_lfm25_230m() -> None:
+    """TRL's LFM2 template (LFM2-1.2B's before its revision 40f3da0, which writes no
+    ``tool_calls``: the model writes its calls inside the content) is the verified LFM2 text,
+    so an ``LFM2-*`` id given it renders natively (it was a drift error); LFM2-1.2B itself
+    has the text of its revision 40f3da0 (``lfm2_v2``: it writes the calls, arrays as JSON),
+    and its earlier text is a drift error for it. LFM2.5-230M has the LFM2.5 format with
+    either of its texts (it was refused)."""
+    from tooletta.chat import identify, resolve_format
+
+    old = (TEMPLATES / "LFM2-1.2B.jinja").read_text(encoding="utf-8")
+    new = (TEMPLATES / "LFM2-1.2B-40f3da0.jinja").read_text(encoding="utf-8")
+    ident = identify(old, bos_token="<|startoftext|>")
+    assert (ident.format, ident.known) == ("lfm2", True)
+    ident = identify(new)
+    assert (ident.format, ident.dialect) == ("lfm2_v2", "lfm2_v2")
+    messages, _ = sample_conversations()["tools_two_calls"]
+    alone = tooletta.render_conversation(messages, model="LiquidAI/LFM2-350M", tools=SAMPLE_TOOLS)
+    given = tooletta.render_conversation(
+        messages, model="LiquidAI/LFM2-350M", tools=SAMPLE_TOOLS, chat_template=old
+    )
+    assert given == alone
+    assert resolve_format(LFM2_V2, None)[0].name == "lfm2_v2"
+    alone = tooletta.render_conversation(messages, model=LFM2_V2, tools=SAMPLE_TOOLS)
+    given = tooletta.render_conversation(
+        messages, model=LFM2_V2, tools=SAMPLE_TOOLS, chat_template=new
+    )
+    assert given == alone
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(messages, model=LFM2_V2, tools=SAMPLE_TOOLS, chat_template=old)
+    assert resolve_format(LFM25_230M, None)[0].name == "lfm25"
+    for name in ("LFM2.5-8B-A1B.jinja", "LFM2.5-230M-13a5383.jinja"):
+        text = (TEMPLATES / name).read_text(encoding="utf-8")
+        given = tooletta.render_conversation(
+            messages, model=LFM25_230M, tools=SAMPLE_TOOLS, chat_template=text
+        )
+        assert given == tooletta.render_conversation(messages, model=LFM25, tools=SAMPLE_TOOLS)
+
+
+def test_lfm2_v2_writes_values_as_its_template() -> None:
+    """LFM2-1.2B's template writes arrays and objects with ``tojson`` (``lfm2``: arrays as
+    Python lists), strings with only ``\\``, ``'``, ``\\n`` and ``\\r`` escaped, the rest
+    as ``| string``, and names that are Python keywords as they are; all read back."""
+    call = ToolCall(
+        "search",
+        {
+            "query": "it's a\\b\nc\td 東京",
+            "tags": ["a", 1, None, True],
+            "filters": {"site": "x", "n": [2.5]},
+            "limit": None,
+            "strict": False,
+            "from": "here",
+        },
+    )
+    messages = [Message("user", "go"), Message("assistant", "Sure.", tool_calls=[call])]
+    template = (TEMPLATES / "LFM2-1.2B-40f3da0.jinja").read_text(encoding="utf-8")
+    for prompt in (False, True):
+        assert tooletta.render_conversation(
+            messages, model=LFM2_V2, add_generation_prompt=prompt
+        ) == render_jinja(template, messages, tokens=TOKENS, add_generation_prompt=prompt)
+    text = tooletta.render([call], model=LFM2_V2)
+    assert 'tags=["a", 1, null, true]' in text
+    tags = ToolCall("f", {"tags": call.arguments["tags"]})
+    assert tooletta.render([tags], model=LFM2).endswith(
+        "[f(tags=['a', 1, None, True])]<|tool_call_end|>"
+    )
+    back = tooletta.parse_conversation(
+        tooletta.render_conversation(messages, model=LFM2_V2), model=LFM2_V2
+    )
+    assert back[-1].tool_calls == [call]

@@ -124,6 +124,9 @@ CODER = "Qwen/Qwen3-Coder-30B-A3B-Instruct"
 LLAMA_CPP_CODER = "qwen/qwen3-coder@llama.cpp-566059a26"
 """The id pinned to llama.cpp's rewrite of the Qwen3-Coder template (format ``qwen3_coder``)."""
 QWEN36 = "Qwen/Qwen3.6-27B"
+QWEN35_SMALL = "Qwen/Qwen3.5-2B"
+NEMOTRON_SUPER = "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16"
+NEMOTRON_ULTRA = "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16"
 
 
 class TestQwen3CoderChat(QwenCases):
@@ -145,6 +148,16 @@ class TestQwen35Chat(QwenCases):
     template = TEMPLATES / "Qwen3.5-4B.jinja"
     list_content = ("system", "user", "assistant", "tool")
     options = ({}, {"enable_thinking": False})
+
+
+class TestQwen35NothinkChat(QwenCases):
+    """Qwen3.5's small models (``qwen35_nothink``): thinking off unless ``enable_thinking`` is
+    ``True`` (``1`` is not)."""
+
+    model = QWEN35_SMALL
+    template = TEMPLATES / "Qwen3.5-2B.jinja"
+    list_content = ("system", "user", "assistant", "tool")
+    options = ({}, {"enable_thinking": True}, {"enable_thinking": False}, {"enable_thinking": 1})
 
 
 class TestQwen36Chat(QwenCases):
@@ -169,6 +182,26 @@ class TestNemotron3Chat(QwenCases):
     options = ({}, {"enable_thinking": False}, {"truncate_history_thinking": False})
 
 
+class TestNemotron3SuperChat(QwenCases):
+    """Nemotron 3 Super: Nano's turns and the ``low_effort`` hint."""
+
+    model = NEMOTRON_SUPER
+    template = TEMPLATES / "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja"
+    options = (
+        *TestNemotron3Chat.options,
+        {"low_effort": True},
+        {"low_effort": True, "truncate_history_thinking": False},
+    )
+
+
+class TestNemotron3UltraChat(QwenCases):
+    """Nemotron 3 Ultra: ``<think>\nR</think>`` and the ``medium_effort`` hint."""
+
+    model = NEMOTRON_ULTRA
+    template = TEMPLATES / "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja"
+    options = (*TestNemotron3Chat.options, {"medium_effort": True}, {"low_effort": True})
+
+
 class TestStep35Chat(QwenCases):
     model = "stepfun-ai/Step-3.5-Flash"
     template = TEMPLATES / "stepfun-ai-Step-3.5-Flash.jinja"
@@ -180,9 +213,12 @@ MODELS = [
     (CODER, "Qwen3-Coder-30B-A3B-Instruct.jinja", {}),
     (LLAMA_CPP_CODER, "Qwen3-Coder.jinja", {}),
     ("Qwen/Qwen3.5-4B", "Qwen3.5-4B.jinja", {}),
+    (QWEN35_SMALL, "Qwen3.5-2B.jinja", {}),
     (QWEN36, "Qwen3.6-27B.jinja", {}),
     ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja", {}),
     ("stepfun-ai/Step-3.5-Flash", "stepfun-ai-Step-3.5-Flash.jinja", STEP_TOKENS),
+    (NEMOTRON_SUPER, "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja", {}),
+    (NEMOTRON_ULTRA, "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja", {}),
 ]
 
 
@@ -241,6 +277,105 @@ def test_models_route_to_their_formats_and_variants() -> None:
         assert resolve_format(model, None)[0].name == fmt, model
     assert resolve_format(None, "qwen3_coder")[0].name == "qwen3_coder"
     assert resolve_format(None, "qwen35")[0].name == "qwen35"
+
+
+def test_qwen35_small_models_have_the_thinking_off_text() -> None:
+    """Qwen3.5-0.8B and -2B ship the text whose generation prompt is the empty think block
+    unless ``enable_thinking`` is true (TRL: "Shipped by Qwen3.5-2B and smaller"): their ids
+    write it, identify names it, and the id given with its template renders natively (it
+    was a drift error while ``qwen3.5-*`` gave them the 4B's format). The larger ids keep
+    Qwen3.5-4B's."""
+    small = (TEMPLATES / "Qwen3.5-2B.jinja").read_text(encoding="utf-8")
+    big = (TEMPLATES / "Qwen3.5-4B.jinja").read_text(encoding="utf-8")
+    messages = [Message("user", "hi")]
+    for model in ("Qwen/Qwen3.5-0.8B", "Qwen/Qwen3.5-2B", "qwen3.5-2b"):
+        assert resolve_format(model, None)[0].name == "qwen35_nothink", model
+        text = tooletta.render_conversation(messages, model=model, add_generation_prompt=True)
+        assert text.endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")
+        given = tooletta.render_conversation(
+            messages, model=model, add_generation_prompt=True, chat_template=small
+        )
+        assert given == text
+        with pytest.raises(tooletta.TemplateMismatchError):
+            tooletta.render_conversation(
+                messages, model=model, add_generation_prompt=True, chat_template=big
+            )
+    on = tooletta.render_conversation(
+        messages, model=QWEN35_SMALL, add_generation_prompt=True, enable_thinking=True
+    )
+    assert on.endswith("<|im_start|>assistant\n<think>\n")
+    for model in ("Qwen/Qwen3.5-4B", "Qwen/Qwen3.5-9B", "Qwen/Qwen3.5-35B-A3B"):
+        assert resolve_format(model, None)[0].name == "qwen35", model
+        with pytest.raises(tooletta.TemplateMismatchError):
+            tooletta.render_conversation(
+                messages, model=model, add_generation_prompt=True, chat_template=small
+            )
+    ident = identify(TEMPLATES / "Qwen3.5-2B.jinja")
+    assert (ident.format, ident.dialect, ident.known) == ("qwen35_nothink", "qwen3_coder", True)
+    assert identify(TEMPLATES / "Qwen3.5-4B.jinja").format == "qwen35"
+    # builds of the small models: a 4-bit MLX build of the 2B is pinned with the same text
+    assert resolve_format("mlx-community/Qwen3.5-2B-4bit", None)[0].name == "qwen35_nothink"
+    assert resolve_format("Qwen/Qwen3.5-27B", None)[0].name == "qwen35"
+
+
+@pytest.mark.parametrize(
+    ("model", "template", "fmt", "option", "hint"),
+    [
+        (
+            NEMOTRON_SUPER,
+            "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja",
+            "nemotron3_super",
+            "low_effort",
+            "{reasoning effort: low}",
+        ),
+        (
+            NEMOTRON_ULTRA,
+            "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja",
+            "nemotron3_ultra",
+            "medium_effort",
+            "{reasoning effort: efficient}",
+        ),
+    ],
+)
+def test_nemotron_super_and_ultra_write_their_effort_hint(
+    model: str, template: str, fmt: str, option: str, hint: str
+) -> None:
+    """Nemotron 3 Super and Ultra (their ids had no format: conversations were refused) are
+    Nano's template with an effort switch appending a hint to the last user message; their
+    templates are identified as their formats, and the ids render natively with them."""
+    text = (TEMPLATES / template).read_text(encoding="utf-8")
+    ident = identify(TEMPLATES / template)
+    assert (ident.format, ident.dialect, ident.known) == (fmt, fmt, True)
+    assert tooletta.dialect_for_model(model) == fmt
+    calls = [ToolCall("f", {"a": 1})]
+    assert tooletta.render(calls, fmt, content="Hi") == tooletta.render(
+        calls, "nemotron3", content="Hi"
+    )
+    assert option in ident.switches
+    assert resolve_format(model, None)[0].name == fmt
+    calls = [ToolCall("get_time", {"tz": "UTC"})]
+    messages = [
+        Message("system", "s"),
+        Message("user", "a"),
+        Message("assistant", "  let me see  ", tool_calls=calls, reasoning="r1"),
+        Message("tool", "12:00"),
+        Message("assistant", "noon", reasoning="r2"),
+        Message("user", "b"),
+    ]
+    on: dict[str, Any] = {option: True}
+    for options in ({}, on, {**on, "truncate_history_thinking": False}):
+        for prompt in (False, True):
+            check_matches_template(
+                text, messages, model=model, add_generation_prompt=prompt, **options
+            )
+    plain = tooletta.render_conversation(messages, model=model, chat_template=text)
+    assert plain == tooletta.render_conversation(messages, model=model)
+    assert hint not in plain
+    hinted = tooletta.render_conversation(messages, model=model, **on)
+    assert f"<|im_start|>user\nb\n\n{hint}<|im_end|>\n" in hinted
+    assert hinted.count(hint) == 1
+    back = tooletta.parse_conversation(hinted, model=model)
+    assert back[-1].content == f"b\n\n{hint}"
 
 
 @pytest.mark.parametrize(

@@ -75,6 +75,17 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
     Model(
+        # Qwen3-VL-2B-Instruct's template (SHA-256 3636d0f0..., TRL's tiny model copies it) is
+        # written by Qwen3-2507 Instruct's format (it also renders image and video parts); the
+        # other Qwen3-VL ids are not claimed here (tests/templates/SOURCES.md)
+        ("qwen/qwen3-vl-2b-instruct", "qwen3-vl-2b-instruct"),
+        dialect="hermes",
+        chat="qwen3_instruct_2507",
+        template="tests/templates/Qwen3-VL-2B-Instruct.jinja",
+        template_sha256="3636d0f0bd6bef02654cdffdc447b79cb2cef8ab02cc75267345946291a489e4",
+        source="Qwen/Qwen3-VL-2B-Instruct chat_template.jinja (TRL's qwen3_vl.jinja)",
+    ),
+    Model(
         (
             "qwen/qwen3-4b-thinking-2507*",
             "qwen/qwen3-30b-a3b-thinking-2507*",

@@ -52,7 +52,7 @@ from tooletta.plugin import (
 from tooletta_dialect_pythonic.models import MODELS
 
 from .base import CheckedDialect
-from .chat import Lfm2Chat, Lfm25Chat, Lfm25InstructChat
+from .chat import Lfm2Chat, Lfm2V2Chat, Lfm25Chat, Lfm25InstructChat
 from .chat_olmo import Olmo31InstructChat
 from .pysyntax import (
     bracketed,
@@ -70,6 +70,7 @@ from .pysyntax import (
 
 __all__ = [
     "Lfm2Dialect",
+    "Lfm2V2Dialect",
     "Lfm25Dialect",
     "Olmo3Dialect",
     "Olmo3InstructDialect",
@@ -483,6 +484,37 @@ class Lfm2Dialect(CheckedDialect):
         return _lfm2_value(value)
 
 
+_V2_ESCAPES = str.maketrans({"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r"})
+"""What LFM2-1.2B's template escapes in a string value (nothing else: a tab stays raw)."""
+
+
+class Lfm2V2Dialect(Lfm2Dialect):
+    """LFM2-1.2B since its revision 40f3da0, whose template writes the calls itself: the
+    ``lfm2`` block with a string as ``'`` + the string with ``\\``, ``'``, line feeds and
+    carriage returns escaped + ``'`` (no other character escaped), an object or an array as
+    ``tojson`` (``["a", 1]``, where ``lfm2`` writes a list as Python does, ``['a', 1]``), any
+    other value as Python's ``str`` (``True``, ``None``); an argument named by a Python keyword
+    as it is (``f(from='x')``)."""
+
+    info = variant_info(
+        Lfm2Dialect.info,
+        "lfm2_v2",
+        description="LFM2-1.2B (revision 40f3da0): the lfm2 block with arrays as JSON",
+        source="LiquidAI/LFM2-1.2B chat_template (revision 40f3da0; TRL 1.16.0's lfm2_v2.jinja)",
+    )
+    chat_formats = (Lfm2V2Chat(),)
+    keyword_names = True
+
+    def value_text(self, value: Any) -> str:
+        """Oddity: the template's ``format_arg_value``: strings with four escapes, objects
+        and arrays as ``tojson``, the rest as ``| string``."""
+        if isinstance(value, str):
+            return "'" + value.translate(_V2_ESCAPES) + "'"
+        if isinstance(value, (dict, list)):
+            return to_json(value)
+        return _lfm2_value(value)
+
+
 def _raw_readable(text: str) -> bool:
     """A string the LFM2.5 template's unescaped ``'...'`` form writes so that it reads back:
     no quote, no backslash, nothing unprintable but line breaks."""
@@ -691,12 +723,13 @@ class SarashinaDialect(CheckedDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register pythonic, olmo3 (and its variant olmo3_instruct), lfm2 (and its variant lfm25)
-    and sarashina."""
+    """Register pythonic, olmo3 (and its variant olmo3_instruct), lfm2 (and its variants
+    lfm2_v2 and lfm25) and sarashina."""
     register(PythonicDialect())
     register(Olmo3Dialect())
     register(Olmo3InstructDialect())
     register(Lfm2Dialect())
+    register(Lfm2V2Dialect())
     register(Lfm25Dialect())
     register(SarashinaDialect())
     for row in MODELS:

@@ -36,7 +36,7 @@ from tooletta.plugin import (
     tool_json,
 )
 
-__all__ = ["Lfm2Chat", "Lfm25Chat", "Lfm25InstructChat"]
+__all__ = ["Lfm2Chat", "Lfm2V2Chat", "Lfm25Chat", "Lfm25InstructChat"]
 
 _IM_START = "<|im_start|>"
 _IM_END = "<|im_end|>"
@@ -97,6 +97,14 @@ class Lfm2Chat(ChatFormat):
     system_block = _system_block("List of tools: <|tool_list_start|>[", "]<|tool_list_end|>")
     """The system message, then (with tools, after ``\\n`` when there is one) the list; no
     system turn when both are empty."""
+
+
+class Lfm2V2Chat(Lfm2Chat):
+    """LFM2-1.2B's template since its revision 40f3da0: LFM2's turns, the assistant's calls
+    written by the template itself after the content (the ``lfm2_v2`` variant's values)."""
+
+    name = "lfm2_v2"
+    source = "LiquidAI/LFM2-1.2B chat_template (revision 40f3da0; TRL 1.16.0's lfm2_v2.jinja)"
 
 
 class Lfm25InstructChat(Lfm2Chat):

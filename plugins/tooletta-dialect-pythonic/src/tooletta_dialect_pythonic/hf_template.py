@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tooletta.interop.hf.spec import EACH, Export, chatml, template
 
-__all__ = ["LFM2", "LFM25", "OLMO3", "OLMO3_INSTRUCT", "PYTHONIC", "SARASHINA"]
+__all__ = ["LFM2", "LFM2_V2", "LFM25", "OLMO3", "OLMO3_INSTRUCT", "PYTHONIC", "SARASHINA"]
 
 _LFM2 = chatml(
     {
@@ -24,6 +24,15 @@ LFM2 = Export(
         "(a list-valued field cannot repeat)"
     ),
 )
+
+LFM2_V2 = Export(
+    _LFM2,
+    note=(
+        "the lfm2 template (see lfm2); python-call-list reads Python syntax, in which the JSON "
+        "words true, false and null inside an array or object (the LFM2-1.2B form) are not valid"
+    ),
+)
+"""The lfm2 template: arrays and objects as JSON, the same block."""
 
 LFM25 = Export(
     _LFM2,

@@ -43,12 +43,29 @@ MODELS: tuple[Model, ...] = (
         source="allenai/Olmo-3.1-32B-Instruct chat_template (tool_calls loop)",
     ),
     Model(
+        # LFM2-1.2B's template since its revision 40f3da0 (TRL 1.16.0's lfm2_v2.jinja, SHA-256
+        # 5504d163...) writes the calls itself; its earlier text is the lfm2 row's
+        ("liquidai/lfm2-1.2b", "lfm2-1.2b"),
+        dialect="lfm2_v2",
+        chat="lfm2_v2",
+        template="tests/templates/LFM2-1.2B-40f3da0.jinja",
+        template_sha256="5504d163d879bfb6fd4135b7fa3d56768b2e69dd718338f7b146750289f46ab0",
+        source="LiquidAI/LFM2-1.2B chat_template (revision 40f3da0; TRL 1.16.0's lfm2_v2.jinja)",
+    ),
+    Model(
         ("liquidai/lfm2-*", "lfm2-*"),
         dialect="lfm2",
         chat="lfm2",
         template="tests/templates/LFM2-8B-A1B.jinja",
-        template_sha256="2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
-        source="ggml-org/llama.cpp models/templates/LFM2-8B-A1B.jinja (the model's chat_template)",
+        # and LFM2-1.2B's text as TRL copies it (the same template, indented with spaces)
+        template_sha256=(
+            "2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
+            "cef187400d62a59507aab3a642ea9a8d2a2ef263562bc3430560e116945273cf",
+        ),
+        source=(
+            "ggml-org/llama.cpp models/templates/LFM2-8B-A1B.jinja (the model's chat_template); "
+            "LiquidAI/LFM2-1.2B's, TRL's lfm2.jinja"
+        ),
     ),
     Model(
         ("liquidai/lfm2*", "lfm2*"),
@@ -59,11 +76,16 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
     Model(
-        ("liquidai/lfm2.5-8b-a1b*", "lfm2.5-8b-a1b*"),
+        # LFM2.5-230M: TRL's tiny model copies its template: this text (TRL's lfm2_2_5.jinja),
+        # and since the 230M's revision 13a5383 one reading the reasoning under two more keys
+        ("liquidai/lfm2.5-8b-a1b*", "lfm2.5-8b-a1b*", "liquidai/lfm2.5-230m", "lfm2.5-230m"),
         dialect="lfm25",
         chat="lfm25",
         template="tests/templates/LFM2.5-8B-A1B.jinja",
-        template_sha256="6d65c8804847ad74eea912dd7eca3dc1cf7a457b53a77f47d841a14121910963",
+        template_sha256=(
+            "6d65c8804847ad74eea912dd7eca3dc1cf7a457b53a77f47d841a14121910963",
+            "c5b67247c9f736f6c40eaa91ae1ef27dc67f5b041eedaadb97a1bea5030fb0ff",
+        ),
         source=(
             "ggml-org/llama.cpp models/templates/LFM2.5-8B-A1B.jinja (the model's chat_template)"
         ),

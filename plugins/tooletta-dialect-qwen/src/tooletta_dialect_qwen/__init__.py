@@ -43,7 +43,7 @@ from tooletta.plugin import (
     reasoning_region,
     render_wrapped,
 )
-from tooletta_dialect_qwen.chat import Qwen3CoderChat, Qwen35Chat
+from tooletta_dialect_qwen.chat import Qwen3CoderChat, Qwen35Chat, Qwen35NothinkChat
 from tooletta_dialect_qwen.coder_hf import Qwen3Coder2507Chat
 from tooletta_dialect_qwen.models import MODELS
 
@@ -86,6 +86,7 @@ class Qwen3CoderDialect(ScannerDialect):
         Qwen3CoderChat(),
         Qwen35Chat(),
         Qwen3Coder2507Chat(),
+        Qwen35NothinkChat(),
     )
 
     def detect(self, text: str) -> bool:
@@ -107,10 +108,23 @@ class Qwen3CoderDialect(ScannerDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the qwen3_coder dialect and its variants ``nemotron3``, ``qwen36`` and
-    ``step35``."""
-    from .variants import Nemotron3Dialect, Qwen36Dialect, Step35Dialect
+    """Register the qwen3_coder dialect and its variants ``nemotron3`` (and its Super and
+    Ultra names), ``qwen36`` and ``step35``."""
+    from .variants import (
+        Nemotron3Dialect,
+        Nemotron3SuperDialect,
+        Nemotron3UltraDialect,
+        Qwen36Dialect,
+        Step35Dialect,
+    )
 
-    dialects = (Qwen3CoderDialect(), Nemotron3Dialect(), Qwen36Dialect(), Step35Dialect())
+    dialects = (
+        Qwen3CoderDialect(),
+        Nemotron3Dialect(),
+        Nemotron3SuperDialect(),
+        Nemotron3UltraDialect(),
+        Qwen36Dialect(),
+        Step35Dialect(),
+    )
     for declared in (*dialects, *MODELS):
         register(declared)

@@ -15,6 +15,8 @@ content and calls:
 * Nemotron 3 Nano: always a system turn, tools as XML; every assistant turn starts with its
   think block (``<think></think>`` when empty or truncated), then the content, a newline and
   the calls, each followed by a newline (the ``nemotron3`` variant's form).
+  Super and Ultra (:mod:`~tooletta_dialect_qwen.nemotron`) add an effort hint after the last
+  user message.
 * Step-3.5-Flash: the tokenizer's ``bos_token`` first, tools as ``tojson`` lines, results in a
   ``tool_response`` turn, calls written right after the content with nothing between them (the
   ``step35`` variant's form), reasoning blocks after the last user query.
@@ -22,8 +24,8 @@ content and calls:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import msgspec
@@ -54,7 +56,14 @@ from .declarations import (
     xml_tools,
 )
 
-__all__ = ["Nemotron3Chat", "Qwen3CoderChat", "Qwen35Chat", "Qwen36Chat", "Step35Chat"]
+__all__ = [
+    "Nemotron3Chat",
+    "Qwen3CoderChat",
+    "Qwen35Chat",
+    "Qwen35NothinkChat",
+    "Qwen36Chat",
+    "Step35Chat",
+]
 
 _SPECIAL = (IM_START, IM_END, "<tool_call>", "</tool_call>")
 _THINKING_SPECIAL = (*_SPECIAL, "<think>", "</think>")
@@ -142,6 +151,27 @@ class Qwen35Chat(_ChatML):
     prompt = Prompt(on="<think>\n", off="<think>\n\n</think>\n\n")
 
 
+@dataclass(frozen=True)
+class _OnlyTruePrompt(Prompt):
+    """A generation prompt whose switch is on only for the value ``True`` (the template's
+    ``enable_thinking is defined and enable_thinking is true``: ``1`` or ``"yes"`` is off)."""
+
+    def thinking(self, options: Mapping[str, Any]) -> bool:
+        """Whether the switch is ``True`` under ``options``."""
+        return options.get(self.switch, self.default) is True
+
+
+class Qwen35NothinkChat(Qwen35Chat):
+    """Qwen3.5's small models (0.8B, 2B): Qwen3.5's template with thinking off by default, the
+    generation prompt opening ``<think>\n`` only when ``enable_thinking`` is ``True`` (the
+    other templates' empty block ``<think>\n\n</think>\n\n`` otherwise)."""
+
+    name = "qwen35_nothink"
+    source = "Qwen/Qwen3.5-2B chat_template.jinja (revision 15852e8c)"
+    options = defaults(enable_thinking=False)
+    prompt = _OnlyTruePrompt(on="<think>\n", off="<think>\n\n</think>\n\n", default=False)
+
+
 class Qwen36Chat(Qwen35Chat):
     """Qwen3.6: Qwen3.5's template with a ``preserve_thinking`` switch (off by default): when
     it is ``True`` every assistant turn writes its reasoning block (empty ones too), not only
@@ -182,6 +212,11 @@ class Nemotron3Chat(_ChatML):
     """Always a system turn (empty without system message and tools)."""
     prompt = Prompt(on="<think>\n", off="<think></think>")
 
+    think_close: ClassVar[str] = "\n</think>\n"
+    """What closes a turn's reasoning before its content (Ultra: ``</think>`` alone)."""
+    trim_truncated: ClassVar[bool] = True
+    """A truncated turn with calls trims what follows ``</think>`` (Ultra keeps it)."""
+
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """Oddity: the turn's body; with ``truncate_history_thinking=False`` every turn keeps its
         reasoning."""
@@ -190,8 +225,8 @@ class Nemotron3Chat(_ChatML):
         return self.turn_body(ctx.messages[index], kept, last, ctx)
 
     def reasoning_text(self, reasoning: str, kept: bool, last: bool) -> str:
-        """Oddity: ``<think>\\nR\\n</think>\\n`` for kept, non-blank reasoning."""
-        return f"<think>\n{reasoning}\n</think>\n" if kept and reasoning.strip() else ""
+        """Oddity: ``<think>\\nR`` and :attr:`think_close` for kept, non-blank reasoning."""
+        return f"<think>\n{reasoning}{self.think_close}" if kept and reasoning.strip() else ""
 
     def turn_body(self, message: Message, kept: bool, last: bool, ctx: Conversation) -> str:
         """Oddity: the assistant turn is the think block and the content (trimmed together),
@@ -199,7 +234,7 @@ class Nemotron3Chat(_ChatML):
         behind an empty block."""
         content = text_of(message.content)
         if message.reasoning.strip():
-            full = f"<think>\n{message.reasoning}\n</think>\n{content}"
+            full = f"<think>\n{message.reasoning}{self.think_close}{content}"
         elif "<think>" in content or "</think>" in content:
             full = content
         else:
@@ -221,7 +256,7 @@ class Nemotron3Chat(_ChatML):
                 rest = rest.split("</think>")[-1]
             elif "<think>" in rest:
                 rest = rest.split("<think>")[0]
-            head = "<think></think>" + rest.strip() + "\n"
+            head = "<think></think>" + (rest.strip() if self.trim_truncated else rest) + "\n"
         return head + str(ctx.dialect.render(list(message.tool_calls)))
 
     def expressible_for(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:

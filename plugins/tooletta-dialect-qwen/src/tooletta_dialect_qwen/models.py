@@ -28,6 +28,20 @@ MODELS: tuple[Model, ...] = (
         source="llama.cpp models/templates/Qwen3-Coder.jinja at 566059a26 (llama.cpp's edit)",
     ),
     Model(
+        # the small models ship the thinking-off text (SHA-256 273d8e0e...): pinned for
+        # Qwen/Qwen3.5-2B at revision 15852e8c, for a 4-bit MLX build of the 2B and an 0.8B
+        # GGUF; TRL's tiny model copies Qwen/Qwen3.5-0.8B's, and its README says the text is
+        # "Shipped by Qwen3.5-2B and smaller". See tests/templates/SOURCES.md.
+        ("qwen/qwen3.5-0.8b*", "qwen/qwen3.5-2b*", "qwen3.5-0.8b*", "qwen3.5-2b*"),
+        dialect="qwen3_coder",
+        chat="qwen35_nothink",
+        template="tests/templates/Qwen3.5-2B.jinja",
+        template_sha256="273d8e0e683b885071fb17e08d71e5f2a5ddfb5309756181681de4f5a1822d80",
+        source="Qwen/Qwen3.5-2B chat_template.jinja (revision 15852e8c)",
+    ),
+    Model(
+        # TRL's README: the thinking-on text is "Shipped by Qwen3.5-4B and larger" (4B:
+        # llama.cpp's and TRL's copies; 9B: pinned at revision c2022362)
         ("qwen/qwen3.5-*", "qwen3.5-*"),
         dialect="qwen3_coder",
         chat="qwen35",
@@ -73,6 +87,25 @@ MODELS: tuple[Model, ...] = (
         template="tests/templates/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
         template_sha256="ab7813c3abdd9cb655905a410728b26c7884eca45ddfab8d9f931553485a7862",
         source="nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 chat_template.jinja",
+    ),
+    Model(
+        # the ids TRL names for its copy (SHA-256 575fb74f...), pinned for the 120B-A12B's
+        # tokenizer at revision d51eab0d; see tests/templates/SOURCES.md
+        ("nvidia/nvidia-nemotron-3-super-*", "nvidia-nemotron-3-super-*"),
+        dialect="nemotron3_super",
+        chat="nemotron3_super",
+        template="tests/templates/NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja",
+        template_sha256="575fb74f54ed264df9047d0ecce3c98938aae953fb4f50356675706264cbb68a",
+        source="nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16 chat_template.jinja (d51eab0d)",
+    ),
+    Model(
+        # the ids TRL names for its copy (SHA-256 82753bef...), from the 550B-A55B's tokenizer
+        ("nvidia/nvidia-nemotron-3-ultra-*", "nvidia-nemotron-3-ultra-*"),
+        dialect="nemotron3_ultra",
+        chat="nemotron3_ultra",
+        template="tests/templates/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja",
+        template_sha256="82753bef5cedc4932c1ed509b5c9a12be680fd86d1adb65bc3f7398d11c8eebc",
+        source="nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16 chat_template.jinja (TRL's copy)",
     ),
     Model(
         ("stepfun-ai/step-3.5-flash*", "step-3.5-flash*"),

@@ -3,8 +3,9 @@
 They parse like ``qwen3_coder`` (one parser reads every spelling) and render their model's
 own form; they are picked by their ``models`` patterns or by name, never by detection:
 
-* ``nemotron3`` (NVIDIA Nemotron 3 Nano): the content, a newline, then every call followed by
-  a newline (``...</tool_call>\\n`` before ``<|im_end|>``);
+* ``nemotron3`` (NVIDIA Nemotron 3 Nano; ``nemotron3_super`` and ``nemotron3_ultra`` write the
+  same, each with its model's conversation format): the content, a newline, then every call
+  followed by a newline (``...</tool_call>\\n`` before ``<|im_end|>``);
 * ``qwen36`` (Qwen3.6): Qwen3-Coder's turn, but every value that is not a string written as
   ``tojson`` (``true``, ``null``), where the others write Python's ``str()`` (``True``,
   ``None``); numbers read the same either way;
@@ -26,8 +27,15 @@ from tooletta.plugin import variant_info
 
 from . import Qwen3CoderDialect
 from .chat import Nemotron3Chat, Qwen36Chat, Step35Chat
+from .nemotron import Nemotron3SuperChat, Nemotron3UltraChat
 
-__all__ = ["Nemotron3Dialect", "Qwen36Dialect", "Step35Dialect"]
+__all__ = [
+    "Nemotron3Dialect",
+    "Nemotron3SuperDialect",
+    "Nemotron3UltraDialect",
+    "Qwen36Dialect",
+    "Step35Dialect",
+]
 
 _JSON_LITERALS: dict[Any, str] = {None: "null", True: "true", False: "false"}
 
@@ -46,6 +54,32 @@ class Nemotron3Dialect(Qwen3CoderDialect):
     call_joiner = ""
     call_end = "\n"
     chat_formats = (Nemotron3Chat(),)
+
+
+class Nemotron3SuperDialect(Nemotron3Dialect):
+    """Nemotron 3 Super: Nano's calls (its own name for its conversation format, which
+    writes the ``low_effort`` hint)."""
+
+    info = variant_info(
+        Qwen3CoderDialect.info,
+        "nemotron3_super",
+        description="Nemotron 3 Super spelling of qwen3_coder (Nano's; variant, rendering only)",
+        source="nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16 chat_template.jinja (d51eab0d)",
+    )
+    chat_formats = (Nemotron3SuperChat(),)
+
+
+class Nemotron3UltraDialect(Nemotron3Dialect):
+    """Nemotron 3 Ultra: Nano's calls (its own name for its conversation format, which
+    writes the ``medium_effort`` hint and ``<think>\\nR</think>``)."""
+
+    info = variant_info(
+        Qwen3CoderDialect.info,
+        "nemotron3_ultra",
+        description="Nemotron 3 Ultra spelling of qwen3_coder (Nano's; variant, rendering only)",
+        source="nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16 chat_template.jinja (TRL's copy)",
+    )
+    chat_formats = (Nemotron3UltraChat(),)
 
 
 class Step35Dialect(Qwen3CoderDialect):

@@ -167,6 +167,12 @@ class ChatFormat:
     dict's key, kept in :class:`Message.extra <tooletta.Message>`) with another value, is refused
     (:class:`~tooletta.RenderError` naming the message, the key and the format) rather than
     dropped. Other extra keys are ignored, as the templates ignore them."""
+    last_user_hint: ClassVar[tuple[str, str] | None] = None
+    """A switch of :attr:`options` and the text the template appends to the last user
+    message's text when the switch is truthy (Nemotron 3 Super's ``low_effort``,
+    ``"\\n\\n{reasoning effort: low}"``): written by the default :meth:`user_text`, and read
+    back as part of that message's content (nothing in the text tells it from a user who
+    typed it), which :meth:`carried` says. ``None``: none."""
     part_separator: ClassVar[str] = ""
     """What the template writes between the text parts of a message whose content is a list
     of parts (Granite 4: a newline); see :meth:`text`."""
@@ -403,7 +409,13 @@ class ChatFormat:
         if self.late_system == "opening" and message.role in self.system_roles:
             return self._as_opening(index, ctx)
         text = self.text(message.content)
-        return text.strip() if message.role in self.trim else text
+        text = text.strip() if message.role in self.trim else text
+        return text + self._user_hint(ctx) if index == ctx.last_user else text
+
+    def _user_hint(self, ctx: Conversation) -> str:
+        """The :attr:`last_user_hint` text under ``ctx``'s options (``""``: none or off)."""
+        hint = self.last_user_hint
+        return hint[1] if hint is not None and ctx.options.get(hint[0]) else ""
 
     def _as_opening(self, index: int, ctx: Conversation) -> str:
         """The body of the system message at ``index``, not the opening turn's, written as
@@ -836,7 +848,17 @@ class ChatFormat:
         :attr:`last_ids`, :attr:`calls_content`, :attr:`system_block` (or the
         :meth:`system_text` / :meth:`parse_system` hooks), :attr:`call_ids`,
         :attr:`content_cut`, :attr:`history_cut`, :attr:`late_system`,
-        :attr:`gather_system`)."""
+        :attr:`gather_system`, :attr:`last_user_hint`)."""
+        out = self._carried_cut(messages, ctx)
+        hint = self._user_hint(ctx)
+        users = [i for i, m in enumerate(out) if m.role == "user"] if hint else []
+        if users:
+            last = out[users[-1]]
+            out[users[-1]] = msgspec.structs.replace(last, content=self.text(last.content) + hint)
+        return out
+
+    def _carried_cut(self, messages: Sequence[Message], ctx: Conversation) -> list[Message]:
+        """:meth:`carried` without the :attr:`last_user_hint`."""
         cut = self.content_cut
         if cut is not None:
             messages = cut.over(messages)

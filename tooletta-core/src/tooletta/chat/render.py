@@ -475,7 +475,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
         header=fmt.header if fmt.headerless is not None else hook("header"),
         user_text=(
             fmt.user_text
-            if fmt.late_system == "opening"
+            if fmt.late_system == "opening" or fmt.last_user_hint is not None
             else hook("user_text", trims=("user", "system"))
         ),
         assistant_text=(

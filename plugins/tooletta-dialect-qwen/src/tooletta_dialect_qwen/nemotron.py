@@ -1,0 +1,48 @@
+"""NVIDIA Nemotron 3 Super and Ultra: Nemotron 3 Nano's template with a reasoning-effort hint.
+
+Both templates are Nano's (``nemotron3``) with one more switch, off by default, which appends
+a hint to the last user message (``loop.index0 == ns.last_user_idx``) when it is truthy:
+
+* Super (``nemotron3_super``): ``low_effort`` appends ``\\n\\n{reasoning effort: low}``;
+* Ultra (``nemotron3_ultra``): ``medium_effort`` appends ``\\n\\n{reasoning effort: efficient}``,
+  and the reasoning is written ``<think>\\nR</think>C`` (Nano: ``<think>\\nR\\n</think>\\nC``),
+  a truncated turn with calls keeping the content after ``</think>`` untrimmed.
+
+The hint is text in the user turn: read back, it is part of that message's content (nothing
+in the text tells it from a user who typed it). Both are declarations: the hint is the
+format's :attr:`~tooletta.chat.ChatFormat.last_user_hint`, Ultra's spelling
+:class:`~tooletta_dialect_qwen.chat.Nemotron3Chat`'s ``think_close`` and ``trim_truncated``.
+"""
+
+from __future__ import annotations
+
+from tooletta.plugin import Reasoning, defaults
+
+from .chat import Nemotron3Chat
+
+__all__ = ["Nemotron3SuperChat", "Nemotron3UltraChat"]
+
+
+class Nemotron3SuperChat(Nemotron3Chat):
+    """NVIDIA Nemotron 3 Super: Nano's template; ``low_effort`` (default false) appends
+    ``\\n\\n{reasoning effort: low}`` to the last user message."""
+
+    name = "nemotron3_super"
+    source = "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16 chat_template.jinja (d51eab0d)"
+    options = defaults(enable_thinking=True, truncate_history_thinking=True, low_effort=False)
+    last_user_hint = ("low_effort", "\n\n{reasoning effort: low}")
+
+
+class Nemotron3UltraChat(Nemotron3Chat):
+    """NVIDIA Nemotron 3 Ultra: Nano's template with ``medium_effort`` (default false:
+    ``\\n\\n{reasoning effort: efficient}`` after the last user message), the reasoning
+    written ``<think>\\nR</think>`` right before the content, a truncated turn with calls
+    keeping what follows ``</think>`` untrimmed."""
+
+    name = "nemotron3_ultra"
+    source = "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16 chat_template.jinja (TRL's copy)"
+    options = defaults(enable_thinking=True, truncate_history_thinking=True, medium_effort=False)
+    last_user_hint = ("medium_effort", "\n\n{reasoning effort: efficient}")
+    reasoning = Reasoning("<think>\n", "</think>", strip="", keep="after_last_user")
+    think_close = "</think>"
+    trim_truncated = False
