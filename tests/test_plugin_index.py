@@ -127,6 +127,33 @@ def test_an_edited_plugin_is_read_again(env: dict[str, str]) -> None:
     assert _probe(env)["imported"] == []  # and indexed again
 
 
+EDIT_ON_IMPORT = """
+import os as _os
+
+if _os.environ.get("ACME_EDIT_ON_IMPORT"):
+    with open(__file__, "w") as _file:
+        _file.write(_os.environ["ACME_EDIT_ON_IMPORT"])
+"""
+
+
+def test_a_plugin_edited_while_it_loads_is_not_indexed_as_its_new_text(
+    env: dict[str, str],
+) -> None:
+    """A file changed between its import and the index's writing (the plugin rewrites its own
+    file while it loads) leaves no record: one taken then would carry the new file's time
+    with what the old text registered, and pass for current in every later process."""
+    site = Path(env["PYTHONPATH"].split(os.pathsep)[0])
+    (site / "acme_dialect.py").write_text(
+        textwrap.dedent(PLUGIN.format(name="acme")) + EDIT_ON_IMPORT
+    )
+    renamed = textwrap.dedent(PLUGIN.format(name="acme_renamed"))
+    first = _probe({**env, "ACME_EDIT_ON_IMPORT": renamed})
+    assert "acme" in first["names"]  # what the text it imported registered
+    second = _probe(env)
+    assert "acme_renamed" in second["names"] and "acme" not in second["names"]
+    assert _probe(env)["imported"] == []  # and indexed once its file stood still
+
+
 def test_an_uninstalled_plugin_disappears(env: dict[str, str]) -> None:
     assert "acme" in _probe(env)["names"]
     site = Path(env["PYTHONPATH"].split(os.pathsep)[0])

@@ -38,6 +38,7 @@ import importlib
 import os
 import sys
 import threading
+import time
 import types
 import zlib
 from dataclasses import dataclass, field
@@ -269,8 +270,11 @@ def _record_current(record: _Record) -> bool:
     return True
 
 
-def _module_files(module_name: str) -> tuple[tuple[str, int, int], ...]:
-    """The files of the loaded modules of ``module_name``'s top-level package."""
+def _module_files(module_name: str, loaded_at: int) -> tuple[tuple[str, int, int], ...]:
+    """The files of the loaded modules of ``module_name``'s top-level package, or none when
+    one of them changed after ``loaded_at`` (``time.time_ns()`` before the plugins were
+    imported): what was registered may then be the file's earlier text, and a record with
+    the new file's time would pass for current in every later process."""
     top = module_name.partition(".")[0]
     out = []
     for name, mod in list(sys.modules.items()):
@@ -283,6 +287,8 @@ def _module_files(module_name: str) -> tuple[tuple[str, int, int], ...]:
             st = os.stat(path)
         except OSError:
             continue
+        if st.st_mtime_ns > loaded_at:
+            return ()
         out.append((path, st.st_mtime_ns, st.st_size))
     return tuple(sorted(out))
 
@@ -413,6 +419,7 @@ def load_plugins() -> _State:
     with _lock:
         if _state is not None:
             return _state
+        loaded_at = time.time_ns()
         path = cache_path()
         index = _index = _read_index(path, _stamp())
         dirty = index.plugins == {} or index.entry_points is None
@@ -484,7 +491,7 @@ def load_plugins() -> _State:
                     h.name for h in pm.get_hookcallers(plugin) or () if h.name != "__"
                 )
         for name, (key, value) in fresh.items():
-            record = _record_of(pm, registry, name, value, attempts.get(name))
+            record = _record_of(pm, registry, name, value, attempts.get(name), loaded_at)
             if record is not None:
                 index.plugins[key] = record
                 dirty = True
@@ -500,8 +507,10 @@ def _record_of(
     name: str,
     module_name: str,
     attempted: list[Any] | None,
+    loaded_at: int,
 ) -> _Record | None:
-    """The index record of a plugin just imported, or ``None`` when it cannot be indexed."""
+    """The index record of a plugin just imported (at ``loaded_at``, see
+    :func:`_module_files`), or ``None`` when it cannot be indexed."""
     plugin = pm.get_plugin(name)
     if plugin is None or attempted is None or _RAISED in attempted:
         return None
@@ -523,7 +532,7 @@ def _record_of(
         if not all(callable(getattr(obj, a, None)) for a in ("parse", "render")):
             return None
         dialects.append(_Dialect(info, supports_of(obj)))
-    files = _module_files(module_name.partition(":")[0].strip())
+    files = _module_files(module_name.partition(":")[0].strip(), loaded_at)
     if not files:
         return None
     return _Record(hooks, impls[0].tryfirst, impls[0].trylast, tuple(dialects), files, tuple(rows))
