@@ -25,7 +25,7 @@ from tooletta.plugin import Reasoning, defaults
 
 from .chat import Nemotron3Chat
 
-__all__ = ["Nemotron35LightningChat", "Nemotron3SuperChat", "Nemotron3UltraChat"]
+__all__ = ["Nemotron3SuperChat", "Nemotron3UltraChat", "Nemotron35LightningChat"]
 
 
 class Nemotron3SuperChat(Nemotron3Chat):
