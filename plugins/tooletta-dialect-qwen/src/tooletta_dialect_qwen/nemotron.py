@@ -21,6 +21,8 @@ nothing, as in the template, which never reads it).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from tooletta.plugin import Reasoning, defaults
 
 from .chat import Nemotron3Chat
@@ -47,7 +49,10 @@ class Nemotron3UltraChat(Nemotron3Chat):
     name = "nemotron3_ultra"
     source = "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16 chat_template.jinja (TRL's copy)"
     options = defaults(enable_thinking=True, truncate_history_thinking=True, medium_effort=False)
-    last_user_hint = ("medium_effort", "\n\n{reasoning effort: efficient}")
+    last_user_hint: ClassVar[tuple[str, str] | None] = (
+        "medium_effort",
+        "\n\n{reasoning effort: efficient}",
+    )
     reasoning = Reasoning("<think>\n", "</think>", strip="", keep="after_last_user")
     think_close = "</think>"
     trim_truncated = False

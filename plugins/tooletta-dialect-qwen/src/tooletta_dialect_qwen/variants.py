@@ -18,7 +18,7 @@ The call itself (``<tool_call>\\n<function=NAME>\\n<parameter=KEY>\\nVALUE\\n</p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -53,7 +53,7 @@ class Nemotron3Dialect(Qwen3CoderDialect):
     content_separator = "\n"
     call_joiner = ""
     call_end = "\n"
-    chat_formats = (Nemotron3Chat(),)
+    chat_formats: ClassVar[tuple[Nemotron3Chat, ...]] = (Nemotron3Chat(),)
 
 
 class Nemotron3SuperDialect(Nemotron3Dialect):
