@@ -63,6 +63,7 @@ IDENTIFIED = {
     "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja": "nemotron3",
     "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja": "nemotron3_super",
     "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja": "nemotron3_ultra",
+    "NVIDIA-Nemotron-3.5-Lightning.jinja": "nemotron35_lightning",
     "Qwen3-Coder.jinja": "qwen3_coder",
     "Qwen3-Coder-30B-A3B-Instruct.jinja": "qwen3_coder_2507",
     "Qwen3.5-4B.jinja": "qwen35",

@@ -127,6 +127,8 @@ QWEN36 = "Qwen/Qwen3.6-27B"
 QWEN35_SMALL = "Qwen/Qwen3.5-2B"
 NEMOTRON_SUPER = "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16"
 NEMOTRON_ULTRA = "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16"
+NEMOTRON_LIGHTNING = "nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-BF16"
+"""An id of the ``nvidia/NVIDIA-Nemotron-3.5-Lightning-*`` checkpoints TRL 1.16.0 names."""
 
 
 class TestQwen3CoderChat(QwenCases):
@@ -202,6 +204,15 @@ class TestNemotron3UltraChat(QwenCases):
     options = (*TestNemotron3Chat.options, {"medium_effort": True}, {"low_effort": True})
 
 
+class TestNemotron35LightningChat(QwenCases):
+    """Nemotron 3.5 Lightning: Ultra's turns without the ``medium_effort`` hint (the switch,
+    which its template never reads, changes nothing)."""
+
+    model = NEMOTRON_LIGHTNING
+    template = TEMPLATES / "NVIDIA-Nemotron-3.5-Lightning.jinja"
+    options = (*TestNemotron3Chat.options, {"medium_effort": True})
+
+
 class TestStep35Chat(QwenCases):
     model = "stepfun-ai/Step-3.5-Flash"
     template = TEMPLATES / "stepfun-ai-Step-3.5-Flash.jinja"
@@ -219,6 +230,7 @@ MODELS = [
     ("stepfun-ai/Step-3.5-Flash", "stepfun-ai-Step-3.5-Flash.jinja", STEP_TOKENS),
     (NEMOTRON_SUPER, "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja", {}),
     (NEMOTRON_ULTRA, "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja", {}),
+    (NEMOTRON_LIGHTNING, "NVIDIA-Nemotron-3.5-Lightning.jinja", {}),
 ]
 
 
@@ -540,3 +552,49 @@ def test_random_conversations_match_the_templates(messages: list[Message], promp
             tokens=tokens,
             add_generation_prompt=prompt,
         )
+
+
+def test_nemotron_lightning_is_ultra_without_the_hint() -> None:
+    """Nemotron 3.5 Lightning (TRL 1.16.0's ``nemotron_3_5_lightning.jinja``; its ids had no
+    format: conversations were refused) is Ultra's template without ``medium_effort``: the
+    template is identified as ``nemotron35_lightning`` (Ultra's format would write the hint
+    it never writes), the id renders natively with it and is not given Ultra's hint."""
+    text = (TEMPLATES / "NVIDIA-Nemotron-3.5-Lightning.jinja").read_text(encoding="utf-8")
+    ident = identify(TEMPLATES / "NVIDIA-Nemotron-3.5-Lightning.jinja")
+    assert (ident.format, ident.dialect, ident.known) == (
+        "nemotron35_lightning",
+        "nemotron3_ultra",
+        True,
+    )
+    assert "medium_effort" not in ident.switches
+    assert tooletta.dialect_for_model(NEMOTRON_LIGHTNING) == "nemotron3_ultra"
+    assert resolve_format(NEMOTRON_LIGHTNING, None)[0].name == "nemotron35_lightning"
+    assert resolve_format("nvidia-nemotron-3.5-lightning-x", None)[0].name == (
+        "nemotron35_lightning"
+    )
+    messages = [
+        Message("system", "s"),
+        Message("user", "a"),
+        Message("assistant", "noon", reasoning="r"),
+        Message("user", "b"),
+    ]
+    for options in ({}, {"medium_effort": True}, {"enable_thinking": False}):
+        for prompt in (False, True):
+            check_matches_template(
+                text, messages, model=NEMOTRON_LIGHTNING, add_generation_prompt=prompt, **options
+            )
+    plain = tooletta.render_conversation(messages, model=NEMOTRON_LIGHTNING)
+    assert plain == tooletta.render_conversation(
+        messages, model=NEMOTRON_LIGHTNING, chat_template=text
+    )
+    assert "<think></think>noon" in plain  # past reasoning truncated by default
+    kept = tooletta.render_conversation(
+        messages, model=NEMOTRON_LIGHTNING, truncate_history_thinking=False
+    )
+    assert "<think>\nr</think>noon" in kept  # Ultra's spelling, not Nano's
+    hinted = tooletta.render_conversation(messages, model=NEMOTRON_LIGHTNING, medium_effort=True)
+    assert hinted == plain
+    assert "{reasoning effort" not in hinted
+    # Ultra's format on Lightning's text: the hint it writes is not the template's
+    ultra = tooletta.render_conversation(messages, model=NEMOTRON_ULTRA, medium_effort=True)
+    assert ultra != render_jinja(text, messages, medium_effort=True)

@@ -108,6 +108,16 @@ MODELS: tuple[Model, ...] = (
         source="nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16 chat_template.jinja (TRL's copy)",
     ),
     Model(
+        # the ids TRL 1.16.0's README names for its copy (SHA-256 58933db7...): Ultra's text
+        # without the medium_effort switch; see tests/templates/SOURCES.md
+        ("nvidia/nvidia-nemotron-3.5-lightning-*", "nvidia-nemotron-3.5-lightning-*"),
+        dialect="nemotron3_ultra",
+        chat="nemotron35_lightning",
+        template="tests/templates/NVIDIA-Nemotron-3.5-Lightning.jinja",
+        template_sha256="58933db77d3099b4f78c55a38347a72e1ea05b97d6bd8f38775303dc0194e0a9",
+        source="nvidia/NVIDIA-Nemotron-3.5-Lightning-* chat_template.jinja (TRL 1.16.0's copy)",
+    ),
+    Model(
         ("stepfun-ai/step-3.5-flash*", "step-3.5-flash*"),
         dialect="step35",
         chat="step35",

@@ -12,15 +12,22 @@ The hint is text in the user turn: read back, it is part of that message's conte
 in the text tells it from a user who typed it). Both are declarations: the hint is the
 format's :attr:`~tooletta.chat.ChatFormat.last_user_hint`, Ultra's spelling
 :class:`~tooletta_dialect_qwen.chat.Nemotron3Chat`'s ``think_close`` and ``trim_truncated``.
+
+Nemotron 3.5 Lightning (``nemotron35_lightning``) is Ultra's template without the switch: the
+same text less the ``medium_effort`` line and the hint, so its format is Ultra's without
+:attr:`~tooletta.chat.ChatFormat.last_user_hint` and without the option (passed, it changes
+nothing, as in the template, which never reads it).
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 from tooletta.plugin import Reasoning, defaults
 
 from .chat import Nemotron3Chat
 
-__all__ = ["Nemotron3SuperChat", "Nemotron3UltraChat"]
+__all__ = ["Nemotron3SuperChat", "Nemotron3UltraChat", "Nemotron35LightningChat"]
 
 
 class Nemotron3SuperChat(Nemotron3Chat):
@@ -42,7 +49,20 @@ class Nemotron3UltraChat(Nemotron3Chat):
     name = "nemotron3_ultra"
     source = "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16 chat_template.jinja (TRL's copy)"
     options = defaults(enable_thinking=True, truncate_history_thinking=True, medium_effort=False)
-    last_user_hint = ("medium_effort", "\n\n{reasoning effort: efficient}")
+    last_user_hint: ClassVar[tuple[str, str] | None] = (
+        "medium_effort",
+        "\n\n{reasoning effort: efficient}",
+    )
     reasoning = Reasoning("<think>\n", "</think>", strip="", keep="after_last_user")
     think_close = "</think>"
     trim_truncated = False
+
+
+class Nemotron35LightningChat(Nemotron3UltraChat):
+    """NVIDIA Nemotron 3.5 Lightning: Ultra's template without ``medium_effort`` (no hint,
+    no switch); the reasoning written ``<think>\\nR</think>`` as Ultra's."""
+
+    name = "nemotron35_lightning"
+    source = "nvidia/NVIDIA-Nemotron-3.5-Lightning-* chat_template.jinja (TRL 1.16.0's copy)"
+    options = defaults(enable_thinking=True, truncate_history_thinking=True)
+    last_user_hint = None

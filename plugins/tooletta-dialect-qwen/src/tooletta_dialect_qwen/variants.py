@@ -18,7 +18,7 @@ The call itself (``<tool_call>\\n<function=NAME>\\n<parameter=KEY>\\nVALUE\\n</p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -27,7 +27,7 @@ from tooletta.plugin import variant_info
 
 from . import Qwen3CoderDialect
 from .chat import Nemotron3Chat, Qwen36Chat, Step35Chat
-from .nemotron import Nemotron3SuperChat, Nemotron3UltraChat
+from .nemotron import Nemotron3SuperChat, Nemotron3UltraChat, Nemotron35LightningChat
 
 __all__ = [
     "Nemotron3Dialect",
@@ -53,7 +53,7 @@ class Nemotron3Dialect(Qwen3CoderDialect):
     content_separator = "\n"
     call_joiner = ""
     call_end = "\n"
-    chat_formats = (Nemotron3Chat(),)
+    chat_formats: ClassVar[tuple[Nemotron3Chat, ...]] = (Nemotron3Chat(),)
 
 
 class Nemotron3SuperDialect(Nemotron3Dialect):
@@ -71,7 +71,8 @@ class Nemotron3SuperDialect(Nemotron3Dialect):
 
 class Nemotron3UltraDialect(Nemotron3Dialect):
     """Nemotron 3 Ultra: Nano's calls (its own name for its conversation format, which
-    writes the ``medium_effort`` hint and ``<think>\\nR</think>``)."""
+    writes the ``medium_effort`` hint and ``<think>\\nR</think>``); also Nemotron 3.5
+    Lightning's, whose format is Ultra's without the hint."""
 
     info = variant_info(
         Qwen3CoderDialect.info,
@@ -79,7 +80,7 @@ class Nemotron3UltraDialect(Nemotron3Dialect):
         description="Nemotron 3 Ultra spelling of qwen3_coder (Nano's; variant, rendering only)",
         source="nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16 chat_template.jinja (TRL's copy)",
     )
-    chat_formats = (Nemotron3UltraChat(),)
+    chat_formats = (Nemotron3UltraChat(), Nemotron35LightningChat())
 
 
 class Step35Dialect(Qwen3CoderDialect):
