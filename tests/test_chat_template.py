@@ -340,6 +340,35 @@ def test_tokenize_conversation_with_the_template() -> None:
         tokenize_conversation(MESSAGES, tokenizer, model=QWEN3_MODEL, chat_template=QWEN25)
 
 
+def test_tokenize_conversation_refuses_an_option_its_format_drops() -> None:
+    """Training data is not rendered without an option the template reads: Nemotron 3
+    Super's ``low_effort`` with a Nano id (whose format reproduces Super's template on every
+    probe) is refused; the Super id, whose format writes it, trains on the hinted text."""
+    pytest.importorskip("tokenizers")
+    from tooletta.testing.training import bpe_tokenizer
+    from tooletta.training import tokenize_conversation
+
+    super_text = (QWEN_TEMPLATES / "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja").read_text(
+        encoding="utf-8"
+    )
+    chat = [Message(role="user", content="hi"), Message(role="assistant", content="hello")]
+    super_id = "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16"
+    text = tooletta.render_conversation(chat, model=super_id, low_effort=True)
+    assert "{reasoning effort: low}" in text
+    specials = list(tooletta.chat.resolve_format(super_id, None)[0].special_tokens)
+    tokenizer = bpe_tokenizer([text] * 3, specials)
+    nano = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"
+    with pytest.raises(TemplateMismatchError, match="'low_effort'"):
+        tokenize_conversation(chat, tokenizer, model=nano, chat_template=super_text, low_effort=1)
+    tokenize_conversation(chat, tokenizer, model=nano, chat_template=super_text, low_effort=0)
+    hinted = tokenize_conversation(
+        chat, tokenizer, model=super_id, chat_template=super_text, low_effort=True
+    )
+    alone = tokenize_conversation(chat, tokenizer, model=super_id, low_effort=True)
+    assert not isinstance(hinted, list) and not isinstance(alone, list)
+    assert hinted.input_ids == alone.input_ids  # the hinted text, as the id alone writes it
+
+
 def test_cli_template(tmp_path: Path) -> None:
     messages = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}]
     runner = CliRunner()

@@ -32,6 +32,7 @@ from .jinja import load_chat_template
 __all__ = [
     "Template",
     "call_dialect",
+    "check_template_options",
     "read_template",
     "reads_option",
     "render_template_conversation",
@@ -174,6 +175,33 @@ def template_names(
 def reads_option(template: Template, name: str) -> bool:
     """Whether ``template``'s source names ``name`` (a switch it may read)."""
     return re.search(rf"\b{re.escape(name)}\b", template.text) is not None
+
+
+def check_template_options(
+    chat_template: Any,
+    bos_token: str | None,
+    eos_token: str | None,
+    fmt: ChatFormat,
+    obj: Any,
+    read: Any,
+    defs: Any,
+    options: Mapping[str, Any],
+) -> None:
+    """For a caller writing ``read`` with ``fmt``, the format ``chat_template`` was found to
+    be (the training functions): raise :class:`~tooletta.TemplateMismatchError` when an
+    option the template reads that ``fmt`` does not declare changes the template's text and
+    ``fmt``'s render does not follow (see :func:`render_template_conversation`)."""
+    from .render import render_text
+
+    if not options:
+        return
+    template = read_template(chat_template, None, bos_token, eos_token, tools=bool(defs))
+    if template is None:
+        return
+    unread = [k for k in _undeclared(fmt, options) if reads_option(template, k)]
+    if unread:
+        text = render_text(fmt, obj, read, defs, False, options)
+        _check_undeclared(template, fmt, text, unread, read, defs, False, options)
 
 
 def _undeclared(fmt: ChatFormat, options: Mapping[str, Any]) -> list[str]:
