@@ -1,7 +1,10 @@
-"""The conversation format of NVIDIA-Nemotron-Nano v2 (its Hugging Face chat template).
+"""The conversation formats of NVIDIA-Nemotron-Nano v2 (its Hugging Face chat template).
 
-Pinned from ``nvidia/NVIDIA-Nemotron-Nano-9B-v2``'s template (vendored for the tests from
-llama.cpp's ``models/templates/NVIDIA-Nemotron-Nano-v2.jinja``):
+``nemotron_nano_v2`` is pinned from llama.cpp's ``models/templates/NVIDIA-Nemotron-Nano-v2.jinja``
+(an edit of ``nvidia/NVIDIA-Nemotron-Nano-9B-v2``'s template); ``nemotron_nano_v2_hub``
+(:class:`NemotronNanoV2HubChat`) is the text the 9B and 12B repositories serve, which writes
+one newline after the system turn, ``\\n`` after ``</TOOL_RESPONSE>`` and a blank line before
+an earlier turn's calls. llama.cpp's edit:
 
 * a system turn always: ``<SPECIAL_10>System\\n``, the system message (``/think`` and
   ``/no_think`` removed, stripped), then with tools (after a blank line when there is a system
@@ -27,10 +30,9 @@ block inside the content).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-import dataclasses
 
 import msgspec
 
@@ -136,14 +138,17 @@ def _turns(after_results: str) -> Mapping[str, Turn]:
 
 
 class NemotronNanoV2Chat(ChatFormat):
-    """NVIDIA-Nemotron-Nano v2's chat template (9B and 12B). Thinking is switched by
+    """NVIDIA-Nemotron-Nano v2's chat template as llama.cpp edits it. Thinking is switched by
     ``/think`` and ``/no_think`` in the messages, as the template does (no option)."""
 
     name = "nemotron_nano_v2"
     unwritten_options = defaults(continue_final_message=False)
     """The template's ``continue_final_message`` (any other value than ``False``, ``None`` too)
     leaves the last turn open; refused."""
-    source = "nvidia/NVIDIA-Nemotron-Nano-9B-v2 tokenizer_config.json chat_template"
+    source = (
+        "llama.cpp models/templates/NVIDIA-Nemotron-Nano-v2.jinja (b2426e469; an edit of "
+        "nvidia/NVIDIA-Nemotron-Nano-9B-v2's chat_template)"
+    )
     end_of_turn = _EOT
     special_tokens = ("<SPECIAL_10>", "<SPECIAL_11>", _EOT)
     reasoning = Reasoning(_THINK_ON, "\n" + _CLOSE_THINK + "\n\n", keep="last")
