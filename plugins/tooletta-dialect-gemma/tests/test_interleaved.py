@@ -278,3 +278,23 @@ def test_the_prompt_after_a_closed_answer_has_its_header() -> None:
                 ours = ours[: -len("<|turn>model\n<|channel>thought\n<channel|>")]
                 ours += "<|channel>thought\n<channel|>"
             assert ours == theirs, (name, prompt)
+
+
+@pytest.mark.parametrize("role", ["system", "developer"])
+@pytest.mark.parametrize("declared", [False, True])
+def test_an_empty_system_message_reads_back_as_none_with_or_without_tools(
+    role: str, declared: bool
+) -> None:
+    """The interleaved template writes an empty system message as ``gemma4``'s does (an empty
+    system turn, or the declarations alone), and it reads back as ``gemma4``'s does: as none,
+    with tools declared or not (it read back as an empty system message without tools, as
+    none with them, which the fuzz target found)."""
+    from tooletta.testing import conversation_law
+    from tooletta.testing.conversations import PROBE_TOOLS
+
+    tools = PROBE_TOOLS if declared else None
+    messages = [Message(role, "")]
+    for dialect in ("gemma4", "gemma4-interleaved"):
+        text = tooletta.render_conversation(messages, dialect=dialect, tools=tools)
+        assert tooletta.parse_conversation(text, dialect=dialect, tools=tools) == []
+        conversation_law.check_conversation_law(messages, dialect=dialect, tools=tools)

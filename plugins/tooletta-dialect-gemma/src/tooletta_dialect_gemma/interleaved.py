@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import msgspec
@@ -42,7 +43,6 @@ from tooletta.plugin import (
     Conversation,
     Prompt,
     Reasoning,
-    SystemBlock,
     by_content,
     implicit_after,
     text_of,
@@ -55,7 +55,6 @@ from tooletta_dialect_gemma.chat import (
     RESULT_CLOSE,
     RESULT_OPEN,
     STR,
-    THINK_FLAG,
     THOUGHT,
     TOOL_CLOSE,
     TOOL_OPEN,
@@ -65,7 +64,6 @@ from tooletta_dialect_gemma.chat import (
     _items,
     _required,
     _text,
-    _think_flag,
     _upper,
     declaration_with,
     format_argument,
@@ -176,10 +174,9 @@ class Gemma4InterleavedChat(Gemma4Chat):
     source = _SOURCE
     reasoning = Reasoning(THOUGHT, CHANNEL_CLOSE, strip="", keep="with_calls_after_last_user")
     """Closed with no newline before ``<channel|>``."""
-    system_block = SystemBlock(
-        tools=_declarations, head=TOOL_OPEN, joiner="", lead=_think_flag, leads=(THINK_FLAG,)
-    )
-    """As ``gemma4``'s, the tools declared by this template's macro."""
+    system_block = replace(Gemma4Chat.system_block, tools=_declarations)
+    """``gemma4``'s, the tools declared by this template's macro (an empty system message
+    reads back as none, as there: the two write the same turn for it)."""
     calls_end = None
     results_end: ClassVar[tuple[str, str] | None] = (RESULT_OPEN, "")
     """A calls turn that results follow ends with ``<|tool_response>`` and nothing after it
