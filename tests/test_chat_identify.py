@@ -52,6 +52,7 @@ IDENTIFIED = {
     "Kimi-K2-Instruct-2607.jinja": "kimi_k2_0905",
     "Kimi-K2-Instruct.jinja": "kimi_k2",  # on 9 probes: llama.cpp's copy appends to a list,
     # which Hugging Face's immutable sandbox refuses, so it raises on every call probe
+    "Kimi-K2-Thinking.jinja": "kimi_k2_thinking",
     "Kimi-K2.6.jinja": "kimi_k26",
     "Kimi-K3.jinja": "kimi_k3",
     "moonshotai-Kimi-K2.5.jinja": "kimi_k25",

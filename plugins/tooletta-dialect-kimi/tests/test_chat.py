@@ -317,6 +317,18 @@ def test_k25_model_turn_follows_the_open_think() -> None:
 # -- K2-Thinking -----------------------------------------------------------------------------
 
 
+class TestKimiK2ThinkingChat(ConversationTests):
+    """K2-Thinking's own template (main, July 2026)."""
+
+    model = THINKING
+    template = TEMPLATES / "Kimi-K2-Thinking.jinja"
+    list_content = ("system", "user", "assistant")
+    ids = True
+
+    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
+        return kimi_cases()
+
+
 @pytest.mark.parametrize("name", list(kimi_cases()))
 def test_k2_thinking_is_k25_with_the_default_system_prompt(name: str) -> None:
     """K2-Thinking's template is K2.5's (same turns, think blocks, reasoning rule and compact

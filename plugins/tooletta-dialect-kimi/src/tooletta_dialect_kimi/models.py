@@ -43,7 +43,9 @@ MODELS: tuple[Model, ...] = (
         ("moonshotai/kimi-k2-thinking*", "kimi-k2-thinking*"),
         dialect="kimi_k2",
         chat="kimi_k2_thinking",
-        source="moonshotai/Kimi-K2-Thinking chat_template.jinja",
+        template="tests/templates/Kimi-K2-Thinking.jinja",
+        template_sha256="07a791b8563c5159054394745049c8e487986ecb34aaab77727e1b158bbe6a5c",
+        source="moonshotai/Kimi-K2-Thinking chat_template.jinja (main, July 2026)",
     ),
     Model(
         ("moonshotai/kimi-k2.5*", "kimi-k2.5*"),
