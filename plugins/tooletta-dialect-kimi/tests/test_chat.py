@@ -100,16 +100,22 @@ class TestKimiK2InstructChat(ConversationTests):
                 assert ours == theirs, f"{name} prompt={prompt}"
 
 
-class TestKimiK2Instruct0905Chat(ConversationTests):
-    """K2-Instruct-0905's current template (``kimi_k2_0905``: compact declarations)."""
+class KimiOwnTemplate(ConversationTests):
+    """The kit's laws against a model's own template, which writes the ids as given: the
+    sample conversations with Kimi's own ids (:func:`kimi_cases`)."""
 
-    model = K2_0905
-    template = TEMPLATES / "Kimi-K2-Instruct-0905.jinja"
     list_content = ("system", "user", "assistant")
     ids = True
 
     def _cases(self) -> dict[str, tuple[list[Message], bool]]:
         return kimi_cases()
+
+
+class TestKimiK2Instruct0905Chat(KimiOwnTemplate):
+    """K2-Instruct-0905's current template (``kimi_k2_0905``: compact declarations)."""
+
+    model = K2_0905
+    template = TEMPLATES / "Kimi-K2-Instruct-0905.jinja"
 
 
 class TestKimiK2InstructCurrentChat(TestKimiK2Instruct0905Chat):
@@ -230,18 +236,13 @@ class TestKimiK25Chat(ConversationTests):
         return kimi_cases()
 
 
-class TestKimiK26Chat(ConversationTests):
+class TestKimiK26Chat(KimiOwnTemplate):
     """K2.6's template (``kimi_k26``): K2.5's text when ``preserve_thinking`` is not given or
     false."""
 
     model = K26
     template = TEMPLATES / "Kimi-K2.6.jinja"
-    list_content = ("system", "user", "assistant")
     options = ({}, {"thinking": False}, {"thinking": True}, {"preserve_thinking": False})
-    ids = True
-
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return kimi_cases()
 
 
 def test_k26_preserve_thinking_is_refused_not_ignored() -> None:
@@ -317,16 +318,11 @@ def test_k25_model_turn_follows_the_open_think() -> None:
 # -- K2-Thinking -----------------------------------------------------------------------------
 
 
-class TestKimiK2ThinkingChat(ConversationTests):
+class TestKimiK2ThinkingChat(KimiOwnTemplate):
     """K2-Thinking's own template (main, July 2026)."""
 
     model = THINKING
     template = TEMPLATES / "Kimi-K2-Thinking.jinja"
-    list_content = ("system", "user", "assistant")
-    ids = True
-
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return kimi_cases()
 
 
 @pytest.mark.parametrize("name", list(kimi_cases()))
@@ -427,7 +423,7 @@ def _claims(pattern: str, model: str) -> bool:
     return pattern_score(model, (pattern,)) >= 0  # the lookup's own matching
 
 
-KIMI_K2_VERIFIED_BY = {
+KIMI_K2_VERIFIED_BY: dict[str, dict[str, tuple[type[ConversationTests], ...]]] = {
     "kimi_k2": {LLAMA_CPP_K2.lower(): (TestKimiK2InstructChat,)},
     "kimi_k2_0905": {
         "moonshotai/kimi-k2-instruct": (TestKimiK2InstructCurrentChat,),
