@@ -199,6 +199,61 @@ def test_edited_template_is_drift() -> None:
     assert "<tool-call>" in str(caught.value)
 
 
+QWEN_TEMPLATES = ROOT / "plugins/tooletta-dialect-qwen/tests/templates"
+DEEPSEEK_TEMPLATES = ROOT / "plugins/tooletta-dialect-deepseek/tests/templates"
+
+
+def test_an_option_the_model_format_does_not_write_is_not_dropped() -> None:
+    """Nemotron 3 Super's template is Nano's plus a ``low_effort`` hint: Nano's format
+    reproduces it on every probe (which try only the switches Nano declares), so with a Nano
+    id the hint was dropped. An option the template reads that the format does not declare
+    is rendered by Jinja too: refused when it changes the text and the format's does not."""
+    super_text = (QWEN_TEMPLATES / "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja").read_text(
+        encoding="utf-8"
+    )
+    user = [Message(role="user", content="hi")]
+    nano = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"
+    with pytest.raises(TemplateMismatchError, match="reads 'low_effort', which 'nemotron3'"):
+        tooletta.render_conversation(
+            user, model=nano, chat_template=super_text, add_generation_prompt=True, low_effort=True
+        )
+    plain = render_jinja(super_text, user, add_generation_prompt=True)
+    for neutral in ({}, {"low_effort": False}, {"low_effort": None}):  # the template's own text
+        got = tooletta.render_conversation(
+            user, model=nano, chat_template=super_text, add_generation_prompt=True, **neutral
+        )
+        assert got == plain
+    hinted = render_jinja(super_text, user, add_generation_prompt=True, low_effort=True)
+    assert "{reasoning effort: low}" in hinted
+    assert (  # the model whose format writes it
+        tooletta.render_conversation(
+            user,
+            model="nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16",
+            chat_template=super_text,
+            add_generation_prompt=True,
+            low_effort=True,
+        )
+        == hinted
+    )
+
+
+def test_an_undeclared_option_the_format_writes_as_the_template_does_passes() -> None:
+    """DeepSeek V3.1's ``thinking`` is read by its generation prompt though it is no key of
+    the format's options: the format writes it as the template does (its own ``bos_token``
+    bound as the drift check binds it), so nothing is refused."""
+    text = (DEEPSEEK_TEMPLATES / "deepseek-ai-DeepSeek-V3.1.jinja").read_text(encoding="utf-8")
+    user = [Message(role="user", content="hi")]
+    for thinking in (True, False):
+        got = tooletta.render_conversation(
+            user,
+            model="deepseek-ai/DeepSeek-V3.1",
+            chat_template=text,
+            add_generation_prompt=True,
+            thinking=thinking,
+        )
+        assert got.endswith("<｜Assistant｜><think>" if thinking else "<｜Assistant｜></think>")
+
+
 def test_parse_conversation_with_the_template() -> None:
     text = tooletta.render_conversation(MESSAGES, chat_template=QWEN3, tools=TOOLS)
     by_template = tooletta.parse_conversation(text, chat_template=QWEN3, tools=TOOLS)
@@ -283,6 +338,35 @@ def test_tokenize_conversation_with_the_template() -> None:
     assert by_template.weights == by_model.weights
     with pytest.raises(TemplateMismatchError):
         tokenize_conversation(MESSAGES, tokenizer, model=QWEN3_MODEL, chat_template=QWEN25)
+
+
+def test_tokenize_conversation_refuses_an_option_its_format_drops() -> None:
+    """Training data is not rendered without an option the template reads: Nemotron 3
+    Super's ``low_effort`` with a Nano id (whose format reproduces Super's template on every
+    probe) is refused; the Super id, whose format writes it, trains on the hinted text."""
+    pytest.importorskip("tokenizers")
+    from tooletta.testing.training import bpe_tokenizer
+    from tooletta.training import tokenize_conversation
+
+    super_text = (QWEN_TEMPLATES / "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja").read_text(
+        encoding="utf-8"
+    )
+    chat = [Message(role="user", content="hi"), Message(role="assistant", content="hello")]
+    super_id = "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16"
+    text = tooletta.render_conversation(chat, model=super_id, low_effort=True)
+    assert "{reasoning effort: low}" in text
+    specials = list(tooletta.chat.resolve_format(super_id, None)[0].special_tokens)
+    tokenizer = bpe_tokenizer([text] * 3, specials)
+    nano = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"
+    with pytest.raises(TemplateMismatchError, match="'low_effort'"):
+        tokenize_conversation(chat, tokenizer, model=nano, chat_template=super_text, low_effort=1)
+    tokenize_conversation(chat, tokenizer, model=nano, chat_template=super_text, low_effort=0)
+    hinted = tokenize_conversation(
+        chat, tokenizer, model=super_id, chat_template=super_text, low_effort=True
+    )
+    alone = tokenize_conversation(chat, tokenizer, model=super_id, low_effort=True)
+    assert not isinstance(hinted, list) and not isinstance(alone, list)
+    assert hinted.input_ids == alone.input_ids  # the hinted text, as the id alone writes it
 
 
 def test_cli_template(tmp_path: Path) -> None:

@@ -55,6 +55,7 @@ NO_EFFECT: dict[str, list[str]] = {
     "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja": ["reasoning"],
     "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja": ["reasoning"],
     "NVIDIA-Nemotron-3.5-Lightning.jinja": ["reasoning"],
+    "NVIDIA-Nemotron-Nano-12B-v2.jinja": ["enable_thinking"],
     "NVIDIA-Nemotron-Nano-v2.jinja": ["enable_thinking"],
     "Qwen3-Coder-30B-A3B-Instruct.jinja": ["reasoning"],
     "Qwen3-Coder.jinja": ["reasoning"],

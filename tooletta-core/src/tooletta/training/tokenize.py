@@ -404,6 +404,12 @@ def tokenize_conversation(
     inline = [with_inline_reasoning(fmt, m) if m.role == "assistant" else m for m in read]
     check_conversation(fmt, obj, inline, tool_defs, allow_markup)  # reasoning in <think> is not
     # markup: the format writes it as the model generated it
+    if chat_template is not None and options:
+        from ..chat.template import check_template_options
+
+        check_template_options(
+            chat_template, bos_token, eos_token, fmt, obj, read, tool_defs, options
+        )
     adapter = adapter_for(tokenizer)
     specials = special_tokens_of(fmt)
     assistants = _assistant_indices(read)

@@ -30,6 +30,18 @@ def _bind(expected: str, native: str, bound: Mapping[str, str]) -> dict[str, str
     return {**bound, **{g: match.group(g) for g in groups}}
 
 
+def placeholder_tokens(given: Mapping[str, str]) -> dict[str, str]:
+    """The special tokens to render a template with: those ``given``, a placeholder for the
+    others (compared by :func:`written_as`)."""
+    return {**_SENTINELS, **given}
+
+
+def written_as(expected: str, native: str) -> bool:
+    """Whether ``expected`` (a render with :func:`placeholder_tokens`) is ``native`` with each
+    placeholder bound to one text wherever it occurs."""
+    return _bind(expected, native, {}) is not None
+
+
 _PLACEHOLDER = re.compile(f"([{_BOS}{_EOS}])")
 
 
