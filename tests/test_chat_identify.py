@@ -48,8 +48,12 @@ IDENTIFIED = {
     "llama.cpp-unsloth-Apriel-1.5.jinja": "apriel15",
     "tencent-Hunyuan-A13B-Instruct.jinja": "hunyuan_a13b",
     "unsloth-Apriel-1.5.jinja": "apriel15",
+    "Kimi-K2-Instruct-0905.jinja": "kimi_k2_0905",
+    "Kimi-K2-Instruct-2607.jinja": "kimi_k2_0905",
     "Kimi-K2-Instruct.jinja": "kimi_k2",  # on 9 probes: llama.cpp's copy appends to a list,
     # which Hugging Face's immutable sandbox refuses, so it raises on every call probe
+    "Kimi-K2-Thinking.jinja": "kimi_k2_thinking",
+    "Kimi-K2.6.jinja": "kimi_k26",
     "Kimi-K3.jinja": "kimi_k3",
     "moonshotai-Kimi-K2.5.jinja": "kimi_k25",
     "meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja": "llama4",

