@@ -74,6 +74,7 @@ __all__ = [
     "V32_TOOLS_HEAD",
     "DeepSeekR1Chat",
     "DeepSeekR1OfficialChat",
+    "DeepSeekR10528Chat",
     "DeepSeekV31Chat",
     "DeepSeekV32Chat",
 ]
@@ -322,6 +323,45 @@ class DeepSeekR1OfficialChat(DeepSeekR1Chat):
     special_tokens = _SPECIAL
     """R1's own tokenizer (V3's) holds the tool-call tokens as single ids too."""
     result_separator = ""
+
+
+class DeepSeekR10528Chat(DeepSeekR1OfficialChat):
+    """DeepSeek-R1-0528's own chat template: R1's, except that the user turn writes the
+    assistant header ``<｜Assistant｜>`` itself (an assistant turn never does), so the
+    generation prompt is ``<｜Assistant｜>`` only after an assistant turn (nothing after a user
+    turn, which ends with it, or after tool results) and opens no ``<think>``; grouped results
+    are separated by ``\\n`` (the distills' separator), and every assistant turn, after tool
+    results too, drops what precedes the last ``</think>``."""
+
+    name = "deepseek_r1_0528"
+    source = "deepseek-ai/DeepSeek-R1-0528 tokenizer_config.json chat_template"
+    turns = roles(
+        system=Turn(""),
+        user=Turn(USER, ASSISTANT),
+        assistant=Turn("", EOS),
+        tool=Turn(OUTPUTS_BEGIN, OUTPUTS_END),
+    )
+    result_separator = "\n"
+    content_cut = ContentCut(END_THINK, last=True, where=lambda index, messages: True)
+    """Every assistant turn drops what precedes the last ``</think>``."""
+    prompt = RolePrompt(
+        on="",
+        off="",
+        heads=(("user", None), ("tool", None)),
+        otherwise=ASSISTANT,
+        passed=frozenset({"system"}),
+    )
+    """``<｜Assistant｜>``, except after a user turn (its footer wrote it) or tool results."""
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        """No assistant header (the user turn's footer is the header); a first turn (after
+        the system prompt only) is refused: it would read back as part of the system prompt.
+
+        Oddity: the user turn writes the assistant header."""
+        role = ctx.messages[index].role
+        if role == "assistant" and _previous_role(ctx.messages, index) is None:
+            raise _headless_first(self, index)
+        return self.turns[role].header
 
 
 class DeepSeekV32Chat(_DeepSeekChat):
