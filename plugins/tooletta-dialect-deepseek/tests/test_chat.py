@@ -31,6 +31,7 @@ V31 = "deepseek-ai/DeepSeek-V3.1"
 R1_LLAMA = "deepseek-ai/DeepSeek-R1-Distill-Llama-8B"
 R1_QWEN = "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B"
 R1 = "deepseek-ai/DeepSeek-R1"
+R1_0528 = "deepseek-ai/DeepSeek-R1-0528"
 V32 = "deepseek-ai/DeepSeek-V3.2"
 
 WEATHER = ToolCall("get_weather", {"city": "Paris", "days": 2})
@@ -399,6 +400,8 @@ def test_r1_second_round_is_what_a_correct_template_writes() -> None:
     [
         (R1, "deepseek_r1_official"),
         ("deepseek-r1", "deepseek_r1_official"),
+        (R1_0528, "deepseek_r1_0528"),
+        ("deepseek-r1-0528", "deepseek_r1_0528"),
         (R1_QWEN, "deepseek_r1"),
         (R1_LLAMA, "deepseek_r1"),
         ("deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", "deepseek_r1"),
@@ -408,11 +411,22 @@ def test_r1_models_pick_their_own_template(model: str, fmt: str) -> None:
     assert tooletta.chat.resolve_format(model, None)[0].name == fmt
 
 
-@pytest.mark.parametrize("model", ["deepseek-ai/DeepSeek-R1-0528", "deepseek-ai/DeepSeek-R1-Zero"])
+@pytest.mark.parametrize("model", ["deepseek-ai/DeepSeek-R1-Zero"])
 def test_r1_releases_whose_template_was_not_checked_are_refused(model: str) -> None:
-    """R1-0528's template (and R1-Zero's) was not available to check: no format claims them."""
+    """R1-Zero's template was not available to check: no format claims it (R1-0528's now
+    is, :class:`TestDeepSeekR10528Chat`)."""
     with pytest.raises(tooletta.ToolettaError, match="no chat format"):
         tooletta.render_conversation([Message("user", "Hi")], model=model)
+
+
+# -- DeepSeek R1-0528 ------------------------------------------------------------------------
+
+
+class TestDeepSeekR10528Chat(ConversationTests):
+    model = R1_0528
+    template = TEMPLATES / "deepseek-ai-DeepSeek-R1-0528.jinja"
+    tokens = TOKENS
+    string_arguments = True
 
 
 # -- DeepSeek V3.2 ---------------------------------------------------------------------------
@@ -542,6 +556,10 @@ VERIFIED_BY: dict[str, dict[str, tuple[type[ConversationTests], ...]]] = {
         "deepseek-ai/deepseek-r1": (TestDeepSeekR1Chat,),
         "deepseek-r1": (TestDeepSeekR1Chat,),
     },
+    "deepseek_r1_0528": {
+        "deepseek-ai/deepseek-r1-0528": (TestDeepSeekR10528Chat,),
+        "deepseek-r1-0528": (TestDeepSeekR10528Chat,),
+    },
     "deepseek_r1": {
         "deepseek-ai/deepseek-r1-distill-*": _DISTILLS,
         "deepseek-r1-distill-*": _DISTILLS,
@@ -552,7 +570,7 @@ claims (each test's ``template`` is a vendored model template, in SOURCES.md). A
 added without one fails :func:`test_every_pattern_is_verified_by_a_template`."""
 
 NOT_CLAIMED = (
-    "deepseek-ai/DeepSeek-R1-0528",
+    "deepseek-ai/DeepSeek-R1-0528-Qwen3-8B",
     "deepseek-ai/DeepSeek-R1-Zero",
     "deepseek-ai/DeepSeek-V3",
     "deepseek-ai/DeepSeek-V3-0324",

@@ -206,7 +206,29 @@ class _DeepSeekChat(ChatFormat):
     (the reader of each format's :meth:`header`)."""
 
 
-class DeepSeekV31Chat(_DeepSeekChat):
+class _HeaderAfterUser(_DeepSeekChat):
+    """A DeepSeek format whose assistant turn has its declared header right after a user turn
+    only (V3.1: ``<｜Assistant｜></think>``; R1-0528: none, its user turn ends with
+    ``<｜Assistant｜>``) and none after tool results or its own turn."""
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        """The declared assistant header only right after a user turn; a first turn (after
+        the system prompt only) is refused: it would read back as part of the system prompt.
+
+        Oddity: the assistant header only after a user turn."""
+        role = ctx.messages[index].role
+        header = self.turns[role].header
+        if role != "assistant":
+            return header
+        previous = _previous_role(ctx.messages, index)
+        if previous == "user":
+            return header
+        if previous is None:
+            raise _headless_first(self, index)
+        return ""
+
+
+class DeepSeekV31Chat(_HeaderAfterUser):
     """DeepSeek V3.1 / V3.1-Terminus's chat template (``thinking``/``enable_thinking`` off by
     default)."""
 
@@ -231,21 +253,6 @@ class DeepSeekV31Chat(_DeepSeekChat):
         ),
     )
     """A turn without calls right after a user turn drops what precedes ``</think>``."""
-
-    def header(self, index: int, ctx: Conversation) -> str:
-        """``<｜Assistant｜></think>`` only right after a user turn; a first turn (after the
-        system prompt only) is refused: it would read back as part of the system prompt.
-
-        Oddity: the assistant header only after a user turn."""
-        role = ctx.messages[index].role
-        if role != "assistant":
-            return self.turns[role].header
-        previous = _previous_role(ctx.messages, index)
-        if previous == "user":
-            return ASSISTANT + END_THINK
-        if previous is None:
-            raise _headless_first(self, index)
-        return ""
 
 
 class DeepSeekR1Chat(_DeepSeekChat):
@@ -325,13 +332,14 @@ class DeepSeekR1OfficialChat(DeepSeekR1Chat):
     result_separator = ""
 
 
-class DeepSeekR10528Chat(DeepSeekR1OfficialChat):
-    """DeepSeek-R1-0528's own chat template: R1's, except that the user turn writes the
-    assistant header ``<｜Assistant｜>`` itself (an assistant turn never does), so the
-    generation prompt is ``<｜Assistant｜>`` only after an assistant turn (nothing after a user
-    turn, which ends with it, or after tool results) and opens no ``<think>``; grouped results
-    are separated by ``\\n`` (the distills' separator), and every assistant turn, after tool
-    results too, drops what precedes the last ``</think>``."""
+class DeepSeekR10528Chat(_HeaderAfterUser, DeepSeekR1OfficialChat):
+    """DeepSeek-R1-0528's own chat template: R1's, except that the user turn ends with the
+    assistant header ``<｜Assistant｜>`` (an assistant turn writes none), so the generation
+    prompt is ``<｜Assistant｜>`` only after an assistant turn (nothing after a user turn or
+    tool results) and opens no ``<think>``; grouped results are separated by ``\\n`` (the
+    distills' separator); every assistant turn, after tool results too, drops what precedes
+    the last ``</think>``. Its flags reset with each call turn: a second round of calls or
+    results keeps its openings."""
 
     name = "deepseek_r1_0528"
     source = "deepseek-ai/DeepSeek-R1-0528 tokenizer_config.json chat_template"
@@ -341,6 +349,9 @@ class DeepSeekR10528Chat(DeepSeekR1OfficialChat):
         assistant=Turn("", EOS),
         tool=Turn(OUTPUTS_BEGIN, OUTPUTS_END),
     )
+    implicit_roles = implicit_after("user", "tool", "assistant")
+    """Every assistant turn is written without a header (after a user turn, that turn's
+    ``<｜Assistant｜>`` precedes it)."""
     result_separator = "\n"
     content_cut = ContentCut(END_THINK, last=True, where=lambda index, messages: True)
     """Every assistant turn drops what precedes the last ``</think>``."""
@@ -351,17 +362,7 @@ class DeepSeekR10528Chat(DeepSeekR1OfficialChat):
         otherwise=ASSISTANT,
         passed=frozenset({"system"}),
     )
-    """``<｜Assistant｜>``, except after a user turn (its footer wrote it) or tool results."""
-
-    def header(self, index: int, ctx: Conversation) -> str:
-        """No assistant header (the user turn's footer is the header); a first turn (after
-        the system prompt only) is refused: it would read back as part of the system prompt.
-
-        Oddity: the user turn writes the assistant header."""
-        role = ctx.messages[index].role
-        if role == "assistant" and _previous_role(ctx.messages, index) is None:
-            raise _headless_first(self, index)
-        return self.turns[role].header
+    """``<｜Assistant｜>``, except after a user turn (which wrote it) or tool results."""
 
 
 class DeepSeekV32Chat(_DeepSeekChat):
