@@ -429,6 +429,86 @@ class TestDeepSeekR10528Chat(ConversationTests):
     string_arguments = True
 
 
+def _r1_0528_template() -> str:
+    return (TEMPLATES / "deepseek-ai-DeepSeek-R1-0528.jinja").read_text(encoding="utf-8")
+
+
+def test_r1_0528_template_is_identified_and_named_by_heart() -> None:
+    ident = tooletta.chat.identify(_r1_0528_template())
+    assert ident.format == "deepseek_r1_0528"
+    assert ident.known
+    assert not ident.differences
+
+
+def test_r1_0528_with_r1s_template_is_a_drift_error() -> None:
+    """R1's February 2025 text given with the 0528 id is a drift (it is still R1's own, and
+    names its format); the 0528 text with R1's id is one too."""
+    messages = [Message("user", "Hi")]
+    with pytest.raises(tooletta.TemplateMismatchError, match="deepseek_r1_official"):
+        tooletta.render_conversation(messages, model=R1_0528, chat_template=_r1_own_template())
+    with pytest.raises(tooletta.TemplateMismatchError, match="deepseek_r1_0528"):
+        tooletta.render_conversation(messages, model=R1, chat_template=_r1_0528_template())
+    assert tooletta.render_conversation(
+        messages, model=R1, chat_template=_r1_own_template(), add_generation_prompt=True
+    ).endswith("<｜Assistant｜><think>\n")
+
+
+def test_r1_0528_user_turn_writes_the_assistant_header() -> None:
+    """The user turn ends with ``<｜Assistant｜>`` whether a prompt is asked or not; after
+    an assistant turn the prompt is ``<｜Assistant｜>`` (no ``<think>``), after results none."""
+    template = _r1_0528_template()
+    cases = [
+        [Message("user", "Hi")],
+        [Message("user", "Hi"), Message("assistant", "Hello.")],
+        [Message("user", "Hi"), Message("user", "Again")],
+    ]
+    for messages in cases:
+        for asked in (False, True):
+            ours = tooletta.render_conversation(
+                messages, model=R1_0528, add_generation_prompt=asked
+            )
+            theirs = render_jinja(template, messages, tokens=TOKENS, add_generation_prompt=asked)
+            assert ours == theirs, (messages, asked)
+            back = tooletta.parse_conversation(ours, model=R1_0528)
+            assert [(m.role, m.content) for m in back] == [
+                (m.role, m.content) for m in messages
+            ]
+    text = tooletta.render_conversation(cases[1], model=R1_0528, add_generation_prompt=True)
+    assert text == BOS + "<｜User｜>Hi<｜Assistant｜>Hello." + EOS + "<｜Assistant｜>"
+
+
+def test_r1_0528_cuts_every_turn_at_its_last_think_close() -> None:
+    """The 0528 template drops what precedes the last ``</think>`` in every assistant turn:
+    the last one, and one after tool results (R1's keeps that one whole)."""
+    messages = [
+        *sample_conversations()["tools_two_calls"][0][:-1],
+        Message("assistant", "a</think>b</think>It is 18 °C."),
+    ]
+    ours = tooletta.render_conversation(
+        messages, model=R1_0528, tools=SAMPLE_TOOLS, allow_markup=True
+    )
+    theirs = render_jinja(
+        _r1_0528_template(), messages, tools=SAMPLE_TOOLS, tokens=TOKENS, string_arguments=True
+    )
+    assert ours == theirs
+    assert ours.endswith("<｜tool▁outputs▁end｜>It is 18 °C." + EOS)
+    assert "\n<｜tool▁output▁begin｜>" in ours  # grouped results, separated by a newline
+    back = tooletta.parse_conversation(ours, model=R1_0528, tools=SAMPLE_TOOLS)
+    assert back[-1].content == "It is 18 °C."
+
+
+def test_r1_0528_second_round_keeps_its_openings() -> None:
+    """Unlike R1's, the 0528 template resets its flags with each call turn: the second round
+    of calls and results is written whole, as the format writes it."""
+    messages = sample_conversations()["reasoning_multi_turn"][0]
+    ours = tooletta.render_conversation(messages, model=R1_0528, tools=SAMPLE_TOOLS)
+    theirs = render_jinja(
+        _r1_0528_template(), messages, tools=SAMPLE_TOOLS, tokens=TOKENS, string_arguments=True
+    )
+    assert ours == theirs
+    assert ours.count("<｜tool▁calls▁begin｜>") == ours.count("<｜tool▁outputs▁begin｜>") == 2
+
+
 # -- DeepSeek V3.2 ---------------------------------------------------------------------------
 
 
@@ -599,7 +679,7 @@ def test_unchecked_ids_are_not_claimed(model: str) -> None:
         assert not any(_claims(p, model) for p in fmt.models), (name, model)
 
 
-@pytest.mark.parametrize("model", ["deepseek-ai/DeepSeek-V3.1", "deepseek-ai/DeepSeek-V3.2"])
+@pytest.mark.parametrize("model", ["deepseek-ai/DeepSeek-V3.1", "deepseek-ai/DeepSeek-V3.2", R1_0528])
 @pytest.mark.parametrize(
     "messages",
     [
