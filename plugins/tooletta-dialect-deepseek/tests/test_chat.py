@@ -470,9 +470,7 @@ def test_r1_0528_user_turn_writes_the_assistant_header() -> None:
             theirs = render_jinja(template, messages, tokens=TOKENS, add_generation_prompt=asked)
             assert ours == theirs, (messages, asked)
             back = tooletta.parse_conversation(ours, model=R1_0528)
-            assert [(m.role, m.content) for m in back] == [
-                (m.role, m.content) for m in messages
-            ]
+            assert [(m.role, m.content) for m in back] == [(m.role, m.content) for m in messages]
     text = tooletta.render_conversation(cases[1], model=R1_0528, add_generation_prompt=True)
     assert text == BOS + "<｜User｜>Hi<｜Assistant｜>Hello." + EOS + "<｜Assistant｜>"
 
@@ -679,7 +677,9 @@ def test_unchecked_ids_are_not_claimed(model: str) -> None:
         assert not any(_claims(p, model) for p in fmt.models), (name, model)
 
 
-@pytest.mark.parametrize("model", ["deepseek-ai/DeepSeek-V3.1", "deepseek-ai/DeepSeek-V3.2", R1_0528])
+@pytest.mark.parametrize(
+    "model", ["deepseek-ai/DeepSeek-V3.1", "deepseek-ai/DeepSeek-V3.2", R1_0528]
+)
 @pytest.mark.parametrize(
     "messages",
     [

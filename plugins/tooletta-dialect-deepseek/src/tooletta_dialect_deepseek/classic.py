@@ -52,7 +52,7 @@ from tooletta.plugin import (
     think_region,
 )
 
-from .chat import DeepSeekR1Chat, DeepSeekR10528Chat, DeepSeekR1OfficialChat, DeepSeekV31Chat
+from .chat import DeepSeekR1Chat, DeepSeekR1OfficialChat, DeepSeekR10528Chat, DeepSeekV31Chat
 from .tokens import CALL_BEGIN, CALL_END, CALLS_BEGIN, CALLS_END, EOS, SEP
 
 __all__ = [
