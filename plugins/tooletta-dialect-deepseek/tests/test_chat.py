@@ -461,6 +461,7 @@ def test_r1_0528_user_turn_writes_the_assistant_header() -> None:
         [Message("user", "Hi")],
         [Message("user", "Hi"), Message("assistant", "Hello.")],
         [Message("user", "Hi"), Message("user", "Again")],
+        [Message("system", "Be brief.")],  # the prompt reads back as none
     ]
     for messages in cases:
         for asked in (False, True):

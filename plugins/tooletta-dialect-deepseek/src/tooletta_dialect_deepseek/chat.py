@@ -211,6 +211,11 @@ class _HeaderAfterUser(_DeepSeekChat):
     only (V3.1: ``<｜Assistant｜></think>``; R1-0528: none, its user turn ends with
     ``<｜Assistant｜>``) and none after tool results or its own turn."""
 
+    user_writes_header: ClassVar[bool] = False
+    """The user turn's footer is the assistant header (R1-0528): none after a user turn
+    either (the declared one still reads a turn or a generation prompt that follows no user
+    turn)."""
+
     def header(self, index: int, ctx: Conversation) -> str:
         """The declared assistant header only right after a user turn; a first turn (after
         the system prompt only) is refused: it would read back as part of the system prompt.
@@ -222,7 +227,7 @@ class _HeaderAfterUser(_DeepSeekChat):
             return header
         previous = _previous_role(ctx.messages, index)
         if previous == "user":
-            return header
+            return "" if self.user_writes_header else header
         if previous is None:
             raise _headless_first(self, index)
         return ""
@@ -346,9 +351,10 @@ class DeepSeekR10528Chat(_HeaderAfterUser, DeepSeekR1OfficialChat):
     turns = roles(
         system=Turn(""),
         user=Turn(USER, ASSISTANT),
-        assistant=Turn("", EOS),
+        assistant=Turn(ASSISTANT, EOS),
         tool=Turn(OUTPUTS_BEGIN, OUTPUTS_END),
     )
+    user_writes_header = True
     implicit_roles = implicit_after("user", "tool", "assistant")
     """Every assistant turn is written without a header (after a user turn, that turn's
     ``<｜Assistant｜>`` precedes it)."""
