@@ -348,12 +348,8 @@ class DeepSeekR10528Chat(_HeaderAfterUser, DeepSeekR1OfficialChat):
 
     name = "deepseek_r1_0528"
     source = "deepseek-ai/DeepSeek-R1-0528 tokenizer_config.json chat_template"
-    turns = roles(
-        system=Turn(""),
-        user=Turn(USER, ASSISTANT),
-        assistant=Turn(ASSISTANT, EOS),
-        tool=Turn(OUTPUTS_BEGIN, OUTPUTS_END),
-    )
+    turns = roles(**{**DeepSeekR1OfficialChat.turns, "user": Turn(USER, ASSISTANT)})
+    """R1's turns; the user turn ends with ``<｜Assistant｜>``."""
     user_writes_header = True
     implicit_roles = implicit_after("user", "tool", "assistant")
     """Every assistant turn is written without a header (after a user turn, that turn's
