@@ -77,6 +77,7 @@ IDENTIFIED = {
     "stepfun-ai-Step-3.5-Flash.jinja": "step35",
     "ByteDance-Seed-OSS.jinja": "seed_oss_36b",
     "deepseek-ai-DeepSeek-R1.jinja": "deepseek_r1_official",
+    "deepseek-ai-DeepSeek-R1-0528.jinja": "deepseek_r1_0528",
     "zai-org-GLM-5.2.jinja": "glm52",
     "zai-org-GLM-5.1.jinja": "glm51",
     "CohereLabs-North-Mini-Code-1.0.jinja": "north_mini_code",

@@ -31,6 +31,7 @@ V31 = "deepseek-ai/DeepSeek-V3.1"
 R1_LLAMA = "deepseek-ai/DeepSeek-R1-Distill-Llama-8B"
 R1_QWEN = "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B"
 R1 = "deepseek-ai/DeepSeek-R1"
+R1_0528 = "deepseek-ai/DeepSeek-R1-0528"
 V32 = "deepseek-ai/DeepSeek-V3.2"
 
 WEATHER = ToolCall("get_weather", {"city": "Paris", "days": 2})
@@ -399,6 +400,8 @@ def test_r1_second_round_is_what_a_correct_template_writes() -> None:
     [
         (R1, "deepseek_r1_official"),
         ("deepseek-r1", "deepseek_r1_official"),
+        (R1_0528, "deepseek_r1_0528"),
+        ("deepseek-r1-0528", "deepseek_r1_0528"),
         (R1_QWEN, "deepseek_r1"),
         (R1_LLAMA, "deepseek_r1"),
         ("deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", "deepseek_r1"),
@@ -408,11 +411,101 @@ def test_r1_models_pick_their_own_template(model: str, fmt: str) -> None:
     assert tooletta.chat.resolve_format(model, None)[0].name == fmt
 
 
-@pytest.mark.parametrize("model", ["deepseek-ai/DeepSeek-R1-0528", "deepseek-ai/DeepSeek-R1-Zero"])
+@pytest.mark.parametrize("model", ["deepseek-ai/DeepSeek-R1-Zero"])
 def test_r1_releases_whose_template_was_not_checked_are_refused(model: str) -> None:
-    """R1-0528's template (and R1-Zero's) was not available to check: no format claims them."""
+    """R1-Zero's template was not available to check: no format claims it (R1-0528's now
+    is, :class:`TestDeepSeekR10528Chat`)."""
     with pytest.raises(tooletta.ToolettaError, match="no chat format"):
         tooletta.render_conversation([Message("user", "Hi")], model=model)
+
+
+# -- DeepSeek R1-0528 ------------------------------------------------------------------------
+
+
+class TestDeepSeekR10528Chat(ConversationTests):
+    model = R1_0528
+    template = TEMPLATES / "deepseek-ai-DeepSeek-R1-0528.jinja"
+    tokens = TOKENS
+    string_arguments = True
+
+
+def _r1_0528_template() -> str:
+    return (TEMPLATES / "deepseek-ai-DeepSeek-R1-0528.jinja").read_text(encoding="utf-8")
+
+
+def test_r1_0528_template_is_identified_and_named_by_heart() -> None:
+    ident = tooletta.chat.identify(_r1_0528_template())
+    assert ident.format == "deepseek_r1_0528"
+    assert ident.known
+    assert not ident.differences
+
+
+def test_r1_0528_with_r1s_template_is_a_drift_error() -> None:
+    """R1's February 2025 text given with the 0528 id is a drift (it is still R1's own, and
+    names its format); the 0528 text with R1's id is one too."""
+    messages = [Message("user", "Hi")]
+    with pytest.raises(tooletta.TemplateMismatchError, match="deepseek_r1_official"):
+        tooletta.render_conversation(messages, model=R1_0528, chat_template=_r1_own_template())
+    with pytest.raises(tooletta.TemplateMismatchError, match="deepseek_r1_0528"):
+        tooletta.render_conversation(messages, model=R1, chat_template=_r1_0528_template())
+    assert tooletta.render_conversation(
+        messages, model=R1, chat_template=_r1_own_template(), add_generation_prompt=True
+    ).endswith("<｜Assistant｜><think>\n")
+
+
+def test_r1_0528_user_turn_writes_the_assistant_header() -> None:
+    """The user turn ends with ``<｜Assistant｜>`` whether a prompt is asked or not; after
+    an assistant turn the prompt is ``<｜Assistant｜>`` (no ``<think>``), after results none."""
+    template = _r1_0528_template()
+    cases = [
+        [Message("user", "Hi")],
+        [Message("user", "Hi"), Message("assistant", "Hello.")],
+        [Message("user", "Hi"), Message("user", "Again")],
+        [Message("system", "Be brief.")],  # the prompt reads back as none
+    ]
+    for messages in cases:
+        for asked in (False, True):
+            ours = tooletta.render_conversation(
+                messages, model=R1_0528, add_generation_prompt=asked
+            )
+            theirs = render_jinja(template, messages, tokens=TOKENS, add_generation_prompt=asked)
+            assert ours == theirs, (messages, asked)
+            back = tooletta.parse_conversation(ours, model=R1_0528)
+            assert [(m.role, m.content) for m in back] == [(m.role, m.content) for m in messages]
+    text = tooletta.render_conversation(cases[1], model=R1_0528, add_generation_prompt=True)
+    assert text == BOS + "<｜User｜>Hi<｜Assistant｜>Hello." + EOS + "<｜Assistant｜>"
+
+
+def test_r1_0528_cuts_every_turn_at_its_last_think_close() -> None:
+    """The 0528 template drops what precedes the last ``</think>`` in every assistant turn:
+    the last one, and one after tool results (R1's keeps that one whole)."""
+    messages = [
+        *sample_conversations()["tools_two_calls"][0][:-1],
+        Message("assistant", "a</think>b</think>It is 18 °C."),
+    ]
+    ours = tooletta.render_conversation(
+        messages, model=R1_0528, tools=SAMPLE_TOOLS, allow_markup=True
+    )
+    theirs = render_jinja(
+        _r1_0528_template(), messages, tools=SAMPLE_TOOLS, tokens=TOKENS, string_arguments=True
+    )
+    assert ours == theirs
+    assert ours.endswith("<｜tool▁outputs▁end｜>It is 18 °C." + EOS)
+    assert "\n<｜tool▁output▁begin｜>" in ours  # grouped results, separated by a newline
+    back = tooletta.parse_conversation(ours, model=R1_0528, tools=SAMPLE_TOOLS)
+    assert back[-1].content == "It is 18 °C."
+
+
+def test_r1_0528_second_round_keeps_its_openings() -> None:
+    """Unlike R1's, the 0528 template resets its flags with each call turn: the second round
+    of calls and results is written whole, as the format writes it."""
+    messages = sample_conversations()["reasoning_multi_turn"][0]
+    ours = tooletta.render_conversation(messages, model=R1_0528, tools=SAMPLE_TOOLS)
+    theirs = render_jinja(
+        _r1_0528_template(), messages, tools=SAMPLE_TOOLS, tokens=TOKENS, string_arguments=True
+    )
+    assert ours == theirs
+    assert ours.count("<｜tool▁calls▁begin｜>") == ours.count("<｜tool▁outputs▁begin｜>") == 2
 
 
 # -- DeepSeek V3.2 ---------------------------------------------------------------------------
@@ -542,6 +635,10 @@ VERIFIED_BY: dict[str, dict[str, tuple[type[ConversationTests], ...]]] = {
         "deepseek-ai/deepseek-r1": (TestDeepSeekR1Chat,),
         "deepseek-r1": (TestDeepSeekR1Chat,),
     },
+    "deepseek_r1_0528": {
+        "deepseek-ai/deepseek-r1-0528": (TestDeepSeekR10528Chat,),
+        "deepseek-r1-0528": (TestDeepSeekR10528Chat,),
+    },
     "deepseek_r1": {
         "deepseek-ai/deepseek-r1-distill-*": _DISTILLS,
         "deepseek-r1-distill-*": _DISTILLS,
@@ -552,7 +649,7 @@ claims (each test's ``template`` is a vendored model template, in SOURCES.md). A
 added without one fails :func:`test_every_pattern_is_verified_by_a_template`."""
 
 NOT_CLAIMED = (
-    "deepseek-ai/DeepSeek-R1-0528",
+    "deepseek-ai/DeepSeek-R1-0528-Qwen3-8B",
     "deepseek-ai/DeepSeek-R1-Zero",
     "deepseek-ai/DeepSeek-V3",
     "deepseek-ai/DeepSeek-V3-0324",
@@ -581,7 +678,9 @@ def test_unchecked_ids_are_not_claimed(model: str) -> None:
         assert not any(_claims(p, model) for p in fmt.models), (name, model)
 
 
-@pytest.mark.parametrize("model", ["deepseek-ai/DeepSeek-V3.1", "deepseek-ai/DeepSeek-V3.2"])
+@pytest.mark.parametrize(
+    "model", ["deepseek-ai/DeepSeek-V3.1", "deepseek-ai/DeepSeek-V3.2", R1_0528]
+)
 @pytest.mark.parametrize(
     "messages",
     [

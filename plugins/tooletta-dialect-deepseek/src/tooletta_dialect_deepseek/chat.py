@@ -74,6 +74,7 @@ __all__ = [
     "V32_TOOLS_HEAD",
     "DeepSeekR1Chat",
     "DeepSeekR1OfficialChat",
+    "DeepSeekR10528Chat",
     "DeepSeekV31Chat",
     "DeepSeekV32Chat",
 ]
@@ -205,7 +206,34 @@ class _DeepSeekChat(ChatFormat):
     (the reader of each format's :meth:`header`)."""
 
 
-class DeepSeekV31Chat(_DeepSeekChat):
+class _HeaderAfterUser(_DeepSeekChat):
+    """A DeepSeek format whose assistant turn has its declared header right after a user turn
+    only (V3.1: ``<｜Assistant｜></think>``; R1-0528: none, its user turn ends with
+    ``<｜Assistant｜>``) and none after tool results or its own turn."""
+
+    user_writes_header: ClassVar[bool] = False
+    """The user turn's footer is the assistant header (R1-0528): none after a user turn
+    either (the declared one still reads a turn or a generation prompt that follows no user
+    turn)."""
+
+    def header(self, index: int, ctx: Conversation) -> str:
+        """The declared assistant header only right after a user turn; a first turn (after
+        the system prompt only) is refused: it would read back as part of the system prompt.
+
+        Oddity: the assistant header only after a user turn."""
+        role = ctx.messages[index].role
+        header = self.turns[role].header
+        if role != "assistant":
+            return header
+        previous = _previous_role(ctx.messages, index)
+        if previous == "user":
+            return "" if self.user_writes_header else header
+        if previous is None:
+            raise _headless_first(self, index)
+        return ""
+
+
+class DeepSeekV31Chat(_HeaderAfterUser):
     """DeepSeek V3.1 / V3.1-Terminus's chat template (``thinking``/``enable_thinking`` off by
     default)."""
 
@@ -230,21 +258,6 @@ class DeepSeekV31Chat(_DeepSeekChat):
         ),
     )
     """A turn without calls right after a user turn drops what precedes ``</think>``."""
-
-    def header(self, index: int, ctx: Conversation) -> str:
-        """``<｜Assistant｜></think>`` only right after a user turn; a first turn (after the
-        system prompt only) is refused: it would read back as part of the system prompt.
-
-        Oddity: the assistant header only after a user turn."""
-        role = ctx.messages[index].role
-        if role != "assistant":
-            return self.turns[role].header
-        previous = _previous_role(ctx.messages, index)
-        if previous == "user":
-            return ASSISTANT + END_THINK
-        if previous is None:
-            raise _headless_first(self, index)
-        return ""
 
 
 class DeepSeekR1Chat(_DeepSeekChat):
@@ -322,6 +335,36 @@ class DeepSeekR1OfficialChat(DeepSeekR1Chat):
     special_tokens = _SPECIAL
     """R1's own tokenizer (V3's) holds the tool-call tokens as single ids too."""
     result_separator = ""
+
+
+class DeepSeekR10528Chat(_HeaderAfterUser, DeepSeekR1OfficialChat):
+    """DeepSeek-R1-0528's own chat template: R1's, except that the user turn ends with the
+    assistant header ``<｜Assistant｜>`` (an assistant turn writes none), so the generation
+    prompt is ``<｜Assistant｜>`` only after an assistant turn (nothing after a user turn or
+    tool results) and opens no ``<think>``; grouped results are separated by ``\\n`` (the
+    distills' separator); every assistant turn, after tool results too, drops what precedes
+    the last ``</think>``. Its flags reset with each call turn: a second round of calls or
+    results keeps its openings."""
+
+    name = "deepseek_r1_0528"
+    source = "deepseek-ai/DeepSeek-R1-0528 tokenizer_config.json chat_template"
+    turns = roles(**{**DeepSeekR1OfficialChat.turns, "user": Turn(USER, ASSISTANT)})
+    """R1's turns; the user turn ends with ``<｜Assistant｜>``."""
+    user_writes_header = True
+    implicit_roles = implicit_after("user", "tool", "assistant")
+    """Every assistant turn is written without a header (after a user turn, that turn's
+    ``<｜Assistant｜>`` precedes it)."""
+    result_separator = "\n"
+    content_cut = ContentCut(END_THINK, last=True, where=lambda index, messages: True)
+    """Every assistant turn drops what precedes the last ``</think>``."""
+    prompt = RolePrompt(
+        on="",
+        off="",
+        heads=(("user", None), ("tool", None)),
+        otherwise=ASSISTANT,
+        passed=frozenset({"system"}),
+    )
+    """``<｜Assistant｜>``, except after a user turn (which wrote it) or tool results."""
 
 
 class DeepSeekV32Chat(_DeepSeekChat):

@@ -52,7 +52,7 @@ from tooletta.plugin import (
     think_region,
 )
 
-from .chat import DeepSeekR1Chat, DeepSeekR1OfficialChat, DeepSeekV31Chat
+from .chat import DeepSeekR1Chat, DeepSeekR1OfficialChat, DeepSeekR10528Chat, DeepSeekV31Chat
 from .tokens import CALL_BEGIN, CALL_END, CALLS_BEGIN, CALLS_END, EOS, SEP
 
 __all__ = [
@@ -269,7 +269,7 @@ class DeepSeekV3Dialect(_Classic):
         ),
     )
 
-    chat_formats = (DeepSeekR1Chat(), DeepSeekR1OfficialChat())
+    chat_formats = (DeepSeekR1Chat(), DeepSeekR1OfficialChat(), DeepSeekR10528Chat())
 
     def detect(self, text: str) -> bool:
         """The first call carries the ``function`` type word and no bare JSON."""

@@ -30,6 +30,14 @@ MODELS: tuple[Model, ...] = (
         source="deepseek-ai/DeepSeek-R1 tokenizer_config.json chat_template",
     ),
     Model(
+        ("deepseek-ai/deepseek-r1-0528", "deepseek-r1-0528"),
+        dialect="deepseek_v3",
+        chat="deepseek_r1_0528",
+        template="tests/templates/deepseek-ai-DeepSeek-R1-0528.jinja",
+        template_sha256="53671bac29bcb3e1f95f51b8c77d85a6011b66dc38bd23dce64eef04384a976b",
+        source="deepseek-ai/DeepSeek-R1-0528 tokenizer_config.json chat_template",
+    ),
+    Model(
         (
             "deepseek-ai/deepseek-v3",
             "deepseek-ai/deepseek-v3-*",
