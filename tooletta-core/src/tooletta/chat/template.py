@@ -383,7 +383,8 @@ def render_template_conversation(
     ident = template.identify(strict_tokens=True)
     if ident.format is not None:
         fmt, obj = resolve_format(None, ident.format)
-        if not any(reads_option(template, k) for k in _undeclared(fmt, options)):
+        unknown = [k for k in options if k not in fmt.options and k not in _EVERY_FORMAT]
+        if not any(reads_option(template, k) for k in unknown):  # (unwritten ones: Jinja)
             check_conversation(fmt, obj, read, defs, allow_markup)
             return guarded(
                 lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options)
