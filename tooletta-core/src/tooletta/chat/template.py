@@ -198,19 +198,23 @@ def check_template_options(
     template = read_template(chat_template, None, bos_token, eos_token, tools=bool(defs))
     if template is None:
         return
-    unread = [k for k in _undeclared(fmt, options) if reads_option(template, k)]
+    unread = _unread(template, fmt, options)
     if unread:
         text = render_text(fmt, obj, read, defs, False, options)
         _check_undeclared(template, fmt, text, unread, read, defs, False, options)
 
 
-def _undeclared(fmt: ChatFormat, options: Mapping[str, Any]) -> list[str]:
-    """The names in ``options`` that ``fmt`` neither takes as a switch nor declares unwritten
-    (those are refused by :func:`~tooletta.chat.switches.refuse_unwritten`)."""
+def _unread(template: Template, fmt: ChatFormat, options: Mapping[str, Any]) -> list[str]:
+    """The names in ``options`` that ``template``'s source reads and ``fmt`` neither takes as
+    a switch nor declares unwritten (those are refused by
+    :func:`~tooletta.chat.switches.refuse_unwritten`)."""
     return [
         k
         for k in options
-        if k not in fmt.options and k not in _EVERY_FORMAT and k not in fmt.unwritten_options
+        if k not in fmt.options
+        and k not in _EVERY_FORMAT
+        and k not in fmt.unwritten_options
+        and reads_option(template, k)
     ]
 
 
@@ -246,7 +250,7 @@ def _check_undeclared(
             **given,
         )
 
-    written, without = _or_none(jinja, options), None
+    written = _or_none(jinja, options)
     if written is not None and written_as(written, text):
         return
     without = _or_none(jinja, {k: v for k, v in options.items() if k not in names})
@@ -375,7 +379,7 @@ def render_template_conversation(
         refuse_unwritten(fmt, options)
         check_conversation(fmt, obj, read, defs, allow_markup)
         text = guarded(lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options))
-        unread = [k for k in _undeclared(fmt, options) if reads_option(template, k)]
+        unread = _unread(template, fmt, options)
         if unread:
             prompt = add_generation_prompt
             _check_undeclared(template, fmt, text, unread, read, defs, prompt, options)
