@@ -198,7 +198,7 @@ def test_a_model_with_no_known_format_takes_its_templates(model: str) -> None:
     Qwen3's) rather than being refused for want of the template it was given."""
     assert template_names(model, None, QWEN3) == (None, "qwen3")
     alone = tooletta.render_conversation(MESSAGES, chat_template=QWEN3, tools=TOOLS)
-    both = {"model": model, "chat_template": QWEN3}
+    both: dict[str, Any] = {"model": model, "chat_template": QWEN3}
     text = tooletta.render_conversation(MESSAGES, tools=TOOLS, **both)
     assert text == alone
     assert (
@@ -222,7 +222,7 @@ def test_a_model_with_no_known_format_takes_its_templates(model: str) -> None:
 @pytest.mark.parametrize("model", NO_FORMAT_MODELS)
 def test_a_model_with_no_known_format_and_an_unknown_template(model: str) -> None:
     """Jinja renders a template no format reproduces, with the id as without it."""
-    both = {"model": model, "chat_template": UNKNOWN}
+    both: dict[str, Any] = {"model": model, "chat_template": UNKNOWN}
     alone = tooletta.render_conversation(MESSAGES[:2], chat_template=UNKNOWN)
     assert tooletta.render_conversation(MESSAGES[:2], **both) == alone
 
