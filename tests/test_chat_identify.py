@@ -27,6 +27,7 @@ TEMPLATES = sorted(
 
 IDENTIFIED = {
     "Apertus-8B-Instruct.jinja": "apertus2509",
+    "swiss-ai-Apertus-8B-Instruct-2509.jinja": "apertus2509_hub",
     "CohereForAI-c4ai-command-r-plus-tool_use.jinja": "command_r_plus",
     "deepseek-ai-DeepSeek-V3.1.jinja": "deepseek_v31",
     # its tools and date read from `functions` and `datetime` (given as llama.cpp passed them)
@@ -142,6 +143,14 @@ IDENTIFIED_UNVERIFIED = {"google-gemma-4-31B-it-interleaved.jinja": "gemma4-inte
 Gemma 4 template, no model's own, in the message form llama.cpp feeds it: results folded
 into the assistant message as ``tool_responses``)."""
 
+RAISES_ON_TOOLS = {
+    "swiss-ai-Apertus-8B-Instruct-2509.jinja": "'dict object' has no attribute 'description'",
+}
+"""Identified templates that raise on every probe declaring tools in the OpenAI Chat shape
+(Apertus's Hub text reads ``tool.description``, not ``tool.function.description``: a
+documented difference; its plugin's tests compare the tools against the template given the
+definitions' ``function`` objects), so fewer probes are matched: the error each raises."""
+
 UNREADABLE = {
     "microsoft-Phi-3.5-mini-instruct.jinja": "no format of it is installed",
 }
@@ -161,7 +170,11 @@ def test_vendored_template_verdict(path: Path) -> None:
     if path.name in IDENTIFIED:
         assert ident.format == IDENTIFIED[path.name], ident.first_difference()
         assert ident.dialect is not None
-        assert len(ident.matched) >= 9
+        if path.name in RAISES_ON_TOOLS:
+            assert len(ident.matched) >= 6 and ident.skipped
+            assert all(RAISES_ON_TOOLS[path.name] in e for e in ident.skipped.values())
+        else:
+            assert len(ident.matched) >= 9
         assert not ident.near and not ident.differences
         assert ident.known and ident.verified_by  # every row's own template is known too
     elif path.name in IDENTIFIED_UNVERIFIED:

@@ -583,9 +583,9 @@ class ChatFormat:
         last = self.last_end
         calls = self.calls_end
         has_calls = bool(ctx.messages[index].tool_calls)
-        if last is not None and index == len(ctx.messages) - 1:
-            if not (has_calls and calls is not None):
-                return last
+        last_turn = index == len(ctx.messages) - 1
+        if last is not None and last_turn and not (has_calls and calls is not None):
+            return last
         results = self.results_end
         if results is not None and has_calls:
             after = index + 1

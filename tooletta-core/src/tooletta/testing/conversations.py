@@ -234,9 +234,10 @@ class ConversationTests(ConversationLawTests):
     the format writes the parts' text, as a correct template would).
     ``flat_tools``: the template reads each tool definition's ``function`` object itself
     (:func:`check_matches_template`). ``allow_markup``: the class's own sample
-    conversations hold the format's markup on purpose (reasoning inline in the content, which the template cuts) and are rendered with
-    ``allow_markup=True``. ``tool_results``: ``"tool_responses"`` for a template that reads
-    tool results folded into the assistant message, as llama.cpp feeds Gemma 4 templates
+    conversations hold the format's markup on purpose (reasoning inline in the content,
+    which the template cuts) and are rendered with ``allow_markup=True``. ``tool_results``:
+    ``"tool_responses"`` for a template that reads tool results folded into the assistant
+    message, as llama.cpp feeds Gemma 4 templates
     (:mod:`tooletta.chat.toolresponses`). ``extra_conversations``: the format's own
     conversations (name -> (messages, whether they declare ``tools``)), checked beside the
     samples by every test (:func:`~tooletta.testing.samples.reasoning_history_conversations`
