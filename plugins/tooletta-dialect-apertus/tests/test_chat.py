@@ -435,9 +435,7 @@ def test_hub_ids_given_the_other_text_drift() -> None:
         ("results_last", "[sunny, 12:00]<|assistant_end|>"),
     ],
 )
-def test_hub_text_closes_the_model_turn_unless_calls_await_results(
-    name: str, ending: str
-) -> None:
+def test_hub_text_closes_the_model_turn_unless_calls_await_results(name: str, ending: str) -> None:
     """The Hub's text writes ``<|assistant_end|>`` after a last answer and after results
     ending the conversation, not after a last call list; the generation prompt follows it."""
     cases = {**sample_conversations(), **extra_cases()}
