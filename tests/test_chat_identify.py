@@ -46,6 +46,7 @@ IDENTIFIED = {
     "tencent-Hy3.jinja": "hy3",
     "Apriel-1.6-15b-Thinker-fixed-566059a26.jinja": "apriel16",
     "Apriel-1.6-15b-Thinker-fixed.jinja": "apriel16",
+    "ServiceNow-AI-Apriel-1.6-15b-Thinker.jinja": "apriel16_hub",
     "llama.cpp-unsloth-Apriel-1.5.jinja": "apriel15",
     "tencent-Hunyuan-A13B-Instruct.jinja": "hunyuan_a13b",
     "unsloth-Apriel-1.5.jinja": "apriel15",

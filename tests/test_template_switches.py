@@ -39,6 +39,7 @@ NO_EFFECT: dict[str, list[str]] = {
     "Apriel-1.6-15b-Thinker-fixed-566059a26.jinja": ["reasoning", "thinking"],
     "Apriel-1.6-15b-Thinker-fixed.jinja": ["reasoning", "thinking"],
     "ByteDance-Seed-OSS.jinja": ["reasoning", "thinking"],
+    "ServiceNow-AI-Apriel-1.6-15b-Thinker.jinja": ["reasoning", "thinking"],
     "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja": ["reasoning", "thinking"],
     "CohereLabs-North-Mini-Code-1.0.jinja": ["thinking"],
     "GigaChat3-10B-A1.8B.jinja": ["reasoning"],

@@ -504,6 +504,8 @@ MODEL_DISTRIBUTIONS: dict[str, str] = {
     "sbintuitions/sarashina*": "tooletta-dialect-pythonic",
     "servicenow-ai/apriel-1.5-*": "tooletta-dialect-jamba",
     "servicenow-ai/apriel-1.6-*": "tooletta-dialect-jamba",
+    "servicenow-ai/apriel-1.6-15b-thinker": "tooletta-dialect-jamba",
+    "servicenow-ai/apriel-1.6-15b-thinker@llama.cpp-566059a26": "tooletta-dialect-jamba",
     "solar-open-100b*": "tooletta-dialect-solar",
     "solar-open2*": "tooletta-dialect-solar",
     "step-3.5-flash*": "tooletta-dialect-qwen",
