@@ -72,6 +72,7 @@ NO_EFFECT: dict[str, list[str]] = {
     "llama.cpp-unsloth-Apriel-1.5.jinja": ["reasoning", "thinking"],
     "meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja": ["date_string"],
     "mistralai-Ministral-3-14B-Reasoning-2512.jinja": ["thinking"],
+    "mistralai-Ministral-3-3B-Reasoning-2512.jinja": ["reasoning", "thinking"],
     "openai-gpt-oss-120b.jinja": ["reasoning", "thinking"],
     "tencent-Hy3.jinja": ["reasoning"],
     "unsloth-Apriel-1.5.jinja": ["reasoning", "thinking"],
