@@ -28,6 +28,7 @@ TEMPLATES = sorted(
 IDENTIFIED = {
     "Apertus-8B-Instruct.jinja": "apertus2509",
     "swiss-ai-Apertus-8B-Instruct-2509.jinja": "apertus2509_hub",
+    "Qwen-Qwen2.5-7B-Instruct-1M.jinja": "qwen25_1m",
     "CohereForAI-c4ai-command-r-plus-tool_use.jinja": "command_r_plus",
     "deepseek-ai-DeepSeek-V3.1.jinja": "deepseek_v31",
     # its tools and date read from `functions` and `datetime` (given as llama.cpp passed them)
