@@ -578,7 +578,8 @@ def test_nemotron_lightning_is_ultra_without_the_hint() -> None:
         Message("assistant", "noon", reasoning="r"),
         Message("user", "b"),
     ]
-    for options in ({}, {"medium_effort": True}, {"enable_thinking": False}):
+    switches: tuple[dict[str, Any], ...] = ({}, {"medium_effort": True}, {"enable_thinking": False})
+    for options in switches:
         for prompt in (False, True):
             check_matches_template(
                 text, messages, model=NEMOTRON_LIGHTNING, add_generation_prompt=prompt, **options
