@@ -130,4 +130,3 @@ def test_the_key_is_read_on_the_first_message_only(model: str, file: str, key: s
         tooletta.render_conversation(
             [{**later[0], key: "x"}, *later[1:]], model=model, add_generation_prompt=True
         )
-

@@ -34,10 +34,10 @@ from tooletta.plugin import defaults
 from tooletta_dialect_minimax.chat import MinimaxM2Chat
 
 __all__ = [
+    "M2_HUB_IDENTITY",
     "M21_IDENTITY",
     "M25_IDENTITY",
     "M27_IDENTITY",
-    "M2_HUB_IDENTITY",
     "MinimaxM2HubChat",
     "MinimaxM21Chat",
     "MinimaxM25Chat",
