@@ -6,8 +6,10 @@ template's default identity ``You are a helpful assistant.``, then (with tools) 
 ``# Tools`` instructions holding one ``<tool>{json}</tool>`` line per tool (its ``function``
 object) and the call-format example. Reasoning is ``<think>\\n...\\n</think>\\n\\n``, kept in the
 turns after the last user message; tool results are ``\\n<response>...</response>`` blocks
-sharing one ``]~b]tool`` turn. Template: ``MiniMaxAI/MiniMax-M2`` ``chat_template.jinja``
-(llama.cpp ``models/templates/MiniMax-M2.jinja``).
+sharing one ``]~b]tool`` turn. Template: ``MiniMaxAI/MiniMax-M2`` ``chat_template.jinja``, its
+first revision (llama.cpp ``models/templates/MiniMax-M2.jinja``; the repository's current
+revision, whose default identity names the model, is ``minimax_m2_hub``:
+:mod:`tooletta_dialect_minimax.named`).
 """
 
 from __future__ import annotations
@@ -100,11 +102,13 @@ class MinimaxTurns(ChatFormat):
 
 
 class MinimaxM2Chat(MinimaxTurns):
-    """MiniMax-M2's chat template (M2.5 and M2.7: :mod:`tooletta_dialect_minimax.named`)."""
+    """MiniMax-M2's first chat template (its current one, M2.1's, M2.5's and M2.7's:
+    :mod:`tooletta_dialect_minimax.named`)."""
 
     name = "minimax_m2"
     source = (
-        "MiniMaxAI/MiniMax-M2 chat_template.jinja (llama.cpp models/templates/MiniMax-M2.jinja)"
+        "MiniMaxAI/MiniMax-M2 chat_template.jinja, the first revision "
+        "(llama.cpp models/templates/MiniMax-M2.jinja)"
     )
     special_tokens = (
         "]~!b[",
