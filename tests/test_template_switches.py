@@ -50,6 +50,8 @@ NO_EFFECT: dict[str, list[str]] = {
     "MiniMax-M2.5.jinja": ["thinking"],
     "MiniMax-M2.7.jinja": ["thinking"],
     "MiniMax-M2.jinja": ["thinking"],
+    "MiniMaxAI-MiniMax-M2.1.jinja": ["thinking"],
+    "MiniMaxAI-MiniMax-M2.jinja": ["thinking"],
     "MiniMax-M3.jinja": ["reasoning", "thinking"],
     "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja": ["reasoning"],
     "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja": ["reasoning"],
