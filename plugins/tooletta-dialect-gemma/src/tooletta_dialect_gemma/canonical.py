@@ -222,3 +222,7 @@ class Gemma4EdgeChat(Gemma4CanonicalChat):
     source = EDGE_SOURCE
     prompt = Prompt(default=False)
     """``<|turn>model\n``, thinking on or off (no empty thought channel)."""
+    prompt_options = ({"enable_thinking": True},)
+    """The prompt still reads the switch after results (the thought cue): parsing reads the
+    prompt thinking on writes as no message too (``gemma4-2607``'s, which its :attr:`prompt`
+    derived)."""
