@@ -497,9 +497,7 @@ def test_the_edge_prompt_has_no_empty_thought_channel(thinking: bool) -> None:
         results[:-1], model=EDGE_MODEL, add_generation_prompt=True, enable_thinking=thinking
     )
     assert cued.endswith("<tool_response|>" + ("<|channel>thought\n" if thinking else ""))
-    assert cued == _render(
-        EDGE, results[:-1], add_generation_prompt=True, enable_thinking=thinking
-    )
+    assert cued == _render(EDGE, results[:-1], add_generation_prompt=True, enable_thinking=thinking)
 
 
 @settings(

@@ -28,6 +28,9 @@ The other changes write what ``gemma4-2604`` already writes: ``messages and ...`
 result without a name named ``unknown``, ``image_url``/``input_audio`` parts written as the
 media tokens, tool results given as content parts read for their text (media tokens before
 it: media are not carried by the formats).
+
+Gemma 4 E2B and E4B serve the same template less the empty thought channel the generation
+prompt writes with thinking off: the ``gemma4-2607-e`` format (:class:`Gemma4EdgeChat`).
 """
 
 from __future__ import annotations
