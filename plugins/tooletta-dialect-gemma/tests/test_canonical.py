@@ -303,10 +303,21 @@ def test_two_answers_in_a_row_are_refused() -> None:
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_conversations(), st.booleans(), st.booleans())
+@pytest.mark.parametrize(("template", "model"), [(CANONICAL, MODEL), (EDGE, EDGE_MODEL)])
+@settings(
+    max_examples=40,
+    deadline=None,
+    # the assumptions below set many conversations aside
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(random_conversations(), st.booleans(), st.booleans(), st.booleans())
 def test_random_conversations_match_the_template(
-    messages: list[Message], thinking: bool, preserve: bool
+    template: Path,
+    model: str,
+    messages: list[Message],
+    thinking: bool,
+    preserve: bool,
+    prompt: bool,
 ) -> None:
     # a calls turn's content: the documented difference (CONTENT_AFTER_RESULTS)
     assume(not any(m.tool_calls and m.content for m in messages))
@@ -315,12 +326,13 @@ def test_random_conversations_match_the_template(
     keys = [k for m in messages for c in m.tool_calls for k in _CHAT._nested_keys(c.arguments)]
     assume(all(_CHAT._TEMPLATE_KEY.match(k) for k in keys))
     check_matches_template(
-        CANONICAL.read_text(encoding="utf-8"),
+        template.read_text(encoding="utf-8"),
         messages,
-        model=MODEL,
+        model=model,
         tools=PROBE_TOOLS,
         tokens=TOKENS,
         allow_markup=True,
+        add_generation_prompt=prompt,
         enable_thinking=thinking,
         preserve_thinking=preserve,
     )
@@ -498,31 +510,6 @@ def test_the_edge_prompt_has_no_empty_thought_channel(thinking: bool) -> None:
     )
     assert cued.endswith("<tool_response|>" + ("<|channel>thought\n" if thinking else ""))
     assert cued == _render(EDGE, results[:-1], add_generation_prompt=True, enable_thinking=thinking)
-
-
-@settings(
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
-@given(random_conversations(), st.booleans(), st.booleans(), st.booleans())
-def test_random_conversations_match_the_edge_template(
-    messages: list[Message], thinking: bool, preserve: bool, prompt: bool
-) -> None:
-    assume(not any(m.tool_calls and m.content for m in messages))  # CONTENT_AFTER_RESULTS
-    keys = [k for m in messages for c in m.tool_calls for k in _CHAT._nested_keys(c.arguments)]
-    assume(all(_CHAT._TEMPLATE_KEY.match(k) for k in keys))  # as the 31B's test
-    check_matches_template(
-        EDGE.read_text(encoding="utf-8"),
-        messages,
-        model=EDGE_MODEL,
-        tools=PROBE_TOOLS,
-        tokens=TOKENS,
-        allow_markup=True,
-        add_generation_prompt=prompt,
-        enable_thinking=thinking,
-        preserve_thinking=preserve,
-    )
 
 
 test_random_conversations_round_trip_edge = round_trip_property(
