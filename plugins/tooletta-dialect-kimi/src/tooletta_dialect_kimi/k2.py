@@ -34,7 +34,14 @@ from tooletta.plugin import (
     think_region,
 )
 
-from .chat import KimiK2Chat, KimiK2Instruct0905Chat, KimiK2ThinkingChat, KimiK25Chat, KimiK26Chat
+from .chat import (
+    KimiK2Chat,
+    KimiK2Instruct0905Chat,
+    KimiK2ThinkingChat,
+    KimiK25Chat,
+    KimiK26Chat,
+    KimiK27CodeChat,
+)
 from .k2ids import (
     ARG_BEGIN,
     CALL_BEGIN,
@@ -116,6 +123,7 @@ class KimiK2Dialect(ScannerDialect):
         KimiK2ThinkingChat(),
         KimiK25Chat(),
         KimiK26Chat(),
+        KimiK27CodeChat(),
     )
 
     def detect(self, text: str) -> bool:
