@@ -293,6 +293,8 @@ def test_k27_code_keeps_every_turns_reasoning() -> None:
         if m.role == "assistant":
             assert f"<think>{m.reasoning}</think>" in ours
     assert ours != tooletta.render_conversation(messages, model=K26, tools=SAMPLE_TOOLS)
+    # K2.6's text with preserve_thinking on writes the same
+    assert ours == render_jinja(k26, messages, tools=SAMPLE_TOOLS, preserve_thinking=True)
     assert tooletta.render_conversation(
         messages, model=K27_CODE, tools=SAMPLE_TOOLS, thinking=False, add_generation_prompt=True
     ) == (ours + "<|im_assistant|>assistant<|im_middle|><think>")

@@ -1,7 +1,7 @@
 """Kimi K2 tool calls: a section of calls whose ids carry the tool name.
 
-Emitted by Kimi K2 (-Instruct, -Instruct-0905, -Thinking), K2.5, K2.6 and Kimi-Linear. Pinned
-from the K2-Thinking chat template (llama.cpp
+Emitted by Kimi K2 (-Instruct, -Instruct-0905, -Thinking), K2.5, K2.6, K2.7-Code and
+Kimi-Linear. Pinned from the K2-Thinking chat template (llama.cpp
 ``models/templates/moonshotai-Kimi-K2-Thinking.jinja``, macro ``render_toolcalls``), which
 writes the assistant turn with no whitespace at all (one line, wrapped here)::
 
