@@ -286,7 +286,7 @@ def test_k27_code_keeps_every_turns_reasoning() -> None:
     own = (TEMPLATES / "Kimi-K2.7-Code.jinja").read_text(encoding="utf-8")
     k26 = (TEMPLATES / "Kimi-K2.6.jinja").read_text(encoding="utf-8")
     messages = kimi_cases()["reasoning_multi_turn"][0]
-    assert [m.reasoning for m in messages if m.role == "assistant"][0]
+    assert next(m.reasoning for m in messages if m.role == "assistant")
     ours = tooletta.render_conversation(messages, model=K27_CODE, tools=SAMPLE_TOOLS)
     assert ours == render_jinja(own, messages, tools=SAMPLE_TOOLS)
     for m in messages:
@@ -488,8 +488,8 @@ KIMI_K2_VERIFIED_BY: dict[str, dict[str, tuple[type[ConversationTests], ...]]] =
         "kimi-k2.7-code": (TestKimiK27CodeChat,),
     },
 }
-"""Per K2-Instruct, K2.6 and K2.7-Code format, each of its ``models`` patterns and the template tests
-of the ids it claims (see SOURCES.md)."""
+"""Per K2-Instruct, K2.6 and K2.7-Code format, each of its ``models`` patterns and the
+template tests of the ids it claims (see SOURCES.md)."""
 
 
 @pytest.mark.parametrize("name", list(KIMI_K2_VERIFIED_BY))
