@@ -54,6 +54,7 @@ IDENTIFIED = {
     # which Hugging Face's immutable sandbox refuses, so it raises on every call probe
     "Kimi-K2-Thinking.jinja": "kimi_k2_thinking",
     "Kimi-K2.6.jinja": "kimi_k26",
+    "Kimi-K2.7-Code.jinja": "kimi_k27_code",
     "Kimi-K3.jinja": "kimi_k3",
     "moonshotai-Kimi-K2.5.jinja": "kimi_k25",
     "meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja": "llama4",

@@ -44,6 +44,7 @@ NO_EFFECT: dict[str, list[str]] = {
     "GigaChat3-10B-A1.8B.jinja": ["reasoning"],
     "GigaChat3.1-10B-A1.8B.jinja": ["reasoning"],
     "Kimi-K2.6.jinja": ["reasoning"],
+    "Kimi-K2.7-Code.jinja": ["reasoning"],
     "Kimi-K3.jinja": ["reasoning"],
     "LFM2.5-230M-13a5383.jinja": ["reasoning", "thinking"],
     "LFM2.5-8B-A1B.jinja": ["thinking"],
