@@ -701,7 +701,10 @@ def test_coder_next_writes_json_values_and_qwen35_results() -> None:
         ("<default>false</default>\n<nullable>true</nullable>", "<default>False</default>"),
         ("<additionalProperties>false</additionalProperties>", "<additionalProperties>False<"),
         ("<strict>true</strict>", "<strict>True</strict>"),
-        ("<|im_start|>user\n<tool_response>\nr\n</tool_response><|im_end|>\n", "</tool_response>\n<"),
+        (
+            "<|im_start|>user\n<tool_response>\nr\n</tool_response><|im_end|>\n",
+            "</tool_response>\n<|im_end|>",
+        ),
     ):
         assert json_text in text and json_text not in theirs
         assert python in theirs and python not in text

@@ -138,9 +138,7 @@ def _xml_tool(tool: Mapping[str, Any], nemotron: bool, json_scalars: bool = Fals
     params = fn.get("parameters")
     props = params.get("properties") if isinstance(params, Mapping) else None
     if isinstance(props, Mapping):
-        text += "".join(
-            _xml_parameter(str(k), v, nemotron, json_scalars) for k, v in props.items()
-        )
+        text += "".join(_xml_parameter(str(k), v, nemotron, json_scalars) for k, v in props.items())
     if nemotron:
         text += _extra(params, ("type", "properties", "required"))
         if isinstance(params, Mapping) and "required" in params:
