@@ -16,6 +16,7 @@ import tooletta
 from tooletta import Message, TemplateMismatchError, ToolCall, ToolettaError
 from tooletta.chat import jinja as jinja_module
 from tooletta.chat.jinja import render_jinja
+from tooletta.chat.template import template_names
 from tooletta.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -184,6 +185,57 @@ def test_drift_raises_naming_the_difference(call: Any) -> None:
     """Qwen3's format does not reproduce Qwen2.5's template: the error says where."""
     with pytest.raises(TemplateMismatchError, match=r"qwen3.*differs on probe '\w+' at \d+"):
         call()
+
+
+NO_FORMAT_MODELS = ["acme/qwen3-fine-tune-8b", "Salesforce/xLAM-2-1b-fc-r"]
+"""An id no dialect knows, and one whose dialect (xlam) no row gives a template."""
+
+
+@pytest.mark.parametrize("model", NO_FORMAT_MODELS)
+def test_a_model_with_no_known_format_takes_its_templates(model: str) -> None:
+    """A new model's id beside its tokenizer's template: nothing about the id to check the
+    template against, so the template resolves as it does alone (identified here as
+    Qwen3's) rather than being refused for want of the template it was given."""
+    assert template_names(model, None, QWEN3) == (None, "qwen3")
+    alone = tooletta.render_conversation(MESSAGES, chat_template=QWEN3, tools=TOOLS)
+    both: dict[str, Any] = {"model": model, "chat_template": QWEN3}
+    text = tooletta.render_conversation(MESSAGES, tools=TOOLS, **both)
+    assert text == alone
+    assert (
+        tooletta.render_conversation(
+            MESSAGES,
+            tools=TOOLS,
+            tokenizer=Tokenizer(QWEN3.read_text(encoding="utf-8")),
+            model=model,
+        )
+        == alone
+    )
+    assert tooletta.parse_conversation(text, tools=TOOLS, **both) == (
+        tooletta.parse_conversation(text, chat_template=QWEN3, tools=TOOLS)
+    )
+    call_text = tooletta.render([CALL], **both)
+    assert call_text == tooletta.render([CALL], chat_template=QWEN3)
+    assert tooletta.parse(call_text, **both).calls == [CALL]
+    assert tooletta.stream(**both) is not None
+
+
+@pytest.mark.parametrize("model", NO_FORMAT_MODELS)
+def test_a_model_with_no_known_format_and_an_unknown_template(model: str) -> None:
+    """Jinja renders a template no format reproduces, with the id as without it."""
+    both: dict[str, Any] = {"model": model, "chat_template": UNKNOWN}
+    alone = tooletta.render_conversation(MESSAGES[:2], chat_template=UNKNOWN)
+    assert tooletta.render_conversation(MESSAGES[:2], **both) == alone
+
+
+def test_a_model_with_no_known_format_still_needs_a_template() -> None:
+    """Without a template the id is refused as before, and a ``dialect=`` that names nothing
+    is refused even beside a template."""
+    with pytest.raises(ToolettaError, match="no installed dialect knows"):
+        tooletta.render_conversation(MESSAGES, model=NO_FORMAT_MODELS[0])
+    with pytest.raises(ToolettaError, match="no chat format of 'xlam'"):
+        tooletta.render_conversation(MESSAGES, model=NO_FORMAT_MODELS[1])
+    with pytest.raises(ToolettaError, match="named 'no-such-dialect'"):
+        tooletta.render_conversation(MESSAGES, dialect="no-such-dialect", chat_template=QWEN3)
 
 
 def test_drift_names_the_format_the_template_is() -> None:

@@ -41,7 +41,7 @@ def _reference(calls: list[ToolCall]) -> str:
 
 def _outcome(write: Any) -> str:
     try:
-        return "text " + write()
+        return "text " + str(write())
     except RenderError as exc:
         return "error " + str(exc).split(": ", 1)[-1]
 

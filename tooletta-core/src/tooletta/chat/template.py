@@ -14,7 +14,10 @@ the template's exact text must be one the format is verified against (a model ro
 ``template_sha256``: the model's own template, known by heart with its documented
 differences, see :func:`~tooletta.chat.identify`): otherwise
 :class:`~tooletta.TemplateMismatchError` names the first difference (the template is the
-model's truth; an older format is never used in its place silently).
+model's truth; an older format is never used in its place silently). A model id that no
+installed format is known to be the template of (a new model, or a new release of a family
+whose rows do not claim it yet) adds nothing to check: the template resolves as it does
+alone (steps 1-3), so ``model=`` beside a tokenizer's template never stands in the way.
 """
 
 from __future__ import annotations
@@ -132,24 +135,52 @@ def template_format(
     """The chat format and dialect object ``template`` is (see the module docs)."""
     from .lookup import resolve_format
 
-    if model is not None or dialect is not None:
-        fmt, obj = resolve_format(model, dialect)
-        checked = check_format(
-            template.probed,
-            fmt,
-            obj,
-            bos_token=template.tokens.get("bos_token"),
-            eos_token=template.tokens.get("eos_token"),
-        )
-        if checked.format is None:
-            actual = template.identify().format
-            raise TemplateMismatchError(_drift(model or dialect or "", fmt.name, checked, actual))
-        return fmt, obj
+    found = _named_format(model, dialect)
+    if found is not None:
+        return _checked(template, found, model or dialect or "")
     ident = template.identify()
     if ident.format is not None:
         return resolve_format(None, ident.format)
     name = _learned(template, ident)
     return resolve_format(None, name)
+
+
+def _named_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any] | None:
+    """The format ``model`` / ``dialect`` name, to be checked against a template given with
+    them; ``None`` when neither is given, or when only a model id is and no installed format
+    is known to be its template (an id no dialect knows, or one its dialect's rows do not
+    claim): the template given is then the only word on the model's format, and resolves as
+    a template given alone does. A ``dialect=`` that names nothing still raises."""
+    from .lookup import resolve_format
+
+    if model is None and dialect is None:
+        return None
+    try:
+        return resolve_format(model, dialect)
+    except ToolettaError:
+        if dialect is not None:
+            raise
+        return None
+
+
+def _checked(
+    template: Template, found: tuple[ChatFormat, Any], label: str
+) -> tuple[ChatFormat, Any]:
+    """``found`` (a format and its dialect object) once it is checked to reproduce
+    ``template`` (or to be verified against its exact text); else
+    :class:`~tooletta.TemplateMismatchError` naming the first difference."""
+    fmt, obj = found
+    checked = check_format(
+        template.probed,
+        fmt,
+        obj,
+        bos_token=template.tokens.get("bos_token"),
+        eos_token=template.tokens.get("eos_token"),
+    )
+    if checked.format is None:
+        actual = template.identify().format
+        raise TemplateMismatchError(_drift(label, fmt.name, checked, actual))
+    return found
 
 
 def template_names(
@@ -352,15 +383,15 @@ def render_template_conversation(
     options: Mapping[str, Any],
     allow_markup: bool = False,
 ) -> str:
-    """:func:`tooletta.render_conversation` given a template: with ``model`` / ``dialect``,
-    their format once it is checked to reproduce the template (and, for an option the
-    template reads that the format does not declare, to write what the template writes
-    with it: :class:`~tooletta.TemplateMismatchError` when it changes the template's text
-    and the format does not follow); else the format the template
-    is identified as (its tokens as given: a token nobody gave is written as ``""``, as a
-    Jinja render writes it), unless an option is set that the template reads and that format
-    does not declare; else the template itself, rendered with Jinja in the message form it
-    takes. A native format checks the messages as :func:`tooletta.render_conversation` does
+    """:func:`tooletta.render_conversation` given a template: with ``model`` / ``dialect``
+    naming a format (see :func:`_named_format`), that format once it is checked to
+    reproduce the template (and, for an option the template reads that the format does not
+    declare, to write what the template writes with it: :class:`~tooletta.TemplateMismatchError`
+    when it changes the template's text and the format does not follow); else the format the
+    template is identified as (its tokens as given: a token nobody gave is written as ``""``,
+    as a Jinja render writes it), unless an option is set that the template reads and that
+    format does not declare; else the template itself, rendered with Jinja in the message form
+    it takes. A native format checks the messages as :func:`tooletta.render_conversation` does
     (markup in text refused unless ``allow_markup``)."""
     from .checks import check_conversation, guarded
     from .jinja import render_jinja
@@ -374,8 +405,9 @@ def render_template_conversation(
     if template is None:
         raise ToolettaError("give chat_template= or tokenizer=")
     read = read_conversation(messages)
-    if model is not None or dialect is not None:
-        fmt, obj = template_format(template, model, dialect)
+    found = _named_format(model, dialect)
+    if found is not None:
+        fmt, obj = _checked(template, found, model or dialect or "")
         refuse_unwritten(fmt, options)
         check_conversation(fmt, obj, read, defs, allow_markup)
         text = guarded(lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options))
