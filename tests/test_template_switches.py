@@ -61,6 +61,7 @@ NO_EFFECT: dict[str, list[str]] = {
     "NVIDIA-Nemotron-Nano-12B-v2.jinja": ["enable_thinking"],
     "NVIDIA-Nemotron-Nano-v2.jinja": ["enable_thinking"],
     "Qwen3-Coder-30B-A3B-Instruct.jinja": ["reasoning"],
+    "Qwen3-Coder-Next.jinja": ["reasoning"],
     "Qwen3-Coder.jinja": ["reasoning"],
     "Qwen3.5-2B.jinja": ["reasoning"],
     "Qwen3.5-4B.jinja": ["reasoning"],
