@@ -111,6 +111,7 @@ NOT_REPRODUCED = {
     "LFM2-1.2B.jinja": ("lfm2", "one_call"),  # the same template, indented with spaces
     "LFM2.5-230M-13a5383.jinja": ("lfm25", "string_arguments"),
     "LFM2.5-Instruct.jinja": ("lfm25_instruct", "one_call"),
+    "LFM2.5-350M.jinja": ("lfm25_instruct", "one_call"),  # Instruct's, content parts as text
     "GigaChat3-10B-A1.8B.jinja": ("gigachat3", "parallel_calls"),
     "GigaChat3.1-10B-A1.8B.jinja": ("gigachat31", "parallel_calls"),
     "openai-gpt-oss-120b.jinja": ("gpt_oss", "parallel_calls"),
@@ -121,6 +122,8 @@ NOT_REPRODUCED = {
     "NVIDIA-Nemotron-Nano-v2.jinja": ("nemotron_nano_v2", "reasoning_history"),  # llama.cpp's
     # the Hub's text (9B and 12B): it also drops a last turn's calls, which the format writes
     "NVIDIA-Nemotron-Nano-12B-v2.jinja": ("nemotron_nano_v2_hub", "one_call_pending"),
+    # the 9B-v2-Japanese's: the Hub's text with thinking by enable_thinking (same differences)
+    "NVIDIA-Nemotron-Nano-9B-v2-Japanese.jinja": ("nemotron_nano_v2_ja", "one_call_pending"),
     # others
     "mistralai-Mistral-Nemo-Instruct-2407.jinja": ("mistral_nemo", "system"),
     "deepseek-ai-DeepSeek-V3.2.jinja": ("deepseek_v32", "prompt"),  # a community port
