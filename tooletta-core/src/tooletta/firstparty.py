@@ -404,6 +404,7 @@ MODEL_DISTRIBUTIONS: dict[str, str] = {
     "nvidia-nemotron-3-ultra-*": "tooletta-dialect-qwen",
     "nvidia-nemotron-3.5-lightning-*": "tooletta-dialect-qwen",
     "nvidia/llama-3.1-nemotron-nano-*": "tooletta-dialect-nemotron",
+    "nvidia/llama-3.1-nemotron-nano-8b-v1": "tooletta-dialect-nemotron",
     "nvidia/llama-3.3-nemotron-super-49b-v1*": "tooletta-dialect-nemotron",
     "nvidia/llama-3_1-nemotron-nano-*": "tooletta-dialect-nemotron",
     "nvidia/llama-3_3-nemotron-super-49b-v1*": "tooletta-dialect-nemotron",

