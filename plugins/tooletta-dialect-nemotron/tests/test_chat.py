@@ -368,7 +368,8 @@ def test_japanese_id_renders_its_own_template() -> None:
     )
     # the Hub's text writes the same messages cleaned of the switches, thinking off
     assert tooletta.render_conversation(messages, model=HUB_MODEL, add_generation_prompt=True) == (
-        "<SPECIAL_10>System\nBe brief.\n<SPECIAL_11>User\nHi\n<SPECIAL_11>Assistant\n<think></think>"
+        "<SPECIAL_10>System\nBe brief.\n<SPECIAL_11>User\nHi\n"
+        "<SPECIAL_11>Assistant\n<think></think>"
     )
     done = [Message("user", "Hi"), Message("assistant", "Hello.")]
     for model, path in ((JA_MODEL, HUB_TEMPLATE), (JA_MODEL, TEMPLATE), (HUB_MODEL, JA_TEMPLATE)):

@@ -31,7 +31,7 @@ block inside the content).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import msgspec
@@ -185,15 +185,20 @@ class NemotronNanoV2Chat(ChatFormat):
     """A user turn ends with ``\\n`` in place of an end token, read up to the next header
     (:attr:`open_footers`)."""
 
-    cleaned: ClassVar[Callable[[str], str]] = staticmethod(_clean)
-    """What the template keeps of a user text: switches removed, stripped (the system
-    message's is :attr:`system_block`'s ``edit``)."""
+    switches_kept: ClassVar[bool] = False
+    """Whether the template writes ``/think`` and ``/no_think`` in a user text as text (only
+    stripping it); else it removes them (the system message's edit is
+    :attr:`system_block`'s ``edit``)."""
+
+    def _cleaned(self, text: str) -> str:
+        """A user text as the template keeps it (:attr:`switches_kept`)."""
+        return text.strip() if self.switches_kept else _clean(text)
 
     # -- system and user turns --------------------------------------------------------------
 
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: the content as :attr:`cleaned` keeps it (switches removed, stripped)."""
-        return self.cleaned(text_of(ctx.messages[index].content))
+        """Oddity: the content stripped, switches removed unless :attr:`switches_kept`."""
+        return self._cleaned(text_of(ctx.messages[index].content))
 
     # -- assistant turns --------------------------------------------------------------------
 
@@ -283,7 +288,7 @@ class NemotronNanoV2Chat(ChatFormat):
         for i, m in enumerate(out):
             content = text_of(m.content)
             if m.role == "user":
-                m = msgspec.structs.replace(m, content=self.cleaned(content))
+                m = msgspec.structs.replace(m, content=self._cleaned(content))
             elif m.role == "assistant" and i != last:
                 m = msgspec.structs.replace(m, content=_history_content(content))
             elif m.role == "assistant":
@@ -332,8 +337,8 @@ class NemotronNanoV2JapaneseChat(NemotronNanoV2HubChat):
     """The think opening of the generation prompt and of a last assistant turn:
     ``<think>\\n``, or ``<think></think>`` for any false ``enable_thinking`` (the template's
     ``enable_thinking is defined and not enable_thinking``; read back as no message)."""
-    cleaned = staticmethod(str.strip)
-    """A user text stripped, switches kept."""
+    switches_kept = True
+    """A user text stripped only."""
     system_block = dataclasses.replace(_HUB_SYSTEM_BLOCK, edit=str.strip)
     """As the Hub's text, the system message stripped only (switches kept)."""
 
