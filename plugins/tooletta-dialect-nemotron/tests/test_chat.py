@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -383,7 +383,7 @@ def test_japanese_random_conversations(messages: list[Message], thinking: bool |
     """Random conversations on the 9B-v2-Japanese's text, with and without the switch."""
     assume(not any(m.role == "tool" and ", " in str(m.content) for m in messages))
     assume(not (messages[-1].role == "assistant" and messages[-1].tool_calls))
-    options = {} if thinking is None else {"enable_thinking": thinking}
+    options: dict[str, Any] = {} if thinking is None else {"enable_thinking": thinking}
     native = tooletta.render_conversation(messages, model=JA_MODEL, tools=PROBE_TOOLS, **options)
     expected = render_jinja(
         _template(JA_TEMPLATE), reasoning_in_content(messages), tools=PROBE_TOOLS, **options
