@@ -107,6 +107,7 @@ NOT_REPRODUCED = {
     "Mistral-Small-3.2-24B-Instruct-2506.jinja": ("mistral_small32", "content_and_call"),
     "upstage-Solar-Open-100B.jinja": ("solar_open", "content_and_call"),
     "Salesforce-xLAM-2-3b-fc-r.jinja": ("xlam2_qwen", "content_and_call"),
+    "Llama-3.1-Nemotron-Nano-8B-v1.jinja": ("llama_nemotron_nano_v1", "content_and_call"),
     # the template loses or misplaces calls the format writes
     "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja": ("deepseek_r1", "one_call"),
     "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja": ("deepseek_r1", "one_call"),
@@ -117,6 +118,7 @@ NOT_REPRODUCED = {
     "LFM2-1.2B.jinja": ("lfm2", "one_call"),  # the same template, indented with spaces
     "LFM2.5-230M-13a5383.jinja": ("lfm25", "string_arguments"),
     "LFM2.5-Instruct.jinja": ("lfm25_instruct", "one_call"),
+    "LFM2.5-350M.jinja": ("lfm25_instruct", "one_call"),  # Instruct's, content parts as text
     "GigaChat3-10B-A1.8B.jinja": ("gigachat3", "parallel_calls"),
     "GigaChat3.1-10B-A1.8B.jinja": ("gigachat31", "parallel_calls"),
     "openai-gpt-oss-120b.jinja": ("gpt_oss", "parallel_calls"),
@@ -127,6 +129,8 @@ NOT_REPRODUCED = {
     "NVIDIA-Nemotron-Nano-v2.jinja": ("nemotron_nano_v2", "reasoning_history"),  # llama.cpp's
     # the Hub's text (9B and 12B): it also drops a last turn's calls, which the format writes
     "NVIDIA-Nemotron-Nano-12B-v2.jinja": ("nemotron_nano_v2_hub", "one_call_pending"),
+    # the 9B-v2-Japanese's: the Hub's text with thinking by enable_thinking (same differences)
+    "NVIDIA-Nemotron-Nano-9B-v2-Japanese.jinja": ("nemotron_nano_v2_ja", "one_call_pending"),
     # others
     "mistralai-Mistral-Nemo-Instruct-2407.jinja": ("mistral_nemo", "system"),
     "deepseek-ai-DeepSeek-V3.2.jinja": ("deepseek_v32", "prompt"),  # a community port
@@ -490,7 +494,7 @@ def _conversation(form: MessageForm) -> list[Message]:
 
 
 def test_known_templates_are_listed() -> None:
-    assert len(KNOWN) == 33 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
+    assert len(KNOWN) == 36 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
 
 
 @pytest.mark.parametrize("path", KNOWN, ids=lambda p: p.name)
