@@ -42,6 +42,7 @@ NO_EFFECT: dict[str, list[str]] = {
     "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja": ["reasoning", "thinking"],
     "CohereLabs-North-Mini-Code-1.0.jinja": ["thinking"],
     "GigaChat3-10B-A1.8B.jinja": ["reasoning"],
+    "GigaChat3.1-10B-A1.8B-2607.jinja": ["reasoning"],
     "GigaChat3.1-10B-A1.8B.jinja": ["reasoning"],
     "Kimi-K2.6.jinja": ["reasoning"],
     "Kimi-K3.jinja": ["reasoning"],
