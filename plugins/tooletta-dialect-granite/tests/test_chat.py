@@ -23,13 +23,15 @@ from tooletta.testing.conversations import (
 )
 
 TEMPLATES = Path(__file__).parent / "templates"
-TEMPLATE = TEMPLATES / "ibm-granite-granite-3.3-2B-Instruct.jinja"
+HUB_MODELS = ("ibm-granite/granite-3.3-8b-instruct", "ibm-granite/granite-3.3-2b-instruct")
+"""The ids whose repositories serve ``HUB_TEMPLATE``, one text (``granite33_hub``)."""
+HUB_MODEL, _ = HUB_MODELS
+HUB_TEMPLATE, TEMPLATE = (
+    TEMPLATES / name
+    for name in ("granite-3.3-instruct-2607.jinja", "ibm-granite-granite-3.3-2B-Instruct.jinja")
+)
 MODEL = "ibm-granite/granite-3.3-2b-instruct@llama.cpp-3db4da56a"
-"""llama.cpp's edit of the template (``granite33``), pinned to the commit that wrote it."""
-HUB_TEMPLATE = TEMPLATES / "granite-3.3-instruct-2607.jinja"
-HUB_MODEL = "ibm-granite/granite-3.3-8b-instruct"
-"""The text the 2B and 8B Instruct repositories serve (``granite33_hub``)."""
-HUB_MODELS = (HUB_MODEL, "ibm-granite/granite-3.3-2b-instruct")
+"""The id pinned to llama.cpp's edit of the text (``TEMPLATE``, ``granite33``)."""
 CALLS = "the template writes only an assistant message's content: it drops the calls"
 DIFFERENCES = dict.fromkeys(CALL_SAMPLES, CALLS)
 """The sample conversations the template gets wrong (see the README's Conversations)."""
@@ -88,19 +90,16 @@ class TestGranite33HubChat(ConversationTests):
     options = (PINNED, {**PINNED, "thinking": True})
 
 
-PATTERN_TEMPLATES = {
-    "granite33": ["ibm-granite-granite-3.3-2B-Instruct.jinja"],
-    "granite33_hub": ["granite-3.3-instruct-2607.jinja"],
-}
-"""Per conversation format of this plugin, the vendored templates that verify its model
-patterns (named in ``templates/SOURCES.md``, compared byte for byte above)."""
+def test_sources_name_every_vendored_template() -> None:
+    """``templates/SOURCES.md`` says where each vendored template comes from (the rows that
+    verify them are checked by ``test_models.py``)."""
+    sources = (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
+    names = sorted(path.name for path in TEMPLATES.glob("*.jinja"))
+    assert names == sorted([TEMPLATE.name, HUB_TEMPLATE.name])
+    assert all(f"`{name}`" in sources for name in names)
 
 
 def test_formats_route_by_model() -> None:
-    sources = (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
-    for templates in PATTERN_TEMPLATES.values():
-        for template in templates:
-            assert f"`{template}`" in sources and (TEMPLATES / template).is_file()
     assert tooletta.dialect_for_model("ibm-granite/granite-3.3-8b-instruct") == "granite"
     check_model_formats("granite", {MODEL: "granite33"})
     check_model_formats("granite", dict.fromkeys(HUB_MODELS, "granite33_hub"))
