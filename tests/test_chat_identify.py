@@ -113,14 +113,16 @@ NOT_REPRODUCED = {
     "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja": ("deepseek_r1", "one_call"),
     # llama.cpp's reformatted copy of the same template (test_llama_cpp_copy.py)
     "llama-cpp-deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja": ("deepseek_r1", "one_call"),
-    "ibm-granite-granite-3.3-2B-Instruct.jinja": ("granite33", "one_call"),
+    "ibm-granite-granite-3.3-2B-Instruct.jinja": ("granite33", "one_call"),  # llama.cpp's
+    "granite-3.3-instruct-2607.jinja": ("granite33_hub", "one_call"),  # the Hub's (2B and 8B)
     "LFM2-8B-A1B.jinja": ("lfm2", "one_call"),
     "LFM2-1.2B.jinja": ("lfm2", "one_call"),  # the same template, indented with spaces
     "LFM2.5-230M-13a5383.jinja": ("lfm25", "string_arguments"),
     "LFM2.5-Instruct.jinja": ("lfm25_instruct", "one_call"),
     "LFM2.5-350M.jinja": ("lfm25_instruct", "one_call"),  # Instruct's, content parts as text
     "GigaChat3-10B-A1.8B.jinja": ("gigachat3", "parallel_calls"),
-    "GigaChat3.1-10B-A1.8B.jinja": ("gigachat31", "parallel_calls"),
+    "GigaChat3.1-10B-A1.8B.jinja": ("gigachat31", "parallel_calls"),  # llama.cpp's
+    "GigaChat3.1-10B-A1.8B-2607.jinja": ("gigachat31_hub", "parallel_calls"),  # the Hub's
     "openai-gpt-oss-120b.jinja": ("gpt_oss", "parallel_calls"),
     "LFM2.5-8B-A1B.jinja": ("lfm25", "string_arguments"),
     # reasoning: the template drops or keeps what the format's history rule does not
@@ -494,7 +496,7 @@ def _conversation(form: MessageForm) -> list[Message]:
 
 
 def test_known_templates_are_listed() -> None:
-    assert len(KNOWN) == 36 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
+    assert len(KNOWN) == 38 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
 
 
 @pytest.mark.parametrize("path", KNOWN, ids=lambda p: p.name)
