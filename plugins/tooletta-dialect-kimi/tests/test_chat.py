@@ -30,6 +30,7 @@ K2_0905 = "moonshotai/Kimi-K2-Instruct-0905"
 LLAMA_CPP_K2 = "moonshotai/kimi-k2-instruct@llama.cpp-ae1a0b1c"
 """The id pinned to llama.cpp's edit of the K2-Instruct template (format ``kimi_k2``)."""
 K26 = "moonshotai/Kimi-K2.6"
+K27_CODE = "moonshotai/Kimi-K2.7-Code"
 THINKING = "moonshotai/Kimi-K2-Thinking"
 K25 = "moonshotai/Kimi-K2.5"
 END = "<|im_end|>"
@@ -268,6 +269,53 @@ def test_k26_preserve_thinking_is_refused_not_ignored() -> None:
     ) == tooletta.render_conversation(messages, model=K25, tools=SAMPLE_TOOLS)
 
 
+class TestKimiK27CodeChat(KimiOwnTemplate):
+    """K2.7-Code's template (``kimi_k27_code``): every assistant turn keeps its reasoning,
+    no ``thinking`` switch (the template does not read it: given, it changes nothing)."""
+
+    model = K27_CODE
+    template = TEMPLATES / "Kimi-K2.7-Code.jinja"
+    options = ({}, {"thinking": False}, {"tools_ts_str": "namespace functions {}"})
+
+
+def test_k27_code_keeps_every_turns_reasoning() -> None:
+    """Where K2.5 and K2.6 drop the reasoning of the turns up to the last answer without
+    calls (``<think></think>``), K2.7-Code writes each turn's; ``thinking=False`` changes
+    neither its turns nor its prompt. Its id given K2.6's text, or K2.6's given its text, is a
+    drift error; identify names the format for its text."""
+    own = (TEMPLATES / "Kimi-K2.7-Code.jinja").read_text(encoding="utf-8")
+    k26 = (TEMPLATES / "Kimi-K2.6.jinja").read_text(encoding="utf-8")
+    messages = kimi_cases()["reasoning_multi_turn"][0]
+    assert next(m.reasoning for m in messages if m.role == "assistant")
+    ours = tooletta.render_conversation(messages, model=K27_CODE, tools=SAMPLE_TOOLS)
+    assert ours == render_jinja(own, messages, tools=SAMPLE_TOOLS)
+    for m in messages:
+        if m.role == "assistant":
+            assert f"<think>{m.reasoning}</think>" in ours
+    assert ours != tooletta.render_conversation(messages, model=K26, tools=SAMPLE_TOOLS)
+    # K2.6's text with preserve_thinking on writes the same
+    assert ours == render_jinja(k26, messages, tools=SAMPLE_TOOLS, preserve_thinking=True)
+    assert tooletta.render_conversation(
+        messages, model=K27_CODE, tools=SAMPLE_TOOLS, thinking=False, add_generation_prompt=True
+    ) == (ours + "<|im_assistant|>assistant<|im_middle|><think>")
+    back = tooletta.parse_conversation(ours, model=K27_CODE, tools=SAMPLE_TOOLS)
+    assert [m.reasoning for m in back if m.role == "assistant"] == [
+        m.reasoning for m in messages if m.role == "assistant"
+    ]
+    ident = identify(own)
+    assert (ident.format, ident.dialect, ident.known, ident.differences) == (
+        "kimi_k27_code",
+        "kimi_k2",
+        True,
+        (),
+    )
+    for model, text in ((K27_CODE, k26), (K26, own)):
+        with pytest.raises(tooletta.TemplateMismatchError):
+            tooletta.render_conversation(
+                messages, model=model, tools=SAMPLE_TOOLS, chat_template=text
+            )
+
+
 def _k25() -> str:
     return (TEMPLATES / "moonshotai-Kimi-K2.5.jinja").read_text(encoding="utf-8")
 
@@ -435,9 +483,13 @@ KIMI_K2_VERIFIED_BY: dict[str, dict[str, tuple[type[ConversationTests], ...]]] =
         "moonshotai/kimi-k2.6*": (TestKimiK26Chat,),
         "kimi-k2.6*": (TestKimiK26Chat,),
     },
+    "kimi_k27_code": {
+        "moonshotai/kimi-k2.7-code": (TestKimiK27CodeChat,),
+        "kimi-k2.7-code": (TestKimiK27CodeChat,),
+    },
 }
-"""Per K2-Instruct and K2.6 format, each of its ``models`` patterns and the template tests
-of the ids it claims (see SOURCES.md)."""
+"""Per K2-Instruct, K2.6 and K2.7-Code format, each of its ``models`` patterns and the
+template tests of the ids it claims (see SOURCES.md)."""
 
 
 @pytest.mark.parametrize("name", list(KIMI_K2_VERIFIED_BY))
@@ -493,11 +545,11 @@ def test_k2_thinking_empty_conversation_is_its_default_system_message(
 
 
 test_any_order_of_roles_reads_back_or_is_refused = role_order_property(
-    dialects=("kimi_k2", "kimi_k2_thinking", "kimi_k25"), max_examples=100
+    dialects=("kimi_k2", "kimi_k2_thinking", "kimi_k25", "kimi_k27_code"), max_examples=100
 )
 
 
-@pytest.mark.parametrize("dialect", ["kimi_k2", "kimi_k2_thinking", "kimi_k25"])
+@pytest.mark.parametrize("dialect", ["kimi_k2", "kimi_k2_thinking", "kimi_k25", "kimi_k27_code"])
 @pytest.mark.parametrize("call_id", ["c1", None, "a\nb"])
 def test_result_id_with_a_line_break_is_refused(dialect: str, call_id: str | None) -> None:
     """An unknown ``tool_call_id`` is written as given on the ``## Return of`` line: one

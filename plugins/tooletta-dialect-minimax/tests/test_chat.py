@@ -1,4 +1,6 @@
-"""MiniMax-M2 conversations against the model's own template (vendored)."""
+"""MiniMax-M2 conversations against the model's own template (vendored): the first revision
+(``minimax_m2``, the pinned id; the plain id's current text is in test_named.py), and the
+system message's keys every M2-family template reads."""
 
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ from tooletta.chat.messages import read_conversation
 from tooletta.testing.conversations import ConversationTests
 
 TEMPLATES = Path(__file__).parent / "templates"
-MODEL = "MiniMaxAI/MiniMax-M2"
+MODEL = "MiniMaxAI/MiniMax-M2@llama.cpp-1920345c3"
+"""The first revision of M2's template (``minimax_m2``), pinned to the llama.cpp commit that
+vendored it (the plain id renders the text the repository serves now: test_named.py)."""
 
 
 class TestMinimaxM2Chat(ConversationTests):
@@ -43,10 +47,13 @@ def test_default_identity_is_written_without_a_system_message() -> None:
 
 
 _DATED = (
-    ("MiniMaxAI/MiniMax-M2", "MiniMax-M2.jinja"),
+    (MODEL, "MiniMax-M2.jinja"),
+    ("MiniMaxAI/MiniMax-M2", "MiniMaxAI-MiniMax-M2.jinja"),
+    ("MiniMaxAI/MiniMax-M2.1", "MiniMaxAI-MiniMax-M2.1.jinja"),
     ("MiniMaxAI/MiniMax-M2.5", "MiniMax-M2.5.jinja"),
     ("MiniMaxAI/MiniMax-M2.7", "MiniMax-M2.7.jinja"),
 )
+"""Each M2-family id with the template it verifies."""
 
 
 def _template_text(file: str, messages: list[dict[str, Any]]) -> str:

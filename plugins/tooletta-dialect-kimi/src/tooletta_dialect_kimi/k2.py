@@ -1,7 +1,7 @@
 """Kimi K2 tool calls: a section of calls whose ids carry the tool name.
 
-Emitted by Kimi K2 (-Instruct, -Instruct-0905, -Thinking), K2.5, K2.6 and Kimi-Linear. Pinned
-from the K2-Thinking chat template (llama.cpp
+Emitted by Kimi K2 (-Instruct, -Instruct-0905, -Thinking), K2.5, K2.6, K2.7-Code and
+Kimi-Linear. Pinned from the K2-Thinking chat template (llama.cpp
 ``models/templates/moonshotai-Kimi-K2-Thinking.jinja``, macro ``render_toolcalls``), which
 writes the assistant turn with no whitespace at all (one line, wrapped here)::
 
@@ -34,7 +34,14 @@ from tooletta.plugin import (
     think_region,
 )
 
-from .chat import KimiK2Chat, KimiK2Instruct0905Chat, KimiK2ThinkingChat, KimiK25Chat, KimiK26Chat
+from .chat import (
+    KimiK2Chat,
+    KimiK2Instruct0905Chat,
+    KimiK2ThinkingChat,
+    KimiK25Chat,
+    KimiK26Chat,
+    KimiK27CodeChat,
+)
 from .k2ids import (
     ARG_BEGIN,
     CALL_BEGIN,
@@ -116,6 +123,7 @@ class KimiK2Dialect(ScannerDialect):
         KimiK2ThinkingChat(),
         KimiK25Chat(),
         KimiK26Chat(),
+        KimiK27CodeChat(),
     )
 
     def detect(self, text: str) -> bool:

@@ -65,6 +65,15 @@ MODELS: tuple[Model, ...] = (
         source="moonshotai/Kimi-K2.6 chat_template.jinja (main, July 2026)",
     ),
     Model(
+        # K2.5's turns, every assistant turn keeping its reasoning, no thinking switch
+        ("moonshotai/kimi-k2.7-code", "kimi-k2.7-code"),
+        dialect="kimi_k2",
+        chat="kimi_k27_code",
+        template="tests/templates/Kimi-K2.7-Code.jinja",
+        template_sha256="8d21200dff7e85beaf51c8b110952e039ffd0779f615d64d63293d74773360f9",
+        source="moonshotai/Kimi-K2.7-Code chat_template.jinja (main, July 2026)",
+    ),
+    Model(
         ("moonshotai/kimi-k2*", "moonshotai/kimi-linear*", "kimi-k2*", "kimi-linear*"),
         dialect="kimi_k2",
         source=(

@@ -6,8 +6,10 @@ template's default identity ``You are a helpful assistant.``, then (with tools) 
 ``# Tools`` instructions holding one ``<tool>{json}</tool>`` line per tool (its ``function``
 object) and the call-format example. Reasoning is ``<think>\\n...\\n</think>\\n\\n``, kept in the
 turns after the last user message; tool results are ``\\n<response>...</response>`` blocks
-sharing one ``]~b]tool`` turn. Template: ``MiniMaxAI/MiniMax-M2`` ``chat_template.jinja``
-(llama.cpp ``models/templates/MiniMax-M2.jinja``).
+sharing one ``]~b]tool`` turn. Template: ``MiniMaxAI/MiniMax-M2`` ``chat_template.jinja``, its
+first revision (llama.cpp ``models/templates/MiniMax-M2.jinja``; the repository's current
+revision, whose default identity names the model, is ``minimax_m2_hub``:
+:mod:`tooletta_dialect_minimax.named`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from tooletta.plugin import (
     tool_json,
 )
 
-__all__ = ["MinimaxM2Chat", "MinimaxTurns", "tool_lines"]
+__all__ = ["SYSTEM_BLOCK", "MinimaxM2Chat", "MinimaxTurns", "tool_lines"]
 
 _END = "[e~["
 DEFAULT_SYSTEM = "You are a helpful assistant."
@@ -69,6 +71,19 @@ def _function(tool: object) -> object:
     return tool
 
 
+SYSTEM_BLOCK = SystemBlock(
+    _tools_block,
+    head=TOOLS_HEAD,
+    joiner="",
+    default=DEFAULT_SYSTEM,
+    empty_is_none=True,
+    default_option="model_identity",
+)
+"""M2's system turn: the system message (or the default identity: the ``model_identity``
+option when given), then the tool instructions. The later releases change only its
+``default`` (:mod:`tooletta_dialect_minimax.named`)."""
+
+
 def _turn(role: str) -> Turn:
     return Turn(f"]~b]{role}\n", f"{_END}\n")
 
@@ -87,11 +102,13 @@ class MinimaxTurns(ChatFormat):
 
 
 class MinimaxM2Chat(MinimaxTurns):
-    """MiniMax-M2's chat template (M2.5 and M2.7: :mod:`tooletta_dialect_minimax.named`)."""
+    """MiniMax-M2's first chat template (its current one, M2.1's, M2.5's and M2.7's:
+    :mod:`tooletta_dialect_minimax.named`)."""
 
     name = "minimax_m2"
     source = (
-        "MiniMaxAI/MiniMax-M2 chat_template.jinja (llama.cpp models/templates/MiniMax-M2.jinja)"
+        "MiniMaxAI/MiniMax-M2 chat_template.jinja, the first revision "
+        "(llama.cpp models/templates/MiniMax-M2.jinja)"
     )
     special_tokens = (
         "]~!b[",
@@ -104,16 +121,7 @@ class MinimaxM2Chat(MinimaxTurns):
     )
     reasoning = Reasoning("<think>\n", "\n</think>\n\n", strip="", keep="after_last_user")
 
-    system_block = SystemBlock(
-        _tools_block,
-        head=TOOLS_HEAD,
-        joiner="",
-        default=DEFAULT_SYSTEM,
-        empty_is_none=True,
-        default_option="model_identity",
-    )
-    """The system message (or the default identity: the ``model_identity`` option when
-    given), then the tool instructions."""
+    system_block = SYSTEM_BLOCK
     options = defaults(model_identity=DEFAULT_SYSTEM)
     unwritten_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = MappingProxyType(
         {

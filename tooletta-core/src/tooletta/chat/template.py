@@ -384,7 +384,7 @@ def render_template_conversation(
     allow_markup: bool = False,
 ) -> str:
     """:func:`tooletta.render_conversation` given a template: with ``model`` / ``dialect``
-    naming a format (see :func:`_named_format`), that format once it is checked to
+    naming a format (see ``_named_format``), that format once it is checked to
     reproduce the template (and, for an option the template reads that the format does not
     declare, to write what the template writes with it: :class:`~tooletta.TemplateMismatchError`
     when it changes the template's text and the format does not follow); else the format the

@@ -140,7 +140,7 @@ _template = click.option(
     metavar="FILE",
     help="The model's own chat template: a chat_template.jinja or tokenizer_config.json path, "
     "or Jinja text (needs jinja2). It picks the format; with --model, the model's format must "
-    "reproduce it.",
+    "reproduce it (a model with no known format takes the template's).",
 )
 
 
