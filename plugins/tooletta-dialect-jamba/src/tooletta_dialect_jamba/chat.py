@@ -318,7 +318,7 @@ class Apriel16Chat(_AprielChat):
     reasoning = Reasoning("", _FINAL_LINE, strip="", keep="last")
     """Only the conversation's last message writes its reasoning (the template's
     ``loop.last``)."""
-    history_cut = HistoryCut(FINAL)
+    history_cut: ClassVar[HistoryCut | None] = HistoryCut(FINAL)
     """Earlier messages keep only what follows their ``[BEGIN FINAL RESPONSE]``, trimmed."""
     last_ids = False
     """The conversation's last message writes its calls without ids (``loop.last``)."""
