@@ -374,12 +374,13 @@ def test_apriel16_hub_writes_no_reasoning_and_keeps_earlier_content_whole() -> N
     and no history cut; ``render(model=...)`` writes the turn as the model generates it."""
     from tooletta.chat.jinja import render_jinja
 
-    messages = [
-        Message("user", "a"),
-        Message("assistant", "steps [BEGIN FINAL RESPONSE] Done.", reasoning="dropped"),
-        Message("user", "b"),
-        Message("assistant", "Sure.", reasoning="not written"),
-    ]
+    turns = (
+        ("user", "a", ""),
+        ("assistant", "steps [BEGIN FINAL RESPONSE] Done.", "dropped"),
+        ("user", "b", ""),
+        ("assistant", "Sure.", "not written"),
+    )
+    messages = [Message(role, text, reasoning=reasoning) for role, text, reasoning in turns]
     text = tooletta.render_conversation(messages, model=APRIEL16_HUB, allow_markup=True)
     assert text == render_jinja(HUB16.read_text(encoding="utf-8"), messages, tokens=TOKENS)
     assert "\n<|begin_assistant|>\nsteps [BEGIN FINAL RESPONSE] Done.\n<|end|>\n" in text
