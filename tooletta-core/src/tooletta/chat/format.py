@@ -138,10 +138,11 @@ class ChatFormat:
     last_end: ClassVar[tuple[str, str] | None] = None
     """How the conversation's last message, an assistant turn, ends when not as the footer
     says (before :attr:`calls_end`): its end token and the text after it (Olmo 3.1 ends it
-    with the ``eos_token`` ``<|endoftext|>`` and nothing). A last turn with calls ends as
-    :attr:`calls_end` says when that is declared too (Apertus's Hub template ends the last
-    answer with ``<|assistant_end|>`` and leaves a last call list open for its results).
-    ``None``: as the footer says."""
+    with the ``eos_token`` ``<|endoftext|>`` and nothing). ``None``: as the footer says."""
+    last_end_calls: ClassVar[bool] = True
+    """:attr:`last_end` ends a last turn with calls too; ``False``: such a turn ends as it
+    would elsewhere (Apertus's Hub template ends the last answer with ``<|assistant_end|>``
+    and leaves a last call list open for its results)."""
     turn_stops: ClassVar[tuple[str, str] | None] = None
     """What the model generates to end a turn with calls, and a turn without, when the two
     differ and neither is the turn's :meth:`end_token` (Apertus stops at the
@@ -581,17 +582,16 @@ class ChatFormat:
         """The declared end (:attr:`last_end`, :attr:`results_end`, :attr:`calls_end`) of the
         assistant turn at ``index``, ``None`` when its footer says how it ends."""
         last = self.last_end
-        calls = self.calls_end
-        has_calls = bool(ctx.messages[index].tool_calls)
-        last_turn = index == len(ctx.messages) - 1
-        if last is not None and last_turn and not (has_calls and calls is not None):
+        is_last = last is not None and index == len(ctx.messages) - 1
+        if is_last and (self.last_end_calls or not ctx.messages[index].tool_calls):
             return last
         results = self.results_end
-        if results is not None and has_calls:
+        if results is not None and ctx.messages[index].tool_calls:
             after = index + 1
             if after < len(ctx.messages) and ctx.messages[after].role == "tool":
                 return results
-        if calls is not None and has_calls:
+        calls = self.calls_end
+        if calls is not None and ctx.messages[index].tool_calls:
             return calls
         return None
 

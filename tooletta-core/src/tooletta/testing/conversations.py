@@ -89,7 +89,6 @@ def check_matches_template(
     string_arguments: bool = False,
     allow_markup: bool = False,
     tool_results: str = "messages",
-    flat_tools: bool = False,
     **options: Any,
 ) -> None:
     """``render_conversation`` equals the Jinja ``template`` rendered with Hugging Face's
@@ -97,10 +96,7 @@ def check_matches_template(
     the template receives call arguments as JSON text (templates that concatenate them).
     ``allow_markup``: the messages hold the format's markup on purpose (inline reasoning a
     template cuts), written as is. ``tool_results``: the template reads results folded into
-    the assistant message (``"tool_responses"``, :mod:`tooletta.chat.toolresponses`).
-    ``flat_tools``: the template reads each tool definition's ``function`` object itself
-    (``tool.name``, ``tool.description``: Apertus's Hub template, which raises on the
-    OpenAI Chat shape), so it is given those objects; the format is given the definitions."""
+    the assistant message (``"tool_responses"``, :mod:`tooletta.chat.toolresponses`)."""
     native = api.render_conversation(
         messages,
         model=model,
@@ -113,9 +109,7 @@ def check_matches_template(
     expected = render_jinja(
         template,
         read_conversation(messages),
-        tools=[t["function"] for t in read_tool_definitions(tools)]
-        if flat_tools
-        else read_tool_definitions(tools),
+        tools=read_tool_definitions(tools),
         add_generation_prompt=add_generation_prompt,
         tokens=tokens,
         string_arguments=string_arguments,
@@ -232,12 +226,10 @@ class ConversationTests(ConversationLawTests):
     :func:`~tooletta.chat.samples.list_content_conversations` compared with the template
     (templates that print a list's Python ``repr`` or only its first part are not listed:
     the format writes the parts' text, as a correct template would).
-    ``flat_tools``: the template reads each tool definition's ``function`` object itself
-    (:func:`check_matches_template`). ``allow_markup``: the class's own sample
-    conversations hold the format's markup on purpose (reasoning inline in the content,
-    which the template cuts) and are rendered with ``allow_markup=True``. ``tool_results``:
-    ``"tool_responses"`` for a template that reads tool results folded into the assistant
-    message, as llama.cpp feeds Gemma 4 templates
+    ``allow_markup``: the class's own sample conversations hold the format's markup on
+    purpose (reasoning inline in the content, which the template cuts) and are rendered with
+    ``allow_markup=True``. ``tool_results``: ``"tool_responses"`` for a template that reads
+    tool results folded into the assistant message, as llama.cpp feeds Gemma 4 templates
     (:mod:`tooletta.chat.toolresponses`). ``extra_conversations``: the format's own
     conversations (name -> (messages, whether they declare ``tools``)), checked beside the
     samples by every test (:func:`~tooletta.testing.samples.reasoning_history_conversations`
@@ -256,7 +248,6 @@ class ConversationTests(ConversationLawTests):
     list_content: ClassVar[Sequence[str]] = ()
     allow_markup: ClassVar[bool] = False
     tool_results: ClassVar[str] = "messages"
-    flat_tools: ClassVar[bool] = False
     extra_conversations: ClassVar[Mapping[str, tuple[list[Message], bool]]] = {}
 
     def test_list_content(self) -> None:
@@ -277,7 +268,6 @@ class ConversationTests(ConversationLawTests):
                         tokens=self.tokens,
                         string_arguments=self.string_arguments,
                         tool_results=self.tool_results,
-                        flat_tools=self.flat_tools,
                         **opts,
                     )
             check_conversation_round_trip(
@@ -317,7 +307,6 @@ class ConversationTests(ConversationLawTests):
                             add_generation_prompt=prompt,
                             string_arguments=self.string_arguments,
                             tool_results=self.tool_results,
-                            flat_tools=self.flat_tools,
                             allow_markup=self.allow_markup,
                             **opts,
                         )
