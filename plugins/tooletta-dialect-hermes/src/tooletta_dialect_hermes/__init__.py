@@ -39,6 +39,7 @@ from tooletta_dialect_hermes.chat import (
     MiMoVLChat,
     Qwen3Chat,
     Qwen25Chat,
+    Qwen25OneMillionChat,
     QwQChat,
 )
 from tooletta_dialect_hermes.chat_granite import Granite40Chat, Granite41Chat
@@ -93,6 +94,7 @@ class HermesDialect(ScannerDialect):
         Qwen3Instruct2507Chat(),
         Qwen3Thinking2507Chat(),
         Qwen25Chat(),
+        Qwen25OneMillionChat(),
         QwQChat(),
         MiMoVLChat(),
         Hermes2ProChat(),

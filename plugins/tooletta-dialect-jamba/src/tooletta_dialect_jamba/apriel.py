@@ -17,7 +17,7 @@ from tooletta import ToolCall
 from tooletta.plugin import ChatFormat, plain_render_without_calls, variant_info
 
 from . import JambaDialect
-from .chat import Apriel15Chat, Apriel16Chat
+from .chat import Apriel15Chat, Apriel16Chat, Apriel16HubChat
 
 __all__ = ["AprielDialect"]
 
@@ -34,7 +34,11 @@ class AprielDialect(JambaDialect):
         source="ggml-org/llama.cpp models/templates/unsloth-Apriel-1.5.jinja,"
         " Apriel-1.6-15b-Thinker-fixed.jinja",
     )
-    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Apriel15Chat(), Apriel16Chat())
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (
+        Apriel15Chat(),
+        Apriel16Chat(),
+        Apriel16HubChat(),
+    )
 
     @plain_render_without_calls  # no calls: check_content, then the content
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:

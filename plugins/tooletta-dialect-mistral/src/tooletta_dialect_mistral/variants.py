@@ -18,7 +18,12 @@ from tooletta import ToolCall, to_json
 from tooletta.plugin import variant_info
 
 from . import TOOL_CALLS, MistralDialect
-from .chat import DevstralSmall2507Chat, Ministral3ReasoningChat, MistralNemoChat
+from .chat import (
+    DevstralSmall2507Chat,
+    Ministral3ReasoningChat,
+    Ministral3ReasoningHubChat,
+    MistralNemoChat,
+)
 from .ids import written_id
 
 __all__ = ["MistralV3Dialect", "MistralV13Dialect"]
@@ -35,7 +40,11 @@ class MistralV13Dialect(MistralDialect):
         description="Mistral tokenizer v13: [TOOL_CALLS]NAME[ARGS]{json} per call, no call id",
         source=f"{_SOURCE} (InstructTokenizerV13); Devstral-Small-2507 and Ministral-3 templates",
     )
-    chat_formats = (Ministral3ReasoningChat(), DevstralSmall2507Chat())
+    chat_formats = (
+        Ministral3ReasoningChat(),
+        DevstralSmall2507Chat(),
+        Ministral3ReasoningHubChat(),
+    )
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """``[TOOL_CALLS]NAME[ARGS]{json}`` per call (ids are not written)."""

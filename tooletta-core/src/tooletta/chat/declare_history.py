@@ -125,6 +125,11 @@ class RolePrompt(Prompt):
     ``alias``: a second name of the switch, read when the switch is not given (or ``None``):
     DeepSeek's templates read ``thinking``, else ``enable_thinking``.
 
+    ``closings`` pairs a role with the text the template writes after a last message of
+    that role whether a prompt is asked or not, after ``before`` and before the opening
+    (Apertus's Hub template closes the model's turn with ``<|assistant_end|>`` after tool
+    results that end the conversation: ``closings=(("tool", "<|assistant_end|>"),)``).
+
     A format sets it as :attr:`~tooletta.chat.ChatFormat.prompt`: the default
     :meth:`~tooletta.chat.ChatFormat.generation_prompt` and
     :meth:`~tooletta.chat.ChatFormat.after_conversation` write it (:meth:`write`).
@@ -134,6 +139,7 @@ class RolePrompt(Prompt):
     otherwise: str | None = None
     passed: frozenset[str] = frozenset()
     alias: str = ""
+    closings: tuple[tuple[str | None, str], ...] = ()
 
     def opening(self, messages: Sequence[Message]) -> str | None:
         """The prompt's opening after ``messages`` (``None``: no prompt after them)."""
@@ -151,14 +157,28 @@ class RolePrompt(Prompt):
             return super().thinking({self.switch: options[alias]} if alias in options else {})
         return super().thinking(options)
 
+    def ends(self) -> bool:
+        """Whether the template writes anything after the last message when no prompt is
+        asked: as :meth:`Prompt.ends <tooletta.chat.Prompt.ends>` says, or after a role with a
+        closing."""
+        return super().ends() or any(text for _, text in self.closings)
+
+    def closing(self, messages: Sequence[Message]) -> str:
+        """``before``, then the closing of the last message's role (``closings``)."""
+        if not self.closings:
+            return self.before
+        role = last_role(messages, self.passed)
+        return self.before + next((t for r, t in self.closings if r == role), "")
+
     def write(self, ctx: Conversation, asked: bool) -> str:
-        """What the template writes after ``ctx.messages``: ``before``, then, when a prompt
-        is ``asked`` (or the prompt is written ``always``) and the last role has an opening,
-        that opening and ``on`` or ``off``."""
+        """What the template writes after ``ctx.messages``: ``before`` and the last role's
+        closing (:meth:`closing`), then, when a prompt is ``asked`` (or the prompt is written
+        ``always``) and the last role has an opening, that opening and ``on`` or ``off``."""
+        closing = self.closing(ctx.messages)
         head = self.opening(ctx.messages)
         if head is None or not (asked or self.always):
-            return self.before
-        return self.before + head + (self.on if self.thinking(ctx.options) else self.off)
+            return closing
+        return closing + head + (self.on if self.thinking(ctx.options) else self.off)
 
 
 def gathered_system(

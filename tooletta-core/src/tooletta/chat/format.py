@@ -139,6 +139,10 @@ class ChatFormat:
     """How the conversation's last message, an assistant turn, ends when not as the footer
     says (before :attr:`calls_end`): its end token and the text after it (Olmo 3.1 ends it
     with the ``eos_token`` ``<|endoftext|>`` and nothing). ``None``: as the footer says."""
+    last_end_calls: ClassVar[bool] = True
+    """:attr:`last_end` ends a last turn with calls too; ``False``: such a turn ends as it
+    would elsewhere (Apertus's Hub template ends the last answer with ``<|assistant_end|>``
+    and leaves a last call list open for its results)."""
     turn_stops: ClassVar[tuple[str, str] | None] = None
     """What the model generates to end a turn with calls, and a turn without, when the two
     differ and neither is the turn's :meth:`end_token` (Apertus stops at the
@@ -578,7 +582,8 @@ class ChatFormat:
         """The declared end (:attr:`last_end`, :attr:`results_end`, :attr:`calls_end`) of the
         assistant turn at ``index``, ``None`` when its footer says how it ends."""
         last = self.last_end
-        if last is not None and index == len(ctx.messages) - 1:
+        is_last = last is not None and index == len(ctx.messages) - 1
+        if is_last and (self.last_end_calls or not ctx.messages[index].tool_calls):
             return last
         results = self.results_end
         if results is not None and ctx.messages[index].tool_calls:
