@@ -3,7 +3,8 @@
 They parse like ``qwen3_coder`` (one parser reads every spelling) and render their model's
 own form; they are picked by their ``models`` patterns or by name, never by detection:
 
-* ``nemotron3`` (NVIDIA Nemotron 3 Nano; ``nemotron3_super`` and ``nemotron3_ultra`` write the
+* ``nemotron3`` (NVIDIA Nemotron 3 Nano, and Nemotron-Cascade-2's format ``nemotron_cascade2``;
+  ``nemotron3_super`` and ``nemotron3_ultra`` write the
   same, each with its model's conversation format): the content, a newline, then every call
   followed by a newline (``...</tool_call>\\n`` before ``<|im_end|>``);
 * ``qwen36`` (Qwen3.6, and Qwen3-Coder-Next's format ``qwen3_coder_next``): Qwen3-Coder's
@@ -28,7 +29,12 @@ from tooletta.plugin import variant_info
 from . import Qwen3CoderDialect
 from .chat import Nemotron3Chat, Qwen36Chat, Step35Chat
 from .coder_hf import Qwen3CoderNextChat
-from .nemotron import Nemotron3SuperChat, Nemotron3UltraChat, Nemotron35LightningChat
+from .nemotron import (
+    Nemotron3SuperChat,
+    Nemotron3UltraChat,
+    Nemotron35LightningChat,
+    NemotronCascade2Chat,
+)
 
 __all__ = [
     "Nemotron3Dialect",
@@ -54,7 +60,7 @@ class Nemotron3Dialect(Qwen3CoderDialect):
     content_separator = "\n"
     call_joiner = ""
     call_end = "\n"
-    chat_formats: ClassVar[tuple[Nemotron3Chat, ...]] = (Nemotron3Chat(),)
+    chat_formats: ClassVar[tuple[Nemotron3Chat, ...]] = (Nemotron3Chat(), NemotronCascade2Chat())
 
 
 class Nemotron3SuperDialect(Nemotron3Dialect):
