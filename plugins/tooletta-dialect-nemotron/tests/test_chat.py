@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -491,16 +492,9 @@ def test_llama_nemotron_super_v15() -> None:
         Message("user", "Thanks"),
     ]
     tokens = {"bos_token": "<|begin_of_text|>"}
-    for tools in (None, SAMPLE_TOOLS):
-        for prompt in (False, True):
-            check_matches_template(
-                text,
-                messages,
-                model=V15_MODEL,
-                tools=tools,
-                tokens=tokens,
-                add_generation_prompt=prompt,
-            )
+    for tools, prompt in itertools.product((None, SAMPLE_TOOLS), (False, True)):
+        given: dict[str, Any] = {"tools": tools, "add_generation_prompt": prompt}
+        check_matches_template(text, messages, model=V15_MODEL, tokens=tokens, **given)
     native = tooletta.render_conversation(messages, model=V15_MODEL, tools=SAMPLE_TOOLS)
     assert native.startswith(
         "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\n Be brief. \n\n"
