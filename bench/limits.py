@@ -781,6 +781,7 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
         "apriel": Family("<tool_calls>", "</tool_calls>", json_list_body, many=True),
         "jamba": Family("<tool_calls>", "</tool_calls>", json_list_body, many=True),
         "nemotron": Family("<TOOLCALL>", "</TOOLCALL>", json_list_body, many=True),
+        "llama_nemotron_super_v15": Family("<TOOLCALL>", "</TOOLCALL>", json_list_body, many=True),
         "xlam": Family("```json", "```", json_list_body, many=True),
         "granite": Family("<|tool_call|>", "", json_list_body, many=True),
         "mistral_v3": Family("[TOOL_CALLS]", "", json_list_body, many=True),
