@@ -701,6 +701,9 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
         "nemotron3_ultra": Family(
             "<function=", "</function>", xml_body(*qwen, t, strip_newline=True)
         ),
+        "nemotron_cascade2": Family(
+            "<function=", "</function>", xml_body(*qwen, t, strip_newline=True)
+        ),
         "step35": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
         "qwen36": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
         "seed_oss": Family("<function=", "</function>", xml_body(*qwen, t)),
@@ -781,6 +784,7 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
         "apriel": Family("<tool_calls>", "</tool_calls>", json_list_body, many=True),
         "jamba": Family("<tool_calls>", "</tool_calls>", json_list_body, many=True),
         "nemotron": Family("<TOOLCALL>", "</TOOLCALL>", json_list_body, many=True),
+        "llama_nemotron_super_v15": Family("<TOOLCALL>", "</TOOLCALL>", json_list_body, many=True),
         "xlam": Family("```json", "```", json_list_body, many=True),
         "granite": Family("<|tool_call|>", "", json_list_body, many=True),
         "mistral_v3": Family("[TOOL_CALLS]", "", json_list_body, many=True),

@@ -74,6 +74,8 @@ IDENTIFIED = {
     "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja": "nemotron3_super",
     "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja": "nemotron3_ultra",
     "NVIDIA-Nemotron-3.5-Lightning.jinja": "nemotron35_lightning",
+    "Nemotron-Cascade-2-30B-A3B.jinja": "nemotron_cascade2",
+    "Llama-3_3-Nemotron-Super-49B-v1_5.jinja": "llama_nemotron_super_v15",
     "Qwen3-Coder.jinja": "qwen3_coder",
     "Qwen3-Coder-30B-A3B-Instruct.jinja": "qwen3_coder_2507",
     "Qwen3-Coder-Next.jinja": "qwen3_coder_next",

@@ -56,6 +56,9 @@ BLOCKS = [
         _declarations, head=HEAD, always=True, empty_is_none=True, after="\n\n", edit=_clean
     ),
     ClosedSystemBlock(_declarations, head=HEAD, default="Be kind.", after="!"),
+    ClosedSystemBlock(
+        _declarations, head=HEAD, joiner="", always=True, empty_is_none=True, system_end="\n\n"
+    ),
 ]
 texts = st.lists(st.sampled_from(["a", " ", "\n", "/x", "#", "## Tools\n", "!"])).map("".join)
 
@@ -120,6 +123,22 @@ def test_the_message_reads_back_edited_and_always_a_turn() -> None:
     assert block.read(str(block.write("/x", []))) is None  # edited empty: none
     with pytest.raises(RenderError, match="would not read back"):
         block.write("a\n\n## Tools\n", TOOLS)
+
+
+def test_system_end_follows_the_message_with_or_without_declarations() -> None:
+    """``system_end`` (Llama-3.3-Nemotron-Super-49B-v1.5's blank line): after a given
+    message whether declarations follow or not, never after the declarations alone, and
+    taken off the message when read."""
+    block = BLOCKS[4]
+    assert block.write("s", []) == "s\n\n"
+    assert block.write("s", TOOLS) == "s\n\n## Tools\nf."
+    assert block.write(None, TOOLS) == block.write("", TOOLS) == "## Tools\nf."
+    assert block.write(None, []) == ""
+    assert block.read("s\n\n") == block.read("s\n\n## Tools\nf.") == "s"
+    assert block.read("s\n\n\n\n") == "s\n\n"
+    assert block.read("## Tools\nf.") is None and block.read("") is None
+    with pytest.raises(RenderError, match="would not read back"):
+        block.write("s## Tools\n", TOOLS)
 
 
 class _ToyChat(ChatFormat):

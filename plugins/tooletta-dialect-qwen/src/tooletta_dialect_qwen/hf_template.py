@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from tooletta.interop.hf.spec import Export, chatml, tagged
 
-__all__ = ["NEMOTRON3", "NEMOTRON3_SUPER", "NEMOTRON3_ULTRA", "QWEN3_CODER", "QWEN36", "STEP35"]
+__all__ = [
+    "NEMOTRON3",
+    "NEMOTRON3_SUPER",
+    "NEMOTRON3_ULTRA",
+    "NEMOTRON_CASCADE2",
+    "QWEN3_CODER",
+    "QWEN36",
+    "STEP35",
+]
 
 _TEXT_VALUES = "parameter values are text: pass the request's tools to type them"
 
@@ -23,6 +31,8 @@ NEMOTRON3 = Export(_QWEN3_CODER, note=_TEXT_VALUES)
 NEMOTRON3_SUPER = NEMOTRON3
 """Nemotron 3 Nano's calls: the nemotron3 template."""
 NEMOTRON3_ULTRA = NEMOTRON3
+"""Nemotron 3 Nano's calls: the nemotron3 template."""
+NEMOTRON_CASCADE2 = NEMOTRON3
 """Nemotron 3 Nano's calls: the nemotron3 template."""
 STEP35 = Export(_QWEN3_CODER, note=_TEXT_VALUES)
 """The qwen3_coder template: calls right after the content read the same."""

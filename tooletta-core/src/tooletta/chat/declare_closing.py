@@ -1,7 +1,8 @@
 """A system-turn declaration whose body the template closes with fixed text and whose system
 message it edits: :class:`ClosedSystemBlock`, a :class:`~tooletta.chat.SystemBlock` with
-``after`` and ``edit`` (Nemotron Nano v2's blank line and switch removal, Apriel 1.6's line
-break after the reasoning prompt's turn)."""
+``after``, ``edit`` and ``system_end`` (Nemotron Nano v2's blank line and switch removal,
+Apriel 1.6's line break after the reasoning prompt's turn, Llama-3.3-Nemotron-Super-49B-v1.5's
+blank line after the system message)."""
 
 from __future__ import annotations
 
@@ -29,11 +30,18 @@ class ClosedSystemBlock(SystemBlock):
     v2 removes its ``/think`` and ``/no_think`` switches and trims it); the message reads back
     as edited, so :meth:`~tooletta.chat.ChatFormat.expressible` gives it back so. A message
     the block would not read back as edited is refused as :meth:`SystemBlock.write
-    <tooletta.chat.SystemBlock.write>` refuses it.
+    <tooletta.chat.SystemBlock.write>` refuses it. An ``edit`` may raise a
+    :class:`~tooletta.RenderError` for a message the format cannot write as the template does.
+
+    ``system_end``: written after a given (non-empty, edited) system message, before the
+    ``joiner`` and the declarations, whether declarations follow or not, and taken off the
+    message when read (Llama-3.3-Nemotron-Super-49B-v1.5 writes a blank line after the
+    system message, and nothing after the declarations alone).
     """
 
     after: str = ""
     edit: Callable[[str], str] | None = None
+    system_end: str = ""
     _bare: SystemBlock | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -63,7 +71,10 @@ class ClosedSystemBlock(SystemBlock):
         today: Callable[[str], str] | None,
         given: str | None = None,
     ) -> str | None:
-        """The plain block's body, closed by ``after``."""
+        """The plain block's body (a given system message followed by ``system_end``),
+        closed by ``after``."""
+        if system and self.system_end:
+            system += self.system_end
         body = super()._body(system, tools, today, given)
         return None if body is None else body + self.after
 
@@ -79,4 +90,8 @@ class ClosedSystemBlock(SystemBlock):
             rest = rest[: len(rest) - len(after)]
         bare = self._bare
         assert bare is not None  # (set by __post_init__)
-        return bare.read(rest)
+        system = bare.read(rest)
+        end = self.system_end
+        if system is not None and end and system.endswith(end):
+            return system[: len(system) - len(end)]
+        return system
