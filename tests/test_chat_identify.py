@@ -55,6 +55,7 @@ IDENTIFIED = {
     "Kimi-K2-Thinking.jinja": "kimi_k2_thinking",
     "Kimi-K2.6.jinja": "kimi_k26",
     "Kimi-K2.7-Code.jinja": "kimi_k27_code",
+    "Kimi-Linear-48B-A3B-Instruct.jinja": "kimi_linear",
     "Kimi-K3.jinja": "kimi_k3",
     "moonshotai-Kimi-K2.5.jinja": "kimi_k25",
     "meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja": "llama4",
@@ -137,6 +138,7 @@ NOT_REPRODUCED = {
     "NousResearch-Hermes-default.jinja": ("hermes2pro", "tools_prompt"),  # the no-tools half
     # content as a list of parts (probed in that form); the template drops the calls
     "MiniMax-M1.jinja": ("minimax_m1", "one_call"),
+    "MiniMaxAI-MiniMax-M1-80k.jinja": ("minimax_m1_80k", "one_call"),  # its first revision
 }
 """Vendored templates their own format does not reproduce (each plugin's tests list these
 as the template's differences), with the first probe where they part. A row declares each
@@ -494,7 +496,7 @@ def _conversation(form: MessageForm) -> list[Message]:
 
 
 def test_known_templates_are_listed() -> None:
-    assert len(KNOWN) == 36 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
+    assert len(KNOWN) == 37 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
 
 
 @pytest.mark.parametrize("path", KNOWN, ids=lambda p: p.name)
