@@ -135,7 +135,8 @@ def test_model_turn_with_content_and_calls() -> None:
 
 
 def test_both_model_sizes_and_text01() -> None:
-    """M1-40k and M1-80k take this format; MiniMax-Text-01 (another template) takes none."""
+    """M1-40k and M1-80k write the same turns (their revisions differ in the tool
+    instructions only); MiniMax-Text-01 (another template) takes no format."""
     for model in ("MiniMaxAI/MiniMax-M1-40k", "MiniMaxAI/MiniMax-M1-80k"):
         assert tooletta.render_conversation([Message("user", "hi")], model=model) == (
             "<begin_of_document><beginning_of_sentence>user name=user\nhi<end_of_sentence>\n"
