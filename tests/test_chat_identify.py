@@ -123,6 +123,8 @@ NOT_REPRODUCED = {
     "granite-3.3-instruct-2607.jinja": ("granite33_hub", "one_call"),  # the Hub's (2B and 8B)
     "LFM2-8B-A1B.jinja": ("lfm2", "one_call"),
     "LFM2-1.2B.jinja": ("lfm2", "one_call"),  # the same template, indented with spaces
+    "LiquidAI-LFM2-8B-A1B.jinja": ("lfm2", "one_call"),  # the same, on one line (the Hub's)
+    "LiquidAI-LFM2-350M-PII-Extract-JP.jinja": ("lfm2_pii_extract_jp", "one_call"),
     "LFM2.5-230M-13a5383.jinja": ("lfm25", "string_arguments"),
     "LFM2.5-Instruct.jinja": ("lfm25_instruct", "one_call"),
     "LFM2.5-350M.jinja": ("lfm25_instruct", "one_call"),  # Instruct's, content parts as text
@@ -530,7 +532,7 @@ def _conversation(form: MessageForm) -> list[Message]:
 
 
 def test_known_templates_are_listed() -> None:
-    assert len(KNOWN) == 40 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
+    assert len(KNOWN) == 42 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
 
 
 @pytest.mark.parametrize("path", KNOWN, ids=lambda p: p.name)

