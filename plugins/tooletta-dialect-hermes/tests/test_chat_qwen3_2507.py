@@ -279,15 +279,15 @@ def test_qwen3_vl_ids_render_their_own_text(
     theirs = (TEMPLATES / other).read_text(encoding="utf-8")
     ident = identify(TEMPLATES / template)
     assert (ident.format, ident.known) == (name, True)
+    expected = render_jinja(own, CHAT, add_generation_prompt=True)
     for model in models:
         assert resolve_format(model, None)[0].name == name, model
-        text = tooletta.render_conversation(CHAT, model=model, add_generation_prompt=True)
-        assert text == render_jinja(own, CHAT, add_generation_prompt=True)
-        given = tooletta.render_conversation(
-            CHAT, model=model, add_generation_prompt=True, chat_template=own
-        )
-        assert given == text
-        with pytest.raises(tooletta.TemplateMismatchError):
+        alone_and_given = [
             tooletta.render_conversation(
-                CHAT, model=model, add_generation_prompt=True, chat_template=theirs
+                CHAT, model=model, add_generation_prompt=True, chat_template=template_text
             )
+            for template_text in (None, own)
+        ]
+        assert alone_and_given == [expected, expected]
+        with pytest.raises(tooletta.TemplateMismatchError):
+            tooletta.render_conversation(CHAT, model=model, chat_template=theirs)

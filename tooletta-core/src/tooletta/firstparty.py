@@ -451,6 +451,7 @@ MODEL_DISTRIBUTIONS: dict[str, str] = {
     "olmo-3.1-32b-instruct": "tooletta-dialect-pythonic",
     "openai/gpt-oss-*": "tooletta-dialect-harmony",
     "openbmb/minicpm5*": "tooletta-dialect-minicpm",
+    "qwen-agentworld-35b-a3b": "tooletta-dialect-qwen",
     "qwen/qwen-agentworld-35b-a3b": "tooletta-dialect-qwen",
     "qwen/qwen2.5-*": "tooletta-dialect-hermes",
     "qwen/qwen2.5-[0-9]*b-instruct*": "tooletta-dialect-hermes",
