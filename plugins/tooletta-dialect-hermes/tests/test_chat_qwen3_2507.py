@@ -291,3 +291,20 @@ def test_qwen3_vl_ids_render_their_own_text(
         assert alone_and_given == [expected, expected]
         with pytest.raises(tooletta.TemplateMismatchError):
             tooletta.render_conversation(CHAT, model=model, chat_template=theirs)
+
+
+@pytest.mark.parametrize(
+    ("model", "part"),
+    [
+        ("Qwen/Qwen3-VL-8B-Instruct", {"type": "image", "image": "cat.png"}),
+        ("Qwen/Qwen3-VL-8B-Thinking", {"type": "video", "video": "clip.mp4"}),
+        ("Qwen/Qwen3-Omni-30B-A3B-Thinking", {"type": "audio", "audio": "a.wav"}),
+    ],
+)
+def test_media_parts_are_refused(model: str, part: dict[str, str]) -> None:
+    """The vision and omni ids are claimed for text: their templates write a placeholder for
+    an image, video or audio part, which the formats do not write, so such a part is refused
+    rather than left out."""
+    messages = [Message("user", [part, {"type": "text", "text": "What is this?"}])]
+    with pytest.raises(tooletta.RenderError, match="content part 0"):
+        tooletta.render_conversation(messages, model=model)

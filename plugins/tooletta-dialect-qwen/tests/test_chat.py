@@ -780,3 +780,6 @@ def test_agentworld_renders_its_own_text() -> None:
         messages, model=AGENTWORLD, add_generation_prompt=True, chat_template=own
     )
     assert given == text
+    audio = [Message("user", [{"type": "audio", "audio": "a.wav"}])]
+    with pytest.raises(RenderError, match="content part 0"):  # the template writes a placeholder
+        tooletta.render_conversation(audio, model=AGENTWORLD)

