@@ -85,6 +85,8 @@ IDENTIFIED = {
     "LFM2-1.2B-40f3da0.jinja": "lfm2_v2",
     "Qwen3.6-27B.jinja": "qwen36",
     "stepfun-ai-Step-3.5-Flash.jinja": "step35",
+    "stepfun-ai-Step-3.7-Flash.jinja": "step37",
+    "Qwen-AgentWorld-35B-A3B.jinja": "qwen36",
     "ByteDance-Seed-OSS.jinja": "seed_oss_36b",
     "deepseek-ai-DeepSeek-R1.jinja": "deepseek_r1_official",
     "deepseek-ai-DeepSeek-R1-0528.jinja": "deepseek_r1_0528",
@@ -94,6 +96,8 @@ IDENTIFIED = {
     "CohereLabs-North-Mini-Code-1.0.jinja": "north_mini_code",
     "Qwen3-Next-80B-A3B-Instruct.jinja": "qwen3_instruct_2507",
     "Qwen3-VL-2B-Instruct.jinja": "qwen3_instruct_2507",
+    "Qwen3-VL-8B-Thinking.jinja": "qwen3_thinking_2507",
+    "Qwen3-Omni-30B-A3B-Thinking.jinja": "qwen3",
     "Qwen3-Thinking-2507.jinja": "qwen3_thinking_2507",
 }
 """Vendored templates a known format reproduces on every probe: identified as it."""

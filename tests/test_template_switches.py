@@ -69,6 +69,7 @@ NO_EFFECT: dict[str, list[str]] = {
     "Qwen3-Coder.jinja": ["reasoning"],
     "Qwen3.5-2B.jinja": ["reasoning"],
     "Qwen3.5-4B.jinja": ["reasoning"],
+    "Qwen-AgentWorld-35B-A3B.jinja": ["reasoning"],
     "Qwen3.6-27B.jinja": ["reasoning"],
     "deepseek-ai-DeepSeek-V3.2.jinja": ["thinking_mode"],
     "google-gemma-4-31B-it-2604.jinja": ["reasoning", "thinking"],

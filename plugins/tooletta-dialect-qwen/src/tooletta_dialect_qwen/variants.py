@@ -10,8 +10,9 @@ own form; they are picked by their ``models`` patterns or by name, never by dete
 * ``qwen36`` (Qwen3.6, and Qwen3-Coder-Next's format ``qwen3_coder_next``): Qwen3-Coder's
   turn, but every value that is not a string written as ``tojson`` (``true``, ``null``), where
   the others write Python's ``str()`` (``True``, ``None``); numbers read the same either way;
-* ``step35`` (StepFun Step-3.5-Flash): the calls written right after the content, with nothing
-  between the content and the first call nor between calls.
+* ``step35`` (StepFun Step-3.5-Flash, and Step-3.7-Flash's format ``step37``): the calls
+  written right after the content, with nothing between the content and the first call nor
+  between calls.
 
 The call itself (``<tool_call>\\n<function=NAME>\\n<parameter=KEY>\\nVALUE\\n</parameter>\\n
 </function>\\n</tool_call>``) is the same in all these templates.
@@ -27,7 +28,7 @@ from tooletta import ToolCall
 from tooletta.plugin import variant_info
 
 from . import Qwen3CoderDialect
-from .chat import Nemotron3Chat, Qwen36Chat, Step35Chat
+from .chat import Nemotron3Chat, Qwen36Chat, Step35Chat, Step37Chat
 from .coder_hf import Qwen3CoderNextChat
 from .nemotron import (
     Nemotron3SuperChat,
@@ -116,7 +117,7 @@ class Step35Dialect(Qwen3CoderDialect):
     )
     content_separator = ""
     call_joiner = ""
-    chat_formats = (Step35Chat(),)
+    chat_formats = (Step35Chat(), Step37Chat())
 
 
 def _json_scalar(value: Any) -> Any:
