@@ -85,6 +85,7 @@ IDENTIFIED = {
     "zai-org-GLM-5.2.jinja": "glm52",
     "zai-org-GLM-5.1.jinja": "glm51",
     "zai-org-GLM-5.jinja": "glm47",
+    "zai-org-GLM-4.5-Air.jinja": "glm46",
     "CohereLabs-North-Mini-Code-1.0.jinja": "north_mini_code",
     "Qwen3-Next-80B-A3B-Instruct.jinja": "qwen3_instruct_2507",
     "Qwen3-VL-2B-Instruct.jinja": "qwen3_instruct_2507",

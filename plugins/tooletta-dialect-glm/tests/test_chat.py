@@ -586,3 +586,26 @@ def test_glm46_hub_text_is_llama_cpps_output() -> None:
     glm47 = (TEMPLATES / "GLM-4.7-Flash.jinja").read_text(encoding="utf-8")
     with pytest.raises(tooletta.TemplateMismatchError):
         tooletta.render_conversation(messages, model="zai-org/GLM-4.6", chat_template=glm47)
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "zai-org/GLM-4-9B-0414",
+        "zai-org/GLM-4-32B-0414",
+        "zai-org/GLM-Z1-9B-0414",
+        "zai-org/GLM-Z1-32B-0414",
+        "zai-org/glm-4-9b-chat",
+        "zai-org/glm-4-9b-chat-hf",
+    ],
+)
+def test_earlier_glm4_ids_have_no_format(model: str) -> None:
+    """GLM-4-0414, GLM-Z1-0414 and glm-4-9b-chat: their templates drop an assistant's
+    ``tool_calls`` (see the README), so no format claims them and no dialect is guessed."""
+    assert not any(
+        _claims(pattern, model)
+        for table in (GLM46_VERIFIED_BY, GLM47_VERIFIED_BY, GLM51_VERIFIED_BY, GLM52_VERIFIED_BY)
+        for pattern in table
+    )
+    with pytest.raises(tooletta.ToolettaError, match="chat_template="):
+        tooletta.render_conversation([Message("user", "Hi")], model=model)
