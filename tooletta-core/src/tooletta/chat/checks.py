@@ -35,7 +35,7 @@ from ..expressible import check_calls, max_depth_of
 from ..ir import Message, ToolCall
 from .conversation import Conversation
 from .markup import Markup, find_markup, markup_of
-from .messages import text_of
+from .messages import non_text_part, text_of
 from .switches import refuse_unwritten_fields
 
 __all__ = ["Checked", "check_conversation", "guarded", "write_fault"]
@@ -59,6 +59,7 @@ def check_conversation(
         refuse_unwritten_fields(fmt, messages)
     texts: list[str] = []  # every text written: contents, reasoning, names, ids, arguments
     add = texts.append
+    parts_dropped = _writes_text_parts(fmt)
     typed: Sequence[Mapping[str, Any]] | None = None  # the tools, when the schema types values
     for index, message in enumerate(messages):
         role = message.role
@@ -72,6 +73,8 @@ def check_conversation(
                 add(text_of(content))
             except RenderError as exc:
                 raise RenderError(f"message {index}: {exc}") from None
+            if parts_dropped:
+                _refuse_non_text(index, content)
         reasoning = message.reasoning
         if type(reasoning) is not str:
             raise RenderError(f"message {index}: reasoning must be text, not {_kind(reasoning)}")
@@ -440,6 +443,28 @@ def _schemas(tools: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, _Rule]]:
 
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _writes_text_parts(fmt: Any) -> bool:
+    """Whether ``fmt`` writes a list of content parts as their text alone (``ChatFormat.text``,
+    :func:`~tooletta.chat.text_of`), so that any other part would vanish; a format writing
+    content its own way (GigaChat 3's lists as JSON) keeps every part."""
+    from .format import ChatFormat
+
+    return getattr(type(fmt), "text", None) is ChatFormat.text
+
+
+def _refuse_non_text(index: int, content: Any) -> None:
+    """Refuse a content list holding a part that is not text (see :func:`_writes_text_parts`):
+    an image or audio part dropped from the text would train and serve a conversation the
+    user never had."""
+    found = non_text_part(content)
+    if found is not None:
+        raise RenderError(
+            f"message {index}: {found}; this chat format writes a message's text only, so it "
+            "would vanish from the text (images, audio and files are not written: remove the "
+            "part, or keep its text as a text part)"
+        )
 
 
 def guarded(write: Callable[[], _T]) -> _T:

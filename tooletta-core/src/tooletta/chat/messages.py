@@ -119,7 +119,7 @@ def text_of(content: Any, separator: str = "") -> str:
         for index, item in enumerate(content):
             if isinstance(item, str):
                 parts.append(item)
-            elif isinstance(item, Mapping) and item.get("type") in ("text", "input_text"):
+            elif isinstance(item, Mapping) and item.get("type") in TEXT_PART_TYPES:
                 text = item.get("text")
                 if not isinstance(text, str):
                     raise RenderError(
@@ -129,6 +129,30 @@ def text_of(content: Any, separator: str = "") -> str:
                 parts.append(text)
         return separator.join(parts)
     raise RenderError(f"message content must be text or a list, not {type(content).__name__}")
+
+
+TEXT_PART_TYPES = ("text", "input_text")
+"""The ``type`` of a content part that holds text (Chat Completions, Responses)."""
+
+
+def non_text_part(content: Any) -> str | None:
+    """Why a list of content parts holds a part :func:`text_of` does not write (an image, an
+    audio clip, a file, a part of no known shape), naming the first; ``None`` when every part
+    is text (or ``content`` is no list)."""
+    if not isinstance(content, list):
+        return None
+    for index, item in enumerate(content):
+        if isinstance(item, str):
+            continue
+        if isinstance(item, Mapping):
+            kind = item.get("type")
+            if kind in TEXT_PART_TYPES:
+                continue
+            what = f"of type {kind!r}" if isinstance(kind, str) else "a part with no text type"
+        else:
+            what = f"a {type(item).__name__}, not a text part"
+        return f"content part {index} is {what}"
+    return None
 
 
 def read_conversation(messages: Iterable[Any]) -> list[Message]:
