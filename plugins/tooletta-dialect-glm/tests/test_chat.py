@@ -597,22 +597,22 @@ def test_glm46_claims_no_unchecked_id(model: str) -> None:
 _IMAGE = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA=="}}
 
 
-@pytest.mark.parametrize(
-    ("model", "fmt", "file"),
-    [
-        ("zai-org/GLM-4.5V", "glm45v", "zai-org-GLM-4.5V.jinja"),
-        ("zai-org/GLM-4.6V", "glm46v", "zai-org-GLM-4.6V.jinja"),
-        ("zai-org/GLM-4.6V-Flash", "glm46v", "zai-org-GLM-4.6V-Flash.jinja"),
-    ],
-)
-def test_vision_models_render_their_own_text_and_refuse_images(
-    model: str, fmt: str, file: str
-) -> None:
+VISION = {
+    "zai-org/GLM-4.5V": ("glm45v", "zai-org-GLM-4.5V.jinja"),
+    "zai-org/GLM-4.6V": ("glm46v", "zai-org-GLM-4.6V.jinja"),
+    "zai-org/GLM-4.6V-Flash": ("glm46v", "zai-org-GLM-4.6V-Flash.jinja"),
+}
+"""The vision models: their format and their own vendored text."""
+
+
+@pytest.mark.parametrize("model", sorted(VISION))
+def test_vision_models_render_their_own_text_and_refuse_images(model: str) -> None:
     """The vision models (``glm46`` wrote them before, without the prompt's newline) render
     their own text: the generation prompt ``<|assistant|>\\n`` (thinking off: with
     ``<think></think>\\n``), GLM-4.6V's results each followed by a newline. An image part, which
     the template writes as ``<|begin_of_image|><|image|><|end_of_image|>``, is refused, not
     dropped; GLM-4.6's text under their ids is drift."""
+    fmt, file = VISION[model]
     own = (TEMPLATES / file).read_text(encoding="utf-8")
     ident = identify(TEMPLATES / file)
     assert (ident.format, ident.dialect, ident.known) == (fmt, "glm46", True)
@@ -623,7 +623,8 @@ def test_vision_models_render_their_own_text_and_refuse_images(
         Message("assistant", "", tool_calls=calls),
         Message("tool", "r1"),
     ]
-    for options in ({}, {"enable_thinking": False}):
+    option_sets: list[dict[str, Any]] = [{}, {"enable_thinking": False}]
+    for options in option_sets:
         text = tooletta.render_conversation(
             messages, model=model, add_generation_prompt=True, **options
         )
@@ -652,8 +653,7 @@ def test_vision_models_render_their_own_text_and_refuse_images(
     assert tooletta.parse_conversation(text, model=model) == empty  # not the prompt here
     from tooletta.testing.conversation_law import check_conversation_law
 
-    off: dict[str, Any] = {"enable_thinking": False}
-    for options in ({}, off):
+    for options in option_sets:
         check_conversation_law(empty, dialect=fmt, **options)  # expressible_for agrees
     glm46 = (TEMPLATES / "zai-org-GLM-4.5-Air.jinja").read_text(encoding="utf-8")
     with pytest.raises(tooletta.TemplateMismatchError):
