@@ -712,3 +712,20 @@ def test_earlier_glm4_ids_have_no_format(model: str) -> None:
     assert not any(_claims(pattern, model) for table in _ALL_VERIFIED_BY for pattern in table)
     with pytest.raises(tooletta.ToolettaError, match="chat_template="):
         tooletta.render_conversation([Message("user", "Hi")], model=model)
+
+
+def test_glm46v_result_parts_write_the_string_form() -> None:
+    """A tool result given as a list of text parts is written as the string form (the
+    README's documented difference): GLM-4.6V's template writes the parts' text too, but
+    without the newline its string branch writes after ``</tool_response>``."""
+    own = (TEMPLATES / "zai-org-GLM-4.6V.jinja").read_text(encoding="utf-8")
+    calls = [ToolCall("f", {"a": 1})]
+    head = [Message("user", "Hi"), Message("assistant", "", tool_calls=calls)]
+    parts = [*head, Message("tool", [{"type": "text", "text": "r1"}]), Message("assistant", "ok")]
+    plain = [*head, Message("tool", "r1"), Message("assistant", "ok")]
+    ours = tooletta.render_conversation(parts, model="zai-org/GLM-4.6V")
+    assert ours == render_jinja(own, plain)
+    theirs = render_jinja(own, parts)
+    assert theirs == ours.replace(
+        "</tool_response>\n<|assistant|>", "</tool_response><|assistant|>"
+    )
