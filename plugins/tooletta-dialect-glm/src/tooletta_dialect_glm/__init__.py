@@ -38,7 +38,7 @@ from tooletta.plugin import (
     variant_info,
 )
 from tooletta.plugin import kv_render_value as render_value
-from tooletta_dialect_glm.chat import Glm46Chat, Glm47Chat
+from tooletta_dialect_glm.chat import Glm45VChat, Glm46Chat, Glm46VChat, Glm47Chat
 from tooletta_dialect_glm.chat5 import Glm52Chat
 from tooletta_dialect_glm.chat51 import Glm51Chat
 from tooletta_dialect_glm.models import MODELS
@@ -167,7 +167,7 @@ class Glm46Dialect(Glm45Dialect):
         description="GLM-4.5/4.6 newline form of glm45 (variant, rendering only)",
         source="zai-org/GLM-4.6 chat_template.jinja",
     )
-    chat_formats = (Glm46Chat(),)
+    chat_formats = (Glm46Chat(), Glm45VChat(), Glm46VChat())
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """The GLM-4.5/4.6 newline form."""

@@ -32,7 +32,7 @@ from tooletta.plugin import (
     tool_json,
 )
 
-__all__ = ["CLEARED_REASONING", "Glm46Chat", "Glm47Chat"]
+__all__ = ["CLEARED_REASONING", "Glm45VChat", "Glm46Chat", "Glm46VChat", "Glm47Chat"]
 
 _TOOLS_HEAD = (
     "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
@@ -191,6 +191,33 @@ class Glm46Chat(_GlmChat):
     no_think = "\n<think></think>"
     content_lead = "\n"
     user_nothink = "/nothink"
+
+
+class Glm45VChat(Glm46Chat):
+    """GLM-4.5V (its ``chat_template.jinja``): GLM-4.6's turns, with a generation prompt that
+    breaks the line after ``<|assistant|>`` (thinking off: ``<|assistant|>\\n<think></think>\\n``).
+    Its image and video parts have no message form here: a non-text content part is refused
+    (core's check), never dropped."""
+
+    name = "glm45v"
+    source = "zai-org/GLM-4.5V chat_template.jinja"
+    prompt = TruthyPrompt(on="\n", off="\n<think></think>\n")
+    """``<|assistant|>\\n``, or ``<|assistant|>\\n<think></think>\\n`` for any false
+    ``enable_thinking``; the model writes its turn after it."""
+
+    def without_prompt_like_end(self, out: list[Message], ctx: Conversation) -> list[Message]:
+        """Oddity: ``out`` as is: no prompt writes what an empty last answer writes
+        (``\\n<think></think>``, without the prompt's final newline), so it reads back."""
+        return out
+
+
+class Glm46VChat(Glm45VChat):
+    """GLM-4.6V and GLM-4.6V-Flash (one text but a comment): GLM-4.5V's, each tool result
+    followed by a newline."""
+
+    name = "glm46v"
+    source = "zai-org/GLM-4.6V-Flash chat_template.jinja"
+    result_wrap = ("\n<tool_response>\n", "\n</tool_response>\n")
 
 
 CLEARED_REASONING = Reasoning(

