@@ -624,8 +624,10 @@ def test_an_edited_known_template_is_drift(data: st.DataObject) -> None:
     model, _ = _row_model(path)
     with pytest.raises(ToolettaError) as raised:
         tooletta.render_conversation([Message("user", "hi")], model=model, chat_template=edited)
-    if isinstance(raised.value, TemplateMismatchError):
-        assert "differs on probe" in str(raised.value)
+    if isinstance(raised.value, TemplateMismatchError):  # (an edit making the template raise
+        # on every probe, as one inside DeepSeek V3.2's can, has no first difference to name)
+        message = str(raised.value)
+        assert "differs on probe" in message or "raised on nearly every probe" in message
     else:  # an edit that leaves no probe renderable: refused, never rendered silently
         assert "template" in str(raised.value)
 
