@@ -20,6 +20,7 @@ from tooletta.testing.conversations import (
     ConversationTests,
     sample_conversations,
 )
+from tooletta.testing.models import check_patterns_verified
 from tooletta.testing.role_orders import role_order_property
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -668,16 +669,7 @@ NOT_CLAIMED = (
 
 @pytest.mark.parametrize("name", sorted(VERIFIED_BY))
 def test_every_pattern_is_verified_by_a_template(name: str) -> None:
-    fmt, _ = tooletta.chat.resolve_format(None, name)
-    assert fmt.name == name
-    assert set(fmt.models) == set(VERIFIED_BY[name])
-    for pattern, tests in VERIFIED_BY[name].items():
-        for test in tests:
-            assert test.model is not None
-            assert _claims(pattern, test.model), (pattern, test.model)
-            assert tooletta.chat.resolve_format(test.model, None)[0].name == name
-            assert test.template.is_file()
-            assert test.template.name in (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
+    check_patterns_verified(name, VERIFIED_BY[name], TEMPLATES / "SOURCES.md")
 
 
 @pytest.mark.parametrize("model", NOT_CLAIMED)

@@ -16,6 +16,7 @@ from tooletta.chat import identify
 from tooletta.chat.jinja import render_jinja
 from tooletta.rows import pattern_score
 from tooletta.testing.conversations import ConversationTests
+from tooletta.testing.models import check_patterns_verified
 
 TEMPLATES = Path(__file__).parent / "templates"
 GLM52 = "zai-org/GLM-5.2"
@@ -320,16 +321,7 @@ vendored GLM-4.7 template is GLM-4.7-Flash's; GLM-5's is its own, see SOURCES.md
 def test_every_pattern_is_verified_by_a_template(
     name: str, table: dict[str, tuple[type[ConversationTests], ...]]
 ) -> None:
-    fmt, _ = tooletta.chat.resolve_format(None, name)
-    assert fmt.name == name
-    assert set(fmt.models) == set(table)
-    for pattern, tests in table.items():
-        for test in tests:
-            assert test.model is not None
-            assert _claims(pattern, test.model)
-            assert tooletta.chat.resolve_format(test.model, None)[0].name == name
-            assert test.template.is_file()
-            assert test.template.name in (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
+    check_patterns_verified(name, table, TEMPLATES / "SOURCES.md")
 
 
 @pytest.mark.parametrize(

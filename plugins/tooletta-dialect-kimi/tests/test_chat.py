@@ -22,6 +22,7 @@ from tooletta.testing.conversations import (
     ConversationTests,
     sample_conversations,
 )
+from tooletta.testing.models import check_patterns_verified
 from tooletta.testing.role_orders import role_order_property
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -559,17 +560,7 @@ template tests of the ids it claims (see SOURCES.md)."""
 
 @pytest.mark.parametrize("name", list(KIMI_K2_VERIFIED_BY))
 def test_every_kimi_k2_pattern_is_verified_by_a_template(name: str) -> None:
-    from tooletta.chat import resolve_format
-
-    fmt, _ = resolve_format(None, name)
-    assert fmt.name == name
-    assert set(fmt.models) == set(KIMI_K2_VERIFIED_BY[name])
-    for pattern, tests in KIMI_K2_VERIFIED_BY[name].items():
-        for test in tests:
-            assert test.model is not None
-            assert _claims(pattern, test.model)
-            assert resolve_format(test.model, None)[0].name == name
-            assert test.template.is_file()
+    check_patterns_verified(name, KIMI_K2_VERIFIED_BY[name])
 
 
 def test_k2_instruct_pattern_does_not_claim_0905_or_other_ids() -> None:

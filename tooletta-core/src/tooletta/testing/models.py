@@ -27,16 +27,16 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
 from ..catalog import chat_formats_of, dialect_for_model, find_format, get_dialect
 from ..errors import ToolettaError
-from ..rows import Model, template_digest
+from ..rows import Model, pattern_score, template_digest
 from .conversations import ConversationTests
 
-__all__ = ["ModelRowTests", "check_model_rows", "verified_templates"]
+__all__ = ["ModelRowTests", "check_model_rows", "check_patterns_verified", "verified_templates"]
 
 
 def _subclasses(cls: type) -> Iterator[type]:
@@ -165,6 +165,31 @@ def check_model_rows(rows: Iterable[Model], root: Path) -> list[str]:
         found = list(_row_problems(row, root, verified))
         problems.extend(found or _shadowed(row))
     return problems
+
+
+def check_patterns_verified(
+    name: str,
+    table: Mapping[str, Sequence[type[ConversationTests]]],
+    sources: Path | None = None,
+) -> None:
+    """Assert that format ``name`` declares exactly the ``models`` patterns ``table`` lists,
+    and that each pattern claims (as the lookup matches) the model of every
+    :class:`~tooletta.testing.conversations.ConversationTests` class listed for it, which
+    resolves to ``name`` and tests a template file (named in ``sources``, a ``SOURCES.md``,
+    when given): a pattern added without a byte-for-byte template test of an id it claims
+    fails here."""
+    fmt, _ = find_format(None, name)
+    assert fmt.name == name
+    assert set(fmt.models) == set(table)
+    named = sources.read_text(encoding="utf-8") if sources is not None else None
+    for pattern, tests in table.items():
+        for test in tests:
+            assert test.model is not None, (pattern, test)
+            assert pattern_score(test.model, (pattern,)) >= 0, (pattern, test.model)
+            assert find_format(test.model, None)[0].name == name, test.model
+            assert test.template.is_file(), test.template
+            if named is not None:
+                assert test.template.name in named, test.template.name
 
 
 class ModelRowTests:
