@@ -59,7 +59,7 @@ def check_conversation(
         refuse_unwritten_fields(fmt, messages)
     texts: list[str] = []  # every text written: contents, reasoning, names, ids, arguments
     add = texts.append
-    parts_dropped = _writes_text_parts(fmt)
+    parts_dropped: bool | None = None  # whether fmt writes parts as their text: asked once
     typed: Sequence[Mapping[str, Any]] | None = None  # the tools, when the schema types values
     for index, message in enumerate(messages):
         role = message.role
@@ -73,6 +73,8 @@ def check_conversation(
                 add(text_of(content))
             except RenderError as exc:
                 raise RenderError(f"message {index}: {exc}") from None
+            if parts_dropped is None:
+                parts_dropped = _writes_text_parts(fmt)
             if parts_dropped:
                 _refuse_non_text(index, content)
         reasoning = message.reasoning

@@ -102,6 +102,10 @@ def _dumps(value: Any, indent: int | None, separators: tuple[str, str] | None) -
         raise RenderError(f"tool definitions are not JSON: {exc}") from None
 
 
+TEXT_PART_TYPES = ("text", "input_text")
+"""The ``type`` of a content part that holds text (Chat Completions, Responses)."""
+
+
 def text_of(content: Any, separator: str = "") -> str:
     """The visible text of a message's content: a string, or the text parts of a list
     (``{"type": "text", "text": ...}`` parts and plain strings), joined by ``separator``;
@@ -129,10 +133,6 @@ def text_of(content: Any, separator: str = "") -> str:
                 parts.append(text)
         return separator.join(parts)
     raise RenderError(f"message content must be text or a list, not {type(content).__name__}")
-
-
-TEXT_PART_TYPES = ("text", "input_text")
-"""The ``type`` of a content part that holds text (Chat Completions, Responses)."""
 
 
 def non_text_part(content: Any) -> str | None:
