@@ -23,7 +23,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from stockjinja import render_stock
 
@@ -171,7 +171,7 @@ def measure_tokenizing(rounds: int) -> tuple[float, float] | None:
     from tooletta.chat import resolve_format
 
     tok = bpe_tokenizer(texts, resolve_format(None, "qwen3")[0].special_tokens)
-    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok)
+    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok)  # type: ignore[no-untyped-call]
     fast.chat_template = _GENERATION_TEMPLATE
     dicts = [[{"role": m.role, "content": m.content} for m in c] for c in conversations]
 
@@ -182,7 +182,10 @@ def measure_tokenizing(rounds: int) -> tuple[float, float] | None:
     def theirs() -> None:
         for d in dicts:
             fast.apply_chat_template(
-                d, tokenize=True, return_dict=True, return_assistant_tokens_mask=True
+                cast("list[dict[str, str]]", d),
+                tokenize=True,
+                return_dict=True,
+                return_assistant_tokens_mask=True,
             )
 
     ours()

@@ -18,6 +18,7 @@ at the end and its JSON reader then fails on the joined calls.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 _FUNCTION = {"type": "function", "function": {"name": "{name}", "arguments": "{content}"}}
@@ -117,11 +118,16 @@ def _pairs(message: dict[str, Any]) -> list[tuple[str, Any]]:
     ]
 
 
+def _hf_tools(tools: list[dict[str, Any]]) -> list[dict[Any, Any] | Callable[..., Any]]:
+    """The tool list as transformers' parsers type it (a list of schemas or functions)."""
+    return list[dict[Any, Any] | Callable[..., Any]](tools)
+
+
 def hf_parse(dialect: str, text: str, tools: list[dict[str, Any]]) -> list[tuple[str, Any]]:
     """One-shot: ``parse_response`` of the whole text."""
     from transformers.utils.chat_parsing import parse_response
 
-    return _pairs(parse_response(text, TEMPLATES[dialect], prefix="", tools=tools))
+    return _pairs(parse_response(text, TEMPLATES[dialect], prefix="", tools=_hf_tools(tools)))
 
 
 def hf_stream(
@@ -130,7 +136,7 @@ def hf_stream(
     """Streaming: a ``ResponseParser`` fed every delta, then finalized."""
     from transformers.utils.chat_parsing import ResponseParser
 
-    parser = ResponseParser(TEMPLATES[dialect], prefix="", tools=tools)
+    parser = ResponseParser(TEMPLATES[dialect], prefix="", tools=_hf_tools(tools))
     feed = parser.feed
     for d in deltas:
         feed(d)

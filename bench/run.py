@@ -28,7 +28,8 @@ import argparse
 import sys
 import time
 import timeit
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ SECONDS: float | None = None  # ``--ms``: this run's timing length (None: TARGET
 
 
 def best_of(
-    fns: dict[str, Callable[[], object]], rounds: int, seconds: float | None = None
+    fns: Mapping[str, Callable[[], object]], rounds: int, seconds: float | None = None
 ) -> dict[str, float]:
     """Best time of one call of each function, in seconds, the functions interleaved.
 
@@ -128,8 +129,8 @@ def scaling(dialect: str, rounds: int) -> list[tuple[int, float, float]]:
         d4 = chunks(text, 4)
         t = best_of(
             {
-                "stream": lambda d4=d4: stream_all(dialect, d4, None),
-                "parse": lambda text=text: tooletta.parse(text, dialect),
+                "stream": partial(stream_all, dialect, d4, None),
+                "parse": partial(tooletta.parse, text, dialect),
             },
             rounds,
         )
