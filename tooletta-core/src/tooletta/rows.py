@@ -22,7 +22,15 @@ from typing import Any
 
 from .errors import ToolettaError
 
-__all__ = ["Model", "chat_name", "pattern_score", "patterns_of", "template_digest"]
+__all__ = [
+    "Model",
+    "chat_name",
+    "name_only_claim",
+    "org_qualified",
+    "pattern_score",
+    "patterns_of",
+    "template_digest",
+]
 
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -162,6 +170,36 @@ def pattern_score(model: str, patterns: Iterable[str]) -> int:
         if len(pat) > best and (fnmatch.fnmatchcase(low, pat) or fnmatch.fnmatchcase(tail, pat)):
             best = len(pat)
     return best
+
+
+def org_qualified(pattern: str) -> bool:
+    """Whether ``pattern`` names the organisation a model id must be under (``Qwen/Qwen3-*``),
+    as opposed to a name any organisation's id may carry (``qwen3-8b``, ``*/hy3-*``)."""
+    org, slash, _ = pattern.partition("/")
+    return bool(slash) and not any(c in org for c in "*?[")
+
+
+def name_only_claim(model: str, patterns: Iterable[str]) -> str | None:
+    """The longest of ``patterns`` claiming ``model`` by its name alone: ``model`` has an
+    organisation (``unsloth/Qwen3-8B``) that no matching pattern names, so the claim rests on
+    the part after the ``/`` (a re-upload, a fine-tune or the vendor's own repository under a
+    name the patterns do not list). ``None`` when an organisation-qualified pattern matches,
+    when ``model`` has no organisation, or when nothing matches."""
+    if "/" not in model:
+        return None
+    low = model.lower()
+    tail = low.rsplit("/", 1)[-1]
+    found: str | None = None
+    for pattern in patterns:
+        pat = pattern.lower()
+        if org_qualified(pat):
+            if fnmatch.fnmatchcase(low, pat):
+                return None
+        elif (fnmatch.fnmatchcase(low, pat) or fnmatch.fnmatchcase(tail, pat)) and (
+            found is None or len(pattern) > len(found)
+        ):
+            found = pattern
+    return found
 
 
 def patterns_of(

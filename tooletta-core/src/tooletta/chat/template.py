@@ -156,7 +156,7 @@ def _named_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, A
     if model is None and dialect is None:
         return None
     try:
-        return resolve_format(model, dialect)
+        return resolve_format(model, dialect, warn=False)  # checked against the template
     except ToolettaError:
         if dialect is not None:
             raise
@@ -364,7 +364,7 @@ def call_dialect(
     if model is None or dialect is not None:
         return dialect
     try:
-        _, obj = resolve_format(model, None)
+        _, obj = resolve_format(model, None, warn=False)  # its calls only, not its template
     except ToolettaError:
         return dialect_for_model(model)
     return str(obj.info.name)
