@@ -32,14 +32,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import warnings
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import tooletta
-from tooletta.catalog import resolve_format
-from tooletta.errors import TemplateMismatchError, ToolettaError, UnverifiedModelWarning
+from tooletta.catalog import resolve_format, unverified_claim
+from tooletta.errors import TemplateMismatchError, ToolettaError
 
 
 def texts_by_digest(folder: Path) -> dict[str, Path]:
@@ -127,10 +126,7 @@ def _claimed(repo: str) -> str | None:
 def _by_name_only(repo: str) -> bool:
     """Whether ``repo`` alone renders its format with an
     :class:`~tooletta.UnverifiedModelWarning` (claimed by its name only)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        resolve_format(repo, None)
-    return any(issubclass(w.category, UnverifiedModelWarning) for w in caught)
+    return unverified_claim(repo) is not None
 
 
 def main() -> None:

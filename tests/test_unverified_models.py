@@ -6,14 +6,14 @@ vendor's own ids, bare names, an explicit ``dialect=``, a template given beside 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import tooletta
-from tooletta import Message, UnverifiedModelWarning
+from tooletta import Message, UnverifiedModelWarning, catalog
 from tooletta.plugins import get_registry
 from tooletta.rows import name_only_claim, org_qualified
 
@@ -28,6 +28,14 @@ QWEN25 = (
     / "Qwen-Qwen2.5-7B-Instruct.jinja"
 )
 MESSAGES = [Message("user", "What's the weather in Paris?")]
+
+
+@pytest.fixture(autouse=True)
+def _fresh() -> Iterator[None]:
+    """Each test sees the first resolution of its ids (the warning is given once per id)."""
+    catalog._WARNED.clear()
+    yield
+    catalog._WARNED.clear()
 
 
 def _caught(call: Callable[[], Any]) -> tuple[Any, list[warnings.WarningMessage]]:
@@ -47,6 +55,9 @@ def test_a_reupload_renders_the_vendor_format_with_a_warning() -> None:
     assert "'qwen3-8b'" in message  # the pattern
     assert "'qwen3'" in message  # the format
     assert "chat_template=" in message
+    assert catalog.unverified_claim("unsloth/Qwen3-8B") == "qwen3-8b"
+    assert catalog.unverified_claim("Qwen/Qwen3-8B") is None
+    assert catalog.unverified_claim("acme/no-such-model") is None
     assert issubclass(UnverifiedModelWarning, tooletta.ToolettaWarning)
 
 
@@ -56,6 +67,20 @@ def test_a_reupload_renders_the_vendor_format_with_a_warning() -> None:
 def test_vendor_ids_and_bare_names_do_not_warn(model: str) -> None:
     _, caught = _caught(lambda: tooletta.render_conversation(MESSAGES, model=model))
     assert caught == []
+
+
+def test_once_per_id_in_a_process() -> None:
+    """A dataset of many conversations for one id gets one warning, whichever entry point."""
+
+    def many() -> None:
+        for _ in range(5):
+            text = tooletta.render_conversation(MESSAGES, model="unsloth/Qwen3-8B")
+            tooletta.parse_conversation(text, model="unsloth/Qwen3-8B")
+
+    _, caught = _caught(many)
+    assert len(caught) == 1
+    _, caught = _caught(lambda: tooletta.render_conversation(MESSAGES, model="unsloth/Qwen3-4B"))
+    assert len(caught) == 1  # another id: its own warning
 
 
 def test_a_template_given_beside_the_id_is_checked_instead() -> None:

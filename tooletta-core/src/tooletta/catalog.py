@@ -50,6 +50,7 @@ __all__ = [
     "resolve",
     "resolve_format",
     "set_template_resolver",
+    "unverified_claim",
 ]
 
 _FALLBACK_PLUGIN = "tooletta.model-patterns"
@@ -198,6 +199,9 @@ def resolve(
 
 
 _CACHE: dict[tuple[Any, ...], tuple[ChatFormat, Any, str | None]] = {}
+_WARNED: set[tuple[Any, ...]] = set()
+"""The keys of :data:`_CACHE` whose name-only claim was warned of: once per model id (and
+registry state) in a process, not once per conversation of a dataset."""
 
 
 def resolve_format(
@@ -208,8 +212,9 @@ def resolve_format(
 
     A model id with an organisation that the rows claim by its name alone (``unsloth/Qwen3-8B``
     by the pattern ``qwen3-8b``: a re-upload or fine-tune whose own template nobody checked)
-    gets its format with a :class:`~tooletta.UnverifiedModelWarning` saying so, unless
-    ``warn`` is false (the caller checks the model's template itself)."""
+    gets its format with a :class:`~tooletta.UnverifiedModelWarning` saying so, once per id
+    in a process (a dataset of a million rows gets one), unless ``warn`` is false (the caller
+    checks the model's template itself)."""
     registry = get_registry()
     key = (model, dialect, registry.serial, len(registry.entries), len(registry.models))
     found = _CACHE.get(key)
@@ -218,7 +223,10 @@ def resolve_format(
             _CACHE.clear()
         found = _CACHE[key] = _find(model, dialect)
     fmt, obj, claim = found
-    if claim is not None and warn:
+    if claim is not None and warn and key not in _WARNED:
+        if len(_WARNED) > 256:
+            _WARNED.clear()
+        _WARNED.add(key)
         warnings.warn(
             f"{model!r} is claimed by its name only (the pattern {claim!r} of the chat format "
             f"{fmt.name!r}); the template of that repository was not checked against the "
@@ -228,6 +236,16 @@ def resolve_format(
             stacklevel=3,
         )
     return fmt, obj
+
+
+def unverified_claim(model: str) -> str | None:
+    """The pattern by which the rows claim ``model`` by its name only, the one
+    :func:`resolve_format` warns of (:class:`~tooletta.UnverifiedModelWarning`), or ``None``
+    (the id is the vendor's, has no organisation, or no format is known for it)."""
+    try:
+        return _find(model, None)[2]
+    except ToolettaError:
+        return None
 
 
 def find_format(model: str | None, dialect: str | None) -> tuple[ChatFormat, Any]:
