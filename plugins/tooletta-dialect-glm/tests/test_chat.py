@@ -724,6 +724,27 @@ def test_earlier_glm4_ids_have_no_format(model: str) -> None:
         tooletta.render_conversation([Message("user", "Hi")], model=model)
 
 
+@pytest.mark.parametrize(
+    "model",
+    [
+        "zai-org/GLM-4.1V-9B-Thinking",
+        "zai-org/GLM-4.1V-9B-Base",
+        "zai-org/UI2Code_N",
+        "zai-org/WebVIA-Agent",
+        "zai-org/glm-4-9b-chat-1m",
+        "zai-org/glm-4-9b-chat-1m-hf",
+    ],
+)
+def test_toolless_glm_texts_have_no_format(model: str) -> None:
+    """GLM-4.1V-9B-Thinking's and glm-4-9b-chat-1m's texts (and the ids serving them) have no
+    tool support at all (see the README): no format or dialect claims them, so ``model=``
+    alone refuses and says to pass the template (a learned format renders it)."""
+    assert tooletta.dialect_for_model(model) is None
+    assert not any(_claims(pattern, model) for table in _ALL_VERIFIED_BY for pattern in table)
+    with pytest.raises(tooletta.ToolettaError, match="chat_template="):
+        tooletta.render_conversation([Message("user", "Hi")], model=model)
+
+
 def test_glm46v_result_parts_write_the_string_form() -> None:
     """A tool result given as a list of text parts is written as the string form (the
     README's documented difference): GLM-4.6V's template writes the parts' text too, but
