@@ -97,6 +97,7 @@ IDENTIFIED = {
     "zai-org-GLM-4.5V.jinja": "glm45v",
     "zai-org-GLM-4.6V.jinja": "glm46v",
     "zai-org-GLM-4.6V-Flash.jinja": "glm46v",
+    "zai-org-GLM-OCR.jinja": "glm46v",
     "CohereLabs-North-Mini-Code-1.0.jinja": "north_mini_code",
     "Qwen3-Next-80B-A3B-Instruct.jinja": "qwen3_instruct_2507",
     "Qwen3-VL-2B-Instruct.jinja": "qwen3_instruct_2507",

