@@ -23,11 +23,12 @@ alone (steps 1-3), so ``model=`` beside a tokenizer's template never stands in t
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import TemplateMismatchError, ToolettaError
+from ..errors import TemplateMismatchError, ToolettaError, ToolettaWarning
 from .format import ChatFormat
 from .identify import Identification, check_format, identify
 from .jinja import load_chat_template
@@ -394,6 +395,7 @@ def render_template_conversation(
     it takes. A native format checks the messages as :func:`tooletta.render_conversation` does
     (markup in text refused unless ``allow_markup``)."""
     from .checks import check_conversation, guarded
+    from .dropped import dropped_parts
     from .jinja import render_jinja
     from .lookup import resolve_format
     from .messages import read_conversation, read_tool_definitions
@@ -425,7 +427,7 @@ def render_template_conversation(
             return guarded(
                 lambda: render_text(fmt, obj, read, defs, add_generation_prompt, options)
             )
-    return render_jinja(
+    text = render_jinja(
         template.text,
         read,
         tools=defs,
@@ -434,3 +436,13 @@ def render_template_conversation(
         **ident.form.jinja_options(),
         **options,
     )
+    missing = dropped_parts(read, defs, text)
+    if missing:
+        warnings.warn(
+            "the chat template (rendered with Jinja: no format reproduces it) left out "
+            + ", ".join(missing)
+            + "; the text is what the template writes, without them",
+            ToolettaWarning,
+            stacklevel=3,
+        )
+    return text
