@@ -47,31 +47,36 @@ def _template(name: str) -> Path:
 
 
 class _Mistral2512Tests(ConversationTests):
+    """The kit's conversation tests of ``model``'s vendored text (the file named after the
+    id; an id without a file of its own tests the text of the class it extends)."""
+
     tokens = TOKENS
     list_content: ClassVar[Sequence[str]] = ("system", "user", "assistant")
     """The 2512 texts write a tool result's list content as its Python ``str`` (not listed:
     the format writes the parts' text, as a correct template would)."""
     extra_conversations = LATE_USER
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = _template((cls.model or "").split("/")[-1])
+        if own.is_file():
+            cls.template = own
+
 
 class TestMinistral3InstructChat(_Mistral2512Tests):
     model = "mistralai/Ministral-3-3B-Instruct-2512"
-    template = _template("Ministral-3-3B-Instruct-2512")
 
 
 class TestMinistral3Instruct8BChat(_Mistral2512Tests):
     model = "mistralai/Ministral-3-8B-Instruct-2512"
-    template = _template("Ministral-3-8B-Instruct-2512")
 
 
 class TestMinistral3Instruct14BChat(_Mistral2512Tests):
     model = "mistralai/Ministral-3-14B-Instruct-2512"
-    template = _template("Ministral-3-14B-Instruct-2512")
 
 
 class TestMistralLarge3Chat(_Mistral2512Tests):
     model = "mistralai/Mistral-Large-3-675B-Instruct-2512"
-    template = _template("Mistral-Large-3-675B-Instruct-2512")
 
 
 class TestMistralLarge3EagleChat(TestMistralLarge3Chat):
@@ -80,12 +85,10 @@ class TestMistralLarge3EagleChat(TestMistralLarge3Chat):
 
 class TestDevstral2Chat(_Mistral2512Tests):
     model = "mistralai/Devstral-2-123B-Instruct-2512"
-    template = _template("Devstral-2-123B-Instruct-2512")
 
 
 class TestDevstralSmall2Chat(_Mistral2512Tests):
     model = "mistralai/Devstral-Small-2-24B-Instruct-2512"
-    template = _template("Devstral-Small-2-24B-Instruct-2512")
 
 
 EFFORTS: Sequence[Mapping[str, Any]] = (
@@ -103,7 +106,6 @@ class _Mistral2603Tests(_Mistral2512Tests):
 
 class TestMistralSmall4Chat(_Mistral2603Tests):
     model = "mistralai/Mistral-Small-4-119B-2603"
-    template = _template("Mistral-Small-4-119B-2603")
 
 
 class TestMistralSmall4EagleChat(TestMistralSmall4Chat):
@@ -112,12 +114,10 @@ class TestMistralSmall4EagleChat(TestMistralSmall4Chat):
 
 class TestMistralMedium35Chat(_Mistral2603Tests):
     model = "mistralai/Mistral-Medium-3.5-128B"
-    template = _template("Mistral-Medium-3.5-128B")
 
 
 class TestLeanstralChat(_Mistral2603Tests):
     model = "mistralai/Leanstral-1.5-119B-A6B"
-    template = _template("Leanstral-1.5-119B-A6B")
 
 
 class TestLeanstral2603Chat(TestLeanstralChat):

@@ -237,7 +237,8 @@ class LeanstralChat(MistralSmall4Chat):
 
     name = "leanstral15"
     source = f"mistralai/Leanstral-1.5-119B-A6B {_HUB}"
-    system_block = None
+    system_block = SystemBlock()
+    """No default system prompt: the system message as given, no turn without one."""
 
 
 FORMATS = (

@@ -6,11 +6,22 @@ The Le Chat prompts hold ``{today}`` and ``{yesterday}`` as the templates write 
 
 from __future__ import annotations
 
+from .prompts import SMALL32_SYSTEM_TAIL
+
 __all__ = [
     "DEVSTRAL2_SYSTEM",
     "MEDIUM35_SYSTEM",
     "le_chat_system",
 ]
+
+_TOOL_CALLING = SMALL32_SYSTEM_TAIL[SMALL32_SYSTEM_TAIL.index("# TOOL CALLING INSTRUCTIONS") :]
+"""The prompts' last section, ``# TOOL CALLING INSTRUCTIONS`` to the end: the text
+Mistral-Small-3.2's prompt ends with too (taken from it)."""
+_NO_TOOLS = (
+    " If tools are not available, inform the user that you cannot perform the requested "
+    "action at the moment."
+)
+"""The sentence that ends ``_TOOL_CALLING``, which Medium-3.5's prompt leaves out."""
 
 _LE_CHAT_TAIL = (
     "When you're not sure about some information or when the user's request requires "
@@ -40,20 +51,7 @@ _LE_CHAT_TAIL = (
     "\n"
     "You have the ability to read images, but you cannot generate images. You also "
     "cannot read nor transcribe audio files or videos.\n"
-    "\n"
-    "# TOOL CALLING INSTRUCTIONS\n"
-    "\n"
-    "You may have access to tools that you can use to fetch information or perform "
-    "actions. You must use these tools in the following situations:\n"
-    "\n"
-    "1. When the request requires up-to-date information.\n"
-    "2. When the request requires specific data that you do not have in your knowledge "
-    "base.\n"
-    "3. When the request involves actions that you cannot perform without tools.\n"
-    "\n"
-    "Always prioritize using tools to provide the most accurate and helpful response. If "
-    "tools are not available, inform the user that you cannot perform the requested "
-    "action at the moment."
+    "\n" + _TOOL_CALLING
 )
 """The Le Chat prompt after its first four lines (the same in every text that has it)."""
 
@@ -140,17 +138,6 @@ MEDIUM35_SYSTEM = (
     "- You have the ability to read images.\n"
     "- You cannot read audio nor videos.\n"
     "- You cannot generate images without dedicated tools.\n"
-    "\n"
-    "# TOOL CALLING INSTRUCTIONS\n"
-    "\n"
-    "You may have access to tools that you can use to fetch information or perform "
-    "actions. You must use these tools in the following situations:\n"
-    "\n"
-    "1. When the request requires up-to-date information.\n"
-    "2. When the request requires specific data that you do not have in your knowledge "
-    "base.\n"
-    "3. When the request involves actions that you cannot perform without tools.\n"
-    "\n"
-    "Always prioritize using tools to provide the most accurate and helpful response."
+    "\n" + _TOOL_CALLING.removesuffix(_NO_TOOLS)
 )
 """Mistral-Medium-3.5-128B's default system prompt."""
