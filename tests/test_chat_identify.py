@@ -45,6 +45,7 @@ IDENTIFIED = {
     "ibm-granite-granite-4.0.jinja": "granite40",
     "ibm-granite-granite-4.1.jinja": "granite41",
     "tencent-Hy3.jinja": "hy3",
+    "tencent-Hy3-preview.jinja": "hy3_preview",
     "Apriel-1.6-15b-Thinker-fixed-566059a26.jinja": "apriel16",
     "Apriel-1.6-15b-Thinker-fixed.jinja": "apriel16",
     "ServiceNow-AI-Apriel-1.6-15b-Thinker.jinja": "apriel16_hub",
