@@ -50,7 +50,8 @@ from tooletta.plugin import (
 __all__ = ["EFFORTS", "OPENSOURCE", "PREVIEW", "Hy3Chat", "Hy3Marks", "Hy3PreviewChat"]
 
 EFFORTS = ("no_think", "low", "high")
-"""The template's ``reasoning_effort`` values (any other raises, as the template does)."""
+"""The templates' ``reasoning_effort`` values (any other raises in the release's template,
+and is written ``no_think`` by the preview's)."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,7 @@ class Hy3Marks:
         """The ``<tool_response>`` block around each result."""
         return (self.tag("tool_response") + "\n", "\n" + self.tag("/tool_response") + "\n")
 
+    @property
     def reasoning(self) -> Reasoning:
         """The think block as given, an empty one when the turn keeps no reasoning."""
         think = self.tag("think") + self.tag("/think")
@@ -225,7 +227,7 @@ class Hy3Chat(ChatFormat):
     turns = OPENSOURCE.turns
     end_of_turn = OPENSOURCE.eos
     special_tokens = OPENSOURCE.special
-    reasoning = OPENSOURCE.reasoning()
+    reasoning = OPENSOURCE.reasoning
     """``<think:opensource>R</think:opensource>`` as given, an empty block when the turn keeps
     no reasoning (or has none)."""
     result_wrap = OPENSOURCE.result_wrap
@@ -434,7 +436,7 @@ class Hy3PreviewChat(Hy3Chat):
     turns = PREVIEW.turns
     end_of_turn = PREVIEW.eos
     special_tokens = PREVIEW.special
-    reasoning = PREVIEW.reasoning()
+    reasoning = PREVIEW.reasoning
     """``<think>R</think>`` as given, an empty block when the turn keeps no reasoning."""
     result_wrap = PREVIEW.result_wrap
     options = defaults(reasoning_effort="no_think", is_training=False, interleaved_thinking=False)
