@@ -706,6 +706,7 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
         ),
         "step35": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
         "qwen36": Family("<function=", "</function>", xml_body(*qwen, t, strip_newline=True)),
+        "mimo_v2": Family("<function=", "</function>", xml_body(*qwen, t)),
         "seed_oss": Family("<function=", "</function>", xml_body(*qwen, t)),
         "glm45": Family(
             OPEN,
@@ -735,6 +736,11 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
                 "</arg_value:opensource>",
                 t,
             ),
+        ),
+        "hunyuan_v3_preview": Family(
+            "<tool_call>",
+            "</tool_call>",
+            xml_body("<tool_sep>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", t),
         ),
         "solar_open2": Family(
             "<|tool_call:start|>",

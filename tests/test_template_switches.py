@@ -89,6 +89,7 @@ NO_EFFECT: dict[str, list[str]] = {
     "mistralai-Mistral-Small-4-119B-2603.jinja": ["reasoning", "thinking"],
     "openai-gpt-oss-120b.jinja": ["reasoning", "thinking"],
     "tencent-Hy3.jinja": ["reasoning"],
+    "tencent-Hy3-preview.jinja": ["reasoning"],
     "unsloth-Apriel-1.5.jinja": ["reasoning", "thinking"],
     "unsloth-mistral-Devstral-Small-2507.jinja": ["reasoning"],
     "upstage-Solar-Open-100B.jinja": ["reasoning"],

