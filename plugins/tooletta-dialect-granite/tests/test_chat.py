@@ -95,7 +95,12 @@ def test_sources_name_every_vendored_template() -> None:
     verify them are checked by ``test_models.py``)."""
     sources = (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
     names = sorted(path.name for path in TEMPLATES.glob("*.jinja"))
-    assert names == sorted([TEMPLATE.name, HUB_TEMPLATE.name])
+    releases = (
+        "ibm-granite-granite-3.0-8b-instruct.jinja",
+        "ibm-granite-granite-3.1-8b-instruct.jinja",
+        "granite-3.2-instruct-2607.jinja",
+    )
+    assert names == sorted([TEMPLATE.name, HUB_TEMPLATE.name, *releases])
     assert all(f"`{name}`" in sources for name in names)
 
 
