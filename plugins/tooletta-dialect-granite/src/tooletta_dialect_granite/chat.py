@@ -187,7 +187,7 @@ class Granite31Chat(Granite33HubChat):
     tools_block = _tools_turn(f"{_START}tools{_END_ROLE}")
     """The ``tools`` turn, right after the system turn."""
     tools_sentence = _WITH_TOOLS_31
-    thinking_sentence = None
+    thinking_sentence: ClassVar[str | None] = None
 
 
 class Granite32Chat(Granite31Chat):
