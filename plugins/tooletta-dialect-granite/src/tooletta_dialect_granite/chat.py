@@ -1,4 +1,4 @@
-"""The conversation formats of Granite 3.3 Instruct (its Hugging Face chat template).
+"""The conversation formats of Granite 3.0 to 3.3 Instruct (their Hugging Face chat templates).
 
 ``granite33`` is pinned from llama.cpp's
 ``models/templates/ibm-granite-granite-3.3-2B-Instruct.jinja`` (added in llama.cpp 3db4da56a as
@@ -20,6 +20,11 @@ The template writes an assistant message's content only: it drops the calls. The
 writes what the model generates for them (the ``granite`` dialect's form, which the tools
 sentence of the system prompt asks for: ``<|tool_call|>`` then a JSON list of calls, after
 the content and a newline). Reasoning is not written (the template has no place for it).
+
+Granite 3.1 (:class:`Granite31Chat`) and 3.2 (:class:`Granite32Chat`) are variants of the
+Hub's Granite 3.3 text (their own tools turn name and sentences); Granite 3.0
+(:class:`Granite30Chat`) is a layout of its own (the tools before every message, no default
+system message, results as ``tool_response`` turns).
 """
 
 from __future__ import annotations
