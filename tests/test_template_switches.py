@@ -77,6 +77,7 @@ NO_EFFECT: dict[str, list[str]] = {
     "google-gemma-4-31B-it-interleaved.jinja": ["reasoning"],
     "google-gemma-4-31B-it.jinja": ["reasoning", "thinking"],
     "google-gemma-4-E4B-it.jinja": ["reasoning", "thinking"],
+    "granite-3.2-instruct-2607.jinja": ["reasoning"],
     "granite-3.3-instruct-2607.jinja": ["reasoning"],
     "ibm-granite-granite-3.3-2B-Instruct.jinja": ["reasoning"],
     "llama.cpp-unsloth-Apriel-1.5.jinja": ["reasoning", "thinking"],

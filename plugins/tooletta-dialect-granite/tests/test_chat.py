@@ -32,6 +32,32 @@ HUB_TEMPLATE, TEMPLATE = (
 )
 MODEL = "ibm-granite/granite-3.3-2b-instruct@llama.cpp-3db4da56a"
 """The id pinned to llama.cpp's edit of the text (``TEMPLATE``, ``granite33``)."""
+T30, T31, T32 = (
+    TEMPLATES / name
+    for name in (
+        "ibm-granite-granite-3.0-8b-instruct.jinja",
+        "ibm-granite-granite-3.1-8b-instruct.jinja",
+        "granite-3.2-instruct-2607.jinja",
+    )
+)
+IDS: dict[str, tuple[str, Path, tuple[str, ...]]] = {
+    "granite30": (
+        "ibm-granite/granite-3.0-8b-instruct",
+        T30,
+        ("1b-a400m", "2b", "3b-a800m", "8b"),
+    ),
+    "granite31": (
+        "ibm-granite/granite-3.1-8b-instruct",
+        T31,
+        ("1b-a400m", "2b", "3b-a800m", "8b"),
+    ),
+    "granite32": ("ibm-granite/granite-3.2-8b-instruct", T32, ("2b", "8b")),
+}
+"""Per format: the id its kit tests use, its vendored text, and the sizes whose
+``ibm-granite/granite-3.N-SIZE-instruct`` repositories serve that text."""
+M30, M31, M32 = (model for model, _, _ in IDS.values())
+PREVIEW = "ibm-granite/granite-3.2-8b-instruct-preview"
+"""Serves Granite 3.2's text too (``granite32``)."""
 CALLS = "the template writes only an assistant message's content: it drops the calls"
 DIFFERENCES = dict.fromkeys(CALL_SAMPLES, CALLS)
 """The sample conversations the template gets wrong (see the README's Conversations)."""
@@ -44,14 +70,21 @@ def _now(fmt: str) -> str:
 PINNED: dict[str, Any] = {"strftime_now": _now}
 
 
-def as_template_writes(messages: list[Message]) -> list[Message]:
+def as_template_writes(messages: list[Message], fmt: str = "granite33") -> list[Message]:
     """``messages`` with each turn's calls written in its content (the granite form), which
-    the template then writes as it is, and without reasoning (the template writes none)."""
+    the template then writes as it is, and without reasoning (the template writes none). For
+    Granite 3.0 (``fmt``), a turn of calls alone in the template's own ``assistant_tool_call``
+    role (its content the JSON list, which the template writes after ``<|tool_call|>``) and
+    each tool result in its ``tool_response`` role."""
     out = []
     for m in messages:
         if m.tool_calls:
             text = tooletta.render(m.tool_calls, "granite", content=str(m.content))
             m = replace(m, content=text, tool_calls=[])
+            if fmt == "granite30" and text.startswith("<|tool_call|>"):
+                m = replace(m, role="assistant_tool_call", content=text[len("<|tool_call|>") :])
+        if fmt == "granite30" and m.role == "tool":
+            m = replace(m, role="tool_response")
         out.append(replace(m, reasoning=""))
     return out
 
@@ -95,7 +128,12 @@ def test_sources_name_every_vendored_template() -> None:
     verify them are checked by ``test_models.py``)."""
     sources = (TEMPLATES / "SOURCES.md").read_text(encoding="utf-8")
     names = sorted(path.name for path in TEMPLATES.glob("*.jinja"))
-    assert names == sorted([TEMPLATE.name, HUB_TEMPLATE.name])
+    releases = (
+        "ibm-granite-granite-3.0-8b-instruct.jinja",
+        "ibm-granite-granite-3.1-8b-instruct.jinja",
+        "granite-3.2-instruct-2607.jinja",
+    )
+    assert names == sorted([TEMPLATE.name, HUB_TEMPLATE.name, *releases])
     assert all(f"`{name}`" in sources for name in names)
 
 
@@ -212,6 +250,8 @@ def test_render_model_turn() -> None:
 def test_reasoning_is_not_written() -> None:
     messages = [Message("user", "q"), Message("assistant", "a", reasoning="secret")]
     assert "secret" not in ours(messages)
+    for model in (M30, M31, M32):
+        assert "secret" not in release_ours(model, messages)
 
 
 @pytest.mark.parametrize("tools", [None, SAMPLE_TOOLS])
@@ -237,6 +277,217 @@ def test_later_system_message_and_only_system() -> None:
 
 
 @pytest.mark.parametrize("switch", ["documents", "controls"])
-def test_rag_switches_are_refused(switch: str) -> None:
+@pytest.mark.parametrize("model", [MODEL, HUB_MODEL, M31, M32])
+def test_rag_switches_are_refused(model: str, switch: str) -> None:
     with pytest.raises(RenderError, match=switch):
-        ours([Message("user", "q")], **{switch: [{"doc_id": 1, "text": "t"}]})
+        release_ours(model, [Message("user", "q")], **{switch: [{"doc_id": 1, "text": "t"}]})
+
+
+# -- Granite 3.0, 3.1 and 3.2 Instruct: the texts their repositories serve ---------------
+
+
+def _ids(name: str) -> list[str]:
+    """Every id the format's row claims."""
+    model, _, sizes = IDS[name]
+    family = model.split("-8b-", 1)[0]
+    extra = [PREVIEW] if name == "granite32" else []
+    return [f"{family}-{size}-instruct" for size in sizes] + extra
+
+
+def release_text(fmt: str, messages: list[Message], **kwargs: Any) -> str:
+    """The format's vendored template's text (the date pinned)."""
+    path = IDS[fmt][1]
+    return render_jinja(path.read_text(encoding="utf-8"), messages, **{**PINNED, **kwargs})
+
+
+def release_ours(model: str, messages: list[Message], **kwargs: Any) -> str:
+    """Our text for ``model`` (the date pinned)."""
+    return tooletta.render_conversation(messages, model=model, **{**PINNED, **kwargs})
+
+
+class TestGranite30Chat(ConversationTests):
+    """Granite 3.0 Instruct's text: the tools before every message, no default system message
+    (nothing dated: no options), a tool result dropped by the template (a call sample)."""
+
+    model = M30
+    template = T30
+    differences = DIFFERENCES
+
+
+class TestGranite31Chat(ConversationTests):
+    """Granite 3.1 Instruct's text (no ``thinking`` switch)."""
+
+    model = M31
+    template = T31
+    differences = DIFFERENCES
+    options = (PINNED,)
+
+
+class TestGranite32Chat(ConversationTests):
+    model = M32  # 3.1's text and the thinking switch
+    template = T32
+    differences = DIFFERENCES
+    options = (PINNED, {**PINNED, "thinking": True})
+
+
+def test_releases_route_by_model() -> None:
+    for name in IDS:
+        check_model_formats("granite", dict.fromkeys(_ids(name), name))
+        assert resolve_format(None, name)[0].name == name
+    assert resolve_format(None, "granite")[0].name == "granite33"
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "ibm-granite/granite-3.1-8b-instruct-GGUF",
+        "ibm-granite/granite-3.2-8b-instruct-GGUF",
+        "ibm-granite/granite-3.0-8b-instruct-accelerator",
+    ],
+)
+def test_unchecked_release_ids_have_no_conversation_format(model: str) -> None:
+    """Other Granite 3.0-3.2 Instruct ids (quantizations, re-uploads, the 3.0 8B's speculator:
+    their texts were not checked) keep the dialect but are refused for conversations."""
+    assert tooletta.dialect_for_model(model) == "granite"
+    with pytest.raises(tooletta.ToolettaError, match="no chat format"):
+        resolve_format(model, None)
+
+
+def test_speech_model_is_not_claimed() -> None:
+    """granite-speech-3.2-8b serves Granite 3.2's text but is a speech model (audio in its
+    user turns): no row claims it."""
+    assert tooletta.dialect_for_model("ibm-granite/granite-speech-3.2-8b") is None
+
+
+@pytest.mark.parametrize("name", sorted(IDS))
+def test_identify_names_the_format_known_by_heart(name: str) -> None:
+    """``identify`` names each text's format, known by heart, the calls (which the template
+    drops) and reasoning (no place for it) its only differences."""
+    found = identify(IDS[name][1])
+    assert (found.format, found.dialect, found.known) == (name, "granite", True)
+    assert found.differences[0].probe == "one_call"
+    assert not found.near
+
+
+@pytest.mark.parametrize("name", sorted(IDS))
+def test_every_claimed_id_renders_its_text(name: str) -> None:
+    """Each id of the row renders its text: the same as the template (Jinja) where the
+    template loses nothing, and the same as with the template given beside the id."""
+    path = IDS[name][1]
+    plain = [Message("system", "Be brief."), Message("user", "Hi"), Message("assistant", "Hey.")]
+    messages, _ = sample_conversations()["tools_two_calls"]
+    for model in _ids(name):
+        text = release_ours(model, plain, add_generation_prompt=True)
+        assert text == release_text(name, plain, add_generation_prompt=True)
+        assert text == release_ours(
+            model, plain, add_generation_prompt=True, chat_template=path.read_text()
+        )
+        tools = release_ours(model, messages, tools=SAMPLE_TOOLS)
+        expected = as_template_writes(messages, name)
+        assert tools == release_text(name, expected, tools=SAMPLE_TOOLS)
+
+
+@pytest.mark.parametrize(
+    ("model", "other"), [(M30, T31), (M31, T32), (M31, T30), (M32, T31), (PREVIEW, T31)]
+)
+def test_an_id_given_another_release_text_drifts(model: str, other: Path) -> None:
+    """An id given another release's text is refused as drift, not rendered in its format."""
+    messages = [Message("user", "Hi"), Message("assistant", "Hello.")]
+    with pytest.raises(TemplateMismatchError):
+        release_ours(model, messages, chat_template=other.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("prompt", [False, True])
+@pytest.mark.parametrize("sample", sorted(DIFFERENCES))
+@pytest.mark.parametrize("name", sorted(IDS))
+def test_release_calls_are_written_where_the_template_drops_them(
+    name: str, sample: str, prompt: bool
+) -> None:
+    """We write each turn's calls as the model generates them (and, for Granite 3.0, each tool
+    result in its ``tool_response`` role); the template drops them. Given them in the form
+    its text has room for (:func:`as_template_writes`), the template writes exactly our text."""
+    messages, _ = sample_conversations()[sample]
+    model = IDS[name][0]
+    text = release_ours(model, messages, tools=SAMPLE_TOOLS, add_generation_prompt=prompt)
+    expected = as_template_writes(messages, name)
+    assert text == release_text(name, expected, tools=SAMPLE_TOOLS, add_generation_prompt=prompt)
+    dropped = release_text(name, messages, tools=SAMPLE_TOOLS)
+    assert "<|tool_call|>" not in dropped.split("<|start_of_role|>user")[-1]
+    assert "<|tool_call|>[" in text
+
+
+def test_granite30_writes_calls_alone_and_results_in_its_roles() -> None:
+    """Granite 3.0: a turn of calls alone is the template's ``assistant_tool_call`` turn, a
+    tool result its ``tool_response`` turn; the template given the ``tool`` messages drops
+    them (and the calls). Both read back as the messages they came from."""
+    messages, _ = sample_conversations()["reasoning_multi_turn"]
+    messages = [replace(m, reasoning="") for m in messages]
+    text = release_ours(M30, messages, tools=SAMPLE_TOOLS)
+    header = "<|start_of_role|>assistant<|end_of_role|><|tool_call|>["
+    assert text.count(header) == 2
+    assert text.count("<|start_of_role|>tool_response<|end_of_role|>") == 3
+    dropped = release_text("granite30", messages, tools=SAMPLE_TOOLS)
+    assert "tool_response" not in dropped and "<|tool_call|>" not in dropped
+    assert dropped.count("<|start_of_role|>assistant<|end_of_role|><|end_of_text|>") == 2
+    check_conversation_round_trip(messages, model=M30, tools=SAMPLE_TOOLS)
+
+
+def test_granite30_tools_come_first_one_block_per_tool() -> None:
+    """Granite 3.0 declares the tools before every message (a system message too), each
+    through ``tojson(indent=4)``, a blank line between them; no default system message."""
+    messages = [Message("system", "Be brief."), Message("user", "q")]
+    text = release_ours(M30, messages, tools=SAMPLE_TOOLS, add_generation_prompt=True)
+    assert text == release_text(
+        "granite30", messages, tools=SAMPLE_TOOLS, add_generation_prompt=True
+    )
+    assert text.startswith("<|start_of_role|>available_tools<|end_of_role|>\n{\n")
+    assert "}\n\n{\n" in text
+    assert tooletta.parse_conversation(text, model=M30, tools=SAMPLE_TOOLS) == messages
+    assert release_ours(M30, [Message("user", "q")]) == release_text(
+        "granite30", [Message("user", "q")]
+    )
+
+
+@pytest.mark.parametrize(
+    "alone", [[Message("system", "s")], [Message("user", "q"), Message("system", "rule")]]
+)
+def test_granite30_system_messages_and_prompt(alone: list[Message]) -> None:
+    """Every system message is a turn where it stands; the generation prompt follows a lone
+    system message too (the template's loop writes it after any last message)."""
+    for prompt in (False, True):
+        assert release_ours(M30, alone, add_generation_prompt=prompt) == release_text(
+            "granite30", alone, add_generation_prompt=prompt
+        )
+    check_conversation_round_trip(alone, model=M30)
+
+
+@pytest.mark.parametrize("tools", [None, SAMPLE_TOOLS])
+@pytest.mark.parametrize("thinking", [False, True])
+@pytest.mark.parametrize("name", ["granite31", "granite32"])
+def test_release_default_system_message_reads_back_as_none(
+    name: str, thinking: bool, tools: Any
+) -> None:
+    """The default system message (its tools sentence, Granite 3.2's thinking sentence, the
+    plain one) is the template's and reads back as no system message; Granite 3.1 reads no
+    ``thinking`` switch (the template writes the same text with it)."""
+    model = IDS[name][0]
+    messages = [Message("user", "q"), Message("assistant", "a")]
+    text = release_ours(model, messages, tools=tools, thinking=thinking)
+    assert text == release_text(name, messages, tools=tools, thinking=thinking)
+    assert tooletta.parse_conversation(text, model=model, tools=tools) == messages
+    if name == "granite31":
+        assert text == release_ours(model, messages, tools=tools)
+    elif thinking and not tools:
+        assert "after 'Here is my thought process:'" in text
+
+
+def test_releases_differ_where_their_texts_do() -> None:
+    """3.1's and 3.2's tools sentence is not 3.3's; their tools turn is named ``tools``."""
+    messages = [Message("user", "q")]
+    t31 = release_ours(M31, messages, tools=SAMPLE_TOOLS)
+    t33 = release_ours("ibm-granite/granite-3.3-8b-instruct", messages, tools=SAMPLE_TOOLS)
+    assert release_ours(M32, messages, tools=SAMPLE_TOOLS) == t31
+    assert "You are a helpful AI assistant with access to the following tools" in t31
+    assert "respond with <|tool_call|>" in t31 and "respond only with" in t33
+    assert "<|start_of_role|>tools<|end_of_role|>[" in t31
+    assert "available_tools" not in t31

@@ -45,7 +45,7 @@ from tooletta.plugin import (
 )
 from tooletta_dialect_granite.models import MODELS
 
-from .chat import Granite33Chat, Granite33HubChat
+from .chat import Granite30Chat, Granite31Chat, Granite32Chat, Granite33Chat, Granite33HubChat
 
 __all__ = [
     "FUNCTION_CALL",
@@ -131,9 +131,16 @@ class GraniteDialect(ScannerDialect):
         )
     )
     content_separator = "\n"
-    chat_formats = (Granite33Chat(), Granite33HubChat())
-    """The Granite 3.3 conversation formats (:mod:`.chat`): llama.cpp's edit (the default) and
-    the text the model repositories serve."""
+    chat_formats = (
+        Granite33Chat(),
+        Granite33HubChat(),
+        Granite32Chat(),
+        Granite31Chat(),
+        Granite30Chat(),
+    )
+    """The Granite 3.x conversation formats (:mod:`.chat`): Granite 3.3's in llama.cpp's edit
+    (the default) and as the model repositories serve it, then Granite 3.2's, 3.1's and
+    3.0's (their repositories' texts)."""
 
     def detect(self, text: str) -> bool:
         """``<|tool_call|>`` before a list or object, or a reply opening with ``<tool_call>[``."""
