@@ -11,8 +11,8 @@ import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat.jinja import render_jinja
 from tooletta.testing import DialectTests
-from tooletta.testing.conversations import SAMPLE_TOOLS, ConversationTests
 from tooletta.testing.conversation_properties import template_property
+from tooletta.testing.conversations import SAMPLE_TOOLS, ConversationTests
 
 TEMPLATES = Path(__file__).parent / "templates"
 LING26 = TEMPLATES / "inclusionAI-Ling-2.6-flash.jinja"
@@ -68,7 +68,8 @@ def test_the_opening_turn_is_always_written_and_ends_with_the_fixed_switch() -> 
 
 
 @pytest.mark.parametrize(
-    "system", ["Be brief. detailed thinking on", "detailed thinking off!", "A\ndetailed thinking on"]
+    "system",
+    ["Be brief. detailed thinking on", "detailed thinking off!", "A\ndetailed thinking on"],
 )
 def test_a_system_message_holding_the_switch_is_written_alone(system: str) -> None:
     messages = [Message("system", system), Message("user", "Hi")]

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from tooletta_dialect_hermes import HermesDialect
+
 from tooletta.plugin import ChatFormat, hookimpl, variant_info
 from tooletta_dialect_bailing.chat import Ling26Chat
 from tooletta_dialect_bailing.models import MODELS
-from tooletta_dialect_hermes import HermesDialect
 
 __all__ = ["BailingDialect", "register_dialects"]
 
@@ -33,7 +34,8 @@ class BailingDialect(HermesDialect):
         description="inclusionAI Ling/Ring spelling of hermes (the same calls; variant)",
         source="inclusionAI/Ling-2.6-flash chat_template.jinja",
     )
-    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Ling26Chat(),)
+    # hermes leaves its chat_formats unannotated, so mypy takes its ten formats' tuple type
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Ling26Chat(),)  # type: ignore[assignment]
 
 
 @hookimpl

@@ -34,6 +34,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from tooletta_dialect_hermes.chat import QWEN_TOOLS_HEAD, QWEN_TOOLS_TAIL, Qwen3Chat
+
 from tooletta.plugin import (
     ChatFormat,
     Prompt,
@@ -45,7 +47,6 @@ from tooletta.plugin import (
     roles,
     tool_json,
 )
-from tooletta_dialect_hermes.chat import QWEN_TOOLS_HEAD, QWEN_TOOLS_TAIL, Qwen3Chat
 
 __all__ = [
     "LING_SPECIAL",
@@ -156,7 +157,8 @@ class Ling26Chat(Qwen3Chat):
         tool=_role("OBSERVATION"),
     )
     end_of_turn = ROLE_END
-    special_tokens = LING_SPECIAL
+    # Qwen3Chat leaves special_tokens unannotated: mypy takes its eight tokens' tuple type
+    special_tokens: ClassVar[tuple[str, ...]] = LING_SPECIAL  # type: ignore[assignment]
     options: ClassVar[Mapping[str, Any]] = ChatFormat.options
     """No template switch: the thinking line is fixed (a system message switches it)."""
     reasoning: ClassVar[Reasoning | None] = Reasoning(
