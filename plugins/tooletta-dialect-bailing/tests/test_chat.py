@@ -126,3 +126,57 @@ def test_reasoning_is_kept_after_the_last_query_only() -> None:
 test_random_conversations_round_trip_and_match_the_template = template_property(
     "inclusionAI/Ling-2.6-flash", LING26, add_generation_prompt=True
 )
+
+
+RING1T = TEMPLATES / "inclusionAI-Ring-1T.jinja"
+
+
+class TestRing1TChat(ConversationTests):
+    """Ring-1T's template."""
+
+    model = "inclusionAI/Ring-1T"
+    template = RING1T
+
+
+test_ring1t_random_conversations_round_trip_and_match_the_template = template_property(
+    "inclusionAI/Ring-1T", RING1T, add_generation_prompt=True
+)
+
+
+def _ring1t(messages: list[Message], **kwargs: object) -> str:
+    return render_jinja(RING1T.read_text(encoding="utf-8"), messages, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("system", [None, ""])
+def test_ring1t_writes_the_declarations_under_no_header_without_a_system_message(
+    system: str | None,
+) -> None:
+    """The template's own layout: no system turn for no (or an empty) system message, the
+    declarations alone at the start; read back past them (the empty message is not in the
+    text, so it is not read back)."""
+    head = [Message("system", system)] if system is not None else []
+    messages = [*head, Message("user", "Hi")]
+    model = "inclusionAI/Ring-1T"
+    text = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+    assert text == _ring1t(messages, tools=SAMPLE_TOOLS)
+    assert text.startswith("\n# Tools\n") and text.endswith("</tool_call>\n<role>HUMAN</role>Hi")
+    parsed = tooletta.parse_conversation(text, model=model, tools=SAMPLE_TOOLS)
+    assert parsed == [Message("user", "Hi")]
+
+
+def test_ring1t_keeps_only_the_last_messages_reasoning_and_writes_no_end_of_turn() -> None:
+    messages = [
+        Message("user", "Q"),
+        Message("assistant", "", reasoning="r1", tool_calls=CALLS),
+        Message("tool", "18 C"),
+        Message("tool", "12:00"),
+        Message("assistant", "\nA", reasoning="\nr2\n"),
+    ]
+    model = "inclusionAI/Ring-1T"
+    text = tooletta.render_conversation(messages, model=model)
+    assert text == _ring1t(messages)
+    assert "r1" not in text and "<|role_end|>" not in text
+    assert text.endswith("<role>ASSISTANT</role><think>\nr2</think>\n\nA")
+    assert tooletta.parse_conversation(text, model=model)[-1] == Message(
+        "assistant", "A", reasoning="r2"
+    )

