@@ -180,3 +180,12 @@ def test_ring1t_keeps_only_the_last_messages_reasoning_and_writes_no_end_of_turn
     assert tooletta.parse_conversation(text, model=model)[-1] == Message(
         "assistant", "A", reasoning="r2"
     )
+
+
+def test_ring1t_without_a_user_query_keeps_the_last_reasoning_where_the_template_drops_it() -> None:
+    """The documented difference (README): the template writes the last message's reasoning
+    only after a user query; the format's rule is the last message's alone."""
+    messages = [Message("system", "S"), Message("assistant", "A", reasoning="r")]
+    text = tooletta.render_conversation(messages, model="inclusionAI/Ring-1T")
+    assert text == "<role>SYSTEM</role>S<role>ASSISTANT</role><think>\nr</think>\n\nA"
+    assert _ring1t(messages) == "<role>SYSTEM</role>S<role>ASSISTANT</role>A"
