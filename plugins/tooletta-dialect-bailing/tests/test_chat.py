@@ -189,3 +189,18 @@ def test_ring1t_without_a_user_query_keeps_the_last_reasoning_where_the_template
     text = tooletta.render_conversation(messages, model="inclusionAI/Ring-1T")
     assert text == "<role>SYSTEM</role>S<role>ASSISTANT</role><think>\nr</think>\n\nA"
     assert _ring1t(messages) == "<role>SYSTEM</role>S<role>ASSISTANT</role>A"
+
+
+RING_LINEAR = TEMPLATES / "inclusionAI-Ring-mini-linear-2.0.jinja"
+
+
+class TestRingLinear2Chat(ConversationTests):
+    """Ring-mini-linear-2.0's template (Ring-flash-linear-2.0's too)."""
+
+    model = "inclusionAI/Ring-mini-linear-2.0"
+    template = RING_LINEAR
+
+
+test_ring_linear_random_conversations_round_trip_and_match_the_template = template_property(
+    "inclusionAI/Ring-flash-linear-2.0", RING_LINEAR, add_generation_prompt=True
+)

