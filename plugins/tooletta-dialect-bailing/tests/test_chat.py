@@ -204,3 +204,27 @@ class TestRingLinear2Chat(ConversationTests):
 test_ring_linear_random_conversations_round_trip_and_match_the_template = template_property(
     "inclusionAI/Ring-flash-linear-2.0", RING_LINEAR, add_generation_prompt=True
 )
+
+
+def _ring_linear(messages: list[Message], **kwargs: object) -> str:
+    return render_jinja(RING_LINEAR.read_text(encoding="utf-8"), messages, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("model", ["inclusionAI/Ring-mini-linear-2.0", "Ring-flash-linear-2.0"])
+def test_ring_linear_writes_the_default_prompt_without_a_message_or_tools(model: str) -> None:
+    from tooletta_dialect_bailing.chat import RING_LINEAR_DEFAULT
+
+    messages = [Message("user", "Hi")]
+    text = tooletta.render_conversation(messages, model=model, add_generation_prompt=True)
+    assert text == _ring_linear(messages, add_generation_prompt=True)
+    assert text == (
+        f"<role>SYSTEM</role>{RING_LINEAR_DEFAULT}\n<role>HUMAN</role>Hi"
+        "<role>ASSISTANT</role><think>\n"
+    )
+    assert tooletta.parse_conversation(text, model=model) == messages
+    # a system message, even an empty one, is written with its line break instead
+    for system in ("", "Be brief."):
+        given = [Message("system", system), *messages]
+        text = tooletta.render_conversation(given, model=model)
+        assert text == _ring_linear(given) == f"<role>SYSTEM</role>{system}\n<role>HUMAN</role>Hi"
+        assert tooletta.parse_conversation(text, model=model) == given

