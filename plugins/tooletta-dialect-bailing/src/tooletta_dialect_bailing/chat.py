@@ -59,6 +59,7 @@ __all__ = [
     "LineEndedSystemBlock",
     "Ling26Chat",
     "NonEmptySystemBlock",
+    "OpeningBlock",
     "Ring1TChat",
     "RingLinear2Chat",
     "RingLinear128kChat",
@@ -101,7 +102,44 @@ def ling_tools(tools: Sequence[Mapping[str, object]]) -> str:
 
 
 @dataclass(frozen=True)
-class ThinkingLineBlock(SystemBlock):
+class OpeningBlock(SystemBlock):
+    """An opening system turn laid out by :meth:`compose` (the Ling and Ring templates each
+    lay theirs out their own way), read back by :meth:`~tooletta.chat.SystemBlock.read` (or
+    a subclass's own), and a system message refused with a :class:`~tooletta.RenderError`
+    where the template would write the same text for another one (the default prompt aside,
+    which reads back as no message)."""
+
+    def write(
+        self,
+        system: str | None,
+        tools: Sequence[Mapping[str, Any]],
+        today: Any = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> str | None:
+        """The turn's body (:meth:`compose` of the message and the declarations' text)."""
+        declared = self.tools(tools) if tools and self.tools is not None else ""
+        body = self.compose(system, declared)
+        if (
+            body is not None
+            and system is not None
+            and not self.is_default(system)
+            and self.read(body) != system
+        ):
+            raise RenderError(
+                "the system message would not read back as written: the template writes the "
+                "same text for another one (it holds the text that opens the tool declarations, "
+                f"{self.head.strip()[:40]!r}, or ends as the template's own text does)"
+            )
+        return body
+
+    def compose(self, system: str | None, declared: str) -> str | None:
+        """The body for ``system`` (``None``: no message) and the declarations' text
+        (``""``: no tools); ``None``: no turn."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class ThinkingLineBlock(OpeningBlock):
     """An opening system turn the template always writes, ending with its thinking switch
     line (Ling-2.6-flash's ``detailed thinking off``).
 
@@ -116,28 +154,14 @@ class ThinkingLineBlock(SystemBlock):
     line: str = THINKING_OFF
     switches: tuple[str, ...] = (THINKING_ON, THINKING_OFF)
 
-    def write(
-        self,
-        system: str | None,
-        tools: Sequence[Mapping[str, Any]],
-        today: Any = None,
-        options: Mapping[str, Any] | None = None,
-    ) -> str:
-        """The turn's body (never ``None``: the template always writes the turn)."""
-        declared = self.tools(tools) if tools and self.tools is not None else ""
+    def compose(self, system: str | None, declared: str) -> str:
+        """The message and a line break, the declarations, :attr:`line`; the message alone
+        when it holds a switch and there are no tools (always a turn)."""
         if system is None:
             return declared + self.line
         if not declared and any(s in system for s in self.switches):
-            body = system
-        else:
-            body = system + "\n" + declared + self.line
-        if self.read(body) != system:
-            raise RenderError(
-                "the system message would not read back as written: it ends with the "
-                f"template's own {self.line!r} line or holds the text that opens the tool "
-                f"declarations ({self.head[:40]!r})"
-            )
-        return body
+            return system
+        return system + "\n" + declared + self.line
 
     def read(self, body: str) -> str | None:
         """The system message from a body :meth:`write` wrote."""
@@ -197,22 +221,14 @@ def ring1t_tools(tools: Sequence[Mapping[str, object]]) -> str:
 
 
 @dataclass(frozen=True)
-class NonEmptySystemBlock(SystemBlock):
+class NonEmptySystemBlock(OpeningBlock):
     """An opening system turn written only for a system message that is not empty (with the
     declarations after it when there are tools); without one the template writes no turn
     (its declarations, if any, are :attr:`Ring1TChat.preamble`)."""
 
-    def write(
-        self,
-        system: str | None,
-        tools: Sequence[Mapping[str, Any]],
-        today: Any = None,
-        options: Mapping[str, Any] | None = None,
-    ) -> str | None:
+    def compose(self, system: str | None, declared: str) -> str | None:
         """The system message and the declarations; ``None`` (no turn) without a message."""
-        if not system:
-            return None
-        return super().write(system, tools, today, options)
+        return system + self.joiner + declared if system else None
 
 
 def _headerless_tools(ctx: Conversation) -> str:
@@ -295,7 +311,7 @@ def ring_linear_tools(tools: Sequence[Mapping[str, object]]) -> str:
 
 
 @dataclass(frozen=True)
-class LineEndedSystemBlock(SystemBlock):
+class LineEndedSystemBlock(OpeningBlock):
     """An opening system turn for the system message (even an empty one) and a line break,
     then the declarations; without a message, with ``always``, the declarations alone, or
     with no tools either the ``default`` prompt and a line break (Ring linear 2.0), else no
@@ -305,26 +321,14 @@ class LineEndedSystemBlock(SystemBlock):
     opening text after a line break) is refused with a :class:`~tooletta.RenderError`; the
     default prompt reads back as no message."""
 
-    def write(
-        self,
-        system: str | None,
-        tools: Sequence[Mapping[str, Any]],
-        today: Any = None,
-        options: Mapping[str, Any] | None = None,
-    ) -> str | None:
-        """The turn's body; ``None`` (no turn) for no system message unless ``always``."""
-        declared = self.tools(tools) if tools and self.tools is not None else ""
+    def compose(self, system: str | None, declared: str) -> str | None:
+        """The message and a line break, then the declarations; without a message, with
+        ``always``, the declarations or the default prompt and a line break."""
         if system is None:
             if not self.always:
                 return None
             return declared or (self.default or "") + "\n"
-        body = system + "\n" + declared
-        if system != self.default and self.read(body) != system:
-            raise RenderError(
-                "the system message would not read back as written: it holds the text that "
-                f"opens the tool declarations ({self.head[:40]!r})"
-            )
-        return body
+        return system + "\n" + declared
 
     def read(self, body: str) -> str | None:
         """The system message from a body :meth:`write` wrote (``None``: none, or the
