@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tooletta_dialect_bailing.chat import THINKING_OFF
@@ -39,8 +40,13 @@ class TestBailingDialect(DialectTests):
     fixtures = Path(__file__).parent / "fixtures" / "bailing.json"
 
 
-def _jinja(messages: list[Message], **kwargs: object) -> str:
-    return render_jinja(LING26.read_text(encoding="utf-8"), messages, **kwargs)  # type: ignore[arg-type]
+def _render(template: Path, messages: list[Message], **kwargs: Any) -> str:
+    """``template`` rendered with Jinja under Hugging Face's semantics."""
+    return render_jinja(template.read_text(encoding="utf-8"), messages, **kwargs)
+
+
+def _jinja(messages: list[Message], **kwargs: Any) -> str:
+    return _render(LING26, messages, **kwargs)
 
 
 @pytest.mark.parametrize("model", LING26_IDS)
@@ -143,10 +149,6 @@ test_ring1t_random_conversations_round_trip_and_match_the_template = template_pr
 )
 
 
-def _ring1t(messages: list[Message], **kwargs: object) -> str:
-    return render_jinja(RING1T.read_text(encoding="utf-8"), messages, **kwargs)  # type: ignore[arg-type]
-
-
 @pytest.mark.parametrize("system", [None, ""])
 def test_ring1t_writes_the_declarations_under_no_header_without_a_system_message(
     system: str | None,
@@ -158,7 +160,7 @@ def test_ring1t_writes_the_declarations_under_no_header_without_a_system_message
     messages = [*head, Message("user", "Hi")]
     model = "inclusionAI/Ring-1T"
     text = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
-    assert text == _ring1t(messages, tools=SAMPLE_TOOLS)
+    assert text == _render(RING1T, messages, tools=SAMPLE_TOOLS)
     assert text.startswith("\n# Tools\n") and text.endswith("</tool_call>\n<role>HUMAN</role>Hi")
     parsed = tooletta.parse_conversation(text, model=model, tools=SAMPLE_TOOLS)
     assert parsed == [Message("user", "Hi")]
@@ -174,7 +176,7 @@ def test_ring1t_keeps_only_the_last_messages_reasoning_and_writes_no_end_of_turn
     ]
     model = "inclusionAI/Ring-1T"
     text = tooletta.render_conversation(messages, model=model)
-    assert text == _ring1t(messages)
+    assert text == _render(RING1T, messages)
     assert "r1" not in text and "<|role_end|>" not in text
     assert text.endswith("<role>ASSISTANT</role><think>\nr2</think>\n\nA")
     assert tooletta.parse_conversation(text, model=model)[-1] == Message(
@@ -188,7 +190,7 @@ def test_ring1t_without_a_user_query_keeps_the_last_reasoning_where_the_template
     messages = [Message("system", "S"), Message("assistant", "A", reasoning="r")]
     text = tooletta.render_conversation(messages, model="inclusionAI/Ring-1T")
     assert text == "<role>SYSTEM</role>S<role>ASSISTANT</role><think>\nr</think>\n\nA"
-    assert _ring1t(messages) == "<role>SYSTEM</role>S<role>ASSISTANT</role>A"
+    assert _render(RING1T, messages) == "<role>SYSTEM</role>S<role>ASSISTANT</role>A"
 
 
 RING_LINEAR = TEMPLATES / "inclusionAI-Ring-mini-linear-2.0.jinja"
@@ -206,17 +208,13 @@ test_ring_linear_random_conversations_round_trip_and_match_the_template = templa
 )
 
 
-def _ring_linear(messages: list[Message], **kwargs: object) -> str:
-    return render_jinja(RING_LINEAR.read_text(encoding="utf-8"), messages, **kwargs)  # type: ignore[arg-type]
-
-
 @pytest.mark.parametrize("model", ["inclusionAI/Ring-mini-linear-2.0", "Ring-flash-linear-2.0"])
 def test_ring_linear_writes_the_default_prompt_without_a_message_or_tools(model: str) -> None:
     from tooletta_dialect_bailing.chat import RING_LINEAR_DEFAULT
 
     messages = [Message("user", "Hi")]
     text = tooletta.render_conversation(messages, model=model, add_generation_prompt=True)
-    assert text == _ring_linear(messages, add_generation_prompt=True)
+    assert text == _render(RING_LINEAR, messages, add_generation_prompt=True)
     assert text == (
         f"<role>SYSTEM</role>{RING_LINEAR_DEFAULT}\n<role>HUMAN</role>Hi"
         "<role>ASSISTANT</role><think>\n"
@@ -226,7 +224,11 @@ def test_ring_linear_writes_the_default_prompt_without_a_message_or_tools(model:
     for system in ("", "Be brief."):
         given = [Message("system", system), *messages]
         text = tooletta.render_conversation(given, model=model)
-        assert text == _ring_linear(given) == f"<role>SYSTEM</role>{system}\n<role>HUMAN</role>Hi"
+        assert (
+            text
+            == _render(RING_LINEAR, given)
+            == f"<role>SYSTEM</role>{system}\n<role>HUMAN</role>Hi"
+        )
         assert tooletta.parse_conversation(text, model=model) == given
 
 
@@ -253,7 +255,6 @@ def test_ring_linear_128k_declarations_without_a_system_message_have_no_header(
     messages = [*head, Message("user", "Hi")]
     model = "inclusionAI/Ring-flash-linear-2.0-128k"
     text = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
-    template = RING_LINEAR_128K.read_text(encoding="utf-8")
-    assert text == render_jinja(template, messages, tools=SAMPLE_TOOLS)
+    assert text == _render(RING_LINEAR_128K, messages, tools=SAMPLE_TOOLS)
     assert text.startswith("<role>SYSTEM</role>") is header
     assert tooletta.parse_conversation(text, model=model, tools=SAMPLE_TOOLS) == messages
