@@ -258,3 +258,31 @@ def test_ring_linear_128k_declarations_without_a_system_message_have_no_header(
     assert text == _render(RING_LINEAR_128K, messages, tools=SAMPLE_TOOLS)
     assert text.startswith("<role>SYSTEM</role>") is header
     assert tooletta.parse_conversation(text, model=model, tools=SAMPLE_TOOLS) == messages
+
+
+def test_response_template_reads_the_fixtures() -> None:
+    """The exported template, run through transformers' own parser on the golden cases (the
+    assistant turns the Ling template writes) and on a turn with reasoning."""
+    import json
+
+    from tooletta.interop import hf
+
+    chat_parsing = pytest.importorskip("transformers.utils.chat_parsing")
+    template = hf.to_response_template("bailing")
+    cases = json.loads((Path(__file__).parent / "fixtures" / "bailing.json").read_text())
+    for case in cases:
+        message = chat_parsing.parse_response(case["text"], template, prefix="")
+        got = [c["function"] for c in message.get("tool_calls") or []]
+        assert got == case["calls"], case["name"]
+        assert (message.get("content") or "").strip() == case["content"], case["name"]
+    turn = tooletta.render_conversation(
+        [Message("user", "Q"), Message("assistant", "A.", reasoning="Think.", tool_calls=CALLS)],
+        model="inclusionAI/Ling-2.6-flash",
+    )
+    reply = turn.split("<role>ASSISTANT</role>", 1)[1]
+    message = chat_parsing.parse_response(reply, template, prefix="")
+    assert message["reasoning_content"].strip() == "Think."
+    assert (message.get("content") or "").strip() == "A."
+    assert [c["function"] for c in message["tool_calls"]] == [
+        {"name": c.name, "arguments": c.arguments} for c in CALLS
+    ]
