@@ -38,6 +38,7 @@ class BailingDialect(HermesDialect):
         aliases=("ling", "bailing_moe"),
         description="inclusionAI Ling/Ring spelling of hermes (the same calls; variant)",
         source="inclusionAI/Ling-2.6-flash chat_template.jinja",
+        priority=HermesDialect.info.priority - 1,  # hermes first where both write the calls
     )
     # hermes leaves its chat_formats unannotated, so mypy takes its ten formats' tuple type
     chat_formats: ClassVar[tuple[ChatFormat, ...]] = (

@@ -265,6 +265,11 @@ class Ring1TChat(Qwen3Chat):
         tool=Turn("<role>OBSERVATION</role>", ""),
     )
     end_of_turn = ""
+    stop_tokens = ("<role>",)
+    """No end-of-turn token: the model ends its turn with the next turn's ``<role>``, which the
+    template writes right after the assistant's text (as GLM's ``<|user|>``)."""
+    turn_stops = ("<role>", "<role>")
+    """The stop after calls and after an answer: ``<role>`` either way."""
     # Qwen3Chat leaves special_tokens unannotated: mypy takes its eight tokens' tuple type
     special_tokens: ClassVar[tuple[str, ...]] = LING_SPECIAL  # type: ignore[assignment]
     options: ClassVar[Mapping[str, Any]] = ChatFormat.options
