@@ -35,7 +35,7 @@ __all__ = ["SPEC_VERSION", "SPEC_VERSIONS_READ", "LearnedChat", "tools_text"]
 
 _NO_STRIP = {"block": ["", ""], "plain": ["", ""]}
 
-SPEC_VERSION = 4
+SPEC_VERSION = 5
 """The version of the spec layout (saved in every spec; :func:`~tooletta.chat.learn.load_learned`
 checks it). Version 2 added optional keys only (the tools' ``own_turn``, the results' ``id``,
 the calls' ``written_ids``, the chat's ``content_cut`` (with its ``lead`` and ``spared``),
@@ -52,9 +52,13 @@ template writes between calls where the dialect writes another), the results' ``
 (``"json_string"``: each result's text written as a JSON string literal inside the wrap) and
 the chat's ``empty_answer`` (``false``: an answer with no text and no calls is refused, the
 template writing it otherwise) and ``system_suffix`` (the join and the template's own text
-written after a system message, the default system prompt written alone without one)."""
+written after a system message, the default system prompt written alone without one).
+Version 5 added one optional key (a version 1 to 4 spec reads as it did): the chat's
+``headerless`` (``{"role": "user", "after": ["system"]}``: a user turn written without its
+header right after the system turn, whose opening stands for both, as Hunyuan's hub text
+writes it; a :class:`~tooletta.chat.Headerless` declaration)."""
 
-SPEC_VERSIONS_READ = frozenset({1, 2, 3, 4})
+SPEC_VERSIONS_READ = frozenset({1, 2, 3, 4, 5})
 """The spec versions :func:`~tooletta.chat.learn.load_learned` reads (a newer one is refused:
 it may hold keys this version would ignore)."""
 
