@@ -38,8 +38,8 @@ jinja2 = pytest.importorskip("jinja2")
 pytestmark = pytest.mark.usefixtures("forget_learned")
 """Formats learned here are forgotten after this module (``tests/conftest.py``)."""
 
-ROOT = Path(__file__).parent.parent
-HUB = ROOT / "plugins/tooletta-dialect-jamba/tests/templates/tencent-Hunyuan-A13B-Instruct-hub.jinja"
+JAMBA = Path(__file__).parent.parent / "plugins" / "tooletta-dialect-jamba"
+HUB = JAMBA / "tests" / "templates" / "tencent-Hunyuan-A13B-Instruct-hub.jinja"
 
 SHARED = """\
 {%- for m in messages -%}
@@ -165,9 +165,7 @@ def test_no_generation_prompt(hub: Any) -> None:
     """No header opens an answer: the text already ends where the model writes, so
     ``add_generation_prompt=True`` adds nothing (the template ignores it too)."""
     for messages in CHATS.values():
-        asked = tooletta.render_conversation(
-            messages, dialect=hub.name, add_generation_prompt=True
-        )
+        asked = tooletta.render_conversation(messages, dialect=hub.name, add_generation_prompt=True)
         assert asked == tooletta.render_conversation(messages, dialect=hub.name)
 
 

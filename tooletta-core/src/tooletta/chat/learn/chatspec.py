@@ -650,9 +650,14 @@ class LearnedChat(ChatFormat):
         format with :attr:`headerless`."""
         messages = ctx.messages
         message = messages[index]
-        if index == 1 and self._empty_system is True and messages[0].role == "system":
-            if not self.text(messages[0].content):
-                return self.turns[message.role].header
+        first = messages[0]
+        if (
+            index == 1
+            and self._empty_system is True
+            and first.role == "system"
+            and not self.text(first.content)
+        ):
+            return self.turns[message.role].header
         if self._after_results_header:
             header = self._header_after_results(index, ctx)
         else:

@@ -172,9 +172,7 @@ class _Turns(_Step):
             default = default_turn[len(h_s) : len(default_turn) - len(f_s)]
         return h_s, f_s, default
 
-    def _check_headerless(
-        self, bos: str, h_s: str, f_s: str, turns: dict[str, list[str]]
-    ) -> None:
+    def _check_headerless(self, bos: str, h_s: str, f_s: str, turns: dict[str, list[str]]) -> None:
         """A user turn written without its header right after the system turn is the
         template's layout only when the system turn stays a turn of its own before it and a
         later user turn has its header (Mistral Nemo's system message, written in the last
