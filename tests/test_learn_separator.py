@@ -84,7 +84,7 @@ def test_the_separator_is_learned_beside_the_installed_dialect(spaced: Any) -> N
         "qwen3_coder",
         "\n\n",
     )
-    assert spaced.spec["spec_version"] == SPEC_VERSION == 4
+    assert spaced.spec["spec_version"] == SPEC_VERSION == 5
     assert "joined by '\\n\\n'" in spaced.summary()
     three = [
         ToolCall("get_weather", {"a": "x"}),

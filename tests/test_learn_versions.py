@@ -96,9 +96,9 @@ def saved() -> dict[str, Any]:
 
 
 def test_the_versions_saved_are_the_current_ones(saved: dict[str, Any]) -> None:
-    assert saved["spec_version"] == SPEC_VERSION == 4
+    assert saved["spec_version"] == SPEC_VERSION == 5
     assert saved["probe_suite"] == SUITE_VERSION == 4
-    assert sorted(SPEC_VERSIONS_READ) == [1, 2, 3, 4]
+    assert sorted(SPEC_VERSIONS_READ) == [1, 2, 3, 4, 5]
 
 
 def test_a_version_3_spec_loads_unchanged(tmp_path: Path, saved: dict[str, Any]) -> None:

@@ -56,6 +56,52 @@ class _ConversationReader:
         )
         self._headers = tuple(s for s, _ in self.signatures if s)
         self._longest_end = max(map(len, self.first_ends), default=0) + _END_SLACK
+        self._twins = self._shared_headers()
+        """Per role, the roles whose turns open with the same header and end with another
+        footer (Hunyuan's hub text opens system and user turns with ``<|startoftext|>``):
+        which one starts here is told by the footer that comes first."""
+        self._footer_at: dict[str, int] = {}
+        """Where each footer was last found (searched again only once passed: linear)."""
+
+    def _shared_headers(self) -> dict[str, tuple[str, ...]]:
+        fmt = self.fmt
+        ends = {
+            role: turn.footer
+            for role, turn in fmt.turns.items()
+            if turn.footer and role not in fmt.open_footers
+        }
+        twins: dict[str, tuple[str, ...]] = {}
+        for role in ends:
+            signature = self._signature(role)
+            same = tuple(
+                other
+                for other in ends
+                if other != role
+                and signature
+                and self._signature(other) == signature
+                and ends[other] != ends[role]
+            )
+            if same:
+                twins[role] = same
+        return twins
+
+    def _footer_from(self, footer: str, pos: int) -> int:
+        """Where ``footer`` next occurs at or after ``pos`` (the text's length: nowhere)."""
+        at = self._footer_at.get(footer, -1)
+        if at < pos:
+            found = self.text.find(footer, pos)
+            at = found if found >= 0 else len(self.text)
+            self._footer_at[footer] = at
+        return at
+
+    def _by_footer(self, role: str, pos: int) -> str:
+        """Of ``role`` and the roles sharing its header, the one whose footer comes first
+        after ``pos`` (where the body starts): ``role`` when it shares none."""
+        twins = self._twins.get(role)
+        if not twins:
+            return role
+        turns = self.fmt.turns
+        return min((role, *twins), key=lambda r: self._footer_from(turns[r].footer, pos))
 
     def _signature(self, role: str) -> str:
         header = self.fmt.turns[role].header
@@ -135,7 +181,7 @@ class _ConversationReader:
     def _role_here(self) -> str | None:
         for signature, role in self.signatures:
             if signature and self.text.startswith(signature, self.pos):
-                return role
+                return self._by_footer(role, self.pos + len(signature))
         return None
 
     def _next_header(self) -> int:
@@ -178,6 +224,8 @@ class _ConversationReader:
             if turn.footer or self._next_header() == self.pos:
                 return
         elif self.text.startswith(turn.header, self.pos):
+            if self._by_footer("system", self.pos + len(turn.header)) != "system":
+                return  # another role's turn opening with the same header
             self.pos += len(turn.header)
         else:
             return

@@ -22,8 +22,10 @@ from ...errors import RenderError, ToolettaError
 from ...ir import Message, ParseResult, ToolCall
 from ..checks import Checked
 from ..conversation import Conversation, conversation, first_of
+from ..declare import implicit_after
 from ..declare_layout import Reasoning, Turn, defaults, roles
 from ..declare_results import JsonResults
+from ..declare_turns import Headerless
 from ..format import ChatFormat
 from ..guard import trusted
 from ..messages import by_content
@@ -33,7 +35,7 @@ __all__ = ["SPEC_VERSION", "SPEC_VERSIONS_READ", "LearnedChat", "tools_text"]
 
 _NO_STRIP = {"block": ["", ""], "plain": ["", ""]}
 
-SPEC_VERSION = 4
+SPEC_VERSION = 5
 """The version of the spec layout (saved in every spec; :func:`~tooletta.chat.learn.load_learned`
 checks it). Version 2 added optional keys only (the tools' ``own_turn``, the results' ``id``,
 the calls' ``written_ids``, the chat's ``content_cut`` (with its ``lead`` and ``spared``),
@@ -50,9 +52,13 @@ template writes between calls where the dialect writes another), the results' ``
 (``"json_string"``: each result's text written as a JSON string literal inside the wrap) and
 the chat's ``empty_answer`` (``false``: an answer with no text and no calls is refused, the
 template writing it otherwise) and ``system_suffix`` (the join and the template's own text
-written after a system message, the default system prompt written alone without one)."""
+written after a system message, the default system prompt written alone without one).
+Version 5 added one optional key (a version 1 to 4 spec reads as it did): the chat's
+``headerless`` (``{"role": "user", "after": ["system"]}``: a user turn written without its
+header right after the system turn, whose opening stands for both, as Hunyuan's hub text
+writes it; a :class:`~tooletta.chat.Headerless` declaration)."""
 
-SPEC_VERSIONS_READ = frozenset({1, 2, 3, 4})
+SPEC_VERSIONS_READ = frozenset({1, 2, 3, 4, 5})
 """The spec versions :func:`~tooletta.chat.learn.load_learned` reads (a newer one is refused:
 it may hold keys this version would ignore)."""
 
@@ -227,6 +233,7 @@ class LearnedChat(ChatFormat):
         self._no_late = not chat.get("late_system", True)
         self._refuse_late = self._no_late and not (chat["tools"] or {}).get("own_turn")
         self._after_results = str(chat.get("after_results", ""))
+        self._after_results_header = "after_results" in chat
         self._refuse_empty = chat.get("empty_answer", True) is False
         """An answer with no text and no calls is refused (the template writes it otherwise
         than the learned turn)."""
@@ -334,6 +341,12 @@ class LearnedChat(ChatFormat):
             attrs["parse_result"] = cls._result_without_id
         if (chat["tools"] or {}).get("own_turn"):
             attrs.update(_own_turn_hooks(cls, chat))
+        bare = chat.get("headerless")
+        if bare:  # a user turn without its header right after the system turn (Hunyuan's hub)
+            attrs["headerless"] = Headerless(str(bare["role"]), frozenset(bare["after"]))
+            attrs["header"] = cls._header_headerless
+        if not chat["turns"]["assistant"][0]:  # no assistant header: the rest is its turn
+            attrs["implicit_roles"] = implicit_after(*_PREVIOUS)
         if chat.get("names"):
             from .names import name_hooks
 
@@ -618,12 +631,49 @@ class LearnedChat(ChatFormat):
         message = ctx.messages[index]
         if message.role == "assistant" and index > 0 and ctx.messages[index - 1].role == "tool":
             return self._after_results
+        if self.headerless is not None:
+            return ChatFormat.header(self, index, ctx)
         return self.turns[message.role].header
 
     def _implicit_after_results(self, previous: str | None) -> str | None:
         """A headerless turn right after tool results is the assistant's (installed as
         :meth:`implicit_role` only when the learned ``after_results`` header is empty)."""
-        return "assistant" if previous == "tool" else None
+        return "assistant" if previous == "tool" else ChatFormat.implicit_role(self, previous)
+
+    def _header_headerless(self, index: int, ctx: Conversation) -> str:
+        """:attr:`headerless`'s header (and the ``after_results`` one), but a turn after an
+        empty first system message that the template writes as none has its own header (as
+        in a conversation without one), and a turn of another role written without a
+        header where :attr:`headerless` leaves out its role's is refused: it would read back
+        as that role's (Hunyuan's hub text writes an answer right after the system turn as
+        its first user message is written there). Installed as :meth:`header` for a
+        format with :attr:`headerless`."""
+        messages = ctx.messages
+        message = messages[index]
+        first = messages[0]
+        if (
+            index == 1
+            and self._empty_system is True
+            and first.role == "system"
+            and not self.text(first.content)
+        ):
+            return self.turns[message.role].header
+        if self._after_results_header:
+            header = self._header_after_results(index, ctx)
+        else:
+            header = ChatFormat.header(self, index, ctx)
+        bare = self.headerless
+        if header or bare is None or index == 0 or message.role == bare.role:
+            return header
+        previous = messages[index - 1].role
+        if bare.implicit(previous) is not None:
+            raise RenderError(
+                f"the learned format {self.name!r}: message {index} ({message.role}) right "
+                f"after a {previous} message: its template writes it without a header, as "
+                f"the {bare.role} turn it writes there, so it would read back as a "
+                f"{bare.role}'s"
+            )
+        return header
 
     def _read_after_results(self, text: str, pos: int) -> tuple[str, int] | None:
         """The learned ``after_results`` header opens an assistant turn (installed as
@@ -866,6 +916,11 @@ class LearnedChat(ChatFormat):
                     f"the template writes more than its generation prompt differently with "
                     f"{key}={options[key]!r}: learn it again with that option"
                 )
+
+
+_PREVIOUS: tuple[str | None, ...] = (None, "system", "user", "assistant", "tool")
+"""Every role a turn may follow (``None``: at the start): where the learned assistant header
+is empty, a turn after any of them that no header opens is the assistant's."""
 
 
 def _after_results_hooks(cls: type[LearnedChat], header: str) -> dict[str, Any]:

@@ -131,7 +131,7 @@ def infer_spec(
     )
     suite += _cut_probes(chat["content_cut"], writes_calls)
     suite += history_probes(inf.history, writes_calls)
-    if chat["system"]:
+    if chat["system"] and not inf.empty_refused:
         suite += _empty_system_probes()
     suite.append(_named_probe())
     if chat.get("content_beside_calls") is False:

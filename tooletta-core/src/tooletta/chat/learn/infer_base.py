@@ -56,16 +56,34 @@ class _Step:
         self.result_id: str | None = None
         self.result_encoding: dict[str, Any] | None = None
         """How a tool result's text is encoded inside its wrap (``None``: as it is)."""
+        self.empty_refused = False
+        """The template refuses an empty first system message (raises): the learned format
+        writes it as none, and the probe of it is left out (nothing to match)."""
         self.history: list[Observation] = []
         """What each history observation kept (:mod:`.history`), when the template writes
         reasoning."""
+
+    def _user_after_system(self) -> str:
+        """The header of a user turn right after the system turn: the user's, or ``""`` for
+        a template that leaves it out there (spec ``headerless``: Hunyuan's hub text, whose
+        system turn's opening stands for both)."""
+        bare = self.spec.get("headerless")
+        if bare and bare["role"] == "user" and "system" in bare["after"]:
+            return ""
+        return str(self.spec["turns"]["user"][0])
 
     def _body(self, text: str, probe: str, start: int = 0) -> str:
         """The last assistant turn's body in ``text`` (the conversation ends with it)."""
         h_a, f_a = self.spec["turns"]["assistant"]
         if self.spec.get("open_last"):
             f_a = ""
-        at = text.rfind(h_a, start) if h_a else start
+        if h_a:
+            at = text.rfind(h_a, start)
+        else:  # no assistant header (Hunyuan's hub text): after the footer of the turn before
+            turns = self.spec["turns"]
+            footers = [turns[r][1] for r in ("user", "tool") if r in turns and turns[r][1]]
+            ends = [text.rfind(f, start) + len(f) for f in footers if text.rfind(f, start) >= 0]
+            at = max(ends, default=start)
         if at < 0 or not text.endswith(f_a):
             raise _fail(probe, "the assistant turn is not written with its header and footer")
         return text[at + len(h_a) : len(text) - len(f_a)]

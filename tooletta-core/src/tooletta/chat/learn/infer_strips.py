@@ -126,7 +126,7 @@ class _Strips(_Step):
             return ["", ""]
         h_s, f_s = self.spec["turns"]["system"]
         f_s = str(self.spec.get("system_suffix") or "") + f_s  # the template's own text first
-        h_u = self.spec["turns"]["user"][0]
+        h_u = self._user_after_system()
         texts = []
         for raw in ("\n " + S.SYSTEM + " \n", " \n" + S.SYSTEM + "\n "):
             texts.append((raw, self.o.render([system(raw), user()])))

@@ -21,18 +21,23 @@ class _System(_Step):
     def empty_system(self) -> bool | str:
         """How the template writes an empty first system message (without tools): as no
         system message (``True``: RWKV World writes the system turn only for a text
-        ``!= ''``, Reka Edge and Granite 4.1 only for one they hold), as another system
-        text (that text: Granite 4.0 writes its default prompt), or as it is (``False``)."""
+        ``!= ''``, Reka Edge and Granite 4.1 only for one they hold; and a template that
+        refuses an empty one, :attr:`empty_refused`), as another system text (that text:
+        Granite 4.0 writes its default prompt), or as it is (``False``)."""
         if not self.spec["system"]:
             return False
         try:
             empty = self.o.render([system(""), user()])
         except LearnError:
-            return False
+            # the template refuses it (Hunyuan's hub text: its ``dict.update`` for an empty
+            # first message is refused by the sandbox): written as none, the turns after it
+            # as without one, which is what such a template writes for no system message
+            self.empty_refused = True
+            return True
         if empty == self.o.render([user()]):
             return True
         h_s, f_s = self.spec["turns"]["system"]
-        h_u = self.spec["turns"]["user"][0]
+        h_u = self._user_after_system()
         start = self.spec["bos"] + h_s
         end = empty.find(f_s + h_u + S.USER)
         if empty.startswith(start) and end > len(start):

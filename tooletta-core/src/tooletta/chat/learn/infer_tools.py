@@ -80,8 +80,7 @@ class _Tools(_Step):
         r_st = o.render([system(), user()], TOOLS[:1])
         bos = self.spec["bos"]
         h_s, f_s = self.spec["turns"]["system"]
-        h_u = self.spec["turns"]["user"][0]
-        tail_ = f_s + h_u + S.USER
+        tail_ = f_s + self._user_after_system() + S.USER
 
         def system_body(text: str, probe: str) -> str:
             start = bos + h_s

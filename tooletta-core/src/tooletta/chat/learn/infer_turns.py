@@ -98,6 +98,8 @@ class _Turns(_Step):
             break
         else:
             raise failure or _fail("system", "no system turn found")
+        if "headerless" in self.spec:
+            self._check_headerless(bos, h_s, f_s, turns)
         self.spec.update(
             bos=bos,
             turns={"system": [h_s, f_s], **turns},
@@ -137,9 +139,16 @@ class _Turns(_Step):
         h_s = r_su[len(bos) : i_s]
         ia_s = _find(r_su, S.USER, "system")
         mid = r_su[i_s + len(S.SYSTEM) : ia_s]
-        if not mid.endswith(h_u):
+        self.spec.pop("headerless", None)
+        if mid.endswith(h_u):
+            f_s = mid[: len(mid) - len(h_u)]
+        elif h_s and mid:
+            # the user's header left out right after the system turn, whose opening stands
+            # for both (Hunyuan's hub text): the system turn ends where the user's text starts
+            f_s = mid
+            self.spec["headerless"] = {"role": "user", "after": ["system"]}
+        else:
             raise _fail("system", "the system message is not a turn of its own before the user's")
-        f_s = mid[: len(mid) - len(h_u)]
         if not h_s and f_s:
             raise _fail("system", "a system message without a header must end at the next turn")
         default_turn = opening[len(bos) :]
@@ -162,6 +171,17 @@ class _Turns(_Step):
                 raise _fail("user", f"unexplained text at the start: {default_turn[:60]!r}")
             default = default_turn[len(h_s) : len(default_turn) - len(f_s)]
         return h_s, f_s, default
+
+    def _check_headerless(self, bos: str, h_s: str, f_s: str, turns: dict[str, list[str]]) -> None:
+        """A user turn written without its header right after the system turn is the
+        template's layout only when the system turn stays a turn of its own before it and a
+        later user turn has its header (Mistral Nemo's system message, written in the last
+        user turn, is not)."""
+        (h_u, f_u), (h_a, f_a) = turns["user"], turns["assistant"]
+        A, B, C = S.USER, S.ANSWER, S.USER2
+        want = bos + h_s + S.SYSTEM + f_s + A + f_u + h_a + B + f_a + h_u + C + f_u
+        if not self.o.render([system(), user(), answer(), user(C)]).startswith(want):
+            raise _fail("system", "the system message is not a turn of its own before the user's")
 
     def _end_of_turn(self, footer: str) -> str:
         """The token that ends an answer: the eos token when the footer holds it, else the

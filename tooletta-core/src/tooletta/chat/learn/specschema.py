@@ -6,7 +6,7 @@ read it). One saved by :func:`tooletta.learn` is right by construction; one edit
 damaged, may hold a value of the wrong type or a word the format does not know (a history rule
 that does not exist), which would otherwise surface as a raw ``KeyError`` or ``TypeError`` in
 the middle of a render. :func:`check_spec` reads the document against the structs below
-(every key of versions 1 to 4, each with its type and, where it is one of a few words, the
+(every key of versions 1 to 5, each with its type and, where it is one of a few words, the
 words) and raises :class:`~tooletta.LearnedSpecError` naming the key's path and what is wrong.
 
 The structs mirror the spec; the formats keep reading the plain dict.
@@ -171,6 +171,15 @@ class TurnsSpec(_Spec):
     tool: Pair | None = None
 
 
+class HeaderlessSpec(_Spec):
+    """Turns of ``role`` written without a header right after a message of one of the roles
+    ``after`` (:class:`~tooletta.chat.Headerless`: Hunyuan's hub text writes the user turn
+    after the system turn without one)."""
+
+    role: Literal["user", "assistant", "tool"]
+    after: list[Literal["system", "user", "assistant", "tool"]]
+
+
 class ChatSpec(_Spec):
     """The conversation format."""
 
@@ -202,6 +211,7 @@ class ChatSpec(_Spec):
     content_parts: bool = False
     empty_answer: bool = True
     system_suffix: str | None = None
+    headerless: HeaderlessSpec | None = None
     names: dict[Literal["system", "user", "assistant", "tool"], tuple[str, str, str]] | None = None
 
 
