@@ -580,6 +580,11 @@ class TestGptOssSafeguardChat(TestGptOssChat):
     template = SAFEGUARD_TEMPLATE
 
 
+test_safeguard_any_order_of_roles_reads_back_or_is_refused = role_order_property(
+    model=SAFEGUARD_MODEL
+)
+
+
 def test_safeguard_ids_render_their_own_format() -> None:
     """Both ids (and their bare names) render ``gpt_oss_safeguard``; other safeguard ids
     (builds, re-uploads: their texts were not checked) keep the calls dialect only."""
