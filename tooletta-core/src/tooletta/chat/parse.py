@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import ParseError
 from ..ir import Message, ToolCall
 from .conversation import Conversation, conversation, first_of
-from .format import ChatFormat
+from .format import ChatFormat, opening_footer
 
 __all__ = ["parse_format"]
 
@@ -174,14 +174,14 @@ class _ConversationReader:
         turn = self.fmt.turns.get("system")
         if turn is None:
             return
+        footer = opening_footer(self.fmt, turn)  # (the system block's own, when declared)
         if not turn.header:  # written right after the start (DeepSeek): up to the first header
-            if turn.footer or self._next_header() == self.pos:
+            if footer or self._next_header() == self.pos:
                 return
         elif self.text.startswith(turn.header, self.pos):
             self.pos += len(turn.header)
         else:
             return
-        footer = turn.footer
         if footer and "system" in self.fmt.open_footers:  # up to the next header, footer off
             body = self._body("")
             body = body[: len(body) - len(footer)] if body.endswith(footer) else body
