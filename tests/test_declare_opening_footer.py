@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tooletta import Message, ToolCall, catalog
-from tooletta.chat import ChatFormat, ClosedSystemBlock, SystemBlock, Turn, roles
+from tooletta.chat import ChatFormat, ClosedSystemBlock, Prompt, SystemBlock, Turn, roles
 from tooletta.chat.format import opening_footer
 from tooletta.chat.parse import parse_format
 from tooletta.chat.render import render_format, render_text
@@ -57,7 +57,21 @@ class _DeclaredChat(_UnclosedChat):
     system_block = SystemBlock(_declarations, head=HEAD, joiner="\n")
 
 
-FORMATS = [_UnclosedChat(), _OtherFooterChat(), _DeclaredChat()]
+class _PromptChat(_UnclosedChat):
+    """:class:`_UnclosedChat` whose assistant header ends with a line break its generation
+    prompt leaves out (Ring-2.5-1T's): an unclosed opening turn ends before the prompt."""
+
+    name = "toy_opening_prompt"
+    turns = roles(
+        system=Turn("[S]", "[/S]"),
+        user=Turn("[U]", "[/U]"),
+        assistant=Turn("[A]\n", "<e>"),
+        tool=Turn("[T]", "[/T]"),
+    )
+    prompt: ClassVar[Prompt | None] = Prompt(head="[A]")
+
+
+FORMATS = [_UnclosedChat(), _OtherFooterChat(), _DeclaredChat(), _PromptChat()]
 words = st.text(alphabet=st.sampled_from(["a", "b", " ", "\n", "#"]), max_size=6)
 
 
@@ -98,9 +112,9 @@ def test_an_unclosed_opening_turn_and_closed_later_ones() -> None:
 
 def test_another_footer_closes_only_the_opening_turn() -> None:
     fmt = FORMATS[1]
-    messages = [Message("system", "s[/S]"), Message("user", "q"), Message("system", "late")]
+    messages = [Message("system", "s"), Message("user", "q"), Message("system", "late")]
     text = _render(fmt, messages, TOOLS)
-    assert text == "[S]s[/S]\n## Tools\nf.\n\n[end][U]q[/U][S]late[/S]"
+    assert text == "[S]s\n## Tools\nf.\n\n[end][U]q[/U][S]late[/S]"
     assert parse_format(fmt, catalog.get_dialect("apriel"), text, TOOLS) == messages
     assert "[end]" in fmt.markup()
 
@@ -111,6 +125,28 @@ def test_no_footer_of_its_own_is_the_system_turns() -> None:
     assert opening_footer(fmt, fmt.turns["system"]) == "[/S]"
     assert opening_footer(FORMATS[0], FORMATS[0].turns["system"]) == ""
     assert _render(fmt, [Message("system", "s"), Message("user", "q")], []) == "[S]s[/S][U]q[/U]"
+
+
+def test_an_unclosed_opening_turn_ends_before_a_generation_prompt() -> None:
+    """The prompt ``[A]`` is no header (``[A]\n`` is): the opening turn, which has no
+    footer, is read up to it, not through it."""
+    fmt, dialect = FORMATS[3], catalog.get_dialect("apriel")
+    messages = [Message("system", "s")]
+    for tools, declared in (([], ""), (TOOLS, "## Tools\nf.\n\n")):
+        text = _render(fmt, messages, tools, prompt=True)
+        assert text == f"[S]s\n\n{declared}[A]"
+        assert parse_format(fmt, dialect, text, tools) == messages
+
+
+def test_a_later_system_turn_first_is_no_opening_turn() -> None:
+    """An empty first system message and no tools: no opening turn, so the text starts with
+    a later system message's turn, closed by the system turn's footer: read as that."""
+    dialect = catalog.get_dialect("apriel")
+    messages = [Message("system", ""), Message("system", "late"), Message("user", "q")]
+    for fmt in FORMATS[0], FORMATS[3]:
+        text = _render(fmt, messages, [])
+        assert text == "[S]late[/S][U]q[/U]"
+        assert parse_format(fmt, dialect, text, []) == messages[1:] == fmt.expressible(messages)
 
 
 @settings(deadline=None)  # (the first example loads the plugins)

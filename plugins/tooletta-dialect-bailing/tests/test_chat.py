@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tooletta_dialect_bailing.chat import THINKING_OFF
+from tooletta_dialect_bailing.chat import ROLE_END, THINKING_OFF
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
@@ -286,3 +286,110 @@ def test_response_template_reads_the_fixtures() -> None:
     assert [c["function"] for c in message["tool_calls"]] == [
         {"name": c.name, "arguments": c.arguments} for c in CALLS
     ]
+
+
+RING25 = TEMPLATES / "inclusionAI-Ring-2.5-1T.jinja"
+
+
+class TestRing25Chat(ConversationTests):
+    """Ring-2.5-1T's template."""
+
+    model = "inclusionAI/Ring-2.5-1T"
+    template = RING25
+
+
+test_ring25_random_conversations_round_trip_and_match_the_template = template_property(
+    "inclusionAI/Ring-2.5-1T", RING25, add_generation_prompt=True
+)
+
+
+@pytest.mark.parametrize("tools", [None, SAMPLE_TOOLS])
+def test_ring25_never_closes_its_opening_turn(tools: Any) -> None:
+    """The opening turn (the system message and a blank line, then the declarations) runs to
+    the next header with no ``<|role_end|>``; a later system turn is closed by it."""
+    messages = [
+        Message("system", "Be brief."),
+        Message("user", "Hi"),
+        Message("system", "Later."),
+        Message("assistant", "Hello."),
+    ]
+    model = "Ring-2.5-1T"
+    text = tooletta.render_conversation(messages, model=model, tools=tools)
+    assert text == _render(RING25, messages, tools=tools)
+    declared = text.split("<role>HUMAN</role>", 1)[0]
+    assert declared.startswith("<role>SYSTEM</role>\nBe brief.\n\n")
+    assert ROLE_END not in declared
+    assert declared.endswith("</tool_call>\n\n" if tools else "Be brief.\n\n")
+    assert "<role>SYSTEM</role>\nLater.<|role_end|>\n\n<role>ASSISTANT</role>\n" in text
+    assert tooletta.parse_conversation(text, model=model, tools=tools) == messages
+
+
+@pytest.mark.parametrize("system", [None, ""])
+def test_ring25_declarations_alone_without_a_system_message(system: str | None) -> None:
+    """No (or an empty) system message: the declarations alone in the opening turn, or no
+    turn without tools; the empty message is not in the text, so it is not read back."""
+    head = [Message("system", system)] if system is not None else []
+    messages = [*head, Message("user", "Hi")]
+    model = "inclusionAI/Ring-2.5-1T"
+    text = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+    assert text == _render(RING25, messages, tools=SAMPLE_TOOLS)
+    assert text.startswith("<role>SYSTEM</role>\n# Tools\nYou may call")
+    assert tooletta.parse_conversation(text, model=model, tools=SAMPLE_TOOLS) == messages[-1:]
+    bare = tooletta.render_conversation(messages, model=model)
+    assert bare == _render(RING25, messages) == f"<role>HUMAN</role>\nHi{ROLE_END}\n\n"
+
+
+def test_ring25_a_later_system_message_first_is_read_as_one() -> None:
+    """An empty first system message and no tools: no opening turn, the next system message
+    a closed turn of its own at the start; read back as that (the empty one is not in the
+    text)."""
+    messages = [Message("system", ""), Message("system", "Later."), Message("user", "Hi")]
+    model = "inclusionAI/Ring-2.5-1T"
+    text = tooletta.render_conversation(messages, model=model)
+    assert text == _render(RING25, messages)
+    assert text.startswith(f"<role>SYSTEM</role>\nLater.{ROLE_END}\n\n<role>HUMAN</role>")
+    assert tooletta.parse_conversation(text, model=model) == messages[1:]
+
+
+def test_ring25_prompt_has_no_line_break_and_a_system_message_alone_reads_back() -> None:
+    messages = [Message("system", "S\n\n")]
+    model = "inclusionAI/Ring-2.5-1T"
+    text = tooletta.render_conversation(messages, model=model, add_generation_prompt=True)
+    assert text == _render(RING25, messages, add_generation_prompt=True)
+    assert text == "<role>SYSTEM</role>\nS\n\n\n\n<role>ASSISTANT</role>"
+    assert tooletta.parse_conversation(text, model=model) == messages
+
+
+def test_ring25_reasoning_and_calls() -> None:
+    messages = [
+        Message("user", "Q1"),
+        Message("assistant", "A1", reasoning="r1"),
+        Message("user", "Q2"),
+        Message("assistant", "", reasoning="r2", tool_calls=CALLS),
+        Message("tool", "18 C"),
+        Message("tool", "12:00"),
+        Message("assistant", "\nA2", reasoning="\nr3\n"),
+    ]
+    model = "inclusionAI/Ring-2.5-1T"
+    text = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+    assert text == _render(RING25, messages, tools=SAMPLE_TOOLS)
+    assert "r1" not in text
+    assert (
+        '<role>ASSISTANT</role>\n<think>\nr2\n</think>\n\n<tool_call>\n{"name": "get_weather"'
+        in text
+    )
+    assert (
+        "<role>OBSERVATION</role>\n<tool_response>\n18 C\n</tool_response>\n<tool_response>" in text
+    )
+    assert text.endswith("<role>ASSISTANT</role>\n<think>\nr3\n</think>\n\nA2<|role_end|>\n\n")
+    parsed = tooletta.parse_conversation(text, model=model, tools=SAMPLE_TOOLS)
+    assert [m.reasoning for m in parsed] == ["", "", "", "r2", "", "", "r3"]
+    assert parsed[3].tool_calls == CALLS
+    assert parsed[-1] == Message("assistant", "A2", reasoning="r3")
+
+
+def test_ring25_template_is_identified() -> None:
+    from tooletta.chat import identify
+
+    ident = identify(RING25.read_text(encoding="utf-8"))
+    assert (ident.format, ident.dialect) == ("ring25", "bailing")

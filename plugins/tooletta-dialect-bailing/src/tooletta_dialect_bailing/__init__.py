@@ -21,6 +21,7 @@ from tooletta.plugin import ChatFormat, hookimpl, variant_info
 from tooletta_dialect_bailing.chat import (
     Ling26Chat,
     Ring1TChat,
+    Ring25Chat,
     RingLinear2Chat,
     RingLinear128kChat,
 )
@@ -46,6 +47,7 @@ class BailingDialect(HermesDialect):
         Ring1TChat(),
         RingLinear2Chat(),
         RingLinear128kChat(),
+        Ring25Chat(),
     )  # type: ignore[assignment]
 
 

