@@ -393,3 +393,114 @@ def test_ring25_template_is_identified() -> None:
 
     ident = identify(RING25.read_text(encoding="utf-8"))
     assert (ident.format, ident.dialect) == ("ring25", "bailing")
+
+
+RING26 = TEMPLATES / "inclusionAI-Ring-2.6-1T.jinja"
+
+
+class TestRing26Chat(ConversationTests):
+    """Ring-2.6-1T's template, under each effort the format writes."""
+
+    model = "inclusionAI/Ring-2.6-1T"
+    template = RING26
+    options = ({}, {"reasoning_effort": "low"}, {"reasoning_effort": "max"})
+
+
+class TestBailingKvDialect(DialectTests):
+    dialect = "bailing_kv"
+    names = ("bailing_kv",)
+    models = ("inclusionAI/Ring-2.6-1T", "Ring-2.6-1T")
+    fixtures = Path(__file__).parent / "fixtures" / "bailing_kv.json"
+
+
+test_ring26_random_conversations_round_trip_and_match_the_template = template_property(
+    "inclusionAI/Ring-2.6-1T", RING26, add_generation_prompt=True
+)
+
+
+def test_ring26_opening_turn_unclosed_only_when_it_holds_the_effort_line_alone() -> None:
+    model = "inclusionAI/Ring-2.6-1T"
+    messages = [Message("user", "Hi")]
+    text = tooletta.render_conversation(messages, model=model)
+    assert text == _render(RING26, messages)
+    assert text == f"<role>SYSTEM</role>\nReasoning: high\n\n<role>HUMAN</role>\nHi{ROLE_END}\n\n"
+    assert tooletta.parse_conversation(text, model=model) == messages
+    given = [Message("system", "Be brief."), *messages]
+    text = tooletta.render_conversation(given, model=model)
+    assert text == _render(RING26, given)
+    assert text.startswith(f"<role>SYSTEM</role>\nReasoning: high\n\nBe brief.{ROLE_END}\n\n<role>")
+    assert tooletta.parse_conversation(text, model=model) == given
+    for head in ([], given[:1], [Message("system", "")]):
+        text = tooletta.render_conversation([*head, *messages], model=model, tools=SAMPLE_TOOLS)
+        assert text == _render(RING26, [*head, *messages], tools=SAMPLE_TOOLS)
+        assert f"</tool_call>{ROLE_END}\n\n<role>HUMAN</role>" in text
+        assert ("Be brief.\n\n# Tools\n" in text) is (head == given[:1])
+        parsed = tooletta.parse_conversation(text, model=model, tools=SAMPLE_TOOLS)
+        assert parsed == [m for m in [*head, *messages] if m.content]
+
+
+@pytest.mark.parametrize("effort", [None, "", "high", "medium", "low"])
+def test_ring26_effort_line(effort: str | None) -> None:
+    model = "Ring-2.6-1T"
+    messages = [Message("system", "S"), Message("user", "Hi")]
+    options: dict[str, Any] = {} if effort is None else {"reasoning_effort": effort}
+    text = tooletta.render_conversation(
+        messages, model=model, add_generation_prompt=True, **options
+    )
+    assert text == _render(RING26, messages, add_generation_prompt=True, **options)
+    assert text.startswith(f"<role>SYSTEM</role>\nReasoning: {effort or 'high'}\n\nS{ROLE_END}")
+    assert text.endswith("<role>ASSISTANT</role>")
+    assert tooletta.parse_conversation(text, model=model) == messages
+
+
+@pytest.mark.parametrize("effort", ["max", "none", "Reasoning: x"])
+def test_ring26_writes_any_effort_on_one_line(effort: str) -> None:
+    model = "Ring-2.6-1T"
+    messages = [Message("user", "Hi")]
+    for head in ([], [Message("system", "S")]):
+        text = tooletta.render_conversation(
+            [*head, *messages], model=model, reasoning_effort=effort
+        )
+        assert text == _render(RING26, [*head, *messages], reasoning_effort=effort)
+        assert text.startswith(f"<role>SYSTEM</role>\nReasoning: {effort}\n\n")
+        assert tooletta.parse_conversation(text, model=model) == [*head, *messages]
+
+
+@pytest.mark.parametrize("effort", ["a\nb", True])
+def test_ring26_refuses_an_effort_that_is_not_one_line_of_text(effort: object) -> None:
+    """A line break would not read back; the template raises on a value that is not text."""
+    messages = [Message("user", "Hi")]
+    with pytest.raises(RenderError, match="reasoning_effort"):
+        tooletta.render_conversation(messages, model="Ring-2.6-1T", reasoning_effort=effort)
+
+
+def test_ring26_calls_are_glm_like_with_nothing_between_arguments() -> None:
+    calls = [ToolCall("get_weather", {"city": "Paris", "days": 3}), ToolCall("list_files", {})]
+    model = "inclusionAI/Ring-2.6-1T"
+    messages = [
+        Message("user", "Q"),
+        Message("assistant", "On it.", reasoning="r", tool_calls=calls),
+        Message("tool", "18 C"),
+        Message("tool", "[]"),
+        Message("assistant", "Done."),
+    ]
+    text = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+    assert text == _render(RING26, messages, tools=SAMPLE_TOOLS)
+    assert (
+        "<think>\nr\n</think>\n\nOn it.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n"
+        "<arg_value>Paris</arg_value><arg_key>days</arg_key>\n<arg_value>3</arg_value>\n"
+        f"</tool_call>\n<tool_call>list_files\n\n</tool_call>{ROLE_END}\n\n"
+    ) in text
+    parsed = tooletta.parse_conversation(text, model=model, tools=SAMPLE_TOOLS)
+    assert parsed[1].tool_calls == calls and parsed[1].content == "On it."
+    turn = tooletta.render(calls, model=model, content="On it.")
+    assert tooletta.parse(turn, "glm45").calls == calls
+    assert tooletta.parse(turn, model=model).calls == calls
+    assert tooletta.dialect_for_model(model) == "bailing_kv"
+
+
+def test_ring26_template_is_identified() -> None:
+    from tooletta.chat import identify
+
+    ident = identify(RING26.read_text(encoding="utf-8"))
+    assert (ident.format, ident.dialect) == ("ring26", "bailing_kv")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import ParseError
+from ..errors import ParseError, ToolettaError
 from ..ir import Message, ToolCall
 from .conversation import Conversation, conversation, first_of
 from .format import ChatFormat, opening_footer
@@ -196,10 +196,18 @@ class _ConversationReader:
 
     def _later_system(self, footer: str, own: str) -> bool:
         """Whether the system turn whose body starts here is a later system message's, written
-        where no opening turn was (an empty first system message, no tools): the system
-        turn's ``footer`` closes it before the opening turn's own footer ``own`` (before the
-        next header when ``own`` is empty) would. The opening turn never holds that footer
-        (markup, refused in message text)."""
+        where no opening turn was (an empty first system message, no tools): the format
+        writes no opening turn without a system message (under the tools and options read
+        with), and the system turn's ``footer`` closes this one before the opening turn's own
+        footer ``own`` (before the next header when ``own`` is empty) would. An opening turn
+        holding a system message never holds that footer (markup, refused in message
+        text)."""
+        ctx = conversation([], self.tools, self.options, self.dialect)
+        try:
+            if self.fmt.system_text(None, ctx) is not None:
+                return False  # an opening turn is always written: this is it
+        except ToolettaError:
+            return False
         closed = self.text.find(footer, self.pos)
         if closed < 0:
             return False
