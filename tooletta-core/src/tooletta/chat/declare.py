@@ -357,8 +357,10 @@ class SystemBlock:
     ``<|role_end|>`` after the system message or the declarations, and writes it after every
     later system message); ``""``: none, the turn running to the next header. The parser
     reads the opening turn up to it as it reads other turns up to theirs (up to the next
-    header when it is empty), both asking :meth:`closing`. ``None`` (the default): the system
-    turn's footer.
+    header when it is empty), both asking :meth:`closing`; where the format writes no opening
+    turn without a system message, a first system turn that the system turn's footer closes
+    before that is read as a later system message's (an empty first one wrote no turn).
+    ``None`` (the default): the system turn's footer.
     """
 
     tools: Declarations | None = None
