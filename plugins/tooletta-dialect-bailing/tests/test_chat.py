@@ -504,3 +504,20 @@ def test_ring26_template_is_identified() -> None:
 
     ident = identify(RING26.read_text(encoding="utf-8"))
     assert (ident.format, ident.dialect) == ("ring26", "bailing_kv")
+
+
+def test_bailing_kv_response_template_reads_the_fixtures() -> None:
+    """The exported template through transformers' own parser on the assistant turns
+    Ring-2.6-1T's template writes (values as text without the tools, as GLM's)."""
+    import json
+
+    from tooletta.interop import hf
+
+    chat_parsing = pytest.importorskip("transformers.utils.chat_parsing")
+    template = hf.to_response_template("bailing_kv")
+    cases = json.loads((Path(__file__).parent / "fixtures" / "bailing_kv.json").read_text())
+    for case in cases:
+        message = chat_parsing.parse_response(case["text"], template, prefix="")
+        got = [c["function"]["name"] for c in message.get("tool_calls") or []]
+        assert got == [c["name"] for c in case["calls"]], case["name"]
+        assert (message.get("content") or "").strip() == case["content"], case["name"]
