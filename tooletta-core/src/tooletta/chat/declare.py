@@ -350,6 +350,17 @@ class SystemBlock:
     the option. Parsing is not told the options: a body holding the option's text reads back
     as the system message it cannot be told apart from, and
     :meth:`~tooletta.chat.ChatFormat.carried` says so.
+
+    ``footer``: the opening turn's own footer, written after its body in place of the system
+    turn's (``turns["system"].footer``, which every later system turn keeps), for a template
+    that closes its opening turn otherwise or not at all (Ring-2.5-1T never writes
+    ``<|role_end|>`` after the system message or the declarations, and writes it after every
+    later system message); ``""``: none, the turn running to the next header. The parser
+    reads the opening turn up to it as it reads other turns up to theirs (up to the next
+    header when it is empty), both asking :meth:`closing`; where the format writes no opening
+    turn without a system message, a first system turn that the system turn's footer closes
+    before that is read as a later system message's (an empty first one wrote no turn).
+    ``None`` (the default): the system turn's footer.
     """
 
     tools: Declarations | None = None
@@ -369,12 +380,19 @@ class SystemBlock:
     leads: tuple[str, ...] = ()
     empty_reads_none: bool = False
     default_option: str = ""
+    footer: str | None = None
     _dated: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """The pattern a dated default reads back by."""
         if self.dated and self.default is not None:
             object.__setattr__(self, "_dated", _dated_pattern(self.default, self.dated))
+
+    def closing(self, footer: str) -> str:
+        """The footer that closes the opening turn, given the system turn's ``footer``:
+        its own ``footer`` when declared, else the given one (what the renderer writes after the
+        body and the parser reads the body up to)."""
+        return footer if self.footer is None else self.footer
 
     def write(
         self,

@@ -345,7 +345,7 @@ class FastWriter:
         turn = plan.system_turn
         if turn is None:
             return None  # the general path refuses it
-        return str(turn.header + body + turn.footer)
+        return str(turn.header + body + plan.system_footer)
 
     def _prompts(self, options: Mapping[str, Any]) -> tuple[str, str, str] | None:
         """The generation prompts for ``options`` (after an answer, after a tool result,

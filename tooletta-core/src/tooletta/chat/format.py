@@ -52,6 +52,7 @@ __all__ = [
     "first_of",
     "last_index",
     "last_user",
+    "opening_footer",
     "roles",
 ]
 
@@ -343,13 +344,17 @@ class ChatFormat:
         """The tokens this format reads as markup wherever they stand in its text, which
         :func:`~tooletta.render_conversation` refuses in message text (unless
         ``allow_markup=True``): the turn headers and footers, the end and stop tokens, the
-        special tokens, the reasoning tags and the result wrap, each without the whitespace
-        around it; pieces shorter than two characters (a ``]`` closing Apertus's results) are
-        left out, as is ``bos`` (read only at the start). A template with other markup (a
-        header its :meth:`header` hook builds) overrides this and adds it."""
+        special tokens, the reasoning tags and the result wrap (and the opening turn's own
+        footer, the ``footer`` of the :attr:`system_block`), each without
+        the whitespace around it; pieces shorter than two characters (a ``]`` closing
+        Apertus's results) are left out, as is ``bos`` (read only at the start). A template
+        with other markup (a header its :meth:`header` hook builds) overrides this and adds
+        it."""
         pieces = [self.end_of_turn, *self.end_tokens, *self.stop_tokens, *self.special_tokens]
         for turn in self.turns.values():
             pieces += (turn.header, turn.footer)
+        if self.system_block is not None and self.system_block.footer:
+            pieces.append(self.system_block.footer)
         if self.reasoning is not None:
             pieces += (self.reasoning.open, self.reasoning.close)
         pieces += self.result_wrap
@@ -955,6 +960,16 @@ class ChatFormat:
         written = self.system_text(None, ctx)
         read = None if written is None else self.parse_system(written)
         return [] if read is None else [Message(role="system", content=read)]
+
+
+def opening_footer(fmt: ChatFormat, turn: Turn) -> str:
+    """The footer that closes ``fmt``'s opening system turn, ``turn`` being its system turn:
+    the :attr:`~tooletta.chat.ChatFormat.system_block`'s own
+    (:meth:`SystemBlock.closing <tooletta.chat.SystemBlock.closing>`), else ``turn.footer``.
+    The renderer writes it after the opening turn's body and the parser reads the body up to
+    it."""
+    block = fmt.system_block
+    return turn.footer if block is None else block.closing(turn.footer)
 
 
 _CALLS_TEXT = ChatFormat.calls_text

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import ParseError
+from ..errors import ParseError, ToolettaError
 from ..ir import Message, ToolCall
 from .conversation import Conversation, conversation, first_of
-from .format import ChatFormat
+from .format import ChatFormat, opening_footer
 
 __all__ = ["parse_format"]
 
@@ -220,24 +220,47 @@ class _ConversationReader:
         turn = self.fmt.turns.get("system")
         if turn is None:
             return
+        footer = opening_footer(self.fmt, turn)  # (the system block's own, when declared)
         if not turn.header:  # written right after the start (DeepSeek): up to the first header
-            if turn.footer or self._next_header() == self.pos:
+            if footer or self._next_header() == self.pos:
                 return
         elif self.text.startswith(turn.header, self.pos):
             if self._by_footer("system", self.pos + len(turn.header)) != "system":
                 return  # another role's turn opening with the same header
             self.pos += len(turn.header)
+            if footer != turn.footer and turn.footer and self._later_system(turn.footer, footer):
+                self.pos -= len(turn.header)  # no opening turn: the turns read this one
+                return
         else:
             return
-        footer = turn.footer
         if footer and "system" in self.fmt.open_footers:  # up to the next header, footer off
             body = self._body("")
             body = body[: len(body) - len(footer)] if body.endswith(footer) else body
-        else:
-            body = self._body(footer)
+        else:  # a headed turn without a footer ends before a generation prompt ending the text
+            body = self._body(footer, "system" if turn.header else "")
         content = self.fmt.parse_system(body)
         if content is not None:
             self.messages.append(Message(role="system", content=content))
+
+    def _later_system(self, footer: str, own: str) -> bool:
+        """Whether the system turn whose body starts here is a later system message's, written
+        where no opening turn was (an empty first system message, no tools): the format
+        writes no opening turn without a system message (under the tools and options read
+        with), and the system turn's ``footer`` closes this one before the opening turn's own
+        footer ``own`` (before the next header when ``own`` is empty) would. An opening turn
+        holding a system message never holds that footer (markup, refused in message
+        text)."""
+        ctx = conversation([], self.tools, self.options, self.dialect)
+        try:
+            if self.fmt.system_text(None, ctx) is not None:
+                return False  # an opening turn is always written: this is it
+        except ToolettaError:
+            return False
+        closed = self.text.find(footer, self.pos)
+        if closed < 0:
+            return False
+        end = self.text.find(own, self.pos) if own else self._next_header()
+        return end < 0 or closed < end
 
     def _read_assistant(self) -> None:
         fmt = self.fmt

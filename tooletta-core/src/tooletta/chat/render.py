@@ -19,7 +19,7 @@ from .checks import Checked
 from .conversation import Conversation, conversation
 from .declare import KEEP_RULES
 from .declare_layout import Reasoning
-from .format import ChatFormat
+from .format import ChatFormat, opening_footer
 from .shortcuts import LAST, PLAIN_MARK, UNPROVED, without_calls
 
 __all__ = [
@@ -188,7 +188,7 @@ def _render(
         owner = 0 if first else None
         out.add(turn.header, owner)
         out.add(body, owner)
-        out.add(turn.footer, owner)
+        out.add(opening_footer(fmt, turn), owner)
     for index in range(first, len(messages)):
         out.add(fmt.before_turn(index, ctx), None)
         if fmt.stop_tokens and index > 0 and messages[index - 1].role == "assistant":
@@ -243,7 +243,7 @@ def render_text(
         turn = plan.system_turn
         if turn is None:
             raise RenderError(f"the {fmt.name} chat format has no 'system' turn")
-        extend((turn.header, body, turn.footer))  # no copy of a long body: join copies once
+        extend((turn.header, body, plan.system_footer))  # no copy: join copies once
     (
         turns,
         before_turn,
@@ -398,6 +398,9 @@ class _Plan:
     turns: dict[str, Any]
     """:attr:`ChatFormat.turns` as a plain dict."""
     system_turn: Any
+    system_footer: str
+    """The opening system turn's footer (:func:`opening_footer`; ``""`` without a system
+    turn)."""
     grouped: bool
     separator: str
     wrap_open: str
@@ -511,6 +514,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
         ),
         turns=dict(fmt.turns),
         system_turn=fmt.turns.get("system"),
+        system_footer=opening_footer(fmt, fmt.turns["system"]) if "system" in fmt.turns else "",
         grouped=fmt.group_results,
         separator=fmt.result_separator,
         wrap_open=fmt.result_wrap[0],
