@@ -6,7 +6,9 @@ reasoning a ``<think>`` block the templates write after a line break, the conten
 
 from __future__ import annotations
 
-from tooletta.interop.hf.spec import FUNCTION, Export, escape, kv_tags, region, template
+from tooletta_dialect_glm.hf_template import GLM45_CALLS
+
+from tooletta.interop.hf.spec import FUNCTION, Export, escape, region, template
 
 __all__ = ["BAILING", "BAILING_KV"]
 
@@ -26,13 +28,7 @@ BAILING = Export(
 BAILING_KV = Export(
     template(
         "<role>ASSISTANT</role>",
-        kv_tags(
-            r"\s*<tool_call>\s*(?P<name>[^\s<]+)\s*",
-            r"</tool_call>\s*",
-            "<arg_key>",
-            r"</arg_key>\s*<arg_value>",
-            "</arg_value>",
-        ),
+        GLM45_CALLS,
         ends=("<|role_end|>",),
         reasoning={
             "open_pattern": r"\s*<think>",
