@@ -89,16 +89,14 @@ beside an answer with spaces around it (written as given)."""
 
 
 class NoToolsCases(ConversationTests):
-    """The kit's conversation laws on the samples that declare no tools and
-    :data:`TOOL_FREE`: the templates write no tools, which the format refuses (pinned by
-    :func:`test_refuses_tools_calls_and_results`)."""
+    """The kit's conversation laws on the samples and :data:`TOOL_FREE`: the templates write
+    no tools (``writes_tools = False``), so the kit asserts the format's refusal on every
+    sample with tools, calls or results, and compares the others with the template (also
+    pinned by :func:`test_refuses_tools_calls_and_results`)."""
 
     tokens = TOKENS
     options = ({"strftime_now": pinned_now},)
     extra_conversations: ClassVar[Mapping[str, tuple[list[Message], bool]]] = TOOL_FREE
-
-    def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return {k: v for k, v in super()._cases().items() if not v[1]}
 
 
 class TestMistralSmall3Chat(NoToolsCases):
@@ -166,7 +164,10 @@ class TestCodestral22BChat(NoToolsCases):
     }
 
     def _cases(self) -> dict[str, tuple[list[Message], bool]]:
-        return dict(self.extra_conversations)
+        """The samples with tools (the kit asserts their refusal) and the tool-free
+        conversations above (not the samples with a later system message)."""
+        tooled = {k: v for k, v in sample_conversations().items() if v[1]}
+        return {**tooled, **self.extra_conversations}
 
 
 class TestMathstral7BChat(TestCodestral22BChat):
@@ -208,7 +209,7 @@ def test_refuses_tools_calls_and_results(model: str) -> None:
         tooletta.render_conversation([user, call], model=model)
     with pytest.raises(RenderError, match="no tool calls"):
         tooletta.render(call.tool_calls, model=model, content="Checking.")
-    with pytest.raises(RenderError, match="'tool' turn"):
+    with pytest.raises(RenderError, match=r"message 2: .*no tool results"):
         tooletta.render_conversation([user, Message("assistant", "x"), result], model=model)
     assert tooletta.render([], model=model, content="Hi.") == "Hi."
 

