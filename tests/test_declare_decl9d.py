@@ -1,9 +1,8 @@
 """The declarations of :mod:`tooletta.chat.declare_turns` write what they read back.
 
 * :class:`~tooletta.chat.Headerless`: a turn of the declared role written without a header
-  after the declared roles (always, with ``after=None``; only with calls, with
-  ``calls_only``) is read back as that role, for any conversation; every other turn keeps
-  its header.
+  after the declared roles (always, with ``after=None``) is read back as that role, for any
+  conversation; every other turn keeps its header.
 * :class:`~tooletta.chat.CallIds`: the calls are written with the ids the declaration gives
   them (per turn, or across the conversation), and the text reads back as
   :meth:`~tooletta.chat.ChatFormat.expressible` says (the written ids, results named after the
@@ -79,13 +78,6 @@ class Always(_Toy):
     """No assistant turn has a header (Mistral), though one is declared for the prompt."""
 
     headerless = Headerless()
-
-
-class CallsOnly(_Toy):
-    """Only an assistant turn with calls has no header (Mistral 7B v0.3: an answer after a
-    space, ``[TOOL_CALLS]`` right after ``[/INST]``)."""
-
-    headerless = Headerless(calls_only=True)
 
 
 def _written(index: int, call: ToolCall) -> ToolCall:
@@ -177,17 +169,6 @@ def test_always_headerless_turns_read_back(messages: list[Message]) -> None:
     )
 
 
-@given(conversations())
-def test_calls_only_turns_read_back(messages: list[Message]) -> None:
-    """``calls_only``: a turn with calls has no header, an answer keeps its own; both read
-    back."""
-    fmt = CallsOnly()
-    _round_trip(fmt, messages)
-    for m, header in zip(messages, _headers(fmt, messages)):
-        bare = m.role == "assistant" and bool(m.tool_calls)
-        assert header == ("" if bare else fmt.turns[m.role].header)
-
-
 def test_implicit_role_answers_as_declared() -> None:
     assert AfterResults().implicit_role("tool") == "assistant"
     assert AfterResults().implicit_role("assistant") is None
@@ -207,7 +188,6 @@ def test_without_a_declaration_the_headers_are_the_declared_ones() -> None:
     ]
     assert _headers(_Toy(), messages) == ["[U]", "[A]", "[T]", "[A]"]
     assert _headers(AfterResults(), messages) == ["[U]", "[A]", "[T]", ""]
-    assert _headers(CallsOnly(), messages) == ["[U]", "", "[T]", "[A]"]
 
 
 def _counted(messages: Sequence[Message]) -> dict[int, list[str]]:

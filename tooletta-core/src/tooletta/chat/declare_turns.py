@@ -41,16 +41,11 @@ class Headerless:
     assistant turn goes on after tool results and another assistant message:
     ``Headerless("assistant", frozenset({"tool", "assistant"}))``.
 
-    ``calls_only``: only a turn with calls is written without a header; a turn without calls
-    keeps its declared header (Mistral 7B v0.3 writes a space before an answer's text and
-    ``[TOOL_CALLS]`` right after the user's ``[/INST]``).
-
     Unlike :attr:`~tooletta.chat.ChatFormat.implicit_roles`, it writes those turns too.
     """
 
     role: str = "assistant"
     after: frozenset[str] | None = None
-    calls_only: bool = False
 
     def implicit(self, previous: str | None) -> str | None:
         """The role of a turn written without a header after a message of role ``previous``
@@ -59,12 +54,9 @@ class Headerless:
             return self.role
         return None
 
-    def omits(self, role: str, previous: str | None, calls: bool = False) -> bool:
+    def omits(self, role: str, previous: str | None) -> bool:
         """Whether the template writes the turn of ``role`` after a message of role
-        ``previous`` (``None``: the first turn) without a header; ``calls``: the turn has
-        calls (see ``calls_only``)."""
-        if self.calls_only and not calls:
-            return False
+        ``previous`` (``None``: the first turn) without a header."""
         return role == self.role and self.implicit(previous) is not None
 
 

@@ -242,8 +242,8 @@ class ChatFormat:
     results. ``False``: it writes none of them (Mistral Small 3's template leaves the
     declarations out, drops an assistant turn's calls and raises on a tool message; its model
     takes tools through its tokenizer), and every render refuses each
-    (:func:`~tooletta.chat.checks.refuse_tools`: a :class:`~tooletta.RenderError` naming the
-    format and what it writes no place for) rather than drop it; such a format declares no
+    (``tooletta.chat.notools.refuse_tools``: a :class:`~tooletta.RenderError` naming the
+    format and what it has no place for) rather than drop it; such a format declares no
     ``tool`` turn, :attr:`tools_block` or :attr:`call_ids`. The cross-format tests and
     :mod:`tooletta.testing`'s conversation laws read it: they assert the refusal where they
     would render tools, and :func:`~tooletta.chat.identify` names such a format only for a
@@ -296,6 +296,14 @@ class ChatFormat:
     turn up to the next header, as a turn without a footer, and takes the footer off the end
     of its body (the opening system turn's too; for tool results: when :attr:`result_wrap`
     has no closing text)."""
+    answer_lead: ClassVar[str] = ""
+    """Text the template writes before the content of every assistant turn without calls
+    (Mistral 7B v0.3, Large 2411 and Codestral write ``' ' + content``): model text, the
+    start of the generated turn (a SentencePiece tokenizer writes that space as the
+    ``▁`` of the answer's first word, so it is trained with the answer, not given in the
+    prompt), written by the default :meth:`turn_body` and taken off the body by the default
+    :meth:`parse_turn`. A turn with calls has none (v0.3 writes ``[TOOL_CALLS]`` right after
+    ``[/INST]``)."""
     body_end: ClassVar[str] = ""
     """Text the template writes at the end of every assistant turn's body, before its end
     token (Apriel 1.5's line break before ``<|end|>``): model text, written by the default
@@ -377,8 +385,7 @@ class ChatFormat:
         if bare is not None:
             messages = ctx.messages
             previous = messages[index - 1].role if index else None
-            message = messages[index]
-            if bare.omits(message.role, previous, bool(message.tool_calls)):
+            if bare.omits(messages[index].role, previous):
                 return ""
         return self.turns[ctx.messages[index].role].header
 
@@ -738,6 +745,7 @@ class ChatFormat:
             content = cut.cut(content)
         content = self.content_text(content, bool(block))
         calls = message.tool_calls
+        lead = "" if calls else self.answer_lead
         if (
             type(calls) is list
             and not calls
@@ -750,17 +758,23 @@ class ChatFormat:
             if check is not UNPROVED:
                 if content and check is not None:
                     check(content)
-                return block + content + self.body_end
+                return block + lead + content + self.body_end
         if last and calls and not self.last_ids:
             calls = [ToolCall(c.name, c.arguments) for c in calls]
-        return block + self.calls_text(ctx.dialect, calls, content) + self.body_end
+        return block + lead + self.calls_text(ctx.dialect, calls, content) + self.body_end
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """An assistant turn's body read back (a :class:`~tooletta.ParseResult`): the
-        dialect's ``parse`` by default (:attr:`body_end` taken off first)."""
+        dialect's ``parse`` by default (:attr:`body_end` taken off first, and
+        :attr:`answer_lead` when the body starts with it and no calls are read)."""
         end = self.body_end
         if end and body.endswith(end):
             body = body[: len(body) - len(end)]
+        lead = self.answer_lead
+        if lead and body.startswith(lead):
+            read = dialect.parse(body[len(lead) :], tools=list(tools) or None)
+            if not read.calls:  # an answer: its lead is the template's
+                return read
         return dialect.parse(body, tools=list(tools) or None)
 
     def generation_prompt(self, ctx: Conversation) -> str:

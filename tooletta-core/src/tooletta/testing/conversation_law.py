@@ -161,11 +161,13 @@ def check_tools_refused(
 
 
 def tool_free(messages: Sequence[Message]) -> list[Message]:
-    """``messages`` without what a format that writes no tools refuses: tool results left
-    out, an assistant turn's calls left out (the turn too when it has no content)."""
+    """``messages`` without what a format that writes no tools refuses: the conversation as
+    if no tool were used, its tool results and its assistant turns with calls left out
+    (their content too: it would stand as an answer beside the next one), calls on other
+    messages dropped."""
     out = []
     for m in messages:
-        if m.role == "tool" or (m.tool_calls and not m.content):
+        if m.role == "tool" or (m.tool_calls and m.role == "assistant"):
             continue
         out.append(msgspec.structs.replace(m, tool_calls=[]) if m.tool_calls else m)
     return out
