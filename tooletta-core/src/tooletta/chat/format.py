@@ -238,8 +238,8 @@ class ChatFormat:
 
     Unlike :attr:`headerless`, it only reads: its users' ``header`` hooks follow other rules."""
     writes_tools: ClassVar[bool] = True
-    """The template writes tools: tool declarations, an assistant turn's calls and tool
-    results. ``False``: it writes none of them (Mistral Small 3's template leaves the
+    """Whether the template writes tools (tool declarations, an assistant turn's calls and
+    tool results). ``False``: it writes none of them (Mistral Small 3's template leaves the
     declarations out, drops an assistant turn's calls and raises on a tool message; its model
     takes tools through its tokenizer), and every render refuses each
     (``tooletta.chat.notools.refuse_tools``: a :class:`~tooletta.RenderError` naming the
