@@ -40,6 +40,7 @@ __all__ = [
     "check_parse_total",
     "check_tools_refused",
     "comparable",
+    "refused_for_tools",
     "tool_free",
 ]
 
@@ -54,6 +55,19 @@ def comparable(messages: Sequence[Message]) -> list[Message]:
             content=text_of(m.content).strip(),
             tool_calls=[ToolCall(c.name, c.arguments, c.id) for c in m.tool_calls],
             reasoning=m.reasoning.strip(),
+        )
+        for m in messages
+    ]
+
+
+def _comparable(messages: Sequence[Message]) -> list[Message]:
+    """What the kit's round trip compares of each message, exactly (no trimming)."""
+    return [
+        Message(
+            role=m.role,
+            content=text_of(m.content),
+            tool_calls=[ToolCall(c.name, c.arguments, c.id) for c in m.tool_calls],
+            reasoning=m.reasoning,
         )
         for m in messages
     ]
@@ -158,6 +172,26 @@ def check_tools_refused(
     raise AssertionError(
         f"{fmt.name} writes no tools, yet wrote a conversation with them:\n  {text[:400]!r}"
     )
+
+
+def refused_for_tools(
+    messages: Sequence[Any],
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    tools: Sequence[Any] | None = None,
+    **options: Any,
+) -> bool:
+    """Whether the format writes no tools and ``messages`` with ``tools`` have some: then
+    its refusal is asserted (:func:`check_tools_refused`, with ``options``) and the caller
+    checks nothing else of them; ``False`` otherwise."""
+    fmt, _ = resolve_format(model, dialect)
+    if writes_tools(fmt):
+        return False
+    if not uses_tools(read_conversation(messages), read_tool_definitions(tools)):
+        return False
+    check_tools_refused(messages, model=model, dialect=dialect, tools=tools, **options)
+    return True
 
 
 def tool_free(messages: Sequence[Message]) -> list[Message]:

@@ -24,16 +24,15 @@ from typing import Any, ClassVar
 import msgspec
 
 from .. import api
-from ..chat import clock, notools
+from ..chat import clock
 from ..chat.api import render_spans
 from ..chat.format import Conversation
 from ..chat.jinja import render_jinja
 from ..chat.lookup import resolve_format
-from ..chat.messages import read_conversation, read_tool_definitions, text_of
-from ..chat.notools import writes_tools
+from ..chat.messages import read_conversation, read_tool_definitions
 from ..errors import ToolettaError
-from ..ir import Message, ToolCall
-from .conversation_law import check_tools_refused
+from ..ir import Message
+from .conversation_law import _comparable, refused_for_tools
 from .conversation_law_tests import ConversationLawTests
 from .samples import (
     CALL_SAMPLES,
@@ -67,18 +66,6 @@ FROZEN_TIME = datetime(2026, 11, 25, 23, 59, 59)
 (a second and a midnight apart on purpose: a template writing either still agrees)."""
 
 
-def _comparable(messages: Sequence[Message]) -> list[Message]:
-    return [
-        Message(
-            role=m.role,
-            content=text_of(m.content),
-            tool_calls=[ToolCall(c.name, c.arguments, c.id) for c in m.tool_calls],
-            reasoning=m.reasoning,
-        )
-        for m in messages
-    ]
-
-
 def check_matches_template(
     template: str,
     messages: Sequence[Any],
@@ -98,20 +85,9 @@ def check_matches_template(
     the template receives call arguments as JSON text (templates that concatenate them).
     ``allow_markup``: the messages hold the format's markup on purpose (inline reasoning a
     template cuts), written as is. ``tool_results``: the template reads results folded into
-    the assistant message (``"tool_responses"``, :mod:`tooletta.chat.toolresponses`).
-    A format that writes no tools refuses a conversation with tools instead
-    (:func:`~tooletta.testing.conversation_law.check_tools_refused`; the template drops or
-    raises on them)."""
-    if _refuses_tools(messages, model, dialect, tools):
-        check_tools_refused(
-            messages,
-            model=model,
-            dialect=dialect,
-            tools=tools,
-            add_generation_prompt=add_generation_prompt,
-            allow_markup=allow_markup,
-            **options,
-        )
+    the assistant message (``"tool_responses"``, :mod:`tooletta.chat.toolresponses`). A
+    format writing no tools must refuse one with tools instead (``refused_for_tools``)."""
+    if refused_for_tools(messages, model=model, dialect=dialect, tools=tools):
         return
     native = api.render_conversation(
         messages,
@@ -156,21 +132,11 @@ def check_conversation_round_trip(
 ) -> None:
     """``parse_conversation(render_conversation(m)) == m``, for what the format carries
     (rendered with ``options`` and, when asked, the generation prompt: parse reads both
-    without being told them; ``allow_markup`` as in :func:`check_matches_template`). A format
-    that writes no tools refuses a conversation with tools instead
-    (:func:`~tooletta.testing.conversation_law.check_tools_refused`)."""
+    without being told them; ``allow_markup`` as in :func:`check_matches_template`; its tools
+    refused instead by a format writing none, ``refused_for_tools``)."""
     fmt, obj = resolve_format(model, dialect)
     read = read_conversation(messages)
-    if not writes_tools(fmt) and notools.uses_tools(read, read_tool_definitions(tools)):
-        check_tools_refused(
-            read,
-            model=model,
-            dialect=dialect,
-            tools=tools,
-            add_generation_prompt=add_generation_prompt,
-            allow_markup=allow_markup,
-            **options,
-        )
+    if refused_for_tools(read, model=model, dialect=dialect, tools=tools):
         return
     text = render_spans(
         read,
@@ -192,17 +158,6 @@ def check_conversation_round_trip(
     want = _comparable(fmt.expressible_for(read, ctx))
     got = _comparable(back)
     assert got == want, f"round trip lost data:\n  got:  {got}\n  want: {want}"
-
-
-def _refuses_tools(
-    messages: Sequence[Any], model: str | None, dialect: str | None, tools: Sequence[Any] | None
-) -> bool:
-    """Whether the format writes no tools and ``messages`` with ``tools`` hold some (its
-    render must refuse them)."""
-    fmt, _ = resolve_format(model, dialect)
-    if writes_tools(fmt):
-        return False
-    return notools.uses_tools(read_conversation(messages), read_tool_definitions(tools))
 
 
 def check_prompt_forms(
@@ -408,8 +363,7 @@ class ConversationTests(ConversationLawTests):
             if last.role != "assistant" or name in self.differences:
                 continue
             tools = self.tools if uses_tools else None
-            if _refuses_tools(messages, self.model, self.dialect, tools):
-                check_tools_refused(messages, model=self.model, dialect=self.dialect, tools=tools)
+            if refused_for_tools(messages, model=self.model, dialect=self.dialect, tools=tools):
                 continue
             spans = render_spans(
                 messages,
