@@ -795,6 +795,7 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
         "xlam": Family("```json", "```", json_list_body, many=True),
         "granite": Family("<|tool_call|>", "", json_list_body, many=True),
         "mistral_v3": Family("[TOOL_CALLS]", "", json_list_body, many=True),
+        "mistral_v3_spaced": Family("[TOOL_CALLS]", "", json_list_body, many=True),
         "phi4_mini": Family("functools", "", json_list_body, many=True),
         "minimax_m1": Family("<tool_calls>", "</tool_calls>", json_lines_body, many=True),
         "llama3_json": Family("<|python_tag|>", "", semicolon_body, many=True),

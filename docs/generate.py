@@ -468,10 +468,11 @@ def _shown(text: str) -> str:
     return f"{head}\n[... {len(text) - len(head) - len(tail)} characters ...]\n{tail}"
 
 
-def _format_example(name: str) -> tuple[str, str] | None:
+def _format_example(name: str, tools: bool = True) -> tuple[str, str] | None:
     """A short conversation rendered with the format ``name`` (a user question, a call, its
     result, the answer; the sample weather tool declared) and the first assistant turn's
-    generated text, or ``None`` when the format refuses it."""
+    generated text, or ``None`` when the format refuses it. ``tools`` false: a question and
+    its answer, nothing declared (for a format that writes no tools)."""
     from tooletta import Message, ToolCall
     from tooletta.chat import render_spans
 
@@ -482,9 +483,14 @@ def _format_example(name: str) -> tuple[str, str] | None:
         Message("tool", '{"temp": 18}', tool_call_id="call_1", name="get_weather"),
         Message("assistant", "18 °C in Paris."),
     ]
+    if not tools:
+        messages = [messages[0], Message("assistant", "I cannot look it up.")]
     try:
         spans = render_spans(
-            messages, dialect=name, tools=SAMPLE_TOOLS[:1], strftime_now=lambda f: "DATE"
+            messages,
+            dialect=name,
+            tools=SAMPLE_TOOLS[:1] if tools else None,
+            strftime_now=lambda f: "DATE",
         )
     except ToolettaError:
         return None
@@ -509,6 +515,13 @@ def formats_page() -> str:
         " end_of_turn=True)` writes: without `end_of_turn=True`, `render` leaves the end token"
         " out). Differences from a template are on the family's page.",
         "",
+        "A format whose template writes no tools at all (no tool declarations, no calls, no"
+        " tool results: Mistral Small 3 and 3.1, Large 2411, Codestral) declares"
+        " {attr}`~tooletta.chat.ChatFormat.writes_tools` false: every render refuses its tools"
+        " with a {class}`~tooletta.RenderError` rather than drop them (see {doc}`refusals`), and"
+        " {func}`~tooletta.chat.identify` names it only for a template that writes none"
+        " either; its example is a question and its answer.",
+        "",
     ]
     seen: set[str] = set()
     for entry in sorted(get_registry().ordered(), key=lambda e: (page_name(e.plugin), e.info.name)):
@@ -526,14 +539,22 @@ def formats_page() -> str:
                 f"* template: {prose(fmt.source) if fmt.source else 'not named'}",
                 "",
             ]
-            shown = _format_example(fmt.name)
+            tools = getattr(fmt, "writes_tools", True)
+            shown = _format_example(fmt.name, tools)
+            if not tools:
+                parts += [
+                    "The template writes no tools (`writes_tools = False`): the sample"
+                    " conversation, its tool declared, its call and its result, is refused."
+                    " A question and its answer:",
+                    "",
+                ]
             if shown is None:
                 parts += ["The sample conversation is refused by this format.", ""]
                 continue
             parts += [
                 fence(_shown(shown[0]), "text"),
                 "",
-                "The call turn:",
+                "The call turn:" if tools else "The answer turn:",
                 "",
                 fence(shown[1], "text"),
                 "",

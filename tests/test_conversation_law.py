@@ -14,7 +14,13 @@ import tooletta
 from support import installed_formats
 from tooletta import Message, ToolCall
 from tooletta.chat.markup import dialect_markers
-from tooletta.testing.conversation_law import check_conversation_law, check_parse_total
+from tooletta.chat.notools import writes_tools
+from tooletta.testing.conversation_law import (
+    check_conversation_law,
+    check_parse_total,
+    check_tools_refused,
+    tool_free,
+)
 from tooletta.testing.conversations import PROBE_TOOLS
 from tooletta.testing.oddities import ODDITIES
 
@@ -31,6 +37,18 @@ BASE = [
     Message("tool", "found"),
     Message("assistant", "It is found."),
 ]
+
+TOOL_FREE_BASE = tool_free(BASE)
+"""The base conversation for a format that writes no tools (``writes_tools = False``): its
+calls and result left out (the base itself is refused by such a format, asserted below)."""
+
+
+def _base(fmt: Any) -> tuple[list[Message], Any]:
+    """The base conversation and tool definitions the matrix gives ``fmt``."""
+    if writes_tools(fmt):
+        return list(BASE), PROBE_TOOLS
+    return list(TOOL_FREE_BASE), None
+
 
 _ITEM6 = "issue 22 item 6 (fixes helper): "
 KNOWN: dict[tuple[str, str], str] = {}
@@ -52,26 +70,31 @@ def _cases() -> list[Any]:
 def test_one_oddity(name: str, oddity: str) -> None:
     fmt, dialect = FORMATS[name]
     tokens = [*fmt.markup(), *dialect_markers(dialect)] or ["<|x|>"]
-    messages = ODDITIES[oddity](list(BASE), 3, tokens[0])
+    base, tools = _base(fmt)
+    messages = ODDITIES[oddity](base, min(3, len(base) - 1), tokens[0])
     for prompt in (False, True):
         text = check_conversation_law(
-            messages, dialect=name, tools=PROBE_TOOLS, add_generation_prompt=prompt
+            messages, dialect=name, tools=tools, add_generation_prompt=prompt
         )
         if oddity == "no message" or text is None:
             continue
         for cut in (len(text) // 2, len(text) - 1):  # a render cut short: typed or read
-            check_parse_total(text[:cut], dialect=name, tools=PROBE_TOOLS)
+            check_parse_total(text[:cut], dialect=name, tools=tools)
 
 
 def test_the_matrix_covers_every_oddity_and_a_refusal_each() -> None:
     """The base conversation itself obeys the law everywhere, and markup oddities are
     refused (not written) by every format whose markup is declared."""
     for name in FORMATS:
-        assert check_conversation_law(BASE, dialect=name, tools=PROBE_TOOLS) is not None, name
         fmt = FORMATS[name][0]
+        base, tools = _base(fmt)
+        if not writes_tools(fmt):  # the base with its calls and result: refused, asserted
+            check_tools_refused(BASE, dialect=name, tools=PROBE_TOOLS)
+            assert check_conversation_law(BASE, dialect=name, tools=PROBE_TOOLS) is None
+        assert check_conversation_law(base, dialect=name, tools=tools) is not None, name
         if fmt.markup():
-            messages = ODDITIES["markup in user content"](list(BASE), 0, fmt.markup()[0])
-            assert check_conversation_law(messages, dialect=name, tools=PROBE_TOOLS) is None
+            messages = ODDITIES["markup in user content"](base, 0, fmt.markup()[0])
+            assert check_conversation_law(messages, dialect=name, tools=tools) is None
 
 
 @pytest.mark.parametrize("name", ["qwen25", "mimo_vl", "qwq", "qwen3", "lfm2", "lfm25", "qwen35"])

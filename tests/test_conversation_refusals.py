@@ -14,10 +14,20 @@ from click.testing import CliRunner
 import tooletta
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import chat_formats_of, render_spans
+from tooletta.chat.notools import writes_tools
 from tooletta.cli import cli
 from tooletta.plugins import get_registry
+from tooletta.testing.conversation_law import check_tools_refused
 
 NAMES = sorted({f.name for e in get_registry().ordered() for f in chat_formats_of(e.dialect)})
+NO_TOOLS = {
+    f.name
+    for e in get_registry().ordered()
+    for f in chat_formats_of(e.dialect)
+    if not writes_tools(f)
+}
+"""The formats whose template writes no tools: they refuse the conversations below for their
+tools (asserted) before anything else."""
 TOOLS = [
     {
         "type": "function",
@@ -92,6 +102,9 @@ def test_every_format_refuses_typed(oddity: str) -> None:
 def test_a_string_schema_keeps_the_int_or_refuses_it() -> None:
     messages = _conversation({"a": 5})
     for name in NAMES:
+        if name in NO_TOOLS:
+            check_tools_refused(messages, dialect=name, tools=TOOLS)
+            continue
         try:
             text = tooletta.render_conversation(messages, dialect=name, tools=TOOLS)
         except RenderError as exc:
@@ -165,7 +178,8 @@ def test_the_cli_refuses_markup_unless_allowed() -> None:
 def test_a_lone_surrogate_in_message_text_or_a_tool_definition_is_refused() -> None:
     tools = [{"type": "function", "function": {"name": "f", "description": "a\ud800"}}]
     for name in NAMES:
-        with pytest.raises(RenderError, match="surrogate"):
+        refused = "writes no tool declarations" if name in NO_TOOLS else "surrogate"
+        with pytest.raises(RenderError, match=refused):
             tooletta.render_conversation(
                 [{"role": "user", "content": "x"}], dialect=name, tools=tools
             )

@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 import tooletta
 from support import installed_formats
 from tooletta import Message
-from tooletta.chat import Conversation, render_spans
+from tooletta.chat import Conversation, notools, render_spans
 from tooletta.chat.conversation import conversation
+from tooletta.chat.notools import writes_tools
+from tooletta.testing.conversation_law import check_tools_refused
 from tooletta.testing.conversations import (
     PROBE_TOOLS,
     SAMPLE_TOOLS,
@@ -52,14 +54,42 @@ def test_round_trip(fmt: Any) -> None:
                 raise AssertionError(f"{name} (ids={ids}): {exc}") from None
 
 
+def _refused(fmt: Any, messages: list[Message], tools: Any, prompt: bool = False) -> bool:
+    """Whether ``fmt`` writes no tools and the conversation has some: then its refusal is
+    asserted (``check_tools_refused``) and the caller checks nothing else."""
+    if writes_tools(fmt) or not notools.uses_tools(messages, tools):
+        return False
+    check_tools_refused(messages, dialect=fmt.name, tools=tools, add_generation_prompt=prompt)
+    return True
+
+
+NO_TOOLS = [fmt for fmt in FORMATS if not writes_tools(fmt)]
+
+
+def test_formats_writing_no_tools_say_so() -> None:
+    """The formats that declare ``writes_tools = False`` (Mistral's Small 3, Large 2411 and
+    Codestral texts) have no tool turn, no tools block and no call ids, and the sample
+    conversations with tools are refused by every one of them (asserted, not skipped)."""
+    assert {f.name for f in NO_TOOLS} >= {"mistral_small3", "mistral_large_2411", "codestral_22b"}
+    for fmt in NO_TOOLS:
+        assert "tool" not in fmt.turns and fmt.tools_block is None and fmt.call_ids is None
+        refused = [
+            _refused(fmt, messages, SAMPLE_TOOLS if tools else None)
+            for messages, tools in sample_conversations().values()
+        ]
+        assert any(refused) and not all(refused), fmt.name
+
+
 @pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)
 def test_segments_cover_the_text_in_order(fmt: Any) -> None:
-    for messages, uses_tools in sample_conversations().values():
+    for messages, with_tools in sample_conversations().values():
         for prompt in (False, True):
+            if _refused(fmt, messages, SAMPLE_TOOLS if with_tools else None, prompt):
+                continue
             rendered = render_spans(
                 messages,
                 dialect=fmt.name,
-                tools=SAMPLE_TOOLS if uses_tools else None,
+                tools=SAMPLE_TOOLS if with_tools else None,
                 add_generation_prompt=prompt,
             )
             position = 0
@@ -70,16 +100,18 @@ def test_segments_cover_the_text_in_order(fmt: Any) -> None:
             assert rendered.text == tooletta.render_conversation(
                 messages,
                 dialect=fmt.name,
-                tools=SAMPLE_TOOLS if uses_tools else None,
+                tools=SAMPLE_TOOLS if with_tools else None,
                 add_generation_prompt=prompt,
             )
 
 
 @pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)
 def test_every_assistant_turn_is_generated_text_ending_its_turn(fmt: Any) -> None:
-    for messages, uses_tools in sample_conversations().values():
+    for messages, with_tools in sample_conversations().values():
+        if _refused(fmt, messages, SAMPLE_TOOLS if with_tools else None):
+            continue
         rendered = render_spans(
-            messages, dialect=fmt.name, tools=SAMPLE_TOOLS if uses_tools else None
+            messages, dialect=fmt.name, tools=SAMPLE_TOOLS if with_tools else None
         )
         owners = [i for i, _ in rendered.generated_spans()]
         assistants = [i for i, m in enumerate(messages) if m.role == "assistant"]
@@ -177,9 +209,15 @@ def test_kept_in_answers_as_keeps_reasoning_for_every_format(
             )
 
 
-def _agent_trace(rounds: int) -> list[Message]:
-    """A long agent trace: a query, ``rounds`` turns of one call and its result, an answer."""
+def _agent_trace(rounds: int, tools: bool = True) -> list[Message]:
+    """A long agent trace: a query, ``rounds`` turns of one call and its result, an answer
+    (``tools`` false, for a format that writes no tools: ``rounds`` answers and questions)."""
     messages = [Message("user", "go")]
+    if not tools:
+        for i in range(rounds):
+            messages += [Message("assistant", f"step {i}"), Message("user", "next")]
+        messages.append(Message("assistant", "done"))
+        return messages
     for i in range(rounds):
         call = tooletta.ToolCall("probe", {"s": "x"}, f"call_{i}")
         messages += [
@@ -234,10 +272,12 @@ def test_rendering_is_linear_in_the_conversation(fmt: Any) -> None:
     from tooletta.chat.messages import read_tool_definitions
     from tooletta.chat.render import render_text
 
-    messages = _CountingList(_agent_trace(200))
+    tools = writes_tools(fmt)  # (a format that writes none: a trace of answers)
+    messages = _CountingList(_agent_trace(200, tools))
     _, dialect = resolve_format(None, fmt.name)
     _CountingList.reads = 0
-    render_text(fmt, dialect, messages, read_tool_definitions(PROBE_TOOLS), False, {})
+    defs = read_tool_definitions(PROBE_TOOLS if tools else None)
+    render_text(fmt, dialect, messages, defs, False, {})
     assert _CountingList.reads <= 12 * len(messages), (fmt.name, _CountingList.reads)
 
 
@@ -259,8 +299,9 @@ def test_parsing_is_linear_in_the_conversation(fmt: Any) -> None:
     """Reading back a long agent trace scans each stretch of the text a bounded number of
     times (the next header of each kind is remembered; the hooks that write the ending are
     asked only near the end): counted, not timed."""
-    messages = _agent_trace(150)
-    text = tooletta.render_conversation(messages, dialect=fmt.name, tools=PROBE_TOOLS)
+    tools = PROBE_TOOLS if writes_tools(fmt) else None  # (none: a trace of answers)
+    messages = _agent_trace(150, tools is not None)
+    text = tooletta.render_conversation(messages, dialect=fmt.name, tools=tools)
     _CountingText.scanned = 0
-    tooletta.parse_conversation(_CountingText(text), dialect=fmt.name, tools=PROBE_TOOLS)
+    tooletta.parse_conversation(_CountingText(text), dialect=fmt.name, tools=tools)
     assert _CountingText.scanned <= 12 * len(text), (fmt.name, _CountingText.scanned / len(text))

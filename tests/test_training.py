@@ -16,7 +16,9 @@ from tooletta.chat import (
     render_spans,
     resolve_format,
 )
+from tooletta.chat.notools import uses_tools, writes_tools
 from tooletta.plugins import get_registry
+from tooletta.testing.conversation_law import tool_free
 from tooletta.testing.conversations import SAMPLE_TOOLS, sample_conversations
 from tooletta.testing.training import bpe_tokenizer, check_turn_stops
 from tooletta.training import (
@@ -40,12 +42,28 @@ def _formats() -> list[tuple[str, Any]]:
 
 FORMATS = _formats()
 CASES = sample_conversations()
+NO_TOOLS = sorted(name for name, fmt in FORMATS if not writes_tools(fmt))
+assert {"mistral_small3", "mistral_large_2411", "codestral_22b"} <= set(NO_TOOLS)
+"""The formats whose template writes no tools (``writes_tools = False``): trained on the
+samples without their tools (:func:`_cases`); their refusal of the others is asserted by
+:func:`test_a_format_writing_no_tools_refuses_to_tokenize_them`."""
+
+
+def _cases(name: str) -> dict[str, tuple[list[Message], Any]]:
+    """The sample conversations and their tools as the format ``name`` writes them: for a
+    format that writes no tools, a sample with tools without them (``tool_free``)."""
+    out = {}
+    for case, (messages, with_tools) in CASES.items():
+        tools = SAMPLE_TOOLS if with_tools else None
+        if name in NO_TOOLS and uses_tools(messages, tools):
+            messages, tools = tool_free(messages), None
+        out[case] = (messages, tools)
+    return out
 
 
 def _tokenizer(fmt_name: str) -> Any:
     texts = []
-    for messages, uses_tools in CASES.values():
-        tools = SAMPLE_TOOLS if uses_tools else None
+    for messages, tools in _cases(fmt_name).values():
         texts.append(render_spans(messages, dialect=fmt_name, tools=tools).text)
     fmt = dict(FORMATS)[fmt_name]
     specials = [*fmt.special_tokens, fmt.end_of_turn, *fmt.end_tokens]
@@ -98,10 +116,24 @@ def _assert_training_text(text: str, messages: Any, name: str, tools: Any) -> No
     assert text.startswith(prompt) and fmt.reasoning is not None, (name, text, rendered)
 
 
+@pytest.mark.parametrize("name", NO_TOOLS)
+def test_a_format_writing_no_tools_refuses_to_tokenize_them(name: str) -> None:
+    """Every sample with tools, calls or results is refused by ``tokenize_conversation``
+    (the format's RenderError), never trained without them."""
+    tok = _tokenizer(name)
+    refused = 0
+    for messages, with_tools in CASES.values():
+        tools = SAMPLE_TOOLS if with_tools else None
+        if uses_tools(messages, tools):
+            with pytest.raises(tooletta.RenderError, match=f"{name}: .*writes no tool"):
+                tokenize_conversation(messages, tok, dialect=name, tools=tools)
+            refused += 1
+    assert refused
+
+
 def test_ids_decode_to_the_rendered_text(fmt_tokenizer: tuple[str, Any]) -> None:
     name, tok = fmt_tokenizer
-    for case, (messages, uses_tools) in CASES.items():
-        tools = SAMPLE_TOOLS if uses_tools else None
+    for case, (messages, tools) in _cases(name).items():
         example = tokenize_conversation(messages, tok, dialect=name, tools=tools)
         _assert_training_text(example.text, messages, name, tools)
         assert tok.decode(example.input_ids, skip_special_tokens=False) == example.text, case
@@ -110,8 +142,7 @@ def test_ids_decode_to_the_rendered_text(fmt_tokenizer: tuple[str, Any]) -> None
 
 def test_trained_runs_are_exactly_the_generated_turns(fmt_tokenizer: tuple[str, Any]) -> None:
     name, tok = fmt_tokenizer
-    for case, (messages, uses_tools) in CASES.items():
-        tools = SAMPLE_TOOLS if uses_tools else None
+    for case, (messages, tools) in _cases(name).items():
         rendered = _targets(messages, name, tools)
         fmt = dict(FORMATS)[name]
         turns = [
@@ -134,11 +165,11 @@ def test_trained_runs_are_exactly_the_generated_turns(fmt_tokenizer: tuple[str, 
 
 def test_last_assistant_marks_only_the_last(fmt_tokenizer: tuple[str, Any]) -> None:
     name, tok = fmt_tokenizer
-    messages, _ = CASES["reasoning_multi_turn"]
-    rendered = _targets(messages, name, SAMPLE_TOOLS)
+    messages, tools = _cases(name)["reasoning_multi_turn"]
+    rendered = _targets(messages, name, tools)
     last = rendered.generated_spans()[-1][1]
     example = tokenize_conversation(
-        messages, tok, dialect=name, tools=SAMPLE_TOOLS, train_on="last_assistant"
+        messages, tok, dialect=name, tools=tools, train_on="last_assistant"
     )
     runs = _runs(example)
     assert len(runs) == 1
@@ -147,8 +178,8 @@ def test_last_assistant_marks_only_the_last(fmt_tokenizer: tuple[str, Any]) -> N
 
 def test_train_on_all_weighs_every_token(fmt_tokenizer: tuple[str, Any]) -> None:
     name, tok = fmt_tokenizer
-    messages, _ = CASES["tools_two_calls"]
-    example = tokenize_conversation(messages, tok, dialect=name, tools=SAMPLE_TOOLS, train_on="all")
+    messages, tools = _cases(name)["tools_two_calls"]
+    example = tokenize_conversation(messages, tok, dialect=name, tools=tools, train_on="all")
     assert set(example.weights) == {1.0}
 
 
@@ -170,8 +201,7 @@ def test_ids_equal_whole_text_encoding_where_the_format_allows(
     if name in SPLIT_BY_THE_TOY_TOKENIZER:
         pytest.skip(SPLIT_BY_THE_TOY_TOKENIZER[name])
     agree = 0
-    for messages, uses_tools in CASES.values():
-        tools = SAMPLE_TOOLS if uses_tools else None
+    for messages, tools in _cases(name).values():
         example = tokenize_conversation(messages, tok, dialect=name, tools=tools)
         agree += whole_text_agrees(example, tok)
     assert agree == len(CASES), f"{name}: only {agree} of {len(CASES)} agree"

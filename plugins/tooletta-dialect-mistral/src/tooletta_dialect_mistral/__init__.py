@@ -200,8 +200,10 @@ class MistralDialect(ScannerDialect):
 
 @hookimpl
 def register_dialects(register: Any) -> None:
-    """Register the mistral dialect and its variants ``mistral_v13`` and ``mistral_v3``."""
-    from .variants import MistralV3Dialect, MistralV13Dialect
+    """Register the mistral dialect and its variants ``mistral_v13``, ``mistral_v3`` and
+    ``mistral_v3_spaced``."""
+    from .variants import MistralV3Dialect, MistralV3SpacedDialect, MistralV13Dialect
 
-    for declared in (MistralDialect(), MistralV13Dialect(), MistralV3Dialect(), *MODELS):
+    dialects = (MistralDialect(), MistralV13Dialect(), MistralV3Dialect(), MistralV3SpacedDialect())
+    for declared in (*dialects, *MODELS):
         register(declared)

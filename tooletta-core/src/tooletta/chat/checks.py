@@ -11,7 +11,9 @@ writes them, so that what it writes reads back as the same messages (issue 22):
   types values by the tool's schema, a value whose type the schema would change on the way
   back (the int ``5`` under a ``string`` schema reads back as ``"5"``, ``2.5`` under an
   ``object`` one as ``"2.5"``);
-* text its format would read as markup (a forged turn), unless ``allow_markup``.
+* text its format would read as markup (a forged turn), unless ``allow_markup``;
+* in a format whose template writes no tools (``ChatFormat.writes_tools`` false), tool
+  declarations, calls and tool results (:func:`~tooletta.chat.notools.refuse_tools`).
 
 One pass over the messages, run by every conversation render path
 (:func:`~tooletta.render_conversation`, :func:`~tooletta.chat.render_spans` and so
@@ -36,6 +38,7 @@ from ..ir import Message, ToolCall
 from .conversation import Conversation
 from .markup import Markup, find_markup, markup_of
 from .messages import non_text_part, text_of
+from .notools import refuse_tools, writes_tools
 from .switches import refuse_unwritten_fields
 
 __all__ = ["Checked", "check_conversation", "guarded", "write_fault"]
@@ -57,6 +60,8 @@ def check_conversation(
     ``(fmt, dialect)`` when the caller keeps it (else it is looked up)."""
     if getattr(fmt, "unwritten_fields", None):
         refuse_unwritten_fields(fmt, messages)
+    if not writes_tools(fmt):  # declarations, calls, results: refused, not dropped
+        refuse_tools(fmt, messages, tools)
     texts: list[str] = []  # every text written: contents, reasoning, names, ids, arguments
     add = texts.append
     parts_dropped: bool | None = None  # whether fmt writes parts as their text: asked once

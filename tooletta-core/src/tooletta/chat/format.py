@@ -40,6 +40,7 @@ from .declare_layout import Reasoning, Turn, defaults, each_role, roles
 from .declare_results import JsonResults, pending_at_runs, split_by_calls
 from .declare_turns import CallIds, Headerless
 from .messages import text_of
+from .notools import no_tools_refusal
 from .shortcuts import LAST, UNPROVED, without_calls
 
 __all__ = [
@@ -237,6 +238,17 @@ class ChatFormat:
     headers left out are the :meth:`header` hook's.
 
     Unlike :attr:`headerless`, it only reads: its users' ``header`` hooks follow other rules."""
+    writes_tools: ClassVar[bool] = True
+    """Whether the template writes tools (tool declarations, an assistant turn's calls and
+    tool results). ``False``: it writes none of them (Mistral Small 3's template leaves the
+    declarations out, drops an assistant turn's calls and raises on a tool message; its model
+    takes tools through its tokenizer), and every render refuses each
+    (``tooletta.chat.notools.refuse_tools``: a :class:`~tooletta.RenderError` naming the
+    format and what it has no place for) rather than drop it; such a format declares no
+    ``tool`` turn, :attr:`tools_block` or :attr:`call_ids`. The cross-format tests and
+    :mod:`tooletta.testing`'s conversation laws read it: they assert the refusal where they
+    would render tools, and :func:`~tooletta.chat.identify` names such a format only for a
+    template that writes no tools either."""
     calls_content: ClassVar[bool] = True
     """The template writes an assistant turn's content beside its calls. ``False``: a turn
     with calls is written without its content (the default :meth:`assistant_text`; llama.cpp
@@ -285,6 +297,14 @@ class ChatFormat:
     turn up to the next header, as a turn without a footer, and takes the footer off the end
     of its body (the opening system turn's too; for tool results: when :attr:`result_wrap`
     has no closing text)."""
+    answer_lead: ClassVar[str] = ""
+    """Text the template writes before the content of every assistant turn without calls
+    (Mistral 7B v0.3, Large 2411 and Codestral write ``' ' + content``): model text, the
+    start of the generated turn (a SentencePiece tokenizer writes that space as the
+    ``▁`` of the answer's first word, so it is trained with the answer, not given in the
+    prompt), written by the default :meth:`turn_body` and taken off the body by the default
+    :meth:`parse_turn`. A turn with calls has none (v0.3 writes ``[TOOL_CALLS]`` right after
+    ``[/INST]``)."""
     body_end: ClassVar[str] = ""
     """Text the template writes at the end of every assistant turn's body, before its end
     token (Apriel 1.5's line break before ``<|end|>``): model text, written by the default
@@ -692,6 +712,8 @@ class ChatFormat:
         :attr:`call_ids` declares."""
         items = calls if type(calls) is list else list(calls)
         if items:
+            if not self.writes_tools:
+                raise RenderError(no_tools_refusal(self.name, "tool calls"))
             ids = self.call_ids
             if ids is not None:  # the ids the template writes for them
                 items = ids.apply(items)
@@ -728,6 +750,7 @@ class ChatFormat:
             content = cut.cut(content)
         content = self.content_text(content, bool(block))
         calls = message.tool_calls
+        lead = "" if calls else self.answer_lead
         if (
             type(calls) is list
             and not calls
@@ -740,17 +763,23 @@ class ChatFormat:
             if check is not UNPROVED:
                 if content and check is not None:
                     check(content)
-                return block + content + self.body_end
+                return block + lead + content + self.body_end
         if last and calls and not self.last_ids:
             calls = [ToolCall(c.name, c.arguments) for c in calls]
-        return block + self.calls_text(ctx.dialect, calls, content) + self.body_end
+        return block + lead + self.calls_text(ctx.dialect, calls, content) + self.body_end
 
     def parse_turn(self, body: str, dialect: Any, tools: Sequence[Mapping[str, Any]]) -> Any:
         """An assistant turn's body read back (a :class:`~tooletta.ParseResult`): the
-        dialect's ``parse`` by default (:attr:`body_end` taken off first)."""
+        dialect's ``parse`` by default (:attr:`body_end` taken off first, and
+        :attr:`answer_lead` when the body starts with it and no calls are read)."""
         end = self.body_end
         if end and body.endswith(end):
             body = body[: len(body) - len(end)]
+        lead = self.answer_lead
+        if lead and body.startswith(lead):
+            read = dialect.parse(body[len(lead) :], tools=list(tools) or None)
+            if not read.calls:  # an answer: its lead is the template's
+                return read
         return dialect.parse(body, tools=list(tools) or None)
 
     def generation_prompt(self, ctx: Conversation) -> str:

@@ -168,7 +168,14 @@ HOOK_CHECKS: Mapping[str, _Check] = {
 checked as a dialect's ``parse`` result is) and the check of what it returns, given its
 arguments (positions are checked against the text and the position it was asked at)."""
 
-_TEXTS = ("bos", "end_of_turn", "part_separator", "result_separator", "body_end")
+_TEXTS = (
+    "bos",
+    "end_of_turn",
+    "part_separator",
+    "result_separator",
+    "body_end",
+    "answer_lead",
+)
 _STR_TUPLES = ("models", "end_tokens", "special_tokens", "stop_tokens")
 
 

@@ -377,6 +377,7 @@ class _Plan:
     assistant_text: _Hook | None
     """:meth:`ChatFormat.assistant_text`, when it or :meth:`ChatFormat.turn_body` is
     overridden, or the default body depends on :attr:`ChatFormat.body_end`,
+    :attr:`ChatFormat.answer_lead`,
     :attr:`ChatFormat.last_ids` or :attr:`ChatFormat.history_cut`."""
     reasoning: bool
     """Reasoning blocks are written: :attr:`ChatFormat.reasoning` is declared, or
@@ -486,6 +487,7 @@ def _plan(fmt: ChatFormat) -> _Plan:
             if fmt.content_cut is not None
             or not fmt.calls_content
             or fmt.body_end
+            or fmt.answer_lead
             or not fmt.last_ids
             or fmt.history_cut is not None
             else hook("assistant_text", "turn_body")

@@ -7,7 +7,12 @@ messages or refuses it, typed.
   reads back as ``m`` (what the format carries of it: its
   :meth:`~tooletta.chat.ChatFormat.expressible_for`);
 * :func:`check_parse_total`: ``parse_conversation(text)`` returns a list of
-  :class:`~tooletta.Message` or raises a :class:`~tooletta.ToolettaError` subclass.
+  :class:`~tooletta.Message` or raises a :class:`~tooletta.ToolettaError` subclass;
+* :func:`check_tools_refused`: a format whose template writes no tools
+  (:attr:`ChatFormat.writes_tools <tooletta.chat.ChatFormat.writes_tools>` false) refuses a
+  conversation with tool declarations, calls or results (what :func:`check_conversation_law`
+  asserts for such a format instead of a round trip); :func:`tool_free` gives a conversation
+  without them, for the law to be checked on.
 
 :class:`~tooletta.testing.conversations.ConversationTests` runs both over
 :func:`~tooletta.testing.oddities.odd_conversations` and
@@ -20,14 +25,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from .. import api
 from ..chat.format import Conversation
 from ..chat.lookup import resolve_format
 from ..chat.messages import read_conversation, read_tool_definitions, text_of
-from ..errors import ToolettaError
+from ..chat.notools import uses_tools, writes_tools
+from ..errors import RenderError, ToolettaError
 from ..ir import Message, ToolCall
 
-__all__ = ["check_conversation_law", "check_parse_total", "comparable"]
+__all__ = [
+    "check_conversation_law",
+    "check_parse_total",
+    "check_tools_refused",
+    "comparable",
+    "refused_for_tools",
+    "tool_free",
+]
 
 
 def comparable(messages: Sequence[Message]) -> list[Message]:
@@ -45,6 +60,19 @@ def comparable(messages: Sequence[Message]) -> list[Message]:
     ]
 
 
+def _comparable(messages: Sequence[Message]) -> list[Message]:
+    """What the kit's round trip compares of each message, exactly (no trimming)."""
+    return [
+        Message(
+            role=m.role,
+            content=text_of(m.content),
+            tool_calls=[ToolCall(c.name, c.arguments, c.id) for c in m.tool_calls],
+            reasoning=m.reasoning,
+        )
+        for m in messages
+    ]
+
+
 def check_conversation_law(
     messages: Sequence[Any],
     *,
@@ -57,10 +85,21 @@ def check_conversation_law(
     """Render ``messages``: a :class:`~tooletta.ToolettaError` is a refusal (the law holds);
     any other exception, a text ``parse_conversation`` cannot read, or one it reads as other
     messages than the format's ``expressible_for`` of them raises ``AssertionError``. Returns
-    the text (``None`` when refused)."""
+    the text (``None`` when refused). A format that writes no tools must refuse a
+    conversation with tools (:func:`check_tools_refused`), whatever else it holds."""
     fmt, obj = resolve_format(model, dialect)
     try:
         read = read_conversation(messages)
+        if not writes_tools(fmt) and uses_tools(read, read_tool_definitions(tools)):
+            check_tools_refused(
+                read,
+                model=model,
+                dialect=dialect,
+                tools=tools,
+                add_generation_prompt=add_generation_prompt,
+                **options,
+            )
+            return None
         text = api.render_conversation(
             read,
             model=model,
@@ -106,3 +145,63 @@ def check_parse_total(
         ) from exc
     if not isinstance(back, list) or not all(type(m) is Message for m in back):
         raise AssertionError(f"parse returned {back!r:.200}, not a list of messages")
+
+
+def check_tools_refused(
+    messages: Sequence[Any],
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    tools: Sequence[Any] | None = None,
+    **options: Any,
+) -> None:
+    """The format (``model`` or ``dialect``), whose template writes no tools, refuses
+    ``messages`` with ``tools``: :func:`~tooletta.render_conversation` raises the
+    :class:`~tooletta.RenderError` that says so (``AssertionError`` when it writes a text or
+    raises anything else). Used where the cross-format tests would render tools."""
+    fmt, _ = resolve_format(model, dialect)
+    assert not writes_tools(fmt), f"{fmt.name} writes tools: nothing to refuse"
+    try:
+        text = api.render_conversation(
+            messages, model=model, dialect=dialect, tools=tools, **options
+        )
+    except RenderError as exc:
+        if "writes no tool" not in str(exc):
+            raise AssertionError(f"{fmt.name}: refused, but not for its tools: {exc}") from exc
+        return
+    raise AssertionError(
+        f"{fmt.name} writes no tools, yet wrote a conversation with them:\n  {text[:400]!r}"
+    )
+
+
+def refused_for_tools(
+    messages: Sequence[Any],
+    *,
+    model: str | None = None,
+    dialect: str | None = None,
+    tools: Sequence[Any] | None = None,
+    **options: Any,
+) -> bool:
+    """Whether the format writes no tools and ``messages`` with ``tools`` have some: then
+    its refusal is asserted (:func:`check_tools_refused`, with ``options``) and the caller
+    checks nothing else of them; ``False`` otherwise."""
+    fmt, _ = resolve_format(model, dialect)
+    if writes_tools(fmt):
+        return False
+    if not uses_tools(read_conversation(messages), read_tool_definitions(tools)):
+        return False
+    check_tools_refused(messages, model=model, dialect=dialect, tools=tools, **options)
+    return True
+
+
+def tool_free(messages: Sequence[Message]) -> list[Message]:
+    """``messages`` without what a format that writes no tools refuses: the conversation as
+    if no tool were used, its tool results and its assistant turns with calls left out
+    (their content too: it would stand as an answer beside the next one), calls on other
+    messages dropped."""
+    out = []
+    for m in messages:
+        if m.role == "tool" or (m.tool_calls and m.role == "assistant"):
+            continue
+        out.append(msgspec.structs.replace(m, tool_calls=[]) if m.tool_calls else m)
+    return out

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .. import api
 from ..chat.lookup import resolve_format
 from ..chat.markup import dialect_markers
+from ..chat.notools import writes_tools
 from ..errors import ToolettaError
 from ..ir import Message
 from .conversation_law import check_conversation_law, check_parse_total
@@ -50,12 +51,15 @@ class ConversationLawTests:
     def test_conversation_law(self) -> None:
         """Random conversations with none or one oddity (:func:`odd_conversations`), with and
         without a generation prompt: ``render_conversation`` refuses them typed or writes a
-        text ``parse_conversation`` reads back as them (:func:`check_conversation_law`)."""
+        text ``parse_conversation`` reads back as them (:func:`check_conversation_law`). A
+        format that writes no tools is given no tool definitions, and must refuse every
+        conversation with calls or tool results (its refusal, not any)."""
         from hypothesis import given
         from hypothesis import strategies as st
 
         fmt, obj = resolve_format(self.model, self.dialect)
         markup = [*fmt.markup(), *dialect_markers(obj)]
+        tools = PROBE_TOOLS if writes_tools(fmt) else None  # (else calls and results refused)
 
         @_law_settings(self.law_examples)
         @given(odd_conversations(markup), st.booleans())
@@ -66,7 +70,7 @@ class ConversationLawTests:
                     messages,
                     model=self.model,
                     dialect=self.dialect,
-                    tools=PROBE_TOOLS,
+                    tools=tools,
                     add_generation_prompt=prompt,
                 )
             except AssertionError as exc:

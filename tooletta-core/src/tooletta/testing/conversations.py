@@ -29,9 +29,10 @@ from ..chat.api import render_spans
 from ..chat.format import Conversation
 from ..chat.jinja import render_jinja
 from ..chat.lookup import resolve_format
-from ..chat.messages import read_conversation, read_tool_definitions, text_of
+from ..chat.messages import read_conversation, read_tool_definitions
 from ..errors import ToolettaError
-from ..ir import Message, ToolCall
+from ..ir import Message
+from .conversation_law import _comparable, refused_for_tools
 from .conversation_law_tests import ConversationLawTests
 from .samples import (
     CALL_SAMPLES,
@@ -65,18 +66,6 @@ FROZEN_TIME = datetime(2026, 11, 25, 23, 59, 59)
 (a second and a midnight apart on purpose: a template writing either still agrees)."""
 
 
-def _comparable(messages: Sequence[Message]) -> list[Message]:
-    return [
-        Message(
-            role=m.role,
-            content=text_of(m.content),
-            tool_calls=[ToolCall(c.name, c.arguments, c.id) for c in m.tool_calls],
-            reasoning=m.reasoning,
-        )
-        for m in messages
-    ]
-
-
 def check_matches_template(
     template: str,
     messages: Sequence[Any],
@@ -96,7 +85,10 @@ def check_matches_template(
     the template receives call arguments as JSON text (templates that concatenate them).
     ``allow_markup``: the messages hold the format's markup on purpose (inline reasoning a
     template cuts), written as is. ``tool_results``: the template reads results folded into
-    the assistant message (``"tool_responses"``, :mod:`tooletta.chat.toolresponses`)."""
+    the assistant message (``"tool_responses"``, :mod:`tooletta.chat.toolresponses`). A
+    format writing no tools must refuse one with tools instead (``refused_for_tools``)."""
+    if refused_for_tools(messages, model=model, dialect=dialect, tools=tools):
+        return
     native = api.render_conversation(
         messages,
         model=model,
@@ -140,9 +132,12 @@ def check_conversation_round_trip(
 ) -> None:
     """``parse_conversation(render_conversation(m)) == m``, for what the format carries
     (rendered with ``options`` and, when asked, the generation prompt: parse reads both
-    without being told them; ``allow_markup`` as in :func:`check_matches_template`)."""
+    without being told them; ``allow_markup`` as in :func:`check_matches_template`; its tools
+    refused instead by a format writing none, ``refused_for_tools``)."""
     fmt, obj = resolve_format(model, dialect)
     read = read_conversation(messages)
+    if refused_for_tools(read, model=model, dialect=dialect, tools=tools):
+        return
     text = render_spans(
         read,
         model=model,
@@ -368,6 +363,8 @@ class ConversationTests(ConversationLawTests):
             if last.role != "assistant" or name in self.differences:
                 continue
             tools = self.tools if uses_tools else None
+            if refused_for_tools(messages, model=self.model, dialect=self.dialect, tools=tools):
+                continue
             spans = render_spans(
                 messages,
                 model=self.model,

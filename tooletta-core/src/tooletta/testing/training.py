@@ -17,7 +17,9 @@ from typing import Any
 from ..chat.conversation import conversation
 from ..chat.format import ChatFormat
 from ..chat.messages import read_tool_definitions
+from ..chat.notools import uses_tools, writes_tools
 from ..ir import Message, ToolCall
+from .conversation_law import tool_free
 from .samples import SAMPLE_TOOLS, sample_conversations
 
 __all__ = ["bpe_tokenizer", "check_turn_stops", "stop_cases"]
@@ -75,12 +77,18 @@ def check_turn_stops(
     declares a stop (:meth:`~tooletta.chat.ChatFormat.turn_stop`, ending with one of its
     single-id tokens) and the last generated run of the training text
     (``tooletta.training.targets.render_targets``) ends with it. Raises
-    ``AssertionError`` naming the case."""
+    ``AssertionError`` naming the case. A format that writes no tools is checked on each
+    conversation without its tools (:func:`~tooletta.testing.conversation_law.tool_free`)."""
     from ..training.targets import render_targets
 
     tokens = _single_tokens(fmt)
-    for name, (messages, uses_tools) in (cases or stop_cases()).items():
-        tools = read_tool_definitions(SAMPLE_TOOLS if uses_tools else None)
+    tool_free_only = not writes_tools(fmt)
+    for name, (messages, with_tools) in (cases or stop_cases()).items():
+        tools = read_tool_definitions(SAMPLE_TOOLS if with_tools else None)
+        if tool_free_only and uses_tools(messages, tools):  # (refused: see check_tools_refused)
+            messages, tools = tool_free(messages), []
+            if not messages or messages[-1].role != "assistant":
+                continue
         opts = dict(options or {})
         rendered = render_targets(fmt, dialect, messages, tools, opts)
         last = len(messages) - 1

@@ -9,7 +9,10 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
+import msgspec
+
 from ...errors import ToolettaError
+from ..notools import writes_tools
 from ..probes import Probe, option_values, probe_suite, read_switches
 from ..render import render_text
 from .candidates import _Candidate, _candidates
@@ -230,6 +233,22 @@ class _Identifier:
             self.native[key] = found
         return found
 
+    def _tools_written(
+        self, candidate: _Candidate, probe: Probe, form: MessageForm, expected: str, matched: int
+    ) -> NearMiss | None:
+        """Where the template's render of ``probe`` (``expected``), a probe with tools, parts
+        from its render of the probe without them (no tools declared, no calls, no results:
+        :func:`_without_tools`), for a ``candidate`` that writes no tools (it refuses the
+        probe); ``None`` when they are the same text (the template writes none of them
+        either: it ignores the declarations and drops the calls)."""
+        bare = self.template.render(_without_tools(probe), form)
+        if isinstance(bare, ToolettaError):
+            snippet = expected[:_SNIPPET]
+            return NearMiss(candidate.name, probe.name, 0, snippet, str(bare), matched)
+        if bare == expected:
+            return None
+        return _near(candidate.name, probe.name, expected, bare, matched)
+
     def _prefiltered(self, joined: str) -> list[_Candidate]:
         """The candidates whose markers all occur in the template's renders (its end of turn
         may be the ``eos_token`` placeholder instead)."""
@@ -272,6 +291,7 @@ class _Identifier:
         matched: list[str] = []
         missed: list[NearMiss] = []
         declared = candidate.fmt.options
+        tool_free = not writes_tools(candidate.fmt)
         for at, probe in enumerate(self.suite):
             if len(matched) + len(self.suite) - at <= beat:
                 break  # even this probe and every one after it written right cannot beat it
@@ -279,6 +299,14 @@ class _Identifier:
                 continue
             expected = self.template.render(probe, form)
             if not isinstance(expected, str):
+                continue
+            if tool_free and _with_tools(probe):  # the format refuses it: the template
+                miss = self._tools_written(candidate, probe, form, expected, len(matched))
+                if miss is None:  # must write none of its tools either
+                    continue
+                missed.append(miss)
+                if stop:
+                    break
                 continue
             native = self._native(candidate, probe, form)
             if isinstance(native, ToolettaError):
@@ -300,3 +328,26 @@ class _Identifier:
             if stop:
                 break
         return bound, matched, missed
+
+
+def _with_tools(probe: Probe) -> bool:
+    """Whether ``probe`` declares tools or holds calls or tool results."""
+    return bool(probe.tools) or any(m.tool_calls or m.role == "tool" for m in probe.messages)
+
+
+def _without_tools(probe: Probe) -> Probe:
+    """``probe`` without its tools: no declarations, the tool results left out, the calls
+    taken off their turns (a turn keeps its content); a distinct name, so that its render is
+    cached apart."""
+    messages = tuple(
+        msgspec.structs.replace(m, tool_calls=[]) if m.tool_calls else m
+        for m in probe.messages
+        if m.role != "tool"
+    )
+    return Probe(
+        f"{probe.name} (no tools)",
+        messages,
+        (),
+        probe.add_generation_prompt,
+        probe.options,
+    )
