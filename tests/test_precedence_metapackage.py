@@ -21,11 +21,12 @@ from tooletta.precedence import SHIPPED, first_party, is_first_party
 
 @pytest.fixture()
 def requires(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
-    """Metadata read afresh in the test, and again after it."""
-    precedence._metapackage.cache_clear()
+    """Metadata read afresh in the test (not the list the plugin index remembered), and
+    again after it."""
+    precedence.remember_metapackage(None)
     yield monkeypatch
     monkeypatch.undo()
-    precedence._metapackage.cache_clear()
+    precedence.remember_metapackage(None)
 
 
 def _metapackage_dependencies() -> set[str]:
@@ -54,13 +55,15 @@ def test_a_new_family_in_the_metapackage_is_first_party(requires: pytest.MonkeyP
             "pluggy>=1",
         ]
 
+    installed = first_party()
     requires.setattr(metadata, "requires", fake)
+    precedence.remember_metapackage(None)
     assert is_first_party("tooletta-dialect-newfamily")
     assert is_first_party("tooletta_dialect_spaced")
     assert not is_first_party("tooletta-dialect-optional")  # an extra is not installed by it
     assert not is_first_party("pluggy")  # only tooletta's own names can be first-party
     assert not is_first_party("acme-dialect")
-    added = precedence.FIRST_PARTY - SHIPPED
+    added = precedence.FIRST_PARTY - installed
     assert added == {"tooletta-dialect-newfamily", "tooletta-dialect-spaced"}
 
 
@@ -106,3 +109,29 @@ def test_a_warm_start_imports_no_metadata(tmp_path: Path) -> None:
         for _ in range(2)
     ]
     assert runs[1] == "False", runs
+
+
+def test_a_family_only_the_metapackage_lists_needs_no_core_edit(tmp_path: Path) -> None:
+    """A first-party family :data:`SHIPPED` does not list (``tooletta-dialect-bailing``, added
+    after that list, stands for every later one) is first-party on the first start (read from
+    the metapackage) and on a warm start (from the plugin index), without metadata then."""
+    env = {**os.environ, "TOOLETTA_CACHE_DIR": str(tmp_path / "cache")}
+    for var in ("TOOLETTA_NO_CACHE", "TOOLETTA_LOAD_PLUGINS", "TOOLETTA_DISABLE_PLUGINS"):
+        env.pop(var, None)
+    code = (
+        "import sys, tooletta\n"
+        "from tooletta import precedence\n"
+        "tooletta.list_dialects()\n"
+        "later = sorted(precedence.metapackage_dependencies() - precedence.SHIPPED)\n"
+        "print(later, all(map(precedence.is_first_party, later)),"
+        " 'importlib.metadata' in sys.modules)\n"
+    )
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        for _ in range(2)
+    ]
+    assert "tooletta-dialect-bailing" not in SHIPPED
+    assert runs[0].startswith("['tooletta-dialect-bailing'") and " True " in runs[0], runs
+    assert runs[1] == runs[0].rsplit(" ", 1)[0] + " False", runs

@@ -51,7 +51,12 @@ from . import hookspecs
 from .claims import check_model_claims, probe_hook_claims
 from .errors import PluginError
 from .ir import DialectInfo
-from .precedence import is_first_party, register_in_order
+from .precedence import (
+    is_first_party,
+    metapackage_dependencies,
+    register_in_order,
+    remember_metapackage,
+)
 from .registry import Pending, Problem, Registry, derive_models, supports_of
 from .rows import Model
 
@@ -72,7 +77,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = ("tooletta.builtin.canonical",)
 """Modules of the built-in plugins, registered before any entry point."""
 
 ENTRY_POINT_GROUP = "tooletta"
-INDEX_FORMAT = 3
+INDEX_FORMAT = 4
 _INDEXABLE_HOOKS = frozenset({"register_dialects"})
 _CORE_DIST = "tooletta-core"
 _RAISED = object()  # in a plugin's attempts: its register_dialects raised
@@ -200,6 +205,9 @@ class _Index(msgspec.Struct):
     core_version: str | None = None
     entry_points: tuple[_EntryPoint, ...] | None = None
     plugins: dict[str, _Record] = {}
+    # tooletta-dialects' first-party dependencies, read at the first start: a warm start
+    # decides a family precedence.SHIPPED does not list without reading metadata
+    metapackage: tuple[str, ...] | None = None
 
 
 def _mtime(path: str) -> int:
@@ -423,6 +431,11 @@ def load_plugins() -> _State:
         path = cache_path()
         index = _index = _read_index(path, _stamp())
         dirty = index.plugins == {} or index.entry_points is None
+        if index.metapackage is None:
+            index.metapackage = tuple(sorted(metapackage_dependencies()))
+            dirty = True
+        else:
+            remember_metapackage(index.metapackage)
         pm = _new_manager()
         plugins: list[PluginInfo] = []
         registry = Registry()

@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import DuplicateDialectError, ToolettaError
@@ -45,8 +45,10 @@ __all__ = [
     "SHIPPED",
     "first_party",
     "is_first_party",
+    "metapackage_dependencies",
     "overrides",
     "register_in_order",
+    "remember_metapackage",
 ]
 
 OVERRIDE_VAR = "TOOLETTA_OVERRIDE"
@@ -60,7 +62,6 @@ SHIPPED: frozenset[str] = frozenset(
     {
         "tooletta-core",
         "tooletta-dialect-apertus",
-        "tooletta-dialect-bailing",
         "tooletta-dialect-cline",
         "tooletta-dialect-cohere",
         "tooletta-dialect-deepseek",
@@ -99,7 +100,9 @@ SHIPPED: frozenset[str] = frozenset(
 )
 """The first-party distributions this core was released with, as normalised names, known
 without reading metadata, and the whole list when ``tooletta-dialects`` is not installed. A
-test keeps it within the metapackage's dependencies; a new family need not be added here."""
+test keeps it within the metapackage's dependencies; a new family need not be added here: the
+first start reads it from the metapackage and the plugin index keeps it for the next starts
+(:func:`remember_metapackage`)."""
 
 if TYPE_CHECKING:
     FIRST_PARTY: frozenset[str]
@@ -115,10 +118,31 @@ def distribution_key(name: str) -> str:
     return _SEPARATORS.sub("-", name.strip()).lower()
 
 
+_remembered: frozenset[str] | None = None  # the metapackage's list as the plugin index keeps it
+
+
+def remember_metapackage(names: Iterable[str] | None) -> None:
+    """Take ``tooletta-dialects``' first-party dependencies as an earlier process read them
+    (the plugin index keeps them, see :mod:`tooletta.plugins`), so that a warm start decides
+    a family :data:`SHIPPED` does not list without reading metadata; ``None`` forgets them
+    (the next question reads the installed metadata again)."""
+    global _remembered
+    _remembered = None if names is None else frozenset(map(distribution_key, names))
+    _metapackage.cache_clear()
+
+
+def metapackage_dependencies() -> frozenset[str]:
+    """The first-party distributions ``tooletta-dialects`` depends on (empty when it is not
+    installed): ``tooletta-core`` and ``tooletta-dialect-*`` names only, extras left out;
+    the remembered list (:func:`remember_metapackage`) when there is one."""
+    return _metapackage()
+
+
 @functools.lru_cache(maxsize=1)
 def _metapackage() -> frozenset[str]:
-    """The first-party distributions ``tooletta-dialects`` depends on (empty when it is not
-    installed): ``tooletta-core`` and ``tooletta-dialect-*`` names only, extras left out."""
+    """:func:`metapackage_dependencies`, read once."""
+    if _remembered is not None:
+        return _remembered
     from importlib import metadata  # only for a name SHIPPED does not know
 
     try:
