@@ -65,10 +65,12 @@ def best_of(fn: Callable[[], Any], rounds: int) -> float:
 def format_cases() -> Iterator[tuple[str, Any, list[Any], dict[str, Any]]]:
     """``(format name, test class, cases, options)`` for every tested format: the
     conversations the class compares with its template (its ``_cases()`` less its
-    ``differences``, as ``(messages, tools)`` read once into ``Message`` objects and tool
-    definitions), and the template options it renders with."""
+    ``differences`` and, for a format whose template writes no tools, those with tools, as
+    ``(messages, tools)`` read once into ``Message`` objects and tool definitions), and the
+    template options it renders with."""
     from tooletta.chat.lookup import resolve_format
     from tooletta.chat.messages import read_conversation, read_tool_definitions
+    from tooletta.chat.notools import uses_tools, writes_tools
     from tooletta.testing.conversations import SAMPLE_TOOLS
 
     for cls in chat_test_classes():
@@ -80,6 +82,8 @@ def format_cases() -> Iterator[tuple[str, Any, list[Any], dict[str, Any]]]:
             for name, (m, t) in cls()._cases().items()
             if name not in cls.differences
         ]
+        if not writes_tools(fmt):  # its template writes no tools: the format refuses them
+            cases = [(m, t) for m, t in cases if not uses_tools(m, t)]
         options = dict(cls.options[0]) if cls.options else {}
         yield fmt.name, cls, cases, options
 

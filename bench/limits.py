@@ -719,6 +719,11 @@ def family_for(dialect: str, tools: list[dict[str, Any]]) -> Family | None:
             CLOSE,
             xml_body("<arg_key>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", t),
         ),
+        "bailing_kv": Family(  # glm45's tags (Ring-2.6-1T)
+            OPEN,
+            CLOSE,
+            xml_body("<arg_key>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", t),
+        ),
         "k2_horizon": Family(
             "<ifm|tool_call>",
             "</ifm|tool_call>",

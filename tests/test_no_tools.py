@@ -19,7 +19,7 @@ import tooletta
 from support import bracket_turns
 from tooletta import DialectInfo, Message, ParseResult, RenderError, ToolCall, plugins
 from tooletta.chat import ChatFormat, Conversation, Turn, render_spans
-from tooletta.chat.notools import uses_tools, writes_tools
+from tooletta.chat.notools import ToolsRefusedError, uses_tools, writes_tools
 from tooletta.testing.conversation_law import (
     check_conversation_law,
     check_tools_refused,
@@ -101,10 +101,24 @@ def test_tools_calls_and_results_are_refused_on_every_path(
 ) -> None:
     for render in (tooletta.render_conversation, render_spans):
         for prompt in (False, True):
-            with pytest.raises(RenderError, match=what):
+            with pytest.raises(ToolsRefusedError, match=what):
                 render(messages, dialect="toy_no_tools", tools=tools, add_generation_prompt=prompt)
     check_tools_refused(messages, dialect="toy_no_tools", tools=tools)
     assert check_conversation_law(messages, dialect="toy_no_tools", tools=tools) is None
+
+
+def test_the_refusal_is_a_render_error_of_its_own_class() -> None:
+    """Callers catching :class:`~tooletta.RenderError` keep working; the kit tells this
+    refusal from the others by its class, not its message."""
+    assert issubclass(ToolsRefusedError, RenderError)
+    with pytest.raises(ToolsRefusedError) as caught:
+        tooletta.render_conversation([USER, CALLING], dialect="toy_no_tools")
+    assert type(caught.value) is ToolsRefusedError
+    with pytest.raises(RenderError) as other:
+        tooletta.render_conversation(
+            [USER, Message("assistant", "yo\ud800")], dialect="toy_no_tools"
+        )
+    assert not isinstance(other.value, ToolsRefusedError)
 
 
 def test_the_model_turn_refuses_calls_too() -> None:
@@ -112,7 +126,7 @@ def test_the_model_turn_refuses_calls_too() -> None:
     refuses calls of a format that writes none, and writes content alone."""
     fmt = _NoTools()
     dialect = tooletta.get_dialect("toy_no_tools_calls")
-    with pytest.raises(RenderError, match=r"toy_no_tools: .*writes no tool calls"):
+    with pytest.raises(ToolsRefusedError, match=r"toy_no_tools: .*writes no tool calls"):
         fmt.calls_text(dialect, [CALL], "Looking.")
     assert fmt.calls_text(dialect, [], "Looking.") == "Looking."
     ctx = Conversation([CALLING], [], {}, dialect)

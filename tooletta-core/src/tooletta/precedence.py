@@ -123,7 +123,7 @@ _remembered: frozenset[str] | None = None  # the metapackage's list as the plugi
 
 def remember_metapackage(names: Iterable[str] | None) -> None:
     """Take ``tooletta-dialects``' first-party dependencies as an earlier process read them
-    (the plugin index keeps them, see :mod:`tooletta.plugins`), so that a warm start decides
+    (the plugin index keeps them: ``tooletta.plugins``), so that a warm start decides
     a family :data:`SHIPPED` does not list without reading metadata; ``None`` forgets them
     (the next question reads the installed metadata again)."""
     global _remembered

@@ -40,7 +40,7 @@ from .declare_layout import Reasoning, Turn, defaults, each_role, roles
 from .declare_results import JsonResults, pending_at_runs, split_by_calls
 from .declare_turns import CallIds, Headerless
 from .messages import text_of
-from .notools import no_tools_refusal
+from .notools import ToolsRefusedError, no_tools_refusal
 from .shortcuts import LAST, UNPROVED, without_calls
 
 __all__ = [
@@ -243,8 +243,9 @@ class ChatFormat:
     tool results). ``False``: it writes none of them (Mistral Small 3's template leaves the
     declarations out, drops an assistant turn's calls and raises on a tool message; its model
     takes tools through its tokenizer), and every render refuses each
-    (``tooletta.chat.notools.refuse_tools``: a :class:`~tooletta.RenderError` naming the
-    format and what it has no place for) rather than drop it; such a format declares no
+    (:func:`~tooletta.chat.notools.refuse_tools`: a
+    :class:`~tooletta.chat.notools.ToolsRefusedError`, a :class:`~tooletta.RenderError`, naming
+    the format and what it has no place for) rather than drop it; such a format declares no
     ``tool`` turn, :attr:`tools_block` or :attr:`call_ids`. The cross-format tests and
     :mod:`tooletta.testing`'s conversation laws read it: they assert the refusal where they
     would render tools, and :func:`~tooletta.chat.identify` names such a format only for a
@@ -713,7 +714,7 @@ class ChatFormat:
         items = calls if type(calls) is list else list(calls)
         if items:
             if not self.writes_tools:
-                raise RenderError(no_tools_refusal(self.name, "tool calls"))
+                raise ToolsRefusedError(no_tools_refusal(self.name, "tool calls"))
             ids = self.call_ids
             if ids is not None:  # the ids the template writes for them
                 items = ids.apply(items)

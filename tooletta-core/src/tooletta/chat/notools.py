@@ -4,9 +4,10 @@
 Such a template leaves tool declarations out, drops an assistant turn's calls or raises on a
 tool message (Mistral Small 3, Large 2411, Codestral: their models take tools through their
 tokenizer, not the template). Writing the conversation without them would lose data
-silently, so every conversation render (:func:`~tooletta.chat.checks.check_conversation`)
+silently, so every conversation render (``tooletta.chat.checks.check_conversation``)
 and the model turn of :func:`~tooletta.render` (``ChatFormat.calls_text``) refuse them with
-a :class:`~tooletta.RenderError` that names the format and what it has no place for.
+a :class:`ToolsRefusedError` (a :class:`~tooletta.RenderError`) that names the format and
+what it has no place for.
 """
 
 from __future__ import annotations
@@ -17,7 +18,20 @@ from typing import Any
 from ..errors import RenderError
 from ..ir import Message
 
-__all__ = ["no_tools_refusal", "refuse_tools", "uses_tools", "writes_tools"]
+__all__ = [
+    "ToolsRefusedError",
+    "no_tools_refusal",
+    "refuse_tools",
+    "uses_tools",
+    "writes_tools",
+]
+
+
+class ToolsRefusedError(RenderError):
+    """A format whose template writes no tools was given some (tool declarations, an
+    assistant turn's calls or a tool result): a :class:`~tooletta.RenderError`, so callers
+    that catch those need no change; its own class lets a caller (a dataset converter, the
+    conformance kit) tell this refusal from the others without reading the message."""
 
 
 def writes_tools(fmt: Any) -> bool:
@@ -49,9 +63,9 @@ def refuse_tools(fmt: Any, messages: Sequence[Message], tools: Sequence[Mapping[
         return
     name = fmt.name
     if tools:
-        raise RenderError(no_tools_refusal(name, "tool declarations"))
+        raise ToolsRefusedError(no_tools_refusal(name, "tool declarations"))
     for index, message in enumerate(messages):
         if message.tool_calls:
-            raise RenderError(f"message {index}: " + no_tools_refusal(name, "tool calls"))
+            raise ToolsRefusedError(f"message {index}: " + no_tools_refusal(name, "tool calls"))
         if message.role == "tool":
-            raise RenderError(f"message {index}: " + no_tools_refusal(name, "tool results"))
+            raise ToolsRefusedError(f"message {index}: " + no_tools_refusal(name, "tool results"))

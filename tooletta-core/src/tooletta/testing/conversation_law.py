@@ -31,7 +31,7 @@ from .. import api
 from ..chat.format import Conversation
 from ..chat.lookup import resolve_format
 from ..chat.messages import read_conversation, read_tool_definitions, text_of
-from ..chat.notools import uses_tools, writes_tools
+from ..chat.notools import ToolsRefusedError, uses_tools, writes_tools
 from ..errors import RenderError, ToolettaError
 from ..ir import Message, ToolCall
 
@@ -157,18 +157,18 @@ def check_tools_refused(
 ) -> None:
     """The format (``model`` or ``dialect``), whose template writes no tools, refuses
     ``messages`` with ``tools``: :func:`~tooletta.render_conversation` raises the
-    :class:`~tooletta.RenderError` that says so (``AssertionError`` when it writes a text or
-    raises anything else). Used where the cross-format tests would render tools."""
+    :class:`~tooletta.chat.notools.ToolsRefusedError` that says so (``AssertionError`` when it
+    writes a text or raises anything else). Used where the cross-format tests would render tools."""
     fmt, _ = resolve_format(model, dialect)
     assert not writes_tools(fmt), f"{fmt.name} writes tools: nothing to refuse"
     try:
         text = api.render_conversation(
             messages, model=model, dialect=dialect, tools=tools, **options
         )
-    except RenderError as exc:
-        if "writes no tool" not in str(exc):
-            raise AssertionError(f"{fmt.name}: refused, but not for its tools: {exc}") from exc
+    except ToolsRefusedError:
         return
+    except RenderError as exc:
+        raise AssertionError(f"{fmt.name}: refused, but not for its tools: {exc}") from exc
     raise AssertionError(
         f"{fmt.name} writes no tools, yet wrote a conversation with them:\n  {text[:400]!r}"
     )
