@@ -736,9 +736,10 @@ def test_earlier_glm4_ids_have_no_format(model: str) -> None:
     ],
 )
 def test_toolless_glm_texts_have_no_format(model: str) -> None:
-    """GLM-4.1V-9B-Thinking's and glm-4-9b-chat-1m's texts (and the ids serving them) have no
-    tool support at all (see the README): no format or dialect claims them, so ``model=``
-    alone refuses and says to pass the template (a learned format renders it)."""
+    """GLM-4.1V-9B-Thinking's and glm-4-9b-chat-1m's texts (and the ids serving them) write
+    no tools from ``tools=`` and no ``tool_calls`` (see the README): no format or dialect
+    claims them, so ``model=`` alone refuses and says to pass the template (a learned format
+    renders it)."""
     assert tooletta.dialect_for_model(model) is None
     assert not any(_claims(pattern, model) for table in _ALL_VERIFIED_BY for pattern in table)
     with pytest.raises(tooletta.ToolettaError, match="chat_template="):
