@@ -90,24 +90,30 @@ def test_shipped_names_read_no_metadata(requires: pytest.MonkeyPatch) -> None:
     assert not is_first_party(None)
 
 
-def test_a_warm_start_imports_no_metadata(tmp_path: Path) -> None:
-    """Loading plugins from the index (the second start) decides first-party without
-    importing ``importlib.metadata``."""
+def _two_starts(tmp_path: Path, code: str) -> list[str]:
+    """What ``code`` prints in a first start (no plugin index yet) and in a warm start (from
+    the index the first wrote), each a fresh interpreter with every plugin loaded."""
     env = {**os.environ, "TOOLETTA_CACHE_DIR": str(tmp_path / "cache")}
     for var in ("TOOLETTA_NO_CACHE", "TOOLETTA_LOAD_PLUGINS", "TOOLETTA_DISABLE_PLUGINS"):
         env.pop(var, None)
+    return [
+        subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        for _ in range(2)
+    ]
+
+
+def test_a_warm_start_imports_no_metadata(tmp_path: Path) -> None:
+    """Loading plugins from the index (the second start) decides first-party without
+    importing ``importlib.metadata``."""
     code = (
         "import sys, tooletta\n"
         "tooletta.list_dialects()\n"
         'tooletta.parse(\'<tool_call>{"name": "f", "arguments": {}}</tool_call>\', \'hermes\')\n'
         "print('importlib.metadata' in sys.modules)\n"
     )
-    runs = [
-        subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        for _ in range(2)
-    ]
+    runs = _two_starts(tmp_path, code)
     assert runs[1] == "False", runs
 
 
@@ -115,9 +121,6 @@ def test_a_family_only_the_metapackage_lists_needs_no_core_edit(tmp_path: Path) 
     """A first-party family :data:`SHIPPED` does not list (``tooletta-dialect-bailing``, added
     after that list, stands for every later one) is first-party on the first start (read from
     the metapackage) and on a warm start (from the plugin index), without metadata then."""
-    env = {**os.environ, "TOOLETTA_CACHE_DIR": str(tmp_path / "cache")}
-    for var in ("TOOLETTA_NO_CACHE", "TOOLETTA_LOAD_PLUGINS", "TOOLETTA_DISABLE_PLUGINS"):
-        env.pop(var, None)
     code = (
         "import sys, tooletta\n"
         "from tooletta import precedence\n"
@@ -126,12 +129,7 @@ def test_a_family_only_the_metapackage_lists_needs_no_core_edit(tmp_path: Path) 
         "print(later, all(map(precedence.is_first_party, later)),"
         " 'importlib.metadata' in sys.modules)\n"
     )
-    runs = [
-        subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        for _ in range(2)
-    ]
+    runs = _two_starts(tmp_path, code)
     assert "tooletta-dialect-bailing" not in SHIPPED
     assert runs[0].startswith("['tooletta-dialect-bailing'") and " True " in runs[0], runs
     assert runs[1] == runs[0].rsplit(" ", 1)[0] + " False", runs
