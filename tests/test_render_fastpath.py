@@ -89,18 +89,25 @@ class Counter:
 
     @contextmanager
     def counting(self) -> Iterator[None]:
-        real = fastpath.FastWriter.write
+        real = fastpath.fast_writer
 
-        def write(writer: Any, *args: Any) -> str | None:
-            text = real(writer, *args)
-            if text is None:
-                self.declined += 1
-            else:
-                self.written += 1
-            return text
+        def counted(*found: Any) -> Any:
+            write = real(*found)
+            if write is None:
+                return None
+
+            def counting(*args: Any) -> str | None:
+                text: str | None = write(*args)
+                if text is None:
+                    self.declined += 1
+                else:
+                    self.written += 1
+                return text
+
+            return counting
 
         api._READY.clear()
-        with patch.object(fastpath.FastWriter, "write", write):
+        with patch.object(api, "fast_writer", counted):
             yield
         api._READY.clear()
 
@@ -541,3 +548,29 @@ def test_a_later_system_message(learned: dict[str, str]) -> None:
             for prompt in (False, True):
                 both(name, messages, counter, add_generation_prompt=prompt)
     assert counter.declined > 0
+
+
+def test_an_answer_holding_the_cut_tag(learned: dict[str, str]) -> None:
+    """An answer holding its format's learned cut tag (``</think>``: the template writes only
+    what follows it) is written as the general path writes it, with and without
+    ``allow_markup``, last or not, beside calls or not."""
+    from tooletta.chat.lookup import resolve_format
+
+    cutting = 0
+    for name in learned.values():
+        fmt, _ = resolve_format(None, name)
+        tag = getattr(fmt, "_cut_tag", "")
+        if not tag:
+            continue
+        cutting += 1
+        answer = Message(role="assistant", content=f"draft{tag}final")
+        called = Message(
+            role="assistant",
+            content=f"draft{tag}",
+            tool_calls=[ToolCall("get_weather", {"city": "Paris"})],
+        )
+        user = Message(role="user", content="hi")
+        for messages in ([user, answer], [user, answer, user], [user, called]):
+            for allow in (False, True):
+                both(name, messages, tools=SAMPLE_TOOLS, allow_markup=allow)
+    assert cutting >= 4

@@ -8,7 +8,8 @@ checks them (``tooletta.chat.checks.check_conversation``), builds the
 (:func:`~tooletta.chat.render.render_text`): about 25 Python calls for a two-message
 conversation, ~4 µs, most of which is the same for every conversation of a format. A
 :class:`FastWriter` reads the format (its render plan and the learned hooks it installs) once,
-and then writes a conversation in one function and one pass over the messages: the headers
+and :func:`tooletta.chat.fastgen.generate` writes from what it read the one function that
+writes a conversation of that format in one pass over the messages: the headers
 and footers of each role as strings, the learned strips inline, the system turn remembered
 by its text (the format's own ``system_text`` asked the first time), the generation prompt
 remembered per options (its ``generation_prompt`` asked the first time), the history rule's
@@ -50,12 +51,12 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..ir import Message, ToolCall
-from .checks import _SHORT_INT_BITS, _check_tool_text, _typed_by_schema
+from ..ir import Message
+from .checks import _typed_by_schema
 from .conversation import conversation, last_user
 from .declare import last_query
+from .fastgen import generate
 from .format import ChatFormat
-from .messages import content_key
 from .shortcuts import UNPROVED, without_calls
 
 __all__ = ["FastWriter", "fast_writer"]
@@ -63,9 +64,6 @@ __all__ = ["FastWriter", "fast_writer"]
 Fast = Callable[[Any, Any, bool, Mapping[str, Any], bool], "str | None"]
 """``write(messages, tools, add_generation_prompt, options, allow_markup)``: the text, or
 ``None`` when the general path must render."""
-
-_SEP = "\x00"  # as check_conversation joins the texts
-_MEMO_SIZE = 256
 
 
 def fast_writer(fmt: Any, dialect: Any, plan: Any, markup: Any) -> Fast | None:
@@ -77,7 +75,7 @@ def fast_writer(fmt: Any, dialect: Any, plan: Any, markup: Any) -> Fast | None:
     if chatspec is None or not isinstance(fmt, chatspec.LearnedChat) or fmt.unwritten_fields:
         return None  # message keys to refuse: check_conversation, on the general path
     writer = FastWriter.of(fmt, dialect, plan, markup, chatspec.LearnedChat)
-    return None if writer is None else writer.write
+    return None if writer is None else generate(writer)
 
 
 def _func(hook: Any) -> Any:
@@ -108,8 +106,9 @@ them on the object itself gets no fast writer."""
 
 
 class FastWriter:
-    """A learned format's conversation writer for the common case (see the module's
-    docstring): built by :meth:`of`, used as :meth:`write`."""
+    """What a learned format's conversation writer for the common case reads of the format
+    (see the module's docstring), and the helpers its generated function asks on the rare
+    paths: built by :meth:`of`, written out by :func:`tooletta.chat.fastgen.generate`."""
 
     def __init__(self, fmt: Any, dialect: Any, plan: Any, markup: Any, learned: Any) -> None:
         """Read the format once (:meth:`of` decides first whether it may be)."""
@@ -223,7 +222,7 @@ class FastWriter:
             if self.results_ok
             else None
         )
-        """What :meth:`write` reads to write a tool result (``None``: the general path
+        """What the writer reads to write a tool result (``None``: the general path
         writes them), as one tuple."""
         after = plan.after_conversation
         base = conversation((), (), plan.options, dialect)
@@ -247,31 +246,6 @@ class FastWriter:
         calls' writer, the content check, the lead without content, the lead after content,
         whether that lead is left out when the content ends with it); ``None``: its
         ``render`` is asked."""
-        self.settings = (
-            self.reasons,
-            self.calls_ok,
-            self.typed,
-            self.user_head,
-            self.user_tail,
-            self.user_strip,
-            self.answer_head,
-            self.answer_tail + self.answer_foot,
-            self.learned_answer,
-            self.cut_tag,
-            self.history_where,
-            self.history_strip,
-            self.blocked_strip,
-            self.answer_strip,
-            self.refuse_empty,
-            self.rewrites,
-            self.no_block,
-            self.keep,
-            self.after_results,
-            self.check,
-            self.calls_writer,
-        )
-        """What :meth:`write` reads of the above, as one tuple (unpacked once per
-        conversation rather than twenty attribute reads)."""
 
     @classmethod
     def of(cls, fmt: Any, dialect: Any, plan: Any, markup: Any, learned: Any) -> FastWriter | None:
@@ -364,253 +338,6 @@ class FastWriter:
         )
         return after_answer, after_result, other
 
-    def write(
-        self,
-        messages: Any,
-        tools: Any,
-        add_generation_prompt: bool,
-        options: Mapping[str, Any],
-        allow_markup: bool,
-    ) -> str | None:
-        """The conversation's text, or ``None`` when the general path must render it.
-
-        One pass over the messages: each message's checks (the fields' types, the calls'
-        flat shape, its texts collected in ``check_conversation``'s order for the scans of
-        the joined text), then its turn; the scans, the tool definitions and the opening
-        system turn after the pass (writing is pure: a refusal found after it discards the
-        text)."""
-        if type(messages) is not list or not messages:
-            return None
-        defs = self._tools(tools) if tools else _NO_TOOLS
-        if defs is None:
-            return None
-        (
-            reasons,
-            calls_ok,
-            typed,
-            user_head,
-            user_tail,
-            user_strip,
-            answer_head,
-            answer_end,
-            learned_answer,
-            cut_tag,
-            history_where,
-            history_strip,
-            blocked_strip,
-            answer_strip,
-            refuse_empty,
-            rewrites,
-            no_block,
-            keep,
-            after_results,
-            check,
-            calls_writer,
-        ) = self.settings
-        texts: list[str] = []
-        add = texts.append
-        parts = [self.bos, ""]  # [1]: the opening system turn, found after the pass
-        append = parts.append
-        ctx: Any = None
-        anchor: int | None = None
-        results: tuple[Any, ...] | None = None
-        count = len(messages)
-        last_index = count - 1
-        for index in range(count):
-            m = messages[index]
-            if type(m) is not Message or m.extra:
-                return None
-            role = m.role
-            content = m.content
-            reasoning = m.reasoning
-            if type(role) is not str or type(content) is not str:
-                return None
-            if type(reasoning) is not str:
-                return None
-            add(content)
-            if reasoning:
-                if not reasons:
-                    return None  # the format's history rule decides: the general path
-                add(reasoning)
-            name, call_id = m.name, m.tool_call_id
-            if name is not None:
-                if type(name) is not str:
-                    return None
-                add(name)
-            if call_id is not None:
-                if type(call_id) is not str:
-                    return None
-                add(call_id)
-            calls = m.tool_calls
-            if type(calls) is not list:
-                return None
-            if calls:
-                if role != "assistant" or not calls_ok or (typed and defs):
-                    return None  # (a dialect typing values by the schema: checked there)
-                for call in calls:
-                    if type(call) is not ToolCall or call.id is not None:
-                        return None
-                    name, arguments = call.name, call.arguments
-                    if type(name) is not str or not name or type(arguments) is not dict:
-                        return None
-                    add(name)
-                    for key, value in arguments.items():
-                        if type(key) is not str:
-                            return None
-                        add(key)
-                        kind = type(value)
-                        if kind is str:
-                            add(value)
-                        elif kind is int:
-                            if value.bit_length() > _SHORT_INT_BITS:
-                                return None
-                        elif kind is float:
-                            if value - value != 0:
-                                return None
-                        elif kind is not bool and value is not None:
-                            return None
-            if role == "user":
-                if user_strip is not None:
-                    content = content.lstrip(user_strip[0]).rstrip(user_strip[1])
-                append(user_head + content + user_tail)
-            elif role == "assistant":
-                if not content and not calls and refuse_empty:
-                    return None  # the learned system_text refuses it
-                if no_block and not reasoning:
-                    block = ""
-                elif keep:  # ChatFormat.kept_in's rule, its anchor found once
-                    if anchor is None:
-                        anchor = self._anchor(messages, count)
-                        if anchor is None:
-                            return None
-                    kept = index > anchor
-                    last = index == last_index
-                    if reasoning:
-                        block = self.fmt.reasoning_text(reasoning, kept, last)
-                    else:
-                        block = self.empty_blocks[kept][last]
-                else:  # the format's own history rule and block, as the general path asks
-                    try:  # (the later messages are not checked yet: any fault, the general path)
-                        if ctx is None:
-                            ctx = self._conversation(
-                                messages, (defs, options, add_generation_prompt)
-                            )
-                        fmt = self.fmt
-                        block = fmt.reasoning_text(
-                            reasoning, fmt.kept_in(index, ctx), index == last_index
-                        )
-                    except Exception:
-                        return None
-                if learned_answer:  # the learned _assistant_text's strips
-                    if cut_tag and cut_tag in content:
-                        return None
-                    if history_where and index != last_index:  # "not_last"
-                        left, right = history_strip
-                    else:
-                        left, right = blocked_strip if block else answer_strip
-                    text = content.lstrip(left).rstrip(right)
-                    if calls and rewrites and content and not text:
-                        return None
-                else:
-                    text = content
-                try:
-                    if calls and calls_writer is not None:  # the learned render, inline
-                        write_calls, check_content, alone, lead, lead_if_missing = calls_writer
-                        body = write_calls(calls)
-                        if type(body) is not str:
-                            return None
-                        if text:
-                            check_content(text)
-                            if lead and lead_if_missing and text.endswith(lead):
-                                lead = ""
-                            text = text + lead + body
-                        else:
-                            text = alone + body
-                    elif calls:
-                        text = dialect_render(self.dialect, calls, text)
-                    elif check is not None and text:
-                        check(text)
-                except Exception:
-                    return None
-                if after_results is not None and index and messages[index - 1].role == "tool":
-                    append(after_results + block + text + answer_end)
-                else:
-                    append(answer_head + block + text + answer_end)
-            elif role == "tool":
-                if results is None:
-                    results = self.results
-                    if results is None:
-                        return None
-                grouped, separator, head, foot, wrap_open, wrap_close, encoded = results
-                if not (grouped and index and messages[index - 1].role == "tool"):
-                    append(head)
-                elif separator:
-                    append(separator)
-                if encoded is not None:
-                    try:
-                        content = encoded.write(content)
-                    except Exception:
-                        return None
-                append(wrap_open + content + wrap_close)
-                if grouped and index < last_index:
-                    after = messages[index + 1]  # (not checked yet: a Message's role or not)
-                    if type(after) is Message and after.role == "tool":
-                        continue
-                append(foot)
-            elif role != "system" or index:
-                return None  # a later system message, another role
-        joined = _SEP.join(texts)
-        if not joined.isascii():
-            try:
-                joined.encode("utf-8")
-            except UnicodeEncodeError:
-                return None
-        if not allow_markup:
-            for probe, words in self.probes:
-                if probe in joined:
-                    for word in words:
-                        if word in joined:
-                            return None
-        opening_key: tuple[str | None, bytes]
-        if defs:
-            try:
-                _check_tool_text(defs)
-                opening_key = (None, content_key(defs))
-            except Exception:
-                return None
-        else:
-            opening_key = _NO_KEY
-        first = messages[0]
-        if first.role == "system":
-            opening_key = (first.content, opening_key[1])
-        systems = self.systems
-        opening = systems.get(opening_key, _MISSING)
-        if opening is _MISSING:
-            if len(systems) > _MEMO_SIZE:
-                systems.clear()
-            opening = systems[opening_key] = self._system(opening_key[0], defs)
-        if opening is None:
-            return None
-        parts[1] = opening
-        if add_generation_prompt or options:
-            try:
-                found = tuple(options.items()) if options else ()
-                prompts = self.prompts.get(found, _MISSING)
-            except TypeError:  # an option's value is not hashable
-                return None
-            if prompts is _MISSING:
-                if len(self.prompts) > _MEMO_SIZE:
-                    self.prompts.clear()
-                prompts = self.prompts[found] = self._prompts(options)
-            if prompts is None:
-                return None
-            if add_generation_prompt:
-                role = messages[-1].role
-                append(prompts[0] if role == "assistant" else prompts[1 if role == "tool" else 2])
-                return "".join(parts)
-        append(self.after)
-        return "".join(parts)
-
     @staticmethod
     def _tools(tools: Any) -> list[Any] | None:
         """The tool definitions as the general path reads them, when each is already in the
@@ -653,15 +380,9 @@ class FastWriter:
         return conversation(messages, defs, merged, self.dialect, add_generation_prompt)
 
 
-def dialect_render(dialect: Any, calls: list[Any], content: str) -> str:
-    """``dialect.render(calls, content=content)`` as a ``str``."""
-    text = dialect.render(calls, content=content)
-    return text if type(text) is str else str(text)
-
-
 def _calls_writer(dialect: Any) -> tuple[Any, Any, str, str, bool] | None:
     """What the ``render`` of a learned calls dialect does with a turn's calls (checked,
-    flat, without ids: what :meth:`FastWriter.write` hands it), taken apart:
+    flat, without ids: what the generated writer hands it), taken apart:
     ``InstalledCalls.render`` writing them together through its installed dialect's
     ``render_calls`` and checking the content with its ``check_content``, or
     ``JsonCalls.render`` (its ``CallObjects`` writer, its ``check_content``, which passes
@@ -693,7 +414,3 @@ def kind_of(fmt: Any, name: str) -> Any:
 
 _ANCHORED = frozenset({"all", "none", "last", "after_last_user", "after_last_query"})
 """The history rules :meth:`FastWriter._anchor` answers."""
-
-_MISSING: Any = object()
-_NO_TOOLS: list[Any] = []
-_NO_KEY: tuple[str | None, bytes] = (None, b"")
