@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import tooletta
-from support import cpu_ratio
+from support import linear_ratio
 from tooletta import RenderError, ToolCall
 from tooletta.testing import tools_for
 
@@ -206,7 +206,9 @@ def test_detect_costs_linear_time(dialect: str) -> None:
         for unit in (marker, marker + " a\n{"):
             small = unit * (40_000 // len(unit) + 1)
             large = small * 4
-            ratio = cpu_ratio(functools.partial(check, small), functools.partial(check, large))
+            ratio = linear_ratio(
+                functools.partial(check, small), functools.partial(check, large), 8
+            )
             assert ratio < 8, (repr(unit), ratio)
 
 
