@@ -15,6 +15,13 @@ what the template writes on every timed conversation (else it is not timed and t
 exact`` column names the conversations it gets wrong), with jinja / limit (how far above
 Jinja any Python renderer can get) and learned / limit (how far tooletta is from that floor).
 
+A second table times what a user holding **chat dicts** runs: the same conversations as Hugging
+Face-shaped dicts (``tooletta.chat.jinja.to_template_messages``: dict arguments), given as they
+are to stock jinja2, to transformers' own renderer
+(``transformers.utils.chat_template_utils.render_jinja_template``, what
+``apply_chat_template(tokenize=False)`` runs; left out when transformers is not installed) and
+to tooletta (which reads them first); each checked to write what the template writes.
+
     uv run --no-sync python bench/learn.py --long   # per-message cost: long conversations
 
 ``--long`` times Jinja, the learned format, the native one and the limit on the biggest
@@ -31,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from render_limits import LIMITS
-from stockjinja import render_stock
+from stockjinja import render_stock, render_stock_dicts, transformers_renderer
 
 ROOT = Path(__file__).resolve().parent.parent
 HERMES = ROOT / "plugins" / "tooletta-dialect-hermes" / "tests" / "templates"
@@ -199,6 +206,7 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     checked: list[str] = []
+    dicts: list[str] = []
     for label, path, native, options in TEMPLATES:
         start = time.perf_counter()
         learned = tooletta.learn(str(path), name=f"bench-{label}", lenient=True, **options)
@@ -233,6 +241,7 @@ def main() -> None:
         )
         t_limit = None if misses else best_of(_limit_loop(cases, label), args.rounds) / count * 1e6
         t_checks = best_of(_checks_loop(cases, learned.name), args.rounds) / count * 1e6
+        dicts.append(_dict_row(label, cases, wants, template, tokens, learned.name, options, args))
         if t_limit:
             floor = t_limit + t_checks
             writing = t_learned - t_checks
@@ -256,6 +265,62 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|")
     print("\n".join(checked))
+    print()
+    print(
+        "| template | convs | jinja µs (dicts) | transformers µs (dicts) | learned µs (dicts) |"
+        " jinja / learned (dicts) | transformers / learned (dicts) |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    print("\n".join(dicts))
+
+
+def _dict_row(
+    label: str,
+    cases: list[Case],
+    wants: list[str],
+    template: str,
+    tokens: dict[str, str],
+    name: str,
+    options: dict[str, Any],
+    args: argparse.Namespace,
+) -> str:
+    """The chat-dicts row of ``label``: the timed conversations as Hugging Face-shaped dicts,
+    rendered by stock jinja2, transformers' renderer and tooletta's format ``name`` (each
+    checked to write ``wants``; a renderer that does not is not timed)."""
+    import tooletta
+    from tooletta.chat.jinja import to_template_messages
+
+    given = [(to_template_messages(messages), tools) for _, messages, tools in cases]
+    hf = transformers_renderer()
+
+    def exact(render: Callable[[list[Any], Any], str]) -> bool:
+        return all(render(d, t) == want for (d, t), want in zip(given, wants))
+
+    def stock(d: list[Any], t: Any) -> str:
+        return render_stock_dicts(template, d, tools=t, tokens=tokens, **options)
+
+    def hf_render(d: list[Any], t: Any) -> str:
+        return str(hf(template, d, tools=t, tokens=tokens, **options))
+
+    def ours(d: list[Any], t: Any) -> str:
+        return tooletta.render_conversation(d, dialect=name, tools=t, **options)
+
+    times: list[float | None] = []
+    for render in (stock, hf_render if hf is not None else None, ours):
+        if render is None or not exact(render):
+            times.append(None)
+            continue
+
+        def go(render: Callable[[list[Any], Any], str] = render) -> None:
+            for d, t in given:
+                render(d, t)
+
+        times.append(best_of(go, args.rounds) / max(len(given), 1) * 1e6)
+    t_stock, t_hf, t_ours = times
+    return (
+        f"| {label} | {len(given)} | {_us(t_stock)} | {_us(t_hf)} | {_us(t_ours)} |"
+        f" {_ratio(t_stock, t_ours)} | {_ratio(t_hf, t_ours)} |"
+    )
 
 
 def main_long(rounds: int) -> None:

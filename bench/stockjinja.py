@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 
 @lru_cache(maxsize=64)
@@ -43,6 +43,27 @@ def render_stock(
     from tooletta.chat.jinja import to_template_messages
 
     given = to_template_messages(messages, string_arguments=string_arguments)
+    return render_stock_dicts(
+        template,
+        given,
+        tools=tools,
+        tokens=tokens,
+        add_generation_prompt=add_generation_prompt,
+        **options,
+    )
+
+
+def render_stock_dicts(
+    template: str,
+    given: list[dict[str, Any]],
+    *,
+    tools: Sequence[Mapping[str, Any]] | None = None,
+    tokens: Mapping[str, str] | None = None,
+    add_generation_prompt: bool = False,
+    **options: Any,
+) -> str:
+    """``template`` rendered by stock jinja2 for messages already in the template's form
+    (chat dicts, as a user holding them passes them)."""
     variables: dict[str, Any] = {"bos_token": "", "eos_token": "", **(tokens or {}), **options}
     return str(
         _compiled(template).render(
@@ -52,3 +73,39 @@ def render_stock(
             **variables,
         )
     )
+
+
+def transformers_renderer() -> Any:
+    """transformers' own renderer of a chat template
+    (``transformers.utils.chat_template_utils.render_jinja_template``: what
+    ``apply_chat_template(tokenize=False)`` runs for a conversation, after reading its
+    arguments), or ``None`` when transformers is not installed. Besides jinja2's render it
+    copies the messages and tools into plain data and names the reasoning fields, on every
+    call: the cost a user of ``apply_chat_template`` pays per conversation."""
+    try:
+        from transformers.utils.chat_template_utils import render_jinja_template
+    except ImportError:
+        return None
+
+    def render(
+        template: str,
+        given: list[dict[str, Any]],
+        *,
+        tools: Sequence[Mapping[str, Any]] | None = None,
+        tokens: Mapping[str, str] | None = None,
+        add_generation_prompt: bool = False,
+        **options: Any,
+    ) -> str:
+        """``template`` rendered by transformers for chat dicts (as
+        :func:`render_stock_dicts` takes them)."""
+        variables: dict[str, Any] = {"bos_token": "", "eos_token": "", **(tokens or {}), **options}
+        found: Any = render_jinja_template(  # (rendered texts, generation indices)
+            [given],
+            tools=cast(Any, list(tools)) if tools else None,
+            chat_template=template,
+            add_generation_prompt=add_generation_prompt,
+            **variables,
+        )
+        return str(found[0][0])
+
+    return render

@@ -298,26 +298,47 @@ def test_generated_conversations(learned: dict[str, str], data: st.DataObject) -
     )
 
 
-def test_dicts_and_odd_fields_go_to_the_general_path(learned: dict[str, str]) -> None:
-    """Chat dicts, a ``Message`` with ``extra``, a falsy non-string reasoning, a role that is a
-    ``str`` subclass: not the fast writer's (same outcome, written by the general path)."""
+def test_odd_fields_go_to_the_general_path(learned: dict[str, str]) -> None:
+    """A ``Message`` with ``extra``, a falsy non-string reasoning, a role that is a ``str``
+    subclass, chat dicts the short reader hands on: not the fast writer's (same outcome,
+    written by the general path)."""
 
     class Role(str):
         pass
 
     name = learned["HuggingFaceTB-SmolLM3-3B"]
     cases: list[Any] = [
-        [{"role": "user", "content": "hi"}],
         [Message(role="user", content="hi", extra={"reasoning_content": "r"})],
         [Message(role="user", content="hi", reasoning=None)],  # type: ignore[arg-type]
         [Message(role=Role("user"), content="hi")],
         [Message(role="user", content="hi", tool_calls=None)],  # type: ignore[arg-type]
+        [{"role": "user", "content": "hi", "weight": 1}],
+        [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
         [],
     ]
     counter = Counter()
     for messages in cases:
         both(name, messages, counter)
     assert counter.written == 0
+
+
+def test_chat_dicts_are_read_then_written_fast(learned: dict[str, str]) -> None:
+    """Plain chat dicts (the OpenAI shape: string arguments, ids, ``reasoning_content``) are
+    read once and written by the fast writer, as the general path writes them."""
+    from tooletta.chat.jinja import to_template_messages
+
+    for stem in CALLING:
+        counter = Counter()
+        for messages, uses_tools in sample_conversations().values():
+            for strings in (False, True):
+                given = to_template_messages(messages, string_arguments=strings)
+                both(
+                    learned[stem],
+                    given,
+                    counter,
+                    tools=SAMPLE_TOOLS if uses_tools else None,
+                )
+        assert counter.written >= 8, stem
 
 
 WHITESPACE = [

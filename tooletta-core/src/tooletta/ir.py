@@ -106,7 +106,7 @@ def coerce_arguments(raw: Any) -> dict[str, Any]:
         return {}
     if isinstance(raw, dict):
         return raw
-    if isinstance(raw, Mapping):
+    if type(raw) is not str and isinstance(raw, Mapping):  # (a JSON string skips the ABC test)
         return dict(raw)
     if isinstance(raw, (str, bytes)):
         try:

@@ -92,6 +92,8 @@ def render_conversation_text(
     if options:
         refuse_unwritten(fmt, options)
     if fast is not None:
+        if type(messages) is list and messages and type(messages[0]) is not Message:
+            messages = read_conversation(messages)  # (chat dicts: read once, here)
         text: str | None = fast(messages, tools, add_generation_prompt, options, allow_markup)
         if text is not None:
             if options:

@@ -12,6 +12,7 @@ import msgspec
 from ..errors import RenderError
 from ..ir import Message
 from ..jsonout import to_json
+from ..shapes.read import read_messages
 
 __all__ = [
     "by_content",
@@ -174,13 +175,11 @@ def read_conversation(messages: Iterable[Any]) -> list[Message]:
         raise RenderError("messages must be a list of messages")
     if isinstance(messages, list) and all(type(m) is Message for m in messages):
         return [_lift_reasoning(m) for m in messages]
-    from ..shapes.read import read_messages
-
     try:
         read = read_messages(messages)
     except ValueError as exc:
         raise RenderError(str(exc)) from None
-    return [_lift_reasoning(m) for m in read]
+    return [_lift_reasoning(m) if m.extra and not m.reasoning else m for m in read]
 
 
 def _lift_reasoning(message: Message) -> Message:

@@ -9,6 +9,7 @@ from ._util import as_dict
 from .anthropic import is_anthropic_message, read_anthropic_message
 from .chat import read_chat_message
 from .message import Message
+from .plain import read_plain_dicts
 from .reasoning import REASONING_ITEMS
 from .responses import add_responses_item, is_responses_item
 
@@ -27,10 +28,16 @@ def read_messages(messages: Iterable[Any]) -> list[Message]:
     read through ``model_dump`` (a ``None`` value counts as absent), so an object and its dump
     read the same. Reasoning fills :attr:`Message.reasoning <tooletta.Message>`, with the
     opaque data providers need back in ``extra`` (:mod:`~tooletta.interop.reasoning`). Ids
-    are never rewritten.
+    are never rewritten. A list of plain chat dicts is read in one loop
+    (:func:`~tooletta.shapes.plain.read_plain_dicts`), as the message-by-message reading
+    reads it.
 
     Raises ``ValueError`` (naming the message's position) for what cannot be read.
     """
+    if type(messages) is list:
+        plain = read_plain_dicts(messages)
+        if plain is not None:
+            return plain
     out: list[Message] = []
     for i, obj in enumerate(messages):
         try:
