@@ -273,3 +273,19 @@ def test_random_conversations_with_the_joined_system_text_round_trip(
 def test_a_system_message_joined_to_the_template_s_text_before_it_is_refused() -> None:
     with pytest.raises(LearnError, match="joins a system message to fixed text of its own by"):
         tooletta.learn(JOINED_BEFORE, name="test-sep-joined-before")
+
+
+@pytest.mark.parametrize("system", ["}", "}\n", "x}\nTOOLS:{}", '{"a": 1}\n'])
+def test_a_system_message_holding_the_declarations_tail_reads_back(
+    joined: Any, system: str
+) -> None:
+    """A system message written after the tool declarations that holds their tail's text
+    (``}`` and a newline, hypothesis's find) is read back whole: the declarations end where
+    their JSON items do, not at the last ``}\\n``."""
+    tools = read_tool_definitions(PROBE_TOOLS)
+    messages = [Message("system", system), Message("user", "0"), Message("assistant", "0")]
+    want = render_jinja(JOINED_SYSTEM, messages, tools=tools)
+    assert tooletta.render_conversation(messages, dialect=joined.name, tools=tools) == want
+    read = tooletta.parse_conversation(want, dialect=joined.name, tools=tools)
+    written = joined.format.expressible(messages)  # (the template trims the message)
+    assert [(m.role, m.content) for m in read] == [(m.role, m.content) for m in written]

@@ -192,6 +192,31 @@ def _own_turn_hooks(cls: type[LearnedChat], chat: Mapping[str, Any]) -> dict[str
     return attrs
 
 
+def _declarations_end(body: str, tools_spec: Mapping[str, Any], joint: str) -> int:
+    """Where the system message starts in a system turn's ``body`` that opens with the tool
+    declarations (``head``, then JSON items joined by ``join``, then ``tail`` and ``joint``),
+    found by reading each item as JSON: a system message may hold the tail's text itself
+    (``}`` then a newline), which a search for the tail would take for the declarations' end.
+    ``-1`` when the body is not declarations written so."""
+    head, join, tail = str(tools_spec["head"]), str(tools_spec["join"]), str(tools_spec["tail"])
+    closing = tail + joint
+    pos = len(head)
+    while True:
+        try:
+            _, pos = _RAW_JSON(body, pos)
+        except ValueError:
+            return -1
+        if join and body.startswith(join, pos):
+            pos += len(join)
+        elif body.startswith(closing, pos):
+            return pos + len(closing)
+        else:
+            return -1
+
+
+_RAW_JSON = json.JSONDecoder().raw_decode
+
+
 class LearnedChat(ChatFormat):
     """The :class:`~tooletta.chat.ChatFormat` a learned spec declares (one instance per spec)."""
 
@@ -404,7 +429,11 @@ class LearnedChat(ChatFormat):
         tools_spec = chat["tools"]
         if tools_spec and not self._system_first:
             if body.startswith(tools_spec["head"]):
-                _, sep, system = body.rpartition(tools_spec["tail"] + self._with_system)
+                end = _declarations_end(body, tools_spec, self._with_system)
+                if end < 0:  # not declarations as written: the last possible end
+                    _, sep, system = body.rpartition(tools_spec["tail"] + self._with_system)
+                else:
+                    sep, system = "found", body[end:]
                 # nothing after the declarations, nothing joining them to a system message:
                 # no system message (llama.cpp's DeepSeek-R1 template)
                 return system if sep and (system or self._with_system) else None
