@@ -633,8 +633,8 @@ def test_declarations_in_a_turn_of_their_own(learned: dict[str, str]) -> None:
     turns of their own before the first message, every system message a turn of its own,
     each result after its own id): written by its fast writer as the general path writes
     it, one writer for all (its openings remembered by the first message's role and the
-    tools); a result's id holding the text after it, options that are not hashable and a
-    call with an id handed back."""
+    tools); a result's id holding the text after it, options that are not hashable, a call
+    with an id and a role it has no turn for handed back."""
     name = learned["moonshotai-Kimi-K2"]
     cases = _own_turn_cases()
     counter = _one_writer(name, cases)
@@ -644,6 +644,7 @@ def test_declarations_in_a_turn_of_their_own(learned: dict[str, str]) -> None:
         ([*cases[0][0], _result("1"), _with_id("1", f"a{after}b")], {}),
         ([_user("q")], {"enable_thinking": [1]}),
         ([_user("q"), _answer("", ToolCall("get_weather", {}, id="functions.get_weather:0"))], {}),
+        ([_user("q"), Message(role="developer", content="d")], {}),
     ]
     counter = _one_writer(name, refused)
     assert counter.written == 0 and counter.declined == len(refused)
