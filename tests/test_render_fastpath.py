@@ -162,10 +162,13 @@ CALLING = {
     "Qwen-Qwen2.5-7B-Instruct",
     "ibm-granite-granite-4.0",
     "Qwen3",
+    "moonshotai-Kimi-K2",
 }
 """Templates whose learned format's fast writer writes calls, tool results and reasoning
-(hermes, learned JSON and DeepSeek calls; results grouped or not, JSON-encoded, an answer's
-header after them; reasoning blocks by the format's history rule, or none written)."""
+(hermes, learned JSON, DeepSeek and Kimi K2 calls; results grouped or not, JSON-encoded,
+written with their own id, an answer's header after them; reasoning blocks by the format's
+history rule, or none written; the tool declarations and the default system prompt in turns
+of their own before the first message)."""
 
 
 def test_calls_and_results_are_written_fast(learned: dict[str, str]) -> None:
@@ -595,3 +598,119 @@ def test_an_answer_holding_the_cut_tag(learned: dict[str, str]) -> None:
             for allow in (False, True):
                 both(name, messages, tools=SAMPLE_TOOLS, allow_markup=allow)
     assert cutting >= 4
+
+
+def _with_id(text: str, call_id: str | None) -> Message:
+    return Message(role="tool", content=text, tool_call_id=call_id)
+
+
+def _own_turn_cases() -> list[tuple[list[Message], dict[str, Any]]]:
+    """Conversations of a format writing its declarations and default system prompt in
+    turns of their own: opening with a system message (empty or not) or not, a later system
+    message, results with their own id or none, with and without tools (two tool lists),
+    generation prompts and options; ``(messages, render_conversation keywords)``."""
+    system, late = Message(role="system", content="s"), Message(role="system", content="late")
+    weather, times = [_user("q"), _answer("", WEATHER)], [ToolCall("get_time", {"tz": "UTC"})]
+    shapes = [
+        [_user("q"), _answer("a")],
+        [system, _user("q"), _answer("a")],
+        [Message(role="system", content=""), _user("q")],
+        [Message(role="system", content=" s\n"), _user(" q\n"), _answer("a")],
+        [system],
+        [_answer("a")],
+        [_user("q"), late, _answer("a")],
+        [system, late, _user("q"), _answer("a"), late],
+        [*weather, _with_id("1", "call_1"), _answer("a")],
+        [*weather, _with_id(" 1\n", None), _answer("a")],
+        [system, *weather, _with_id('{"a": 1}', ""), late, _answer("", *times), _result("2")],
+        [_user("q"), _answer("", WEATHER, *times), _with_id("1", "functions.get_weather:0")],
+        [_with_id("1", "x")],
+    ]
+    cases = []
+    for tools in (None, SAMPLE_TOOLS, SAMPLE_TOOLS[:1]):
+        for options in ({}, {"enable_thinking": False}):
+            for messages in shapes:
+                for prompt in (False, True):
+                    kwargs = {"tools": tools, "add_generation_prompt": prompt, **options}
+                    cases.append((messages, kwargs))
+    return cases
+
+
+def _one_writer(name: str, cases: list[tuple[list[Message], dict[str, Any]]]) -> Counter:
+    """Each case rendered by one fast writer of ``name`` (what it remembers kept from case
+    to case, as in use), then by the general path: the same outcome each time."""
+    counter = Counter()
+    with counter.counting():
+        fast = [outcome(name, messages, **kwargs) for messages, kwargs in cases]
+    with general_path():
+        slow = [outcome(name, messages, **kwargs) for messages, kwargs in cases]
+    for case, got, expected in zip(cases, fast, slow, strict=True):
+        assert got == expected, (name, case)
+    return counter
+
+
+def test_declarations_in_a_turn_of_their_own(learned: dict[str, str]) -> None:
+    """Kimi K2's learned format (the tool declarations and the default system prompt in
+    turns of their own before the first message, every system message a turn of its own,
+    each result after its own id): written by its fast writer as the general path writes
+    it, one writer for all (its openings remembered by the first message's role and the
+    tools); a result's id holding the text after it, options that are not hashable, a call
+    with an id and a role it has no turn for handed back."""
+    name = learned["moonshotai-Kimi-K2"]
+    cases = _own_turn_cases()
+    counter = _one_writer(name, cases)
+    assert counter.written == len(cases) and counter.declined == 0
+    after = "\\n"  # the text its template writes after the id (a backslash, an n)
+    refused = [
+        ([*cases[0][0], _result("1"), _with_id("1", f"a{after}b")], {}),
+        ([_user("q")], {"enable_thinking": [1]}),
+        ([_user("q"), _answer("", ToolCall("get_weather", {}, id="functions.get_weather:0"))], {}),
+        ([_user("q"), Message(role="developer", content="d")], {}),
+    ]
+    counter = _one_writer(name, refused)
+    assert counter.written == 0 and counter.declined == len(refused)
+    text = tooletta.render_conversation([_with_id("r", "call_1")], dialect=name)
+    assert f"## Return of call_1{after}r" in text
+
+
+def test_own_turn_variants(learned: dict[str, str], tmp_path: Path) -> None:
+    """Formats learned as Kimi K2's with the other settings its hooks read (strips of the
+    system, user and result texts, JSON-encoded results, plain footers, no default system
+    prompt, fixed options, empty answers refused, an id rule of the answered calls, an empty
+    text after the id): their fast writers write what the general path writes, or hand the
+    conversation back."""
+    import copy
+    import json
+
+    from tooletta.chat.learn import learned_formats
+
+    base = learned_formats()
+    spec = next(f.spec for f in base if f.name == learned["moonshotai-Kimi-K2"])
+    chat_changes: list[dict[str, Any]] = [
+        {"system_strip": [" ", "\n"], "user_strip": [" ", "\n"]},
+        {"system_strip": [None, None]},
+        {"plain_footers": True},
+        {"default_system": None, "empty_answer": False},
+        {"fixed": {"enable_thinking": [None, False]}},
+    ]
+    result_changes: list[dict[str, Any]] = [
+        {"strip": [None, None], "encoding": {"kind": "json_string", "ensure_ascii": True}},
+        {"id": {"source": "call", "after": "\n"}},
+        {"id": {"source": "message", "after": ""}},
+    ]
+    cases = _own_turn_cases()
+    odd = [([_user("q"), _answer("")], {}), ([_user("q")], {"enable_thinking": True})]
+    cases += odd  # (an empty answer, an option the fixed ones refuse: handed back there)
+    for number, change in enumerate([*chat_changes, *result_changes]):
+        varied = copy.deepcopy(spec)
+        varied["name"] = f"own-turn-{number}"
+        target = varied["chat"] if number < len(chat_changes) else varied["chat"]["results"]
+        target.update(change)
+        path = tmp_path / f"{varied['name']}.json"
+        path.write_text(json.dumps(varied), encoding="utf-8")
+        tooletta.load_learned(path)
+        counter = _one_writer(varied["name"], cases)
+        if number < len(chat_changes) + 1:  # (results written with their id: all of them)
+            assert counter.written >= len(cases) - len(odd), change
+        else:  # results handed back: the answered calls' ids, an id ending with nothing
+            assert 0 < counter.declined < len(cases) // 2, change

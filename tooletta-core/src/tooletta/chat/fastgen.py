@@ -65,7 +65,6 @@ def source_of(writer: Any) -> tuple[str, dict[str, Any]]:
         "W": writer,
         "MISSING": _MISSING,
         "NO_TOOLS": _NO_TOOLS,
-        "NO_KEY": _NO_KEY,
         "MEMO_SIZE": _MEMO_SIZE,
     }
     out = _Lines()
@@ -160,7 +159,13 @@ def source_of(writer: Any) -> tuple[str, dict[str, Any]]:
     loop("elif role == 'tool':")
     _result(loop.indent(), names, writer.results)
     loop.dedent()
-    loop("elif role != 'system' or index:", "    return None")
+    if writer.system_turns is not None:
+        loop("elif role == 'system':")
+        _system_turn(loop.indent(), names, writer.system_turns)
+        loop.dedent()
+        loop("else:", "    return None")
+    else:
+        loop("elif role != 'system' or index:", "    return None")
     body.dedent()
     _finish(body, writer)
     return out.text(), names
@@ -266,7 +271,7 @@ def _result(out: _Lines, names: dict[str, Any], results: Any) -> None:
     if results is None:
         out("return None")
         return
-    grouped, separator, head, foot, wrap_open, wrap_close, encoded = results
+    grouped, separator, head, foot, wrap_open, wrap_close, encoded, ids = results
     if grouped:
         out(
             "if not (index and messages[index - 1].role == 'tool'):",
@@ -276,6 +281,8 @@ def _result(out: _Lines, names: dict[str, Any], results: Any) -> None:
             out("else:", f"    append({separator!r})")
     else:
         out(f"append({head!r})")
+    if ids is not None:
+        _result_id(out, names, ids)
     if encoded is not None:
         names["ENCODED"] = encoded
         out(
@@ -284,6 +291,8 @@ def _result(out: _Lines, names: dict[str, Any], results: Any) -> None:
             "except Exception:",
             "    return None",
         )
+    if ids is not None:
+        out(f"content = result_id + {ids[0]!r} + content")
     out(f"append({wrap_open!r} + content + {wrap_close!r})")
     if grouped:
         out(
@@ -293,6 +302,29 @@ def _result(out: _Lines, names: dict[str, Any], results: Any) -> None:
             "        continue",
         )
     out(f"append({foot!r})")
+
+
+def _result_id(out: _Lines, names: dict[str, Any], ids: tuple[str, Any]) -> None:
+    """The lines reading a tool result's own id (``result_id``, written before its text by
+    :func:`_result`) and stripping its text, refusing an id holding the text after it."""
+    after, strip = ids
+    out(
+        "result_id = call_id or ''",
+        f"if {after!r} in result_id:",
+        "    return None",
+    )
+    if strip != ("", ""):
+        names["RESULT_STRIP"] = strip
+        out("content = content.lstrip(RESULT_STRIP[0]).rstrip(RESULT_STRIP[1])")
+
+
+def _system_turn(out: _Lines, names: dict[str, Any], turns: tuple[str, Any, str]) -> None:
+    """The lines writing a system message as a turn of its own (``role == 'system'``)."""
+    head, strip, tail = turns
+    if strip is not None:
+        names["SYSTEM_STRIP"] = strip
+        out("content = content.lstrip(SYSTEM_STRIP[0]).rstrip(SYSTEM_STRIP[1])")
+    out(f"append({head!r} + content + {tail!r})")
 
 
 def _finish(out: _Lines, writer: Any) -> None:
@@ -315,20 +347,17 @@ def _finish(out: _Lines, writer: Any) -> None:
         "if defs:",
         "    try:",
         "        check_tool_text(defs)",
-        "        opening_key = (None, content_key(defs))",
+        "        tools_key = content_key(defs)",
         "    except Exception:",
         "        return None",
         "else:",
-        "    opening_key = NO_KEY",
-        "first = messages[0]",
-        "if first.role == 'system':",
-        "    opening_key = (first.content, opening_key[1])",
-        "systems = W.systems",
-        "opening = systems.get(opening_key, MISSING)",
-        "if opening is MISSING:",
-        "    if len(systems) > MEMO_SIZE:",
-        "        systems.clear()",
-        "    opening = systems[opening_key] = W._system(opening_key[0], defs)",
+        "    tools_key = b''",
+    )
+    if writer.own_turns:
+        _opening_turns(out)
+    else:
+        _opening_system(out)
+    out(
         "if opening is None:",
         "    return None",
         "parts[1] = opening",
@@ -355,6 +384,36 @@ def _finish(out: _Lines, writer: Any) -> None:
     out("return ''.join(parts)")
 
 
+def _opening_system(out: _Lines) -> None:
+    """The lines finding the opening system turn (``opening``), remembered by the first
+    message's system text and the tools' key (``tools_key``)."""
+    out(
+        "first = messages[0]",
+        "opening_key = (first.content if first.role == 'system' else None, tools_key)",
+        "systems = W.systems",
+        "opening = systems.get(opening_key, MISSING)",
+        "if opening is MISSING:",
+        "    if len(systems) > MEMO_SIZE:",
+        "        systems.clear()",
+        "    opening = systems[opening_key] = W._system(opening_key[0], defs)",
+    )
+
+
+def _opening_turns(out: _Lines) -> None:
+    """The lines finding what a format with no opening system turn writes before the first
+    message (``opening``: its declarations turn and default system turn), remembered by
+    whether the first message is a system message and the tools' key (``tools_key``)."""
+    out(
+        "opening_key = (messages[0].role == 'system', tools_key)",
+        "openings = W.openings",
+        "opening = openings.get(opening_key, MISSING)",
+        "if opening is MISSING:",
+        "    if len(openings) > MEMO_SIZE:",
+        "        openings.clear()",
+        "    opening = openings[opening_key] = W._before_first(opening_key[0], defs)",
+    )
+
+
 def generate(writer: Any) -> Any:
     """``writer``'s ``write`` function, generated for its format (see the module's
     docstring)."""
@@ -374,4 +433,3 @@ _MEMO_SIZE = 256
 """How many opening system turns and generation prompts a writer remembers."""
 _MISSING: Any = object()
 _NO_TOOLS: list[Any] = []
-_NO_KEY: tuple[str | None, bytes] = (None, b"")

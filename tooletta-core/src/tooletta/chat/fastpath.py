@@ -4,41 +4,47 @@ exactly as the general path does.
 
 The general path (:func:`tooletta.chat.api.render_conversation_text`) reads the messages,
 checks them (``tooletta.chat.checks.check_conversation``), builds the
-:class:`~tooletta.chat.Conversation` the hooks see and drives the format's hooks turn by turn
-(:func:`~tooletta.chat.render.render_text`): about 25 Python calls for a two-message
+:class:`~tooletta.chat.Conversation` the hooks see and drives the format's hooks turn by
+turn (:func:`~tooletta.chat.render.render_text`): about 25 Python calls for a two-message
 conversation, ~4 µs, most of which is the same for every conversation of a format. A
-:class:`FastWriter` reads the format (its render plan and the learned hooks it installs) once,
-and :func:`tooletta.chat.fastgen.generate` writes from what it read the one function that
-writes a conversation of that format in one pass over the messages: the headers
-and footers of each role as strings, the learned strips inline, the system turn remembered
-by its text (the format's own ``system_text`` asked the first time), the generation prompt
-remembered per options (its ``generation_prompt`` asked the first time), the history rule's
-anchor found once per conversation (for the rules ``ChatFormat.kept_in`` answers by an
-index), a learned calls dialect's ``render`` taken apart once (its calls writer, content
-check and leads), and the refusals as single C-level scans of the texts joined as
-``tooletta.chat.checks.check_conversation`` joins them (lone surrogates by encoding, markup
-by the same probes).
+:class:`FastWriter` reads the format (its render plan and the learned hooks it installs)
+once, and :func:`tooletta.chat.fastgen.generate` writes from what it read the one function
+that writes a conversation of that format in one pass over the messages: the headers and
+footers of each role as strings, the learned strips inline, the system turn remembered by
+its text (the format's own ``system_text`` asked the first time; for a format writing its
+tool declarations and default system prompt in turns of their own before the first message,
+``LearnedChat._opening_turns``, those turns remembered by whether the first message is a
+system message and the tools, the plan's ``before_first`` asked the first time), the
+generation prompt remembered per options (its ``generation_prompt`` asked the first time),
+the history rule's anchor found once per conversation (for the rules ``ChatFormat.kept_in``
+answers by an index), a learned calls dialect's ``render`` taken apart once (its calls
+writer, content check and leads), and the refusals as single C-level scans of the texts
+joined as ``tooletta.chat.checks.check_conversation`` joins them (lone surrogates by
+encoding, markup by the same probes).
 
-It handles only what it can prove it writes as the general path does, and gives ``None``
-for anything else, which the caller then renders by the general path (so errors are the
-general path's own, raised by it): the messages a list of plain :class:`~tooletta.Message`
-objects (no ``extra``) with string content (an answer's reasoning block written by the
-format's own ``reasoning_text`` and history rule: ``ChatFormat.kept_in``'s anchored rules
-answered here, any other asked with the :class:`~tooletta.chat.Conversation` the general
-path builds; only for answers with reasoning or where the format writes a block without
-it); a system message only first;
-user and assistant turns, and tool results where the format writes them as declared (or
-through its ``tojson`` encoding); calls only flat ones without ids (a non-empty name, string
-keys, string, boolean, null, short integer or finite float values: those
+It handles only what it can prove it writes as the general path does, and gives ``None`` for
+anything else, which the caller then renders by the general path (so errors are the general
+path's own, raised by it): the messages a list of plain :class:`~tooletta.Message` objects
+(no ``extra``) with string content (an answer's reasoning block written by the format's own
+``reasoning_text`` and history rule: ``ChatFormat.kept_in``'s anchored rules answered here,
+any other asked with the :class:`~tooletta.chat.Conversation` the general path builds; only
+for answers with reasoning or where the format writes a block without it); a system message
+only first (or anywhere, as a turn of its own, for a format with no opening system turn:
+``LearnedChat._opening_text``, its learned strip inline); user and assistant turns, and tool
+results where the format writes them as declared (or through its ``tojson`` encoding, or
+after their own ``tool_call_id`` and the learned text after it, as
+``LearnedChat._result_with_id`` writes them for the id rule ``"message"``: an id holding
+that text handed back); calls only flat ones without ids (a non-empty name, string keys,
+string, boolean, null, short integer or finite float values: those
 ``tooletta.chat.checks.check_conversation`` passes at a glance), written by the dialect's
 ``render`` as the general path writes checked calls (or its pieces, for the learned
-``InstalledCalls`` and ``JsonCalls``), where the format writes them so and the
-dialect does not type values by the schema; tool definitions only as a list of OpenAI Chat
-dicts. Any text holding a character that probes the format's markup (unless
-``allow_markup``), a lone surrogate, a learned cut tag, an answer the dialect refuses or the
-template refuses empty, options failing the learned fixed options or not hashable: ``None``.
-A format with hooks other than the learned ones it knows (or any set on the object) gets no
-fast writer at all (:func:`fast_writer` gives ``None``).
+``InstalledCalls`` and ``JsonCalls``), where the format writes them so and the dialect does
+not type values by the schema; tool definitions only as a list of OpenAI Chat dicts. Any
+text holding a character that probes the format's markup (unless ``allow_markup``), a lone
+surrogate, a learned cut tag, an answer the dialect refuses or the template refuses empty,
+options failing the learned fixed options or not hashable: ``None``. A format with hooks
+other than the learned ones it knows (or any set on the object) gets no fast writer at all
+(:func:`fast_writer` gives ``None``).
 
 ``tests/test_render_fastpath.py`` compares it, text and error, with the general path for every
 learned template of ``bench/learn.py`` and the vendored ones, over the kit's sample
@@ -123,12 +129,22 @@ class FastWriter:
         self.user_head: str = user.header
         self.user_strip: tuple[Any, Any] | None = None
         user_tail = ""
-        if user_hook is learned._user_text:
+        if user_hook is learned._user_text or user_hook is learned._role_text:
             self.user_strip = fmt._user
         elif user_hook is learned._text_and_footer:
             self.user_strip = fmt._user
             user_tail = fmt._footers["user"]
         self.user_tail: str = user_tail + user.footer
+        self.own_turns: bool = not plan.merge_system
+        """The format writes no opening system turn: its declarations turn and default
+        system turn before the first message (``LearnedChat._opening_turns``, the plan's
+        ``before_first``), every system message a turn of its own (:attr:`system_turns`)."""
+        self.system_turns: tuple[str, tuple[Any, Any] | None, str] | None = (
+            _system_turns(fmt, user_hook, turns["system"], learned) if self.own_turns else None
+        )
+        """A system message's turn where it stands, as the plan's ``user_text`` writes it:
+        (its header, the strip of its text or ``None``, what follows the text); ``None``: a
+        system message is written only first, in the opening system turn."""
         answer = turns["assistant"]
         self.answer_head: str = answer.header
         self.answer_foot: str = answer.footer
@@ -195,21 +211,29 @@ class FastWriter:
             and not fmt.results_by_calls
             and fmt.result_head is None
         )
+        own_id = result_hook is learned._result_with_id and fmt._result_id[0]
+        self.result_ids: tuple[str, tuple[Any, Any]] | None = (
+            (fmt._result_id[1], fmt._result) if own_id else None
+        )
+        """A result written with its own ``tool_call_id`` before it
+        (``LearnedChat._result_with_id`` with the id rule ``"message"``): (the text after
+        the id, which the id may not hold; the strip of the result's text); ``None``: no id
+        written (an id rule of the answered calls: :attr:`results_ok` is false)."""
         self.results_ok: bool = (
             tool is not None
             and plan.result_footer is None
-            and (result_hook is None or encoded_result)
+            and (result_hook is None or encoded_result or own_id)
         )
         """Tool results are written here (else a conversation with one goes to the general
         path)."""
         self.result_head: str = tool.header if tool is not None else ""
         self.result_foot: str = tool.footer if tool is not None else ""
-        self.result_json: Any = fmt.result_json if encoded_result else None
+        self.result_json: Any = fmt.result_json if encoded_result or own_id else None
         self.grouped: bool = plan.grouped
         self.separator: str = plan.separator
         self.wrap_open: str = plan.wrap_open
         self.wrap_close: str = plan.wrap_close
-        self.results: tuple[bool, str, str, str, str, str, Any] | None = (
+        self.results: tuple[bool, str, str, str, str, str, Any, Any] | None = (
             (
                 self.grouped,
                 self.separator,
@@ -218,6 +242,7 @@ class FastWriter:
                 self.wrap_open,
                 self.wrap_close,
                 self.result_json,
+                self.result_ids,
             )
             if self.results_ok
             else None
@@ -232,6 +257,17 @@ class FastWriter:
         system message) and the tool definitions' content key (``b""``: none), as the
         format's ``system_text`` writes it (``None``: the general path must write it: no
         system turn declared)."""
+        self.openings: dict[tuple[bool, bytes], str | None] = {}
+        """For a format with :attr:`own_turns`: what it writes before the first message (the
+        plan's ``before_first``) by whether the first message is a system message and the
+        tool definitions' content key (``b""``: none); ``None``: the general path must
+        write it."""
+        self.firsts = (
+            [Message(role="user", content="")],
+            [Message(role="system", content="")],
+        )
+        """The messages :meth:`_before_first` shows ``before_first``: a first message that
+        is not a system message, one that is (it reads no more of them)."""
         self.prompts: dict[tuple[Any, ...], tuple[str, str, str] | None] = {}
         """The generation prompts per options (keyed by their items), after an answer, after
         a tool result and after any other message (``None`` when the options fail the learned
@@ -269,22 +305,33 @@ class FastWriter:
             return None
         if (
             plan.before_turn is not None
-            or plan.before_first is not None
             or plan.header is not None
             or plan.end_token is not None
             or not plan.footer_ok
             or plan.gathered
             or plan.drops_system
-            or not plan.merge_system
             or fmt.call_ids is not None
             or fmt.late_system != "turn"
             or fmt._defaults_checked is not plan.options
             or fmt._open_last
         ):
             return None
-        if _func(plan.system_text) not in (learned.system_text, learned._system_and_footer):
+        opening = _func(plan.system_text)
+        if opening is learned._opening_text:  # the declarations in a turn of their own
+            if (
+                plan.merge_system
+                or _func(plan.before_first) is not learned._opening_turns
+                or kind.before_turn is not learned._opening_turns
+                or "system" not in turns
+            ):
+                return None
+        elif opening in (learned.system_text, learned._system_and_footer):
+            if not plan.merge_system or plan.before_first is not None:
+                return None
+        else:
             return None
-        if _func(plan.user_text) not in (None, learned._user_text, learned._text_and_footer):
+        user_hooks = (None, learned._user_text, learned._text_and_footer, learned._role_text)
+        if _func(plan.user_text) not in user_hooks:
             return None
         after = _func(plan.after_conversation)
         if after not in (None, learned._after_conversation):
@@ -320,6 +367,19 @@ class FastWriter:
         if turn is None:
             return None  # the general path refuses it
         return str(turn.header + body + plan.system_footer)
+
+    def _before_first(self, system_first: bool, defs: list[Any]) -> str | None:
+        """What a format with :attr:`own_turns` writes before the first message (its
+        declarations turn and default system turn: the plan's ``before_first``), the first
+        message a system message or not (remembered in :attr:`openings`); ``None`` when it
+        raises (the general path says why)."""
+        plan = self.plan
+        first = self.firsts[system_first]
+        ctx = conversation(first, defs, plan.options, self.dialect)
+        try:
+            return str(plan.before_first(0, ctx))
+        except Exception:
+            return None
 
     def _prompts(self, options: Mapping[str, Any]) -> tuple[str, str, str] | None:
         """The generation prompts for ``options`` (after an answer, after a tool result,
@@ -378,6 +438,25 @@ class FastWriter:
         plan = self.plan
         merged = {**plan.options, **options} if options else plan.options
         return conversation(messages, defs, merged, self.dialect, add_generation_prompt)
+
+
+def _system_turns(
+    fmt: Any, user_hook: Any, turn: Any, learned: Any
+) -> tuple[str, tuple[Any, Any] | None, str]:
+    """:attr:`FastWriter.system_turns` of a format whose system messages are turns of their
+    own, written by ``user_hook`` (the plan's ``user_text``: ``None``, the message's text
+    as it is, or a learned one of those :meth:`FastWriter.of` passes) in the system
+    ``turn``."""
+    strip: tuple[Any, Any] | None = None
+    tail = ""
+    if user_hook is learned._user_text:  # (the user's strip, whatever the role)
+        strip = fmt._user
+    elif user_hook is learned._role_text:
+        strip = fmt._system
+    elif user_hook is learned._text_and_footer:
+        strip = fmt._system
+        tail = fmt._footers["system"]
+    return turn.header, strip, tail + turn.footer
 
 
 def _calls_writer(dialect: Any) -> tuple[Any, Any, str, str, bool] | None:
