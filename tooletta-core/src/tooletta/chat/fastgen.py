@@ -10,7 +10,7 @@ instead the function that format needs: the strings as literals, the tests of fe
 format lacks left out, the markup probes unrolled, so a conversation of a ChatML-like format
 is the type tests of its messages, one concatenation per turn and the scans of the joined
 text. The function is compiled once per format object (``compile`` and ``exec`` of text
-built only from the writer's settings: string literals by :func:`repr`, every object by
+built only from the writer's settings: string literals by ``repr``, every object by
 name from the namespace it runs in), and does what the module's docstring of
 :mod:`tooletta.chat.fastpath` says the fast writer does, in the same order, with the same
 hand-backs (``None``: the general path renders and raises its own errors).

@@ -136,8 +136,8 @@ class FastWriter:
             user_tail = fmt._footers["user"]
         self.user_tail: str = user_tail + user.footer
         self.own_turns: bool = not plan.merge_system
-        """The format writes no opening system turn: its declarations turn and default
-        system turn before the first message (``LearnedChat._opening_turns``, the plan's
+        """Whether the format writes no opening system turn, but its declarations turn and
+        default system turn before the first message (``LearnedChat._opening_turns``, the plan's
         ``before_first``), every system message a turn of its own (:attr:`system_turns`)."""
         self.system_turns: tuple[str, tuple[Any, Any] | None, str] | None = (
             _system_turns(fmt, user_hook, turns["system"], learned) if self.own_turns else None
@@ -266,7 +266,7 @@ class FastWriter:
             [Message(role="user", content="")],
             [Message(role="system", content="")],
         )
-        """The messages :meth:`_before_first` shows ``before_first``: a first message that
+        """The messages ``_before_first`` shows ``before_first``: a first message that
         is not a system message, one that is (it reads no more of them)."""
         self.prompts: dict[tuple[Any, ...], tuple[str, str, str] | None] = {}
         """The generation prompts per options (keyed by their items), after an answer, after

@@ -1,7 +1,7 @@
 """Plain chat dicts, read without asking which shape each is.
 
 Most conversations arrive as OpenAI / Hugging Face chat dicts with nothing unusual in them.
-:func:`~tooletta.shapes.read.read_messages` tells apart, message by message, every shape it
+:func:`~tooletta.interop.read_messages` tells apart, message by message, every shape it
 accepts (Anthropic messages, Responses items, SDK objects, legacy function results, content
 parts...), at ~3 µs a message; :func:`read_plain_dicts` reads the plain ones in one loop and
 hands anything else back, so that the general reader reads it (or says why it cannot).
@@ -27,7 +27,7 @@ _PLAIN_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 
 def read_plain_dicts(messages: list[Any]) -> list[Message] | None:
     """The messages of a list of plain chat dicts, read as
-    :func:`~tooletta.shapes.read.read_messages` reads them without asking which shape each
+    :func:`~tooletta.interop.read_messages` reads them without asking which shape each
     is; ``None`` when any is not plain (then read that way, which also says why one cannot
     be).
 
@@ -35,7 +35,7 @@ def read_plain_dicts(messages: list[Any]) -> list[Message] | None:
     ``tool_call_id``, ``name``, ``reasoning_content`` and ``reasoning``; ``role`` one of the
     chat roles (not the legacy ``function``); ``content``, ``name``, ``tool_call_id`` and
     ``reasoning`` each a ``str`` or ``None``; ``tool_calls`` only on an answer, a list of
-    calls each read by :func:`~tooletta.shapes.calls.read_tool_call`. Such a dict is neither
+    calls each read by :func:`~tooletta.interop.read_tool_call`. Such a dict is neither
     an Anthropic message nor a Responses item (no ``type``, no content list), keeps nothing
     in ``extra`` and follows no Responses reasoning item (no message before it has one), so
     the general reader would make of it exactly this message: ``reasoning_content``, else
@@ -97,7 +97,7 @@ _FUNCTION_KEYS = frozenset({"name", "arguments"})
 def _plain_call(item: Any) -> ToolCall | None:
     """A Chat Completions ``tool_calls`` item ``{"id", "type": "function", "function": {"name",
     "arguments"}}`` (``id`` and ``type`` optional; arguments a JSON string or a dict) read as
-    :func:`~tooletta.shapes.calls.read_tool_call` reads it; ``None`` for any other item (read
+    :func:`~tooletta.interop.read_tool_call` reads it; ``None`` for any other item (read
     by it). Raises ``ValueError`` as it does for arguments that are not a JSON object."""
     if type(item) is not dict or not item.keys() <= _CALL_KEYS:
         return None
