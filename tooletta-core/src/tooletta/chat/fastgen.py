@@ -157,7 +157,7 @@ def source_of(writer: Any) -> tuple[str, dict[str, Any]]:
     _answer(loop.indent(), names, writer)
     loop.dedent()
     loop("elif role == 'tool':")
-    _result(loop.indent(), names, writer.results)
+    _result(loop.indent(), names, writer)
     loop.dedent()
     if writer.system_turns is not None:
         loop("elif role == 'system':")
@@ -177,11 +177,10 @@ def _answer(out: _Lines, names: dict[str, Any], writer: Any) -> None:
     if w.refuse_empty:
         out("if not content and not calls:", "    return None")
     names["REASONING_TEXT"] = writer.fmt.reasoning_text
-    if w.no_block:
+    if w.no_block:  # (else the block is asked for every answer)
         out("if not reasoning:", "    block = ''", "else:")
-    else:
-        out("if True:")
-    block = out.indent()
+        out.indent()
+    block = out
     if w.keep:
         names["EMPTY_BLOCKS"] = writer.empty_blocks
         block(
@@ -206,7 +205,8 @@ def _answer(out: _Lines, names: dict[str, Any], writer: Any) -> None:
             "except Exception:",
             "    return None",
         )
-    out.dedent()
+    if w.no_block:
+        out.dedent()
     if w.learned_answer:
         if w.cut_tag:
             out(f"if {w.cut_tag!r} in content:", "    return None")
@@ -266,12 +266,14 @@ def _answer(out: _Lines, names: dict[str, Any], writer: Any) -> None:
         out(f"append({head} + block + text + {end})")
 
 
-def _result(out: _Lines, names: dict[str, Any], results: Any) -> None:
+def _result(out: _Lines, names: dict[str, Any], writer: Any) -> None:
     """The lines writing a tool result (``role == 'tool'``)."""
-    if results is None:
+    w = writer
+    if not w.results_ok:
         out("return None")
         return
-    grouped, separator, head, foot, wrap_open, wrap_close, encoded, ids = results
+    grouped, separator, head, foot = w.grouped, w.separator, w.result_head, w.result_foot
+    wrap_open, wrap_close, encoded, ids = w.wrap_open, w.wrap_close, w.result_json, w.result_ids
     if grouped:
         out(
             "if not (index and messages[index - 1].role == 'tool'):",

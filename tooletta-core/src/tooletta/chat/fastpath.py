@@ -233,22 +233,6 @@ class FastWriter:
         self.separator: str = plan.separator
         self.wrap_open: str = plan.wrap_open
         self.wrap_close: str = plan.wrap_close
-        self.results: tuple[bool, str, str, str, str, str, Any, Any] | None = (
-            (
-                self.grouped,
-                self.separator,
-                self.result_head,
-                self.result_foot,
-                self.wrap_open,
-                self.wrap_close,
-                self.result_json,
-                self.result_ids,
-            )
-            if self.results_ok
-            else None
-        )
-        """What the writer reads to write a tool result (``None``: the general path
-        writes them), as one tuple."""
         after = plan.after_conversation
         base = conversation((), (), plan.options, dialect)
         self.after: str = "" if after is None else str(after(base))
