@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from tooletta import Message, RenderError, ToolCall
 from tooletta.chat import messages as reading
+from tooletta.shapes import calls as calls_module
 from tooletta.shapes import read
 from tooletta.shapes.plain import read_plain_dicts
 
@@ -24,11 +25,16 @@ class Text(str):
 def general(given: list[Any]) -> tuple[str, Any]:
     """What the general reader makes of ``given``: the messages, or its error's message."""
     try:
-        with patch.object(read, "read_plain_dicts", lambda messages: None):
+        with patch.object(read, "read_plain_dicts", lambda messages: None), no_plain_calls():
             out = read.read_messages(given)
     except ValueError as exc:
         return ("error", str(exc))
     return ("read", [reading._lift_reasoning(m) for m in out])
+
+
+def no_plain_calls() -> Any:
+    """The calls read without their one-step reading (``shapes.calls._plain_call``)."""
+    return patch.object(calls_module, "_plain_call", lambda item: None)
 
 
 def through_read_conversation(given: list[Any]) -> tuple[str, Any]:
@@ -71,6 +77,23 @@ calls: st.SearchStrategy[Any] = st.one_of(
     st.just({"type": "tool_use", "id": "t1", "name": "get_weather", "input": {}}),
     st.just("not a call"),
 )
+plain_calls = st.fixed_dictionaries(
+    {
+        "function": st.fixed_dictionaries(
+            {
+                "name": st.one_of(
+                    st.sampled_from(["get_weather", ""]), st.none(), st.just(3), st.just(Text("f"))
+                ),
+                "arguments": arguments,
+            }
+        )
+    },
+    optional={
+        "id": st.one_of(st.just("call_1"), st.none(), st.just(7), st.just(Text("c"))),
+        "type": st.sampled_from(["function", None, "custom", Text("function")]),
+    },
+)
+"""Chat Completions calls in the plain shape, each field now and then of another type."""
 messages = st.fixed_dictionaries(
     {},
     optional={
@@ -120,6 +143,25 @@ def test_read_as_the_general_reader_reads(given: list[Any]) -> None:
         assert got[0] == "error" and want[1] in got[1]
     else:
         assert got == want
+
+
+def read_call(item: Any) -> tuple[str, Any]:
+    """What :func:`~tooletta.shapes.calls.read_tool_call` makes of ``item``: the call, or its
+    error's message."""
+    try:
+        return ("read", calls_module.read_tool_call(item))
+    except ValueError as exc:
+        return ("error", str(exc))
+
+
+@settings(max_examples=600)
+@given(st.one_of(calls, plain_calls))
+def test_calls_read_in_one_step_as_by_their_shape(item: Any) -> None:
+    """A Chat Completions call read in one step is read as ``from_openai_tool_call`` reads
+    it; any other item is left to the shape's reader (same call, or same error)."""
+    with no_plain_calls():
+        want = read_call(item)
+    assert read_call(item) == want
 
 
 @settings(max_examples=300)

@@ -200,7 +200,11 @@ def from_tinker_tool_call(obj: Any) -> ToolCall:
 
 
 def read_tool_call(obj: Any) -> ToolCall:
-    """Read a call in any of the shapes above, told apart by their keys."""
+    """Read a call in any of the shapes above, told apart by their keys (the plain Chat
+    Completions item first, in one step: :func:`_plain_call`)."""
+    plain = _plain_call(obj)
+    if plain is not None:
+        return plain
     item = as_dict(obj, "tool call")
     kind = item.get("type")
     if kind == "tool_use":
@@ -208,3 +212,28 @@ def read_tool_call(obj: Any) -> ToolCall:
     if kind == "function_call":
         return from_responses_function_call(item)
     return from_openai_tool_call(item)
+
+
+_CALL_KEYS = frozenset({"id", "type", "function"})
+_FUNCTION_KEYS = frozenset({"name", "arguments"})
+
+
+def _plain_call(item: Any) -> ToolCall | None:
+    """A Chat Completions ``tool_calls`` item ``{"id", "type": "function", "function": {"name",
+    "arguments"}}`` (``id`` and ``type`` optional; arguments a JSON string or a dict) read as
+    :func:`from_openai_tool_call` reads it, without its shape tests; ``None`` for any other
+    item (read by the shape's reader). Raises ``ValueError`` as it does for arguments that
+    are not a JSON object."""
+    if type(item) is not dict or not item.keys() <= _CALL_KEYS:
+        return None
+    function = item.get("function")
+    kind = item.get("type")
+    if (kind is not None and kind != "function") or type(function) is not dict:
+        return None
+    if not function.keys() <= _FUNCTION_KEYS:
+        return None
+    name = function.get("name")
+    call_id = item.get("id")
+    if type(name) is not str or not name or (call_id is not None and type(call_id) is not str):
+        return None
+    return ToolCall(name=name, arguments=coerce_arguments(function.get("arguments")), id=call_id)

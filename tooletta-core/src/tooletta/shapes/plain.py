@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ir import Message, ToolCall, coerce_arguments
+from ..ir import Message
 from .calls import read_tool_call
 
 __all__ = ["read_plain_dicts"]
@@ -72,7 +72,7 @@ def read_plain_dicts(messages: list[Any]) -> list[Message] | None:
             if role != "assistant" or type(raw) is not list:
                 return None
             try:
-                calls = [_plain_call(c) or read_tool_call(c) for c in raw]
+                calls = [read_tool_call(c) for c in raw]
             except ValueError:
                 return None  # the general reader names the message
         else:
@@ -88,27 +88,3 @@ def read_plain_dicts(messages: list[Any]) -> list[Message] | None:
             )
         )
     return out
-
-
-_CALL_KEYS = frozenset({"id", "type", "function"})
-_FUNCTION_KEYS = frozenset({"name", "arguments"})
-
-
-def _plain_call(item: Any) -> ToolCall | None:
-    """A Chat Completions ``tool_calls`` item ``{"id", "type": "function", "function": {"name",
-    "arguments"}}`` (``id`` and ``type`` optional; arguments a JSON string or a dict) read as
-    :func:`~tooletta.interop.read_tool_call` reads it; ``None`` for any other item (read
-    by it). Raises ``ValueError`` as it does for arguments that are not a JSON object."""
-    if type(item) is not dict or not item.keys() <= _CALL_KEYS:
-        return None
-    function = item.get("function")
-    kind = item.get("type")
-    if (kind is not None and kind != "function") or type(function) is not dict:
-        return None
-    if not function.keys() <= _FUNCTION_KEYS:
-        return None
-    name = function.get("name")
-    call_id = item.get("id")
-    if type(name) is not str or not name or (call_id is not None and type(call_id) is not str):
-        return None
-    return ToolCall(name=name, arguments=coerce_arguments(function.get("arguments")), id=call_id)
