@@ -179,7 +179,7 @@ def read_conversation(messages: Iterable[Any]) -> list[Message]:
         read = read_messages(messages)
     except ValueError as exc:
         raise RenderError(str(exc)) from None
-    return [_lift_reasoning(m) if m.extra and not m.reasoning else m for m in read]
+    return [_lift_reasoning(m) for m in read]
 
 
 def _lift_reasoning(message: Message) -> Message:
