@@ -432,11 +432,12 @@ class LearnedChat(ChatFormat):
                 end = _declarations_end(body, tools_spec, self._with_system)
                 if end < 0:  # not declarations as written: the last possible end
                     _, sep, system = body.rpartition(tools_spec["tail"] + self._with_system)
+                    found = bool(sep)
                 else:
-                    sep, system = "found", body[end:]
+                    found, system = True, body[end:]
                 # nothing after the declarations, nothing joining them to a system message:
                 # no system message (llama.cpp's DeepSeek-R1 template)
-                return system if sep and (system or self._with_system) else None
+                return system if found and (system or self._with_system) else None
         elif tools_spec:
             head = tools_spec["head"]
             if head and body.startswith(tools_spec["without_system"] + head):
