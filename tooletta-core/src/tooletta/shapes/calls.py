@@ -201,7 +201,7 @@ def from_tinker_tool_call(obj: Any) -> ToolCall:
 
 def read_tool_call(obj: Any) -> ToolCall:
     """Read a call in any of the shapes above, told apart by their keys (the plain Chat
-    Completions item first, in one step: :func:`_plain_call`)."""
+    Completions item first, in one step: ``_plain_call``)."""
     plain = _plain_call(obj)
     if plain is not None:
         return plain
